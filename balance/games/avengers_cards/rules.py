@@ -1,0 +1,298 @@
+"""Rules of Avengers: Infinity War — the card game: every variant parameter, validated.
+
+Defaults are the rulebook (``../shared/rules/avengers-cards.md``). ``Rules.to_kernel()`` turns
+a validated rules object into the arrays the kernel reads; nothing downstream re-checks them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from enum import IntEnum
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from balance.errors import BalanceError, one_of
+
+RULES_VERSION = "avengers-cards/1"
+COLOURS = ("Y", "R", "B")
+MAX_CARD = 15  # card values are bits of a small mask and indices of counter arrays
+MAX_PLAYERS = 5  # five heroes in the box
+MAX_PLACES = 5
+MAX_TOKENS_PER_COLOUR = 1000
+
+
+class LossRule(IntEnum):
+    MAJORITY = 0  # lose all tokens of the colour held most of (the rulebook)
+    NONE = 1  # no loss
+    ALL = 2  # lose every token
+    ONE = 3  # lose one token of the colour held most of
+
+
+class LostTokensTo(IntEnum):
+    CENTRE = 0  # the rulebook: won back by the next heroes' victory
+    RESERVE = 1
+
+
+class RewardOrder(IntEnum):
+    LOWEST_FIRST = 0  # the rulebook: the lowest counted card takes place 1
+    HIGHEST_FIRST = 1
+
+
+# Cfg: indices of the scalar rules in the int64 array the kernel reads.
+class Cfg(IntEnum):
+    PLAYERS = 0
+    HAND_SIZE = 1
+    BATTLES = 2
+    VILLAINS_PER_BATTLE = 3
+    DECK_PER_BATTLE = 4
+    TOKENS_PER_COLOUR = 5
+    START_Y = 6
+    START_R = 7
+    START_B = 8
+    SET_BONUS = 9
+    TIES_CANCEL = 10
+    LOSS_RULE = 11
+    LOST_TOKENS_TO = 12
+    REWARD_ORDER = 13
+    MAX_SCORE = 14
+
+
+N_CFG = len(Cfg)
+
+
+def _enum_names(enum) -> list[str]:
+    return [m.name.lower() for m in enum]
+
+
+def _default_hand(players: int) -> tuple[int, ...] | None:
+    """The rulebook's hand: 3 players drop the 1, 4-5 players drop the 7; none for 2."""
+    if players == 3:
+        return (2, 3, 4, 5, 6, 7)
+    if players in (4, 5):
+        return (1, 2, 3, 4, 5, 6)
+    return None
+
+
+@dataclass(frozen=True)
+class VillainDeck:
+    """The villain cards: ``ids[i]``, ``battle[i]`` (1-based), ``strength[i]``,
+    ``rewards[i]`` = per place, the tokens ``(Y, R, B)`` it gives."""
+
+    name: str
+    ids: tuple[str, ...]
+    battle: tuple[int, ...]
+    strength: tuple[int, ...]
+    rewards: tuple[tuple[tuple[int, int, int], ...], ...]
+
+    def in_battle(self, b: int) -> list[int]:
+        return [i for i, x in enumerate(self.battle) if x == b]
+
+
+def load_villains(spec: str) -> VillainDeck:
+    """``default`` (the vendored deck) or a path to a JSON file in the same format."""
+    if spec == "default":
+        text = resources.files(__package__).joinpath("data/villains.json").read_text("utf-8")
+        source = "default"
+    else:
+        p = Path(spec)
+        if not p.is_file():
+            raise BalanceError(f"villains: {spec!r} is neither 'default' nor an existing JSON file")
+        text, source = p.read_text("utf-8"), str(p)
+    try:
+        cards = json.loads(text)["villains"]
+        ids, battle, strength, rewards = [], [], [], []
+        for c in cards:
+            places = []
+            for place in c["rewards"]:
+                bad = [t for t in place if t not in COLOURS]
+                if bad:
+                    raise BalanceError(f"villains {source!r}: card {c['id']!r} has token {bad[0]!r}; allowed: Y, R, B")
+                places.append(tuple(place.count(col) for col in COLOURS))
+            if len(places) > MAX_PLACES:
+                raise BalanceError(f"villains {source!r}: card {c['id']!r} rewards {len(places)} places; at most {MAX_PLACES}")
+            s = int(c["strength"])
+            if s < 1:
+                raise BalanceError(f"villains {source!r}: card {c['id']!r} has strength {s}; must be >= 1")
+            ids.append(str(c["id"]))
+            battle.append(int(c["battle"]))
+            strength.append(s)
+            rewards.append(tuple(places))
+    except (KeyError, TypeError, ValueError, json.JSONDecodeError) as e:
+        if isinstance(e, BalanceError):
+            raise
+        raise BalanceError(
+            f"villains {source!r}: not a villain deck ({type(e).__name__}: {e}); expected "
+            '{"villains": [{"id", "battle", "strength", "rewards": [["Y", ...], ...]}, ...]}'
+        ) from None
+    if len(set(ids)) != len(ids):
+        raise BalanceError(f"villains {source!r}: villain ids are not unique")
+    return VillainDeck(source, tuple(ids), tuple(battle), tuple(strength), tuple(rewards))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule-variant parameter of the game; defaults are the rulebook."""
+
+    players: int = 4
+    hand: tuple[int, ...] | None = None  # None: by player count (see _default_hand)
+    battles: int = 3
+    villains_per_battle: int = 4
+    deck_per_battle: int = 5
+    tokens_per_colour: int = 15
+    start_tokens: tuple[int, int, int] = (1, 1, 1)
+    set_bonus: int = 3
+    ties_cancel: bool = True
+    loss_rule: str = "majority"
+    lost_tokens_to: str = "centre"
+    reward_order: str = "lowest_first"
+    villains: str = "default"
+    _deck: VillainDeck | None = field(default=None, repr=False, compare=False)
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def keys(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]
+
+    @classmethod
+    def from_overrides(cls, overrides: dict) -> "Rules":
+        """Build and validate rules from ``{key: value}`` (values as parsed from TOML/CLI)."""
+        keys = cls.keys()
+        kwargs = {}
+        for key, value in overrides.items():
+            if key not in keys:
+                raise one_of("rules key", key, keys)
+            kwargs[key] = _coerce(key, value)
+        return cls(**kwargs).validated()
+
+    def validated(self) -> "Rules":
+        """Check every parameter; return a copy with the villain deck loaded."""
+        _check_int("players", self.players, 2, MAX_PLAYERS)
+        hand = self.resolved_hand_or_none()
+        if hand is None:
+            raise BalanceError(
+                f"players={self.players} needs an explicit hand (e.g. hand=[1,2,3,4,5,6]); "
+                "the rulebook covers 3..5 players"
+            )
+        if not hand:
+            raise BalanceError("hand is empty; give at least one card value")
+        for v in hand:
+            if not isinstance(v, int) or not 1 <= v <= MAX_CARD:
+                raise BalanceError(f"hand: card value {v!r} is out of range; allowed 1..{MAX_CARD}")
+        if len(set(hand)) != len(hand):
+            raise BalanceError(f"hand {list(hand)} repeats a value; each card value appears once")
+        _check_int("battles", self.battles, 1, 20)
+        _check_int("deck_per_battle", self.deck_per_battle, 1, 50)
+        _check_int("villains_per_battle", self.villains_per_battle, 1, self.deck_per_battle)
+        if self.villains_per_battle > len(hand):
+            raise BalanceError(
+                f"villains_per_battle={self.villains_per_battle} exceeds the hand of {len(hand)} cards; "
+                "each villain takes one card from every hand"
+            )
+        _check_int("tokens_per_colour", self.tokens_per_colour, 0, MAX_TOKENS_PER_COLOUR)
+        if len(self.start_tokens) != 3:
+            raise BalanceError(f"start_tokens {list(self.start_tokens)} must be 3 numbers (Y, R, B)")
+        for n in self.start_tokens:
+            _check_int("start_tokens", n, 0, self.tokens_per_colour)
+            if n * self.players > self.tokens_per_colour:
+                raise BalanceError(
+                    f"start_tokens {list(self.start_tokens)} x {self.players} players exceeds "
+                    f"tokens_per_colour={self.tokens_per_colour}"
+                )
+        _check_int("set_bonus", self.set_bonus, 0, 100)
+        if not isinstance(self.ties_cancel, bool):
+            raise BalanceError(f"ties_cancel={self.ties_cancel!r}; allowed: true, false")
+        for key, enum in (("loss_rule", LossRule), ("lost_tokens_to", LostTokensTo), ("reward_order", RewardOrder)):
+            value = getattr(self, key)
+            if value not in _enum_names(enum):
+                raise one_of(key, value, _enum_names(enum))
+        deck = load_villains(self.villains)
+        for b in range(1, self.battles + 1):
+            n = len(deck.in_battle(b))
+            if n != self.deck_per_battle:
+                raise BalanceError(
+                    f"deck_per_battle={self.deck_per_battle}, but villain deck {deck.name!r} has {n} "
+                    f"villains for battle {b}; each battle's deck must have deck_per_battle cards"
+                )
+        return dataclasses.replace(self, hand=tuple(hand), _deck=deck)
+
+    # ---- views -----------------------------------------------------------------------------
+    def resolved_hand_or_none(self) -> tuple[int, ...] | None:
+        return tuple(self.hand) if self.hand is not None else _default_hand(self.players)
+
+    @property
+    def deck(self) -> VillainDeck:
+        assert self._deck is not None, "call validated() first"
+        return self._deck
+
+    @property
+    def max_score(self) -> int:
+        """Highest possible score: every token of the game, all in sets."""
+        return 3 * self.tokens_per_colour + self.set_bonus * self.tokens_per_colour
+
+    def to_dict(self) -> dict:
+        """Every parameter as plain JSON/TOML values (the resolved hand included)."""
+        d = {k: getattr(self, k) for k in self.keys()}
+        d["hand"] = list(self.resolved_hand_or_none() or [])
+        d["start_tokens"] = list(self.start_tokens)
+        return d
+
+    def to_kernel(self):
+        """Arrays the kernel reads.
+
+        Returns ``(cfg, hand, strength, rewards, n_places, decks)``:
+        cfg int64[N_CFG] (indexed by ``Cfg``); hand int64[H] ascending card values;
+        strength int64[NV]; rewards int64[NV, MAX_PLACES, 3] tokens (Y, R, B) per place;
+        n_places int64[NV]; decks int64[battles, deck_per_battle] villain indices.
+        """
+        deck = self.deck
+        cfg = np.zeros(N_CFG, np.int64)
+        hand = np.array(sorted(self.hand), np.int64)
+        cfg[Cfg.PLAYERS] = self.players
+        cfg[Cfg.HAND_SIZE] = len(hand)
+        cfg[Cfg.BATTLES] = self.battles
+        cfg[Cfg.VILLAINS_PER_BATTLE] = self.villains_per_battle
+        cfg[Cfg.DECK_PER_BATTLE] = self.deck_per_battle
+        cfg[Cfg.TOKENS_PER_COLOUR] = self.tokens_per_colour
+        cfg[Cfg.START_Y : Cfg.START_B + 1] = self.start_tokens
+        cfg[Cfg.SET_BONUS] = self.set_bonus
+        cfg[Cfg.TIES_CANCEL] = int(self.ties_cancel)
+        cfg[Cfg.LOSS_RULE] = LossRule[self.loss_rule.upper()]
+        cfg[Cfg.LOST_TOKENS_TO] = LostTokensTo[self.lost_tokens_to.upper()]
+        cfg[Cfg.REWARD_ORDER] = RewardOrder[self.reward_order.upper()]
+        cfg[Cfg.MAX_SCORE] = self.max_score
+        nv = len(deck.ids)
+        strength = np.array(deck.strength, np.int64)
+        rewards = np.zeros((nv, MAX_PLACES, 3), np.int64)
+        n_places = np.zeros(nv, np.int64)
+        for i, places in enumerate(deck.rewards):
+            n_places[i] = len(places)
+            for k, toks in enumerate(places):
+                rewards[i, k] = toks
+        decks = np.array([deck.in_battle(b) for b in range(1, self.battles + 1)], np.int64)
+        return cfg, hand, strength, rewards, n_places, decks
+
+
+def _check_int(key: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BalanceError(f"{key}={value!r} is out of range; allowed: integer {low}..{high}")
+
+
+def _coerce(key: str, value):
+    """Turn TOML/CLI values into the field's type; leave range checks to validated()."""
+    if key in ("hand", "start_tokens"):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, (list, tuple)):
+            raise BalanceError(f"{key}={value!r} must be a list of integers, e.g. {key}=[1,2,3]")
+        return tuple(value)
+    if key == "ties_cancel" and isinstance(value, str):
+        if value.lower() in ("true", "false"):
+            return value.lower() == "true"
+    if key in ("loss_rule", "lost_tokens_to", "reward_order", "villains") and not isinstance(value, str):
+        raise BalanceError(f"{key}={value!r} must be a word")
+    if key in ("loss_rule", "lost_tokens_to", "reward_order"):
+        return value.lower().replace("center", "centre")
+    return value

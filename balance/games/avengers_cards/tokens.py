@@ -1,0 +1,70 @@
+"""Token scoring and the rulebook's auto-choices, shared by the kernel and the strategies.
+
+Tokens are ``int64[3]`` rows in colour order Y, R, B.
+"""
+from balance._jit import jit, jit_inline
+
+from .rules import LossRule
+
+
+@jit_inline
+def score3(y, r, b, set_bonus):
+    """1 VP per token + ``set_bonus`` VP per Y-R-B set."""
+    return y + r + b + set_bonus * min(y, min(r, b))
+
+
+@jit_inline
+def score(t, set_bonus):
+    return score3(t[0], t[1], t[2], set_bonus)
+
+
+@jit_inline
+def centre_pick(t, centre, set_bonus):
+    """Colour a player takes from the centre: the highest score after taking it;
+    ties -> the colour it holds fewest of; ties -> Y, R, B. Needs a non-empty centre."""
+    best = -1
+    best_score = -1
+    for c in range(3):
+        if centre[c] == 0:
+            continue
+        s = score3(t[0] + (c == 0), t[1] + (c == 1), t[2] + (c == 2), set_bonus)
+        if best < 0 or s > best_score or (s == best_score and t[c] < t[best]):
+            best = c
+            best_score = s
+    return best
+
+
+@jit_inline
+def loss_colour(t, loss_rule, set_bonus):
+    """Colour a defeated lowest player loses under ``majority``/``one``: among the colours it
+    holds most of, the one that leaves the highest score; ties -> Y, R, B. -1 if it holds none."""
+    most = max(t[0], max(t[1], t[2]))
+    if most == 0:
+        return -1
+    lose = most if loss_rule == LossRule.MAJORITY else 1
+    best = -1
+    best_score = -1
+    for c in range(3):
+        if t[c] != most:
+            continue
+        s = score3(t[0] - lose * (c == 0), t[1] - lose * (c == 1), t[2] - lose * (c == 2), set_bonus)
+        if s > best_score:
+            best = c
+            best_score = s
+    return best
+
+
+@jit_inline
+def tokens_lost(t, loss_rule, set_bonus, out):
+    """Tokens ``(Y, R, B)`` a defeated lowest player loses under ``loss_rule``, into ``out``."""
+    out[0] = 0
+    out[1] = 0
+    out[2] = 0
+    if loss_rule == LossRule.ALL:
+        out[0] = t[0]
+        out[1] = t[1]
+        out[2] = t[2]
+    elif loss_rule == LossRule.MAJORITY or loss_rule == LossRule.ONE:
+        c = loss_colour(t, loss_rule, set_bonus)
+        if c >= 0:
+            out[c] = t[c] if loss_rule == LossRule.MAJORITY else 1
