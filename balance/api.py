@@ -1,0 +1,180 @@
+"""The Python API: what the CLI calls and what users script against.
+
+>>> import balance
+>>> run = balance.simulate("avengers-cards", players=[3, 4, 5], games=10_000, seed=1,
+...                        strategies=["greedy"])
+>>> run.seats            # polars DataFrame, one row per (players, seat, strategy)
+"""
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import polars as pl
+
+from balance import __version__
+from balance.errors import BalanceError
+from balance.registry import get_game
+from balance.strategy import parse_strategy
+from balance.variants import load_variant_file
+
+MAX_GAMES = 10**12
+MAX_SEED = 2**64 - 1
+TABLES = ("seats", "scores", "cards", "villains")
+
+
+@dataclass
+class RunResult:
+    """A finished run: its manifest and its tables.
+
+    ``games`` (one row per game and seat) is filled only with keep_games and no ``out``;
+    a written run keeps them in ``out / "games.parquet"``.
+    """
+
+    manifest: dict
+    seats: pl.DataFrame
+    scores: pl.DataFrame
+    cards: pl.DataFrame
+    villains: pl.DataFrame
+    games: pl.DataFrame | None = None
+    out: Path | None = None
+    tables: dict = field(default_factory=dict, repr=False)
+
+
+def simulate(
+    game: str,
+    players: int | Sequence[int] | None = None,
+    games: int = 100_000,
+    seed: int = 0,
+    strategies: Sequence[str] = ("random",),
+    overrides: dict | None = None,
+    variant: str | Path | None = None,
+    out: str | Path | None = None,
+    keep_games: bool = False,
+    force: bool = False,
+    chunk_size: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Simulate ``games`` games for each player count and aggregate them.
+
+    strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``).
+    overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
+    overrides win. With ``out`` the run directory is written atomically.
+    """
+    from balance import output, runner
+
+    spec = get_game(game)
+    rules_mod = spec.part("rules")
+    engine_mod = spec.part("engine")
+    _check_int("games", games, 1, MAX_GAMES)
+    _check_int("seed", seed, 0, MAX_SEED)
+    chunk_size = runner.DEFAULT_CHUNK if chunk_size is None else chunk_size
+    _check_int("chunk_size", chunk_size, 1, 10**8)
+
+    rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
+    rule_changes.update(overrides or {})
+    if players is None:
+        players = rule_changes.get("players", rules_mod.Rules.players)
+    counts = [players] if isinstance(players, int) else list(players)
+    if not counts:
+        raise BalanceError("players: give at least one player count")
+    if len(set(counts)) != len(counts):
+        raise BalanceError(f"players {counts} repeats a count")
+    if not strategies:
+        raise BalanceError("give at least one strategy")
+    parsed = [parse_strategy(s, spec.strategies) for s in strategies]
+
+    engines = []
+    for n in counts:
+        rules = rules_mod.Rules.from_overrides({**rule_changes, "players": n})
+        if len(parsed) not in (1, n):
+            raise BalanceError(
+                f"{len(parsed)} strategies given for {n} players; give one for every seat or exactly {n}"
+            )
+        engines.append(engine_mod.Engine(rules, parsed * n if len(parsed) == 1 else parsed))
+
+    manifest = {
+        "game": spec.id,
+        "title": spec.title,
+        "rules_version": spec.rules_version,
+        "package_version": __version__,
+        "seed": seed,
+        "games": games,
+        "players": counts,
+        "variant": {"file": str(variant) if variant is not None else None,
+                    "overrides": dict(overrides or {})},
+        "runs": [
+            {
+                "players": e.rules.players,
+                "rules": e.rules.to_dict(),
+                "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(e.strategies)],
+            }
+            for e in engines
+        ],
+        "chunk_size": chunk_size,
+        "keep_games": keep_games,
+    }
+
+    if out is None:
+        return _run(engines, manifest, None, keep_games, on_progress)
+    out = Path(out)
+    with output.atomic_dir(out, force) as tmp:
+        result = _run(engines, manifest, tmp, keep_games, on_progress)
+        output.write_tables(tmp, {name: result.tables[name] for name in TABLES})
+        output.write_json(tmp / "manifest.json", result.manifest)
+    result.out = out
+    return result
+
+
+def _run(engines, manifest, directory: Path | None, keep_games: bool, on_progress) -> RunResult:
+    from balance import runner
+
+    started = time.perf_counter()
+    per_count = []
+    kept: list[pl.DataFrame] = []
+    writer = None
+    try:
+        for engine in engines:
+            def keep(chunk, engine=engine):
+                nonlocal writer
+                frame = engine.games_table(chunk)
+                if directory is None:
+                    kept.append(frame)
+                    return
+                import pyarrow.parquet as pq
+
+                table = frame.to_arrow()
+                if writer is None:
+                    writer = pq.ParquetWriter(directory / "games.parquet", table.schema)
+                writer.write_table(table)
+
+            totals = runner.run_chunks(
+                engine, manifest["seed"], manifest["games"], manifest["chunk_size"],
+                on_chunk=keep if keep_games else None, on_progress=on_progress,
+            )
+            per_count.append(engine.tables(totals))
+    finally:
+        if writer is not None:
+            writer.close()
+    tables = {name: pl.concat([t[name] for t in per_count]) for name in TABLES}
+    # Written runs keep per-game rows on disk only (read them from ``out/games.parquet``).
+    games = pl.concat(kept) if keep_games and directory is None else None
+    elapsed = time.perf_counter() - started
+    manifest = {
+        **manifest,
+        "timing": {
+            "seconds": round(elapsed, 3),
+            "games_per_second": round(manifest["games"] * len(engines) / max(elapsed, 1e-9)),
+            "machine": platform.machine(),
+            "python": platform.python_version(),
+        },
+    }
+    return RunResult(manifest, *(tables[n] for n in TABLES), games=games, tables=tables)
+
+
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BalanceError(f"{name}={value!r} is out of range; allowed: integer {low}..{high}")

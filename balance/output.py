@@ -1,0 +1,67 @@
+"""Run directories written atomically: everything goes to a hidden temp directory next to the
+target, which is renamed into place only when complete. A crash or Ctrl-C leaves no
+half-written output, and an existing directory is replaced only with ``force``."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+
+import polars as pl
+
+from balance.errors import BalanceError
+
+
+def check_target(out: Path, force: bool) -> None:
+    """Fail early (before any simulation) if ``out`` cannot be written."""
+    if out.exists() and not out.is_dir():
+        raise BalanceError(f"--out {str(out)!r} exists and is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise BalanceError(f"--out {str(out)!r} exists and is not empty; use --force to replace it")
+    parent = _existing_parent(out)
+    if not os.access(parent, os.W_OK):
+        raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
+
+
+@contextmanager
+def atomic_dir(out: Path, force: bool = False):
+    """Yield a temp directory; on success it replaces ``out``, on any error it is removed."""
+    out = Path(out)
+    check_target(out, force)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+    except OSError as e:
+        raise BalanceError(f"cannot create output directory {str(out)!r}: {e.strerror}") from None
+    try:
+        yield tmp
+        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        if out.exists():
+            out.rename(old)
+        tmp.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError):
+            raise BalanceError(f"writing {str(out)!r} failed: {e.strerror or e}") from None
+        raise
+
+
+def write_json(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+
+
+def write_tables(directory: Path, tables: dict[str, pl.DataFrame]) -> None:
+    for name, table in tables.items():
+        table.write_parquet(directory / f"{name}.parquet")
+
+
+def _existing_parent(path: Path) -> Path:
+    p = path.absolute()
+    while not p.exists():
+        p = p.parent
+    return p if p.is_dir() else p.parent

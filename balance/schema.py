@@ -1,0 +1,76 @@
+"""Column names and dtypes of every table the toolkit writes (the run-directory format).
+
+Other tools read these files: names here are an interface; add columns, never rename.
+"""
+import polars as pl
+
+SEATS = {
+    "players": pl.Int8,
+    "seat": pl.Int8,
+    "strategy": pl.String,
+    "games": pl.Int64,
+    "win_share": pl.Float64,  # sum of win shares: 1 outright, 1/k for a k-way tie
+    "wins_outright": pl.Int64,
+    "wins_shared": pl.Int64,
+    "score_sum": pl.Int64,
+    "score_sq_sum": pl.Int64,
+}
+
+SCORES = {
+    "players": pl.Int8,
+    "seat": pl.Int8,
+    "strategy": pl.String,
+    "score": pl.Int32,
+    "count": pl.Int64,
+}
+
+# Battle-card counters, one row per (players, seat, strategy, card value).
+CARDS = {
+    "players": pl.Int8,
+    "seat": pl.Int8,
+    "strategy": pl.String,
+    "card": pl.Int8,
+    "played": pl.Int64,
+    "cancelled": pl.Int64,
+    "rewarded": pl.Int64,  # plays that gained at least one token
+    "tokens_gained": pl.Int64,
+    "lowest_on_defeat": pl.Int64,
+    "tokens_lost": pl.Int64,
+    "games_played": pl.Int64,  # games in which the seat played this card
+    "win_share_played": pl.Float64,  # the seat's win share summed over those games
+    "games_rewarded": pl.Int64,  # games in which this card gained the seat tokens
+    "win_share_rewarded": pl.Float64,
+}
+
+VILLAINS = {
+    "players": pl.Int8,
+    "villain": pl.String,
+    "battle": pl.Int8,
+    "strength": pl.Int16,
+    "fought": pl.Int64,
+    "beaten": pl.Int64,
+    "reward_tokens": pl.Int64,
+    "centre_tokens": pl.Int64,
+    "tokens_lost": pl.Int64,
+}
+
+# --keep-games: one row per game and seat.
+GAMES = {
+    "players": pl.Int8,
+    "game": pl.Int64,  # the game's index in the run: replay it with the same seed
+    "seat": pl.Int8,
+    "strategy": pl.String,
+    "score": pl.Int16,
+    "win_share": pl.Float64,
+    "tokens_y": pl.Int16,
+    "tokens_r": pl.Int16,
+    "tokens_b": pl.Int16,
+    "villains_beaten": pl.Int16,
+}
+
+
+def frame(columns: dict, schema: dict) -> pl.DataFrame:
+    """A DataFrame with exactly ``schema``'s columns, in order, cast to its dtypes."""
+    missing = set(schema) - set(columns)
+    assert not missing, f"missing columns {missing}"
+    return pl.DataFrame({k: columns[k] for k in schema}, schema=schema)
