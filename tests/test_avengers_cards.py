@@ -1,0 +1,248 @@
+"""Avengers: Infinity War card game: the rulebook's examples, scripted games, invariants,
+kernel == reference, seat symmetry and reproducibility."""
+import numpy as np
+import pytest
+
+import balance
+from balance.games.avengers_cards import kernel, reference
+from balance.games.avengers_cards.engine import Engine
+from balance.games.avengers_cards.outcomes import WIN_UNIT, CardStat, SeatStat
+from balance.games.avengers_cards.rules import Rules
+from balance.games.avengers_cards.strategies import STRATEGIES
+from balance.strategy import parse_strategy
+
+VARIANTS = [
+    {},
+    {"ties_cancel": False, "loss_rule": "one", "reward_order": "highest_first"},
+    {"loss_rule": "all", "lost_tokens_to": "reserve", "set_bonus": 5, "start_tokens": [0, 1, 2]},
+    {"loss_rule": "none", "villains_per_battle": 5, "tokens_per_colour": 8},
+]
+
+
+def strategies(spec, players):
+    return [parse_strategy(spec, STRATEGIES)] * players
+
+
+def kernel_fight(rules, villain_id, cards, tokens, reserve, centre, first=0):
+    """Resolve one fight with the kernel; returns (beaten, tokens, reserve, centre)."""
+    cfg, hand, strength, rewards, n_places, decks = rules.to_kernel()
+    n = rules.players
+    tokens = np.array(tokens, np.int64)
+    reserve = np.array(reserve, np.int64)
+    centre = np.array(centre, np.int64)
+    scratch = [np.zeros(n, np.int64) for _ in range(6)]
+    beaten = kernel.resolve_fight(cfg, first, rules.deck.ids.index(villain_id),
+                                  np.array(cards, np.int64), tokens, reserve, centre, strength,
+                                  rewards, n_places, *scratch, np.zeros(3, np.int64))
+    return bool(beaten), tokens.tolist(), reserve.tolist(), centre.tolist()
+
+
+def reference_fight(rules, villain_id, cards, tokens, reserve, centre, first=0):
+    table = reference.Table(rules)
+    table.tokens, table.reserve, table.centre = [list(t) for t in tokens], list(reserve), list(centre)
+    fight = table.fight(rules.deck.ids.index(villain_id), list(cards), first)
+    return fight.beaten, table.tokens, table.reserve, table.centre
+
+
+FIGHTS = [kernel_fight, reference_fight]
+
+
+# ---- the rulebook's worked examples ------------------------------------------------------
+
+@pytest.mark.parametrize("fight", FIGHTS)
+def test_rulebook_strength_7_the_4_takes_yellow_the_5_takes_red(fight):
+    rules = Rules.from_overrides({"players": 3})
+    assert rules.deck.strength[rules.deck.ids.index("b1-s7")] == 7  # place 1: Y, place 2: R
+    beaten, tokens, reserve, centre = fight(rules, "b1-s7", [4, 5, 6], [[1, 1, 1]] * 3, [12, 12, 12], [0, 0, 0])
+    assert beaten
+    assert tokens == [[2, 1, 1], [1, 2, 1], [1, 1, 1]]  # the 6 gets nothing
+    assert reserve == [11, 11, 12] and centre == [0, 0, 0]
+
+
+@pytest.mark.parametrize("fight", FIGHTS)
+def test_rulebook_defeat_lowest_player_loses_one_of_its_tied_majority_colours(fight):
+    # Strength 10; the two 6s cancel, 4 + 5 = 9 < 10: the villain wins. The player of the 4
+    # holds 3 Y, 3 R, 1 B: losing all Y or all R leaves the same score, so the auto-choice
+    # takes the first in Y, R, B order; either choice is the rulebook's.
+    rules = Rules.from_overrides({"players": 4})
+    start = [[3, 3, 1], [1, 1, 1], [1, 1, 1], [1, 1, 1]]
+    beaten, tokens, reserve, centre = fight(rules, "b1-s10", [4, 5, 6, 6], start, [9, 9, 11], [0, 0, 0])
+    assert not beaten
+    assert tokens[0] == [0, 3, 1] and tokens[1:] == start[1:]
+    assert centre == [3, 0, 0] and reserve == [9, 9, 11]
+
+
+@pytest.mark.parametrize("fight", FIGHTS)
+def test_cancelled_cards_count_for_the_lowest_card_of_a_defeat(fight):
+    rules = Rules.from_overrides({"players": 4})
+    start = [[1, 2, 1], [1, 1, 3], [2, 1, 1], [1, 1, 1]]
+    beaten, tokens, _, centre = fight(rules, "b1-s14", [2, 2, 5, 6], start, [10, 10, 10], [0, 0, 0])
+    assert not beaten  # 2s cancel: 5 + 6 = 11 < 14; both players of a 2 lose
+    assert tokens[0] == [1, 0, 1] and tokens[1] == [1, 1, 0] and centre == [0, 2, 3]
+
+
+@pytest.mark.parametrize("fight", FIGHTS)
+def test_centre_tokens_go_round_robin_lowest_first(fight):
+    rules = Rules.from_overrides({"players": 3})
+    start = [[1, 1, 1], [1, 1, 1], [1, 1, 1]]
+    # b1-s4 gives B to place 1; then the centre (3 Y, 1 R) is shared lowest card first.
+    beaten, tokens, _, centre = fight(rules, "b1-s4", [7, 2, 5], start, [12, 12, 12], [3, 1, 0])
+    assert beaten and centre == [0, 0, 0]
+    # Seat 1 (the 2) takes B, then the centre goes 2, 5, 7, 2: each pick ties Y with R on
+    # score and on holdings, so Y first; seat 1's second pick has only R left.
+    assert tokens == [[2, 1, 1], [2, 2, 2], [2, 1, 1]]
+
+
+def test_rulebook_scoring_example_14_points():
+    # 8 tokens with two full sets: 8 + 2 x 3 = 14.
+    assert reference.score([3, 3, 2], 3) == 14
+    from balance.games.avengers_cards.tokens import score
+
+    assert score(np.array([3, 2, 3], np.int64), 3) == 14
+
+
+# ---- scripted games ----------------------------------------------------------------------
+
+def _expected(game):
+    steps = game["after_each_villain"]
+    return ([s["tokens"] for s in steps], [s["reserve"] for s in steps], [s["centre"] for s in steps],
+            [s["outcome"] == "heroes" for s in steps])
+
+
+def test_kernel_reproduces_all_scripted_games(scripted_games):
+    states = 0
+    for game in scripted_games:
+        rules = Rules.from_overrides({"players": game["players"]})
+        cfg, hand, strength, rewards, n_places, decks = rules.to_kernel()
+        order = np.array([[rules.deck.ids.index(v) for v in b] for b in game["villain_order"]], np.int64)
+        f, n = order.size, rules.players
+        tokens, reserve = np.zeros((f, n, 3), np.int64), np.zeros((f, 3), np.int64)
+        centre, beaten = np.zeros((f, 3), np.int64), np.zeros(f, np.int64)
+        kernel.replay_game(cfg, strength, rewards, n_places, order, np.array(game["plays"], np.int64),
+                           tokens, reserve, centre, beaten)
+        assert (tokens.tolist(), reserve.tolist(), centre.tolist(), [bool(b) for b in beaten]) == _expected(game)
+        scores = [reference.score(t, 3) for t in tokens[-1].tolist()]
+        assert scores == game["final_scores"]
+        states += f
+    assert states == 432
+
+
+def test_reference_reproduces_all_scripted_games(scripted_games):
+    for game in scripted_games:
+        rules = Rules.from_overrides({"players": game["players"]})
+        table = reference.Table(rules)
+        got = ([], [], [], [])
+        for b, (villains, plays) in enumerate(zip(game["villain_order"], game["plays"])):
+            for villain, cards in zip(villains, plays):
+                fight = table.fight(rules.deck.ids.index(villain), cards, b % rules.players)
+                for seq, value in zip(got, (table.tokens, table.reserve, table.centre, fight.beaten)):
+                    seq.append(value if isinstance(value, bool) else [list(x) if isinstance(x, list) else x for x in value])
+        assert got == _expected(game)
+
+
+# ---- invariants --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("overrides", VARIANTS)
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_tokens_conserved_after_every_fight(players, overrides):
+    """2,000 games of random legal plays replayed through the kernel, checked fight by fight."""
+    rules = Rules.from_overrides({"players": players, **overrides})
+    cfg, hand, strength, rewards, n_places, decks = rules.to_kernel()
+    rng = np.random.default_rng(players)
+    b, v, n = rules.battles, rules.villains_per_battle, players
+    total = 3 * rules.tokens_per_colour
+    for _ in range(2000):
+        order = np.array([rng.permutation(decks[i])[:v] for i in range(b)], np.int64)
+        plays = np.array([[rng.permutation(rules.hand)[:v] for _ in range(n)] for _ in range(b)])
+        plays = np.ascontiguousarray(plays.transpose(0, 2, 1), np.int64)  # [battle, villain, seat]
+        f = b * v
+        tokens, reserve = np.zeros((f, n, 3), np.int64), np.zeros((f, 3), np.int64)
+        centre, beaten = np.zeros((f, 3), np.int64), np.zeros(f, np.int64)
+        kernel.replay_game(cfg, strength, rewards, n_places, order, plays, tokens, reserve, centre, beaten)
+        held = tokens.sum(axis=(1, 2))
+        assert (held + reserve.sum(1) + centre.sum(1) == total).all()
+        assert (tokens.sum(1) + reserve + centre == rules.tokens_per_colour).all()  # per colour
+        assert reserve.min() >= 0 and centre.min() >= 0 and tokens.min() >= 0
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "threshold"])
+@pytest.mark.parametrize("overrides", VARIANTS)
+def test_invariants_of_simulated_games(spec, overrides):
+    rules = Rules.from_overrides({"players": 4, **overrides})
+    n_games = 20_000 if spec != "greedy" else 5_000
+    chunk = Engine(rules, strategies(spec, 4)).play(3, 0, n_games)
+    t = chunk.totals
+    cards = t["card_stats"]
+    per_battle = rules.villains_per_battle
+    # every hand plays exactly villains_per_battle cards in each battle, each card at most once
+    assert (cards[:, :, CardStat.PLAYED].sum(axis=1) == n_games * rules.battles * per_battle).all()
+    assert cards[:, :, CardStat.PLAYED].max() <= n_games * rules.battles
+    unplayable = [v for v in range(cards.shape[1]) if v not in rules.hand]
+    assert cards[:, unplayable, :].sum() == 0
+    assert (cards[..., CardStat.CANCELLED] <= cards[..., CardStat.PLAYED]).all()
+    assert (cards[..., CardStat.REWARDED] <= cards[..., CardStat.PLAYED]).all()
+    assert chunk.scores.min() >= 0 and chunk.scores.max() <= rules.max_score
+    assert (chunk.tokens.sum(axis=(1, 2)) <= 3 * rules.tokens_per_colour).all()
+    assert (chunk.win_units.sum(axis=1) == WIN_UNIT).all()
+    assert chunk.beaten.max() <= rules.battles * per_battle
+    assert t["seat_stats"][:, SeatStat.GAMES].tolist() == [n_games] * 4
+    fought = t["villain_stats"][:, 0].sum()
+    assert fought == n_games * rules.battles * per_battle
+
+
+# ---- kernel == reference -----------------------------------------------------------------
+
+SEAT_MIXES = ["random", "lowest", "highest", "threshold", "greedy",
+              "threshold:margin=0,keep_high=0", "greedy:samples=3,w_risk=2,w_future=0"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("overrides", VARIANTS[:3])
+def test_kernel_equals_reference_game_by_game(players, overrides):
+    """Every strategy (alone and mixed across seats): identical final tokens, scores and
+    counters for each game (7 strategy sets x 60 games per case; 3,780 games in all)."""
+    rules = Rules.from_overrides({"players": players, **overrides})
+    mixed = [parse_strategy(SEAT_MIXES[(i * 2 + 1) % len(SEAT_MIXES)], STRATEGIES) for i in range(players)]
+    cases = [strategies(s, players) for s in SEAT_MIXES[:5]] + [mixed, strategies(SEAT_MIXES[6], players)]
+    for seats in cases:
+        engine = Engine(rules, seats)
+        chunk = engine.play(11, 500, 60)
+        games = [reference.play_game(rules, seats, 11, 500 + g) for g in range(60)]
+        for g, ref in enumerate(games):
+            assert chunk.tokens[g].tolist() == ref.tokens, (seats, g)
+            assert chunk.scores[g].tolist() == ref.scores
+            assert chunk.win_units[g].tolist() == ref.win_units
+            assert chunk.beaten[g] == sum(f.beaten for f in ref.fights)
+        for name, array in reference.tally(rules, games).items():
+            assert (chunk.totals[name] == array).all(), name
+
+
+# ---- seat symmetry and reproducibility -----------------------------------------------------
+
+@pytest.mark.parametrize("spec, n_games", [("random", 400_000), ("greedy", 60_000), ("threshold", 200_000)])
+def test_seats_are_symmetric_under_one_strategy(spec, n_games):
+    """Same strategy in every seat: each seat's win share is 1/4 within 4 standard errors.
+    The per-game share has variance <= p(1-p); |z| < 4 has a false-failure rate < 4 x 6.3e-5."""
+    run = balance.simulate("avengers-cards", players=4, games=n_games, seed=5, strategies=[spec])
+    rate = (run.seats["win_share"] / run.seats["games"]).to_numpy()
+    se = np.sqrt(0.25 * 0.75 / n_games)
+    assert np.abs(rate - 0.25).max() < 4 * se, rate
+
+
+def test_same_seed_same_tables_any_chunk_size():
+    kwargs = dict(players=[3, 5], games=3_001, seed=42, strategies=["greedy:samples=4"],
+                  overrides={"set_bonus": 2})
+    runs = [balance.simulate("avengers-cards", chunk_size=c, **kwargs) for c in (3_001, 1_000, 77)]
+    for other in runs[1:]:
+        for name in ("seats", "scores", "cards", "villains"):
+            assert other.tables[name].equals(runs[0].tables[name]), name
+    different = balance.simulate("avengers-cards", **{**kwargs, "seed": 43})
+    assert not different.seats.equals(runs[0].seats)
+
+
+def test_a_single_game_replays_alone():
+    rules = Rules.from_overrides({"players": 4})
+    engine = Engine(rules, strategies("random", 4))
+    whole = engine.play(9, 0, 1000)
+    alone = engine.play(9, 777, 1)
+    assert whole.tokens[777].tolist() == alone.tokens[0].tolist()

@@ -1,0 +1,117 @@
+"""The balance command: help, a small run, and every bad-input case (exit 2, one line)."""
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from balance.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_help_and_version():
+    for args in (["--help"], ["simulate", "--help"], ["strategies", "--help"]):
+        r = invoke(*args)
+        assert r.exit_code == 0 and "Usage" in r.output
+    assert "--keep-games" in invoke("simulate", "--help").output
+    assert invoke("--version").output.startswith("balance ")
+
+
+def test_games_and_strategies_list():
+    assert "avengers-cards" in invoke("games").output
+    out = invoke("strategies", "avengers-cards").output
+    for word in ("random", "lowest", "highest", "threshold", "greedy", "margin=1.0", "samples=8", "1..64"):
+        assert word in out
+
+
+def test_small_run_writes_every_file(tmp_path):
+    out = tmp_path / "run"
+    r = invoke("simulate", "avengers-cards", "--players", "3,4", "--games", 2000, "--seed", 3,
+               "-s", "greedy:samples=4", "--set", "set_bonus=2", "--out", out, "--keep-games")
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["cards.parquet", "games.parquet", "manifest.json", "scores.parquet",
+                     "seats.parquet", "villains.parquet"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == "avengers-cards" and manifest["seed"] == 3 and manifest["games"] == 2000
+    assert manifest["runs"][0]["rules"]["set_bonus"] == 2
+    assert manifest["runs"][1]["strategies"][3]["params"]["samples"] == 4
+    assert manifest["package_version"] and manifest["rules_version"] == "avengers-cards/1"
+    seats = pl.read_parquet(out / "seats.parquet")
+    assert seats.columns == ["players", "seat", "strategy", "games", "win_share", "wins_outright",
+                             "wins_shared", "score_sum", "score_sq_sum"]
+    assert seats.height == 7 and seats["games"].to_list() == [2000] * 7
+    games = pl.read_parquet(out / "games.parquet")
+    assert games.height == 2000 * 7
+    # the per-game rows add up to the aggregates
+    by_seat = games.group_by("players", "seat").agg(pl.col("score").sum()).sort("players", "seat")
+    assert by_seat["score"].to_list() == seats["score_sum"].to_list()
+    scores = pl.read_parquet(out / "scores.parquet")
+    assert scores["count"].sum() == 2000 * 7
+
+
+def test_per_seat_strategies_and_variant_file(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text('name = "soft"\nloss_rule = "one"\n')
+    r = invoke("simulate", "avengers-cards", "--games", 500, "-s", "random", "-s", "lowest",
+               "-s", "greedy", "-s", "threshold:margin=2", "--variant", variant,
+               "--out", tmp_path / "r", "--quiet")
+    assert r.exit_code == 0, r.output
+    seats = pl.read_parquet(tmp_path / "r" / "seats.parquet")
+    assert seats["strategy"].to_list() == ["random", "lowest", "greedy", "threshold:margin=2"]
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["runs"][0]["rules"]["loss_rule"] == "one"
+
+
+BAD = [
+    (["simulate", "chess"], "unknown game 'chess'"),
+    (["strategies", "chess"], "unknown game 'chess'"),
+    (["simulate", "avengers-cards", "--players", "9"], "players=9"),
+    (["simulate", "avengers-cards", "--players", "x"], "--players 'x'"),
+    (["simulate", "avengers-cards", "--games", "0"], "games=0"),
+    (["simulate", "avengers-cards", "--seed", "-1"], "seed=-1"),
+    (["simulate", "avengers-cards", "-s", "smart"], "unknown strategy 'smart'"),
+    (["simulate", "avengers-cards", "-s", "threshold:margin=-1"], "margin=-1"),
+    (["simulate", "avengers-cards", "-s", "greedy:samples=2.5"], "samples=2.5"),
+    (["simulate", "avengers-cards", "-s", "greedy:depth=2"], "'depth'"),
+    (["simulate", "avengers-cards", "-s", "random", "-s", "lowest"], "2 strategies given for 4 players"),
+    (["simulate", "avengers-cards", "--set", "colours=4"], "unknown rules key 'colours'"),
+    (["simulate", "avengers-cards", "--set", "loss_rule=half"], "loss_rule"),
+    (["simulate", "avengers-cards", "--set", "set_bonus"], "not KEY=VALUE"),
+    (["simulate", "avengers-cards", "--variant", "missing.toml"], "does not exist"),
+]
+
+
+@pytest.mark.parametrize("args, words", BAD)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, words):
+    out = tmp_path / "out"
+    r = invoke(*args, *(["--out", out] if args[0] == "simulate" else []))
+    assert r.exit_code == 2, r.output
+    assert words in r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_malformed_toml_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("set_bonus = = 2\n")
+    r = invoke("simulate", "avengers-cards", "--variant", bad, "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "not valid TOML" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_existing_output_is_kept_without_force(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "precious.txt").write_text("keep me")
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out)
+    assert r.exit_code == 2 and "--force" in r.output
+    assert (out / "precious.txt").read_text() == "keep me"
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
+    assert r.exit_code == 0 and not (out / "precious.txt").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp dirs left
