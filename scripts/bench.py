@@ -1,0 +1,132 @@
+"""Speed benchmarks (``make bench``): writes docs/BENCHMARKS.md.
+
+Measures, side by side in one run (machines are noisy, so ratios matter more than absolutes):
+- kernel vs plain-Python reference, games per second on one core, for 3, 4 and 5 players with
+  ``random`` and ``greedy`` in every seat (all counters on);
+- a cold ``balance simulate`` (numba cache cleared: compiles) and a warm one (cached), 10,000 games.
+
+Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TARGETS = {"random": 1_500_000, "greedy": 100_000}  # games/s, 4 players, one core
+REFERENCE_GAMES = {"random": 3_000, "greedy": 300}
+
+
+def kernel_rate(players: int, spec: str, games: int, repeats: int) -> float:
+    from balance.games.avengers_cards.engine import Engine
+    from balance.games.avengers_cards.rules import Rules
+    from balance.games.avengers_cards.strategies import STRATEGIES
+    from balance.strategy import parse_strategy
+
+    rules = Rules.from_overrides({"players": players})
+    engine = Engine(rules, [parse_strategy(spec, STRATEGIES)] * players)
+    engine.play(0, 0, 10)  # compile / load from cache
+    times = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        engine.play(r, 0, games)
+        times.append(time.perf_counter() - t)
+    return games / statistics.median(times)
+
+
+def reference_rate(players: int, spec: str, games: int) -> float:
+    from balance.games.avengers_cards import reference
+    from balance.games.avengers_cards.rules import Rules
+    from balance.games.avengers_cards.strategies import STRATEGIES
+    from balance.strategy import parse_strategy
+
+    rules = Rules.from_overrides({"players": players})
+    seats = [parse_strategy(spec, STRATEGIES)] * players
+    t = time.perf_counter()
+    for g in range(games):
+        reference.play_game(rules, seats, 0, g)
+    return games / (time.perf_counter() - t)
+
+
+def cli_seconds(clear_cache: bool) -> float:
+    """Wall time of `balance simulate avengers-cards --games 10000` in a fresh process."""
+    if clear_cache:
+        for cache in (ROOT / "balance").rglob("__pycache__"):
+            for f in cache.glob("*.nb[ic]"):
+                f.unlink()
+    exe = Path(sys.executable).with_name("balance")
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        subprocess.run([str(exe), "simulate", "avengers-cards", "--games", "10000", "-s", "greedy",
+                        "--out", f"{tmp}/run", "--quiet"], check=True)
+        return time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run, noisier)")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "BENCHMARKS.md"))
+    args = ap.parse_args()
+    kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
+    repeats = 1 if args.quick else 3
+
+    rows = []
+    for spec in ("random", "greedy"):
+        for players in (3, 4, 5):
+            k = kernel_rate(players, spec, kernel_games[spec], repeats)
+            ref = reference_rate(players, spec, REFERENCE_GAMES[spec] // (10 if args.quick else 1))
+            rows.append((spec, players, k, ref))
+            print(f"{spec:<8} {players}p  kernel {k:>12,.0f} games/s  reference {ref:>9,.0f}  x{k / ref:,.0f}",
+                  flush=True)
+    cold = cli_seconds(clear_cache=True)
+    warm = cli_seconds(clear_cache=False)
+    print(f"balance simulate, 10,000 games: cold {cold:.1f} s, warm {warm:.1f} s")
+
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`python scripts/bench.py`); every figure below comes from that",
+        "one run, kernel and reference measured side by side. One core (the kernel is",
+        "single-threaded here), all counters on, default rules and strategy parameters.",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}.",
+        "",
+        "## Games per second (avengers-cards)",
+        "",
+        "| strategy | players | kernel games/s | reference games/s | kernel / reference | target (4 players) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for spec, players, k, ref in rows:
+        target = f"{TARGETS[spec]:,}" if players == 4 else ""
+        verdict = ("met" if k >= TARGETS[spec] else "NOT met") if players == 4 else ""
+        lines.append(f"| {spec} | {players} | {k:,.0f} | {ref:,.0f} | {k / ref:,.0f}x | {target} {verdict} |")
+    lines += [
+        "",
+        "Targets (issue 2): `random` >= 1,500,000 games/s, `greedy` >= 100,000 games/s and the kernel",
+        ">= 100x the reference on `random`, 4 players, one core.",
+        "",
+        "## Start-up",
+        "",
+        "| `balance simulate avengers-cards --games 10000 -s greedy` | seconds | target |",
+        "|---|---|---|",
+        f"| cold (numba cache cleared: compiles the kernel) | {cold:.1f} | < 30 |",
+        f"| warm (cached) | {warm:.1f} | < 3 |",
+        "",
+    ]
+    Path(args.out).write_text("\n".join(lines), encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
