@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from balance import __version__
+from balance import __version__, schema
 from balance.errors import BalanceError
 from balance.registry import get_game
 from balance.strategy import parse_strategy
@@ -57,10 +57,13 @@ def simulate(
     force: bool = False,
     chunk_size: int | None = None,
     on_progress: Callable[[int], None] | None = None,
+    rotate: bool = False,
 ) -> RunResult:
     """Simulate ``games`` games for each player count and aggregate them.
 
-    strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``).
+    strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``);
+    with ``rotate``, any number, cycled over the seats and rotated so each strategy plays
+    every seat equally often (see ``_seatings``).
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
     overrides win. With ``out`` the run directory is written atomically.
     """
@@ -87,14 +90,10 @@ def simulate(
         raise BalanceError("give at least one strategy")
     parsed = [parse_strategy(s, spec.strategies) for s in strategies]
 
-    engines = []
+    runs = []
     for n in counts:
         rules = rules_mod.Rules.from_overrides({**rule_changes, "players": n})
-        if len(parsed) not in (1, n):
-            raise BalanceError(
-                f"{len(parsed)} strategies given for {n} players; give one for every seat or exactly {n}"
-            )
-        engines.append(engine_mod.Engine(rules, parsed * n if len(parsed) == 1 else parsed))
+        runs.append((rules, _seatings(parsed, n, rotate, games)))
 
     manifest = {
         "game": spec.id,
@@ -104,40 +103,74 @@ def simulate(
         "seed": seed,
         "games": games,
         "players": counts,
+        "rotate": rotate,
         "variant": {"file": str(variant) if variant is not None else None,
                     "overrides": dict(overrides or {})},
         "runs": [
             {
-                "players": e.rules.players,
-                "rules": e.rules.to_dict(),
-                "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(e.strategies)],
+                "players": rules.players,
+                "rules": rules.to_dict(),
+                "seatings": [
+                    {"first_game": first, "games": n_games,
+                     "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(seats)]}
+                    for first, n_games, seats in seatings
+                ],
             }
-            for e in engines
+            for rules, seatings in runs
         ],
         "chunk_size": chunk_size,
         "keep_games": keep_games,
     }
+    blocks = [(engine_mod.Engine(rules, seats), first, n_games)
+              for rules, seatings in runs for first, n_games, seats in seatings]
 
     if out is None:
-        return _run(engines, manifest, None, keep_games, on_progress)
+        return _run(blocks, manifest, None, keep_games, on_progress)
     out = Path(out)
     with output.atomic_dir(out, force) as tmp:
-        result = _run(engines, manifest, tmp, keep_games, on_progress)
+        result = _run(blocks, manifest, tmp, keep_games, on_progress)
         output.write_tables(tmp, {name: result.tables[name] for name in TABLES})
         output.write_json(tmp / "manifest.json", result.manifest)
     result.out = out
     return result
 
 
-def _run(engines, manifest, directory: Path | None, keep_games: bool, on_progress) -> RunResult:
+def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int, int, list]]:
+    """``(first_game, n_games, strategy per seat)`` blocks that make up one player count's run.
+
+    Without rotate: one block; one strategy for every seat or exactly one per seat. With
+    rotate, the k <= n strategies are cycled over the seats (seat s: strategy s mod k) and
+    that seating is rotated over n equal blocks of games (block r: seat s takes the seating's
+    seat (s + r) mod n). Every seat then plays every position of the same table equally
+    often, so seat effects cancel out of strategy comparisons and seat comparisons stay fair.
+    """
+    k = len(parsed)
+    if not rotate:
+        if k not in (1, n):
+            raise BalanceError(
+                f"{k} strategies given for {n} players; give one for every seat, exactly {n}, "
+                "or use --rotate to cycle them over the seats"
+            )
+        return [(0, games, parsed * n if k == 1 else list(parsed))]
+    if k > n:
+        raise BalanceError(f"{k} strategies do not fit {n} seats; give at most {n} with --rotate")
+    if games < n:
+        raise BalanceError(f"games={games} is too few to rotate over {n} seats; give at least {n}")
+    seating = [parsed[s % k] for s in range(n)]
+    bounds = [r * games // n for r in range(n + 1)]
+    return [(bounds[r], bounds[r + 1] - bounds[r], [seating[(s + r) % n] for s in range(n)])
+            for r in range(n)]
+
+
+def _run(blocks, manifest, directory: Path | None, keep_games: bool, on_progress) -> RunResult:
     from balance import runner
 
     started = time.perf_counter()
-    per_count = []
+    per_block = []
     kept: list[pl.DataFrame] = []
     writer = None
     try:
-        for engine in engines:
+        for engine, first_game, n_games in blocks:
             def keep(chunk, engine=engine):
                 nonlocal writer
                 frame = engine.games_table(chunk)
@@ -152,14 +185,14 @@ def _run(engines, manifest, directory: Path | None, keep_games: bool, on_progres
                 writer.write_table(table)
 
             totals = runner.run_chunks(
-                engine, manifest["seed"], manifest["games"], manifest["chunk_size"],
+                engine, manifest["seed"], first_game, n_games, manifest["chunk_size"],
                 on_chunk=keep if keep_games else None, on_progress=on_progress,
             )
-            per_count.append(engine.tables(totals))
+            per_block.append(engine.tables(totals))
     finally:
         if writer is not None:
             writer.close()
-    tables = {name: pl.concat([t[name] for t in per_count]) for name in TABLES}
+    tables = {name: schema.sum_rows(pl.concat([t[name] for t in per_block]), name) for name in TABLES}
     # Written runs keep per-game rows on disk only (read them from ``out/games.parquet``).
     games = pl.concat(kept) if keep_games and directory is None else None
     elapsed = time.perf_counter() - started
@@ -167,7 +200,7 @@ def _run(engines, manifest, directory: Path | None, keep_games: bool, on_progres
         **manifest,
         "timing": {
             "seconds": round(elapsed, 3),
-            "games_per_second": round(manifest["games"] * len(engines) / max(elapsed, 1e-9)),
+            "games_per_second": round(manifest["games"] * len(manifest["players"]) / max(elapsed, 1e-9)),
             "machine": platform.machine(),
             "python": platform.python_version(),
         },

@@ -106,6 +106,9 @@ def simulate(
         help="TOML file of rules overrides (flat keys, e.g. loss_rule = \"one\").")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Run directory to write. Default: runs/GAME-TIMESTAMP.")] = None,
+    rotate: Annotated[bool, typer.Option(
+        "--rotate", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
+        "of games, so every strategy plays every seat equally often (any number of strategies).")] = False,
     keep_games: Annotated[bool, typer.Option(
         "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
     force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
@@ -135,7 +138,7 @@ def simulate(
                 game, players=counts, games=n_games, seed=seed,
                 strategies=strategy or ["random"], overrides=overrides, variant=variant,
                 out=out, keep_games=keep_games, force=force, chunk_size=chunk_size,
-                on_progress=advance,
+                on_progress=advance, rotate=rotate,
             )
     except BalanceError as e:
         fail(str(e))

@@ -74,3 +74,23 @@ def frame(columns: dict, schema: dict) -> pl.DataFrame:
     missing = set(schema) - set(columns)
     assert not missing, f"missing columns {missing}"
     return pl.DataFrame({k: columns[k] for k in schema}, schema=schema)
+
+
+# The key columns of each aggregated table: rows with equal keys add up (e.g. the blocks of a
+# rotated run); every other column is a sum.
+KEYS = {
+    "seats": ["players", "seat", "strategy"],
+    "scores": ["players", "seat", "strategy", "score"],
+    "cards": ["players", "seat", "strategy", "card"],
+    "villains": ["players", "villain", "battle", "strength"],
+}
+SCHEMAS = {"seats": SEATS, "scores": SCORES, "cards": CARDS, "villains": VILLAINS}
+
+
+def sum_rows(table: pl.DataFrame, name: str) -> pl.DataFrame:
+    """Add up rows with equal keys, keeping the first-seen row order and the schema."""
+    keys = KEYS[name]
+    summed = table.group_by(keys, maintain_order=True).agg(pl.exclude(keys).sum())
+    if "seat" in keys:  # seat order first, rotation blocks after (a stable sort)
+        summed = summed.sort([k for k in keys if k != "strategy"], maintain_order=True)
+    return summed.select(list(SCHEMAS[name])).cast(SCHEMAS[name])

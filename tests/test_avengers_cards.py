@@ -1,9 +1,11 @@
 """Avengers: Infinity War card game: the rulebook's examples, scripted games, invariants,
 kernel == reference, seat symmetry and reproducibility."""
 import numpy as np
+import polars as pl
 import pytest
 
 import balance
+import balance.errors
 from balance.games.avengers_cards import kernel, reference
 from balance.games.avengers_cards.engine import Engine
 from balance.games.avengers_cards.outcomes import WIN_UNIT, CardStat, SeatStat
@@ -246,3 +248,18 @@ def test_a_single_game_replays_alone():
     whole = engine.play(9, 0, 1000)
     alone = engine.play(9, 777, 1)
     assert whole.tokens[777].tolist() == alone.tokens[0].tolist()
+
+
+def test_rotation_puts_every_strategy_in_every_seat_equally():
+    run = balance.simulate("avengers-cards", players=4, games=4_000, seed=2,
+                           strategies=["greedy:samples=2", "threshold", "random"], rotate=True)
+    seats = run.seats
+    assert seats.group_by("seat").agg(pl.col("games").sum()).sort("seat")["games"].to_list() == [4_000] * 4
+    # the seating greedy, threshold, random, greedy rotated over 4 blocks of 1,000 games
+    games = {(r["seat"], r["strategy"]): r["games"] for r in seats.iter_rows(named=True)}
+    for seat in range(4):
+        assert games[(seat, "greedy:samples=2")] == 2_000
+        assert games[(seat, "threshold")] == games[(seat, "random")] == 1_000
+    assert run.cards["played"].sum() == 4_000 * 4 * 12
+    with pytest.raises(balance.errors.BalanceError, match="do not fit 3 seats"):
+        balance.simulate("avengers-cards", players=3, games=10, strategies=["random"] * 4, rotate=True)

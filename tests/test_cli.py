@@ -40,7 +40,7 @@ def test_small_run_writes_every_file(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == "avengers-cards" and manifest["seed"] == 3 and manifest["games"] == 2000
     assert manifest["runs"][0]["rules"]["set_bonus"] == 2
-    assert manifest["runs"][1]["strategies"][3]["params"]["samples"] == 4
+    assert manifest["runs"][1]["seatings"][0]["strategies"][3]["params"]["samples"] == 4
     assert manifest["package_version"] and manifest["rules_version"] == "avengers-cards/1"
     seats = pl.read_parquet(out / "seats.parquet")
     assert seats.columns == ["players", "seat", "strategy", "games", "win_share", "wins_outright",
