@@ -42,11 +42,27 @@ def mix64(z):
 
 
 @jit_inline
+def seed_key(seed):
+    """Per-run part of every stream key (hoisted out of the per-game loop by kernels)."""
+    return mix64(np.uint64(seed) ^ _SALT)
+
+
+@jit_inline
+def game_key(seed_k, game):
+    """Per-game part of the stream keys, from ``seed_key(seed)``."""
+    return mix64(seed_k + np.uint64(game))
+
+
+@jit_inline
 def stream_key(seed, game, stream):
     """Key (the starting state) of stream ``stream`` of game ``game`` in a run with ``seed``."""
-    k = mix64(np.uint64(seed) ^ _SALT)
-    k = mix64(k + np.uint64(game))
-    return mix64(k + np.uint64(stream) * _GAMMA)
+    return game_stream_key(game_key(seed_key(seed), game), stream)
+
+
+@jit_inline
+def game_stream_key(game_k, stream):
+    """``stream_key(seed, game, stream)`` from ``game_key(seed_key(seed), game)``."""
+    return mix64(game_k + np.uint64(stream) * _GAMMA)
 
 
 @jit_inline
@@ -57,17 +73,30 @@ def next_u64(states, s):
 
 
 @jit_inline
-def below(states, s, n):
-    """Uniform integer in ``[0, n)`` from stream slot ``s``; exact (Lemire's rejection), n < 2**32."""
+def below_from(state, n):
+    """``below`` on a stream state held in a local variable: returns ``(value, new_state)``.
+
+    For loops drawing many values from one stream: the state stays in a register instead of
+    a load and store per draw through an array that the compiler must assume aliases others.
+    """
     un = np.uint64(n)
-    m = (next_u64(states, s) >> _S32) * un
+    state += _GAMMA
+    m = (mix64(state) >> _S32) * un
     low = m & _LOW32
     if low < un:
         threshold = (_TWO32 - un) % un
         while low < threshold:
-            m = (next_u64(states, s) >> _S32) * un
+            state += _GAMMA
+            m = (mix64(state) >> _S32) * un
             low = m & _LOW32
-    return np.int64(m >> _S32)
+    return np.int64(m >> _S32), state
+
+
+@jit_inline
+def below(states, s, n):
+    """Uniform integer in ``[0, n)`` from stream slot ``s``; exact (Lemire's rejection), n < 2**32."""
+    value, states[s] = below_from(states[s], n)
+    return value
 
 
 def _mix64_py(z: int) -> int:

@@ -32,10 +32,11 @@ def kernel_fight(rules, villain_id, cards, tokens, reserve, centre, first=0):
     tokens = np.array(tokens, np.int64)
     reserve = np.array(reserve, np.int64)
     centre = np.array(centre, np.int64)
-    scratch = [np.zeros(n, np.int64) for _ in range(6)]
+    counted, keys, gained, lost, lowest = (np.zeros(n, np.int64) for _ in range(5))
     beaten = kernel.resolve_fight(cfg, first, rules.deck.ids.index(villain_id),
                                   np.array(cards, np.int64), tokens, reserve, centre, strength,
-                                  rewards, n_places, *scratch, np.zeros(3, np.int64))
+                                  rewards, n_places, counted, np.zeros(n + 1, np.int64), keys,
+                                  gained, lost, lowest)
     return bool(beaten), tokens.tolist(), reserve.tolist(), centre.tolist()
 
 

@@ -12,8 +12,10 @@ Python; tests check both pick the same cards.
 """
 from enum import IntEnum
 
+import numpy as np
+
 from balance._jit import jit, jit_inline
-from balance.rng import below
+from balance.rng import below, below_from
 from balance.strategy import Param, StrategyInfo
 
 from .rules import MAX_CARD, MAX_PLACES, MAX_PLAYERS, Cfg, RewardOrder
@@ -29,6 +31,7 @@ class StrategyId(IntEnum):
 
 
 MAX_PARAMS = 4
+MAX_SAMPLES = 64  # greedy's `samples` bound
 
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s
@@ -60,7 +63,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "completing a Y-R-B set counts) - w_risk x expected score lost as the lowest card of "
             "a defeat - w_future x the card's value kept for the rest of the battle",
             (
-                Param("samples", 8.0, 1.0, 64.0, "opponent plays sampled per decision", integer=True),
+                Param("samples", 8.0, 1.0, float(MAX_SAMPLES), "opponent plays sampled per decision", integer=True),
                 Param("w_reward", 1.0, 0.0, 10.0, "weight of the expected score gained"),
                 Param("w_risk", 1.0, 0.0, 10.0, "weight of the expected score lost on a defeat"),
                 Param(
@@ -75,14 +78,23 @@ STRATEGIES: dict[str, StrategyInfo] = {
 
 # Layout of the int64 scratch array the greedy chooser works in (allocated once per chunk).
 OFF_PLACE = 0  # score gain of each reward place            [MAX_PLACES]
-OFF_LOST = OFF_PLACE + MAX_PLACES  # tokens a defeat would take    [3]
-OFF_T = OFF_LOST + 3  # working copy of own tokens                  [3]
-OFF_C = OFF_T + 3  # working copy of the centre                     [3]
-OFF_OPP = OFF_C + 3  # sampled opponent cards                       [MAX_PLAYERS]
-OFF_CUT = OFF_OPP + MAX_PLAYERS  # 1 if that sample cancels another  [MAX_PLAYERS]
-OFF_GAIN = OFF_CUT + MAX_PLAYERS  # summed reward gain per card     [MAX_CARD]
-OFF_RISK = OFF_GAIN + MAX_CARD  # summed defeat loss per card        [MAX_CARD]
-OFF_CENTRE = OFF_RISK + MAX_CARD  # gain of taking k centre tokens   [3 * tokens_per_colour + 1]
+OFF_OPP = OFF_PLACE + MAX_PLACES  # sampled opponent cards          [MAX_PLAYERS]
+# Per sample (up to MAX_SAMPLES): the opponents' values shown as a bitmask, those shown once,
+# the sum and number of the counted ones, their per-value prefix counts (4-bit fields), the lowest.
+OFF_S_SEEN = OFF_OPP + MAX_PLAYERS
+OFF_S_UNCUT = OFF_S_SEEN + MAX_SAMPLES
+OFF_S_SUM = OFF_S_UNCUT + MAX_SAMPLES
+OFF_S_UP = OFF_S_SUM + MAX_SAMPLES
+OFF_S_AT_MOST = OFF_S_UP + MAX_SAMPLES
+OFF_S_MIN = OFF_S_AT_MOST + MAX_SAMPLES
+# Gain of a beaten villain for a counted card with `ahead` counted cards before it in reward
+# order, out of `counted`: entry counted * MAX_PLAYERS + ahead     [(MAX_PLAYERS + 1) * MAX_PLAYERS]
+OFF_TABLE = OFF_S_MIN + MAX_SAMPLES
+OFF_ZERO = OFF_TABLE + (MAX_PLAYERS + 1) * MAX_PLAYERS  # always 0          [1]
+OFF_CENTRE = OFF_ZERO + 1  # gain of taking k centre tokens  [3 * tokens_per_colour + 1]
+
+_U0 = np.uint64(0)
+_NIBBLE_ONES = np.uint64(0x1111111111111111)
 
 
 def scratch_size(tokens_per_colour: int) -> int:
@@ -139,8 +151,8 @@ def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength
     ties_cancel = cfg[Cfg.TIES_CANCEL] == 1
     lowest_first = cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST
     samples = int(prm[seat, 0])
-    t = tokens[seat]
-    now = score(t, bonus)
+    ty, tr, tb = tokens[seat, 0], tokens[seat, 1], tokens[seat, 2]
+    now = score3(ty, tr, tb, bonus)
     s_needed = strength[villain]
     places = n_places[villain]
 
@@ -150,85 +162,118 @@ def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength
         gy = min(rewards[villain, k, 0], ry)
         gr = min(rewards[villain, k, 1], rr)
         gb = min(rewards[villain, k, 2], rb)
-        scratch[OFF_PLACE + k] = score3(t[0] + gy, t[1] + gr, t[2] + gb, bonus) - now
+        scratch[OFF_PLACE + k] = score3(ty + gy, tr + gr, tb + gb, bonus) - now
         ry -= gy
         rr -= gr
         rb -= gb
 
     # Gain of taking k centre tokens by the auto-choice (ignoring the others' picks between).
     in_centre = centre[0] + centre[1] + centre[2]
-    own = scratch[OFF_T:OFF_T + 3]
-    pool = scratch[OFF_C:OFF_C + 3]
-    for c in range(3):
-        own[c] = t[c]
-        pool[c] = centre[c]
+    oy, or_, ob = ty, tr, tb
+    cy, cr, cb = centre[0], centre[1], centre[2]
     scratch[OFF_CENTRE] = 0
     for k in range(1, in_centre + 1):
-        c = centre_pick(own, pool, bonus)
-        own[c] += 1
-        pool[c] -= 1
-        scratch[OFF_CENTRE + k] = score(own, bonus) - now
+        c = centre_pick((oy, or_, ob), (cy, cr, cb), bonus)
+        if c == 0:
+            oy += 1
+            cy -= 1
+        elif c == 1:
+            or_ += 1
+            cr -= 1
+        else:
+            ob += 1
+            cb -= 1
+        scratch[OFF_CENTRE + k] = score3(oy, or_, ob, bonus) - now
 
-    lost = scratch[OFF_LOST:OFF_LOST + 3]
-    tokens_lost(t, cfg[Cfg.LOSS_RULE], bonus, lost)
-    loss_value = now - score3(t[0] - lost[0], t[1] - lost[1], t[2] - lost[2], bonus)
+    # Gain of a win by (counted cards, place among them), precomputed once per decision: the
+    # sampling loop below then does one table read instead of a division and a modulo.
+    for counted in range(1, players + 1):
+        share_low = in_centre // counted  # centre tokens go round-robin in reward order
+        extra = in_centre - share_low * counted  # the first `extra` places take one more
+        for ahead in range(counted):
+            gain = scratch[OFF_PLACE + ahead] if ahead < places else 0
+            if in_centre > 0:
+                gain += scratch[OFF_CENTRE + share_low + (1 if ahead < extra else 0)]
+            scratch[OFF_TABLE + counted * MAX_PLAYERS + ahead] = gain
 
-    n = hand_n[seat]
-    for i in range(n):
-        scratch[OFF_GAIN + i] = 0
-        scratch[OFF_RISK + i] = 0
+    lost = tokens_lost((ty, tr, tb), cfg[Cfg.LOSS_RULE], bonus)
+    loss_value = now - score3(ty - lost[0], tr - lost[1], tb - lost[2], bonus)
+
+    scratch[OFF_ZERO] = 0
     m = players - 1
-    for _ in range(samples):
+    # 1) Draw every sample first (in seat order: the draw order is part of the results) and
+    # keep what a card's outcome needs from it, one array slot per sample.
+    state = states[1 + seat]  # this seat's stream, in a register for the sampling loop
+    for k in range(samples):
+        # Card values are bits of a mask: `seen` has the values shown, `dup` those shown twice.
+        seen = 0
+        dup = 0
+        opp_min = 1 << 30
         j = 0
         for q in range(players):
             if q != seat:
-                scratch[OFF_OPP + j] = hands[q, below(states, 1 + seat, hand_n[q])]
+                pick, state = below_from(state, hand_n[q])
+                o = hands[q, pick]
+                scratch[OFF_OPP + j] = o
                 j += 1
-        opp_min = 1 << 30
+                dup |= seen & (1 << o)
+                seen |= 1 << o
+                opp_min = min(opp_min, o)
+        if not ties_cancel:
+            seen = 0  # no card cancels
+            dup = 0
+        # Sum and number of the opponents' counted cards, and a count of them per value packed
+        # in 4-bit fields (field v = how many show v; at most 4, so fields never carry).
+        opp_sum = 0
+        n_up = 0
+        counts = _U0
         for j in range(m):
             o = scratch[OFF_OPP + j]
-            cut = 0
-            if ties_cancel:
-                for k in range(m):
-                    if k != j and scratch[OFF_OPP + k] == o:
-                        cut = 1
-            scratch[OFF_CUT + j] = cut
-            opp_min = min(opp_min, o)
-        for i in range(n):
-            card = hands[seat, i]
-            total = 0
-            counted = 0
-            ahead = 0
-            mine_cut = False
-            for j in range(m):
-                o = scratch[OFF_OPP + j]
-                if ties_cancel and o == card:
-                    mine_cut = True
-                elif scratch[OFF_CUT + j] == 0:
-                    total += o
-                    counted += 1
-                    if (o < card) if lowest_first else (o > card):
-                        ahead += 1
-            if not mine_cut:
-                total += card
-                counted += 1
-            if total >= s_needed:
-                if not mine_cut:
-                    gain = scratch[OFF_PLACE + ahead] if ahead < places else 0
-                    if in_centre > 0:
-                        share = in_centre // counted + (1 if ahead < in_centre % counted else 0)
-                        gain += scratch[OFF_CENTRE + share]
-                    scratch[OFF_GAIN + i] += gain
-            elif card <= opp_min:
-                scratch[OFF_RISK + i] += loss_value
+            keep = 1 - ((dup >> o) & 1)
+            opp_sum += o * keep
+            n_up += keep
+            counts += np.uint64(keep) << np.uint64(4 * o)
+        scratch[OFF_S_SEEN + k] = seen
+        scratch[OFF_S_UNCUT + k] = seen & ~dup  # values shown by exactly one opponent
+        scratch[OFF_S_SUM + k] = opp_sum
+        scratch[OFF_S_UP + k] = n_up
+        # Prefix sums of the fields with one multiply: field v = counted opponents showing
+        # <= v. The top field is at most 4, so the value is a non-negative int64.
+        scratch[OFF_S_AT_MOST + k] = np.int64(counts * _NIBBLE_ONES)
+        scratch[OFF_S_MIN + k] = opp_min
+    states[1 + seat] = state
 
+    # 2) Score each card over the samples, without data-dependent branches (they mispredict
+    # on random draws); sums stay in registers.
     vpb = cfg[Cfg.VILLAINS_PER_BATTLE]
+    n = hand_n[seat]
     best = 0
     best_utility = 0.0
     for i in range(n):
-        utility = (prm[seat, 1] * scratch[OFF_GAIN + i] / samples
-                   - prm[seat, 2] * scratch[OFF_RISK + i] / samples
-                   - prm[seat, 3] * (hands[seat, i] - hands[seat, 0]) * remaining_after / vpb)
+        card = hands[seat, i]
+        gain_sum = 0
+        losses = 0  # samples where the card is the lowest of a defeat
+        for k in range(samples):
+            cut = (scratch[OFF_S_SEEN + k] >> card) & 1  # ties an opponent: does not count;
+            # the opponent's card it ties stops counting too, unless already cancelled.
+            total = (scratch[OFF_S_SUM + k] + card * (1 - cut)
+                     - card * ((scratch[OFF_S_UNCUT + k] >> card) & 1))
+            win = total >= s_needed
+            n_up = scratch[OFF_S_UP + k]
+            if lowest_first:  # counted opponents before us in reward order (card >= 1)
+                ahead = (scratch[OFF_S_AT_MOST + k] >> (4 * card - 4)) & 15
+            else:
+                ahead = n_up - ((scratch[OFF_S_AT_MOST + k] >> (4 * card)) & 15)
+            # Read the table unconditionally (a zero slot when nothing is gained): a
+            # conditional read compiles to a branch that mispredicts.
+            slot = OFF_TABLE + (n_up + 1) * MAX_PLAYERS + ahead
+            gain_sum += scratch[slot if win & (cut == 0) else OFF_ZERO]
+            losses += (not win) & (card <= scratch[OFF_S_MIN + k])
+        # Same float operations in the same order as the reference (bit-identical choices).
+        risk = losses * loss_value
+        utility = (prm[seat, 1] * gain_sum / samples
+                   - prm[seat, 2] * risk / samples
+                   - prm[seat, 3] * (card - hands[seat, 0]) * remaining_after / vpb)
         if i == 0 or utility > best_utility:
             best = i
             best_utility = utility

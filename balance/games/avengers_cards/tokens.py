@@ -1,8 +1,10 @@
 """Token scoring and the rulebook's auto-choices, shared by the kernel and the strategies.
 
-Tokens are ``int64[3]`` rows in colour order Y, R, B.
+Tokens are triples in colour order Y, R, B: a tuple ``(y, r, b)`` or an ``int64[3]`` row. The
+kernel passes tuples of scalars: inlined helpers that took ``tokens[p]`` made an array view per
+call, and each view costs an atomic reference-count increment and decrement.
 """
-from balance._jit import jit, jit_inline
+from balance._jit import jit_inline
 
 from .rules import LossRule
 
@@ -21,16 +23,17 @@ def score(t, set_bonus):
 @jit_inline
 def centre_pick(t, centre, set_bonus):
     """Colour a player takes from the centre: the highest score after taking it;
-    ties -> the colour it holds fewest of; ties -> Y, R, B. Needs a non-empty centre."""
+    ties -> the colour it holds fewest of; ties -> Y, R, B. Needs a non-empty centre.
+
+    Computed as: the available colour it holds fewest of, ties -> Y, R, B. The same choice,
+    because taking colour c scores 1 + set_bonus x (1 if t[c] is below both other colours,
+    else 0), set_bonus >= 0; so a colour scoring more than another also holds fewer. This
+    form has no score arithmetic and fewer branches (it runs once per centre token).
+    """
     best = -1
-    best_score = -1
     for c in range(3):
-        if centre[c] == 0:
-            continue
-        s = score3(t[0] + (c == 0), t[1] + (c == 1), t[2] + (c == 2), set_bonus)
-        if best < 0 or s > best_score or (s == best_score and t[c] < t[best]):
+        if centre[c] > 0 and (best < 0 or t[c] < t[best]):
             best = c
-            best_score = s
     return best
 
 
@@ -55,16 +58,13 @@ def loss_colour(t, loss_rule, set_bonus):
 
 
 @jit_inline
-def tokens_lost(t, loss_rule, set_bonus, out):
-    """Tokens ``(Y, R, B)`` a defeated lowest player loses under ``loss_rule``, into ``out``."""
-    out[0] = 0
-    out[1] = 0
-    out[2] = 0
+def tokens_lost(t, loss_rule, set_bonus):
+    """Tokens ``(Y, R, B)`` a defeated lowest player holding ``t`` loses under ``loss_rule``."""
     if loss_rule == LossRule.ALL:
-        out[0] = t[0]
-        out[1] = t[1]
-        out[2] = t[2]
-    elif loss_rule == LossRule.MAJORITY or loss_rule == LossRule.ONE:
+        return t[0], t[1], t[2]
+    if loss_rule == LossRule.MAJORITY or loss_rule == LossRule.ONE:
         c = loss_colour(t, loss_rule, set_bonus)
         if c >= 0:
-            out[c] = t[c] if loss_rule == LossRule.MAJORITY else 1
+            n = t[c] if loss_rule == LossRule.MAJORITY else 1
+            return n * (c == 0), n * (c == 1), n * (c == 2)
+    return 0, 0, 0
