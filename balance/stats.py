@@ -1,0 +1,604 @@
+"""Intervals, tests, multiple-comparison corrections, sample-size planning and a sequential test.
+
+Everything here works on sufficient statistics (counts, sums, sums of squares), never on
+per-game rows, so it applies unchanged to a billion-game run folded chunk by chunk.
+
+Win shares: a game's win is split equally among tied winners, so a seat's per-game share is
+in {0, 1/k, 1} and a seat's total over N games is a float. Functions that model a count as
+binomial (``wilson``, ``seat_equality_test``, ``seat_gap``) then overstate the variance a
+little, which makes their intervals wider and their tests conservative; ``mean_ci`` and
+``paired_mean_test`` use the observed variance instead (asymptotically exact).
+
+Array arguments broadcast like numpy ufuncs; scalar inputs give ``float`` results.
+Invalid input raises ``BalanceError`` naming the bad value and what is allowed.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, stats
+
+from balance.errors import BalanceError, one_of
+
+PROPORTION_METHODS = ("wilson", "clopper-pearson")
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+# A variance whose computing numerator (sum_sq - sum^2/n) is below this fraction of sum_sq is
+# rounding noise from the subtraction, not spread: treat it as exactly zero.
+_CANCELLATION = 1e-12
+
+
+# --------------------------------------------------------------------------------------------
+# validation helpers
+
+
+def _out(x):
+    """0-d arrays become floats (scalar in, scalar out); arrays pass through."""
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+def _finite(name, value) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise BalanceError(f"{name}={value!r} is not numeric; allowed: finite numbers") from None
+    if not np.all(np.isfinite(a)):
+        raise BalanceError(f"{name}={value!r} is not finite; allowed: finite numbers")
+    return a
+
+
+def _check_float(name: str, value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise BalanceError(f"{name}={value!r} is not a number; allowed: a finite number") from None
+    if not math.isfinite(v):
+        raise BalanceError(f"{name}={value!r} is not finite; allowed: a finite number")
+    return v
+
+
+def _check_open_unit(name: str, value) -> float:
+    """A scalar strictly between 0 and 1 (confidence, power, alpha, beta, p)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise BalanceError(f"{name}={value!r} is not a number; allowed: 0 < {name} < 1") from None
+    if not 0.0 < v < 1.0:
+        raise BalanceError(f"{name}={value!r} is out of range; allowed: 0 < {name} < 1")
+    return v
+
+
+def _check_positive(name: str, value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise BalanceError(f"{name}={value!r} is not a number; allowed: {name} > 0") from None
+    if not (math.isfinite(v) and v > 0.0):
+        raise BalanceError(f"{name}={value!r} is out of range; allowed: finite {name} > 0")
+    return v
+
+
+def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+    """An integer-valued scalar in low..high (high=None: no upper bound)."""
+    allowed = f"integer {low}..{high}" if high is not None else f"integer >= {low}"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise BalanceError(f"{name}={value!r} is not a number; allowed: {allowed}") from None
+    if not (math.isfinite(v) and v == int(v) and v >= low and (high is None or v <= high)):
+        raise BalanceError(f"{name}={value!r} is out of range; allowed: {allowed}")
+    return int(v)
+
+
+def _check_counts(successes, n, integer: bool) -> tuple[np.ndarray, np.ndarray]:
+    """successes and n broadcast, with 0 <= successes <= n (and integers when asked)."""
+    s, m = np.broadcast_arrays(_finite("successes", successes), _finite("n", n))
+    if np.any(m < 0):
+        raise BalanceError(f"n={n!r} has a negative value; allowed: n >= 0")
+    if np.any(s < 0) or np.any(s > m):
+        raise BalanceError(
+            f"successes={successes!r} is outside 0..n (n={n!r}); allowed: 0 <= successes <= n"
+        )
+    if integer and (np.any(s != np.floor(s)) or np.any(m != np.floor(m))):
+        raise BalanceError(
+            f"successes={successes!r}, n={n!r} are not whole numbers; allowed: integer counts "
+            "(use method='wilson' for fractional win shares)"
+        )
+    return s, m
+
+
+def _z(confidence: float) -> float:
+    """Two-sided normal critical value for a central interval of this confidence."""
+    return float(stats.norm.ppf(0.5 + 0.5 * _check_open_unit("confidence", confidence)))
+
+
+def _sample_var(total, total_sq, n) -> np.ndarray:
+    """Unbiased (n-1) variance from a sum and a sum of squares, n >= 2 (validated by callers).
+
+    Computed as (sum_sq - sum^2/n) / (n-1); that subtraction cancels when the mean is large
+    against the spread, so a numerator within rounding of zero is set to exactly zero (and a
+    slightly negative one cannot produce a NaN).
+    """
+    num = total_sq - total * total / n
+    if np.ndim(num) == 0:  # plain floats stay plain (the SPRT calls this once per game)
+        return 0.0 if num <= _CANCELLATION * total_sq else num / (n - 1)
+    num = np.where(num <= _CANCELLATION * total_sq, 0.0, num)
+    return num / (n - 1)
+
+
+def _check_sums(total, total_sq, n, min_n=2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    t, t2, m = np.broadcast_arrays(
+        _finite("total", total), _finite("total_sq", total_sq), _finite("n", n)
+    )
+    if np.any(m < min_n) or np.any(m != np.floor(m)):
+        why = " (a variance needs two observations)" if min_n == 2 else ""
+        raise BalanceError(f"n={n!r} is out of range; allowed: integer n >= {min_n}{why}")
+    if np.any(t2 < 0):
+        raise BalanceError(f"total_sq={total_sq!r} is negative; allowed: a sum of squares >= 0")
+    return t, t2, m
+
+
+# --------------------------------------------------------------------------------------------
+# intervals
+
+
+def wilson(successes, n, confidence=0.95):
+    """Wilson score interval for a binomial proportion.
+
+    successes, n: scalars or arrays (broadcast), 0 <= successes <= n. ``successes`` may be
+    fractional (summed win shares): the formula is applied as is, and since tied shares vary
+    less than 0/1 outcomes the interval is then slightly conservative.
+    Returns (lo, hi), each of the broadcast shape (floats for scalar input), clipped to [0, 1];
+    n = 0 gives (0, 1).
+
+    Method: invert the score test, centre (p + z^2/2n) / (1 + z^2/n), half-width
+    z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n). Wilson (1927), JASA 22:209; recommended over
+    the Wald interval by Brown, Cai & DasGupta (2001), Statistical Science 16:101.
+    """
+    z = _z(confidence)
+    s, m = _check_counts(successes, n, integer=False)
+    empty = m == 0
+    m = np.where(empty, 1.0, m)  # placeholder so n = 0 does not divide by zero; overwritten below
+    p = s / m
+    z2n = z * z / m
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * np.sqrt(np.maximum(p * (1 - p) / m, 0.0) + z2n / (4 * m)) / (1 + z2n)
+    # At successes = 0 (or n) the bound is 0 (or 1) exactly; the formula leaves rounding there.
+    lo = np.where(empty | (s == 0), 0.0, np.clip(centre - half, 0.0, 1.0))
+    hi = np.where(empty | (s == m), 1.0, np.clip(centre + half, 0.0, 1.0))
+    return _out(lo), _out(hi)
+
+
+def clopper_pearson(successes, n, confidence=0.95):
+    """Clopper-Pearson ("exact") interval for a binomial proportion.
+
+    successes, n: integer scalars or arrays (broadcast), 0 <= successes <= n.
+    Returns (lo, hi) of the broadcast shape (floats for scalar input); n = 0 gives (0, 1).
+    Coverage is at least ``confidence`` for every p (at the price of width).
+
+    Method: the beta-quantile form lo = Beta(a/2; x, n-x+1), hi = Beta(1-a/2; x+1, n-x), with
+    lo = 0 at x = 0 and hi = 1 at x = n. Clopper & Pearson (1934), Biometrika 26:404.
+    """
+    a = 1.0 - _check_open_unit("confidence", confidence)
+    s, m = _check_counts(successes, n, integer=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # beta.ppf is NaN for a zero shape parameter: exactly the x = 0 / x = n edges set below
+        lo = stats.beta.ppf(a / 2, s, m - s + 1)
+        hi = stats.beta.ppf(1 - a / 2, s + 1, m - s)
+    lo = np.where(s == 0, 0.0, lo)
+    hi = np.where(s == m, 1.0, hi)
+    return _out(lo), _out(hi)
+
+
+_PROPORTION_CI = {"wilson": wilson, "clopper-pearson": clopper_pearson}
+
+
+def proportion_ci(successes, n, confidence=0.95, method="wilson"):
+    """Interval for a proportion by ``method`` ("wilson" or "clopper-pearson"); see those."""
+    if method not in _PROPORTION_CI:
+        raise one_of("method", method, PROPORTION_METHODS)
+    return _PROPORTION_CI[method](successes, n, confidence)
+
+
+def mean_ci(total, total_sq, n, confidence=0.95):
+    """Normal interval for a per-observation mean from its sum and sum of squares.
+
+    total, total_sq, n: scalars or arrays (broadcast); n integer >= 0.
+    Returns (mean, lo, hi) of the broadcast shape (floats for scalar input), not clipped.
+    Where n < 2 there is no variance: lo = hi = NaN (and mean = NaN at n = 0), so a table
+    with an empty or one-game cell still gets its other intervals.
+
+    Method: mean +- z * s / sqrt(n) with s^2 the unbiased (n-1) sample variance (Wald interval
+    on a mean; central limit theorem). Meant for win shares with ties (per-game share in
+    {0, 1/k, 1}), where the binomial variance p(1-p) would overstate the spread. The normal
+    quantile (not Student's t) is used: at the game counts of a balance run the difference
+    is small (the t interval is 1.2% wider at 100 games, 0.1% at 1,000).
+    """
+    z = _z(confidence)
+    t, t2, m = _check_sums(total, total_sq, n, min_n=0)
+    small = m < 2
+    safe = np.where(small, 2.0, m)  # placeholder n for the cells answered NaN below
+    mean = np.where(m == 0, np.nan, t / np.where(m == 0, 1.0, m))
+    half = np.where(small, np.nan, z * np.sqrt(_sample_var(t, t2, safe) / safe))
+    return _out(mean), _out(mean - half), _out(mean + half)
+
+
+# --------------------------------------------------------------------------------------------
+# seat tests
+
+
+def _check_win_shares(win_shares, games) -> tuple[np.ndarray, float]:
+    w = _finite("win_shares", win_shares)
+    if w.ndim != 1 or w.size < MIN_PLAYERS:
+        raise BalanceError(
+            f"win_shares has shape {w.shape}; "
+            "allowed: one summed win share per seat, at least 2 seats"
+        )
+    if np.any(w < 0):
+        raise BalanceError(f"win_shares={win_shares!r} has a negative value; allowed: shares >= 0")
+    g = _check_positive("games", games)
+    # Every game hands out exactly one win (split among tied winners): the seat totals must
+    # sum to the game count, or the equal-shares null (games/n per seat) is not the right one.
+    if not math.isclose(float(w.sum()), g, rel_tol=1e-6, abs_tol=1e-9):
+        raise BalanceError(
+            f"win_shares sum to {float(w.sum())!r} but games={games!r}; allowed: seat win shares "
+            "summing to the number of games (every game awards one win, split among tied winners)"
+        )
+    return w, g
+
+
+def seat_equality_test(win_shares, games):
+    """Pearson chi-square test that every seat has the same expected win share, 1/n.
+
+    win_shares: float array, shape (n,), the win share summed over ``games`` games per seat
+    (summing to ``games``). Returns (statistic, dof, pvalue) with
+    statistic = sum_s (W_s - games/n)^2 / (games/n), dof = n - 1, p = P(chi2_dof >= statistic).
+
+    With shared wins (ties split 1/k) a game's share vector x varies less than a one-winner
+    (multinomial) outcome: its covariance is the multinomial one minus E[diag(x) - x x^T], a
+    positive semi-definite matrix. The statistic is then asymptotically a quadratic form of a
+    normal vector with smaller covariance than the chi-square assumes, so by Anderson's
+    theorem (Anderson 1955, Proc. AMS 6:170) the test is conservative: its false-positive rate
+    is at most alpha. Without ties it is the usual Pearson (1900) goodness-of-fit test.
+    """
+    w, g = _check_win_shares(win_shares, games)
+    expected = g / w.size
+    statistic = float(np.sum((w - expected) ** 2) / expected)
+    dof = w.size - 1
+    return statistic, dof, float(stats.chi2.sf(statistic, dof))
+
+
+def seat_gap(win_shares, games, confidence=0.95) -> dict:
+    """Best seat's win rate minus the worst seat's, with a normal interval.
+
+    win_shares: float array, shape (n,), summed win shares per seat over ``games`` games.
+    Returns dict(best=seat index, worst=seat index, gap=p_best - p_worst, lo, hi).
+
+    Method: Wald interval with the multinomial covariance,
+    Var(p_i - p_j) = (p_i + p_j - (p_i - p_j)^2) / N. Two approximations to keep in mind:
+    (1) with shared wins the true variance is smaller (interval conservative on that count);
+    (2) the pair is chosen after looking at the data (the largest and smallest rates), so the
+    gap is biased upwards and the interval does not have its nominal coverage for the selected
+    pair: with equal seats the gap is still positive. Use ``seat_equality_test`` to ask whether
+    any difference exists, and this to size it.
+    """
+    z = _z(confidence)
+    w, g = _check_win_shares(win_shares, games)
+    p = w / g
+    best, worst = int(np.argmax(p)), int(np.argmin(p))
+    gap = float(p[best] - p[worst])
+    half = z * math.sqrt(max(p[best] + p[worst] - gap * gap, 0.0) / g)
+    return {"best": best, "worst": worst, "gap": gap, "lo": gap - half, "hi": gap + half}
+
+
+# --------------------------------------------------------------------------------------------
+# multiple comparisons
+
+
+def _check_pvalues(pvalues) -> np.ndarray:
+    try:
+        p = np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise BalanceError(f"pvalues={pvalues!r} is not numeric; allowed: 0 <= p <= 1") from None
+    if p.ndim != 1:
+        raise BalanceError(f"pvalues has shape {p.shape}; allowed: a 1-D sequence of p-values")
+    if not np.all((p >= 0) & (p <= 1)):  # also rejects NaN
+        raise BalanceError(f"pvalues={pvalues!r} has a value outside [0, 1]; allowed: 0 <= p <= 1")
+    return p
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm step-down adjusted p-values (family-wise error control, any dependence).
+
+    pvalues: shape (m,). Returns shape (m,), same order as the input: with p sorted
+    ascending, adj_(i) = min(1, max_{j <= i} (m - j + 1) p_(j)). Holm (1979), Scand. J.
+    Statist. 6:65. Matches statsmodels ``multipletests(method="holm")``.
+    """
+    p = _check_pvalues(pvalues)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(np.maximum.accumulate(p[order] * np.arange(m, 0, -1)), 1.0)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def benjamini_hochberg(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (false-discovery-rate control).
+
+    pvalues: shape (m,). Returns shape (m,), same order as the input: with p sorted
+    ascending, adj_(i) = min(1, min_{j >= i} m p_(j) / j). Benjamini & Hochberg (1995),
+    JRSS B 57:289; valid for independent or positively dependent tests. Matches statsmodels
+    ``multipletests(method="fdr_bh")``.
+    """
+    p = _check_pvalues(pvalues)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    raw = p[order] * m / np.arange(1, m + 1)
+    adjusted = np.minimum(np.minimum.accumulate(raw[::-1])[::-1], 1.0)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# two-sample tests
+
+
+def two_proportion_test(x1, n1, x2, n2):
+    """Pooled two-proportion z-test of H0: p1 = p2, two-sided.
+
+    x1, n1, x2, n2: scalars or arrays (broadcast); successes may be fractional win shares.
+    Returns (diff = x1/n1 - x2/n2, z, pvalue), floats for scalar input.
+
+    Method: z = diff / sqrt(q(1-q)(1/n1 + 1/n2)) with the pooled q = (x1+x2)/(n1+n2), the
+    score test for independent samples (z^2 is Pearson's chi-square for the 2x2 table;
+    Agresti, Categorical Data Analysis). When q is 0 or 1 both samples agree exactly: z = 0,
+    p = 1. For variants run with common random numbers use ``paired_mean_test`` instead: it
+    is far more powerful.
+    """
+    s1, m1 = _check_counts(x1, n1, integer=False)
+    s2, m2 = _check_counts(x2, n2, integer=False)
+    if np.any(m1 == 0) or np.any(m2 == 0):
+        raise BalanceError(f"n1={n1!r}, n2={n2!r}; allowed: n1 > 0 and n2 > 0")
+    diff = s1 / m1 - s2 / m2
+    q = (s1 + s2) / (m1 + m2)
+    se = np.sqrt(q * (1 - q) * (1 / m1 + 1 / m2))
+    degenerate = se == 0
+    z = np.where(degenerate, 0.0, diff / np.where(degenerate, 1.0, se))
+    pvalue = 2 * stats.norm.sf(np.abs(z))
+    return _out(diff), _out(z), _out(pvalue)
+
+
+def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
+    """Normal test and interval for the mean of paired per-game differences d.
+
+    sum_d, sum_d2: sum of d and of d^2 over n >= 2 games (scalars or arrays, broadcast), e.g.
+    d = a seat's win share under variant A minus under variant B on the same shuffles.
+    Returns dict(mean, lo, hi, z, pvalue, sd): mean difference, its normal interval, the z
+    statistic mean / (sd / sqrt(n)), the two-sided p-value and the sample sd of d (n-1).
+    With sd = 0: p = 1 if mean = 0 (z = 0), else p = 0 (z = +-inf).
+
+    Method: large-sample z-test on the mean (paired design: the between-game noise shared by
+    both variants cancels in d). See Wasserman, All of Statistics (2004), §10.1 (Wald test).
+    """
+    z_crit = _z(confidence)
+    t, t2, m = _check_sums(sum_d, sum_d2, n)
+    mean = t / m
+    sd = np.sqrt(_sample_var(t, t2, m))
+    se = sd / np.sqrt(m)
+    flat = se == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(flat, np.sign(mean) * np.inf, mean / np.where(flat, 1.0, se))
+    z = np.where(flat & (mean == 0), 0.0, z)
+    pvalue = 2 * stats.norm.sf(np.abs(z))
+    return {
+        "mean": _out(mean), "lo": _out(mean - z_crit * se), "hi": _out(mean + z_crit * se),
+        "z": _out(z), "pvalue": _out(pvalue), "sd": _out(sd),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# sample-size planning (normal approximations; Chow, Shao & Wang, Sample Size Calculations in
+# Clinical Research, 2nd ed. 2008, §4.1 one-sample and §4.2 two-sample proportions)
+
+
+def _z_pair(power, alpha) -> tuple[float, float]:
+    """(z_{1-alpha/2}, z_power) after validating both."""
+    power = _check_open_unit("power", power)
+    alpha = _check_open_unit("alpha", alpha)
+    if power <= alpha:
+        # a level-alpha test rejects with probability alpha with no effect at all
+        raise BalanceError(
+            f"power={power!r} is not above alpha={alpha!r}; allowed: alpha < power < 1"
+        )
+    return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
+
+
+def _ceil(x: float) -> int:
+    # Formulas that land on a whole number can come out as 100.00000000001 in floating point
+    # (and the numerical inverses as 1e7 * (1 + 1e-12)); that must read as 100 games, not 101.
+    return max(1, math.ceil(x - 1e-9 * max(1.0, x)))
+
+
+def _rate_edge_games(effect: float, p0: float, za: float, zb: float) -> float:
+    """Unrounded games for the one-sample test of p0 against p0 + effect."""
+    p1 = p0 + effect
+    root_n = (za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / effect
+    # negative only for a power below 1/2 that any n reaches: then n = 0 (rounded up to 1)
+    return max(root_n, 0.0) ** 2
+
+
+def games_for_rate_edge(effect, players, power=0.9, alpha=0.05) -> int:
+    """Games needed to detect that one seat wins 1/players + effect instead of 1/players.
+
+    Two-sided one-sample test of a proportion at level ``alpha`` with the given ``power``:
+    n = ((z_{1-a/2} sqrt(p0 q0) + z_power sqrt(p1 q1)) / effect)^2, rounded up, with
+    p0 = 1/players, p1 = p0 + effect (Chow, Shao & Wang 2008, §4.1; the far tail is ignored).
+    effect must be in (0, 1 - 1/players); players in 2..10.
+    """
+    players = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+    p0 = 1.0 / players
+    effect = _check_positive("effect", effect)
+    if effect >= 1 - p0:
+        raise BalanceError(
+            f"effect={effect!r} is out of range for players={players}; "
+            f"allowed: 0 < effect < {1 - p0:.6g}"
+        )
+    za, zb = _z_pair(power, alpha)
+    return _ceil(_rate_edge_games(effect, p0, za, zb))
+
+
+def detectable_rate_edge(games, players, power=0.9, alpha=0.05) -> float:
+    """Smallest seat edge over 1/players that ``games`` games detect with this power.
+
+    The inverse of ``games_for_rate_edge`` (before rounding): solves
+    n(effect) = games for effect with scipy.optimize.brentq; n(effect) is decreasing on
+    (0, 1 - 1/players), so the root is unique. Returns NaN when no edge is detectable, not
+    even a seat that always wins (a handful of games), so report tables keep their row.
+    """
+    games = _check_int("games", games, 1)
+    players = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+    p0 = 1.0 / players
+    za, zb = _z_pair(power, alpha)
+    top = (1 - p0) * (1 - 1e-12)
+    if _rate_edge_games(top, p0, za, zb) > games:
+        return math.nan
+    return float(optimize.brentq(
+        lambda e: _rate_edge_games(e, p0, za, zb) - games, 1e-12, top, xtol=1e-15, rtol=1e-13
+    ))
+
+
+def _difference_variance(p, paired_sd) -> float:
+    """Per-game variance of the difference: 2 p (1-p) unpaired, paired_sd^2 paired."""
+    if paired_sd is not None:
+        return _check_positive("paired_sd", paired_sd) ** 2
+    return 2 * _check_open_unit("p", p) * (1 - float(p))
+
+
+def games_for_difference(effect, p, power=0.9, alpha=0.05, paired_sd=None) -> int:
+    """Games per variant needed to detect a difference ``effect`` between two rates near p.
+
+    Unpaired (independent samples): n = (z_{1-a/2} + z_power)^2 * 2 p (1-p) / effect^2.
+    Paired (``paired_sd`` = sd of per-game differences d, e.g. from a pilot run with common
+    random numbers): n = (z_{1-a/2} + z_power)^2 * paired_sd^2 / effect^2.
+    Two-sided, far tail ignored (Chow, Shao & Wang 2008, §3.1, §4.2). Rounded up.
+    """
+    effect = _check_positive("effect", effect)
+    var = _difference_variance(p, paired_sd)
+    za, zb = _z_pair(power, alpha)
+    return _ceil((za + zb) ** 2 * var / effect**2)
+
+
+def detectable_difference(games, p, power=0.9, alpha=0.05, paired_sd=None) -> float:
+    """Smallest difference ``games`` games per variant detect with this power.
+
+    The inverse of ``games_for_difference`` (before rounding), in closed form:
+    effect = (z_{1-a/2} + z_power) * sqrt(var / games), var = 2 p (1-p) or paired_sd^2.
+    """
+    games = _check_int("games", games, 1)
+    var = _difference_variance(p, paired_sd)
+    za, zb = _z_pair(power, alpha)
+    return (za + zb) * math.sqrt(var / games)
+
+
+# --------------------------------------------------------------------------------------------
+# sequential test
+
+
+@dataclass
+class SPRT:
+    """Sequential probability ratio test on paired per-game differences d.
+
+    H0: mean(d) = 0 against H1: |mean(d)| >= delta, with ``delta`` on the same scale as d
+    (for win-share differences, delta = 0.01 is one percentage point of win rate). Feed
+    cumulative sums with ``update(sum_d, sum_d2, n)`` as games arrive; it answers "H1",
+    "H0" or "continue".
+
+    Method: Wald's SPRT (Wald 1945, Ann. Math. Statist. 16:117) with the normal approximation
+    used by chess-engine testers (Fishtest; M. Van den Bergh, "Comments on normalized Elo"):
+    for one side with mu1 = +-delta, LLR = (mu1 * sum_d - n mu1^2 / 2) / var, var the observed
+    variance of d (n-1, floored at 1e-12). The two one-sided tests (+delta and -delta) run
+    together: "H1" as soon as either LLR >= upper = log((1-beta)/alpha); "H0" once both are
+    <= lower = log(beta/(1-alpha)). ``llr`` is the larger of the two.
+
+    Error rates (approximations; checked by simulation in tests/test_stats.py):
+    - Each one-sided test is a Wald SPRT at level alpha, and H1 is accepted if *either*
+      crosses, so with mean(d) = 0 the false-H1 rate is up to about 2 alpha / (1 - beta)
+      (~0.09-0.11 at alpha = beta = 0.05 in simulation). For an overall two-sided false-H1
+      rate alpha, construct ``SPRT(delta, alpha=alpha / 2)``.
+    - At |mean(d)| = delta the H0 acceptance rate is at most about beta (H0 needs both sides).
+    - Wald's bounds ignore overshoot, and the plug-in variance is treated as known.
+    - Until the observed variance is positive (n < 2, or every d so far equal, as happens
+      in the first games of a common-random-numbers comparison where most d are 0) the
+      test has no scale for d: llr = 0 and the answer is "continue". Deciding there would
+      accept H0 (or H1) after two identical games.
+    - A variance from a handful of games is often far too small, which inflates |llr|; so
+      no decision is taken before ``min_games`` games (default 30; the llr is still
+      recorded). This matters only when delta is large against the spread of d (decisions
+      within a few hundred games): in simulation it cuts the false-H1 rate from 0.19 to
+      0.09 at delta = 0.3 sd(d), from 0.12 to 0.10 at 0.15 sd; at 0.075 sd (a thousand
+      games and up, the usual case) it changes nothing.
+    """
+
+    delta: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    min_games: int = 30
+    history: list = field(default_factory=list, repr=False)  # (n, llr) per update
+    llr: float = field(default=0.0, init=False)
+
+    def __post_init__(self):
+        self.delta = _check_positive("delta", self.delta)
+        self.alpha = _check_open_unit("alpha", self.alpha)
+        self.beta = _check_open_unit("beta", self.beta)
+        self.min_games = _check_int("min_games", self.min_games, 2)
+        if self.alpha + self.beta >= 1:
+            raise BalanceError(
+                f"alpha={self.alpha!r}, beta={self.beta!r}; allowed: alpha + beta < 1 "
+                "(otherwise the lower bound is not below the upper)"
+            )
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def _side_llrs(self, sum_d: float, var: float, n: int) -> tuple[float, float]:
+        """(LLR for mean = +delta, LLR for mean = -delta) against mean = 0."""
+        var = max(var, 1e-12)  # floor: never divide by zero
+        drift = n * self.delta**2 / 2
+        return (self.delta * sum_d - drift) / var, (-self.delta * sum_d - drift) / var
+
+    def update(self, sum_d, sum_d2, n) -> str:
+        """Decision after n games with cumulative sum_d, sum_d2: "H0", "H1" or "continue".
+
+        Records (n, llr) in ``history``. With no spread yet (n < 2, or all d equal so far)
+        llr = 0 and the answer is "continue"; before ``min_games`` games it is "continue".
+        """
+        # Plain floats, not numpy: this runs once per game (or batch) in a sequential loop.
+        n = _check_int("n", n, 0)
+        sum_d, sum_d2 = _check_float("sum_d", sum_d), _check_float("sum_d2", sum_d2)
+        if sum_d2 < 0:
+            raise BalanceError(f"sum_d2={sum_d2!r} is negative; allowed: a sum of squares >= 0")
+        var = float(_sample_var(sum_d, sum_d2, n)) if n >= 2 else 0.0
+        if var == 0.0:
+            self.llr = 0.0
+            self.history.append((n, self.llr))
+            return "continue"
+        plus, minus = self._side_llrs(sum_d, var, n)
+        self.llr = max(plus, minus)
+        self.history.append((n, self.llr))
+        if n < self.min_games:
+            return "continue"
+        if self.llr >= self.upper:
+            return "H1"
+        if plus <= self.lower and minus <= self.lower:
+            return "H0"
+        return "continue"

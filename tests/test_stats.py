@@ -1,0 +1,595 @@
+"""balance.stats: agreement with independent implementations, coverage and error rates by
+simulation, sample-size round trips, the sequential test, and input validation.
+
+Every simulation uses a fixed seed, so a run is deterministic; the false-failure rates stated
+in the comments are those of a fresh seed (the chance that a correct implementation fails).
+"Binomial tolerance" below means k standard errors sqrt(r(1-r)/R) of a rate r estimated
+from R independent repetitions; 4 SE two-sided is a false-failure rate of 6.3e-5 per check.
+"""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as st
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import proportion_confint, proportions_ztest
+from statsmodels.stats.weightstats import DescrStatsW, ztest
+
+from balance import stats as S
+from balance.errors import BalanceError
+
+GRID_N = [1, 7, 50, 1000]
+CONFIDENCES = [0.9, 0.95, 0.99]
+
+
+def se(rate, reps):
+    """Standard error of a rate estimated from ``reps`` independent repetitions."""
+    return math.sqrt(rate * (1 - rate) / reps)
+
+
+def exact_coverage(interval, p, n, confidence=0.95):
+    """P(interval covers p) for X ~ Binomial(n, p), summed over every outcome x = 0..n."""
+    x = np.arange(n + 1)
+    lo, hi = interval(x, n, confidence)
+    return float(st.binom.pmf(x, n, p)[(lo <= p) & (p <= hi)].sum())
+
+
+# --------------------------------------------------------------------------------------------
+# agreement with independent implementations (deterministic; tolerances are float rounding)
+
+
+@pytest.mark.parametrize("n", GRID_N)
+@pytest.mark.parametrize("confidence", CONFIDENCES)
+def test_wilson_matches_statsmodels(n, confidence):
+    x = np.arange(n + 1)
+    lo, hi = S.wilson(x, n, confidence)
+    ref_lo, ref_hi = proportion_confint(x, n, alpha=1 - confidence, method="wilson")
+    np.testing.assert_allclose(lo, ref_lo, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(hi, ref_hi, rtol=1e-10, atol=1e-12)
+
+
+def test_wilson_fractional_shares_broadcast_scalars_and_empty():
+    shares = np.array([0.0, 2.5, 10 / 3, 7.0])  # fractional win shares from ties
+    lo, hi = S.wilson(shares, 7)
+    ref_lo, ref_hi = proportion_confint(shares, 7, method="wilson")
+    np.testing.assert_allclose(lo, ref_lo, atol=1e-12)
+    np.testing.assert_allclose(hi, ref_hi, atol=1e-12)
+    lo, hi = S.wilson(np.array([[0], [1], [2]]), np.array([2, 5, 9, 20]))
+    assert lo.shape == hi.shape == (3, 4) and np.all(lo <= hi)
+    lo, hi = S.wilson(3, 10)
+    assert isinstance(lo, float) and isinstance(hi, float) and 0 < lo < 0.3 < hi < 1
+    assert S.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = S.wilson([0, 4], [0, 10])
+    assert (lo[0], hi[0]) == (0.0, 1.0) and 0 < lo[1] < hi[1] < 1
+
+
+@pytest.mark.parametrize("n", GRID_N)
+@pytest.mark.parametrize("confidence", CONFIDENCES)
+def test_clopper_pearson_matches_statsmodels_and_scipy(n, confidence):
+    x = np.arange(n + 1)
+    lo, hi = S.clopper_pearson(x, n, confidence)
+    ref_lo, ref_hi = proportion_confint(x, n, alpha=1 - confidence, method="beta")
+    np.testing.assert_allclose(lo, ref_lo, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(hi, ref_hi, rtol=1e-10, atol=1e-12)
+    # scipy's binomtest costs ~2.5 ms a call: every x for small n, every 25th for n = 1000
+    # here (the slow test below checks every x).
+    for k in x[:: 25 if n > 100 else 1]:
+        ci = st.binomtest(int(k), n).proportion_ci(confidence, method="exact")
+        assert lo[k] == pytest.approx(ci.low, rel=1e-9, abs=1e-12)
+        assert hi[k] == pytest.approx(ci.high, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("confidence", CONFIDENCES)
+def test_clopper_pearson_matches_scipy_binomtest_every_count(confidence):
+    lo, hi = S.clopper_pearson(np.arange(1001), 1000, confidence)
+    for k in range(1001):
+        ci = st.binomtest(k, 1000).proportion_ci(confidence, method="exact")
+        assert lo[k] == pytest.approx(ci.low, rel=1e-9, abs=1e-12)
+        assert hi[k] == pytest.approx(ci.high, rel=1e-9, abs=1e-12)
+
+
+def test_clopper_pearson_edges_and_empty():
+    assert S.clopper_pearson(0, 0) == (0.0, 1.0)
+    lo, hi = S.clopper_pearson([0, 10], 10)
+    assert lo[0] == 0.0 and hi[1] == 1.0
+    assert hi[0] == pytest.approx(1 - 0.025 ** (1 / 10))  # closed form at x = 0
+
+
+def test_proportion_ci_dispatches():
+    assert S.proportion_ci(3, 10) == S.wilson(3, 10)
+    assert S.proportion_ci(3, 10, 0.9, method="clopper-pearson") == S.clopper_pearson(3, 10, 0.9)
+    with pytest.raises(BalanceError, match="unknown method 'exact'; allowed: wilson, clopper-pearson"):
+        S.proportion_ci(3, 10, method="exact")
+
+
+@pytest.mark.parametrize("n", [2, 7, 50, 1000])
+def test_mean_ci_matches_statsmodels_zconfint(n):
+    rng = np.random.default_rng(n)
+    x = rng.choice([0, 1 / 4, 1 / 3, 1 / 2, 1], size=n)
+    for confidence in CONFIDENCES:
+        mean, lo, hi = S.mean_ci(x.sum(), (x * x).sum(), n, confidence)
+        ref_lo, ref_hi = DescrStatsW(x).zconfint_mean(alpha=1 - confidence)
+        assert mean == pytest.approx(x.mean(), rel=1e-12)
+        assert lo == pytest.approx(ref_lo, rel=1e-9, abs=1e-12)
+        assert hi == pytest.approx(ref_hi, rel=1e-9, abs=1e-12)
+
+
+def test_mean_ci_vectorised_and_constant_data():
+    mean, lo, hi = S.mean_ci(np.array([5.0, 50.0]), np.array([5.0, 40.0]), np.array([10, 100]))
+    assert mean.shape == (2,) and np.all(lo < mean) and np.all(mean < hi)
+    # ten games of exactly 0.1 each: variance is zero (not rounding noise), interval a point
+    assert S.mean_ci(np.sum([0.1] * 10), np.sum([0.01] * 10), 10) == pytest.approx((0.1, 0.1, 0.1))
+    # cells without a variance: NaN interval, the rest of the table unaffected
+    mean, lo, hi = S.mean_ci([0.0, 1.0, 3.0], [0.0, 1.0, 5.0], [0, 1, 4])
+    assert np.isnan(mean[0]) and mean[1] == 1.0 and mean[2] == 0.75
+    assert np.all(np.isnan(lo[:2])) and np.all(np.isnan(hi[:2])) and lo[2] < 0.75 < hi[2]
+
+
+def test_holm_and_bh_match_statsmodels():
+    rng = np.random.default_rng(2024)
+    vectors = [np.array([0.03]), np.array([0.0, 1.0]), np.array([0.01, 0.01, 0.04, 0.04, 0.5])]
+    for size in [2, 3, 5, 10, 20, 100, 500]:
+        vectors.append(rng.random(size) ** 3)  # skew towards small p-values, like real studies
+        vectors.append(np.round(rng.random(size), 2))  # many ties
+    for p in vectors:
+        np.testing.assert_allclose(
+            S.holm(p), multipletests(p, method="holm")[1], rtol=1e-12, atol=0
+        )
+        np.testing.assert_allclose(
+            S.benjamini_hochberg(p), multipletests(p, method="fdr_bh")[1], rtol=1e-12, atol=0
+        )
+    assert S.holm([]).shape == (0,) and S.benjamini_hochberg([]).shape == (0,)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_seat_equality_test_matches_scipy_chisquare(players):
+    rng = np.random.default_rng(players)
+    for games in [10, 400, 100_000]:
+        # win shares with ties: whole wins plus halves, summing to the game count
+        halves = rng.multinomial(games, np.full(players, 1 / players)) / 2
+        whole = rng.multinomial(games // 2, np.full(players, 1 / players))
+        shares = halves + whole + (games - games // 2 - games / 2) / players
+        statistic, dof, pvalue = S.seat_equality_test(shares, games)
+        ref = st.chisquare(shares)
+        assert statistic == pytest.approx(ref.statistic, rel=1e-12, abs=1e-12)
+        assert pvalue == pytest.approx(ref.pvalue, rel=1e-10, abs=1e-15)
+        assert dof == players - 1
+
+
+def test_seat_gap_formula():
+    out = S.seat_gap([30, 20, 25, 25], 100)
+    assert (out["best"], out["worst"]) == (0, 1)
+    assert out["gap"] == pytest.approx(0.1)
+    half = st.norm.ppf(0.975) * math.sqrt((0.3 + 0.2 - 0.1**2) / 100)
+    assert (out["lo"], out["hi"]) == pytest.approx((0.1 - half, 0.1 + half))
+
+
+@pytest.mark.parametrize("x1,n1,x2,n2", [
+    (30, 100, 45, 110), (0, 10, 3, 10), (500, 1000, 480, 1000), (7, 9, 1, 50), (1, 3, 2, 3),
+])
+def test_two_proportion_test_matches_statsmodels(x1, n1, x2, n2):
+    diff, z, pvalue = S.two_proportion_test(x1, n1, x2, n2)
+    ref_z, ref_p = proportions_ztest([x1, x2], [n1, n2])
+    assert diff == pytest.approx(x1 / n1 - x2 / n2)
+    assert z == pytest.approx(ref_z, rel=1e-10)
+    assert pvalue == pytest.approx(ref_p, rel=1e-10)
+
+
+def test_two_proportion_test_degenerate_and_vectorised():
+    assert S.two_proportion_test(0, 10, 0, 20) == (0.0, 0.0, 1.0)
+    assert S.two_proportion_test(10, 10, 20, 20) == (0.0, 0.0, 1.0)
+    diff, z, p = S.two_proportion_test(np.array([30, 50]), 100, np.array([30, 40]), 100)
+    assert p[0] == pytest.approx(1.0) and p[1] < 0.2
+
+
+@pytest.mark.parametrize("n", [2, 10, 1000])
+def test_paired_mean_test_matches_statsmodels(n):
+    rng = np.random.default_rng(10 + n)
+    d = rng.choice([-1, -0.5, 0, 0.5, 1], size=n, p=[0.1, 0.1, 0.5, 0.1, 0.2])
+    out = S.paired_mean_test(d.sum(), (d * d).sum(), n)
+    z, p = ztest(d, value=0)
+    lo, hi = DescrStatsW(d).zconfint_mean(alpha=0.05)
+    assert out["mean"] == pytest.approx(d.mean())
+    assert out["sd"] == pytest.approx(d.std(ddof=1))
+    assert out["z"] == pytest.approx(z, rel=1e-9)
+    assert out["pvalue"] == pytest.approx(p, rel=1e-9, abs=1e-15)
+    assert (out["lo"], out["hi"]) == pytest.approx((lo, hi), rel=1e-9)
+
+
+def test_paired_mean_test_zero_spread():
+    same = S.paired_mean_test(0.0, 0.0, 50)
+    assert same["pvalue"] == 1.0 and same["z"] == 0.0 and same["sd"] == 0.0
+    better = S.paired_mean_test(50 * 0.1, 50 * 0.01, 50)  # every game exactly +0.1
+    assert better["pvalue"] == 0.0 and better["z"] == math.inf and better["lo"] == pytest.approx(0.1)
+
+
+# --------------------------------------------------------------------------------------------
+# sample-size planning (deterministic)
+
+
+def one_sample_power(n, effect, players, alpha=0.05):
+    """Normal-approximation power of the two-sided one-sample test (near tail only)."""
+    p0 = 1 / players
+    p1 = p0 + effect
+    za = st.norm.ppf(1 - alpha / 2)
+    z = (effect * math.sqrt(n) - za * math.sqrt(p0 * (1 - p0))) / math.sqrt(p1 * (1 - p1))
+    return st.norm.cdf(z)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 10])
+@pytest.mark.parametrize("effect", [0.005, 0.02, 0.05, 0.2])
+@pytest.mark.parametrize("power,alpha", [(0.9, 0.05), (0.8, 0.01), (0.5, 0.1)])
+def test_games_for_rate_edge_is_the_smallest_n_with_the_power(players, effect, power, alpha):
+    if effect >= 1 - 1 / players:
+        pytest.skip("edge impossible at this player count")
+    n = S.games_for_rate_edge(effect, players, power, alpha)
+    assert one_sample_power(n, effect, players, alpha) >= power - 1e-9
+    assert n == 1 or one_sample_power(n - 1, effect, players, alpha) < power
+    # round trip: n games detect this edge (or a slightly smaller one, from rounding up) ...
+    found = S.detectable_rate_edge(n, players, power, alpha)
+    assert found <= effect * (1 + 1e-9)
+    assert S.games_for_rate_edge(found, players, power, alpha) == n
+    # ... and n - 1 games do not
+    if n > 10:
+        assert S.detectable_rate_edge(n - 1, players, power, alpha) > effect
+
+
+@pytest.mark.parametrize("p", [0.1, 0.25, 0.5])
+@pytest.mark.parametrize("effect", [0.005, 0.02, 0.1])
+@pytest.mark.parametrize("power,alpha", [(0.9, 0.05), (0.8, 0.01)])
+def test_games_for_difference_matches_statsmodels_normal_power(p, effect, power, alpha):
+    # statsmodels also counts the far rejection tail (probability < 1e-5 here), so its n
+    # can only be a hair smaller than the formula's.
+    n = S.games_for_difference(effect, p, power, alpha)
+    es = effect / math.sqrt(p * (1 - p))  # Cohen-style standardised effect
+    ref = NormalIndPower().solve_power(es, alpha=alpha, power=power, ratio=1)
+    assert ref <= n < ref + 1 + 1e-6
+    paired_sd = 0.3
+    n = S.games_for_difference(effect, p, power, alpha, paired_sd=paired_sd)
+    ref = NormalIndPower().solve_power(effect / paired_sd, alpha=alpha, power=power, ratio=0)
+    assert ref <= n < ref + 1 + 1e-6
+    for sd in [None, paired_sd]:
+        games = S.games_for_difference(effect, p, power, alpha, paired_sd=sd)
+        found = S.detectable_difference(games, p, power, alpha, paired_sd=sd)
+        assert found <= effect * (1 + 1e-9)
+        assert S.games_for_difference(found, p, power, alpha, paired_sd=sd) == games
+
+
+def test_planning_round_trips_from_games():
+    for games in [5, 100, 12_345, 10**7]:
+        e = S.detectable_rate_edge(games, 4)
+        assert S.games_for_rate_edge(e, 4) == games
+        e = S.detectable_difference(games, 0.25)
+        assert S.games_for_difference(e, 0.25) == games
+    # common random numbers: a paired sd below sqrt(2 p q) buys fewer games
+    assert S.games_for_difference(0.01, 0.25, paired_sd=0.2) < S.games_for_difference(0.01, 0.25)
+
+
+def test_detectable_rate_edge_is_nan_when_nothing_is_detectable():
+    # 2 players, power 0.9: even a seat that always wins needs 4 games
+    assert math.isnan(S.detectable_rate_edge(3, 2))
+    assert S.detectable_rate_edge(4, 2) < 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,effect", [(2, 0.05), (4, 0.03), (6, 0.02)])
+def test_games_for_rate_edge_power_by_simulation(players, effect):
+    # 20,000 runs of the actual score test at the planned n, true rate 1/players + effect.
+    # The formula is a normal approximation: its true power is within 0.01 of the target at
+    # these n (hundreds to thousands), so the check is power >= 0.9 - 0.01 - 4 SE
+    # (false-failure rate 3e-5 given that approximation bound).
+    reps = 20_000
+    n = S.games_for_rate_edge(effect, players)
+    p0 = 1 / players
+    wins = np.random.default_rng(players).binomial(n, p0 + effect, size=reps)
+    z = (wins / n - p0) / math.sqrt(p0 * (1 - p0) / n)
+    rejected = np.mean(np.abs(z) > st.norm.ppf(0.975))
+    assert rejected >= 0.9 - 0.01 - 4 * se(0.9, reps)
+
+
+# --------------------------------------------------------------------------------------------
+# coverage
+
+
+@pytest.mark.parametrize("n", [100, 1000])
+def test_exact_coverage_of_wilson_and_clopper_pearson(n):
+    # Deterministic: coverage summed over the binomial distribution, p on a fine grid.
+    # Wilson dips below nominal in places, worst near the edges (Brown, Cai & DasGupta 2001);
+    # for n >= 100 and 0.02 <= p <= 0.98 the minimum is 0.933, so the floor is 0.93.
+    # Clopper-Pearson is guaranteed >= 0.95.
+    for p in np.linspace(0.02, 0.98, 97):
+        assert exact_coverage(S.wilson, p, n) >= 0.93
+        assert exact_coverage(S.clopper_pearson, p, n) >= 0.95 - 1e-12
+
+
+def coverage_by_simulation(p, n, reps, seed):
+    x = np.random.default_rng(seed).binomial(n, p, size=reps)
+    covered = {}
+    for name, interval in [("wilson", S.wilson), ("clopper-pearson", S.clopper_pearson)]:
+        lo, hi = interval(x, n)
+        covered[name] = float(np.mean((lo <= p) & (p <= hi)))
+    return covered
+
+
+def check_coverage(p, n, reps, seed, wilson_floor):
+    # Simulated coverage must agree with the exact coverage within 4.5 SE (two-sided,
+    # false-failure rate 7e-6 per check) and respect the floors: Wilson >= wilson_floor
+    # (see test_exact_coverage...), Clopper-Pearson >= 0.95, each less 4 SE (one-sided,
+    # false-failure rate 3e-5 per check, given the floors hold).
+    covered = coverage_by_simulation(p, n, reps, seed)
+    tol = se(0.95, reps)
+    for name, interval, floor in [("wilson", S.wilson, wilson_floor),
+                                  ("clopper-pearson", S.clopper_pearson, 0.95)]:
+        exact = exact_coverage(interval, p, n)
+        assert abs(covered[name] - exact) <= 4.5 * tol, (name, covered[name], exact)
+        assert covered[name] >= floor - 4 * tol, (name, covered[name])
+
+
+@pytest.mark.parametrize("p", [0.05, 0.25, 0.5])
+@pytest.mark.parametrize("n", [100, 1000])
+def test_coverage_by_simulation(p, n):
+    check_coverage(p, n, reps=4_000, seed=int(p * 1000) + n, wilson_floor=0.93)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", [0.01, 0.05, 0.1, 0.25, 0.5, 0.8])
+@pytest.mark.parametrize("n", [20, 50, 100, 300, 1000, 10_000])
+def test_coverage_by_simulation_wide(p, n):
+    # 40,000 draws per cell. Wilson's floor here is 0.90: with p below ~1/n (p = 0.01 at
+    # n = 50, 100; p = 0.05 at n = 20) its exact coverage dips to 0.91-0.92, the known
+    # weakness near the edges (Brown, Cai & DasGupta 2001); elsewhere it is >= 0.93.
+    check_coverage(p, n, reps=40_000, seed=int(p * 1000) * 7 + n, wilson_floor=0.90)
+
+
+# A seat's per-game win share in a 4-player game with ties: lose, 4-, 3- or 2-way tie, win.
+SHARE_VALUES = np.array([0.0, 1 / 4, 1 / 3, 1 / 2, 1.0])
+SHARE_PROBS = np.array([0.70, 0.01, 0.02, 0.05, 0.22])
+SHARE_MEAN = float(SHARE_VALUES @ SHARE_PROBS)  # 0.25417
+
+
+def mean_ci_coverage(n, reps, seed):
+    counts = np.random.default_rng(seed).multinomial(n, SHARE_PROBS, size=reps)
+    _, lo, hi = S.mean_ci(counts @ SHARE_VALUES, counts @ SHARE_VALUES**2, n)
+    return float(np.mean((lo <= SHARE_MEAN) & (SHARE_MEAN <= hi)))
+
+
+@pytest.mark.parametrize("n", [100, 1000])
+def test_mean_ci_coverage_on_tied_win_shares(n):
+    # True coverage (400,000-run simulation): 0.944 at n = 100, 0.950 at n = 1000 (the normal
+    # approximation on a skewed share). Accept 0.935..0.96 widened by 4 SE of 4,000 runs
+    # (two-sided false-failure rate 6e-5 given the true coverage is in that band).
+    reps = 4_000
+    covered = mean_ci_coverage(n, reps, seed=n)
+    assert 0.935 - 4 * se(0.95, reps) <= covered <= 0.96 + 4 * se(0.95, reps)
+
+
+@pytest.mark.slow
+def test_mean_ci_coverage_on_tied_win_shares_long():
+    # As above with 100,000 runs: 4 SE is 0.0028, so this pins the coverage near 0.95.
+    reps = 100_000
+    for n in [100, 1000, 10_000]:
+        covered = mean_ci_coverage(n, reps, seed=n + 1)
+        assert 0.935 - 4 * se(0.95, reps) <= covered <= 0.96 + 4 * se(0.95, reps), (n, covered)
+
+
+# --------------------------------------------------------------------------------------------
+# error rates of the tests
+
+
+def aa_rejection_rate(reps, n, seed):
+    # Paired differences of a seat's win share between two identical variants run on common
+    # random numbers: mostly 0, symmetric about 0.
+    values = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+    counts = np.random.default_rng(seed).multinomial(n, [0.1, 0.05, 0.7, 0.05, 0.1], size=reps)
+    out = S.paired_mean_test(counts @ values, counts @ values**2, n)
+    return float(np.mean(out["pvalue"] < 0.05))
+
+
+def test_paired_mean_test_aa_rejection_rate():
+    # A/A: 2,000 repetitions of 500 paired games with true mean 0. The normal approximation's
+    # true rejection rate here is 0.0498 (400,000-run simulation); accept 0.045..0.055 widened
+    # by 4 SE of 2,000 runs (0.0195): false-failure rate 6e-5.
+    reps = 2_000
+    rate = aa_rejection_rate(reps, 500, seed=11)
+    assert 0.045 - 4 * se(0.05, reps) <= rate <= 0.055 + 4 * se(0.05, reps)
+
+
+@pytest.mark.slow
+def test_paired_mean_test_aa_rejection_rate_long():
+    # 100,000 repetitions: 4 SE = 0.0028 around the same 0.045..0.055 band.
+    reps = 100_000
+    rate = aa_rejection_rate(reps, 500, seed=12)
+    assert 0.045 - 4 * se(0.05, reps) <= rate <= 0.055 + 4 * se(0.05, reps)
+
+
+def seat_shares_under_equality(reps, games, players, tie_rate, rng):
+    """Summed win shares per seat, shape (reps, players), seats equal, 2-way ties at tie_rate."""
+    ties = rng.binomial(games, tie_rate, size=reps)
+    shares = rng.multinomial(games - ties, np.full(players, 1 / players)).astype(float)
+    pairs = [(i, j) for i in range(players) for j in range(i + 1, players)]
+    tied = rng.multinomial(ties, np.full(len(pairs), 1 / len(pairs)))
+    for k, (i, j) in enumerate(pairs):
+        shares[:, i] += tied[:, k] / 2
+        shares[:, j] += tied[:, k] / 2
+    return shares
+
+
+@pytest.mark.parametrize("tie_rate", [0.0, 0.3])
+def test_seat_equality_test_false_positive_rate(tie_rate):
+    # 2,000 runs of 400 four-player games with equal seats. Without ties the chi-square is
+    # calibrated (rate 0.05); with ties it is conservative (rate below 0.05). Check
+    # rate <= 0.05 + 4 SE (0.0195): false-failure rate 3e-5 (one-sided). Without ties also
+    # rate >= 0.05 - 0.005 (chi-square approximation at 100 expected per cell) - 4 SE.
+    reps = 2_000
+    rng = np.random.default_rng(int(tie_rate * 10) + 5)
+    shares = seat_shares_under_equality(reps, 400, 4, tie_rate, rng)
+    rate = np.mean([S.seat_equality_test(w, 400)[2] < 0.05 for w in shares])
+    assert rate <= 0.05 + 4 * se(0.05, reps)
+    if tie_rate == 0:
+        assert rate >= 0.045 - 4 * se(0.05, reps)
+
+
+# --------------------------------------------------------------------------------------------
+# SPRT
+
+
+def test_sprt_bounds_and_bookkeeping():
+    t = S.SPRT(0.01)
+    assert t.lower == pytest.approx(math.log(0.05 / 0.95))
+    assert t.upper == pytest.approx(math.log(0.95 / 0.05))
+    assert t.update(0.0, 0.0, 0) == "continue" and t.llr == 0.0
+    assert t.update(1.0, 1.0, 1) == "continue"
+    # all differences zero so far (the usual start of a common-random-numbers comparison):
+    # no scale yet, so no decision
+    assert t.update(0.0, 0.0, 40) == "continue" and t.llr == 0.0
+    assert t.update(3.0, 5.0, 10) == "continue"
+    var = (5.0 - 9.0 / 10) / 9
+    plus = (0.01 * 3.0 - 10 * 0.01**2 / 2) / var
+    assert t.llr == pytest.approx(plus)
+    assert t.history == [(0, 0.0), (1, 0.0), (40, 0.0), (10, pytest.approx(plus))]
+
+
+def test_sprt_waits_for_min_games():
+    # 10 games averaging +0.5 with small spread: overwhelming evidence, but too few games
+    # to trust the variance (default min_games = 30)
+    d = np.array([0.5, 0.4, 0.6] * 3 + [0.5])
+    args = d.sum(), (d * d).sum(), d.size
+    test = S.SPRT(0.1)
+    assert test.update(*args) == "continue" and test.llr > test.upper
+    assert S.SPRT(0.1, min_games=2).update(*args) == "H1"
+
+
+def test_sprt_clear_cases_decide():
+    rng = np.random.default_rng(3)
+    for mean, expected in [(0.2, "H1"), (-0.2, "H1"), (0.0, "H0")]:
+        d = rng.normal(mean, 1.0, size=20_000)
+        assert S.SPRT(0.1).update(d.sum(), (d * d).sum(), d.size) == expected
+
+
+SPRT_VALUES = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+
+
+def sprt_outcomes(true_mean, delta, runs, seed, alpha=0.05, beta=0.05,
+                  base=(0.2, 0.1, 0.4, 0.1, 0.2), values=SPRT_VALUES, max_games=20_000):
+    """Run ``runs`` sequential tests game by game; count "H0", "H1" and unfinished runs."""
+    rng = np.random.default_rng(seed)
+    probs = np.array(base, dtype=float)
+    probs[-1] += true_mean / (2 * values[-1])  # move mass from the lowest to the highest value
+    probs[0] -= true_mean / (2 * values[-1])
+    found = {"H0": 0, "H1": 0, "continue": 0}
+    for _ in range(runs):
+        d = rng.choice(values, size=max_games, p=probs)
+        sums, sums_sq = np.cumsum(d), np.cumsum(d * d)
+        test = S.SPRT(delta, alpha, beta)
+        for n in range(1, max_games + 1):
+            decision = test.update(sums[n - 1], sums_sq[n - 1], n)
+            if decision != "continue":
+                break
+        found[decision] += 1
+    return found
+
+
+# The false-H1 bound under mean(d) = 0: each one-sided test accepts its H1 with probability
+# at most about alpha / (1 - beta) (Wald), and the two-sided rule accepts H1 if either does,
+# so about 2 alpha / (1 - beta) = 0.105 at 0.05/0.05 (documented on S.SPRT; 40,000 simulated
+# runs give 0.100-0.107 here). The plug-in variance makes that bound approximate, so the
+# checks allow 0.01 on top of it before the 4 SE binomial tolerance; the false-failure rate
+# of each check is then 3e-5 (one-sided 4 SE) given the bound + 0.01 holds.
+
+
+def false_h1_bound(alpha, beta=0.05):
+    return 2 * alpha / (1 - beta) + 0.01
+
+
+def test_sprt_error_rates():
+    # 200 runs each, delta = 0.15 on d with sd 0.67 (~100-180 games a run).
+    # H0 true: false-H1 rate <= 0.115 + 4 SE (0.090).
+    # H1 true (mean = delta): H1 rate >= 1 - beta - 4 SE (0.062); simulation gives 0.97.
+    runs = 200
+    null = sprt_outcomes(0.0, 0.15, runs, seed=21)
+    assert null["continue"] == 0
+    bound = false_h1_bound(0.05)
+    assert null["H1"] / runs <= bound + 4 * se(bound, runs)
+    alt = sprt_outcomes(0.15, 0.15, runs, seed=22)
+    assert alt["H1"] / runs >= 0.95 - 4 * se(0.95, runs)
+
+
+@pytest.mark.slow
+def test_sprt_error_rates_long():
+    # 2,000 runs per case, delta = 0.1 on d with sd 0.67 (~250-400 games a run);
+    # tolerances as above (4 SE: 0.029 for the false-H1 rate, 0.019 for power).
+    runs = 2_000
+    bound = false_h1_bound(0.05)
+    null = sprt_outcomes(0.0, 0.1, runs, seed=31)
+    assert null["H1"] / runs <= bound + 4 * se(bound, runs)
+    # the documented two-sided usage, alpha / 2 per side, keeps the false-H1 rate near alpha
+    # (simulation: 0.050-0.052)
+    bound = false_h1_bound(0.025)
+    half = sprt_outcomes(0.0, 0.1, runs, seed=32, alpha=0.025)
+    assert half["H1"] / runs <= bound + 4 * se(bound, runs)
+    for seed, mean in [(33, 0.1), (34, -0.1)]:
+        alt = sprt_outcomes(mean, 0.1, runs, seed=seed)
+        assert alt["H1"] / runs >= 0.95 - 4 * se(0.95, runs)
+    # common-random-numbers shape: 90% of paired differences are exactly 0 (500 runs each,
+    # ~1,500-2,200 games a run; 4 SE: 0.057 and 0.039)
+    crn = dict(base=(0.05, 0.9, 0.05), values=np.array([-1.0, 0.0, 1.0]), max_games=60_000)
+    bound = false_h1_bound(0.05)
+    null = sprt_outcomes(0.0, 0.02, 500, seed=35, **crn)
+    assert null["H1"] / 500 <= bound + 4 * se(bound, 500)
+    alt = sprt_outcomes(0.02, 0.02, 500, seed=36, **crn)
+    assert alt["H1"] / 500 >= 0.95 - 4 * se(0.95, 500)
+
+
+# --------------------------------------------------------------------------------------------
+# bad input
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: S.wilson(3, 10, confidence=1.0), "confidence=1.0"),
+    (lambda: S.wilson(3, 10, confidence=0), "confidence=0"),
+    (lambda: S.wilson(11, 10), "successes=11"),
+    (lambda: S.wilson(-1, 10), "successes=-1"),
+    (lambda: S.wilson(1, -2), "n=-2"),
+    (lambda: S.wilson(float("nan"), 10), "successes=nan"),
+    (lambda: S.clopper_pearson(2.5, 10), "whole numbers"),
+    (lambda: S.proportion_ci(1, 2, method="wald"), "unknown method 'wald'"),
+    (lambda: S.mean_ci(1.0, 1.0, -1), "n=-1"),
+    (lambda: S.mean_ci(1.0, 1.0, 2.5), "n=2.5"),
+    (lambda: S.mean_ci(1.0, -1.0, 10), "total_sq=-1.0"),
+    (lambda: S.seat_equality_test([50, 40], 100), "sum to 90.0"),
+    (lambda: S.seat_equality_test([100], 100), "at least 2 seats"),
+    (lambda: S.seat_equality_test([60, -10, 50], 100), "negative"),
+    (lambda: S.seat_equality_test([50, 50], 0), "games=0"),
+    (lambda: S.seat_gap([50, 50], 100, confidence=2), "confidence=2"),
+    (lambda: S.holm([0.1, 1.2]), "outside \\[0, 1\\]"),
+    (lambda: S.benjamini_hochberg([0.1, float("nan")]), "outside \\[0, 1\\]"),
+    (lambda: S.holm([[0.1, 0.2]]), "1-D"),
+    (lambda: S.two_proportion_test(0, 0, 1, 10), "n1=0"),
+    (lambda: S.two_proportion_test(5, 10, 11, 10), "successes=11"),
+    (lambda: S.paired_mean_test(1.0, 1.0, 1), "n=1"),
+    (lambda: S.games_for_rate_edge(0, 4), "effect=0"),
+    (lambda: S.games_for_rate_edge(-0.1, 4), "effect=-0.1"),
+    (lambda: S.games_for_rate_edge(0.8, 4), "effect=0.8"),
+    (lambda: S.games_for_rate_edge(0.01, 1), "players=1"),
+    (lambda: S.games_for_rate_edge(0.01, 11), "players=11"),
+    (lambda: S.games_for_rate_edge(0.01, 3.5), "players=3.5"),
+    (lambda: S.games_for_rate_edge(0.01, 4, power=1), "power=1"),
+    (lambda: S.games_for_rate_edge(0.01, 4, alpha=0), "alpha=0"),
+    (lambda: S.games_for_rate_edge(0.01, 4, power=0.04), "power=0.04 is not above alpha"),
+    (lambda: S.detectable_rate_edge(0, 4), "games=0"),
+    (lambda: S.games_for_difference(0.01, 1.0), "p=1.0"),
+    (lambda: S.games_for_difference(0.01, 0.5, paired_sd=0), "paired_sd=0"),
+    (lambda: S.games_for_difference(0.01, 0.5, power=0), "power=0"),
+    (lambda: S.detectable_difference(0.5, 0.5), "games=0.5"),
+    (lambda: S.SPRT(0), "delta=0"),
+    (lambda: S.SPRT(0.01, alpha=0.6, beta=0.5), "alpha \\+ beta < 1"),
+    (lambda: S.SPRT(0.01, beta=1.5), "beta=1.5"),
+    (lambda: S.SPRT(0.01, min_games=1), "min_games=1"),
+    (lambda: S.SPRT(0.01).update(1.0, -1.0, 10), "sum_d2=-1.0"),
+    (lambda: S.SPRT(0.01).update(1.0, 1.0, -3), "n=-3"),
+])
+def test_bad_input_raises_balance_error(call, message):
+    with pytest.raises(BalanceError, match=message):
+        call()
