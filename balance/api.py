@@ -23,7 +23,7 @@ from balance.variants import load_variant_file
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
-TABLES = ("seats", "scores", "cards", "villains")
+TABLES = ("seats", "scores", "cards", "villains", "pairs")
 
 
 @dataclass
@@ -39,6 +39,7 @@ class RunResult:
     scores: pl.DataFrame
     cards: pl.DataFrame
     villains: pl.DataFrame
+    pairs: pl.DataFrame
     games: pl.DataFrame | None = None
     out: Path | None = None
     tables: dict = field(default_factory=dict, repr=False)

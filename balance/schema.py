@@ -14,6 +14,7 @@ SEATS = {
     "wins_shared": pl.Int64,
     "score_sum": pl.Int64,
     "score_sq_sum": pl.Int64,
+    "win_share_sq_sum": pl.Float64,  # sum of squared per-game shares: the share's variance
 }
 
 SCORES = {
@@ -54,6 +55,18 @@ VILLAINS = {
     "tokens_lost": pl.Int64,
 }
 
+# Head to head: one row per ordered pair of seats (players, seat, opponent_seat).
+PAIRS = {
+    "players": pl.Int8,
+    "seat": pl.Int8,
+    "strategy": pl.String,
+    "opponent_seat": pl.Int8,
+    "opponent_strategy": pl.String,
+    "games": pl.Int64,
+    "ahead": pl.Int64,  # games in which seat scored more than opponent_seat
+    "level": pl.Int64,  # games in which they scored the same
+}
+
 # --keep-games: one row per game and seat.
 GAMES = {
     "players": pl.Int8,
@@ -83,8 +96,9 @@ KEYS = {
     "scores": ["players", "seat", "strategy", "score"],
     "cards": ["players", "seat", "strategy", "card"],
     "villains": ["players", "villain", "battle", "strength"],
+    "pairs": ["players", "seat", "strategy", "opponent_seat", "opponent_strategy"],
 }
-SCHEMAS = {"seats": SEATS, "scores": SCORES, "cards": CARDS, "villains": VILLAINS}
+SCHEMAS = {"seats": SEATS, "scores": SCORES, "cards": CARDS, "villains": VILLAINS, "pairs": PAIRS}
 
 
 def sum_rows(table: pl.DataFrame, name: str) -> pl.DataFrame:

@@ -35,8 +35,8 @@ def test_small_run_writes_every_file(tmp_path):
                "-s", "greedy:samples=4", "--set", "set_bonus=2", "--out", out, "--keep-games")
     assert r.exit_code == 0, r.output
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["cards.parquet", "games.parquet", "manifest.json", "scores.parquet",
-                     "seats.parquet", "villains.parquet"]
+    assert names == ["cards.parquet", "games.parquet", "manifest.json", "pairs.parquet",
+                     "scores.parquet", "seats.parquet", "villains.parquet"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == "avengers-cards" and manifest["seed"] == 3 and manifest["games"] == 2000
     assert manifest["runs"][0]["rules"]["set_bonus"] == 2
@@ -44,7 +44,7 @@ def test_small_run_writes_every_file(tmp_path):
     assert manifest["package_version"] and manifest["rules_version"] == "avengers-cards/1"
     seats = pl.read_parquet(out / "seats.parquet")
     assert seats.columns == ["players", "seat", "strategy", "games", "win_share", "wins_outright",
-                             "wins_shared", "score_sum", "score_sq_sum"]
+                             "wins_shared", "score_sum", "score_sq_sum", "win_share_sq_sum"]
     assert seats.height == 7 and seats["games"].to_list() == [2000] * 7
     games = pl.read_parquet(out / "games.parquet")
     assert games.height == 2000 * 7
@@ -53,6 +53,11 @@ def test_small_run_writes_every_file(tmp_path):
     assert by_seat["score"].to_list() == seats["score_sum"].to_list()
     scores = pl.read_parquet(out / "scores.parquet")
     assert scores["count"].sum() == 2000 * 7
+    # head to head: seat a ahead of b, b ahead of a and level add up to the games played
+    pairs = pl.read_parquet(out / "pairs.parquet").filter(pl.col("players") == 3)
+    ahead = {(r["seat"], r["opponent_seat"]): r for r in pairs.iter_rows(named=True)}
+    for (a, b), r in ahead.items():
+        assert r["ahead"] + ahead[(b, a)]["ahead"] + r["level"] == 2000
 
 
 def test_per_seat_strategies_and_variant_file(tmp_path):

@@ -25,7 +25,11 @@ def test_defaults_are_the_rulebook():
     ({"hand": [1, 2, 3]}, ["villains_per_battle=4 exceeds the hand"]),
     ({"deck_per_battle": 4}, ["deck_per_battle=4", "5 villains for battle 1"]),
     ({"battles": 4}, ["0 villains for battle 4"]),
-    ({"start_tokens": [4, 1, 1]}, ["exceeds tokens_per_colour=15"]),
+    ({"start_tokens": [4, 1, 1]}, ["more than tokens_per_colour=15"]),
+    ({"extra_tokens": [[12, 0, 0]]}, ["deal [16, 4, 4]", "tokens_per_colour=15"]),
+    ({"extra_tokens": [[1, 0]]}, ["3 numbers"]),
+    ({"extra_tokens": [[0, 0, 0]] * 5}, ["5 entries for 4 players"]),
+    ({"extra_tokens": 1}, ["list of [Y, R, B] per seat"]),
     ({"loss_rule": "half"}, ["loss_rule", "majority, none, all, one"]),
     ({"ties_cancel": 3}, ["ties_cancel=3"]),
     ({"colour": 1}, ["unknown rules key 'colour'", "set_bonus"]),
@@ -36,6 +40,11 @@ def test_bad_rules_are_named(overrides, words):
         Rules.from_overrides(overrides)
     for w in words:
         assert w in str(e.value)
+
+
+def test_extra_tokens_go_to_the_named_seats():
+    r = Rules.from_overrides({"extra_tokens": [[1, 0, 0], [0, 0, 2]]})
+    assert r.start_array().tolist() == [[2, 1, 1], [1, 1, 3], [1, 1, 1], [1, 1, 1]]
 
 
 def test_two_players_with_explicit_hand_is_allowed():

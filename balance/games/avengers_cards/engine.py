@@ -14,7 +14,7 @@ from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
 from .rules import MAX_CARD, Rules
 from .strategies import MAX_PARAMS, scratch_size
 
-TOTALS = ("seat_stats", "score_hist", "card_stats", "villain_stats")
+TOTALS = ("seat_stats", "score_hist", "card_stats", "villain_stats", "pair_stats")
 
 
 @dataclass
@@ -47,6 +47,7 @@ class Engine:
             "score_hist": np.zeros((p, self.rules.max_score + 1), np.int64),
             "card_stats": np.zeros((p, MAX_CARD + 1, len(CardStat)), np.int64),
             "villain_stats": np.zeros((len(self.rules.deck.ids), len(VillainStat)), np.int64),
+            "pair_stats": np.zeros((p, p), np.int64),
         }
 
     def play(self, seed: int, first_game: int, n_games: int) -> Chunk:
@@ -64,7 +65,7 @@ class Engine:
         kernel.play_games(
             *self.arrays, self.sids, self.prm, np.uint64(seed), first_game, n_games,
             chunk.scores, chunk.tokens, chunk.win_units, chunk.beaten,
-            t["seat_stats"], t["score_hist"], t["card_stats"], t["villain_stats"],
+            t["seat_stats"], t["score_hist"], t["card_stats"], t["villain_stats"], t["pair_stats"],
             np.zeros(scratch_size(self.rules.tokens_per_colour), np.int64),
         )
         return chunk
@@ -87,6 +88,7 @@ class Engine:
             "wins_shared": ss[:, SeatStat.WINS_SHARED],
             "score_sum": ss[:, SeatStat.SCORE_SUM],
             "score_sq_sum": ss[:, SeatStat.SCORE_SQ_SUM],
+            "win_share_sq_sum": ss[:, SeatStat.WIN_UNITS_SQ] / WIN_UNIT**2,
         }, schema.SEATS)
 
         hist = totals["score_hist"]
@@ -126,8 +128,18 @@ class Engine:
             "centre_tokens": vs[in_play, VillainStat.CENTRE_TOKENS],
             "tokens_lost": vs[in_play, VillainStat.TOKENS_LOST],
         }, schema.VILLAINS)
+        ahead = totals["pair_stats"]
+        games = ss[:, SeatStat.GAMES]
+        a, b = (x.ravel() for x in np.meshgrid(seats, seats, indexing="ij"))
+        keep = a != b
+        a, b = a[keep], b[keep]
+        pair_table = schema.frame({
+            "players": [n] * len(a), "seat": a, "strategy": [labels[i] for i in a],
+            "opponent_seat": b, "opponent_strategy": [labels[i] for i in b],
+            "games": games[a], "ahead": ahead[a, b], "level": games[a] - ahead[a, b] - ahead[b, a],
+        }, schema.PAIRS)
         return {"seats": seat_table, "scores": score_table, "cards": card_table,
-                "villains": villain_table}
+                "villains": villain_table, "pairs": pair_table}
 
     def games_table(self, chunk: Chunk) -> pl.DataFrame:
         """Per-game rows of a chunk: one row per game and seat (``--keep-games``)."""

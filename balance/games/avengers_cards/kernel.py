@@ -109,23 +109,25 @@ def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength,
 
 
 @jit
-def play_games(cfg, hand, strength, rewards, n_places, decks, sids, prm, seed, first_game,
+def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed, first_game,
                n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
-               score_hist, card_stats, villain_stats, scratch):
+               score_hist, card_stats, villain_stats, pair_stats, scratch):
     """Play games ``first_game .. first_game + n_games - 1`` of a run with ``seed``.
 
     Per game g (row g of the outputs): out_scores int32[n, P], out_tokens int32[n, P, 3]
     (final Y, R, B), out_win_units int32[n, P] (win share x WIN_UNIT), out_beaten int32[n]
     (villains beaten). Adds into the accumulators seat_stats int64[P, len(SeatStat)],
     score_hist int64[P, max_score + 1], card_stats int64[P, MAX_CARD + 1, len(CardStat)],
-    villain_stats int64[NV, len(VillainStat)]. scratch int64[strategies.scratch_size(T)].
+    villain_stats int64[NV, len(VillainStat)], pair_stats int64[P, P] (games in which seat a
+    scored more than seat b). start int64[P, 3]: tokens each seat starts with.
+    scratch int64[strategies.scratch_size(T)].
     """
     players = cfg[Cfg.PLAYERS]
     h = cfg[Cfg.HAND_SIZE]
     # Per-chunk working arrays; the game loop itself runs without the NRT (see _play_chunk).
-    _play_chunk(cfg, hand, strength, rewards, n_places, decks, sids, prm, seed, first_game,
-                n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
-                score_hist, card_stats, villain_stats, scratch,
+    _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+                first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch,
                 np.zeros(players + 1, np.uint64), np.zeros((players, h), np.int64),
                 np.zeros((_SEAT_ROWS, players + 1), np.int64),
                 np.zeros((players, 3), np.int64), np.zeros(3, np.int64),
@@ -139,10 +141,10 @@ _SEAT_ROWS = 12
 
 
 @jit_nonrt
-def _play_chunk(cfg, hand, strength, rewards, n_places, decks, sids, prm, seed, first_game,
-                n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
-                score_hist, card_stats, villain_stats, scratch, states, hands, seat, tokens,
-                reserve, centre, deck):
+def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+                first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, states,
+                hands, seat, tokens, reserve, centre, deck):
     """The game loop of play_games; states, hands, seat, tokens, reserve, centre, deck are
     zeroed working arrays (uint64[P + 1], int64[P, H], int64[_SEAT_ROWS, P + 1], int64[P, 3],
     int64[3], int64[3], int64[deck_per_battle])."""
@@ -172,11 +174,11 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, sids, prm, seed, 
         for s in range(players + 1):
             states[s] = game_stream_key(game_k, s)
         for c in range(3):
-            start = cfg[Cfg.START_Y + c]
-            reserve[c] = per_colour - players * start
+            reserve[c] = per_colour
             centre[c] = 0
             for p in range(players):
-                tokens[p, c] = start
+                tokens[p, c] = start[p, c]
+                reserve[c] -= start[p, c]
         for p in range(players):
             played_mask[p] = 0
             rewarded_mask[p] = 0
@@ -257,6 +259,9 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, sids, prm, seed, 
                 out_tokens[g, p, c] = tokens[p, c]
             seat_stats[p, SeatStat.GAMES] += 1
             seat_stats[p, SeatStat.WIN_UNITS] += units
+            seat_stats[p, SeatStat.WIN_UNITS_SQ] += units * units
+            for q in range(players):
+                pair_stats[p, q] += s > scores[q]
             if s == best:
                 if winners == 1:
                     seat_stats[p, SeatStat.WINS_OUTRIGHT] += 1
@@ -281,9 +286,9 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, sids, prm, seed, 
 
 
 @jit
-def replay_game(cfg, strength, rewards, n_places, villain_order, plays, trace_tokens,
+def replay_game(cfg, strength, rewards, n_places, start, villain_order, plays, trace_tokens,
                 trace_reserve, trace_centre, trace_beaten):
-    """Replay one scripted game: no randomness, no strategies.
+    """Replay one scripted game: no randomness, no strategies. start int64[P, 3].
 
     villain_order int64[battles, vpb] villain indices in fight order; plays int64[battles,
     vpb, P] card values. Writes the state after each fight f = b * vpb + t:
@@ -294,9 +299,8 @@ def replay_game(cfg, strength, rewards, n_places, villain_order, plays, trace_to
     reserve = np.zeros(3, np.int64)
     centre = np.zeros(3, np.int64)
     for c in range(3):
-        start = cfg[Cfg.START_Y + c]
-        reserve[c] = cfg[Cfg.TOKENS_PER_COLOUR] - players * start
-        tokens[:, c] = start
+        reserve[c] = cfg[Cfg.TOKENS_PER_COLOUR] - start[:, c].sum()
+        tokens[:, c] = start[:, c]
     counted = np.zeros(players, np.int64)
     keys = np.zeros(players, np.int64)
     order = np.zeros(players + 1, np.int64)

@@ -17,6 +17,7 @@ class SeatStat(IntEnum):
     WINS_SHARED = 3
     SCORE_SUM = 4
     SCORE_SQ_SUM = 5
+    WIN_UNITS_SQ = 6  # sum of squared win shares x WIN_UNIT**2 (the share's observed variance)
 
 
 class CardStat(IntEnum):

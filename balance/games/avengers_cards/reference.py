@@ -89,7 +89,9 @@ class Table:
         self.rules = rules
         n = rules.players
         self.tokens = [list(rules.start_tokens) for _ in range(n)]
-        self.reserve = [rules.tokens_per_colour - n * s for s in rules.start_tokens]
+        for seat, extra in enumerate(rules.extra_tokens):
+            self.tokens[seat] = [t + e for t, e in zip(self.tokens[seat], extra)]
+        self.reserve = [rules.tokens_per_colour - sum(t[c] for t in self.tokens) for c in (Y, R, B)]
         self.centre = [0, 0, 0]
         self.hands = [sorted(rules.hand) for _ in range(n)]
 
@@ -285,6 +287,7 @@ def tally(rules: Rules, games: list[Game]) -> dict:
 
     n = rules.players
     seat = np.zeros((n, len(SeatStat)), np.int64)
+    pairs = np.zeros((n, n), np.int64)
     hist = np.zeros((n, rules.max_score + 1), np.int64)
     cards = np.zeros((n, MAX_CARD + 1, len(CardStat)), np.int64)
     villains = np.zeros((len(rules.deck.ids), len(VillainStat)), np.int64)
@@ -294,6 +297,9 @@ def tally(rules: Rules, games: list[Game]) -> dict:
         for p in range(n):
             seat[p, SeatStat.GAMES] += 1
             seat[p, SeatStat.WIN_UNITS] += g.win_units[p]
+            seat[p, SeatStat.WIN_UNITS_SQ] += g.win_units[p] ** 2
+            for q in range(n):
+                pairs[p, q] += g.scores[p] > g.scores[q]
             if g.win_units[p] > 0:
                 seat[p, SeatStat.WINS_OUTRIGHT if winners == 1 else SeatStat.WINS_SHARED] += 1
             seat[p, SeatStat.SCORE_SUM] += g.scores[p]
@@ -326,4 +332,5 @@ def tally(rules: Rules, games: list[Game]) -> dict:
                 row[VillainStat.BEATEN] += 1
                 row[VillainStat.CENTRE_TOKENS] += f.centre_before
                 row[VillainStat.REWARD_TOKENS] += sum(f.gained) - f.centre_before
-    return {"seat_stats": seat, "score_hist": hist, "card_stats": cards, "villain_stats": villains}
+    return {"seat_stats": seat, "score_hist": hist, "card_stats": cards, "villain_stats": villains,
+            "pair_stats": pairs}

@@ -49,15 +49,12 @@ class Cfg(IntEnum):
     VILLAINS_PER_BATTLE = 3
     DECK_PER_BATTLE = 4
     TOKENS_PER_COLOUR = 5
-    START_Y = 6
-    START_R = 7
-    START_B = 8
-    SET_BONUS = 9
-    TIES_CANCEL = 10
-    LOSS_RULE = 11
-    LOST_TOKENS_TO = 12
-    REWARD_ORDER = 13
-    MAX_SCORE = 14
+    SET_BONUS = 6
+    TIES_CANCEL = 7
+    LOSS_RULE = 8
+    LOST_TOKENS_TO = 9
+    REWARD_ORDER = 10
+    MAX_SCORE = 11
 
 
 N_CFG = len(Cfg)
@@ -143,6 +140,7 @@ class Rules:
     deck_per_battle: int = 5
     tokens_per_colour: int = 15
     start_tokens: tuple[int, int, int] = (1, 1, 1)
+    extra_tokens: tuple[tuple[int, int, int], ...] = ()  # per seat from seat 0: extra (Y, R, B)
     set_bonus: int = 3
     ties_cancel: bool = True
     loss_rule: str = "majority"
@@ -196,11 +194,22 @@ class Rules:
             raise BalanceError(f"start_tokens {list(self.start_tokens)} must be 3 numbers (Y, R, B)")
         for n in self.start_tokens:
             _check_int("start_tokens", n, 0, self.tokens_per_colour)
-            if n * self.players > self.tokens_per_colour:
-                raise BalanceError(
-                    f"start_tokens {list(self.start_tokens)} x {self.players} players exceeds "
-                    f"tokens_per_colour={self.tokens_per_colour}"
-                )
+        if len(self.extra_tokens) > self.players:
+            raise BalanceError(
+                f"extra_tokens has {len(self.extra_tokens)} entries for {self.players} players; "
+                "give at most one [Y, R, B] per seat, seat 0 first"
+            )
+        for extra in self.extra_tokens:
+            if len(extra) != 3:
+                raise BalanceError(f"extra_tokens entry {list(extra)} must be 3 numbers (Y, R, B)")
+            for n in extra:
+                _check_int("extra_tokens", n, 0, self.tokens_per_colour)
+        dealt = self.start_array().sum(axis=0)
+        if (dealt > self.tokens_per_colour).any():
+            raise BalanceError(
+                f"start_tokens {list(self.start_tokens)} x {self.players} players plus extra_tokens "
+                f"deal {dealt.tolist()}, more than tokens_per_colour={self.tokens_per_colour}"
+            )
         _check_int("set_bonus", self.set_bonus, 0, 100)
         if not isinstance(self.ties_cancel, bool):
             raise BalanceError(f"ties_cancel={self.ties_cancel!r}; allowed: true, false")
@@ -227,6 +236,13 @@ class Rules:
         assert self._deck is not None, "call validated() first"
         return self._deck
 
+    def start_array(self) -> np.ndarray:
+        """Tokens each seat starts with: int64[players, 3] (start_tokens + extra_tokens)."""
+        start = np.tile(np.array(self.start_tokens, np.int64), (self.players, 1))
+        for seat, extra in enumerate(self.extra_tokens):
+            start[seat] += np.array(extra, np.int64)
+        return start
+
     @property
     def max_score(self) -> int:
         """Highest possible score: every token of the game, all in sets."""
@@ -237,15 +253,17 @@ class Rules:
         d = {k: getattr(self, k) for k in self.keys()}
         d["hand"] = list(self.resolved_hand_or_none() or [])
         d["start_tokens"] = list(self.start_tokens)
+        d["extra_tokens"] = [list(e) for e in self.extra_tokens]
         return d
 
     def to_kernel(self):
         """Arrays the kernel reads.
 
-        Returns ``(cfg, hand, strength, rewards, n_places, decks)``:
+        Returns ``(cfg, hand, strength, rewards, n_places, decks, start)``:
         cfg int64[N_CFG] (indexed by ``Cfg``); hand int64[H] ascending card values;
         strength int64[NV]; rewards int64[NV, MAX_PLACES, 3] tokens (Y, R, B) per place;
-        n_places int64[NV]; decks int64[battles, deck_per_battle] villain indices.
+        n_places int64[NV]; decks int64[battles, deck_per_battle] villain indices;
+        start int64[players, 3] tokens each seat starts with.
         """
         deck = self.deck
         cfg = np.zeros(N_CFG, np.int64)
@@ -256,7 +274,6 @@ class Rules:
         cfg[Cfg.VILLAINS_PER_BATTLE] = self.villains_per_battle
         cfg[Cfg.DECK_PER_BATTLE] = self.deck_per_battle
         cfg[Cfg.TOKENS_PER_COLOUR] = self.tokens_per_colour
-        cfg[Cfg.START_Y : Cfg.START_B + 1] = self.start_tokens
         cfg[Cfg.SET_BONUS] = self.set_bonus
         cfg[Cfg.TIES_CANCEL] = int(self.ties_cancel)
         cfg[Cfg.LOSS_RULE] = LossRule[self.loss_rule.upper()]
@@ -272,7 +289,7 @@ class Rules:
             for k, toks in enumerate(places):
                 rewards[i, k] = toks
         decks = np.array([deck.in_battle(b) for b in range(1, self.battles + 1)], np.int64)
-        return cfg, hand, strength, rewards, n_places, decks
+        return cfg, hand, strength, rewards, n_places, decks, self.start_array()
 
 
 def _check_int(key: str, value, low: int, high: int) -> None:
@@ -282,6 +299,10 @@ def _check_int(key: str, value, low: int, high: int) -> None:
 
 def _coerce(key: str, value):
     """Turn TOML/CLI values into the field's type; leave range checks to validated()."""
+    if key == "extra_tokens":
+        if not isinstance(value, (list, tuple)) or not all(isinstance(e, (list, tuple)) for e in value):
+            raise BalanceError(f"extra_tokens={value!r} must be a list of [Y, R, B] per seat, e.g. [[1, 0, 0]]")
+        return tuple(tuple(e) for e in value)
     if key in ("hand", "start_tokens"):
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
