@@ -1,0 +1,213 @@
+"""Report figures: each function draws one small, already-aggregated polars frame into a PNG.
+
+Inputs are the frames of ``balance.aggregate`` (a few rows per player count), never per-game
+rows, so drawing costs the same for a thousand games as for a billion. Every function is
+``name(frame, path) -> Path``: it writes ``path`` and closes its figure. Rates are fractions
+in the frames and percentages on the axes; every rate is drawn with its 95% interval.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+import seaborn as sns
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+# Files only: no display, no GUI toolkit. pyplot resolves its backend at the first figure, so
+# choosing it after the import still takes effect.
+matplotlib.use("Agg")
+sns.set_theme(style="whitegrid")
+
+DPI = 110
+PANEL_W, PANEL_H = 3.0, 2.6  # inches per facet: a 3-panel figure stays ~1000 px wide
+MAX_COLS = 3  # more player counts wrap onto further rows
+FAIR_STYLE = {"color": "0.3", "linestyle": "--", "linewidth": 1.0}
+
+
+def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False):
+    """A figure with ``n`` facets (wrapped at MAX_COLS); returns (fig, axes[:n]), spares hidden."""
+    cols = min(n, MAX_COLS)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(PANEL_W * cols, panel_h * rows),
+                             sharey=sharey, squeeze=False)
+    flat = axes.ravel()
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[:n]
+
+
+def _save(fig, path) -> Path:
+    path = Path(path)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")  # "tight" keeps outside legends in frame
+    plt.close(fig)
+    return path
+
+
+def _legend_outside(ax) -> None:
+    """Legend to the right of ``ax`` (the last panel), where it can never hide a point."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
+
+
+def _percent(ax, axis: str = "y") -> None:
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(PercentFormatter(1.0, decimals=None))
+
+
+def _interval(ax, x, rate, lo, hi, horizontal: bool = False, **style) -> None:
+    """Points with asymmetric error bars (Wilson intervals are not centred on the rate)."""
+    rate, lo, hi = (np.asarray(a, dtype=float) for a in (rate, lo, hi))
+    err = np.vstack([rate - lo, hi - rate])
+    style = {"fmt": "o", "capsize": 3, "markersize": 4, "linewidth": 1.2, **style}
+    if horizontal:
+        ax.errorbar(rate, x, xerr=err, **style)
+    else:
+        ax.errorbar(x, rate, yerr=err, **style)
+
+
+def _by_players(frame: pl.DataFrame):
+    """(players, sub-frame) in ascending player count."""
+    for players in sorted(frame["players"].unique().to_list()):
+        yield players, frame.filter(pl.col("players") == players)
+
+
+def seat_rates(frame: pl.DataFrame, path) -> Path:
+    """Win rate per seat with its interval, one panel per player count, fair 1/n dashed.
+
+    frame: ``aggregate.seat_rates`` (players, seat, rate, lo, hi, fair).
+    """
+    groups = list(_by_players(frame))
+    fig, axes = _grid(len(groups))
+    for ax, (players, g) in zip(axes, groups):
+        _interval(ax, g["seat"], g["rate"], g["lo"], g["hi"], color=sns.color_palette()[0])
+        ax.axhline(1.0 / players, **FAIR_STYLE, label="fair 1/n")
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("seat")
+        ax.set_xticks(g["seat"].to_list())
+        ax.set_xlim(-0.5, players - 0.5)
+        _percent(ax)
+    axes[0].set_ylabel("win rate (95% CI)")
+    _legend_outside(axes[-1])
+    return _save(fig, path)
+
+
+def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
+    """Strategy x seat win rate, one heatmap per player count, values annotated in %.
+
+    frame: ``aggregate.strategy_seat`` (players, strategy, seat, rate, fair). Colours diverge
+    around the fair rate 1/n of each panel: red above, blue below; a strategy that never sat
+    in a seat leaves a blank cell.
+    """
+    groups = list(_by_players(frame))
+    strategies = sorted(frame["strategy"].unique().to_list())
+    # Stacked, not side by side: strategy labels are long and each seat needs a readable cell.
+    most_seats = max(players for players, _ in groups)
+    fig, axes = plt.subplots(len(groups), 1, squeeze=False,
+                             figsize=(0.8 * most_seats + 2.4, (0.4 * len(strategies) + 0.8) * len(groups)))
+    for ax, (players, g) in zip(axes[:, 0], groups):
+        grid = np.full((len(strategies), players), np.nan)
+        for strategy, seat, rate in g.select("strategy", "seat", "rate").iter_rows():
+            grid[strategies.index(strategy), seat] = rate
+        labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
+        fair = 1.0 / players
+        # Limits symmetric about 1/n put the diverging map's neutral colour at the fair rate.
+        spread = max(float(np.nanmax(np.abs(grid - fair))), 1e-3)
+        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=fair - spread,
+                    vmax=fair + spread, cbar=False, linewidths=0.5,
+                    annot_kws={"fontsize": "small"}, xticklabels=list(range(players)),
+                    yticklabels=strategies)
+        ax.set_title(f"{players} players (fair {100 * fair:.1f}%)")
+        ax.set_xlabel("seat")
+        ax.tick_params(axis="y", rotation=0)
+        ax.grid(False)  # the theme's grid would show through blank cells
+    return _save(fig, path)
+
+
+def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
+    """Final-score distribution per player count, one line per strategy (shares of seat-games).
+
+    scores_frame: the run's ``scores`` histogram (players, seat, strategy, score, count); counts
+    are pooled over seats and normalised to shares per (players, strategy), so strategies that
+    fill different numbers of seats stay comparable.
+    """
+    shares = (scores_frame.group_by("players", "strategy", "score").agg(pl.col("count").sum())
+              .with_columns(share=pl.col("count") / pl.col("count").sum().over("players", "strategy"))
+              .sort("players", "strategy", "score"))
+    strategies = sorted(shares["strategy"].unique().to_list())
+    colours = dict(zip(strategies, sns.color_palette(n_colors=len(strategies))))
+    groups = list(_by_players(shares))
+    fig, axes = _grid(len(groups))
+    for ax, (players, g) in zip(axes, groups):
+        for strategy in strategies:
+            s = g.filter(pl.col("strategy") == strategy)
+            if s.height:
+                ax.plot(s["score"], s["share"], drawstyle="steps-mid", color=colours[strategy],
+                        linewidth=1.2, label=strategy)
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("final score")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
+        _percent(ax)
+    axes[0].set_ylabel("share of seat-games")
+    if len(strategies) > 1:
+        _legend_outside(axes[-1])
+    return _save(fig, path)
+
+
+def card_strength(frame: pl.DataFrame, path) -> Path:
+    """Per card value: reward rate (top row) and win rate when rewarded (bottom row, fair 1/n).
+
+    frame: ``aggregate.card_strength`` (players, card, reward_rate[_lo/_hi],
+    win_rate_rewarded[_lo/_hi]); one column of panels per player count.
+    """
+    groups = list(_by_players(frame))
+    fig, axes = plt.subplots(2, len(groups), figsize=(PANEL_W * len(groups), 2 * PANEL_H),
+                             squeeze=False, sharey="row")
+    colours = sns.color_palette(n_colors=2)
+    for col, (players, g) in enumerate(groups):
+        top, bottom = axes[0, col], axes[1, col]
+        _interval(top, g["card"], g["reward_rate"], g["reward_rate_lo"], g["reward_rate_hi"],
+                  color=colours[0])
+        _interval(bottom, g["card"], g["win_rate_rewarded"], g["win_rate_rewarded_lo"],
+                  g["win_rate_rewarded_hi"], color=colours[1])
+        bottom.axhline(1.0 / players, **FAIR_STYLE, label="fair 1/n")
+        top.set_title(f"{players} players")
+        for ax in (top, bottom):
+            ax.set_xticks(g["card"].to_list())
+            _percent(ax)
+        bottom.set_xlabel("card value")
+    _legend_outside(axes[1, -1])
+    axes[0, 0].set_ylabel("plays that won tokens")
+    axes[1, 0].set_ylabel("win rate when it won tokens")
+    return _save(fig, path)
+
+
+def villains(frame: pl.DataFrame, path) -> Path:
+    """Heroes' success rate per villain with its interval, in battle then strength order.
+
+    frame: ``aggregate.villain_strength`` (players, villain, battle, strength, success_rate
+    [_lo/_hi]); one panel per player count, colour = battle.
+    """
+    groups = list(_by_players(frame))
+    n_villains = frame.group_by("players").len()["len"].max()
+    fig, axes = _grid(len(groups), panel_h=0.2 * n_villains + 1.0)
+    battles = sorted(frame["battle"].unique().to_list())
+    colours = dict(zip(battles, sns.color_palette(n_colors=len(battles))))
+    for ax, (players, g) in zip(axes, groups):
+        g = g.sort("battle", "strength")
+        y = np.arange(g.height)
+        for battle in battles:
+            mask = (g["battle"] == battle).to_numpy()
+            if mask.any():
+                _interval(ax, y[mask], g["success_rate"].to_numpy()[mask],
+                          g["success_rate_lo"].to_numpy()[mask], g["success_rate_hi"].to_numpy()[mask],
+                          horizontal=True, color=colours[battle], label=f"battle {battle}")
+        ax.set_yticks(y, g["villain"].to_list(), fontsize="small")
+        ax.invert_yaxis()  # battle 1, weakest villain first, at the top
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("heroes beat the villain")
+        _percent(ax, "x")
+    _legend_outside(axes[-1])
+    return _save(fig, path)

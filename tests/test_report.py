@@ -1,0 +1,158 @@
+"""The run report: its sections, a self-contained HTML file, numbers that match the run's own
+tables, and clear errors for a directory that is not a run."""
+import json
+import re
+import shutil
+
+import polars as pl
+import pytest
+
+import balance
+from balance.errors import BalanceError
+from balance.report import SECTIONS, write_run_report
+
+PLAYERS = [3, 4]
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """A rotated three-strategy run and its report (written into the run directory)."""
+    run = tmp_path_factory.mktemp("mixed") / "run"
+    balance.simulate("avengers-cards", players=PLAYERS, games=6000, seed=1,
+                     strategies=["greedy:samples=2", "threshold", "random"], rotate=True, out=run)
+    return run, write_run_report(run)
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory):
+    """A one-strategy run."""
+    run = tmp_path_factory.mktemp("single") / "run"
+    balance.simulate("avengers-cards", players=[4], games=2000, seed=2, strategies=["random"], out=run)
+    return run
+
+
+def section(md: str, title: str) -> str:
+    """The Markdown text of one section, without its heading."""
+    return md.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def md_table(text: str, first_column: str) -> list[dict]:
+    """The first Markdown table in ``text`` whose header starts with ``first_column``, as dicts."""
+    for block in text.split("\n\n"):
+        lines = block.strip().splitlines()
+        if lines and lines[0].startswith(f"| {first_column} |"):
+            header, *rows = ([c.strip() for c in line.strip("|").split(" | ")] for line in lines)
+            return [dict(zip(header, row)) for row in rows[1:]]  # rows[0]: the alignment rule
+    raise AssertionError(f"no table starting with {first_column!r}")
+
+
+def test_every_file_and_section(mixed):
+    run, paths = mixed
+    assert paths["markdown"] == run / "report.md" and paths["html"] == run / "report.html"
+    assert [p.name for p in paths["figures"]] == ["seat_rates.png", "strategy_seat.png", "scores.png",
+                                                  "card_strength.png", "villains.png"]
+    assert all(p.parent == run / "figures" and p.stat().st_size > 1000 for p in paths["figures"])
+    md = paths["markdown"].read_text()
+    headings = re.findall(r"^## (.+)$", md, flags=re.M)
+    assert headings == list(SECTIONS)
+    for p in paths["figures"]:
+        assert f"](figures/{p.name})" in md
+
+
+def test_html_is_self_contained(mixed):
+    _, paths = mixed
+    page = paths["html"].read_text()
+    for title in SECTIONS:
+        assert re.search(rf"<h2 id=\"[a-z-]+\">{title}</h2>", page), title
+    assert page.count("data:image/png;base64,") == len(paths["figures"])
+    assert all(v.startswith("data:image/png;base64,") for v in re.findall(r'src="([^"]*)"', page))
+    assert all(v.startswith("#") for v in re.findall(r'href="([^"]*)"', page))  # in-page anchors only
+    assert "<link" not in page and "<script" not in page
+
+
+def test_seat_table_matches_the_run(mixed):
+    run, paths = mixed
+    md = paths["markdown"].read_text()
+    rows = md_table(section(md, "Seat fairness"), "players")
+    seats = (pl.read_parquet(run / "seats.parquet").group_by("players", "seat")
+             .agg(pl.col("games", "win_share", "wins_outright").sum()).sort("players", "seat"))
+    assert len(rows) == seats.height == sum(PLAYERS)
+    page = paths["html"].read_text()
+    for row, want in zip(rows, seats.iter_rows(named=True)):
+        assert (int(row["players"]), int(row["seat"])) == (want["players"], want["seat"])
+        assert int(row["games"].replace(",", "")) == want["games"]
+        assert int(row["outright wins"].replace(",", "")) == want["wins_outright"]
+        assert row["win rate"] == f"{100 * want['win_share'] / want['games']:.2f}%"
+        lo, hi = (float(x) for x in row["95% CI"].rstrip("%").split(" to "))
+        assert lo < float(row["win rate"].rstrip("%")) < hi
+        assert f"<td class=\"num\">{row['win rate']}</td>" in page  # the HTML shows the same numbers
+
+
+def test_verdict_speaks_to_every_player_count(mixed):
+    _, paths = mixed
+    verdict = section(paths["markdown"].read_text(), "Verdict")
+    for n in PLAYERS:
+        seat_line = re.search(rf"^- {n} players: (.*)$", verdict, flags=re.M).group(1)
+        assert "fair" in seat_line and re.search(r"p [<=] ", seat_line)
+        assert f"fair {100 / n:.2f}%" in seat_line
+    assert verdict.count("players: strongest") == len(PLAYERS)  # strategy lines
+    assert verdict.count("hardest") == len(PLAYERS)  # villain lines
+
+
+def test_one_strategy_has_no_strategy_section(single, tmp_path):
+    out = tmp_path / "elsewhere"
+    (out / "figures").mkdir(parents=True)
+    (out / "figures" / "strategy_seat.png").write_bytes(b"left by an earlier report")
+    paths = write_run_report(single, out_dir=out)
+    md, page = paths["markdown"].read_text(), paths["html"].read_text()
+    assert paths["markdown"] == out / "report.md" and not (single / "report.md").exists()
+    assert "## Strategies" not in md and ">Strategies</h2>" not in page
+    assert "## Verdict" in md and "4 players:" in section(md, "Verdict")
+    assert not (out / "figures" / "strategy_seat.png").exists()
+    assert page.count("data:image/png;base64,") == len(paths["figures"]) == 4
+
+
+def test_runs_without_squared_shares_still_report(mixed, tmp_path):
+    """Runs written before seats.win_share_sq_sum existed get Wilson intervals, same rates."""
+    run, paths = mixed
+    observed = "win share with its observed variance"
+    assert observed in section(paths["markdown"].read_text(), "Methods")
+    old = tmp_path / "run"
+    shutil.copytree(run, old, ignore=shutil.ignore_patterns("report.*", "figures"))
+    pl.read_parquet(run / "seats.parquet").drop("win_share_sq_sum").write_parquet(old / "seats.parquet")
+    md = write_run_report(old)["markdown"].read_text()
+    assert "Wilson interval on the summed win share" in section(md, "Methods") and observed not in md
+    new_rows = md_table(section(md, "Seat fairness"), "players")
+    rows = md_table(section(paths["markdown"].read_text(), "Seat fairness"), "players")
+    assert [r["win rate"] for r in new_rows] == [r["win rate"] for r in rows]
+    assert [r["95% CI"] for r in new_rows] != [r["95% CI"] for r in rows]
+
+
+def test_missing_manifest_is_a_clear_error(mixed, tmp_path):
+    run, _ = mixed
+    broken = tmp_path / "broken"
+    shutil.copytree(run, broken)
+    (broken / "manifest.json").unlink()
+    with pytest.raises(BalanceError, match=r"broken.*missing manifest\.json"):
+        write_run_report(broken)
+    with pytest.raises(BalanceError, match="does not exist"):
+        write_run_report(tmp_path / "nowhere")
+    (broken / "manifest.json").write_text("{not json")
+    with pytest.raises(BalanceError, match=r"manifest\.json.*not a readable JSON"):
+        write_run_report(broken)
+    (broken / "manifest.json").write_text(json.dumps({"game": "avengers-cards"}))
+    with pytest.raises(BalanceError, match="lacks players, games, seed, runs"):
+        write_run_report(broken)
+
+
+def test_text_from_the_run_is_escaped(tmp_path):
+    """Names come from manifests and tables: they must not break a table or inject markup."""
+    from balance.report import Code, Para, Section, Table, to_html, to_markdown
+
+    sections = [Section("Odd names", [Para(("a <b>bold</b> claim & *stars*",)),
+                                      Table(["name", "rate"], [[Code("x|y<script>"), "1.00%"]])])]
+    page, md = to_html("T <1>", sections), to_markdown("T", sections, tmp_path)
+    assert "<script>" not in page and "&lt;script&gt;" in page and "<b>" not in page
+    assert "&amp; " in page and "<title>T &lt;1&gt;</title>" in page
+    assert "| `x\\|y<script>` | 1.00% |" in md  # GFM needs \| even inside code in a table
+    assert "a \\<b>bold\\</b> claim & \\*stars\\*" in md
