@@ -185,6 +185,144 @@ def _print_summary(result) -> None:
                    f"{rate:>8.2%} {mean:>10.2f}")
 
 
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory written by `balance simulate`.")],
+    out: Annotated[Optional[Path], typer.Option(
+        help="Where to write report.md, report.html and figures/. Default: the run directory.")] = None,
+) -> None:
+    """Write a balance report (report.md, a self-contained report.html and PNG figures).
+
+    The first lines are a plain-words verdict: is any seat favoured, at which player counts,
+    which cards and villains stand out, each with its uncertainty.
+    """
+    from balance.report import write_run_report
+
+    try:
+        paths = write_run_report(run_dir, out)
+    except BalanceError as e:
+        fail(str(e))
+    typer.echo(f"wrote {paths['html']} and {paths['markdown']}")
+
+
+CORRECTION_NAMES = ("holm", "bh")
+
+
+@app.command()
+def compare(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    variant: Annotated[list[str], typer.Option(
+        help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
+        "optionally named 'name:...'. Repeat; the first is the baseline.")],
+    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    n_games: Annotated[int, typer.Option("--games", "-n",
+                                         help="Games per variant (the cap with --sprt).")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
+    strategy: Annotated[Optional[list[str]], typer.Option(
+        "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat.")] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        help="Directory for comparison.json, report.md, report.html. Default: runs/compare-GAME-TIMESTAMP.")] = None,
+    alpha: Annotated[float, typer.Option(help="Significance level (after correction).")] = 0.05,
+    correction: Annotated[str, typer.Option(
+        help="Multiple-comparison correction over all metrics and variants: holm or bh.")] = "holm",
+    sprt: Annotated[bool, typer.Option("--sprt", help="Sequential mode: play batches until an SPRT "
+                                        "decides (H0: no difference larger than --delta).")] = False,
+    delta: Annotated[float, typer.Option(help="SPRT: smallest difference that matters (metric's scale, "
+                                         "0.01 = 1 pp of win rate).")] = 0.01,
+    beta: Annotated[float, typer.Option(help="SPRT: accepted chance of missing a --delta difference.")] = 0.05,
+    metric: Annotated[Optional[str], typer.Option(
+        help="SPRT metric, e.g. win_share_seat0 (default), mean_score, heroes_success, tied_game.")] = None,
+    batch: Annotated[Optional[int], typer.Option(help="SPRT: games per batch between decisions.")] = None,
+    fail_if_different: Annotated[bool, typer.Option(
+        "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
+    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Compare rule variants on the same games (common random numbers, paired statistics).
+
+    Example: balance compare avengers-cards --variant default --variant bonus2:set_bonus=2
+    --players 4 --games 200000 -s greedy
+    """
+    from balance.compare import compare as run_compare
+    from balance.output import atomic_dir, write_json
+
+    if correction not in CORRECTION_NAMES:
+        fail(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTION_NAMES)}")
+    if out is None:
+        out = Path("runs") / f"compare-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    sprt_spec = {"delta": delta, "alpha": alpha, "beta": beta, "metric": metric} if sprt else None
+    try:
+        from balance.output import check_target
+
+        check_target(out, force)
+        total = n_games * len(variant)
+        with _progress(quiet, total) as advance:
+            result = run_compare(game, variant, players=players, games=n_games, seed=seed,
+                                 strategies=strategy or ["random"], alpha=alpha,
+                                 correction=correction, sprt=sprt_spec, batch=batch,
+                                 on_progress=advance)
+        from balance.compare_report import write_compare_report
+
+        with atomic_dir(out, force) as tmp:
+            write_json(tmp / "comparison.json", result.report)
+            write_compare_report(result.report, tmp)
+    except BalanceError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        _print_comparison(result.report, out)
+    if fail_if_different and result.any_different:
+        raise typer.Exit(1)
+
+
+def _print_comparison(report: dict, out: Path) -> None:
+    typer.echo(f"{report['game']}, {report['players']} players, {report['games']:,} games per variant, "
+               f"baseline {report['baseline']!r} -> {out}")
+    for r in report["results"]:
+        if r["significant"]:
+            typer.echo(f"  {r['variant']}: {r['metric']} {r['baseline']:.4f} -> {r['value']:.4f} "
+                       f"(diff {r['difference']:+.4f} [{r['lo']:+.4f}, {r['hi']:+.4f}], "
+                       f"adjusted p = {r['p_adjusted']:.2g})")
+    if not any(r["significant"] for r in report["results"]):
+        typer.echo("  no significant difference")
+    for v in (report["sprt"] or {}).get("variants", []):
+        typer.echo(f"  SPRT {v['variant']}: {v['decision']} after {v['games']:,} games (llr {v['llr']:.2f})")
+
+
+@app.command()
+def plan(
+    effect: Annotated[float, typer.Option(help="Smallest effect to detect, as a rate (0.01 = 1 pp).")] = 0.01,
+    players: Annotated[int, typer.Option(help="Player count (fair rate 1/players).")] = 4,
+    power: Annotated[float, typer.Option(help="Chance to detect the effect when it is real.")] = 0.9,
+    alpha: Annotated[float, typer.Option(help="False-alarm rate (two-sided).")] = 0.05,
+    paired_sd: Annotated[Optional[float], typer.Option(
+        help="SD of per-game paired differences from a pilot `balance compare` (for CRN designs).")] = None,
+) -> None:
+    """How many games detect a given seat edge or variant difference.
+
+    Example: balance plan --effect 0.01 --players 4 --power 0.9 --alpha 0.05
+    """
+    from balance import stats
+
+    try:
+        seat = stats.games_for_rate_edge(effect, players, power, alpha)
+        p = 1.0 / players
+        independent = stats.games_for_difference(effect, p, power, alpha)
+        paired = stats.games_for_difference(effect, p, power, alpha, paired_sd) if paired_sd else None
+    except BalanceError as e:
+        fail(str(e))
+    typer.echo(f"To detect {effect:.2%} with power {power:.0%} at alpha {alpha} ({players} players, "
+               f"fair rate {p:.2%}):")
+    typer.echo(f"  a seat edge (one seat's win rate vs {p:.2%}): {seat:,} games")
+    typer.echo(f"  a variant difference in a seat's win rate, independent runs: {independent:,} games per variant")
+    if paired:
+        typer.echo(f"  the same with common random numbers (paired sd {paired_sd}): {paired:,} games per variant")
+    else:
+        typer.echo("  with common random numbers (balance compare) far fewer: pass --paired-sd from a pilot run")
+
+
 def main() -> None:
     app()
 

@@ -211,3 +211,71 @@ def villains(frame: pl.DataFrame, path) -> Path:
         _percent(ax, "x")
     _legend_outside(axes[-1])
     return _save(fig, path)
+
+
+def matchups(frame: pl.DataFrame, path) -> Path:
+    """Head-to-head heatmap per player count: how often the row strategy outscored the column
+    strategy in the same game (level = half), 50% = even.
+
+    frame: ``aggregate.matchups`` (players, strategy, opponent_strategy, rate).
+    """
+    groups = list(_by_players(frame))
+    strategies = sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
+    size = 0.9 * len(strategies) + 2.2
+    fig, axes = plt.subplots(1, len(groups), squeeze=False, figsize=(size * len(groups), size * 0.8))
+    for ax, (players, g) in zip(axes[0], groups):
+        grid = np.full((len(strategies), len(strategies)), np.nan)
+        for a, b, rate in g.select("strategy", "opponent_strategy", "rate").iter_rows():
+            grid[strategies.index(a), strategies.index(b)] = rate
+        labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
+        spread = max(float(np.nanmax(np.abs(grid - 0.5))), 1e-3)
+        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=0.5 - spread,
+                    vmax=0.5 + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
+                    xticklabels=strategies, yticklabels=strategies)
+        ax.set_title(f"{players} players: row beats column")
+        ax.tick_params(axis="x", rotation=30)
+        ax.tick_params(axis="y", rotation=0)
+        ax.grid(False)
+    return _save(fig, path)
+
+
+def differences(frame: pl.DataFrame, path) -> Path:
+    """Forest plot of variant - baseline differences with their intervals, one panel per
+    metric group (win shares and rates in pp; scores in points), zero dashed.
+
+    frame: rows of comparison results (variant, metric, difference, lo, hi, significant).
+    """
+    metrics = frame["metric"].unique(maintain_order=True).to_list()
+    variants = frame["variant"].unique(maintain_order=True).to_list()
+    fig, axes = _grid(len(metrics), panel_h=0.45 * len(variants) + 1.2)
+    palette = sns.color_palette()
+    for ax, metric in zip(axes, metrics):
+        g = frame.filter(pl.col("metric") == metric)
+        y = np.arange(g.height)
+        colours = [palette[3] if s else palette[0] for s in g["significant"].to_list()]
+        for i, (d, lo, hi, c) in enumerate(zip(g["difference"], g["lo"], g["hi"], colours)):
+            _interval(ax, [y[i]], [d], [lo], [hi], horizontal=True, color=c)
+        ax.axvline(0.0, **FAIR_STYLE)
+        ax.set_yticks(y, g["variant"].to_list())
+        ax.set_ylim(-0.7, g.height - 0.3)
+        ax.set_title(metric, fontsize="medium")
+    fig.suptitle("variant - baseline (95% CI; red: significant after correction)", fontsize="medium")
+    return _save(fig, path)
+
+
+def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> Path:
+    """Log-likelihood ratio against games played, one line per variant, with the H0 (lower)
+    and H1 (upper) decision bounds.
+
+    frame: (variant, games, llr) rows of each sequential test's history.
+    """
+    fig, ax = plt.subplots(figsize=(6.0, 3.2))
+    for variant in frame["variant"].unique(maintain_order=True).to_list():
+        g = frame.filter(pl.col("variant") == variant)
+        ax.plot(g["games"], g["llr"], marker=".", label=variant)
+    ax.axhline(upper, color="tab:red", linestyle="--", linewidth=1, label="accept H1")
+    ax.axhline(lower, color="tab:green", linestyle="--", linewidth=1, label="accept H0")
+    ax.set_xlabel("games per variant")
+    ax.set_ylabel("log-likelihood ratio")
+    _legend_outside(ax)
+    return _save(fig, path)

@@ -36,7 +36,7 @@ TABLE_FILES = {"seats": schema.SEATS, "scores": schema.SCORES, "cards": schema.C
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a report works without them.
 OPTIONAL_COLUMNS = {"win_share_sq_sum"}
-FIGURES = ("seat_rates", "strategy_seat", "scores", "card_strength", "villains")
+FIGURES = ("seat_rates", "strategy_seat", "matchups", "scores", "card_strength", "villains")
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
             "Card strength", "Villains", "Methods")
 
@@ -102,6 +102,12 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
             what = f"lacks columns {', '.join(lacking)}" if lacking else "has no rows"
             raise BalanceError(f"{str(path)!r} {what}; allowed: a table written by `balance simulate`")
         tables[name] = table
+    pairs = run_dir / "pairs.parquet"  # head to head; runs written before it existed lack it
+    if pairs.is_file():
+        try:
+            tables["pairs"] = pl.read_parquet(pairs)
+        except (OSError, pl.exceptions.PolarsError) as e:
+            raise BalanceError(f"{str(pairs)!r} is not a readable Parquet table: {e}") from None
     return manifest, tables
 
 
@@ -122,6 +128,7 @@ class Analysis:
     cards: pl.DataFrame
     villains: pl.DataFrame
     several_strategies: bool
+    matchups: pl.DataFrame | None  # head to head by strategy (runs with pairs.parquet)
     observed_variance: bool  # seats kept win_share_sq_sum: normal intervals, not Wilson
 
 
@@ -138,6 +145,7 @@ def analyse(tables: dict[str, pl.DataFrame]) -> Analysis:
         cards=aggregate.card_strength(tables["cards"], correction="holm"),
         villains=aggregate.villain_strength(tables["villains"]),
         several_strategies=seats["strategy"].n_unique() > 1,
+        matchups=aggregate.matchups(tables["pairs"]) if "pairs" in tables else None,
         observed_variance="win_share_sq_sum" in seats.columns,
     )
 
@@ -209,6 +217,8 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
     drawn = {"seat_rates": plots.seat_rates(a.seat_rates, fig_dir / "seat_rates.png")}
     if a.several_strategies:
         drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategy_seat, fig_dir / "strategy_seat.png")
+        if a.matchups is not None:
+            drawn["matchups"] = plots.matchups(a.matchups, fig_dir / "matchups.png")
     drawn["scores"] = plots.score_distributions(scores, fig_dir / "scores.png")
     drawn["card_strength"] = plots.card_strength(a.cards, fig_dir / "card_strength.png")
     drawn["villains"] = plots.villains(a.villains, fig_dir / "villains.png")
@@ -608,7 +618,25 @@ def strategy_section(a: Analysis, figures: dict, manifest: dict) -> Section:
         Para(("By seat:",)),
         Table(["players", "strategy", "seat", "games", "win rate", f"{LEVEL} CI", "vs fair", "mean score"],
               by_seat, left=3),
+        *_matchup_blocks(a, figures),
     ])
+
+
+def _matchup_blocks(a: Analysis, figures: dict) -> list:
+    """Head to head: how often one strategy's seat outscored another's in the same game."""
+    if a.matchups is None:
+        return []
+    rows = [[str(r["players"]), Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]),
+             count(r["ahead"]), count(r["level"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
+            for r in _rows(a.matchups)]
+    return [
+        Para(("Matchups: how often a seat of the row strategy outscored a seat of the column "
+              "strategy in the same game (level scores count half; 50% is even), pooled over "
+              "every pair of seats holding them.",)),
+        Figure("matchups", figures["matchups"], "Head to head: row strategy beats column strategy"),
+        Table(["players", "strategy", "opponent", "seat pairs", "ahead", "level", "score",
+               f"{LEVEL} CI"], rows, left=3),
+    ]
 
 
 def score_section(a: Analysis, figures: dict) -> Section:

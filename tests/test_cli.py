@@ -58,6 +58,10 @@ def test_small_run_writes_every_file(tmp_path):
     ahead = {(r["seat"], r["opponent_seat"]): r for r in pairs.iter_rows(named=True)}
     for (a, b), r in ahead.items():
         assert r["ahead"] + ahead[(b, a)]["ahead"] + r["level"] == 2000
+    # ... and equal what the per-game rows say
+    wide = games.filter(pl.col("players") == 3).pivot(on="seat", index="game", values="score")
+    for (a, b), r in ahead.items():
+        assert r["ahead"] == (wide[str(a)] > wide[str(b)]).sum()
 
 
 def test_per_seat_strategies_and_variant_file(tmp_path):

@@ -49,7 +49,7 @@ def md_table(text: str, first_column: str) -> list[dict]:
 def test_every_file_and_section(mixed):
     run, paths = mixed
     assert paths["markdown"] == run / "report.md" and paths["html"] == run / "report.html"
-    assert [p.name for p in paths["figures"]] == ["seat_rates.png", "strategy_seat.png", "scores.png",
+    assert [p.name for p in paths["figures"]] == ["seat_rates.png", "strategy_seat.png", "matchups.png", "scores.png",
                                                   "card_strength.png", "villains.png"]
     assert all(p.parent == run / "figures" and p.stat().st_size > 1000 for p in paths["figures"])
     md = paths["markdown"].read_text()
