@@ -61,7 +61,8 @@ def strategy_seat(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
 
 
 def seat_fairness(seats: pl.DataFrame) -> pl.DataFrame:
-    """Per player count: chi-square test of equal seat win shares and the largest seat gap."""
+    """Per player count: chi-square test of equal seat win shares and the largest seat gap;
+    ``p_adjusted`` is Holm-corrected across the player counts of the run."""
     rows = []
     for (players,), group in seats.group_by("players", maintain_order=True):
         g = group.group_by("seat").agg(pl.col("games", "win_share").sum()).sort("seat")
@@ -73,7 +74,9 @@ def seat_fairness(seats: pl.DataFrame) -> pl.DataFrame:
                      "p_value": float(p), "best_seat": int(gap["best"]), "worst_seat": int(gap["worst"]),
                      "gap": float(gap["gap"]), "gap_lo": float(gap["lo"]), "gap_hi": float(gap["hi"]),
                      "detectable_edge": float(stats.detectable_rate_edge(games, players))})
-    return pl.DataFrame(rows).with_columns(pl.col("players").cast(pl.Int8)).sort("players")
+    out = pl.DataFrame(rows).with_columns(pl.col("players").cast(pl.Int8)).sort("players")
+    # One test per player count: Holm keeps the chance of any false "unfair" verdict <= alpha.
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy())))
 
 
 def matchups(pairs: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
@@ -98,7 +101,10 @@ def card_strength(cards: pl.DataFrame, method: str = "wilson", correction: str =
 
     Rates per play: rewarded, cancelled, lowest card of a defeat (Wilson). ``win_rate_rewarded``:
     the win share of players in games where this card won them tokens, with a conservative
-    Wilson interval; ``p_value`` tests it against the overall rate 1/players (two-sided z), and
+    Wilson interval. Winning tokens goes with winning games whatever the card, so each card is
+    judged against the other cards of its player count (``others``: their pooled rate, as
+    17lands compares a card with the format average): ``p_value`` is a two-proportion z-test
+    of the two (approximate: one game can count for several cards of a player), and
     ``p_adjusted`` corrects across the cards of each player count (Holm or Benjamini-Hochberg).
     """
     pooled = (cards.group_by("players", "card")
@@ -109,20 +115,23 @@ def card_strength(cards: pl.DataFrame, method: str = "wilson", correction: str =
         out = _rate(out, num, "played", name, method)
     out = _rate(out, "win_share_rewarded", "games_rewarded", "win_rate_rewarded", method)
     out = _rate(out, "win_share_played", "games_played", "win_rate_played", method)
-    x = out["win_share_rewarded"].to_numpy().astype(float)
-    n = out["games_rewarded"].to_numpy().astype(float)
-    p0 = 1.0 / out["players"].to_numpy()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (x / n - p0) / np.sqrt(p0 * (1 - p0) / n)
-    from scipy.stats import norm
-
-    pvals = np.where(n > 0, 2 * norm.sf(np.abs(z)), 1.0)
+    out = out.with_columns(
+        others_x=pl.col("win_share_rewarded").sum().over("players") - pl.col("win_share_rewarded"),
+        others_n=pl.col("games_rewarded").sum().over("players") - pl.col("games_rewarded"),
+    )
+    x, n = out["win_share_rewarded"].to_numpy().astype(float), out["games_rewarded"].to_numpy().astype(float)
+    xo, no = out["others_x"].to_numpy().astype(float), out["others_n"].to_numpy().astype(float)
+    usable = (n > 0) & (no > 0)
+    pvals = np.ones(len(x))
+    if usable.any():
+        pvals[usable] = stats.two_proportion_test(x[usable], n[usable], xo[usable], no[usable])[2]
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
     adjusted = np.empty_like(pvals)
     players = out["players"].to_numpy()
     for n_players in np.unique(players):
         mask = players == n_players
         adjusted[mask] = adjust(pvals[mask])
+    out = out.with_columns(others=pl.col("others_x") / pl.col("others_n")).drop("others_x", "others_n")
     return out.with_columns(
         tokens_per_play=pl.col("tokens_gained") / pl.col("played"),
         lost_per_defeat=pl.col("tokens_lost") / pl.col("lowest_on_defeat"),

@@ -367,16 +367,17 @@ def verdict_section(a: Analysis, comparable: bool) -> Section:
         n = f["players"]
         seat = _farthest_seat(a.seat_rates, n)
         fair = 1.0 / n
-        if f["p_value"] < ALPHA:
+        if f["p_adjusted"] < ALPHA:
             seat_lines.append((
                 f"{n} players: seat {seat['seat']} wins {_pm(seat)} vs fair "
-                f"{pct(fair)} — ", Strong("significant"), f" ({p_phrase(f['p_value'])}); best − worst "
+                f"{pct(fair)} — ", Strong("significant"), f" (Holm-adjusted {p_phrase(f['p_adjusted'])}); best − worst "
                 f"seat {pp(f['gap'])} ({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).",
             ))
         else:
             seat_lines.append((
                 f"{n} players: ", Strong("no seat differs"), f" from the fair {pct(fair)} (largest "
-                f"seat gap from fair {pp(abs(seat['rate'] - fair))}, {p_phrase(f['p_value'])}); this "
+                f"seat gap from fair {pp(abs(seat['rate'] - fair))}, Holm-adjusted "
+                f"{p_phrase(f['p_adjusted'])}); this "
                 f"run can detect seat edges of {pp(f['detectable_edge'])}.",
             ))
     blocks = [Para((Strong("Seats."),)), Bullets(seat_lines)]
@@ -413,14 +414,14 @@ def _card_lines(cards: pl.DataFrame) -> list[tuple]:
     for (n,), g in cards.group_by("players", maintain_order=True):
         significant = g.filter(pl.col("p_adjusted") < ALPHA)
         if significant.is_empty():
-            lines.append((f"{n} players: no card's win rate differs significantly from the fair "
-                          f"{pct(1.0 / n)} (smallest Holm-adjusted {p_phrase(g['p_adjusted'].min())}).",))
+            lines.append((f"{n} players: no card's win rate differs significantly from the other "
+                          f"cards' (smallest Holm-adjusted {p_phrase(g['p_adjusted'].min())}).",))
             continue
-        effect = (significant["win_rate_rewarded"] - significant["fair"]).abs()
+        effect = (significant["win_rate_rewarded"] - significant["others"]).abs()
         c = significant.row(int(effect.arg_max()), named=True)
-        lines.append((f"{n} players: card {c['card']} has the biggest effect — its player wins "
+        lines.append((f"{n} players: card {c['card']} stands out — its player wins "
                       f"{_pm(c, 'win_rate_rewarded', 'win_rate_rewarded_lo', 'win_rate_rewarded_hi')} "
-                      f"of the games where it won tokens vs fair {pct(1.0 / n)} (Holm-adjusted "
+                      f"of the games where it won tokens vs {pct(c['others'])} for the other cards (Holm-adjusted "
                       f"{p_phrase(c['p_adjusted'])}); {significant.height} of {g.height} cards differ "
                       "significantly.",))
     return lines
@@ -538,9 +539,10 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
                   pp(r["rate"] - r["fair"], signed=True), count(r["wins_outright"]), count(r["wins_shared"]),
                   num(r["mean_score"])] for r in _rows(rates)]
     test_rows = [[str(f["players"]), count(f["games"]), num(f["chi2"]), str(f["dof"]),
-                  pvalue(f["p_value"]), str(f["best_seat"]), str(f["worst_seat"]), pp(f["gap"]),
-                  ci(f["gap_lo"], f["gap_hi"], " pp"), pp(f["detectable_edge"]),
-                  "differ" if f["p_value"] < ALPHA else "no difference found"]
+                  pvalue(f["p_value"]), pvalue(f["p_adjusted"]), str(f["best_seat"]),
+                  str(f["worst_seat"]), pp(f["gap"]), ci(f["gap_lo"], f["gap_hi"], " pp"),
+                  pp(f["detectable_edge"]),
+                  "differ" if f["p_adjusted"] < ALPHA else "no difference found"]
                  for f in _rows(fairness)]
     blocks = [
         Para(("Win rate of each seat (a tied win counts 1/k to each of the k winners), pooled over "
@@ -553,7 +555,7 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
               "(dof = n − 1). The gap is the best seat's rate minus the worst seat's. The detectable "
               "edge is the smallest edge of one seat over 1/n that a run of this size finds with "
               "90% power at the 5% level (", Code("stats.detectable_rate_edge"), ").")),
-        Table(["players", "games", "chi-square", "dof", "p", "best seat", "worst seat", "gap",
+        Table(["players", "games", "chi-square", "dof", "p", "Holm p", "best seat", "worst seat", "gap",
                f"gap {LEVEL} CI", "detectable edge", "seats"], test_rows, left=1),
         Para((_interval_statement(a), " The gap's interval is for the two seats picked after "
               "looking at the data, so it is biased away from 0: read fairness from the test's p, "
@@ -659,19 +661,21 @@ def card_section(a: Analysis, figures: dict) -> Section:
              ci(r["reward_rate_lo"], r["reward_rate_hi"]), pct(r["cancel_rate"]), num(r["tokens_per_play"]),
              count(r["games_rewarded"]), pct(r["win_rate_rewarded"]),
              ci(r["win_rate_rewarded_lo"], r["win_rate_rewarded_hi"]),
-             pp(r["win_rate_rewarded"] - r["fair"], signed=True), pvalue(r["p_value"]),
+             pp(r["win_rate_rewarded"] - r["others"], signed=True), pvalue(r["p_value"]),
              pvalue(r["p_adjusted"])]
             for r in _rows(a.cards)]
     return Section("Card strength", [
         Para(("For each card value, pooled over seats and strategies: how often a play of it won "
-              "tokens, and how often its player won the game when it did (against the fair 1/n). "
-              "p tests that win rate against 1/n (two-sided z-test); the Holm correction "
-              "(family-wise error) is applied across the card values of each player count.",)),
+              "tokens, and how often its player won the game when it did. Winning tokens goes with "
+              "winning whatever the card, so each card is compared with the other cards of its "
+              "player count (vs others): p is a two-sided two-proportion z-test (approximate: one "
+              "game can count for several cards); the Holm correction (family-wise error) is "
+              "applied across the card values of each player count.",)),
         Figure("card_strength", figures["card_strength"],
                "Top: share of plays that won tokens. Bottom: win rate in games where the card won "
                "tokens; dashed: fair 1/n."),
         Table(["players", "card", "plays", "won tokens", f"{LEVEL} CI", "cancelled",
-               "tokens per play", "games it won tokens", "win rate then", f"{LEVEL} CI", "vs fair",
+               "tokens per play", "games it won tokens", "win rate then", f"{LEVEL} CI", "vs others",
                "p", "Holm p"], rows, left=2),
         Para(("A card's win rate reflects how the strategies in this run use it as well as the card "
               "itself; compare cards within one strategy mix.",)),
@@ -696,7 +700,8 @@ def methods_section(a: Analysis) -> Section:
     """Intervals, tests and corrections behind every number, at the report's level."""
     return Section("Methods", [Bullets([
         (f"Level: every interval is a two-sided {LEVEL} interval; \"significant\" means p < {ALPHA} "
-         "in a two-sided test. Player counts are tested separately, without a correction across them.",),
+         "in a two-sided test after correction: the seat tests of the player counts are Holm-adjusted "
+         "together, and so are the card tests of each player count.",),
         ("Win shares with ties: a game's win is split equally among tied winners (1/k each), so a "
          "seat's win rate is its summed share over games and the seats' rates add up to 100%.",),
         (_interval_statement(a),),
@@ -708,8 +713,9 @@ def methods_section(a: Analysis) -> Section:
         ("Detectable edge: the smallest edge of one seat over 1/n that a two-sided one-sample test "
          "at the 5% level finds with 90% power at this run's game count (normal approximation).",),
         ("Card strength: the win rate in games where a card won its player tokens, Wilson interval "
-         "on the summed share (conservative with ties); two-sided z-test against 1/n; Holm-adjusted "
-         "p-values across the card values of each player count (family-wise error control).",),
+         "on the summed share (conservative with ties); two-sided two-proportion z-test against the "
+         "other cards' pooled rate; Holm-adjusted p-values across the card values of each player "
+         "count (family-wise error control).",),
         ("Strategies: win rate per seat-game pooled over seats, same interval as the seats; "
          "seat-games of one strategy in the same game are treated as independent (conservative, "
          "since they compete for one win).",),
