@@ -2,8 +2,9 @@
 
 Every function takes the aggregated tables of a run directory (``balance.schema``) and returns
 a small polars frame, one row per thing a designer looks at. Intervals: Wilson for counted
-rates; for win shares (fractional with ties) a normal interval on the per-game share with its
-observed variance where the run kept the sum of squares, else Wilson on the share, which is
+rates (Clopper-Pearson on request: ``method="clopper-pearson"``, for whole counts); for win
+shares (fractional with ties) a normal interval on the per-game share with its observed
+variance where the run kept the sum of squares, else Wilson on the share, which is
 conservative because a share in [0, 1] has variance at most p(1 - p).
 """
 from __future__ import annotations
@@ -24,6 +25,8 @@ def _share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, met
         rate, lo, hi = stats.mean_ci(s, frame[sq].to_numpy().astype(float), games, CONFIDENCE)
     else:
         rate = np.divide(s, games, out=np.zeros_like(s), where=games > 0)
+        if method == "clopper-pearson" and not np.all(s == np.round(s)):
+            method = "wilson"  # fractional (tied) wins: no exact binomial interval
         lo, hi = stats.proportion_ci(s, games, CONFIDENCE, method)
     return frame.with_columns(rate=pl.Series(rate), lo=pl.Series(lo), hi=pl.Series(hi))
 
@@ -31,6 +34,8 @@ def _share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, met
 def _rate(frame: pl.DataFrame, num: str, den: str, name: str, method: str) -> pl.DataFrame:
     x = frame[num].to_numpy().astype(float)
     n = frame[den].to_numpy().astype(float)
+    if method == "clopper-pearson" and not np.all(x == np.round(x)):
+        method = "wilson"  # an exact binomial interval needs whole counts; shares are fractional
     lo, hi = stats.proportion_ci(x, n, CONFIDENCE, method)
     rate = np.divide(x, n, out=np.full_like(x, np.nan), where=n > 0)
     return frame.with_columns(**{name: pl.Series(rate), f"{name}_lo": pl.Series(lo), f"{name}_hi": pl.Series(hi)})

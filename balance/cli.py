@@ -190,6 +190,8 @@ def report(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `balance simulate`.")],
     out: Annotated[Optional[Path], typer.Option(
         help="Where to write report.md, report.html and figures/. Default: the run directory.")] = None,
+    interval: Annotated[str, typer.Option(
+        help="Interval for counted rates: wilson or clopper-pearson (exact).")] = "wilson",
 ) -> None:
     """Write a balance report (report.md, a self-contained report.html and PNG figures).
 
@@ -199,7 +201,7 @@ def report(
     from balance.report import write_run_report
 
     try:
-        paths = write_run_report(run_dir, out)
+        paths = write_run_report(run_dir, out, interval)
     except BalanceError as e:
         fail(str(e))
     typer.echo(f"wrote {paths['html']} and {paths['markdown']}")

@@ -45,18 +45,21 @@ SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Sc
 # entry point
 
 
-def write_run_report(run_dir, out_dir=None) -> dict:
+def write_run_report(run_dir, out_dir=None, method: str = "wilson") -> dict:
     """Write report.md, report.html and figures/*.png for the run in ``run_dir``.
 
-    out_dir: where to write; default ``run_dir`` itself. Returns
+    out_dir: where to write; default ``run_dir`` itself. method: interval of counted rates,
+    ``wilson`` or ``clopper-pearson`` (fractional win shares keep their own intervals). Returns
     ``{"markdown": Path, "html": Path, "figures": [Path, ...]}``.
     Raises BalanceError when ``run_dir`` is not a readable run directory (the message names
     the path and the missing or broken file) or ``out_dir`` cannot be written.
     """
+    if method not in stats.PROPORTION_METHODS:
+        raise BalanceError(f"unknown interval {method!r}; allowed: {', '.join(stats.PROPORTION_METHODS)}")
     run_dir = Path(run_dir)
     manifest, tables = load_run(run_dir)
     out_dir = run_dir if out_dir is None else Path(out_dir)
-    analysis = analyse(tables)
+    analysis = analyse(tables, method)
     try:
         figures = draw_figures(analysis, tables["scores"], out_dir / "figures")
         sections = build_sections(manifest, analysis, figures)
@@ -130,22 +133,24 @@ class Analysis:
     several_strategies: bool
     matchups: pl.DataFrame | None  # head to head by strategy (runs with pairs.parquet)
     observed_variance: bool  # seats kept win_share_sq_sum: normal intervals, not Wilson
+    method: str = "wilson"  # interval of counted rates
 
 
-def analyse(tables: dict[str, pl.DataFrame]) -> Analysis:
+def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson") -> Analysis:
     seats = tables["seats"]
     fairness = aggregate.seat_fairness(seats)
     return Analysis(
-        seat_rates=aggregate.seat_rates(seats),
+        seat_rates=aggregate.seat_rates(seats, method),
         fairness=fairness,
-        strategy_seat=aggregate.strategy_seat(seats),
+        strategy_seat=aggregate.strategy_seat(seats, method),
         strategy_rates=strategy_rates(seats),
         player_counts=player_counts(seats, fairness),
         score_summary=aggregate.score_summary(tables["scores"]),
-        cards=aggregate.card_strength(tables["cards"], correction="holm"),
-        villains=aggregate.villain_strength(tables["villains"]),
+        cards=aggregate.card_strength(tables["cards"], method, correction="holm"),
+        villains=aggregate.villain_strength(tables["villains"], method),
         several_strategies=seats["strategy"].n_unique() > 1,
-        matchups=aggregate.matchups(tables["pairs"]) if "pairs" in tables else None,
+        matchups=aggregate.matchups(tables["pairs"], method) if "pairs" in tables else None,
+        method=method,
         observed_variance="win_share_sq_sum" in seats.columns,
     )
 
@@ -705,8 +710,10 @@ def methods_section(a: Analysis) -> Section:
         ("Win shares with ties: a game's win is split equally among tied winners (1/k each), so a "
          "seat's win rate is its summed share over games and the seats' rates add up to 100%.",),
         (_interval_statement(a),),
-        ("Counted rates (plays that won tokens, cancelled plays, villains beaten, tied games): "
-         "Wilson score interval.",),
+        ("Counted rates (plays that won tokens, cancelled plays, villains beaten): "
+         + ("Clopper-Pearson exact interval (--interval clopper-pearson); tied games and "
+            "fractional win shares: Wilson." if a.method == "clopper-pearson" else
+            "Wilson score interval (Clopper-Pearson with --interval clopper-pearson)."),),
         ("Seat test: Pearson chi-square of equal seat win shares (dof = n − 1); ties make it "
          "conservative. Seat gap: best minus worst seat, Wald interval with the multinomial "
          "covariance (the pair is chosen after looking, so it is biased away from 0).",),

@@ -4,6 +4,7 @@ import json
 import re
 import shutil
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -156,3 +157,19 @@ def test_text_from_the_run_is_escaped(tmp_path):
     assert "&amp; " in page and "<title>T &lt;1&gt;</title>" in page
     assert "| `x\\|y<script>` | 1.00% |" in md  # GFM needs \| even inside code in a table
     assert "a \\<b>bold\\</b> claim & \\*stars\\*" in md
+
+
+def test_clopper_pearson_on_request(mixed, tmp_path):
+    run, _ = mixed
+    from balance import stats
+    from balance.report import analyse, load_run, write_run_report
+
+    _, tables = load_run(run)
+    villains = analyse(tables, "clopper-pearson").villains
+    lo, hi = stats.clopper_pearson(villains["beaten"].to_numpy(), villains["fought"].to_numpy())
+    assert np.allclose(villains["success_rate_lo"].to_numpy(), lo)
+    assert np.allclose(villains["success_rate_hi"].to_numpy(), hi)
+    paths = write_run_report(run, tmp_path / "cp", method="clopper-pearson")
+    assert "Clopper-Pearson exact interval" in paths["markdown"].read_text()
+    with pytest.raises(BalanceError, match="unknown interval"):
+        write_run_report(run, tmp_path / "x", method="agresti")
