@@ -17,21 +17,20 @@ from .tokens import centre_pick, score3, tokens_lost
 drop_stale_cache(__file__)
 
 
-@jit_inline
-def _order_key(card, clockwise, lowest_first):
-    """Sort key of a counted card for reward order; equal cards (ties_cancel=false) go clockwise."""
-    rank = card if lowest_first else MAX_CARD + 1 - card
-    return rank * 8 + clockwise
+# Per-value counts packed in 4-bit fields of an int64 (field v counts card value v <= MAX_CARD;
+# at most MAX_PLAYERS = 5 per field, so fields never carry and the top bit stays clear).
+# Multiplying by _NIBBLE_ONES turns the counts into prefix sums: field v = count of values <= v.
+_NIBBLE_ONES = 0x1111111111111111
 
 
 @jit_inline
 def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength, rewards,
-                  n_places, counted, order, keys, gained, lost, lowest):
+                  n_places, counted, order, gained, lost, lowest):
     """Resolve one villain after every seat revealed ``plays[p]``; returns True if beaten.
 
     Updates tokens int64[P, 3], reserve and centre int64[3] in place and writes per seat:
     counted (1 if its card counts), gained / lost (tokens this fight), lowest (1 if it was a
-    lowest card of a defeat). order int64[P + 1] and keys int64[P] are scratch.
+    lowest card of a defeat). order int64[P + 1] is scratch.
     """
     players = cfg[Cfg.PLAYERS]
     bonus = cfg[Cfg.SET_BONUS]
@@ -47,32 +46,39 @@ def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength,
     if cfg[Cfg.TIES_CANCEL] != 1:
         dup = 0
     total = 0
+    m = 0
+    counts = 0  # counted cards per value, in 4-bit fields
     for p in range(players):
         card = plays[p]
-        counts = 1 - ((dup >> card) & 1)
-        counted[p] = counts
-        total += card * counts
+        counts_here = 1 - ((dup >> card) & 1)
+        counted[p] = counts_here
+        total += card * counts_here
+        m += counts_here
+        counts += counts_here << (4 * card)
         gained[p] = 0
         lost[p] = 0
         lowest[p] = 0
 
     if total >= strength[villain]:
         lowest_first = cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST
-        # Reward order by ranking instead of sorting: a counted seat's place is the number of
-        # counted seats with a smaller key (keys are distinct). P x P compares without
-        # data-dependent branches beat an insertion sort that mispredicts on random cards.
+        # Reward order by counting instead of sorting: a counted seat's place is the number of
+        # counted cards ranked before its value (prefix sums of the per-value counts) plus the
+        # counted seats with its value met earlier clockwise (equal cards go clockwise when
+        # ties do not cancel). O(P) without data-dependent branches.
+        at_most = counts * _NIBBLE_ONES
+        same_before = 0  # counted cards per value met so far, clockwise from `first`
         p = first
         for k in range(players):
-            keys[p] = _order_key(plays[p], k, lowest_first)
-            p = p + 1 if p + 1 < players else 0  # clockwise; no modulo (an integer division)
-        m = 0
-        for p in range(players):
-            place = 0
-            for q in range(players):
-                place += counted[q] & (keys[q] < keys[p])
+            shift = 4 * plays[p]  # card values are >= 1, so shift >= 4
+            if lowest_first:
+                before = (at_most >> (shift - 4)) & 15  # counted cards lower than ours
+            else:
+                before = m - ((at_most >> shift) & 15)  # counted cards higher than ours
+            place = before + ((same_before >> shift) & 15)
+            same_before += counted[p] << shift
             # Seats that do not count write to the spare slot order[players].
             order[place if counted[p] == 1 else players] = p
-            m += counted[p]
+            p = p + 1 if p + 1 < players else 0  # clockwise; no modulo (an integer division)
         for k in range(min(m, n_places[villain])):
             p = order[k]
             for c in range(3):
@@ -90,21 +96,31 @@ def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength,
             i = i + 1 if i + 1 < m else 0
         return True
 
-    # Defeat: every seat that showed the lowest card loses tokens. Seats are independent and
-    # the pools only add up, so the seat order does not matter.
+    # Defeat: every seat that showed the lowest card loses tokens. Computed for every seat and
+    # multiplied by whether it was lowest: a branch per seat on random cards mispredicts. Seats
+    # are independent and the pools only add up, so the seat order does not matter.
     loss_rule = cfg[Cfg.LOSS_RULE]
-    to_centre = cfg[Cfg.LOST_TOKENS_TO] == LostTokensTo.CENTRE
+    taken0 = 0
+    taken1 = 0
+    taken2 = 0
     for p in range(players):
-        if plays[p] == low:
-            lowest[p] = 1
-            taken = tokens_lost((tokens[p, 0], tokens[p, 1], tokens[p, 2]), loss_rule, bonus)
-            for c in range(3):
-                tokens[p, c] -= taken[c]
-                lost[p] += taken[c]
-                if to_centre:
-                    centre[c] += taken[c]
-                else:
-                    reserve[c] += taken[c]
+        hit = np.int64(plays[p] == low)
+        lowest[p] = hit
+        x0, x1, x2 = tokens_lost((tokens[p, 0], tokens[p, 1], tokens[p, 2]), loss_rule, bonus)
+        x0 *= hit
+        x1 *= hit
+        x2 *= hit
+        tokens[p, 0] -= x0
+        tokens[p, 1] -= x1
+        tokens[p, 2] -= x2
+        lost[p] = x0 + x1 + x2
+        taken0 += x0
+        taken1 += x1
+        taken2 += x2
+    pool = centre if cfg[Cfg.LOST_TOKENS_TO] == LostTokensTo.CENTRE else reserve
+    pool[0] += taken0
+    pool[1] += taken1
+    pool[2] += taken2
     return False
 
 
@@ -123,19 +139,33 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
     scratch int64[strategies.scratch_size(T)].
     """
     players = cfg[Cfg.PLAYERS]
-    h = cfg[Cfg.HAND_SIZE]
     # Per-chunk working arrays; the game loop itself runs without the NRT (see _play_chunk).
     _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
                 first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                 seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch,
-                np.zeros(players + 1, np.uint64), np.zeros((players, h), np.int64),
-                np.zeros((_SEAT_ROWS, players + 1), np.int64),
+                np.zeros(players + 1, np.uint64), np.zeros((_SEAT_ROWS, players + 1), np.int64),
                 np.zeros((players, 3), np.int64), np.zeros(3, np.int64),
-                np.zeros(3, np.int64), np.zeros(cfg[Cfg.DECK_PER_BATTLE], np.int64))
+                np.zeros(3, np.int64), np.zeros(cfg[Cfg.DECK_PER_BATTLE], np.int64),
+                np.zeros((players, MAX_CARD + 1), np.int64))
+
+
+@jit_inline
+def _pack_play(counted, rewarded, gained, lowest, lost):
+    """One play's card counters as fields of an int64, summed per seat and card over a game:
+    plays, cancelled, rewarded, lowest-on-defeat in 8 bits each, tokens gained and lost in 16.
+
+    No field carries: a seat plays a card value at most once per battle (hand values are
+    distinct), so counts stay <= battles <= 20 and tokens <= 20 x 3 x MAX_TOKENS_PER_COLOUR
+    = 60,000 < 2**16 (the rules validate both limits). The top field may set the sign bit;
+    it is read back with a shift and a mask.
+    """
+    return (1 + ((1 - counted) << 8) + (np.int64(rewarded) << 16) + (lowest << 24)
+            + (gained << 32) + (lost << 48))
 
 
 # Rows of the per-seat working array ``seat`` int64[_SEAT_ROWS, P + 1] of _play_chunk.
-_HAND_N, _PICK, _PLAY, _COUNTED, _ORDER, _KEY, _GAINED, _LOST, _LOWEST, _PLAYED, _REWARDED, \
+# A hand is a bitmask of card values (strategies.kth_card), with its size and total.
+_HAND, _HAND_N, _HAND_SUM, _PLAY, _COUNTED, _ORDER, _GAINED, _LOST, _LOWEST, _PLAYED, _REWARDED, \
     _SCORE = range(12)
 _SEAT_ROWS = 12
 
@@ -144,10 +174,10 @@ _SEAT_ROWS = 12
 def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
                 first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                 seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, states,
-                hands, seat, tokens, reserve, centre, deck):
-    """The game loop of play_games; states, hands, seat, tokens, reserve, centre, deck are
-    zeroed working arrays (uint64[P + 1], int64[P, H], int64[_SEAT_ROWS, P + 1], int64[P, 3],
-    int64[3], int64[3], int64[deck_per_battle])."""
+                seat, tokens, reserve, centre, deck, card_game):
+    """The game loop of play_games; states, seat, tokens, reserve, centre, deck, card_game are
+    zeroed working arrays (uint64[P + 1], int64[_SEAT_ROWS, P + 1], int64[P, 3], int64[3],
+    int64[3], int64[deck_per_battle], int64[P, MAX_CARD + 1])."""
     players = cfg[Cfg.PLAYERS]
     h = cfg[Cfg.HAND_SIZE]
     battles = cfg[Cfg.BATTLES]
@@ -155,12 +185,12 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
     dpb = cfg[Cfg.DECK_PER_BATTLE]
     bonus = cfg[Cfg.SET_BONUS]
     per_colour = cfg[Cfg.TOKENS_PER_COLOUR]
+    hand_mask = seat[_HAND]
     hand_n = seat[_HAND_N]
-    picks = seat[_PICK]
+    hand_sum = seat[_HAND_SUM]
     plays = seat[_PLAY]
     counted = seat[_COUNTED]
     order = seat[_ORDER]
-    keys = seat[_KEY]
     gained = seat[_GAINED]
     lost = seat[_LOST]
     lowest = seat[_LOWEST]
@@ -168,6 +198,11 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
     rewarded_mask = seat[_REWARDED]
     scores = seat[_SCORE]
     seed_k = seed_key(seed)
+    full_mask = 0
+    full_sum = 0
+    for i in range(h):
+        full_mask |= 1 << hand[i]
+        full_sum += hand[i]
 
     for g in range(n_games):
         game_k = game_key(seed_k, first_game + g)
@@ -187,9 +222,9 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
         first = 0  # the first-player card passes clockwise each battle
         for b in range(battles):
             for p in range(players):
+                hand_mask[p] = full_mask
                 hand_n[p] = h
-                for i in range(h):
-                    hands[p, i] = hand[i]
+                hand_sum[p] = full_sum
             # Shuffle the battle's deck and fight its first vpb cards (partial Fisher-Yates).
             for i in range(dpb):
                 deck[i] = decks[b, i]
@@ -200,37 +235,32 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
             for t in range(vpb):
                 villain = deck[t]
                 for p in range(players):
-                    picks[p] = choose_card(sids[p], prm, p, hands, hand_n, tokens, reserve,
-                                           centre, villain, strength, rewards, n_places, cfg,
-                                           vpb - 1 - t, states, scratch)
-                    plays[p] = hands[p, picks[p]]
+                    plays[p] = choose_card(sids[p], prm, p, hand_mask, hand_n, hand_sum, tokens,
+                                           reserve, centre, villain, strength, rewards,
+                                           n_places, cfg, vpb - 1 - t, states, scratch)
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(cfg, first, villain, plays, tokens, reserve, centre,
-                                       strength, rewards, n_places, counted, order, keys,
-                                       gained, lost, lowest)
+                                       strength, rewards, n_places, counted, order, gained,
+                                       lost, lowest)
                 # Per-seat counters without data-dependent branches: random plays make such
                 # branches unpredictable, and adding a zero is cheaper than a mispredict.
+                # The card's per-play counters go into one packed word per seat and card
+                # (card_game, see _pack_play), flushed into card_stats once per game.
                 handed = 0
                 taken = 0
                 for p in range(players):
                     card = plays[p]
                     was_rewarded = gained[p] > 0
-                    card_stats[p, card, CardStat.PLAYED] += 1
-                    card_stats[p, card, CardStat.CANCELLED] += 1 - counted[p]
-                    card_stats[p, card, CardStat.REWARDED] += was_rewarded
-                    card_stats[p, card, CardStat.TOKENS_GAINED] += gained[p]
-                    card_stats[p, card, CardStat.LOWEST_ON_DEFEAT] += lowest[p]
-                    card_stats[p, card, CardStat.TOKENS_LOST] += lost[p]  # 0 unless lowest
+                    card_game[p, card] += _pack_play(counted[p], was_rewarded, gained[p],
+                                                     lowest[p], lost[p])
                     played_mask[p] |= 1 << card
                     rewarded_mask[p] |= was_rewarded << card
                     handed += gained[p]
                     taken += lost[p]
-                    # The card leaves the hand (cards stay sorted): a fixed-length pass of
-                    # selects instead of a loop whose length is the random pick.
-                    pick = picks[p]
-                    for i in range(h - 1):
-                        hands[p, i] = hands[p, i + 1] if i >= pick else hands[p, i]
+                    # The card leaves the hand.
+                    hand_mask[p] &= ~(1 << card)
                     hand_n[p] -= 1
+                    hand_sum[p] -= card
                 villain_stats[villain, VillainStat.FOUGHT] += 1
                 villain_stats[villain, VillainStat.TOKENS_LOST] += taken
                 if beaten:
@@ -275,6 +305,14 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
             while m != 0:
                 v = trailing_zeros(m)
                 m &= m - 1
+                x = card_game[p, v]
+                card_game[p, v] = 0
+                card_stats[p, v, CardStat.PLAYED] += x & 255
+                card_stats[p, v, CardStat.CANCELLED] += (x >> 8) & 255
+                card_stats[p, v, CardStat.REWARDED] += (x >> 16) & 255
+                card_stats[p, v, CardStat.LOWEST_ON_DEFEAT] += (x >> 24) & 255
+                card_stats[p, v, CardStat.TOKENS_GAINED] += (x >> 32) & 0xFFFF
+                card_stats[p, v, CardStat.TOKENS_LOST] += (x >> 48) & 0xFFFF
                 card_stats[p, v, CardStat.GAMES_PLAYED] += 1
                 card_stats[p, v, CardStat.WIN_UNITS_PLAYED] += units
             m = rewarded_mask[p]
@@ -302,7 +340,6 @@ def replay_game(cfg, strength, rewards, n_places, start, villain_order, plays, t
         reserve[c] = cfg[Cfg.TOKENS_PER_COLOUR] - start[:, c].sum()
         tokens[:, c] = start[:, c]
     counted = np.zeros(players, np.int64)
-    keys = np.zeros(players, np.int64)
     order = np.zeros(players + 1, np.int64)
     gained = np.zeros(players, np.int64)
     lost = np.zeros(players, np.int64)
@@ -312,7 +349,7 @@ def replay_game(cfg, strength, rewards, n_places, start, villain_order, plays, t
         for t in range(villain_order.shape[1]):
             trace_beaten[f] = resolve_fight(cfg, b % players, villain_order[b, t], plays[b, t],
                                             tokens, reserve, centre, strength, rewards, n_places,
-                                            counted, order, keys, gained, lost, lowest)
+                                            counted, order, gained, lost, lowest)
             trace_tokens[f] = tokens
             trace_reserve[f] = reserve
             trace_centre[f] = centre

@@ -5,7 +5,8 @@ A strategy decides which card a seat plays against the revealed villain. Every h
 The centre pick and the colour lost on a tie always use the rulebook's auto-choices
 (``tokens.centre_pick`` / ``tokens.loss_colour``).
 
-``choose_card`` returns the *index* of the chosen card in the seat's ascending remaining hand.
+``choose_card`` returns the value of the chosen card; strategies choose by index into the
+seat's ascending remaining hand, as the reference does.
 Randomness comes only from the seat's own stream (slot ``1 + seat``), so changing one seat's
 strategy never changes another seat's draws. ``reference.py`` restates every strategy in plain
 Python; tests check both pick the same cards.
@@ -13,6 +14,7 @@ Python; tests check both pick the same cards.
 from enum import IntEnum
 
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from balance._jit import jit, jit_inline
 from balance.rng import below, below_from
@@ -91,7 +93,9 @@ OFF_S_MIN = OFF_S_AT_MOST + MAX_SAMPLES
 # order, out of `counted`: entry counted * MAX_PLAYERS + ahead     [(MAX_PLAYERS + 1) * MAX_PLAYERS]
 OFF_TABLE = OFF_S_MIN + MAX_SAMPLES
 OFF_ZERO = OFF_TABLE + (MAX_PLAYERS + 1) * MAX_PLAYERS  # always 0          [1]
-OFF_CENTRE = OFF_ZERO + 1  # gain of taking k centre tokens  [3 * tokens_per_colour + 1]
+# Every seat's hand as an ascending card list (row q at OFF_HANDS + q * MAX_CARD)
+OFF_HANDS = OFF_ZERO + 1  #                                     [MAX_PLAYERS * MAX_CARD]
+OFF_CENTRE = OFF_HANDS + MAX_PLAYERS * MAX_CARD  # gain of taking k centre tokens  [3 * tokens_per_colour + 1]
 
 _U0 = np.uint64(0)
 _NIBBLE_ONES = np.uint64(0x1111111111111111)
@@ -101,50 +105,92 @@ def scratch_size(tokens_per_colour: int) -> int:
     return OFF_CENTRE + 3 * tokens_per_colour + 1
 
 
-@jit_inline
-def choose_card(sid, prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength,
-                rewards, n_places, cfg, remaining_after, states, scratch):
-    """Index into ``hands[seat, :hand_n[seat]]`` of the card seat plays.
+def _select_tables():
+    """Per byte value b: SEL8[b, k] = position of its k-th lowest set bit; POP8[b] = set bits."""
+    sel = np.zeros((256, 8), np.int64)
+    pop = np.zeros(256, np.int64)
+    for b in range(256):
+        bits = [i for i in range(8) if b >> i & 1]
+        pop[b] = len(bits)
+        sel[b, :len(bits)] = bits
+    return sel, pop
 
-    hands int64[P, H] (ascending, first hand_n[p] valid); tokens int64[P, 3];
-    reserve, centre int64[3]; states uint64[1 + P];
+
+_SEL8, _POP8 = _select_tables()  # 2 KB + 2 KB: frozen into the compiled code as constants
+
+
+@jit_inline
+def kth_card(mask, k):
+    """The k-th lowest card (k from 0) of a hand held as a bitmask of card values.
+
+    Hands are masks (bit v set: the card of value v is in the hand), so playing a card is one
+    bit clear instead of shifting a sorted array. Values are <= MAX_CARD = 15: two bytes, and a
+    byte table picks the bit without a loop whose length is the (random) k.
+    """
+    low = mask & 255
+    in_low = _POP8[low]
+    high = k >= in_low
+    byte = (mask >> 8) if high else low
+    return _SEL8[byte, k - in_low if high else k] + (8 if high else 0)
+
+
+@jit_inline
+def lowest_card(mask):
+    return trailing_zeros(mask)
+
+
+@jit_inline
+def highest_card(mask):
+    return 63 - leading_zeros(mask)
+
+
+@jit_inline
+def choose_card(sid, prm, seat, hand_mask, hand_n, hand_sum, tokens, reserve, centre, villain,
+                strength, rewards, n_places, cfg, remaining_after, states, scratch):
+    """The card value seat plays (from ``hand_mask[seat]``).
+
+    hand_mask int64[P]: each seat's remaining hand as a bitmask of card values (see
+    ``kth_card``); hand_n int64[P] its number of cards; hand_sum int64[P] their total;
+    tokens int64[P, 3]; reserve, centre int64[3]; states uint64[1 + P];
     remaining_after: villains of this battle still to come after this one;
     prm float64[P, MAX_PARAMS] every seat's parameters (row ``seat`` is this one's).
+    Strategies pick by index into the ascending hand, as the reference does.
     """
     if sid == StrategyId.RANDOM:
-        return below(states, 1 + seat, hand_n[seat])
+        return kth_card(hand_mask[seat], below(states, 1 + seat, hand_n[seat]))
     if sid == StrategyId.LOWEST:
-        return 0
+        return lowest_card(hand_mask[seat])
     if sid == StrategyId.HIGHEST:
-        return hand_n[seat] - 1
+        return highest_card(hand_mask[seat])
     if sid == StrategyId.THRESHOLD:
-        return _threshold(prm, seat, hands, hand_n, strength[villain], cfg, remaining_after)
-    return _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength,
+        return _threshold(prm, seat, hand_mask, hand_n, hand_sum, strength[villain], cfg,
+                          remaining_after)
+    return _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, strength,
                    rewards, n_places, cfg, remaining_after, states, scratch)
 
 
 @jit_inline
-def _threshold(prm, seat, hands, hand_n, strength, cfg, remaining_after):
+def _threshold(prm, seat, hand_mask, hand_n, hand_sum, strength, cfg, remaining_after):
     expected = 0.0
     for q in range(cfg[Cfg.PLAYERS]):
         if q != seat:
-            total = 0
-            for i in range(hand_n[q]):
-                total += hands[q, i]
-            expected += total / hand_n[q]
+            expected += hand_sum[q] / hand_n[q]
     need = strength + prm[seat, 0] - expected
     n = hand_n[seat]
     eligible = n
     if remaining_after > 0:
         eligible = max(1, n - int(prm[seat, 1]))
-    for i in range(eligible):
-        if hands[seat, i] >= need:
-            return i
-    return 0
+    m = hand_mask[seat]
+    for i in range(eligible):  # the cards in ascending order
+        card = trailing_zeros(m)
+        if card >= need:
+            return card
+        m &= m - 1
+    return lowest_card(hand_mask[seat])
 
 
 @jit_inline
-def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength, rewards,
+def _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, strength, rewards,
             n_places, cfg, remaining_after, states, scratch):
     players = cfg[Cfg.PLAYERS]
     bonus = cfg[Cfg.SET_BONUS]
@@ -201,6 +247,13 @@ def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength
 
     scratch[OFF_ZERO] = 0
     m = players - 1
+    # The opponents' hands as card lists, so the sampling loop reads a drawn card with one
+    # load instead of a kth_card lookup per draw (each list is read `samples` times).
+    for q in range(players):
+        rest = hand_mask[q]
+        for i in range(hand_n[q]):
+            scratch[OFF_HANDS + q * MAX_CARD + i] = trailing_zeros(rest)
+            rest &= rest - 1
     # 1) Draw every sample first (in seat order: the draw order is part of the results) and
     # keep what a card's outcome needs from it, one array slot per sample.
     state = states[1 + seat]  # this seat's stream, in a register for the sampling loop
@@ -213,7 +266,7 @@ def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength
         for q in range(players):
             if q != seat:
                 pick, state = below_from(state, hand_n[q])
-                o = hands[q, pick]
+                o = scratch[OFF_HANDS + q * MAX_CARD + pick]
                 scratch[OFF_OPP + j] = o
                 j += 1
                 dup |= seen & (1 << o)
@@ -247,10 +300,13 @@ def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength
     # on random draws); sums stay in registers.
     vpb = cfg[Cfg.VILLAINS_PER_BATTLE]
     n = hand_n[seat]
+    rest = hand_mask[seat]
+    low_card = lowest_card(rest)
     best = 0
     best_utility = 0.0
-    for i in range(n):
-        card = hands[seat, i]
+    for i in range(n):  # the cards in ascending order
+        card = trailing_zeros(rest)
+        rest &= rest - 1
         gain_sum = 0
         losses = 0  # samples where the card is the lowest of a defeat
         for k in range(samples):
@@ -273,8 +329,8 @@ def _greedy(prm, seat, hands, hand_n, tokens, reserve, centre, villain, strength
         risk = losses * loss_value
         utility = (prm[seat, 1] * gain_sum / samples
                    - prm[seat, 2] * risk / samples
-                   - prm[seat, 3] * (card - hands[seat, 0]) * remaining_after / vpb)
+                   - prm[seat, 3] * (card - low_card) * remaining_after / vpb)
         if i == 0 or utility > best_utility:
-            best = i
+            best = card
             best_utility = utility
     return best

@@ -40,21 +40,18 @@ def centre_pick(t, centre, set_bonus):
 @jit_inline
 def loss_colour(t, loss_rule, set_bonus):
     """Colour a defeated lowest player loses under ``majority``/``one``: among the colours it
-    holds most of, the one that leaves the highest score; ties -> Y, R, B. -1 if it holds none."""
+    holds most of, the one that leaves the highest score; ties -> Y, R, B. -1 if it holds none.
+
+    Computed as: the first colour (Y, R, B) it holds most of. The same choice, because every
+    candidate holds the same count, so losing from any of them leaves the same three counts in
+    another order, and the score is symmetric in the colours: the candidates always tie.
+    Branch-free (it runs for every seat of every defeat). ``loss_rule`` and ``set_bonus`` do
+    not change the choice; they stay for the rule's statement.
+    """
     most = max(t[0], max(t[1], t[2]))
     if most == 0:
         return -1
-    lose = most if loss_rule == LossRule.MAJORITY else 1
-    best = -1
-    best_score = -1
-    for c in range(3):
-        if t[c] != most:
-            continue
-        s = score3(t[0] - lose * (c == 0), t[1] - lose * (c == 1), t[2] - lose * (c == 2), set_bonus)
-        if s > best_score:
-            best = c
-            best_score = s
-    return best
+    return 0 if t[0] == most else (1 if t[1] == most else 2)
 
 
 @jit_inline
@@ -63,8 +60,11 @@ def tokens_lost(t, loss_rule, set_bonus):
     if loss_rule == LossRule.ALL:
         return t[0], t[1], t[2]
     if loss_rule == LossRule.MAJORITY or loss_rule == LossRule.ONE:
-        c = loss_colour(t, loss_rule, set_bonus)
-        if c >= 0:
-            n = t[c] if loss_rule == LossRule.MAJORITY else 1
-            return n * (c == 0), n * (c == 1), n * (c == 2)
+        # loss_colour without its -1 case: holding nothing, n is 0 and nothing is lost.
+        most = max(t[0], max(t[1], t[2]))
+        n = most if loss_rule == LossRule.MAJORITY else min(most, 1)
+        y = t[0] == most
+        r = (t[1] == most) & (not y)
+        b = (not y) & (not r)
+        return n * y, n * r, n * b
     return 0, 0, 0
