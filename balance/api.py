@@ -24,6 +24,7 @@ from balance.variants import load_variant_file
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
 TABLES = ("seats", "scores", "cards", "villains", "pairs")
+BACKENDS = ("local", "dask")
 
 
 @dataclass
@@ -59,6 +60,10 @@ def simulate(
     chunk_size: int | None = None,
     on_progress: Callable[[int], None] | None = None,
     rotate: bool = False,
+    threads: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    resume: bool = False,
 ) -> RunResult:
     """Simulate ``games`` games for each player count and aggregate them.
 
@@ -66,17 +71,30 @@ def simulate(
     with ``rotate``, any number, cycled over the seats and rotated so each strategy plays
     every seat equally often (see ``_seatings``).
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
-    overrides win. With ``out`` the run directory is written atomically.
+    overrides win. With ``out`` the run directory is written atomically and checkpointed;
+    ``resume=True`` continues an interrupted run of the same request in ``out``.
+    threads: local threads (default: every core); backend ``local`` or ``dask`` (at
+    ``scheduler``, or a LocalCluster). Results do not depend on threads, chunks or backend.
     """
-    from balance import output, runner
+    from balance import runner
 
     spec = get_game(game)
     rules_mod = spec.part("rules")
     engine_mod = spec.part("engine")
     _check_int("games", games, 1, MAX_GAMES)
     _check_int("seed", seed, 0, MAX_SEED)
+    if resume and out is None:
+        raise BalanceError("resume needs the run directory (--resume DIR)")
+    if chunk_size is None:  # a resumed run keeps its chunking (its checkpoint is per chunk)
+        chunk_size = _saved_chunk_size(Path(out)) if resume else None
     chunk_size = runner.DEFAULT_CHUNK if chunk_size is None else chunk_size
     _check_int("chunk_size", chunk_size, 1, 10**8)
+    threads = runner.default_threads() if threads is None else threads
+    _check_int("threads", threads, 1, 1024)
+    if backend not in BACKENDS:
+        raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise BalanceError("--scheduler needs --backend dask")
 
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
     rule_changes.update(overrides or {})
@@ -105,6 +123,7 @@ def simulate(
         "games": games,
         "players": counts,
         "rotate": rotate,
+        "strategies": [s.label for s in parsed],
         "variant": {"file": str(variant) if variant is not None else None,
                     "overrides": dict(overrides or {})},
         "runs": [
@@ -125,15 +144,9 @@ def simulate(
     blocks = [(engine_mod.Engine(rules, seats), first, n_games)
               for rules, seatings in runs for first, n_games, seats in seatings]
 
-    if out is None:
-        return _run(blocks, manifest, None, keep_games, on_progress)
-    out = Path(out)
-    with output.atomic_dir(out, force) as tmp:
-        result = _run(blocks, manifest, tmp, keep_games, on_progress)
-        output.write_tables(tmp, {name: result.tables[name] for name in TABLES})
-        output.write_json(tmp / "manifest.json", result.manifest)
-    result.out = out
-    return result
+    execution = {"threads": threads, "backend": backend, "scheduler": scheduler}
+    return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
+                execution, force, resume)
 
 
 def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int, int, list]]:
@@ -163,50 +176,109 @@ def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int,
             for r in range(n)]
 
 
-def _run(blocks, manifest, directory: Path | None, keep_games: bool, on_progress) -> RunResult:
-    from balance import runner
+def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, execution: dict,
+         force: bool, resume: bool) -> RunResult:
+    """Play every chunk of every block, folding as they finish; write ``out`` if given."""
+    import json
+
+    from balance import output, runner
+    from balance.checkpoint import Checkpointer, RunState, merge_games
 
     started = time.perf_counter()
-    per_block = []
-    kept: list[pl.DataFrame] = []
-    writer = None
+    engines = [engine for engine, _, _ in blocks]
+    specs = [runner.BlockSpec(manifest["game"], json.dumps(e.rules.to_dict(), sort_keys=True),
+                              tuple(s.label for s in e.strategies), manifest["seed"]) for e in engines]
+    tasks = runner.plan_tasks([(first, n) for _, first, n in blocks], manifest["chunk_size"])
+    state = RunState([e.empty_totals() for e in engines])
+    kept: dict = {}
+    checkpoint = None
+    if out is not None:
+        checkpoint = Checkpointer(out, manifest)
+        if resume:
+            state = checkpoint.resume(state)
+        else:
+            checkpoint.start(force)
+    todo = [t for t in tasks if t.key not in state.done]
+    if on_progress is not None and len(todo) < len(tasks):
+        on_progress(sum(t.n for t in tasks if t.key in state.done))
+
+    def on_done(task, chunk):
+        if keep_games:
+            frame = engines[task.block].games_table(chunk)
+            if checkpoint is None:
+                kept[task.key] = frame
+            else:  # on disk before the checkpoint names the chunk done: resume never lacks it
+                frame.write_parquet(checkpoint.chunk_games_path(task))
+        state.fold(task, chunk)
+        if checkpoint is not None:
+            checkpoint.maybe_save(state)
+        if on_progress is not None:
+            on_progress(task.n)
+
     try:
-        for engine, first_game, n_games in blocks:
-            def keep(chunk, engine=engine):
-                nonlocal writer
-                frame = engine.games_table(chunk)
-                if directory is None:
-                    kept.append(frame)
-                    return
-                import pyarrow.parquet as pq
+        runner.execute(specs, todo, keep_games, on_done, execution["threads"],
+                       execution["backend"], execution["scheduler"])
+    except BaseException:
+        if checkpoint is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
+            checkpoint.save(state)
+        raise
 
-                table = frame.to_arrow()
-                if writer is None:
-                    writer = pq.ParquetWriter(directory / "games.parquet", table.schema)
-                writer.write_table(table)
-
-            totals = runner.run_chunks(
-                engine, manifest["seed"], first_game, n_games, manifest["chunk_size"],
-                on_chunk=keep if keep_games else None, on_progress=on_progress,
-            )
-            per_block.append(engine.tables(totals))
-    finally:
-        if writer is not None:
-            writer.close()
+    per_block = [e.tables(t) for e, t in zip(engines, state.totals)]
     tables = {name: schema.sum_rows(pl.concat([t[name] for t in per_block]), name) for name in TABLES}
-    # Written runs keep per-game rows on disk only (read them from ``out/games.parquet``).
-    games = pl.concat(kept) if keep_games and directory is None else None
     elapsed = time.perf_counter() - started
     manifest = {
         **manifest,
-        "timing": {
+        "execution": execution,
+        "timing": {  # of this invocation (a resumed run played only the missing chunks)
             "seconds": round(elapsed, 3),
-            "games_per_second": round(manifest["games"] * len(manifest["players"]) / max(elapsed, 1e-9)),
+            "games_per_second": round(sum(t.n for t in todo) / max(elapsed, 1e-9)),
             "machine": platform.machine(),
             "python": platform.python_version(),
         },
     }
-    return RunResult(manifest, *(tables[n] for n in TABLES), games=games, tables=tables)
+    games = pl.concat([kept[t.key] for t in tasks]) if keep_games and out is None else None
+    result = RunResult(manifest, *(tables[n] for n in TABLES), games=games, tables=tables)
+    if checkpoint is not None:
+        def write_outputs(directory: Path) -> None:
+            output.write_tables(directory, tables)
+            if keep_games:
+                merge_games([checkpoint.chunk_games_path(t) for t in tasks], directory / "games.parquet")
+            output.write_json(directory / "manifest.json", manifest)
+
+        checkpoint.finish(write_outputs)
+        result.out = out
+    return result
+
+
+def resume_arguments(out: str | Path) -> dict:
+    """simulate() arguments of the interrupted run in ``out`` (for a bare ``--resume DIR``)."""
+    import json
+
+    from balance.checkpoint import partial_dir
+
+    path = partial_dir(Path(out)) / "request.json"
+    try:
+        request = json.loads(path.read_text("utf-8"))
+        return {"game": request["game"], "players": request["players"], "games": request["games"],
+                "seed": request["seed"], "strategies": request["strategies"],
+                "overrides": request["variant"]["overrides"], "variant": request["variant"]["file"],
+                "rotate": request["rotate"], "keep_games": request["keep_games"]}
+    except FileNotFoundError:
+        done = " (it is complete)" if (Path(out) / "manifest.json").is_file() else ""
+        raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted run{done}") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise BalanceError(f"{str(path)!r} is unreadable ({e}); start again with --force") from None
+
+
+def _saved_chunk_size(out: Path) -> int | None:
+    import json
+
+    from balance.checkpoint import partial_dir
+
+    try:
+        return json.loads((partial_dir(out) / "request.json").read_text("utf-8")).get("chunk_size")
+    except (OSError, ValueError):
+        return None  # Checkpointer.resume explains what is wrong
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:

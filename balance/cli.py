@@ -93,8 +93,10 @@ def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     players: Annotated[Optional[str], typer.Option(
         help="Player count, or a comma list (3,4,5) to run each count. Default: 4.")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per player count.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same numbers.")] = 0,
+    n_games: Annotated[Optional[int], typer.Option(
+        "--games", "-n", help="Games per player count. Default: 100000.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Run seed: the same seed gives the same numbers. Default: 0.")] = None,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s",
         help="NAME or NAME:PARAM=VALUE,... Once for every seat, or once per seat in seat order. "
@@ -111,7 +113,18 @@ def simulate(
         "of games, so every strategy plays every seat equally often (any number of strategies).")] = False,
     keep_games: Annotated[bool, typer.Option(
         "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
-    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace --out (and discard an interrupted run there) if it exists.")] = False,
+    resume: Annotated[Optional[Path], typer.Option(
+        help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
+        "options not given are taken from it, options given must match it.")] = None,
+    threads: Annotated[Optional[int], typer.Option(
+        help="Threads playing chunks in parallel. Default: every core.")] = None,
+    backend: Annotated[str, typer.Option(
+        help="local (threads of this process) or dask (a dask.distributed cluster).")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="dask scheduler address, e.g. tcp://10.0.0.5:8786. Default with --backend dask: "
+        "a local cluster of --threads worker processes.")] = None,
     chunk_size: Annotated[Optional[int], typer.Option(
         help="Games per chunk (memory vs overhead); results do not depend on it.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
@@ -119,36 +132,81 @@ def simulate(
 ) -> None:
     """Simulate games and write a run directory.
 
-    Writes manifest.json, seats.parquet, scores.parquet, cards.parquet, villains.parquet
-    (and games.parquet with --keep-games) into --out, atomically.
+    Writes manifest.json, seats.parquet, scores.parquet, cards.parquet, villains.parquet,
+    pairs.parquet (and games.parquet with --keep-games) into --out, atomically. Finished
+    chunks are checkpointed: after Ctrl-C, a kill or a crash, --resume DIR continues the run
+    and ends with the same numbers as an uninterrupted one.
 
     Example: balance simulate avengers-cards --players 3,4,5 --games 100000 -s greedy
     """
+    from balance.api import resume_arguments
     from balance.api import simulate as run_simulation
 
     counts = _parse_players(players)
-    if out is None:
-        out = Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
     try:
         from balance.variants import parse_overrides
 
         overrides = parse_overrides(set_)
-        with _progress(quiet or as_json, n_games * (len(counts) if counts else 1)) as advance:
+        if resume is not None:
+            if out is not None and out != resume:
+                fail(f"--out {out} and --resume {resume} name different directories")
+            saved = resume_arguments(resume)
+            if saved["game"] != game:
+                fail(f"--resume {resume} holds a run of {saved['game']!r}, not {game!r}")
+            out = resume
+            counts = saved["players"] if counts is None else counts
+            n_games = saved["games"] if n_games is None else n_games
+            seed = saved["seed"] if seed is None else seed
+            strategy = strategy or saved["strategies"]
+            overrides = overrides or saved["overrides"]
+            variant = variant or (Path(saved["variant"]) if saved["variant"] else None)
+            rotate = rotate or saved["rotate"]
+            keep_games = keep_games or saved["keep_games"]
+        if out is None:
+            out = Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
+        n_games = 100_000 if n_games is None else n_games
+        total = n_games * (len(counts) if counts else 1)
+        with _terminate_as_interrupt(), _progress(quiet or as_json, total) as advance:
             result = run_simulation(
-                game, players=counts, games=n_games, seed=seed,
+                game, players=counts, games=n_games, seed=0 if seed is None else seed,
                 strategies=strategy or ["random"], overrides=overrides, variant=variant,
                 out=out, keep_games=keep_games, force=force, chunk_size=chunk_size,
-                on_progress=advance, rotate=rotate,
+                on_progress=advance, rotate=rotate, threads=threads, backend=backend,
+                scheduler=scheduler, resume=resume is not None,
             )
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
+        typer.echo(f"interrupted: finished chunks are kept; continue with "
+                   f"balance simulate {game} --resume {out}", err=True)
         raise typer.Exit(130)
     if as_json:
         typer.echo(json.dumps({**result.manifest, "out": str(result.out)}, indent=2))
     elif not quiet:
         _print_summary(result)
+
+
+def _terminate_as_interrupt():
+    """SIGTERM behaves like Ctrl-C while simulating: finished chunks are checkpointed."""
+    import signal
+    from contextlib import contextmanager
+
+    @contextmanager
+    def handler():
+        def interrupt(signum, frame):
+            raise KeyboardInterrupt
+
+        try:
+            previous = signal.signal(signal.SIGTERM, interrupt)
+        except ValueError:  # not the main thread (e.g. inside a test runner's worker)
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return handler()
 
 
 def _progress(silent: bool, total: int):

@@ -7,6 +7,7 @@ line up with the kernel's parameter row.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,8 @@ class Param:
     integer: bool = False
 
     def check(self, value: float, strategy: str) -> float:
+        if not math.isfinite(value):
+            raise BalanceError(f"{strategy}: {self.name}={value} is not a finite number; allowed {self.bounds()}")
         if self.integer and value != int(value):
             raise BalanceError(f"{strategy}: {self.name}={value} must be an integer in {self.bounds()}")
         if not self.low <= value <= self.high:

@@ -6,8 +6,8 @@ Every test is derandomized (``derandomize=True``, no example database), so the s
 the same examples on every run. Hypothesis still caches constants it reads from the source
 under ``.hypothesis/`` (git-ignored by its own .gitignore); that does not change the examples.
 
-The tests marked ``xfail(strict)`` at the end pin known validation gaps: they fail loudly
-(XPASS) once the gap is fixed, which is the cue to drop the marker.
+The tests at the end are regressions for validation gaps this file found (non-finite integer
+parameters, boolean card values, and errors naming a key the user did not change).
 """
 import math
 
@@ -598,11 +598,8 @@ def test_out_of_bound_strategy_params_are_rejected_by_name(case):
     assert name in str(e.value), (spec, str(e.value))
 
 
-# ---- known gaps (strict xfail: they turn into failures once fixed; then drop the marker) ----
+# ---- validation gaps found by this file, fixed; kept as regression tests ----
 
-@pytest.mark.xfail(strict=True, raises=(ValueError, OverflowError),
-                   reason="Param.check calls int(value) before the range check: int(nan) raises "
-                          "ValueError, int(inf) OverflowError, neither a BalanceError")
 @pytest.mark.parametrize("text", ["nan", "inf", "-inf"])
 @pytest.mark.parametrize("spec", ["greedy:samples", "threshold:keep_high"])
 def test_integer_params_reject_nan_and_infinity(spec, text):
@@ -611,8 +608,6 @@ def test_integer_params_reject_nan_and_infinity(spec, text):
         parse_strategy(f"{spec}={text}", STRATEGIES)
 
 
-@pytest.mark.xfail(strict=True, reason="hand values are checked with isinstance(v, int), which "
-                                       "accepts bools (True == 1); _check_int rejects them elsewhere")
 def test_hand_rejects_booleans():
     """A boolean card value raises BalanceError naming hand, as booleans do for every other
     integer key."""
@@ -620,16 +615,12 @@ def test_hand_rejects_booleans():
         Rules.from_overrides({"hand": [True, 2, 3, 4, 5, 6]})
 
 
-@pytest.mark.xfail(strict=True, reason="battles is range-checked against 1..20, then the deck "
-                                       "check's message names deck_per_battle, not battles")
 def test_battles_beyond_the_deck_is_named():
     """battles=4 with the 3-battle default deck raises BalanceError naming battles."""
     with pytest.raises(BalanceError, match="battles"):
         Rules.from_overrides({"battles": 4})
 
 
-@pytest.mark.xfail(strict=True, reason="start_tokens / extra_tokens are range-checked against "
-                                       "tokens_per_colour first; that message names only them")
 def test_tokens_per_colour_below_one_seat_s_share_is_named():
     """tokens_per_colour=0 with the default start tokens raises BalanceError naming
     tokens_per_colour, the only key the user changed."""

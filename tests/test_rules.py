@@ -24,7 +24,7 @@ def test_defaults_are_the_rulebook():
     ({"villains_per_battle": 7}, ["villains_per_battle=7"]),
     ({"hand": [1, 2, 3]}, ["villains_per_battle=4 exceeds the hand"]),
     ({"deck_per_battle": 4}, ["deck_per_battle=4", "5 villains for battle 1"]),
-    ({"battles": 4}, ["0 villains for battle 4"]),
+    ({"battles": 4}, ["battles=4", "no villains for battle 4"]),
     ({"start_tokens": [4, 1, 1]}, ["more than tokens_per_colour=15"]),
     ({"extra_tokens": [[12, 0, 0]]}, ["deal [16, 4, 4]", "tokens_per_colour=15"]),
     ({"extra_tokens": [[1, 0]]}, ["3 numbers"]),

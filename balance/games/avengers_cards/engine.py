@@ -28,6 +28,10 @@ class Chunk:
     beaten: np.ndarray  # int32[n], villains beaten
     totals: dict  # name in TOTALS -> int64 array
 
+    def totals_only(self) -> "Chunk":
+        """The chunk without its per-game rows (what a worker sends back without keep_games)."""
+        return Chunk(self.first_game, None, None, None, None, self.totals)
+
 
 class Engine:
     """Plays games of one rules object with one strategy per seat."""

@@ -177,7 +177,7 @@ class Rules:
         if not hand:
             raise BalanceError("hand is empty; give at least one card value")
         for v in hand:
-            if not isinstance(v, int) or not 1 <= v <= MAX_CARD:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_CARD:
                 raise BalanceError(f"hand: card value {v!r} is out of range; allowed 1..{MAX_CARD}")
         if len(set(hand)) != len(hand):
             raise BalanceError(f"hand {list(hand)} repeats a value; each card value appears once")
@@ -192,8 +192,8 @@ class Rules:
         _check_int("tokens_per_colour", self.tokens_per_colour, 0, MAX_TOKENS_PER_COLOUR)
         if len(self.start_tokens) != 3:
             raise BalanceError(f"start_tokens {list(self.start_tokens)} must be 3 numbers (Y, R, B)")
-        for n in self.start_tokens:
-            _check_int("start_tokens", n, 0, self.tokens_per_colour)
+        for n in self.start_tokens:  # the supply itself is checked below, naming both keys
+            _check_int("start_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
         if len(self.extra_tokens) > self.players:
             raise BalanceError(
                 f"extra_tokens has {len(self.extra_tokens)} entries for {self.players} players; "
@@ -203,7 +203,7 @@ class Rules:
             if len(extra) != 3:
                 raise BalanceError(f"extra_tokens entry {list(extra)} must be 3 numbers (Y, R, B)")
             for n in extra:
-                _check_int("extra_tokens", n, 0, self.tokens_per_colour)
+                _check_int("extra_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
         dealt = self.start_array().sum(axis=0)
         if (dealt > self.tokens_per_colour).any():
             raise BalanceError(
@@ -220,6 +220,11 @@ class Rules:
         deck = load_villains(self.villains)
         for b in range(1, self.battles + 1):
             n = len(deck.in_battle(b))
+            if n == 0:
+                raise BalanceError(
+                    f"battles={self.battles}, but villain deck {deck.name!r} has no villains for "
+                    f"battle {b}; give a deck with battles 1..{self.battles}"
+                )
             if n != self.deck_per_battle:
                 raise BalanceError(
                     f"deck_per_battle={self.deck_per_battle}, but villain deck {deck.name!r} has {n} "

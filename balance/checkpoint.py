@@ -1,0 +1,178 @@
+"""Checkpointed run directories: a run in progress lives in ``.NAME.partial`` next to ``--out``.
+
+``.NAME.partial/`` holds ``request.json`` (the run's manifest as requested), ``checkpoint.npz``
+(the folded totals of every finished chunk and which chunks those are, replaced atomically)
+and, with --keep-games, one Parquet file per finished chunk under ``games/``. An interrupted
+run (Ctrl-C, SIGTERM, SIGKILL, power loss) keeps it; ``--resume`` plays only the chunks the
+checkpoint lacks. A finished run is assembled there and renamed to ``NAME`` in one step, so
+``NAME`` is always either absent, the previous complete run, or the new complete run.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from balance.errors import BalanceError
+
+# What must match for a checkpoint to be resumed (timing and threads may differ).
+RESUME_KEYS = ("game", "rules_version", "seed", "games", "players", "rotate", "runs", "chunk_size",
+               "keep_games")
+# How often the folded totals are saved: a crash loses at most this much work. Tests shorten it.
+CHECKPOINT_SECONDS = float(os.environ.get("BALANCE_CHECKPOINT_SECONDS", "5"))
+
+
+def partial_dir(out: Path) -> Path:
+    return out.parent / f".{out.name}.partial"
+
+
+class RunState:
+    """Totals per block and the chunks folded into them (keys ``(block, first_game)``)."""
+
+    def __init__(self, totals: list[dict], done: set | None = None):
+        self.totals = totals
+        self.done = set(done or ())
+
+    def fold(self, task, chunk) -> None:
+        for name, array in chunk.totals.items():
+            self.totals[task.block][name] += array
+        self.done.add(task.key)
+
+
+class Checkpointer:
+    """Owns ``.NAME.partial``: creates or reopens it, saves and loads checkpoints, finishes."""
+
+    def __init__(self, out: Path, request: dict):
+        self.out = Path(out)
+        self.dir = partial_dir(self.out)
+        self.request = request
+        self.last_save = time.monotonic()
+
+    # ---- opening -------------------------------------------------------------------------
+    def start(self, force: bool) -> None:
+        """A fresh run: refuse to clobber a complete run or an interrupted one without force."""
+        from balance.output import check_target
+
+        check_target(self.out, force)
+        if self.dir.exists():
+            if not force:
+                raise BalanceError(
+                    f"an interrupted run of {str(self.out)!r} exists ({self.dir.name}); continue it "
+                    f"with --resume {self.out} or discard it with --force"
+                )
+            shutil.rmtree(self.dir)
+        try:
+            (self.dir / "games").mkdir(parents=True)
+            _write_atomic(self.dir / "request.json", json.dumps(self.request, indent=2).encode())
+        except OSError as e:
+            raise BalanceError(f"cannot create {str(self.dir)!r}: {e.strerror or e}") from None
+
+    def resume(self, state: RunState) -> RunState:
+        """Reopen an interrupted run; checks it is the same run and loads its checkpoint."""
+        if not self.dir.is_dir():
+            done = " (it is complete)" if (self.out / "manifest.json").is_file() else ""
+            raise BalanceError(f"nothing to resume at {str(self.out)!r}: no interrupted run{done}")
+        try:
+            saved = json.loads((self.dir / "request.json").read_text("utf-8"))
+        except (OSError, ValueError) as e:
+            raise BalanceError(f"{str(self.dir / 'request.json')!r} is unreadable ({e}); "
+                               "start again with --force") from None
+        differ = [k for k in RESUME_KEYS if saved.get(k) != self.request.get(k)]
+        if differ:
+            raise BalanceError(
+                f"--resume {self.out}: the interrupted run differs in {', '.join(differ)} "
+                f"(it was: {', '.join(f'{k}={_short(saved.get(k))}' for k in differ)}); "
+                "give the same game, rules, strategies, seed and games, or start again with --force"
+            )
+        return self.load(state)
+
+    # ---- checkpoints ---------------------------------------------------------------------------
+    def maybe_save(self, state: RunState) -> None:
+        if time.monotonic() - self.last_save >= CHECKPOINT_SECONDS:
+            self.save(state)
+
+    def save(self, state: RunState) -> None:
+        """Replace checkpoint.npz atomically (write a temp file, fsync, rename)."""
+        arrays = {f"b{b}__{name}": a for b, t in enumerate(state.totals) for name, a in t.items()}
+        arrays["done"] = np.array(sorted(state.done), np.int64).reshape(-1, 2)
+        path = self.dir / "checkpoint.npz"
+        tmp = path.with_suffix(".tmp")
+        try:
+            with open(tmp, "wb") as f:
+                np.savez(f, **arrays)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as e:
+            raise BalanceError(f"cannot write the checkpoint {str(path)!r}: {e.strerror or e}") from None
+        self.last_save = time.monotonic()
+
+    def load(self, state: RunState) -> RunState:
+        path = self.dir / "checkpoint.npz"
+        if not path.is_file():
+            return state  # interrupted before the first checkpoint: start from zero
+        try:
+            with np.load(path) as data:
+                done = {tuple(int(x) for x in row) for row in data["done"]}
+                for b, totals in enumerate(state.totals):
+                    for name, array in totals.items():
+                        saved = data[f"b{b}__{name}"]
+                        if saved.shape != array.shape:
+                            raise ValueError(f"{name} has shape {saved.shape}, expected {array.shape}")
+                        array[...] = saved
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+            raise BalanceError(f"the checkpoint {str(path)!r} is corrupted ({e}); nothing was "
+                               f"changed: start again with --force") from None
+        return RunState(state.totals, done)
+
+    def chunk_games_path(self, task) -> Path:
+        return self.dir / "games" / f"b{task.block:03d}-{task.first:015d}.parquet"
+
+    # ---- finishing ---------------------------------------------------------------------------
+    def finish(self, write_outputs) -> None:
+        """``write_outputs(dir)`` writes the final files; then the run is swapped into place."""
+        try:
+            write_outputs(self.dir)
+            for name in ("checkpoint.npz", "request.json"):
+                (self.dir / name).unlink(missing_ok=True)
+            shutil.rmtree(self.dir / "games", ignore_errors=True)
+            old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+            if self.out.exists():
+                self.out.rename(old)
+            self.dir.rename(self.out)
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError as e:
+            raise BalanceError(f"writing {str(self.out)!r} failed: {e.strerror or e}; the finished "
+                               f"chunks are kept in {str(self.dir)!r} (--resume)") from None
+
+
+def merge_games(chunk_files: list[Path], target: Path) -> None:
+    """Concatenate per-chunk Parquet files into one file, a row group each (streaming)."""
+    import pyarrow.parquet as pq
+
+    writer = None
+    try:
+        for path in chunk_files:
+            table = pq.read_table(path)
+            if writer is None:
+                writer = pq.ParquetWriter(target, table.schema)
+            writer.write_table(table)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _short(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."

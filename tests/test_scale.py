@@ -1,0 +1,153 @@
+"""Scale and safety: threads, chunks and dask give identical numbers; runs survive Ctrl-C,
+SIGTERM and SIGKILL and resume to the same outputs; bad directories get clear errors."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import balance
+from balance.checkpoint import partial_dir
+from balance.errors import BalanceError
+
+TABLES = ("seats", "scores", "cards", "villains", "pairs")
+RUN = dict(players=[3, 4], games=24_000, seed=11, strategies=["greedy:samples=4", "threshold", "random"],
+           rotate=True)
+EXE = str(Path(sys.executable).with_name("balance"))
+
+
+def same_tables(a, b):
+    return all(a.tables[n].equals(b.tables[n]) for n in TABLES)
+
+
+@pytest.fixture(scope="module")
+def reference_run():
+    return balance.simulate("avengers-cards", threads=1, chunk_size=24_000, keep_games=True, **RUN)
+
+
+def test_threads_and_chunk_sizes_give_identical_outputs(reference_run):
+    for threads, chunk in [(2, 1_000), (2, 7_777), (1, 999)]:
+        run = balance.simulate("avengers-cards", threads=threads, chunk_size=chunk, keep_games=True, **RUN)
+        assert same_tables(run, reference_run), (threads, chunk)
+        assert run.games.equals(reference_run.games)
+
+
+def test_dask_local_cluster_gives_identical_outputs(reference_run):
+    run = balance.simulate("avengers-cards", threads=2, backend="dask", chunk_size=3_000, **RUN)
+    assert same_tables(run, reference_run)
+
+
+def test_a_dask_worker_killed_mid_run_costs_only_its_chunks(reference_run):
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        victims = list(client.run(os.getpid).values())
+        killed = []
+
+        def kill_one_worker(_games):
+            if not killed:  # first finished chunk: others are still running on both workers
+                os.kill(victims[0], signal.SIGKILL)
+                killed.append(victims[0])
+
+        run = balance.simulate("avengers-cards", threads=2, backend="dask", chunk_size=1_000,
+                               scheduler=cluster.scheduler_address, on_progress=kill_one_worker, **RUN)
+    assert killed and same_tables(run, reference_run)
+
+
+def interrupt_after(calls):
+    """An on_progress that raises KeyboardInterrupt (as Ctrl-C would) after ``calls`` chunks."""
+    seen = []
+
+    def progress(_games):
+        seen.append(1)
+        if len(seen) == calls:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+def test_interrupted_run_resumes_to_identical_outputs(tmp_path, reference_run):
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate("avengers-cards", threads=2, chunk_size=2_000, keep_games=True, out=out,
+                         on_progress=interrupt_after(9), **RUN)
+    assert not out.exists() and (partial_dir(out) / "checkpoint.npz").is_file()
+    with pytest.raises(BalanceError, match="--resume"):  # never clobbered silently
+        balance.simulate("avengers-cards", out=out, chunk_size=2_000, keep_games=True, **RUN)
+    with pytest.raises(BalanceError, match="differs in seed"):
+        balance.simulate("avengers-cards", out=out, resume=True, keep_games=True,
+                         **{**RUN, "seed": 12})
+    resumed = balance.simulate("avengers-cards", out=out, resume=True, keep_games=True, threads=1, **RUN)
+    assert same_tables(resumed, reference_run)
+    for name in TABLES:
+        assert pl.read_parquet(out / f"{name}.parquet").equals(reference_run.tables[name])
+    assert pl.read_parquet(out / "games.parquet").equals(reference_run.games)
+    assert not partial_dir(out).exists()
+
+
+def test_corrupted_checkpoint_is_a_clear_error_and_destroys_nothing(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate("avengers-cards", threads=1, chunk_size=2_000, out=out,
+                         on_progress=interrupt_after(3), **RUN)
+    checkpoint = partial_dir(out) / "checkpoint.npz"
+    checkpoint.write_bytes(b"not a checkpoint")
+    with pytest.raises(BalanceError, match="corrupted"):
+        balance.simulate("avengers-cards", out=out, resume=True, **RUN)
+    assert checkpoint.read_bytes() == b"not a checkpoint"
+    with pytest.raises(BalanceError, match="nothing to resume"):
+        balance.simulate("avengers-cards", out=tmp_path / "other", resume=True, **RUN)
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = subprocess.run([EXE, "simulate", "avengers-cards", "--games", "100", "--out", str(blocker / "run")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "cannot create" in r.stderr or "not a directory" in r.stderr
+    assert blocker.read_text() == "x"
+
+
+def run_cli(out, *extra, env=None):
+    args = [EXE, "simulate", "avengers-cards", "--players", "3,4", "--games", "60000", "--seed", "5",
+            "-s", "greedy", "--chunk-size", "1000", "--threads", "1", "--keep-games", "--quiet",
+            "--out", str(out), *extra]
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "BALANCE_CHECKPOINT_SECONDS": "0.05", **(env or {})})
+
+
+def wait_for_checkpoint(out, proc, timeout=120):
+    path = partial_dir(out) / "checkpoint.npz"
+    start = time.monotonic()
+    while not path.is_file():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() - start < timeout
+        time.sleep(0.05)
+    time.sleep(0.3)  # a few more chunks
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGKILL, -9), (signal.SIGTERM, 130), (signal.SIGINT, 130)])
+def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code):
+    out = tmp_path / "run"
+    proc = run_cli(out)
+    wait_for_checkpoint(out, proc)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    if sig != signal.SIGKILL:
+        assert "--resume" in err and "Traceback" not in err
+    assert not out.exists() and partial_dir(out).is_dir()
+    r = subprocess.run([EXE, "simulate", "avengers-cards", "--resume", str(out), "--quiet"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    whole = balance.simulate("avengers-cards", players=[3, 4], games=60_000, seed=5,
+                             strategies=["greedy"], keep_games=True, threads=2)
+    for name in TABLES:
+        assert pl.read_parquet(out / f"{name}.parquet").equals(whole.tables[name]), name
+    assert pl.read_parquet(out / "games.parquet").equals(whole.games)
