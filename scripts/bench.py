@@ -1,9 +1,11 @@
-"""Speed benchmarks (``make bench``): writes docs/BENCHMARKS.md.
+"""Speed and memory benchmarks (``make bench``): writes docs/BENCHMARKS.md.
 
 Measures, side by side in one run (machines are noisy, so ratios matter more than absolutes):
 - kernel vs plain-Python reference, games per second on one core, for 3, 4 and 5 players with
   ``random`` and ``greedy`` in every seat (all counters on);
-- a cold ``balance simulate`` (numba cache cleared: compiles) and a warm one (cached), 10,000 games.
+- a cold ``balance simulate`` (numba cache cleared: compiles) and a warm one (cached), 10,000 games;
+- the report of a 10-million-game run; throughput by threads and backend; peak memory by
+  number of games; the cost of checkpoints.
 
 Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
 """
@@ -92,7 +94,58 @@ def report_seconds(games: int) -> tuple[float, float]:
         return simulated, time.perf_counter() - t
 
 
+def scale_rates(games: int, repeats: int) -> dict:
+    """games/s of balance.simulate (random, 4 players, no output) by threads and backend."""
+    import balance
+
+    def rate(**kw):
+        times = []
+        for r in range(repeats):
+            t = time.perf_counter()
+            balance.simulate("avengers-cards", players=4, games=games, seed=r, **kw)
+            times.append(time.perf_counter() - t)
+        return games / statistics.median(times)
+
+    balance.simulate("avengers-cards", players=4, games=1000, seed=0, threads=1)  # warm caches
+    out = {"local 1 thread": rate(threads=1), "local 2 threads": rate(threads=2)}
+    out["dask LocalCluster, 2 workers"] = rate(threads=2, backend="dask")
+    return out
+
+
+def peak_rss_mb(games: int) -> float:
+    """Peak RSS (MB) of a fresh process simulating ``games`` games (random, 4 players, 2 threads)."""
+    code = ("import resource, balance; balance.simulate('avengers-cards', players=4, games=%d, "
+            "seed=0, threads=2); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)" % games)
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[-1]) / 1024
+
+
+def checkpoint_overhead(games: int, repeats: int) -> tuple[float, float]:
+    """Median seconds of a written run with checkpoints at the default rate and with none."""
+    import balance
+    import balance.checkpoint as ckpt
+
+    def seconds(every):
+        ckpt.CHECKPOINT_SECONDS = every
+        times = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in range(repeats):
+                t = time.perf_counter()
+                balance.simulate("avengers-cards", players=4, games=games, seed=r, threads=2,
+                                 chunk_size=20_000, out=f"{tmp}/run{r}")
+                times.append(time.perf_counter() - t)
+        return statistics.median(times)
+
+    default = ckpt.CHECKPOINT_SECONDS
+    try:
+        return seconds(default), seconds(1e12)
+    finally:
+        ckpt.CHECKPOINT_SECONDS = default
+
+
 def main() -> None:
+    # LocalCluster workers are spawned processes: they import this file as __main__ again,
+    # so everything runs under the `if __name__ == "__main__"` guard below.
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run, noisier)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "BENCHMARKS.md"))
@@ -111,6 +164,18 @@ def main() -> None:
     report_games = 1_000_000 if args.quick else 10_000_000
     simulated, reported = report_seconds(report_games)
     print(f"{report_games:,} games x 3 player counts: simulation {simulated:.1f} s, report {reported:.1f} s")
+    scale_games = 400_000 if args.quick else 4_000_000
+    scaling = scale_rates(scale_games, repeats)
+    for name, r in scaling.items():
+        print(f"{name}: {r:,.0f} games/s")
+    memory_games = [10**5, 10**6] if args.quick else [10**6, 10**7, 10**8]
+    memory = {n: peak_rss_mb(n) for n in memory_games}
+    print("peak RSS:", ", ".join(f"{n:,}: {mb:.0f} MB" for n, mb in memory.items()))
+    from balance.checkpoint import CHECKPOINT_SECONDS
+
+    ckpt_games = 2_000_000 if args.quick else 20_000_000
+    with_ckpt, without_ckpt = checkpoint_overhead(ckpt_games, repeats)
+    print(f"checkpointing: {with_ckpt:.2f} s vs {without_ckpt:.2f} s without")
     cold = cli_seconds(clear_cache=True)
     warm = cli_seconds(clear_cache=False)
     print(f"balance simulate, 10,000 games: cold {cold:.1f} s, warm {warm:.1f} s")
@@ -155,6 +220,32 @@ def main() -> None:
         "",
         "The report reads only the aggregated tables (a few hundred rows), so its time does not",
         "grow with the number of games.",
+        "",
+        "## Scale (issue 4)",
+        "",
+        f"`balance.simulate`, `random`, 4 players, {scale_games:,} games, no output, median of {repeats}:",
+        "",
+        "| execution | games/s | vs 1 thread |",
+        "|---|---|---|",
+        *(f"| {name} | {r:,.0f} | {r / scaling['local 1 thread']:.2f}x |" for name, r in scaling.items()),
+        "",
+        "Targets: 2 threads >= 1.8x one thread. The dask row includes starting and stopping a",
+        "LocalCluster of 2 worker processes (its overhead against local threads).",
+        "",
+        "Peak RSS of a fresh process (`random`, 4 players, 2 threads): memory stays flat because",
+        "each chunk is folded into integer totals as soon as it finishes.",
+        "",
+        "| games | peak RSS (MB) |",
+        "|---|---|",
+        *(f"| {n:,} | {mb:.0f} |" for n, mb in memory.items()),
+        "",
+        f"Checkpoints ({ckpt_games:,} games written to a run directory, 2 threads, median of {repeats}):",
+        "",
+        "| run | seconds |",
+        "|---|---|",
+        f"| checkpoint every {CHECKPOINT_SECONDS:g} s (the default; each save is fsynced) | {with_ckpt:.2f} |",
+        f"| no intermediate checkpoint | {without_ckpt:.2f} |",
+        f"| overhead | {100 * (with_ckpt / without_ckpt - 1):+.1f}% (target < 5%) |",
         "",
     ]
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
