@@ -352,6 +352,56 @@ def _print_comparison(report: dict, out: Path) -> None:
 
 
 @app.command()
+def matchups(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    pool: Annotated[list[str], typer.Option(
+        help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
+        "kept together) or repeated.")],
+    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per ordered pair.")] = 50_000,
+    seed: Annotated[int, typer.Option(help="Seed shared by every pair (common random numbers).")] = 0,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Every strategy of a pool against a field of every other, seat-rotated: a win-share
+    matrix with intervals, dominated strategies, and the meta-game's replicator dynamics.
+
+    Example: balance matchups avengers-cards --pool greedy,threshold,lowest,random --players 4
+    """
+    from balance.matchups import run_matchups, split_pool, write_matchups
+    from balance.output import atomic_dir
+    from balance.variants import parse_overrides
+
+    specs = split_pool(pool)
+    if out is None:
+        out = Path("runs") / f"matchups-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    try:
+        from balance.output import check_target
+
+        check_target(out, force)
+        total = n_games * len(specs) * (len(specs) - 1)
+        with _progress(quiet, total) as advance:
+            result = run_matchups(game, specs, players, n_games, seed, parse_overrides(set_), threads, advance)
+        with atomic_dir(out, force) as tmp:
+            write_matchups(result, tmp, f"{game}: strategy matchups, {players} players")
+    except BalanceError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        typer.echo(f"{players} players, {n_games:,} games per pair -> {out}")
+        for r in result.meta.sort("population_share", descending=True).iter_rows(named=True):
+            dominated = result.dominated.filter(result.dominated["strategy"] == r["strategy"])["dominated_by"][0]
+            typer.echo(f"  {r['strategy']:<28} meta-game share {r['population_share']:6.1%}"
+                       + (f"  (dominated by {dominated})" if dominated else ""))
+
+
+@app.command()
 def plan(
     effect: Annotated[float, typer.Option(help="Smallest effect to detect, as a rate (0.01 = 1 pp).")] = 0.01,
     players: Annotated[int, typer.Option(help="Player count (fair rate 1/players).")] = 4,

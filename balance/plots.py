@@ -213,11 +213,12 @@ def villains(frame: pl.DataFrame, path) -> Path:
     return _save(fig, path)
 
 
-def matchups(frame: pl.DataFrame, path) -> Path:
-    """Head-to-head heatmap per player count: how often the row strategy outscored the column
-    strategy in the same game (level = half), 50% = even.
+def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column") -> Path:
+    """Strategy x strategy heatmap per player count, colours diverging around ``centre``.
 
-    frame: ``aggregate.matchups`` (players, strategy, opponent_strategy, rate).
+    frame: (players, strategy, opponent_strategy, rate); e.g. ``aggregate.matchups`` (how often
+    the row outscored the column in the same game, level = half, centre 50%) or a 1-vs-field
+    matrix (centre: the fair 1/n).
     """
     groups = list(_by_players(frame))
     strategies = sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
@@ -228,11 +229,11 @@ def matchups(frame: pl.DataFrame, path) -> Path:
         for a, b, rate in g.select("strategy", "opponent_strategy", "rate").iter_rows():
             grid[strategies.index(a), strategies.index(b)] = rate
         labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
-        spread = max(float(np.nanmax(np.abs(grid - 0.5))), 1e-3)
-        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=0.5 - spread,
-                    vmax=0.5 + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
+        spread = max(float(np.nanmax(np.abs(grid - centre))), 1e-3)
+        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
+                    vmax=centre + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
                     xticklabels=strategies, yticklabels=strategies)
-        ax.set_title(f"{players} players: row beats column")
+        ax.set_title(f"{players} players: {title}")
         ax.tick_params(axis="x", rotation=30)
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)

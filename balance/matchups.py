@@ -1,0 +1,175 @@
+"""Strategy matchups: every strategy of a pool against a field of every other, seat-rotated.
+
+Cell (A, B) of the matrix is A's win share when A holds one seat and B every other seat, with
+A's seat rotated over all seats in equal blocks of games (seat effects cancel); the fair
+share is 1/players. Every cell plays the same game numbers with one seed (common random
+numbers). From the matrix: which strategies are dominated, and where the replicator dynamics
+of a population choosing among the pool settles (an evolutionary summary of the meta-game).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from balance import stats
+from balance.errors import BalanceError
+
+
+def split_pool(items: list[str]) -> list[str]:
+    """``["greedy:samples=4,w_risk=2,threshold", "random"]`` -> three specs.
+
+    A comma-separated item that is ``key=value`` (no ``:``) continues the previous spec's
+    parameters, so specs with several parameters survive the comma-separated list.
+    """
+    specs: list[str] = []
+    for item in items:
+        for part in filter(None, (p.strip() for p in item.split(","))):
+            if "=" in part and ":" not in part and specs:
+                specs[-1] += "," + part
+            else:
+                specs.append(part)
+    return specs
+
+
+@dataclass
+class MatchupResult:
+    matrix: pl.DataFrame  # strategy, field, games, share, lo, hi, fair, p_value, p_adjusted
+    dominated: pl.DataFrame  # strategy, dominated_by
+    meta: pl.DataFrame  # strategy, population share at the replicator dynamics' rest point
+    players: int
+    labels: list[str]
+
+
+def run_matchups(game: str, pool: list[str], players: int = 4, games: int = 100_000, seed: int = 0,
+                 overrides: dict | None = None, threads: int | None = None,
+                 on_progress=None) -> MatchupResult:
+    """Play every ordered pair of the pool (``games`` games each) and summarise the matrix."""
+    from balance.api import simulate
+    from balance.registry import get_game
+    from balance.strategy import parse_strategy
+
+    spec = get_game(game)
+    parsed = [parse_strategy(s, spec.strategies) for s in pool]
+    labels = [s.label for s in parsed]
+    if len(parsed) < 2:
+        raise BalanceError("give at least two strategies in --pool, e.g. --pool greedy,threshold,random")
+    if len(set(labels)) != len(labels):
+        raise BalanceError(f"--pool repeats a strategy: {', '.join(labels)}")
+    if games < players:
+        raise BalanceError(f"games={games} is too few to rotate over {players} seats")
+    rows = []
+    for a in labels:
+        for b in labels:
+            if a == b:
+                continue
+            run = simulate(game, players=players, games=games, seed=seed, overrides=overrides,
+                           strategies=[a] + [b] * (players - 1), rotate=True, threads=threads,
+                           on_progress=on_progress)
+            mine = run.seats.filter(pl.col("strategy") == a)
+            n = int(mine["games"].sum())
+            share, lo, hi = stats.mean_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), n)
+            rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi})
+    matrix = pl.DataFrame(rows).with_columns(fair=pl.lit(1.0 / players))
+    matrix = _significance(matrix, games, players)
+    share = _share_matrix(matrix, labels, players)
+    return MatchupResult(matrix, _dominated(share, labels), _replicator(share, labels), players, labels)
+
+
+def _significance(matrix: pl.DataFrame, games: int, players: int) -> pl.DataFrame:
+    """z-test of each cell against the fair 1/players, Holm-adjusted over the matrix."""
+    from scipy.stats import norm
+
+    half = (matrix["hi"] - matrix["lo"]).to_numpy() / 2
+    se = half / 1.959963984540054
+    z = (matrix["share"].to_numpy() - 1.0 / players) / np.where(se > 0, se, np.inf)
+    p = 2 * norm.sf(np.abs(z))
+    return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)))
+
+
+def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int) -> np.ndarray:
+    """M[i, j]: strategy i's win share against a field of j; the diagonal is the fair 1/n
+    (a strategy against a field of itself is symmetric)."""
+    m = np.full((len(labels), len(labels)), 1.0 / players)
+    for r in matrix.iter_rows(named=True):
+        m[labels.index(r["strategy"]), labels.index(r["field"])] = r["share"]
+    return m
+
+
+def _dominated(m: np.ndarray, labels: list[str]) -> pl.DataFrame:
+    """Strategy i is dominated by k when k does at least as well as i against every field of
+    the pool and strictly better against one (point estimates)."""
+    rows = []
+    for i, a in enumerate(labels):
+        by = [labels[k] for k in range(len(labels))
+              if k != i and np.all(m[k] >= m[i]) and np.any(m[k] > m[i])]
+        rows.append({"strategy": a, "dominated_by": ", ".join(by)})
+    return pl.DataFrame(rows)
+
+
+def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.DataFrame:
+    """Rest point of the discrete replicator dynamics x_i <- x_i f_i / mean f, from the uniform
+    mix, with fitness f_i = sum_j x_j M[i, j]: the win share of an i-player whose opponents are
+    drawn from the population, approximated by the 1-vs-field cells (each game's field is
+    taken as one strategy)."""
+    x = np.full(len(labels), 1.0 / len(labels))
+    for _ in range(steps):
+        fitness = m @ x
+        x = x * fitness / (x @ fitness)
+    return pl.DataFrame({"strategy": labels, "population_share": x})
+
+
+def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
+    """matchups.md, matchups.html (self-contained), figures/matchups.png, matrix.parquet."""
+    from balance import plots
+    from balance.report import (Bullets, Code, Figure, Para, Section, Table, pvalue, to_html,
+                                to_markdown)
+
+    out = Path(out)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    frame = result.matrix.select(pl.lit(result.players).alias("players"), "strategy",
+                                 pl.col("field").alias("opponent_strategy"), pl.col("share").alias("rate"))
+    figure = plots.matchups(frame, out / "figures" / "matchups.png", centre=1.0 / result.players,
+                            title="row's win share vs a field of column")
+    result.matrix.write_parquet(out / "matrix.parquet")
+    fair = 1.0 / result.players
+    rows = [[Code(r["strategy"]), Code(r["field"]), f"{r['games']:,}", f"{100 * r['share']:.2f}%",
+             f"[{100 * r['lo']:.2f}%, {100 * r['hi']:.2f}%]", f"{100 * (r['share'] - fair):+.2f} pp",
+             pvalue(r["p_value"]), pvalue(r["p_adjusted"])] for r in result.matrix.iter_rows(named=True)]
+    meta = result.meta.sort("population_share", descending=True)
+    survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
+                 for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
+    dominated = [(Code(r["strategy"]), " is dominated by ", Code(r["dominated_by"]))
+                 for r in result.dominated.iter_rows(named=True) if r["dominated_by"]]
+    sections = [
+        Section("Verdict", [Bullets([
+            ("A population choosing among the pool settles on: ",
+             *[p for s in survivors for p in (*s, "; ")][:-1], "."),
+            *(dominated or [("No strategy of the pool is dominated.",)]),
+        ])]),
+        Section("Matrix", [
+            Para((f"{result.players} players. Each cell: the row strategy in one seat (rotated over "
+                  f"every seat), the column strategy in the others; fair share {100 * fair:.2f}%. "
+                  "Normal intervals from each game's observed win share; p tests the cell against "
+                  "the fair share, Holm-adjusted over the matrix.",)),
+            Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"),
+            Table(["strategy", "field", "games", "win share", "95% CI", "vs fair", "p", "Holm p"], rows, left=2),
+        ]),
+        Section("Meta-game", [
+            Para(("Replicator dynamics over the matrix from an even mix; a strategy's fitness is its "
+                  "win share against a field drawn from the population (approximated by the "
+                  "one-strategy fields measured above). Dominated: another strategy does at least as "
+                  "well against every field and better against one (point estimates).",)),
+            Table(["strategy", "population share at rest", "dominated by"],
+                  [[Code(r["strategy"]), f"{100 * r['population_share']:.1f}%",
+                    next(d["dominated_by"] for d in result.dominated.iter_rows(named=True)
+                         if d["strategy"] == r["strategy"]) or "–"]
+                   for r in result.meta.iter_rows(named=True)], left=1),
+        ]),
+    ]
+    md, page = out / "matchups.md", out / "matchups.html"
+    md.write_text(to_markdown(title, sections, out), encoding="utf-8")
+    page.write_text(to_html(title, sections), encoding="utf-8")
+    return {"markdown": md, "html": page, "figures": [figure]}

@@ -1,0 +1,58 @@
+"""Strategy matchups: the matrix equals direct head-to-head runs; dominance and the meta-game."""
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import balance
+from balance.cli import app
+from balance.errors import BalanceError
+from balance.matchups import _dominated, _replicator, run_matchups, split_pool
+
+
+def test_pool_specs_keep_their_parameters_together():
+    assert split_pool(["greedy:samples=4,w_risk=2,threshold", "random"]) == [
+        "greedy:samples=4,w_risk=2", "threshold", "random"]
+
+
+def test_matrix_matches_direct_head_to_head_runs():
+    result = run_matchups("avengers-cards", ["greedy:samples=2", "random"], players=4, games=4_000, seed=3)
+    direct = balance.simulate("avengers-cards", players=4, games=4_000, seed=3, rotate=True,
+                              strategies=["random"] + ["greedy:samples=2"] * 3)
+    mine = direct.seats.filter(pl.col("strategy") == "random")
+    cell = result.matrix.filter((pl.col("strategy") == "random") & (pl.col("field") == "greedy:samples=2"))
+    assert cell["share"][0] == mine["win_share"].sum() / mine["games"].sum()
+    assert cell["games"][0] == 4_000
+    assert cell["lo"][0] < cell["share"][0] < cell["hi"][0]
+
+
+def test_dominance_and_replicator_dynamics_on_known_matrices():
+    # strategy 0 does best against every field: it dominates and takes over the population
+    m = np.array([[0.25, 0.40, 0.50], [0.15, 0.25, 0.30], [0.10, 0.20, 0.25]])
+    dominated = dict(_dominated(m, ["a", "b", "c"]).iter_rows())
+    assert dominated == {"a": "", "b": "a", "c": "a, b"}
+    meta = _replicator(m, ["a", "b", "c"])["population_share"].to_numpy()
+    assert meta[0] > 0.999
+    # rock-paper-scissors: nothing dominated, the even mix is the rest point
+    rps = np.array([[0.5, 0.3, 0.7], [0.7, 0.5, 0.3], [0.3, 0.7, 0.5]])
+    assert all(d == "" for _, d in _dominated(rps, ["r", "p", "s"]).iter_rows())
+    assert np.allclose(_replicator(rps, ["r", "p", "s"])["population_share"], 1 / 3, atol=0.02)
+
+
+def test_bad_pools():
+    with pytest.raises(BalanceError, match="at least two"):
+        run_matchups("avengers-cards", ["random"])
+    with pytest.raises(BalanceError, match="repeats"):
+        run_matchups("avengers-cards", ["random", "random"])
+    with pytest.raises(BalanceError, match="unknown strategy"):
+        run_matchups("avengers-cards", ["random", "clever"])
+
+
+def test_cli_writes_the_matchup_report(tmp_path):
+    out = tmp_path / "m"
+    r = CliRunner().invoke(app, ["matchups", "avengers-cards", "--pool", "lowest,random,threshold",
+                                 "--games", "2000", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert {"matchups.md", "matchups.html", "matrix.parquet"} <= {p.name for p in out.iterdir()}
+    assert pl.read_parquet(out / "matrix.parquet").height == 6
+    assert "data:image/png;base64," in (out / "matchups.html").read_text()
