@@ -402,6 +402,52 @@ def matchups(
 
 
 @app.command()
+def ladder(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    ladder_specs: Annotated[list[str], typer.Option(
+        "--ladder", help="Strategies from weakest to strongest, comma-separated or repeated, e.g. "
+        "random,threshold,greedy,greedy:@runs/tune/tuned.toml.")],
+    players: Annotated[str, typer.Option(help="Player counts, e.g. 3,4,5.")] = "3,4,5",
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Seed shared by every run.")] = 0,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Balance numbers side by side for a ladder of strategies of rising skill, and how often
+    skill beats luck: is an imbalance real, or an artefact of naive play?
+
+    Example: balance ladder avengers-cards --ladder random,lowest,threshold,greedy --players 3,4,5
+    """
+    from balance.ladder import run_ladder, write_ladder
+    from balance.matchups import split_pool
+    from balance.output import atomic_dir, check_target
+    from balance.variants import parse_overrides
+
+    counts = _parse_players(players)
+    specs = split_pool(ladder_specs)
+    if out is None:
+        out = Path("runs") / f"ladder-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    try:
+        check_target(out, force)
+        total = n_games * len(counts) * (2 * len(specs) - 1)
+        with _progress(quiet, total) as advance:
+            result = run_ladder(game, specs, counts, n_games, seed, parse_overrides(set_), threads, advance)
+        with atomic_dir(out, force) as tmp:
+            write_ladder(result, tmp, f"{game}: balance by skill")
+    except BalanceError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        typer.echo(f"wrote {out / 'ladder.html'}")
+
+
+@app.command()
 def plan(
     effect: Annotated[float, typer.Option(help="Smallest effect to detect, as a rate (0.01 = 1 pp).")] = 0.01,
     players: Annotated[int, typer.Option(help="Player count (fair rate 1/players).")] = 4,

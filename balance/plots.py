@@ -280,3 +280,43 @@ def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> 
     ax.set_ylabel("log-likelihood ratio")
     _legend_outside(ax)
     return _save(fig, path)
+
+
+def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
+    """Largest seat gap (best minus worst seat) with its interval, per strategy of a skill
+    ladder (x, in ladder order), one line per player count; zero dashed.
+
+    frame: ``ladder.LadderResult.rungs`` (strategy, players, gap, gap_lo, gap_hi).
+    """
+    fig, ax = plt.subplots(figsize=(1.1 * len(order) + 2.5, 3.2))
+    palette = sns.color_palette()
+    for i, (players, g) in enumerate(_by_players(frame)):
+        x = np.array([order.index(s) for s in g["strategy"]]) + (i - 1) * 0.08
+        _interval(ax, x, g["gap"], g["gap_lo"], g["gap_hi"], color=palette[i % len(palette)],
+                  label=f"{players} players")
+    ax.axhline(0.0, **FAIR_STYLE)
+    ax.set_xticks(range(len(order)), order, rotation=20, ha="right")
+    ax.set_ylabel("largest seat gap (95% CI)")
+    _percent(ax)
+    _legend_outside(ax)
+    return _save(fig, path)
+
+
+def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
+    """Win share of one player of each strategy among players of the weakest, per player
+    count, with the 1/n of pure luck dashed.
+
+    frame: ``ladder.LadderResult.skill`` (strategy, players, share, lo, hi, fair).
+    """
+    groups = list(_by_players(frame))
+    fig, axes = _grid(len(groups), sharey=True)
+    for ax, (players, g) in zip(axes, groups):
+        x = [order.index(s) for s in g["strategy"]]
+        _interval(ax, x, g["share"], g["lo"], g["hi"], color=sns.color_palette()[2])
+        ax.axhline(1.0 / players, **FAIR_STYLE, label="luck 1/n")
+        ax.set_xticks(x, g["strategy"].to_list(), rotation=20, ha="right")
+        ax.set_title(f"{players} players")
+        _percent(ax)
+    axes[0].set_ylabel("win share (95% CI)")
+    _legend_outside(axes[-1])
+    return _save(fig, path)
