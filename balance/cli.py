@@ -219,11 +219,16 @@ def _progress(silent: bool, total: int):
             yield None
             return
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.text import Text
 
-        columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
+        class Rate(ProgressColumn):
+            def render(self, task):
+                return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+        columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                   Rate(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
         with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("games", total=total)
             yield lambda n: progress.advance(task, n)

@@ -124,3 +124,13 @@ def test_existing_output_is_kept_without_force(tmp_path):
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
     assert r.exit_code == 0 and not (out / "precious.txt").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp dirs left
+
+
+def test_json_summary_is_machine_readable_and_quiet_is_silent(tmp_path):
+    r = invoke("simulate", "avengers-cards", "--games", 300, "--out", tmp_path / "j", "--json")
+    assert r.exit_code == 0
+    summary = json.loads(r.stdout)
+    assert summary["games"] == 300 and summary["out"] == str(tmp_path / "j")
+    assert summary["execution"]["backend"] == "local" and summary["timing"]["seconds"] >= 0
+    r = invoke("simulate", "avengers-cards", "--games", 300, "--out", tmp_path / "q", "--quiet")
+    assert r.exit_code == 0 and r.output == ""
