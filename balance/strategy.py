@@ -3,12 +3,16 @@
 A game declares its strategies as ``StrategyInfo`` objects (id used by the kernel, parameters
 with defaults, bounds and meaning). Users write ``greedy`` or ``greedy:samples=8,w_risk=2``;
 ``parse_strategy`` checks every name and bound and returns a ``Strategy`` whose ``values``
-line up with the kernel's parameter row.
+line up with the kernel's parameter row. ``greedy:@runs/tuned`` (or ``@runs/tuned/tuned.toml``)
+takes the parameters from a ``balance tune`` result; ``greedy:@runs/tuned,w_risk=2`` overrides
+one of them further.
 """
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -78,13 +82,18 @@ class Strategy:
 
 
 def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
-    """``'name'`` or ``'name:param=value,param=value'`` -> a validated ``Strategy``."""
+    """``'name'``, ``'name:param=value,param=value'`` or ``'name:@PATH[,param=value...]'``
+    -> a validated ``Strategy``. PATH is a ``tuned.toml`` or a directory holding one."""
     name, _, rest = spec.strip().partition(":")
     if name not in catalogue:
         raise one_of("strategy", name, catalogue)
     info = catalogue[name]
     by_name = {p.name: p for p in info.params}
     values = {p.name: p.default for p in info.params}
+    rest = rest.strip()
+    if rest.startswith("@"):
+        path, _, rest = rest[1:].partition(",")
+        values.update(load_tuned(path.strip(), info))
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, text = item.partition("=")
         key = key.strip()
@@ -98,6 +107,48 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
             raise BalanceError(f"strategy {spec!r}: {key}={text!r} is not a number") from None
         values[key] = by_name[key].check(number, name)
     return Strategy(info, tuple(values[p.name] for p in info.params))
+
+
+TUNED_FILE = "tuned.toml"
+TUNED_KEYS = ("strategy", "params", "tune")  # "tune": how the file was made (informational)
+
+
+def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
+    """Parameter values of ``info`` from a tuned.toml (or a directory holding one).
+
+    The file (written by ``balance.tune``) is ``strategy = "name"`` plus a ``[params]`` table;
+    parameters it leaves out keep their defaults. Its strategy must be ``info.name`` and every
+    value must pass ``Param.check``.
+    """
+    p = Path(path)
+    if p.is_dir():
+        p = p / TUNED_FILE
+    if not p.is_file():
+        raise BalanceError(f"tuned parameters {str(p)!r} do not exist; give a {TUNED_FILE} or "
+                           "the directory `balance tune --out` wrote")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise BalanceError(f"tuned parameters {str(p)!r} are not valid TOML: {e}") from None
+    unknown = sorted(set(data) - set(TUNED_KEYS))
+    if unknown:
+        raise BalanceError(f"{str(p)!r}: unknown key {unknown[0]!r}; allowed: {', '.join(TUNED_KEYS)}")
+    if data.get("strategy") != info.name:
+        raise BalanceError(f"{str(p)!r} holds parameters of strategy {data.get('strategy')!r}, "
+                           f"not {info.name!r}; use it as {data.get('strategy')}:@{path}")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise BalanceError(f"{str(p)!r}: params must be a table ([params] with name = number)")
+    by_name = {q.name: q for q in info.params}
+    values = {}
+    for key, value in params.items():
+        if key not in by_name:
+            raise one_of(f"parameter of strategy {info.name!r} in {str(p)!r}:", key, by_name or ["(none)"])
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BalanceError(
+                f"{str(p)!r}: {key}={value!r} is not a number; allowed {by_name[key].bounds()}")
+        values[key] = by_name[key].check(float(value), info.name)
+    return values
 
 
 def _fmt(x: float) -> str:

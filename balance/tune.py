@@ -1,0 +1,558 @@
+"""Strategy tuning: search a strategy's parameters for the highest win share against a field.
+
+The search is the cross-entropy method (CEM; Rubinstein & Kroese, The Cross-Entropy Method,
+2004) on the parameters scaled to [0, 1] by their declared bounds: each generation samples a
+population from a diagonal Gaussian, plays every candidate on the same games (common random
+numbers), and moves the Gaussian towards the elite. It needs no gradient, tolerates noise
+(the mean of many elites averages the luck out) and respects bounds by clipping.
+
+A candidate's objective is its win share when it holds one seat and the field holds the
+others, its seat rotated over every seat in equal blocks of games so seat effects cancel.
+With ``against="self"`` the field is the current sampling mean: the search climbs towards a
+strategy that does well against itself. The tuned parameters (the final sampling mean, not
+the luckiest candidate) are then validated on fresh seeds against every strategy of the game.
+
+Seeds: ``np.random.SeedSequence(seed)`` spawns three independent streams: the optimiser's
+numpy Generator, the tuning games' seed and the validation games' seed (fresh games: no
+validation game was seen by the search).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+
+from balance.errors import BalanceError
+from balance.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
+
+WIN_UNIT = 60  # kernels count a game's win share in 1/60 units (exact for ties of up to 6)
+ALPHA = 0.05
+
+# CEM settings (on [0, 1] coordinates). The floor keeps the search sampling 2% of each range
+# around the mean, so a noisy early collapse can still be undone.
+ELITE = 0.25
+SMOOTHING = 0.7
+SD_START = 0.25
+SD_FLOOR = 0.02
+
+# Default split of the budget: population 8 + 6 x dimensions (32 for greedy's 4 parameters)
+# and enough games per candidate for about TARGET_GENERATIONS generations.
+TARGET_GENERATIONS = 30
+MIN_GAMES_PER_SEAT = 25  # a candidate plays at least this many games in every seat
+MIN_POPULATION = 4
+MAX_POPULATION = 10_000
+DECIMALS = 4  # tuned real values are rounded: the search's noise is far above 1e-4
+CHUNK = 50_000  # validation games per kernel call (bounded memory)
+
+
+# --------------------------------------------------------------------------------------------
+# the optimiser (any noisy objective)
+
+
+@dataclass
+class Generation:
+    """One CEM generation: what was sampled, how it scored, and the updated distribution."""
+
+    generation: int
+    x: np.ndarray  # float[population, dim] candidates in [0, 1]
+    objectives: np.ndarray  # float[population]
+    mean: np.ndarray  # float[dim] sampling mean after this generation's update
+    sd: np.ndarray  # float[dim] sampling sd after the update
+
+
+@dataclass
+class Optimum:
+    x: np.ndarray  # float[dim] the final sampling mean: the answer
+    sd: np.ndarray  # float[dim]
+    generations: list[Generation]
+
+
+def maximise(f: Callable, dim: int, rng: np.random.Generator, generations: int, population: int,
+             x0=None, sd0: float = SD_START, elite: float = ELITE, smoothing: float = SMOOTHING,
+             sd_floor: float = SD_FLOOR, on_generation: Callable | None = None) -> Optimum:
+    """Maximise a noisy ``f`` over [0, 1]^dim with the cross-entropy method.
+
+    f(x, g, mean) -> float[population]: x float[population, dim] (candidates of generation g),
+    mean float[dim] the distribution they were drawn from. Score all candidates of one call on
+    the same noise where possible (common random numbers): selection then compares candidates,
+    not luck. x0: starting mean (default the centre). The answer is the final mean, an average
+    over many elites, rather than the best single sample, whose score is the most inflated
+    by noise.
+    """
+    mean = np.full(dim, 0.5) if x0 is None else np.clip(np.asarray(x0, np.float64), 0.0, 1.0)
+    sd = np.full(dim, float(sd0))
+    n_elite = max(2, math.ceil(elite * population))
+    history = []
+    for g in range(generations):
+        x = np.clip(mean + sd * rng.standard_normal((population, dim)), 0.0, 1.0)
+        y = np.asarray(f(x, g, mean), np.float64)
+        top = x[np.argsort(-y, kind="stable")[:n_elite]]
+        mean = smoothing * top.mean(axis=0) + (1 - smoothing) * mean
+        sd = np.maximum(smoothing * top.std(axis=0) + (1 - smoothing) * sd, sd_floor)
+        history.append(Generation(g, x, y, mean.copy(), sd.copy()))
+        if on_generation is not None:
+            on_generation(history[-1])
+    return Optimum(mean, sd, history)
+
+
+# --------------------------------------------------------------------------------------------
+# parameters <-> [0, 1]
+
+
+def decode(info: StrategyInfo, x) -> tuple[float, ...]:
+    """float[dim] in [0, 1] -> parameter values within bounds (integers rounded)."""
+    values = []
+    for p, xi in zip(info.params, np.clip(x, 0.0, 1.0)):
+        v = p.low + float(xi) * (p.high - p.low)
+        v = float(round(v)) if p.integer else round(v, DECIMALS)
+        values.append(min(max(v, p.low), p.high))
+    return tuple(values)
+
+
+def encode(info: StrategyInfo, values) -> np.ndarray:
+    """Parameter values -> float[dim] in [0, 1]."""
+    return np.array([(v - p.low) / (p.high - p.low) for p, v in zip(info.params, values)])
+
+
+# --------------------------------------------------------------------------------------------
+# setup and budget
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """How the budget is spent. Every number is games (all seats of a game count once)."""
+
+    population: int
+    games_per_candidate: int
+    generations: int
+    matchups: int  # validation fields
+    validate_games: int  # per matchup and arm (tuned, default)
+
+    @property
+    def tuning_games(self) -> int:
+        return self.generations * self.population * self.games_per_candidate
+
+    @property
+    def validation_games(self) -> int:
+        return 2 * self.matchups * self.validate_games
+
+    @property
+    def total_games(self) -> int:
+        return self.tuning_games + self.validation_games
+
+
+@dataclass
+class _Setup:
+    spec: object  # registry.GameSpec
+    rules: object
+    engine_mod: object
+    start: Strategy  # where the search starts (the given spec's values)
+    default: Strategy  # the strategy at its declared defaults
+    field: list[Strategy] | None  # players - 1 strategies; None = self-play
+    opponents: list[tuple[str, list[Strategy]]]  # validation fields (label, players - 1 seats)
+    plan: TunePlan
+
+
+def plan(game: str, strategy: str = "greedy", players: int = 4, against: list[str] | str = "self",
+         budget: int = 2_000_000, population: int | None = None,
+         games_per_candidate: int | None = None, validate_games: int = 200_000,
+         overrides: dict | None = None) -> TunePlan:
+    """The split of ``budget`` that ``tune`` with these arguments uses (for a progress total)."""
+    return _setup(game, strategy, players, against, budget, population, games_per_candidate,
+                  validate_games, overrides).plan
+
+
+def _setup(game, strategy, players, against, budget, population, games_per_candidate,
+           validate_games, overrides) -> _Setup:
+    """Validate every input (BalanceError naming the value and what is allowed)."""
+    from balance.api import MAX_GAMES, _check_int
+    from balance.registry import get_game
+
+    spec = get_game(game)
+    catalogue = spec.strategies
+    if not isinstance(strategy, str):
+        raise BalanceError(f"strategy={strategy!r}; allowed: a strategy spec such as 'greedy'")
+    name = strategy.strip().partition(":")[0]
+    tunable = [s for s, info in catalogue.items() if info.params]
+    if name in catalogue and not catalogue[name].params:
+        raise BalanceError(f"strategy {name!r} has no parameters to tune; allowed: {', '.join(tunable)}")
+    start = parse_strategy(strategy, catalogue)
+    _check_int("players", players, 2, 10)
+    rules = spec.part("rules").Rules.from_overrides({**(overrides or {}), "players": players})
+    field_ = _parse_field(against, players, catalogue)
+    _check_int("budget", budget, 1, MAX_GAMES)
+    _check_int("validate_games", validate_games, players, MAX_GAMES)
+
+    dim = len(start.info.params)
+    population = 8 + 6 * dim if population is None else population
+    _check_int("population", population, MIN_POPULATION, MAX_POPULATION)
+    min_games = MIN_GAMES_PER_SEAT * players
+    if games_per_candidate is None:
+        per = budget // (population * TARGET_GENERATIONS)
+        games_per_candidate = max(min_games, per - per % players)  # a multiple: equal seat blocks
+    else:
+        _check_int("games_per_candidate", games_per_candidate, players, MAX_GAMES)
+    generations = budget // (population * games_per_candidate)
+    if generations < 1:
+        raise BalanceError(
+            f"budget={budget:,} games is too small for one generation of {population} candidates x "
+            f"{games_per_candidate:,} games; allowed: at least {population * games_per_candidate:,} "
+            "(or a smaller population / games_per_candidate)")
+
+    default = Strategy(start.info, tuple(p.default for p in start.info.params))
+    opponents = _opponents(default, field_, catalogue, players)
+    tune_plan = TunePlan(population, games_per_candidate, generations, len(opponents), validate_games)
+    return _Setup(spec, rules, spec.part("engine"), start, default, field_, opponents, tune_plan)
+
+
+def _parse_field(against, players: int, catalogue) -> list[Strategy] | None:
+    """``"self"`` -> None; one spec (every other seat) or players - 1 specs -> the field."""
+    if isinstance(against, str):
+        if against.strip() == "self":
+            return None
+        against = [against]
+    specs = list(against)
+    if "self" in (s.strip() for s in specs):
+        raise BalanceError("against: 'self' (self-play) must be given alone, not in a list of strategies")
+    if len(specs) not in (1, players - 1):
+        raise BalanceError(f"against: {len(specs)} strategies for the {players - 1} other seats; "
+                           f"allowed: 'self', one strategy for every other seat, or exactly {players - 1}")
+    parsed = [parse_strategy(s, catalogue) for s in specs]
+    return parsed * (players - 1) if len(parsed) == 1 else parsed
+
+
+def _opponents(default: Strategy, field_, catalogue, players: int) -> list[tuple[str, list[Strategy]]]:
+    """Validation fields: the tuned strategy's defaults first, then every other strategy at its
+    defaults, then the tuning field when it is not one of those."""
+    names = [default.name] + [n for n in catalogue if n != default.name]
+    fields = [[default]] + [[parse_strategy(n, catalogue)] for n in names[1:]]
+    out = [(f[0].label, f * (players - 1)) for f in fields]
+    if field_ is not None and [s.label for s in field_] not in [[s.label for s in f] for _, f in out]:
+        out.append((", ".join(s.label for s in field_), field_))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# playing: one candidate seat, rotated, against a field
+
+
+def _seating(candidate: Strategy, field_: list[Strategy], seat: int) -> list[Strategy]:
+    """The candidate at ``seat``; the field's j-th strategy at seat (seat + 1 + j) mod P."""
+    players = len(field_) + 1
+    seats = [candidate] * players
+    for j, s in enumerate(field_):
+        seats[(seat + 1 + j) % players] = s
+    return seats
+
+
+def _blocks(n: int, players: int, chunk: int) -> list[tuple[int, int, int]]:
+    """(seat, offset, games) pieces of n games: block r (games r*n//P .. (r+1)*n//P - 1)
+    seats the candidate at r, split into pieces of at most ``chunk`` games."""
+    out = []
+    for seat in range(players):
+        lo, hi = seat * n // players, (seat + 1) * n // players
+        out += [(seat, a, min(chunk, hi - a)) for a in range(lo, hi, chunk)]
+    return out
+
+
+def _shares(setup: _Setup, candidate: Strategy, field_: list[Strategy], seed: int, first: int,
+            n: int, chunk: int = CHUNK):
+    """Yield float64[k] win shares of the candidate in consecutive pieces of games
+    ``first .. first + n - 1`` (same games and seats for every candidate: common random numbers)."""
+    players = setup.rules.players
+    for seat, offset, games in _blocks(n, players, chunk):
+        engine = setup.engine_mod.Engine(setup.rules, _seating(candidate, field_, seat))
+        yield engine.play(seed, first + offset, games).win_units[:, seat] / WIN_UNIT
+
+
+def _mean_share(setup: _Setup, candidate: Strategy, field_, seed: int, first: int, n: int) -> float:
+    return float(sum(s.sum() for s in _shares(setup, candidate, field_, seed, first, n)) / n)
+
+
+# --------------------------------------------------------------------------------------------
+# validation
+
+
+def _matchup(setup: _Setup, tuned: Strategy, label: str, field_: list[Strategy], seed: int,
+             n: int) -> dict:
+    """Tuned and default in the rotated seat against ``field_`` on the same n games: sums."""
+    arms = zip(_shares(setup, tuned, field_, seed, 0, n), _shares(setup, setup.default, field_, seed, 0, n))
+    t = t2 = b = b2 = d = d2 = 0.0
+    for a, base in arms:
+        diff = a - base
+        t, t2 = t + a.sum(), t2 + (a * a).sum()
+        b, b2 = b + base.sum(), b2 + (base * base).sum()
+        d, d2 = d + diff.sum(), d2 + (diff * diff).sum()
+    return {"field": label, "games": n, "sums": (t, t2, b, b2, d, d2)}
+
+
+def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.DataFrame:
+    """One row per field: tuned's share vs fair, default's share, paired tuned - default;
+    Holm over both p-values of every row (one family)."""
+    from balance import stats
+
+    fair = 1.0 / players
+    rows = []
+    for m in sums:
+        n = m["games"]
+        t, t2, b, b2, d, d2 = m["sums"]
+        share, lo, hi = stats.mean_ci(t, t2, n)
+        # share - fair per game: a one-sample z-test with the observed (tie-aware) variance
+        vs_fair = stats.paired_mean_test(t - n * fair, t2 - 2 * fair * t + n * fair * fair, n)
+        base, base_lo, base_hi = stats.mean_ci(b, b2, n)
+        paired = stats.paired_mean_test(d, d2, n)
+        rows.append({"field": m["field"], "games": n, "win_share": share, "lo": lo, "hi": hi,
+                     "fair": fair, "p_fair": vs_fair["pvalue"], "default": default_label,
+                     "default_win_share": base, "default_lo": base_lo, "default_hi": base_hi,
+                     "difference": paired["mean"], "difference_lo": paired["lo"],
+                     "difference_hi": paired["hi"], "p_difference": paired["pvalue"]})
+    adjusted = stats.holm([r["p_fair"] for r in rows] + [r["p_difference"] for r in rows])
+    for r, holm_fair, holm_diff in zip(rows, adjusted[: len(rows)], adjusted[len(rows):]):
+        r["p_fair_holm"] = float(holm_fair)
+        r["p_difference_holm"] = float(holm_diff)
+        r["beats_field"] = bool(r["win_share"] > fair and holm_fair < ALPHA)
+        r["beats_default"] = bool(r["difference"] > 0 and holm_diff < ALPHA)
+    return pl.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# the command
+
+
+@dataclass
+class TuneResult:
+    params: dict  # parameter name -> tuned value
+    strategy: Strategy
+    history: pl.DataFrame  # one row per generation (see _history_frame)
+    validation: pl.DataFrame  # one row per validation field (see _validation_table)
+    plan: TunePlan
+    manifest: dict
+    paths: dict[str, Path] = field(default_factory=dict)
+
+
+def tune(game: str, strategy: str = "greedy", players: int = 4, against: list[str] | str = "self",
+         budget: int = 2_000_000, seed: int = 0, population: int | None = None,
+         games_per_candidate: int | None = None, validate_games: int = 200_000, out=None,
+         on_progress: Callable[[int], None] | None = None, overrides: dict | None = None,
+         threads: int | None = None, force: bool = False) -> TuneResult:
+    """Tune ``strategy``'s parameters for win share against ``against``; validate; write ``out``.
+
+    strategy: a strategy name (the search starts at its defaults) or a spec whose values are
+    the starting point (``greedy:@runs/old`` continues an earlier tuning). against: ``"self"``
+    (every other seat plays the current sampling mean) or strategy specs, one for every other
+    seat or exactly players - 1. budget: tuning games in all (validation excluded), split as
+    ``plan`` says. validate_games: games per validation field and arm, on a fresh seed.
+    on_progress(games) is called from this thread as games finish (total: ``plan(...)
+    .total_games``). Results are identical for any ``threads`` (default: every core).
+    """
+    from balance import output, runner
+    from balance.api import MAX_SEED, _check_int
+
+    setup = _setup(game, strategy, players, against, budget, population, games_per_candidate,
+                   validate_games, overrides)
+    _check_int("seed", seed, 0, MAX_SEED)
+    threads = runner.default_threads() if threads is None else threads
+    _check_int("threads", threads, 1, 1024)
+    if out is not None:
+        output.check_target(Path(out), force)  # fail now, not after the search
+    opt_seq, tune_seq, valid_seq = np.random.SeedSequence(seed).spawn(3)
+    tune_seed, valid_seed = (int(s.generate_state(1, np.uint64)[0]) for s in (tune_seq, valid_seq))
+    progress = on_progress or (lambda n: None)
+    started = time.perf_counter()
+
+    with ThreadPoolExecutor(threads) as pool:
+        optimum = _search(setup, np.random.default_rng(opt_seq), tune_seed, pool, progress)
+        tuned = Strategy(setup.start.info, decode(setup.start.info, optimum.x))
+        jobs = [pool.submit(_matchup, setup, tuned, label, f, valid_seed, validate_games)
+                for label, f in setup.opponents]
+        sums = []
+        for job in jobs:
+            sums.append(job.result())
+            progress(2 * validate_games)
+    validation = _validation_table(sums, players, setup.default.label)
+    history = _history_frame(setup, optimum)
+    params = tuned.to_dict()["params"]
+    manifest = _manifest(setup, tuned, seed, tune_seed, valid_seed, threads,
+                         time.perf_counter() - started)
+    result = TuneResult(params, tuned, history, validation, setup.plan, manifest)
+    if out is not None:
+        with output.atomic_dir(Path(out), force) as tmp:
+            names = write_outputs(result, tmp)
+        result.paths = {k: Path(out) / v for k, v in names.items()}
+    return result
+
+
+def _search(setup: _Setup, rng, tune_seed: int, pool, progress) -> Optimum:
+    """Run CEM; generation g plays games g*G .. (g+1)*G - 1 of ``tune_seed`` for every candidate."""
+    info, plan_ = setup.start.info, setup.plan
+    players, n = setup.rules.players, plan_.games_per_candidate
+
+    def objective(x, g, mean):
+        field_ = setup.field or [Strategy(info, decode(info, mean))] * (players - 1)
+        candidates = [Strategy(info, decode(info, xi)) for xi in x]
+        scores = []
+        for score in pool.map(lambda c: _mean_share(setup, c, field_, tune_seed, g * n, n), candidates):
+            scores.append(score)
+            progress(n)
+        return np.array(scores)
+
+    return maximise(objective, len(info.params), rng, plan_.generations, plan_.population,
+                    x0=encode(info, setup.start.values))
+
+
+def _history_frame(setup: _Setup, optimum: Optimum) -> pl.DataFrame:
+    """One row per generation: games per candidate, objective mean/sd/best over the population,
+    and per parameter the sampling mean after the update (decoded) and its sd (in [0, 1] units)."""
+    info, n = setup.start.info, setup.plan.games_per_candidate
+    rows = []
+    for g in optimum.generations:
+        row = {"generation": g.generation, "first_game": g.generation * n, "games": n,
+               "objective_mean": float(g.objectives.mean()),
+               "objective_sd": float(g.objectives.std()),
+               "objective_best": float(g.objectives.max())}
+        for p, v, s in zip(info.params, decode(info, g.mean), g.sd):
+            row[p.name] = v
+            row[f"{p.name}_sd"] = float(s)
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def _manifest(setup: _Setup, tuned: Strategy, seed, tune_seed, valid_seed, threads,
+              seconds: float) -> dict:
+    from balance import __version__
+
+    p = setup.plan
+    return {
+        "game": setup.spec.id, "rules_version": setup.spec.rules_version,
+        "package_version": __version__, "players": setup.rules.players,
+        "rules": setup.rules.to_dict(), "strategy": tuned.name, "start": setup.start.label,
+        "tuned": tuned.to_dict(), "default": setup.default.to_dict(),
+        "against": "self" if setup.field is None else [s.label for s in setup.field],
+        "seed": seed, "tuning_seed": tune_seed, "validation_seed": valid_seed,
+        "population": p.population, "games_per_candidate": p.games_per_candidate,
+        "generations": p.generations, "tuning_games": p.tuning_games,
+        "validate_games": p.validate_games, "validation_games": p.validation_games,
+        "optimiser": {"method": "cross-entropy", "elite": ELITE, "smoothing": SMOOTHING,
+                      "sd_start": SD_START, "sd_floor": SD_FLOOR},
+        "threads": threads, "seconds": round(seconds, 3),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# outputs
+
+
+def write_outputs(result: TuneResult, directory: Path) -> dict[str, str]:
+    """tuned.toml, history.parquet, validation.parquet, convergence.png, report.md, tune.json."""
+    directory = Path(directory)
+    (directory / TUNED_FILE).write_text(tuned_toml(result), encoding="utf-8")
+    result.history.write_parquet(directory / "history.parquet")
+    result.validation.write_parquet(directory / "validation.parquet")
+    convergence_plot(result, directory / "convergence.png")
+    (directory / "report.md").write_text(report_markdown(result, directory), encoding="utf-8")
+    (directory / "tune.json").write_text(json.dumps(result.manifest, indent=2) + "\n", encoding="utf-8")
+    return {"tuned": TUNED_FILE, "history": "history.parquet", "validation": "validation.parquet",
+            "convergence": "convergence.png", "report": "report.md", "manifest": "tune.json"}
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)  # Python's int and finite float reprs are valid TOML
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return json.dumps(str(v))  # a JSON string is a TOML basic string
+
+
+def tuned_toml(result: TuneResult) -> str:
+    """The tuned parameters as TOML (read back by ``strategy.load_tuned``)."""
+    m = result.manifest
+    lines = [f"# Written by `balance tune`. Use as --strategy {result.strategy.name}:@DIR "
+             f"(DIR holding this file) or paste the [params] inline:",
+             f"# {result.strategy.label}",
+             f"strategy = {_toml_value(result.strategy.name)}", "", "[params]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in result.params.items()]
+    lines += ["", "[tune]"]
+    lines += [f"{k} = {_toml_value(m[k])}" for k in
+              ("game", "players", "against", "seed", "tuning_games", "population",
+               "games_per_candidate", "generations", "validate_games", "package_version")]
+    return "\n".join(lines) + "\n"
+
+
+def convergence_plot(result: TuneResult, path: Path) -> Path:
+    """Objective (population mean and best) per generation, then each parameter's sampling
+    mean with a +-1 sd band (decoded units) and its default dotted."""
+    from balance import plots
+
+    h, info = result.history, result.strategy.info
+    fig, axes = plots._grid(1 + len(info.params))
+    gen = h["generation"].to_numpy()
+    ax = axes[0]
+    ax.plot(gen, h["objective_mean"], label="population mean")
+    ax.plot(gen, h["objective_best"], label="best candidate", alpha=0.7)
+    ax.axhline(1.0 / result.manifest["players"], label="fair 1/players", **plots.FAIR_STYLE)
+    ax.set(title="win share vs field", xlabel="generation")
+    plots._percent(ax)
+    ax.legend(fontsize="x-small")
+    for ax, p in zip(axes[1:], info.params):
+        mean = h[p.name].to_numpy()
+        half = h[f"{p.name}_sd"].to_numpy() * (p.high - p.low)
+        ax.plot(gen, mean)
+        ax.fill_between(gen, np.maximum(mean - half, p.low), np.minimum(mean + half, p.high), alpha=0.25)
+        ax.axhline(p.default, color="0.3", linestyle=":", linewidth=1.0)
+        ax.set(title=p.name, xlabel="generation")
+    return plots._save(fig, path)
+
+
+def report_markdown(result: TuneResult, directory: Path) -> str:
+    """A short report: tuned parameters, the validation table and the convergence figure."""
+    from balance.report import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
+                                pvalue, to_markdown)
+
+    m, v = result.manifest, result.validation
+    against = m["against"] if m["against"] == "self" else ", ".join(m["against"])
+    params = Table(["parameter", "default", "tuned"],
+                   [[Code(k), str(m["default"]["params"][k]), str(val)] for k, val in result.params.items()])
+    table = Table(
+        ["field (every other seat)", "tuned win share", "95% CI", "p vs fair (Holm)",
+         f"{m['default']['label']} win share", "tuned - default", "95% CI", "p (Holm)"],
+        [[Code(r["field"]), pct(r["win_share"]), ci(r["lo"], r["hi"]), pvalue(r["p_fair_holm"]),
+          pct(r["default_win_share"]), pp(r["difference"], signed=True),
+          ci(r["difference_lo"], r["difference_hi"], " pp"), pvalue(r["p_difference_holm"])]
+         for r in v.iter_rows(named=True)])
+    sections = [
+        Section("Tuned parameters", [
+            Para(("Use as ", Code(f"--strategy {m['strategy']}:@DIR"), " or inline ",
+                  Code(result.strategy.label), ".")), params]),
+        Section("Validation on fresh seeds", [
+            Para((f"Significantly above the fair share against {int(v['beats_field'].sum())} of "
+                  f"{v.height} fields; significantly better than the default {m['strategy']} on the "
+                  f"same games against {int(v['beats_default'].sum())} of {v.height} (Holm, "
+                  f"alpha {ALPHA}).",)),
+            Para((f"The tuned strategy holds one seat (rotated over all {m['players']} seats in "
+                  f"equal blocks) against a field of one strategy; {count(m['validate_games'])} games "
+                  f"per field, fair share {pct(1 / m['players'])}. The default {m['strategy']} plays "
+                  "the same games in the same seat, so tuned - default is paired game by game. "
+                  f"p-values are two-sided z-tests, Holm-adjusted over all {2 * v.height} tests.",)),
+            table]),
+        Section("Convergence", [Figure("convergence", directory / "convergence.png",
+                                       "objective and parameters per generation")]),
+        Section("Method", [Bullets([
+            (f"Cross-entropy method on parameters scaled to [0, 1] by their bounds: population "
+             f"{m['population']}, elite {ELITE:.0%}, smoothing {SMOOTHING}, sd floor {SD_FLOOR}; "
+             f"{m['generations']} generations x {count(m['games_per_candidate'])} games per candidate "
+             f"= {count(m['tuning_games'])} tuning games.",),
+            (f"Objective: win share against {against}, seat rotated; every candidate of a "
+             "generation plays the same games (common random numbers), a new block of games "
+             "each generation. The answer is the final sampling mean.",),
+            (f"Seed {m['seed']}; validation games use a seed the search never saw.",)])]),
+    ]
+    return to_markdown(f"{m['game']}: tuned {m['strategy']} ({m['players']} players)", sections, directory)

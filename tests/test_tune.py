@@ -1,0 +1,188 @@
+"""Strategy tuning: the optimiser on a known noisy optimum, determinism, tuned.toml, bad input."""
+import numpy as np
+import polars as pl
+import pytest
+
+from balance.errors import BalanceError
+from balance.registry import get_game
+from balance.strategy import parse_strategy
+from balance.tune import _blocks, _seating, decode, encode, maximise, plan, tune
+
+GAME = "avengers-cards"
+CATALOGUE = get_game(GAME).strategies
+# 3 generations of 8 candidates x 100 games (25 per seat), 400 validation games per field/arm
+SMALL = dict(players=4, budget=2_400, population=8, games_per_candidate=100, validate_games=400)
+
+
+# ---- the optimiser ---------------------------------------------------------------------------
+
+OPTIMUM = np.array([0.2, 0.7, 0.45, 0.9])
+NOISE_SD = 0.05  # per evaluation; the objective's range over [0, 1]^4 is about 4
+
+
+def _noisy_quadratic(noise_rng):
+    """-|x - OPTIMUM|^2 x 4 plus a shared per-generation shift (what common random numbers
+    leave) and independent noise per candidate: x float[pop, 4] -> float[pop]."""
+    def f(x, g, mean):
+        shift = noise_rng.normal(0.0, 0.2)
+        return -4 * ((x - OPTIMUM) ** 2).sum(axis=1) + shift + noise_rng.normal(0, NOISE_SD, len(x))
+    return f
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_maximise_finds_the_optimum_of_a_noisy_quadratic(seed):
+    result = maximise(_noisy_quadratic(np.random.default_rng(100 + seed)), 4,
+                      np.random.default_rng(seed), generations=40, population=32)
+    assert np.abs(result.x - OPTIMUM).max() < 0.05
+    assert len(result.generations) == 40
+    assert result.generations[-1].objectives.shape == (32,)
+
+
+def test_maximise_respects_bounds_and_finds_a_corner():
+    """The optimum outside the box: the answer goes to the nearest corner, never outside."""
+    rng = np.random.default_rng(3)
+    corner = np.array([1.3, -0.4])
+    result = maximise(lambda x, g, m: -((x - corner) ** 2).sum(axis=1) + rng.normal(0, 0.02, len(x)),
+                      2, np.random.default_rng(0), generations=30, population=16)
+    assert all(((g.x >= 0) & (g.x <= 1)).all() for g in result.generations)
+    assert np.abs(result.x - [1.0, 0.0]).max() < 0.05
+
+
+def test_maximise_is_deterministic_for_a_seed():
+    runs = [maximise(_noisy_quadratic(np.random.default_rng(7)), 4, np.random.default_rng(5),
+                     generations=5, population=8).x for _ in range(2)]
+    np.testing.assert_array_equal(*runs)
+
+
+# ---- parameters and seats ----------------------------------------------------------------------
+
+def test_decode_rounds_integers_and_stays_within_bounds():
+    info = CATALOGUE["greedy"]
+    assert decode(info, [0.0, 0.0, 0.0, 0.0]) == (1.0, 0.0, 0.0, 0.0)
+    assert decode(info, [1.0, 1.0, 1.0, 1.0]) == (64.0, 10.0, 10.0, 10.0)
+    samples, w_reward, _, _ = decode(info, [0.5, 0.123456789, 0.5, 0.5])
+    assert samples == round(1 + 0.5 * 63) and w_reward == 1.2346
+    defaults = tuple(p.default for p in info.params)
+    assert decode(info, encode(info, defaults)) == defaults
+
+
+def test_rotation_blocks_give_every_seat_equal_games():
+    pieces = _blocks(1_000, 4, chunk=100)
+    per_seat = np.bincount([s for s, _, _ in pieces], weights=[n for _, _, n in pieces])
+    assert per_seat.tolist() == [250] * 4
+    starts = sorted((a, n) for _, a, n in pieces)
+    assert all(a + n == b for (a, n), (b, _) in zip(starts, starts[1:]))  # contiguous, no overlap
+    assert max(n for _, _, n in pieces) <= 100
+    cand, a, b, c = (parse_strategy(s, CATALOGUE) for s in ("greedy", "random", "lowest", "highest"))
+    assert [s.name for s in _seating(cand, [a, b, c], 2)] == ["lowest", "highest", "greedy", "random"]
+
+
+# ---- tune ----------------------------------------------------------------------------------
+
+def test_tune_is_deterministic_for_a_seed_and_any_threads():
+    one = tune(GAME, seed=11, threads=1, **SMALL)
+    two = tune(GAME, seed=11, threads=2, **SMALL)
+    assert one.params == two.params
+    assert one.history.equals(two.history)
+    assert one.validation.equals(two.validation)
+    other = tune(GAME, seed=12, threads=2, **SMALL)
+    assert not other.history.equals(one.history)
+
+
+def test_tune_spends_the_budget_as_planned():
+    p = plan(GAME, **SMALL)
+    assert (p.population, p.games_per_candidate, p.generations) == (8, 100, 3)
+    assert p.matchups == len(CATALOGUE)  # every strategy of the game at its defaults
+    result = tune(GAME, seed=1, threads=1, against=["threshold", "random", "lowest"], **SMALL)
+    assert result.history["generation"].to_list() == [0, 1, 2]
+    assert result.history["first_game"].to_list() == [0, 100, 200]  # a new block of games each generation
+    assert result.validation["field"].to_list() == [
+        "greedy", "random", "lowest", "highest", "threshold", "threshold, random, lowest"]
+    assert result.plan.total_games == 2_400 + 2 * 6 * 400
+    defaults = plan(GAME, budget=30_000_000)  # the documented split
+    assert (defaults.population, defaults.generations, defaults.games_per_candidate) == (32, 30, 31_248)
+
+
+def test_progress_counts_every_game():
+    seen = []
+    result = tune(GAME, seed=2, threads=2, on_progress=seen.append, **SMALL)
+    assert sum(seen) == result.plan.total_games
+
+
+def test_tuned_toml_round_trips_through_parse_strategy(tmp_path):
+    out = tmp_path / "tuned"
+    result = tune(GAME, seed=3, threads=1, out=out, **SMALL)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "convergence.png", "history.parquet", "report.md", "tune.json", "tuned.toml", "validation.parquet"]
+    assert parse_strategy(f"greedy:@{out}/tuned.toml", CATALOGUE) == result.strategy
+    assert parse_strategy(f"greedy:@{out}", CATALOGUE) == result.strategy
+    assert parse_strategy(f"greedy:@{out}", CATALOGUE).label == result.strategy.label
+    tweaked = parse_strategy(f"greedy:@{out}, w_risk=2", CATALOGUE)
+    assert tweaked.values[2] == 2.0 and tweaked.values[:2] == result.strategy.values[:2]
+    assert pl.read_parquet(out / "validation.parquet").equals(result.validation)
+    assert "| `greedy` |" in (out / "report.md").read_text()
+
+
+def test_tune_can_start_from_tuned_parameters(tmp_path):
+    first = tune(GAME, seed=3, threads=1, out=tmp_path / "a", **SMALL)
+    again = tune(GAME, strategy=f"greedy:@{tmp_path / 'a'}", seed=4, threads=1, **SMALL)
+    assert again.manifest["start"] == first.strategy.label
+
+
+@pytest.mark.parametrize("text, message", [
+    ('strategy = "threshold"\n[params]\nmargin = 2\n', "holds parameters of strategy 'threshold'"),
+    ('strategy = "greedy"\n[params]\nw_risk = 11\n', "w_risk=11 is out of range; allowed 0..10"),
+    ('strategy = "greedy"\n[params]\nsamples = 2.5\n', "samples=2.5 must be an integer"),
+    ('strategy = "greedy"\n[params]\nw_bogus = 1\n', "unknown parameter of strategy 'greedy'"),
+    ('strategy = "greedy"\n[params]\nw_risk = "high"\n', "w_risk='high' is not a number"),
+    ('strategy = "greedy"\nparams = 3\n', "params must be a table"),
+    ('strategy = "greedy"\nextra = 1\n', "unknown key 'extra'"),
+    ('strategy = "greedy\n', "are not valid TOML"),
+])
+def test_bad_tuned_files_are_refused(tmp_path, text, message):
+    (tmp_path / "tuned.toml").write_text(text)
+    with pytest.raises(BalanceError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        parse_strategy(f"greedy:@{tmp_path}", CATALOGUE)
+
+
+def test_missing_tuned_file_is_refused(tmp_path):
+    with pytest.raises(BalanceError, match="do not exist"):
+        parse_strategy(f"greedy:@{tmp_path / 'nowhere'}", CATALOGUE)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(strategy="smart"), "unknown strategy 'smart'; allowed: random, lowest"),
+    (dict(strategy="random"), "strategy 'random' has no parameters to tune; allowed: threshold, greedy"),
+    (dict(budget=799), "budget=799 games is too small for one generation of 8 candidates x 100 games"),
+    (dict(budget=0), "budget=0 is out of range"),
+    (dict(against=["random", "lowest"]), "against: 2 strategies for the 3 other seats"),
+    (dict(against=["self", "random"]), "'self' .* must be given alone"),
+    (dict(against="smart"), "unknown strategy 'smart'"),
+    (dict(population=3), "population=3 is out of range; allowed: integer 4..10000"),
+    (dict(games_per_candidate=3), "games_per_candidate=3 is out of range; allowed: integer 4"),
+    (dict(validate_games=1), "validate_games=1 is out of range"),
+    (dict(players=1), "players=1 is out of range"),
+    (dict(seed=-1), "seed=-1 is out of range"),
+    (dict(game="chess"), "unknown game 'chess'"),
+])
+def test_bad_inputs_are_refused(kwargs, message):
+    args = {"game": GAME, **SMALL, "threads": 1, **kwargs}
+    with pytest.raises(BalanceError, match=message):
+        tune(**args)
+
+
+def test_an_occupied_out_is_refused_before_tuning(tmp_path):
+    (tmp_path / "old.txt").write_text("keep")
+    with pytest.raises(BalanceError, match="exists and is not empty"):
+        tune(GAME, out=tmp_path, threads=1, **{**SMALL, "budget": 10**9})  # would take minutes
+
+
+# ---- a real tuning -------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_tuned_greedy_beats_weak_fields_on_fresh_seeds():
+    result = tune(GAME, seed=0, budget=400_000, validate_games=40_000)
+    rows = {r["field"]: r for r in result.validation.iter_rows(named=True)}
+    for field in ("random", "lowest", "greedy"):
+        assert rows[field]["beats_field"], rows[field]
+    assert rows["greedy"]["win_share"] > 0.25
