@@ -357,6 +357,59 @@ def _print_comparison(report: dict, out: Path) -> None:
 
 
 @app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    strategy: Annotated[str, typer.Option(
+        help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old).")] = "greedy",
+    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    against: Annotated[str, typer.Option(
+        help="The field in the other seats: 'self' (every seat plays the current best) or "
+        "SPEC,SPEC,... (one for all other seats, or one per other seat).")] = "self",
+    budget: Annotated[int, typer.Option(help="Games the search may play (validation not included).")] = 2_000_000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same tuned parameters.")] = 0,
+    population: Annotated[Optional[int], typer.Option(help="Candidates per generation.")] = None,
+    games_per_candidate: Annotated[Optional[int], typer.Option(help="Games per candidate and generation.")] = None,
+    validate_games: Annotated[int, typer.Option(help="Fresh games per validation matchup.")] = 200_000,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Tune a strategy's parameters (cross-entropy method, common random numbers) to maximise
+    its win share against a field, then validate on fresh seeds.
+
+    Use the result as --strategy greedy:@DIR/tuned.toml.
+    Example: balance tune avengers-cards --strategy greedy --players 4 --against self --budget 5000000
+    """
+    from balance.matchups import split_pool
+    from balance.tune import plan as tune_plan
+    from balance.tune import tune as run_tune
+    from balance.variants import parse_overrides
+
+    field = against if against == "self" else split_pool([against])
+    if out is None:
+        out = Path("runs") / f"tune-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    try:
+        overrides = parse_overrides(set_)
+        total = tune_plan(game, strategy, players, field, budget, population, games_per_candidate,
+                          validate_games, overrides).total_games
+        with _progress(quiet, total) as advance:
+            result = run_tune(game, strategy, players, field, budget, seed, population,
+                              games_per_candidate, validate_games, out, advance, overrides,
+                              threads, force)
+    except BalanceError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        typer.echo(f"tuned {result.strategy.label} -> {out / 'tuned.toml'}")
+        typer.echo(f"use it as --strategy {result.strategy.name}:@{out / 'tuned.toml'}")
+
+
+@app.command()
 def matchups(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     pool: Annotated[list[str], typer.Option(

@@ -186,3 +186,20 @@ def test_tuned_greedy_beats_weak_fields_on_fresh_seeds():
     for field in ("random", "lowest", "greedy"):
         assert rows[field]["beats_field"], rows[field]
     assert rows["greedy"]["win_share"] > 0.25
+
+
+def test_cli_tune_writes_a_usable_tuned_toml(tmp_path):
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    out = tmp_path / "t"
+    r = CliRunner().invoke(app, ["tune", "avengers-cards", "--strategy", "threshold", "--budget", "20000",
+                                 "--validate-games", "2000", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    assert (out / "tuned.toml").is_file() and (out / "convergence.png").is_file()
+    r = CliRunner().invoke(app, ["simulate", "avengers-cards", "--games", "200", "-s",
+                                 f"threshold:@{out}", "--out", str(tmp_path / "s"), "-q"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, ["tune", "avengers-cards", "--strategy", "random", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "no parameters to tune" in r.output
