@@ -4,14 +4,13 @@ Rules arrays come from ``Rules.to_kernel()``; strategies are ``sids int64[P]`` a
 ``prm float64[P, MAX_PARAMS]``. Inputs are validated before they get here.
 """
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from balance._jit import drop_stale_cache, jit, jit_inline, jit_nonrt
 from balance.rng import below, game_key, game_stream_key, seed_key
 
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
 from .rules import MAX_CARD, Cfg, LostTokensTo, RewardOrder
-from .strategies import choose_card
+from .strategies import StrategyId, choose_card
 from .tokens import centre_pick, score3, tokens_lost
 
 drop_stale_cache(__file__)
@@ -140,27 +139,86 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
     """
     players = cfg[Cfg.PLAYERS]
     # Per-chunk working arrays; the game loop itself runs without the NRT (see _play_chunk).
-    _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-                first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch,
-                np.zeros(players + 1, np.uint64), np.zeros((_SEAT_ROWS, players + 1), np.int64),
-                np.zeros((players, 3), np.int64), np.zeros(3, np.int64),
-                np.zeros(3, np.int64), np.zeros(cfg[Cfg.DECK_PER_BATTLE], np.int64),
-                np.zeros((players, MAX_CARD + 1), np.int64))
+    work = (np.zeros(players + 1, np.uint64), np.zeros((_SEAT_ROWS, players + 1), np.int64),
+            np.zeros((players, 3), np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
+            np.zeros(cfg[Cfg.DECK_PER_BATTLE], np.int64),
+            np.zeros((2, players, MAX_CARD + 1), np.int64),
+            np.zeros(villain_stats.shape[0], np.int64))
+    if (sids == np.int64(StrategyId.GREEDY)).any():
+        _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+                           first_game, n_games, out_scores, out_tokens, out_win_units,
+                           out_beaten, seat_stats, score_hist, card_stats, villain_stats,
+                           pair_stats, scratch, work)
+    else:
+        _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+                    first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+                    seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work)
+
+
+@jit_inline
+def batch_games(battles, tokens_per_colour):
+    """Games whose packed counters (_pack_play, _pack_game, _pack_fight) fit their fields.
+
+    Per game, a seat plays a card value at most once per battle (hand values are distinct), a
+    villain is fought at most once, and one play or fight moves at most all 3 x
+    tokens_per_colour tokens. Count fields have 8 bits, token fields 16.
+    """
+    return max(1, min(255 // battles, 65535 // (battles * 3 * max(1, tokens_per_colour))))
 
 
 @jit_inline
 def _pack_play(counted, rewarded, gained, lowest, lost):
-    """One play's card counters as fields of an int64, summed per seat and card over a game:
-    plays, cancelled, rewarded, lowest-on-defeat in 8 bits each, tokens gained and lost in 16.
-
-    No field carries: a seat plays a card value at most once per battle (hand values are
-    distinct), so counts stay <= battles <= 20 and tokens <= 20 x 3 x MAX_TOKENS_PER_COLOUR
-    = 60,000 < 2**16 (the rules validate both limits). The top field may set the sign bit;
-    it is read back with a shift and a mask.
+    """One play's card counters as fields of an int64, summed per seat and card over a batch
+    of games (batch_games): plays, cancelled, rewarded, lowest-on-defeat in 8 bits each, tokens
+    gained and lost in 16. No field carries (see batch_games); the top field may set the sign
+    bit, so fields are read back with a shift and a mask (_flush_counts).
     """
     return (1 + ((1 - counted) << 8) + (np.int64(rewarded) << 16) + (lowest << 24)
             + (gained << 32) + (lost << 48))
+
+
+@jit_inline
+def _pack_game(played, rewarded, units):
+    """One game's per-card counters for a seat (played / rewarded: 0 or 1): games played,
+    games rewarded in 8 bits, their win units in 24 bits each (<= 255 x WIN_UNIT < 2**14)."""
+    return played + (rewarded << 8) + ((units * played) << 16) + ((units * rewarded) << 40)
+
+
+@jit_inline
+def _pack_fight(beaten, reward_tokens, centre_tokens, taken):
+    """One fight's villain counters: fought, beaten in 8 bits, place-reward tokens, centre
+    tokens and tokens lost in 16 each (a villain is fought at most once per game)."""
+    return 1 + (beaten << 8) + (reward_tokens << 16) + (centre_tokens << 32) + (taken << 48)
+
+
+@jit_inline
+def _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats):
+    """Add the packed batch counters into card_stats / villain_stats and zero them."""
+    for p in range(players):
+        for i in range(hand.shape[0]):
+            v = hand[i]
+            x = card_acc[0, p, v]
+            y = card_acc[1, p, v]
+            card_acc[0, p, v] = 0
+            card_acc[1, p, v] = 0
+            card_stats[p, v, CardStat.PLAYED] += x & 255
+            card_stats[p, v, CardStat.CANCELLED] += (x >> 8) & 255
+            card_stats[p, v, CardStat.REWARDED] += (x >> 16) & 255
+            card_stats[p, v, CardStat.LOWEST_ON_DEFEAT] += (x >> 24) & 255
+            card_stats[p, v, CardStat.TOKENS_GAINED] += (x >> 32) & 0xFFFF
+            card_stats[p, v, CardStat.TOKENS_LOST] += (x >> 48) & 0xFFFF
+            card_stats[p, v, CardStat.GAMES_PLAYED] += y & 255
+            card_stats[p, v, CardStat.GAMES_REWARDED] += (y >> 8) & 255
+            card_stats[p, v, CardStat.WIN_UNITS_PLAYED] += (y >> 16) & 0xFFFFFF
+            card_stats[p, v, CardStat.WIN_UNITS_REWARDED] += (y >> 40) & 0xFFFFFF
+    for v in range(villain_acc.shape[0]):
+        x = villain_acc[v]
+        villain_acc[v] = 0
+        villain_stats[v, VillainStat.FOUGHT] += x & 255
+        villain_stats[v, VillainStat.BEATEN] += (x >> 8) & 255
+        villain_stats[v, VillainStat.REWARD_TOKENS] += (x >> 16) & 0xFFFF
+        villain_stats[v, VillainStat.CENTRE_TOKENS] += (x >> 32) & 0xFFFF
+        villain_stats[v, VillainStat.TOKENS_LOST] += (x >> 48) & 0xFFFF
 
 
 # Rows of the per-seat working array ``seat`` int64[_SEAT_ROWS, P + 1] of _play_chunk.
@@ -173,11 +231,45 @@ _SEAT_ROWS = 12
 @jit_nonrt
 def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
                 first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, states,
-                seat, tokens, reserve, centre, deck, card_game):
-    """The game loop of play_games; states, seat, tokens, reserve, centre, deck, card_game are
-    zeroed working arrays (uint64[P + 1], int64[_SEAT_ROWS, P + 1], int64[P, 3], int64[3],
-    int64[3], int64[deck_per_battle], int64[P, MAX_CARD + 1])."""
+                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
+    """_game_loop compiled without the greedy chooser: for line-ups with no greedy seat."""
+    _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
+               False)
+
+
+@jit_nonrt
+def _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+                       first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+                       seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch,
+                       work):
+    """_game_loop with the greedy chooser."""
+    _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
+               True)
+
+
+@jit_inline
+def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
+               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
+               with_greedy):
+    """The game loop of play_games. work is a tuple of zeroed working arrays: states, seat,
+    tokens, reserve, centre, deck, card_acc, villain_acc (uint64[P + 1], int64[_SEAT_ROWS, P + 1],
+    int64[P, 3], int64[3], int64[3], int64[deck_per_battle], int64[2, P, MAX_CARD + 1],
+    int64[NV]); a tuple keeps calls under 31 arguments, which Python would pass as *args.
+
+    Card and villain counters are packed per seat and card (card_acc[0]: per play, [1]: per
+    game) and per villain, and added into card_stats / villain_stats once per batch of
+    batch_games() games: one add per play instead of six, and no branch on the fight's outcome.
+
+    with_greedy is a constant in each caller: without greedy seats the loop is compiled
+    without greedy's large inlined chooser, which otherwise costs every strategy registers
+    and code layout (measured: ~5% for random and threshold).
+    """
+    states, seat, tokens, reserve, centre, deck, card_acc, villain_acc = work
     players = cfg[Cfg.PLAYERS]
     h = cfg[Cfg.HAND_SIZE]
     battles = cfg[Cfg.BATTLES]
@@ -185,6 +277,7 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
     dpb = cfg[Cfg.DECK_PER_BATTLE]
     bonus = cfg[Cfg.SET_BONUS]
     per_colour = cfg[Cfg.TOKENS_PER_COLOUR]
+    batch = batch_games(battles, per_colour)
     hand_mask = seat[_HAND]
     hand_n = seat[_HAND_N]
     hand_sum = seat[_HAND_SUM]
@@ -204,6 +297,7 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
         full_mask |= 1 << hand[i]
         full_sum += hand[i]
 
+    in_batch = 0
     for g in range(n_games):
         game_k = game_key(seed_k, first_game + g)
         for s in range(players + 1):
@@ -237,23 +331,21 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
                 for p in range(players):
                     plays[p] = choose_card(sids[p], prm, p, hand_mask, hand_n, hand_sum, tokens,
                                            reserve, centre, villain, strength, rewards,
-                                           n_places, cfg, vpb - 1 - t, states, scratch)
+                                           n_places, cfg, vpb - 1 - t, states, scratch,
+                                           with_greedy)
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(cfg, first, villain, plays, tokens, reserve, centre,
                                        strength, rewards, n_places, counted, order, gained,
                                        lost, lowest)
                 # Per-seat counters without data-dependent branches: random plays make such
                 # branches unpredictable, and adding a zero is cheaper than a mispredict.
-                # The card's per-play counters go into one packed word per seat and card
-                # (card_game, see _pack_play), flushed into card_stats once per game.
                 handed = 0
                 taken = 0
                 for p in range(players):
                     card = plays[p]
                     was_rewarded = gained[p] > 0
-                    card_game[p, card] += _pack_play(counted[p], was_rewarded, gained[p],
-                                                     lowest[p], lost[p])
-                    played_mask[p] |= 1 << card
+                    card_acc[0, p, card] += _pack_play(counted[p], was_rewarded, gained[p],
+                                                       lowest[p], lost[p])
                     rewarded_mask[p] |= was_rewarded << card
                     handed += gained[p]
                     taken += lost[p]
@@ -261,13 +353,13 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
                     hand_mask[p] &= ~(1 << card)
                     hand_n[p] -= 1
                     hand_sum[p] -= card
-                villain_stats[villain, VillainStat.FOUGHT] += 1
-                villain_stats[villain, VillainStat.TOKENS_LOST] += taken
-                if beaten:
-                    beaten_count += 1
-                    villain_stats[villain, VillainStat.BEATEN] += 1
-                    villain_stats[villain, VillainStat.CENTRE_TOKENS] += in_centre
-                    villain_stats[villain, VillainStat.REWARD_TOKENS] += handed - in_centre
+                won = np.int64(beaten)
+                beaten_count += won
+                villain_acc[villain] += _pack_fight(won, (handed - in_centre) * won,
+                                                    in_centre * won, taken)
+            # The cards played this battle are those that left the hands.
+            for p in range(players):
+                played_mask[p] |= full_mask & ~hand_mask[p]
             first = first + 1 if first + 1 < players else 0
 
         best = -1
@@ -276,13 +368,13 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
             best = max(best, scores[p])
         winners = 0
         for p in range(players):
-            if scores[p] == best:
-                winners += 1
+            winners += scores[p] == best
         out_beaten[g] = beaten_count
         share = WIN_UNIT // winners
         for p in range(players):
             s = scores[p]
-            units = share if s == best else 0
+            top = np.int64(s == best)
+            units = share * top
             out_scores[g, p] = s
             out_win_units[g, p] = units
             for c in range(3):
@@ -292,35 +384,22 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
             seat_stats[p, SeatStat.WIN_UNITS_SQ] += units * units
             for q in range(players):
                 pair_stats[p, q] += s > scores[q]
-            if s == best:
-                if winners == 1:
-                    seat_stats[p, SeatStat.WINS_OUTRIGHT] += 1
-                else:
-                    seat_stats[p, SeatStat.WINS_SHARED] += 1
+            seat_stats[p, SeatStat.WINS_OUTRIGHT] += top * (winners == 1)
+            seat_stats[p, SeatStat.WINS_SHARED] += top * (winners != 1)
             seat_stats[p, SeatStat.SCORE_SUM] += s
             seat_stats[p, SeatStat.SCORE_SQ_SUM] += s * s
             score_hist[p, s] += 1
-            # Only the set bits: a loop over all MAX_CARD + 1 values branched on each bit.
-            m = played_mask[p]
-            while m != 0:
-                v = trailing_zeros(m)
-                m &= m - 1
-                x = card_game[p, v]
-                card_game[p, v] = 0
-                card_stats[p, v, CardStat.PLAYED] += x & 255
-                card_stats[p, v, CardStat.CANCELLED] += (x >> 8) & 255
-                card_stats[p, v, CardStat.REWARDED] += (x >> 16) & 255
-                card_stats[p, v, CardStat.LOWEST_ON_DEFEAT] += (x >> 24) & 255
-                card_stats[p, v, CardStat.TOKENS_GAINED] += (x >> 32) & 0xFFFF
-                card_stats[p, v, CardStat.TOKENS_LOST] += (x >> 48) & 0xFFFF
-                card_stats[p, v, CardStat.GAMES_PLAYED] += 1
-                card_stats[p, v, CardStat.WIN_UNITS_PLAYED] += units
-            m = rewarded_mask[p]
-            while m != 0:
-                v = trailing_zeros(m)
-                m &= m - 1
-                card_stats[p, v, CardStat.GAMES_REWARDED] += 1
-                card_stats[p, v, CardStat.WIN_UNITS_REWARDED] += units
+            # Every hand card, played or not: a fixed-length loop has no mispredicted exit.
+            pm = played_mask[p]
+            rm = rewarded_mask[p]
+            for i in range(h):
+                v = hand[i]
+                card_acc[1, p, v] += _pack_game((pm >> v) & 1, (rm >> v) & 1, units)
+        in_batch += 1
+        if in_batch == batch:
+            _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats)
+            in_batch = 0
+    _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats)
 
 
 @jit

@@ -146,7 +146,7 @@ def highest_card(mask):
 
 @jit_inline
 def choose_card(sid, prm, seat, hand_mask, hand_n, hand_sum, tokens, reserve, centre, villain,
-                strength, rewards, n_places, cfg, remaining_after, states, scratch):
+                strength, rewards, n_places, cfg, remaining_after, states, scratch, with_greedy):
     """The card value seat plays (from ``hand_mask[seat]``).
 
     hand_mask int64[P]: each seat's remaining hand as a bitmask of card values (see
@@ -155,6 +155,8 @@ def choose_card(sid, prm, seat, hand_mask, hand_n, hand_sum, tokens, reserve, ce
     remaining_after: villains of this battle still to come after this one;
     prm float64[P, MAX_PARAMS] every seat's parameters (row ``seat`` is this one's).
     Strategies pick by index into the ascending hand, as the reference does.
+    with_greedy: a compile-time constant of the caller; False leaves greedy's chooser out of
+    the compiled loop (the caller then has no greedy seat).
     """
     if sid == StrategyId.RANDOM:
         return kth_card(hand_mask[seat], below(states, 1 + seat, hand_n[seat]))
@@ -165,8 +167,10 @@ def choose_card(sid, prm, seat, hand_mask, hand_n, hand_sum, tokens, reserve, ce
     if sid == StrategyId.THRESHOLD:
         return _threshold(prm, seat, hand_mask, hand_n, hand_sum, strength[villain], cfg,
                           remaining_after)
-    return _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, strength,
-                   rewards, n_places, cfg, remaining_after, states, scratch)
+    if with_greedy:
+        return _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, strength,
+                       rewards, n_places, cfg, remaining_after, states, scratch)
+    return lowest_card(hand_mask[seat])  # not reached: no greedy seat without with_greedy
 
 
 @jit_inline

@@ -8,6 +8,8 @@ from balance._jit import jit_inline
 
 from .rules import LossRule
 
+_EMPTY = 1 << 40  # centre_pick's key offset for an empty colour: above 4 x any token count
+
 
 @jit_inline
 def score3(y, r, b, set_bonus):
@@ -28,13 +30,16 @@ def centre_pick(t, centre, set_bonus):
     Computed as: the available colour it holds fewest of, ties -> Y, R, B. The same choice,
     because taking colour c scores 1 + set_bonus x (1 if t[c] is below both other colours,
     else 0), set_bonus >= 0; so a colour scoring more than another also holds fewer. This
-    form has no score arithmetic and fewer branches (it runs once per centre token).
+    form has no score arithmetic (it runs once per centre token).
+
+    Branch-free (the colours' counts are random in simulations): each available colour gets
+    the key 4 x held + colour (held >= 0, so the smallest key is the fewest held, ties -> the
+    lowest colour), an empty one a key above any held count; the smallest key wins.
     """
-    best = -1
-    for c in range(3):
-        if centre[c] > 0 and (best < 0 or t[c] < t[best]):
-            best = c
-    return best
+    k0 = t[0] * 4 + (centre[0] <= 0) * _EMPTY
+    k1 = t[1] * 4 + 1 + (centre[1] <= 0) * _EMPTY
+    k2 = t[2] * 4 + 2 + (centre[2] <= 0) * _EMPTY
+    return min(k0, min(k1, k2)) & 3
 
 
 @jit_inline
