@@ -410,6 +410,54 @@ def tune(
 
 
 @app.command()
+def restrict(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    card: Annotated[Optional[list[int]], typer.Option(
+        help="Card value to deny one seat (repeatable). Default: every card of the hand.")] = None,
+    when: Annotated[str, typer.Option(
+        help="always (the card is removed from the hand) or before-last (not playable before the "
+        "last villain of a battle).")] = "always",
+    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy of every seat.")] = "greedy",
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per card.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Card strength by restricted play: how much a seat loses when it may not play a card.
+
+    Example: balance restrict avengers-cards --when before-last --players 4 -s greedy
+    """
+    from balance.output import atomic_dir, check_target
+    from balance.restrict import run_restrict, write_restrict
+    from balance.variants import parse_overrides
+
+    if out is None:
+        out = Path("runs") / f"restrict-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    try:
+        check_target(out, force)
+        total = n_games * ((len(card) if card else 6) + 1)
+        with _progress(quiet, total) as advance:
+            result = run_restrict(game, players, strategy, card, when, n_games, seed,
+                                  parse_overrides(set_), on_progress=advance)
+        with atomic_dir(out, force) as tmp:
+            write_restrict(result, tmp, f"{game}: card strength by restricted play")
+    except BalanceError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    if not quiet:
+        for r in result.table.iter_rows(named=True):
+            typer.echo(f"  card {r['card']:>2}: {r['difference']:+.2%} "
+                       f"[{r['lo']:+.2%}, {r['hi']:+.2%}]  Holm p = {r['p_adjusted']:.2g}")
+        typer.echo(f"-> {out}")
+
+
+@app.command()
 def matchups(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     pool: Annotated[list[str], typer.Option(

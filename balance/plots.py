@@ -320,3 +320,21 @@ def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
     axes[0].set_ylabel("win share (95% CI)")
     _legend_outside(axes[-1])
     return _save(fig, path)
+
+
+def card_restriction(frame: pl.DataFrame, path) -> Path:
+    """Win-share change of a seat denied each card (restricted play), most harmful first, with
+    intervals; zero dashed.
+
+    frame: ``restrict.RestrictResult.table`` (card, difference, lo, hi), sorted.
+    """
+    fig, ax = plt.subplots(figsize=(5.0, 0.35 * frame.height + 1.3))
+    y = np.arange(frame.height)
+    _interval(ax, y, frame["difference"], frame["lo"], frame["hi"], horizontal=True,
+              color=sns.color_palette()[3])
+    ax.axvline(0.0, **FAIR_STYLE)
+    ax.set_yticks(y, [f"card {c}" for c in frame["card"]])
+    ax.invert_yaxis()
+    ax.set_xlabel("win-share change of the restricted seat (95% CI)")
+    _percent(ax, "x")
+    return _save(fig, path)

@@ -265,3 +265,28 @@ def test_rotation_puts_every_strategy_in_every_seat_equally():
     assert run.cards["played"].sum() == 4_000 * 4 * 12
     with pytest.raises(balance.errors.BalanceError, match="do not fit 3 seats"):
         balance.simulate("avengers-cards", players=3, games=10, strategies=["random"] * 4, rotate=True)
+
+
+@pytest.mark.parametrize("spec", ["random", "highest", "threshold", "greedy:samples=3"])
+def test_restricted_play_kernel_equals_reference(spec):
+    """Seat restrictions (a banned card always, or before the battle's last villain) play the
+    same games in kernel and reference; banned cards are never played while banned."""
+    from balance.games.avengers_cards.rules import Restrict
+
+    rules = Rules.from_overrides({"players": 4})
+    seats = strategies(spec, 4)
+    restrict = np.array([[1 << 6, Restrict.BEFORE_LAST], [0, Restrict.NEVER],
+                         [(1 << 5) | (1 << 1), Restrict.ALWAYS], [1 << 6, Restrict.ALWAYS]], np.int64)
+    as_reference = [((6,), "before_last"), ((), "never"), ((5, 1), "always"), ((6,), "always")]
+    chunk = Engine(rules, seats, restrict).play(21, 0, 80)
+    games = [reference.play_game(rules, seats, 21, g, as_reference) for g in range(80)]
+    for g, ref in enumerate(games):
+        assert chunk.tokens[g].tolist() == ref.tokens and chunk.scores[g].tolist() == ref.scores
+        for battle in range(3):
+            fights = ref.fights[4 * battle: 4 * battle + 4]
+            assert all(f.cards[2] not in (5, 1) for f in fights)
+            assert all(f.cards[0] != 6 for f in fights[:3])
+    for name, array in reference.tally(rules, games).items():
+        assert (chunk.totals[name] == array).all(), name
+    if spec == "highest":  # the restriction binds: seat 3 never plays its 6
+        assert chunk.totals["card_stats"][3, 6, CardStat.PLAYED] == 0

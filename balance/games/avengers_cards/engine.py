@@ -36,10 +36,14 @@ class Chunk:
 class Engine:
     """Plays games of one rules object with one strategy per seat."""
 
-    def __init__(self, rules: Rules, strategies: list[Strategy]):
+    def __init__(self, rules: Rules, strategies: list[Strategy], restrict: np.ndarray | None = None):
+        """restrict int64[P, 2]: per seat a bitmask of banned card values and a ``Restrict``
+        (when they are out of reach); default: no restriction."""
         assert len(strategies) == rules.players
         self.rules = rules
         self.strategies = strategies
+        self.restrict = (np.zeros((rules.players, 2), np.int64) if restrict is None
+                         else np.ascontiguousarray(restrict, np.int64))
         self.arrays = rules.to_kernel()
         self.sids = np.array([s.info.id for s in strategies], np.int64)
         self.prm = np.array([s.param_row(MAX_PARAMS) for s in strategies], np.float64)
@@ -67,7 +71,7 @@ class Engine:
         )
         t = chunk.totals
         kernel.play_games(
-            *self.arrays, self.sids, self.prm, np.uint64(seed), first_game, n_games,
+            *self.arrays, self.sids, self.prm, self.restrict, np.uint64(seed), first_game, n_games,
             chunk.scores, chunk.tokens, chunk.win_units, chunk.beaten,
             t["seat_stats"], t["score_hist"], t["card_stats"], t["villain_stats"], t["pair_stats"],
             np.zeros(scratch_size(self.rules.tokens_per_colour), np.int64),

@@ -4,12 +4,13 @@ Rules arrays come from ``Rules.to_kernel()``; strategies are ``sids int64[P]`` a
 ``prm float64[P, MAX_PARAMS]``. Inputs are validated before they get here.
 """
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from balance._jit import drop_stale_cache, jit, jit_inline, jit_nonrt
 from balance.rng import below, game_key, game_stream_key, seed_key
 
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
-from .rules import MAX_CARD, Cfg, LostTokensTo, RewardOrder
+from .rules import MAX_CARD, Cfg, LostTokensTo, Restrict, RewardOrder
 from .strategies import StrategyId, choose_card
 from .tokens import centre_pick, score3, tokens_lost
 
@@ -124,9 +125,9 @@ def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength,
 
 
 @jit
-def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed, first_game,
-               n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
-               score_hist, card_stats, villain_stats, pair_stats, scratch):
+def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, seed,
+               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch):
     """Play games ``first_game .. first_game + n_games - 1`` of a run with ``seed``.
 
     Per game g (row g of the outputs): out_scores int32[n, P], out_tokens int32[n, P, 3]
@@ -135,6 +136,9 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
     score_hist int64[P, max_score + 1], card_stats int64[P, MAX_CARD + 1, len(CardStat)],
     villain_stats int64[NV, len(VillainStat)], pair_stats int64[P, P] (games in which seat a
     scored more than seat b). start int64[P, 3]: tokens each seat starts with.
+    restrict int64[P, 2]: per seat, a bitmask of card values it may not play and when
+    (Restrict: NEVER, ALWAYS, or BEFORE_LAST while villains of the battle remain after this
+    one); the seat then chooses as if those cards were not in its hand (restricted play).
     scratch int64[strategies.scratch_size(T)].
     """
     players = cfg[Cfg.PLAYERS]
@@ -145,14 +149,38 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
             np.zeros((2, players, MAX_CARD + 1), np.int64),
             np.zeros(villain_stats.shape[0], np.int64))
     if (sids == np.int64(StrategyId.GREEDY)).any():
-        _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-                           first_game, n_games, out_scores, out_tokens, out_win_units,
-                           out_beaten, seat_stats, score_hist, card_stats, villain_stats,
-                           pair_stats, scratch, work)
+        _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
+                           restrict, seed, first_game, n_games, out_scores, out_tokens,
+                           out_win_units, out_beaten, seat_stats, score_hist, card_stats,
+                           villain_stats, pair_stats, scratch, work)
     else:
-        _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-                    first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                    seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work)
+        _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
+                    seed, first_game, n_games, out_scores, out_tokens, out_win_units,
+                    out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
+                    scratch, work)
+
+
+@jit_inline
+def _banned(restrict, p, remaining_after):
+    """Bitmask of the card values seat p may not play now."""
+    when = restrict[p, 1]
+    applies = (when == Restrict.ALWAYS) | ((when == Restrict.BEFORE_LAST) & (remaining_after > 0))
+    return restrict[p, 0] if applies else 0
+
+
+@jit_inline
+def _hide(hand_mask, hand_n, hand_sum, p, cards, sign):
+    """Take the cards (a bitmask) out of seat p's hand (sign -1) or put them back (+1)."""
+    m = cards
+    while m != 0:
+        v = trailing_zeros(m)
+        m &= m - 1
+        hand_n[p] += sign
+        hand_sum[p] += sign * v
+    if sign < 0:
+        hand_mask[p] &= ~cards
+    else:
+        hand_mask[p] |= cards
 
 
 @jit_inline
@@ -229,31 +257,28 @@ _SEAT_ROWS = 12
 
 
 @jit_nonrt
-def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-                first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
+                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                 seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
     """_game_loop compiled without the greedy chooser: for line-ups with no greedy seat."""
-    _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False)
+    _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
+               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work, False)
 
 
 @jit_nonrt
-def _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-                       first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                       seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch,
-                       work):
+def _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
+                       seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+                       seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
     """_game_loop with the greedy chooser."""
-    _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               True)
+    _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
+               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work, True)
 
 
 @jit_inline
-def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, seed,
-               first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
+def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
+               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
                with_greedy):
     """The game loop of play_games. work is a tuple of zeroed working arrays: states, seat,
@@ -329,10 +354,19 @@ def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
             for t in range(vpb):
                 villain = deck[t]
                 for p in range(players):
+                    # Restricted play: hide the seat's banned cards while it alone chooses
+                    # (the others still see its whole public hand).
+                    hidden = _banned(restrict, p, vpb - 1 - t) & hand_mask[p]
+                    if hidden != 0 and hidden != hand_mask[p]:
+                        _hide(hand_mask, hand_n, hand_sum, p, hidden, -1)
+                    else:
+                        hidden = 0
                     plays[p] = choose_card(sids[p], prm, p, hand_mask, hand_n, hand_sum, tokens,
                                            reserve, centre, villain, strength, rewards,
                                            n_places, cfg, vpb - 1 - t, states, scratch,
                                            with_greedy)
+                    if hidden != 0:
+                        _hide(hand_mask, hand_n, hand_sum, p, hidden, 1)
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(cfg, first, villain, plays, tokens, reserve, centre,
                                        strength, rewards, n_places, counted, order, gained,

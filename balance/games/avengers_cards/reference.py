@@ -137,9 +137,16 @@ class Table:
         return Fight(deck.ids[villain], list(cards), beaten, counted, gained, lost, lowest, centre_before)
 
 
-def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int) -> Game:
-    """Play game number ``game`` of a run with ``seed`` (same streams as the kernel)."""
+def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int,
+              restrict=None) -> Game:
+    """Play game number ``game`` of a run with ``seed`` (same streams as the kernel).
+
+    restrict: per seat ``(banned card values, when)`` with when "never", "always" or
+    "before_last" (not while villains of the battle remain after this one); a restricted
+    seat chooses from its hand without the banned cards (unless nothing else is left).
+    """
     n = rules.players
+    restrict = restrict or [((), "never")] * n
     chance = PyStream(seed, game, 0)
     seat_streams = [PyStream(seed, game, 1 + p) for p in range(n)]
     table = Table(rules)
@@ -154,11 +161,17 @@ def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int) ->
         for t in range(rules.villains_per_battle):
             villain = deck[t]
             remaining_after = rules.villains_per_battle - 1 - t
-            picks = [
-                choose_card(strategies[p], p, table, villain, remaining_after, seat_streams[p])
-                for p in range(n)
-            ]
-            cards = [table.hands[p][i] for p, i in enumerate(picks)]
+            cards = []
+            for p in range(n):
+                full = table.hands[p]
+                banned, when = restrict[p]
+                if when == "always" or (when == "before_last" and remaining_after > 0):
+                    allowed = [c for c in full if c not in banned]
+                    if allowed:
+                        table.hands[p] = allowed  # the seat's own view while it chooses
+                i = choose_card(strategies[p], p, table, villain, remaining_after, seat_streams[p])
+                cards.append(table.hands[p][i])
+                table.hands[p] = full
             record.fights.append(table.fight(villain, cards, first))
             for p in range(n):
                 table.hands[p].remove(cards[p])

@@ -41,6 +41,14 @@ class RewardOrder(IntEnum):
     HIGHEST_FIRST = 1
 
 
+class Restrict(IntEnum):
+    """Restricted play (Jaffe et al., AIIDE 2012): when a seat's banned cards are out of reach."""
+
+    NEVER = 0  # no restriction
+    ALWAYS = 1  # as if removed from the hand
+    BEFORE_LAST = 2  # not while villains of the battle remain after this one
+
+
 # Cfg: indices of the scalar rules in the int64 array the kernel reads.
 class Cfg(IntEnum):
     PLAYERS = 0
