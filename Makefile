@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test test-slow test-all report bench clean
+.PHONY: install test test-slow test-all report tune skill bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,19 @@ report: $(STAMP)
 		--strategy greedy --strategy threshold --strategy random --rotate \
 		--out $(STUDY)/run --force
 	$(BIN)/balance report $(STUDY)/run --out $(STUDY)
+
+# Skilled play (issue 5): tune greedy by self-play (about 8 minutes on one core), then the
+# ladder random -> heuristics -> greedy -> tuned greedy, and card strength by restricted play.
+tune: $(STAMP)
+	$(BIN)/balance tune avengers-cards --strategy greedy --players 4 --against self \
+		--budget 24000000 --seed 0 --validate-games 200000 --threads 1 \
+		--out $(STUDY)/tuned-greedy --force
+skill: $(STAMP)
+	$(BIN)/balance ladder avengers-cards --ladder random,lowest,threshold,greedy \
+		--ladder greedy:@$(STUDY)/tuned-greedy --players 3,4,5 --games 100000 --seed 2 \
+		--out $(STUDY)/ladder --force
+	$(BIN)/balance restrict avengers-cards --strategy greedy:@$(STUDY)/tuned-greedy \
+		--when always --players 4 --games 200000 --seed 3 --out $(STUDY)/restrict --force
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

@@ -47,6 +47,11 @@ def _save(fig, path) -> Path:
     return path
 
 
+def _wrap(label: str) -> str:
+    """A long strategy spec on several lines (name, then one parameter a line) for tick labels."""
+    return label if len(label) <= 14 else label.replace(":", ":\n").replace(",", ",\n")
+
+
 def _legend_outside(ax) -> None:
     """Legend to the right of ``ax`` (the last panel), where it can never hide a point."""
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
@@ -232,9 +237,9 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
         spread = max(float(np.nanmax(np.abs(grid - centre))), 1e-3)
         sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
                     vmax=centre + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
-                    xticklabels=strategies, yticklabels=strategies)
+                    xticklabels=[_wrap(s) for s in strategies], yticklabels=strategies)
         ax.set_title(f"{players} players: {title}")
-        ax.tick_params(axis="x", rotation=30)
+        ax.tick_params(axis="x", rotation=0, labelsize="small")
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)
     return _save(fig, path)
@@ -284,41 +289,47 @@ def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> 
 
 def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
     """Largest seat gap (best minus worst seat) with its interval, per strategy of a skill
-    ladder (x, in ladder order), one line per player count; zero dashed.
+    ladder (rows, weakest on top), one colour per player count; zero dashed.
 
     frame: ``ladder.LadderResult.rungs`` (strategy, players, gap, gap_lo, gap_hi).
     """
-    fig, ax = plt.subplots(figsize=(1.1 * len(order) + 2.5, 3.2))
+    fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(order) + 1.2))
     palette = sns.color_palette()
-    for i, (players, g) in enumerate(_by_players(frame)):
-        x = np.array([order.index(s) for s in g["strategy"]]) + (i - 1) * 0.08
-        _interval(ax, x, g["gap"], g["gap_lo"], g["gap_hi"], color=palette[i % len(palette)],
-                  label=f"{players} players")
-    ax.axhline(0.0, **FAIR_STYLE)
-    ax.set_xticks(range(len(order)), order, rotation=20, ha="right")
-    ax.set_ylabel("largest seat gap (95% CI)")
-    _percent(ax)
+    groups = list(_by_players(frame))
+    for i, (players, g) in enumerate(groups):
+        y = np.array([order.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
+        _interval(ax, y, g["gap"], g["gap_lo"], g["gap_hi"], horizontal=True,
+                  color=palette[i % len(palette)], label=f"{players} players")
+    ax.axvline(0.0, **FAIR_STYLE)
+    ax.set_yticks(range(len(order)), [_wrap(s) for s in order], fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlabel("largest seat gap (95% CI)")
+    _percent(ax, "x")
     _legend_outside(ax)
     return _save(fig, path)
 
 
 def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
-    """Win share of one player of each strategy among players of the weakest, per player
-    count, with the 1/n of pure luck dashed.
+    """Win share of one player of each strategy among players of the weakest (rows), one
+    colour per player count, with each count's 1/n of pure luck dashed.
 
     frame: ``ladder.LadderResult.skill`` (strategy, players, share, lo, hi, fair).
     """
+    rungs = [s for s in order if s in set(frame["strategy"])]
+    fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(rungs) + 1.2))
+    palette = sns.color_palette()
     groups = list(_by_players(frame))
-    fig, axes = _grid(len(groups), sharey=True)
-    for ax, (players, g) in zip(axes, groups):
-        x = [order.index(s) for s in g["strategy"]]
-        _interval(ax, x, g["share"], g["lo"], g["hi"], color=sns.color_palette()[2])
-        ax.axhline(1.0 / players, **FAIR_STYLE, label="luck 1/n")
-        ax.set_xticks(x, g["strategy"].to_list(), rotation=20, ha="right")
-        ax.set_title(f"{players} players")
-        _percent(ax)
-    axes[0].set_ylabel("win share (95% CI)")
-    _legend_outside(axes[-1])
+    for i, (players, g) in enumerate(groups):
+        y = np.array([rungs.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
+        colour = palette[i % len(palette)]
+        _interval(ax, y, g["share"], g["lo"], g["hi"], horizontal=True, color=colour,
+                  label=f"{players} players")
+        ax.axvline(1.0 / players, color=colour, linestyle="--", linewidth=1.0)
+    ax.set_yticks(range(len(rungs)), [_wrap(s) for s in rungs], fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlabel("win share vs the weakest (95% CI); dashed: luck 1/n")
+    _percent(ax, "x")
+    _legend_outside(ax)
     return _save(fig, path)
 
 
