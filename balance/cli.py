@@ -162,8 +162,7 @@ def simulate(
             variant = variant or (Path(saved["variant"]) if saved["variant"] else None)
             rotate = rotate or saved["rotate"]
             keep_games = keep_games or saved["keep_games"]
-        if out is None:
-            out = Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
+        out = out or Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
         n_games = 100_000 if n_games is None else n_games
         total = n_games * (len(counts) if counts else 1)
         with _terminate_as_interrupt(), _progress(quiet or as_json, total) as advance:
@@ -184,6 +183,29 @@ def simulate(
         typer.echo(json.dumps({**result.manifest, "out": str(result.out)}, indent=2))
     elif not quiet:
         _print_summary(result)
+
+
+def _default_out(kind: str, game: str) -> Path:
+    return Path("runs") / f"{kind}-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+
+
+def _run_analysis(out: Path, force: bool, quiet: bool, total: int, run, write):
+    """The shape every analysis command shares: check --out before any work, run with a
+    progress bar, write the output directory atomically; BalanceError -> one line, exit 2."""
+    from balance.output import atomic_dir, check_target
+
+    try:
+        check_target(out, force)
+        with _progress(quiet, total) as advance:
+            result = run(advance)
+        with atomic_dir(out, force) as tmp:
+            write(result, tmp)
+    except BalanceError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    return result
 
 
 def _terminate_as_interrupt():
@@ -309,33 +331,24 @@ def compare(
     --players 4 --games 200000 -s greedy
     """
     from balance.compare import compare as run_compare
-    from balance.output import atomic_dir, write_json
+    from balance.compare_report import write_compare_report
+    from balance.output import write_json
 
     if correction not in CORRECTION_NAMES:
         fail(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTION_NAMES)}")
-    if out is None:
-        out = Path("runs") / f"compare-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    out = out or _default_out("compare", game)
     sprt_spec = {"delta": delta, "alpha": alpha, "beta": beta, "metric": metric} if sprt else None
-    try:
-        from balance.output import check_target
 
-        check_target(out, force)
-        total = n_games * len(variant)
-        with _progress(quiet, total) as advance:
-            result = run_compare(game, variant, players=players, games=n_games, seed=seed,
-                                 strategies=strategy or ["random"], alpha=alpha,
-                                 correction=correction, sprt=sprt_spec, batch=batch,
-                                 on_progress=advance)
-        from balance.compare_report import write_compare_report
+    def run(advance):
+        return run_compare(game, variant, players=players, games=n_games, seed=seed,
+                           strategies=strategy or ["random"], alpha=alpha, correction=correction,
+                           sprt=sprt_spec, batch=batch, on_progress=advance)
 
-        with atomic_dir(out, force) as tmp:
-            write_json(tmp / "comparison.json", result.report)
-            write_compare_report(result.report, tmp)
-    except BalanceError as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
-        raise typer.Exit(130)
+    def write(result, directory):
+        write_json(directory / "comparison.json", result.report)
+        write_compare_report(result.report, directory)
+
+    result = _run_analysis(out, force, quiet, n_games * len(variant), run, write)
     if not quiet:
         _print_comparison(result.report, out)
     if fail_if_different and result.any_different:
@@ -389,8 +402,7 @@ def tune(
     from balance.variants import parse_overrides
 
     field = against if against == "self" else split_pool([against])
-    if out is None:
-        out = Path("runs") / f"tune-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    out = out or _default_out("tune", game)
     try:
         overrides = parse_overrides(set_)
         total = tune_plan(game, strategy, players, field, budget, population, games_per_candidate,
@@ -431,25 +443,16 @@ def restrict(
 
     Example: balance restrict avengers-cards --when before-last --players 4 -s greedy
     """
-    from balance.output import atomic_dir, check_target
     from balance.restrict import run_restrict, write_restrict
     from balance.variants import parse_overrides
 
-    if out is None:
-        out = Path("runs") / f"restrict-{game}-{datetime.now():%Y%m%d-%H%M%S}"
-    try:
-        check_target(out, force)
-        total = n_games * ((len(card) if card else 6) + 1)
-        with _progress(quiet, total) as advance:
-            result = run_restrict(game, players, strategy, card, when, n_games, seed,
-                                  parse_overrides(set_), on_progress=advance)
-        with atomic_dir(out, force) as tmp:
-            write_restrict(result, tmp, f"{game}: card strength by restricted play")
-    except BalanceError as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
-        raise typer.Exit(130)
+    out = out or _default_out("restrict", game)
+    result = _run_analysis(
+        out, force, quiet, n_games * ((len(card) if card else 6) + 1),
+        lambda advance: run_restrict(game, players, strategy, card, when, n_games, seed,
+                                     parse_overrides(set_), on_progress=advance),
+        lambda result, directory: write_restrict(result, directory,
+                                                 f"{game}: card strength by restricted play"))
     if not quiet:
         for r in result.table.iter_rows(named=True):
             typer.echo(f"  card {r['card']:>2}: {r['difference']:+.2%} "
@@ -479,26 +482,16 @@ def matchups(
     Example: balance matchups avengers-cards --pool greedy,threshold,lowest,random --players 4
     """
     from balance.matchups import run_matchups, split_pool, write_matchups
-    from balance.output import atomic_dir
     from balance.variants import parse_overrides
 
     specs = split_pool(pool)
-    if out is None:
-        out = Path("runs") / f"matchups-{game}-{datetime.now():%Y%m%d-%H%M%S}"
-    try:
-        from balance.output import check_target
-
-        check_target(out, force)
-        total = n_games * len(specs) * (len(specs) - 1)
-        with _progress(quiet, total) as advance:
-            result = run_matchups(game, specs, players, n_games, seed, parse_overrides(set_), threads, advance)
-        with atomic_dir(out, force) as tmp:
-            write_matchups(result, tmp, f"{game}: strategy matchups, {players} players")
-    except BalanceError as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
-        raise typer.Exit(130)
+    out = out or _default_out("matchups", game)
+    result = _run_analysis(
+        out, force, quiet, n_games * len(specs) * (len(specs) - 1),
+        lambda advance: run_matchups(game, specs, players, n_games, seed, parse_overrides(set_),
+                                     threads, advance),
+        lambda result, directory: write_matchups(result, directory,
+                                                 f"{game}: strategy matchups, {players} players"))
     if not quiet:
         typer.echo(f"{players} players, {n_games:,} games per pair -> {out}")
         for r in result.meta.sort("population_share", descending=True).iter_rows(named=True):
@@ -530,25 +523,16 @@ def ladder(
     """
     from balance.ladder import run_ladder, write_ladder
     from balance.matchups import split_pool
-    from balance.output import atomic_dir, check_target
     from balance.variants import parse_overrides
 
     counts = _parse_players(players)
     specs = split_pool(ladder_specs)
-    if out is None:
-        out = Path("runs") / f"ladder-{game}-{datetime.now():%Y%m%d-%H%M%S}"
-    try:
-        check_target(out, force)
-        total = n_games * len(counts) * (2 * len(specs) - 1)
-        with _progress(quiet, total) as advance:
-            result = run_ladder(game, specs, counts, n_games, seed, parse_overrides(set_), threads, advance)
-        with atomic_dir(out, force) as tmp:
-            write_ladder(result, tmp, f"{game}: balance by skill")
-    except BalanceError as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
-        raise typer.Exit(130)
+    out = out or _default_out("ladder", game)
+    result = _run_analysis(
+        out, force, quiet, n_games * len(counts) * (2 * len(specs) - 1),
+        lambda advance: run_ladder(game, specs, counts, n_games, seed, parse_overrides(set_),
+                                   threads, advance),
+        lambda result, directory: write_ladder(result, directory, f"{game}: balance by skill"))
     if not quiet:
         typer.echo(f"wrote {out / 'ladder.html'}")
 
