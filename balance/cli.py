@@ -528,7 +528,7 @@ def ladder(
     counts = _parse_players(players)
     specs = split_pool(ladder_specs)
     out = out or _default_out("ladder", game)
-    result = _run_analysis(
+    _run_analysis(
         out, force, quiet, n_games * len(counts) * (2 * len(specs) - 1),
         lambda advance: run_ladder(game, specs, counts, n_games, seed, parse_overrides(set_),
                                    threads, advance),

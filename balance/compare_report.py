@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from balance import plots, stats
+from balance import plots
 from balance.report import (Bullets, Code, Figure, Para, Section, Strong, Table, pvalue, to_html,
                             to_markdown)
 
@@ -145,7 +145,7 @@ def sprt_section(report: dict, figure: Path) -> Section:
     rows = [[Code(v["variant"]), v["decision"], f"{v['games']:,}", f"{v['llr']:.2f}",
              f"{v['lower']:.2f}", f"{v['upper']:.2f}"] for v in s["variants"]]
     return Section("Sequential test", [
-        Para((f"SPRT on ", Code(s["metric"]), f": H0 no difference, H1 a difference of at least "
+        Para(("SPRT on ", Code(s["metric"]), f": H0 no difference, H1 a difference of at least "
               f"{_diff(s['metric'], s['delta'])}; alpha {s['alpha']} (two-sided), beta {s['beta']}, "
               f"decisions after every {s['batch']:,} games.",)),
         Table(["variant", "decision", "games", "llr", "accept H0 at", "accept H1 at"], rows),

@@ -92,10 +92,11 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
         unfair = g.filter(pl.col("p_adjusted") < 0.05)["strategy"].to_list()
         verdict.append((f"{n[0]} players: seats differ significantly under ",
                         *([Code(", ".join(unfair))] if unfair else ["no strategy of the ladder"]), "."))
-    top = result.skill.sort("share", descending=True).row(0, named=True)
-    verdict.append((f"Skill vs luck: one ", Code(top["strategy"]), f" player among ", Code(top["against"]),
-                    f" players wins {100 * top['share']:.1f}% at {top['players']} players, against "
-                    f"{100 * top['fair']:.1f}% for pure luck.",))
+    for n, g in result.skill.group_by("players", maintain_order=True):
+        top = g.sort("share", descending=True).row(0, named=True)
+        verdict.append((f"Skill vs luck, {n[0]} players: one ", Code(top["strategy"]), " player among ",
+                        Code(top["against"]), f" players wins {pct(top['share'])} "
+                        f"({ci(top['lo'], top['hi'])}), against {pct(top['fair'])} for pure luck.",))
     rung_rows = [[Code(r["strategy"]), str(r["players"]), f"{r['games']:,}", pp(r["gap"]),
                   ci(r["gap_lo"], r["gap_hi"], " pp"), pvalue(r["p_adjusted"]), pct(r["heroes_success"]),
                   str(r["top_card"]), pp(r["top_card_effect"], signed=True), pvalue(r["top_card_p"])]
