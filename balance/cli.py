@@ -322,6 +322,7 @@ def compare(
     batch: Annotated[Optional[int], typer.Option(help="SPRT: games per batch between decisions.")] = None,
     fail_if_different: Annotated[bool, typer.Option(
         "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
+    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
     force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
@@ -342,7 +343,7 @@ def compare(
     def run(advance):
         return run_compare(game, variant, players=players, games=n_games, seed=seed,
                            strategies=strategy or ["random"], alpha=alpha, correction=correction,
-                           sprt=sprt_spec, batch=batch, on_progress=advance)
+                           sprt=sprt_spec, batch=batch, on_progress=advance, threads=threads)
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)

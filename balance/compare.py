@@ -55,30 +55,37 @@ def parse_variant(spec: str) -> VariantSpec:
     return VariantSpec(name or text, overrides, spec)
 
 
-def game_metrics(chunk, rules) -> tuple[list[str], np.ndarray]:
-    """Per-game metrics of a chunk: names and float64[n_games, n_metrics].
+def game_metrics(chunk, rules, fights_lcm: int) -> np.ndarray:
+    """Per-game metrics of a chunk as exact integers: int64[n_games, n_metrics].
 
-    win_share_seat{s}: the seat's share of the win (1, 1/k or 0); mean_score; score_range
-    (best minus worst seat); heroes_success: share of the game's villains beaten; tied_game:
-    1 if the win was shared; tokens_held: mean tokens per seat at the end.
+    Column m holds the metric times ``metric_scales(players, fights_lcm)[m]``, so every sum
+    is an exact integer and totals do not depend on chunking or threads:
+    win_share_seat{s} (x60: win units); mean_score (x players: the score sum); score_range
+    (best minus worst seat); heroes_success (x fights_lcm: villains beaten scaled to a common
+    number of fights, so variants with other battle sizes compare); tied_game (1 if the win
+    was shared); tokens_held (x players: the tokens held at the end).
     """
-    n = rules.players
-    shares = chunk.win_units / 60.0
-    scores = chunk.scores.astype(np.float64)
+    scores = chunk.scores.astype(np.int64)
     fights = rules.battles * rules.villains_per_battle
-    columns = [shares[:, s] for s in range(n)] + [
-        scores.mean(axis=1),
+    columns = [chunk.win_units[:, s].astype(np.int64) for s in range(rules.players)] + [
+        scores.sum(axis=1),
         scores.max(axis=1) - scores.min(axis=1),
-        chunk.beaten / fights,
-        ((chunk.win_units > 0).sum(axis=1) > 1).astype(np.float64),
-        chunk.tokens.sum(axis=2).mean(axis=1).astype(np.float64),
+        chunk.beaten.astype(np.int64) * (fights_lcm // fights),
+        ((chunk.win_units > 0).sum(axis=1) > 1).astype(np.int64),
+        chunk.tokens.sum(axis=(1, 2)).astype(np.int64),
     ]
-    return game_metrics_names(n), np.column_stack(columns)
+    return np.column_stack(columns)
+
+
+def metric_scales(players: int, fights_lcm: int) -> np.ndarray:
+    """What each ``game_metrics`` column is multiplied by (float64[n_metrics])."""
+    return np.array([60.0] * players + [players, 1, fights_lcm, 1, players], np.float64)
 
 
 @dataclass
 class PairedSums:
-    """Running sums for one variant against the baseline (per metric)."""
+    """Running sums for one variant against the baseline, per metric: exact int64 sums of the
+    scaled integer metrics of ``game_metrics``."""
 
     n: int = 0
     a: np.ndarray | None = None  # sum of baseline values
@@ -105,19 +112,22 @@ def _var(total, total_sq, n):
     return np.maximum(total_sq - total**2 / n, 0.0) / max(n - 1, 1)
 
 
-def summarize(names: list[str], sums: PairedSums, players: int, alpha: float) -> list[dict]:
+def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, players: int,
+              alpha: float) -> list[dict]:
     """One dict per metric: baseline and variant (``value``) means, the paired difference with
-    its CI and p-value, and the variance reduction of pairing."""
+    its CI and p-value, and the variance reduction of pairing (sums are scaled integers)."""
     n = sums.n
     rows = []
     z = stats.paired_mean_test
     for i, name in enumerate(names):
-        test = z(sums.d[i], sums.d2[i], n, 1 - alpha)
-        var_a, var_b = _var(sums.a[i], sums.a2[i], n), _var(sums.b[i], sums.b2[i], n)
-        var_d = _var(sums.d[i], sums.d2[i], n)
+        k, k2 = scales[i], scales[i] ** 2
+        test = z(sums.d[i] / k, sums.d2[i] / k2, n, 1 - alpha)
+        var_a = _var(sums.a[i] / k, sums.a2[i] / k2, n)
+        var_b = _var(sums.b[i] / k, sums.b2[i] / k2, n)
+        var_d = _var(sums.d[i] / k, sums.d2[i] / k2, n)
         unpaired = var_a + var_b
         rows.append({
-            "metric": name, "baseline": sums.a[i] / n, "value": sums.b[i] / n,
+            "metric": name, "baseline": sums.a[i] / k / n, "value": sums.b[i] / k / n,
             "difference": test["mean"], "lo": test["lo"], "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
@@ -163,13 +173,14 @@ class Comparison:
 def compare(game: str, variants: list[str], players: int = 4, games: int = 100_000, seed: int = 0,
             strategies=("random",), alpha: float = 0.05, correction: str = "holm",
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
-            on_progress=None) -> Comparison:
+            on_progress=None, threads: int | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. sprt: ``{"delta", "alpha", "beta", "metric"}`` to
     stop as soon as a sequential test decides (``games`` is then the cap, played in batches
     of ``batch`` games). Returns every metric's baseline, variant, paired difference with CI,
-    p-value adjusted over all metrics and variants (Holm or Benjamini-Hochberg).
+    p-value adjusted over all metrics and variants (Holm or Benjamini-Hochberg). Metrics are
+    summed as exact integers, so any ``threads`` and ``chunk_size`` give the same numbers.
     """
     from balance.api import MAX_GAMES, MAX_SEED, _check_int
     from balance.registry import get_game
@@ -217,36 +228,52 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     else:
         batch = max(1, -(-games // BATCHES))
 
+    fights_lcm = math.lcm(*(e.rules.battles * e.rules.villains_per_battle for e in engines))
+    scales = metric_scales(players, fights_lcm)
     sums = [PairedSums() for _ in names[1:]]
     decisions = {name: "continue" for name in tests}
+
+    def play_chunk(first_n):
+        """Every variant's metrics and win units on the same games (numba releases the GIL)."""
+        first, n = first_n
+        chunks = [e.play(seed, first, n) for e in engines]
+        return ([game_metrics(c, e.rules, fights_lcm) for c, e in zip(chunks, engines)],
+                [c.win_units.sum(axis=0, dtype=np.int64) for c in chunks], n)
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    from balance.runner import default_threads
+
     played = 0
-    while played < games:
-        n_batch = min(batch, games - played)
-        batch_share = np.zeros((len(engines), players))
-        for first in range(played, played + n_batch, chunk_size):
-            n = min(chunk_size, played + n_batch - first)
-            chunks = [e.play(seed, first, n) for e in engines]
-            base = game_metrics(chunks[0], engines[0].rules)[1]
-            for v, (chunk, engine) in enumerate(zip(chunks, engines)):
-                batch_share[v] += chunk.win_units.sum(axis=0) / 60.0
-                if v:
-                    sums[v - 1].add(base, game_metrics(chunk, engine.rules)[1])
-            if on_progress is not None:
-                on_progress(n * len(engines))
-        played += n_batch
-        for v, s in enumerate(sums):
-            s.batch_shares.append((batch_share[0] / n_batch, batch_share[v + 1] / n_batch))
-        if tests:
-            i = metric_names.index(metric)
-            for name, s in zip(names[1:], sums):
-                if decisions[name] == "continue":
-                    decisions[name] = tests[name].update(float(s.d[i]), float(s.d2[i]), s.n)
-            if all(d != "continue" for d in decisions.values()):
-                break
+    with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
+        while played < games:
+            n_batch = min(batch, games - played)
+            spans = [(f, min(chunk_size, played + n_batch - f))
+                     for f in range(played, played + n_batch, chunk_size)]
+            batch_units = np.zeros((len(engines), players), np.int64)
+            for metrics, units, n in pool.map(play_chunk, spans):  # integer sums: any order
+                for v in range(len(engines)):
+                    batch_units[v] += units[v]
+                    if v:
+                        sums[v - 1].add(metrics[0], metrics[v])
+                if on_progress is not None:
+                    on_progress(n * len(engines))
+            played += n_batch
+            for v, s in enumerate(sums):
+                s.batch_shares.append((batch_units[0] / 60.0 / n_batch,
+                                       batch_units[v + 1] / 60.0 / n_batch))
+            if tests:
+                i = metric_names.index(metric)
+                k = scales[i]
+                for name, s in zip(names[1:], sums):
+                    if decisions[name] == "continue":
+                        decisions[name] = tests[name].update(float(s.d[i] / k), float(s.d2[i] / k**2), s.n)
+                if all(d != "continue" for d in decisions.values()):
+                    break
 
     rows = []
     for name, s in zip(names[1:], sums):
-        for row in summarize(metric_names, s, players, alpha):
+        for row in summarize(metric_names, s, scales, players, alpha):
             rows.append({"variant": name, **row})
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
     p_adj = adjust(np.array([r["p_value"] for r in rows]))

@@ -144,3 +144,11 @@ def test_cli_compare_writes_json_and_report_and_exit_codes(tmp_path):
                             "x=1", "--out", str(tmp_path / "c5")])
     assert r.exit_code == 2 and "unknown rules key 'x'" in r.output
     assert not (tmp_path / "c5").exists()
+
+
+def test_same_numbers_for_any_threads_and_chunk_size():
+    kwargs = dict(players=4, games=6_000, seed=8, strategies=["greedy:samples=2"])
+    variants = ["default", PLANTED, "bonus:set_bonus=2;villains_per_battle=5"]
+    runs = [compare("avengers-cards", variants, threads=t, chunk_size=c, **kwargs).report["results"]
+            for t, c in [(1, 6_000), (2, 1_000), (2, 777)]]
+    assert runs[0] == runs[1] == runs[2]
