@@ -41,11 +41,15 @@ def test_dask_local_cluster_gives_identical_outputs(reference_run):
     assert same_tables(run, reference_run)
 
 
-def test_a_dask_worker_killed_mid_run_costs_only_its_chunks(reference_run):
-    from distributed import Client, LocalCluster
+KILL_WORKER = """
+import os, signal, sys
+import balance
+from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            Client(cluster) as client:
+if __name__ == "__main__":
+    run_kwargs, out = eval(sys.argv[1]), sys.argv[2]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         victims = list(client.run(os.getpid).values())
         killed = []
 
@@ -55,8 +59,29 @@ def test_a_dask_worker_killed_mid_run_costs_only_its_chunks(reference_run):
                 killed.append(victims[0])
 
         run = balance.simulate("avengers-cards", threads=2, backend="dask", chunk_size=1_000,
-                               scheduler=cluster.scheduler_address, on_progress=kill_one_worker, **RUN)
-    assert killed and same_tables(run, reference_run)
+                               scheduler=cluster.scheduler_address, on_progress=kill_one_worker,
+                               **run_kwargs)
+    assert killed
+    for name, table in run.tables.items():
+        table.write_parquet(f"{out}/{name}.parquet")
+"""
+
+
+@pytest.mark.slow
+def test_a_dask_worker_killed_mid_run_costs_only_its_chunks(reference_run, tmp_path):
+    """A worker SIGKILLed mid-run: its chunks are run again and the tables are identical.
+
+    Run in a subprocess under a time limit: in about 1 run in 20 here the dask cluster did
+    not shut down after the kill (a hang in distributed's teardown, seen once in 20 runs), so
+    this test is in the slow tier and fails after 180 s instead of hanging.
+    """
+    script = tmp_path / "kill_worker.py"
+    script.write_text(KILL_WORKER)
+    r = subprocess.run([sys.executable, str(script), repr(RUN), str(tmp_path)], capture_output=True,
+                       text=True, timeout=180)
+    assert r.returncode == 0, r.stderr[-3000:]
+    for name in TABLES:
+        assert pl.read_parquet(tmp_path / f"{name}.parquet").equals(reference_run.tables[name]), name
 
 
 def interrupt_after(calls):
@@ -115,7 +140,7 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
 
 
 def run_cli(out, *extra, env=None):
-    args = [EXE, "simulate", "avengers-cards", "--players", "3,4", "--games", "60000", "--seed", "5",
+    args = [EXE, "simulate", "avengers-cards", "--players", "3,4", "--games", "150000", "--seed", "5",
             "-s", "greedy", "--chunk-size", "1000", "--threads", "1", "--keep-games", "--quiet",
             "--out", str(out), *extra]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -146,7 +171,7 @@ def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code
     r = subprocess.run([EXE, "simulate", "avengers-cards", "--resume", str(out), "--quiet"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    whole = balance.simulate("avengers-cards", players=[3, 4], games=60_000, seed=5,
+    whole = balance.simulate("avengers-cards", players=[3, 4], games=150_000, seed=5,
                              strategies=["greedy"], keep_games=True, threads=2)
     for name in TABLES:
         assert pl.read_parquet(out / f"{name}.parquet").equals(whole.tables[name]), name
