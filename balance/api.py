@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 import polars as pl
 
 from balance import __version__, schema
-from balance.errors import BalanceError
+from balance.errors import BalanceError, check_int
 from balance.registry import get_game
 from balance.strategy import parse_strategy
 from balance.variants import load_variant_file
@@ -81,16 +81,16 @@ def simulate(
     spec = get_game(game)
     rules_mod = spec.part("rules")
     engine_mod = spec.part("engine")
-    _check_int("games", games, 1, MAX_GAMES)
-    _check_int("seed", seed, 0, MAX_SEED)
+    check_int("games", games, 1, MAX_GAMES)
+    check_int("seed", seed, 0, MAX_SEED)
     if resume and out is None:
         raise BalanceError("resume needs the run directory (--resume DIR)")
     if chunk_size is None:  # a resumed run keeps its chunking (its checkpoint is per chunk)
         chunk_size = _saved_chunk_size(Path(out)) if resume else None
     chunk_size = runner.DEFAULT_CHUNK if chunk_size is None else chunk_size
-    _check_int("chunk_size", chunk_size, 1, 10**8)
+    check_int("chunk_size", chunk_size, 1, 10**8)
     threads = runner.default_threads() if threads is None else threads
-    _check_int("threads", threads, 1, 1024)
+    check_int("threads", threads, 1, 1024)
     if backend not in BACKENDS:
         raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
@@ -279,8 +279,3 @@ def _saved_chunk_size(out: Path) -> int | None:
         return json.loads((partial_dir(out) / "request.json").read_text("utf-8")).get("chunk_size")
     except (OSError, ValueError):
         return None  # Checkpointer.resume explains what is wrong
-
-
-def _check_int(name: str, value, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BalanceError(f"{name}={value!r} is out of range; allowed: integer {low}..{high}")

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from balance import stats
-from balance.errors import BalanceError
+from balance.errors import BalanceError, check_int
 from balance.variants import load_variant_file, parse_value
 
 BATCHES = 40
@@ -112,8 +112,7 @@ def _var(total, total_sq, n):
     return np.maximum(total_sq - total**2 / n, 0.0) / max(n - 1, 1)
 
 
-def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, players: int,
-              alpha: float) -> list[dict]:
+def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float) -> list[dict]:
     """One dict per metric: baseline and variant (``value``) means, the paired difference with
     its CI and p-value, and the variance reduction of pairing (sums are scaled integers)."""
     n = sums.n
@@ -131,11 +130,11 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, players: i
             "difference": test["mean"], "lo": test["lo"], "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
-    rows.append(_gap_row(sums, players, alpha))
+    rows.append(_gap_row(sums, alpha))
     return rows
 
 
-def _gap_row(sums: PairedSums, players: int, alpha: float) -> dict:
+def _gap_row(sums: PairedSums, alpha: float) -> dict:
     """Largest seat gap (best minus worst seat win rate) by batch means, paired by batch."""
     from scipy import stats as sps
 
@@ -182,15 +181,15 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     p-value adjusted over all metrics and variants (Holm or Benjamini-Hochberg). Metrics are
     summed as exact integers, so any ``threads`` and ``chunk_size`` give the same numbers.
     """
-    from balance.api import MAX_GAMES, MAX_SEED, _check_int
+    from balance.api import MAX_GAMES, MAX_SEED
     from balance.registry import get_game
     from balance.runner import DEFAULT_CHUNK
     from balance.strategy import parse_strategy
 
     spec = get_game(game)
-    _check_int("games", games, 2, MAX_GAMES)
-    _check_int("seed", seed, 0, MAX_SEED)
-    _check_int("players", players, 2, 10)
+    check_int("games", games, 2, MAX_GAMES)
+    check_int("seed", seed, 0, MAX_SEED)
+    check_int("players", players, 2, 10)
     if not 0 < alpha < 1:
         raise BalanceError(f"alpha={alpha} is out of range; allowed: 0 < alpha < 1")
     if correction not in CORRECTIONS:
@@ -199,7 +198,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
         raise BalanceError("give at least two --variant (the first is the baseline), e.g. "
                            "--variant default --variant set_bonus=2")
     chunk_size = chunk_size or DEFAULT_CHUNK
-    _check_int("chunk_size", chunk_size, 1, 10**8)
+    check_int("chunk_size", chunk_size, 1, 10**8)
     parsed = [parse_variant(v) for v in variants]
     names = _unique_names([p.name for p in parsed])
     rules_mod = spec.part("rules")
@@ -224,7 +223,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
         # rate is then about alpha (see stats.SPRT).
         tests = {name: stats.SPRT(sprt["delta"], sprt["alpha"] / 2, sprt["beta"]) for name in names[1:]}
         batch = batch or 10_000
-        _check_int("batch", batch, 2, MAX_GAMES)
+        check_int("batch", batch, 2, MAX_GAMES)
     else:
         batch = max(1, -(-games // BATCHES))
 
@@ -273,7 +272,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
 
     rows = []
     for name, s in zip(names[1:], sums):
-        for row in summarize(metric_names, s, scales, players, alpha):
+        for row in summarize(metric_names, s, scales, alpha):
             rows.append({"variant": name, **row})
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
     p_adj = adjust(np.array([r["p_value"] for r in rows]))

@@ -9,3 +9,9 @@ def one_of(kind: str, value: object, allowed) -> BalanceError:
     """Build the standard 'unknown X' error listing the allowed values."""
     names = ", ".join(str(a) for a in allowed)
     return BalanceError(f"unknown {kind} {value!r}; allowed: {names}")
+
+
+def check_int(name: str, value, low: int, high: int) -> None:
+    """An integer (not a bool) in ``low..high``, else the standard out-of-range error."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BalanceError(f"{name}={value!r} is out of range; allowed: integer {low}..{high}")

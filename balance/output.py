@@ -39,16 +39,22 @@ def atomic_dir(out: Path, force: bool = False):
         raise BalanceError(f"cannot create output directory {str(out)!r}: {e.strerror}") from None
     try:
         yield tmp
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
-        if out.exists():
-            out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
+        swap_into_place(tmp, out)
     except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(e, OSError):
             raise BalanceError(f"writing {str(out)!r} failed: {e.strerror or e}") from None
         raise
+
+
+def swap_into_place(done: Path, out: Path) -> None:
+    """Rename the finished directory ``done`` to ``out``, replacing any previous ``out``:
+    at every instant ``out`` is the old complete output or the new one."""
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    if out.exists():
+        out.rename(old)
+    done.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def write_json(path: Path, data: dict) -> None:

@@ -287,50 +287,47 @@ def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> 
     return _save(fig, path)
 
 
-def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
-    """Largest seat gap (best minus worst seat) with its interval, per strategy of a skill
-    ladder (rows, weakest on top), one colour per player count; zero dashed.
-
-    frame: ``ladder.LadderResult.rungs`` (strategy, players, gap, gap_lo, gap_hi).
-    """
-    fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(order) + 1.2))
+def _rows_by_players(frame: pl.DataFrame, path, rows: list[str], value: str, lo: str, hi: str,
+                     xlabel: str, reference) -> Path:
+    """Intervals of ``value`` on their side, one row per strategy (``rows`` order, top down),
+    one colour per player count; ``reference(players)`` draws each count's dashed line."""
+    fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(rows) + 1.2))
     palette = sns.color_palette()
     groups = list(_by_players(frame))
     for i, (players, g) in enumerate(groups):
-        y = np.array([order.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
-        _interval(ax, y, g["gap"], g["gap_lo"], g["gap_hi"], horizontal=True,
-                  color=palette[i % len(palette)], label=f"{players} players")
-    ax.axvline(0.0, **FAIR_STYLE)
-    ax.set_yticks(range(len(order)), [_wrap(s) for s in order], fontsize="small")
+        colour = palette[i % len(palette)]
+        y = np.array([rows.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
+        _interval(ax, y, g[value], g[lo], g[hi], horizontal=True, color=colour,
+                  label=f"{players} players")
+        ax.axvline(reference(players), color=colour, linestyle="--", linewidth=1.0)
+    ax.set_yticks(range(len(rows)), [_wrap(s) for s in rows], fontsize="small")
     ax.invert_yaxis()
-    ax.set_xlabel("largest seat gap (95% CI)")
+    ax.set_xlabel(xlabel)
     _percent(ax, "x")
     _legend_outside(ax)
     return _save(fig, path)
 
 
+def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
+    """Largest seat gap (best minus worst seat) with its interval per strategy of a skill
+    ladder (weakest on top), one colour per player count; zero dashed.
+
+    frame: ``ladder.LadderResult.rungs`` (strategy, players, gap, gap_lo, gap_hi).
+    """
+    return _rows_by_players(frame, path, order, "gap", "gap_lo", "gap_hi",
+                            "largest seat gap (95% CI)", lambda players: 0.0)
+
+
 def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
-    """Win share of one player of each strategy among players of the weakest (rows), one
-    colour per player count, with each count's 1/n of pure luck dashed.
+    """Win share of one player of each strategy among players of the weakest, one colour per
+    player count, with each count's 1/n of pure luck dashed.
 
     frame: ``ladder.LadderResult.skill`` (strategy, players, share, lo, hi, fair).
     """
     rungs = [s for s in order if s in set(frame["strategy"])]
-    fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(rungs) + 1.2))
-    palette = sns.color_palette()
-    groups = list(_by_players(frame))
-    for i, (players, g) in enumerate(groups):
-        y = np.array([rungs.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
-        colour = palette[i % len(palette)]
-        _interval(ax, y, g["share"], g["lo"], g["hi"], horizontal=True, color=colour,
-                  label=f"{players} players")
-        ax.axvline(1.0 / players, color=colour, linestyle="--", linewidth=1.0)
-    ax.set_yticks(range(len(rungs)), [_wrap(s) for s in rungs], fontsize="small")
-    ax.invert_yaxis()
-    ax.set_xlabel("win share vs the weakest (95% CI); dashed: luck 1/n")
-    _percent(ax, "x")
-    _legend_outside(ax)
-    return _save(fig, path)
+    return _rows_by_players(frame, path, rungs, "share", "lo", "hi",
+                            "win share vs the weakest (95% CI); dashed: luck 1/n",
+                            lambda players: 1.0 / players)
 
 
 def card_restriction(frame: pl.DataFrame, path) -> Path:

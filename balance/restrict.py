@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from balance import stats
-from balance.errors import BalanceError
+from balance.errors import BalanceError, check_int
 
 WHEN = {"always": "ALWAYS", "before-last": "BEFORE_LAST"}
 WIN_UNIT = 60
@@ -35,7 +35,7 @@ def run_restrict(game: str, players: int = 4, strategy: str = "greedy", cards: l
                  when: str = "always", games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, chunk_size: int = 20_000,
                  on_progress=None) -> RestrictResult:
-    from balance.api import MAX_GAMES, MAX_SEED, _check_int
+    from balance.api import MAX_GAMES, MAX_SEED
     from balance.registry import get_game
     from balance.strategy import parse_strategy
 
@@ -44,9 +44,9 @@ def run_restrict(game: str, players: int = 4, strategy: str = "greedy", cards: l
     engine_mod = spec.part("engine")
     if when not in WHEN:
         raise BalanceError(f"unknown --when {when!r}; allowed: {', '.join(WHEN)}")
-    _check_int("seed", seed, 0, MAX_SEED)
+    check_int("seed", seed, 0, MAX_SEED)
     rules = rules_mod.Rules.from_overrides({**(overrides or {}), "players": players})
-    _check_int("games", games, players, MAX_GAMES)
+    check_int("games", games, players, MAX_GAMES)
     hand = sorted(rules.hand)
     cards = hand if not cards else list(cards)
     for card in cards:

@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from balance.errors import BalanceError
+from balance.errors import BalanceError, check_int
 from balance.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
 
 WIN_UNIT = 60  # kernels count a game's win share in 1/60 units (exact for ties of up to 6)
@@ -172,7 +172,7 @@ def plan(game: str, strategy: str = "greedy", players: int = 4, against: list[st
 def _setup(game, strategy, players, against, budget, population, games_per_candidate,
            validate_games, overrides) -> _Setup:
     """Validate every input (BalanceError naming the value and what is allowed)."""
-    from balance.api import MAX_GAMES, _check_int
+    from balance.api import MAX_GAMES
     from balance.registry import get_game
 
     spec = get_game(game)
@@ -184,21 +184,21 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
     if name in catalogue and not catalogue[name].params:
         raise BalanceError(f"strategy {name!r} has no parameters to tune; allowed: {', '.join(tunable)}")
     start = parse_strategy(strategy, catalogue)
-    _check_int("players", players, 2, 10)
+    check_int("players", players, 2, 10)
     rules = spec.part("rules").Rules.from_overrides({**(overrides or {}), "players": players})
     field_ = _parse_field(against, players, catalogue)
-    _check_int("budget", budget, 1, MAX_GAMES)
-    _check_int("validate_games", validate_games, players, MAX_GAMES)
+    check_int("budget", budget, 1, MAX_GAMES)
+    check_int("validate_games", validate_games, players, MAX_GAMES)
 
     dim = len(start.info.params)
     population = 8 + 6 * dim if population is None else population
-    _check_int("population", population, MIN_POPULATION, MAX_POPULATION)
+    check_int("population", population, MIN_POPULATION, MAX_POPULATION)
     min_games = MIN_GAMES_PER_SEAT * players
     if games_per_candidate is None:
         per = budget // (population * TARGET_GENERATIONS)
         games_per_candidate = max(min_games, per - per % players)  # a multiple: equal seat blocks
     else:
-        _check_int("games_per_candidate", games_per_candidate, players, MAX_GAMES)
+        check_int("games_per_candidate", games_per_candidate, players, MAX_GAMES)
     generations = budget // (population * games_per_candidate)
     if generations < 1:
         raise BalanceError(
@@ -353,13 +353,13 @@ def tune(game: str, strategy: str = "greedy", players: int = 4, against: list[st
     .total_games``). Results are identical for any ``threads`` (default: every core).
     """
     from balance import output, runner
-    from balance.api import MAX_SEED, _check_int
+    from balance.api import MAX_SEED
 
     setup = _setup(game, strategy, players, against, budget, population, games_per_candidate,
                    validate_games, overrides)
-    _check_int("seed", seed, 0, MAX_SEED)
+    check_int("seed", seed, 0, MAX_SEED)
     threads = runner.default_threads() if threads is None else threads
-    _check_int("threads", threads, 1, 1024)
+    check_int("threads", threads, 1, 1024)
     if out is not None:
         output.check_target(Path(out), force)  # fail now, not after the search
     opt_seq, tune_seq, valid_seq = np.random.SeedSequence(seed).spawn(3)

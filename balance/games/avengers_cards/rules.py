@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.errors import BalanceError, one_of
+from balance.errors import BalanceError, check_int, one_of
 
 RULES_VERSION = "avengers-cards/1"
 COLOURS = ("Y", "R", "B")
@@ -175,7 +175,7 @@ class Rules:
 
     def validated(self) -> "Rules":
         """Check every parameter; return a copy with the villain deck loaded."""
-        _check_int("players", self.players, 2, MAX_PLAYERS)
+        check_int("players", self.players, 2, MAX_PLAYERS)
         hand = self.resolved_hand_or_none()
         if hand is None:
             raise BalanceError(
@@ -189,19 +189,19 @@ class Rules:
                 raise BalanceError(f"hand: card value {v!r} is out of range; allowed 1..{MAX_CARD}")
         if len(set(hand)) != len(hand):
             raise BalanceError(f"hand {list(hand)} repeats a value; each card value appears once")
-        _check_int("battles", self.battles, 1, 20)
-        _check_int("deck_per_battle", self.deck_per_battle, 1, 50)
-        _check_int("villains_per_battle", self.villains_per_battle, 1, self.deck_per_battle)
+        check_int("battles", self.battles, 1, 20)
+        check_int("deck_per_battle", self.deck_per_battle, 1, 50)
+        check_int("villains_per_battle", self.villains_per_battle, 1, self.deck_per_battle)
         if self.villains_per_battle > len(hand):
             raise BalanceError(
                 f"villains_per_battle={self.villains_per_battle} exceeds the hand of {len(hand)} cards; "
                 "each villain takes one card from every hand"
             )
-        _check_int("tokens_per_colour", self.tokens_per_colour, 0, MAX_TOKENS_PER_COLOUR)
+        check_int("tokens_per_colour", self.tokens_per_colour, 0, MAX_TOKENS_PER_COLOUR)
         if len(self.start_tokens) != 3:
             raise BalanceError(f"start_tokens {list(self.start_tokens)} must be 3 numbers (Y, R, B)")
         for n in self.start_tokens:  # the supply itself is checked below, naming both keys
-            _check_int("start_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
+            check_int("start_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
         if len(self.extra_tokens) > self.players:
             raise BalanceError(
                 f"extra_tokens has {len(self.extra_tokens)} entries for {self.players} players; "
@@ -211,14 +211,14 @@ class Rules:
             if len(extra) != 3:
                 raise BalanceError(f"extra_tokens entry {list(extra)} must be 3 numbers (Y, R, B)")
             for n in extra:
-                _check_int("extra_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
+                check_int("extra_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
         dealt = self.start_array().sum(axis=0)
         if (dealt > self.tokens_per_colour).any():
             raise BalanceError(
                 f"start_tokens {list(self.start_tokens)} x {self.players} players plus extra_tokens "
                 f"deal {dealt.tolist()}, more than tokens_per_colour={self.tokens_per_colour}"
             )
-        _check_int("set_bonus", self.set_bonus, 0, 100)
+        check_int("set_bonus", self.set_bonus, 0, 100)
         if not isinstance(self.ties_cancel, bool):
             raise BalanceError(f"ties_cancel={self.ties_cancel!r}; allowed: true, false")
         for key, enum in (("loss_rule", LossRule), ("lost_tokens_to", LostTokensTo), ("reward_order", RewardOrder)):
@@ -305,9 +305,6 @@ class Rules:
         return cfg, hand, strength, rewards, n_places, decks, self.start_array()
 
 
-def _check_int(key: str, value, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BalanceError(f"{key}={value!r} is out of range; allowed: integer {low}..{high}")
 
 
 def _coerce(key: str, value):

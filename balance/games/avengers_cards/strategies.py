@@ -16,12 +16,12 @@ from enum import IntEnum
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from balance._jit import jit, jit_inline
+from balance._jit import jit_inline
 from balance.rng import below, below_from
 from balance.strategy import Param, StrategyInfo
 
 from .rules import MAX_CARD, MAX_PLACES, MAX_PLAYERS, Cfg, RewardOrder
-from .tokens import centre_pick, score, score3, tokens_lost
+from .tokens import centre_pick, score3, tokens_lost
 
 
 class StrategyId(IntEnum):
