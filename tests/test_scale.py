@@ -157,8 +157,24 @@ def wait_for_checkpoint(out, proc, timeout=120):
     time.sleep(0.3)  # a few more chunks
 
 
+@pytest.fixture
+def deliverable_signals():
+    """Children inherit the signal mask of the thread that starts them, and any signal set to be
+    ignored. A CI harness may block SIGTERM (seen: the child ran to the end and exited 0) and a
+    non-interactive shell ignores SIGINT in background jobs, so undo both while we spawn."""
+    sigs = (signal.SIGTERM, signal.SIGINT)
+    blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, sigs)
+    ignored = [s for s in sigs if signal.getsignal(s) == signal.SIG_IGN]
+    for s in ignored:
+        signal.signal(s, signal.SIG_DFL)
+    yield
+    for s in ignored:
+        signal.signal(s, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGKILL, -9), (signal.SIGTERM, 130), (signal.SIGINT, 130)])
-def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code):
+def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code, deliverable_signals):
     out = tmp_path / "run"
     proc = run_cli(out)
     wait_for_checkpoint(out, proc)
