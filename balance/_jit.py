@@ -7,6 +7,7 @@ error_model='numpy': division never raises inside kernels (inputs are validated 
 from functools import partial
 
 import numba
+import numba.extending
 
 jit = partial(numba.njit, cache=True, nogil=True, error_model="numpy")
 
@@ -50,3 +51,18 @@ def drop_stale_cache(module_file: str) -> None:
         stamp.write_text(digest)
     except OSError:
         pass  # a read-only install: numba then caches elsewhere and nothing here is stale
+
+
+@numba.extending.intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an integer: LLVM's ctpop, one instruction on CPUs with POPCNT.
+
+    Hands are bitmasks of card values, so a hand's size is its popcount (no counter to keep).
+    """
+    if not isinstance(x, numba.types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen

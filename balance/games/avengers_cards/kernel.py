@@ -4,7 +4,6 @@ Rules arrays come from ``Rules.to_kernel()``; strategies are ``sids int64[P]`` a
 ``prm float64[P, MAX_PARAMS]``. Inputs are validated before they get here.
 """
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from balance._jit import drop_stale_cache, jit, jit_inline, jit_nonrt
 from balance.rng import below, game_key, game_stream_key, seed_key
@@ -79,21 +78,23 @@ def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength,
             # Seats that do not count write to the spare slot order[players].
             order[place if counted[p] == 1 else players] = p
             p = p + 1 if p + 1 < players else 0  # clockwise; no modulo (an integer division)
+        # Reserve and centre counts live in registers while tokens move (no store-to-load
+        # round trips through the arrays on every token).
+        r0, r1, r2 = reserve[0], reserve[1], reserve[2]
         for k in range(min(m, n_places[villain])):
             p = order[k]
-            for c in range(3):
-                g = min(rewards[villain, k, c], reserve[c])
-                tokens[p, c] += g
-                reserve[c] -= g
-                gained[p] += g
-        i = 0
-        while centre[0] + centre[1] + centre[2] > 0:
-            p = order[i]
-            c = centre_pick((tokens[p, 0], tokens[p, 1], tokens[p, 2]), centre, bonus)
-            tokens[p, c] += 1
-            centre[c] -= 1
-            gained[p] += 1
-            i = i + 1 if i + 1 < m else 0
+            g0 = min(rewards[villain, k, 0], r0)
+            g1 = min(rewards[villain, k, 1], r1)
+            g2 = min(rewards[villain, k, 2], r2)
+            tokens[p, 0] += g0
+            tokens[p, 1] += g1
+            tokens[p, 2] += g2
+            r0 -= g0
+            r1 -= g1
+            r2 -= g2
+            gained[p] += g0 + g1 + g2
+        reserve[0], reserve[1], reserve[2] = r0, r1, r2
+        _share_centre(tokens, centre, order, m, gained, bonus)
         return True
 
     # Defeat: every seat that showed the lowest card loses tokens. Computed for every seat and
@@ -122,6 +123,53 @@ def resolve_fight(cfg, first, villain, plays, tokens, reserve, centre, strength,
     pool[1] += taken1
     pool[2] += taken2
     return False
+
+
+@jit_inline
+def _share_centre(tokens, centre, order, m, gained, bonus):
+    """The counted seats take the centre's tokens one at a time, round-robin in reward order
+    (``order[:m]``, m >= 1), each by the auto-choice (tokens.centre_pick); empties the centre.
+
+    Seat k of the order takes n // m of the n tokens, one more if k < n % m. When one seat
+    takes them all, or only one colour lies there (most defeats leave one colour), no choice
+    depends on the others' picks, so the tokens are handed out at once.
+    """
+    c0, c1, c2 = centre[0], centre[1], centre[2]
+    n = c0 + c1 + c2
+    if n == 0:
+        return
+    centre[0] = 0
+    centre[1] = 0
+    centre[2] = 0
+    if m == 1:
+        p = order[0]
+        tokens[p, 0] += c0
+        tokens[p, 1] += c1
+        tokens[p, 2] += c2
+        gained[p] += n
+        return
+    each = n // m
+    extra = n - each * m
+    if (c0 == n) | (c1 == n) | (c2 == n):
+        for k in range(min(m, n)):
+            p = order[k]
+            take = each + (k < extra)
+            tokens[p, 0] += take * (c0 == n)
+            tokens[p, 1] += take * (c1 == n)
+            tokens[p, 2] += take * (c2 == n)
+            gained[p] += take
+        return
+    for k in range(min(m, n)):
+        gained[order[k]] += each + (k < extra)
+    i = 0
+    for _ in range(n):
+        p = order[i]
+        c = centre_pick((tokens[p, 0], tokens[p, 1], tokens[p, 2]), (c0, c1, c2), bonus)
+        tokens[p, c] += 1
+        c0 -= c == 0
+        c1 -= c == 1
+        c2 -= c == 2
+        i = i + 1 if i + 1 < m else 0
 
 
 @jit
@@ -169,14 +217,8 @@ def _banned(restrict, p, remaining_after):
 
 
 @jit_inline
-def _hide(hand_mask, hand_n, hand_sum, p, cards, sign):
+def _hide(hand_mask, p, cards, sign):
     """Take the cards (a bitmask) out of seat p's hand (sign -1) or put them back (+1)."""
-    m = cards
-    while m != 0:
-        v = trailing_zeros(m)
-        m &= m - 1
-        hand_n[p] += sign
-        hand_sum[p] += sign * v
     if sign < 0:
         hand_mask[p] &= ~cards
     else:
@@ -250,10 +292,9 @@ def _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stat
 
 
 # Rows of the per-seat working array ``seat`` int64[_SEAT_ROWS, P + 1] of _play_chunk.
-# A hand is a bitmask of card values (strategies.kth_card), with its size and total.
-_HAND, _HAND_N, _HAND_SUM, _PLAY, _COUNTED, _ORDER, _GAINED, _LOST, _LOWEST, _PLAYED, _REWARDED, \
-    _SCORE = range(12)
-_SEAT_ROWS = 12
+# A hand is a bitmask of card values (strategies.kth_card); its size is the popcount.
+_HAND, _PLAY, _COUNTED, _ORDER, _GAINED, _LOST, _LOWEST, _PLAYED, _REWARDED, _SCORE = range(10)
+_SEAT_ROWS = 10
 
 
 @jit_nonrt
@@ -304,8 +345,6 @@ def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
     per_colour = cfg[Cfg.TOKENS_PER_COLOUR]
     batch = batch_games(battles, per_colour)
     hand_mask = seat[_HAND]
-    hand_n = seat[_HAND_N]
-    hand_sum = seat[_HAND_SUM]
     plays = seat[_PLAY]
     counted = seat[_COUNTED]
     order = seat[_ORDER]
@@ -317,10 +356,12 @@ def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
     scores = seat[_SCORE]
     seed_k = seed_key(seed)
     full_mask = 0
-    full_sum = 0
     for i in range(h):
         full_mask |= 1 << hand[i]
-        full_sum += hand[i]
+
+    restricted = False
+    for p in range(players):
+        restricted |= (restrict[p, 0] != 0) & (restrict[p, 1] != Restrict.NEVER)
 
     in_batch = 0
     for g in range(n_games):
@@ -342,8 +383,6 @@ def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
         for b in range(battles):
             for p in range(players):
                 hand_mask[p] = full_mask
-                hand_n[p] = h
-                hand_sum[p] = full_sum
             # Shuffle the battle's deck and fight its first vpb cards (partial Fisher-Yates).
             for i in range(dpb):
                 deck[i] = decks[b, i]
@@ -356,17 +395,19 @@ def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
                 for p in range(players):
                     # Restricted play: hide the seat's banned cards while it alone chooses
                     # (the others still see its whole public hand).
-                    hidden = _banned(restrict, p, vpb - 1 - t) & hand_mask[p]
-                    if hidden != 0 and hidden != hand_mask[p]:
-                        _hide(hand_mask, hand_n, hand_sum, p, hidden, -1)
-                    else:
-                        hidden = 0
-                    plays[p] = choose_card(sids[p], prm, p, hand_mask, hand_n, hand_sum, tokens,
+                    hidden = 0
+                    if restricted:  # the same every time: a branch predicted right
+                        hidden = _banned(restrict, p, vpb - 1 - t) & hand_mask[p]
+                        if hidden != 0 and hidden != hand_mask[p]:
+                            _hide(hand_mask, p, hidden, -1)
+                        else:
+                            hidden = 0
+                    plays[p] = choose_card(sids[p], prm, p, hand_mask, tokens,
                                            reserve, centre, villain, strength, rewards,
                                            n_places, cfg, vpb - 1 - t, states, scratch,
                                            with_greedy)
                     if hidden != 0:
-                        _hide(hand_mask, hand_n, hand_sum, p, hidden, 1)
+                        _hide(hand_mask, p, hidden, 1)
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(cfg, first, villain, plays, tokens, reserve, centre,
                                        strength, rewards, n_places, counted, order, gained,
@@ -385,8 +426,6 @@ def _game_loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
                     taken += lost[p]
                     # The card leaves the hand.
                     hand_mask[p] &= ~(1 << card)
-                    hand_n[p] -= 1
-                    hand_sum[p] -= card
                 won = np.int64(beaten)
                 beaten_count += won
                 villain_acc[villain] += _pack_fight(won, (handed - in_centre) * won,

@@ -16,7 +16,7 @@ from enum import IntEnum
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from balance._jit import jit_inline
+from balance._jit import jit_inline, popcount
 from balance.rng import below, below_from
 from balance.strategy import Param, StrategyInfo
 
@@ -106,17 +106,20 @@ def scratch_size(tokens_per_colour: int) -> int:
 
 
 def _select_tables():
-    """Per byte value b: SEL8[b, k] = position of its k-th lowest set bit; POP8[b] = set bits."""
+    """Per byte value b: SEL8[b, k] = position of its k-th lowest set bit; POP8[b] = its set
+    bits; SUM8[b] = the total of its set bit positions."""
     sel = np.zeros((256, 8), np.int64)
     pop = np.zeros(256, np.int64)
+    total = np.zeros(256, np.int64)
     for b in range(256):
         bits = [i for i in range(8) if b >> i & 1]
         pop[b] = len(bits)
+        total[b] = sum(bits)
         sel[b, :len(bits)] = bits
-    return sel, pop
+    return sel, pop, total
 
 
-_SEL8, _POP8 = _select_tables()  # 2 KB + 2 KB: frozen into the compiled code as constants
+_SEL8, _POP8, _SUM8 = _select_tables()  # 2 KB + 2 KB: frozen into the compiled code as constants
 
 
 @jit_inline
@@ -135,6 +138,12 @@ def kth_card(mask, k):
 
 
 @jit_inline
+def mask_sum(mask):
+    """Total of the card values in a hand held as a bitmask (values <= MAX_CARD: two bytes)."""
+    return _SUM8[mask & 255] + _SUM8[mask >> 8] + 8 * _POP8[mask >> 8]
+
+
+@jit_inline
 def lowest_card(mask):
     return trailing_zeros(mask)
 
@@ -145,12 +154,12 @@ def highest_card(mask):
 
 
 @jit_inline
-def choose_card(sid, prm, seat, hand_mask, hand_n, hand_sum, tokens, reserve, centre, villain,
+def choose_card(sid, prm, seat, hand_mask, tokens, reserve, centre, villain,
                 strength, rewards, n_places, cfg, remaining_after, states, scratch, with_greedy):
     """The card value seat plays (from ``hand_mask[seat]``).
 
     hand_mask int64[P]: each seat's remaining hand as a bitmask of card values (see
-    ``kth_card``); hand_n int64[P] its number of cards; hand_sum int64[P] their total;
+    ``kth_card``; its size is the popcount);
     tokens int64[P, 3]; reserve, centre int64[3]; states uint64[1 + P];
     remaining_after: villains of this battle still to come after this one;
     prm float64[P, MAX_PARAMS] every seat's parameters (row ``seat`` is this one's).
@@ -159,28 +168,28 @@ def choose_card(sid, prm, seat, hand_mask, hand_n, hand_sum, tokens, reserve, ce
     the compiled loop (the caller then has no greedy seat).
     """
     if sid == StrategyId.RANDOM:
-        return kth_card(hand_mask[seat], below(states, 1 + seat, hand_n[seat]))
+        return kth_card(hand_mask[seat], below(states, 1 + seat, popcount(hand_mask[seat])))
     if sid == StrategyId.LOWEST:
         return lowest_card(hand_mask[seat])
     if sid == StrategyId.HIGHEST:
         return highest_card(hand_mask[seat])
     if sid == StrategyId.THRESHOLD:
-        return _threshold(prm, seat, hand_mask, hand_n, hand_sum, strength[villain], cfg,
+        return _threshold(prm, seat, hand_mask, strength[villain], cfg,
                           remaining_after)
     if with_greedy:
-        return _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, strength,
+        return _greedy(prm, seat, hand_mask, tokens, reserve, centre, villain, strength,
                        rewards, n_places, cfg, remaining_after, states, scratch)
     return lowest_card(hand_mask[seat])  # not reached: no greedy seat without with_greedy
 
 
 @jit_inline
-def _threshold(prm, seat, hand_mask, hand_n, hand_sum, strength, cfg, remaining_after):
+def _threshold(prm, seat, hand_mask, strength, cfg, remaining_after):
     expected = 0.0
     for q in range(cfg[Cfg.PLAYERS]):
         if q != seat:
-            expected += hand_sum[q] / hand_n[q]
+            expected += mask_sum(hand_mask[q]) / popcount(hand_mask[q])
     need = strength + prm[seat, 0] - expected
-    n = hand_n[seat]
+    n = popcount(hand_mask[seat])
     eligible = n
     if remaining_after > 0:
         eligible = max(1, n - int(prm[seat, 1]))
@@ -194,7 +203,7 @@ def _threshold(prm, seat, hand_mask, hand_n, hand_sum, strength, cfg, remaining_
 
 
 @jit_inline
-def _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, strength, rewards,
+def _greedy(prm, seat, hand_mask, tokens, reserve, centre, villain, strength, rewards,
             n_places, cfg, remaining_after, states, scratch):
     players = cfg[Cfg.PLAYERS]
     bonus = cfg[Cfg.SET_BONUS]
@@ -255,7 +264,7 @@ def _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, stre
     # load instead of a kth_card lookup per draw (each list is read `samples` times).
     for q in range(players):
         rest = hand_mask[q]
-        for i in range(hand_n[q]):
+        for i in range(popcount(hand_mask[q])):
             scratch[OFF_HANDS + q * MAX_CARD + i] = trailing_zeros(rest)
             rest &= rest - 1
     # 1) Draw every sample first (in seat order: the draw order is part of the results) and
@@ -269,7 +278,7 @@ def _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, stre
         j = 0
         for q in range(players):
             if q != seat:
-                pick, state = below_from(state, hand_n[q])
+                pick, state = below_from(state, popcount(hand_mask[q]))
                 o = scratch[OFF_HANDS + q * MAX_CARD + pick]
                 scratch[OFF_OPP + j] = o
                 j += 1
@@ -303,7 +312,7 @@ def _greedy(prm, seat, hand_mask, hand_n, tokens, reserve, centre, villain, stre
     # 2) Score each card over the samples, without data-dependent branches (they mispredict
     # on random draws); sums stay in registers.
     vpb = cfg[Cfg.VILLAINS_PER_BATTLE]
-    n = hand_n[seat]
+    n = popcount(hand_mask[seat])
     rest = hand_mask[seat]
     low_card = lowest_card(rest)
     best = 0
