@@ -33,11 +33,10 @@ def kernel_fight(rules, villain_id, cards, tokens, reserve, centre, first=0):
     tokens = np.array(tokens, np.int64)
     reserve = np.array(reserve, np.int64)
     centre = np.array(centre, np.int64)
-    counted, gained, lost, lowest = (np.zeros(n, np.int64) for _ in range(4))
     beaten = kernel.resolve_fight(n, cfg, first, rules.deck.ids.index(villain_id),
                                   np.array(cards, np.int64), tokens, reserve, centre, strength,
-                                  rewards, n_places, counted, np.zeros(n + 1, np.int64),
-                                  gained, lost, lowest)
+                                  rewards, n_places, np.zeros(n, np.int64),
+                                  np.zeros(n + 1, np.int64))
     return bool(beaten), tokens.tolist(), reserve.tolist(), centre.tolist()
 
 

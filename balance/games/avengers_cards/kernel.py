@@ -24,13 +24,13 @@ _NIBBLE_ONES = 0x1111111111111111
 
 @jit_inline
 def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, strength, rewards,
-                  n_places, counted, order, gained, lost, lowest):
+                  n_places, record, order):
     """Resolve one villain after every seat revealed ``plays[p]``; returns True if beaten.
 
     players == cfg[Cfg.PLAYERS] (a compile-time constant in the fixed-player game loops).
-    Updates tokens int64[P, 3], reserve and centre int64[3] in place and writes per seat:
-    counted (1 if its card counts), gained / lost (tokens this fight), lowest (1 if it was a
-    lowest card of a defeat). order int64[P + 1] is scratch.
+    Updates tokens int64[P, 3], reserve and centre int64[3] in place and writes each seat's
+    play record in record int64[P] (fields _REC_*: whether its card was cancelled, was a
+    lowest card of a defeat, tokens gained and lost). order int64[P + 1] is scratch.
     """
     bonus = cfg[Cfg.SET_BONUS]
     # Card values shown by two or more seats, as a bitmask: one pass instead of P x P compares.
@@ -50,13 +50,10 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
     for p in range(players):
         card = plays[p]
         counts_here = 1 - ((dup >> card) & 1)
-        counted[p] = counts_here
+        record[p] = (1 - counts_here) << _REC_CANCELLED
         total += card * counts_here
         m += counts_here
         counts += counts_here << (4 * card)
-        gained[p] = 0
-        lost[p] = 0
-        lowest[p] = 0
 
     if total >= strength[villain]:
         lowest_first = cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST
@@ -74,9 +71,10 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
             else:
                 before = m - ((at_most >> shift) & 15)  # counted cards higher than ours
             place = before + ((same_before >> shift) & 15)
-            same_before += counted[p] << shift
+            counts_here = 1 - ((dup >> plays[p]) & 1)
+            same_before += counts_here << shift
             # Seats that do not count write to the spare slot order[players].
-            order[place if counted[p] == 1 else players] = p
+            order[place if counts_here == 1 else players] = p
             p = p + 1 if p + 1 < players else 0  # clockwise; no modulo (an integer division)
         # Reserve and centre counts live in registers while tokens move (no store-to-load
         # round trips through the arrays on every token).
@@ -92,9 +90,9 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
             r0 -= g0
             r1 -= g1
             r2 -= g2
-            gained[p] += g0 + g1 + g2
+            record[p] += (g0 + g1 + g2) << _REC_GAINED
         reserve[0], reserve[1], reserve[2] = r0, r1, r2
-        _share_centre(tokens, centre, order, m, gained, bonus)
+        _share_centre(tokens, centre, order, m, record, bonus)
         return True
 
     # Defeat: every seat that showed the lowest card loses tokens. Computed for every seat and
@@ -106,7 +104,6 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
     taken2 = 0
     for p in range(players):
         hit = np.int64(plays[p] == low)
-        lowest[p] = hit
         x0, x1, x2 = tokens_lost((tokens[p, 0], tokens[p, 1], tokens[p, 2]), loss_rule, bonus)
         x0 *= hit
         x1 *= hit
@@ -114,7 +111,7 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
         tokens[p, 0] -= x0
         tokens[p, 1] -= x1
         tokens[p, 2] -= x2
-        lost[p] = x0 + x1 + x2
+        record[p] += (hit << _REC_LOWEST) + ((x0 + x1 + x2) << _REC_LOST)
         taken0 += x0
         taken1 += x1
         taken2 += x2
@@ -126,9 +123,10 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
 
 
 @jit_inline
-def _share_centre(tokens, centre, order, m, gained, bonus):
+def _share_centre(tokens, centre, order, m, record, bonus):
     """The counted seats take the centre's tokens one at a time, round-robin in reward order
-    (``order[:m]``, m >= 1), each by the auto-choice (tokens.centre_pick); empties the centre.
+    (``order[:m]``, m >= 1), each by the auto-choice (tokens.centre_pick); empties the centre
+    and adds the tokens to the seats' play records.
 
     Seat k of the order takes n // m of the n tokens, one more if k < n % m. When one seat
     takes them all, or only one colour lies there (most defeats leave one colour), no choice
@@ -146,7 +144,7 @@ def _share_centre(tokens, centre, order, m, gained, bonus):
         tokens[p, 0] += c0
         tokens[p, 1] += c1
         tokens[p, 2] += c2
-        gained[p] += n
+        record[p] += n << _REC_GAINED
         return
     each = n // m
     extra = n - each * m
@@ -157,10 +155,10 @@ def _share_centre(tokens, centre, order, m, gained, bonus):
             tokens[p, 0] += take * (c0 == n)
             tokens[p, 1] += take * (c1 == n)
             tokens[p, 2] += take * (c2 == n)
-            gained[p] += take
+            record[p] += take << _REC_GAINED
         return
     for k in range(min(m, n)):
-        gained[order[k]] += each + (k < extra)
+        record[order[k]] += (each + (k < extra)) << _REC_GAINED
     i = 0
     for _ in range(n):
         p = order[i]
@@ -225,7 +223,7 @@ def _hide(hand_mask, p, cards, sign):
 
 @jit_inline
 def batch_games(battles, tokens_per_colour):
-    """Games whose packed counters (_pack_play, _pack_game, _pack_fight) fit their fields.
+    """Games whose packed counters (play records, _pack_game, _pack_fight) fit their fields.
 
     Per game, a seat plays a card value at most once per battle (hand values are distinct), a
     villain is fought at most once, and one play or fight moves at most all 3 x
@@ -234,15 +232,14 @@ def batch_games(battles, tokens_per_colour):
     return max(1, min(255 // battles, 65535 // (battles * 3 * max(1, tokens_per_colour))))
 
 
-@jit_inline
-def _pack_play(counted, rewarded, gained, lowest, lost):
-    """One play's card counters as fields of an int64, summed per seat and card over a batch
-    of games (batch_games): plays, cancelled, rewarded, lowest-on-defeat in 8 bits each, tokens
-    gained and lost in 16. No field carries (see batch_games); the top field may set the sign
-    bit, so fields are read back with a shift and a mask (_flush_counts).
-    """
-    return (1 + ((1 - counted) << 8) + (np.int64(rewarded) << 16) + (lowest << 24)
-            + (gained << 32) + (lost << 48))
+# A play record: one seat's play of one fight as bit fields of an int64, in the layout of
+# card_acc[0], which sums them per seat and card over a batch of games (batch_games): plays,
+# cancelled, rewarded, lowest-on-defeat in 8 bits each, tokens gained and lost in 16 (the
+# shifts below). resolve_fight fills CANCELLED, LOWEST, GAINED and LOST; the game loop adds
+# PLAYS and REWARDED. No field carries (see batch_games); the top field may set the sign bit,
+# so fields are read back with a shift and a mask (_flush_counts).
+_REC_PLAYS, _REC_CANCELLED, _REC_REWARDED, _REC_LOWEST = 0, 8, 16, 24
+_REC_GAINED, _REC_LOST = 32, 48
 
 
 @jit_inline
@@ -269,12 +266,12 @@ def _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stat
             y = card_acc[1, p, v]
             card_acc[0, p, v] = 0
             card_acc[1, p, v] = 0
-            card_stats[p, v, CardStat.PLAYED] += x & 255
-            card_stats[p, v, CardStat.CANCELLED] += (x >> 8) & 255
-            card_stats[p, v, CardStat.REWARDED] += (x >> 16) & 255
-            card_stats[p, v, CardStat.LOWEST_ON_DEFEAT] += (x >> 24) & 255
-            card_stats[p, v, CardStat.TOKENS_GAINED] += (x >> 32) & 0xFFFF
-            card_stats[p, v, CardStat.TOKENS_LOST] += (x >> 48) & 0xFFFF
+            card_stats[p, v, CardStat.PLAYED] += (x >> _REC_PLAYS) & 255
+            card_stats[p, v, CardStat.CANCELLED] += (x >> _REC_CANCELLED) & 255
+            card_stats[p, v, CardStat.REWARDED] += (x >> _REC_REWARDED) & 255
+            card_stats[p, v, CardStat.LOWEST_ON_DEFEAT] += (x >> _REC_LOWEST) & 255
+            card_stats[p, v, CardStat.TOKENS_GAINED] += (x >> _REC_GAINED) & 0xFFFF
+            card_stats[p, v, CardStat.TOKENS_LOST] += (x >> _REC_LOST) & 0xFFFF
             card_stats[p, v, CardStat.GAMES_PLAYED] += y & 255
             card_stats[p, v, CardStat.GAMES_REWARDED] += (y >> 8) & 255
             card_stats[p, v, CardStat.WIN_UNITS_PLAYED] += (y >> 16) & 0xFFFFFF
@@ -291,8 +288,8 @@ def _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stat
 
 # Rows of the per-seat working array ``seat`` int64[_SEAT_ROWS, P + 1] of _play_chunk.
 # A hand is a bitmask of card values (strategies.kth_card); its size is the popcount.
-_HAND, _PLAY, _COUNTED, _ORDER, _GAINED, _LOST, _LOWEST, _PLAYED, _REWARDED, _SCORE = range(10)
-_SEAT_ROWS = 10
+_HAND, _PLAY, _RECORD, _ORDER, _PLAYED, _REWARDED, _SCORE = range(7)
+_SEAT_ROWS = 7
 
 
 # The game loops, compiled without the NRT (no reference counting; they allocate nothing).
@@ -386,11 +383,8 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
     batch = batch_games(battles, per_colour)
     hand_mask = seat[_HAND]
     plays = seat[_PLAY]
-    counted = seat[_COUNTED]
+    record = seat[_RECORD]
     order = seat[_ORDER]
-    gained = seat[_GAINED]
-    lost = seat[_LOST]
-    lowest = seat[_LOWEST]
     played_mask = seat[_PLAYED]
     rewarded_mask = seat[_REWARDED]
     scores = seat[_SCORE]
@@ -450,22 +444,22 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
                         _hide(hand_mask, p, hidden, 1)
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre,
-                                       strength, rewards, n_places, counted, order, gained,
-                                       lost, lowest)
+                                       strength, rewards, n_places, record, order)
                 # Per-seat counters without data-dependent branches: random plays make such
                 # branches unpredictable, and adding a zero is cheaper than a mispredict.
-                handed = 0
-                taken = 0
+                fight_sum = 0
                 for p in range(players):
                     card = plays[p]
-                    was_rewarded = gained[p] > 0
-                    card_acc[0, p, card] += _pack_play(counted[p], was_rewarded, gained[p],
-                                                       lowest[p], lost[p])
+                    rec = record[p]
+                    was_rewarded = np.int64(((rec >> _REC_GAINED) & 0xFFFF) != 0)
+                    card_acc[0, p, card] += (rec + (1 << _REC_PLAYS)
+                                             + (was_rewarded << _REC_REWARDED))
                     rewarded_mask[p] |= was_rewarded << card
-                    handed += gained[p]
-                    taken += lost[p]
+                    fight_sum += rec  # fields add up without carries, as in card_acc
                     # The card leaves the hand.
                     hand_mask[p] &= ~(1 << card)
+                handed = (fight_sum >> _REC_GAINED) & 0xFFFF
+                taken = (fight_sum >> _REC_LOST) & 0xFFFF
                 won = np.int64(beaten)
                 beaten_count += won
                 villain_acc[villain] += _pack_fight(won, (handed - in_centre) * won,
@@ -531,17 +525,14 @@ def replay_game(cfg, strength, rewards, n_places, start, villain_order, plays, t
     for c in range(3):
         reserve[c] = cfg[Cfg.TOKENS_PER_COLOUR] - start[:, c].sum()
         tokens[:, c] = start[:, c]
-    counted = np.zeros(players, np.int64)
+    record = np.zeros(players, np.int64)
     order = np.zeros(players + 1, np.int64)
-    gained = np.zeros(players, np.int64)
-    lost = np.zeros(players, np.int64)
-    lowest = np.zeros(players, np.int64)
     f = 0
     for b in range(villain_order.shape[0]):
         for t in range(villain_order.shape[1]):
-            trace_beaten[f] = resolve_fight(players, cfg, b % players, villain_order[b, t], plays[b, t],
-                                            tokens, reserve, centre, strength, rewards, n_places,
-                                            counted, order, gained, lost, lowest)
+            trace_beaten[f] = resolve_fight(players, cfg, b % players, villain_order[b, t],
+                                            plays[b, t], tokens, reserve, centre, strength,
+                                            rewards, n_places, record, order)
             trace_tokens[f] = tokens
             trace_reserve[f] = reserve
             trace_centre[f] = centre
