@@ -130,6 +130,8 @@ def kth_card(mask, k):
     bit clear instead of shifting a sorted array. Values are <= MAX_CARD = 15: two bytes, and a
     byte table picks the bit without a loop whose length is the (random) k.
     """
+    if mask < 256:  # values <= 7, as in every rulebook hand: one table read
+        return _SEL8[mask, k]
     low = mask & 255
     in_low = _POP8[low]
     high = k >= in_low
