@@ -198,10 +198,21 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
     if (sids == StrategyId.GREEDY).any():
         loop = _play_chunk_greedy
     else:
-        loop = _PLAY_CHUNK_FOR.get(players, _play_chunk)
+        restricted = ((restrict[:, 0] != 0) & (restrict[:, 1] != Restrict.NEVER)).any()
+        loop = _play_chunk if restricted else _PLAY_CHUNK_FOR.get(players, _play_chunk)
     loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, np.uint64(seed),
          first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
          score_hist, card_stats, villain_stats, pair_stats, scratch, work)
+
+
+@jit_inline
+def _any_restricted(restrict):
+    """Whether some seat has banned cards (restrict int64[P, 2], see play_games); the same
+    test as play_games makes in numpy."""
+    for p in range(restrict.shape[0]):
+        if restrict[p, 0] != 0 and restrict[p, 1] != Restrict.NEVER:
+            return True
+    return False
 
 
 @jit_inline
@@ -297,6 +308,8 @@ _SEAT_ROWS = 7
 # without greedy's large inlined chooser, which otherwise costs every strategy registers and
 # code layout (measured: ~5% for random and threshold); with the player count known at
 # compile time, every loop over the seats is unrolled (measured: ~8% for random, 4 players).
+# The fixed-player loops also leave out restricted play (restricted line-ups take the general
+# loop): about 3% more.
 
 @jit_nonrt
 def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
@@ -306,7 +319,7 @@ def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
     _game_loop(cfg[Cfg.PLAYERS], cfg, hand, strength, rewards, n_places, decks, start, sids,
                prm, restrict, seed, first_game, n_games, out_scores, out_tokens, out_win_units,
                out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
-               scratch, work, False)
+               scratch, work, False, True)
 
 
 @jit_nonrt
@@ -317,40 +330,40 @@ def _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sid
     _game_loop(cfg[Cfg.PLAYERS], cfg, hand, strength, rewards, n_places, decks, start, sids,
                prm, restrict, seed, first_game, n_games, out_scores, out_tokens, out_win_units,
                out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
-               scratch, work, True)
+               scratch, work, True, True)
 
 
 @jit_nonrt
 def _play_chunk_3p(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                    seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                    seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, 3 players."""
+    """No greedy seat, no restricted seat, 3 players."""
     _game_loop(3, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False)
+               False, False)
 
 
 @jit_nonrt
 def _play_chunk_4p(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                    seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                    seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, 4 players."""
+    """No greedy seat, no restricted seat, 4 players."""
     _game_loop(4, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False)
+               False, False)
 
 
 @jit_nonrt
 def _play_chunk_5p(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                    seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                    seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, 5 players."""
+    """No greedy seat, no restricted seat, 5 players."""
     _game_loop(5, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False)
+               False, False)
 
 
 _PLAY_CHUNK_FOR = {3: _play_chunk_3p, 4: _play_chunk_4p, 5: _play_chunk_5p}
@@ -360,7 +373,7 @@ _PLAY_CHUNK_FOR = {3: _play_chunk_3p, 4: _play_chunk_4p, 5: _play_chunk_5p}
 def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               with_greedy):
+               with_greedy, may_restrict):
     """The game loop of play_games. work is a tuple of zeroed working arrays: states, seat,
     tokens, reserve, centre, deck, card_acc, villain_acc (uint64[P + 1], int64[_SEAT_ROWS, P + 1],
     int64[P, 3], int64[3], int64[3], int64[deck_per_battle], int64[2, P, MAX_CARD + 1],
@@ -370,8 +383,9 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
     game) and per villain, and added into card_stats / villain_stats once per batch of
     batch_games() games: one add per play instead of six, and no branch on the fight's outcome.
 
-    players (== cfg[Cfg.PLAYERS]) and with_greedy are compile-time constants in the callers
-    that fix them (see _play_chunk and the loops after it).
+    players (== cfg[Cfg.PLAYERS]), with_greedy and may_restrict (False: no seat is restricted)
+    are compile-time constants in the callers that fix them (see _play_chunk and the loops
+    after it).
     """
     states, seat, tokens, reserve, centre, deck, card_acc, villain_acc = work
     h = cfg[Cfg.HAND_SIZE]
@@ -393,9 +407,7 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
     for i in range(h):
         full_mask |= 1 << hand[i]
 
-    restricted = False
-    for p in range(players):
-        restricted |= (restrict[p, 0] != 0) & (restrict[p, 1] != Restrict.NEVER)
+    restricted = may_restrict and _any_restricted(restrict)
 
     in_batch = 0
     for g in range(n_games):
