@@ -195,11 +195,10 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
             np.zeros(int(cfg[Cfg.DECK_PER_BATTLE]), np.int64),
             np.zeros((2, players, MAX_CARD + 1), np.int64),
             np.zeros(villain_stats.shape[0], np.int64))
-    if (sids == StrategyId.GREEDY).any():
-        loop = _play_chunk_greedy
-    else:
-        restricted = ((restrict[:, 0] != 0) & (restrict[:, 1] != Restrict.NEVER)).any()
-        loop = _play_chunk if restricted else _PLAY_CHUNK_FOR.get(players, _play_chunk)
+    greedy = bool((sids == StrategyId.GREEDY).any())
+    general = _play_chunk_greedy if greedy else _play_chunk
+    restricted = ((restrict[:, 0] != 0) & (restrict[:, 1] != Restrict.NEVER)).any()
+    loop = general if restricted else _FIXED_LOOPS.get((greedy, players), general)
     loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, np.uint64(seed),
          first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
          score_hist, card_stats, villain_stats, pair_stats, scratch, work)
@@ -307,9 +306,9 @@ _SEAT_ROWS = 7
 # Each is _game_loop with its line-up's constants: without greedy seats the loop is compiled
 # without greedy's large inlined chooser, which otherwise costs every strategy registers and
 # code layout (measured: ~5% for random and threshold); with the player count known at
-# compile time, every loop over the seats is unrolled (measured: ~8% for random, 4 players).
-# The fixed-player loops also leave out restricted play (restricted line-ups take the general
-# loop): about 3% more.
+# compile time, every loop over the seats is unrolled (measured: ~8% for random, 4 players;
+# ~17% for greedy, whose sampling loops run over the seats). The fixed-player loops also leave
+# out restricted play (restricted line-ups take a general loop): about 3% more for random.
 
 @jit_nonrt
 def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
@@ -333,40 +332,26 @@ def _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sid
                scratch, work, True, True)
 
 
-@jit_nonrt
-def _play_chunk_3p(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-                   seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                   seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, no restricted seat, 3 players."""
-    _game_loop(3, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False, False)
+def _fixed_loop(players: int, with_greedy: bool):
+    """_game_loop compiled with the player count and greedy fixed, for no restricted seat.
+
+    The constants are the closure's cells, which numba compiles in and keys its cache on; the
+    distinct name gives each variant its own cache index file.
+    """
+    def loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, seed,
+             first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
+             score_hist, card_stats, villain_stats, pair_stats, scratch, work):
+        _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
+                   restrict, seed, first_game, n_games, out_scores, out_tokens, out_win_units,
+                   out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
+                   scratch, work, with_greedy, False)
+
+    loop.__name__ = loop.__qualname__ = f"_play_chunk{'_greedy' if with_greedy else ''}_{players}p"
+    return jit_nonrt(loop)
 
 
-@jit_nonrt
-def _play_chunk_4p(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-                   seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                   seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, no restricted seat, 4 players."""
-    _game_loop(4, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False, False)
-
-
-@jit_nonrt
-def _play_chunk_5p(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-                   seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                   seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, no restricted seat, 5 players."""
-    _game_loop(5, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               False, False)
-
-
-_PLAY_CHUNK_FOR = {3: _play_chunk_3p, 4: _play_chunk_4p, 5: _play_chunk_5p}
+# (with greedy, players) -> the loop with those constants; other line-ups take a general loop.
+_FIXED_LOOPS = {(greedy, n): _fixed_loop(n, greedy) for greedy in (False, True) for n in (3, 4, 5)}
 
 
 @jit_inline
@@ -448,7 +433,7 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
                             _hide(hand_mask, p, hidden, -1)
                         else:
                             hidden = 0
-                    plays[p] = choose_card(sids[p], prm, p, hand_mask, tokens,
+                    plays[p] = choose_card(players, sids[p], prm, p, hand_mask, tokens,
                                            reserve, centre, villain, strength, rewards,
                                            n_places, cfg, vpb - 1 - t, states, scratch,
                                            with_greedy)

@@ -156,7 +156,7 @@ def highest_card(mask):
 
 
 @jit_inline
-def choose_card(sid, prm, seat, hand_mask, tokens, reserve, centre, villain,
+def choose_card(players, sid, prm, seat, hand_mask, tokens, reserve, centre, villain,
                 strength, rewards, n_places, cfg, remaining_after, states, scratch, with_greedy):
     """The card value seat plays (from ``hand_mask[seat]``).
 
@@ -179,7 +179,7 @@ def choose_card(sid, prm, seat, hand_mask, tokens, reserve, centre, villain,
         return _threshold(prm, seat, hand_mask, strength[villain], cfg,
                           remaining_after)
     if with_greedy:
-        return _greedy(prm, seat, hand_mask, tokens, reserve, centre, villain, strength,
+        return _greedy(players, prm, seat, hand_mask, tokens, reserve, centre, villain, strength,
                        rewards, n_places, cfg, remaining_after, states, scratch)
     return lowest_card(hand_mask[seat])  # not reached: no greedy seat without with_greedy
 
@@ -205,9 +205,8 @@ def _threshold(prm, seat, hand_mask, strength, cfg, remaining_after):
 
 
 @jit_inline
-def _greedy(prm, seat, hand_mask, tokens, reserve, centre, villain, strength, rewards,
+def _greedy(players, prm, seat, hand_mask, tokens, reserve, centre, villain, strength, rewards,
             n_places, cfg, remaining_after, states, scratch):
-    players = cfg[Cfg.PLAYERS]
     bonus = cfg[Cfg.SET_BONUS]
     ties_cancel = cfg[Cfg.TIES_CANCEL] == 1
     lowest_first = cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST
