@@ -3,14 +3,16 @@ kernel == reference, seat symmetry and reproducibility."""
 import numpy as np
 import polars as pl
 import pytest
+from numba import njit
 
 import balance
 import balance.errors
+from balance._jit import popcount
 from balance.games.avengers_cards import kernel, reference
 from balance.games.avengers_cards.engine import Engine
 from balance.games.avengers_cards.outcomes import WIN_UNIT, CardStat, SeatStat
 from balance.games.avengers_cards.rules import Rules
-from balance.games.avengers_cards.strategies import STRATEGIES
+from balance.games.avengers_cards.strategies import STRATEGIES, kth_card, mask_sum
 from balance.strategy import parse_strategy
 
 VARIANTS = [
@@ -289,3 +291,25 @@ def test_restricted_play_kernel_equals_reference(spec):
         assert (chunk.totals[name] == array).all(), name
     if spec == "highest":  # the restriction binds: seat 3 never plays its 6
         assert chunk.totals["card_stats"][3, 6, CardStat.PLAYED] == 0
+
+
+@njit
+def _hand_helpers(masks):
+    """Per mask: popcount, mask_sum and kth_card for k = 0..15 (-1 past the hand's size)."""
+    out = np.full((len(masks), 18), -1, np.int64)
+    for i in range(len(masks)):
+        out[i, 0] = popcount(masks[i])
+        out[i, 1] = mask_sum(masks[i])
+        for k in range(out[i, 0]):
+            out[i, 2 + k] = kth_card(masks[i], k)
+    return out
+
+
+def test_hand_mask_helpers_match_plain_python_on_every_hand():
+    # Every hand of card values 1..15 (bit 0 is never a card), through both kth_card paths.
+    masks = np.arange(0, 1 << 16, 2, dtype=np.int64)
+    got = _hand_helpers(masks)
+    for mask, row in zip(masks.tolist(), got.tolist()):
+        cards = [v for v in range(16) if mask >> v & 1]
+        assert row[:2] == [len(cards), sum(cards)]
+        assert row[2:2 + len(cards)] == cards

@@ -119,7 +119,7 @@ def _select_tables():
     return sel, pop, total
 
 
-_SEL8, _POP8, _SUM8 = _select_tables()  # 2 KB + 2 KB: frozen into the compiled code as constants
+_SEL8, _POP8, _SUM8 = _select_tables()  # 16 + 2 + 2 KB: frozen into the compiled code as constants
 
 
 @jit_inline
@@ -160,6 +160,8 @@ def choose_card(players, sid, prm, seat, hand_mask, tokens, reserve, centre, vil
                 strength, rewards, n_places, cfg, remaining_after, states, scratch, with_greedy):
     """The card value seat plays (from ``hand_mask[seat]``).
 
+    players: the number of seats (== cfg[Cfg.PLAYERS]; a compile-time constant in the game
+    loops that fix it, so greedy's loops over the seats unroll).
     hand_mask int64[P]: each seat's remaining hand as a bitmask of card values (see
     ``kth_card``; its size is the popcount);
     tokens int64[P, 3]; reserve, centre int64[3]; states uint64[1 + P];
