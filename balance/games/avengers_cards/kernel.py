@@ -196,7 +196,7 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
             np.zeros((2, players, MAX_CARD + 1), np.int64),
             np.zeros(villain_stats.shape[0], np.int64))
     greedy = bool((sids == StrategyId.GREEDY).any())
-    general = _play_chunk_greedy if greedy else _play_chunk
+    general = _GENERAL_LOOPS[greedy]
     restricted = ((restrict[:, 0] != 0) & (restrict[:, 1] != Restrict.NEVER)).any()
     loop = general if restricted else _FIXED_LOOPS.get((greedy, players), general)
     loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, np.uint64(seed),
@@ -296,7 +296,7 @@ def _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stat
         villain_stats[v, VillainStat.TOKENS_LOST] += (x >> 48) & 0xFFFF
 
 
-# Rows of the per-seat working array ``seat`` int64[_SEAT_ROWS, P + 1] of _play_chunk.
+# Rows of the per-seat working array ``seat`` int64[_SEAT_ROWS, P + 1] of the game loops.
 # A hand is a bitmask of card values (strategies.kth_card); its size is the popcount.
 _HAND, _PLAY, _RECORD, _ORDER, _PLAYED, _REWARDED, _SCORE = range(7)
 _SEAT_ROWS = 7
@@ -310,48 +310,31 @@ _SEAT_ROWS = 7
 # ~17% for greedy, whose sampling loops run over the seats). The fixed-player loops also leave
 # out restricted play (restricted line-ups take a general loop): about 3% more for random.
 
-@jit_nonrt
-def _play_chunk(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """No greedy seat, any player count."""
-    _game_loop(cfg[Cfg.PLAYERS], cfg, hand, strength, rewards, n_places, decks, start, sids,
-               prm, restrict, seed, first_game, n_games, out_scores, out_tokens, out_win_units,
-               out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
-               scratch, work, False, True)
-
-
-@jit_nonrt
-def _play_chunk_greedy(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-                       seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-                       seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-    """Some greedy seats, any player count."""
-    _game_loop(cfg[Cfg.PLAYERS], cfg, hand, strength, rewards, n_places, decks, start, sids,
-               prm, restrict, seed, first_game, n_games, out_scores, out_tokens, out_win_units,
-               out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
-               scratch, work, True, True)
-
-
-def _fixed_loop(players: int, with_greedy: bool):
-    """_game_loop compiled with the player count and greedy fixed, for no restricted seat.
+def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool):
+    """_game_loop compiled with these constants; players 0: any count (read from cfg).
 
     The constants are the closure's cells, which numba compiles in and keys its cache on; the
-    distinct name gives each variant its own cache index file.
+    distinct name gives each loop its own cache index file.
     """
     def loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, seed,
              first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
              score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-        _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, sids, prm,
-                   restrict, seed, first_game, n_games, out_scores, out_tokens, out_win_units,
-                   out_beaten, seat_stats, score_hist, card_stats, villain_stats, pair_stats,
-                   scratch, work, with_greedy, False)
+        _game_loop(players if players > 0 else cfg[Cfg.PLAYERS], cfg, hand, strength, rewards,
+                   n_places, decks, start, sids, prm, restrict, seed, first_game, n_games,
+                   out_scores, out_tokens, out_win_units, out_beaten, seat_stats, score_hist,
+                   card_stats, villain_stats, pair_stats, scratch, work, with_greedy,
+                   may_restrict)
 
-    loop.__name__ = loop.__qualname__ = f"_play_chunk{'_greedy' if with_greedy else ''}_{players}p"
+    name = "_play_chunk" + ("_greedy" if with_greedy else "") + (f"_{players}p" if players else "")
+    loop.__name__ = loop.__qualname__ = name
     return jit_nonrt(loop)
 
 
-# (with greedy, players) -> the loop with those constants; other line-ups take a general loop.
-_FIXED_LOOPS = {(greedy, n): _fixed_loop(n, greedy) for greedy in (False, True) for n in (3, 4, 5)}
+# The general loops (any player count, restricted seats allowed), with and without greedy,
+# and (with greedy, players) -> the loop for that line-up without restricted seats.
+_GENERAL_LOOPS = {greedy: _compiled_loop(0, greedy, True) for greedy in (False, True)}
+_FIXED_LOOPS = {(greedy, n): _compiled_loop(n, greedy, False)
+                for greedy in (False, True) for n in (3, 4, 5)}
 
 
 @jit_inline
@@ -369,8 +352,7 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
     batch_games() games: one add per play instead of six, and no branch on the fight's outcome.
 
     players (== cfg[Cfg.PLAYERS]), with_greedy and may_restrict (False: no seat is restricted)
-    are compile-time constants in the callers that fix them (see _play_chunk and the loops
-    after it).
+    are compile-time constants of the loops _compiled_loop builds.
     """
     states, seat, tokens, reserve, centre, deck, card_acc, villain_acc = work
     h = cfg[Cfg.HAND_SIZE]
