@@ -197,8 +197,7 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
             np.zeros(villain_stats.shape[0], np.int64))
     greedy = bool((sids == StrategyId.GREEDY).any())
     general = _GENERAL_LOOPS[greedy]
-    restricted = ((restrict[:, 0] != 0) & (restrict[:, 1] != Restrict.NEVER)).any()
-    loop = general if restricted else _FIXED_LOOPS.get((greedy, players), general)
+    loop = general if _any_restricted(restrict) else _FIXED_LOOPS.get((greedy, players), general)
     loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, np.uint64(seed),
          first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
          score_hist, card_stats, villain_stats, pair_stats, scratch, work)
@@ -206,8 +205,8 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
 
 @jit_inline
 def _any_restricted(restrict):
-    """Whether some seat has banned cards (restrict int64[P, 2], see play_games); the same
-    test as play_games makes in numpy."""
+    """Whether some seat has banned cards (restrict int64[P, 2], see play_games): picks the
+    loop in play_games and, inside a general loop, whether to look restrictions up at all."""
     for p in range(restrict.shape[0]):
         if restrict[p, 0] != 0 and restrict[p, 1] != Restrict.NEVER:
             return True
