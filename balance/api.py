@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from balance import __version__, schema
+from balance import __version__, interrupts, schema
 from balance.errors import BalanceError, check_int
 from balance.registry import get_game
 from balance.strategy import parse_strategy
@@ -145,8 +145,9 @@ def simulate(
               for rules, seatings in runs for first, n_games, seats in seatings]
 
     execution = {"threads": threads, "backend": backend, "scheduler": scheduler}
-    return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
-                execution, force, resume)
+    with interrupts.interrupting():  # Ctrl-C and SIGTERM stop the run as KeyboardInterrupt
+        return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
+                    execution, force, resume)
 
 
 def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int, int, list]]:
@@ -203,15 +204,16 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         on_progress(sum(t.n for t in tasks if t.key in state.done))
 
     def on_done(task, chunk):
-        if keep_games:
-            frame = engines[task.block].games_table(chunk)
-            if checkpoint is None:
-                kept[task.key] = frame
-            else:  # on disk before the checkpoint names the chunk done: resume never lacks it
-                frame.write_parquet(checkpoint.chunk_games_path(task))
-        state.fold(task, chunk)
-        if checkpoint is not None:
-            checkpoint.maybe_save(state)
+        with interrupts.deferred():  # a chunk is folded and checkpointed whole, or not at all
+            if keep_games:
+                frame = engines[task.block].games_table(chunk)
+                if checkpoint is None:
+                    kept[task.key] = frame
+                else:  # on disk before the checkpoint names the chunk done: resume never lacks it
+                    frame.write_parquet(checkpoint.chunk_games_path(task))
+            state.fold(task, chunk)
+            if checkpoint is not None:
+                checkpoint.maybe_save(state)
         if on_progress is not None:
             on_progress(task.n)
 
@@ -220,7 +222,8 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
                        execution["backend"], execution["scheduler"])
     except BaseException:
         if checkpoint is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
-            checkpoint.save(state)
+            with interrupts.deferred():
+                checkpoint.save(state)
         raise
 
     per_block = [e.tables(t) for e, t in zip(engines, state.totals)]

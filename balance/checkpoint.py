@@ -136,14 +136,17 @@ class Checkpointer:
     # ---- finishing ---------------------------------------------------------------------------
     def finish(self, write_outputs) -> None:
         """``write_outputs(dir)`` writes the final files; then the run is swapped into place."""
+        from balance.interrupts import deferred
         from balance.output import swap_into_place
 
         try:
             write_outputs(self.dir)
-            for name in ("checkpoint.npz", "request.json"):
-                (self.dir / name).unlink(missing_ok=True)
-            shutil.rmtree(self.dir / "games", ignore_errors=True)
-            swap_into_place(self.dir, self.out)
+            # Cut here, the run would have neither its checkpoint nor its outputs in place.
+            with deferred():
+                for name in ("checkpoint.npz", "request.json"):
+                    (self.dir / name).unlink(missing_ok=True)
+                shutil.rmtree(self.dir / "games", ignore_errors=True)
+                swap_into_place(self.dir, self.out)
         except OSError as e:
             raise BalanceError(f"writing {str(self.out)!r} failed: {e.strerror or e}; the finished "
                                f"chunks are kept in {str(self.dir)!r} (--resume)") from None

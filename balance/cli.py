@@ -165,7 +165,7 @@ def simulate(
         out = out or Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
         n_games = 100_000 if n_games is None else n_games
         total = n_games * (len(counts) if counts else 1)
-        with _terminate_as_interrupt(), _progress(quiet or as_json, total) as advance:
+        with _progress(quiet or as_json, total) as advance:
             result = run_simulation(
                 game, players=counts, games=n_games, seed=0 if seed is None else seed,
                 strategies=strategy or ["random"], overrides=overrides, variant=variant,
@@ -192,43 +192,22 @@ def _default_out(kind: str, game: str) -> Path:
 def _run_analysis(out: Path, force: bool, quiet: bool, total: int, run, write):
     """The shape every analysis command shares: check --out before any work, run with a
     progress bar, write the output directory atomically; BalanceError -> one line, exit 2."""
+    from balance.interrupts import interrupting
     from balance.output import atomic_dir, check_target
 
     try:
         check_target(out, force)
-        with _progress(quiet, total) as advance:
-            result = run(advance)
-        with atomic_dir(out, force) as tmp:
-            write(result, tmp)
+        with interrupting():  # SIGTERM, like Ctrl-C, leaves no half-written output behind
+            with _progress(quiet, total) as advance:
+                result = run(advance)
+            with atomic_dir(out, force) as tmp:
+                write(result, tmp)
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt:
         typer.echo("interrupted: nothing was written", err=True)
         raise typer.Exit(130)
     return result
-
-
-def _terminate_as_interrupt():
-    """SIGTERM behaves like Ctrl-C while simulating: finished chunks are checkpointed."""
-    import signal
-    from contextlib import contextmanager
-
-    @contextmanager
-    def handler():
-        def interrupt(signum, frame):
-            raise KeyboardInterrupt
-
-        try:
-            previous = signal.signal(signal.SIGTERM, interrupt)
-        except ValueError:  # not the main thread (e.g. inside a test runner's worker)
-            yield
-            return
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-
-    return handler()
 
 
 def _progress(silent: bool, total: int):

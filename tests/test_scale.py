@@ -157,6 +157,19 @@ def wait_for_checkpoint(out, proc, timeout=120):
     time.sleep(0.3)  # a few more chunks
 
 
+def signal_masks(pid):
+    """The blocked/ignored/caught signal masks of every thread of ``pid``, to explain a failure."""
+    lines = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            status = (task / "status").read_text().splitlines()
+        except OSError:
+            continue
+        lines.append(task.name + " " + " ".join(x.replace("\t", "") for x in status
+                                               if x.startswith(("SigBlk", "SigIgn", "SigCgt"))))
+    return "; ".join(lines)
+
+
 @pytest.fixture
 def deliverable_signals():
     """Children inherit the signal mask of the thread that starts them, and any signal set to be
@@ -178,9 +191,10 @@ def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code
     out = tmp_path / "run"
     proc = run_cli(out)
     wait_for_checkpoint(out, proc)
+    signal_state = signal_masks(proc.pid)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == code, err
+    assert proc.returncode == code, f"{err}\nchild's signal masks before the signal: {signal_state}"
     if sig != signal.SIGKILL:
         assert "--resume" in err and "Traceback" not in err
     assert not out.exists() and partial_dir(out).is_dir()

@@ -1,0 +1,64 @@
+"""Ctrl-C and SIGTERM during a run: immediate outside deferred blocks, postponed inside them."""
+import os
+import signal
+
+import pytest
+
+from balance.interrupts import deferred, interrupting
+
+
+def send(sig):
+    os.kill(os.getpid(), sig)
+    for _ in range(1000):  # the handler runs at the next bytecode boundaries
+        pass
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_raises_keyboard_interrupt_at_once_outside_deferred_blocks(sig):
+    reached = False
+    with pytest.raises(KeyboardInterrupt), interrupting():
+        send(sig)
+        reached = True
+    assert not reached
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_inside_a_deferred_block_is_raised_when_the_block_ends(sig):
+    steps = []
+    with pytest.raises(KeyboardInterrupt), interrupting():
+        with deferred():
+            send(sig)
+            steps.append("rest of the block")  # not cut short
+            with deferred():  # nested: raised only at the outermost end
+                steps.append("inner")
+            steps.append("after inner")
+        steps.append("after the block")
+    assert steps == ["rest of the block", "inner", "after inner"]
+
+
+def test_handlers_and_blocked_signals_are_restored():
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+    try:
+        with interrupting():
+            assert signal.SIGTERM not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+            assert signal.getsignal(signal.SIGTERM) is not before[0]
+        assert signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+
+
+def test_an_ignored_sigint_stays_ignored():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with interrupting():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_deferred_without_a_signal_changes_nothing():
+    with interrupting(), deferred():
+        value = 1
+    assert value == 1
