@@ -376,6 +376,7 @@ def tune(
     Use the result as --strategy greedy:@DIR/tuned.toml.
     Example: balance tune avengers-cards --strategy greedy --players 4 --against self --budget 5000000
     """
+    from balance.interrupts import interrupting
     from balance.matchups import split_pool
     from balance.tune import plan as tune_plan
     from balance.tune import tune as run_tune
@@ -387,7 +388,7 @@ def tune(
         overrides = parse_overrides(set_)
         total = tune_plan(game, strategy, players, field, budget, population, games_per_candidate,
                           validate_games, overrides).total_games
-        with _progress(quiet, total) as advance:
+        with interrupting(), _progress(quiet, total) as advance:
             result = run_tune(game, strategy, players, field, budget, seed, population,
                               games_per_candidate, validate_games, out, advance, overrides,
                               threads, force)
