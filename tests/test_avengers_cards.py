@@ -38,7 +38,7 @@ def kernel_fight(rules, villain_id, cards, tokens, reserve, centre, first=0):
     beaten = kernel.resolve_fight(n, cfg, first, rules.deck.ids.index(villain_id),
                                   np.array(cards, np.int64), tokens, reserve, centre, strength,
                                   rewards, n_places, np.zeros(n, np.int64),
-                                  np.zeros(n + 1, np.int64))
+                                  np.zeros(n + 1, np.int64), kernel.is_rulebook(cfg))
     return bool(beaten), tokens.tolist(), reserve.tolist(), centre.tolist()
 
 

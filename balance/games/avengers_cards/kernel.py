@@ -9,7 +9,7 @@ from balance._jit import drop_stale_cache, jit, jit_inline, jit_nonrt
 from balance.rng import below, game_key, game_stream_key, seed_key
 
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
-from .rules import MAX_CARD, Cfg, LostTokensTo, Restrict, RewardOrder
+from .rules import MAX_CARD, Cfg, LossRule, LostTokensTo, Restrict, RewardOrder
 from .strategies import StrategyId, choose_card
 from .tokens import centre_pick, score3, tokens_lost
 
@@ -23,16 +23,37 @@ _NIBBLE_ONES = 0x1111111111111111
 
 
 @jit_inline
+def _fight_rules(cfg, rulebook):
+    """The rules resolve_fight branches on: (ties cancel, rewards go lowest card first, the
+    LossRule, lost tokens go to the centre). rulebook: these are the rulebook's (checked by
+    play_games); a compile-time True in the loops built for them, where the values fold to
+    constants and their branches vanish (measured: +3.5% for random, 4 players)."""
+    if rulebook:
+        return True, True, np.int64(LossRule.MAJORITY), True
+    return (cfg[Cfg.TIES_CANCEL] == 1, cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST,
+            cfg[Cfg.LOSS_RULE], cfg[Cfg.LOST_TOKENS_TO] == LostTokensTo.CENTRE)
+
+
+def is_rulebook(cfg) -> bool:
+    """Whether cfg (Rules.to_kernel()) has the rules _fight_rules(cfg, True) assumes."""
+    return bool(cfg[Cfg.TIES_CANCEL] == 1 and cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST
+                and cfg[Cfg.LOSS_RULE] == LossRule.MAJORITY
+                and cfg[Cfg.LOST_TOKENS_TO] == LostTokensTo.CENTRE)
+
+
+@jit_inline
 def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, strength, rewards,
-                  n_places, record, order):
+                  n_places, record, order, rulebook):
     """Resolve one villain after every seat revealed ``plays[p]``; returns True if beaten.
 
-    players == cfg[Cfg.PLAYERS] (a compile-time constant in the fixed-player game loops).
+    players == cfg[Cfg.PLAYERS] (a compile-time constant in the fixed-player game loops);
+    rulebook: see _fight_rules (False reads every rule from cfg).
     Updates tokens int64[P, 3], reserve and centre int64[3] in place and writes each seat's
     play record in record int64[P] (fields _REC_*: whether its card was cancelled, was a
     lowest card of a defeat, tokens gained and lost). order int64[P + 1] is scratch.
     """
     bonus = cfg[Cfg.SET_BONUS]
+    ties_cancel, lowest_first, loss_rule, to_centre = _fight_rules(cfg, rulebook)
     # Card values shown by two or more seats, as a bitmask: one pass instead of P x P compares.
     seen = 0
     dup = 0
@@ -42,7 +63,7 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
         dup |= seen & bit
         seen |= bit
         low = min(low, plays[p])
-    if cfg[Cfg.TIES_CANCEL] != 1:
+    if not ties_cancel:
         dup = 0
     total = 0
     m = 0
@@ -56,7 +77,6 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
         counts += counts_here << (4 * card)
 
     if total >= strength[villain]:
-        lowest_first = cfg[Cfg.REWARD_ORDER] == RewardOrder.LOWEST_FIRST
         # Reward order by counting instead of sorting: a counted seat's place is the number of
         # counted cards ranked before its value (prefix sums of the per-value counts) plus the
         # counted seats with its value met earlier clockwise (equal cards go clockwise when
@@ -98,7 +118,6 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
     # Defeat: every seat that showed the lowest card loses tokens. Computed for every seat and
     # multiplied by whether it was lowest: a branch per seat on random cards mispredicts. Seats
     # are independent and the pools only add up, so the seat order does not matter.
-    loss_rule = cfg[Cfg.LOSS_RULE]
     taken0 = 0
     taken1 = 0
     taken2 = 0
@@ -115,7 +134,7 @@ def resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre, 
         taken0 += x0
         taken1 += x1
         taken2 += x2
-    pool = centre if cfg[Cfg.LOST_TOKENS_TO] == LostTokensTo.CENTRE else reserve
+    pool = centre if to_centre else reserve
     pool[0] += taken0
     pool[1] += taken1
     pool[2] += taken2
@@ -197,7 +216,8 @@ def play_games(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, 
             np.zeros(villain_stats.shape[0], np.int64))
     greedy = bool((sids == StrategyId.GREEDY).any())
     general = _GENERAL_LOOPS[greedy]
-    loop = general if _any_restricted(restrict) else _FIXED_LOOPS.get((greedy, players), general)
+    key = (greedy, players, is_rulebook(cfg))
+    loop = general if _any_restricted(restrict) else _FIXED_LOOPS.get(key, general)
     loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, np.uint64(seed),
          first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
          score_hist, card_stats, villain_stats, pair_stats, scratch, work)
@@ -308,8 +328,9 @@ _SEAT_ROWS = 7
 # compile time, every loop over the seats is unrolled (measured: ~8% for random, 4 players;
 # ~17% for greedy, whose sampling loops run over the seats). The fixed-player loops also leave
 # out restricted play (restricted line-ups take a general loop): about 3% more for random.
+# Each comes in two: for the rulebook's rules (see _fight_rules) and for any.
 
-def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool):
+def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool, rulebook: bool):
     """_game_loop compiled with these constants; players 0: any count (read from cfg).
 
     The constants are the closure's cells, which numba compiles in and keys its cache on; the
@@ -322,25 +343,27 @@ def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool):
                    n_places, decks, start, sids, prm, restrict, seed, first_game, n_games,
                    out_scores, out_tokens, out_win_units, out_beaten, seat_stats, score_hist,
                    card_stats, villain_stats, pair_stats, scratch, work, with_greedy,
-                   may_restrict)
+                   may_restrict, rulebook)
 
-    name = "_play_chunk" + ("_greedy" if with_greedy else "") + (f"_{players}p" if players else "")
+    name = ("_play_chunk" + ("_greedy" if with_greedy else "") + (f"_{players}p" if players else "")
+            + ("_rulebook" if rulebook else ""))
     loop.__name__ = loop.__qualname__ = name
     return jit_nonrt(loop)
 
 
-# The general loops (any player count, restricted seats allowed), with and without greedy,
-# and (with greedy, players) -> the loop for that line-up without restricted seats.
-_GENERAL_LOOPS = {greedy: _compiled_loop(0, greedy, True) for greedy in (False, True)}
-_FIXED_LOOPS = {(greedy, n): _compiled_loop(n, greedy, False)
-                for greedy in (False, True) for n in (3, 4, 5)}
+# The general loops (any player count and rules, restricted seats allowed), with and without
+# greedy, and (with greedy, players, rulebook) -> the loop for that line-up and those rules
+# without restricted seats.
+_GENERAL_LOOPS = {greedy: _compiled_loop(0, greedy, True, False) for greedy in (False, True)}
+_FIXED_LOOPS = {(greedy, n, rulebook): _compiled_loop(n, greedy, False, rulebook)
+                for greedy in (False, True) for n in (3, 4, 5) for rulebook in (False, True)}
 
 
 @jit_inline
 def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
                seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
                seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               with_greedy, may_restrict):
+               with_greedy, may_restrict, rulebook):
     """The game loop of play_games. work is a tuple of zeroed working arrays: states, seat,
     tokens, reserve, centre, deck, card_acc, villain_acc (uint64[P + 1], int64[_SEAT_ROWS, P + 1],
     int64[P, 3], int64[3], int64[3], int64[deck_per_battle], int64[2, P, MAX_CARD + 1],
@@ -350,8 +373,8 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
     game) and per villain, and added into card_stats / villain_stats once per batch of
     batch_games() games: one add per play instead of six, and no branch on the fight's outcome.
 
-    players (== cfg[Cfg.PLAYERS]), with_greedy and may_restrict (False: no seat is restricted)
-    are compile-time constants of the loops _compiled_loop builds.
+    players (== cfg[Cfg.PLAYERS]), with_greedy, may_restrict (False: no seat is restricted)
+    and rulebook (see _fight_rules) are compile-time constants of the loops _compiled_loop builds.
     """
     states, seat, tokens, reserve, centre, deck, card_acc, villain_acc = work
     h = cfg[Cfg.HAND_SIZE]
@@ -422,7 +445,7 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
                         _hide(hand_mask, p, hidden, 1)
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre,
-                                       strength, rewards, n_places, record, order)
+                                       strength, rewards, n_places, record, order, rulebook)
                 # Per-seat counters without data-dependent branches: random plays make such
                 # branches unpredictable, and adding a zero is cheaper than a mispredict.
                 fight_sum = 0
@@ -510,7 +533,7 @@ def replay_game(cfg, strength, rewards, n_places, start, villain_order, plays, t
         for t in range(villain_order.shape[1]):
             trace_beaten[f] = resolve_fight(players, cfg, b % players, villain_order[b, t],
                                             plays[b, t], tokens, reserve, centre, strength,
-                                            rewards, n_places, record, order)
+                                            rewards, n_places, record, order, False)
             trace_tokens[f] = tokens
             trace_reserve[f] = reserve
             trace_centre[f] = centre
