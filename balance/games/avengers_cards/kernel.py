@@ -328,7 +328,8 @@ _SEAT_ROWS = 7
 # compile time, every loop over the seats is unrolled (measured: ~8% for random, 4 players;
 # ~17% for greedy, whose sampling loops run over the seats). The fixed-player loops also leave
 # out restricted play (restricted line-ups take a general loop): about 3% more for random.
-# Each comes in two: for the rulebook's rules (see _fight_rules) and for any.
+# Those without greedy come in two: for the rulebook's rules (see _fight_rules) and for any.
+# (Greedy gains nothing from it, and its loops are the slow ones to compile.)
 
 def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool, rulebook: bool):
     """_game_loop compiled with these constants; players 0: any count (read from cfg).
@@ -355,8 +356,11 @@ def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool, rulebook
 # greedy, and (with greedy, players, rulebook) -> the loop for that line-up and those rules
 # without restricted seats.
 _GENERAL_LOOPS = {greedy: _compiled_loop(0, greedy, True, False) for greedy in (False, True)}
-_FIXED_LOOPS = {(greedy, n, rulebook): _compiled_loop(n, greedy, False, rulebook)
-                for greedy in (False, True) for n in (3, 4, 5) for rulebook in (False, True)}
+_FIXED_LOOPS = {}
+for _n in (3, 4, 5):
+    _FIXED_LOOPS[False, _n, False] = _compiled_loop(_n, False, False, False)
+    _FIXED_LOOPS[False, _n, True] = _compiled_loop(_n, False, False, True)
+    _FIXED_LOOPS[True, _n, False] = _FIXED_LOOPS[True, _n, True] = _compiled_loop(_n, True, False, False)
 
 
 @jit_inline
