@@ -62,3 +62,33 @@ def test_deferred_without_a_signal_changes_nothing():
     with interrupting(), deferred():
         value = 1
     assert value == 1
+
+
+def test_sigterm_during_an_analysis_exits_130_and_writes_nothing(tmp_path):
+    """The CLI's analysis commands (compare, restrict, matchups, ladder) share _run_analysis."""
+    import typer
+
+    from balance import cli
+
+    def run(advance):
+        send(signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the run")
+
+    def write_then_get_killed(result, directory):
+        (directory / "half.md").write_text("half")
+        send(signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the writing")
+
+    def unhandled(signum, frame):  # what the test meets if _run_analysis takes no signals
+        raise RuntimeError("SIGTERM reached the default handler")
+
+    previous = signal.signal(signal.SIGTERM, unhandled)
+    try:
+        for kwargs in ({"run": run, "write": None},
+                       {"run": lambda advance: 1, "write": write_then_get_killed}):
+            with pytest.raises(typer.Exit) as stopped:
+                cli._run_analysis(tmp_path / "out", False, True, 1, **kwargs)
+            assert stopped.value.exit_code == 130
+            assert list(tmp_path.iterdir()) == []  # neither the output nor its temp directory
+    finally:
+        signal.signal(signal.SIGTERM, previous)

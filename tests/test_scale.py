@@ -115,6 +115,33 @@ def test_interrupted_run_resumes_to_identical_outputs(tmp_path, reference_run):
     assert not partial_dir(out).exists()
 
 
+def test_a_signal_while_a_chunk_is_folded_waits_until_it_is_whole(tmp_path, reference_run, monkeypatch):
+    """SIGTERM after a chunk's counts were added but before it was marked done: were the
+    interrupt raised there, --resume would play that chunk again and count it twice."""
+    from balance.checkpoint import RunState
+
+    folded = []
+
+    def fold_and_get_signalled(self, task, chunk):
+        for name, array in chunk.totals.items():
+            self.totals[task.block][name] += array
+        folded.append(task.key)
+        if len(folded) == 5:
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):  # the handler would run here, at the next bytecodes
+                pass
+        self.done.add(task.key)
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(RunState, "fold", fold_and_get_signalled)
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate("avengers-cards", threads=1, chunk_size=2_000, out=out, keep_games=True, **RUN)
+    assert len(folded) == 5
+    monkeypatch.undo()
+    resumed = balance.simulate("avengers-cards", out=out, resume=True, keep_games=True, **RUN)
+    assert same_tables(resumed, reference_run)
+
+
 def test_corrupted_checkpoint_is_a_clear_error_and_destroys_nothing(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
