@@ -33,8 +33,12 @@ def _on_signal(signum, frame):
 @contextmanager
 def deferred():
     """Run a block that a signal must not cut; a signal received inside it is raised at its
-    end as KeyboardInterrupt. Nests; a no-op for signals when ``interrupting()`` is not active."""
+    end as KeyboardInterrupt. Nests; a no-op for signals when ``interrupting()`` is not active,
+    and in other threads than the main one (signal handlers run only there)."""
     global _depth, _pending
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     _depth += 1
     try:
         yield

@@ -92,3 +92,26 @@ def test_sigterm_during_an_analysis_exits_130_and_writes_nothing(tmp_path):
             assert list(tmp_path.iterdir()) == []  # neither the output nor its temp directory
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_deferred_blocks_in_other_threads_do_not_hold_back_the_main_thread():
+    import threading
+
+    inside = threading.Event()
+    release = threading.Event()
+
+    def worker():
+        with deferred():
+            inside.set()
+            release.wait(5)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    inside.wait(5)
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupting():
+            send(signal.SIGTERM)
+            raise AssertionError("held back by another thread's deferred block")
+    finally:
+        release.set()
+        t.join()
