@@ -313,3 +313,14 @@ def test_hand_mask_helpers_match_plain_python_on_every_hand():
         cards = [v for v in range(16) if mask >> v & 1]
         assert row[:2] == [len(cards), sum(cards)]
         assert row[2:2 + len(cards)] == cards
+
+
+@pytest.mark.parametrize("override", [{}, {"ties_cancel": "false"}, {"reward_order": "highest_first"},
+                                      {"loss_rule": "all"}, {"loss_rule": "one"}, {"loss_rule": "none"},
+                                      {"lost_tokens_to": "reserve"}, {"set_bonus": 0}])
+def test_the_rulebook_loops_assume_exactly_the_rulebook_fight_rules(override):
+    """is_rulebook picks the loops where _fight_rules(cfg, True) replaces cfg by constants:
+    it must hold exactly when those constants are what cfg says."""
+    cfg = Rules.from_overrides({"players": 4, **override}).to_kernel()[0]
+    assert kernel.is_rulebook(cfg) == (kernel._fight_rules(cfg, False) == kernel._fight_rules(cfg, True))
+    assert kernel.is_rulebook(cfg) == (override in ({}, {"set_bonus": 0}))
