@@ -58,12 +58,6 @@ def test_an_ignored_sigint_stays_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
-def test_deferred_without_a_signal_changes_nothing():
-    with interrupting(), deferred():
-        value = 1
-    assert value == 1
-
-
 def test_sigterm_during_an_analysis_exits_130_and_writes_nothing(tmp_path):
     """The CLI's analysis commands (compare, restrict, matchups, ladder) share _run_analysis."""
     import typer

@@ -200,8 +200,9 @@ def signal_masks(pid):
 @pytest.fixture
 def deliverable_signals():
     """Children inherit the signal mask of the thread that starts them, and any signal set to be
-    ignored. A CI harness may block SIGTERM (seen: the child ran to the end and exited 0) and a
-    non-interactive shell ignores SIGINT in background jobs, so undo both while we spawn."""
+    ignored. A CI harness may block SIGTERM (balance simulate unblocks it itself) and a
+    non-interactive shell ignores SIGINT in background jobs (which balance respects, as a
+    user's background job would want), so spawn the child as an interactive user's would be."""
     sigs = (signal.SIGTERM, signal.SIGINT)
     blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, sigs)
     ignored = [s for s in sigs if signal.getsignal(s) == signal.SIG_IGN]
