@@ -35,10 +35,13 @@ def kernel_fight(rules, villain_id, cards, tokens, reserve, centre, first=0):
     tokens = np.array(tokens, np.int64)
     reserve = np.array(reserve, np.int64)
     centre = np.array(centre, np.int64)
-    beaten = kernel.resolve_fight(n, cfg, first, rules.deck.ids.index(villain_id),
-                                  np.array(cards, np.int64), tokens, reserve, centre, strength,
-                                  rewards, n_places, np.zeros(n, np.int64),
-                                  np.zeros(n + 1, np.int64), kernel.is_rulebook(cfg))
+    plays = np.array(cards, np.int64)
+    rulebook = kernel.is_rulebook(cfg, hand) and max(cards) <= kernel.TABLE_MAX_CARD
+    tally = kernel.tally_table(n)[kernel.tally_key(n, plays)] if rulebook else 0
+    beaten = kernel.resolve_fight(n, cfg, first, rules.deck.ids.index(villain_id), plays, tokens,
+                                  reserve, centre, strength, rewards, n_places,
+                                  np.zeros(n, np.int64), np.zeros(n + 1, np.int64), rulebook,
+                                  tally)
     return bool(beaten), tokens.tolist(), reserve.tolist(), centre.tolist()
 
 
@@ -317,10 +320,46 @@ def test_hand_mask_helpers_match_plain_python_on_every_hand():
 
 @pytest.mark.parametrize("override", [{}, {"ties_cancel": "false"}, {"reward_order": "highest_first"},
                                       {"loss_rule": "all"}, {"loss_rule": "one"}, {"loss_rule": "none"},
-                                      {"lost_tokens_to": "reserve"}, {"set_bonus": 0}])
+                                      {"lost_tokens_to": "reserve"}, {"set_bonus": 0},
+                                      {"hand": [2, 3, 4, 5, 6, 8]}])
 def test_the_rulebook_loops_assume_exactly_the_rulebook_fight_rules(override):
-    """is_rulebook picks the loops where _fight_rules(cfg, True) replaces cfg by constants:
-    it must hold exactly when those constants are what cfg says."""
-    cfg = Rules.from_overrides({"players": 4, **override}).to_kernel()[0]
-    assert kernel.is_rulebook(cfg) == (kernel._fight_rules(cfg, False) == kernel._fight_rules(cfg, True))
-    assert kernel.is_rulebook(cfg) == (override in ({}, {"set_bonus": 0}))
+    """is_rulebook picks the loops where _fight_rules(cfg, True) replaces cfg by constants and
+    fights are tallied from a table keyed by cards <= TABLE_MAX_CARD: it must hold exactly when
+    those constants are what cfg says and the hand fits the table."""
+    cfg, hand = Rules.from_overrides({"players": 4, **override}).to_kernel()[:2]
+    same_rules = kernel._fight_rules(cfg, False) == kernel._fight_rules(cfg, True)
+    assert kernel.is_rulebook(cfg, hand) == (same_rules and max(hand) <= kernel.TABLE_MAX_CARD)
+    assert kernel.is_rulebook(cfg, hand) == (override in ({}, {"set_bonus": 0}))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_fight_tallied_from_the_table_resolves_as_a_computed_one(players):
+    """The rulebook loops read each fight's tally from tally_table instead of computing it.
+    Resolving with the table entry must move the same tokens and write the same play records
+    as computing the tally, for any first player (the table assumes that with ties cancelling
+    the reward order does not depend on it): 400 random fights per player count, with cards
+    1-7, ties, wins and defeats."""
+    rules = Rules.from_overrides({"players": players})
+    cfg, _, strength, rewards, n_places = rules.to_kernel()[:5]
+    table = kernel.tally_table(players)
+    rng = np.random.default_rng(players)
+    outcomes = set()
+    for _ in range(400):
+        plays = rng.integers(1, kernel.TABLE_MAX_CARD + 1, players)
+        tokens = rng.integers(0, 4, (players, 3))
+        centre = rng.integers(0, 3, 3)
+        reserve = rng.integers(0, 6, 3)
+        villain = int(rng.integers(len(strength)))
+        first = int(rng.integers(players))
+        tally = table[kernel.tally_key(players, plays)]
+        results = []
+        for rulebook in (False, True):
+            state = [tokens.copy(), reserve.copy(), centre.copy(), np.zeros(players, np.int64)]
+            beaten = kernel.resolve_fight(players, cfg, first, villain, plays, state[0], state[1],
+                                          state[2], strength, rewards, n_places, state[3],
+                                          np.zeros(players + 1, np.int64), rulebook, tally)
+            results.append((bool(beaten), *(a.tolist() for a in state)))
+        assert results[0] == results[1], (plays, first)
+        outcomes.add((results[0][0], len(set(plays.tolist())) < players))
+    assert {beaten for beaten, _ in outcomes} == {False, True}  # wins and defeats
+    assert {tied for _, tied in outcomes} == {False, True}  # fights with and without ties
