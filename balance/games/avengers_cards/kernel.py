@@ -574,19 +574,18 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
                 j = i + below(states, 0, dpb - i)
                 deck[i], deck[j] = deck[j], deck[i]
 
-            if not with_greedy:  # choose the whole battle's cards first (see above)
-                for t in range(vpb):
-                    _choose_plays(players, t, vpb, deck[t], plan, hand_mask, restrict, restricted,
+            for t in range(vpb):
+                # Choose the cards of fights t .. end - 1: without greedy seats, the whole
+                # battle's at its first fight (see above); with them, each fight's as it comes.
+                # (One call site: greedy's large chooser is inlined, and compiled, once.)
+                end = t + 1 if with_greedy else (vpb if t == 0 else 0)
+                for u in range(t, end):
+                    _choose_plays(players, u, vpb, deck[u], plan, hand_mask, restrict, restricted,
                                   sids, prm, tokens, reserve, centre, strength, rewards, n_places,
                                   cfg, states, scratch, with_greedy)
                     if rulebook:
-                        plan[t, players] = table[tally_key(players, plan[t])]
-            for t in range(vpb):
+                        plan[u, players] = table[tally_key(players, plan[u])]
                 villain = deck[t]
-                if with_greedy:
-                    _choose_plays(players, t, vpb, villain, plan, hand_mask, restrict, restricted,
-                                  sids, prm, tokens, reserve, centre, strength, rewards, n_places,
-                                  cfg, states, scratch, with_greedy)
                 plays = plan[t]
                 in_centre = centre[0] + centre[1] + centre[2]
                 beaten = resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre,
