@@ -2,8 +2,11 @@
 
 Inputs are the frames of ``balance.aggregate`` (a few rows per player count), never per-game
 rows, so drawing costs the same for a thousand games as for a billion. Every function is
-``name(frame, path) -> Path``: it writes ``path`` and closes its figure. Rates are fractions
-in the frames and percentages on the axes; every rate is drawn with its 95% interval.
+``name(frame, path) -> Path``: it writes ``path`` at ``DPI`` and closes its figure. Rates are
+fractions in the frames and percentages (%) on the axes; differences of rates are fractions in
+the frames and percentage points (pp) on the axes. Every rate is drawn with its 95% interval.
+Panels of one player count each share their value axis wherever the values are comparable,
+so the same height means the same value in every panel; heatmaps carry a labelled colour bar.
 """
 from __future__ import annotations
 
@@ -14,34 +17,42 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 import seaborn as sns
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 # Files only: no display, no GUI toolkit. pyplot resolves its backend at the first figure, so
 # choosing it after the import still takes effect.
 matplotlib.use("Agg")
 sns.set_theme(style="whitegrid")
 
-DPI = 110
+DPI = 150  # print quality (issue 9); every figure is written by _save at this resolution
 PANEL_W, PANEL_H = 3.0, 2.6  # inches per facet: a 3-panel figure stays ~1000 px wide
 MAX_COLS = 3  # more player counts wrap onto further rows
 FAIR_STYLE = {"color": "0.3", "linestyle": "--", "linewidth": 1.0}
 
 
-def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False):
-    """A figure with ``n`` facets (wrapped at MAX_COLS); returns (fig, axes[:n]), spares hidden."""
+def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool = False,
+          panel_w: float = PANEL_W):
+    """A figure with ``n`` facets (wrapped at MAX_COLS); returns (fig, axes[:n]), spares hidden.
+
+    sharex/sharey: one axis for every facet, so that equal lengths read as equal values.
+    """
     cols = min(n, MAX_COLS)
     rows = -(-n // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(PANEL_W * cols, panel_h * rows),
-                             sharey=sharey, squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols, panel_h * rows),
+                             sharex=sharex, sharey=sharey, squeeze=False)
     flat = axes.ravel()
     for ax in flat[n:]:
         ax.set_visible(False)
+    if sharex:  # a hidden spare leaves the panel above it without x tick labels: give them back
+        for ax in flat[max(n - cols, 0):n]:
+            ax.xaxis.set_tick_params(labelbottom=True)
     return fig, flat[:n]
 
 
 def _save(fig, path) -> Path:
     path = Path(path)
-    fig.tight_layout()
+    if fig.get_layout_engine() is None:  # heatmaps lay out with their colour bar (constrained)
+        fig.tight_layout()
     fig.savefig(path, dpi=DPI, bbox_inches="tight")  # "tight" keeps outside legends in frame
     plt.close(fig)
     return path
@@ -52,14 +63,38 @@ def _wrap(label: str) -> str:
     return label if len(label) <= 14 else label.replace(":", ":\n").replace(",", ",\n")
 
 
-def _legend_outside(ax) -> None:
-    """Legend to the right of ``ax`` (the last panel), where it can never hide a point."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
+def _legend_outside(ax, panels=()) -> None:
+    """Legend to the right of ``ax`` (the last panel), where it can never hide a point; with
+    ``panels``, it lists every label drawn in any of them once (the last panel may lack some)."""
+    handles = {}
+    for source in (*panels, ax):
+        for handle, label in zip(*source.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    ax.legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              fontsize="small", frameon=False)
+
+
+def _scaled(suffix: str) -> FuncFormatter:
+    """Tick labels of a fraction times 100 with ``suffix``: 0.125 -> '12.5' + suffix. Unlike
+    PercentFormatter, whose decimals follow the view range ('2.00', '10.0%'), only the digits
+    a tick needs."""
+    def label(value, _pos) -> str:
+        text = f"{100 * value:.6g}"  # 6 digits drop float noise (100 * 0.035 = 3.5000000000000004)
+        return ("0" if text == "-0" else text).replace("-", "\N{MINUS SIGN}") + suffix
+    return FuncFormatter(label)
 
 
 def _percent(ax, axis: str = "y") -> None:
+    """Tick labels of a rate (a fraction) in %."""
     target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    target.set_major_formatter(_scaled("%"))
+
+
+def _points(ax, axis: str = "y") -> None:
+    """Tick labels of a difference of rates (a fraction) in percentage points; the axis label
+    says "pp", so the ticks carry no symbol that could be read as %."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(_scaled(""))
 
 
 def _interval(ax, x, rate, lo, hi, horizontal: bool = False, **style) -> None:
