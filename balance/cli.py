@@ -79,6 +79,39 @@ def strategies(
         typer.echo("")
 
 
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the rows as JSON: key, default, allowed, meaning.")] = False,
+) -> None:
+    """List a game's rules keys: default (the rulebook), allowed values and meaning.
+
+    Change them with `--set KEY=VALUE` or a `--variant` TOML file; defaults are written the
+    way --set takes them.
+    """
+    import textwrap
+
+    from balance.registry import get_game
+
+    try:
+        # Every game's rules module declares its keys' words (Rules.describe), so this command
+        # prints them without knowing the game.
+        rows = get_game(game).part("rules").Rules.describe()
+    except BalanceError as e:
+        fail(str(e))
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        typer.echo(row["key"])
+        for label in ("default", "allowed"):
+            typer.echo(textwrap.fill(f"{label}: {row[label]}", 92, initial_indent="    ",
+                                     subsequent_indent="        "))
+        typer.echo(textwrap.fill(row["meaning"], 92, initial_indent="    ", subsequent_indent="    "))
+        typer.echo("")
+
+
 def _parse_players(text: Optional[str]) -> Optional[list[int]]:
     if text is None:
         return None
