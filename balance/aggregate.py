@@ -131,16 +131,14 @@ def matchups(pairs: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
         "players", "strategy", "opponent_strategy", "games", "ahead", "level", "rate", "lo", "hi")
 
 
-def card_strength(cards: pl.DataFrame, method: str = "wilson", correction: str = "holm") -> pl.DataFrame:
-    """One row per (players, card), pooled over seats and strategies.
+def card_usage(cards: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+    """How cards are used: one row per (players, card), pooled over seats and strategies.
 
-    Rates per play: rewarded, cancelled, lowest card of a defeat (Wilson). ``win_rate_rewarded``:
-    the win share of players in games where this card won them tokens, with a conservative
-    Wilson interval. Winning tokens goes with winning games whatever the card, so each card is
-    judged against the other cards of its player count (``others``: their pooled rate, as
-    17lands compares a card with the format average): ``p_value`` is a two-proportion z-test
-    of the two (approximate: one game can count for several cards of a player), and
-    ``p_adjusted`` corrects across the cards of each player count (Holm or Benjamini-Hochberg).
+    Rates per play: rewarded, cancelled, lowest card of a defeat (Wilson, or Clopper-Pearson).
+    ``win_rate_rewarded``: the win share of players in games where this card won them tokens.
+    That is an association, not strength: winning tokens goes with winning whatever the card,
+    and a card played when it is safe looks good. It carries no test; card strength is
+    ``card_effects`` (restricted play).
     """
     pooled = (cards.group_by("players", "card")
               .agg(pl.exclude("seat", "strategy").sum()).sort("players", "card"))
@@ -150,27 +148,9 @@ def card_strength(cards: pl.DataFrame, method: str = "wilson", correction: str =
         out = _rate(out, num, "played", name, method)
     out = _rate(out, "win_share_rewarded", "games_rewarded", "win_rate_rewarded", method)
     out = _rate(out, "win_share_played", "games_played", "win_rate_played", method)
-    out = out.with_columns(
-        others_x=pl.col("win_share_rewarded").sum().over("players") - pl.col("win_share_rewarded"),
-        others_n=pl.col("games_rewarded").sum().over("players") - pl.col("games_rewarded"),
-    )
-    x, n = out["win_share_rewarded"].to_numpy().astype(float), out["games_rewarded"].to_numpy().astype(float)
-    xo, no = out["others_x"].to_numpy().astype(float), out["others_n"].to_numpy().astype(float)
-    usable = (n > 0) & (no > 0)
-    pvals = np.ones(len(x))
-    if usable.any():
-        pvals[usable] = stats.two_proportion_test(x[usable], n[usable], xo[usable], no[usable])[2]
-    adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
-    adjusted = np.empty_like(pvals)
-    players = out["players"].to_numpy()
-    for n_players in np.unique(players):
-        mask = players == n_players
-        adjusted[mask] = adjust(pvals[mask])
-    out = out.with_columns(others=pl.col("others_x") / pl.col("others_n")).drop("others_x", "others_n")
     return out.with_columns(
         tokens_per_play=pl.col("tokens_gained") / pl.col("played"),
         lost_per_defeat=pl.col("tokens_lost") / pl.col("lowest_on_defeat"),
-        p_value=pl.Series(pvals), p_adjusted=pl.Series(adjusted),
         fair=1.0 / pl.col("players"),
     )
 

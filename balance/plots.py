@@ -215,37 +215,6 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
     return _save(fig, path)
 
 
-def card_strength(frame: pl.DataFrame, path) -> Path:
-    """Per card value: reward rate (top row) and win rate when rewarded (bottom row, fair 1/n).
-
-    Superseded by ``card_usage`` (the win rate when a card won tokens is conditioned on the
-    outcome, not a strength measure); kept while the run report still draws it.
-
-    frame: ``aggregate.card_strength`` (players, card, reward_rate[_lo/_hi],
-    win_rate_rewarded[_lo/_hi]); one column of panels per player count.
-    """
-    groups = list(_by_players(frame))
-    fig, axes = plt.subplots(2, len(groups), figsize=(PANEL_W * len(groups), 2 * PANEL_H),
-                             squeeze=False, sharey="row")
-    colours = sns.color_palette(n_colors=2)
-    for col, (players, g) in enumerate(groups):
-        top, bottom = axes[0, col], axes[1, col]
-        _interval(top, g["card"], g["reward_rate"], g["reward_rate_lo"], g["reward_rate_hi"],
-                  color=colours[0])
-        _interval(bottom, g["card"], g["win_rate_rewarded"], g["win_rate_rewarded_lo"],
-                  g["win_rate_rewarded_hi"], color=colours[1])
-        bottom.axhline(1.0 / players, **FAIR_STYLE, label="fair 1/n")
-        top.set_title(f"{players} players")
-        for ax in (top, bottom):
-            ax.set_xticks(g["card"].to_list())
-            _percent(ax)
-        bottom.set_xlabel("card value")
-    _legend_outside(axes[1, -1])
-    axes[0, 0].set_ylabel("plays that won tokens")
-    axes[1, 0].set_ylabel("win rate when it won tokens")
-    return _save(fig, path)
-
-
 USAGE_ROWS = (("reward_rate", "plays that won tokens"), ("cancel_rate", "plays cancelled by a tie"))
 
 
@@ -258,7 +227,7 @@ def card_usage(frame: pl.DataFrame, path) -> Path:
     strategies use it (card strength is measured by restricted play, ``card_restriction``).
 
     frame: one row per (players, card) with reward_rate, reward_rate_lo, reward_rate_hi,
-    cancel_rate, cancel_rate_lo, cancel_rate_hi (fractions), e.g. ``aggregate.card_strength``.
+    cancel_rate, cancel_rate_lo, cancel_rate_hi (fractions), e.g. ``aggregate.card_usage``.
     """
     groups = list(_by_players(frame))
     # A share of plays means the same at every player count, so each row shares its axis; the

@@ -189,7 +189,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
         ties_across_counts=ties_across_counts(seats, fairness),
         score_summary=aggregate.score_summary(tables["scores"]),
         constant_scores=constant_scores(tables["scores"]),
-        card_usage=aggregate.card_strength(tables["cards"], method, correction="holm"),
+        card_usage=aggregate.card_usage(tables["cards"], method),
         card_effects=(aggregate.card_effects(tables["card_strength"])
                       if "card_strength" in tables else None),
         villains=aggregate.villain_strength(tables["villains"], method),
@@ -388,7 +388,7 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
                     "edge: one seat's win rate minus the fair 1/n. Every interval is a 95% interval."),),
               Bullets([seat_line(f, a) for f in _rows(a.fairness)])]
     if len(a.run_strategies) > 1:
-        blocks.append(Para((Strong("Caution: "), "the seats were played by a mix of strategies (",
+        blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
                             *_code_list(a.run_strategies), "), so these seat and card numbers "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
@@ -449,9 +449,9 @@ def seat_line(f: dict, a: Analysis) -> tuple:
     worst = rates.row(int(rates["rate"].arg_min()), named=True)
     gap = f"gap {pp(f['gap'])} between seat {f['best_seat']} and seat {f['worst_seat']}"
     if f["p_adjusted"] < ALPHA:
-        seat = best if abs(best["rate"] - fair) >= abs(worst["rate"] - fair) else worst
-        return (f"{n} players: ", Strong("seat edge found"), f" — seat {seat['seat']} wins "
-                f"{rate_ci(seat['rate'], seat['lo'], seat['hi'])} against the fair {pct(fair)} "
+        return (f"{n} players: ", Strong("seat edge found"), f" — seat {best['seat']} wins most, "
+                f"{rate_ci(best['rate'], best['lo'], best['hi'])}, seat {worst['seat']} least, "
+                f"{rate_ci(worst['rate'], worst['lo'], worst['hi'])}, against the fair {pct(fair)} "
                 f"(equal-seats test, Holm-adjusted {p_phrase(f['p_adjusted'])}); {gap} "
                 f"({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).{never_text}",)
     edge = f["detectable_edge"]
@@ -602,7 +602,7 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         why = f"a seat is favoured at {players} players"
     else:
         players, card = f["players"][0], None
-        why = "no finding stands out"
+        why = "no seat edge or card effect was found"
     run = runs.get(players, manifest["runs"][0])
     hand = run["rules"].get("hand")
     if card is not None and isinstance(hand, list) and card in hand:

@@ -117,7 +117,6 @@ FIGURES = {
     "seat_rates": lambda p: plots.seat_rates(seat_frame(), p),
     "strategy_seat": lambda p: plots.strategy_seat_heatmap(strategy_seat_frame(), p),
     "scores": lambda p: plots.score_distributions(scores_frame(), p),
-    "card_strength": lambda p: plots.card_strength(cards_frame(), p),
     "card_usage": lambda p: plots.card_usage(cards_frame(), p),
     "villains": lambda p: plots.villains(villain_frame(), p),
     "matchups": lambda p: plots.matchups(matchup_frame(), p),

@@ -50,8 +50,9 @@ def md_table(text: str, first_column: str) -> list[dict]:
 def test_every_file_and_section(mixed):
     run, paths = mixed
     assert paths["markdown"] == run / "report.md" and paths["html"] == run / "report.html"
+    # no card_strength.png: this run did not measure card strength (no --card-strength)
     assert [p.name for p in paths["figures"]] == ["seat_rates.png", "strategy_seat.png", "matchups.png", "scores.png",
-                                                  "card_strength.png", "villains.png"]
+                                                  "card_usage.png", "villains.png"]
     assert all(p.parent == run / "figures" and p.stat().st_size > 1000 for p in paths["figures"])
     md = paths["markdown"].read_text()
     headings = re.findall(r"^## (.+)$", md, flags=re.M)
@@ -95,7 +96,7 @@ def test_verdict_speaks_to_every_player_count(mixed):
     for n in PLAYERS:
         seat_line = re.search(rf"^- {n} players: (.*)$", verdict, flags=re.M).group(1)
         assert "fair" in seat_line and re.search(r"p [<=] ", seat_line)
-        assert f"fair {100 / n:.2f}%" in seat_line
+        assert f"fair is {100 / n:.2f}%" in seat_line or f"the fair {100 / n:.2f}%" in seat_line
     assert verdict.count("players: strongest") == len(PLAYERS)  # strategy lines
     assert verdict.count("hardest") == len(PLAYERS)  # villain lines
 
@@ -148,7 +149,7 @@ def test_missing_manifest_is_a_clear_error(mixed, tmp_path):
 
 def test_text_from_the_run_is_escaped(tmp_path):
     """Names come from manifests and tables: they must not break a table or inject markup."""
-    from balance.report import Code, Para, Section, Table, to_html, to_markdown
+    from balance.document import Code, Para, Section, Table, to_html, to_markdown
 
     sections = [Section("Odd names", [Para(("a <b>bold</b> claim & *stars*",)),
                                       Table(["name", "rate"], [[Code("x|y<script>"), "1.00%"]])])]
@@ -164,8 +165,8 @@ def test_clopper_pearson_on_request(mixed, tmp_path):
     from balance import stats
     from balance.report import analyse, load_run, write_run_report
 
-    _, tables = load_run(run)
-    villains = analyse(tables, "clopper-pearson").villains
+    manifest, tables = load_run(run)
+    villains = analyse(tables, "clopper-pearson", manifest).villains
     lo, hi = stats.clopper_pearson(villains["beaten"].to_numpy(), villains["fought"].to_numpy())
     assert np.allclose(villains["success_rate_lo"].to_numpy(), lo)
     assert np.allclose(villains["success_rate_hi"].to_numpy(), hi)
@@ -173,3 +174,17 @@ def test_clopper_pearson_on_request(mixed, tmp_path):
     assert "Clopper-Pearson exact interval" in paths["markdown"].read_text()
     with pytest.raises(BalanceError, match="unknown interval"):
         write_run_report(run, tmp_path / "x", method="agresti")
+
+
+def test_mean_score_interval_is_clustered_by_game(mixed):
+    """The seats of one game share its fights, so their scores are correlated: the mean's
+    interval must come from per-game totals, not from seat-games taken as independent."""
+    from balance import stats
+
+    run, paths = mixed
+    text = section(paths["markdown"].read_text(), "Player count")
+    totals = pl.read_parquet(run / "game_totals.parquet").sort("players")
+    for t in totals.iter_rows(named=True):
+        n = t["players"]
+        mean, lo, hi = stats.mean_ci(t["score_total_sum"] / n, t["score_total_sq_sum"] / n**2, t["games"])
+        assert f"| {mean:.2f} | {lo:.2f} to {hi:.2f} |" in text  # mean score, then its interval

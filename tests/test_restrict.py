@@ -43,3 +43,45 @@ def test_cli_writes_the_ranking(tmp_path):
     assert sorted(table["card"].to_list()) == [1, 2, 3, 4, 5, 6]
     assert table["difference"].is_sorted()  # most harmful first
     assert "data:image/png;base64," in (out / "restrict.html").read_text()
+
+
+def test_card_strength_in_a_run_does_not_depend_on_chunks_or_threads_and_matches_restrict():
+    import balance
+
+    kwargs = dict(players=3, games=1_500, seed=7, strategies=["random"], card_strength="always")
+    small = balance.simulate("avengers-cards", chunk_size=170, threads=1, **kwargs).card_strength
+    large = balance.simulate("avengers-cards", chunk_size=5_000, threads=2, **kwargs).card_strength
+    assert small.equals(large)
+    # every seat is denied each card in one block of 500 games (1,500 / 3 seats)
+    assert sorted(small["card"].unique().to_list()) == [2, 3, 4, 5, 6, 7]
+    assert (small["games"] == 500).all() and small["seat"].n_unique() == 3
+    result = run_restrict("avengers-cards", players=3, strategy="random", games=1_500, seed=7)
+    pooled = small.group_by("card").agg(pl.col("win_share_restricted", "win_share_unrestricted").sum())
+    for row in result.table.iter_rows(named=True):
+        mine = pooled.filter(pl.col("card") == row["card"]).row(0, named=True)
+        assert row["difference"] == pytest.approx(
+            (mine["win_share_restricted"] - mine["win_share_unrestricted"]) / 1_500, abs=1e-12)
+
+
+def test_a_denied_card_replays_the_same_game_when_it_is_never_reached():
+    """The pairing is game by game: with `lowest` in every seat the 6 is never played, so each
+    replay is the game as played and every paired difference is exactly zero."""
+    import balance
+    from balance import aggregate
+
+    run = balance.simulate("avengers-cards", players=4, games=400, seed=2, strategies=["lowest"],
+                           card_strength="always", card_strength_cards=[6])
+    effect = aggregate.card_effects(run.card_strength).row(0, named=True)
+    assert effect["unchanged"] and effect["difference"] == 0 and effect["p_value"] == 1
+
+
+def test_card_strength_input_errors():
+    import balance
+
+    with pytest.raises(BalanceError, match="card 9 is not in the hand"):
+        balance.simulate("avengers-cards", players=4, games=100, card_strength=True,
+                         card_strength_cards=[9])
+    with pytest.raises(BalanceError, match="unknown card-strength mode 'sometimes'"):
+        balance.simulate("avengers-cards", players=4, games=100, card_strength="sometimes")
+    with pytest.raises(BalanceError, match="too few to deny a card"):
+        balance.simulate("avengers-cards", players=4, games=3, card_strength=True)
