@@ -406,8 +406,8 @@ def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
 # Clinical Research, 2nd ed. 2008, §4.1 one-sample and §4.2 two-sample proportions)
 
 
-def _z_pair(power, alpha) -> tuple[float, float]:
-    """(z_{1-alpha/2}, z_power) after validating both."""
+def _check_power_alpha(power, alpha) -> tuple[float, float]:
+    """(power, alpha), each strictly between 0 and 1, power above alpha."""
     power = _check_open_unit("power", power)
     alpha = _check_open_unit("alpha", alpha)
     if power <= alpha:
@@ -415,6 +415,12 @@ def _z_pair(power, alpha) -> tuple[float, float]:
         raise BalanceError(
             f"power={power!r} is not above alpha={alpha!r}; allowed: alpha < power < 1"
         )
+    return power, alpha
+
+
+def _z_pair(power, alpha) -> tuple[float, float]:
+    """(z_{1-alpha/2}, z_power) after validating both."""
+    power, alpha = _check_power_alpha(power, alpha)
     return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
 
 
@@ -470,6 +476,118 @@ def detectable_rate_edge(games, players, power=0.9, alpha=0.05) -> float:
     return float(optimize.brentq(
         lambda e: _rate_edge_games(e, p0, za, zb) - games, 1e-12, top, xtol=1e-15, rtol=1e-13
     ))
+
+
+def _seat_noncentrality(players: int, family: int, power: float, alpha: float) -> float:
+    """The noncentrality lambda at which the chi-square test of equal seats (dof players - 1,
+    level alpha / family) rejects with probability ``power``: ncx2.sf(critical, dof, lambda)
+    = power, solved with brentq (the power rises with lambda, from alpha / family at 0)."""
+    dof = players - 1
+    critical = float(stats.chi2.isf(alpha / family, dof))
+
+    def shortfall(lam: float) -> float:
+        return float(stats.ncx2.sf(critical, dof, lam)) - power
+
+    high = 1.0
+    while shortfall(high) < 0:  # lambda is a few tens at the usual powers; double until past
+        high *= 2.0
+    return float(optimize.brentq(shortfall, 0.0, high, xtol=1e-12, rtol=1e-14))
+
+
+def _lfc_lambda_per_game(edge: float, players: int) -> float:
+    """Noncentrality per game of the least favourable seats for a largest deviation ``edge``:
+    sum_s (p_s - 1/P)^2 / (1/P) = P (e^2 + (P-1) (e/(P-1))^2) = P^2 e^2 / (P-1)."""
+    return players * players * edge * edge / (players - 1)
+
+
+def _check_seat_plan(players, family, power, alpha) -> tuple[int, int, float, float]:
+    players = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+    family = _check_int("family", family, 1)
+    power, alpha = _check_power_alpha(power, alpha)
+    return players, family, power, alpha
+
+
+def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> float:
+    """Smallest seat edge that the report's seat verdict finds with this power in ``games`` games.
+
+    games: games at this player count (integer >= 1); players: 2..10; family: how many player
+    counts the run tests together (integer >= 1, the Holm family); power, alpha in (0, 1),
+    power > alpha. Scalars in, a float out: the edge e as a rate (0.003 = 0.3 pp), i.e. the
+    largest deviation of any seat's win rate from 1/players. NaN when no edge below
+    1 - 1/players (one seat always winning) is detectable at this power (a handful of games),
+    as ``detectable_rate_edge`` does, so report tables keep their row.
+
+    The test it is sized for is the one that decides (``aggregate.seat_fairness``): Pearson's
+    chi-square of the seat win shares against games/P each (``seat_equality_test``, dof P-1),
+    p-values Holm-adjusted across the run's player counts, "seats differ" when the adjusted
+    p < alpha. A real edge at one player count among fair ones is found at least whenever
+    its own p < alpha / family: every p-value at or below it then has (m-j+1) p_(j) < alpha,
+    so Holm's adjusted p is below alpha whatever the other counts show. The planning level
+    is therefore alpha / family; Holm can only add to that power, a little, when another
+    count also rejects (with the others fair, a chance of about alpha).
+
+    Method: under an alternative p the statistic is approximately noncentral chi-square with
+    dof P-1 and noncentrality lambda = N sum_s (p_s - 1/P)^2 / (1/P) = N w^2, Cohen's w
+    (Cohen 1988, Statistical Power Analysis, 2nd ed., ch. 7; Mitra 1958, Ann. Math. Statist.
+    29:1221). lambda* solves ncx2.sf(chi2.isf(alpha/family, P-1), P-1, lambda*) = power
+    (scipy.stats.ncx2, brentq), and the edge is sized at the least favourable seats:
+
+    Least favourable configuration. Write d_s = p_s - 1/P; sum_s d_s = 0 (every game awards
+    one win), so lambda = N P sum_s d_s^2. Let seat a have the largest |d_a| = e. The other
+    P-1 deviations sum to -d_a, so by Cauchy-Schwarz sum_{s!=a} d_s^2 >= d_a^2 / (P-1), with
+    equality only when each is -d_a/(P-1) (within e, so allowed). Hence
+    lambda >= N P e^2 (1 + 1/(P-1)) = N P^2 e^2 / (P-1), reached by one seat at 1/P + e and
+    the others at 1/P - e/(P-1) each. One seat short by e (d_a = -e, the others at
+    1/P + e/(P-1)) gives the same lambda: only d_a^2 enters. The noncentral chi-square is
+    stochastically increasing in lambda, so any seats whose largest deviation is e have at
+    least this power (to the approximation below). Solving N P^2 e^2 / (P-1) = lambda* gives
+    e = sqrt(lambda* (P-1) / (P^2 N)).
+
+    Accuracy: a large-sample approximation that keeps the null covariance under the
+    alternative (a relative error of order e P in the variances). Simulated through the
+    whole verdict (multinomial seat counts, seat_equality_test, holm over 3, 4 and 5
+    players, 10,000 runs, SD 0.003), the power at this edge is 0.898-0.902 at 300,000 games
+    and 0.894-0.899 at 20,000 with one seat ahead by e, 0.902-0.908 with one seat behind
+    (tests/test_stats.py, slow; docs/POWER.md).
+
+    Ties: shared wins (ties split 1/k) shrink the covariance of a game's share vector, so the
+    test stays at level <= alpha (``seat_equality_test``) and its statistic varies less about
+    its centre, which lies beyond the critical value when the power is high. Ties spread
+    evenly over the seats scale the covariance by some c < 1: the statistic is then c times
+    a noncentral chi-square with lambda / c, and at the planned power 0.9 with 2 to 6 players
+    that power is higher for every c (c = 0.9: +0.002 to +0.012), so the printed edge errs on
+    the safe side. It is not a bound in general: ties only among the seats without the edge
+    shrink the noise where it does not count and cost up to 0.003 of power per 5% of shrink
+    (6-7% tied games shrink it by about 5%); with 7 or more players, or a planned power
+    of 0.8 with 5 or more, even ties can cost some too.
+    """
+    games = _check_int("games", games, 1)
+    players, family, power, alpha = _check_seat_plan(players, family, power, alpha)
+    lam = _seat_noncentrality(players, family, power, alpha)
+    edge = math.sqrt(lam / (games * _lfc_lambda_per_game(1.0, players)))
+    # beyond 1 - 1/P one seat would have to win more than every game
+    return edge if edge < 1.0 - 1.0 / players else math.nan
+
+
+def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
+    """Games at one player count for the report's seat verdict to find ``edge`` with this power.
+
+    edge: the largest deviation of any seat's win rate from 1/players, 0 < edge < 1 - 1/P;
+    players 2..10; family: player counts tested together (Holm family, integer >= 1); power,
+    alpha in (0, 1), power > alpha. Scalars in, an int out: the smallest N whose noncentrality
+    at the least favourable seats, N P^2 edge^2 / (P-1), reaches lambda* (see
+    ``detectable_seat_edge`` for the test, the level alpha / family and the configuration),
+    i.e. N = ceil(lambda* (P-1) / (P^2 edge^2)). The inverse of ``detectable_seat_edge``.
+    """
+    players, family, power, alpha = _check_seat_plan(players, family, power, alpha)
+    edge = _check_positive("edge", edge)
+    if edge >= 1 - 1.0 / players:
+        raise BalanceError(
+            f"edge={edge!r} is out of range for players={players}; "
+            f"allowed: 0 < edge < {1 - 1.0 / players:.6g}"
+        )
+    lam = _seat_noncentrality(players, family, power, alpha)
+    return _ceil(lam / _lfc_lambda_per_game(edge, players))
 
 
 def _difference_variance(p, paired_sd) -> float:
