@@ -496,10 +496,11 @@ def test_old_one_seat_sizing_falls_short_of_the_verdict_and_the_new_one_does_not
 def test_seat_edge_power_by_simulation_of_the_report_verdict(players, games):
     # A run of `games` games at each of 3, 4 and 5 players (Holm family 3), the printed edge
     # planted at one count, the other two fair; 10,000 simulated runs per case, so a power
-    # estimate has SD <= 0.0031. Runs of 20,000 simulations (another seed) put the power of
-    # the three ranged cases at 0.894-0.905 (+-0.002): [0.88, 0.92] is >= 4 SD from 0.892
-    # and from 0.907, a false-failure rate below 1e-4 per check. The measured powers are
-    # printed (pytest -rP) and quoted in docs/POWER.md.
+    # estimate has SD <= 0.0031. The true power of the seat ahead or behind is 0.896-0.906
+    # (scripts/seat_power.py, 10^6 runs) and with ties about the same (20,000 runs:
+    # 0.900-0.905): [0.88, 0.92] is >= 4.5 SD from 0.894 and from 0.906, a false-failure
+    # rate below 1e-5 per check. The measured powers are printed (pytest -rP) and quoted in
+    # docs/POWER.md.
     reps = 10_000
     edge = S.detectable_seat_edge(games, players, family=len(RUN_PLAYERS))
     old = S.detectable_rate_edge(games, players)
