@@ -9,6 +9,8 @@ conservative because a share in [0, 1] has variance at most p(1 - p).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 
@@ -65,23 +67,51 @@ def strategy_seat(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
         "players", "strategy", "seat", "games", "rate", "lo", "hi", "fair", "mean_score")
 
 
-def seat_fairness(seats: pl.DataFrame) -> pl.DataFrame:
-    """Per player count: chi-square test of equal seat win shares and the largest seat gap;
-    ``p_adjusted`` is Holm-corrected across the player counts of the run."""
+def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
+    """Per player count: the chi-square test of equal seat win shares, the seat gap and the
+    edge this run can detect.
+
+    ``p_adjusted``: Holm over the player counts of the run that could be tested. ``gap``:
+    best seat's win rate minus the worst seat's. ``detectable_edge``: the smallest deviation of
+    a seat's win rate from 1/n that this test, in this Holm family, finds with ``power``
+    (``stats.detectable_seat_edge``). ``constant``: no seat's share ever varied (every game
+    ended the same way for every seat, e.g. every game an n-way tie): there is nothing to test,
+    so chi2, p and the detectable edge are NaN. ``all_tied``: every game's win was shared by
+    every seat.
+    """
     rows = []
+    sq = "win_share_sq_sum" in seats.columns
     for (players,), group in seats.group_by("players", maintain_order=True):
-        g = group.group_by("seat").agg(pl.col("games", "win_share").sum()).sort("seat")
+        g = (group.group_by("seat")
+             .agg(pl.col("games", "win_share", "wins_shared", *(["win_share_sq_sum"] if sq else [])).sum())
+             .sort("seat"))
         games = int(g["games"][0])
         shares = g["win_share"].to_numpy()
-        chi2, dof, p = stats.seat_equality_test(shares, games)
+        all_tied = bool((g["wins_shared"] == games).all() and np.allclose(shares, games / players))
+        if sq:  # a share's variance is (sum_sq - sum^2 / n) / (n - 1): zero for every seat?
+            spread = g["win_share_sq_sum"].to_numpy() - shares**2 / games
+            constant = bool(np.all(spread <= 1e-9 * np.maximum(g["win_share_sq_sum"].to_numpy(), 1.0)))
+        else:  # runs written before the squares were kept: the cases that can be told apart
+            constant = all_tied or bool(np.any(shares == games))
+        chi2, dof, p = (math.nan, players - 1, math.nan) if constant else stats.seat_equality_test(shares, games)
         gap = stats.seat_gap(shares, games, CONFIDENCE)
         rows.append({"players": players, "games": games, "chi2": float(chi2), "dof": int(dof),
                      "p_value": float(p), "best_seat": int(gap["best"]), "worst_seat": int(gap["worst"]),
                      "gap": float(gap["gap"]), "gap_lo": float(gap["lo"]), "gap_hi": float(gap["hi"]),
-                     "detectable_edge": float(stats.detectable_rate_edge(games, players))})
+                     "constant": constant, "all_tied": all_tied})
     out = pl.DataFrame(rows).with_columns(pl.col("players").cast(pl.Int8)).sort("players")
-    # One test per player count: Holm keeps the chance of any false "unfair" verdict <= alpha.
-    return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy())))
+    # One test per player count that has one: Holm keeps the chance of any false "unfair"
+    # verdict <= alpha, and the detectable edge is sized for that same family.
+    tested = ~out["constant"].to_numpy()
+    family = int(tested.sum())
+    adjusted = np.full(out.height, math.nan)
+    edges = np.full(out.height, math.nan)
+    if family:
+        adjusted[tested] = stats.holm(out["p_value"].to_numpy()[tested])
+        for i in map(int, np.flatnonzero(tested)):
+            edges[i] = stats.detectable_seat_edge(int(out["games"][i]), int(out["players"][i]),
+                                                  family=family, power=power)
+    return out.with_columns(p_adjusted=pl.Series(adjusted), detectable_edge=pl.Series(edges))
 
 
 def matchups(pairs: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
@@ -143,6 +173,34 @@ def card_strength(cards: pl.DataFrame, method: str = "wilson", correction: str =
         p_value=pl.Series(pvals), p_adjusted=pl.Series(adjusted),
         fair=1.0 / pl.col("players"),
     )
+
+
+def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
+    """Causal card strength: one row per (players, card, when) from a run's ``card_strength``
+    table (restricted play, paired game by game), pooled over the denied seats.
+
+    ``difference`` is the mean per-game change of the denied seat's win share (restricted minus
+    as played; negative: losing the card hurts), with a normal interval from the observed
+    variance of the paired differences (``stats.paired_mean_test``). ``p_adjusted``: Holm over
+    every card and player count of the run (one family: the verdict reads them together).
+    ``unchanged``: not one game's win share moved (the differences are all zero), so the card
+    made no difference at all in these games and there is no test to speak of.
+    """
+    pooled = (trials.group_by("players", "card", "when")
+              .agg(pl.col("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum").sum())
+              .sort("players", "card"))
+    games = pooled["games"].to_numpy().astype(float)
+    base = pooled["win_share_unrestricted"].to_numpy()
+    denied = pooled["win_share_restricted"].to_numpy()
+    test = stats.paired_mean_test(denied - base, pooled["diff_sq_sum"].to_numpy(), games, CONFIDENCE)
+    return pooled.with_columns(
+        unrestricted=pl.Series(base / games), restricted=pl.Series(denied / games),
+        difference=pl.Series(np.atleast_1d(test["mean"])), lo=pl.Series(np.atleast_1d(test["lo"])),
+        hi=pl.Series(np.atleast_1d(test["hi"])), p_value=pl.Series(np.atleast_1d(test["pvalue"])),
+        p_adjusted=pl.Series(stats.holm(np.atleast_1d(test["pvalue"]))),
+        unchanged=pl.col("diff_sq_sum") == 0,
+    ).select("players", "card", "when", "games", "unrestricted", "restricted", "difference", "lo",
+             "hi", "p_value", "p_adjusted", "unchanged")
 
 
 def villain_strength(villains: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:

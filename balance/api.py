@@ -23,8 +23,11 @@ from balance.variants import load_variant_file
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
-TABLES = ("seats", "scores", "cards", "villains", "pairs")
+TABLES = ("seats", "scores", "cards", "villains", "pairs")  # in every run
+OPTIONAL_TABLES = ("game_totals", "card_strength")  # when the engine and the request give them
 BACKENDS = ("local", "dask")
+# A warm-up longer than this is compiling, not loading numba's cache: say so.
+COMPILE_NOTICE_SECONDS = 2.0
 
 
 @dataclass
@@ -42,6 +45,7 @@ class RunResult:
     villains: pl.DataFrame
     pairs: pl.DataFrame
     games: pl.DataFrame | None = None
+    card_strength: pl.DataFrame | None = None  # with card_strength: restricted play, paired
     out: Path | None = None
     tables: dict = field(default_factory=dict, repr=False)
 
@@ -64,6 +68,9 @@ def simulate(
     backend: str = "local",
     scheduler: str | None = None,
     resume: bool = False,
+    card_strength: str | bool | None = None,
+    card_strength_cards: Sequence[int] | None = None,
+    on_status: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Simulate ``games`` games for each player count and aggregate them.
 
@@ -75,6 +82,12 @@ def simulate(
     ``resume=True`` continues an interrupted run of the same request in ``out``.
     threads: local threads (default: every core); backend ``local`` or ``dask`` (at
     ``scheduler``, or a LocalCluster). Results do not depend on threads, chunks or backend.
+    card_strength: ``"always"`` (or True) or ``"before-last"``: also play every game again
+    with one seat denied each card of ``card_strength_cards`` (default: the whole hand), the
+    seat rotated over equal blocks of games, paired with the game as played on the same random
+    streams; the run gets a ``card_strength`` table (causal card strength, see schema).
+    on_status: called with a one-line message when something slow happens that is not
+    simulation (compiling the kernels on a first run).
     """
     from balance import runner
 
@@ -109,10 +122,13 @@ def simulate(
         raise BalanceError("give at least one strategy")
     parsed = [parse_strategy(s, spec.strategies) for s in strategies]
 
+    when = "always" if card_strength is True else (card_strength or None)
     runs = []
     for n in counts:
         rules = rules_mod.Rules.from_overrides({**rule_changes, "players": n})
-        runs.append((rules, _seatings(parsed, n, rotate, games)))
+        plan = (engine_mod.card_strength_plan(rules, when, games, card_strength_cards)
+                if when else None)
+        runs.append((rules, _seatings(parsed, n, rotate, games), plan))
 
     manifest = {
         "game": spec.id,
@@ -136,18 +152,21 @@ def simulate(
                     for first, n_games, seats in seatings
                 ],
             }
-            for rules, seatings in runs
+            for rules, seatings, _ in runs
         ],
         "chunk_size": chunk_size,
         "keep_games": keep_games,
+        # cards None: every card of each player count's hand
+        "card_strength": ({"when": when, "cards": list(card_strength_cards) if card_strength_cards else None}
+                          if when else None),
     }
-    blocks = [(engine_mod.Engine(rules, seats), first, n_games)
-              for rules, seatings in runs for first, n_games, seats in seatings]
+    blocks = [(engine_mod.Engine(rules, seats, card_strength=plan), first, n_games)
+              for rules, seatings, plan in runs for first, n_games, seats in seatings]
 
     execution = {"threads": threads, "backend": backend, "scheduler": scheduler}
     with interrupts.interrupting():  # Ctrl-C and SIGTERM stop the run as KeyboardInterrupt
         return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
-                    execution, force, resume)
+                    execution, force, resume, on_status)
 
 
 def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int, int, list]]:
@@ -177,18 +196,47 @@ def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int,
             for r in range(n)]
 
 
+def _warm_up(engines: list, on_status) -> float:
+    """Compile (or load from numba's cache) every game loop the run will play, before the
+    clock starts: games/s then measures simulation, not compilation. Returns the seconds taken.
+
+    Loading the cache takes well under COMPILE_NOTICE_SECONDS; a first run compiles for tens
+    of seconds, and on_status says so once that threshold passes, so a user does not take the
+    silence for a hang.
+    """
+    import threading
+
+    started = time.perf_counter()
+    notice = None
+    if on_status is not None:
+        notice = threading.Timer(COMPILE_NOTICE_SECONDS, on_status,
+                                 ["compiling the kernel (first run only; later runs load it from the cache)"])
+        notice.daemon = True
+        notice.start()
+    try:
+        for engine in engines:
+            engine.play(0, 0, 1)
+            plan = getattr(engine, "card_strength", None)
+            if plan is not None:  # denied seats take another compiled loop
+                engine.denied(plan.cards[0], 0).play(0, 0, 1)
+    finally:
+        if notice is not None:
+            notice.cancel()
+    return time.perf_counter() - started
+
+
 def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, execution: dict,
-         force: bool, resume: bool) -> RunResult:
+         force: bool, resume: bool, on_status=None) -> RunResult:
     """Play every chunk of every block, folding as they finish; write ``out`` if given."""
     import json
 
     from balance import output, runner
     from balance.checkpoint import Checkpointer, RunState, merge_games
 
-    started = time.perf_counter()
     engines = [engine for engine, _, _ in blocks]
     specs = [runner.BlockSpec(manifest["game"], json.dumps(e.rules.to_dict(), sort_keys=True),
-                              tuple(s.label for s in e.strategies), manifest["seed"]) for e in engines]
+                              tuple(s.label for s in e.strategies), manifest["seed"],
+                              _plan_tuple(e)) for e in engines]
     tasks = runner.plan_tasks([(first, n) for _, first, n in blocks], manifest["chunk_size"])
     state = RunState([e.empty_totals() for e in engines])
     kept: dict = {}
@@ -202,6 +250,9 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     todo = [t for t in tasks if t.key not in state.done]
     if on_progress is not None and len(todo) < len(tasks):
         on_progress(sum(t.n for t in tasks if t.key in state.done))
+    # Workers of a dask cluster compile or load their own kernels; locally, do it first.
+    compile_seconds = _warm_up(engines, on_status) if execution["backend"] == "local" and todo else 0.0
+    started = time.perf_counter()
 
     def on_done(task, chunk):
         with interrupts.deferred():  # a chunk is folded and checkpointed whole, or not at all
@@ -227,7 +278,8 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         raise
 
     per_block = [e.tables(t) for e, t in zip(engines, state.totals)]
-    tables = {name: schema.sum_rows(pl.concat([t[name] for t in per_block]), name) for name in TABLES}
+    names = TABLES + tuple(n for n in OPTIONAL_TABLES if all(n in t for t in per_block))
+    tables = {name: schema.sum_rows(pl.concat([t[name] for t in per_block]), name) for name in names}
     elapsed = time.perf_counter() - started
     manifest = {
         **manifest,
@@ -235,12 +287,14 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         "timing": {  # of this invocation (a resumed run played only the missing chunks)
             "seconds": round(elapsed, 3),
             "games_per_second": round(sum(t.n for t in todo) / max(elapsed, 1e-9)),
+            "compile_seconds": round(compile_seconds, 3),  # not in seconds or games/s
             "machine": platform.machine(),
             "python": platform.python_version(),
         },
     }
     games = pl.concat([kept[t.key] for t in tasks]) if keep_games and out is None else None
-    result = RunResult(manifest, *(tables[n] for n in TABLES), games=games, tables=tables)
+    result = RunResult(manifest, *(tables[n] for n in TABLES), games=games,
+                       card_strength=tables.get("card_strength"), tables=tables)
     if checkpoint is not None:
         def write_outputs(directory: Path) -> None:
             output.write_tables(directory, tables)
@@ -251,6 +305,12 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         checkpoint.finish(write_outputs)
         result.out = out
     return result
+
+
+def _plan_tuple(engine) -> tuple:
+    """The engine's card-strength plan as BlockSpec carries it (picklable), or ()."""
+    plan = getattr(engine, "card_strength", None)
+    return () if plan is None else (plan.when, plan.run_games, plan.cards)
 
 
 def resume_arguments(out: str | Path) -> dict:
@@ -265,7 +325,8 @@ def resume_arguments(out: str | Path) -> dict:
         return {"game": request["game"], "players": request["players"], "games": request["games"],
                 "seed": request["seed"], "strategies": request["strategies"],
                 "overrides": request["variant"]["overrides"], "variant": request["variant"]["file"],
-                "rotate": request["rotate"], "keep_games": request["keep_games"]}
+                "rotate": request["rotate"], "keep_games": request["keep_games"],
+                "card_strength": request.get("card_strength")}
     except FileNotFoundError:
         done = " (it is complete)" if (Path(out) / "manifest.json").is_file() else ""
         raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted run{done}") from None

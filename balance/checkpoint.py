@@ -22,7 +22,7 @@ from balance.errors import BalanceError
 
 # What must match for a checkpoint to be resumed (timing and threads may differ).
 RESUME_KEYS = ("game", "rules_version", "seed", "games", "players", "rotate", "runs", "chunk_size",
-               "keep_games")
+               "keep_games", "card_strength")
 # How often the folded totals are saved: a crash loses at most this much work. Tests shorten it.
 CHECKPOINT_SECONDS = float(os.environ.get("BALANCE_CHECKPOINT_SECONDS", "5"))
 

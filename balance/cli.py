@@ -79,6 +79,39 @@ def strategies(
         typer.echo("")
 
 
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the rows as JSON: key, default, allowed, meaning.")] = False,
+) -> None:
+    """List a game's rules keys: default (the rulebook), allowed values and meaning.
+
+    Change them with `--set KEY=VALUE` or a `--variant` TOML file; defaults are written the
+    way --set takes them.
+    """
+    import textwrap
+
+    from balance.registry import get_game
+
+    try:
+        # Every game's rules module declares its keys' words (Rules.describe), so this command
+        # prints them without knowing the game.
+        rows = get_game(game).part("rules").Rules.describe()
+    except BalanceError as e:
+        fail(str(e))
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        typer.echo(row["key"])
+        for label in ("default", "allowed"):
+            typer.echo(textwrap.fill(f"{label}: {row[label]}", 92, initial_indent="    ",
+                                     subsequent_indent="        "))
+        typer.echo(textwrap.fill(row["meaning"], 92, initial_indent="    ", subsequent_indent="    "))
+        typer.echo("")
+
+
 def _parse_players(text: Optional[str]) -> Optional[list[int]]:
     if text is None:
         return None
@@ -113,6 +146,14 @@ def simulate(
         "of games, so every strategy plays every seat equally often (any number of strategies).")] = False,
     keep_games: Annotated[bool, typer.Option(
         "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
+    card_strength: Annotated[bool, typer.Option(
+        "--card-strength", help="Also measure each card's strength causally: play every game "
+        "again with one seat denied the card (the seat rotated over equal blocks of games), paired "
+        "with the game as played on the same random streams. Costs one extra game per card and "
+        "game; writes card_strength.parquet, which `balance report` uses.")] = False,
+    when: Annotated[str, typer.Option(
+        help="With --card-strength: always (the card is removed from the hand) or before-last "
+        "(not playable before the last villain of a battle).")] = "always",
     force: Annotated[bool, typer.Option(
         help="Replace --out (and discard an interrupted run there) if it exists.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
@@ -162,9 +203,11 @@ def simulate(
             variant = variant or (Path(saved["variant"]) if saved["variant"] else None)
             rotate = rotate or saved["rotate"]
             keep_games = keep_games or saved["keep_games"]
+            if saved["card_strength"] and not card_strength:
+                card_strength, when = True, saved["card_strength"]["when"]
         out = out or Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
         n_games = 100_000 if n_games is None else n_games
-        total = n_games * (len(counts) if counts else 1)
+        total = n_games * (len(counts) if counts else 1)  # denied-card replays not counted
         with _progress(quiet or as_json, total) as advance:
             result = run_simulation(
                 game, players=counts, games=n_games, seed=0 if seed is None else seed,
@@ -172,6 +215,8 @@ def simulate(
                 out=out, keep_games=keep_games, force=force, chunk_size=chunk_size,
                 on_progress=advance, rotate=rotate, threads=threads, backend=backend,
                 scheduler=scheduler, resume=resume is not None,
+                card_strength=when if card_strength else None,
+                on_status=None if quiet or as_json else lambda msg: typer.echo(msg, err=True),
             )
     except BalanceError as e:
         fail(str(e))
@@ -254,18 +299,26 @@ def report(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `balance simulate`.")],
     out: Annotated[Optional[Path], typer.Option(
         help="Where to write report.md, report.html and figures/. Default: the run directory.")] = None,
+    mix: Annotated[Optional[Path], typer.Option(
+        help="A second run in which several strategies were rotated over the seats "
+        "(`simulate -s A -s B -s C --rotate`): reported as the Strategies section, so the main run "
+        "can have one strategy in every seat and its seat and card numbers are not mixed.")] = None,
     interval: Annotated[str, typer.Option(
         help="Interval for counted rates: wilson or clopper-pearson (exact).")] = "wilson",
 ) -> None:
     """Write a balance report (report.md, a self-contained report.html and PNG figures).
 
-    The first lines are a plain-words verdict: is any seat favoured, at which player counts,
-    which cards and villains stand out, each with its uncertainty.
+    The first screen is a plain-words verdict, each line decided by a named test: is any seat
+    favoured (and how large an edge the run could have found), how player counts differ, which
+    cards matter (causal, from `simulate --card-strength`), how strategies fare, and a ready
+    `balance compare` command to try next.
+
+    Example: balance report runs/study --mix runs/study-mix --out reports/study
     """
     from balance.report import write_run_report
 
     try:
-        paths = write_run_report(run_dir, out, interval)
+        paths = write_run_report(run_dir, out, interval, mix_dir=mix)
     except BalanceError as e:
         fail(str(e))
     typer.echo(f"wrote {paths['html']} and {paths['markdown']}")
@@ -429,7 +482,7 @@ def restrict(
 
     out = out or _default_out("restrict", game)
     result = _run_analysis(
-        out, force, quiet, n_games * ((len(card) if card else 6) + 1),
+        out, force, quiet, n_games,
         lambda advance: run_restrict(game, players, strategy, card, when, n_games, seed,
                                      parse_overrides(set_), on_progress=advance),
         lambda result, directory: write_restrict(result, directory,

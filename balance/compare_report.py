@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from balance import plots
-from balance.report import (Bullets, Code, Figure, Para, Section, Strong, Table, pvalue, to_html,
+from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, pvalue, to_html,
                             to_markdown)
 
 RATE_METRICS = ("heroes_success", "tied_game", "seat_gap")

@@ -3,8 +3,10 @@
 For each strategy of the ladder (e.g. random -> lowest -> threshold -> greedy -> tuned greedy)
 every seat plays it, at each player count, on the same game numbers: seat fairness (the
 largest seat gap and the equal-seats test), the heroes' success rate, and the card that stands
-out. A designer sees whether an imbalance persists under skilled play or is an artefact of
-naive bots. Skill vs luck: the win share of one player of each strategy among players of the
+out by restricted play (the card whose removal changes its seat's win rate most, paired on
+the same games). A designer sees whether an imbalance persists under skilled play or is an
+artefact of naive bots. A rung where no seat's share ever varies (identical deterministic
+players: every game a tie) is named as such, with no test. Skill vs luck: the win share of one player of each strategy among players of the
 ladder's first (weakest) strategy, seat-rotated, against the 1/n of pure luck.
 """
 from __future__ import annotations
@@ -41,7 +43,8 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     rungs, skill = [], []
     for label in labels:
         run = simulate(game, players=players, games=games, seed=seed, strategies=[label],
-                       overrides=overrides, threads=threads, on_progress=on_progress)
+                       overrides=overrides, threads=threads, on_progress=on_progress,
+                       card_strength="always")
         rungs.append(_rung(label, run))
     weakest = labels[0]
     for label in labels[1:]:
@@ -60,25 +63,26 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
 def _rung(label: str, run) -> pl.DataFrame:
     fairness = aggregate.seat_fairness(run.seats)
     villains = run.villains.group_by("players").agg(pl.col("beaten", "fought").sum())
-    cards = aggregate.card_strength(run.cards)
-    top = (cards.with_columns(effect=pl.col("win_rate_rewarded") - pl.col("others"))
-           .sort(pl.col("effect").abs(), descending=True).group_by("players", maintain_order=True)
-           .first().select("players", pl.col("card").alias("top_card"), pl.col("effect").alias("top_card_effect"),
+    effects = aggregate.card_effects(run.card_strength)
+    top = (effects.sort(pl.col("difference").abs(), descending=True).group_by("players", maintain_order=True)
+           .first().select("players", pl.col("card").alias("top_card"),
+                           pl.col("difference").alias("top_card_effect"),
                            pl.col("p_adjusted").alias("top_card_p")))
     rates = aggregate.seat_rates(run.seats).group_by("players").agg(
         (pl.col("rate") - pl.col("fair")).abs().max().alias("largest_seat_edge"))
-    out = (fairness.select("players", "games", "gap", "gap_lo", "gap_hi", "p_value", "p_adjusted")
+    out = (fairness.select("players", "games", "gap", "gap_lo", "gap_hi", "p_value", "p_adjusted",
+                           "constant", "all_tied")
            .join(rates, on="players").join(villains, on="players").join(top, on="players"))
     success = out["beaten"].to_numpy() / out["fought"].to_numpy()
     return out.with_columns(strategy=pl.lit(label), heroes_success=pl.Series(success)).select(
         "strategy", "players", "games", "gap", "gap_lo", "gap_hi", "p_adjusted", "largest_seat_edge",
-        "heroes_success", "top_card", "top_card_effect", "top_card_p").sort("players")
+        "heroes_success", "top_card", "top_card_effect", "top_card_p", "constant", "all_tied").sort("players")
 
 
 def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
     from balance import plots
-    from balance.report import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
+    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
                                 to_html, to_markdown)
 
     out = Path(out)
@@ -89,17 +93,28 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     skill_fig = plots.skill_vs_luck(result.skill, out / "figures" / "skill_vs_luck.png", result.labels)
     verdict = []
     for n, g in result.rungs.group_by("players", maintain_order=True):
-        unfair = g.filter(pl.col("p_adjusted") < 0.05)["strategy"].to_list()
-        verdict.append((f"{n[0]} players: seats differ significantly under ",
+        unfair = g.filter(~pl.col("constant") & (pl.col("p_adjusted") < 0.05))["strategy"].to_list()
+        verdict.append((f"{n[0]} players: seat edges found under ",
                         *([Code(", ".join(unfair))] if unfair else ["no strategy of the ladder"]), "."))
+        for r in g.filter(pl.col("constant")).iter_rows(named=True):
+            what = (f"every game was a {n[0]}-way tie" if r["all_tied"]
+                    else "no seat's win share ever varied")
+            verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what} — "
+                            "identical deterministic players make identical choices, so this rung "
+                            "says nothing about seat fairness or card strength (no test shown).",))
     for n, g in result.skill.group_by("players", maintain_order=True):
         top = g.sort("share", descending=True).row(0, named=True)
         verdict.append((f"Skill vs luck, {n[0]} players: one ", Code(top["strategy"]), " player among ",
                         Code(top["against"]), f" players wins {pct(top['share'])} "
-                        f"({ci(top['lo'], top['hi'])}), against {pct(top['fair'])} for pure luck.",))
-    rung_rows = [[Code(r["strategy"]), str(r["players"]), f"{r['games']:,}", pp(r["gap"]),
-                  ci(r["gap_lo"], r["gap_hi"], " pp"), pvalue(r["p_adjusted"]), pct(r["heroes_success"]),
-                  str(r["top_card"]), pp(r["top_card_effect"], signed=True), pvalue(r["top_card_p"])]
+                        f"(95% CI {ci(top['lo'], top['hi'])}), against {pct(top['fair'])} for pure luck.",))
+
+    def tested(r, text):
+        return "—" if r["constant"] else text
+
+    rung_rows = [[Code(r["strategy"]), str(r["players"]), f"{r['games']:,}", tested(r, pp(r["gap"])),
+                  tested(r, ci(r["gap_lo"], r["gap_hi"], " pp")), tested(r, pvalue(r["p_adjusted"])),
+                  pct(r["heroes_success"]), tested(r, str(r["top_card"])),
+                  tested(r, pp(r["top_card_effect"], signed=True)), tested(r, pvalue(r["top_card_p"]))]
                  for r in result.rungs.iter_rows(named=True)]
     skill_rows = [[Code(r["strategy"]), Code(r["against"]), str(r["players"]), f"{r['games']:,}",
                    pct(r["share"]), ci(r["lo"], r["hi"]), pct(r["fair"])]
@@ -109,11 +124,13 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
         Section("Balance by skill", [
             Para(("Every seat plays the strategy; seat gap = best minus worst seat win rate with its "
                   "95% interval; p: equal-seats chi-square, Holm-adjusted over the player counts; "
-                  "top card: the card whose players' win rate (in games it won them tokens) differs "
-                  "most from the other cards', with its Holm-adjusted p.",)),
+                  "top card: the card whose removal from one seat's hand (restricted play, paired "
+                  "on the same games) changes that seat's win rate most — negative: the card "
+                  "matters, positive: the seat does better without it — with its Holm-adjusted p "
+                  "over the rung's cards. A dash: no seat's share varied, nothing to test.",)),
             Figure("ladder_gaps", gap_fig, "Largest seat gap by strategy and player count"),
             Table(["strategy", "players", "games", "seat gap", "95% CI", "seat test p",
-                   "heroes' success", "top card", "its edge", "its p"], rung_rows, left=2),
+                   "heroes' success", "top card", "change without it", "its Holm p"], rung_rows, left=2),
         ]),
         Section("Skill vs luck", [
             Para(("One player of the strategy, seat-rotated, among players of the ladder's first "

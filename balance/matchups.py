@@ -124,7 +124,7 @@ def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.Dat
 def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     """matchups.md, matchups.html (self-contained), figures/matchups.png, matrix.parquet."""
     from balance import plots
-    from balance.report import (Bullets, Code, Figure, Para, Section, Table, pvalue, to_html,
+    from balance.document import (Bullets, Code, Figure, Para, Section, Table, pvalue, to_html,
                                 to_markdown)
 
     out = Path(out)

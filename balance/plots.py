@@ -2,8 +2,11 @@
 
 Inputs are the frames of ``balance.aggregate`` (a few rows per player count), never per-game
 rows, so drawing costs the same for a thousand games as for a billion. Every function is
-``name(frame, path) -> Path``: it writes ``path`` and closes its figure. Rates are fractions
-in the frames and percentages on the axes; every rate is drawn with its 95% interval.
+``name(frame, path) -> Path``: it writes ``path`` at ``DPI`` and closes its figure. Rates are
+fractions in the frames and percentages (%) on the axes; differences of rates are fractions in
+the frames and percentage points (pp) on the axes. Every rate is drawn with its 95% interval.
+Panels of one player count each share their value axis wherever the values are comparable,
+so the same height means the same value in every panel; heatmaps carry a labelled colour bar.
 """
 from __future__ import annotations
 
@@ -14,34 +17,42 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 import seaborn as sns
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 # Files only: no display, no GUI toolkit. pyplot resolves its backend at the first figure, so
 # choosing it after the import still takes effect.
 matplotlib.use("Agg")
 sns.set_theme(style="whitegrid")
 
-DPI = 110
+DPI = 150  # print quality (issue 9); every figure is written by _save at this resolution
 PANEL_W, PANEL_H = 3.0, 2.6  # inches per facet: a 3-panel figure stays ~1000 px wide
 MAX_COLS = 3  # more player counts wrap onto further rows
 FAIR_STYLE = {"color": "0.3", "linestyle": "--", "linewidth": 1.0}
 
 
-def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False):
-    """A figure with ``n`` facets (wrapped at MAX_COLS); returns (fig, axes[:n]), spares hidden."""
+def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool = False,
+          panel_w: float = PANEL_W):
+    """A figure with ``n`` facets (wrapped at MAX_COLS); returns (fig, axes[:n]), spares hidden.
+
+    sharex/sharey: one axis for every facet, so that equal lengths read as equal values.
+    """
     cols = min(n, MAX_COLS)
     rows = -(-n // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(PANEL_W * cols, panel_h * rows),
-                             sharey=sharey, squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols, panel_h * rows),
+                             sharex=sharex, sharey=sharey, squeeze=False)
     flat = axes.ravel()
     for ax in flat[n:]:
         ax.set_visible(False)
+    if sharex:  # a hidden spare leaves the panel above it without x tick labels: give them back
+        for ax in flat[max(n - cols, 0):n]:
+            ax.xaxis.set_tick_params(labelbottom=True)
     return fig, flat[:n]
 
 
 def _save(fig, path) -> Path:
     path = Path(path)
-    fig.tight_layout()
+    if fig.get_layout_engine() is None:  # heatmaps lay out with their colour bar (constrained)
+        fig.tight_layout()
     fig.savefig(path, dpi=DPI, bbox_inches="tight")  # "tight" keeps outside legends in frame
     plt.close(fig)
     return path
@@ -52,14 +63,38 @@ def _wrap(label: str) -> str:
     return label if len(label) <= 14 else label.replace(":", ":\n").replace(",", ",\n")
 
 
-def _legend_outside(ax) -> None:
-    """Legend to the right of ``ax`` (the last panel), where it can never hide a point."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
+def _legend_outside(ax, panels=()) -> None:
+    """Legend to the right of ``ax`` (the last panel), where it can never hide a point; with
+    ``panels``, it lists every label drawn in any of them once (the last panel may lack some)."""
+    handles = {}
+    for source in (*panels, ax):
+        for handle, label in zip(*source.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    ax.legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              fontsize="small", frameon=False)
+
+
+def _scaled(suffix: str) -> FuncFormatter:
+    """Tick labels of a fraction times 100 with ``suffix``: 0.125 -> '12.5' + suffix. Unlike
+    PercentFormatter, whose decimals follow the view range ('2.00', '10.0%'), only the digits
+    a tick needs."""
+    def label(value, _pos) -> str:
+        text = f"{100 * value:.6g}"  # 6 digits drop float noise (100 * 0.035 = 3.5000000000000004)
+        return ("0" if text == "-0" else text).replace("-", "\N{MINUS SIGN}") + suffix
+    return FuncFormatter(label)
 
 
 def _percent(ax, axis: str = "y") -> None:
+    """Tick labels of a rate (a fraction) in %."""
     target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    target.set_major_formatter(_scaled("%"))
+
+
+def _points(ax, axis: str = "y") -> None:
+    """Tick labels of a difference of rates (a fraction) in percentage points; the axis label
+    says "pp", so the ticks carry no symbol that could be read as %."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(_scaled(""))
 
 
 def _interval(ax, x, rate, lo, hi, horizontal: bool = False, **style) -> None:
@@ -79,60 +114,77 @@ def _by_players(frame: pl.DataFrame):
         yield players, frame.filter(pl.col("players") == players)
 
 
+def _label_rows(axes, label: str) -> None:
+    """The y label on the first panel of each row of a _grid (the others share its axis)."""
+    for ax in axes[::MAX_COLS]:
+        ax.set_ylabel(label)
+
+
 def seat_rates(frame: pl.DataFrame, path) -> Path:
-    """Win rate per seat with its interval, one panel per player count, fair 1/n dashed.
+    """Each seat's win rate minus the fair 1/n, in pp with its 95% interval, one panel per
+    player count, all on one shared axis; 0 (fair) dashed.
 
     frame: ``aggregate.seat_rates`` (players, seat, rate, lo, hi, fair).
     """
+    # The fair rate differs by player count (1/3, 1/4, 1/5). Raw rates on one shared axis would
+    # span 20..35% and flatten seat differences of tenths of a pp into a line; raw rates on
+    # separate axes would let one height mean different edges. The edge over fair, in pp on one
+    # shared axis, keeps both: a seat's height is its advantage, whatever the player count.
     groups = list(_by_players(frame))
-    fig, axes = _grid(len(groups))
+    fig, axes = _grid(len(groups), sharey=True)
     for ax, (players, g) in zip(axes, groups):
-        _interval(ax, g["seat"], g["rate"], g["lo"], g["hi"], color=sns.color_palette()[0])
-        ax.axhline(1.0 / players, **FAIR_STYLE, label="fair 1/n")
-        ax.set_title(f"{players} players")
+        fair = g["fair"]
+        _interval(ax, g["seat"], g["rate"] - fair, g["lo"] - fair, g["hi"] - fair,
+                  color=sns.color_palette()[0])
+        ax.axhline(0.0, **FAIR_STYLE, label="fair 1/n")
+        ax.set_title(f"{players} players (fair {100 / players:.1f}%)")
         ax.set_xlabel("seat")
         ax.set_xticks(g["seat"].to_list())
         ax.set_xlim(-0.5, players - 0.5)
-        _percent(ax)
-    axes[0].set_ylabel("win rate (95% CI)")
+        _points(ax)
+    _label_rows(axes, "win rate − fair 1/n (pp, 95% CI)")
     _legend_outside(axes[-1])
     return _save(fig, path)
 
 
 def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
-    """Strategy x seat win rate, one heatmap per player count, values annotated in %.
+    """Strategy x seat win rate, one heatmap per player count: cells give the rate in %,
+    colours its edge over the panel's fair 1/n in pp (red above, blue below) on one scale for
+    every panel, read on the colour bar; a strategy that never sat in a seat leaves a blank cell.
 
-    frame: ``aggregate.strategy_seat`` (players, strategy, seat, rate, fair). Colours diverge
-    around the fair rate 1/n of each panel: red above, blue below; a strategy that never sat
-    in a seat leaves a blank cell.
+    frame: ``aggregate.strategy_seat`` (players, strategy, seat, rate, fair).
     """
     groups = list(_by_players(frame))
     strategies = sorted(frame["strategy"].unique().to_list())
+    # One colour scale for all panels, measured from each panel's own fair rate: 1/n differs by
+    # player count, so one colour means one edge in pp everywhere and a single bar reads it.
+    # Limits symmetric about 0 put the diverging map's neutral colour at the fair rate.
+    edge = 100 * (frame["rate"] - frame["fair"]).to_numpy()
+    spread = max(float(np.nanmax(np.abs(edge))), 0.1)
     # Stacked, not side by side: strategy labels are long and each seat needs a readable cell.
     most_seats = max(players for players, _ in groups)
-    fig, axes = plt.subplots(len(groups), 1, squeeze=False,
-                             figsize=(0.8 * most_seats + 2.4, (0.4 * len(strategies) + 0.8) * len(groups)))
+    fig, axes = plt.subplots(len(groups), 1, squeeze=False, layout="constrained",
+                             figsize=(0.8 * most_seats + 3.6, (0.4 * len(strategies) + 0.8) * len(groups)))
     for ax, (players, g) in zip(axes[:, 0], groups):
-        grid = np.full((len(strategies), players), np.nan)
+        rates = np.full((len(strategies), players), np.nan)
         for strategy, seat, rate in g.select("strategy", "seat", "rate").iter_rows():
-            grid[strategies.index(strategy), seat] = rate
-        labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
-        fair = 1.0 / players
-        # Limits symmetric about 1/n put the diverging map's neutral colour at the fair rate.
-        spread = max(float(np.nanmax(np.abs(grid - fair))), 1e-3)
-        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=fair - spread,
-                    vmax=fair + spread, cbar=False, linewidths=0.5,
-                    annot_kws={"fontsize": "small"}, xticklabels=list(range(players)),
-                    yticklabels=strategies)
+            rates[strategies.index(strategy), seat] = rate
+        labels = np.where(np.isnan(rates), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(rates)))
+        fair = g["fair"][0]
+        sns.heatmap(100 * (rates - fair), ax=ax, annot=labels, fmt="", cmap="vlag", vmin=-spread,
+                    vmax=spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
+                    xticklabels=list(range(players)), yticklabels=strategies)
         ax.set_title(f"{players} players (fair {100 * fair:.1f}%)")
         ax.set_xlabel("seat")
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)  # the theme's grid would show through blank cells
+    fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0].tolist(), label="win rate − fair 1/n (pp)")
     return _save(fig, path)
 
 
 def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
-    """Final-score distribution per player count, one line per strategy (shares of seat-games).
+    """Final-score distribution per player count, one line per strategy (shares of seat-games),
+    every panel on the same score and share axes.
 
     scores_frame: the run's ``scores`` histogram (players, seat, strategy, score, count); counts
     are pooled over seats and normalised to shares per (players, strategy), so strategies that
@@ -144,7 +196,9 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
     strategies = sorted(shares["strategy"].unique().to_list())
     colours = dict(zip(strategies, sns.color_palette(n_colors=len(strategies))))
     groups = list(_by_players(shares))
-    fig, axes = _grid(len(groups))
+    # Shared axes: fewer tokens per player at higher counts shift the curve left, and a reader
+    # sees it only if the same score sits at the same place in every panel.
+    fig, axes = _grid(len(groups), sharex=True, sharey=True)
     for ax, (players, g) in zip(axes, groups):
         for strategy in strategies:
             s = g.filter(pl.col("strategy") == strategy)
@@ -155,14 +209,17 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
         ax.set_xlabel("final score")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
         _percent(ax)
-    axes[0].set_ylabel("share of seat-games")
+    _label_rows(axes, "share of seat-games")
     if len(strategies) > 1:
-        _legend_outside(axes[-1])
+        _legend_outside(axes[-1], axes)
     return _save(fig, path)
 
 
 def card_strength(frame: pl.DataFrame, path) -> Path:
     """Per card value: reward rate (top row) and win rate when rewarded (bottom row, fair 1/n).
+
+    Superseded by ``card_usage`` (the win rate when a card won tokens is conditioned on the
+    outcome, not a strength measure); kept while the run report still draws it.
 
     frame: ``aggregate.card_strength`` (players, card, reward_rate[_lo/_hi],
     win_rate_rewarded[_lo/_hi]); one column of panels per player count.
@@ -189,15 +246,55 @@ def card_strength(frame: pl.DataFrame, path) -> Path:
     return _save(fig, path)
 
 
+USAGE_ROWS = (("reward_rate", "plays that won tokens"), ("cancel_rate", "plays cancelled by a tie"))
+
+
+def card_usage(frame: pl.DataFrame, path) -> Path:
+    """How cards are used, per card value: the share of its plays that won tokens (top row)
+    and the share that a tie cancelled (bottom row), in % with 95% intervals; one column per
+    player count. Each row shares its axis across player counts, every panel the card axis.
+
+    These describe play, not strength: how often a card wins tokens depends on how the
+    strategies use it (card strength is measured by restricted play, ``card_restriction``).
+
+    frame: one row per (players, card) with reward_rate, reward_rate_lo, reward_rate_hi,
+    cancel_rate, cancel_rate_lo, cancel_rate_hi (fractions), e.g. ``aggregate.card_strength``.
+    """
+    groups = list(_by_players(frame))
+    # A share of plays means the same at every player count, so each row shares its axis; the
+    # two rows measure different things with different ranges, so they do not share with each
+    # other. The shared card axis puts one card value at one place in every panel (the hands
+    # differ: 3 players hold 2..7, 4 and 5 hold 1..6).
+    fig, axes = plt.subplots(2, len(groups), figsize=(PANEL_W * len(groups), 2 * PANEL_H),
+                             squeeze=False, sharex=True, sharey="row")
+    colours = sns.color_palette(n_colors=len(USAGE_ROWS))
+    cards = sorted(frame["card"].unique().to_list())
+    for col, (players, g) in enumerate(groups):
+        for row, (name, _) in enumerate(USAGE_ROWS):
+            ax = axes[row, col]
+            _interval(ax, g["card"], g[name], g[f"{name}_lo"], g[f"{name}_hi"], color=colours[row])
+            ax.set_xticks(cards)
+            _percent(ax)
+        axes[0, col].set_title(f"{players} players")
+        axes[-1, col].set_xlabel("card value")
+    for row, (_, label) in enumerate(USAGE_ROWS):
+        axes[row, 0].set_ylabel(f"{label}\n(95% CI)")
+    fig.suptitle("How cards are used (not how strong they are)", fontsize="medium")
+    return _save(fig, path)
+
+
 def villains(frame: pl.DataFrame, path) -> Path:
-    """Heroes' success rate per villain with its interval, in battle then strength order.
+    """Heroes' success rate per villain with its interval, in battle then strength order, every
+    panel on one shared rate axis.
 
     frame: ``aggregate.villain_strength`` (players, villain, battle, strength, success_rate
     [_lo/_hi]); one panel per player count, colour = battle.
     """
     groups = list(_by_players(frame))
     n_villains = frame.group_by("players").len()["len"].max()
-    fig, axes = _grid(len(groups), panel_h=0.2 * n_villains + 1.0)
+    # Shared: a villain's rate at 3 and at 5 players is the same kind of number, and how the
+    # player count moves it is what a reader compares.
+    fig, axes = _grid(len(groups), panel_h=0.2 * n_villains + 1.0, sharex=True)
     battles = sorted(frame["battle"].unique().to_list())
     colours = dict(zip(battles, sns.color_palette(n_colors=len(battles))))
     for ax, (players, g) in zip(axes, groups):
@@ -210,16 +307,17 @@ def villains(frame: pl.DataFrame, path) -> Path:
                           g["success_rate_lo"].to_numpy()[mask], g["success_rate_hi"].to_numpy()[mask],
                           horizontal=True, color=colours[battle], label=f"battle {battle}")
         ax.set_yticks(y, g["villain"].to_list(), fontsize="small")
-        ax.invert_yaxis()  # battle 1, weakest villain first, at the top
+        ax.set_ylim(g.height - 0.5, -0.5)  # battle 1, weakest villain first, at the top
         ax.set_title(f"{players} players")
-        ax.set_xlabel("heroes beat the villain")
+        ax.set_xlabel("heroes beat the villain\n(95% CI)")
         _percent(ax, "x")
-    _legend_outside(axes[-1])
+    _legend_outside(axes[-1], axes)
     return _save(fig, path)
 
 
 def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column") -> Path:
-    """Strategy x strategy heatmap per player count, colours diverging around ``centre``.
+    """Strategy x strategy heatmap per player count, values in %, colours diverging around
+    ``centre`` on one scale for every panel, read on a colour bar labelled with ``title``.
 
     frame: (players, strategy, opponent_strategy, rate); e.g. ``aggregate.matchups`` (how often
     the row outscored the column in the same game, level = half, centre 50%) or a 1-vs-field
@@ -227,33 +325,46 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
     """
     groups = list(_by_players(frame))
     strategies = sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
+    # Every panel has the same centre, so one scale (and one colour bar) serves them all.
+    spread = max(float(np.nanmax(np.abs(frame["rate"].to_numpy() - centre))), 1e-3)
     size = 0.9 * len(strategies) + 2.2
-    fig, axes = plt.subplots(1, len(groups), squeeze=False, figsize=(size * len(groups), size * 0.8))
+    fig, axes = plt.subplots(1, len(groups), squeeze=False, layout="constrained",
+                             figsize=(size * len(groups) + 1.2, size * 0.8))
     for ax, (players, g) in zip(axes[0], groups):
         grid = np.full((len(strategies), len(strategies)), np.nan)
         for a, b, rate in g.select("strategy", "opponent_strategy", "rate").iter_rows():
             grid[strategies.index(a), strategies.index(b)] = rate
         labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
-        spread = max(float(np.nanmax(np.abs(grid - centre))), 1e-3)
         sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
                     vmax=centre + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
                     xticklabels=[_wrap(s) for s in strategies], yticklabels=strategies)
-        ax.set_title(f"{players} players: {title}")
+        ax.set_title(f"{players} players")
         ax.tick_params(axis="x", rotation=0, labelsize="small")
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)
+    bar = fig.colorbar(axes[0, 0].collections[0], ax=axes[0].tolist(), label=f"{title} (%)")
+    _percent(bar.ax)
     return _save(fig, path)
 
 
 def differences(frame: pl.DataFrame, path) -> Path:
     """Forest plot of variant - baseline differences with their intervals, one panel per
-    metric group (win shares and rates in pp; scores in points), zero dashed.
+    metric, zero dashed; red: significant after correction.
 
-    frame: rows of comparison results (variant, metric, difference, lo, hi, significant).
+    frame: rows of comparison results (variant, metric, difference, lo, hi, significant) and
+    optionally ``is_rate`` (bool): True where the metric is a rate (a win share, a success
+    rate: differences are fractions), drawn in pp on one axis shared by every rate panel so
+    that one pp has one length; other metrics (a mean score) keep their own unit and axis.
+    Without ``is_rate`` every metric is drawn in its own unit on its own axis.
     """
     metrics = frame["metric"].unique(maintain_order=True).to_list()
     variants = frame["variant"].unique(maintain_order=True).to_list()
+    rate_metrics = (set(frame.filter(pl.col("is_rate"))["metric"].to_list())
+                    if "is_rate" in frame.columns else set())
     fig, axes = _grid(len(metrics), panel_h=0.45 * len(variants) + 1.2)
+    rate_axes = [ax for ax, metric in zip(axes, metrics) if metric in rate_metrics]
+    for ax in rate_axes[1:]:
+        ax.sharex(rate_axes[0])
     palette = sns.color_palette()
     for ax, metric in zip(axes, metrics):
         g = frame.filter(pl.col("metric") == metric)
@@ -265,6 +376,9 @@ def differences(frame: pl.DataFrame, path) -> Path:
         ax.set_yticks(y, g["variant"].to_list())
         ax.set_ylim(-0.7, g.height - 0.3)
         ax.set_title(metric, fontsize="medium")
+        if metric in rate_metrics:
+            _points(ax, "x")
+            ax.set_xlabel("pp")
     fig.suptitle("variant - baseline (95% CI; red: significant after correction)", fontsize="medium")
     return _save(fig, path)
 
@@ -288,9 +402,10 @@ def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> 
 
 
 def _rows_by_players(frame: pl.DataFrame, path, rows: list[str], value: str, lo: str, hi: str,
-                     xlabel: str, reference) -> Path:
+                     xlabel: str, reference, ticks=_percent) -> Path:
     """Intervals of ``value`` on their side, one row per strategy (``rows`` order, top down),
-    one colour per player count; ``reference(players)`` draws each count's dashed line."""
+    one colour per player count on one axis (so every count shares it); ``reference(players)``
+    draws each count's dashed line; ``ticks``: _percent for rates, _points for differences."""
     fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(rows) + 1.2))
     palette = sns.color_palette()
     groups = list(_by_players(frame))
@@ -303,19 +418,20 @@ def _rows_by_players(frame: pl.DataFrame, path, rows: list[str], value: str, lo:
     ax.set_yticks(range(len(rows)), [_wrap(s) for s in rows], fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
-    _percent(ax, "x")
+    ticks(ax, "x")
     _legend_outside(ax)
     return _save(fig, path)
 
 
 def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
-    """Largest seat gap (best minus worst seat) with its interval per strategy of a skill
-    ladder (weakest on top), one colour per player count; zero dashed.
+    """Largest seat gap (best minus worst seat, in pp) with its interval per strategy of a
+    skill ladder (weakest on top), one colour per player count; zero dashed.
 
     frame: ``ladder.LadderResult.rungs`` (strategy, players, gap, gap_lo, gap_hi).
     """
     return _rows_by_players(frame, path, order, "gap", "gap_lo", "gap_hi",
-                            "largest seat gap (95% CI)", lambda players: 0.0)
+                            "largest seat gap, best − worst seat (pp, 95% CI)", lambda players: 0.0,
+                            ticks=_points)
 
 
 def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
@@ -331,18 +447,35 @@ def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
 
 
 def card_restriction(frame: pl.DataFrame, path) -> Path:
-    """Win-share change of a seat denied each card (restricted play), most harmful first, with
-    intervals; zero dashed.
+    """Win-share change of a seat denied each card (restricted play), in pp with its 95%
+    interval, most harmful first; zero dashed. A card whose interval excludes 0 is drawn
+    filled, one whose interval includes 0 hollow.
 
-    frame: ``restrict.RestrictResult.table`` (card, difference, lo, hi), sorted.
+    frame: ``restrict.RestrictResult.table`` (card, difference, lo, hi; fractions, -0.0728 is
+    -7.28 pp). With a ``players`` column: one panel per player count, all on one shared axis
+    (a win-share change is the same kind of number at every count); without: one panel.
     """
-    fig, ax = plt.subplots(figsize=(5.0, 0.35 * frame.height + 1.3))
-    y = np.arange(frame.height)
-    _interval(ax, y, frame["difference"], frame["lo"], frame["hi"], horizontal=True,
-              color=sns.color_palette()[3])
-    ax.axvline(0.0, **FAIR_STYLE)
-    ax.set_yticks(y, [f"card {c}" for c in frame["card"]])
-    ax.invert_yaxis()
-    ax.set_xlabel("win-share change of the restricted seat (95% CI)")
-    _percent(ax, "x")
+    groups = list(_by_players(frame)) if "players" in frame.columns else [(None, frame)]
+    most_cards = max(g.height for _, g in groups)
+    fig, axes = _grid(len(groups), panel_h=0.35 * most_cards + 1.3, sharex=True,
+                      panel_w=6.5 if len(groups) == 1 else 3.8)  # the legend takes ~2 inches
+    colour = sns.color_palette()[3]
+    for ax, (players, g) in zip(axes, groups):
+        g = g.sort("difference")
+        y = np.arange(g.height)
+        clear = ((g["lo"] > 0) | (g["hi"] < 0)).to_numpy()  # NaN bounds compare False: unclear
+        columns = [g[c].to_numpy() for c in ("difference", "lo", "hi")]
+        for mask, face, label in ((clear, colour, "interval excludes 0"),
+                                  (~clear, "white", "interval includes 0")):
+            if mask.any():
+                _interval(ax, y[mask], *(c[mask] for c in columns), horizontal=True, color=colour,
+                          markerfacecolor=face, markersize=5, label=label)
+        ax.axvline(0.0, **FAIR_STYLE)
+        ax.set_yticks(y, [f"card {c}" for c in g["card"]])
+        ax.set_ylim(g.height - 0.5, -0.5)  # most harmful on top
+        if players is not None:
+            ax.set_title(f"{players} players")
+        ax.set_xlabel("win-share change of the\nrestricted seat (pp, 95% CI)")
+        _points(ax, "x")
+    _legend_outside(axes[-1], axes)
     return _save(fig, path)

@@ -1,25 +1,28 @@
 """Run reports: a Markdown file and one self-contained HTML file (plus PNG figures) per run.
 
-``write_run_report(run_dir, out_dir=None)`` reads a run directory written by ``balance
-simulate`` and writes into ``out_dir`` (default: the run directory itself, so a run and its
-report stay together and ``--force`` on the run replaces both):
+``write_run_report(run_dir, out_dir=None, mix_dir=None)`` reads a run directory written by
+``balance simulate`` and writes into ``out_dir`` (default: the run directory itself, so a run
+and its report stay together and ``--force`` on the run replaces both):
 
 - ``report.md``    GitHub-flavoured Markdown; figures linked as ``figures/<name>.png``
 - ``report.html``  the same content in one file: inline CSS, figures embedded as base64
   ``data:`` URIs, no external links, so it opens offline and can be mailed as is
 - ``figures/*.png``
 
-Both documents are rendered from one list of sections (paragraphs, bullet lists, tables and
-figures), so they cannot disagree. Every number comes from ``balance.aggregate`` frames (a few
-rows per player count), so a billion-game run reports as fast as a thousand-game one.
+The first screen is the verdict: every sentence on it is decided by a named test (seat
+fairness: chi-square, Holm over player counts; card strength: restricted play, paired, Holm
+over cards; tie rates across player counts: chi-square of homogeneity), or says in plain
+words why no test applies (every game a tie, a seat that never won). ``mix_dir`` (optional)
+is a second run with several strategies rotated over the seats: its numbers become the
+Strategies section, so the headline numbers can come from one strategy in every seat.
+
+Every number comes from ``balance.aggregate`` frames (a few rows per player count), so a
+billion-game run reports as fast as a thousand-game one.
 """
 from __future__ import annotations
 
-import base64
-import html
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,16 +30,24 @@ import numpy as np
 import polars as pl
 
 from balance import aggregate, plots, schema, stats
+from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
+                              diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
+                              to_markdown)
 from balance.errors import BalanceError
 
-ALPHA = 0.05  # two-sided test level: "significant" in the report means p < ALPHA
+ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
+POWER = 0.9  # the power the detectable edge is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
 TABLE_FILES = {"seats": schema.SEATS, "scores": schema.SCORES, "cards": schema.CARDS,
                "villains": schema.VILLAINS}
+# Tables added to the format after the first runs were written, or written only on request:
+# a report works without them (and says what it could not show).
+OPTIONAL_FILES = {"pairs": schema.PAIRS, "game_totals": schema.GAME_TOTALS,
+                  "card_strength": schema.CARD_STRENGTH}
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
-# Columns added to the format after the first runs were written: a report works without them.
 OPTIONAL_COLUMNS = {"win_share_sq_sum"}
-FIGURES = ("seat_rates", "strategy_seat", "matchups", "scores", "card_strength", "villains")
+FIGURES = ("seat_rates", "strategy_seat", "matchups", "scores", "card_strength", "card_usage",
+           "villains")
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
             "Card strength", "Villains", "Methods")
 
@@ -45,21 +56,31 @@ SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Sc
 # entry point
 
 
-def write_run_report(run_dir, out_dir=None, method: str = "wilson") -> dict:
+def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None) -> dict:
     """Write report.md, report.html and figures/*.png for the run in ``run_dir``.
 
     out_dir: where to write; default ``run_dir`` itself. method: interval of counted rates,
-    ``wilson`` or ``clopper-pearson`` (fractional win shares keep their own intervals). Returns
-    ``{"markdown": Path, "html": Path, "figures": [Path, ...]}``.
-    Raises BalanceError when ``run_dir`` is not a readable run directory (the message names
+    ``wilson`` or ``clopper-pearson`` (fractional win shares keep their own intervals).
+    mix_dir: a run of several strategies rotated over the seats, reported as the Strategies
+    section. Returns ``{"markdown": Path, "html": Path, "figures": [Path, ...]}``.
+    Raises BalanceError when a directory is not a readable run directory (the message names
     the path and the missing or broken file) or ``out_dir`` cannot be written.
     """
     if method not in stats.PROPORTION_METHODS:
         raise BalanceError(f"unknown interval {method!r}; allowed: {', '.join(stats.PROPORTION_METHODS)}")
     run_dir = Path(run_dir)
     manifest, tables = load_run(run_dir)
+    mix = None
+    if mix_dir is not None:
+        mix = (*load_run(Path(mix_dir)), Path(mix_dir).name)
+        if mix[0]["game"] != manifest["game"]:
+            raise BalanceError(f"--mix {str(mix_dir)!r} is a run of {mix[0]['game']!r}, not "
+                               f"{manifest['game']!r}")
+        if mix[1]["seats"]["strategy"].n_unique() < 2:
+            raise BalanceError(f"--mix {str(mix_dir)!r} has one strategy; allowed: a run of several "
+                               "strategies (balance simulate ... -s A -s B -s C --rotate)")
     out_dir = run_dir if out_dir is None else Path(out_dir)
-    analysis = analyse(tables, method)
+    analysis = analyse(tables, method, manifest, mix)
     try:
         figures = draw_figures(analysis, tables["scores"], out_dir / "figures")
         sections = build_sections(manifest, analysis, figures)
@@ -72,8 +93,20 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson") -> dict:
     return {"markdown": md_path, "html": html_path, "figures": list(figures.values())}
 
 
+def _read_table(path: Path, columns: dict) -> pl.DataFrame:
+    try:
+        table = pl.read_parquet(path)
+    except (OSError, pl.exceptions.PolarsError) as e:
+        raise BalanceError(f"{str(path)!r} is not a readable Parquet table: {e}") from None
+    lacking = [c for c in columns if c not in table.columns and c not in OPTIONAL_COLUMNS]
+    if lacking or table.is_empty():
+        what = f"lacks columns {', '.join(lacking)}" if lacking else "has no rows"
+        raise BalanceError(f"{str(path)!r} {what}; allowed: a table written by `balance simulate`")
+    return table
+
+
 def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
-    """The manifest and the four tables of a run directory, checked; BalanceError if unusable."""
+    """The manifest and the tables of a run directory, checked; BalanceError if unusable."""
     if not run_dir.is_dir():
         raise BalanceError(f"run directory {str(run_dir)!r} does not exist or is not a directory")
     needed = ["manifest.json", *(f"{name}.parquet" for name in TABLE_FILES)]
@@ -93,24 +126,10 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     if absent:
         raise BalanceError(f"{str(path)!r} lacks {', '.join(absent)}; allowed: a manifest written by "
                            "`balance simulate`")
-    tables = {}
-    for name, columns in TABLE_FILES.items():
-        path = run_dir / f"{name}.parquet"
-        try:
-            table = pl.read_parquet(path)
-        except (OSError, pl.exceptions.PolarsError) as e:
-            raise BalanceError(f"{str(path)!r} is not a readable Parquet table: {e}") from None
-        lacking = [c for c in columns if c not in table.columns and c not in OPTIONAL_COLUMNS]
-        if lacking or table.is_empty():
-            what = f"lacks columns {', '.join(lacking)}" if lacking else "has no rows"
-            raise BalanceError(f"{str(path)!r} {what}; allowed: a table written by `balance simulate`")
-        tables[name] = table
-    pairs = run_dir / "pairs.parquet"  # head to head; runs written before it existed lack it
-    if pairs.is_file():
-        try:
-            tables["pairs"] = pl.read_parquet(pairs)
-        except (OSError, pl.exceptions.PolarsError) as e:
-            raise BalanceError(f"{str(pairs)!r} is not a readable Parquet table: {e}") from None
+    tables = {name: _read_table(run_dir / f"{name}.parquet", columns) for name, columns in TABLE_FILES.items()}
+    for name, columns in OPTIONAL_FILES.items():
+        if (run_dir / f"{name}.parquet").is_file():
+            tables[name] = _read_table(run_dir / f"{name}.parquet", columns)
     return manifest, tables
 
 
@@ -119,40 +138,88 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
 
 
 @dataclass
+class Strategies:
+    """The strategy comparison: from the run itself (several strategies) or a --mix run."""
+
+    source: str  # "run" or the mix run's directory name
+    manifest: dict
+    rates: pl.DataFrame  # per (players, strategy), pooled over seats
+    by_seat: pl.DataFrame  # per (players, strategy, seat)
+    matchups: pl.DataFrame | None  # head to head (runs with pairs.parquet)
+    seat_share: pl.DataFrame  # per (players, strategy): share of the seats it held
+
+
+@dataclass
 class Analysis:
     """Every frame the report shows, computed once (each a few rows per player count)."""
 
     seat_rates: pl.DataFrame
     fairness: pl.DataFrame
-    strategy_seat: pl.DataFrame
-    strategy_rates: pl.DataFrame
     player_counts: pl.DataFrame
+    ties_across_counts: dict | None  # chi-square of equal tie rates over the player counts
     score_summary: pl.DataFrame
-    cards: pl.DataFrame
+    constant_scores: dict  # players -> the one score every seat always had, if so
+    card_usage: pl.DataFrame  # descriptive: how cards are played (association, no tests)
+    card_effects: pl.DataFrame | None  # causal: restricted play (run with --card-strength)
     villains: pl.DataFrame
-    several_strategies: bool
-    matchups: pl.DataFrame | None  # head to head by strategy (runs with pairs.parquet)
+    strategies: Strategies | None
+    run_strategies: list[str]  # labels of the run's own strategies
+    deterministic_alike: str | None  # the one deterministic strategy of every seat, if so
     observed_variance: bool  # seats kept win_share_sq_sum: normal intervals, not Wilson
+    clustered_scores: bool  # game_totals present: the mean score's interval is per game
     method: str = "wilson"  # interval of counted rates
 
 
-def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson") -> Analysis:
+def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: dict | None = None,
+            mix: tuple[dict, dict, str] | None = None) -> Analysis:
+    """Every frame of the report. mix: (manifest, tables, name) of a strategy-mix run."""
+    manifest = manifest or {"runs": []}
     seats = tables["seats"]
-    fairness = aggregate.seat_fairness(seats)
+    fairness = aggregate.seat_fairness(seats, POWER)
+    labels = seats["strategy"].unique(maintain_order=True).to_list()
+    strategies = None
+    if mix is not None:
+        strategies = _strategies(mix[2], mix[0], mix[1], method)
+    elif len(labels) > 1:
+        strategies = _strategies("run", manifest, tables, method)
     return Analysis(
         seat_rates=aggregate.seat_rates(seats, method),
         fairness=fairness,
-        strategy_seat=aggregate.strategy_seat(seats, method),
-        strategy_rates=strategy_rates(seats),
-        player_counts=player_counts(seats, fairness),
+        player_counts=player_counts(seats, fairness, tables.get("game_totals")),
+        ties_across_counts=ties_across_counts(seats, fairness),
         score_summary=aggregate.score_summary(tables["scores"]),
-        cards=aggregate.card_strength(tables["cards"], method, correction="holm"),
+        constant_scores=constant_scores(tables["scores"]),
+        card_usage=aggregate.card_strength(tables["cards"], method, correction="holm"),
+        card_effects=(aggregate.card_effects(tables["card_strength"])
+                      if "card_strength" in tables else None),
         villains=aggregate.villain_strength(tables["villains"], method),
-        several_strategies=seats["strategy"].n_unique() > 1,
-        matchups=aggregate.matchups(tables["pairs"], method) if "pairs" in tables else None,
-        method=method,
+        strategies=strategies,
+        run_strategies=labels,
+        deterministic_alike=_deterministic_alike(manifest),
         observed_variance="win_share_sq_sum" in seats.columns,
+        clustered_scores="game_totals" in tables,
+        method=method,
     )
+
+
+def _strategies(source: str, manifest: dict, tables: dict, method: str) -> Strategies:
+    seats = tables["seats"]
+    held = (seats.group_by("players", "strategy").agg(pl.col("games").sum())
+            .with_columns(share=pl.col("games") / pl.col("games").sum().over("players"))
+            .sort("players", "strategy"))
+    return Strategies(source, manifest, strategy_rates(seats), aggregate.strategy_seat(seats, method),
+                      aggregate.matchups(tables["pairs"], method) if "pairs" in tables else None,
+                      held)
+
+
+def _deterministic_alike(manifest: dict) -> str | None:
+    """The label of the one strategy every seat played, when it draws nothing at random."""
+    seen = {(s["label"], s.get("deterministic", False))
+            for run in manifest.get("runs", []) for block in run["seatings"] for s in block["strategies"]}
+    if len(seen) == 1:
+        label, deterministic = seen.pop()
+        return label if deterministic else None
+    return None
 
 
 def _share_ci(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -182,21 +249,34 @@ def strategy_rates(seats: pl.DataFrame) -> pl.DataFrame:
                                mean_score=pl.col("score_sum") / pl.col("games"))
 
 
-def player_counts(seats: pl.DataFrame, fairness: pl.DataFrame) -> pl.DataFrame:
+def player_counts(seats: pl.DataFrame, fairness: pl.DataFrame,
+                  game_totals: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per player count: games, mean score (CI), score sd and the share of games with a tie.
 
-    Every game hands out exactly one win (seat_fairness checks that the shares sum to the game
-    count), so the games without an outright winner are the tied ones.
+    Mean score: with ``game_totals`` (the seats' scores summed per game, T) the interval is
+    the normal one for the per-game mean T/n, so the seats of one game, whose scores are
+    correlated, count as one cluster; without it (older runs), seat-games are treated as
+    independent. Every game hands out exactly one win (seat_fairness checks that the shares
+    sum to the game count), so the games without an outright winner are the tied ones.
     """
     pooled = (seats.group_by("players")
               .agg(pl.col("games", "wins_outright", "wins_shared", "score_sum", "score_sq_sum").sum())
               .rename({"games": "seat_games"}).sort("players")
               .join(fairness.select(pl.col("players").cast(seats["players"].dtype), "games"), on="players"))
-    mean, mean_lo, mean_hi = stats.mean_ci(pooled["score_sum"].to_numpy().astype(float),
-                                           pooled["score_sq_sum"].to_numpy().astype(float),
-                                           pooled["seat_games"].to_numpy().astype(float),
-                                           aggregate.CONFIDENCE)
     n = pooled["seat_games"].to_numpy().astype(float)
+    mean = pooled["score_sum"].to_numpy() / n
+    if game_totals is not None:
+        totals = game_totals.group_by("players").agg(pl.col("games", "score_total_sum", "score_total_sq_sum").sum())
+        totals = pooled.select("players").join(totals.with_columns(pl.col("players").cast(seats["players"].dtype)),
+                                               on="players", how="left")
+        seats_per_game = pooled["players"].to_numpy().astype(float)
+        _, mean_lo, mean_hi = stats.mean_ci(totals["score_total_sum"].to_numpy() / seats_per_game,
+                                            totals["score_total_sq_sum"].to_numpy() / seats_per_game**2,
+                                            totals["games"].to_numpy().astype(float), aggregate.CONFIDENCE)
+    else:
+        _, mean_lo, mean_hi = stats.mean_ci(pooled["score_sum"].to_numpy().astype(float),
+                                            pooled["score_sq_sum"].to_numpy().astype(float), n,
+                                            aggregate.CONFIDENCE)
     sd = np.sqrt(np.maximum(pooled["score_sq_sum"].to_numpy() - n * mean**2, 0.0) / (n - 1))
     tied = (pooled["games"] - pooled["wins_outright"]).to_numpy().astype(float)
     tie_lo, tie_hi = stats.wilson(tied, pooled["games"].to_numpy().astype(float), aggregate.CONFIDENCE)
@@ -206,6 +286,33 @@ def player_counts(seats: pl.DataFrame, fairness: pl.DataFrame) -> pl.DataFrame:
         tie_lo=pl.Series(tie_lo), tie_hi=pl.Series(tie_hi),
         winners_per_tie=pl.col("wins_shared") / pl.Series(tied),
     )
+
+
+def ties_across_counts(seats: pl.DataFrame, fairness: pl.DataFrame) -> dict | None:
+    """Do the player counts differ in how often a game's win is shared? Pearson chi-square of
+    homogeneity on the (tied, not tied) x player-count table; None with one count, or when no
+    count has a tie (or every game is tied) and there is nothing to compare."""
+    from scipy.stats import chi2_contingency
+
+    counts = player_counts(seats, fairness)
+    if counts.height < 2:
+        return None
+    tied = counts["tied_games"].to_numpy()
+    games = counts["games"].to_numpy().astype(float)
+    if tied.sum() == 0 or np.all(tied == games):
+        return None
+    chi2, p, dof, _ = chi2_contingency(np.vstack([tied, games - tied]), correction=False)
+    return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p)}
+
+
+def constant_scores(scores: pl.DataFrame) -> dict:
+    """players -> S when every seat scored S in every game of that player count."""
+    out = {}
+    for (players,), g in scores.group_by("players", maintain_order=True):
+        values = g.filter(pl.col("count") > 0)["score"].unique()
+        if values.len() == 1:
+            out[players] = int(values[0])
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -220,12 +327,14 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
     """
     fig_dir.mkdir(parents=True, exist_ok=True)
     drawn = {"seat_rates": plots.seat_rates(a.seat_rates, fig_dir / "seat_rates.png")}
-    if a.several_strategies:
-        drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategy_seat, fig_dir / "strategy_seat.png")
-        if a.matchups is not None:
-            drawn["matchups"] = plots.matchups(a.matchups, fig_dir / "matchups.png")
+    if a.strategies is not None:
+        drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategies.by_seat, fig_dir / "strategy_seat.png")
+        if a.strategies.matchups is not None:
+            drawn["matchups"] = plots.matchups(a.strategies.matchups, fig_dir / "matchups.png")
     drawn["scores"] = plots.score_distributions(scores, fig_dir / "scores.png")
-    drawn["card_strength"] = plots.card_strength(a.cards, fig_dir / "card_strength.png")
+    if a.card_effects is not None:
+        drawn["card_strength"] = plots.card_restriction(a.card_effects, fig_dir / "card_strength.png")
+    drawn["card_usage"] = plots.card_usage(a.card_usage, fig_dir / "card_usage.png")
     drawn["villains"] = plots.villains(a.villains, fig_dir / "villains.png")
     for name in set(FIGURES) - set(drawn):
         (fig_dir / f"{name}.png").unlink(missing_ok=True)
@@ -233,115 +342,20 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
 
 
 # --------------------------------------------------------------------------------------------
-# number formatting (one place, so the Markdown and HTML tables agree)
-
-
-def _missing(x) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def pct(x) -> str:
-    """A rate as a percentage with 2 decimals: 0.33437 -> '33.44%'."""
-    return "—" if _missing(x) else f"{100 * x:.2f}%"
-
-
-def pp(x, signed: bool = False) -> str:
-    """A difference of rates in percentage points: 0.0056 -> '0.56 pp' ('+0.56 pp' signed)."""
-    if _missing(x):
-        return "—"
-    value = round(100 * x, 2) + 0.0  # + 0.0 turns -0.0 into 0.0: no '-0.00 pp'
-    return f"{value:{'+' if signed else ''}.2f} pp"
-
-
-def ci(lo, hi, suffix: str = "%") -> str:
-    """An interval of rates: '33.06 to 33.82%' (suffix ' pp' for differences)."""
-    if _missing(lo) or _missing(hi):
-        return "—"
-    return f"{100 * lo:.2f} to {100 * hi:.2f}{suffix}"
-
-
-def count(n) -> str:
-    return "—" if _missing(n) else f"{int(n):,}"
-
-
-def num(x, digits: int = 2) -> str:
-    return "—" if _missing(x) or (isinstance(x, float) and math.isinf(x)) else f"{x:.{digits}f}"
-
-
-def pvalue(p) -> str:
-    """'< 1e-6', '3.1e-05', '0.004', '0.41': precision where it matters, no false zeros."""
-    if _missing(p):
-        return "—"
-    if p < 1e-6:
-        return "< 1e-6"
-    if p < 1e-3:
-        return f"{p:.1e}"
-    return f"{p:.3f}" if p < 0.01 else f"{p:.2f}"
-
-
-def p_phrase(p) -> str:
-    """'p < 1e-6' or 'p = 0.41'."""
-    text = pvalue(p)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
-
-
-# --------------------------------------------------------------------------------------------
-# the document model: sections of paragraphs, bullet lists, tables and figures
-
-
-class Code(str):
-    """Inline code: identifiers and values copied from the run (no escaping surprises)."""
-
-
-class Strong(str):
-    """Emphasis for the words a reader must not miss (significant / fair)."""
-
-
-@dataclass
-class Para:
-    parts: tuple  # str | Code | Strong
-
-
-@dataclass
-class Bullets:
-    items: list  # each a tuple of parts
-
-
-@dataclass
-class Table:
-    header: list[str]
-    rows: list[list]  # cells: str or Code
-    left: int = 1  # the first ``left`` columns are labels (left-aligned); the rest are numbers
-
-
-@dataclass
-class Figure:
-    name: str
-    path: Path
-    caption: str
-
-
-@dataclass
-class Section:
-    title: str
-    blocks: list
-
-
-# --------------------------------------------------------------------------------------------
 # sections
 
 
 def build_sections(manifest: dict, a: Analysis, figures: dict[str, Path]) -> list[Section]:
-    """The report's sections in reading order (Strategies only when the run has several)."""
+    """The report's sections in reading order (Strategies only when there is a comparison)."""
     comparable = _seats_comparable(manifest, a)
     sections = [
-        verdict_section(a, comparable),
-        run_section(manifest),
+        verdict_section(manifest, a, comparable),
+        run_section(manifest, a.strategies),
         seat_section(a, figures, comparable),
         player_count_section(a),
     ]
-    if a.several_strategies:
-        sections.append(strategy_section(a, figures, manifest))
+    if a.strategies is not None:
+        sections.append(strategy_section(a.strategies, figures))
     sections += [score_section(a, figures), card_section(a, figures),
                  villain_section(a, figures), methods_section(a)]
     return sections
@@ -352,99 +366,260 @@ def _seats_comparable(manifest: dict, a: Analysis) -> bool:
 
     Otherwise each seat has its own strategy and a seat gap is a strategy gap as well.
     """
-    return not a.several_strategies or bool(manifest.get("rotate"))
+    return len(a.run_strategies) == 1 or bool(manifest.get("rotate"))
 
 
 def _rows(frame: pl.DataFrame):
     return frame.iter_rows(named=True)
 
 
-def _farthest_seat(rates: pl.DataFrame, players) -> dict:
-    """The seat whose win rate is farthest from fair at this player count."""
-    g = rates.filter(pl.col("players") == players)
-    return g.row(int((g["rate"] - g["fair"]).abs().arg_max()), named=True)
+def _seat_list(seats: list[int]) -> str:
+    return " and ".join(", ".join(str(s) for s in seats).rsplit(", ", 1)) if seats else ""
 
 
-def verdict_section(a: Analysis, comparable: bool) -> Section:
-    """Plain-words answers first: are seats fair, which strategy/card/villain stands out."""
-    seat_lines = []
-    for f in _rows(a.fairness):
-        n = f["players"]
-        seat = _farthest_seat(a.seat_rates, n)
-        fair = 1.0 / n
-        if f["p_adjusted"] < ALPHA:
-            seat_lines.append((
-                f"{n} players: seat {seat['seat']} wins {_pm(seat)} vs fair "
-                f"{pct(fair)} — ", Strong("significant"), f" (Holm-adjusted {p_phrase(f['p_adjusted'])}); best − worst "
-                f"seat {pp(f['gap'])} ({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).",
-            ))
-        else:
-            seat_lines.append((
-                f"{n} players: ", Strong("no seat differs"), f" from the fair {pct(fair)} (largest "
-                f"seat gap from fair {pp(abs(seat['rate'] - fair))}, Holm-adjusted "
-                f"{p_phrase(f['p_adjusted'])}); this "
-                f"run can detect seat edges of {pp(f['detectable_edge'])}.",
-            ))
-    blocks = [Para((Strong("Seats."),)), Bullets(seat_lines)]
-    if not comparable:
-        blocks.append(Para(("Caution: each seat kept its own strategy (no --rotate), so seat "
-                            "differences above include strategy differences.",)))
-    if a.several_strategies:
-        blocks += [Para((Strong("Strategies"), " (win rate per seat played, pooled over seats)."),),
-                   Bullets(_strategy_lines(a.strategy_rates))]
-    blocks += [Para((Strong("Cards"), " (win rate of a player in games where the card won them tokens)."),),
-               Bullets(_card_lines(a.cards)),
-               Para((Strong("Villains"), " (share of fights the heroes win)."),),
+def _counts(values) -> str:
+    """[3, 4, 5] -> '3, 4 and 5'."""
+    return _seat_list(list(values))
+
+
+def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
+    """Plain-words answers first, each decided by the test named in it."""
+    blocks = [Para((Strong("Seats."), " Gap: the best seat's win rate minus the worst seat's; "
+                    "edge: one seat's win rate minus the fair 1/n. Every interval is a 95% interval."),),
+              Bullets([seat_line(f, a) for f in _rows(a.fairness)])]
+    if len(a.run_strategies) > 1:
+        blocks.append(Para((Strong("Caution: "), "the seats were played by a mix of strategies (",
+                            *_code_list(a.run_strategies), "), so these seat and card numbers "
+                            "describe that mix, not play at one level. For headline numbers, run one "
+                            "strategy in every seat and give the mix with --mix.")))
+        if not comparable:
+            blocks.append(Para(("Each seat kept its own strategy (no --rotate), so seat "
+                                "differences above include strategy differences.",)))
+    blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a))]
+    blocks += [Para((Strong("Cards"), " (causal: the change in a seat's win rate when that "
+                     "seat may not play the card, on the same games)."),),
+               Bullets(card_lines(a.card_effects) if a.card_effects is not None else [(
+                   "Card strength was not measured in this run: add --card-strength to ",
+                   Code("balance simulate"), ". The Card strength section shows only how cards are "
+                   "used, an association that says nothing about which card is strong.")])]
+    if a.strategies is not None:
+        blocks += [Para(_strategy_heading(a.strategies)), Bullets(strategy_lines(a.strategies))]
+    blocks += [Para((Strong("Villains"), " (share of fights the heroes win, with 95% CIs)."),),
                Bullets(_villain_lines(a.villains))]
+    blocks += [Para((Strong("What to try next."),)), Bullets([try_next(manifest, a)])]
     return Section("Verdict", blocks)
 
 
-def _strategy_lines(rates: pl.DataFrame) -> list[tuple]:
-    lines = []
-    for (n,), g in rates.group_by("players", maintain_order=True):
-        best = g.row(int(g["rate"].arg_max()), named=True)
-        worst = g.row(int(g["rate"].arg_min()), named=True)
-        lines.append((f"{n} players: strongest ", Code(best["strategy"]), f" {_pm(best)}, weakest ",
-                      Code(worst["strategy"]), f" {_pm(worst)} (fair {pct(1.0 / n)})."))
+def _code_list(labels: list[str]) -> list:
+    parts = []
+    for i, label in enumerate(labels):
+        parts += ([", "] if i else []) + [Code(label)]
+    return parts
+
+
+def _no_variation(f: dict, a: Analysis) -> str:
+    """Plain words for a player count where no seat's share ever varied."""
+    n = f["players"]
+    if f["all_tied"]:
+        score = a.constant_scores.get(n)
+        what = f"every game was a {n}-way tie" + (f" (every seat scored {score} in every game)"
+                                                  if score is not None else "")
+        why = (f": every seat played {a.deterministic_alike}, a deterministic strategy, and identical "
+               "players make identical choices, so no seat can get ahead" if a.deterministic_alike else "")
+        return what + why
+    rates = a.seat_rates.filter(pl.col("players") == n)
+    always = [r["seat"] for r in _rows(rates) if r["rate"] == 1.0]
+    if always:
+        return f"seat {always[0]} won every game"
+    return "every game ended the same way for every seat (no seat's win share ever varied)"
+
+
+def seat_line(f: dict, a: Analysis) -> tuple:
+    """The verdict on one player count's seats: decided by the equal-seats chi-square test with
+    Holm over the run's player counts, or, when no share varied, why no test applies."""
+    n, fair = f["players"], 1.0 / f["players"]
+    rates = a.seat_rates.filter(pl.col("players") == n)
+    never = [r["seat"] for r in _rows(rates) if r["rate"] == 0.0]
+    never_text = (f" Seat{'s' if len(never) > 1 else ''} {_seat_list(never)} never won a game."
+                  if never else "")
+    if f["constant"]:
+        return (f"{n} players: ", Strong("no test possible"), f" — {_no_variation(f, a)}. Seat "
+                "fairness cannot be judged from these games.")
+    best = rates.row(int(rates["rate"].arg_max()), named=True)
+    worst = rates.row(int(rates["rate"].arg_min()), named=True)
+    gap = f"gap {pp(f['gap'])} between seat {f['best_seat']} and seat {f['worst_seat']}"
+    if f["p_adjusted"] < ALPHA:
+        seat = best if abs(best["rate"] - fair) >= abs(worst["rate"] - fair) else worst
+        return (f"{n} players: ", Strong("seat edge found"), f" — seat {seat['seat']} wins "
+                f"{rate_ci(seat['rate'], seat['lo'], seat['hi'])} against the fair {pct(fair)} "
+                f"(equal-seats test, Holm-adjusted {p_phrase(f['p_adjusted'])}); {gap} "
+                f"({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).{never_text}",)
+    edge = f["detectable_edge"]
+    power = (f"; this run detects edges of {pp(edge)} or more with {POWER:.0%} power"
+             if not math.isnan(edge) else "; this run is too small to detect any edge reliably")
+    return (f"{n} players: ", Strong("no seat edge found"), f" (largest {gap}; equal-seats test, "
+            f"Holm-adjusted {p_phrase(f['p_adjusted'])}){power}; fair is {pct(fair)}.{never_text}",)
+
+
+def player_count_lines(a: Analysis) -> list[tuple]:
+    """Which player counts have seat edges (the seat tests), and whether ties are more common
+    at some counts (chi-square of homogeneity)."""
+    f = a.fairness
+    counts = f["players"].to_list()
+    if len(counts) == 1:
+        return [(f"Only {counts[0]} players was simulated; give --players with several counts "
+                 "(e.g. 3,4,5) to compare them.",)]
+    tested = f.filter(~pl.col("constant"))
+    found = tested.filter(pl.col("p_adjusted") < ALPHA)["players"].to_list()
+    untested = f.filter(pl.col("constant"))["players"].to_list()
+    if found:
+        clean = [n for n in tested["players"].to_list() if n not in found]
+        seats = (f"Seat edges found at {_counts(found)} players"
+                 + (f"; none at {_counts(clean)}" if clean else "") + ".")
+    elif tested.height:
+        seats = f"No seat edge found at {_counts(tested['players'].to_list())} players."
+    else:
+        seats = "No player count could be tested (no seat's win share ever varied)."
+    if untested and tested.height:
+        seats += f" {_counts(untested)} players could not be tested (no variation)."
+    lines = [(seats,)]
+    pc = a.player_counts
+    shares = ", ".join(f"{pct(r['tie_rate'])} at {r['players']}" for r in _rows(pc))
+    ties = a.ties_across_counts
+    if ties is None:
+        lines.append((f"Games whose win was shared (a tie): {shares} players.",))
+    else:
+        verdict = "differ between player counts" if ties["p_value"] < ALPHA else "do not differ detectably"
+        lines.append((f"Games whose win was shared (a tie): {shares} players; these rates ",
+                      Strong(verdict), f" (chi-square test of equal rates, {p_phrase(ties['p_value'])}).",))
     return lines
 
 
-def _pm(row: dict, rate: str = "rate", lo: str = "lo", hi: str = "hi") -> str:
-    """'36.21% ± 0.38%': a rate and the half-width of its interval."""
-    return f"{pct(row[rate])} ± {100 * (row[hi] - row[lo]) / 2:.2f}%"
-
-
-def _card_lines(cards: pl.DataFrame) -> list[tuple]:
+def card_lines(effects: pl.DataFrame) -> list[tuple]:
+    """Per player count: which card matters most, which are better removed, which make no
+    difference; every claim decided by the restricted-play test with Holm over cards."""
     lines = []
-    for (n,), g in cards.group_by("players", maintain_order=True):
-        significant = g.filter(pl.col("p_adjusted") < ALPHA)
-        if significant.is_empty():
-            lines.append((f"{n} players: no card's win rate differs significantly from the other "
-                          f"cards' (smallest Holm-adjusted {p_phrase(g['p_adjusted'].min())}).",))
-            continue
-        effect = (significant["win_rate_rewarded"] - significant["others"]).abs()
-        c = significant.row(int(effect.arg_max()), named=True)
-        lines.append((f"{n} players: card {c['card']} stands out — its player wins "
-                      f"{_pm(c, 'win_rate_rewarded', 'win_rate_rewarded_lo', 'win_rate_rewarded_hi')} "
-                      f"of the games where it won tokens vs {pct(c['others'])} for the other cards (Holm-adjusted "
-                      f"{p_phrase(c['p_adjusted'])}); {significant.height} of {g.height} cards differ "
-                      "significantly.",))
+    for (n,), g in effects.group_by("players", maintain_order=True):
+        lines.append((f"{n} players: ", *card_verdict(g)))
+    return lines
+
+
+def card_verdict(g: pl.DataFrame) -> tuple:
+    """The card verdict of one player count's effects (sorted or not)."""
+    g = g.sort("difference")
+    found = g.filter(pl.col("p_adjusted") < ALPHA)
+    hurts = found.filter(pl.col("difference") < 0)
+    helps = found.filter(pl.col("difference") > 0).sort("difference", descending=True)
+    unchanged = sorted(g.filter(pl.col("unchanged"))["card"].to_list())
+    quiet = sorted(g.filter((pl.col("p_adjusted") >= ALPHA) & ~pl.col("unchanged"))["card"].to_list())
+    parts: list = []
+    if hurts.height:
+        top = hurts.row(0, named=True)
+        parts += [f"the {top['card']} matters most — removing it costs its seat "
+                  f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
+                  f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
+    for r in helps.iter_rows(named=True):
+        parts += [("; " if parts else "") + f"removing the {r['card']} ", Strong("helps"),
+                  f": {diff_ci(r['difference'], r['lo'], r['hi'])}, Holm-adjusted {p_phrase(r['p_adjusted'])}"]
+    if not found.height:
+        top = g.row(int(g["difference"].abs().arg_max()), named=True)
+        parts += [Strong("no card's removal changes its seat's win rate detectably"),
+                  f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
+    if unchanged:
+        parts += [f"; removing the {_seat_list(unchanged)} changed no game at all"]
+    if quiet and found.height:
+        parts += [f"; removing the {_seat_list(quiet)} makes no detectable difference"]
+    summary = (f" ({found.height} of {g.height} cards change their seat's win rate detectably; "
+               "Holm over the run's card tests).")
+    return (*parts, summary)
+
+
+def _strategy_heading(s: Strategies) -> tuple:
+    if s.source == "run":
+        return (Strong("Strategies"), " (win rate per seat played, pooled over seats, 95% CIs).")
+    return (Strong("Strategy mix"), " (from the separate run ", Code(s.source), ", strategies ",
+            "rotated over the seats; win rate per seat played, 95% CIs).")
+
+
+def strategy_lines(s: Strategies) -> list[tuple]:
+    lines = []
+    for (n,), g in s.rates.group_by("players", maintain_order=True):
+        best = g.row(int(g["rate"].arg_max()), named=True)
+        worst = g.row(int(g["rate"].arg_min()), named=True)
+        never = " It never won a game." if worst["rate"] == 0 else ""
+        lines.append((f"{n} players: strongest ", Code(best["strategy"]),
+                      f" {rate_ci(best['rate'], best['lo'], best['hi'])}, weakest ", Code(worst["strategy"]),
+                      f" {rate_ci(worst['rate'], worst['lo'], worst['hi'])}; fair {pct(1.0 / n)}.{never}"))
+    mixes = {n: tuple(sorted(zip(g["strategy"].to_list(), np.round(g["share"].to_numpy(), 6))))
+             for (n,), g in s.seat_share.group_by("players", maintain_order=True)}
+    if len(set(mixes.values())) > 1:
+        held = "; ".join(f"at {n} players " + ", ".join(f"{label} {share:.0%}" for label, share in mix)
+                         for n, mix in sorted(mixes.items()))
+        lines.append(("The mix differs by player count (share of the seats each strategy held: "
+                      f"{held}), so compare a strategy's rate across player counts with care.",))
     return lines
 
 
 def _villain_lines(villains: pl.DataFrame) -> list[tuple]:
     lines = []
     for (n,), g in villains.group_by("players", maintain_order=True):
+        if (g["beaten"] == 0).all():
+            lines.append((f"{n} players: the heroes never beat a villain.",))
+            continue
         hard = g.row(int(g["success_rate"].arg_min()), named=True)
         easy = g.row(int(g["success_rate"].arg_max()), named=True)
-        lines.append((f"{n} players: hardest ", Code(hard["villain"]), f" ({_villain_facts(hard)}), "
-                      "easiest ", Code(easy["villain"]), f" ({_villain_facts(easy)})."))
+        lines.append((f"{n} players: hardest ", Code(hard["villain"]), f" {_villain_facts(hard)}; "
+                      "easiest ", Code(easy["villain"]), f" {_villain_facts(easy)}."))
     return lines
 
 
 def _villain_facts(row: dict) -> str:
-    rate = _pm(row, "success_rate", "success_rate_lo", "success_rate_hi")
-    return f"battle {row['battle']}, strength {row['strength']}, beaten {rate}"
+    rate = rate_ci(row["success_rate"], row["success_rate_lo"], row["success_rate_hi"])
+    return f"(battle {row['battle']}, strength {row['strength']}): beaten in {rate} of fights"
+
+
+def _quote(text: str) -> str:
+    """A shell word: as is when safe, else in single quotes."""
+    import shlex
+
+    return shlex.quote(text)
+
+
+def try_next(manifest: dict, a: Analysis) -> tuple:
+    """A ready `balance compare` command aimed at the report's most decisive finding."""
+    f = a.fairness
+    edges = f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA))
+    runs = {run["players"]: run for run in manifest["runs"]}
+    if a.card_effects is not None and a.card_effects.filter(pl.col("p_adjusted") < ALPHA).height:
+        found = a.card_effects.filter(pl.col("p_adjusted") < ALPHA)
+        top = found.row(int(found["difference"].abs().arg_max()), named=True)
+        players, card = top["players"], top["card"]
+        why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
+               else f"the {card} decides most at {players} players")
+    elif edges.height:
+        top = edges.row(int(edges["p_adjusted"].arg_min()), named=True)
+        players, card = top["players"], None
+        why = f"a seat is favoured at {players} players"
+    else:
+        players, card = f["players"][0], None
+        why = "no finding stands out"
+    run = runs.get(players, manifest["runs"][0])
+    hand = run["rules"].get("hand")
+    if card is not None and isinstance(hand, list) and card in hand:
+        variant = f"no{card}:hand=[{','.join(str(c) for c in hand if c != card)}]"
+        hint = f"compare the rulebook with a hand without the {card}"
+    else:
+        variant = "mine:KEY=VALUE"
+        hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
+    seats = run["seatings"][0]["strategies"]
+    labels = [s["label"] for s in seats]
+    strategy = (["-s", _quote(labels[0])] if len(set(labels)) == 1
+                else [w for label in labels for w in ("-s", _quote(label))])
+    command = " ".join(["balance", "compare", manifest["game"], "--players", str(players),
+                        *strategy, "--variant", "default", "--variant", _quote(variant),
+                        "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
+    return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
+            Code(command), " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")
 
 
 def _value(v, nested: bool = False) -> str:
@@ -470,13 +645,14 @@ def _code(v) -> Code | str:
 
 # Manifest keys the Run section lays out itself; any other key is listed as JSON after them.
 _RUN_KEYS = {"game", "title", "rules_version", "package_version", "seed", "games", "players",
-             "rotate", "variant", "runs", "chunk_size", "keep_games", "timing"}
+             "rotate", "variant", "runs", "chunk_size", "keep_games", "timing", "card_strength"}
 
 
-def run_section(manifest: dict) -> Section:
+def run_section(manifest: dict, strategies: Strategies | None = None) -> Section:
     """Everything needed to reproduce the run: game, counts, seed, strategies, every rule."""
     variant = manifest.get("variant") or {}
     timing = manifest.get("timing") or {}
+    measured = manifest.get("card_strength")
     facts = [
         ("game", Code(manifest["game"])), ("title", manifest.get("title", "—")),
         ("player counts", _value(manifest["players"])), ("games per player count", count(manifest["games"])),
@@ -487,9 +663,13 @@ def run_section(manifest: dict) -> Section:
         ("rules version", Code(str(manifest.get("rules_version", "—")))),
         ("chunk size", count(manifest["chunk_size"]) if "chunk_size" in manifest else "—"),
         ("per-game rows kept", _value(manifest.get("keep_games", False))),
+        ("card strength (--card-strength)",
+         f"restricted play, card {'removed' if measured['when'] == 'always' else 'held until the last villain'}"
+         if measured else "not measured"),
         ("simulation time", f"{timing['seconds']} s ({count(timing.get('games_per_second'))} games/s, "
                             f"{timing.get('machine', '?')}, Python {timing.get('python', '?')})"
-         if "seconds" in timing else "—"),
+         + (f"; compiling the kernels took {timing['compile_seconds']} s more" if timing.get("compile_seconds")
+            else "") if "seconds" in timing else "—"),
     ]
     facts += [(key, Code(json.dumps(value))) for key, value in manifest.items() if key not in _RUN_KEYS]
     runs = manifest["runs"]
@@ -503,7 +683,21 @@ def run_section(manifest: dict) -> Section:
         _seating_table(runs),
         Para((Strong("Rules"), " per player count (every parameter of the rules):"),),
         _rules_table(runs),
+        *(_mix_blocks(strategies) if strategies is not None and strategies.source != "run" else []),
     ])
+
+
+def _mix_blocks(s: Strategies) -> list:
+    """How the separate strategy-mix run was played (the Strategies section's source)."""
+    m = s.manifest
+    return [
+        Para((Strong("Strategy mix run"), " ", Code(s.source), f": seed {m.get('seed')}, "
+              f"{count(m.get('games'))} games per player count, seats rotated: "
+              f"{_value(m.get('rotate', False))}; the same rules unless the table below differs."),),
+        _strategy_table(m["runs"]),
+        _seating_table(m["runs"]),
+        _rules_table(m["runs"]),
+    ]
 
 
 def _strategy_table(runs: list) -> Table:
@@ -537,29 +731,39 @@ def _rules_table(runs: list) -> Table:
                  left=len(runs) + 1)
 
 
+
+
 def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
     """Seat win rates, the equal-seats test, the gap and the detectable edge."""
     rates, fairness = a.seat_rates, a.fairness
     seat_rows = [[str(r["players"]), str(r["seat"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"]),
                   pp(r["rate"] - r["fair"], signed=True), count(r["wins_outright"]), count(r["wins_shared"]),
                   num(r["mean_score"])] for r in _rows(rates)]
+
+    def outcome(f):
+        if f["constant"]:
+            return "no variation: not tested"
+        return "edge found" if f["p_adjusted"] < ALPHA else "no edge found"
+
     test_rows = [[str(f["players"]), count(f["games"]), num(f["chi2"]), str(f["dof"]),
                   pvalue(f["p_value"]), pvalue(f["p_adjusted"]), str(f["best_seat"]),
-                  str(f["worst_seat"]), pp(f["gap"]), ci(f["gap_lo"], f["gap_hi"], " pp"),
-                  pp(f["detectable_edge"]),
-                  "differ" if f["p_adjusted"] < ALPHA else "no difference found"]
+                  str(f["worst_seat"]), pp(f["gap"]),
+                  "—" if f["constant"] else ci(f["gap_lo"], f["gap_hi"], " pp"),
+                  pp(f["detectable_edge"]), outcome(f)]
                  for f in _rows(fairness)]
     blocks = [
         Para(("Win rate of each seat (a tied win counts 1/k to each of the k winners), pooled over "
               "strategies, with its 95% interval; the dashed line is the fair rate 1/n.",)),
         Figure("seat_rates", figures["seat_rates"],
                "Win rate per seat with 95% intervals; dashed: fair 1/n."),
-        Table(["players", "seat", "games", "win rate", f"{LEVEL} CI", "vs fair", "outright wins",
+        Table(["players", "seat", "games", "win rate", f"{LEVEL} CI", "edge (vs fair)", "outright wins",
                "shared wins", "mean score"], seat_rows, left=2),
         Para(("Test of equal seats: Pearson chi-square of the seat win shares against 1/n each "
-              "(dof = n − 1). The gap is the best seat's rate minus the worst seat's. The detectable "
-              "edge is the smallest edge of one seat over 1/n that a run of this size finds with "
-              "90% power at the 5% level (", Code("stats.detectable_rate_edge"), ").")),
+              "(dof = n − 1), Holm-adjusted over the player counts of the run. Gap: the best "
+              "seat's win rate minus the worst seat's. Detectable edge: the smallest edge of one "
+              f"seat over or under 1/n that this test, in this Holm family, finds with {POWER:.0%} "
+              "power at the 5% level (", Code("stats.detectable_seat_edge"), "; noncentral "
+              "chi-square). A player count where no seat's share ever varied is not tested.")),
         Table(["players", "games", "chi-square", "dof", "p", "Holm p", "best seat", "worst seat", "gap",
                f"gap {LEVEL} CI", "detectable edge", "seats"], test_rows, left=1),
         Para((_interval_statement(a), " The gap's interval is for the two seats picked after "
@@ -588,34 +792,53 @@ def player_count_section(a: Analysis) -> Section:
     for r in _rows(a.player_counts):
         f = fairness[r["players"]]
         rows.append([str(r["players"]), count(r["games"]), pct(1.0 / r["players"]), pp(f["gap"]),
-                     pvalue(f["p_value"]), pp(f["detectable_edge"]), num(r["mean_score"]),
-                     f"{r['mean_lo']:.2f} to {r['mean_hi']:.2f}", num(r["score_sd"]), pct(r["tie_rate"]),
+                     pvalue(f["p_adjusted"]), pp(f["detectable_edge"]), num(r["mean_score"]),
+                     f"{num(r['mean_lo'])} to {num(r['mean_hi'])}", num(r["score_sd"]), pct(r["tie_rate"]),
                      ci(r["tie_lo"], r["tie_hi"]), num(r["winners_per_tie"])])
+    ties = a.ties_across_counts
+    tie_test = ([Para(("Tie rates across player counts: Pearson chi-square of homogeneity on games "
+                       f"tied / not tied, chi-square {ties['chi2']:.1f} with {ties['dof']} dof, "
+                       f"{p_phrase(ties['p_value'])}.",))] if ties else [])
+    clustering = ("per game (the seats of one game are one cluster: their scores are correlated)"
+                  if a.clustered_scores else "over seat-games treated as independent (this run "
+                  "predates the per-game score totals, so the interval may be too narrow)")
     return Section("Player count", [
         Para(("The same measures side by side for each player count. Seat gap: best minus worst "
-              "seat; mean score and its spread over every seat-game; tied games: games whose top "
-              "score was shared (the win is then split), with the average number of winners sharing it.",)),
-        Table(["players", "games", "fair rate", "seat gap", "seat test p", "detectable edge",
+              "seat; Holm p: the equal-seats test; mean score and its spread over every seat-game, "
+              f"the mean's interval computed {clustering}; tied games: games whose top score was "
+              "shared (the win is then split), with the average number of winners sharing it.",)),
+        Table(["players", "games", "fair rate", "seat gap", "Holm p", "detectable edge",
                "mean score", f"{LEVEL} CI", "score sd", "tied games", f"{LEVEL} CI", "winners per tie"],
               rows, left=1),
+        *tie_test,
     ])
 
 
-def strategy_section(a: Analysis, figures: dict, manifest: dict) -> Section:
+def strategy_section(s: Strategies, figures: dict) -> Section:
     """Strategy x seat heatmap, strategy rates pooled over seats and by seat."""
     pooled = [[str(r["players"]), Code(r["strategy"]), count(r["games"]), pct(r["rate"]),
                ci(r["lo"], r["hi"]), pp(r["rate"] - r["fair"], signed=True), num(r["mean_score"])]
-              for r in _rows(a.strategy_rates)]
+              for r in _rows(s.rates)]
     by_seat = [[str(r["players"]), Code(r["strategy"]), str(r["seat"]), count(r["games"]), pct(r["rate"]),
                 ci(r["lo"], r["hi"]), pp(r["rate"] - r["fair"], signed=True), num(r["mean_score"])]
-               for r in _rows(a.strategy_seat)]
+               for r in _rows(s.by_seat)]
+    held = [[str(r["players"]), Code(r["strategy"]), pct(r["share"])] for r in _rows(s.seat_share)]
+    source = ([Para(("These numbers come from a separate run, ", Code(s.source), " (seed ",
+                     Code(str(s.manifest.get("seed"))), f", {count(s.manifest.get('games'))} games per "
+                     "player count), in which the strategies below shared the table; the rest of "
+                     "this report comes from the main run.",))]
+              if s.source != "run" else [])
     design = ("Strategies were rotated over the seats (--rotate), so every strategy played every "
               "seat equally often and seat effects cancel out of these comparisons."
-              if manifest.get("rotate") else
+              if s.manifest.get("rotate") else
               "Each seat kept one strategy (no --rotate): a strategy's rate also carries its "
               "seats' effects.")
     return Section("Strategies", [
+        *source,
         Para((design,)),
+        Para(("Share of the seats each strategy held, by player count (a strategy's rate is "
+              "measured against the others in this mix; the mix can differ by player count):",)),
+        Table(["players", "strategy", "seats held"], held, left=2),
         Figure("strategy_seat", figures["strategy_seat"],
                "Win rate by strategy and seat; red above the fair 1/n, blue below."),
         Para(("Pooled over seats (rate per seat-game: a strategy holding two seats of a game counts "
@@ -625,17 +848,17 @@ def strategy_section(a: Analysis, figures: dict, manifest: dict) -> Section:
         Para(("By seat:",)),
         Table(["players", "strategy", "seat", "games", "win rate", f"{LEVEL} CI", "vs fair", "mean score"],
               by_seat, left=3),
-        *_matchup_blocks(a, figures),
+        *_matchup_blocks(s, figures),
     ])
 
 
-def _matchup_blocks(a: Analysis, figures: dict) -> list:
+def _matchup_blocks(s: Strategies, figures: dict) -> list:
     """Head to head: how often one strategy's seat outscored another's in the same game."""
-    if a.matchups is None:
+    if s.matchups is None:
         return []
     rows = [[str(r["players"]), Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]),
              count(r["ahead"]), count(r["level"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
-            for r in _rows(a.matchups)]
+            for r in _rows(s.matchups)]
     return [
         Para(("Matchups: how often a seat of the row strategy outscored a seat of the column "
               "strategy in the same game (level scores count half; 50% is even), pooled over "
@@ -661,30 +884,57 @@ def score_section(a: Analysis, figures: dict) -> Section:
 
 
 def card_section(a: Analysis, figures: dict) -> Section:
-    """Per card value: reward rate, win rate when rewarded, raw and Holm-adjusted p."""
-    rows = [[str(r["players"]), str(r["card"]), count(r["played"]), pct(r["reward_rate"]),
-             ci(r["reward_rate_lo"], r["reward_rate_hi"]), pct(r["cancel_rate"]), num(r["tokens_per_play"]),
-             count(r["games_rewarded"]), pct(r["win_rate_rewarded"]),
-             ci(r["win_rate_rewarded_lo"], r["win_rate_rewarded_hi"]),
-             pp(r["win_rate_rewarded"] - r["others"], signed=True), pvalue(r["p_value"]),
-             pvalue(r["p_adjusted"])]
-            for r in _rows(a.cards)]
-    return Section("Card strength", [
-        Para(("For each card value, pooled over seats and strategies: how often a play of it won "
-              "tokens, and how often its player won the game when it did. Winning tokens goes with "
-              "winning whatever the card, so each card is compared with the other cards of its "
-              "player count (vs others): p is a two-sided two-proportion z-test (approximate: one "
-              "game can count for several cards); the Holm correction (family-wise error) is "
-              "applied across the card values of each player count.",)),
-        Figure("card_strength", figures["card_strength"],
-               "Top: share of plays that won tokens. Bottom: win rate in games where the card won "
-               "tokens; dashed: fair 1/n."),
+    """Causal card strength (restricted play, when measured), then how cards are used."""
+    blocks = []
+    if a.card_effects is not None:
+        when = a.card_effects["when"][0]
+        situation = ("removed from its hand" if when == "always"
+                     else "not playable before the last villain of a battle")
+
+        def word(r):
+            if r["unchanged"]:
+                return "changed no game"
+            if r["p_adjusted"] >= ALPHA:
+                return "no detectable effect"
+            return "matters" if r["difference"] < 0 else "better removed"
+
+        rows = [[str(r["players"]), str(r["card"]), count(r["games"]), pct(r["unrestricted"]),
+                 pct(r["restricted"]), pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
+                 pvalue(r["p_value"]), pvalue(r["p_adjusted"]), word(r)]
+                for r in _rows(a.card_effects.sort("players", "difference"))]
+        blocks += [
+            Para(("How much a card is worth, measured by taking it away: every game of the run was "
+                  f"played again with one seat's card {situation}, the seat rotated over equal "
+                  "blocks of games, on the same shuffles and strategy draws (common random "
+                  "numbers). The difference is that seat's win rate without the card minus with "
+                  "it, paired game by game: negative means the card helps its holder (it matters), "
+                  "positive that the holder does better without it. Holm correction over every "
+                  "card test of the run.",)),
+            Figure("card_strength", figures["card_strength"],
+                   "Change in the denied seat's win rate, per card, with 95% intervals."),
+            Table(["players", "card", "games", "win rate with it", "without it", "difference",
+                   f"{LEVEL} CI", "p", "Holm p", "verdict"], rows, left=2),
+        ]
+    else:
+        blocks.append(Para((Strong("Not measured: "), "this run has no card-strength table; run ",
+                            Code("balance simulate ... --card-strength"), " (or ",
+                            Code("balance restrict"), ") to measure what each card is worth.")))
+    usage = [[str(r["players"]), str(r["card"]), count(r["played"]), pct(r["reward_rate"]),
+              ci(r["reward_rate_lo"], r["reward_rate_hi"]), pct(r["cancel_rate"]), num(r["tokens_per_play"]),
+              count(r["games_rewarded"]), pct(r["win_rate_rewarded"])]
+             for r in _rows(a.card_usage)]
+    blocks += [
+        Para((Strong("How cards are used"), " (description, not strength): how often a play of "
+              "each card won tokens or was cancelled by a tie, and the win rate of its player in "
+              "games where it won tokens. That last rate is an association: winning tokens goes "
+              "with winning whatever the card, and a card played when it is safe looks good. It "
+              "carries no test and ranks nothing.")),
+        Figure("card_usage", figures["card_usage"], "How cards are used: plays that won tokens "
+               "and plays cancelled by a tie, with 95% intervals."),
         Table(["players", "card", "plays", "won tokens", f"{LEVEL} CI", "cancelled",
-               "tokens per play", "games it won tokens", "win rate then", f"{LEVEL} CI", "vs others",
-               "p", "Holm p"], rows, left=2),
-        Para(("A card's win rate reflects how the strategies in this run use it as well as the card "
-              "itself; compare cards within one strategy mix.",)),
-    ])
+               "tokens per play", "games it won tokens", "win rate in those games"], usage, left=2),
+    ]
+    return Section("Card strength", blocks)
 
 
 def villain_section(a: Analysis, figures: dict) -> Section:
@@ -704,157 +954,43 @@ def villain_section(a: Analysis, figures: dict) -> Section:
 def methods_section(a: Analysis) -> Section:
     """Intervals, tests and corrections behind every number, at the report's level."""
     return Section("Methods", [Bullets([
-        (f"Level: every interval is a two-sided {LEVEL} interval; \"significant\" means p < {ALPHA} "
-         "in a two-sided test after correction: the seat tests of the player counts are Holm-adjusted "
-         "together, and so are the card tests of each player count.",),
+        (f"Level: every interval is a two-sided {LEVEL} interval; a finding (\"edge found\", "
+         f"\"matters\", \"differ\") means p < {ALPHA} in a two-sided test after correction: the seat "
+         "tests of the player counts are Holm-adjusted together, and so are all the card tests of "
+         "the run. Differences of rates are in percentage points (pp).",),
         ("Win shares with ties: a game's win is split equally among tied winners (1/k each), so a "
          "seat's win rate is its summed share over games and the seats' rates add up to 100%.",),
         (_interval_statement(a),),
-        ("Counted rates (plays that won tokens, cancelled plays, villains beaten): "
-         + ("Clopper-Pearson exact interval (--interval clopper-pearson); tied games and "
-            "fractional win shares: Wilson." if a.method == "clopper-pearson" else
+        ("Counted rates (plays that won tokens, cancelled plays, villains beaten, tied games): "
+         + ("Clopper-Pearson exact interval (--interval clopper-pearson); fractional win shares: "
+            "Wilson." if a.method == "clopper-pearson" else
             "Wilson score interval (Clopper-Pearson with --interval clopper-pearson)."),),
         ("Seat test: Pearson chi-square of equal seat win shares (dof = n − 1); ties make it "
          "conservative. Seat gap: best minus worst seat, Wald interval with the multinomial "
-         "covariance (the pair is chosen after looking, so it is biased away from 0).",),
-        ("Detectable edge: the smallest edge of one seat over 1/n that a two-sided one-sample test "
-         "at the 5% level finds with 90% power at this run's game count (normal approximation).",),
-        ("Card strength: the win rate in games where a card won its player tokens, Wilson interval "
-         "on the summed share (conservative with ties); two-sided two-proportion z-test against the "
-         "other cards' pooled rate; Holm-adjusted p-values across the card values of each player "
-         "count (family-wise error control).",),
+         "covariance (the pair is chosen after looking, so it is biased away from 0). A player "
+         "count where no seat's share varied (every game a tie, or one seat always winning) is "
+         "reported in words and not tested.",),
+        (f"Detectable edge: the smallest deviation of one seat's win rate from 1/n that the seat "
+         f"test finds with {POWER:.0%} power, at level 5% / (number of player counts tested) — "
+         "Holm's first step, so Holm can only do better — with the noncentral chi-square "
+         "distribution of the test at the least favourable arrangement (one seat off by the edge, "
+         "the others sharing the difference). Ties make the test conservative, so the real power "
+         "is at least this.",),
+        ("Tie rates across player counts: Pearson chi-square test of homogeneity on the games "
+         "tied and not tied at each count.",),
+        ("Card strength (causal): restricted play (Jaffe et al., AIIDE 2012). Each game of the run "
+         "is played again with one seat denied the card, the seat rotated over equal blocks of "
+         "games, on the same random streams; the paired per-game change of that seat's win share "
+         "gets a normal interval from its observed variance and a two-sided z-test; Holm over every "
+         "card and player count. \"Changed no game\": every paired difference was exactly 0.",),
+        ("How cards are used: rates per play with their intervals; the win rate in games where "
+         "a card won tokens is an outcome-conditioned association and is not tested.",),
         ("Strategies: win rate per seat-game pooled over seats, same interval as the seats; "
          "seat-games of one strategy in the same game are treated as independent (conservative, "
          "since they compete for one win).",),
-        ("Scores: mean with a normal interval from the observed variance, seat-games treated as "
-         "independent; quartiles read off the score histogram (the lower score where a quartile "
-         "falls between two).",),
+        ("Scores: mean with a normal interval from the observed variance "
+         + ("of the per-game mean over seats (games are the independent units)"
+            if a.clustered_scores else "over seat-games treated as independent")
+         + "; quartiles read off the score histogram (the lower score where a quartile falls "
+         "between two).",),
     ])])
-
-
-# --------------------------------------------------------------------------------------------
-# rendering: the same sections to Markdown and to HTML
-
-
-def _anchor(title: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-
-
-# Characters that would start Markdown syntax inside plain text (| splits table cells).
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|])")
-
-
-def _md_inline(part, in_table: bool = False) -> str:
-    if isinstance(part, Code):
-        text = part.replace("|", "\\|") if in_table else part  # GFM splits cells even inside code
-        fence = "``" if "`" in text else "`"
-        return f"{fence}{text}{fence}"
-    text = _MD_SPECIAL.sub(r"\\\1", str(part))
-    text = re.sub(r"<(?=[A-Za-z/!?])", r"\\<", text)  # would open an HTML tag
-    return f"**{text}**" if isinstance(part, Strong) else text
-
-
-def _md_parts(parts: tuple) -> str:
-    return "".join(_md_inline(p) for p in parts)
-
-
-def _md_table(table: Table) -> list[str]:
-    def row(cells):
-        return "| " + " | ".join(_md_inline(c, in_table=True) for c in cells) + " |"
-
-    rule = ["---" if i < table.left else "---:" for i in range(len(table.header))]
-    return [row(table.header), "| " + " | ".join(rule) + " |", *(row(r) for r in table.rows)]
-
-
-def to_markdown(title: str, sections: list[Section], out_dir: Path) -> str:
-    """The report as GitHub-flavoured Markdown; figures are linked relative to ``out_dir``."""
-    lines = [f"# {_md_parts((title,))}", ""]
-    for section in sections:
-        lines += [f"## {section.title}", ""]
-        for block in section.blocks:
-            if isinstance(block, Para):
-                lines.append(_md_parts(block.parts))
-            elif isinstance(block, Bullets):
-                lines += [f"- {_md_parts(item)}" for item in block.items]
-            elif isinstance(block, Table):
-                lines += _md_table(block)
-            else:
-                link = block.path.relative_to(out_dir).as_posix()
-                lines.append(f"![{_md_parts((block.caption,))}]({link})")
-            lines.append("")
-    return "\n".join(lines)
-
-
-def _html_inline(part) -> str:
-    text = html.escape(str(part))
-    if isinstance(part, Code):
-        return f"<code>{text}</code>"
-    return f"<strong>{text}</strong>" if isinstance(part, Strong) else text
-
-
-def _html_parts(parts: tuple) -> str:
-    return "".join(_html_inline(p) for p in parts)
-
-
-NUMERIC = ' class="num"'  # right-aligned, tabular figures
-
-
-def _html_table(table: Table) -> str:
-    def cells(tag, values):
-        return "".join(f"<{tag}{'' if i < table.left else NUMERIC}>{_html_inline(v)}</{tag}>"
-                       for i, v in enumerate(values))
-
-    body = "".join(f"<tr>{cells('td', r)}</tr>" for r in table.rows)
-    return (f"<div class=\"scroll\"><table><thead><tr>{cells('th', table.header)}</tr></thead>"
-            f"<tbody>{body}</tbody></table></div>")
-
-
-def _html_figure(figure: Figure) -> str:
-    """The PNG embedded as a data: URI, so the HTML file is the whole report."""
-    data = base64.b64encode(figure.path.read_bytes()).decode("ascii")
-    caption = html.escape(figure.caption)
-    return (f"<figure><img alt=\"{caption}\" src=\"data:image/png;base64,{data}\">"
-            f"<figcaption>{caption}</figcaption></figure>")
-
-
-_CSS = """
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222;
-       max-width: 72rem; margin: 2rem auto; padding: 0 1rem; }
-h1 { font-size: 1.6rem; margin-bottom: .3rem; }
-h2 { font-size: 1.25rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; margin-top: 2.2rem; }
-nav { font-size: .9rem; color: #555; }
-nav a { color: #2b5d9b; text-decoration: none; margin-right: .8rem; }
-ul { padding-left: 1.3rem; }
-code { font-size: .9em; background: #f3f3f3; padding: 0 .2em; border-radius: 3px; }
-.scroll { overflow-x: auto; margin: .6rem 0 1rem; }
-table { border-collapse: collapse; font-size: .85rem; }
-th, td { padding: .2rem .55rem; border-bottom: 1px solid #e4e4e4; text-align: left; white-space: nowrap; }
-th { background: #f6f6f6; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; height: auto; }
-figcaption { font-size: .85rem; color: #555; }
-"""
-
-
-def to_html(title: str, sections: list[Section]) -> str:
-    """The report as one self-contained HTML page (inline CSS, embedded figures, no links out)."""
-    nav = " ".join(f"<a href=\"#{_anchor(s.title)}\">{html.escape(s.title)}</a>" for s in sections)
-    out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
-           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-           f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-           f"<h1>{html.escape(title)}</h1>", f"<nav>{nav}</nav>"]
-    for section in sections:
-        out.append(f"<section><h2 id=\"{_anchor(section.title)}\">{html.escape(section.title)}</h2>")
-        for block in section.blocks:
-            if isinstance(block, Para):
-                out.append(f"<p>{_html_parts(block.parts)}</p>")
-            elif isinstance(block, Bullets):
-                out.append("<ul>" + "".join(f"<li>{_html_parts(i)}</li>" for i in block.items) + "</ul>")
-            elif isinstance(block, Table):
-                out.append(_html_table(block))
-            else:
-                out.append(_html_figure(block))
-        out.append("</section>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"

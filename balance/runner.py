@@ -25,6 +25,7 @@ class BlockSpec:
     rules: str  # the validated rules as sorted JSON (Rules.to_dict())
     strategies: tuple[str, ...]  # one spec per seat (Strategy.label)
     seed: int
+    card_strength: tuple = ()  # (when, run_games, cards) of a CardStrengthPlan, or () for none
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,9 @@ def engine_for(spec: BlockSpec):
     game = get_game(spec.game)
     rules = game.part("rules").Rules.from_overrides(json.loads(spec.rules))
     strategies = [parse_strategy(s, game.strategies) for s in spec.strategies]
-    return game.part("engine").Engine(rules, strategies)
+    engine = game.part("engine")
+    plan = engine.CardStrengthPlan(*spec.card_strength) if spec.card_strength else None
+    return engine.Engine(rules, strategies, card_strength=plan)
 
 
 def play_task(spec: BlockSpec, task: Task, keep_games: bool):

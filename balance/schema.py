@@ -67,6 +67,30 @@ PAIRS = {
     "level": pl.Int64,  # games in which they scored the same
 }
 
+# One row per player count: the seats' scores summed within each game (T), so the mean
+# score's interval can treat the seats of one game as the correlated cluster they are.
+GAME_TOTALS = {
+    "players": pl.Int8,
+    "games": pl.Int64,
+    "score_total_sum": pl.Int64,  # sum over games of T
+    "score_total_sq_sum": pl.Int64,  # sum over games of T^2
+}
+
+# simulate --card-strength: one row per (players, seat, strategy, card, when). Each game of
+# the run was played again with ``seat`` denied ``card`` (seat rotated over equal blocks of
+# games), on the same random streams: the difference is paired game by game.
+CARD_STRENGTH = {
+    "players": pl.Int8,
+    "seat": pl.Int8,  # the seat denied the card
+    "strategy": pl.String,  # that seat's strategy
+    "card": pl.Int8,
+    "when": pl.String,  # always (removed from the hand) or before-last
+    "games": pl.Int64,  # paired games
+    "win_share_unrestricted": pl.Float64,  # the seat's summed win share, games as played
+    "win_share_restricted": pl.Float64,  # ... the same games with the card denied
+    "diff_sq_sum": pl.Float64,  # sum of (restricted - unrestricted share)^2 per game
+}
+
 # --keep-games: one row per game and seat.
 GAMES = {
     "players": pl.Int8,
@@ -97,8 +121,11 @@ KEYS = {
     "cards": ["players", "seat", "strategy", "card"],
     "villains": ["players", "villain", "battle", "strength"],
     "pairs": ["players", "seat", "strategy", "opponent_seat", "opponent_strategy"],
+    "game_totals": ["players"],
+    "card_strength": ["players", "seat", "strategy", "card", "when"],
 }
-SCHEMAS = {"seats": SEATS, "scores": SCORES, "cards": CARDS, "villains": VILLAINS, "pairs": PAIRS}
+SCHEMAS = {"seats": SEATS, "scores": SCORES, "cards": CARDS, "villains": VILLAINS, "pairs": PAIRS,
+           "game_totals": GAME_TOTALS, "card_strength": CARD_STRENGTH}
 
 
 def sum_rows(table: pl.DataFrame, name: str) -> pl.DataFrame:

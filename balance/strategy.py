@@ -47,6 +47,9 @@ class StrategyInfo:
     id: int  # the kernel's dispatch id
     doc: str
     params: tuple[Param, ...] = ()
+    # Draws nothing from its stream: the same situation always gets the same move. A report
+    # uses it to explain a run where identical players cancel out (every game a tie).
+    deterministic: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class Strategy:
             "name": self.name,
             "label": self.label,
             "params": {p.name: (int(v) if p.integer else v) for p, v in zip(self.info.params, self.values)},
+            "deterministic": self.info.deterministic,
         }
 
     def param_row(self, width: int) -> np.ndarray:

@@ -514,7 +514,7 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
 
 def report_markdown(result: TuneResult, directory: Path) -> str:
     """A short report: tuned parameters, the validation table and the convergence figure."""
-    from balance.report import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
+    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
                                 pvalue, to_markdown)
 
     m, v = result.manifest, result.validation

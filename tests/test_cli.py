@@ -1,11 +1,16 @@
 """The balance command: help, a small run, and every bad-input case (exit 2, one line)."""
 import json
+import re
 
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
+from balance.errors import BalanceError
+from balance.games.avengers_cards.rules import RULE_DOCS, Rules, _default_hand
+from balance.registry import GAMES, get_game
+from balance.variants import parse_value
 
 runner = CliRunner()
 
@@ -80,6 +85,7 @@ def test_per_seat_strategies_and_variant_file(tmp_path):
 BAD = [
     (["simulate", "chess"], "unknown game 'chess'"),
     (["strategies", "chess"], "unknown game 'chess'"),
+    (["rules", "chess"], "unknown game 'chess'"),
     (["simulate", "avengers-cards", "--players", "9"], "players=9"),
     (["simulate", "avengers-cards", "--players", "x"], "--players 'x'"),
     (["simulate", "avengers-cards", "--games", "0"], "games=0"),
@@ -134,6 +140,86 @@ def test_json_summary_is_machine_readable_and_quiet_is_silent(tmp_path):
     assert summary["execution"]["backend"] == "local" and summary["timing"]["seconds"] >= 0
     r = invoke("simulate", "avengers-cards", "--games", 300, "--out", tmp_path / "q", "--quiet")
     assert r.exit_code == 0 and r.output == ""
+
+
+# ---- balance rules ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_rules_key_is_described(game):
+    rules_cls = get_game(game).part("rules").Rules
+    rows = rules_cls.describe()  # a key without words raises here
+    assert [r["key"] for r in rows] == rules_cls.keys()
+    for r in rows:
+        assert set(r) == {"key", "default", "allowed", "meaning"}
+        assert all(isinstance(v, str) and v.strip() for v in r.values()), r
+
+
+def test_rule_docs_hold_only_real_keys():
+    assert set(RULE_DOCS) == set(Rules.keys())
+
+
+def test_described_defaults_are_the_dataclass_defaults():
+    rulebook = Rules()
+    for r in Rules.describe():
+        if r["key"] == "hand":
+            continue
+        # Read back as --set reads it, the printed default is the dataclass field's value...
+        value = parse_value(r["default"])
+        expected = getattr(rulebook, r["key"])
+        assert value == (json.loads(json.dumps(expected))), r
+        # ... and setting it changes nothing.
+        assert Rules.from_overrides({r["key"]: value}) == Rules.from_overrides({})
+    hand = next(r for r in Rules.describe() if r["key"] == "hand")
+    assert rulebook.hand is None  # so the default must name the hand of each player count
+    for players in (3, 4, 5):
+        resolved = Rules.from_overrides({"players": players}).hand
+        assert resolved == _default_hand(players)
+        # the hand, then the player counts it is for (e.g. "[1, ...] for 4 or 5 players")
+        said = re.escape(json.dumps(list(resolved))) + rf" for [0-9 or]*\b{players}\b"
+        assert re.search(said, hand["default"]), hand["default"]
+
+
+def test_described_ranges_and_choices_are_the_validated_ones():
+    """The allowed values printed are the ones validation enforces: the neighbours of an
+    integer range are refused with the same range; every listed word is accepted and another
+    word refused with the same list."""
+    checked = 0
+    for r in Rules.describe():
+        key, allowed = r["key"], r["allowed"]
+        span = re.match(r"integer (-?\d+)\.\.(\d+)", allowed)
+        if span:
+            low, high = int(span[1]), int(span[2])
+            for bad in (low - 1, high + 1):
+                with pytest.raises(BalanceError, match=rf"{key}={bad}\b.*\b{low}\.\.{high}\b"):
+                    Rules.from_overrides({key: bad, **({"hand": [1, 2, 3, 4, 5, 6]} if key == "players" else {})})
+            checked += 1
+        elif re.fullmatch(r"[a-z_]+(, [a-z_]+)+", allowed):
+            for word in allowed.split(", "):
+                Rules.from_overrides({key: parse_value(word)})
+            with pytest.raises(BalanceError, match=rf"allowed: {re.escape(allowed)}$"):
+                Rules.from_overrides({key: "bogus"})
+            checked += 1
+    assert checked >= 9  # players, battles, deck, tokens, bonus; ties, loss, lost-to, order
+
+
+def test_rules_command_prints_every_key_with_default_and_meaning():
+    r = invoke("rules", "avengers-cards")
+    assert r.exit_code == 0, r.output
+    blocks = r.output.strip().split("\n\n")  # one block per key, in declaration order
+    rows = Rules.describe()
+    assert [b.splitlines()[0] for b in blocks] == [row["key"] for row in rows]
+    for block, row in zip(blocks, rows):
+        text = " ".join(block.split())  # undo the wrapping
+        assert f"default: {row['default']}" in text and f"allowed: {row['allowed']}" in text
+        assert row["meaning"] in text
+    assert "by player count" in r.output
+
+
+def test_rules_command_json_is_the_described_rows():
+    r = invoke("rules", "avengers-cards", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == Rules.describe()
 
 
 # --------------------------------------------------------------------------------------------

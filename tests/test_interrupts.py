@@ -7,6 +7,21 @@ import pytest
 from balance.interrupts import deferred, interrupting
 
 
+@pytest.fixture(autouse=True)
+def usual_signal_dispositions():
+    """Every test here starts as in an interactive shell: SIGINT raises KeyboardInterrupt and
+    neither signal is blocked. A shell's background job (`make test &`) inherits SIGINT as
+    ignored, and interrupting() rightly leaves an ignored SIGINT alone, so without this the
+    SIGINT cases would test the background job's dispositions, not ours."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT, signal.SIGTERM])
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, previous)
+
+
 def send(sig):
     os.kill(os.getpid(), sig)
     for _ in range(1000):  # the handler runs at the next bytecode boundaries

@@ -137,6 +137,82 @@ def load_villains(spec: str) -> VillainDeck:
     return VillainDeck(source, tuple(ids), tuple(battle), tuple(strength), tuple(rewards))
 
 
+# What `balance rules avengers-cards` prints for each key: (allowed values, meaning), in plain
+# words from the rulebook. Defaults are not repeated here: Rules.describe reads them from the
+# dataclass, so they cannot drift; a key without an entry fails tests/test_cli.py.
+RULE_DOCS: dict[str, tuple[str, str]] = {
+    "players": (
+        f"integer 2..{MAX_PLAYERS} (2 only with an explicit hand)",
+        "Number of players; each plays one hero's cards. The rulebook covers 3 to 5."),
+    "hand": (
+        f"list of different card values 1..{MAX_CARD}, at least villains_per_battle of them",
+        "The card values every player holds at the start of each battle (all players hold the "
+        "same values). The rulebook removes the 1 with 3 players and the 7 with 4 or 5."),
+    "battles": (
+        "integer 1..20; the villain deck needs villains for every battle",
+        "Battles in a game. After each battle every player takes back all its cards and the "
+        "first-player card passes clockwise."),
+    "villains_per_battle": (
+        "integer 1..deck_per_battle, and at most the hand size",
+        "Villains fought in each battle; the rest of that battle's shuffled deck is set aside "
+        "unseen. Each villain takes one card from every hand."),
+    "deck_per_battle": (
+        "integer 1..50; must equal the villains per battle in the villain deck",
+        "Villain cards in each battle's deck before it is shuffled and cut down to "
+        "villains_per_battle."),
+    "tokens_per_colour": (
+        f"integer 0..{MAX_TOKENS_PER_COLOUR}, at least the tokens dealt at the start",
+        "Victory tokens of each colour (yellow, red, blue) in the box. What is not dealt at the "
+        "start is the reserve that rewards are taken from; a reward the reserve cannot pay is lost."),
+    "start_tokens": (
+        f"[Y, R, B], each 0..{MAX_TOKENS_PER_COLOUR}",
+        "Tokens of each colour every player starts with."),
+    "extra_tokens": (
+        f"list of [Y, R, B] per seat from seat 0, at most one per player, each 0..{MAX_TOKENS_PER_COLOUR}",
+        "Tokens some seats get on top of start_tokens, e.g. to make up for a seat's "
+        "disadvantage; seats not listed get none. Not in the rulebook."),
+    "set_bonus": (
+        "integer 0..100",
+        "Extra points per set of one yellow, one red and one blue token. Final score = tokens "
+        "+ set_bonus x sets; the highest score wins and tied leaders share the win."),
+    "ties_cancel": (
+        "true, false",
+        "true: cards of a value played by two or more players are discarded and do not count "
+        "towards the heroes' total or the rewards (they still count as the lowest card when "
+        "the villain wins). false: every card counts."),
+    "loss_rule": (
+        ", ".join(_enum_names(LossRule)),
+        "What each player who played the lowest card loses when the villain wins: majority, "
+        "all tokens of the colour it holds most of (the rulebook); none, nothing; all, every "
+        "token; one, one token of the colour it holds most of."),
+    "lost_tokens_to": (
+        ", ".join(_enum_names(LostTokensTo)),
+        "Where lost tokens go: centre, to the middle of the table, shared out one at a time "
+        "among the counted players of the heroes' next victory (the rulebook); reserve, back "
+        "to the reserve."),
+    "reward_order": (
+        ", ".join(_enum_names(RewardOrder)),
+        "Who takes the first place's reward when the heroes win: lowest_first, the lowest "
+        "counted card (the rulebook), then the next lowest, and so on; highest_first, the "
+        "highest card first. The centre is shared out in the same order."),
+    "villains": (
+        "default, or the path of a JSON file of villain cards",
+        "The villain deck: each card's battle, strength and tokens per place. default is the "
+        "game's own deck."),
+}
+
+
+def _hand_default() -> str:
+    """The hand default in words: it depends on the player count (see _default_hand)."""
+    counts: dict = {}
+    for n in range(2, MAX_PLAYERS + 1):
+        counts.setdefault(_default_hand(n), []).append(str(n))
+    parts = [f"{json.dumps(list(hand))} for {' or '.join(ns)} players"
+             for hand, ns in counts.items() if hand is not None]
+    parts += [f"none for {' or '.join(ns)} players (give hand)" for hand, ns in counts.items() if hand is None]
+    return "by player count: " + "; ".join(parts)
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every rule-variant parameter of the game; defaults are the rulebook."""
@@ -161,6 +237,21 @@ class Rules:
     @classmethod
     def keys(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]
+
+    @classmethod
+    def describe(cls) -> list[dict[str, str]]:
+        """Every rules key, in declaration order: rows ``{key, default, allowed, meaning}``.
+
+        ``default`` is written as ``--set KEY=VALUE`` and variant files take it: the JSON of a
+        number, bool, word or list is also TOML. The hand's default depends on the player count.
+        """
+        rulebook = cls()
+        rows = []
+        for key in cls.keys():
+            allowed, meaning = RULE_DOCS[key]
+            default = _hand_default() if key == "hand" else json.dumps(getattr(rulebook, key))
+            rows.append({"key": key, "default": default, "allowed": allowed, "meaning": meaning})
+        return rows
 
     @classmethod
     def from_overrides(cls, overrides: dict) -> "Rules":

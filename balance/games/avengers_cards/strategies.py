@@ -39,8 +39,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s
     for s in (
         StrategyInfo("random", StrategyId.RANDOM, "plays a card chosen uniformly from its hand"),
-        StrategyInfo("lowest", StrategyId.LOWEST, "always plays its lowest card"),
-        StrategyInfo("highest", StrategyId.HIGHEST, "always plays its highest card"),
+        StrategyInfo("lowest", StrategyId.LOWEST, "always plays its lowest card", deterministic=True),
+        StrategyInfo("highest", StrategyId.HIGHEST, "always plays its highest card", deterministic=True),
         StrategyInfo(
             "threshold",
             StrategyId.THRESHOLD,
@@ -56,6 +56,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
                     integer=True,
                 ),
             ),
+            deterministic=True,
         ),
         StrategyInfo(
             "greedy",
