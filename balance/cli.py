@@ -571,36 +571,110 @@ def ladder(
         typer.echo(f"wrote {out / 'ladder.html'}")
 
 
+def _plan_counts(players: str, family: Optional[int]) -> tuple[list[int], int]:
+    """The player counts of a planned run and its Holm family (default: how many counts)."""
+    from balance.errors import check_int
+
+    counts = _parse_players(players)
+    if not counts:
+        fail(f"--players {players!r} names no player count; allowed: a count 2..10 or a comma "
+             "list like 3,4,5")
+    for count in counts:
+        check_int("players", count, 2, 10)
+    repeated = sorted({c for c in counts if counts.count(c) > 1})
+    if repeated:
+        fail(f"--players {players!r} repeats {', '.join(map(str, repeated))}; allowed: distinct "
+             "player counts")
+    if family is None:
+        return counts, len(counts)
+    if family < len(counts):
+        # the verdicts of every count in the run are adjusted together: a smaller family
+        # would plan for a laxer test than the report applies
+        fail(f"--family {family} is below the number of player counts given ({len(counts)}); "
+             f"allowed: an integer >= {len(counts)}")
+    return counts, family
+
+
 @app.command()
 def plan(
-    effect: Annotated[float, typer.Option(help="Smallest effect to detect, as a rate (0.01 = 1 pp).")] = 0.01,
-    players: Annotated[int, typer.Option(help="Player count (fair rate 1/players).")] = 4,
+    effect: Annotated[float, typer.Option(
+        help="Smallest effect to detect, as a rate (0.01 = 1 pp): a seat's gap from the fair "
+        "rate 1/players, and a difference in a seat's win rate between variants.")] = 0.01,
+    players: Annotated[str, typer.Option(
+        help="Player count, or a comma list (3,4,5) for a run that plays each: their seat "
+        "verdicts are Holm-adjusted together.")] = "4",
+    family: Annotated[Optional[int], typer.Option(
+        help="How many player counts the run will test together (the Holm family). Default: "
+        "the number of --players; e.g. --players 4 --family 3 plans 4 players of a 3,4,5 "
+        "run.")] = None,
     power: Annotated[float, typer.Option(help="Chance to detect the effect when it is real.")] = 0.9,
     alpha: Annotated[float, typer.Option(help="False-alarm rate (two-sided).")] = 0.05,
     paired_sd: Annotated[Optional[float], typer.Option(
         help="SD of per-game paired differences from a pilot `balance compare` (for CRN designs).")] = None,
 ) -> None:
-    """How many games detect a given seat edge or variant difference.
+    """How many games a run needs to detect a given seat edge or variant difference.
 
-    Example: balance plan --effect 0.01 --players 4 --power 0.9 --alpha 0.05
+    The answer has three parts, each with one line per player count:
+
+    a seat edge: games per player count for the seat verdict of
+    `balance report` ("seats differ") to catch, with this power, a seat
+    whose win rate is --effect away from the fair 1/players. The verdict
+    is a chi-square test over the seats of each player count, Holm-adjusted
+    across the run's player counts, so the games are sized for that test
+    at level alpha / family, with the seats least favourable to it (one
+    seat off by --effect, the others sharing the difference). The report's
+    "this run detects edges of X pp or more with 90% power" is the same
+    sizing. A run simulates every count with one --games: the largest.
+
+    a variant difference, independent runs: games per variant for a
+    two-sample test of one seat's win rate when each variant plays its
+    own shuffles.
+
+    common random numbers: the same for `balance compare`, which plays
+    every variant on the same shuffles and pairs the games; give
+    --paired-sd, the SD of the per-game differences from a pilot
+    comparison (often many times fewer games).
+
+    More in docs/POWER.md.
+
+    Example: balance plan --effect 0.005 --players 3,4,5
     """
     from balance import stats
 
     try:
-        seat = stats.games_for_rate_edge(effect, players, power, alpha)
-        p = 1.0 / players
-        independent = stats.games_for_difference(effect, p, power, alpha)
-        paired = stats.games_for_difference(effect, p, power, alpha, paired_sd) if paired_sd else None
+        counts, family = _plan_counts(players, family)
+        for count in counts:
+            if not 0 < effect < 1 - 1 / count:
+                fail(f"--effect {effect!r} is out of range for {count} players; allowed: "
+                     f"0 < effect < {1 - 1 / count:.6g}")
+        seat = [stats.games_for_seat_edge(effect, count, family, power, alpha) for count in counts]
+        independent = [stats.games_for_difference(effect, 1 / count, power, alpha) for count in counts]
+        paired = ([stats.games_for_difference(effect, 1 / count, power, alpha, paired_sd)
+                   for count in counts] if paired_sd is not None else None)
     except BalanceError as e:
         fail(str(e))
-    typer.echo(f"To detect {effect:.2%} with power {power:.0%} at alpha {alpha} ({players} players, "
-               f"fair rate {p:.2%}):")
-    typer.echo(f"  a seat edge (one seat's win rate vs {p:.2%}): {seat:,} games")
-    typer.echo(f"  a variant difference in a seat's win rate, independent runs: {independent:,} games per variant")
+    fair = [f"{count} players (fair {1 / count:.2%})" for count in counts]
+    level = f"level {alpha:g}" if family == 1 else (
+        f"Holm-adjusted across {family} player counts: level {alpha:g}/{family}")
+    typer.echo(f"To detect {effect * 100:.3g} pp with power {power:.0%} at alpha {alpha:g}:")
+    typer.echo(f"  a seat edge (one seat's win rate {effect * 100:.3g} pp from fair), by the "
+               "report's seat verdict")
+    typer.echo(f"  (chi-square over the seats, {level}):")
+    for label, games in zip(fair, seat):
+        typer.echo(f"    {label}: {games:,} games")
+    if len(counts) > 1:
+        typer.echo(f"    one run of --players {','.join(map(str, counts))} --games {max(seat)} "
+                   "covers them all")
+    typer.echo("  a variant difference in a seat's win rate, independent runs:")
+    for label, games in zip(fair, independent):
+        typer.echo(f"    {label}: {games:,} games per variant")
     if paired:
-        typer.echo(f"  the same with common random numbers (paired sd {paired_sd}): {paired:,} games per variant")
+        typer.echo(f"  the same with common random numbers (paired sd {paired_sd}):")
+        for label, games in zip(fair, paired):
+            typer.echo(f"    {label}: {games:,} games per variant")
     else:
-        typer.echo("  with common random numbers (balance compare) far fewer: pass --paired-sd from a pilot run")
+        typer.echo("  with common random numbers (balance compare) far fewer: pass --paired-sd "
+                   "from a pilot run")
 
 
 def main() -> None:

@@ -524,7 +524,7 @@ def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> flo
     its own p < alpha / family: every p-value at or below it then has (m-j+1) p_(j) < alpha,
     so Holm's adjusted p is below alpha whatever the other counts show. The planning level
     is therefore alpha / family; Holm can only add to that power, a little, when another
-    count also rejects (with the others fair, a chance of about alpha).
+    count also rejects (with the others fair, a chance of about alpha; simulated: +0.001).
 
     Method: under an alternative p the statistic is approximately noncentral chi-square with
     dof P-1 and noncentrality lambda = N sum_s (p_s - 1/P)^2 / (1/P) = N w^2, Cohen's w
@@ -545,10 +545,10 @@ def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> flo
 
     Accuracy: a large-sample approximation that keeps the null covariance under the
     alternative (a relative error of order e P in the variances). Simulated through the
-    whole verdict (multinomial seat counts, seat_equality_test, holm over 3, 4 and 5
-    players, 10,000 runs, SD 0.003), the power at this edge is 0.898-0.902 at 300,000 games
-    and 0.894-0.899 at 20,000 with one seat ahead by e, 0.902-0.908 with one seat behind
-    (tests/test_stats.py, slow; docs/POWER.md).
+    whole verdict (multinomial seat counts, chi-square, Holm over 3, 4 and 5 players; 10^6
+    runs, scripts/seat_power.py), the power at this edge with one seat ahead by e is 0.900
+    at 300,000 games and 0.896-0.898 at 20,000; with one seat behind, 0.901-0.902 and
+    0.904-0.906 (docs/POWER.md; the slow test in tests/test_stats.py checks 0.88-0.92).
 
     Ties: shared wins (ties split 1/k) shrink the covariance of a game's share vector, so the
     test stays at level <= alpha (``seat_equality_test``) and its statistic varies less about
@@ -557,7 +557,7 @@ def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> flo
     a noncentral chi-square with lambda / c, and at the planned power 0.9 with 2 to 6 players
     that power is higher for every c (c = 0.9: +0.002 to +0.012), so the printed edge errs on
     the safe side. It is not a bound in general: ties only among the seats without the edge
-    shrink the noise where it does not count and cost up to 0.003 of power per 5% of shrink
+    shrink the noise where it does not count and cost about 0.003 of power per 5% of shrink
     (6-7% tied games shrink it by about 5%); with 7 or more players, or a planned power
     of 0.8 with 5 or more, even ties can cost some too.
     """

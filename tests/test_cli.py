@@ -220,3 +220,90 @@ def test_rules_command_json_is_the_described_rows():
     r = invoke("rules", "avengers-cards", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout) == Rules.describe()
+
+
+# --------------------------------------------------------------------------------------------
+# balance plan
+
+
+def plan_lines(*args):
+    r = invoke("plan", *args)
+    assert r.exit_code == 0, r.output
+    return r.output.splitlines()
+
+
+def test_plan_sizes_the_seat_edge_for_the_report_verdict():
+    from balance import stats
+
+    lines = plan_lines("--effect", 0.01, "--players", "3,4,5")
+    assert lines[0] == "To detect 1 pp with power 90% at alpha 0.05:"
+    assert "Holm-adjusted across 3 player counts: level 0.05/3" in lines[2]
+    # one seat line per count, sized for the chi-square verdict with Holm family 3 ...
+    seat = {p: stats.games_for_seat_edge(0.01, p, family=3) for p in (3, 4, 5)}
+    assert lines[3:6] == [f"    {p} players (fair {1 / p:.2%}): {seat[p]:,} games" for p in (3, 4, 5)]
+    assert lines[6] == f"    one run of --players 3,4,5 --games {seat[3]} covers them all"
+    # ... more than the one-seat z-test asked for (it left the verdict at 0.59-0.84 power)
+    assert all(seat[p] > stats.games_for_rate_edge(0.01, p) for p in (3, 4, 5))
+    # the variant-difference lines are as before, one per count
+    independent = {p: stats.games_for_difference(0.01, 1 / p) for p in (3, 4, 5)}
+    assert lines[7] == "  a variant difference in a seat's win rate, independent runs:"
+    assert lines[8:11] == [f"    {p} players (fair {1 / p:.2%}): {independent[p]:,} games per variant"
+                           for p in (3, 4, 5)]
+    assert "pass --paired-sd from a pilot run" in lines[11] and len(lines) == 12
+
+
+def test_plan_family_defaults_to_the_number_of_counts_and_can_be_given():
+    from balance import stats
+
+    alone = plan_lines("--players", 4)
+    assert "(chi-square over the seats, level 0.05):" in alone[2] and "Holm" not in alone[2]
+    assert alone[3] == f"    4 players (fair 25.00%): {stats.games_for_seat_edge(0.01, 4):,} games"
+    # 4 players planned as one count of a 3,4,5 run: the same games as in the full plan
+    part = plan_lines("--players", 4, "--family", 3)
+    full = plan_lines("--players", "3,4,5")
+    assert part[3] == full[4] and "level 0.05/3" in part[2]
+    assert not any("covers them all" in line for line in part)
+
+
+def test_plan_paired_lines_and_other_power_and_alpha():
+    from balance import stats
+
+    lines = plan_lines("--effect", 0.005, "--players", "3,5", "--power", 0.8, "--alpha", 0.01,
+                       "--paired-sd", 0.3)
+    assert lines[0] == "To detect 0.5 pp with power 80% at alpha 0.01:"
+    assert "level 0.01/2" in lines[2]
+    assert lines[3] == (f"    3 players (fair 33.33%): "
+                        f"{stats.games_for_seat_edge(0.005, 3, 2, 0.8, 0.01):,} games")
+    assert lines[-3] == "  the same with common random numbers (paired sd 0.3):"
+    assert lines[-1] == (f"    5 players (fair 20.00%): "
+                         f"{stats.games_for_difference(0.005, 0.2, 0.8, 0.01, 0.3):,} games per variant")
+
+
+def test_plan_help_explains_each_line():
+    out = invoke("plan", "--help").output
+    for words in ("a seat edge:", "Holm-adjusted", "alpha / family", "least favourable",
+                  "independent runs:", "common random numbers:", "--family", "docs/POWER.md"):
+        assert words in out, words
+
+
+PLAN_BAD = [
+    (["--players", "3,3"], "--players '3,3' repeats 3"),
+    (["--players", "11"], "players=11 is out of range; allowed: integer 2..10"),
+    (["--players", "x"], "--players 'x'"),
+    (["--players", ","], "names no player count"),
+    (["--players", "3,4,5", "--family", "2"], "--family 2 is below the number of player counts given (3)"),
+    (["--family", "0"], "--family 0"),
+    (["--effect", "0.7", "--players", "3"], "--effect 0.7 is out of range for 3 players; allowed: 0 < effect < 0.666667"),
+    (["--effect", "0"], "--effect 0.0"),
+    (["--power", "1.5"], "power=1.5"),
+    (["--power", "0.04", "--alpha", "0.05"], "power=0.04 is not above alpha"),
+    (["--paired-sd", "0"], "paired_sd=0.0"),
+]
+
+
+@pytest.mark.parametrize("args, words", PLAN_BAD)
+def test_plan_bad_input_is_one_line_exit_2(args, words):
+    r = invoke("plan", *args)
+    assert r.exit_code == 2, r.output
+    assert words in r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1

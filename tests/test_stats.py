@@ -429,7 +429,8 @@ def seat_verdicts(shares, games):
 
 
 def draw_shares(rng, p, games, reps, tie_rate=0.0):
-    """Summed seat win shares of ``reps`` runs of ``games`` games, shape (reps, P).
+    """Summed seat win shares of ``reps`` runs of ``games`` games, and the games in which
+    each seat shared a win: two float arrays of shape (reps, P).
 
     Without ties a run's seat win counts are one multinomial draw. With ``tie_rate``, that
     fraction of games is a two-way tie spread evenly over the pairs of seats (half a win
@@ -437,15 +438,15 @@ def draw_shares(rng, p, games, reps, tie_rate=0.0):
     """
     players = p.size
     if tie_rate == 0.0:
-        return rng.multinomial(games, p, size=reps).astype(float)
+        return rng.multinomial(games, p, size=reps).astype(float), np.zeros((reps, players))
     pairs = [(a, b) for a in range(players) for b in range(a + 1, players)]
     outcomes = np.concatenate([p - tie_rate / players, np.full(len(pairs), tie_rate / len(pairs))])
     counts = rng.multinomial(games, outcomes, size=reps).astype(float)
-    shares = counts[:, :players].copy()
+    shared = np.zeros((reps, players))
     for k, (a, b) in enumerate(pairs):
-        shares[:, a] += counts[:, players + k] / 2
-        shares[:, b] += counts[:, players + k] / 2
-    return shares
+        shared[:, a] += counts[:, players + k]
+        shared[:, b] += counts[:, players + k]
+    return counts[:, :players] + shared / 2, shared
 
 
 def verdict_power(planted, p, games, reps, seed, tie_rate=0.0):
@@ -453,7 +454,7 @@ def verdict_power(planted, p, games, reps, seed, tie_rate=0.0):
     probabilities p there and fair seats at the other counts of RUN_PLAYERS."""
     rng = np.random.default_rng(seed)
     shares = {players: draw_shares(rng, p if players == planted else np.full(players, 1 / players),
-                                   games, reps, tie_rate)
+                                   games, reps, tie_rate)[0]
               for players in RUN_PLAYERS}
     column = RUN_PLAYERS.index(planted)
     found = sum(seat_verdicts({k: v[r] for k, v in shares.items()}, games)[column] < 0.05
@@ -466,10 +467,12 @@ def test_seat_verdicts_are_those_of_the_report():
     # both give the same Holm-adjusted p-values (float rounding tolerance).
     rng = np.random.default_rng(5)
     games = 30_000
-    shares = {players: draw_shares(rng, least_favourable(players, 0.01), games, 1, 0.06)[0]
-              for players in RUN_PLAYERS}
-    seats = pl.DataFrame([{"players": players, "seat": seat, "games": games, "win_share": share}
-                          for players in RUN_PLAYERS for seat, share in enumerate(shares[players])])
+    drawn = {players: draw_shares(rng, least_favourable(players, 0.01), games, 1, 0.06)
+             for players in RUN_PLAYERS}
+    shares = {players: share[0] for players, (share, _) in drawn.items()}
+    seats = pl.DataFrame([{"players": players, "seat": seat, "games": games,
+                           "win_share": share[0, seat], "wins_shared": int(shared[0, seat])}
+                          for players, (share, shared) in drawn.items() for seat in range(players)])
     report = seat_fairness(seats).sort("players")
     assert report["players"].to_list() == list(RUN_PLAYERS)
     np.testing.assert_allclose(report["p_adjusted"].to_numpy(), seat_verdicts(shares, games), rtol=1e-12)
@@ -496,10 +499,11 @@ def test_old_one_seat_sizing_falls_short_of_the_verdict_and_the_new_one_does_not
 def test_seat_edge_power_by_simulation_of_the_report_verdict(players, games):
     # A run of `games` games at each of 3, 4 and 5 players (Holm family 3), the printed edge
     # planted at one count, the other two fair; 10,000 simulated runs per case, so a power
-    # estimate has SD <= 0.0031. Runs of 20,000 simulations (another seed) put the power of
-    # the three ranged cases at 0.894-0.905 (+-0.002): [0.88, 0.92] is >= 4 SD from 0.892
-    # and from 0.907, a false-failure rate below 1e-4 per check. The measured powers are
-    # printed (pytest -rP) and quoted in docs/POWER.md.
+    # estimate has SD <= 0.0031. The true power of the seat ahead or behind is 0.896-0.906
+    # (scripts/seat_power.py, 10^6 runs) and with ties about the same (20,000 runs:
+    # 0.900-0.905): [0.88, 0.92] is >= 4.5 SD from 0.894 and from 0.906, a false-failure
+    # rate below 1e-5 per check. The measured powers are printed (pytest -rP) and quoted in
+    # docs/POWER.md.
     reps = 10_000
     edge = S.detectable_seat_edge(games, players, family=len(RUN_PLAYERS))
     old = S.detectable_rate_edge(games, players)
