@@ -40,8 +40,8 @@ def test_small_run_writes_every_file(tmp_path):
                "-s", "greedy:samples=4", "--set", "set_bonus=2", "--out", out, "--keep-games")
     assert r.exit_code == 0, r.output
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["cards.parquet", "games.parquet", "manifest.json", "pairs.parquet",
-                     "scores.parquet", "seats.parquet", "villains.parquet"]
+    assert names == ["cards.parquet", "game_totals.parquet", "games.parquet", "manifest.json",
+                     "pairs.parquet", "scores.parquet", "seats.parquet", "villains.parquet"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == "avengers-cards" and manifest["seed"] == 3 and manifest["games"] == 2000
     assert manifest["runs"][0]["rules"]["set_bonus"] == 2
@@ -58,6 +58,12 @@ def test_small_run_writes_every_file(tmp_path):
     assert by_seat["score"].to_list() == seats["score_sum"].to_list()
     scores = pl.read_parquet(out / "scores.parquet")
     assert scores["count"].sum() == 2000 * 7
+    # per-game score totals add up to the seats' score sums, and their squares to the games'
+    totals = pl.read_parquet(out / "game_totals.parquet").sort("players")
+    per_game = games.group_by("players", "game").agg(pl.col("score").sum()).group_by("players").agg(
+        pl.col("score").sum().alias("t"), (pl.col("score") ** 2).sum().alias("t2")).sort("players")
+    assert totals["score_total_sum"].to_list() == per_game["t"].to_list()
+    assert totals["score_total_sq_sum"].to_list() == per_game["t2"].to_list()
     # head to head: seat a ahead of b, b ahead of a and level add up to the games played
     pairs = pl.read_parquet(out / "pairs.parquet").filter(pl.col("players") == 3)
     ahead = {(r["seat"], r["opponent_seat"]): r for r in pairs.iter_rows(named=True)}
@@ -307,3 +313,29 @@ def test_plan_bad_input_is_one_line_exit_2(args, words):
     assert r.exit_code == 2, r.output
     assert words in r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_a_slow_warm_up_says_it_is_compiling_and_is_not_counted_as_simulation(monkeypatch, tmp_path):
+    """The kernels are compiled (or loaded from numba's cache) before the clock starts; when that
+    takes long, the user is told why nothing moves. A slow warm-up is simulated here."""
+    import time
+
+    from balance import api
+    from balance.games.avengers_cards.engine import Engine
+
+    play = Engine.play
+
+    def slow_first_game(self, seed, first, n):
+        if n == 1:  # the warm-up plays one game per engine
+            time.sleep(0.3)
+        return play(self, seed, first, n)
+
+    monkeypatch.setattr(Engine, "play", slow_first_game)
+    monkeypatch.setattr(api, "COMPILE_NOTICE_SECONDS", 0.05)
+    messages = []
+    run = api.simulate("avengers-cards", players=4, games=300, seed=1, on_status=messages.append)
+    assert messages == ["compiling the kernel (first run only; later runs load it from the cache)"]
+    timing = run.manifest["timing"]
+    assert timing["compile_seconds"] >= 0.3 and timing["seconds"] < timing["compile_seconds"]
+    r = invoke("simulate", "avengers-cards", "--players", "4", "--games", 300, "--out", tmp_path / "r")
+    assert r.exit_code == 0 and "compiling the kernel (first run only" in r.stderr
