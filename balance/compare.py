@@ -300,7 +300,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
                      for f in range(played, played + n_batch, chunk_size)]
             playing = [0] + active
             for metrics, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
-                for j, v in enumerate(active, start=1):
+                for j, v in enumerate(playing[1:], start=1):
                     sums[v - 1].add(metrics[0], metrics[j])
                 if on_progress is not None:
                     on_progress(n * len(playing))
