@@ -353,8 +353,9 @@ def compare(
 def _print_comparison(report: dict, out: Path) -> None:
     """The verdict in a few lines; rows with ``significant`` None (descriptive, or every row
     in sequential mode) are never listed as differences."""
-    typer.echo(f"{report['game']}, {report['players']} players, {report['games']:,} games per variant, "
-               f"baseline {report['baseline']!r} -> {out}")
+    up_to = "up to " if report.get("sprt") else ""  # sequential: each variant stops at its decision
+    typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
+               f"variant, baseline {report['baseline']!r} -> {out}")
     significant = [r for r in report["results"] if r["significant"]]
     for r in significant:
         where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
