@@ -327,8 +327,11 @@ def report(
 CORRECTION_NAMES = ("holm", "bh")
 
 
-@app.command()
+# compare takes one argument; extra ones are what the shell made of an unquoted value with
+# spaces, which compare explains instead of click's bare "unexpected extra arguments".
+@app.command(context_settings={"allow_extra_args": True})
 def compare(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     variant: Annotated[list[str], typer.Option(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
@@ -364,9 +367,19 @@ def compare(
     --players 4 --games 200000 -s greedy
     """
     from balance.compare import compare as run_compare
+    from balance.compare import parse_variant
     from balance.compare_report import write_compare_report
     from balance.output import write_json
 
+    if ctx.args:
+        try:  # the variant the shell cut short names itself best
+            for v in variant:
+                parse_variant(v)
+        except BalanceError as e:
+            fail(f"{e} (left over: {' '.join(ctx.args)})")
+        fail(f"unexpected argument(s) {' '.join(map(repr, ctx.args))}: compare takes one game; a "
+             "value with spaces was split by the shell, so quote it, e.g. "
+             '--variant "hand=[1, 2, 3]"')
     if correction not in CORRECTION_NAMES:
         fail(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     out = out or _default_out("compare", game)
@@ -382,6 +395,8 @@ def compare(
         write_compare_report(result.report, directory)
 
     result = _run_analysis(out, force, quiet, n_games * len(variant), run, write)
+    for warning in result.report["warnings"]:  # even with --quiet: the run may not be the one meant
+        typer.echo(f"warning: {warning}", err=True)
     if not quiet:
         _print_comparison(result.report, out)
     if fail_if_different and result.any_different:
@@ -389,17 +404,24 @@ def compare(
 
 
 def _print_comparison(report: dict, out: Path) -> None:
-    typer.echo(f"{report['game']}, {report['players']} players, {report['games']:,} games per variant, "
-               f"baseline {report['baseline']!r} -> {out}")
-    for r in report["results"]:
-        if r["significant"]:
-            typer.echo(f"  {r['variant']}: {r['metric']} {r['baseline']:.4f} -> {r['value']:.4f} "
-                       f"(diff {r['difference']:+.4f} [{r['lo']:+.4f}, {r['hi']:+.4f}], "
-                       f"adjusted p = {r['p_adjusted']:.2g})")
-    if not any(r["significant"] for r in report["results"]):
+    """The verdict in a few lines; rows with ``significant`` None (descriptive, or every row
+    in sequential mode) are never listed as differences."""
+    up_to = "up to " if report.get("sprt") else ""  # sequential: each variant stops at its decision
+    typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
+               f"variant, baseline {report['baseline']!r} -> {out}")
+    significant = [r for r in report["results"] if r["significant"]]
+    for r in significant:
+        where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
+        typer.echo(f"  {r['variant']}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "
+                   f"(diff {r['difference']:+.4f} [{r['lo']:+.4f}, {r['hi']:+.4f}], "
+                   f"adjusted p = {r['p_adjusted']:.2g})")
+    sprt = report.get("sprt")
+    if sprt:
+        for v in sprt["variants"]:
+            typer.echo(f"  SPRT {v['variant']}: {v['decision']} after {v['games']:,} games (llr {v['llr']:.2f})")
+        typer.echo("  (sequential mode: the other rows are descriptive, taken where each test stopped)")
+    elif not significant:
         typer.echo("  no significant difference")
-    for v in (report["sprt"] or {}).get("variants", []):
-        typer.echo(f"  SPRT {v['variant']}: {v['decision']} after {v['games']:,} games (llr {v['llr']:.2f})")
 
 
 @app.command()

@@ -3,26 +3,35 @@
 Every variant plays the same game numbers with the same seed, so game i of each variant sees
 the same shuffles and the same strategy draws as far as the rules let them (common random
 numbers). Per game we compute the metrics of each variant and fold the paired differences
-(variant - baseline) into integer-free running sums; the difference of two correlated means has
-variance Var(d) instead of Var(a) + Var(b), and the report states that reduction.
+(variant - baseline) into exact integer running sums; the difference of two correlated means
+has variance Var(d) instead of Var(a) + Var(b), and the report states that reduction.
 
-Linear per-game metrics (a mean over games) get a paired normal interval; the seat gap (a
-max minus a min of means, not a per-game quantity) gets a batch-means interval over
-``BATCHES`` equal blocks of games, paired by block.
+Rows of a comparison, per variant (``results``):
+- linear per-game metrics (each seat's win share, mean score, ...): the mean of the per-game
+  paired difference, its normal interval and z-test;
+- ``seat_shift``: did the variant move any seat's win rate? The largest per-seat |z| of the
+  paired win-share differences, Sidak-corrected over the seats; its interval is that seat's;
+- ``seat_gap`` (best minus worst seat) and ``seat_imbalance`` (total distance of the seats
+  from the fair 1/players): descriptions of each variant, with no test. Both grow with noise,
+  so a variant that makes the seats noisier (e.g. fewer ties) looks less fair by them even
+  when every seat is fair; ``seat_shift`` is the test.
+With ``sprt``, each variant plays batches until its sequential test decides and stops there.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from balance import stats
 from balance.errors import BalanceError, check_int
-from balance.variants import load_variant_file, parse_value
+from balance.variants import load_variant_file, parse_setting
 
-BATCHES = 40
+# Rows that describe each variant without a test: no interval, no p-value, outside the
+# multiple-comparison family.
+DESCRIPTIVE = ("seat_gap", "seat_imbalance")
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,10 @@ def parse_variant(spec: str) -> VariantSpec:
                 f"variant {spec!r}: {item!r} is not key=value; a variant is 'default', a .toml "
                 "file, or 'key=value;key=value' (optionally 'name:...')"
             )
-        overrides[key.strip()] = parse_value(value)
+        try:
+            overrides[key.strip()] = parse_setting(key.strip(), value, "--variant", joiner=";")
+        except BalanceError as e:
+            raise BalanceError(f"variant {spec!r}: {e}") from None
     return VariantSpec(name or text, overrides, spec)
 
 
@@ -82,6 +94,22 @@ def metric_scales(players: int, fights_lcm: int) -> np.ndarray:
     return np.array([60.0] * players + [players, 1, fights_lcm, 1, players], np.float64)
 
 
+def metric_bounds(rules, players: int) -> np.ndarray:
+    """The largest per-game value of each ``game_metrics`` metric (unscaled; every metric is
+    >= 0): float64[n_metrics]. A paired difference of two variants then has
+    |d| <= max(bound_a, bound_b), which lets the SPRT accept H0 on differences that are all
+    exactly zero (``stats.SPRT``'s ``bound``).
+
+    Win shares, heroes_success and tied_game are at most 1. A seat's score is at most the
+    rules' max_score (every token of the game, all in sets), so is score_range, and the mean
+    score over the seats is at most max_score / players (the seats share the tokens). Tokens
+    come from a supply of tokens_per_colour per colour, so the tokens held at the end total at
+    most 3 tokens_per_colour: tokens_held (a mean per seat) <= 3 tokens_per_colour / players.
+    """
+    return np.array([1.0] * players + [rules.max_score / players, rules.max_score, 1.0, 1.0,
+                                       3 * rules.tokens_per_colour / players], np.float64)
+
+
 @dataclass
 class PairedSums:
     """Running sums for one variant against the baseline, per metric: exact int64 sums of the
@@ -94,7 +122,6 @@ class PairedSums:
     b2: np.ndarray | None = None
     d: np.ndarray | None = None  # sum of paired differences
     d2: np.ndarray | None = None
-    batch_shares: list = field(default_factory=list)  # per batch: (baseline, variant) seat share sums
 
     def add(self, base: np.ndarray, other: np.ndarray) -> None:
         diff = other - base
@@ -112,49 +139,73 @@ def _var(total, total_sq, n):
     return np.maximum(total_sq - total**2 / n, 0.0) / max(n - 1, 1)
 
 
-def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float) -> list[dict]:
-    """One dict per metric: baseline and variant (``value``) means, the paired difference with
-    its CI and p-value, and the variance reduction of pairing (sums are scaled integers)."""
+def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
+              players: int) -> list[dict]:
+    """One dict per metric of ``names`` (the ``game_metrics`` columns, seats first), then
+    ``seat_shift``, ``seat_gap`` and ``seat_imbalance``: baseline and variant (``value``)
+    means, the paired difference with its CI and p-value (None for the descriptive rows), the
+    variance reduction of pairing, ``games`` (n) and ``seat`` (the seat a seat_shift row
+    names, else None). Sums are the scaled integers of ``game_metrics``."""
     n = sums.n
     rows = []
-    z = stats.paired_mean_test
     for i, name in enumerate(names):
         k, k2 = scales[i], scales[i] ** 2
-        test = z(sums.d[i] / k, sums.d2[i] / k2, n, 1 - alpha)
+        test = stats.paired_mean_test(sums.d[i] / k, sums.d2[i] / k2, n, 1 - alpha)
         var_a = _var(sums.a[i] / k, sums.a2[i] / k2, n)
         var_b = _var(sums.b[i] / k, sums.b2[i] / k2, n)
         var_d = _var(sums.d[i] / k, sums.d2[i] / k2, n)
         unpaired = var_a + var_b
         rows.append({
-            "metric": name, "baseline": sums.a[i] / k / n, "value": sums.b[i] / k / n,
-            "difference": test["mean"], "lo": test["lo"], "hi": test["hi"], "p_value": test["pvalue"],
+            "metric": name, "seat": None, "games": n, "baseline": sums.a[i] / k / n,
+            "value": sums.b[i] / k / n, "difference": test["mean"], "lo": test["lo"],
+            "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
-    rows.append(_gap_row(sums, alpha))
-    return rows
+    return rows + _seat_rows(sums, scales[:players], alpha, rows[:players])
 
 
-def _gap_row(sums: PairedSums, alpha: float) -> dict:
-    """Largest seat gap (best minus worst seat win rate) by batch means, paired by batch."""
-    from scipy import stats as sps
+def seat_confidence(alpha: float, players: int) -> float:
+    """Per-seat confidence of the seat_shift test: (1 - alpha)^(1/players) (Sidak)."""
+    return (1 - alpha) ** (1 / players)
 
-    base = np.array([b for b, _ in sums.batch_shares])  # [batches, seats] rates
-    other = np.array([v for _, v in sums.batch_shares])
 
-    def gap(rates):
-        return rates.max(axis=-1) - rates.min(axis=-1)
+def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: list[dict]) -> list[dict]:
+    """seat_shift (the test), seat_gap and seat_imbalance (descriptions) from the per-seat
+    sums: ``scales`` float64[players] (win units per share), ``seat_rows`` the win-share rows.
 
-    base_rate = base.mean(0)
-    other_rate = other.mean(0)
-    d = gap(other) - gap(base)
-    k = len(d)
-    se = d.std(ddof=1) / math.sqrt(k) if k > 1 else math.nan
-    t = sps.t.ppf(1 - alpha / 2, max(k - 1, 1))
-    diff = float(gap(other_rate) - gap(base_rate))
-    p = float(2 * sps.t.sf(abs(d.mean() / se), k - 1)) if k > 1 and se > 0 else 1.0
-    return {"metric": "seat_gap", "baseline": float(gap(base_rate)), "value": float(gap(other_rate)),
-            "difference": diff, "lo": diff - t * se, "hi": diff + t * se, "p_value": p,
-            "variance_reduction": math.nan}
+    seat_shift: with d_s a game's win-share difference of seat s, z_s = mean(d_s) / se_s and
+    T = max_s |z_s|; p = 1 - (1 - p_min)^P with p_min = 2 Phi(-T), valid whatever the
+    correlation between seats (Sidak 1967, JASA 62:626: for a normal vector,
+    P(all |Z_s| <= c) >= prod_s P(|Z_s| <= c)). The interval is the most-moved seat's,
+    mean(d_S) +- z' se_S with z' the two-sided quantile of per-seat confidence
+    (1 - alpha)^(1/P), so p < alpha exactly when it excludes 0: interval and p are the
+    same statistic.
+    """
+    n, players = sums.n, len(scales)
+    test = stats.paired_mean_test(sums.d[:players] / scales, sums.d2[:players] / scales**2, n,
+                                  seat_confidence(alpha, players))
+    z = np.abs(np.asarray(test["z"]))
+    seat = int(np.argmax(z))  # the first seat among equals (all of them when nothing moved)
+    p_min = float(np.asarray(test["pvalue"])[seat])
+    p = 1.0 if p_min >= 1 else -math.expm1(players * math.log1p(-p_min))  # exact for tiny p_min
+    base = sums.a[:players] / scales / n  # float64[players] win rates
+    other = sums.b[:players] / scales / n
+    fair = 1.0 / players
+
+    def described(metric, measure):
+        b, v = float(measure(base)), float(measure(other))
+        return {"metric": metric, "seat": None, "games": n, "baseline": b, "value": v,
+                "difference": v - b, "lo": None, "hi": None, "p_value": None,
+                "variance_reduction": None}
+
+    return [
+        {"metric": "seat_shift", "seat": seat, "games": n, "baseline": float(base[seat]),
+         "value": float(other[seat]), "difference": float(np.asarray(test["mean"])[seat]),
+         "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
+         "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
+        described("seat_gap", lambda rates: rates.max() - rates.min()),
+        described("seat_imbalance", lambda rates: np.abs(rates - fair).sum()),
+    ]
 
 
 @dataclass
@@ -175,18 +226,28 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
             on_progress=None, threads: int | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
-    variants: specs for ``parse_variant``. sprt: ``{"delta", "alpha", "beta", "metric"}`` to
-    stop as soon as a sequential test decides (``games`` is then the cap, played in batches
-    of ``batch`` games). Returns every metric's baseline, variant, paired difference with CI,
-    p-value adjusted over all metrics and variants (Holm or Benjamini-Hochberg). Metrics are
-    summed as exact integers, so any ``threads`` and ``chunk_size`` give the same numbers.
+    variants: specs for ``parse_variant``. Returns every metric's baseline, variant, paired
+    difference with CI, p-value adjusted over all tested metrics and variants (Holm or
+    Benjamini-Hochberg) and ``significant``; ``seat_shift`` tests every seat at once;
+    ``seat_gap`` and ``seat_imbalance`` describe (no test). Metrics are summed as exact
+    integers, so any ``threads`` and ``chunk_size`` give the same numbers.
+
+    sprt: ``{"delta", "alpha", "beta", "metric"}`` for the sequential mode: ``games`` is then
+    a cap, played in batches of ``batch`` games (default 10,000). After each batch every
+    undecided variant's SPRT on ``metric`` (default win_share_seat0) is updated; a variant
+    that decides stops being played, and its rows are summarised at that point with its own
+    ``games``. With m variants besides the baseline, each SPRT runs at alpha / (2m) per side,
+    so the chance that any of them falsely accepts H1 is about alpha (Bonferroni over the m
+    tests, each two-sided at alpha / m). ``any_different`` is then "some variant accepted
+    H1", and the rows are descriptive (``significant`` None): p-values taken at a stopping
+    point chosen by the data are not valid tests.
+
+    ``warnings`` lists variants whose rules are identical (their differences are zero by
+    construction).
     """
     from balance.api import MAX_GAMES, MAX_SEED
-    from balance.registry import get_game
     from balance.runner import DEFAULT_CHUNK
-    from balance.strategy import parse_strategy
 
-    spec = get_game(game)
     check_int("games", games, 2, MAX_GAMES)
     check_int("seed", seed, 0, MAX_SEED)
     check_int("players", players, 2, 10)
@@ -199,8 +260,93 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
                            "--variant default --variant set_bonus=2")
     chunk_size = chunk_size or DEFAULT_CHUNK
     check_int("chunk_size", chunk_size, 1, 10**8)
-    parsed = [parse_variant(v) for v in variants]
+    spec, parsed, seats, engines = _setup(game, variants, players, strategies)
     names = _unique_names([p.name for p in parsed])
+    metric_names = game_metrics_names(players)
+    fights_lcm = math.lcm(*(e.rules.battles * e.rules.villains_per_battle for e in engines))
+    scales = metric_scales(players, fights_lcm)
+    tests, metric = {}, None
+    if sprt is not None:
+        metric = sprt.get("metric") or "win_share_seat0"
+        if metric not in metric_names:
+            raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(metric_names)}")
+        tests = _sprt_tests(sprt, metric_names.index(metric), engines, names, players)
+        batch = batch or 10_000
+        check_int("batch", batch, 2, MAX_GAMES)
+    else:
+        batch = games  # one batch: every chunk in parallel
+
+    sums = [PairedSums() for _ in names[1:]]
+    decisions = {name: "continue" for name in tests}
+    active = list(range(1, len(engines)))  # variants still being played (indices of engines)
+
+    def play_chunk(playing, first_n):
+        """Metrics of the variants ``playing`` (the baseline first) on the same games; numba
+        releases the GIL, so chunks run in parallel."""
+        first, n = first_n
+        return [game_metrics(engines[v].play(seed, first, n), engines[v].rules, fights_lcm)
+                for v in playing], n
+
+    from concurrent.futures import ThreadPoolExecutor
+    from functools import partial
+
+    from balance.runner import default_threads
+
+    played = 0
+    with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
+        while played < games and active:
+            n_batch = min(batch, games - played)
+            spans = [(f, min(chunk_size, played + n_batch - f))
+                     for f in range(played, played + n_batch, chunk_size)]
+            playing = [0] + active
+            for metrics, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
+                for j, v in enumerate(playing[1:], start=1):
+                    sums[v - 1].add(metrics[0], metrics[j])
+                if on_progress is not None:
+                    on_progress(n * len(playing))
+            played += n_batch
+            if tests:
+                i = metric_names.index(metric)
+                k = scales[i]
+                for v in list(active):  # a decided variant stops here: its sums stay at n
+                    s, name = sums[v - 1], names[v]
+                    decisions[name] = tests[name].update(float(s.d[i] / k), float(s.d2[i] / k**2), s.n)
+                    if decisions[name] != "continue":
+                        active.remove(v)
+
+    rows = [{"variant": name, **row} for name, s in zip(names[1:], sums)
+            for row in summarize(metric_names, s, scales, alpha, players)]
+    _adjust(rows, correction, alpha, sequential=bool(tests))
+    if tests:
+        any_different = any(d == "H1" for d in decisions.values())
+    else:
+        any_different = any(r["significant"] for r in rows)
+    from balance import __version__
+
+    report = {
+        "game": spec.id, "title": spec.title, "rules_version": spec.rules_version,
+        "package_version": __version__, "players": players, "seed": seed, "games": played,
+        "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(seats)],
+        "baseline": names[0],
+        "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
+                     for n, p, e in zip(names, parsed, engines)],
+        "alpha": alpha, "confidence": 1 - alpha, "correction": CORRECTIONS[correction],
+        "seat_confidence": seat_confidence(alpha, players),
+        "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
+        "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
+        "warnings": _identical_rules(names, engines),
+        "any_different": bool(any_different),
+    }
+    return Comparison(report)
+
+
+def _setup(game: str, variants: list[str], players: int, strategies):
+    """(game spec, parsed variants, one Strategy per seat, one Engine per variant)."""
+    from balance.registry import get_game
+    from balance.strategy import parse_strategy
+
+    spec = get_game(game)
+    parsed = [parse_variant(v) for v in variants]
     rules_mod = spec.part("rules")
     engine_mod = spec.part("engine")
     seats = [parse_strategy(s, spec.strategies) for s in strategies]
@@ -212,111 +358,96 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
         if "players" in p.overrides:
             raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
         engines.append(engine_mod.Engine(rules_mod.Rules.from_overrides({**p.overrides, "players": players}), seats))
+    return spec, parsed, seats, engines
 
-    metric_names = game_metrics_names(players)
-    tests = {}
-    if sprt is not None:
-        metric = sprt.get("metric") or "win_share_seat0"
-        if metric not in metric_names:
-            raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(metric_names)}")
-        # Either one-sided test may accept H1, so each gets alpha / 2: the overall false-H1
-        # rate is then about alpha (see stats.SPRT).
-        tests = {name: stats.SPRT(sprt["delta"], sprt["alpha"] / 2, sprt["beta"]) for name in names[1:]}
-        batch = batch or 10_000
-        check_int("batch", batch, 2, MAX_GAMES)
-    else:
-        batch = max(1, -(-games // BATCHES))
 
-    fights_lcm = math.lcm(*(e.rules.battles * e.rules.villains_per_battle for e in engines))
-    scales = metric_scales(players, fights_lcm)
-    sums = [PairedSums() for _ in names[1:]]
-    decisions = {name: "continue" for name in tests}
+def _sprt_tests(sprt: dict, metric: int, engines, names: list[str], players: int) -> dict:
+    """One SPRT per variant besides the baseline, at alpha / (2m) per side for m variants:
+    each two-sided test then falsely accepts H1 with probability about alpha / m (see
+    stats.SPRT), and any of the m with about alpha at most (Bonferroni). Each gets the
+    largest possible |d| of ``metric`` (index into the game metrics) for its pair of rules."""
+    per_side = sprt["alpha"] / (2 * (len(engines) - 1))
+    base = metric_bounds(engines[0].rules, players)[metric]
+    return {name: stats.SPRT(sprt["delta"], per_side, sprt["beta"],
+                             bound=float(max(base, metric_bounds(e.rules, players)[metric])))
+            for name, e in zip(names[1:], engines[1:])}
 
-    def play_chunk(first_n):
-        """Every variant's metrics and win units on the same games (numba releases the GIL)."""
-        first, n = first_n
-        chunks = [e.play(seed, first, n) for e in engines]
-        return ([game_metrics(c, e.rules, fights_lcm) for c, e in zip(chunks, engines)],
-                [c.win_units.sum(axis=0, dtype=np.int64) for c in chunks], n)
 
-    from concurrent.futures import ThreadPoolExecutor
-
-    from balance.runner import default_threads
-
-    played = 0
-    with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
-        while played < games:
-            n_batch = min(batch, games - played)
-            spans = [(f, min(chunk_size, played + n_batch - f))
-                     for f in range(played, played + n_batch, chunk_size)]
-            batch_units = np.zeros((len(engines), players), np.int64)
-            for metrics, units, n in pool.map(play_chunk, spans):  # integer sums: any order
-                for v in range(len(engines)):
-                    batch_units[v] += units[v]
-                    if v:
-                        sums[v - 1].add(metrics[0], metrics[v])
-                if on_progress is not None:
-                    on_progress(n * len(engines))
-            played += n_batch
-            for v, s in enumerate(sums):
-                s.batch_shares.append((batch_units[0] / 60.0 / n_batch,
-                                       batch_units[v + 1] / 60.0 / n_batch))
-            if tests:
-                i = metric_names.index(metric)
-                k = scales[i]
-                for name, s in zip(names[1:], sums):
-                    if decisions[name] == "continue":
-                        decisions[name] = tests[name].update(float(s.d[i] / k), float(s.d2[i] / k**2), s.n)
-                if all(d != "continue" for d in decisions.values()):
-                    break
-
-    rows = []
-    for name, s in zip(names[1:], sums):
-        for row in summarize(metric_names, s, scales, alpha):
-            rows.append({"variant": name, **row})
-    adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
-    p_adj = adjust(np.array([r["p_value"] for r in rows]))
-    for r, p in zip(rows, p_adj):
-        r["p_adjusted"] = float(p)
-        r["significant"] = bool(p < alpha)
-    sprt_report = None
-    if tests:
-        sprt_report = {
-            "metric": metric, "delta": sprt["delta"], "alpha": sprt["alpha"], "beta": sprt["beta"],
-            "batch": batch,
-            "variants": [{"variant": name, "decision": decisions[name], "games": sums[i].n,
-                          "llr": tests[name].llr, "lower": tests[name].lower, "upper": tests[name].upper,
-                          "history": [[int(n), float(x)] for n, x in tests[name].history]}
-                         for i, name in enumerate(names[1:])],
-        }
-    any_different = any(r["significant"] for r in rows) or any(d == "H1" for d in decisions.values())
-    from balance import __version__
-
-    report = {
-        "game": spec.id, "title": spec.title, "rules_version": spec.rules_version,
-        "package_version": __version__, "players": players, "seed": seed, "games": played,
-        "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(seats)],
-        "baseline": names[0],
-        "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
-                     for n, p, e in zip(names, parsed, engines)],
-        "alpha": alpha, "confidence": 1 - alpha, "correction": CORRECTIONS[correction],
-        "methods": METHODS, "results": _jsonable(rows), "sprt": sprt_report,
-        "any_different": bool(any_different),
+def _sprt_report(sprt: dict, metric: str, batch: int, tests: dict, decisions: dict,
+                 names: list[str], sums: list[PairedSums]) -> dict:
+    first = next(iter(tests.values()))
+    return {
+        "metric": metric, "delta": sprt["delta"], "alpha": sprt["alpha"], "beta": sprt["beta"],
+        "alpha_per_side": first.alpha, "batch": batch,
+        "variants": [{"variant": name, "decision": decisions[name], "games": s.n,
+                      "llr": tests[name].llr, "lower": tests[name].lower, "upper": tests[name].upper,
+                      "bound": tests[name].bound,
+                      "history": [[int(n), float(x)] for n, x in tests[name].history]}
+                     for name, s in zip(names[1:], sums)],
     }
-    return Comparison(report)
+
+
+def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool) -> None:
+    """Add ``p_adjusted`` and ``significant`` to every row in place: the family is every row
+    with a test (not the descriptive ones, which get None). In sequential mode the rows are
+    descriptive too (``significant`` None): they were taken at a data-chosen stopping point."""
+    family = [r for r in rows if r["p_value"] is not None]
+    adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
+    for r, p in zip(family, adjust(np.array([r["p_value"] for r in family]))):
+        r["p_adjusted"] = float(p)
+        r["significant"] = None if sequential else bool(p < alpha)
+    for r in rows:
+        r.setdefault("p_adjusted", None)
+        r.setdefault("significant", None)
+
+
+def _identical_rules(names: list[str], engines) -> list[str]:
+    """A warning for each variant whose resolved rules equal an earlier variant's."""
+    out = []
+    for j, e in enumerate(engines):
+        same = next((i for i in range(j) if engines[i].rules == e.rules), None)
+        if same is not None:
+            out.append(f"variants {names[same]!r} and {names[j]!r} have identical rules: they play "
+                       "the same games, so their differences are zero by construction")
+    return out
 
 
 CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discovery rate)"}
-METHODS = {
-    "pairing": "common random numbers: every variant plays the same game numbers with the same "
-               "seed (same shuffles and strategy draws); differences are paired per game",
-    "linear metrics": "mean of the per-game paired difference, normal interval with its observed "
-                      "variance; two-sided z-test",
-    "seat_gap": f"best minus worst seat win rate; interval and t-test by batch means over {BATCHES} "
-                "equal blocks of games, paired by block",
-    "variance_reduction": "(Var(baseline) + Var(variant)) / Var(paired difference): how many times "
-                          "fewer games the paired design needs than independent runs",
-}
+
+
+def methods(players: int, alpha: float, sequential: bool) -> dict:
+    """The methods text of a comparison, one entry per measure (comparison.json ``methods``)."""
+    confidence = seat_confidence(alpha, players)
+    out = {
+        "pairing": "common random numbers: every variant plays the same game numbers with the same "
+                   "seed (same shuffles and strategy draws); differences are paired per game",
+        "linear metrics": "mean of the per-game paired difference, normal interval with its observed "
+                          "variance; two-sided z-test",
+        "seat_shift": f"did the variant move any seat's win rate: for each of the {players} seats the "
+                      "per-game paired difference of its win share, z = mean / standard error; the "
+                      f"seat with the largest |z| is reported with its {100 * confidence:.2f}% interval "
+                      f"(Sidak: {100 * (1 - alpha):.0f}% for all seats at once, whatever their "
+                      "correlation) and p = 1 - (1 - p_seat)^players, so p < alpha exactly when "
+                      "that interval excludes 0",
+        "seat_gap": "best minus worst seat win rate of each variant; descriptive (no test): noise "
+                    "alone makes it positive, and more so the noisier the seats, so a variant that "
+                    "only changes how often games tie moves it with every seat fair; seat_shift is "
+                    "the test of a change in the seats",
+        "seat_imbalance": "sum over the seats of |win rate - 1/players|: how far the seats are "
+                          "from fair in total, for baseline and variant; descriptive, and biased "
+                          "upward by noise like seat_gap",
+        "variance_reduction": "(Var(baseline) + Var(variant)) / Var(paired difference): how many times "
+                              "fewer games the paired design needs than independent runs",
+    }
+    if sequential:
+        out["sequential"] = (
+            "each variant plays batches until its SPRT decides, then stops; its rows are "
+            "computed at that point with its own games. Those rows are descriptive: an "
+            "interval or p-value taken where the data chose to stop is not a valid test, so "
+            "no row is marked significant; the SPRT decision is the verdict. With m variants "
+            "each SPRT runs at alpha / (2m) per side, so the chance that any variant falsely "
+            "accepts H1 is about alpha")
+    return out
 
 
 def game_metrics_names(players: int) -> list[str]:

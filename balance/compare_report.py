@@ -1,6 +1,6 @@
 """The report of a rule-variant comparison: report.md and one self-contained report.html.
 
-Rendered with the run report's document model (``balance.report``) from the comparison dict
+Rendered with the document model every report shares (``balance.document``) from the comparison dict
 that ``balance.compare.compare`` returns (the same numbers as comparison.json).
 """
 from __future__ import annotations
@@ -11,26 +11,39 @@ from pathlib import Path
 import polars as pl
 
 from balance import plots
-from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, pvalue, to_html,
-                            to_markdown)
+from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, p_phrase,
+                              pvalue, to_html, to_markdown)
 
-RATE_METRICS = ("heroes_success", "tied_game", "seat_gap")
+RATE_METRICS = ("heroes_success", "tied_game", "seat_shift", "seat_gap", "seat_imbalance")
 
 
 def _is_rate(metric: str) -> bool:
     return metric.startswith("win_share") or metric in RATE_METRICS
 
 
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
 def _value(metric: str, x) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+    if _missing(x):
         return "–"
     return f"{100 * x:.2f}%" if _is_rate(metric) else f"{x:.3f}"
 
 
 def _diff(metric: str, x) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+    if _missing(x):
         return "–"
     return f"{100 * x:+.2f} pp" if _is_rate(metric) else f"{x:+.3f}"
+
+
+def _interval(r: dict) -> str:
+    """'-0.51 to +1.20 pp' (rates) or '-0.013 to +0.020': the one interval notation."""
+    if _missing(r["lo"]) or _missing(r["hi"]):
+        return "–"
+    if _is_rate(r["metric"]):
+        return ci(r["lo"], r["hi"], " pp")
+    return f"{r['lo']:+.3f} to {r['hi']:+.3f}"
 
 
 def _reduction(x) -> str:
@@ -39,15 +52,26 @@ def _reduction(x) -> str:
     return f"{x:,.1f}x"
 
 
+def _label(r: dict) -> str:
+    """The metric's name, with the seat a seat_shift row speaks of."""
+    return f"{r['metric']} (seat {r['seat']})" if r.get("seat") is not None else r["metric"]
+
+
+def _significant(x) -> str:
+    return "–" if x is None else ("yes" if x else "no")
+
+
 def write_compare_report(report: dict, out_dir) -> dict:
     """Write report.md, report.html and figures/*.png for ``report`` into ``out_dir``."""
     out_dir = Path(out_dir)
     fig_dir = out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
     results = pl.DataFrame(report["results"], infer_schema_length=None)
-    figures = {"differences": plots.differences(
-        results.select("variant", "metric", "difference", "lo", "hi", "significant")
-        .with_columns(pl.col("lo", "hi").fill_null(float("nan"))),
+    figures = {"differences": plots.differences(  # rows with an interval (not the descriptions)
+        results.filter(pl.col("lo").is_not_null())
+        .select("variant", "metric", "difference", "lo", "hi", pl.col("significant").fill_null(False))
+        .with_columns(is_rate=pl.col("metric").str.starts_with("win_share")
+                      | pl.col("metric").is_in(RATE_METRICS)),  # as _is_rate
         fig_dir / "differences.png")}
     sprt = report.get("sprt")
     if sprt:
@@ -77,31 +101,62 @@ def _by_variant(report: dict) -> dict[str, list[dict]]:
     return out
 
 
+def _row(rows: list[dict], metric: str) -> dict:
+    return next(r for r in rows if r["metric"] == metric)
+
+
+def _seat_lines(variant: str, rows: list[dict]) -> tuple:
+    """The seats in words: the seat_shift test's most-moved seat and the descriptive
+    distance from fair of both variants."""
+    shift, imbalance = _row(rows, "seat_shift"), _row(rows, "seat_imbalance")
+    moved = {True: "a seat moved", False: "no significant move",
+             None: "descriptive, at the sequential stop"}[shift["significant"]]
+    fairer = ("fairer" if imbalance["difference"] < 0 else "less fair"
+              if imbalance["difference"] > 0 else "as fair")
+    return ("Seats under ", Code(variant), f": {moved} (largest: seat {shift['seat']}, "
+            f"{_diff('seat_shift', shift['difference'])}, simultaneous 95% CI {_interval(shift)}, "
+            f"Šidák over seats, then Holm-adjusted {p_phrase(shift['p_adjusted'])}); total distance from fair "
+            f"{_value('seat_imbalance', imbalance['baseline'])} → "
+            f"{_value('seat_imbalance', imbalance['value'])} ({fairer} as measured; "
+            "descriptive, noise adds to it).")
+
+
 def verdict(report: dict) -> Section:
-    items = []
+    items = [("Warning: ", w, ".") for w in report.get("warnings", [])]
     base = report["baseline"]
+    sprt = report.get("sprt")
+    decided = {v["variant"]: v for v in (sprt or {}).get("variants", [])}
     for variant, rows in _by_variant(report).items():
-        significant = [r for r in rows if r["significant"]]
-        if not significant:
-            seat0 = next(r for r in rows if r["metric"] == "win_share_seat0")
-            half = (seat0["hi"] - seat0["lo"]) / 2 if seat0["hi"] is not None else float("nan")
-            items.append((Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
-                          f" in any metric ({report['games']:,} games each; seat 0's win rate is "
-                          f"known to ±{100 * half:.2f} pp)."))
-            continue
-        parts = [Code(variant), " vs ", Code(base), ": ", Strong("different"), " — "]
-        for i, r in enumerate(significant):
-            parts += ([", "] if i else []) + [
-                f"{r['metric']} {_value(r['metric'], r['baseline'])} → {_value(r['metric'], r['value'])} "
-                f"({_diff(r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)"]
-        items.append(tuple(parts) + (".",))
-    for v in (report.get("sprt") or {}).get("variants", []):
-        word = {"H1": "a difference of at least", "H0": "no difference as large as",
-                "continue": "undecided about a difference of"}[v["decision"]]
-        items.append(("Sequential test, ", Code(v["variant"]), f": {word} "
-                      f"{_diff(report['sprt']['metric'], report['sprt']['delta'])} in "
-                      f"{report['sprt']['metric']} after {v['games']:,} games."))
+        if sprt:
+            items.append(_sprt_line(report, base, decided[variant]))
+        else:
+            items.append(_fixed_line(report, base, variant, rows))
+        items.append(_seat_lines(variant, rows))
     return Section("Verdict", [Bullets(items)])
+
+
+def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tuple:
+    significant = [r for r in rows if r["significant"]]
+    if not significant:
+        return (Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
+                f" in any metric ({rows[0]['games']:,} games each).")
+    parts = [Code(variant), " vs ", Code(base), ": ", Strong("different"), " — "]
+    for i, r in enumerate(significant):
+        parts += ([", "] if i else []) + [
+            f"{_label(r)} {_value(r['metric'], r['baseline'])} → {_value(r['metric'], r['value'])} "
+            f"({_diff(r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)"]
+    return tuple(parts) + (".",)
+
+
+def _sprt_line(report: dict, base: str, v: dict) -> tuple:
+    s = report["sprt"]
+    size = f"{_diff(s['metric'], s['delta'])} in {s['metric']}"
+    word = {"H1": (Strong("different"), f": a difference of at least {size}"),
+            "H0": (Strong("no difference that matters"), f": none as large as {size}"),
+            "continue": (Strong("undecided"), f" about a difference of {size} at the cap")}[v["decision"]]
+    return (Code(v["variant"]), " vs ", Code(base), ": ", *word,
+            f" (sequential test, decided after {v['games']:,} games)."
+            if v["decision"] != "continue" else f" ({v['games']:,} games).")
 
 
 def setup(report: dict) -> Section:
@@ -109,8 +164,9 @@ def setup(report: dict) -> Section:
     rows = [[Code(v["name"]), Code(v["source"]),
              Code(", ".join(f"{k}={v['overrides'][k]}" for k in v["overrides"]) or "(rulebook)")]
             for v in report["variants"]]
+    games = ("up to " if report.get("sprt") else "") + f"{report['games']:,}"
     return Section("Setup", [
-        Para((f"{report['game']}, {report['players']} players, {report['games']:,} games per "
+        Para((f"{report['game']}, {report['players']} players, {games} games per "
               f"variant, seed {report['seed']}. Strategies: {strategies}. Baseline: ",
               Code(report["baseline"]), ".")),
         Table(["variant", "as given", "rules changed"], rows, left=3),
@@ -118,17 +174,28 @@ def setup(report: dict) -> Section:
 
 
 def results_section(report: dict, figure: Path) -> Section:
-    blocks = [Figure("differences", figure, "Variant minus baseline, 95% intervals")]
+    confidence = f"{100 * report['confidence']:.0f}%"
+    blocks = [Figure("differences", figure, f"Variant minus baseline, {confidence} intervals")]
+    if report.get("sprt"):
+        blocks.append(Para((Strong("Descriptive."), " In sequential mode each variant's rows are "
+                            "taken where its test stopped. An interval or p-value at a stopping "
+                            "point the data chose is not a valid test, so no row is marked "
+                            "significant; the sequential test's decision is the verdict.")))
     for variant, rows in _by_variant(report).items():
-        blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]))))
+        blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]),
+                            f" ({rows[0]['games']:,} games)")))
         blocks.append(Table(
-            ["metric", "baseline", "variant", "difference", "95% CI", "p", "adjusted p",
+            ["metric", "baseline", "variant", "difference", f"{confidence} CI", "p", "adjusted p",
              "significant", "variance reduction"],
-            [[Code(r["metric"]), _value(r["metric"], r["baseline"]), _value(r["metric"], r["value"]),
-              _diff(r["metric"], r["difference"]),
-              f"[{_diff(r['metric'], r['lo'])}, {_diff(r['metric'], r['hi'])}]",
-              pvalue(r["p_value"]), pvalue(r["p_adjusted"]), "yes" if r["significant"] else "no",
+            [[Code(_label(r)), _value(r["metric"], r["baseline"]), _value(r["metric"], r["value"]),
+              _diff(r["metric"], r["difference"]), _interval(r),
+              pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
               _reduction(r["variance_reduction"])] for r in rows]))
+    blocks.append(Para((
+        f"seat_shift: the seat whose win rate moved most (largest |z|), with a "
+        f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
+        f"intervals of all seats hold together with {confidence} confidence; seat_gap and "
+        "seat_imbalance describe each variant (no test).",)))
     seat0 = [r for r in report["results"] if r["metric"] == "win_share_seat0"
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:
@@ -144,10 +211,13 @@ def sprt_section(report: dict, figure: Path) -> Section:
     s = report["sprt"]
     rows = [[Code(v["variant"]), v["decision"], f"{v['games']:,}", f"{v['llr']:.2f}",
              f"{v['lower']:.2f}", f"{v['upper']:.2f}"] for v in s["variants"]]
+    per_side = s.get("alpha_per_side", s["alpha"] / 2)
     return Section("Sequential test", [
         Para(("SPRT on ", Code(s["metric"]), f": H0 no difference, H1 a difference of at least "
-              f"{_diff(s['metric'], s['delta'])}; alpha {s['alpha']} (two-sided), beta {s['beta']}, "
-              f"decisions after every {s['batch']:,} games.",)),
+              f"{_diff(s['metric'], s['delta'])}; false-H1 rate {s['alpha']} over all "
+              f"{len(s['variants'])} variant(s) together ({per_side:.4g} per side of each test), "
+              f"beta {s['beta']}, decisions after every {s['batch']:,} games; a variant stops "
+              "being played once its test decides.",)),
         Table(["variant", "decision", "games", "llr", "accept H0 at", "accept H1 at"], rows),
         Figure("sprt", figure, "Log-likelihood ratio as games accumulate"),
     ])
@@ -155,13 +225,23 @@ def sprt_section(report: dict, figure: Path) -> Section:
 
 def methods(report: dict) -> Section:
     m = report["methods"]
-    return Section("Methods", [Bullets([
+    items = [
         ("Pairing: ", m["pairing"], "."),
         ("Linear metrics: ", m["linear metrics"], "."),
+        ("Seat shift (the seat test): ", m["seat_shift"], "."),
         ("Seat gap: ", m["seat_gap"], "."),
+        ("Seat imbalance: ", m["seat_imbalance"], "."),
         ("Variance reduction: ", m["variance_reduction"], "."),
-        (f"Multiple comparisons: {report['correction']} over every metric of every variant; "
-         f"significant means adjusted p < {report['alpha']}.",),
-        ("Sequential mode: Wald's SPRT with the normal approximation used by chess-engine testing "
-         "(Fishtest); each one-sided test runs at alpha/2.",),
-    ])])
+        (f"Multiple comparisons: {report['correction']} over every tested row (each metric and "
+         f"seat_shift) of every variant; seat_gap and seat_imbalance are not tests. Significant "
+         f"means adjusted p < {report['alpha']}.",),
+    ]
+    if "sequential" in m:
+        items += [
+            ("Sequential mode: ", m["sequential"], "."),
+            ("The test: Wald's SPRT with the normal approximation used by chess-engine testing "
+             "(Fishtest), one one-sided test for each sign of the difference; a variant whose "
+             "differences are all exactly zero accepts H0 once that run of zeros would be "
+             "unlikely (at most beta) under a difference of delta.",),
+        ]
+    return Section("Methods", [Bullets(items)])

@@ -17,6 +17,9 @@ import polars as pl
 from balance import stats
 from balance.errors import BalanceError
 
+# Win shares are counted in 1/60 units by the kernels (exact for ties of up to 6 winners).
+WIN_UNIT = 60
+
 
 def split_pool(items: list[str]) -> list[str]:
     """``["greedy:samples=4,w_risk=2,threshold", "random"]`` -> three specs.
@@ -36,7 +39,8 @@ def split_pool(items: list[str]) -> list[str]:
 
 @dataclass
 class MatchupResult:
-    matrix: pl.DataFrame  # strategy, field, games, share, lo, hi, fair, p_value, p_adjusted
+    matrix: pl.DataFrame  # strategy, field, games, share, lo, hi, win_share_sum,
+    # win_share_sq_sum, fair, p_value, p_adjusted
     dominated: pl.DataFrame  # strategy, dominated_by
     meta: pl.DataFrame  # strategy, population share at the replicator dynamics' rest point
     players: int
@@ -70,22 +74,38 @@ def run_matchups(game: str, pool: list[str], players: int = 4, games: int = 100_
                            on_progress=on_progress)
             mine = run.seats.filter(pl.col("strategy") == a)
             n = int(mine["games"].sum())
-            share, lo, hi = stats.mean_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), n)
-            rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi})
+            total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
+            share, lo, hi = stats.mean_ci(total, total_sq, n)
+            rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
+                         "win_share_sum": total, "win_share_sq_sum": total_sq})
     matrix = pl.DataFrame(rows).with_columns(fair=pl.lit(1.0 / players))
-    matrix = _significance(matrix, games, players)
+    matrix = _significance(matrix, players)
     share = _share_matrix(matrix, labels, players)
     return MatchupResult(matrix, _dominated(share, labels), _replicator(share, labels), players, labels)
 
 
-def _significance(matrix: pl.DataFrame, games: int, players: int) -> pl.DataFrame:
-    """z-test of each cell against the fair 1/players, Holm-adjusted over the matrix."""
-    from scipy.stats import norm
+def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
+    """Test each cell's win share against the fair 1/players; Holm-adjusted over the matrix.
 
-    half = (matrix["hi"] - matrix["lo"]).to_numpy() / 2
-    se = half / 1.959963984540054
-    z = (matrix["share"].to_numpy() - 1.0 / players) / np.where(se > 0, se, np.inf)
-    p = 2 * norm.sf(np.abs(z))
+    matrix: one row per cell with ``games`` (n), ``win_share_sum`` and ``win_share_sq_sum``
+    (sums over the cell's games of the row strategy's share x and of x^2). Adds ``p_value``
+    and ``p_adjusted`` (float64, one per row).
+
+    Method: ``stats.paired_mean_test`` on the per-game d = x - 1/players (a one-sample z-test
+    with the observed variance), from sum_d = W - n/P and sum_d2 = W2 - 2W/P + n/P^2. The
+    sums are counted in 1/60 win units (exact integers for ties of up to 6) so that a cell
+    whose every game gives exactly 1/P has d = 0 exactly (p = 1), and a cell with no spread
+    away from 1/P (a strategy that never wins) has p = 0, not the p = 1 that an interval of
+    zero width gave before.
+    """
+    unit = WIN_UNIT
+    fair = unit // players if unit % players == 0 else unit / players
+    n = matrix["games"].to_numpy().astype(np.float64)
+    total = np.round(matrix["win_share_sum"].to_numpy() * unit)
+    total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * unit**2)
+    sum_d = total - n * fair
+    sum_d2 = total_sq - 2 * fair * total + n * fair**2
+    p = np.asarray(stats.paired_mean_test(sum_d, sum_d2, n)["pvalue"], dtype=np.float64).reshape(-1)
     return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)))
 
 

@@ -654,6 +654,16 @@ class SPRT:
       in the first games of a common-random-numbers comparison where most d are 0) the
       test has no scale for d: llr = 0 and the answer is "continue". Deciding there would
       accept H0 (or H1) after two identical games.
+    - Except with a ``bound`` R, the largest possible |d| (1 for a win-share difference):
+      then n differences that are all exactly zero are evidence of their own. If
+      |mean(d)| >= delta and |d| <= R, then delta <= E|d| <= R P(d != 0), so
+      P(d != 0) >= delta / R and n zeros in a row have probability at most
+      (1 - delta/R)^n. Once that is <= beta (and n >= ``min_games``) the answer is "H0",
+      with llr = n log(1 - delta/R) (the log of that probability, below ``lower``). A
+      variant identical to the baseline thus stops with H0 (after 299 games at
+      delta = 0.01, R = 1) instead of running to its cap. The chance of a wrong H0 by this
+      route is at most beta, and it adds to the normal test's error only for d that are
+      almost always zero: with P(d != 0) = 0.1, 299 zeros in a row have probability 2e-14.
     - A variance from a handful of games is often far too small, which inflates |llr|; so
       no decision is taken before ``min_games`` games (default 30; the llr is still
       recorded). This matters only when delta is large against the spread of d (decisions
@@ -666,11 +676,14 @@ class SPRT:
     alpha: float = 0.05
     beta: float = 0.05
     min_games: int = 30
+    bound: float | None = None  # largest possible |d|, if known (see "all d zero" above)
     history: list = field(default_factory=list, repr=False)  # (n, llr) per update
     llr: float = field(default=0.0, init=False)
 
     def __post_init__(self):
         self.delta = _check_positive("delta", self.delta)
+        if self.bound is not None:
+            self.bound = _check_positive("bound", self.bound)
         self.alpha = _check_open_unit("alpha", self.alpha)
         self.beta = _check_open_unit("beta", self.beta)
         self.min_games = _check_int("min_games", self.min_games, 2)
@@ -688,6 +701,18 @@ class SPRT:
     def upper(self) -> float:
         return math.log((1 - self.beta) / self.alpha)
 
+    def _all_zero(self, n: int) -> str:
+        """n differences, all exactly zero, with |d| <= bound: H0 once the chance of that
+        under H1, at most (1 - delta/bound)^n, is <= beta."""
+        # P(d = 0) under H1 is at most 1 - delta/bound (zero when delta >= bound: one zero
+        # then rules H1 out; floored so llr stays finite for the JSON history)
+        stay = max(1.0 - self.delta / self.bound, 1e-300)
+        self.llr = n * math.log(stay)
+        self.history.append((n, self.llr))
+        if n >= self.min_games and self.llr <= math.log(self.beta):
+            return "H0"
+        return "continue"
+
     def _side_llrs(self, sum_d: float, var: float, n: int) -> tuple[float, float]:
         """(LLR for mean = +delta, LLR for mean = -delta) against mean = 0."""
         var = max(var, 1e-12)  # floor: never divide by zero
@@ -698,13 +723,17 @@ class SPRT:
         """Decision after n games with cumulative sum_d, sum_d2: "H0", "H1" or "continue".
 
         Records (n, llr) in ``history``. With no spread yet (n < 2, or all d equal so far)
-        llr = 0 and the answer is "continue"; before ``min_games`` games it is "continue".
+        llr = 0 and the answer is "continue", except that with a ``bound`` and every d
+        exactly zero (sum_d2 = 0) it is "H0" once (1 - delta/bound)^n <= beta; before
+        ``min_games`` games it is always "continue".
         """
         # Plain floats, not numpy: this runs once per game (or batch) in a sequential loop.
         n = _check_int("n", n, 0)
         sum_d, sum_d2 = _check_float("sum_d", sum_d), _check_float("sum_d2", sum_d2)
         if sum_d2 < 0:
             raise BalanceError(f"sum_d2={sum_d2!r} is negative; allowed: a sum of squares >= 0")
+        if sum_d2 == 0.0 and self.bound is not None and n >= 1:
+            return self._all_zero(n)
         var = float(_sample_var(sum_d, sum_d2, n)) if n >= 2 else 0.0
         if var == 0.0:
             self.llr = 0.0

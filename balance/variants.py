@@ -9,10 +9,13 @@ strings, e.g.::
 
 An override is ``key=value`` where value is read as TOML (``hand=[1,2,3,4,5,6]``,
 ``ties_cancel=false``) or, failing that, as a bare word or comma list
-(``loss_rule=one``, ``start_tokens=1,1,1``).
+(``loss_rule=one``, ``start_tokens=1,1,1``). Two slips of the command line are caught
+there rather than read as a list: a second setting after a comma (``set_bonus=2,loss_rule=one``)
+and a value the shell cut at a space (``hand=[1,`` from an unquoted ``hand=[1, 2, 3]``).
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -50,12 +53,50 @@ def parse_value(text: str):
     return text
 
 
+# ", name=" inside a value: a second setting joined with a comma instead of its own separator
+_SETTING_AFTER_COMMA = re.compile(r",\s*([A-Za-z_]\w*)\s*=")
+_PAIRS = (("[", "]"), ("(", ")"), ("{", "}"))
+
+
+def parse_setting(key: str, text: str, option: str, joiner: str | None = None):
+    """Read the value ``text`` of setting ``key`` given with ``option`` (``--set``,
+    ``--variant``), refusing what the command line mangled.
+
+    joiner: how that option separates several settings (``;`` in a variant), or None when
+    each setting takes its own option. Raises BalanceError for a second setting after a
+    comma (``set_bonus=2,loss_rule=one``) and for unbalanced brackets or quotes, which is what
+    the shell leaves of an unquoted value with spaces (``hand=[1,`` from ``hand=[1, 2, 3]``).
+    Valid TOML is taken as written (a quoted string may hold anything).
+    """
+    text = text.strip()
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        pass
+    second = _SETTING_AFTER_COMMA.search(text)
+    if second:
+        first, rest = f"{key}={text[:second.start()].strip()}", text[second.start() + 1:].strip()
+        how = (f"separate settings with {joiner!r} and quote the variant, e.g. "
+               f'{option} "{first}{joiner}{rest}"' if joiner else
+               f"give each setting its own {option}, e.g. {option} {first} {option} {rest}")
+        raise BalanceError(f"{key}={text!r}: {second.group(1)!r} after a ',' is a second setting; {how}")
+    unbalanced = [o for o, c in _PAIRS if text.count(o) != text.count(c)]
+    unbalanced += [q for q in "\"'" if text.count(q) % 2]
+    if unbalanced:
+        raise BalanceError(
+            f"{key}={text!r} has an unbalanced {unbalanced[0]!r}: the shell split the value at a "
+            f"space (an unquoted {option} hand=[1, 2, 3] arrives as 'hand=[1,'); put the whole "
+            f"{option} value in quotes, or write it without spaces")
+    return parse_value(text)
+
+
 def parse_overrides(items: list[str] | None) -> dict:
-    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``; a malformed item is a BalanceError."""
+    """``["a=1", "b=x"]`` (``--set`` items) -> ``{"a": 1, "b": "x"}``; a malformed item is a
+    BalanceError (see ``parse_setting`` for the mangled values it refuses)."""
     out: dict = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise BalanceError(f"override {item!r} is not KEY=VALUE (e.g. set_bonus=2)")
-        out[key.strip()] = parse_value(value)
+        out[key.strip()] = parse_setting(key.strip(), value, "--set")
     return out

@@ -1,17 +1,40 @@
-"""Rule-variant comparison: pairing, planted effects, A/A error rates, SPRT, the CLI."""
+"""Rule-variant comparison: pairing, planted effects, A/A error rates, the seat test, SPRT,
+variant parsing, the CLI.
+
+Statistical checks use fixed seeds; each states its tolerance and the chance that a correct
+implementation fails it on a fresh seed (its false-failure rate).
+"""
 import json
+import math
+import time
 
 import numpy as np
 import pytest
+from scipy import stats as st
 from typer.testing import CliRunner
 
 from balance import stats
 from balance.cli import app
-from balance.compare import compare, parse_variant
+from balance.compare import (PairedSums, _setup, compare, game_metrics, metric_bounds,
+                             parse_variant, summarize)
 from balance.errors import BalanceError
 from balance.games.avengers_cards.rules import load_villains
+from balance.variants import parse_overrides
 
 PLANTED = "seat0:extra_tokens=[[1,0,0]]"
+# A seat-symmetric variant that changes how often games tie (6.5% -> 23% with random play):
+# the seats differ only in who holds the first-player card, which orders simultaneous losses
+# and nothing else (each loser's tokens go to the centre whatever the order), so every seat's
+# expected paired difference is 0. Checked directly: over 2 x 5,000,000 games each seat's
+# difference is within +-0.03 pp of 0.
+TIES = "tokens_per_colour=4"
+SPRT_SPEC = {"delta": 0.01, "alpha": 0.05, "beta": 0.05, "metric": "win_share_seat0"}
+
+
+def binomial_tolerance(alpha, reps):
+    """alpha + 3 binomial SDs of a rate from ``reps`` runs: a rate <= alpha fails with
+    probability below 0.0015 (normal approximation, one-sided)."""
+    return alpha + 3 * math.sqrt(alpha * (1 - alpha) / reps)
 
 
 def result(report, variant, metric):
@@ -41,6 +64,41 @@ def test_variant_specs():
     assert parse_variant("set_bonus=2").name == "set_bonus=2"
     with pytest.raises(BalanceError, match="not key=value"):
         parse_variant("set_bonus")
+    assert parse_variant("start_tokens=2,2,2").overrides == {"start_tokens": [2, 2, 2]}
+    assert parse_variant('v:villains="a,b=c.json"').overrides == {"villains": "a,b=c.json"}
+
+
+@pytest.mark.parametrize("spec,message", [
+    # a ',' where ';' was meant: the old reading was set_bonus=[2, 'loss_rule=one']
+    ("set_bonus=2,loss_rule=one", "'loss_rule' after a ',' is a second setting; separate settings "
+                                  "with ';' and quote the variant"),
+    ("x:set_bonus=2, loss_rule=one", "separate settings with ';'"),
+    # what the shell passes of an unquoted hand=[1, 2, 3]: the old reading was hand=[1]
+    ("hand=[1,", "unbalanced '\\[': the shell split the value at a space"),
+    ("x:loss_rule=\"one", "unbalanced '\"'"),
+])
+def test_mangled_inline_variants_are_refused(spec, message):
+    with pytest.raises(BalanceError, match=message):
+        parse_variant(spec)
+
+
+def test_mangled_overrides_are_refused():
+    with pytest.raises(BalanceError, match="give each setting its own --set, e.g. --set set_bonus=2 "
+                                           "--set loss_rule=one"):
+        parse_overrides(["set_bonus=2,loss_rule=one"])
+    with pytest.raises(BalanceError, match="the shell split the value at a space"):
+        parse_overrides(["hand=[1,"])
+    assert parse_overrides(["hand=[1, 2, 3]", "start_tokens=2,2,2"]) == {
+        "hand": [1, 2, 3], "start_tokens": [2, 2, 2]}
+
+
+def test_identical_variants_warn_and_still_run():
+    report = compare("avengers-cards", ["default", "default", "same:set_bonus=3", "set_bonus=2"],
+                     games=2_000, seed=1).report
+    assert report["warnings"] == [
+        f"variants 'default' and {name!r} have identical rules: they play the same games, so "
+        "their differences are zero by construction" for name in ("default#2", "same")]
+    assert all(r["difference"] == 0 for r in report["results"] if r["variant"] == "default#2")
 
 
 def test_planted_seat_advantage_is_found_and_a_no_op_is_not():
@@ -49,6 +107,9 @@ def test_planted_seat_advantage_is_found_and_a_no_op_is_not():
     seat0 = result(report, "seat0", "win_share_seat0")
     assert seat0["significant"] and seat0["lo"] > 0
     assert seat0["variance_reduction"] > 5  # common random numbers pay off
+    shift = result(report, "seat0", "seat_shift")  # the seat test names the seat and the sign
+    assert shift["seat"] == 0 and shift["significant"] and shift["lo"] > 0
+    assert shift["difference"] == seat0["difference"] and shift["lo"] < seat0["lo"]  # Sidak: wider
     for r in report["results"]:
         if r["variant"] == "same":  # identical rules: identical games, zero difference
             assert r["difference"] == 0 and not r["significant"]
@@ -84,6 +145,113 @@ def test_a_a_comparisons_are_significant_no_more_often_than_alpha(shuffled_deck)
     assert 0.012 <= raw / 300 <= 0.088, raw
 
 
+def seat_rows(base, other, alpha=0.05):
+    """summarize() on paired per-game win units (int64[games, players] each): the seat rows."""
+    sums = PairedSums()
+    sums.add(base, other)
+    players = base.shape[1]
+    names = [f"win_share_seat{s}" for s in range(players)]
+    rows = summarize(names, sums, np.full(players, 60.0), alpha, players)
+    return {r["metric"]: r for r in rows}
+
+
+def test_seat_shift_interval_and_p_value_are_one_statistic():
+    """p < alpha exactly when the seat_shift interval excludes 0, and p is Sidak's
+    1 - (1 - p_seat)^P on the most-moved seat's two-sided z-test (deterministic checks)."""
+    rng = np.random.default_rng(7)
+    players, games = 4, 400
+    for shift in np.linspace(0, 0.12, 25):
+        base = np.zeros((games, players), np.int64)
+        base[np.arange(games), rng.integers(players, size=games)] = 60
+        other = base.copy()
+        moved = rng.random(games) < shift  # these games' win goes to seat 2
+        other[moved] = 0
+        other[moved, 2] = 60
+        rows = seat_rows(base, other)
+        r = rows["seat_shift"]
+        assert (r["p_value"] < 0.05) == (r["lo"] > 0 or r["hi"] < 0)
+        d = (other - base)[:, r["seat"]] / 60
+        if not d.any():  # nothing moved (shift 0): no seat moved, p = 1
+            assert r["p_value"] == 1 and r["lo"] == r["hi"] == 0
+            continue
+        p_seat = 2 * st.norm.sf(abs(d.mean() / (d.std(ddof=1) / math.sqrt(games))))
+        # rel 1e-6: written naively, 1 - (1 - p)^P loses digits when p is tiny
+        assert r["p_value"] == pytest.approx(1 - (1 - p_seat) ** players, rel=1e-6, abs=1e-300)
+        assert r["difference"] == rows[f"win_share_seat{r['seat']}"]["difference"]
+    assert r["seat"] == 2 and r["p_value"] < 1e-6  # the largest planted shift is found
+
+
+def tie_only_pairs(rng, games, players=4, ties=(0.05, 0.6), redraw=0.3):
+    """Synthetic paired win units (int64[games, players] baseline and variant) where the
+    variant changes only how often games tie: each game has a winner w and a partner o
+    (uniform, o != w); it is a two-way tie of w and o when u < tie rate, with one u shared by
+    both variants (common random numbers). In a fraction ``redraw`` of games the variant's w,
+    o and u are drawn afresh (games the rule change plays out differently). Every seat is
+    fair in both, so E[d_s] = 0 for every seat."""
+    def draw(n):
+        w = rng.integers(players, size=n)
+        return w, (w + rng.integers(1, players, size=n)) % players, rng.random(n)
+
+    def units(w, o, u, tie_rate):
+        out = np.zeros((games, players), np.int64)
+        tie = u < tie_rate
+        out[np.arange(games), w] = np.where(tie, 30, 60)
+        out[np.arange(games)[tie], o[tie]] += 30
+        return out
+
+    w, o, u = draw(games)
+    fresh = rng.random(games) < redraw
+    w2, o2, u2 = (np.where(fresh, a, b) for a, b in zip(draw(games), (w, o, u)))
+    return units(w, o, u, ties[0]), units(w2, o2, u2, ties[1])
+
+
+def test_seat_shift_false_positive_rate_when_only_ties_change():
+    """1,000 synthetic comparisons of 4,000 games where the tie rate goes from 5% to 60% with
+    every seat fair (``tie_only_pairs``). The seat_shift test (raw p < 0.05) must fire at most
+    alpha + 3 binomial SDs = 0.071 of the time: false-failure rate < 0.0015 if its rate is
+    <= alpha. It must also fire at least 0.02 of the time (Sidak over 4 seats whose
+    differences sum to 0 is only a little conservative: about 0.04-0.05 expected; this lower
+    bound is 0.05 - 4.4 SDs), so the test is not silent. The old batch-means seat-gap test
+    fired in most of these comparisons."""
+    rng = np.random.default_rng(2024)
+    reps = 1_000
+    hits = sum(seat_rows(*tie_only_pairs(rng, 4_000))["seat_shift"]["p_value"] < 0.05
+               for _ in range(reps))
+    assert 0.02 <= hits / reps <= binomial_tolerance(0.05, reps), hits
+
+
+@pytest.mark.slow
+def test_seat_shift_false_positive_rate_on_a_tie_changing_variant():
+    """200 comparisons (seeds 0..199, 20,000 games each, random play, 4 players) of the
+    rulebook against tokens_per_colour=4, which changes the tie rate (6.5% -> 23%) and leaves
+    every seat fair (see TIES). seat_shift (raw p < 0.05) must fire in at most
+    alpha + 3 binomial SDs = 0.096 of them (<= 19): false-failure rate < 0.0015 if its true
+    rate is <= alpha. (Measured: 9/200; 106/2,000 = 0.053 +- 0.005 on seeds 0..1999; the old
+    seat_gap t-test fired in 34 of these 200.) tied_game must differ in every comparison,
+    or the check would not be about a variant that changes ties."""
+    start, hits, ties_found, reps = time.perf_counter(), 0, 0, 200
+    for seed in range(reps):
+        report = compare("avengers-cards", ["default", TIES], games=20_000, seed=seed, threads=1).report
+        hits += result(report, TIES, "seat_shift")["p_value"] < 0.05
+        ties_found += result(report, TIES, "tied_game")["significant"]
+    assert ties_found == reps
+    assert hits <= reps * binomial_tolerance(0.05, reps), hits
+    print(f"seat_shift false positives {hits}/{reps} in {time.perf_counter() - start:.1f} s")
+
+
+def test_metric_bounds_hold_on_played_games():
+    """Every per-game metric stays within metric_bounds (which the SPRT's all-zero rule
+    relies on), on variants that push scores and tokens up or down."""
+    variants = ["default", "tokens_per_colour=4", "set_bonus=10;tokens_per_colour=30",
+                "start_tokens=[5,5,5];tokens_per_colour=20"]
+    _, _, _, engines = _setup("avengers-cards", variants, 4, ["random"])
+    for e in engines:
+        fights = e.rules.battles * e.rules.villains_per_battle
+        values = game_metrics(e.play(5, 0, 20_000), e.rules, fights) / np.array(
+            [60.0] * 4 + [4, 1, fights, 1, 4])
+        assert (values >= 0).all() and (values <= metric_bounds(e.rules, 4)).all()
+
+
 def test_sprt_decides_h1_on_a_planted_effect_and_h0_on_an_equivalent_deck(shuffled_deck):
     sprt = {"delta": 0.01, "alpha": 0.05, "beta": 0.05, "metric": "win_share_seat0"}
     planted = compare("avengers-cards", ["default", PLANTED], games=400_000, seed=2,
@@ -93,6 +261,63 @@ def test_sprt_decides_h1_on_a_planted_effect_and_h0_on_an_equivalent_deck(shuffl
                    games=400_000, seed=2, sprt=sprt, batch=2_000).report["sprt"]["variants"][0]
     assert same["decision"] == "H0"
     assert same["history"][-1][1] <= same["lower"]
+
+
+def test_sprt_variants_stop_when_decided_and_report_their_own_games():
+    """A no-op variant (identical rules: every difference 0) accepts H0 at the first batch
+    (0.99^n <= beta from n = 299 games); the planted seat edge accepts H1 later; each stops
+    being played there and its rows are summarised at that point; rows are descriptive."""
+    played = []
+    report = compare("avengers-cards", ["default", PLANTED, "same:set_bonus=3"], games=400_000,
+                     seed=2, sprt=SPRT_SPEC, batch=500, on_progress=played.append).report
+    sprt = {v["variant"]: v for v in report["sprt"]["variants"]}
+    assert sprt["same"]["decision"] == "H0" and sprt["same"]["games"] == 500
+    assert sprt["same"]["history"][-1][1] <= sprt["same"]["lower"]
+    assert sprt["seat0"]["decision"] == "H1" and 500 < sprt["seat0"]["games"] < 400_000
+    assert report["games"] == sprt["seat0"]["games"]
+    assert report["sprt"]["alpha_per_side"] == 0.05 / 4  # alpha / (2m), m = 2 variants
+    for r in report["results"]:
+        assert r["games"] == sprt[r["variant"]]["games"] and r["significant"] is None
+    # the baseline and the undecided variants only: 'same' was not played after its decision
+    assert sum(played) == report["games"] + sprt["seat0"]["games"] + sprt["same"]["games"]
+    assert report["any_different"]
+
+
+def test_sprt_any_different_follows_the_decisions_not_the_descriptive_rows():
+    """tokens_per_colour=4 changes scores and ties hugely but not seat 0's win rate: the SPRT
+    on win_share_seat0 accepts H0, so the comparison is not 'different' although the
+    descriptive tied_game row has a tiny p-value."""
+    report = compare("avengers-cards", ["default", TIES], games=400_000, seed=3, sprt=SPRT_SPEC).report
+    assert report["sprt"]["variants"][0]["decision"] == "H0"
+    assert result(report, TIES, "tied_game")["p_value"] < 1e-6
+    assert not report["any_different"]
+
+
+def sprt_false_h1(variants, batch, reps):
+    """Family-wise false-H1 count of ``reps`` sequential comparisons (seeds 0..reps-1) of the
+    rulebook against seat-symmetric variants, on win_share_seat0 with delta = 1 pp."""
+    return sum(
+        any(v["decision"] == "H1" for v in compare(
+            "avengers-cards", ["default", *variants], games=2_000_000, seed=seed, sprt=SPRT_SPEC,
+            batch=batch, threads=1).report["sprt"]["variants"])
+        for seed in range(reps))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variants,batch", [
+    ([TIES], 100), ([TIES], 10_000), ([TIES, "tokens_per_colour=6"], 100),
+    ([TIES, "tokens_per_colour=6"], 10_000)])
+def test_sprt_false_h1_rate_under_the_null(variants, batch):
+    """1,000 sequential comparisons (seeds 0..999) against variants that leave seat 0's win
+    rate unchanged (they change the tie rate; see TIES). The SPRT's false-H1 rate, for two
+    variants the chance that either accepts H1, must be at most alpha = 0.05: pass if the
+    count is at most the binomial(1000, 0.05) 0.999 quantile (72), so a correct test fails
+    with probability <= 0.001. Batches of 100 games decide almost at the SPRT's own
+    boundaries (its approximations matter most); batches of 10,000 overshoot them."""
+    start, reps = time.perf_counter(), 1_000
+    false_h1 = sprt_false_h1(variants, batch, reps)
+    assert false_h1 <= st.binom.ppf(0.999, reps, 0.05), false_h1
+    print(f"{variants} batch {batch}: false H1 {false_h1}/{reps} in {time.perf_counter() - start:.1f} s")
 
 
 @pytest.mark.slow
@@ -152,3 +377,30 @@ def test_same_numbers_for_any_threads_and_chunk_size():
     runs = [compare("avengers-cards", variants, threads=t, chunk_size=c, **kwargs).report["results"]
             for t, c in [(1, 6_000), (2, 1_000), (2, 777)]]
     assert runs[0] == runs[1] == runs[2]
+
+
+def test_cli_explains_mangled_variants_and_warns_on_identical_ones(tmp_path):
+    runner = CliRunner()
+    base = ["compare", "avengers-cards", "--variant", "default", "--games", "2000", "--quiet"]
+    # what the shell makes of: --variant hand=[1, 2, 3]
+    r = runner.invoke(app, base + ["--variant", "hand=[1,", "2,", "3]", "--out", str(tmp_path / "a")])
+    assert r.exit_code == 2 and "the shell split the value at a space" in r.output
+    assert len(r.output.strip().splitlines()) == 1 and not (tmp_path / "a").exists()
+    r = runner.invoke(app, base + ["--variant", "set_bonus=2,loss_rule=one", "--out", str(tmp_path / "b")])
+    assert r.exit_code == 2 and "separate settings with ';' and quote the variant" in r.output
+    r = runner.invoke(app, base + ["--variant", "set_bonus=2", "stray", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 2 and "unexpected argument(s) 'stray'" in r.output
+    r = runner.invoke(app, base + ["--variant", "default", "--out", str(tmp_path / "d")])
+    assert r.exit_code == 0 and "warning: variants 'default' and 'default#2' have identical rules" in r.output
+    assert "Warning: variants 'default' and 'default#2'" in (tmp_path / "d" / "report.md").read_text()
+
+
+def test_cli_prints_sequential_decisions(tmp_path):
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant",
+                                 "same:set_bonus=3", "--variant", PLANTED, "--sprt", "--batch", "500",
+                                 "--games", "100000", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    assert "SPRT same: H0 after 500 games" in r.output and "SPRT seat0: H1 after" in r.output
+    assert "descriptive" in r.output and "no significant difference" not in r.output
+    page = (tmp_path / "s" / "report.md").read_text()
+    assert "no row is marked significant" in page and "decided after 500 games" in page

@@ -56,3 +56,22 @@ def test_cli_writes_the_matchup_report(tmp_path):
     assert {"matchups.md", "matchups.html", "matrix.parquet"} <= {p.name for p in out.iterdir()}
     assert pl.read_parquet(out / "matrix.parquet").height == 6
     assert "data:image/png;base64," in (out / "matchups.html").read_text()
+
+
+def test_cell_tests_use_the_observed_spread_and_a_never_winning_strategy_gets_p_0():
+    """Cells built from per-game shares: a strategy that never wins (share 0 in every game,
+    zero variance) is as far from fair as can be: p = 0, where the old interval-width test
+    gave p = 1. A cell whose every game is a four-way tie (share exactly 1/4) has p = 1. A
+    mixed cell gets the one-sample test on its per-game shares (scipy's z-test as oracle)."""
+    from scipy import stats as st
+
+    from balance.matchups import _significance
+
+    mixed = np.array([1.0, 0.0, 0.0, 0.5, 0.0, 1 / 3, 0.25, 0.0, 1.0, 0.0] * 30)
+    cells = {"never": np.zeros(200), "tie": np.full(200, 0.25), "mixed": mixed}
+    matrix = pl.DataFrame([{"strategy": k, "games": x.size, "win_share_sum": x.sum(),
+                            "win_share_sq_sum": (x * x).sum()} for k, x in cells.items()])
+    p = dict(zip(matrix["strategy"], _significance(matrix, players=4)["p_value"]))
+    assert p["never"] == 0.0 and p["tie"] == 1.0
+    z = (mixed.mean() - 0.25) / (mixed.std(ddof=1) / np.sqrt(mixed.size))
+    assert p["mixed"] == pytest.approx(2 * st.norm.sf(abs(z)), rel=1e-9)

@@ -711,6 +711,54 @@ def test_sprt_clear_cases_decide():
         assert S.SPRT(0.1).update(d.sum(), (d * d).sum(), d.size) == expected
 
 
+def test_sprt_bound_accepts_h0_when_every_difference_is_zero():
+    # delta = 0.01 on win shares (|d| <= 1): n zeros have probability <= 0.99^n under H1,
+    # which is <= beta = 0.05 from n = 299 on (0.99^298 = 0.0501, 0.99^299 = 0.0496)
+    t = S.SPRT(0.01, bound=1.0)
+    assert t.update(0.0, 0.0, 298) == "continue"
+    assert t.llr == pytest.approx(298 * math.log(0.99)) and t.llr > math.log(0.05)
+    assert t.update(0.0, 0.0, 299) == "H0" and t.llr <= t.lower
+    # without a bound there is no scale yet: keep playing (the old behaviour)
+    assert S.SPRT(0.01).update(0.0, 0.0, 10**6) == "continue"
+    # a large delta against the bound needs few zeros, but never fewer than min_games
+    assert S.SPRT(0.5, bound=1.0).update(0.0, 0.0, 29) == "continue"  # 0.5^29 << beta
+    assert S.SPRT(0.5, bound=1.0).update(0.0, 0.0, 30) == "H0"
+    assert S.SPRT(2.0, bound=1.0).update(0.0, 0.0, 30) == "H0"  # delta beyond any |d|
+    # one non-zero difference: the normal test takes over, exactly as without a bound
+    for n in (150, 10_000):
+        with_bound, without = S.SPRT(0.01, bound=1.0), S.SPRT(0.01)
+        assert with_bound.update(1.0, 1.0, n) == without.update(1.0, 1.0, n)
+        assert with_bound.llr == without.llr != 0
+
+
+def test_sprt_bound_false_h0_rate_on_the_least_favourable_h1():
+    """The all-zero rule's error under H1 is largest when d is as sparse as the bound allows:
+    d = R with probability delta/R, else 0 (mean exactly delta). With delta/R = 0.1 and
+    min_games 30, a run accepts H0 by that rule when its first 30 d are 0: probability
+    0.9^30 = 0.042 <= beta. 4,000 runs: the rate must be <= 0.05 + 4 SE (0.0138); the
+    false-failure rate is below 1e-5 (the true rate is 0.042)."""
+    rng = np.random.default_rng(41)
+    runs, bound, delta = 4_000, 2.0, 0.2
+    zero_h0 = 0
+    for _ in range(runs):
+        d = np.where(rng.random(400) < delta / bound, bound, 0.0)
+        test = S.SPRT(delta, bound=bound)
+        for n in range(1, d.size + 1):
+            decision = test.update(d[:n].sum(), (d[:n] ** 2).sum(), n)
+            if decision != "continue":
+                break
+        zero_h0 += decision == "H0" and not d[:n].any()
+    assert zero_h0 / runs <= 0.05 + 4 * se(0.05, runs)
+    assert zero_h0 / runs >= 0.042 - 4 * se(0.042, runs)  # the rule does fire at 30 games
+
+
+def test_sprt_bad_bound():
+    with pytest.raises(BalanceError, match="bound=0"):
+        S.SPRT(0.01, bound=0)
+    with pytest.raises(BalanceError, match="bound=-1"):
+        S.SPRT(0.01, bound=-1)
+
+
 SPRT_VALUES = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
 
 
