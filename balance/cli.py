@@ -286,6 +286,9 @@ def _print_summary(result) -> None:
     m = result.manifest
     typer.echo(f"{m['game']}: {m['games']:,} games per player count, seed {m['seed']}, "
                f"{m['timing']['games_per_second']:,} games/s -> {result.out}")
+    if result.card_strength is not None:
+        typer.echo("card strength: every game replayed once per card with one seat denied it "
+                   f"(card_strength.parquet); `balance report {result.out}` ranks the cards")
     typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} {'win rate':>9} {'mean score':>10}")
     for row in result.seats.iter_rows(named=True):
         rate = row["win_share"] / row["games"]
@@ -413,7 +416,7 @@ def _print_comparison(report: dict, out: Path) -> None:
     for r in significant:
         where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
         typer.echo(f"  {r['variant']}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "
-                   f"(diff {r['difference']:+.4f} [{r['lo']:+.4f}, {r['hi']:+.4f}], "
+                   f"(difference {r['difference']:+.4f}, 95% CI {r['lo']:+.4f} to {r['hi']:+.4f}, "
                    f"adjusted p = {r['p_adjusted']:.2g})")
     sprt = report.get("sprt")
     if sprt:
@@ -510,9 +513,11 @@ def restrict(
         lambda result, directory: write_restrict(result, directory,
                                                  f"{game}: card strength by restricted play"))
     if not quiet:
+        from balance.document import diff_ci
+
         for r in result.table.iter_rows(named=True):
-            typer.echo(f"  card {r['card']:>2}: {r['difference']:+.2%} "
-                       f"[{r['lo']:+.2%}, {r['hi']:+.2%}]  Holm p = {r['p_adjusted']:.2g}")
+            typer.echo(f"  card {r['card']:>2}: {diff_ci(r['difference'], r['lo'], r['hi'])}, "
+                       f"Holm p = {r['p_adjusted']:.2g}")
         typer.echo(f"-> {out}")
 
 

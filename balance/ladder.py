@@ -89,13 +89,18 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     (out / "figures").mkdir(parents=True, exist_ok=True)
     result.rungs.write_parquet(out / "rungs.parquet")
     result.skill.write_parquet(out / "skill.parquet")
-    gap_fig = plots.ladder_gaps(result.rungs, out / "figures" / "ladder_gaps.png", result.labels)
+    # rungs with no variation have no gap to draw (a 0 with an interval would look like a finding)
+    tested = result.rungs.filter(~pl.col("constant"))
+    gap_fig = (plots.ladder_gaps(tested, out / "figures" / "ladder_gaps.png",
+                                 [s for s in result.labels if s in set(tested["strategy"].to_list())])
+               if tested.height else None)
     skill_fig = plots.skill_vs_luck(result.skill, out / "figures" / "skill_vs_luck.png", result.labels)
     verdict = []
     for n, g in result.rungs.group_by("players", maintain_order=True):
         unfair = g.filter(~pl.col("constant") & (pl.col("p_adjusted") < 0.05))["strategy"].to_list()
         verdict.append((f"{n[0]} players: seat edges found under ",
-                        *([Code(", ".join(unfair))] if unfair else ["no strategy of the ladder"]), "."))
+                        *([Code(", ".join(unfair))] if unfair else ["no tested strategy of the ladder"]),
+                        " (equal-seats test, Holm over the player counts)."))
         for r in g.filter(pl.col("constant")).iter_rows(named=True):
             what = (f"every game was a {n[0]}-way tie" if r["all_tied"]
                     else "no seat's win share ever varied")
@@ -128,7 +133,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                   "on the same games) changes that seat's win rate most — negative: the card "
                   "matters, positive: the seat does better without it — with its Holm-adjusted p "
                   "over the rung's cards. A dash: no seat's share varied, nothing to test.",)),
-            Figure("ladder_gaps", gap_fig, "Largest seat gap by strategy and player count"),
+            *([Figure("ladder_gaps", gap_fig, "Largest seat gap by strategy and player count (rungs "
+                      "where no seat's share varied are left out)")] if gap_fig else []),
             Table(["strategy", "players", "games", "seat gap", "95% CI", "seat test p",
                    "heroes' success", "top card", "change without it", "its Holm p"], rung_rows, left=2),
         ]),
@@ -143,4 +149,4 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     md, page = out / "ladder.md", out / "ladder.html"
     md.write_text(to_markdown(title, sections, out), encoding="utf-8")
     page.write_text(to_html(title, sections), encoding="utf-8")
-    return {"markdown": md, "html": page, "figures": [gap_fig, skill_fig]}
+    return {"markdown": md, "html": page, "figures": [f for f in (gap_fig, skill_fig) if f]}

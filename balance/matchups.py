@@ -144,8 +144,8 @@ def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.Dat
 def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     """matchups.md, matchups.html (self-contained), figures/matchups.png, matrix.parquet."""
     from balance import plots
-    from balance.document import (Bullets, Code, Figure, Para, Section, Table, pvalue, to_html,
-                                to_markdown)
+    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, pp, pvalue,
+                                  to_html, to_markdown)
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -156,7 +156,7 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     result.matrix.write_parquet(out / "matrix.parquet")
     fair = 1.0 / result.players
     rows = [[Code(r["strategy"]), Code(r["field"]), f"{r['games']:,}", f"{100 * r['share']:.2f}%",
-             f"[{100 * r['lo']:.2f}%, {100 * r['hi']:.2f}%]", f"{100 * (r['share'] - fair):+.2f} pp",
+             ci(r["lo"], r["hi"]), pp(r["share"] - fair, signed=True),
              pvalue(r["p_value"]), pvalue(r["p_adjusted"])] for r in result.matrix.iter_rows(named=True)]
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")

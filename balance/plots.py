@@ -173,7 +173,7 @@ def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
         fair = g["fair"][0]
         sns.heatmap(100 * (rates - fair), ax=ax, annot=labels, fmt="", cmap="vlag", vmin=-spread,
                     vmax=spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
-                    xticklabels=list(range(players)), yticklabels=strategies)
+                    xticklabels=list(range(players)), yticklabels=[_wrap(s) for s in strategies])
         ax.set_title(f"{players} players (fair {100 * fair:.1f}%)")
         ax.set_xlabel("seat")
         ax.tick_params(axis="y", rotation=0)
@@ -306,7 +306,7 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
         labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
         sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
                     vmax=centre + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
-                    xticklabels=[_wrap(s) for s in strategies], yticklabels=strategies)
+                    xticklabels=[_wrap(s) for s in strategies], yticklabels=[_wrap(s) for s in strategies])
         ax.set_title(f"{players} players")
         ax.tick_params(axis="x", rotation=0, labelsize="small")
         ax.tick_params(axis="y", rotation=0)

@@ -529,8 +529,8 @@ def card_verdict(g: pl.DataFrame) -> tuple:
         parts += [f"; removing the {_seat_list(unchanged)} changed no game at all"]
     if quiet and found.height:
         parts += [f"; removing the {_seat_list(quiet)} makes no detectable difference"]
-    summary = (f" ({found.height} of {g.height} cards change their seat's win rate detectably; "
-               "Holm over the run's card tests).")
+    summary = (f". {found.height} of {g.height} cards change their seat's win rate detectably "
+               "(Holm over the run's card tests).")
     return (*parts, summary)
 
 
@@ -755,7 +755,7 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
         Para(("Win rate of each seat (a tied win counts 1/k to each of the k winners), pooled over "
               "strategies, with its 95% interval; the dashed line is the fair rate 1/n.",)),
         Figure("seat_rates", figures["seat_rates"],
-               "Win rate per seat with 95% intervals; dashed: fair 1/n."),
+               "Each seat's win rate minus the fair 1/n, in pp, with 95% intervals; dashed: fair."),
         Table(["players", "seat", "games", "win rate", f"{LEVEL} CI", "edge (vs fair)", "outright wins",
                "shared wins", "mean score"], seat_rows, left=2),
         Para(("Test of equal seats: Pearson chi-square of the seat win shares against 1/n each "
@@ -840,7 +840,8 @@ def strategy_section(s: Strategies, figures: dict) -> Section:
               "measured against the others in this mix; the mix can differ by player count):",)),
         Table(["players", "strategy", "seats held"], held, left=2),
         Figure("strategy_seat", figures["strategy_seat"],
-               "Win rate by strategy and seat; red above the fair 1/n, blue below."),
+               "Win rate by strategy and seat (in the cells); colour: the edge over the fair 1/n in pp, "
+               "red above, blue below, one scale for every panel."),
         Para(("Pooled over seats (rate per seat-game: a strategy holding two seats of a game counts "
               "two seat-games):",)),
         Table(["players", "strategy", "seat-games", "win rate", f"{LEVEL} CI", "vs fair", "mean score"],

@@ -134,3 +134,33 @@ def test_a_bad_mix_directory_is_a_clear_error(tmp_path, bad):
         write_run_report(run, tmp_path / "r", mix_dir=tmp_path / bad)
     with pytest.raises(BalanceError, match="has one strategy"):
         write_run_report(run, tmp_path / "r", mix_dir=run)
+
+
+def test_the_committed_study_ranks_cards_as_balance_restrict_does():
+    """`make report` (seed 1, 300,000 games) and `make skill`'s `balance restrict` (seed 3,
+    200,000 fresh games) measure card strength independently under the same tuned strategy at
+    4 players. The report's verdict must name restrict's most valuable card, and every pair of
+    cards the report tells apart (intervals not overlapping) must come in the same order."""
+    from pathlib import Path
+
+    from balance import aggregate
+
+    study = Path(__file__).parent.parent / "reports" / "avengers-cards"
+    report = (aggregate.card_effects(pl.read_parquet(study / "run" / "card_strength.parquet"))
+              .filter(pl.col("players") == 4).sort("card"))
+    restrict = pl.read_parquet(study / "restrict" / "restrict.parquet").sort("card")
+    assert report["card"].to_list() == restrict["card"].to_list()
+    top = restrict.row(int(restrict["difference"].arg_min()), named=True)["card"]
+    verdict = (study / "report.md").read_text().split("\n## Run\n")[0]
+    assert f"4 players: the {top} matters most" in verdict
+    rows = list(report.iter_rows(named=True))
+    theirs = dict(zip(restrict["card"].to_list(), restrict["difference"].to_list()))
+    for a in rows:
+        for b in rows:
+            if a["hi"] < b["lo"]:  # the report says a is worth more to its seat than b
+                assert theirs[a["card"]] < theirs[b["card"]], (a["card"], b["card"])
+    both = report.filter(pl.col("p_adjusted") < 0.05)["card"].to_list()
+    for card in both:
+        mine = report.filter(pl.col("card") == card)["difference"][0]
+        if restrict.filter(pl.col("card") == card)["p_adjusted"][0] < 0.05:
+            assert (mine > 0) == (theirs[card] > 0), card
