@@ -453,7 +453,9 @@ def seat_line(f: dict, a: Analysis) -> tuple:
                 f"{rate_ci(best['rate'], best['lo'], best['hi'])}, seat {worst['seat']} least, "
                 f"{rate_ci(worst['rate'], worst['lo'], worst['hi'])}, against the fair {pct(fair)} "
                 f"(equal-seats test, Holm-adjusted {p_phrase(f['p_adjusted'])}); {gap} "
-                f"({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).{never_text}",)
+                f"({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).{never_text} Before acting on "
+                "it, confirm with a run on another --seed: the test keeps false alarms to 5% over "
+                "the whole run, not to none.",)
     edge = f["detectable_edge"]
     power = (f"; this run detects edges of {pp(edge)} or more with {POWER:.0%} power"
              if not math.isnan(edge) else "; this run is too small to detect any edge reliably")
