@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,6 +177,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
     manifest = manifest or {"runs": []}
     seats = tables["seats"]
     fairness = aggregate.seat_fairness(seats, POWER)
+    counts = player_counts(seats, fairness, tables.get("game_totals"))
     labels = seats["strategy"].unique(maintain_order=True).to_list()
     strategies = None
     if mix is not None:
@@ -185,8 +187,8 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
     return Analysis(
         seat_rates=aggregate.seat_rates(seats, method),
         fairness=fairness,
-        player_counts=player_counts(seats, fairness, tables.get("game_totals")),
-        ties_across_counts=ties_across_counts(seats, fairness),
+        player_counts=counts,
+        ties_across_counts=ties_across_counts(counts),
         score_summary=aggregate.score_summary(tables["scores"]),
         constant_scores=constant_scores(tables["scores"]),
         card_usage=aggregate.card_usage(tables["cards"], method),
@@ -288,13 +290,13 @@ def player_counts(seats: pl.DataFrame, fairness: pl.DataFrame,
     )
 
 
-def ties_across_counts(seats: pl.DataFrame, fairness: pl.DataFrame) -> dict | None:
+def ties_across_counts(counts: pl.DataFrame) -> dict | None:
     """Do the player counts differ in how often a game's win is shared? Pearson chi-square of
-    homogeneity on the (tied, not tied) x player-count table; None with one count, or when no
-    count has a tie (or every game is tied) and there is nothing to compare."""
+    homogeneity on the (tied, not tied) x player-count table of ``player_counts``; None with
+    one count, or when no count has a tie (or every game is tied) and there is nothing to
+    compare."""
     from scipy.stats import chi2_contingency
 
-    counts = player_counts(seats, fairness)
     if counts.height < 2:
         return None
     tied = counts["tied_games"].to_numpy()
@@ -373,13 +375,9 @@ def _rows(frame: pl.DataFrame):
     return frame.iter_rows(named=True)
 
 
-def _seat_list(seats: list[int]) -> str:
-    return " and ".join(", ".join(str(s) for s in seats).rsplit(", ", 1)) if seats else ""
-
-
-def _counts(values) -> str:
-    """[3, 4, 5] -> '3, 4 and 5'."""
-    return _seat_list(list(values))
+def _and_list(values) -> str:
+    """[3, 4, 5] -> '3, 4 and 5' (seats, cards, player counts)."""
+    return " and ".join(", ".join(str(v) for v in values).rsplit(", ", 1))
 
 
 def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
@@ -440,7 +438,7 @@ def seat_line(f: dict, a: Analysis) -> tuple:
     n, fair = f["players"], 1.0 / f["players"]
     rates = a.seat_rates.filter(pl.col("players") == n)
     never = [r["seat"] for r in _rows(rates) if r["rate"] == 0.0]
-    never_text = (f" Seat{'s' if len(never) > 1 else ''} {_seat_list(never)} never won a game."
+    never_text = (f" Seat{'s' if len(never) > 1 else ''} {_and_list(never)} never won a game."
                   if never else "")
     if f["constant"]:
         return (f"{n} players: ", Strong("no test possible"), f" — {_no_variation(f, a)}. Seat "
@@ -476,14 +474,14 @@ def player_count_lines(a: Analysis) -> list[tuple]:
     untested = f.filter(pl.col("constant"))["players"].to_list()
     if found:
         clean = [n for n in tested["players"].to_list() if n not in found]
-        seats = (f"Seat edges found at {_counts(found)} players"
-                 + (f"; none at {_counts(clean)}" if clean else "") + ".")
+        seats = (f"Seat edges found at {_and_list(found)} players"
+                 + (f"; none at {_and_list(clean)}" if clean else "") + ".")
     elif tested.height:
-        seats = f"No seat edge found at {_counts(tested['players'].to_list())} players."
+        seats = f"No seat edge found at {_and_list(tested['players'].to_list())} players."
     else:
         seats = "No player count could be tested (no seat's win share ever varied)."
     if untested and tested.height:
-        seats += f" {_counts(untested)} players could not be tested (no variation)."
+        seats += f" {_and_list(untested)} players could not be tested (no variation)."
     lines = [(seats,)]
     pc = a.player_counts
     shares = ", ".join(f"{pct(r['tie_rate'])} at {r['players']}" for r in _rows(pc))
@@ -528,9 +526,9 @@ def card_verdict(g: pl.DataFrame) -> tuple:
         parts += [Strong("no card's removal changes its seat's win rate detectably"),
                   f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
     if unchanged:
-        parts += [f"; removing the {_seat_list(unchanged)} changed no game at all"]
+        parts += [f"; removing the {_and_list(unchanged)} changed no game at all"]
     if quiet and found.height:
-        parts += [f"; removing the {_seat_list(quiet)} makes no detectable difference"]
+        parts += [f"; removing the {_and_list(quiet)} makes no detectable difference"]
     summary = (f". {found.height} of {g.height} cards change their seat's win rate detectably "
                "(Holm over the run's card tests).")
     return (*parts, summary)
@@ -580,13 +578,6 @@ def _villain_facts(row: dict) -> str:
     return f"(battle {row['battle']}, strength {row['strength']}): beaten in {rate} of fights"
 
 
-def _quote(text: str) -> str:
-    """A shell word: as is when safe, else in single quotes."""
-    import shlex
-
-    return shlex.quote(text)
-
-
 def try_next(manifest: dict, a: Analysis) -> tuple:
     """A ready `balance compare` command aimed at the report's most decisive finding."""
     f = a.fairness
@@ -615,10 +606,10 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
     seats = run["seatings"][0]["strategies"]
     labels = [s["label"] for s in seats]
-    strategy = (["-s", _quote(labels[0])] if len(set(labels)) == 1
-                else [w for label in labels for w in ("-s", _quote(label))])
+    strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
+                else [w for label in labels for w in ("-s", shlex.quote(label))])
     command = " ".join(["balance", "compare", manifest["game"], "--players", str(players),
-                        *strategy, "--variant", "default", "--variant", _quote(variant),
+                        *strategy, "--variant", "default", "--variant", shlex.quote(variant),
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
     return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
             Code(command), " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")

@@ -164,3 +164,17 @@ def test_the_committed_study_ranks_cards_as_balance_restrict_does():
         mine = report.filter(pl.col("card") == card)["difference"][0]
         if restrict.filter(pl.col("card") == card)["p_adjusted"][0] < 0.05:
             assert (mine > 0) == (theirs[card] > 0), card
+
+
+def test_the_tie_rate_line_is_decided_by_a_homogeneity_test():
+    """Equal tie rates at every count give p = 1 and no 'differ'; 10% against 30% over 1,000
+    games each is a difference of about 11 standard errors."""
+    from balance.report import ties_across_counts
+
+    def counts(tied):
+        return pl.DataFrame({"players": [3, 4], "games": [1000, 1000], "tied_games": tied})
+
+    assert ties_across_counts(counts([100.0, 100.0]))["p_value"] == pytest.approx(1.0)
+    assert ties_across_counts(counts([100.0, 300.0]))["p_value"] < 1e-6
+    assert ties_across_counts(counts([0.0, 0.0])) is None  # nothing to compare
+    assert ties_across_counts(counts([100.0, 300.0]).head(1)) is None  # one player count
