@@ -184,6 +184,8 @@ def simulate(
     from balance.api import simulate as run_simulation
 
     counts = _parse_players(players)
+    if when != "always" and not card_strength:
+        fail(f"--when {when} applies to --card-strength; add --card-strength (or drop --when)")
     try:
         from balance.variants import parse_overrides
 

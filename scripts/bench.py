@@ -156,6 +156,15 @@ def main() -> None:
     args = ap.parse_args()
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
     repeats = 1 if args.quick else 3
+    memory_games = [10**5, 10**6] if args.quick else [10**6, 10**7, 10**8]
+
+    # Memory first, before this process compiles anything. A process that compiles holds
+    # LLVM's memory too (about 500 MB more), so one child warms numba's cache and the measured
+    # children load it; seen here: once this process had compiled the loops itself, every child
+    # compiled again (it could not use this process's cache entries) and measured 725 MB.
+    peak_rss_mb(1000)
+    memory = {n: peak_rss_mb(n) for n in memory_games}
+    print("peak RSS:", ", ".join(f"{n:,}: {mb:.0f} MB" for n, mb in memory.items()), flush=True)
 
     rows = []
     for spec in ("random", "greedy"):
@@ -172,9 +181,6 @@ def main() -> None:
     scaling = scale_rates(scale_games, repeats)
     for name, r in scaling.items():
         print(f"{name}: {r:,.0f} games/s")
-    memory_games = [10**5, 10**6] if args.quick else [10**6, 10**7, 10**8]
-    memory = {n: peak_rss_mb(n) for n in memory_games}
-    print("peak RSS:", ", ".join(f"{n:,}: {mb:.0f} MB" for n, mb in memory.items()))
     from balance.checkpoint import CHECKPOINT_SECONDS
 
     ckpt_games = 2_000_000 if args.quick else 20_000_000
@@ -243,8 +249,9 @@ def main() -> None:
         "Targets: 2 threads >= 1.8x one thread. The dask row includes starting and stopping a",
         "LocalCluster of 2 worker processes (its overhead against local threads).",
         "",
-        "Peak RSS of a fresh process (`random`, 4 players, 2 threads): memory stays flat because",
-        "each chunk is folded into integer totals as soon as it finishes.",
+        "Peak RSS of a fresh process (`random`, 4 players, 2 threads) that loads the kernels from",
+        "numba's cache: memory stays flat because each chunk is folded into integer totals as soon",
+        "as it finishes. A first run, which compiles, peaks at about 725 MB (LLVM's working memory).",
         "",
         "| games | peak RSS (MB) |",
         "|---|---|",

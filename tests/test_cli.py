@@ -339,3 +339,20 @@ def test_a_slow_warm_up_says_it_is_compiling_and_is_not_counted_as_simulation(mo
     assert timing["compile_seconds"] >= 0.3 and timing["seconds"] < timing["compile_seconds"]
     r = invoke("simulate", "avengers-cards", "--players", "4", "--games", 300, "--out", tmp_path / "r")
     assert r.exit_code == 0 and "compiling the kernel (first run only" in r.stderr
+
+
+def test_simulate_card_strength_from_the_command_line(tmp_path):
+    out = tmp_path / "cs"
+    r = invoke("simulate", "avengers-cards", "--players", "4", "--games", 400, "-s", "random",
+               "--card-strength", "--when", "before-last", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "card strength: every game replayed" in r.output
+    table = pl.read_parquet(out / "card_strength.parquet")
+    assert set(table["when"]) == {"before-last"} and sorted(table["card"].unique()) == [1, 2, 3, 4, 5, 6]
+    assert json.loads((out / "manifest.json").read_text())["card_strength"] == {"when": "before-last",
+                                                                                "cards": None}
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--when", "before-last", "--out", tmp_path / "x")
+    assert r.exit_code == 2 and "--when before-last applies to --card-strength" in r.stderr
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--card-strength", "--when", "never",
+               "--out", tmp_path / "y")
+    assert r.exit_code == 2 and "unknown card-strength mode 'never'; allowed: always, before-last" in r.stderr
