@@ -50,10 +50,15 @@ def main_options(
 @app.command()
 def games() -> None:
     """List the games balance can simulate."""
-    from balance.registry import GAMES, get_game
+    from balance.registry import game_ids, get_game
 
-    for game_id in GAMES:
-        typer.echo(f"{game_id:<18} {get_game(game_id).title}")
+    for game_id in game_ids():
+        try:
+            info = get_game(game_id)
+            typer.echo(f"{game_id:<18} {info.title} ({info.kind.value}, {info.players[0]}-"
+                       f"{info.players[1]} players; default strategy {info.default_strategy})")
+        except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
+            typer.echo(f"{game_id:<18} (unusable: {e})")
 
 
 @app.command()
@@ -432,8 +437,9 @@ def _print_comparison(report: dict, out: Path) -> None:
 @app.command()
 def tune(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    strategy: Annotated[str, typer.Option(
-        help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old).")] = "greedy",
+    strategy: Annotated[Optional[str], typer.Option(
+        help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
+        "the game's default strategy (`balance games` names it).")] = None,
     players: Annotated[int, typer.Option(help="Player count.")] = 4,
     against: Annotated[str, typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
@@ -491,7 +497,9 @@ def restrict(
         help="always (the card is removed from the hand) or before-last (not playable before the "
         "last villain of a battle).")] = "always",
     players: Annotated[int, typer.Option(help="Player count.")] = 4,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy of every seat.")] = "greedy",
+    strategy: Annotated[Optional[str], typer.Option(
+        "--strategy", "-s", help="Strategy of every seat. Default: the game's default strategy "
+        "(`balance games` names it).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per card.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,

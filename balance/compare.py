@@ -27,6 +27,8 @@ import numpy as np
 
 from balance import stats
 from balance.errors import BalanceError, check_int
+from balance.game import WIN_UNIT
+from balance.paired import PairedSums
 from balance.variants import load_variant_file, parse_setting
 
 # Rows that describe each variant without a test: no interval, no p-value, outside the
@@ -72,7 +74,7 @@ def game_metrics(chunk, rules, fights_lcm: int) -> np.ndarray:
 
     Column m holds the metric times ``metric_scales(players, fights_lcm)[m]``, so every sum
     is an exact integer and totals do not depend on chunking or threads:
-    win_share_seat{s} (x60: win units); mean_score (x players: the score sum); score_range
+    win_share_seat{s} (x WIN_UNIT: win units); mean_score (x players: the score sum); score_range
     (best minus worst seat); heroes_success (x fights_lcm: villains beaten scaled to a common
     number of fights, so variants with other battle sizes compare); tied_game (1 if the win
     was shared); tokens_held (x players: the tokens held at the end).
@@ -91,7 +93,7 @@ def game_metrics(chunk, rules, fights_lcm: int) -> np.ndarray:
 
 def metric_scales(players: int, fights_lcm: int) -> np.ndarray:
     """What each ``game_metrics`` column is multiplied by (float64[n_metrics])."""
-    return np.array([60.0] * players + [players, 1, fights_lcm, 1, players], np.float64)
+    return np.array([float(WIN_UNIT)] * players + [players, 1, fights_lcm, 1, players], np.float64)
 
 
 def metric_bounds(rules, players: int) -> np.ndarray:
@@ -108,31 +110,6 @@ def metric_bounds(rules, players: int) -> np.ndarray:
     """
     return np.array([1.0] * players + [rules.max_score / players, rules.max_score, 1.0, 1.0,
                                        3 * rules.tokens_per_colour / players], np.float64)
-
-
-@dataclass
-class PairedSums:
-    """Running sums for one variant against the baseline, per metric: exact int64 sums of the
-    scaled integer metrics of ``game_metrics``."""
-
-    n: int = 0
-    a: np.ndarray | None = None  # sum of baseline values
-    a2: np.ndarray | None = None
-    b: np.ndarray | None = None  # sum of variant values
-    b2: np.ndarray | None = None
-    d: np.ndarray | None = None  # sum of paired differences
-    d2: np.ndarray | None = None
-
-    def add(self, base: np.ndarray, other: np.ndarray) -> None:
-        diff = other - base
-        parts = [base.sum(0), (base**2).sum(0), other.sum(0), (other**2).sum(0), diff.sum(0),
-                 (diff**2).sum(0)]
-        if self.a is None:
-            self.a, self.a2, self.b, self.b2, self.d, self.d2 = parts
-        else:
-            for name, value in zip(("a", "a2", "b", "b2", "d", "d2"), parts):
-                setattr(self, name, getattr(self, name) + value)
-        self.n += len(base)
 
 
 def _var(total, total_sq, n):

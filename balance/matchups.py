@@ -16,9 +16,9 @@ import polars as pl
 
 from balance import stats
 from balance.errors import BalanceError
+from balance.game import WIN_UNIT
 
 # Win shares are counted in 1/60 units by the kernels (exact for ties of up to 6 winners).
-WIN_UNIT = 60
 
 
 def split_pool(items: list[str]) -> list[str]:

@@ -1,42 +1,59 @@
-"""The games the toolkit knows: game id -> where its rules, strategies and engine live.
+"""The games the toolkit knows: game id -> its declaration (``balance.game.GameInfo``).
 
-Game modules are imported only when a game is used, so ``balance --help`` stays fast.
+Built-in games live under ``balance/games/``; a game from another distribution registers an
+entry point in the group ``balance.games`` whose value is its package (or the ``GameInfo``
+itself), e.g. in its pyproject.toml::
+
+    [project.entry-points."balance.games"]
+    my-game = "my_studio.my_game"
+
+Game modules are imported only when a game is used, so ``balance --help`` stays fast; a
+declaration is checked once, when its game is first used.
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from types import ModuleType
+from functools import lru_cache
+from importlib.metadata import entry_points
 
-from balance.errors import one_of
+from balance.errors import BalanceError, one_of
+from balance.game import GameInfo
 
-# game id -> package; each package holds rules.py, strategies.py, kernel.py, engine.py,
-# reference.py and a GAME = GameSpec(...) in its __init__.
-GAMES = {
+ENTRY_POINT_GROUP = "balance.games"
+
+# game id -> package whose __init__ defines GAME = GameInfo(...)
+BUILT_IN = {
     "avengers-cards": "balance.games.avengers_cards",
 }
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    id: str
-    title: str
-    module: str
-
-    def part(self, name: str) -> ModuleType:
-        """The game's ``rules``, ``strategies``, ``engine`` or ``reference`` module."""
-        return importlib.import_module(f"{self.module}.{name}")
-
-    @property
-    def rules_version(self) -> str:
-        return self.part("rules").RULES_VERSION
-
-    @property
-    def strategies(self) -> dict:
-        return self.part("strategies").STRATEGIES
+def game_ids() -> list[str]:
+    """Every game id: the built-in ones, then those registered by other packages."""
+    return list(BUILT_IN) + [name for name in _plugins() if name not in BUILT_IN]
 
 
-def get_game(game_id: str) -> GameSpec:
-    if game_id not in GAMES:
-        raise one_of("game", game_id, GAMES)
-    return importlib.import_module(GAMES[game_id]).GAME
+def _plugins() -> dict:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+@lru_cache(maxsize=None)
+def get_game(game_id: str) -> GameInfo:
+    """The checked declaration of ``game_id``; BalanceError for an unknown or malformed game."""
+    if game_id in BUILT_IN:
+        target = importlib.import_module(BUILT_IN[game_id])
+    else:
+        plugins = _plugins()
+        if game_id not in plugins:
+            raise one_of("game", game_id, game_ids())
+        try:
+            target = plugins[game_id].load()
+        except Exception as e:  # a broken plug-in must not take the CLI down with a traceback
+            raise BalanceError(f"game {game_id!r}: its entry point {plugins[game_id].value!r} "
+                               f"cannot be loaded ({type(e).__name__}: {e})") from None
+    info = target if isinstance(target, GameInfo) else getattr(target, "GAME", None)
+    if not isinstance(info, GameInfo):
+        raise BalanceError(f"game {game_id!r}: {getattr(target, '__name__', target)!r} defines no "
+                           "GAME = balance.game.GameInfo(...)")
+    if info.id != game_id:
+        raise BalanceError(f"game {game_id!r} is registered under that name but declares id {info.id!r}")
+    return info.check()

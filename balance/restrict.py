@@ -31,15 +31,22 @@ class RestrictResult:
     when: str
 
 
-def run_restrict(game: str, players: int = 4, strategy: str = "greedy", cards: list[int] | None = None,
+def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards: list[int] | None = None,
                  when: str = "always", games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, chunk_size: int = 20_000,
                  on_progress=None, threads: int | None = None) -> RestrictResult:
-    """Every seat plays ``strategy``; each card of ``cards`` (default: the hand) is denied to
+    """Every seat plays ``strategy`` (default: the game's declared default strategy); each card
+    of ``cards`` (default: the hand) is denied to
     one seat in turn. The games are those of ``balance simulate --card-strength`` with the same
     seed, so this command and a run's report measure card strength identically."""
     from balance.api import simulate
+    from balance.registry import get_game
 
+    spec = get_game(game)
+    if spec.restrictable is None:
+        raise BalanceError(f"{game} declares nothing to restrict; restricted play needs a game "
+                           "whose declaration names what a seat can be denied")
+    strategy = spec.default_strategy if strategy is None else strategy
     if when not in WHEN:
         raise BalanceError(f"unknown --when {when!r}; allowed: {', '.join(WHEN)}")
     run = simulate(game, players=players, games=games, seed=seed, strategies=[strategy],

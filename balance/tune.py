@@ -30,9 +30,10 @@ import numpy as np
 import polars as pl
 
 from balance.errors import BalanceError, check_int
+from balance.game import WIN_UNIT
+from balance.paired import PairedSums
 from balance.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
 
-WIN_UNIT = 60  # kernels count a game's win share in 1/60 units (exact for ties of up to 6)
 ALPHA = 0.05
 
 # CEM settings (on [0, 1] coordinates). The floor keeps the search sampling 2% of each range
@@ -150,7 +151,7 @@ class TunePlan:
 
 @dataclass
 class _Setup:
-    spec: object  # registry.GameSpec
+    spec: object  # balance.game.GameInfo
     rules: object
     engine_mod: object
     start: Strategy  # where the search starts (the given spec's values)
@@ -160,7 +161,7 @@ class _Setup:
     plan: TunePlan
 
 
-def plan(game: str, strategy: str = "greedy", players: int = 4, against: list[str] | str = "self",
+def plan(game: str, strategy: str | None = None, players: int = 4, against: list[str] | str = "self",
          budget: int = 2_000_000, population: int | None = None,
          games_per_candidate: int | None = None, validate_games: int = 200_000,
          overrides: dict | None = None) -> TunePlan:
@@ -177,6 +178,7 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
 
     spec = get_game(game)
     catalogue = spec.strategies
+    strategy = spec.default_strategy if strategy is None else strategy
     if not isinstance(strategy, str):
         raise BalanceError(f"strategy={strategy!r}; allowed: a strategy spec such as 'greedy'")
     name = strategy.strip().partition(":")[0]
@@ -283,14 +285,11 @@ def _mean_share(setup: _Setup, candidate: Strategy, field_, seed: int, first: in
 def _matchup(setup: _Setup, tuned: Strategy, label: str, field_: list[Strategy], seed: int,
              n: int) -> dict:
     """Tuned and default in the rotated seat against ``field_`` on the same n games: sums."""
-    arms = zip(_shares(setup, tuned, field_, seed, 0, n), _shares(setup, setup.default, field_, seed, 0, n))
-    t = t2 = b = b2 = d = d2 = 0.0
-    for a, base in arms:
-        diff = a - base
-        t, t2 = t + a.sum(), t2 + (a * a).sum()
-        b, b2 = b + base.sum(), b2 + (base * base).sum()
-        d, d2 = d + diff.sum(), d2 + (diff * diff).sum()
-    return {"field": label, "games": n, "sums": (t, t2, b, b2, d, d2)}
+    sums = PairedSums()  # baseline: the default strategy; the other arm: the tuned one
+    for mine, base in zip(_shares(setup, tuned, field_, seed, 0, n),
+                          _shares(setup, setup.default, field_, seed, 0, n)):
+        sums.add(base, mine)
+    return {"field": label, "games": n, "sums": sums}
 
 
 def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.DataFrame:
@@ -302,7 +301,8 @@ def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.
     rows = []
     for m in sums:
         n = m["games"]
-        t, t2, b, b2, d, d2 = m["sums"]
+        sums = m["sums"]
+        t, t2, b, b2, d, d2 = sums.b, sums.b2, sums.a, sums.a2, sums.d, sums.d2
         share, lo, hi = stats.mean_ci(t, t2, n)
         # share - fair per game: a one-sample z-test with the observed (tie-aware) variance
         vs_fair = stats.paired_mean_test(t - n * fair, t2 - 2 * fair * t + n * fair * fair, n)
@@ -337,15 +337,16 @@ class TuneResult:
     paths: dict[str, Path] = field(default_factory=dict)
 
 
-def tune(game: str, strategy: str = "greedy", players: int = 4, against: list[str] | str = "self",
+def tune(game: str, strategy: str | None = None, players: int = 4, against: list[str] | str = "self",
          budget: int = 2_000_000, seed: int = 0, population: int | None = None,
          games_per_candidate: int | None = None, validate_games: int = 200_000, out=None,
          on_progress: Callable[[int], None] | None = None, overrides: dict | None = None,
          threads: int | None = None, force: bool = False) -> TuneResult:
     """Tune ``strategy``'s parameters for win share against ``against``; validate; write ``out``.
 
-    strategy: a strategy name (the search starts at its defaults) or a spec whose values are
-    the starting point (``greedy:@runs/old`` continues an earlier tuning). against: ``"self"``
+    strategy: a strategy name (the search starts at its defaults), a spec whose values are
+    the starting point (``greedy:@runs/old`` continues an earlier tuning), or None for the
+    game's declared default strategy. against: ``"self"``
     (every other seat plays the current sampling mean) or strategy specs, one for every other
     seat or exactly players - 1. budget: tuning games in all (validation excluded), split as
     ``plan`` says. validate_games: games per validation field and arm, on a fresh seed.

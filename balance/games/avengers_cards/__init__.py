@@ -1,8 +1,12 @@
 """Avengers: Infinity War — the card game (Hobby World, 2019; a reskin of Dungeon Busters)."""
-from balance.registry import GameSpec
+from balance.game import GameInfo, Kind
 
-GAME = GameSpec(
+GAME = GameInfo(
     id="avengers-cards",
     title="Avengers: Infinity War — the card game",
     module=__name__,
+    kind=Kind.COMPETITIVE,
+    players=(2, 5),  # the rulebook covers 3..5; 2 only with an explicit hand
+    default_strategy="greedy",
+    restrictable="card",
 )

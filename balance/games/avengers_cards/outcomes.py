@@ -1,11 +1,12 @@
 """What a run measures: the counter layouts the kernel fills, shared with the reference.
 
 All sums are integers, so totals are bit-identical however games are chunked. Win shares are
-counted in units of 1/60 (``WIN_UNIT``): a k-way tie gives each winner 60/k, exact for k <= 6.
+counted in units of 1/60 (``balance.game.WIN_UNIT``): a k-way tie gives each winner 60/k, exact
+for k <= 6.
 """
 from enum import IntEnum
 
-WIN_UNIT = 60
+from balance.game import WIN_UNIT  # noqa: F401 (re-exported: the kernel and engine read it here)
 
 
 class SeatStat(IntEnum):

@@ -1,0 +1,107 @@
+"""What a game is, declared once: the contract every game package fulfils.
+
+A game package under ``balance/games/`` (or in another distribution, registered through the
+``balance.games`` entry-point group) exposes ``GAME = GameInfo(...)`` in its ``__init__``.
+The declaration is data the generic layers read instead of looking attributes up by string,
+and ``GameInfo.check()`` verifies it when the game is registered, so a malformed game fails
+with one message naming everything that is missing, not later with a KeyError.
+
+Modelled on OpenSpiel's ``GameType`` (declared dynamics, utility and player range, checked by
+one consistency test for every game) and pgx's one API for every game. This module imports
+no game.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from enum import Enum
+from types import ModuleType
+
+from balance.errors import BalanceError
+
+# A game's win is counted in 1/60 units by every kernel: a k-way tie gives each winner 60/k,
+# exact for k <= 6, so every win total is an integer and bit-identical for any chunking.
+WIN_UNIT = 60
+
+# The modules a game package provides, and what each must define.
+PARTS = {
+    "rules": ("Rules", "RULES_VERSION"),  # the frozen rules dataclass and its version string
+    "strategies": ("STRATEGIES",),  # name -> StrategyInfo
+    "engine": ("Engine",),  # arrays -> kernel -> chunks and tables
+    "reference": (),  # the plain-Python oracle the kernel is tested against
+}
+
+
+class Kind(str, Enum):
+    """How a game's result is shared out."""
+
+    COMPETITIVE = "competitive"  # one win per finished game, ties split 1/k
+    COOPERATIVE = "cooperative"  # one team result shared by every seat
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's declaration.
+
+    id: the name users type (``avengers-cards``); title: for reports; module: the package
+    holding the parts in PARTS; kind: competitive or cooperative; players: the smallest and
+    largest player count the rules allow (1 only for cooperative games); default_strategy: the
+    strategy analysis commands use when none is given (e.g. the strongest the game ships);
+    restrictable: what restricted play denies a seat (``"card"``), or None when the game has
+    no restricted play.
+    """
+
+    id: str
+    title: str
+    module: str
+    kind: Kind = Kind.COMPETITIVE
+    players: tuple[int, int] = (2, 2)
+    default_strategy: str = "random"
+    restrictable: str | None = None
+
+    def part(self, name: str) -> ModuleType:
+        """The game's ``rules``, ``strategies``, ``engine`` or ``reference`` module."""
+        if name not in PARTS:
+            raise BalanceError(f"unknown game part {name!r}; allowed: {', '.join(PARTS)}")
+        return importlib.import_module(f"{self.module}.{name}")
+
+    @property
+    def rules_version(self) -> str:
+        return self.part("rules").RULES_VERSION
+
+    @property
+    def strategies(self) -> dict:
+        return self.part("strategies").STRATEGIES
+
+    def check(self) -> "GameInfo":
+        """Every problem of the declaration and its parts, in one BalanceError; else self."""
+        problems = []
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(self.id)):
+            problems.append(f"id {self.id!r} is not lower-case words joined by '-'")
+        if not str(self.title).strip():
+            problems.append("title is empty")
+        if not isinstance(self.kind, Kind):
+            problems.append(f"kind {self.kind!r} is not one of {', '.join(k.value for k in Kind)}")
+        low, high = self.players if len(self.players) == 2 else (0, -1)
+        least = 1 if self.kind == Kind.COOPERATIVE else 2
+        if not (isinstance(low, int) and isinstance(high, int) and least <= low <= high):
+            problems.append(f"players {self.players!r} is not a range (low, high) with "
+                            f"{least} <= low <= high for a {getattr(self.kind, 'value', self.kind)} game")
+        modules = {}
+        for name, needed in PARTS.items():
+            try:
+                modules[name] = importlib.import_module(f"{self.module}.{name}")
+            except ImportError as e:
+                problems.append(f"part {self.module}.{name} cannot be imported ({e})")
+                continue
+            missing = [attr for attr in needed if not hasattr(modules[name], attr)]
+            if missing:
+                problems.append(f"{self.module}.{name} lacks {', '.join(missing)}")
+        catalogue = getattr(modules.get("strategies"), "STRATEGIES", None)
+        if isinstance(catalogue, dict) and self.default_strategy not in catalogue:
+            problems.append(f"default_strategy {self.default_strategy!r} is not one of its strategies "
+                            f"({', '.join(catalogue) or 'none'})")
+        if problems:
+            raise BalanceError(f"game {self.id!r} ({self.module}) is malformed: " + "; ".join(problems))
+        return self

@@ -1,0 +1,118 @@
+"""The game contract (``balance.game.GameInfo``), checked for every registered game, and how
+games are found: built in, or from another package through the ``balance.games`` entry point.
+"""
+from dataclasses import replace
+
+import pytest
+from typer.testing import CliRunner
+
+import balance
+from balance import registry
+from balance.cli import app
+from balance.errors import BalanceError
+from balance.game import PARTS, WIN_UNIT, GameInfo, Kind
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry():
+    registry.get_game.cache_clear()
+    yield
+    registry.get_game.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_every_registered_game_declares_itself_soundly(game_id):
+    info = registry.get_game(game_id)
+    assert info.id == game_id and info.title and isinstance(info.kind, Kind)
+    low, high = info.players
+    assert (1 if info.kind == Kind.COOPERATIVE else 2) <= low <= high
+    assert info.default_strategy in info.strategies
+    for name in PARTS:
+        assert info.part(name) is not None
+    rules_cls = info.part("rules").Rules
+    for players in range(low, high + 1):  # the declared range is what the rules accept
+        try:
+            rules_cls.from_overrides({"players": players})
+        except BalanceError as e:  # a count the rulebook leaves to an explicit choice must say so
+            assert "players" in str(e)
+    with pytest.raises(BalanceError, match="players"):
+        rules_cls.from_overrides({"players": high + 1})
+
+
+def test_win_unit_is_declared_once():
+    """Kernels, engines and every analysis count a win in the same 1/WIN_UNIT units."""
+    from balance import compare, matchups, tune
+    from balance.games.avengers_cards import outcomes
+
+    assert WIN_UNIT == 60  # exact for ties of up to 6 (60/k is whole for k <= 6)
+    assert outcomes.WIN_UNIT is WIN_UNIT and tune.WIN_UNIT is WIN_UNIT
+    assert compare.WIN_UNIT is WIN_UNIT and matchups.WIN_UNIT is WIN_UNIT
+
+
+def test_a_malformed_game_is_refused_with_everything_that_is_missing():
+    bad = GameInfo(id="Bad Game", title="", module="balance.games.no_such_game", players=(1, 4),
+                   default_strategy="nope")
+    with pytest.raises(BalanceError) as e:
+        bad.check()
+    message = str(e.value)
+    for words in ("'Bad Game' is not lower-case words", "title is empty", "players (1, 4)",
+                  "part balance.games.no_such_game.rules cannot be imported",
+                  "part balance.games.no_such_game.engine cannot be imported"):
+        assert words in message
+    # parts that import but lack what the contract needs are named too
+    half = replace(registry.get_game("avengers-cards"), id="half", module="balance",
+                   default_strategy="random")
+    with pytest.raises(BalanceError, match="cannot be imported"):
+        half.check()
+    wrong_default = replace(registry.get_game("avengers-cards"), default_strategy="perfect")
+    with pytest.raises(BalanceError, match="default_strategy 'perfect' is not one of its strategies"):
+        wrong_default.check()
+
+
+class FakeEntryPoint:
+    """What importlib.metadata gives for an installed plug-in: a name and a loadable object."""
+
+    def __init__(self, name, target, value="studio_games.copy"):
+        self.name, self.target, self.value = name, target, value
+
+    def load(self):
+        if isinstance(self.target, Exception):
+            raise self.target
+        return self.target
+
+
+@pytest.fixture
+def plugin(monkeypatch):
+    """A studio's game, installed in another distribution: here the avengers package declared
+    again under another id, as its own package would declare it."""
+    info = replace(registry.get_game("avengers-cards"), id="studio-avengers", title="Studio copy")
+    points = {"studio-avengers": FakeEntryPoint("studio-avengers", info),
+              "broken": FakeEntryPoint("broken", ImportError("No module named 'studio_games'")),
+              "liar": FakeEntryPoint("liar", replace(info, id="someone-else"))}
+    monkeypatch.setattr(registry, "_plugins", lambda: points)
+    registry.get_game.cache_clear()
+    return info
+
+
+def test_a_game_from_another_package_works_with_every_command(plugin, tmp_path):
+    assert registry.game_ids()[-3:] == ["studio-avengers", "broken", "liar"]
+    listed = CliRunner().invoke(app, ["games"])
+    assert listed.exit_code == 0
+    assert "studio-avengers    Studio copy (competitive, 2-5 players" in listed.output
+    assert "broken             (unusable: game 'broken': its entry point" in listed.output
+    assert "declares id 'someone-else'" in listed.output
+    run = balance.simulate("studio-avengers", players=4, games=400, seed=1, out=tmp_path / "run")
+    assert run.manifest["game"] == "studio-avengers"
+    report = CliRunner().invoke(app, ["report", str(tmp_path / "run")])
+    assert report.exit_code == 0, report.output
+    cmp = CliRunner().invoke(app, ["compare", "studio-avengers", "--variant", "default",
+                                   "--variant", "set_bonus=2", "--games", "300", "-q",
+                                   "--out", str(tmp_path / "cmp")])
+    assert cmp.exit_code == 0, cmp.output
+    bad = CliRunner().invoke(app, ["simulate", "broken", "--games", "10"])
+    assert bad.exit_code == 2 and "cannot be loaded (ImportError" in bad.stderr
+
+
+def test_an_unknown_game_lists_the_known_ones_including_plug_ins(plugin):
+    with pytest.raises(BalanceError, match="unknown game 'chess'; allowed: avengers-cards, studio-avengers"):
+        registry.get_game("chess")
