@@ -389,7 +389,7 @@ def compare(
             fail(f"{e} (left over: {' '.join(ctx.args)})")
         fail(f"unexpected argument(s) {' '.join(map(repr, ctx.args))}: compare takes one game; a "
              "value with spaces was split by the shell, so quote it, e.g. "
-             '--variant "hand=[1, 2, 3]"')
+             '--variant "KEY=[1, 2, 3]"')
     if correction not in CORRECTION_NAMES:
         fail(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     out = out or _default_out("compare", game)

@@ -27,7 +27,6 @@ import numpy as np
 
 from balance import stats
 from balance.errors import BalanceError, check_int
-from balance.game import WIN_UNIT
 from balance.paired import PairedSums
 from balance.variants import load_variant_file, parse_setting
 
@@ -69,60 +68,17 @@ def parse_variant(spec: str) -> VariantSpec:
     return VariantSpec(name or text, overrides, spec)
 
 
-def game_metrics(chunk, rules, fights_lcm: int) -> np.ndarray:
-    """Per-game metrics of a chunk as exact integers: int64[n_games, n_metrics].
-
-    Column m holds the metric times ``metric_scales(players, fights_lcm)[m]``, so every sum
-    is an exact integer and totals do not depend on chunking or threads:
-    win_share_seat{s} (x WIN_UNIT: win units); mean_score (x players: the score sum); score_range
-    (best minus worst seat); heroes_success (x fights_lcm: villains beaten scaled to a common
-    number of fights, so variants with other battle sizes compare); tied_game (1 if the win
-    was shared); tokens_held (x players: the tokens held at the end).
-    """
-    scores = chunk.scores.astype(np.int64)
-    fights = rules.battles * rules.villains_per_battle
-    columns = [chunk.win_units[:, s].astype(np.int64) for s in range(rules.players)] + [
-        scores.sum(axis=1),
-        scores.max(axis=1) - scores.min(axis=1),
-        chunk.beaten.astype(np.int64) * (fights_lcm // fights),
-        ((chunk.win_units > 0).sum(axis=1) > 1).astype(np.int64),
-        chunk.tokens.sum(axis=(1, 2)).astype(np.int64),
-    ]
-    return np.column_stack(columns)
-
-
-def metric_scales(players: int, fights_lcm: int) -> np.ndarray:
-    """What each ``game_metrics`` column is multiplied by (float64[n_metrics])."""
-    return np.array([float(WIN_UNIT)] * players + [players, 1, fights_lcm, 1, players], np.float64)
-
-
-def metric_bounds(rules, players: int) -> np.ndarray:
-    """The largest per-game value of each ``game_metrics`` metric (unscaled; every metric is
-    >= 0): float64[n_metrics]. A paired difference of two variants then has
-    |d| <= max(bound_a, bound_b), which lets the SPRT accept H0 on differences that are all
-    exactly zero (``stats.SPRT``'s ``bound``).
-
-    Win shares, heroes_success and tied_game are at most 1. A seat's score is at most the
-    rules' max_score (every token of the game, all in sets), so is score_range, and the mean
-    score over the seats is at most max_score / players (the seats share the tokens). Tokens
-    come from a supply of tokens_per_colour per colour, so the tokens held at the end total at
-    most 3 tokens_per_colour: tokens_held (a mean per seat) <= 3 tokens_per_colour / players.
-    """
-    return np.array([1.0] * players + [rules.max_score / players, rules.max_score, 1.0, 1.0,
-                                       3 * rules.tokens_per_colour / players], np.float64)
-
-
 def _var(total, total_sq, n):
     return np.maximum(total_sq - total**2 / n, 0.0) / max(n - 1, 1)
 
 
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
               players: int) -> list[dict]:
-    """One dict per metric of ``names`` (the ``game_metrics`` columns, seats first), then
+    """One dict per metric of ``names`` (the game's compare metrics, seats first), then
     ``seat_shift``, ``seat_gap`` and ``seat_imbalance``: baseline and variant (``value``)
     means, the paired difference with its CI and p-value (None for the descriptive rows), the
     variance reduction of pairing, ``games`` (n) and ``seat`` (the seat a seat_shift row
-    names, else None). Sums are the scaled integers of ``game_metrics``."""
+    names, else None). Sums are the metrics' scaled integers (``scales``)."""
     n = sums.n
     rows = []
     for i, name in enumerate(names):
@@ -239,15 +195,14 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     check_int("chunk_size", chunk_size, 1, 10**8)
     spec, parsed, seats, engines = _setup(game, variants, players, strategies)
     names = _unique_names([p.name for p in parsed])
-    metric_names = game_metrics_names(players)
-    fights_lcm = math.lcm(*(e.rules.battles * e.rules.villains_per_battle for e in engines))
-    scales = metric_scales(players, fights_lcm)
+    metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
+    metric_names, scales = metrics.names, metrics.scales
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or "win_share_seat0"
         if metric not in metric_names:
             raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(metric_names)}")
-        tests = _sprt_tests(sprt, metric_names.index(metric), engines, names, players)
+        tests = _sprt_tests(sprt, metric_names.index(metric), engines, names, metrics)
         batch = batch or 10_000
         check_int("batch", batch, 2, MAX_GAMES)
     else:
@@ -261,7 +216,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
         """Metrics of the variants ``playing`` (the baseline first) on the same games; numba
         releases the GIL, so chunks run in parallel."""
         first, n = first_n
-        return [game_metrics(engines[v].play(seed, first, n), engines[v].rules, fights_lcm)
+        return [metrics.per_game(engines[v].play(seed, first, n), engines[v].rules)
                 for v in playing], n
 
     from concurrent.futures import ThreadPoolExecutor
@@ -276,14 +231,14 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
             spans = [(f, min(chunk_size, played + n_batch - f))
                      for f in range(played, played + n_batch, chunk_size)]
             playing = [0] + active
-            for metrics, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
+            for values, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
                 for j, v in enumerate(playing[1:], start=1):
-                    sums[v - 1].add(metrics[0], metrics[j])
+                    sums[v - 1].add(values[0], values[j])
                 if on_progress is not None:
                     on_progress(n * len(playing))
             played += n_batch
             if tests:
-                i = metric_names.index(metric)
+                i = metric_names.index(metric)  # the SPRT's column
                 k = scales[i]
                 for v in list(active):  # a decided variant stops here: its sums stay at n
                     s, name = sums[v - 1], names[v]
@@ -309,6 +264,9 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
                      for n, p, e in zip(names, parsed, engines)],
         "alpha": alpha, "confidence": 1 - alpha, "correction": CORRECTIONS[correction],
         "seat_confidence": seat_confidence(alpha, players),
+        # how each metric reads: a "rate" in % (differences in pp), a "value" as a number
+        "units": {**dict(zip(metric_names, metrics.units)),
+                  **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)}},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
         "warnings": _identical_rules(names, engines),
@@ -338,15 +296,15 @@ def _setup(game: str, variants: list[str], players: int, strategies):
     return spec, parsed, seats, engines
 
 
-def _sprt_tests(sprt: dict, metric: int, engines, names: list[str], players: int) -> dict:
+def _sprt_tests(sprt: dict, metric: int, engines, names: list[str], metrics) -> dict:
     """One SPRT per variant besides the baseline, at alpha / (2m) per side for m variants:
     each two-sided test then falsely accepts H1 with probability about alpha / m (see
     stats.SPRT), and any of the m with about alpha at most (Bonferroni). Each gets the
     largest possible |d| of ``metric`` (index into the game metrics) for its pair of rules."""
     per_side = sprt["alpha"] / (2 * (len(engines) - 1))
-    base = metric_bounds(engines[0].rules, players)[metric]
+    base = metrics.bounds(engines[0].rules)[metric]
     return {name: stats.SPRT(sprt["delta"], per_side, sprt["beta"],
-                             bound=float(max(base, metric_bounds(e.rules, players)[metric])))
+                             bound=float(max(base, metrics.bounds(e.rules)[metric])))
             for name, e in zip(names[1:], engines[1:])}
 
 
@@ -425,11 +383,6 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
             "each SPRT runs at alpha / (2m) per side, so the chance that any variant falsely "
             "accepts H1 is about alpha")
     return out
-
-
-def game_metrics_names(players: int) -> list[str]:
-    return [f"win_share_seat{s}" for s in range(players)] + [
-        "mean_score", "score_range", "heroes_success", "tied_game", "tokens_held"]
 
 
 def _unique_names(names: list[str]) -> list[str]:

@@ -11,37 +11,29 @@ from pathlib import Path
 import polars as pl
 
 from balance import plots
-from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, p_phrase,
-                              pvalue, to_html, to_markdown)
+from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
+                              num, p_phrase, pct, pp, pvalue, to_html, to_markdown)
 
-RATE_METRICS = ("heroes_success", "tied_game", "seat_shift", "seat_gap", "seat_imbalance")
-
-
-def _is_rate(metric: str) -> bool:
-    return metric.startswith("win_share") or metric in RATE_METRICS
+def _is_rate(report: dict, metric: str) -> bool:
+    """A rate (shown in %, its differences in pp), as the game's metrics declare it."""
+    return report["units"].get(metric) == "rate"
 
 
-def _missing(x) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
+def _value(report: dict, metric: str, x) -> str:
+    return pct(x) if _is_rate(report, metric) else num(x, 3)
 
 
-def _value(metric: str, x) -> str:
-    if _missing(x):
-        return "–"
-    return f"{100 * x:.2f}%" if _is_rate(metric) else f"{x:.3f}"
+def _diff(report: dict, metric: str, x) -> str:
+    if _is_rate(report, metric) or missing(x):
+        return pp(x, signed=True)
+    return f"{x:+.3f}"
 
 
-def _diff(metric: str, x) -> str:
-    if _missing(x):
-        return "–"
-    return f"{100 * x:+.2f} pp" if _is_rate(metric) else f"{x:+.3f}"
-
-
-def _interval(r: dict) -> str:
+def _interval(report: dict, r: dict) -> str:
     """'-0.51 to +1.20 pp' (rates) or '-0.013 to +0.020': the one interval notation."""
-    if _missing(r["lo"]) or _missing(r["hi"]):
-        return "–"
-    if _is_rate(r["metric"]):
+    if missing(r["lo"]) or missing(r["hi"]):
+        return "—"
+    if _is_rate(report, r["metric"]):
         return ci(r["lo"], r["hi"], " pp")
     return f"{r['lo']:+.3f} to {r['hi']:+.3f}"
 
@@ -70,8 +62,8 @@ def write_compare_report(report: dict, out_dir) -> dict:
     figures = {"differences": plots.differences(  # rows with an interval (not the descriptions)
         results.filter(pl.col("lo").is_not_null())
         .select("variant", "metric", "difference", "lo", "hi", pl.col("significant").fill_null(False))
-        .with_columns(is_rate=pl.col("metric").str.starts_with("win_share")
-                      | pl.col("metric").is_in(RATE_METRICS)),  # as _is_rate
+        .with_columns(is_rate=pl.col("metric").is_in(
+            [m for m, unit in report["units"].items() if unit == "rate"])),  # as _is_rate
         fig_dir / "differences.png")}
     sprt = report.get("sprt")
     if sprt:
@@ -105,7 +97,7 @@ def _row(rows: list[dict], metric: str) -> dict:
     return next(r for r in rows if r["metric"] == metric)
 
 
-def _seat_lines(variant: str, rows: list[dict]) -> tuple:
+def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The seats in words: the seat_shift test's most-moved seat and the descriptive
     distance from fair of both variants."""
     shift, imbalance = _row(rows, "seat_shift"), _row(rows, "seat_imbalance")
@@ -114,10 +106,10 @@ def _seat_lines(variant: str, rows: list[dict]) -> tuple:
     fairer = ("fairer" if imbalance["difference"] < 0 else "less fair"
               if imbalance["difference"] > 0 else "as fair")
     return ("Seats under ", Code(variant), f": {moved} (largest: seat {shift['seat']}, "
-            f"{_diff('seat_shift', shift['difference'])}, simultaneous 95% CI {_interval(shift)}, "
+            f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous 95% CI {_interval(report, shift)}, "
             f"Šidák over seats, then Holm-adjusted {p_phrase(shift['p_adjusted'])}); total distance from fair "
-            f"{_value('seat_imbalance', imbalance['baseline'])} → "
-            f"{_value('seat_imbalance', imbalance['value'])} ({fairer} as measured; "
+            f"{_value(report, 'seat_imbalance', imbalance['baseline'])} → "
+            f"{_value(report, 'seat_imbalance', imbalance['value'])} ({fairer} as measured; "
             "descriptive, noise adds to it).")
 
 
@@ -131,7 +123,7 @@ def verdict(report: dict) -> Section:
             items.append(_sprt_line(report, base, decided[variant]))
         else:
             items.append(_fixed_line(report, base, variant, rows))
-        items.append(_seat_lines(variant, rows))
+        items.append(_seat_lines(report, variant, rows))
     return Section("Verdict", [Bullets(items)])
 
 
@@ -143,14 +135,14 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
     parts = [Code(variant), " vs ", Code(base), ": ", Strong("different"), " — "]
     for i, r in enumerate(significant):
         parts += ([", "] if i else []) + [
-            f"{_label(r)} {_value(r['metric'], r['baseline'])} → {_value(r['metric'], r['value'])} "
-            f"({_diff(r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)"]
+            f"{_label(r)} {_value(report, r['metric'], r['baseline'])} → {_value(report, r['metric'], r['value'])} "
+            f"({_diff(report, r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)"]
     return tuple(parts) + (".",)
 
 
 def _sprt_line(report: dict, base: str, v: dict) -> tuple:
     s = report["sprt"]
-    size = f"{_diff(s['metric'], s['delta'])} in {s['metric']}"
+    size = f"{_diff(report, s['metric'], s['delta'])} in {s['metric']}"
     word = {"H1": (Strong("different"), f": a difference of at least {size}"),
             "H0": (Strong("no difference that matters"), f": none as large as {size}"),
             "continue": (Strong("undecided"), f" about a difference of {size} at the cap")}[v["decision"]]
@@ -187,8 +179,8 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Table(
             ["metric", "baseline", "variant", "difference", f"{confidence} CI", "p", "adjusted p",
              "significant", "variance reduction"],
-            [[Code(_label(r)), _value(r["metric"], r["baseline"]), _value(r["metric"], r["value"]),
-              _diff(r["metric"], r["difference"]), _interval(r),
+            [[Code(_label(r)), _value(report, r["metric"], r["baseline"]), _value(report, r["metric"], r["value"]),
+              _diff(report, r["metric"], r["difference"]), _interval(report, r),
               pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
               _reduction(r["variance_reduction"])] for r in rows]))
     blocks.append(Para((
@@ -214,7 +206,7 @@ def sprt_section(report: dict, figure: Path) -> Section:
     per_side = s.get("alpha_per_side", s["alpha"] / 2)
     return Section("Sequential test", [
         Para(("SPRT on ", Code(s["metric"]), f": H0 no difference, H1 a difference of at least "
-              f"{_diff(s['metric'], s['delta'])}; false-H1 rate {s['alpha']} over all "
+              f"{_diff(report, s['metric'], s['delta'])}; false-H1 rate {s['alpha']} over all "
               f"{len(s['variants'])} variant(s) together ({per_side:.4g} per side of each test), "
               f"beta {s['beta']}, decisions after every {s['batch']:,} games; a variant stops "
               "being played once its test decides.",)),

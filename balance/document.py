@@ -21,18 +21,19 @@ from pathlib import Path
 # number formatting (one place, so the Markdown and HTML tables agree)
 
 
-def _missing(x) -> bool:
+def missing(x) -> bool:
+    """None or NaN: a number a table shows as a dash."""
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
 def pct(x) -> str:
     """A rate as a percentage with 2 decimals: 0.33437 -> '33.44%'."""
-    return "—" if _missing(x) else f"{100 * x:.2f}%"
+    return "—" if missing(x) else f"{100 * x:.2f}%"
 
 
 def pp(x, signed: bool = False) -> str:
     """A difference of rates in percentage points: 0.0056 -> '0.56 pp' ('+0.56 pp' signed)."""
-    if _missing(x):
+    if missing(x):
         return "—"
     value = round(100 * x, 2) + 0.0  # + 0.0 turns -0.0 into 0.0: no '-0.00 pp'
     return f"{value:{'+' if signed else ''}.2f} pp"
@@ -41,7 +42,7 @@ def pp(x, signed: bool = False) -> str:
 def ci(lo, hi, suffix: str = "%") -> str:
     """An interval: '33.06 to 33.82%' for rates; with suffix ' pp' a difference, each end
     signed: '-7.51 to -7.05 pp'."""
-    if _missing(lo) or _missing(hi):
+    if missing(lo) or missing(hi):
         return "—"
     if suffix.strip() == "pp":
         return f"{pp(lo, signed=True)[:-3]} to {pp(hi, signed=True)}"
@@ -59,16 +60,16 @@ def diff_ci(diff, lo, hi, level: str = "95%") -> str:
 
 
 def count(n) -> str:
-    return "—" if _missing(n) else f"{int(n):,}"
+    return "—" if missing(n) else f"{int(n):,}"
 
 
 def num(x, digits: int = 2) -> str:
-    return "—" if _missing(x) or (isinstance(x, float) and math.isinf(x)) else f"{x:.{digits}f}"
+    return "—" if missing(x) or (isinstance(x, float) and math.isinf(x)) else f"{x:.{digits}f}"
 
 
 def pvalue(p) -> str:
     """'< 1e-6', '3.1e-05', '0.004', '0.41': precision where it matters, no false zeros."""
-    if _missing(p):
+    if missing(p):
         return "—"
     if p < 1e-6:
         return "< 1e-6"

@@ -30,6 +30,9 @@ PARTS = {
     "strategies": ("STRATEGIES",),  # name -> StrategyInfo
     "engine": ("Engine",),  # arrays -> kernel -> chunks and tables
     "reference": (),  # the plain-Python oracle the kernel is tested against
+    # compare_metrics(rules list, players) -> what `balance compare` pairs per game: .names
+    # (seat win shares first), .units, .scales, .per_game(chunk, rules), .bounds(rules)
+    "metrics": ("compare_metrics",),
 }
 
 
@@ -49,7 +52,8 @@ class GameInfo:
     largest player count the rules allow (1 only for cooperative games); default_strategy: the
     strategy analysis commands use when none is given (e.g. the strongest the game ships);
     restrictable: what restricted play denies a seat (``"card"``), or None when the game has
-    no restricted play.
+    no restricted play; restrictable_rule: the rules key that lists those items (``"hand"``),
+    so a report can propose the rule variant without one of them.
     """
 
     id: str
@@ -59,9 +63,10 @@ class GameInfo:
     players: tuple[int, int] = (2, 2)
     default_strategy: str = "random"
     restrictable: str | None = None
+    restrictable_rule: str | None = None
 
     def part(self, name: str) -> ModuleType:
-        """The game's ``rules``, ``strategies``, ``engine`` or ``reference`` module."""
+        """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
         if name not in PARTS:
             raise BalanceError(f"unknown game part {name!r}; allowed: {', '.join(PARTS)}")
         return importlib.import_module(f"{self.module}.{name}")
@@ -102,6 +107,10 @@ class GameInfo:
         if isinstance(catalogue, dict) and self.default_strategy not in catalogue:
             problems.append(f"default_strategy {self.default_strategy!r} is not one of its strategies "
                             f"({', '.join(catalogue) or 'none'})")
+        rules_cls = getattr(modules.get("rules"), "Rules", None)
+        if self.restrictable_rule is not None and rules_cls is not None and \
+                self.restrictable_rule not in rules_cls.keys():
+            problems.append(f"restrictable_rule {self.restrictable_rule!r} is not a rules key")
         if problems:
             raise BalanceError(f"game {self.id!r} ({self.module}) is malformed: " + "; ".join(problems))
         return self

@@ -6,8 +6,9 @@ largest seat gap and the equal-seats test), the heroes' success rate, and the ca
 out by restricted play (the card whose removal changes its seat's win rate most, paired on
 the same games). A designer sees whether an imbalance persists under skilled play or is an
 artefact of naive bots. A rung where no seat's share ever varies (identical deterministic
-players: every game a tie) is named as such, with no test. Skill vs luck: the win share of one player of each strategy among players of the
-ladder's first (weakest) strategy, seat-rotated, against the 1/n of pure luck.
+players: every game a tie) is named as such, with no test. Skill vs luck: the win share of one
+player of each strategy among players of the ladder's first (weakest) strategy, seat-rotated,
+against the 1/n of pure luck.
 """
 from __future__ import annotations
 

@@ -18,8 +18,6 @@ from balance import stats
 from balance.errors import BalanceError
 from balance.game import WIN_UNIT
 
-# Win shares are counted in 1/60 units by the kernels (exact for ties of up to 6 winners).
-
 
 def split_pool(items: list[str]) -> list[str]:
     """``["greedy:samples=4,w_risk=2,threshold", "random"]`` -> three specs.
@@ -91,21 +89,17 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     (sums over the cell's games of the row strategy's share x and of x^2). Adds ``p_value``
     and ``p_adjusted`` (float64, one per row).
 
-    Method: ``stats.paired_mean_test`` on the per-game d = x - 1/players (a one-sample z-test
-    with the observed variance), from sum_d = W - n/P and sum_d2 = W2 - 2W/P + n/P^2. The
-    sums are counted in 1/60 win units (exact integers for ties of up to 6) so that a cell
+    Method: ``stats.mean_test`` of the per-game share against 1/players (a one-sample z-test
+    with the observed variance). The sums are counted in 1/60 win units (exact integers for ties of up to 6) so that a cell
     whose every game gives exactly 1/P has d = 0 exactly (p = 1), and a cell with no spread
     away from 1/P (a strategy that never wins) has p = 0, not the p = 1 that an interval of
     zero width gave before.
     """
-    unit = WIN_UNIT
-    fair = unit // players if unit % players == 0 else unit / players
     n = matrix["games"].to_numpy().astype(np.float64)
-    total = np.round(matrix["win_share_sum"].to_numpy() * unit)
-    total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * unit**2)
-    sum_d = total - n * fair
-    sum_d2 = total_sq - 2 * fair * total + n * fair**2
-    p = np.asarray(stats.paired_mean_test(sum_d, sum_d2, n)["pvalue"], dtype=np.float64).reshape(-1)
+    total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)
+    total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * WIN_UNIT**2)
+    test = stats.mean_test(total, total_sq, n, WIN_UNIT / players)
+    p = np.asarray(test["pvalue"], dtype=np.float64).reshape(-1)
     return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)))
 
 

@@ -578,6 +578,17 @@ def _villain_facts(row: dict) -> str:
     return f"(battle {row['battle']}, strength {row['strength']}): beaten in {rate} of fights"
 
 
+def _restrictable_rule(game: str) -> str | None:
+    """The rules key listing what restricted play denies, from the game's declaration (None
+    when the game is not installed here or declares none: the suggestion is then generic)."""
+    from balance.registry import get_game
+
+    try:
+        return get_game(game).restrictable_rule
+    except BalanceError:
+        return None
+
+
 def try_next(manifest: dict, a: Analysis) -> tuple:
     """A ready `balance compare` command aimed at the report's most decisive finding."""
     f = a.fairness
@@ -597,10 +608,11 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         players, card = f["players"][0], None
         why = "no seat edge or card effect was found"
     run = runs.get(players, manifest["runs"][0])
-    hand = run["rules"].get("hand")
-    if card is not None and isinstance(hand, list) and card in hand:
-        variant = f"no{card}:hand=[{','.join(str(c) for c in hand if c != card)}]"
-        hint = f"compare the rulebook with a hand without the {card}"
+    key = _restrictable_rule(manifest["game"])  # the rules key listing what was denied
+    items = run["rules"].get(key) if key else None
+    if card is not None and isinstance(items, list) and card in items:
+        variant = f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"
+        hint = f"compare the rulebook with the {key} without the {card}"
     else:
         variant = "mine:KEY=VALUE"
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"

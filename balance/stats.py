@@ -401,6 +401,19 @@ def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
     }
 
 
+def mean_test(total, total_sq, n, value, confidence=0.95) -> dict:
+    """Normal test and interval of a per-game mean against a fixed ``value`` (e.g. a win share
+    against the fair 1/players): ``paired_mean_test`` on d = x - value, from the sums of x.
+
+    total, total_sq: sum of x and of x^2 over n >= 2 games (broadcast). Returns the same dict
+    as ``paired_mean_test`` (mean, lo, hi of x - value; z, pvalue, sd): with no spread, p = 0
+    unless every x equals ``value`` (p = 1), so a strategy that never wins is not "fair".
+    """
+    t, t2, m = _check_sums(total, total_sq, n)
+    v = _finite("value", value)
+    return paired_mean_test(t - m * v, t2 - 2 * v * t + m * v * v, m, confidence)
+
+
 # --------------------------------------------------------------------------------------------
 # sample-size planning (normal approximations; Chow, Shao & Wang, Sample Size Calculations in
 # Clinical Research, 2nd ed. 2008, §4.1 one-sample and §4.2 two-sample proportions)

@@ -304,8 +304,7 @@ def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.
         sums = m["sums"]
         t, t2, b, b2, d, d2 = sums.b, sums.b2, sums.a, sums.a2, sums.d, sums.d2
         share, lo, hi = stats.mean_ci(t, t2, n)
-        # share - fair per game: a one-sample z-test with the observed (tie-aware) variance
-        vs_fair = stats.paired_mean_test(t - n * fair, t2 - 2 * fair * t + n * fair * fair, n)
+        vs_fair = stats.mean_test(t, t2, n, fair)  # observed (tie-aware) variance
         base, base_lo, base_hi = stats.mean_ci(b, b2, n)
         paired = stats.paired_mean_test(d, d2, n)
         rows.append({"field": m["field"], "games": n, "win_share": share, "lo": lo, "hi": hi,

@@ -11,7 +11,7 @@ An override is ``key=value`` where value is read as TOML (``hand=[1,2,3,4,5,6]``
 ``ties_cancel=false``) or, failing that, as a bare word or comma list
 (``loss_rule=one``, ``start_tokens=1,1,1``). Two slips of the command line are caught
 there rather than read as a list: a second setting after a comma (``set_bonus=2,loss_rule=one``)
-and a value the shell cut at a space (``hand=[1,`` from an unquoted ``hand=[1, 2, 3]``).
+and a value the shell cut at a space (``key=[1,`` from an unquoted ``key=[1, 2, 3]``).
 """
 from __future__ import annotations
 
@@ -41,13 +41,26 @@ def load_variant_file(path: str | Path) -> dict:
     return {k: v for k, v in data.items() if k not in META_KEYS}
 
 
-def parse_value(text: str):
-    """Read one override value: TOML first, then a bare word or a comma-separated list."""
-    text = text.strip()
+_NOT_TOML = object()
+
+
+def _toml(text: str):
+    """``text`` read as a TOML value, or _NOT_TOML."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
-        pass
+        return _NOT_TOML
+
+
+def parse_value(text: str):
+    """Read one override value: TOML first, then a bare word or a comma-separated list."""
+    text = text.strip()
+    value = _toml(text)
+    return value if value is not _NOT_TOML else _bare(text)
+
+
+def _bare(text: str):
+    """A value that is not TOML: a comma list (items read as values) or a bare word."""
     if "," in text:
         return [parse_value(part) for part in text.strip("()[]").split(",") if part.strip()]
     return text
@@ -64,15 +77,14 @@ def parse_setting(key: str, text: str, option: str, joiner: str | None = None):
 
     joiner: how that option separates several settings (``;`` in a variant), or None when
     each setting takes its own option. Raises BalanceError for a second setting after a
-    comma (``set_bonus=2,loss_rule=one``) and for unbalanced brackets or quotes, which is what
-    the shell leaves of an unquoted value with spaces (``hand=[1,`` from ``hand=[1, 2, 3]``).
+    comma (``a=2,b=one``) and for unbalanced brackets or quotes, which is what the shell leaves
+    of an unquoted value with spaces (``key=[1,`` from ``key=[1, 2, 3]``).
     Valid TOML is taken as written (a quoted string may hold anything).
     """
     text = text.strip()
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        pass
+    value = _toml(text)
+    if value is not _NOT_TOML:
+        return value
     second = _SETTING_AFTER_COMMA.search(text)
     if second:
         first, rest = f"{key}={text[:second.start()].strip()}", text[second.start() + 1:].strip()
@@ -85,9 +97,9 @@ def parse_setting(key: str, text: str, option: str, joiner: str | None = None):
     if unbalanced:
         raise BalanceError(
             f"{key}={text!r} has an unbalanced {unbalanced[0]!r}: the shell split the value at a "
-            f"space (an unquoted {option} hand=[1, 2, 3] arrives as 'hand=[1,'); put the whole "
+            f"space (an unquoted {option} {key}=[1, 2, 3] arrives as '{key}=[1,'); put the whole "
             f"{option} value in quotes, or write it without spaces")
-    return parse_value(text)
+    return _bare(text)
 
 
 def parse_overrides(items: list[str] | None) -> dict:

@@ -30,23 +30,27 @@ def test_every_registered_game_declares_itself_soundly(game_id):
     for name in PARTS:
         assert info.part(name) is not None
     rules_cls = info.part("rules").Rules
-    for players in range(low, high + 1):  # the declared range is what the rules accept
+    for players in range(low, high + 1):  # inside the declared range, no range error
         try:
             rules_cls.from_overrides({"players": players})
-        except BalanceError as e:  # a count the rulebook leaves to an explicit choice must say so
-            assert "players" in str(e)
-    with pytest.raises(BalanceError, match="players"):
-        rules_cls.from_overrides({"players": high + 1})
+        except BalanceError as e:  # only a count that needs an explicit choice (a hand) may fail
+            assert "out of range" not in str(e) and "needs an explicit" in str(e), str(e)
+    for outside in (low - 1, high + 1):  # outside it, the rules refuse the count
+        with pytest.raises(BalanceError, match="players"):
+            rules_cls.from_overrides({"players": outside})
 
 
 def test_win_unit_is_declared_once():
-    """Kernels, engines and every analysis count a win in the same 1/WIN_UNIT units."""
-    from balance import compare, matchups, tune
-    from balance.games.avengers_cards import outcomes
+    """Kernels, engines and every analysis count a win in the same 1/WIN_UNIT units: no module
+    but balance/game.py may set its own (a second `WIN_UNIT = 60` would drift unnoticed)."""
+    import re
+    from pathlib import Path
 
+    root = Path(balance.__file__).parent
+    setters = [str(f.relative_to(root)) for f in root.rglob("*.py")
+               if re.search(r"^\s*WIN_UNIT\s*=", f.read_text(encoding="utf-8"), flags=re.M)]
+    assert setters == ["game.py"]
     assert WIN_UNIT == 60  # exact for ties of up to 6 (60/k is whole for k <= 6)
-    assert outcomes.WIN_UNIT is WIN_UNIT and tune.WIN_UNIT is WIN_UNIT
-    assert compare.WIN_UNIT is WIN_UNIT and matchups.WIN_UNIT is WIN_UNIT
 
 
 def test_a_malformed_game_is_refused_with_everything_that_is_missing():
@@ -64,8 +68,10 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing():
                    default_strategy="random")
     with pytest.raises(BalanceError, match="cannot be imported"):
         half.check()
-    wrong_default = replace(registry.get_game("avengers-cards"), default_strategy="perfect")
-    with pytest.raises(BalanceError, match="default_strategy 'perfect' is not one of its strategies"):
+    wrong_default = replace(registry.get_game("avengers-cards"), default_strategy="perfect",
+                            restrictable_rule="deck")
+    with pytest.raises(BalanceError, match="default_strategy 'perfect' is not one of its strategies"
+                       ".*restrictable_rule 'deck' is not a rules key"):
         wrong_default.check()
 
 

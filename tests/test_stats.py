@@ -884,3 +884,17 @@ def test_sprt_error_rates_long():
 def test_bad_input_raises_balance_error(call, message):
     with pytest.raises(BalanceError, match=message):
         call()
+
+
+def test_mean_test_is_the_paired_test_of_the_differences_from_the_value():
+    """mean_test(x, value) tests d = x - value; a constant x away from value has p = 0 and
+    x always equal to value has p = 1."""
+    rng = np.random.default_rng(3)
+    x = rng.choice([0.0, 0.5, 1.0], size=500, p=[0.6, 0.1, 0.3])
+    got = S.mean_test(x.sum(), (x * x).sum(), x.size, 0.25)
+    d = x - 0.25
+    want = S.paired_mean_test(d.sum(), (d * d).sum(), d.size)
+    for key in ("mean", "lo", "hi", "z", "pvalue", "sd"):
+        assert got[key] == pytest.approx(want[key], rel=1e-9, abs=1e-12)
+    assert S.mean_test(0.0, 0.0, 100, 0.25)["pvalue"] == 0.0  # never wins: not "fair"
+    assert S.mean_test(25.0, 6.25, 100, 0.25)["pvalue"] == 1.0  # always exactly 1/4

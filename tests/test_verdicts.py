@@ -57,6 +57,8 @@ def test_a_card_no_seat_ever_plays_is_called_useless(tmp_path):
     unchanged = re.search(r"removing the ([\d, and]+) changed no game at all", cards)
     assert unchanged and "5" in re.findall(r"\d+", unchanged.group(1))
     assert "the 5 matters" not in cards and "removing the 5 **helps**" not in cards
+    # two strategies in the run's own seats: its headline numbers describe that mix
+    assert "**Caution:** the seats were played by a mix of strategies" in verdict_of(run, tmp_path)
 
 
 def test_identical_deterministic_players_are_named_not_called_fair(tmp_path):
@@ -70,6 +72,17 @@ def test_identical_deterministic_players_are_named_not_called_fair(tmp_path):
     assert "no seat edge found" not in seats and not re.search(r"p [<=] ", seats)
     md = (tmp_path / "report" / "report.md").read_text()
     assert "no variation: not tested" in md
+
+
+def test_a_seat_that_wins_every_game_is_named_not_tested(tmp_path):
+    """Seat 0 starts with 21 tokens of each colour (126 points with the sets) of 30 per colour
+    and, with no loss on a defeat, keeps them: the other three share at most 30 tokens, so
+    seat 0 wins every game and no seat's share varies."""
+    run = simulate(tmp_path, "always", players=4, games=300, seed=0, strategies=["random"],
+                   overrides={"tokens_per_colour": 30, "extra_tokens": [[20, 20, 20]],
+                              "loss_rule": "none"})
+    seats = line(verdict_of(run, tmp_path), "4 players: ")
+    assert seats == "**no test possible** — seat 0 won every game. Seat fairness cannot be judged from these games."
 
 
 def test_a_fair_game_is_called_fair_and_a_planted_edge_is_found(tmp_path):
@@ -96,12 +109,15 @@ def test_without_card_strength_the_report_says_cards_were_not_measured(tmp_path)
 
 
 def test_a_mix_run_becomes_the_strategy_section_and_says_how_its_mix_differs(tmp_path):
+    """greedy against random and lowest: greedy wins far more than 1/n (one player of it
+    among random players wins about half the games at 3 and 4 players), so it is named the
+    strongest at both counts."""
     main = simulate(tmp_path, "main", players=[3, 4], games=600, seed=0, strategies=["random"])
-    mix = simulate(tmp_path, "mix", players=[3, 4], games=600, seed=0,
-                   strategies=["threshold", "random", "lowest"], rotate=True)
+    mix = simulate(tmp_path, "mix", players=[3, 4], games=1200, seed=0,
+                   strategies=["greedy:samples=2", "random", "lowest"], rotate=True)
     verdict = verdict_of(main, tmp_path, mix_dir=mix)
     assert "**Strategy mix** (from the separate run `mix`" in verdict
-    assert verdict.count("players: strongest") == 2
+    assert verdict.count("players: strongest `greedy:samples=2`") == 2
     # 3 strategies over 3 seats, then over 4 seats: threshold holds two of the four
     assert "The mix differs by player count" in verdict
     md = (tmp_path / "report" / "report.md").read_text()
@@ -119,6 +135,8 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     verdict = verdict_of(run, tmp_path)
     command = re.search(r"`(balance compare [^`]+)`", verdict).group(1)
     assert "--players 4" in command and "-s random" in command
+    # it aims at a planted finding: the hand without the 1 or without the 15
+    assert re.search(r"--variant 'no(1:hand=\[2,3,4,5,15\]|15:hand=\[1,2,3,4,5\])'", command), command
     args = [a.strip("'") for a in command.split()[1:]] + ["--games", "500", "--out",
                                                           str(tmp_path / "cmp"), "-q"]
     result = CliRunner().invoke(app, args)

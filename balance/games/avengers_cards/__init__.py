@@ -9,4 +9,5 @@ GAME = GameInfo(
     players=(2, 5),  # the rulebook covers 3..5; 2 only with an explicit hand
     default_strategy="greedy",
     restrictable="card",
+    restrictable_rule="hand",
 )
