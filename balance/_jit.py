@@ -38,7 +38,7 @@ def drop_stale_cache(module_file: str) -> None:
 
     package = Path(module_file).resolve().parent
     root = Path(__file__).resolve().parent
-    sources = sorted(package.glob("*.py")) + [root / "_jit.py", root / "rng.py"]
+    sources = sorted(package.glob("*.py")) + [root / "_jit.py", root / "rng.py", root / "kit.py"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     cache = package / "__pycache__"
     stamp = cache / "numba-sources.sha256"

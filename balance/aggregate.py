@@ -33,7 +33,7 @@ def _share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, met
     return frame.with_columns(rate=pl.Series(rate), lo=pl.Series(lo), hi=pl.Series(hi))
 
 
-def _rate(frame: pl.DataFrame, num: str, den: str, name: str, method: str) -> pl.DataFrame:
+def rate(frame: pl.DataFrame, num: str, den: str, name: str, method: str) -> pl.DataFrame:
     x = frame[num].to_numpy().astype(float)
     n = frame[den].to_numpy().astype(float)
     if method == "clopper-pearson" and not np.all(x == np.round(x)):
@@ -44,15 +44,17 @@ def _rate(frame: pl.DataFrame, num: str, den: str, name: str, method: str) -> pl
 
 
 def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
-    """One row per (players, seat), pooled over strategies: win rate with CI, fair = 1/players."""
+    """One row per (players, seat), pooled over strategies: win rate with CI, fair = 1/players
+    of the games that handed out a win (all of them unless some hit the turn cap)."""
     pooled = (seats.group_by("players", "seat")
               .agg(pl.col("games", "win_share", "wins_outright", "wins_shared", "score_sum",
                           "score_sq_sum").sum(),
                    *([pl.col("win_share_sq_sum").sum()] if "win_share_sq_sum" in seats.columns else []))
               .sort("players", "seat"))
     out = _share_interval(pooled, "win_share", "win_share_sq_sum", "games", method)
+    finished = pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players") * pl.col("players")
     return out.with_columns(
-        fair=1.0 / pl.col("players"),
+        fair=finished / pl.col("players"),
         mean_score=pl.col("score_sum") / pl.col("games"),
     ).select("players", "seat", "games", "rate", "lo", "hi", "fair", "mean_score",
              "wins_outright", "wins_shared")
@@ -69,7 +71,8 @@ def strategy_seat(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
 
 def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
     """Per player count: the chi-square test of equal seat win shares, the seat gap and the
-    edge this run can detect.
+    edge this run can detect, over the finished games (``games``; ``capped``: games stopped by
+    the turn cap, which hand out no win).
 
     ``p_adjusted``: Holm over the player counts of the run that could be tested. ``gap``:
     best seat's win rate minus the worst seat's. ``detectable_edge``: the smallest deviation of
@@ -85,17 +88,23 @@ def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
         g = (group.group_by("seat")
              .agg(pl.col("games", "win_share", "wins_shared", *(["win_share_sq_sum"] if sq else [])).sum())
              .sort("seat"))
-        games = int(g["games"][0])
+        played = int(g["games"][0])
         shares = g["win_share"].to_numpy()
+        # Every finished game hands out exactly one win (a game stopped by the turn cap none), so
+        # the shares add up to the finished games: the seats are tested on those.
+        games = int(round(float(shares.sum())))
         all_tied = bool((g["wins_shared"] == games).all() and np.allclose(shares, games / players))
         if sq:  # a share's variance is (sum_sq - sum^2 / n) / (n - 1): zero for every seat?
             spread = g["win_share_sq_sum"].to_numpy() - shares**2 / games
             constant = bool(np.all(spread <= 1e-9 * np.maximum(g["win_share_sq_sum"].to_numpy(), 1.0)))
         else:  # runs written before the squares were kept: the cases that can be told apart
             constant = all_tied or bool(np.any(shares == games))
+        constant = constant or games == 0
         chi2, dof, p = (math.nan, players - 1, math.nan) if constant else stats.seat_equality_test(shares, games)
-        gap = stats.seat_gap(shares, games, CONFIDENCE)
-        rows.append({"players": players, "games": games, "chi2": float(chi2), "dof": int(dof),
+        gap = (stats.seat_gap(shares, games, CONFIDENCE) if games else
+               {"best": 0, "worst": 0, "gap": math.nan, "lo": math.nan, "hi": math.nan})
+        rows.append({"players": players, "games": games, "capped": played - games,
+                     "chi2": float(chi2), "dof": int(dof),
                      "p_value": float(p), "best_seat": int(gap["best"]), "worst_seat": int(gap["worst"]),
                      "gap": float(gap["gap"]), "gap_lo": float(gap["lo"]), "gap_hi": float(gap["hi"]),
                      "constant": constant, "all_tied": all_tied})
@@ -126,33 +135,9 @@ def matchups(pairs: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
               .agg(pl.col("games", "ahead", "level").sum())
               .with_columns(points=pl.col("ahead") + pl.col("level") / 2)
               .sort("players", "strategy", "opponent_strategy"))
-    out = _rate(pooled, "points", "games", "rate", method)
+    out = rate(pooled, "points", "games", "rate", method)
     return out.rename({"rate_lo": "lo", "rate_hi": "hi"}).select(
         "players", "strategy", "opponent_strategy", "games", "ahead", "level", "rate", "lo", "hi")
-
-
-def card_usage(cards: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
-    """How cards are used: one row per (players, card), pooled over seats and strategies.
-
-    Rates per play: rewarded, cancelled, lowest card of a defeat (Wilson, or Clopper-Pearson).
-    ``win_rate_rewarded``: the win share of players in games where this card won them tokens.
-    That is an association, not strength: winning tokens goes with winning whatever the card,
-    and a card played when it is safe looks good. It carries no test; card strength is
-    ``card_effects`` (restricted play).
-    """
-    pooled = (cards.group_by("players", "card")
-              .agg(pl.exclude("seat", "strategy").sum()).sort("players", "card"))
-    out = pooled
-    for num, name in (("rewarded", "reward_rate"), ("cancelled", "cancel_rate"),
-                      ("lowest_on_defeat", "defeat_rate")):
-        out = _rate(out, num, "played", name, method)
-    out = _rate(out, "win_share_rewarded", "games_rewarded", "win_rate_rewarded", method)
-    out = _rate(out, "win_share_played", "games_played", "win_rate_played", method)
-    return out.with_columns(
-        tokens_per_play=pl.col("tokens_gained") / pl.col("played"),
-        lost_per_defeat=pl.col("tokens_lost") / pl.col("lowest_on_defeat"),
-        fair=1.0 / pl.col("players"),
-    )
 
 
 def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
@@ -183,13 +168,18 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
              "hi", "p_value", "p_adjusted", "unchanged")
 
 
-def villain_strength(villains: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
-    """One row per (players, villain): the heroes' success rate with CI and tokens per fight."""
-    out = _rate(villains.sort("players", "battle", "strength"), "beaten", "fought", "success_rate", method)
-    return out.with_columns(
-        tokens_per_fight=(pl.col("reward_tokens") + pl.col("centre_tokens")) / pl.col("fought"),
-        lost_per_fight=pl.col("tokens_lost") / pl.col("fought"),
-    )
+def outcome_shares(outcomes: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+    """One row per (players, outcome): its share of the games with CI, the games won in it
+    (cooperative: the team's wins) and the mean game length with its normal CI."""
+    pooled = (outcomes.group_by("players", "outcome", maintain_order=True)
+              .agg(pl.col("games", "length_sum", "length_sq_sum", "won").sum())
+              .with_columns(all_games=pl.col("games").sum().over("players")))
+    out = rate(pooled, "games", "all_games", "share", method)
+    n = out["games"].to_numpy().astype(float)
+    mean, lo, hi = stats.mean_ci(out["length_sum"].to_numpy().astype(float),
+                                 out["length_sq_sum"].to_numpy().astype(float), n, CONFIDENCE)
+    return out.with_columns(length_mean=pl.Series(mean),
+                            length_lo=pl.Series(lo), length_hi=pl.Series(hi))
 
 
 def score_summary(scores: pl.DataFrame) -> pl.DataFrame:

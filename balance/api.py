@@ -23,8 +23,6 @@ from balance.variants import load_variant_file
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
-TABLES = ("seats", "scores", "cards", "villains", "pairs")  # in every run
-OPTIONAL_TABLES = ("game_totals", "card_strength")  # when the engine and the request give them
 BACKENDS = ("local", "dask")
 # A warm-up longer than this is compiling, not loading numba's cache: say so.
 COMPILE_NOTICE_SECONDS = 2.0
@@ -32,22 +30,29 @@ COMPILE_NOTICE_SECONDS = 2.0
 
 @dataclass
 class RunResult:
-    """A finished run: its manifest and its tables.
+    """A finished run: its manifest and its tables (name -> DataFrame, as the manifest's
+    ``tables`` lists them), also readable as attributes: ``run.seats``, ``run.cards``.
 
-    ``games`` (one row per game and seat) is filled only with keep_games and no ``out``;
-    a written run keeps them in ``out / "games.parquet"``.
+    A table the game declares but this run did not write (``card_strength`` without
+    --card-strength, ``pairs`` of a cooperative game) reads as None. ``games`` (one row per
+    game and seat) is filled only with keep_games and no ``out``; a written run keeps them in
+    ``out / "games.parquet"``.
     """
 
     manifest: dict
-    seats: pl.DataFrame
-    scores: pl.DataFrame
-    cards: pl.DataFrame
-    villains: pl.DataFrame
-    pairs: pl.DataFrame
-    games: pl.DataFrame | None = None
-    card_strength: pl.DataFrame | None = None  # with card_strength: restricted play, paired
-    out: Path | None = None
     tables: dict = field(default_factory=dict, repr=False)
+    games: pl.DataFrame | None = None
+    out: Path | None = None
+    declared: tuple[str, ...] = ()  # every table name the game can write
+
+    def __getattr__(self, name: str):
+        tables = self.__dict__.get("tables", {})
+        if name in tables:
+            return tables[name]
+        if name in self.__dict__.get("declared", ()):
+            return None
+        raise AttributeError(f"a run of {self.__dict__.get('manifest', {}).get('game')!r} has no "
+                             f"table {name!r}; it has: {', '.join(tables)}")
 
 
 def simulate(
@@ -257,7 +262,7 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     def on_done(task, chunk):
         with interrupts.deferred():  # a chunk is folded and checkpointed whole, or not at all
             if keep_games:
-                frame = engines[task.block].games_table(chunk)
+                frame = engines[task.block].games_table(chunk)  # core columns, then the game's
                 if checkpoint is None:
                     kept[task.key] = frame
                 else:  # on disk before the checkpoint names the chunk done: resume never lacks it
@@ -277,12 +282,17 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
                 checkpoint.save(state)
         raise
 
-    per_block = [e.tables(t) for e, t in zip(engines, state.totals)]
-    names = TABLES + tuple(n for n in OPTIONAL_TABLES if all(n in t for t in per_block))
-    tables = {name: schema.sum_rows(pl.concat([t[name] for t in per_block]), name) for name in names}
+    info = get_game(manifest["game"])
+    per_block = [e.all_tables(t) for e, t in zip(engines, state.totals)]
+    specs_by_name = table_specs(info)
+    tables = {name: schema.sum_rows(pl.concat([t[name] for t in per_block]), *specs_by_name[name][:2])
+              for name in per_block[0] if all(name in t for t in per_block)}
     elapsed = time.perf_counter() - started
     manifest = {
         **manifest,
+        # every table the run wrote: what `balance report` loads, and what each one holds
+        "tables": {name: {"rows": frame.height, "keys": specs_by_name[name][0],
+                          "meaning": specs_by_name[name][2]} for name, frame in tables.items()},
         "execution": execution,
         "timing": {  # of this invocation (a resumed run played only the missing chunks)
             "seconds": round(elapsed, 3),
@@ -293,8 +303,7 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         },
     }
     games = pl.concat([kept[t.key] for t in tasks]) if keep_games and out is None else None
-    result = RunResult(manifest, *(tables[n] for n in TABLES), games=games,
-                       card_strength=tables.get("card_strength"), tables=tables)
+    result = RunResult(manifest, tables, games=games, declared=tuple(specs_by_name))
     if checkpoint is not None:
         def write_outputs(directory: Path) -> None:
             output.write_tables(directory, tables)
@@ -305,6 +314,14 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         checkpoint.finish(write_outputs)
         result.out = out
     return result
+
+
+def table_specs(info) -> dict[str, tuple[list[str], dict, str]]:
+    """Every table a run of the game ``info`` may write: name -> (keys, columns, meaning);
+    the core tables first (schema.CORE_TABLES), then the game's (GameInfo.tables)."""
+    out = {name: (keys, columns, meaning) for name, (columns, keys, meaning) in schema.CORE_TABLES.items()}
+    out.update({t.name: (list(t.keys), t.columns, t.meaning) for t in info.tables})
+    return out
 
 
 def _plan_tuple(engine) -> tuple:

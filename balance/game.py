@@ -13,6 +13,7 @@ no game.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -24,6 +25,10 @@ from balance.errors import BalanceError
 # exact for k <= 6, so every win total is an integer and bit-identical for any chunking.
 WIN_UNIT = 60
 
+# The outcome every game declares: stopped by its turn cap before the rules ended it. Such a
+# game hands out no win and is counted apart, never as a finish.
+CAPPED = "capped"
+
 # The modules a game package provides, and what each must define.
 PARTS = {
     "rules": ("Rules", "RULES_VERSION"),  # the frozen rules dataclass and its version string
@@ -34,6 +39,30 @@ PARTS = {
     # (seat win shares first), .units, .scales, .per_game(chunk, rules), .bounds(rules)
     "metrics": ("compare_metrics",),
 }
+# Parts a game may provide. report: the game's own report sections over its own tables
+# (analyse(tables, manifest, method) -> analysis or None, figures(analysis, dir) -> {name: path},
+# verdict(analysis) -> [Para/Bullets blocks], sections(analysis, figures) -> [Section],
+# variant_hint(analysis, run) -> (why, variant, hint) or None for the report's "try next").
+OPTIONAL_PARTS = {
+    "report": ("analyse", "figures", "verdict", "sections", "variant_hint"),
+}
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A table a game writes besides the core ones (``balance.schema.CORE_TABLES``).
+
+    columns: name -> polars dtype, in file order; keys: the columns whose equal values make
+    rows add up (every other column is a sum, so blocks and chunks fold exactly); meaning: one
+    line for the README and ``balance games``; optional: written only when the run asks for it
+    (e.g. ``--card-strength``), so a report must work without it.
+    """
+
+    name: str
+    columns: dict
+    keys: tuple[str, ...]
+    meaning: str
+    optional: bool = False
 
 
 class Kind(str, Enum):
@@ -64,12 +93,34 @@ class GameInfo:
     default_strategy: str = "random"
     restrictable: str | None = None
     restrictable_rule: str | None = None
+    outcomes: tuple[str, ...] = ("finished", CAPPED)
+    score: str | None = "points"
+    length: str = "turns"
+    side: str | None = None
+    tables: tuple[TableSpec, ...] = ()
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
-        if name not in PARTS:
-            raise BalanceError(f"unknown game part {name!r}; allowed: {', '.join(PARTS)}")
+        if name not in PARTS and name not in OPTIONAL_PARTS:
+            raise BalanceError(f"unknown game part {name!r}; allowed: {', '.join([*PARTS, *OPTIONAL_PARTS])}")
         return importlib.import_module(f"{self.module}.{name}")
+
+    def optional_part(self, name: str) -> ModuleType | None:
+        """An optional part (OPTIONAL_PARTS) if the game provides it, else None."""
+        if importlib.util.find_spec(f"{self.module}.{name}") is None:
+            return None
+        return self.part(name)
+
+    @property
+    def cooperative(self) -> bool:
+        return self.kind == Kind.COOPERATIVE
+
+    @property
+    def capped_code(self) -> int:
+        return self.outcomes.index(CAPPED)
+
+    def table(self, name: str) -> TableSpec | None:
+        return next((t for t in self.tables if t.name == name), None)
 
     @property
     def rules_version(self) -> str:
@@ -111,6 +162,44 @@ class GameInfo:
         if self.restrictable_rule is not None and rules_cls is not None and \
                 self.restrictable_rule not in rules_cls.keys():
             problems.append(f"restrictable_rule {self.restrictable_rule!r} is not a rules key")
+        problems += self._check_declared()
+        for name, needed in OPTIONAL_PARTS.items():
+            try:
+                module = self.optional_part(name)
+            except ImportError as e:
+                problems.append(f"part {self.module}.{name} cannot be imported ({e})")
+                continue
+            missing = [attr for attr in needed if module is not None and not hasattr(module, attr)]
+            if missing:
+                problems.append(f"{self.module}.{name} lacks {', '.join(missing)}")
         if problems:
             raise BalanceError(f"game {self.id!r} ({self.module}) is malformed: " + "; ".join(problems))
         return self
+
+    def _check_declared(self) -> list[str]:
+        """Problems of the declared outcomes, score, length, side and tables."""
+        from balance.schema import CORE_TABLES
+
+        problems = []
+        outcomes = tuple(self.outcomes) if isinstance(self.outcomes, (tuple, list)) else ()
+        if CAPPED not in outcomes or len(set(outcomes)) != len(outcomes) or len(outcomes) < 2:
+            problems.append(f"outcomes {self.outcomes!r} must be distinct names including "
+                            f"{CAPPED!r} and at least one way to finish")
+        for field in ("score", "side"):
+            value = getattr(self, field)
+            if value is not None and not (isinstance(value, str) and value.strip()):
+                problems.append(f"{field} {value!r} is not a name or None")
+        if not (isinstance(self.length, str) and self.length.strip()):
+            problems.append(f"length {self.length!r} is not a unit name")
+        seen = set(CORE_TABLES)
+        for t in self.tables:
+            if not isinstance(t, TableSpec):
+                problems.append(f"table {t!r} is not a balance.game.TableSpec")
+                continue
+            if t.name in seen:
+                problems.append(f"table {t.name!r} is declared twice or takes a core table's name")
+            seen.add(t.name)
+            if not set(t.keys) <= set(t.columns) or "players" not in t.keys:
+                problems.append(f"table {t.name!r}: keys {list(t.keys)} must be columns and "
+                                "include 'players'")
+        return problems

@@ -30,7 +30,7 @@ MAX_COLS = 3  # more player counts wrap onto further rows
 FAIR_STYLE = {"color": "0.3", "linestyle": "--", "linewidth": 1.0}
 
 
-def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool = False,
+def grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool = False,
           panel_w: float = PANEL_W):
     """A figure with ``n`` facets (wrapped at MAX_COLS); returns (fig, axes[:n]), spares hidden.
 
@@ -49,7 +49,7 @@ def _grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool =
     return fig, flat[:n]
 
 
-def _save(fig, path) -> Path:
+def save(fig, path) -> Path:
     path = Path(path)
     if fig.get_layout_engine() is None:  # heatmaps lay out with their colour bar (constrained)
         fig.tight_layout()
@@ -58,12 +58,12 @@ def _save(fig, path) -> Path:
     return path
 
 
-def _wrap(label: str) -> str:
+def wrap(label: str) -> str:
     """A long strategy spec on several lines (name, then one parameter a line) for tick labels."""
     return label if len(label) <= 14 else label.replace(":", ":\n").replace(",", ",\n")
 
 
-def _legend_outside(ax, panels=()) -> None:
+def legend_outside(ax, panels=()) -> None:
     """Legend to the right of ``ax`` (the last panel), where it can never hide a point; with
     ``panels``, it lists every label drawn in any of them once (the last panel may lack some)."""
     handles = {}
@@ -74,7 +74,7 @@ def _legend_outside(ax, panels=()) -> None:
               fontsize="small", frameon=False)
 
 
-def _scaled(suffix: str) -> FuncFormatter:
+def scaled(suffix: str) -> FuncFormatter:
     """Tick labels of a fraction times 100 with ``suffix``: 0.125 -> '12.5' + suffix. Unlike
     PercentFormatter, whose decimals follow the view range ('2.00', '10.0%'), only the digits
     a tick needs."""
@@ -84,20 +84,20 @@ def _scaled(suffix: str) -> FuncFormatter:
     return FuncFormatter(label)
 
 
-def _percent(ax, axis: str = "y") -> None:
+def percent(ax, axis: str = "y") -> None:
     """Tick labels of a rate (a fraction) in %."""
     target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_formatter(_scaled("%"))
+    target.set_major_formatter(scaled("%"))
 
 
-def _points(ax, axis: str = "y") -> None:
+def points(ax, axis: str = "y") -> None:
     """Tick labels of a difference of rates (a fraction) in percentage points; the axis label
     says "pp", so the ticks carry no symbol that could be read as %."""
     target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_formatter(_scaled(""))
+    target.set_major_formatter(scaled(""))
 
 
-def _interval(ax, x, rate, lo, hi, horizontal: bool = False, **style) -> None:
+def interval(ax, x, rate, lo, hi, horizontal: bool = False, **style) -> None:
     """Points with asymmetric error bars (Wilson intervals are not centred on the rate)."""
     rate, lo, hi = (np.asarray(a, dtype=float) for a in (rate, lo, hi))
     err = np.vstack([rate - lo, hi - rate])
@@ -108,13 +108,13 @@ def _interval(ax, x, rate, lo, hi, horizontal: bool = False, **style) -> None:
         ax.errorbar(x, rate, yerr=err, **style)
 
 
-def _by_players(frame: pl.DataFrame):
+def by_players(frame: pl.DataFrame):
     """(players, sub-frame) in ascending player count."""
     for players in sorted(frame["players"].unique().to_list()):
         yield players, frame.filter(pl.col("players") == players)
 
 
-def _label_rows(axes, label: str) -> None:
+def label_rows(axes, label: str) -> None:
     """The y label on the first panel of each row of a _grid (the others share its axis)."""
     for ax in axes[::MAX_COLS]:
         ax.set_ylabel(label)
@@ -130,21 +130,21 @@ def seat_rates(frame: pl.DataFrame, path) -> Path:
     # span 20..35% and flatten seat differences of tenths of a pp into a line; raw rates on
     # separate axes would let one height mean different edges. The edge over fair, in pp on one
     # shared axis, keeps both: a seat's height is its advantage, whatever the player count.
-    groups = list(_by_players(frame))
-    fig, axes = _grid(len(groups), sharey=True)
+    groups = list(by_players(frame))
+    fig, axes = grid(len(groups), sharey=True)
     for ax, (players, g) in zip(axes, groups):
         fair = g["fair"]
-        _interval(ax, g["seat"], g["rate"] - fair, g["lo"] - fair, g["hi"] - fair,
+        interval(ax, g["seat"], g["rate"] - fair, g["lo"] - fair, g["hi"] - fair,
                   color=sns.color_palette()[0])
         ax.axhline(0.0, **FAIR_STYLE, label="fair 1/n")
         ax.set_title(f"{players} players (fair {100 / players:.1f}%)")
         ax.set_xlabel("seat")
         ax.set_xticks(g["seat"].to_list())
         ax.set_xlim(-0.5, players - 0.5)
-        _points(ax)
-    _label_rows(axes, "win rate − fair 1/n (pp, 95% CI)")
-    _legend_outside(axes[-1])
-    return _save(fig, path)
+        points(ax)
+    label_rows(axes, "win rate − fair 1/n (pp, 95% CI)")
+    legend_outside(axes[-1])
+    return save(fig, path)
 
 
 def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
@@ -154,7 +154,7 @@ def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
 
     frame: ``aggregate.strategy_seat`` (players, strategy, seat, rate, fair).
     """
-    groups = list(_by_players(frame))
+    groups = list(by_players(frame))
     strategies = sorted(frame["strategy"].unique().to_list())
     # One colour scale for all panels, measured from each panel's own fair rate: 1/n differs by
     # player count, so one colour means one edge in pp everywhere and a single bar reads it.
@@ -173,13 +173,13 @@ def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
         fair = g["fair"][0]
         sns.heatmap(100 * (rates - fair), ax=ax, annot=labels, fmt="", cmap="vlag", vmin=-spread,
                     vmax=spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
-                    xticklabels=list(range(players)), yticklabels=[_wrap(s) for s in strategies])
+                    xticklabels=list(range(players)), yticklabels=[wrap(s) for s in strategies])
         ax.set_title(f"{players} players (fair {100 * fair:.1f}%)")
         ax.set_xlabel("seat")
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)  # the theme's grid would show through blank cells
     fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0].tolist(), label="win rate − fair 1/n (pp)")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
@@ -195,10 +195,10 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
               .sort("players", "strategy", "score"))
     strategies = sorted(shares["strategy"].unique().to_list())
     colours = dict(zip(strategies, sns.color_palette(n_colors=len(strategies))))
-    groups = list(_by_players(shares))
+    groups = list(by_players(shares))
     # Shared axes: fewer tokens per player at higher counts shift the curve left, and a reader
     # sees it only if the same score sits at the same place in every panel.
-    fig, axes = _grid(len(groups), sharex=True, sharey=True)
+    fig, axes = grid(len(groups), sharex=True, sharey=True)
     for ax, (players, g) in zip(axes, groups):
         for strategy in strategies:
             s = g.filter(pl.col("strategy") == strategy)
@@ -208,80 +208,11 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
         ax.set_title(f"{players} players")
         ax.set_xlabel("final score")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
-        _percent(ax)
-    _label_rows(axes, "share of seat-games")
+        percent(ax)
+    label_rows(axes, "share of seat-games")
     if len(strategies) > 1:
-        _legend_outside(axes[-1], axes)
-    return _save(fig, path)
-
-
-USAGE_ROWS = (("reward_rate", "plays that won tokens"), ("cancel_rate", "plays cancelled by a tie"))
-
-
-def card_usage(frame: pl.DataFrame, path) -> Path:
-    """How cards are used, per card value: the share of its plays that won tokens (top row)
-    and the share that a tie cancelled (bottom row), in % with 95% intervals; one column per
-    player count. Each row shares its axis across player counts, every panel the card axis.
-
-    These describe play, not strength: how often a card wins tokens depends on how the
-    strategies use it (card strength is measured by restricted play, ``card_restriction``).
-
-    frame: one row per (players, card) with reward_rate, reward_rate_lo, reward_rate_hi,
-    cancel_rate, cancel_rate_lo, cancel_rate_hi (fractions), e.g. ``aggregate.card_usage``.
-    """
-    groups = list(_by_players(frame))
-    # A share of plays means the same at every player count, so each row shares its axis; the
-    # two rows measure different things with different ranges, so they do not share with each
-    # other. The shared card axis puts one card value at one place in every panel (the hands
-    # differ: 3 players hold 2..7, 4 and 5 hold 1..6).
-    fig, axes = plt.subplots(2, len(groups), figsize=(PANEL_W * len(groups), 2 * PANEL_H),
-                             squeeze=False, sharex=True, sharey="row")
-    colours = sns.color_palette(n_colors=len(USAGE_ROWS))
-    cards = sorted(frame["card"].unique().to_list())
-    for col, (players, g) in enumerate(groups):
-        for row, (name, _) in enumerate(USAGE_ROWS):
-            ax = axes[row, col]
-            _interval(ax, g["card"], g[name], g[f"{name}_lo"], g[f"{name}_hi"], color=colours[row])
-            ax.set_xticks(cards)
-            _percent(ax)
-        axes[0, col].set_title(f"{players} players")
-        axes[-1, col].set_xlabel("card value")
-    for row, (_, label) in enumerate(USAGE_ROWS):
-        axes[row, 0].set_ylabel(f"{label}\n(95% CI)")
-    fig.suptitle("How cards are used (not how strong they are)", fontsize="medium")
-    return _save(fig, path)
-
-
-def villains(frame: pl.DataFrame, path) -> Path:
-    """Heroes' success rate per villain with its interval, in battle then strength order, every
-    panel on one shared rate axis.
-
-    frame: ``aggregate.villain_strength`` (players, villain, battle, strength, success_rate
-    [_lo/_hi]); one panel per player count, colour = battle.
-    """
-    groups = list(_by_players(frame))
-    n_villains = frame.group_by("players").len()["len"].max()
-    # Shared: a villain's rate at 3 and at 5 players is the same kind of number, and how the
-    # player count moves it is what a reader compares.
-    fig, axes = _grid(len(groups), panel_h=0.2 * n_villains + 1.0, sharex=True)
-    battles = sorted(frame["battle"].unique().to_list())
-    colours = dict(zip(battles, sns.color_palette(n_colors=len(battles))))
-    for ax, (players, g) in zip(axes, groups):
-        g = g.sort("battle", "strength")
-        y = np.arange(g.height)
-        for battle in battles:
-            mask = (g["battle"] == battle).to_numpy()
-            if mask.any():
-                _interval(ax, y[mask], g["success_rate"].to_numpy()[mask],
-                          g["success_rate_lo"].to_numpy()[mask], g["success_rate_hi"].to_numpy()[mask],
-                          horizontal=True, color=colours[battle], label=f"battle {battle}")
-        ax.set_yticks(y, g["villain"].to_list(), fontsize="small")
-        ax.set_ylim(g.height - 0.5, -0.5)  # battle 1, weakest villain first, at the top
-        ax.set_title(f"{players} players")
-        ax.set_xlabel("heroes beat the villain\n(95% CI)")
-        _percent(ax, "x")
-    _legend_outside(axes[-1], axes)
-    return _save(fig, path)
+        legend_outside(axes[-1], axes)
+    return save(fig, path)
 
 
 def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column") -> Path:
@@ -292,7 +223,7 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
     the row outscored the column in the same game, level = half, centre 50%) or a 1-vs-field
     matrix (centre: the fair 1/n).
     """
-    groups = list(_by_players(frame))
+    groups = list(by_players(frame))
     strategies = sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
     # Every panel has the same centre, so one scale (and one colour bar) serves them all.
     spread = max(float(np.nanmax(np.abs(frame["rate"].to_numpy() - centre))), 1e-3)
@@ -300,20 +231,20 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
     fig, axes = plt.subplots(1, len(groups), squeeze=False, layout="constrained",
                              figsize=(size * len(groups) + 1.2, size * 0.8))
     for ax, (players, g) in zip(axes[0], groups):
-        grid = np.full((len(strategies), len(strategies)), np.nan)
+        cells = np.full((len(strategies), len(strategies)), np.nan)
         for a, b, rate in g.select("strategy", "opponent_strategy", "rate").iter_rows():
-            grid[strategies.index(a), strategies.index(b)] = rate
-        labels = np.where(np.isnan(grid), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(grid)))
-        sns.heatmap(grid, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
+            cells[strategies.index(a), strategies.index(b)] = rate
+        labels = np.where(np.isnan(cells), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(cells)))
+        sns.heatmap(cells, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
                     vmax=centre + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
-                    xticklabels=[_wrap(s) for s in strategies], yticklabels=[_wrap(s) for s in strategies])
+                    xticklabels=[wrap(s) for s in strategies], yticklabels=[wrap(s) for s in strategies])
         ax.set_title(f"{players} players")
         ax.tick_params(axis="x", rotation=0, labelsize="small")
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)
     bar = fig.colorbar(axes[0, 0].collections[0], ax=axes[0].tolist(), label=f"{title} (%)")
-    _percent(bar.ax)
-    return _save(fig, path)
+    percent(bar.ax)
+    return save(fig, path)
 
 
 def differences(frame: pl.DataFrame, path) -> Path:
@@ -330,7 +261,7 @@ def differences(frame: pl.DataFrame, path) -> Path:
     variants = frame["variant"].unique(maintain_order=True).to_list()
     rate_metrics = (set(frame.filter(pl.col("is_rate"))["metric"].to_list())
                     if "is_rate" in frame.columns else set())
-    fig, axes = _grid(len(metrics), panel_h=0.45 * len(variants) + 1.2)
+    fig, axes = grid(len(metrics), panel_h=0.45 * len(variants) + 1.2)
     rate_axes = [ax for ax, metric in zip(axes, metrics) if metric in rate_metrics]
     for ax in rate_axes[1:]:
         ax.sharex(rate_axes[0])
@@ -340,16 +271,16 @@ def differences(frame: pl.DataFrame, path) -> Path:
         y = np.arange(g.height)
         colours = [palette[3] if s else palette[0] for s in g["significant"].to_list()]
         for i, (d, lo, hi, c) in enumerate(zip(g["difference"], g["lo"], g["hi"], colours)):
-            _interval(ax, [y[i]], [d], [lo], [hi], horizontal=True, color=c)
+            interval(ax, [y[i]], [d], [lo], [hi], horizontal=True, color=c)
         ax.axvline(0.0, **FAIR_STYLE)
         ax.set_yticks(y, g["variant"].to_list())
         ax.set_ylim(-0.7, g.height - 0.3)
         ax.set_title(metric, fontsize="medium")
         if metric in rate_metrics:
-            _points(ax, "x")
+            points(ax, "x")
             ax.set_xlabel("pp")
     fig.suptitle("variant - baseline (95% CI; red: significant after correction)", fontsize="medium")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> Path:
@@ -366,30 +297,30 @@ def sprt_trajectories(frame: pl.DataFrame, path, lower: float, upper: float) -> 
     ax.axhline(lower, color="tab:green", linestyle="--", linewidth=1, label="accept H0")
     ax.set_xlabel("games per variant")
     ax.set_ylabel("log-likelihood ratio")
-    _legend_outside(ax)
-    return _save(fig, path)
+    legend_outside(ax)
+    return save(fig, path)
 
 
 def _rows_by_players(frame: pl.DataFrame, path, rows: list[str], value: str, lo: str, hi: str,
-                     xlabel: str, reference, ticks=_percent) -> Path:
+                     xlabel: str, reference, ticks=percent) -> Path:
     """Intervals of ``value`` on their side, one row per strategy (``rows`` order, top down),
     one colour per player count on one axis (so every count shares it); ``reference(players)``
-    draws each count's dashed line; ``ticks``: _percent for rates, _points for differences."""
+    draws each count's dashed line; ``ticks``: percent for rates, points for differences."""
     fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(rows) + 1.2))
     palette = sns.color_palette()
-    groups = list(_by_players(frame))
+    groups = list(by_players(frame))
     for i, (players, g) in enumerate(groups):
         colour = palette[i % len(palette)]
         y = np.array([rows.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
-        _interval(ax, y, g[value], g[lo], g[hi], horizontal=True, color=colour,
+        interval(ax, y, g[value], g[lo], g[hi], horizontal=True, color=colour,
                   label=f"{players} players")
         ax.axvline(reference(players), color=colour, linestyle="--", linewidth=1.0)
-    ax.set_yticks(range(len(rows)), [_wrap(s) for s in rows], fontsize="small")
+    ax.set_yticks(range(len(rows)), [wrap(s) for s in rows], fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ticks(ax, "x")
-    _legend_outside(ax)
-    return _save(fig, path)
+    legend_outside(ax)
+    return save(fig, path)
 
 
 def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
@@ -400,7 +331,7 @@ def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
     """
     return _rows_by_players(frame, path, order, "gap", "gap_lo", "gap_hi",
                             "largest seat gap, best − worst seat (pp, 95% CI)", lambda players: 0.0,
-                            ticks=_points)
+                            ticks=points)
 
 
 def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
@@ -424,9 +355,9 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
     -7.28 pp). With a ``players`` column: one panel per player count, all on one shared axis
     (a win-share change is the same kind of number at every count); without: one panel.
     """
-    groups = list(_by_players(frame)) if "players" in frame.columns else [(None, frame)]
+    groups = list(by_players(frame)) if "players" in frame.columns else [(None, frame)]
     most_cards = max(g.height for _, g in groups)
-    fig, axes = _grid(len(groups), panel_h=0.35 * most_cards + 1.3, sharex=True,
+    fig, axes = grid(len(groups), panel_h=0.35 * most_cards + 1.3, sharex=True,
                       panel_w=6.5 if len(groups) == 1 else 3.8)  # the legend takes ~2 inches
     colour = sns.color_palette()[3]
     for ax, (players, g) in zip(axes, groups):
@@ -437,7 +368,7 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
         for mask, face, label in ((clear, colour, "interval excludes 0"),
                                   (~clear, "white", "interval includes 0")):
             if mask.any():
-                _interval(ax, y[mask], *(c[mask] for c in columns), horizontal=True, color=colour,
+                interval(ax, y[mask], *(c[mask] for c in columns), horizontal=True, color=colour,
                           markerfacecolor=face, markersize=5, label=label)
         ax.axvline(0.0, **FAIR_STYLE)
         ax.set_yticks(y, [f"card {c}" for c in g["card"]])
@@ -445,6 +376,6 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
         if players is not None:
             ax.set_title(f"{players} players")
         ax.set_xlabel("win-share change of the\nrestricted seat (pp, 95% CI)")
-        _points(ax, "x")
-    _legend_outside(axes[-1], axes)
-    return _save(fig, path)
+        points(ax, "x")
+    legend_outside(axes[-1], axes)
+    return save(fig, path)

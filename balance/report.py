@@ -35,22 +35,21 @@ from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Tabl
                               diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
 from balance.errors import BalanceError
+from balance.game import CAPPED
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = 0.9  # the power the detectable edge is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
-TABLE_FILES = {"seats": schema.SEATS, "scores": schema.SCORES, "cards": schema.CARDS,
-               "villains": schema.VILLAINS}
-# Tables added to the format after the first runs were written, or written only on request:
-# a report works without them (and says what it could not show).
-OPTIONAL_FILES = {"pairs": schema.PAIRS, "game_totals": schema.GAME_TOTALS,
-                  "card_strength": schema.CARD_STRENGTH}
+# Runs written before the manifest listed its tables (issue 10) wrote these; the first two
+# always, the others when they had them.
+LEGACY_TABLES = ("seats", "scores", "cards", "villains", "pairs", "game_totals", "card_strength")
+REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
-OPTIONAL_COLUMNS = {"win_share_sq_sum"}
-FIGURES = ("seat_rates", "strategy_seat", "matchups", "scores", "card_strength", "card_usage",
-           "villains")
+# Columns added to the format after the first runs were written: a table may lack them.
+OPTIONAL_COLUMNS = {"win_share_sq_sum", "side", "opponent_side"}
+FIGURES = ("seat_rates", "strategy_seat", "matchups", "scores", "outcomes")
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
-            "Card strength", "Villains", "Methods")
+            "Game length", "Methods")  # the game's own sections come after Scores
 
 
 # --------------------------------------------------------------------------------------------
@@ -83,7 +82,7 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
     out_dir = run_dir if out_dir is None else Path(out_dir)
     analysis = analyse(tables, method, manifest, mix)
     try:
-        figures = draw_figures(analysis, tables["scores"], out_dir / "figures")
+        figures = draw_figures(analysis, tables.get("scores"), out_dir / "figures")
         sections = build_sections(manifest, analysis, figures)
         title = f"Balance report: {manifest.get('title', manifest['game'])}"
         md_path, html_path = out_dir / "report.md", out_dir / "report.html"
@@ -107,15 +106,17 @@ def _read_table(path: Path, columns: dict) -> pl.DataFrame:
 
 
 def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
-    """The manifest and the tables of a run directory, checked; BalanceError if unusable."""
+    """The manifest and the tables of a run directory, checked; BalanceError if unusable.
+
+    The tables are those the manifest lists (``tables``); each is checked against the columns
+    its game declares when the game is installed here (the core tables always).
+    """
     if not run_dir.is_dir():
         raise BalanceError(f"run directory {str(run_dir)!r} does not exist or is not a directory")
-    needed = ["manifest.json", *(f"{name}.parquet" for name in TABLE_FILES)]
-    missing = [name for name in needed if not (run_dir / name).is_file()]
-    if missing:
-        raise BalanceError(f"{str(run_dir)!r} is not a run directory: missing {', '.join(missing)} "
-                           "(write one with `balance simulate ... --out DIR`)")
     path = run_dir / "manifest.json"
+    if not path.is_file():
+        raise BalanceError(f"{str(run_dir)!r} is not a run directory: missing manifest.json "
+                           "(write one with `balance simulate ... --out DIR`)")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -127,11 +128,29 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     if absent:
         raise BalanceError(f"{str(path)!r} lacks {', '.join(absent)}; allowed: a manifest written by "
                            "`balance simulate`")
-    tables = {name: _read_table(run_dir / f"{name}.parquet", columns) for name, columns in TABLE_FILES.items()}
-    for name, columns in OPTIONAL_FILES.items():
-        if (run_dir / f"{name}.parquet").is_file():
-            tables[name] = _read_table(run_dir / f"{name}.parquet", columns)
+    listed = manifest.get("tables")
+    names = list(listed) if isinstance(listed, dict) else [
+        n for n in LEGACY_TABLES if n in ("seats", "scores") or (run_dir / f"{n}.parquet").is_file()]
+    missing = [f"{n}.parquet" for n in dict.fromkeys([*REQUIRED_TABLES, *names])
+               if not (run_dir / f"{n}.parquet").is_file()]
+    if missing:
+        raise BalanceError(f"{str(run_dir)!r} is not a complete run directory: missing "
+                           f"{', '.join(missing)} (write one with `balance simulate ... --out DIR`)")
+    columns = _declared_columns(manifest["game"])
+    tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {})) for name in names}
     return manifest, tables
+
+
+def _declared_columns(game: str) -> dict[str, dict]:
+    """Table name -> declared columns: the core tables, and the game's when it is installed."""
+    from balance.api import table_specs
+    from balance.registry import get_game
+
+    core = {name: columns for name, (columns, _, _) in schema.CORE_TABLES.items()}
+    try:
+        return {**core, **{name: columns for name, (_, columns, _) in table_specs(get_game(game)).items()}}
+    except BalanceError:
+        return core
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,17 +177,18 @@ class Analysis:
     fairness: pl.DataFrame
     player_counts: pl.DataFrame
     ties_across_counts: dict | None  # chi-square of equal tie rates over the player counts
-    score_summary: pl.DataFrame
+    score_summary: pl.DataFrame | None  # None: the game has no score
     constant_scores: dict  # players -> the one score every seat always had, if so
-    card_usage: pl.DataFrame  # descriptive: how cards are played (association, no tests)
-    card_effects: pl.DataFrame | None  # causal: restricted play (run with --card-strength)
-    villains: pl.DataFrame
+    outcomes: pl.DataFrame | None  # per (players, outcome): share and length (runs since issue 10)
     strategies: Strategies | None
     run_strategies: list[str]  # labels of the run's own strategies
     deterministic_alike: str | None  # the one deterministic strategy of every seat, if so
     observed_variance: bool  # seats kept win_share_sq_sum: normal intervals, not Wilson
     clustered_scores: bool  # game_totals present: the mean score's interval is per game
     method: str = "wilson"  # interval of counted rates
+    game: object = None  # the game's own analysis (its report part's analyse()), if any
+    game_report: object = None  # the game's report part (balance.game.OPTIONAL_PARTS), if any
+    length_unit: str = "turns"  # what a game's length counts (GameInfo.length)
 
 
 def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: dict | None = None,
@@ -176,6 +196,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
     """Every frame of the report. mix: (manifest, tables, name) of a strategy-mix run."""
     manifest = manifest or {"runs": []}
     seats = tables["seats"]
+    game_report, info = _game_report(manifest.get("game"))
     fairness = aggregate.seat_fairness(seats, POWER)
     counts = player_counts(seats, fairness, tables.get("game_totals"))
     labels = seats["strategy"].unique(maintain_order=True).to_list()
@@ -189,19 +210,30 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
         fairness=fairness,
         player_counts=counts,
         ties_across_counts=ties_across_counts(counts),
-        score_summary=aggregate.score_summary(tables["scores"]),
-        constant_scores=constant_scores(tables["scores"]),
-        card_usage=aggregate.card_usage(tables["cards"], method),
-        card_effects=(aggregate.card_effects(tables["card_strength"])
-                      if "card_strength" in tables else None),
-        villains=aggregate.villain_strength(tables["villains"], method),
+        score_summary=aggregate.score_summary(tables["scores"]) if "scores" in tables else None,
+        constant_scores=constant_scores(tables["scores"]) if "scores" in tables else {},
+        outcomes=aggregate.outcome_shares(tables["outcomes"], method) if "outcomes" in tables else None,
         strategies=strategies,
         run_strategies=labels,
         deterministic_alike=_deterministic_alike(manifest),
         observed_variance="win_share_sq_sum" in seats.columns,
         clustered_scores="game_totals" in tables,
         method=method,
+        game=game_report.analyse(tables, manifest, method) if game_report is not None else None,
+        game_report=game_report,
+        length_unit=info.length if info is not None else "turns",
     )
+
+
+def _game_report(game: str | None):
+    """(the game's report part or None, its GameInfo or None when not installed here)."""
+    from balance.registry import get_game
+
+    try:
+        info = get_game(game)
+    except BalanceError:
+        return None, None
+    return info.optional_part("report"), info
 
 
 def _strategies(source: str, manifest: dict, tables: dict, method: str) -> Strategies:
@@ -333,12 +365,12 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
         drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategies.by_seat, fig_dir / "strategy_seat.png")
         if a.strategies.matchups is not None:
             drawn["matchups"] = plots.matchups(a.strategies.matchups, fig_dir / "matchups.png")
-    drawn["scores"] = plots.score_distributions(scores, fig_dir / "scores.png")
-    if a.card_effects is not None:
-        drawn["card_strength"] = plots.card_restriction(a.card_effects, fig_dir / "card_strength.png")
-    drawn["card_usage"] = plots.card_usage(a.card_usage, fig_dir / "card_usage.png")
-    drawn["villains"] = plots.villains(a.villains, fig_dir / "villains.png")
-    for name in set(FIGURES) - set(drawn):
+    if scores is not None:
+        drawn["scores"] = plots.score_distributions(scores, fig_dir / "scores.png")
+    if a.game is not None:
+        drawn.update(a.game_report.figures(a.game, fig_dir))
+    known = set(FIGURES) | set(getattr(a.game_report, "FIGURES", ()))
+    for name in known - set(drawn):  # a figure an earlier report left behind
         (fig_dir / f"{name}.png").unlink(missing_ok=True)
     return drawn
 
@@ -358,8 +390,13 @@ def build_sections(manifest: dict, a: Analysis, figures: dict[str, Path]) -> lis
     ]
     if a.strategies is not None:
         sections.append(strategy_section(a.strategies, figures))
-    sections += [score_section(a, figures), card_section(a, figures),
-                 villain_section(a, figures), methods_section(a)]
+    if a.score_summary is not None:
+        sections.append(score_section(a, figures))
+    if a.game is not None:
+        sections += a.game_report.sections(a.game, figures)
+    if a.outcomes is not None:
+        sections.append(length_section(a))
+    sections.append(methods_section(a))
     return sections
 
 
@@ -371,11 +408,11 @@ def _seats_comparable(manifest: dict, a: Analysis) -> bool:
     return len(a.run_strategies) == 1 or bool(manifest.get("rotate"))
 
 
-def _rows(frame: pl.DataFrame):
+def each_row(frame: pl.DataFrame):
     return frame.iter_rows(named=True)
 
 
-def _and_list(values) -> str:
+def and_list(values) -> str:
     """[3, 4, 5] -> '3, 4 and 5' (seats, cards, player counts)."""
     return " and ".join(", ".join(str(v) for v in values).rsplit(", ", 1))
 
@@ -384,7 +421,7 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
     """Plain-words answers first, each decided by the test named in it."""
     blocks = [Para((Strong("Seats."), " Gap: the best seat's win rate minus the worst seat's; "
                     "edge: one seat's win rate minus the fair 1/n. Every interval is a 95% interval."),),
-              Bullets([seat_line(f, a) for f in _rows(a.fairness)])]
+              Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
                             *_code_list(a.run_strategies), "), so these seat and card numbers "
@@ -394,16 +431,13 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
             blocks.append(Para(("Each seat kept its own strategy (no --rotate), so seat "
                                 "differences above include strategy differences.",)))
     blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a))]
-    blocks += [Para((Strong("Cards"), " (causal: the change in a seat's win rate when that "
-                     "seat may not play the card, on the same games)."),),
-               Bullets(card_lines(a.card_effects) if a.card_effects is not None else [(
-                   "Card strength was not measured in this run: add --card-strength to ",
-                   Code("balance simulate"), ". The Card strength section shows only how cards are "
-                   "used, an association that says nothing about which card is strong.")])]
+    capped = capped_line(a)
+    if capped is not None:
+        blocks += [Para((Strong("Turn cap."),)), Bullets([capped])]
+    if a.game is not None:
+        blocks += a.game_report.verdict(a.game)
     if a.strategies is not None:
         blocks += [Para(_strategy_heading(a.strategies)), Bullets(strategy_lines(a.strategies))]
-    blocks += [Para((Strong("Villains"), " (share of fights the heroes win, with 95% CIs)."),),
-               Bullets(_villain_lines(a.villains))]
     blocks += [Para((Strong("What to try next."),)), Bullets([try_next(manifest, a)])]
     return Section("Verdict", blocks)
 
@@ -426,7 +460,7 @@ def _no_variation(f: dict, a: Analysis) -> str:
                "players make identical choices, so no seat can get ahead" if a.deterministic_alike else "")
         return what + why
     rates = a.seat_rates.filter(pl.col("players") == n)
-    always = [r["seat"] for r in _rows(rates) if r["rate"] == 1.0]
+    always = [r["seat"] for r in each_row(rates) if r["rate"] == 1.0]
     if always:
         return f"seat {always[0]} won every game"
     return "every game ended the same way for every seat (no seat's win share ever varied)"
@@ -435,10 +469,11 @@ def _no_variation(f: dict, a: Analysis) -> str:
 def seat_line(f: dict, a: Analysis) -> tuple:
     """The verdict on one player count's seats: decided by the equal-seats chi-square test with
     Holm over the run's player counts, or, when no share varied, why no test applies."""
-    n, fair = f["players"], 1.0 / f["players"]
+    n = f["players"]
     rates = a.seat_rates.filter(pl.col("players") == n)
-    never = [r["seat"] for r in _rows(rates) if r["rate"] == 0.0]
-    never_text = (f" Seat{'s' if len(never) > 1 else ''} {_and_list(never)} never won a game."
+    fair = float(rates["fair"][0])  # 1/n of the games that handed out a win
+    never = [r["seat"] for r in each_row(rates) if r["rate"] == 0.0]
+    never_text = (f" Seat{'s' if len(never) > 1 else ''} {and_list(never)} never won a game."
                   if never else "")
     if f["constant"]:
         return (f"{n} players: ", Strong("no test possible"), f" — {_no_variation(f, a)}. Seat "
@@ -461,6 +496,22 @@ def seat_line(f: dict, a: Analysis) -> tuple:
             f"Holm-adjusted {p_phrase(f['p_adjusted'])}){power}; fair is {pct(fair)}.{never_text}",)
 
 
+def capped_line(a: Analysis) -> tuple | None:
+    """How many games the turn cap stopped (they hand out no win, so the seat tests are over
+    the finished games); None when no game was capped or the run predates the outcomes table."""
+    if a.outcomes is None:
+        return None
+    capped = a.outcomes.filter((pl.col("outcome") == CAPPED) & (pl.col("games") > 0))
+    if not capped.height:
+        return None
+    parts = [f"{rate_ci(r['share'], r['share_lo'], r['share_hi'])} at {r['players']} players"
+             for r in each_row(capped)]
+    return ("Games stopped by the turn cap before the rules ended them: ", "; ".join(parts),
+            ". They hand out no win: seat rates count them as lost by every seat, and the seat tests "
+            "and the fair rate use only the finished games. Raise the cap (see ",
+            Code("balance rules"), ") if these games matter.")
+
+
 def player_count_lines(a: Analysis) -> list[tuple]:
     """Which player counts have seat edges (the seat tests), and whether ties are more common
     at some counts (chi-square of homogeneity)."""
@@ -474,17 +525,17 @@ def player_count_lines(a: Analysis) -> list[tuple]:
     untested = f.filter(pl.col("constant"))["players"].to_list()
     if found:
         clean = [n for n in tested["players"].to_list() if n not in found]
-        seats = (f"Seat edges found at {_and_list(found)} players"
-                 + (f"; none at {_and_list(clean)}" if clean else "") + ".")
+        seats = (f"Seat edges found at {and_list(found)} players"
+                 + (f"; none at {and_list(clean)}" if clean else "") + ".")
     elif tested.height:
-        seats = f"No seat edge found at {_and_list(tested['players'].to_list())} players."
+        seats = f"No seat edge found at {and_list(tested['players'].to_list())} players."
     else:
         seats = "No player count could be tested (no seat's win share ever varied)."
     if untested and tested.height:
-        seats += f" {_and_list(untested)} players could not be tested (no variation)."
+        seats += f" {and_list(untested)} players could not be tested (no variation)."
     lines = [(seats,)]
     pc = a.player_counts
-    shares = ", ".join(f"{pct(r['tie_rate'])} at {r['players']}" for r in _rows(pc))
+    shares = ", ".join(f"{pct(r['tie_rate'])} at {r['players']}" for r in each_row(pc))
     ties = a.ties_across_counts
     if ties is None:
         lines.append((f"Games whose win was shared (a tie): {shares} players.",))
@@ -495,17 +546,11 @@ def player_count_lines(a: Analysis) -> list[tuple]:
     return lines
 
 
-def card_lines(effects: pl.DataFrame) -> list[tuple]:
-    """Per player count: which card matters most, which are better removed, which make no
-    difference; every claim decided by the restricted-play test with Holm over cards."""
-    lines = []
-    for (n,), g in effects.group_by("players", maintain_order=True):
-        lines.append((f"{n} players: ", *card_verdict(g)))
-    return lines
-
-
 def card_verdict(g: pl.DataFrame) -> tuple:
-    """The card verdict of one player count's effects (sorted or not)."""
+    """The verdict of one player count's restricted-play effects (aggregate.card_effects, sorted
+    or not): which item matters most, which are better removed, which change nothing; every
+    claim decided by the paired test with Holm over the run's tests. Used by every game with
+    restricted play and by `balance restrict`."""
     g = g.sort("difference")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
@@ -526,9 +571,9 @@ def card_verdict(g: pl.DataFrame) -> tuple:
         parts += [Strong("no card's removal changes its seat's win rate detectably"),
                   f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
     if unchanged:
-        parts += [f"; removing the {_and_list(unchanged)} changed no game at all"]
+        parts += [f"; removing the {and_list(unchanged)} changed no game at all"]
     if quiet and found.height:
-        parts += [f"; removing the {_and_list(quiet)} makes no detectable difference"]
+        parts += [f"; removing the {and_list(quiet)} makes no detectable difference"]
     summary = (f". {found.height} of {g.height} cards change their seat's win rate detectably "
                "(Holm over the run's card tests).")
     return (*parts, summary)
@@ -560,24 +605,6 @@ def strategy_lines(s: Strategies) -> list[tuple]:
     return lines
 
 
-def _villain_lines(villains: pl.DataFrame) -> list[tuple]:
-    lines = []
-    for (n,), g in villains.group_by("players", maintain_order=True):
-        if (g["beaten"] == 0).all():
-            lines.append((f"{n} players: the heroes never beat a villain.",))
-            continue
-        hard = g.row(int(g["success_rate"].arg_min()), named=True)
-        easy = g.row(int(g["success_rate"].arg_max()), named=True)
-        lines.append((f"{n} players: hardest ", Code(hard["villain"]), f" {_villain_facts(hard)}; "
-                      "easiest ", Code(easy["villain"]), f" {_villain_facts(easy)}."))
-    return lines
-
-
-def _villain_facts(row: dict) -> str:
-    rate = rate_ci(row["success_rate"], row["success_rate_lo"], row["success_rate_hi"])
-    return f"(battle {row['battle']}, strength {row['strength']}): beaten in {rate} of fights"
-
-
 def _restrictable_rule(game: str) -> str | None:
     """The rules key listing what restricted play denies, from the game's declaration (None
     when the game is not installed here or declares none: the suggestion is then generic)."""
@@ -594,12 +621,9 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
     f = a.fairness
     edges = f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA))
     runs = {run["players"]: run for run in manifest["runs"]}
-    if a.card_effects is not None and a.card_effects.filter(pl.col("p_adjusted") < ALPHA).height:
-        found = a.card_effects.filter(pl.col("p_adjusted") < ALPHA)
-        top = found.row(int(found["difference"].abs().arg_max()), named=True)
-        players, card = top["players"], top["card"]
-        why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
-               else f"the {card} decides most at {players} players")
+    hint = a.game_report.variant_hint(a.game) if a.game is not None else None
+    if hint is not None:  # the game's most decisive item (e.g. a card whose removal matters)
+        players, card, why = hint["players"], hint["item"], hint["why"]
     elif edges.height:
         top = edges.row(int(edges["p_adjusted"].arg_min()), named=True)
         players, card = top["players"], None
@@ -650,7 +674,8 @@ def _code(v) -> Code | str:
 
 # Manifest keys the Run section lays out itself; any other key is listed as JSON after them.
 _RUN_KEYS = {"game", "title", "rules_version", "package_version", "seed", "games", "players",
-             "rotate", "variant", "runs", "chunk_size", "keep_games", "timing", "card_strength"}
+             "rotate", "variant", "runs", "chunk_size", "keep_games", "timing", "card_strength",
+             "tables"}
 
 
 def run_section(manifest: dict, strategies: Strategies | None = None) -> Section:
@@ -668,9 +693,10 @@ def run_section(manifest: dict, strategies: Strategies | None = None) -> Section
         ("rules version", Code(str(manifest.get("rules_version", "—")))),
         ("chunk size", count(manifest["chunk_size"]) if "chunk_size" in manifest else "—"),
         ("per-game rows kept", _value(manifest.get("keep_games", False))),
-        ("card strength (--card-strength)",
-         f"restricted play, card {'removed' if measured['when'] == 'always' else 'held until the last villain'}"
-         if measured else "not measured"),
+        *([("tables written", _value(list(manifest["tables"])))] if isinstance(manifest.get("tables"), dict) else []),
+        *([("card strength (--card-strength)",
+            f"restricted play, card {'removed' if measured['when'] == 'always' else 'held until the last villain'}")]
+          if measured else []),
         ("simulation time", f"{timing['seconds']} s ({count(timing.get('games_per_second'))} games/s, "
                             f"{timing.get('machine', '?')}, Python {timing.get('python', '?')})"
          + (f"; compiling the kernels took {timing['compile_seconds']} s more" if timing.get("compile_seconds")
@@ -743,7 +769,7 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
     rates, fairness = a.seat_rates, a.fairness
     seat_rows = [[str(r["players"]), str(r["seat"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"]),
                   pp(r["rate"] - r["fair"], signed=True), count(r["wins_outright"]), count(r["wins_shared"]),
-                  num(r["mean_score"])] for r in _rows(rates)]
+                  num(r["mean_score"])] for r in each_row(rates)]
 
     def outcome(f):
         if f["constant"]:
@@ -755,7 +781,7 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
                   str(f["worst_seat"]), pp(f["gap"]),
                   "—" if f["constant"] else ci(f["gap_lo"], f["gap_hi"], " pp"),
                   pp(f["detectable_edge"]), outcome(f)]
-                 for f in _rows(fairness)]
+                 for f in each_row(fairness)]
     blocks = [
         Para(("Win rate of each seat (a tied win counts 1/k to each of the k winners), pooled over "
               "strategies, with its 95% interval; the dashed line is the fair rate 1/n.",)),
@@ -792,9 +818,9 @@ def _interval_statement(a: Analysis) -> str:
 
 def player_count_section(a: Analysis) -> Section:
     """One row per player count: seat spread, scores and ties side by side."""
-    fairness = {f["players"]: f for f in _rows(a.fairness)}
+    fairness = {f["players"]: f for f in each_row(a.fairness)}
     rows = []
-    for r in _rows(a.player_counts):
+    for r in each_row(a.player_counts):
         f = fairness[r["players"]]
         rows.append([str(r["players"]), count(r["games"]), pct(1.0 / r["players"]), pp(f["gap"]),
                      pvalue(f["p_adjusted"]), pp(f["detectable_edge"]), num(r["mean_score"]),
@@ -823,11 +849,11 @@ def strategy_section(s: Strategies, figures: dict) -> Section:
     """Strategy x seat heatmap, strategy rates pooled over seats and by seat."""
     pooled = [[str(r["players"]), Code(r["strategy"]), count(r["games"]), pct(r["rate"]),
                ci(r["lo"], r["hi"]), pp(r["rate"] - r["fair"], signed=True), num(r["mean_score"])]
-              for r in _rows(s.rates)]
+              for r in each_row(s.rates)]
     by_seat = [[str(r["players"]), Code(r["strategy"]), str(r["seat"]), count(r["games"]), pct(r["rate"]),
                 ci(r["lo"], r["hi"]), pp(r["rate"] - r["fair"], signed=True), num(r["mean_score"])]
-               for r in _rows(s.by_seat)]
-    held = [[str(r["players"]), Code(r["strategy"]), pct(r["share"])] for r in _rows(s.seat_share)]
+               for r in each_row(s.by_seat)]
+    held = [[str(r["players"]), Code(r["strategy"]), pct(r["share"])] for r in each_row(s.seat_share)]
     source = ([Para(("These numbers come from a separate run, ", Code(s.source), " (seed ",
                      Code(str(s.manifest.get("seed"))), f", {count(s.manifest.get('games'))} games per "
                      "player count), in which the strategies below shared the table; the rest of "
@@ -864,7 +890,7 @@ def _matchup_blocks(s: Strategies, figures: dict) -> list:
         return []
     rows = [[str(r["players"]), Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]),
              count(r["ahead"]), count(r["level"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
-            for r in _rows(s.matchups)]
+            for r in each_row(s.matchups)]
     return [
         Para(("Matchups: how often a seat of the row strategy outscored a seat of the column "
               "strategy in the same game (level scores count half; 50% is even), pooled over "
@@ -879,7 +905,7 @@ def score_section(a: Analysis, figures: dict) -> Section:
     """Score distributions and their summary per player count and strategy."""
     rows = [[str(r["players"]), Code(r["strategy"]), count(r["games"]), num(r["mean"]), num(r["sd"]),
              count(r["q25"]), count(r["median"]), count(r["q75"]), count(r["max"])]
-            for r in _rows(a.score_summary)]
+            for r in each_row(a.score_summary)]
     return Section("Scores", [
         Para(("Distribution of final scores (share of seat-games with each score), per player count "
               "and strategy.",)),
@@ -889,71 +915,18 @@ def score_section(a: Analysis, figures: dict) -> Section:
     ])
 
 
-def card_section(a: Analysis, figures: dict) -> Section:
-    """Causal card strength (restricted play, when measured), then how cards are used."""
-    blocks = []
-    if a.card_effects is not None:
-        when = a.card_effects["when"][0]
-        situation = ("removed from its hand" if when == "always"
-                     else "not playable before the last villain of a battle")
-
-        def word(r):
-            if r["unchanged"]:
-                return "changed no game"
-            if r["p_adjusted"] >= ALPHA:
-                return "no detectable effect"
-            return "matters" if r["difference"] < 0 else "better removed"
-
-        rows = [[str(r["players"]), str(r["card"]), count(r["games"]), pct(r["unrestricted"]),
-                 pct(r["restricted"]), pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
-                 pvalue(r["p_value"]), pvalue(r["p_adjusted"]), word(r)]
-                for r in _rows(a.card_effects.sort("players", "difference"))]
-        blocks += [
-            Para(("How much a card is worth, measured by taking it away: every game of the run was "
-                  f"played again with one seat's card {situation}, the seat rotated over equal "
-                  "blocks of games, on the same shuffles and strategy draws (common random "
-                  "numbers). The difference is that seat's win rate without the card minus with "
-                  "it, paired game by game: negative means the card helps its holder (it matters), "
-                  "positive that the holder does better without it. Holm correction over every "
-                  "card test of the run.",)),
-            Figure("card_strength", figures["card_strength"],
-                   "Change in the denied seat's win rate, per card, with 95% intervals."),
-            Table(["players", "card", "games", "win rate with it", "without it", "difference",
-                   f"{LEVEL} CI", "p", "Holm p", "verdict"], rows, left=2),
-        ]
-    else:
-        blocks.append(Para((Strong("Not measured: "), "this run has no card-strength table; run ",
-                            Code("balance simulate ... --card-strength"), " (or ",
-                            Code("balance restrict"), ") to measure what each card is worth.")))
-    usage = [[str(r["players"]), str(r["card"]), count(r["played"]), pct(r["reward_rate"]),
-              ci(r["reward_rate_lo"], r["reward_rate_hi"]), pct(r["cancel_rate"]), num(r["tokens_per_play"]),
-              count(r["games_rewarded"]), pct(r["win_rate_rewarded"])]
-             for r in _rows(a.card_usage)]
-    blocks += [
-        Para((Strong("How cards are used"), " (description, not strength): how often a play of "
-              "each card won tokens or was cancelled by a tie, and the win rate of its player in "
-              "games where it won tokens. That last rate is an association: winning tokens goes "
-              "with winning whatever the card, and a card played when it is safe looks good. It "
-              "carries no test and ranks nothing.")),
-        Figure("card_usage", figures["card_usage"], "How cards are used: plays that won tokens "
-               "and plays cancelled by a tie, with 95% intervals."),
-        Table(["players", "card", "plays", "won tokens", f"{LEVEL} CI", "cancelled",
-               "tokens per play", "games it won tokens", "win rate in those games"], usage, left=2),
-    ]
-    return Section("Card strength", blocks)
-
-
-def villain_section(a: Analysis, figures: dict) -> Section:
-    """Heroes' success rate and token flow per villain."""
-    rows = [[str(r["players"]), str(r["battle"]), Code(r["villain"]), str(r["strength"]), count(r["fought"]),
-             count(r["beaten"]), pct(r["success_rate"]), ci(r["success_rate_lo"], r["success_rate_hi"]),
-             num(r["tokens_per_fight"]), num(r["lost_per_fight"])] for r in _rows(a.villains)]
-    return Section("Villains", [
-        Para(("How often the heroes beat each villain, in battle then strength order, with tokens "
-              "handed out (rewards and centre) and tokens lost per fight.",)),
-        Figure("villains", figures["villains"], "Heroes' success rate per villain with 95% intervals."),
-        Table(["players", "battle", "villain", "strength", "fights", "beaten", "success rate",
-               f"{LEVEL} CI", "tokens per fight", "lost per fight"], rows, left=3),
+def length_section(a: Analysis) -> Section:
+    """How games ended (each outcome's share) and how long they took, per player count."""
+    table = [[str(r["players"]), Code(r["outcome"]), count(r["games"]), rate_ci(r["share"], r["share_lo"], r["share_hi"]),
+              "—" if r["games"] == 0 else num(r["length_mean"]),
+              "—" if r["games"] < 2 else ci(r["length_lo"], r["length_hi"], ""), count(r["won"])]
+             for r in each_row(a.outcomes)]
+    return Section("Game length", [
+        Para((f"How games ended and how long they took, in {a.length_unit}. \"{CAPPED}\": stopped by "
+              "the turn cap before the rules ended the game (it hands out no win). Won: games in "
+              "which a win was handed out (a cooperative game: the team won).",)),
+        Table(["players", "outcome", "games", f"share ({LEVEL} CI)", f"mean length",
+               f"{LEVEL} CI", "won"], table, left=2),
     ])
 
 
@@ -967,7 +940,7 @@ def methods_section(a: Analysis) -> Section:
         ("Win shares with ties: a game's win is split equally among tied winners (1/k each), so a "
          "seat's win rate is its summed share over games and the seats' rates add up to 100%.",),
         (_interval_statement(a),),
-        ("Counted rates (plays that won tokens, cancelled plays, villains beaten, tied games): "
+        ("Counted rates (tied games, outcome shares and the game's own rates): "
          + ("Clopper-Pearson exact interval (--interval clopper-pearson); fractional win shares: "
             "Wilson." if a.method == "clopper-pearson" else
             "Wilson score interval (Clopper-Pearson with --interval clopper-pearson)."),),
@@ -984,13 +957,7 @@ def methods_section(a: Analysis) -> Section:
          "is at least this.",),
         ("Tie rates across player counts: Pearson chi-square test of homogeneity on the games "
          "tied and not tied at each count.",),
-        ("Card strength (causal): restricted play (Jaffe et al., AIIDE 2012). Each game of the run "
-         "is played again with one seat denied the card, the seat rotated over equal blocks of "
-         "games, on the same random streams; the paired per-game change of that seat's win share "
-         "gets a normal interval from its observed variance and a two-sided z-test; Holm over every "
-         "card and player count. \"Changed no game\": every paired difference was exactly 0.",),
-        ("How cards are used: rates per play with their intervals; the win rate in games where "
-         "a card won tokens is an outcome-conditioned association and is not tested.",),
+        *(a.game_report.methods() if a.game is not None else []),
         ("Strategies: win rate per seat-game pooled over seats, same interval as the seats; "
          "seat-games of one strategy in the same game are treated as independent (conservative, "
          "since they compete for one win).",),

@@ -493,14 +493,14 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
     from balance import plots
 
     h, info = result.history, result.strategy.info
-    fig, axes = plots._grid(1 + len(info.params))
+    fig, axes = plots.grid(1 + len(info.params))
     gen = h["generation"].to_numpy()
     ax = axes[0]
     ax.plot(gen, h["objective_mean"], label="population mean")
     ax.plot(gen, h["objective_best"], label="best candidate", alpha=0.7)
     ax.axhline(1.0 / result.manifest["players"], label="fair 1/players", **plots.FAIR_STYLE)
     ax.set(title="win share vs field", xlabel="generation")
-    plots._percent(ax)
+    plots.percent(ax)
     ax.legend(fontsize="x-small")
     for ax, p in zip(axes[1:], info.params):
         mean = h[p.name].to_numpy()
@@ -509,7 +509,7 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
         ax.fill_between(gen, np.maximum(mean - half, p.low), np.minimum(mean + half, p.high), alpha=0.25)
         ax.axhline(p.default, color="0.3", linestyle=":", linewidth=1.0)
         ax.set(title=p.name, xlabel="generation")
-    return plots._save(fig, path)
+    return plots.save(fig, path)
 
 
 def report_markdown(result: TuneResult, directory: Path) -> str:

@@ -190,10 +190,10 @@ def test_invariants_of_simulated_games(spec, overrides):
     assert (cards[..., CardStat.CANCELLED] <= cards[..., CardStat.PLAYED]).all()
     assert (cards[..., CardStat.REWARDED] <= cards[..., CardStat.PLAYED]).all()
     assert chunk.scores.min() >= 0 and chunk.scores.max() <= rules.max_score
-    assert (chunk.tokens.sum(axis=(1, 2)) <= 3 * rules.tokens_per_colour).all()
+    assert (chunk.columns["tokens"].sum(axis=(1, 2)) <= 3 * rules.tokens_per_colour).all()
     assert (chunk.win_units.sum(axis=1) == WIN_UNIT).all()
-    assert chunk.beaten.max() <= rules.battles * per_battle
-    assert t["seat_stats"][:, SeatStat.GAMES].tolist() == [n_games] * 4
+    assert chunk.columns["beaten"].max() <= rules.battles * per_battle
+    assert t["seat_stats"][:, 0, SeatStat.GAMES].tolist() == [n_games] * 4
     fought = t["villain_stats"][:, 0].sum()
     assert fought == n_games * rules.battles * per_battle
 
@@ -217,10 +217,10 @@ def test_kernel_equals_reference_game_by_game(players, overrides):
         chunk = engine.play(11, 500, 60)
         games = [reference.play_game(rules, seats, 11, 500 + g) for g in range(60)]
         for g, ref in enumerate(games):
-            assert chunk.tokens[g].tolist() == ref.tokens, (seats, g)
+            assert chunk.columns["tokens"][g].tolist() == ref.tokens, (seats, g)
             assert chunk.scores[g].tolist() == ref.scores
             assert chunk.win_units[g].tolist() == ref.win_units
-            assert chunk.beaten[g] == sum(f.beaten for f in ref.fights)
+            assert chunk.columns["beaten"][g] == sum(f.beaten for f in ref.fights)
         for name, array in reference.tally(rules, games).items():
             assert (chunk.totals[name] == array).all(), name
 
@@ -269,7 +269,7 @@ def test_a_single_game_replays_alone():
     engine = Engine(rules, strategies("random", 4))
     whole = engine.play(9, 0, 1000)
     alone = engine.play(9, 777, 1)
-    assert whole.tokens[777].tolist() == alone.tokens[0].tolist()
+    assert whole.columns["tokens"][777].tolist() == alone.columns["tokens"][0].tolist()
 
 
 def test_rotation_puts_every_strategy_in_every_seat_equally():
@@ -301,7 +301,7 @@ def test_restricted_play_kernel_equals_reference(spec):
     chunk = Engine(rules, seats, restrict).play(21, 0, 80)
     games = [reference.play_game(rules, seats, 21, g, as_reference) for g in range(80)]
     for g, ref in enumerate(games):
-        assert chunk.tokens[g].tolist() == ref.tokens and chunk.scores[g].tolist() == ref.scores
+        assert chunk.columns["tokens"][g].tolist() == ref.tokens and chunk.scores[g].tolist() == ref.scores
         for battle in range(3):
             fights = ref.fights[4 * battle: 4 * battle + 4]
             assert all(f.cards[2] not in (5, 1) for f in fights)

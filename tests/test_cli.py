@@ -40,8 +40,9 @@ def test_small_run_writes_every_file(tmp_path):
                "-s", "greedy:samples=4", "--set", "set_bonus=2", "--out", out, "--keep-games")
     assert r.exit_code == 0, r.output
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["cards.parquet", "game_totals.parquet", "games.parquet", "manifest.json",
-                     "pairs.parquet", "scores.parquet", "seats.parquet", "villains.parquet"]
+    assert names == ["cards.parquet", "game_totals.parquet", "games.parquet", "lengths.parquet",
+                     "manifest.json", "outcomes.parquet", "pairs.parquet", "scores.parquet",
+                     "seats.parquet", "villains.parquet"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == "avengers-cards" and manifest["seed"] == 3 and manifest["games"] == 2000
     assert manifest["runs"][0]["rules"]["set_bonus"] == 2
@@ -49,7 +50,12 @@ def test_small_run_writes_every_file(tmp_path):
     assert manifest["package_version"] and manifest["rules_version"] == "avengers-cards/1"
     seats = pl.read_parquet(out / "seats.parquet")
     assert seats.columns == ["players", "seat", "strategy", "games", "win_share", "wins_outright",
-                             "wins_shared", "score_sum", "score_sq_sum", "win_share_sq_sum"]
+                             "wins_shared", "score_sum", "score_sq_sum", "win_share_sq_sum", "side"]
+    assert seats["side"].to_list() == [""] * 7  # avengers-cards has no sides
+    assert set(manifest["tables"]) == {n.removesuffix(".parquet") for n in names if n.endswith(".parquet")} - {"games"}
+    outcomes = pl.read_parquet(out / "outcomes.parquet")
+    assert outcomes.filter(pl.col("outcome") == "capped")["games"].to_list() == [0, 0]
+    assert outcomes.filter(pl.col("outcome") == "finished")["won"].to_list() == [2000, 2000]
     assert seats.height == 7 and seats["games"].to_list() == [2000] * 7
     games = pl.read_parquet(out / "games.parquet")
     assert games.height == 2000 * 7

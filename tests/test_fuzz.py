@@ -219,9 +219,9 @@ def check_chunk(rules, chunk, n_games):
     n, vpb, per_colour = rules.players, rules.villains_per_battle, rules.tokens_per_colour
     fights = rules.battles * vpb
     scores = chunk.scores.astype(np.int64)
-    tokens = chunk.tokens.astype(np.int64)
+    tokens = chunk.columns["tokens"].astype(np.int64)
     units = chunk.win_units.astype(np.int64)
-    beaten = chunk.beaten.astype(np.int64)
+    beaten = chunk.columns["beaten"].astype(np.int64)
     assert scores.shape == (n_games, n) and tokens.shape == (n_games, n, 3) and beaten.shape == (n_games,)
 
     # Per game.
@@ -239,7 +239,8 @@ def check_chunk(rules, chunk, n_games):
 
     # Totals against the per-game rows.
     t = chunk.totals
-    ss = t["seat_stats"]
+    ss = t["seat_stats"][:, 0]  # one side: the game has none
+    assert t["seat_stats"].shape == (n, 1, len(SeatStat))
     assert (ss[:, SeatStat.GAMES] == n_games).all()
     assert (ss[:, SeatStat.WIN_UNITS] == units.sum(0)).all()
     assert (ss[:, SeatStat.WIN_UNITS_SQ] == (units**2).sum(0)).all()
@@ -247,12 +248,13 @@ def check_chunk(rules, chunk, n_games):
     assert (ss[:, SeatStat.WINS_SHARED] == (top & (winners > 1)[:, None]).sum(0)).all()
     assert (ss[:, SeatStat.SCORE_SUM] == scores.sum(0)).all()
     assert (ss[:, SeatStat.SCORE_SQ_SUM] == (scores**2).sum(0)).all()
-    hist = t["score_hist"]
+    hist = t["score_hist"][:, 0]
     assert hist.shape == (n, rules.max_score + 1)
     for p in range(n):
         assert (hist[p] == np.bincount(scores[:, p], minlength=rules.max_score + 1)).all()
     ahead = (scores[:, :, None] > scores[:, None, :]).sum(0)
-    assert (t["pair_stats"] == ahead).all()
+    assert (t["pair_stats"][:, 0, :, 0, 1] == ahead).all()
+    assert (t["pair_stats"][:, 0, :, 0, 0] == n_games * (1 - np.eye(n, dtype=np.int64))).all()
 
     cards = t["card_stats"]
     played = cards[..., CardStat.PLAYED]
@@ -326,9 +328,12 @@ def test_any_split_into_chunks_gives_the_same_games(setup, data):
     whole = engine.play(seed, first, n_games)
     k = data.draw(st.integers(0, n_games), label="split")
     head, tail = engine.play(seed, first, k), engine.play(seed, first + k, n_games - k)
-    for name in ("scores", "tokens", "win_units", "beaten"):
+    for name in ("scores", "win_units", "outcome", "length"):
         joined = np.concatenate([getattr(head, name), getattr(tail, name)])
         assert (joined == getattr(whole, name)).all(), name
+    for name in ("tokens", "beaten"):
+        joined = np.concatenate([head.columns[name], tail.columns[name]])
+        assert (joined == whole.columns[name]).all(), name
     for name, array in whole.totals.items():
         assert (head.totals[name] + tail.totals[name] == array).all(), name
 
@@ -408,10 +413,10 @@ def test_kernel_equals_reference(setup):
     for g, ref in enumerate(games):
         held = np.array(ref.tokens).sum(0)
         assert (held + ref.reserve + ref.centre == rules.tokens_per_colour).all()
-        assert chunk.tokens[g].tolist() == ref.tokens, g
+        assert chunk.columns["tokens"][g].tolist() == ref.tokens, g
         assert chunk.scores[g].tolist() == ref.scores, g
         assert chunk.win_units[g].tolist() == ref.win_units, g
-        assert chunk.beaten[g] == sum(f.beaten for f in ref.fights), g
+        assert chunk.columns["beaten"][g] == sum(f.beaten for f in ref.fights), g
     for name, array in reference.tally(rules, games).items():
         assert chunk.totals[name].shape == array.shape, name
         assert (chunk.totals[name] == array).all(), name

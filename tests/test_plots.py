@@ -9,6 +9,7 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from balance import plots
+from balance.games.avengers_cards import report as avengers_report
 
 PLAYERS = (3, 4, 5)
 
@@ -117,8 +118,8 @@ FIGURES = {
     "seat_rates": lambda p: plots.seat_rates(seat_frame(), p),
     "strategy_seat": lambda p: plots.strategy_seat_heatmap(strategy_seat_frame(), p),
     "scores": lambda p: plots.score_distributions(scores_frame(), p),
-    "card_usage": lambda p: plots.card_usage(cards_frame(), p),
-    "villains": lambda p: plots.villains(villain_frame(), p),
+    "card_usage": lambda p: avengers_report.card_usage_figure(cards_frame(), p),
+    "villains": lambda p: avengers_report.villains_figure(villain_frame(), p),
     "matchups": lambda p: plots.matchups(matchup_frame(), p),
     "differences": lambda p: plots.differences(differences_frame(), p),
     "sprt": lambda p: plots.sprt_trajectories(sprt_frame(), p, -2.9, 2.9),
@@ -155,14 +156,14 @@ def png_dpi(path) -> tuple[float, float]:
 def drawn(monkeypatch):
     """Figures as _save received them (still open), keyed by the file name written."""
     figures = {}
-    save = plots._save
+    save = plots.save
 
     def keep(fig, path):
         figures[path.name] = fig
         fig.canvas.draw()  # lay the figure out as it is saved, so limits and layout are final
         return save(fig, path)
 
-    monkeypatch.setattr(plots, "_save", keep)
+    monkeypatch.setattr(plots, "save", keep)
     return figures
 
 
@@ -238,7 +239,7 @@ def test_scores_and_villains_share_their_value_axes(tmp_path, drawn):
     assert len(axes) == 3
     assert_shared(axes, "x")
     assert_shared(axes, "y")
-    plots.villains(villain_frame(), tmp_path / "villains.png")
+    avengers_report.villains_figure(villain_frame(), tmp_path / "villains.png")
     axes = panels(drawn["villains.png"])
     assert len(axes) == 3
     assert_shared(axes, "x")
@@ -247,7 +248,7 @@ def test_scores_and_villains_share_their_value_axes(tmp_path, drawn):
 
 def test_card_usage_shows_how_cards_are_used_on_shared_axes(tmp_path, drawn):
     frame = cards_frame()
-    plots.card_usage(frame, tmp_path / "usage.png")
+    avengers_report.card_usage_figure(frame, tmp_path / "usage.png")
     fig = drawn["usage.png"]
     assert "how cards are used" in fig._suptitle.get_text().lower()
     axes = np.array(panels(fig)).reshape(2, len(PLAYERS))
@@ -269,7 +270,7 @@ def test_card_usage_shows_how_cards_are_used_on_shared_axes(tmp_path, drawn):
 def test_card_usage_needs_only_its_documented_columns(tmp_path):
     frame = cards_frame().select("players", "card", "reward_rate", "reward_rate_lo", "reward_rate_hi",
                                  "cancel_rate", "cancel_rate_lo", "cancel_rate_hi")
-    assert plots.card_usage(frame, tmp_path / "u.png").is_file()
+    assert avengers_report.card_usage_figure(frame, tmp_path / "u.png").is_file()
 
 
 def test_rate_differences_share_one_pp_axis_and_scores_keep_theirs(tmp_path, drawn):

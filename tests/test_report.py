@@ -10,7 +10,11 @@ import pytest
 
 import balance
 from balance.errors import BalanceError
-from balance.report import SECTIONS, write_run_report
+from balance.report import write_run_report
+
+# the generic sections, with the game's own (Card strength, Villains) after Scores
+SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
+            "Card strength", "Villains", "Game length", "Methods")
 
 PLAYERS = [3, 4]
 
@@ -166,7 +170,7 @@ def test_clopper_pearson_on_request(mixed, tmp_path):
     from balance.report import analyse, load_run, write_run_report
 
     manifest, tables = load_run(run)
-    villains = analyse(tables, "clopper-pearson", manifest).villains
+    villains = analyse(tables, "clopper-pearson", manifest).game.villains
     lo, hi = stats.clopper_pearson(villains["beaten"].to_numpy(), villains["fought"].to_numpy())
     assert np.allclose(villains["success_rate_lo"].to_numpy(), lo)
     assert np.allclose(villains["success_rate_hi"].to_numpy(), hi)

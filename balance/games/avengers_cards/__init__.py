@@ -1,5 +1,7 @@
 """Avengers: Infinity War — the card game (Hobby World, 2019; a reskin of Dungeon Busters)."""
-from balance.game import GameInfo, Kind
+from balance.game import CAPPED, GameInfo, Kind
+
+from .tables import TABLES
 
 GAME = GameInfo(
     id="avengers-cards",
@@ -10,4 +12,8 @@ GAME = GameInfo(
     default_strategy="greedy",
     restrictable="card",
     restrictable_rule="hand",
+    outcomes=("finished", CAPPED),  # a game always plays all its fights: never capped
+    score="points",
+    length="fights",
+    tables=TABLES,
 )

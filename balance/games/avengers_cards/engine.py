@@ -8,15 +8,17 @@ import numpy as np
 import polars as pl
 
 from balance import schema
+from balance.counters import BaseEngine, Chunk, PairStat
 from balance.errors import BalanceError, one_of
 from balance.strategy import Strategy
 
-from . import kernel
+from . import GAME, kernel
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
 from .rules import MAX_CARD, Restrict, Rules
 from .strategies import MAX_PARAMS, scratch_size
+from .tables import CARD_STRENGTH, CARDS, GAME_COLUMNS, VILLAINS
 
-TOTALS = ("seat_stats", "score_hist", "card_stats", "villain_stats", "pair_stats", "game_scores")
+FINISHED = GAME.outcomes.index("finished")  # every game plays all its fights: none is capped
 # Restricted play: when a seat's banned card is out of reach (see rules.Restrict).
 WHEN = {"always": Restrict.ALWAYS, "before-last": Restrict.BEFORE_LAST}
 
@@ -51,22 +53,6 @@ class CardStrengthPlan:
         return [r * self.run_games // players for r in range(players + 1)]
 
 
-@dataclass
-class Chunk:
-    """One chunk's games: per-game rows (``first_game`` + row) and its summed counters."""
-
-    first_game: int
-    scores: np.ndarray  # int32[n, P]
-    tokens: np.ndarray  # int32[n, P, 3]
-    win_units: np.ndarray  # int32[n, P], win share x WIN_UNIT
-    beaten: np.ndarray  # int32[n], villains beaten
-    totals: dict  # name in TOTALS -> int64 array
-
-    def totals_only(self) -> "Chunk":
-        """The chunk without its per-game rows (what a worker sends back without keep_games)."""
-        return Chunk(self.first_game, None, None, None, None, self.totals)
-
-
 def card_strength_plan(rules: Rules, when: str, run_games: int,
                        cards: list[int] | None = None) -> CardStrengthPlan:
     """A validated plan for ``rules``: every card of the hand unless ``cards`` names some."""
@@ -88,8 +74,15 @@ def card_strength_plan(rules: Rules, when: str, run_games: int,
     return CardStrengthPlan(when, run_games, tuple(cards))
 
 
-class Engine:
-    """Plays games of one rules object with one strategy per seat."""
+class Engine(BaseEngine):
+    """Plays games of one rules object with one strategy per seat.
+
+    Chunk.columns: ``tokens`` int32[n, P, 3] (tokens held at the end, by colour) and
+    ``beaten`` int32[n] (villains beaten). A game's length is its fights (battles x villains).
+    """
+
+    GAME = GAME
+    GAME_COLUMNS = GAME_COLUMNS
 
     def __init__(self, rules: Rules, strategies: list[Strategy], restrict: np.ndarray | None = None,
                  card_strength: CardStrengthPlan | None = None):
@@ -106,6 +99,8 @@ class Engine:
         self.prm = np.array([s.param_row(MAX_PARAMS) for s in strategies], np.float64)
         self.card_strength = card_strength
         self._denied: dict[tuple[int, int], Engine] = {}
+        self.max_score = rules.max_score
+        self.max_length = rules.battles * rules.villains_per_battle
 
     def denied(self, card: int, seat: int) -> "Engine":
         """The same line-up with ``seat`` denied ``card`` as the card-strength plan says."""
@@ -116,17 +111,11 @@ class Engine:
             self._denied[key] = Engine(self.rules, self.strategies, restrict)
         return self._denied[key]
 
-    def empty_totals(self) -> dict:
+    def game_totals(self) -> dict:
         p = self.rules.players
         return {
-            "seat_stats": np.zeros((p, len(SeatStat)), np.int64),
-            "score_hist": np.zeros((p, self.rules.max_score + 1), np.int64),
             "card_stats": np.zeros((p, MAX_CARD + 1, len(CardStat)), np.int64),
             "villain_stats": np.zeros((len(self.rules.deck.ids), len(VillainStat)), np.int64),
-            "pair_stats": np.zeros((p, p), np.int64),
-            # games, sum of T and of T^2 for T = a game's total score over the seats: the
-            # mean score's variance with the seats of one game correlated (clustered by game)
-            "game_scores": np.zeros(3, np.int64),
             **({"card_trials": np.zeros((MAX_CARD + 1, p, len(CardTrial)), np.int64)}
                if self.card_strength is not None else {}),
         }
@@ -134,23 +123,35 @@ class Engine:
     def play(self, seed: int, first_game: int, n_games: int) -> Chunk:
         """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``."""
         p = self.rules.players
-        chunk = Chunk(
-            first_game,
-            np.zeros((n_games, p), np.int32),
-            np.zeros((n_games, p, 3), np.int32),
-            np.zeros((n_games, p), np.int32),
-            np.zeros(n_games, np.int32),
-            self.empty_totals(),
-        )
-        t = chunk.totals
+        scores = np.zeros((n_games, p), np.int32)
+        win_units = np.zeros((n_games, p), np.int32)
+        tokens = np.zeros((n_games, p, 3), np.int32)
+        beaten = np.zeros(n_games, np.int32)
+        t = self.empty_totals()
+        # The kernel counts seats, scores and pairs in its own loop (no side, no cap), into
+        # arrays of its own layout; they are added into the core layout once per chunk.
+        seat_stats = np.zeros((p, len(SeatStat)), np.int64)
+        score_hist = np.zeros((p, self.max_score + 1), np.int64)
+        ahead = np.zeros((p, p), np.int64)
         kernel.play_games(
             *self.arrays, self.sids, self.prm, self.restrict, np.uint64(seed), first_game, n_games,
-            chunk.scores, chunk.tokens, chunk.win_units, chunk.beaten,
-            t["seat_stats"], t["score_hist"], t["card_stats"], t["villain_stats"], t["pair_stats"],
+            scores, tokens, win_units, beaten,
+            seat_stats, score_hist, t["card_stats"], t["villain_stats"], ahead,
             np.zeros(scratch_size(self.rules.tokens_per_colour), np.int64),
         )
-        total = chunk.scores.sum(axis=1, dtype=np.int64)
+        t["seat_stats"][:, 0] += seat_stats
+        t["score_hist"][:, 0] += score_hist
+        t["pair_stats"][:, 0, :, 0, PairStat.GAMES] += n_games * (1 - np.eye(p, dtype=np.int64))
+        t["pair_stats"][:, 0, :, 0, PairStat.AHEAD] += ahead
+        total = scores.sum(axis=1, dtype=np.int64)
         t["game_scores"] += (n_games, total.sum(), (total * total).sum())
+        length = self.max_length
+        won = int(np.count_nonzero(win_units.sum(axis=1)))
+        t["outcome_stats"][FINISHED] += (n_games, n_games * length, n_games * length * length, won)
+        t["length_hist"][FINISHED, length] += n_games
+        chunk = Chunk(first_game, win_units, np.full(n_games, FINISHED, np.int8),
+                      np.full(n_games, length, np.int32), scores, None,
+                      {"tokens": tokens, "beaten": beaten}, t)
         if self.card_strength is not None:
             self._play_denied(seed, chunk, t["card_trials"])
         return chunk
@@ -158,7 +159,7 @@ class Engine:
     def _play_denied(self, seed: int, chunk: Chunk, trials: np.ndarray) -> None:
         """Replay the chunk's games once per card with the plan's seat denied it; add the
         paired win units into trials int64[MAX_CARD + 1, P, len(CardTrial)]."""
-        first, n = chunk.first_game, len(chunk.scores)
+        first, n = chunk.first_game, len(chunk)
         bounds = self.card_strength.seat_bounds(self.rules.players)
         for seat in range(self.rules.players):
             lo, hi = max(first, bounds[seat]), min(first + n, bounds[seat + 1])
@@ -171,35 +172,11 @@ class Engine:
                 trials[card, seat] += (hi - lo, played.sum(), denied.sum(dtype=np.int64),
                                        (diff * diff).sum())
 
-    # ---- tables -------------------------------------------------------------------------------
-    def labels(self) -> list[str]:
-        return [s.label for s in self.strategies]
-
+    # ---- the game's own tables -------------------------------------------------------------------
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
-        """The aggregated tables of a run (see ``balance.schema``)."""
+        """The game's tables of a block (see tables.py); the core ones come from BaseEngine."""
         rules, labels = self.rules, self.labels()
         n = rules.players
-        seats = np.arange(n)
-        ss = totals["seat_stats"]
-        seat_table = schema.frame({
-            "players": [n] * n, "seat": seats, "strategy": labels,
-            "games": ss[:, SeatStat.GAMES],
-            "win_share": ss[:, SeatStat.WIN_UNITS] / WIN_UNIT,
-            "wins_outright": ss[:, SeatStat.WINS_OUTRIGHT],
-            "wins_shared": ss[:, SeatStat.WINS_SHARED],
-            "score_sum": ss[:, SeatStat.SCORE_SUM],
-            "score_sq_sum": ss[:, SeatStat.SCORE_SQ_SUM],
-            "win_share_sq_sum": ss[:, SeatStat.WIN_UNITS_SQ] / WIN_UNIT**2,
-        }, schema.SEATS)
-
-        hist = totals["score_hist"]
-        seat_i, score_i = np.nonzero(hist)
-        score_table = schema.frame({
-            "players": np.full(len(seat_i), n), "seat": seat_i,
-            "strategy": [labels[i] for i in seat_i], "score": score_i,
-            "count": hist[seat_i, score_i],
-        }, schema.SCORES)
-
         cs = totals["card_stats"]
         values = sorted(rules.hand)
         rows = [(p, v) for p in range(n) for v in values]
@@ -215,7 +192,7 @@ class Engine:
             "win_share_played": c[:, CardStat.WIN_UNITS_PLAYED] / WIN_UNIT,
             "games_rewarded": c[:, CardStat.GAMES_REWARDED],
             "win_share_rewarded": c[:, CardStat.WIN_UNITS_REWARDED] / WIN_UNIT,
-        }, schema.CARDS)
+        }, CARDS)
 
         vs = totals["villain_stats"]
         deck = rules.deck
@@ -228,23 +205,8 @@ class Engine:
             "reward_tokens": vs[in_play, VillainStat.REWARD_TOKENS],
             "centre_tokens": vs[in_play, VillainStat.CENTRE_TOKENS],
             "tokens_lost": vs[in_play, VillainStat.TOKENS_LOST],
-        }, schema.VILLAINS)
-        ahead = totals["pair_stats"]
-        games = ss[:, SeatStat.GAMES]
-        a, b = (x.ravel() for x in np.meshgrid(seats, seats, indexing="ij"))
-        keep = a != b
-        a, b = a[keep], b[keep]
-        pair_table = schema.frame({
-            "players": [n] * len(a), "seat": a, "strategy": [labels[i] for i in a],
-            "opponent_seat": b, "opponent_strategy": [labels[i] for i in b],
-            "games": games[a], "ahead": ahead[a, b], "level": games[a] - ahead[a, b] - ahead[b, a],
-        }, schema.PAIRS)
-        gs = totals["game_scores"]
-        game_table = schema.frame({
-            "players": [n], "games": [gs[0]], "score_total_sum": [gs[1]], "score_total_sq_sum": [gs[2]],
-        }, schema.GAME_TOTALS)
-        out = {"seats": seat_table, "scores": score_table, "cards": card_table,
-               "villains": villain_table, "pairs": pair_table, "game_totals": game_table}
+        }, VILLAINS)
+        out = {"cards": card_table, "villains": villain_table}
         if self.card_strength is not None:
             out["card_strength"] = self._card_strength_table(totals["card_trials"])
         return out
@@ -263,18 +225,11 @@ class Engine:
             "win_share_unrestricted": t[:, CardTrial.UNITS_UNRESTRICTED] / WIN_UNIT,
             "win_share_restricted": t[:, CardTrial.UNITS_RESTRICTED] / WIN_UNIT,
             "diff_sq_sum": t[:, CardTrial.DIFF_SQ] / WIN_UNIT**2,
-        }, schema.CARD_STRENGTH)
+        }, CARD_STRENGTH)
 
-    def games_table(self, chunk: Chunk) -> pl.DataFrame:
-        """Per-game rows of a chunk: one row per game and seat (``--keep-games``)."""
-        n_games, n = chunk.scores.shape
-        game = np.repeat(np.arange(chunk.first_game, chunk.first_game + n_games), n)
-        return schema.frame({
-            "players": np.full(n_games * n, n), "game": game,
-            "seat": np.tile(np.arange(n), n_games),
-            "strategy": np.tile(np.array(self.labels()), n_games),
-            "score": chunk.scores.ravel(), "win_share": chunk.win_units.ravel() / WIN_UNIT,
-            "tokens_y": chunk.tokens[:, :, 0].ravel(), "tokens_r": chunk.tokens[:, :, 1].ravel(),
-            "tokens_b": chunk.tokens[:, :, 2].ravel(),
-            "villains_beaten": np.repeat(chunk.beaten, n),
-        }, schema.GAMES)
+    def game_columns(self, chunk: Chunk) -> dict:
+        """The game's --keep-games columns of a chunk (tables.GAME_COLUMNS), flat [n * P]."""
+        tokens, n = chunk.columns["tokens"], self.rules.players
+        return {"tokens_y": tokens[:, :, 0].ravel(), "tokens_r": tokens[:, :, 1].ravel(),
+                "tokens_b": tokens[:, :, 2].ravel(),
+                "villains_beaten": np.repeat(chunk.columns["beaten"], n)}

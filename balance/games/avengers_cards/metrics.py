@@ -54,9 +54,9 @@ class CompareMetrics:
         columns = [chunk.win_units[:, s].astype(np.int64) for s in range(rules.players)] + [
             scores.sum(axis=1),
             scores.max(axis=1) - scores.min(axis=1),
-            chunk.beaten.astype(np.int64) * (self.fights_lcm // fights),
+            chunk.columns["beaten"].astype(np.int64) * (self.fights_lcm // fights),
             ((chunk.win_units > 0).sum(axis=1) > 1).astype(np.int64),
-            chunk.tokens.sum(axis=(1, 2)).astype(np.int64),
+            chunk.columns["tokens"].sum(axis=(1, 2)).astype(np.int64),
         ]
         return np.column_stack(columns)
 

@@ -6,19 +6,8 @@ for k <= 6.
 """
 from enum import IntEnum
 
+from balance.counters import SeatStat  # noqa: F401 (the core layout, which the kernel fills)
 from balance.game import WIN_UNIT  # noqa: F401 (re-exported: the kernel and engine read it here)
-
-
-class SeatStat(IntEnum):
-    """Per seat: ``seat_stats[P, len(SeatStat)]``."""
-
-    GAMES = 0
-    WIN_UNITS = 1  # sum of win shares x WIN_UNIT
-    WINS_OUTRIGHT = 2
-    WINS_SHARED = 3
-    SCORE_SUM = 4
-    SCORE_SQ_SUM = 5
-    WIN_UNITS_SQ = 6  # sum of squared win shares x WIN_UNIT**2 (the share's observed variance)
 
 
 class CardStat(IntEnum):

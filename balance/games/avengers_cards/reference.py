@@ -292,16 +292,23 @@ def _greedy(prm, seat, table, villain, remaining_after, stream):
 # ---- counters -----------------------------------------------------------------------------
 
 def tally(rules: Rules, games: list[Game]) -> dict:
-    """The kernel's accumulators, counted plainly from game records (same array layouts)."""
+    """The engine's counters, counted plainly from game records (the same array layouts: the
+    core ones of balance.counters, one side, and the game's own)."""
     import numpy as np
+
+    from balance.counters import OutcomeStat, PairStat
 
     from .outcomes import CardStat, SeatStat, VillainStat
     from .rules import MAX_CARD
 
     n = rules.players
     seat = np.zeros((n, len(SeatStat)), np.int64)
-    pairs = np.zeros((n, n), np.int64)
+    pairs = np.zeros((n, n, len(PairStat)), np.int64)
     hist = np.zeros((n, rules.max_score + 1), np.int64)
+    fights = rules.battles * rules.villains_per_battle
+    game_scores = np.zeros(3, np.int64)
+    outcome_stats = np.zeros((2, len(OutcomeStat)), np.int64)  # finished, capped (never)
+    length_hist = np.zeros((2, fights + 1), np.int64)
     cards = np.zeros((n, MAX_CARD + 1, len(CardStat)), np.int64)
     villains = np.zeros((len(rules.deck.ids), len(VillainStat)), np.int64)
     index = {v: i for i, v in enumerate(rules.deck.ids)}
@@ -312,7 +319,9 @@ def tally(rules: Rules, games: list[Game]) -> dict:
             seat[p, SeatStat.WIN_UNITS] += g.win_units[p]
             seat[p, SeatStat.WIN_UNITS_SQ] += g.win_units[p] ** 2
             for q in range(n):
-                pairs[p, q] += g.scores[p] > g.scores[q]
+                if q != p:
+                    pairs[p, q, PairStat.GAMES] += 1
+                    pairs[p, q, PairStat.AHEAD] += g.scores[p] > g.scores[q]
             if g.win_units[p] > 0:
                 seat[p, SeatStat.WINS_OUTRIGHT if winners == 1 else SeatStat.WINS_SHARED] += 1
             seat[p, SeatStat.SCORE_SUM] += g.scores[p]
@@ -337,6 +346,10 @@ def tally(rules: Rules, games: list[Game]) -> dict:
             for v in rewarded:
                 cards[p, v, CardStat.GAMES_REWARDED] += 1
                 cards[p, v, CardStat.WIN_UNITS_REWARDED] += g.win_units[p]
+        total = sum(g.scores)
+        game_scores += (1, total, total * total)
+        outcome_stats[0] += (1, len(g.fights), len(g.fights) ** 2, winners > 0)
+        length_hist[0, len(g.fights)] += 1
         for f in g.fights:
             row = villains[index[f.villain]]
             row[VillainStat.FOUGHT] += 1
@@ -345,5 +358,6 @@ def tally(rules: Rules, games: list[Game]) -> dict:
                 row[VillainStat.BEATEN] += 1
                 row[VillainStat.CENTRE_TOKENS] += f.centre_before
                 row[VillainStat.REWARD_TOKENS] += sum(f.gained) - f.centre_before
-    return {"seat_stats": seat, "score_hist": hist, "card_stats": cards, "villain_stats": villains,
-            "pair_stats": pairs}
+    return {"seat_stats": seat[:, None], "score_hist": hist[:, None], "card_stats": cards,
+            "villain_stats": villains, "pair_stats": pairs[:, None, :, None], "game_scores": game_scores,
+            "outcome_stats": outcome_stats, "length_hist": length_hist}

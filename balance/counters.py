@@ -1,0 +1,226 @@
+"""What every engine returns and every run counts, defined once for every game.
+
+An engine's ``play(seed, first_game, n_games)`` returns a ``Chunk``: the per-game core arrays
+(win units, outcome, length, optional scores and sides), the game's own per-game columns, and
+its summed counters (``totals``). The core counters (``core_totals``) have one layout for every
+game; ``balance.kit.fold_games`` fills them from the per-game arrays (a game whose kernel
+counts them in its own loop, like avengers-cards, fills the same layout). ``core_tables``
+turns them into the core tables of ``balance.schema.CORE_TABLES``.
+
+Every sum is an integer (win shares in 1/WIN_UNIT units), so totals are bit-identical for any
+chunking, thread count or backend.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+import polars as pl
+
+from balance import schema
+from balance.game import WIN_UNIT
+
+
+class SeatStat(IntEnum):
+    """Per seat and side: ``seat_stats[P, S, len(SeatStat)]``."""
+
+    GAMES = 0
+    WIN_UNITS = 1  # sum of win shares x WIN_UNIT
+    WINS_OUTRIGHT = 2  # games the seat won alone (cooperative: the team won)
+    WINS_SHARED = 3  # games it won with others (a tie)
+    SCORE_SUM = 4
+    SCORE_SQ_SUM = 5
+    WIN_UNITS_SQ = 6  # sum of squared win shares x WIN_UNIT**2 (the share's observed variance)
+
+
+class PairStat(IntEnum):
+    """Per ordered pair of (seat, side): ``pair_stats[P, S, P, S, len(PairStat)]``."""
+
+    GAMES = 0
+    AHEAD = 1  # games the first scored more than the second (no score: won more)
+
+
+class OutcomeStat(IntEnum):
+    """Per outcome code: ``outcome_stats[len(outcomes), len(OutcomeStat)]``."""
+
+    GAMES = 0
+    LENGTH_SUM = 1
+    LENGTH_SQ_SUM = 2
+    WON = 3  # games in which a win was handed out (cooperative: the team won)
+
+
+CORE_TOTALS = ("seat_stats", "score_hist", "pair_stats", "game_scores", "outcome_stats", "length_hist")
+
+
+@dataclass
+class Chunk:
+    """One chunk's games, numbered ``first_game + row``, and its summed counters.
+
+    win_units int32[n, P] (win share x WIN_UNIT; a capped game hands out none); outcome
+    int8[n] (index into GameInfo.outcomes); length int32[n] (GameInfo.length units); scores
+    int32[n, P] or None (a game without a score); sides int16[n, P] or None (index into the
+    engine's ``side_names``; None: one side per seat for the whole block); columns: the game's
+    own per-game arrays, first axis n; totals: name -> int64 array (CORE_TOTALS and the game's).
+    """
+
+    first_game: int
+    win_units: np.ndarray | None
+    outcome: np.ndarray | None
+    length: np.ndarray | None
+    scores: np.ndarray | None = None
+    sides: np.ndarray | None = None
+    columns: dict = field(default_factory=dict)
+    totals: dict = field(default_factory=dict)
+
+    def totals_only(self) -> "Chunk":
+        """The chunk without its per-game arrays (what a worker sends back without keep_games)."""
+        return Chunk(self.first_game, None, None, None, totals=self.totals)
+
+    def __len__(self) -> int:
+        return 0 if self.win_units is None else len(self.win_units)
+
+
+def core_totals(players: int, sides: int, max_score: int, outcomes: int, max_length: int) -> dict:
+    """Zeroed core counters. sides: how many side names the block uses (1 without sides);
+    max_score: the highest score (0 without a score); max_length: the longest game (lengths
+    above it are counted at max_length; a turn cap makes it exact)."""
+    p, s = players, sides
+    return {
+        "seat_stats": np.zeros((p, s, len(SeatStat)), np.int64),
+        "score_hist": np.zeros((p, s, max_score + 1), np.int64),
+        "pair_stats": np.zeros((p, s, p, s, len(PairStat)), np.int64),
+        # games, sum of T and of T^2 for T = a game's total score over the seats: the mean
+        # score's variance with the seats of one game correlated (clustered by game)
+        "game_scores": np.zeros(3, np.int64),
+        "outcome_stats": np.zeros((outcomes, len(OutcomeStat)), np.int64),
+        "length_hist": np.zeros((outcomes, max_length + 1), np.int64),
+    }
+
+
+def core_tables(players: int, labels: list[str], side_names: list[str], totals: dict,
+                outcomes: tuple[str, ...], competitive: bool, has_score: bool) -> dict[str, pl.DataFrame]:
+    """The core tables (schema.CORE_TABLES) of one block's totals: seats, scores (with a
+    score), pairs (competitive), game_totals, outcomes and lengths. labels: strategy per seat."""
+    n, sides = players, len(side_names)
+    ss = totals["seat_stats"]
+    seat_i, side_i = (x.ravel() for x in np.meshgrid(np.arange(n), np.arange(sides), indexing="ij"))
+    if sides > 1:  # a seat that never played a side has no row
+        seen = ss[seat_i, side_i, SeatStat.GAMES] > 0
+        seat_i, side_i = seat_i[seen], side_i[seen]
+    rows = ss[seat_i, side_i]
+    out = {"seats": schema.frame({
+        "players": np.full(len(seat_i), n), "seat": seat_i, "strategy": [labels[i] for i in seat_i],
+        "games": rows[:, SeatStat.GAMES],
+        "win_share": rows[:, SeatStat.WIN_UNITS] / WIN_UNIT,
+        "wins_outright": rows[:, SeatStat.WINS_OUTRIGHT],
+        "wins_shared": rows[:, SeatStat.WINS_SHARED],
+        "score_sum": rows[:, SeatStat.SCORE_SUM],
+        "score_sq_sum": rows[:, SeatStat.SCORE_SQ_SUM],
+        "win_share_sq_sum": rows[:, SeatStat.WIN_UNITS_SQ] / WIN_UNIT**2,
+        "side": [side_names[i] for i in side_i],
+    }, schema.SEATS)}
+    if has_score:
+        hist = totals["score_hist"]
+        a, s, score = np.nonzero(hist)
+        out["scores"] = schema.frame({
+            "players": np.full(len(a), n), "seat": a, "strategy": [labels[i] for i in a],
+            "score": score, "count": hist[a, s, score], "side": [side_names[i] for i in s],
+        }, schema.SCORES)
+    if competitive:
+        ps = totals["pair_stats"]
+        a, s, b, t = np.nonzero(ps[..., PairStat.GAMES])
+        keep = a != b
+        a, s, b, t = a[keep], s[keep], b[keep], t[keep]
+        games, ahead = ps[a, s, b, t, PairStat.GAMES], ps[a, s, b, t, PairStat.AHEAD]
+        out["pairs"] = schema.frame({
+            "players": np.full(len(a), n), "seat": a, "strategy": [labels[i] for i in a],
+            "opponent_seat": b, "opponent_strategy": [labels[i] for i in b],
+            "games": games, "ahead": ahead, "level": games - ahead - ps[b, t, a, s, PairStat.AHEAD],
+            "side": [side_names[i] for i in s], "opponent_side": [side_names[i] for i in t],
+        }, schema.PAIRS)
+    gs = totals["game_scores"]
+    out["game_totals"] = schema.frame({
+        "players": [n], "games": [gs[0]], "score_total_sum": [gs[1]], "score_total_sq_sum": [gs[2]],
+    }, schema.GAME_TOTALS)
+    os_ = totals["outcome_stats"]
+    out["outcomes"] = schema.frame({
+        "players": [n] * len(outcomes), "outcome": list(outcomes),
+        "games": os_[:, OutcomeStat.GAMES], "length_sum": os_[:, OutcomeStat.LENGTH_SUM],
+        "length_sq_sum": os_[:, OutcomeStat.LENGTH_SQ_SUM], "won": os_[:, OutcomeStat.WON],
+    }, schema.OUTCOMES)
+    o, length = np.nonzero(totals["length_hist"])
+    out["lengths"] = schema.frame({
+        "players": np.full(len(o), n), "outcome": [outcomes[i] for i in o], "length": length,
+        "games": totals["length_hist"][o, length],
+    }, schema.LENGTHS)
+    return out
+
+
+def games_table(chunk: Chunk, players: int, labels: list[str], side_names: list[str],
+                outcomes: tuple[str, ...], game_columns: dict, game_schema: dict) -> pl.DataFrame:
+    """Per-game rows of a chunk, one per game and seat (``--keep-games``): the core columns
+    (schema.GAMES), the game's own (``game_columns``: name -> flat array [n * P], typed by
+    ``game_schema``), then schema.GAMES_TAIL."""
+    n_games, n = len(chunk), players
+    scores = chunk.scores if chunk.scores is not None else np.zeros((n_games, n), np.int32)
+    sides = (np.zeros((n_games, n), np.int64) if chunk.sides is None else chunk.sides)
+    names = np.array(side_names)
+    return schema.frame({
+        "players": np.full(n_games * n, n),
+        "game": np.repeat(np.arange(chunk.first_game, chunk.first_game + n_games), n),
+        "seat": np.tile(np.arange(n), n_games),
+        "strategy": np.tile(np.array(labels), n_games),
+        "score": scores.ravel(), "win_share": chunk.win_units.ravel() / WIN_UNIT,
+        **game_columns,
+        "side": names[sides.ravel()], "outcome": np.array(outcomes)[np.repeat(chunk.outcome, n)],
+        "length": np.repeat(chunk.length, n),
+    }, {**schema.GAMES, **game_schema, **schema.GAMES_TAIL})
+
+
+class BaseEngine:
+    """What every game's Engine shares; a game subclasses it and provides:
+
+    ``__init__(rules, strategies, **options)`` setting ``self.rules`` (with ``.players``) and
+    ``self.strategies`` (one balance.strategy.Strategy per seat); ``max_score`` and
+    ``max_length`` (for the histograms); ``play(seed, first_game, n_games) -> Chunk``; and, for
+    a game with its own tables, ``game_totals()`` (its zeroed counters), ``tables(totals)`` (its
+    TableSpec tables) and ``game_columns(chunk)`` with ``GAME_COLUMNS`` (its --keep-games
+    columns). ``side_names``: what each side index means ([""]: the game has no sides).
+    ``GAME``: the game's declaration (balance.game.GameInfo), for its outcomes, kind and score.
+    """
+
+    GAME = None
+    GAME_COLUMNS: dict = {}
+    side_names: list[str] = [""]
+    max_score: int = 0
+    max_length: int = 0
+
+    def labels(self) -> list[str]:
+        return [s.label for s in self.strategies]
+
+    def game_totals(self) -> dict:
+        return {}
+
+    def empty_totals(self) -> dict:
+        """Zeroed counters of a block: the core ones (CORE_TOTALS) and the game's."""
+        return {**core_totals(self.rules.players, len(self.side_names), self.max_score,
+                              len(self.GAME.outcomes), self.max_length), **self.game_totals()}
+
+    def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
+        return {}
+
+    def game_columns(self, chunk: Chunk) -> dict:
+        return {}
+
+    def all_tables(self, totals: dict) -> dict[str, pl.DataFrame]:
+        """The core tables and the game's own, of one block's totals."""
+        info = self.GAME
+        return {**core_tables(self.rules.players, self.labels(), self.side_names, totals,
+                              info.outcomes, not info.cooperative, info.score is not None),
+                **self.tables(totals)}
+
+    def games_table(self, chunk: Chunk) -> pl.DataFrame:
+        """Per-game rows of a chunk (--keep-games): core columns, then the game's."""
+        return games_table(chunk, self.rules.players, self.labels(), self.side_names, self.GAME.outcomes,
+                           self.game_columns(chunk), self.GAME_COLUMNS)

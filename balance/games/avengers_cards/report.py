@@ -1,0 +1,312 @@
+"""avengers-cards' own report sections: causal card strength (restricted play), how cards
+are used, and the villains; the verdict's Cards and Villains lines; their figures; and the
+rule variant the report's "what to try next" proposes (the hand without the decisive card).
+
+The generic run report (balance.report) calls these through the game's declaration
+(balance.game.OPTIONAL_PARTS["report"]); nothing here is read by any other game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+import seaborn as sns
+
+from balance import aggregate, plots
+from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
+                              diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci)
+from balance.report import ALPHA, LEVEL, and_list, card_verdict, each_row
+
+FIGURES = ("card_strength", "card_usage", "villains")
+
+
+@dataclass
+class CardAnalysis:
+    """The game's frames: card_usage (descriptive), card_effects (causal; None when the run did
+    not measure card strength), villains (the heroes' success per villain)."""
+
+    card_usage: pl.DataFrame
+    card_effects: pl.DataFrame | None
+    villains: pl.DataFrame
+
+
+def analyse(tables: dict, manifest: dict, method: str) -> CardAnalysis | None:
+    """The game's frames from a run's tables, or None when the run lacks the cards table."""
+    if "cards" not in tables or "villains" not in tables:
+        return None
+    return CardAnalysis(
+        card_usage=card_usage(tables["cards"], method),
+        card_effects=(aggregate.card_effects(tables["card_strength"]) if "card_strength" in tables else None),
+        villains=villain_strength(tables["villains"], method),
+    )
+
+
+def figures(a: CardAnalysis, fig_dir: Path) -> dict[str, Path]:
+    drawn = {}
+    if a.card_effects is not None:
+        drawn["card_strength"] = plots.card_restriction(a.card_effects, fig_dir / "card_strength.png")
+    drawn["card_usage"] = card_usage_figure(a.card_usage, fig_dir / "card_usage.png")
+    drawn["villains"] = villains_figure(a.villains, fig_dir / "villains.png")
+    return drawn
+
+
+def verdict(a: CardAnalysis) -> list:
+    """The verdict's Cards and Villains blocks."""
+    return [Para((Strong("Cards"), " (causal: the change in a seat's win rate when that "
+                  "seat may not play the card, on the same games)."),),
+            Bullets(card_lines(a.card_effects) if a.card_effects is not None else [(
+                "Card strength was not measured in this run: add --card-strength to ",
+                Code("balance simulate"), ". The Card strength section shows only how cards are "
+                "used, an association that says nothing about which card is strong.")]),
+            Para((Strong("Villains"), " (share of fights the heroes win, with 95% CIs)."),),
+            Bullets(villain_lines(a.villains))]
+
+
+def sections(a: CardAnalysis, figures: dict) -> list[Section]:
+    return [card_section(a, figures), villain_section(a, figures)]
+
+
+def variant_hint(a: CardAnalysis) -> dict | None:
+    """The decisive card finding for "what to try next": the card whose removal changed its
+    seat's win rate most (found by the Holm-corrected test), or None."""
+    if a.card_effects is None or not a.card_effects.filter(pl.col("p_adjusted") < ALPHA).height:
+        return None
+    found = a.card_effects.filter(pl.col("p_adjusted") < ALPHA)
+    top = found.row(int(found["difference"].abs().arg_max()), named=True)
+    players, card = top["players"], top["card"]
+    why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
+           else f"the {card} decides most at {players} players")
+    return {"players": players, "item": card, "why": why}
+
+
+def methods() -> list[tuple]:
+    return [
+        ("Card strength (causal): restricted play (Jaffe et al., AIIDE 2012). Each game of the run "
+         "is played again with one seat denied the card, the seat rotated over equal blocks of "
+         "games, on the same random streams; the paired per-game change of that seat's win share "
+         "gets a normal interval from its observed variance and a two-sided z-test; Holm over every "
+         "card and player count. \"Changed no game\": every paired difference was exactly 0.",),
+        ("How cards are used: rates per play with their intervals; the win rate in games where "
+         "a card won tokens is an outcome-conditioned association and is not tested.",),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# verdict lines
+
+
+def card_lines(effects: pl.DataFrame) -> list[tuple]:
+    """Per player count: which card matters most, which are better removed, which make no
+    difference; every claim decided by the restricted-play test with Holm over cards."""
+    lines = []
+    for (n,), g in effects.group_by("players", maintain_order=True):
+        lines.append((f"{n} players: ", *card_verdict(g)))
+    return lines
+
+
+def villain_lines(villains: pl.DataFrame) -> list[tuple]:
+    lines = []
+    for (n,), g in villains.group_by("players", maintain_order=True):
+        if (g["beaten"] == 0).all():
+            lines.append((f"{n} players: the heroes never beat a villain.",))
+            continue
+        hard = g.row(int(g["success_rate"].arg_min()), named=True)
+        easy = g.row(int(g["success_rate"].arg_max()), named=True)
+        lines.append((f"{n} players: hardest ", Code(hard["villain"]), f" {_villain_facts(hard)}; "
+                      "easiest ", Code(easy["villain"]), f" {_villain_facts(easy)}."))
+    return lines
+
+
+def _villain_facts(row: dict) -> str:
+    rate = rate_ci(row["success_rate"], row["success_rate_lo"], row["success_rate_hi"])
+    return f"(battle {row['battle']}, strength {row['strength']}): beaten in {rate} of fights"
+
+
+
+# --------------------------------------------------------------------------------------------
+# sections
+
+
+def card_section(a: CardAnalysis, figures: dict) -> Section:
+    """Causal card strength (restricted play, when measured), then how cards are used."""
+    blocks = []
+    if a.card_effects is not None:
+        when = a.card_effects["when"][0]
+        situation = ("removed from its hand" if when == "always"
+                     else "not playable before the last villain of a battle")
+
+        def word(r):
+            if r["unchanged"]:
+                return "changed no game"
+            if r["p_adjusted"] >= ALPHA:
+                return "no detectable effect"
+            return "matters" if r["difference"] < 0 else "better removed"
+
+        rows = [[str(r["players"]), str(r["card"]), count(r["games"]), pct(r["unrestricted"]),
+                 pct(r["restricted"]), pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
+                 pvalue(r["p_value"]), pvalue(r["p_adjusted"]), word(r)]
+                for r in each_row(a.card_effects.sort("players", "difference"))]
+        blocks += [
+            Para(("How much a card is worth, measured by taking it away: every game of the run was "
+                  f"played again with one seat's card {situation}, the seat rotated over equal "
+                  "blocks of games, on the same shuffles and strategy draws (common random "
+                  "numbers). The difference is that seat's win rate without the card minus with "
+                  "it, paired game by game: negative means the card helps its holder (it matters), "
+                  "positive that the holder does better without it. Holm correction over every "
+                  "card test of the run.",)),
+            Figure("card_strength", figures["card_strength"],
+                   "Change in the denied seat's win rate, per card, with 95% intervals."),
+            Table(["players", "card", "games", "win rate with it", "without it", "difference",
+                   f"{LEVEL} CI", "p", "Holm p", "verdict"], rows, left=2),
+        ]
+    else:
+        blocks.append(Para((Strong("Not measured: "), "this run has no card-strength table; run ",
+                            Code("balance simulate ... --card-strength"), " (or ",
+                            Code("balance restrict"), ") to measure what each card is worth.")))
+    usage = [[str(r["players"]), str(r["card"]), count(r["played"]), pct(r["reward_rate"]),
+              ci(r["reward_rate_lo"], r["reward_rate_hi"]), pct(r["cancel_rate"]), num(r["tokens_per_play"]),
+              count(r["games_rewarded"]), pct(r["win_rate_rewarded"])]
+             for r in each_row(a.card_usage)]
+    blocks += [
+        Para((Strong("How cards are used"), " (description, not strength): how often a play of "
+              "each card won tokens or was cancelled by a tie, and the win rate of its player in "
+              "games where it won tokens. That last rate is an association: winning tokens goes "
+              "with winning whatever the card, and a card played when it is safe looks good. It "
+              "carries no test and ranks nothing.")),
+        Figure("card_usage", figures["card_usage"], "How cards are used: plays that won tokens "
+               "and plays cancelled by a tie, with 95% intervals."),
+        Table(["players", "card", "plays", "won tokens", f"{LEVEL} CI", "cancelled",
+               "tokens per play", "games it won tokens", "win rate in those games"], usage, left=2),
+    ]
+    return Section("Card strength", blocks)
+
+
+def villain_section(a: CardAnalysis, figures: dict) -> Section:
+    """Heroes' success rate and token flow per villain."""
+    rows = [[str(r["players"]), str(r["battle"]), Code(r["villain"]), str(r["strength"]), count(r["fought"]),
+             count(r["beaten"]), pct(r["success_rate"]), ci(r["success_rate_lo"], r["success_rate_hi"]),
+             num(r["tokens_per_fight"]), num(r["lost_per_fight"])] for r in each_row(a.villains)]
+    return Section("Villains", [
+        Para(("How often the heroes beat each villain, in battle then strength order, with tokens "
+              "handed out (rewards and centre) and tokens lost per fight.",)),
+        Figure("villains", figures["villains"], "Heroes' success rate per villain with 95% intervals."),
+        Table(["players", "battle", "villain", "strength", "fights", "beaten", "success rate",
+               f"{LEVEL} CI", "tokens per fight", "lost per fight"], rows, left=3),
+    ])
+
+
+
+# --------------------------------------------------------------------------------------------
+# figures
+
+
+USAGE_ROWS = (("reward_rate", "plays that won tokens"), ("cancel_rate", "plays cancelled by a tie"))
+
+
+def card_usage_figure(frame: pl.DataFrame, path) -> Path:
+    """How cards are used, per card value: the share of its plays that won tokens (top row)
+    and the share that a tie cancelled (bottom row), in % with 95% intervals; one column per
+    player count. Each row shares its axis across player counts, every panel the card axis.
+
+    These describe play, not strength: how often a card wins tokens depends on how the
+    strategies use it (card strength is measured by restricted play, ``plots.card_restriction``).
+
+    frame: one row per (players, card) with reward_rate, reward_rate_lo, reward_rate_hi,
+    cancel_rate, cancel_rate_lo, cancel_rate_hi (fractions), e.g. ``card_usage``.
+    """
+    groups = list(plots.by_players(frame))
+    # A share of plays means the same at every player count, so each row shares its axis; the
+    # two rows measure different things with different ranges, so they do not share with each
+    # other. The shared card axis puts one card value at one place in every panel (the hands
+    # differ: 3 players hold 2..7, 4 and 5 hold 1..6).
+    fig, axes = plt.subplots(2, len(groups), figsize=(plots.PANEL_W * len(groups), 2 * plots.PANEL_H),
+                             squeeze=False, sharex=True, sharey="row")
+    colours = sns.color_palette(n_colors=len(USAGE_ROWS))
+    cards = sorted(frame["card"].unique().to_list())
+    for col, (players, g) in enumerate(groups):
+        for row, (name, _) in enumerate(USAGE_ROWS):
+            ax = axes[row, col]
+            plots.interval(ax, g["card"], g[name], g[f"{name}_lo"], g[f"{name}_hi"], color=colours[row])
+            ax.set_xticks(cards)
+            plots.percent(ax)
+        axes[0, col].set_title(f"{players} players")
+        axes[-1, col].set_xlabel("card value")
+    for row, (_, label) in enumerate(USAGE_ROWS):
+        axes[row, 0].set_ylabel(f"{label}\n(95% CI)")
+    fig.suptitle("How cards are used (not how strong they are)", fontsize="medium")
+    return plots.save(fig, path)
+
+
+def villains_figure(frame: pl.DataFrame, path) -> Path:
+    """Heroes' success rate per villain with its interval, in battle then strength order, every
+    panel on one shared rate axis.
+
+    frame: ``villain_strength`` (players, villain, battle, strength, success_rate
+    [_lo/_hi]); one panel per player count, colour = battle.
+    """
+    groups = list(plots.by_players(frame))
+    n_villains = frame.group_by("players").len()["len"].max()
+    # Shared: a villain's rate at 3 and at 5 players is the same kind of number, and how the
+    # player count moves it is what a reader compares.
+    fig, axes = plots.grid(len(groups), panel_h=0.2 * n_villains + 1.0, sharex=True)
+    battles = sorted(frame["battle"].unique().to_list())
+    colours = dict(zip(battles, sns.color_palette(n_colors=len(battles))))
+    for ax, (players, g) in zip(axes, groups):
+        g = g.sort("battle", "strength")
+        y = np.arange(g.height)
+        for battle in battles:
+            mask = (g["battle"] == battle).to_numpy()
+            if mask.any():
+                plots.interval(ax, y[mask], g["success_rate"].to_numpy()[mask],
+                          g["success_rate_lo"].to_numpy()[mask], g["success_rate_hi"].to_numpy()[mask],
+                          horizontal=True, color=colours[battle], label=f"battle {battle}")
+        ax.set_yticks(y, g["villain"].to_list(), fontsize="small")
+        ax.set_ylim(g.height - 0.5, -0.5)  # battle 1, weakest villain first, at the top
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("heroes beat the villain\n(95% CI)")
+        plots.percent(ax, "x")
+    plots.legend_outside(axes[-1], axes)
+    return plots.save(fig, path)
+
+
+
+# --------------------------------------------------------------------------------------------
+# frames
+
+
+def card_usage(cards: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+    """How cards are used: one row per (players, card), pooled over seats and strategies.
+
+    Rates per play: rewarded, cancelled, lowest card of a defeat (Wilson, or Clopper-Pearson).
+    ``win_rate_rewarded``: the win share of players in games where this card won them tokens.
+    That is an association, not strength: winning tokens goes with winning whatever the card,
+    and a card played when it is safe looks good. It carries no test; card strength is
+    ``aggregate.card_effects`` (restricted play).
+    """
+    pooled = (cards.group_by("players", "card")
+              .agg(pl.exclude("seat", "strategy").sum()).sort("players", "card"))
+    out = pooled
+    for num, name in (("rewarded", "reward_rate"), ("cancelled", "cancel_rate"),
+                      ("lowest_on_defeat", "defeat_rate")):
+        out = aggregate.rate(out, num, "played", name, method)
+    out = aggregate.rate(out, "win_share_rewarded", "games_rewarded", "win_rate_rewarded", method)
+    out = aggregate.rate(out, "win_share_played", "games_played", "win_rate_played", method)
+    return out.with_columns(
+        tokens_per_play=pl.col("tokens_gained") / pl.col("played"),
+        lost_per_defeat=pl.col("tokens_lost") / pl.col("lowest_on_defeat"),
+        fair=1.0 / pl.col("players"),
+    )
+
+
+def villain_strength(villains: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+    """One row per (players, villain): the heroes' success rate with CI and tokens per fight."""
+    out = aggregate.rate(villains.sort("players", "battle", "strength"), "beaten", "fought", "success_rate", method)
+    return out.with_columns(
+        tokens_per_fight=(pl.col("reward_tokens") + pl.col("centre_tokens")) / pl.col("fought"),
+        lost_per_fight=pl.col("tokens_lost") / pl.col("fought"),
+    )
+
+

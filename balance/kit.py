@@ -1,0 +1,107 @@
+"""The njit kit: what every game's kernel repeats, written once.
+
+- random streams: ``seed_key``, ``game_key``, ``game_stream_key``, ``below`` (balance.rng).
+  Convention: stream 0 of a game is chance, stream 1 + seat is that seat's strategy, and
+  stream ``SIDE_STREAM`` draws the seats' sides; so changing one seat's strategy moves no
+  other draw, and sides survive a change of strategy (common random numbers).
+- awarding a finished game: ``award_by_rank`` (the best rank wins, a k-way tie gives each
+  winner WIN_UNIT / k) and ``award_team`` (cooperative: every seat gets the team's result).
+- ``fold_games``: the core counters (balance.counters) of a chunk from its per-game arrays.
+
+A new game's kernel then holds only its rules: it fills win_units, outcome, length and scores
+per game and its engine calls ``fold_games`` once per chunk.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from balance._jit import jit, jit_inline
+from balance.counters import OutcomeStat, PairStat, SeatStat
+from balance.game import WIN_UNIT
+from balance.rng import below, game_key, game_stream_key, seed_key  # noqa: F401 (the kit's streams)
+
+SIDE_STREAM = 255  # a game's stream for drawing sides (seats use 1 + seat, far below)
+
+
+@jit_inline
+def award_by_rank(ranks, players, win_units_row):
+    """A finished competitive game: the seats with the highest ``ranks[p]`` share one win.
+    Writes win_units_row[:players] (int32); returns how many seats won."""
+    best = ranks[0]
+    for p in range(1, players):
+        best = max(best, ranks[p])
+    k = 0
+    for p in range(players):
+        if ranks[p] == best:
+            k += 1
+    for p in range(players):
+        win_units_row[p] = WIN_UNIT // k if ranks[p] == best else 0
+    return k
+
+
+@jit_inline
+def award_team(won, players, win_units_row):
+    """A cooperative game: every seat gets the team's result (WIN_UNIT on a win, else 0)."""
+    for p in range(players):
+        win_units_row[p] = WIN_UNIT if won else 0
+
+
+@jit
+def fold_games(win_units, scores, sides, outcome, length, by_score, seat_stats, score_hist,
+               pair_stats, game_scores, outcome_stats, length_hist):
+    """Add a chunk's games into the core counters (shapes as balance.counters.core_totals).
+
+    win_units int32[n, P]; scores int32[n, P] (zeros for a game without a score); sides
+    int[n, P] (zeros without sides); outcome int8[n]; length int32[n]. by_score: pairs compare
+    scores (else win units). Lengths above the histogram's end count at its end.
+    """
+    n, players = win_units.shape
+    top = length_hist.shape[1] - 1
+    for g in range(n):
+        total = 0
+        won = 0
+        for p in range(players):
+            s = sides[g, p]
+            u = win_units[g, p]
+            sc = scores[g, p]
+            seat_stats[p, s, SeatStat.GAMES] += 1
+            seat_stats[p, s, SeatStat.WIN_UNITS] += u
+            if u == WIN_UNIT:
+                seat_stats[p, s, SeatStat.WINS_OUTRIGHT] += 1
+            elif u > 0:
+                seat_stats[p, s, SeatStat.WINS_SHARED] += 1
+            seat_stats[p, s, SeatStat.SCORE_SUM] += sc
+            seat_stats[p, s, SeatStat.SCORE_SQ_SUM] += sc * sc
+            seat_stats[p, s, SeatStat.WIN_UNITS_SQ] += u * u
+            score_hist[p, s, sc] += 1
+            total += sc
+            won += u
+            for q in range(players):
+                if q != p:
+                    t = sides[g, q]
+                    pair_stats[p, s, q, t, PairStat.GAMES] += 1
+                    mine, theirs = (sc, scores[g, q]) if by_score else (u, win_units[g, q])
+                    if mine > theirs:
+                        pair_stats[p, s, q, t, PairStat.AHEAD] += 1
+        game_scores[0] += 1
+        game_scores[1] += total
+        game_scores[2] += total * total
+        o = outcome[g]
+        length_g = length[g]
+        outcome_stats[o, OutcomeStat.GAMES] += 1
+        outcome_stats[o, OutcomeStat.LENGTH_SUM] += length_g
+        outcome_stats[o, OutcomeStat.LENGTH_SQ_SUM] += length_g * length_g
+        if won > 0:
+            outcome_stats[o, OutcomeStat.WON] += 1
+        length_hist[o, min(length_g, top)] += 1
+
+
+def fold_chunk(chunk, totals: dict) -> None:
+    """``fold_games`` on a Chunk's arrays into ``totals`` (core_totals layout)."""
+    n, players = chunk.win_units.shape
+    scores = chunk.scores if chunk.scores is not None else np.zeros((n, players), np.int32)
+    sides = chunk.sides if chunk.sides is not None else np.zeros((n, players), np.int16)
+    fold_games(chunk.win_units, scores, sides, chunk.outcome, chunk.length, chunk.scores is not None,
+               totals["seat_stats"],
+               totals["score_hist"], totals["pair_stats"], totals["game_scores"],
+               totals["outcome_stats"], totals["length_hist"])
