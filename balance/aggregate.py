@@ -19,7 +19,7 @@ from balance import stats
 CONFIDENCE = 0.95
 
 
-def _share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, method: str) -> pl.DataFrame:
+def share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, method: str) -> pl.DataFrame:
     """Add rate / lo / hi for ``share / n`` (share = a sum of per-game win shares)."""
     s = frame[share].to_numpy().astype(float)
     games = frame[n].to_numpy().astype(float)
@@ -51,7 +51,7 @@ def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
                           "score_sq_sum").sum(),
                    *([pl.col("win_share_sq_sum").sum()] if "win_share_sq_sum" in seats.columns else []))
               .sort("players", "seat"))
-    out = _share_interval(pooled, "win_share", "win_share_sq_sum", "games", method)
+    out = share_interval(pooled, "win_share", "win_share_sq_sum", "games", method)
     finished = pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players") * pl.col("players")
     return out.with_columns(
         fair=finished / pl.col("players"),
@@ -62,7 +62,7 @@ def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
 
 def strategy_seat(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
     """One row per (players, strategy, seat): win rate with CI."""
-    out = _share_interval(seats.sort("players", "strategy", "seat"), "win_share",
+    out = share_interval(seats.sort("players", "strategy", "seat"), "win_share",
                           "win_share_sq_sum", "games", method)
     return out.with_columns(fair=1.0 / pl.col("players"),
                             mean_score=pl.col("score_sum") / pl.col("games")).select(
@@ -95,7 +95,7 @@ def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
         games = int(round(float(shares.sum())))
         all_tied = bool((g["wins_shared"] == games).all() and np.allclose(shares, games / players))
         if sq:  # a share's variance is (sum_sq - sum^2 / n) / (n - 1): zero for every seat?
-            spread = g["win_share_sq_sum"].to_numpy() - shares**2 / games
+            spread = g["win_share_sq_sum"].to_numpy() - shares**2 / max(games, 1)
             constant = bool(np.all(spread <= 1e-9 * np.maximum(g["win_share_sq_sum"].to_numpy(), 1.0)))
         else:  # runs written before the squares were kept: the cases that can be told apart
             constant = all_tied or bool(np.any(shares == games))
@@ -123,14 +123,20 @@ def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
     return out.with_columns(p_adjusted=pl.Series(adjusted), detectable_edge=pl.Series(edges))
 
 
-def matchups(pairs: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+def matchups(pairs: pl.DataFrame, method: str = "wilson", by: str = "strategy") -> pl.DataFrame:
     """Head to head, one row per (players, strategy, opponent): how often a seat of ``strategy``
     outscored a seat of ``opponent`` in the same game, level scores counting half.
 
     Pooled over every ordered pair of seats holding those strategies (seat-rotated runs make
     seat effects cancel). ``rate`` 0.5 means an even matchup; Wilson interval on the pooled
     score, conservative because level games count half. A strategy facing itself is included.
+    by="side": the same matrix of sides (what the seats played as); the columns keep the
+    names ``strategy`` and ``opponent_strategy`` so one heatmap draws both.
     """
+    if by == "side":
+        pairs = (pairs.filter(pl.col("side") != "")
+                 .drop("strategy", "opponent_strategy")
+                 .rename({"side": "strategy", "opponent_side": "opponent_strategy"}))
     pooled = (pairs.group_by("players", "strategy", "opponent_strategy")
               .agg(pl.col("games", "ahead", "level").sum())
               .with_columns(points=pl.col("ahead") + pl.col("level") / 2)
@@ -180,6 +186,24 @@ def outcome_shares(outcomes: pl.DataFrame, method: str = "wilson") -> pl.DataFra
                                  out["length_sq_sum"].to_numpy().astype(float), n, CONFIDENCE)
     return out.with_columns(length_mean=pl.Series(mean),
                             length_lo=pl.Series(lo), length_hi=pl.Series(hi))
+
+
+def team_rates(outcomes: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+    """A cooperative game's team win rate per player count, with its interval: games won over
+    every game played (a game stopped by the turn cap counts as not won)."""
+    pooled = (outcomes.group_by("players").agg(pl.col("games", "won").sum()).sort("players"))
+    return rate(pooled, "won", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
+
+
+def side_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
+    """Per (players, side): the win rate of the seats that played the side, pooled over seats
+    and strategies, with its interval (cooperative: the team's win rate when the side was in
+    it). Descriptive: the rest of the table varied with it."""
+    pooled = (seats.filter(pl.col("side") != "").group_by("players", "side")
+              .agg(pl.col("games", "win_share").sum()).sort("players", "side"))
+    # Wilson on the summed share: exact coverage for 0/1 results (a team's), conservative with
+    # shared wins; the observed-variance interval would collapse at a rate of 0 or 1.
+    return share_interval(pooled, "win_share", None, "games", method)
 
 
 def score_summary(scores: pl.DataFrame) -> pl.DataFrame:

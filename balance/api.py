@@ -76,6 +76,7 @@ def simulate(
     card_strength: str | bool | None = None,
     card_strength_cards: Sequence[int] | None = None,
     on_status: Callable[[str], None] | None = None,
+    sides: Sequence[str] | None = None,
 ) -> RunResult:
     """Simulate ``games`` games for each player count and aggregate them.
 
@@ -93,6 +94,10 @@ def simulate(
     streams; the run gets a ``card_strength`` table (causal card strength, see schema).
     on_status: called with a one-line message when something slow happens that is not
     simulation (compiling the kernels on a first run).
+    sides: for a game whose seats play as something (GameInfo.side: a hero, a faction pair):
+    one side name for every seat or one per seat, or with ``rotate`` any number cycled and
+    rotated over the seats together with the strategies; None: the game's kernel draws each
+    game's sides from a stream of their own (so they survive a change of strategy).
     """
     from balance import runner
 
@@ -126,14 +131,27 @@ def simulate(
     if not strategies:
         raise BalanceError("give at least one strategy")
     parsed = [parse_strategy(s, spec.strategies) for s in strategies]
+    if sides is not None and spec.side is None:
+        raise BalanceError(f"{spec.id} has no sides: its seats do not play as anything; drop --side")
 
     when = "always" if card_strength is True else (card_strength or None)
+    if when and spec.restrictable is None:
+        raise BalanceError(f"{spec.id} has no restricted play (nothing a seat can be denied); "
+                           "drop --card-strength")
     runs = []
     for n in counts:
         rules = rules_mod.Rules.from_overrides({**rule_changes, "players": n})
         plan = (engine_mod.card_strength_plan(rules, when, games, card_strength_cards)
                 if when else None)
-        runs.append((rules, _seatings(parsed, n, rotate, games), plan))
+        chosen = _side_indices(engine_mod, rules, sides, spec.side) if sides is not None else None
+        seated = _seatings(parsed, n, rotate, games)
+        if chosen is not None:  # each seating position keeps its side, rotated with its strategy
+            side_seats = _seatings(chosen, n, rotate, games, what="sides")
+            seated = [(first, count, list(zip(seats, side_row)))
+                      for (first, count, seats), (_, _, side_row) in zip(seated, side_seats)]
+        else:
+            seated = [(first, count, [(s, None) for s in seats]) for first, count, seats in seated]
+        runs.append((rules, seated, plan))
 
     manifest = {
         "game": spec.id,
@@ -153,7 +171,9 @@ def simulate(
                 "rules": rules.to_dict(),
                 "seatings": [
                     {"first_game": first, "games": n_games,
-                     "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(seats)]}
+                     "strategies": [{"seat": i, **s.to_dict(),
+                                     **({"side": side[1]} if side is not None else {})}
+                                    for i, (s, side) in enumerate(seats)]}
                     for first, n_games, seats in seatings
                 ],
             }
@@ -164,8 +184,10 @@ def simulate(
         # cards None: every card of each player count's hand
         "card_strength": ({"when": when, "cards": list(card_strength_cards) if card_strength_cards else None}
                           if when else None),
+        # the side of each seat: given (listed in the seatings) or drawn per game by the kernel
+        **({"sides": "given" if sides is not None else "drawn"} if spec.side is not None else {}),
     }
-    blocks = [(engine_mod.Engine(rules, seats, card_strength=plan), first, n_games)
+    blocks = [(_engine(engine_mod, spec, rules, seats, plan), first, n_games)
               for rules, seatings, plan in runs for first, n_games, seats in seatings]
 
     execution = {"threads": threads, "backend": backend, "scheduler": scheduler}
@@ -174,7 +196,30 @@ def simulate(
                     execution, force, resume, on_status)
 
 
-def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int, int, list]]:
+def _engine(engine_mod, spec, rules, seats: list, plan):
+    """The block's engine: strategies per seat, and for a game with sides their indices
+    (None: drawn per game). ``seats``: (Strategy, (side index, name) or None) per seat."""
+    strategies = [s for s, _ in seats]
+    if spec.side is None:
+        return engine_mod.Engine(rules, strategies, card_strength=plan)
+    given = None if seats[0][1] is None else tuple(side[0] for _, side in seats)
+    return engine_mod.Engine(rules, strategies, sides=given, card_strength=plan)
+
+
+def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tuple[int, str]]:
+    """(index, name) of each given side, checked against the game's choices for these rules."""
+    if not sides:
+        raise BalanceError(f"give at least one --side ({noun}), or none to draw them per game")
+    names = list(engine_mod.side_names(rules))
+    out = []
+    for name in sides:
+        if name not in names:
+            raise BalanceError(f"unknown {noun} {name!r}; allowed: {', '.join(names)}")
+        out.append((names.index(name), name))
+    return out
+
+
+def _seatings(parsed: list, n: int, rotate: bool, games: int, what: str = "strategies") -> list[tuple[int, int, list]]:
     """``(first_game, n_games, strategy per seat)`` blocks that make up one player count's run.
 
     Without rotate: one block; one strategy for every seat or exactly one per seat. With
@@ -187,12 +232,12 @@ def _seatings(parsed: list, n: int, rotate: bool, games: int) -> list[tuple[int,
     if not rotate:
         if k not in (1, n):
             raise BalanceError(
-                f"{k} strategies given for {n} players; give one for every seat, exactly {n}, "
+                f"{k} {what} given for {n} players; give one for every seat, exactly {n}, "
                 "or use --rotate to cycle them over the seats"
             )
         return [(0, games, parsed * n if k == 1 else list(parsed))]
     if k > n:
-        raise BalanceError(f"{k} strategies do not fit {n} seats; give at most {n} with --rotate")
+        raise BalanceError(f"{k} {what} do not fit {n} seats; give at most {n} with --rotate")
     if games < n:
         raise BalanceError(f"games={games} is too few to rotate over {n} seats; give at least {n}")
     seating = [parsed[s % k] for s in range(n)]
@@ -241,7 +286,7 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     engines = [engine for engine, _, _ in blocks]
     specs = [runner.BlockSpec(manifest["game"], json.dumps(e.rules.to_dict(), sort_keys=True),
                               tuple(s.label for s in e.strategies), manifest["seed"],
-                              _plan_tuple(e)) for e in engines]
+                              _plan_tuple(e), getattr(e, "given_sides", None)) for e in engines]
     tasks = runner.plan_tasks([(first, n) for _, first, n in blocks], manifest["chunk_size"])
     state = RunState([e.empty_totals() for e in engines])
     kept: dict = {}
@@ -343,12 +388,21 @@ def resume_arguments(out: str | Path) -> dict:
                 "seed": request["seed"], "strategies": request["strategies"],
                 "overrides": request["variant"]["overrides"], "variant": request["variant"]["file"],
                 "rotate": request["rotate"], "keep_games": request["keep_games"],
-                "card_strength": request.get("card_strength")}
+                "card_strength": request.get("card_strength"),
+                "sides": _given_sides(request)}
     except FileNotFoundError:
         done = " (it is complete)" if (Path(out) / "manifest.json").is_file() else ""
         raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted run{done}") from None
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise BalanceError(f"{str(path)!r} is unreadable ({e}); start again with --force") from None
+
+
+def _given_sides(request: dict) -> list[str] | None:
+    """The --side list of an interrupted run (from its first seating), or None (drawn/none)."""
+    if request.get("sides") != "given":
+        return None
+    first = request["runs"][0]["seatings"][0]["strategies"]
+    return [s["side"] for s in first] if not request["rotate"] else list(dict.fromkeys(s["side"] for s in first))
 
 
 def _saved_chunk_size(out: Path) -> int | None:

@@ -48,15 +48,31 @@ def main_options(
 
 
 @app.command()
-def games() -> None:
-    """List the games balance can simulate."""
+def games(
+    tables: Annotated[bool, typer.Option(
+        "--tables", help="Also list the tables a run of each game writes, with their keys and meaning.")] = False,
+) -> None:
+    """List the games balance can simulate (built in, or installed by other packages through
+    the `balance.games` entry point)."""
     from balance.registry import game_ids, get_game
+    from balance.schema import CORE_TABLES
 
+    if tables:
+        typer.echo("core tables (every game; pairs for competitive games, scores with a score):")
+        for name, (_, keys, meaning) in CORE_TABLES.items():
+            typer.echo(f"  {name:<14} {meaning} [keys: {', '.join(keys)}]")
     for game_id in game_ids():
         try:
             info = get_game(game_id)
+            sides = f"; seats play as: {info.side}" if info.side else ""
             typer.echo(f"{game_id:<18} {info.title} ({info.kind.value}, {info.players[0]}-"
-                       f"{info.players[1]} players; default strategy {info.default_strategy})")
+                       f"{info.players[1]} players; default strategy {info.default_strategy}{sides})")
+            for t in info.tables if tables else ():
+                extra = " (on request)" if t.optional else ""
+                typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")
+            if tables and info.restrictable:
+                modes = "; ".join(f"{mode}: {meaning}" for mode, meaning in info.restrict_modes)
+                typer.echo(f"  restricted play denies a seat a {info.restrictable} (--when {modes})")
         except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
             typer.echo(f"{game_id:<18} (unusable: {e})")
 
@@ -151,14 +167,20 @@ def simulate(
         "of games, so every strategy plays every seat equally often (any number of strategies).")] = False,
     keep_games: Annotated[bool, typer.Option(
         "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
+    side: Annotated[Optional[list[str]], typer.Option(
+        "--side", help="For a game whose seats play as something (a hero, a faction pair; see "
+        "`balance games`): the side of every seat (once), of each seat (once per seat), or with "
+        "--rotate any number, rotated over the seats with the strategies. Default: the game "
+        "draws each game's sides from a stream of their own.")] = None,
     card_strength: Annotated[bool, typer.Option(
         "--card-strength", help="Also measure each card's strength causally: play every game "
         "again with one seat denied the card (the seat rotated over equal blocks of games), paired "
         "with the game as played on the same random streams. Costs one extra game per card and "
         "game; writes card_strength.parquet, which `balance report` uses.")] = False,
     when: Annotated[str, typer.Option(
-        help="With --card-strength: always (the card is removed from the hand) or before-last "
-        "(not playable before the last villain of a battle).")] = "always",
+        help="With --card-strength: the mode of restricted play, one the game declares (`balance "
+        "games --tables`; avengers-cards: always = removed from the hand, before-last = not "
+        "playable before the last villain of a battle).")] = "always",
     force: Annotated[bool, typer.Option(
         help="Replace --out (and discard an interrupted run there) if it exists.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
@@ -178,8 +200,9 @@ def simulate(
 ) -> None:
     """Simulate games and write a run directory.
 
-    Writes manifest.json, seats.parquet, scores.parquet, cards.parquet, villains.parquet,
-    pairs.parquet (and games.parquet with --keep-games) into --out, atomically. Finished
+    Writes manifest.json, the core tables (seats, scores, pairs, game_totals, outcomes,
+    lengths) and the game's own (e.g. cards and villains for avengers-cards) as .parquet, and
+    games.parquet with --keep-games, into --out, atomically. Finished
     chunks are checkpointed: after Ctrl-C, a kill or a crash, --resume DIR continues the run
     and ends with the same numbers as an uninterrupted one.
 
@@ -210,6 +233,7 @@ def simulate(
             variant = variant or (Path(saved["variant"]) if saved["variant"] else None)
             rotate = rotate or saved["rotate"]
             keep_games = keep_games or saved["keep_games"]
+            side = side or saved["sides"]
             if saved["card_strength"] and not card_strength:
                 card_strength, when = True, saved["card_strength"]["when"]
         out = out or Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -224,6 +248,7 @@ def simulate(
                 scheduler=scheduler, resume=resume is not None,
                 card_strength=when if card_strength else None,
                 on_status=None if quiet or as_json else lambda msg: typer.echo(msg, err=True),
+                sides=side or None,
             )
     except BalanceError as e:
         fail(str(e))
@@ -293,7 +318,7 @@ def _print_summary(result) -> None:
     m = result.manifest
     typer.echo(f"{m['game']}: {m['games']:,} games per player count, seed {m['seed']}, "
                f"{m['timing']['games_per_second']:,} games/s -> {result.out}")
-    if result.card_strength is not None:
+    if "card_strength" in result.tables:  # a game without restricted play has no such table
         typer.echo("card strength: every game replayed once per card with one seat denied it "
                    f"(card_strength.parquet); `balance report {result.out}` ranks the cards")
     typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} {'win rate':>9} {'mean score':>10}")
@@ -494,7 +519,8 @@ def restrict(
     card: Annotated[Optional[list[int]], typer.Option(
         help="Card value to deny one seat (repeatable). Default: every card of the hand.")] = None,
     when: Annotated[str, typer.Option(
-        help="always (the card is removed from the hand) or before-last (not playable before the "
+        help="The mode of restricted play, one the game declares (`balance games --tables`; "
+        "avengers-cards: always = removed from the hand, before-last = not playable before the "
         "last villain of a battle).")] = "always",
     players: Annotated[int, typer.Option(help="Player count.")] = 4,
     strategy: Annotated[Optional[str], typer.Option(

@@ -74,7 +74,8 @@ def _var(total, total_sq, n):
 
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
               players: int) -> list[dict]:
-    """One dict per metric of ``names`` (the game's compare metrics, seats first), then
+    """One dict per metric of ``names`` (the game's compare metrics, seats first), then, when
+    ``players`` seat columns lead them (competitive games; 0 for cooperative ones),
     ``seat_shift``, ``seat_gap`` and ``seat_imbalance``: baseline and variant (``value``)
     means, the paired difference with its CI and p-value (None for the descriptive rows), the
     variance reduction of pairing, ``games`` (n) and ``seat`` (the seat a seat_shift row
@@ -94,6 +95,8 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
             "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
+    if not players:  # a cooperative game: one team result, no seat to shift
+        return rows
     return rows + _seat_rows(sums, scales[:players], alpha, rows[:players])
 
 
@@ -183,23 +186,23 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
 
     check_int("games", games, 2, MAX_GAMES)
     check_int("seed", seed, 0, MAX_SEED)
-    check_int("players", players, 2, 10)
     if not 0 < alpha < 1:
         raise BalanceError(f"alpha={alpha} is out of range; allowed: 0 < alpha < 1")
     if correction not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     if len(variants) < 2:
         raise BalanceError("give at least two --variant (the first is the baseline), e.g. "
-                           "--variant default --variant set_bonus=2")
+                           f"--variant default --variant KEY=VALUE (`balance rules {game}` lists the keys)")
     chunk_size = chunk_size or DEFAULT_CHUNK
     check_int("chunk_size", chunk_size, 1, 10**8)
     spec, parsed, seats, engines = _setup(game, variants, players, strategies)
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
     metric_names, scales = metrics.names, metrics.scales
+    seat_columns = seat_metric_count(metrics, players)
     tests, metric = {}, None
     if sprt is not None:
-        metric = sprt.get("metric") or "win_share_seat0"
+        metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
         if metric not in metric_names:
             raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(metric_names)}")
         tests = _sprt_tests(sprt, metric_names.index(metric), engines, names, metrics)
@@ -247,7 +250,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
                         active.remove(v)
 
     rows = [{"variant": name, **row} for name, s in zip(names[1:], sums)
-            for row in summarize(metric_names, s, scales, alpha, players)]
+            for row in summarize(metric_names, s, scales, alpha, seat_columns)]
     _adjust(rows, correction, alpha, sequential=bool(tests))
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
@@ -281,6 +284,8 @@ def _setup(game: str, variants: list[str], players: int, strategies):
     from balance.strategy import parse_strategy
 
     spec = get_game(game)
+    low, high = spec.players
+    check_int("players", players, low, high)
     parsed = [parse_variant(v) for v in variants]
     rules_mod = spec.part("rules")
     engine_mod = spec.part("engine")
@@ -294,6 +299,12 @@ def _setup(game: str, variants: list[str], players: int, strategies):
             raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
         engines.append(engine_mod.Engine(rules_mod.Rules.from_overrides({**p.overrides, "players": players}), seats))
     return spec, parsed, seats, engines
+
+
+def seat_metric_count(metrics, players: int) -> int:
+    """How many of a game's compare metrics are per-seat win shares (they lead the list):
+    ``metrics.seat_columns`` when the game says (0 for a cooperative game), else ``players``."""
+    return int(getattr(metrics, "seat_columns", players))
 
 
 def _sprt_tests(sprt: dict, metric: int, engines, names: list[str], metrics) -> dict:

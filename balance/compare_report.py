@@ -123,7 +123,8 @@ def verdict(report: dict) -> Section:
             items.append(_sprt_line(report, base, decided[variant]))
         else:
             items.append(_fixed_line(report, base, variant, rows))
-        items.append(_seat_lines(report, variant, rows))
+        if any(r["metric"] == "seat_shift" for r in rows):  # none for a cooperative game
+            items.append(_seat_lines(report, variant, rows))
     return Section("Verdict", [Bullets(items)])
 
 

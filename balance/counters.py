@@ -50,7 +50,10 @@ class OutcomeStat(IntEnum):
     WON = 3  # games in which a win was handed out (cooperative: the team won)
 
 
-CORE_TOTALS = ("seat_stats", "score_hist", "pair_stats", "game_scores", "outcome_stats", "length_hist")
+CORE_TOTALS = ("seat_stats", "score_hist", "pair_stats", "game_scores", "outcome_stats", "length_hist",
+               "team_stats")
+# A team (a set of sides) is counted by its bitmask of side indices: up to this many sides.
+MAX_TEAM_SIDES = 12
 
 
 @dataclass
@@ -127,6 +130,14 @@ def core_tables(players: int, labels: list[str], side_names: list[str], totals: 
             "players": np.full(len(a), n), "seat": a, "strategy": [labels[i] for i in a],
             "score": score, "count": hist[a, s, score], "side": [side_names[i] for i in s],
         }, schema.SCORES)
+    if "team_stats" in totals:
+        ts = totals["team_stats"]
+        masks = np.flatnonzero(ts[:, 0])
+        out["teams"] = schema.frame({
+            "players": np.full(len(masks), n),
+            "team": ["+".join(side_names[i] for i in range(sides) if m >> i & 1) for m in masks],
+            "games": ts[masks, 0], "won": ts[masks, 1],
+        }, schema.TEAMS)
     if competitive:
         ps = totals["pair_stats"]
         a, s, b, t = np.nonzero(ps[..., PairStat.GAMES])
@@ -186,12 +197,17 @@ class BaseEngine:
     ``max_length`` (for the histograms); ``play(seed, first_game, n_games) -> Chunk``; and, for
     a game with its own tables, ``game_totals()`` (its zeroed counters), ``tables(totals)`` (its
     TableSpec tables) and ``game_columns(chunk)`` with ``GAME_COLUMNS`` (its --keep-games
-    columns). ``side_names``: what each side index means ([""]: the game has no sides).
+    columns). ``side_names``: what each side index means ([""]: the game has no sides). A game
+    with sides (GameInfo.side) also takes ``sides=`` (a side index per seat, or None: its
+    kernel draws them per game, see kit.draw_distinct), keeps it as ``given_sides`` (what a
+    worker needs to rebuild the engine), fills ``Chunk.sides`` and exposes a module-level
+    ``side_names(rules) -> list[str]`` in its engine module (the names --side accepts).
     ``GAME``: the game's declaration (balance.game.GameInfo), for its outcomes, kind and score.
     """
 
     GAME = None
     GAME_COLUMNS: dict = {}
+    given_sides: tuple | None = None
     side_names: list[str] = [""]
     max_score: int = 0
     max_length: int = 0
@@ -204,8 +220,12 @@ class BaseEngine:
 
     def empty_totals(self) -> dict:
         """Zeroed counters of a block: the core ones (CORE_TOTALS) and the game's."""
-        return {**core_totals(self.rules.players, len(self.side_names), self.max_score,
-                              len(self.GAME.outcomes), self.max_length), **self.game_totals()}
+        totals = core_totals(self.rules.players, len(self.side_names), self.max_score,
+                             len(self.GAME.outcomes), self.max_length)
+        if self.GAME.cooperative and 1 < len(self.side_names) <= MAX_TEAM_SIDES:
+            # games and wins per team, indexed by the bitmask of its sides
+            totals["team_stats"] = np.zeros((1 << len(self.side_names), 2), np.int64)
+        return {**totals, **self.game_totals()}
 
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
         return {}

@@ -98,6 +98,7 @@ class GameInfo:
     length: str = "turns"
     side: str | None = None
     tables: tuple[TableSpec, ...] = ()
+    restrict_modes: tuple[tuple[str, str], ...] = ()
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
@@ -118,6 +119,10 @@ class GameInfo:
     @property
     def capped_code(self) -> int:
         return self.outcomes.index(CAPPED)
+
+    def restrict_meaning(self, mode: str) -> str:
+        """What restricted play in ``mode`` denies a seat, in words ("removed from the hand")."""
+        return dict(self.restrict_modes).get(mode, mode)
 
     def table(self, name: str) -> TableSpec | None:
         return next((t for t in self.tables if t.name == name), None)
@@ -191,6 +196,8 @@ class GameInfo:
                 problems.append(f"{field} {value!r} is not a name or None")
         if not (isinstance(self.length, str) and self.length.strip()):
             problems.append(f"length {self.length!r} is not a unit name")
+        if self.restrictable is not None and not self.restrict_modes:
+            problems.append("restrictable is set but restrict_modes names no mode of restricted play")
         seen = set(CORE_TABLES)
         for t in self.tables:
             if not isinstance(t, TableSpec):

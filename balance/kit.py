@@ -46,6 +46,22 @@ def award_team(won, players, win_units_row):
         win_units_row[p] = WIN_UNIT if won else 0
 
 
+@jit_inline
+def draw_distinct(states, s, n_choices, k, pool, out):
+    """Draw ``k`` distinct indices of ``range(n_choices)`` from stream slot ``s`` into
+    ``out[:k]`` (partial Fisher-Yates over ``pool``, int64[>= n_choices], reset here).
+
+    For sides drawn per game: open slot ``s`` with ``game_stream_key(game_k, SIDE_STREAM)``, so
+    the draw depends only on the seed and the game number, never on the strategies.
+    """
+    for i in range(n_choices):
+        pool[i] = i
+    for i in range(k):
+        j = i + below(states, s, n_choices - i)
+        pool[i], pool[j] = pool[j], pool[i]
+        out[i] = pool[i]
+
+
 @jit
 def fold_games(win_units, scores, sides, outcome, length, by_score, seat_stats, score_hist,
                pair_stats, game_scores, outcome_stats, length_hist):
@@ -101,6 +117,10 @@ def fold_chunk(chunk, totals: dict) -> None:
     n, players = chunk.win_units.shape
     scores = chunk.scores if chunk.scores is not None else np.zeros((n, players), np.int32)
     sides = chunk.sides if chunk.sides is not None else np.zeros((n, players), np.int16)
+    if "team_stats" in totals and chunk.sides is not None:  # a cooperative team of sides
+        team = np.bitwise_or.reduce(np.left_shift(1, chunk.sides.astype(np.int64)), axis=1)
+        np.add.at(totals["team_stats"][:, 0], team, 1)
+        np.add.at(totals["team_stats"][:, 1], team, (chunk.win_units[:, 0] > 0).astype(np.int64))
     fold_games(chunk.win_units, scores, sides, chunk.outcome, chunk.length, chunk.scores is not None,
                totals["seat_stats"],
                totals["score_hist"], totals["pair_stats"], totals["game_scores"],

@@ -2,13 +2,15 @@
 
 For each strategy of the ladder (e.g. random -> lowest -> threshold -> greedy -> tuned greedy)
 every seat plays it, at each player count, on the same game numbers: seat fairness (the
-largest seat gap and the equal-seats test), the heroes' success rate, and the card that stands
-out by restricted play (the card whose removal changes its seat's win rate most, paired on
-the same games). A designer sees whether an imbalance persists under skilled play or is an
-artefact of naive bots. A rung where no seat's share ever varies (identical deterministic
-players: every game a tie) is named as such, with no test. Skill vs luck: the win share of one
-player of each strategy among players of the ladder's first (weakest) strategy, seat-rotated,
-against the 1/n of pure luck.
+largest seat gap and the equal-seats test), the share of games the turn cap stopped, and, for
+a game with restricted play (``GameInfo.restrictable``), the item that stands out by
+restricted play (the card whose removal changes its seat's win rate most, paired on the same
+games), and the game's own measures (its report part's ``ladder_measures``). A
+designer sees whether an imbalance persists under skilled play or is an artefact of naive
+bots. A rung where no seat's share ever varies (identical deterministic players: every game a
+tie) is named as such, with no test. Skill vs luck: the win share of one player of each
+strategy among players of the ladder's first (weakest) strategy, seat-rotated, against the
+1/n of pure luck.
 """
 from __future__ import annotations
 
@@ -23,9 +25,13 @@ from balance.errors import BalanceError
 
 @dataclass
 class LadderResult:
-    rungs: pl.DataFrame  # strategy, players, games, seat gap with CI, p, heroes' success, top card
+    rungs: pl.DataFrame  # strategy, players, games, seat gap with CI, p, capped, team win (cooperative), the game's measures,
+    #                      top card (null where the game has no such measure)
     skill: pl.DataFrame  # strategy, players, games, share, lo, hi, fair
     labels: list[str]
+    restrictable: str | None = "card"  # what restricted play denies (GameInfo), None: not measured
+    measures: dict = None  # the game's own rung columns (ladder_measures): column -> heading
+    cooperative: bool = False  # rungs carry the team's win rate, not seat tests
 
 
 def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 100_000, seed: int = 0,
@@ -41,12 +47,13 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
                            "--ladder random,threshold,greedy")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"the ladder repeats a strategy: {', '.join(labels)}")
+    restricted = spec.restrictable is not None  # the game declares restricted play
     rungs, skill = [], []
     for label in labels:
         run = simulate(game, players=players, games=games, seed=seed, strategies=[label],
                        overrides=overrides, threads=threads, on_progress=on_progress,
-                       card_strength="always")
-        rungs.append(_rung(label, run))
+                       card_strength="always" if restricted else None)
+        rungs.append(_rung(label, run, spec))
     weakest = labels[0]
     for label in labels[1:]:
         for n in players:
@@ -58,26 +65,64 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             share, lo, hi = stats.mean_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), count)
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
                           "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n})
-    return LadderResult(pl.concat(rungs), pl.DataFrame(skill), labels)
+    part = spec.optional_part("report")
+    headings = {column: heading for column, heading, _ in
+                (part.ladder_measures({}) if part is not None and hasattr(part, "ladder_measures") else [])}
+    return LadderResult(pl.concat(rungs), pl.DataFrame(skill), labels, spec.restrictable,
+                        headings, spec.cooperative)
 
 
-def _rung(label: str, run) -> pl.DataFrame:
-    fairness = aggregate.seat_fairness(run.seats)
-    villains = run.villains.group_by("players").agg(pl.col("beaten", "fought").sum())
-    effects = aggregate.card_effects(run.card_strength)
-    top = (effects.sort(pl.col("difference").abs(), descending=True).group_by("players", maintain_order=True)
-           .first().select("players", pl.col("card").alias("top_card"),
-                           pl.col("difference").alias("top_card_effect"),
-                           pl.col("p_adjusted").alias("top_card_p")))
-    rates = aggregate.seat_rates(run.seats).group_by("players").agg(
-        (pl.col("rate") - pl.col("fair")).abs().max().alias("largest_seat_edge"))
-    out = (fairness.select("players", "games", "gap", "gap_lo", "gap_hi", "p_value", "p_adjusted",
-                           "constant", "all_tied")
-           .join(rates, on="players").join(villains, on="players").join(top, on="players"))
-    success = out["beaten"].to_numpy() / out["fought"].to_numpy()
-    return out.with_columns(strategy=pl.lit(label), heroes_success=pl.Series(success)).select(
-        "strategy", "players", "games", "gap", "gap_lo", "gap_hi", "p_adjusted", "largest_seat_edge",
-        "heroes_success", "top_card", "top_card_effect", "top_card_p", "constant", "all_tied").sort("players")
+def _rung(label: str, run, spec) -> pl.DataFrame:
+    """One row per player count. games: the finished games (the seat test's); capped: games
+    the turn cap stopped. A cooperative game has no seat test (its seats share one result): its
+    rung carries the team's win rate (team_win, _lo, _hi) and reads as 'constant' for the seat
+    columns. The game's own measures (its report part's ``ladder_measures``, e.g. avengers'
+    heroes_success) follow; the top_card columns are null without a ``card_strength`` table."""
+    if spec.cooperative:
+        team = aggregate.team_rates(run.tables["outcomes"]).with_columns(pl.col("players").cast(pl.Int8))
+        capped = run.tables["outcomes"].filter(pl.col("outcome") == "capped").group_by("players").agg(
+            pl.col("games").sum().alias("capped")).with_columns(pl.col("players").cast(pl.Int8))
+        out = team.join(capped, on="players", how="left").select(
+            "players", (pl.col("games") - pl.col("capped").fill_null(0)).alias("games"),
+            pl.col("capped").fill_null(0), gap=pl.lit(None, pl.Float64), gap_lo=pl.lit(None, pl.Float64),
+            gap_hi=pl.lit(None, pl.Float64), p_value=pl.lit(None, pl.Float64),
+            p_adjusted=pl.lit(None, pl.Float64), constant=pl.lit(True), all_tied=pl.lit(False),
+            largest_seat_edge=pl.lit(None, pl.Float64), team_win=pl.col("rate"), team_win_lo=pl.col("lo"),
+            team_win_hi=pl.col("hi"))
+    else:
+        fairness = aggregate.seat_fairness(run.seats)
+        rates = aggregate.seat_rates(run.seats).group_by("players").agg(
+            (pl.col("rate") - pl.col("fair")).abs().max().alias("largest_seat_edge"))
+        out = (fairness.select("players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_value",
+                               "p_adjusted", "constant", "all_tied")
+               .join(rates, on="players")
+               .with_columns(team_win=pl.lit(None, pl.Float64), team_win_lo=pl.lit(None, pl.Float64),
+                             team_win_hi=pl.lit(None, pl.Float64)))
+    part = spec.optional_part("report")
+    for column, _, frame in (part.ladder_measures(run.tables) if part is not None and
+                             hasattr(part, "ladder_measures") else []):
+        out = out.join(frame.with_columns(pl.col("players").cast(pl.Int8)), on="players", how="left")
+    if run.tables.get("card_strength") is not None:
+        effects = aggregate.card_effects(run.card_strength)
+        top = (effects.sort(pl.col("difference").abs(), descending=True)
+               .group_by("players", maintain_order=True)
+               .first().select("players", pl.col("card").alias("top_card"),
+                               pl.col("difference").alias("top_card_effect"),
+                               pl.col("p_adjusted").alias("top_card_p")))
+        out = out.join(top, on="players")
+    else:
+        out = out.with_columns(top_card=pl.lit(None, pl.Int64), top_card_effect=pl.lit(None, pl.Float64),
+                               top_card_p=pl.lit(None, pl.Float64))
+    measures = [c for c in out.columns if c not in _RUNG_COLUMNS and c != "p_value"]
+    return out.with_columns(strategy=pl.lit(label)).select(
+        "strategy", "players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_adjusted",
+        "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", *measures, "top_card",
+        "top_card_effect", "top_card_p", "constant", "all_tied").sort("players")
+
+
+_RUNG_COLUMNS = {"strategy", "players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_adjusted",
+                 "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", "top_card",
+                 "top_card_effect", "top_card_p", "constant", "all_tied"}
 
 
 def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
@@ -96,8 +141,23 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                                  [s for s in result.labels if s in set(tested["strategy"].to_list())])
                if tested.height else None)
     skill_fig = plots.skill_vs_luck(result.skill, out / "figures" / "skill_vs_luck.png", result.labels)
+    item = result.restrictable or "card"
+    # the columns a rung has: restricted play only for a game that declares it, the game's own
+    # measures when its tables gave them, capped games only when there were some
+    rungs = result.rungs
+    has_top = rungs["top_card"].is_not_null().any()
+    measures = {c: h for c, h in (result.measures or {}).items()
+                if c in rungs.columns and rungs[c].is_not_null().any()}
+    has_capped = bool((rungs["capped"] > 0).any())
+    strength = f" or {item} strength" if has_top else ""
     verdict = []
     for n, g in result.rungs.group_by("players", maintain_order=True):
+        if result.cooperative:
+            best = g.sort("team_win", descending=True).row(0, named=True)
+            verdict.append((f"{n[0]} players: the team wins most with ", Code(best["strategy"]),
+                            f" in every seat, {pct(best['team_win'])} (95% CI "
+                            f"{ci(best['team_win_lo'], best['team_win_hi'])}).",))
+            continue
         unfair = g.filter(~pl.col("constant") & (pl.col("p_adjusted") < 0.05))["strategy"].to_list()
         verdict.append((f"{n[0]} players: seat edges found under ",
                         *([Code(", ".join(unfair))] if unfair else ["no tested strategy of the ladder"]),
@@ -107,7 +167,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                     else "no seat's win share ever varied")
             verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what} — "
                             "identical deterministic players make identical choices, so this rung "
-                            "says nothing about seat fairness or card strength (no test shown).",))
+                            f"says nothing about seat fairness{strength} (no test shown).",))
     for n, g in result.skill.group_by("players", maintain_order=True):
         top = g.sort("share", descending=True).row(0, named=True)
         verdict.append((f"Skill vs luck, {n[0]} players: one ", Code(top["strategy"]), " player among ",
@@ -117,27 +177,49 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     def tested(r, text):
         return "—" if r["constant"] else text
 
-    rung_rows = [[Code(r["strategy"]), str(r["players"]), f"{r['games']:,}", tested(r, pp(r["gap"])),
-                  tested(r, ci(r["gap_lo"], r["gap_hi"], " pp")), tested(r, pvalue(r["p_adjusted"])),
-                  pct(r["heroes_success"]), tested(r, str(r["top_card"])),
-                  tested(r, pp(r["top_card_effect"], signed=True)), tested(r, pvalue(r["top_card_p"]))]
-                 for r in result.rungs.iter_rows(named=True)]
+    def rung_row(r):
+        row = [Code(r["strategy"]), str(r["players"]), f"{r['games']:,}"]
+        if result.cooperative:
+            row += [pct(r["team_win"]), ci(r["team_win_lo"], r["team_win_hi"])]
+        else:
+            row += [tested(r, pp(r["gap"])), tested(r, ci(r["gap_lo"], r["gap_hi"], " pp")),
+                    tested(r, pvalue(r["p_adjusted"]))]
+        if has_capped:
+            row.append(pct(r["capped"] / max(r["games"] + r["capped"], 1)))
+        row += [pct(r[c]) for c in measures]
+        if has_top:
+            row += [tested(r, str(r["top_card"])), tested(r, pp(r["top_card_effect"], signed=True)),
+                    tested(r, pvalue(r["top_card_p"]))]
+        return row
+
+    rung_rows = [rung_row(r) for r in rungs.iter_rows(named=True)]
+    header = (["strategy", "players", "games"]
+              + (["team win rate", "95% CI"] if result.cooperative else ["seat gap", "95% CI", "seat test p"])
+              + (["capped"] if has_capped else []) + list(measures.values())
+              + ([f"top {item}", "change without it", "its Holm p"] if has_top else []))
+    explained = ("Every seat plays the strategy; games: the finished ones (the seat test's); seat "
+                 "gap = best minus worst seat win rate with its 95% interval; p: equal-seats "
+                 "chi-square, Holm-adjusted over the player counts; " if not result.cooperative else
+                 "Every seat plays the strategy; games: the finished ones; team win rate: games the "
+                 "team won over every game (Wilson 95% interval); ")
+    if has_capped:
+        explained += "capped: the share of games the turn cap stopped (they hand out no win); "
+    if has_top:
+        explained += (f"top {item}: the {item} whose removal from one seat's hand (restricted "
+                      "play, paired on the same games) changes that seat's win rate most — "
+                      f"negative: the {item} matters, positive: the seat does better without it — "
+                      f"with its Holm-adjusted p over the rung's {item}s; ")
+    explained += "a dash: no seat's share varied, nothing to test."
     skill_rows = [[Code(r["strategy"]), Code(r["against"]), str(r["players"]), f"{r['games']:,}",
                    pct(r["share"]), ci(r["lo"], r["hi"]), pct(r["fair"])]
                   for r in result.skill.iter_rows(named=True)]
     sections = [
         Section("Verdict", [Bullets(verdict)]),
         Section("Balance by skill", [
-            Para(("Every seat plays the strategy; seat gap = best minus worst seat win rate with its "
-                  "95% interval; p: equal-seats chi-square, Holm-adjusted over the player counts; "
-                  "top card: the card whose removal from one seat's hand (restricted play, paired "
-                  "on the same games) changes that seat's win rate most — negative: the card "
-                  "matters, positive: the seat does better without it — with its Holm-adjusted p "
-                  "over the rung's cards. A dash: no seat's share varied, nothing to test.",)),
+            Para((explained,)),
             *([Figure("ladder_gaps", gap_fig, "Largest seat gap by strategy and player count (rungs "
                       "where no seat's share varied are left out)")] if gap_fig else []),
-            Table(["strategy", "players", "games", "seat gap", "95% CI", "seat test p",
-                   "heroes' success", "top card", "change without it", "its Holm p"], rung_rows, left=2),
+            Table(header, rung_rows, left=2),
         ]),
         Section("Skill vs luck", [
             Para(("One player of the strategy, seat-rotated, among players of the ladder's first "

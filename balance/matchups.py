@@ -54,6 +54,9 @@ def run_matchups(game: str, pool: list[str], players: int = 4, games: int = 100_
     from balance.strategy import parse_strategy
 
     spec = get_game(game)
+    if spec.cooperative:
+        raise BalanceError(f"{spec.id} is cooperative: its seats win or lose together, so no strategy "
+                           "plays against another; compare team strategies with `balance ladder`")
     parsed = [parse_strategy(s, spec.strategies) for s in pool]
     labels = [s.label for s in parsed]
     if len(parsed) < 2:

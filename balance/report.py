@@ -47,9 +47,11 @@ REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
 OPTIONAL_COLUMNS = {"win_share_sq_sum", "side", "opponent_side"}
-FIGURES = ("seat_rates", "strategy_seat", "matchups", "scores", "outcomes")
+FIGURES = ("seat_rates", "strategy_seat", "matchups", "side_matchups", "scores")
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
             "Game length", "Methods")  # the game's own sections come after Scores
+# A cooperative game's report: the Team section replaces Seat fairness and Player count.
+COOPERATIVE_SECTIONS = ("Verdict", "Run", "Team", "Strategies", "Scores", "Game length", "Methods")
 
 
 # --------------------------------------------------------------------------------------------
@@ -170,12 +172,23 @@ class Strategies:
 
 
 @dataclass
+class Team:
+    """A cooperative game's result: the team wins or loses together."""
+
+    rates: pl.DataFrame  # per players: games, won, rate, lo, hi
+    across_counts: dict | None  # chi-square of equal team win rates over the player counts
+    sides: pl.DataFrame | None  # per (players, side): the team's win rate with it (descriptive)
+    teams: pl.DataFrame | None = None  # per (players, team): win rate with CI (teams.parquet)
+    composition: pl.DataFrame | None = None  # per players: does the team matter (sides drawn)
+
+
+@dataclass
 class Analysis:
     """Every frame the report shows, computed once (each a few rows per player count)."""
 
     seat_rates: pl.DataFrame
     fairness: pl.DataFrame
-    player_counts: pl.DataFrame
+    player_counts: pl.DataFrame | None  # None for a cooperative game
     ties_across_counts: dict | None  # chi-square of equal tie rates over the player counts
     score_summary: pl.DataFrame | None  # None: the game has no score
     constant_scores: dict  # players -> the one score every seat always had, if so
@@ -189,6 +202,9 @@ class Analysis:
     game: object = None  # the game's own analysis (its report part's analyse()), if any
     game_report: object = None  # the game's report part (balance.game.OPTIONAL_PARTS), if any
     length_unit: str = "turns"  # what a game's length counts (GameInfo.length)
+    team: Team | None = None  # a cooperative game's team result (no seat tests then)
+    sides: pl.DataFrame | None = None  # a competitive game with sides: win rate per side
+    side_matchups: pl.DataFrame | None = None  # ... and side against side (pairs by side)
 
 
 def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: dict | None = None,
@@ -197,8 +213,13 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
     manifest = manifest or {"runs": []}
     seats = tables["seats"]
     game_report, info = _game_report(manifest.get("game"))
-    fairness = aggregate.seat_fairness(seats, POWER)
-    counts = player_counts(seats, fairness, tables.get("game_totals"))
+    cooperative = info is not None and info.cooperative
+    has_sides = "side" in seats.columns and bool((seats["side"] != "").any())
+    team = _team(tables, seats, method, has_sides, manifest) if cooperative else None
+    # A cooperative game's seats share one result: there is no seat to favour or test.
+    fairness = _team_fairness(team) if cooperative else aggregate.seat_fairness(seats, POWER)
+    # ties and the per-count score table describe competitive games
+    counts = None if cooperative else player_counts(seats, fairness, tables.get("game_totals"))
     labels = seats["strategy"].unique(maintain_order=True).to_list()
     strategies = None
     if mix is not None:
@@ -209,7 +230,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
         seat_rates=aggregate.seat_rates(seats, method),
         fairness=fairness,
         player_counts=counts,
-        ties_across_counts=ties_across_counts(counts),
+        ties_across_counts=ties_across_counts(counts) if counts is not None else None,
         score_summary=aggregate.score_summary(tables["scores"]) if "scores" in tables else None,
         constant_scores=constant_scores(tables["scores"]) if "scores" in tables else {},
         outcomes=aggregate.outcome_shares(tables["outcomes"], method) if "outcomes" in tables else None,
@@ -222,7 +243,64 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
         game=game_report.analyse(tables, manifest, method) if game_report is not None else None,
         game_report=game_report,
         length_unit=info.length if info is not None else "turns",
+        team=team,
+        sides=aggregate.side_rates(seats, method) if has_sides and not cooperative else None,
+        side_matchups=(aggregate.matchups(tables["pairs"], method, by="side")
+                       if has_sides and not cooperative and "pairs" in tables else None),
     )
+
+
+def _team(tables: dict, seats: pl.DataFrame, method: str, has_sides: bool, manifest: dict) -> Team:
+    if "outcomes" not in tables:
+        raise BalanceError("this cooperative run has no outcomes.parquet; run `balance simulate` again")
+    rates = aggregate.team_rates(tables["outcomes"], method)
+    teams = composition = None
+    if "teams" in tables:
+        teams = aggregate.rate(tables["teams"].sort("players", "team"), "won", "games", "rate", method)
+        if manifest.get("sides") == "drawn":  # teams drawn at random: their differences are causal
+            composition = _composition(teams)
+    return Team(rates, _homogeneity(rates["won"].to_numpy(), rates["games"].to_numpy()),
+                aggregate.side_rates(seats, method) if has_sides else None, teams, composition)
+
+
+def _composition(teams: pl.DataFrame) -> pl.DataFrame | None:
+    """Per player count with two or more teams: the chi-square test of equal win rates over
+    the teams, Holm over the counts. The run drew every game's team from a stream of its own,
+    so which team played is independent of everything else in the game: a difference between
+    teams is caused by the team (a randomised experiment), not by the situations it met."""
+    rows = []
+    for (n,), g in teams.group_by("players", maintain_order=True):
+        test = _homogeneity(g["won"].to_numpy(), g["games"].to_numpy()) if g.height > 1 else None
+        if test is not None:
+            rows.append({"players": n, "teams": g.height, **test})
+    if not rows:
+        return None
+    out = pl.DataFrame(rows)
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy())))
+
+
+def _team_fairness(team: Team) -> pl.DataFrame:
+    """The seat-fairness frame's shape for a cooperative game: every count 'constant' (the
+    seats' results never differ), so no seat test runs and no seat line is written."""
+    r = team.rates
+    nan = [math.nan] * r.height
+    return pl.DataFrame({"players": r["players"].cast(pl.Int8), "games": r["games"],
+                         "capped": [0] * r.height, "chi2": nan, "dof": (r["players"] - 1).cast(pl.Int64),
+                         "p_value": nan, "best_seat": [0] * r.height, "worst_seat": [0] * r.height,
+                         "gap": nan, "gap_lo": nan, "gap_hi": nan, "constant": [True] * r.height,
+                         "all_tied": [False] * r.height, "p_adjusted": nan, "detectable_edge": nan})
+
+
+def _homogeneity(successes: np.ndarray, games: np.ndarray) -> dict | None:
+    """Pearson chi-square of homogeneity of a rate over groups (the player counts); None with
+    one group or nothing to compare (no success, or all)."""
+    from scipy.stats import chi2_contingency
+
+    successes, games = successes.astype(float), games.astype(float)
+    if len(games) < 2 or successes.sum() == 0 or np.all(successes == games):
+        return None
+    chi2, p, dof, _ = chi2_contingency(np.vstack([successes, games - successes]), correction=False)
+    return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p)}
 
 
 def _game_report(game: str | None):
@@ -327,16 +405,7 @@ def ties_across_counts(counts: pl.DataFrame) -> dict | None:
     homogeneity on the (tied, not tied) x player-count table of ``player_counts``; None with
     one count, or when no count has a tie (or every game is tied) and there is nothing to
     compare."""
-    from scipy.stats import chi2_contingency
-
-    if counts.height < 2:
-        return None
-    tied = counts["tied_games"].to_numpy()
-    games = counts["games"].to_numpy().astype(float)
-    if tied.sum() == 0 or np.all(tied == games):
-        return None
-    chi2, p, dof, _ = chi2_contingency(np.vstack([tied, games - tied]), correction=False)
-    return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p)}
+    return _homogeneity(counts["tied_games"].to_numpy(), counts["games"].to_numpy())
 
 
 def constant_scores(scores: pl.DataFrame) -> dict:
@@ -365,6 +434,9 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
         drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategies.by_seat, fig_dir / "strategy_seat.png")
         if a.strategies.matchups is not None:
             drawn["matchups"] = plots.matchups(a.strategies.matchups, fig_dir / "matchups.png")
+    if a.side_matchups is not None and a.side_matchups.height:
+        drawn["side_matchups"] = plots.matchups(a.side_matchups, fig_dir / "side_matchups.png",
+                                                title="row side beats column side")
     if scores is not None:
         drawn["scores"] = plots.score_distributions(scores, fig_dir / "scores.png")
     if a.game is not None:
@@ -382,12 +454,17 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
 def build_sections(manifest: dict, a: Analysis, figures: dict[str, Path]) -> list[Section]:
     """The report's sections in reading order (Strategies only when there is a comparison)."""
     comparable = _seats_comparable(manifest, a)
-    sections = [
-        verdict_section(manifest, a, comparable),
-        run_section(manifest, a.strategies),
-        seat_section(a, figures, comparable),
-        player_count_section(a),
-    ]
+    if a.team is not None:  # cooperative: the team's result replaces the seat sections
+        sections = [verdict_section(manifest, a, comparable), run_section(manifest, a.strategies),
+                    team_section(a)]
+    else:
+        sections = [
+            verdict_section(manifest, a, comparable),
+            run_section(manifest, a.strategies),
+            seat_section(a, figures, comparable),
+            player_count_section(a),
+            *([side_section(a, figures)] if a.sides is not None else []),
+        ]
     if a.strategies is not None:
         sections.append(strategy_section(a.strategies, figures))
     if a.score_summary is not None:
@@ -419,6 +496,8 @@ def and_list(values) -> str:
 
 def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
     """Plain-words answers first, each decided by the test named in it."""
+    if a.team is not None:
+        return _team_verdict(manifest, a)
     blocks = [Para((Strong("Seats."), " Gap: the best seat's win rate minus the worst seat's; "
                     "edge: one seat's win rate minus the fair 1/n. Every interval is a 95% interval."),),
               Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
@@ -431,6 +510,13 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
             blocks.append(Para(("Each seat kept its own strategy (no --rotate), so seat "
                                 "differences above include strategy differences.",)))
     blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a))]
+    return Section("Verdict", blocks + _verdict_tail(manifest, a))
+
+
+def _verdict_tail(manifest: dict, a: Analysis) -> list:
+    """What every verdict ends with: the turn cap, the game's own lines, the strategies, and
+    the rule change to try next."""
+    blocks = []
     capped = capped_line(a)
     if capped is not None:
         blocks += [Para((Strong("Turn cap."),)), Bullets([capped])]
@@ -438,8 +524,83 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
         blocks += a.game_report.verdict(a.game)
     if a.strategies is not None:
         blocks += [Para(_strategy_heading(a.strategies)), Bullets(strategy_lines(a.strategies))]
-    blocks += [Para((Strong("What to try next."),)), Bullets([try_next(manifest, a)])]
-    return Section("Verdict", blocks)
+    return blocks + [Para((Strong("What to try next."),)), Bullets([try_next(manifest, a)])]
+
+
+def _team_verdict(manifest: dict, a: Analysis) -> Section:
+    """A cooperative game's verdict: the team's win rate per player count and whether it
+    differs between counts (chi-square of homogeneity); no seat lines (one shared result)."""
+    lines = [(f"{_players(r['players'])}: the team wins ",
+              Strong(rate_ci(r["rate"], r["lo"], r["hi"])), f" of {count(r['games'])} games.")
+             for r in each_row(a.team.rates)]
+    across = a.team.across_counts
+    if across is not None:
+        verdict = "differs between player counts" if across["p_value"] < ALPHA else "does not differ detectably"
+        lines.append(("The team's win rate ", Strong(verdict), f" (chi-square test of equal rates, "
+                      f"{p_phrase(across['p_value'])}).",))
+    blocks = [Para((Strong("Team"), " (a cooperative game: every seat wins or loses with the team; "
+                    "95% intervals)."),), Bullets(lines)]
+    if a.team.composition is not None:
+        blocks += [Para((Strong("Team composition"), " (the sides of every game were drawn at random, "
+                         "so a difference between teams is the teams' doing)."),),
+                   Bullets([_composition_line(r, a.team.teams) for r in each_row(a.team.composition)])]
+    return Section("Verdict", blocks + _verdict_tail(manifest, a))
+
+
+def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
+    """One player count's verdict on team composition: chi-square over its teams, Holm over
+    the counts; the best and worst team with their intervals."""
+    g = teams.filter(pl.col("players") == r["players"])
+    best = g.row(int(g["rate"].arg_max()), named=True)
+    worst = g.row(int(g["rate"].arg_min()), named=True)
+    found = r["p_adjusted"] < ALPHA
+    return (f"{_players(r['players'])}: ", Strong("the team matters" if found else
+                                                "no difference between teams found"),
+            f" (chi-square of equal win rates over {r['teams']} teams, Holm-adjusted "
+            f"{p_phrase(r['p_adjusted'])}); best ", Code(best["team"]),
+            f" {rate_ci(best['rate'], best['rate_lo'], best['rate_hi'])}, worst ", Code(worst["team"]),
+            f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}.")
+
+
+def team_section(a: Analysis) -> Section:
+    """The team's win rate by player count and, for a game with sides, with each side."""
+    table = [[str(r["players"]), count(r["games"]), count(r["won"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
+             for r in each_row(a.team.rates)]
+    blocks = [Para(("Every seat of a cooperative game gets the team's result, so there is no seat "
+                    "advantage to test; the team's win rate (Wilson interval) is the measure.",)),
+              Table(["players", "games", "won", "team win rate", f"{LEVEL} CI"], table, left=1)]
+    if a.team.sides is not None:
+        blocks += [Para(("With each side in the team (seat-games that played it; description: "
+                         "the team's other sides varied with it, so this ranks no side — fix the "
+                         "sides with --side and compare runs for a causal answer):",)),
+                   _side_table(a.team.sides, "team win rate")]
+    if a.team.teams is not None:
+        rows = [[str(r["players"]), Code(r["team"]), count(r["games"]), count(r["won"]), pct(r["rate"]),
+                 ci(r["rate_lo"], r["rate_hi"])] for r in each_row(a.team.teams)]
+        blocks += [Para(("By team (its set of sides):",)),
+                   Table(["players", "team", "games", "won", "team win rate", f"{LEVEL} CI"], rows, left=2)]
+    return Section("Team", blocks)
+
+
+def side_section(a: Analysis, figures: dict) -> Section:
+    """A competitive game with sides: win rate per side and the side-against-side matrix."""
+    blocks = [Para(("Win rate of the seats that played each side, pooled over seats (a "
+                    "description: opponents and seats varied with it).",)),
+              _side_table(a.sides, "win rate")]
+    if a.side_matchups is not None and "side_matchups" in figures:
+        rows = [[str(r["players"]), Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]),
+                 pct(r["rate"]), ci(r["lo"], r["hi"])] for r in each_row(a.side_matchups)]
+        blocks += [Para(("Side against side: how often a seat of the row side outscored a seat of the "
+                         "column side in the same game (level scores count half; 50% is even).",)),
+                   Figure("side_matchups", figures["side_matchups"], "Head to head: row side beats column side"),
+                   Table(["players", "side", "opponent side", "seat pairs", "score", f"{LEVEL} CI"], rows, left=3)]
+    return Section("Sides", blocks)
+
+
+def _side_table(frame: pl.DataFrame, what: str) -> Table:
+    return Table(["players", "side", "seat-games", what, f"{LEVEL} CI"],
+                 [[str(r["players"]), Code(r["side"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
+                  for r in each_row(frame)], left=2)
 
 
 def _code_list(labels: list[str]) -> list:
@@ -460,7 +621,8 @@ def _no_variation(f: dict, a: Analysis) -> str:
                "players make identical choices, so no seat can get ahead" if a.deterministic_alike else "")
         return what + why
     rates = a.seat_rates.filter(pl.col("players") == n)
-    always = [r["seat"] for r in each_row(rates) if r["rate"] == 1.0]
+    # a seat that won every finished game (capped games hand out no win)
+    always = [r["seat"] for r in each_row(rates) if f["games"] and math.isclose(r["rate"] * r["games"], f["games"])]
     if always:
         return f"seat {always[0]} won every game"
     return "every game ended the same way for every seat (no seat's win share ever varied)"
@@ -504,12 +666,17 @@ def capped_line(a: Analysis) -> tuple | None:
     capped = a.outcomes.filter((pl.col("outcome") == CAPPED) & (pl.col("games") > 0))
     if not capped.height:
         return None
-    parts = [f"{rate_ci(r['share'], r['share_lo'], r['share_hi'])} at {r['players']} players"
+    parts = [f"{rate_ci(r['share'], r['share_lo'], r['share_hi'])} at {_players(r['players'])}"
              for r in each_row(capped)]
+    effect = (" They count as not won by the team." if a.team is not None else
+              " They hand out no win: seat rates count them as lost by every seat, and the seat "
+              "tests and the fair rate use only the finished games.")
     return ("Games stopped by the turn cap before the rules ended them: ", "; ".join(parts),
-            ". They hand out no win: seat rates count them as lost by every seat, and the seat tests "
-            "and the fair rate use only the finished games. Raise the cap (see ",
-            Code("balance rules"), ") if these games matter.")
+            f".{effect} Raise the cap (see ", Code("balance rules"), ") if these games matter.")
+
+
+def _players(n: int) -> str:
+    return f"{n} player{'s' if n != 1 else ''}"
 
 
 def player_count_lines(a: Analysis) -> list[tuple]:
@@ -605,6 +772,18 @@ def strategy_lines(s: Strategies) -> list[tuple]:
     return lines
 
 
+def _restrict_meaning(game: str, mode: str) -> str:
+    """What the run's restricted play denied, in the game's words (the mode itself when the
+    game is not installed here)."""
+    from balance.registry import get_game
+
+    try:
+        info = get_game(game)
+    except BalanceError:
+        return mode
+    return f"{info.restrictable or 'item'} {info.restrict_meaning(mode)}"
+
+
 def _restrictable_rule(game: str) -> str | None:
     """The rules key listing what restricted play denies, from the game's declaration (None
     when the game is not installed here or declares none: the suggestion is then generic)."""
@@ -630,7 +809,8 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         why = f"a seat is favoured at {players} players"
     else:
         players, card = f["players"][0], None
-        why = "no seat edge or card effect was found"
+        why = ("to make the game easier or harder, measure the change in the team's win rate"
+               if a.team is not None else "no seat edge or card effect was found")
     run = runs.get(players, manifest["runs"][0])
     key = _restrictable_rule(manifest["game"])  # the rules key listing what was denied
     items = run["rules"].get(key) if key else None
@@ -695,7 +875,7 @@ def run_section(manifest: dict, strategies: Strategies | None = None) -> Section
         ("per-game rows kept", _value(manifest.get("keep_games", False))),
         *([("tables written", _value(list(manifest["tables"])))] if isinstance(manifest.get("tables"), dict) else []),
         *([("card strength (--card-strength)",
-            f"restricted play, card {'removed' if measured['when'] == 'always' else 'held until the last villain'}")]
+            f"restricted play, {_restrict_meaning(manifest['game'], measured['when'])}")]
           if measured else []),
         ("simulation time", f"{timing['seconds']} s ({count(timing.get('games_per_second'))} games/s, "
                             f"{timing.get('machine', '?')}, Python {timing.get('python', '?')})"
@@ -915,28 +1095,51 @@ def score_section(a: Analysis, figures: dict) -> Section:
     ])
 
 
+def _team_methods(a: Analysis) -> Section:
+    return Section("Methods", [Bullets([
+        (f"Level: every interval is a two-sided {LEVEL} interval; \"differs\" means p < {ALPHA} in a "
+         "two-sided test.",),
+        ("Team win rate: games the team won over every game played (a game stopped by the turn cap "
+         "counts as not won), with the Wilson score interval; every seat of a game shares the "
+         "result, so no seat test applies.",),
+        ("Team win rate across player counts: Pearson chi-square test of homogeneity on the games "
+         "won and not won at each count.",),
+        ("With each side: the team's win rate over the seat-games that played the side, Wilson "
+         "interval; a description, not a test, because the team's other sides vary with it.",),
+        ("Team composition: when every game's sides were drawn at random (no --side), Pearson "
+         "chi-square test of equal win rates over the teams that played at each player count, "
+         "Holm over the counts; the draw is independent of everything else in the game, so a "
+         "difference between teams is caused by them. With --side the team is fixed and "
+         "nothing is tested.",),
+        ("Game length: mean with a normal interval from the observed variance, per outcome.",),
+        *(a.game_report.methods() if a.game is not None else []),
+    ])])
+
+
 def length_section(a: Analysis) -> Section:
     """How games ended (each outcome's share) and how long they took, per player count."""
     table = [[str(r["players"]), Code(r["outcome"]), count(r["games"]), rate_ci(r["share"], r["share_lo"], r["share_hi"]),
               "—" if r["games"] == 0 else num(r["length_mean"]),
-              "—" if r["games"] < 2 else ci(r["length_lo"], r["length_hi"], ""), count(r["won"])]
+              "—" if r["games"] < 2 else f"{num(r['length_lo'])} to {num(r['length_hi'])}", count(r["won"])]
              for r in each_row(a.outcomes)]
     return Section("Game length", [
         Para((f"How games ended and how long they took, in {a.length_unit}. \"{CAPPED}\": stopped by "
               "the turn cap before the rules ended the game (it hands out no win). Won: games in "
               "which a win was handed out (a cooperative game: the team won).",)),
-        Table(["players", "outcome", "games", f"share ({LEVEL} CI)", f"mean length",
+        Table(["players", "outcome", "games", f"share ({LEVEL} CI)", "mean length",
                f"{LEVEL} CI", "won"], table, left=2),
     ])
 
 
 def methods_section(a: Analysis) -> Section:
     """Intervals, tests and corrections behind every number, at the report's level."""
+    if a.team is not None:
+        return _team_methods(a)
     return Section("Methods", [Bullets([
         (f"Level: every interval is a two-sided {LEVEL} interval; a finding (\"edge found\", "
          f"\"matters\", \"differ\") means p < {ALPHA} in a two-sided test after correction: the seat "
-         "tests of the player counts are Holm-adjusted together, and so are all the card tests of "
-         "the run. Differences of rates are in percentage points (pp).",),
+         "tests of the player counts are Holm-adjusted together (the game's own tests name their "
+         "correction below). Differences of rates are in percentage points (pp).",),
         ("Win shares with ties: a game's win is split equally among tied winners (1/k each), so a "
          "seat's win rate is its summed share over games and the seats' rates add up to 100%.",),
         (_interval_statement(a),),

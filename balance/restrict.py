@@ -1,8 +1,9 @@
 """Card strength by restricted play (Jaffe, Miller, Andersen, Liu, Karlin & Popović,
 "Evaluating competitive game balance with restricted play", AIIDE 2012).
 
-One seat may not play a given card (always: as if removed from its hand; or before the last
-villain of each battle) while every other seat plays unrestricted with the same strategy. The
+One seat may not play a given card (in one of the game's declared restrict_modes, e.g. for
+avengers-cards: removed from its hand, or held until the last villain of each battle) while
+every other seat plays unrestricted with the same strategy. The
 card's strength is how much that seat's win share drops. The restricted seat is rotated over
 all seats in equal blocks of games (seat effects cancel), and every card is measured on the
 same games as one unrestricted baseline (common random numbers), so each difference is a
@@ -19,8 +20,6 @@ import polars as pl
 from balance import aggregate
 from balance.errors import BalanceError
 
-WHEN = ("always", "before-last")
-
 
 @dataclass
 class RestrictResult:
@@ -29,6 +28,7 @@ class RestrictResult:
     players: int
     strategy: str
     when: str
+    game: str = "avengers-cards"
 
 
 def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards: list[int] | None = None,
@@ -47,8 +47,9 @@ def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards
         raise BalanceError(f"{game} declares nothing to restrict; restricted play needs a game "
                            "whose declaration names what a seat can be denied")
     strategy = spec.default_strategy if strategy is None else strategy
-    if when not in WHEN:
-        raise BalanceError(f"unknown --when {when!r}; allowed: {', '.join(WHEN)}")
+    modes = [mode for mode, _ in spec.restrict_modes]
+    if when not in modes:
+        raise BalanceError(f"unknown --when {when!r}; allowed: {', '.join(modes)}")
     run = simulate(game, players=players, games=games, seed=seed, strategies=[strategy],
                    overrides=overrides, chunk_size=chunk_size, on_progress=on_progress,
                    threads=threads, card_strength=when, card_strength_cards=cards)
@@ -57,7 +58,7 @@ def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards
              .select("card", "games", "baseline", "restricted", "difference", "lo", "hi",
                      "p_value", "p_adjusted", "unchanged"))
     label = run.manifest["runs"][0]["seatings"][0]["strategies"][0]["label"]
-    return RestrictResult(table.sort("difference"), players, label, when)
+    return RestrictResult(table.sort("difference"), players, label, when, spec.id)
 
 
 def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
@@ -65,14 +66,14 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     from balance import plots
     from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
                                   to_html, to_markdown)
+    from balance.registry import get_game
     from balance.report import card_verdict
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     result.table.write_parquet(out / "restrict.parquet")
     figure = plots.card_restriction(result.table, out / "figures" / "restrict.png")
-    situation = ("removed from the hand" if result.when == "always"
-                 else "not playable before the last villain of a battle")
+    situation = get_game(result.game).restrict_meaning(result.when)
     rows = [[str(r["card"]), f"{r['games']:,}", pct(r["baseline"]), pct(r["restricted"]),
              pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
              pvalue(r["p_value"]), pvalue(r["p_adjusted"])] for r in result.table.iter_rows(named=True)]

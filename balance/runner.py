@@ -26,6 +26,7 @@ class BlockSpec:
     strategies: tuple[str, ...]  # one spec per seat (Strategy.label)
     seed: int
     card_strength: tuple = ()  # (when, run_games, cards) of a CardStrengthPlan, or () for none
+    sides: tuple | None = None  # side index per seat, or None (no sides, or drawn per game)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,9 @@ def engine_for(spec: BlockSpec):
     strategies = [parse_strategy(s, game.strategies) for s in spec.strategies]
     engine = game.part("engine")
     plan = engine.CardStrengthPlan(*spec.card_strength) if spec.card_strength else None
-    return engine.Engine(rules, strategies, card_strength=plan)
+    if game.side is None:
+        return engine.Engine(rules, strategies, card_strength=plan)
+    return engine.Engine(rules, strategies, sides=spec.sides, card_strength=plan)
 
 
 def play_task(spec: BlockSpec, task: Task, keep_games: bool):

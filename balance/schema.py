@@ -70,6 +70,15 @@ LENGTHS = {
     "games": pl.Int64,
 }
 
+# A cooperative game with sides: one row per (players, team) that played, the team being its
+# set of sides (names in side order joined by "+"): games and games won.
+TEAMS = {
+    "players": pl.Int8,
+    "team": pl.String,
+    "games": pl.Int64,
+    "won": pl.Int64,
+}
+
 # --keep-games: one row per game and seat; a game's own per-game columns follow these.
 GAMES = {
     "players": pl.Int8,
@@ -108,6 +117,8 @@ CORE_TABLES = {
     "outcomes": (OUTCOMES, ["players", "outcome"],
                  "per player count and outcome: games, length sums, games won (team wins)"),
     "lengths": (LENGTHS, ["players", "outcome", "length"], "the game-length histogram"),
+    "teams": (TEAMS, ["players", "team"],
+              "a cooperative game with sides: games and wins of each team (its set of sides)"),
 }
 
 

@@ -186,8 +186,11 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
     if name in catalogue and not catalogue[name].params:
         raise BalanceError(f"strategy {name!r} has no parameters to tune; allowed: {', '.join(tunable)}")
     start = parse_strategy(strategy, catalogue)
-    check_int("players", players, 2, 10)
+    check_int("players", players, *spec.players)
     rules = spec.part("rules").Rules.from_overrides({**(overrides or {}), "players": players})
+    if spec.cooperative and not (isinstance(against, str) and against.strip() == "self"):
+        raise BalanceError(f"{spec.id} is cooperative: every seat plays for one team, so it is tuned "
+                           "in self-play (the team's win rate); drop --against or give 'self'")
     field_ = _parse_field(against, players, catalogue)
     check_int("budget", budget, 1, MAX_GAMES)
     check_int("validate_games", validate_games, players, MAX_GAMES)
@@ -209,7 +212,9 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
             "(or a smaller population / games_per_candidate)")
 
     default = Strategy(start.info, tuple(p.default for p in start.info.params))
-    opponents = _opponents(default, field_, catalogue, players)
+    # a cooperative team is validated in self-play only (its other strategies are no opponents)
+    opponents = ([(default.label, [default] * (players - 1))] if spec.cooperative
+                 else _opponents(default, field_, catalogue, players))
     tune_plan = TunePlan(population, games_per_candidate, generations, len(opponents), validate_games)
     return _Setup(spec, rules, spec.part("engine"), start, default, field_, opponents, tune_plan)
 

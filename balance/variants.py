@@ -109,6 +109,6 @@ def parse_overrides(items: list[str] | None) -> dict:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise BalanceError(f"override {item!r} is not KEY=VALUE (e.g. set_bonus=2)")
+            raise BalanceError(f"override {item!r} is not KEY=VALUE (`balance rules GAME` lists the keys)")
         out[key.strip()] = parse_setting(key.strip(), value, "--set")
     return out

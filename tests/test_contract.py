@@ -122,3 +122,19 @@ def test_a_game_from_another_package_works_with_every_command(plugin, tmp_path):
 def test_an_unknown_game_lists_the_known_ones_including_plug_ins(plugin):
     with pytest.raises(BalanceError, match="unknown game 'chess'; allowed: avengers-cards, studio-avengers"):
         registry.get_game("chess")
+
+
+def test_restricted_play_modes_are_declared_and_the_engine_knows_each():
+    """A game with restricted play names its modes in words (reports and --help use them), and
+    its engine accepts exactly those; a game without it declares none."""
+    for game_id in registry.game_ids():
+        info = registry.get_game(game_id)
+        if info.restrictable is None:
+            assert not info.restrict_modes
+            continue
+        engine = info.part("engine")
+        rules = info.part("rules").Rules.from_overrides({"players": info.players[1]})
+        for mode, meaning in info.restrict_modes:
+            assert meaning and engine.card_strength_plan(rules, mode, 100).when == mode
+        with pytest.raises(BalanceError, match="allowed: " + ", ".join(m for m, _ in info.restrict_modes)):
+            engine.card_strength_plan(rules, "sometimes", 100)

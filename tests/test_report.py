@@ -192,3 +192,28 @@ def test_mean_score_interval_is_clustered_by_game(mixed):
         n = t["players"]
         mean, lo, hi = stats.mean_ci(t["score_total_sum"] / n, t["score_total_sq_sum"] / n**2, t["games"])
         assert f"| {mean:.2f} | {lo:.2f} to {hi:.2f} |" in text  # mean score, then its interval
+
+
+def test_sides_get_win_rates_and_a_side_against_side_matrix():
+    """A competitive game with sides: the pairs table keyed by side gives the side-vs-side
+    matrix (level games count half) and the seats table the win rate per side (Wilson)."""
+    from balance import aggregate, stats
+
+    pairs = pl.DataFrame({
+        "players": [2] * 4, "seat": [0, 1, 0, 1], "strategy": ["x"] * 4,
+        "opponent_seat": [1, 0, 1, 0], "opponent_strategy": ["x"] * 4,
+        "games": [100, 100, 50, 50], "ahead": [60, 30, 20, 25], "level": [10, 10, 5, 5],
+        "side": ["ninjas", "robots", "robots", "ninjas"],
+        "opponent_side": ["robots", "ninjas", "ninjas", "robots"],
+    })
+    m = aggregate.matchups(pairs, by="side")
+    ninjas = m.filter((pl.col("strategy") == "ninjas") & (pl.col("opponent_strategy") == "robots")).row(0, named=True)
+    assert ninjas["games"] == 150 and ninjas["ahead"] == 85 and ninjas["rate"] == pytest.approx((85 + 7.5) / 150)
+    seats = pl.DataFrame({"players": [2, 2, 2], "seat": [0, 1, 0], "strategy": ["x"] * 3,
+                          "side": ["ninjas", "robots", "robots"], "games": [100, 100, 50],
+                          "win_share": [60.0, 40.0, 20.0]})
+    rates = aggregate.side_rates(seats)
+    robots = rates.filter(pl.col("side") == "robots").row(0, named=True)
+    lo, hi = stats.wilson(60.0, 150.0)
+    assert robots["games"] == 150 and robots["rate"] == pytest.approx(0.4)
+    assert (robots["lo"], robots["hi"]) == pytest.approx((lo, hi))

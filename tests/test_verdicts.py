@@ -196,3 +196,75 @@ def test_the_tie_rate_line_is_decided_by_a_homogeneity_test():
     assert ties_across_counts(counts([100.0, 300.0]))["p_value"] < 1e-6
     assert ties_across_counts(counts([0.0, 0.0])) is None  # nothing to compare
     assert ties_across_counts(counts([100.0, 300.0]).head(1)) is None  # one player count
+
+
+# ---- games through the generic interface (the toys of tests/toys, registered in conftest) --
+
+
+def toy_run(tmp_path, game, name, **kwargs):
+    out = tmp_path / name
+    balance.simulate(game, out=out, **kwargs)
+    return out
+
+
+def test_capped_games_are_named_and_the_seats_are_judged_on_the_finished_ones(tmp_path):
+    """dice-race with a turn cap that stops some games (target 30 in 6 rounds: 12% of `bold`
+    games, 66% of `threshold` ones at this seed). Under `bold` every seat rolls the same dice
+    law and waits for no one, so the seats are fair: the verdict says no seat edge (at this
+    seed the two seats' shares are 1,307.5 and 1,317.5 of 2,625 finished games). Under
+    `threshold` the later seat reacts to the round's earlier rolls: 837 of the 1,023 finished
+    games (82%), about 20 standard errors from 50%, so the edge must be found."""
+    rules = {"target": 30, "max_rounds": 6}
+    fair = verdict_of(toy_run(tmp_path, "dice-race", "bold", players=2, games=3000, seed=4,
+                              strategies=["bold"], overrides=rules), tmp_path / "a")
+    assert "no seat edge found" in line(fair, "2 players: ")
+    capped = line(fair, "Games stopped by the turn cap before the rules ended them: ")
+    share = float(re.match(r"([\d.]+)%", capped).group(1))
+    assert 1 < share < 90 and "seat tests and the fair rate use only the finished games" in capped
+    unfair = verdict_of(toy_run(tmp_path, "dice-race", "threshold", players=2, games=3000, seed=4,
+                                strategies=["threshold"], overrides=rules), tmp_path / "b")
+    assert "seat edge found" in line(unfair, "2 players: ") and "no seat edge" not in unfair
+
+
+def test_a_cooperative_report_speaks_of_the_team_not_of_seats(tmp_path):
+    """siege: every seat shares the team's result, so the verdict gives the team's win rate per
+    player count (with its interval) and never a seat test; the Team section lists the heroes."""
+    run = toy_run(tmp_path, "siege", "team", players=[1, 2, 3], games=2000, seed=2,
+                  strategies=["coordinated"])
+    paths = write_run_report(run, tmp_path / "report")
+    md = paths["markdown"].read_text()
+    verdict = md.split("\n## Verdict\n", 1)[1].split("\n## ", 1)[0]
+    for n in (1, 2, 3):
+        assert re.search(rf"^- {n} players?: the team wins \*\*[\d.]+% \(95% CI [\d.]+ to [\d.]+%\)\*\* "
+                         r"of 2,000 games\.$", verdict, flags=re.M), verdict
+    assert "seat edge" not in md and "equal-seats" not in verdict
+    headings = re.findall(r"^## (.+)$", md, flags=re.M)
+    assert "Team" in headings and "Seat fairness" not in headings and "Game length" in headings
+    team = md.split("\n## Team\n", 1)[1].split("\n## ", 1)[0]
+    for hero in ("knight", "archer", "healer", "mage"):
+        assert f"`{hero}`" in team
+    # the heroes differ (a knight removes 3 attackers a round, a healer 1), and every game's team
+    # was drawn at random: the 6 two-hero teams of 2,000 games (about 330 each) must differ
+    composition = line(verdict, "2 players: **the team matters**")
+    assert "chi-square of equal win rates over 6 teams" in composition
+    assert "`knight+" in composition.split("best", 1)[1].split("worst", 1)[0] or \
+        "+knight`" in composition.split("best", 1)[1].split("worst", 1)[0]
+    fixed = toy_run(tmp_path, "siege", "fixed", players=2, games=500, seed=2,
+                    strategies=["coordinated"], sides=["healer", "archer"])
+    md = write_run_report(fixed, tmp_path / "fixed-report")["markdown"].read_text()
+    assert "**Team composition**" not in md and "`healer+archer`" not in md  # names in side order
+    assert "`archer+healer`" in md  # one team, fixed by --side: described, not tested
+
+
+def test_the_team_win_rate_across_player_counts_points_the_right_way():
+    """The homogeneity test behind the team line: equal rates are not called different,
+    clearly different ones are (synthetic counts; p computed by scipy's chi-square)."""
+    import numpy as np
+
+    from balance.report import _homogeneity
+
+    same = _homogeneity(np.array([500, 1000, 1500]), np.array([1000, 2000, 3000]))
+    assert same["p_value"] > 0.99
+    apart = _homogeneity(np.array([500, 700]), np.array([1000, 1000]))
+    assert apart["p_value"] < 1e-10
+    assert _homogeneity(np.array([0, 0]), np.array([10, 10])) is None  # nothing to compare

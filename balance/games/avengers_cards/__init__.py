@@ -16,4 +16,6 @@ GAME = GameInfo(
     score="points",
     length="fights",
     tables=TABLES,
+    restrict_modes=(("always", "removed from the hand"),
+                    ("before-last", "not playable before the last villain of a battle")),
 )

@@ -1,0 +1,53 @@
+"""What every game's ``Rules`` dataclass repeats, written once: ``RulesBase``.
+
+A game's rules are a frozen dataclass of every parameter a designer may vary, defaults the
+rulebook. Subclass ``RulesBase``, set ``DOCS`` (key -> (allowed values, meaning), what
+``balance rules GAME`` prints) and write ``validated()``; ``keys``, ``describe``,
+``from_overrides`` and ``to_dict`` come from here. Fields whose names start with ``_`` are
+private (caches), not rules keys.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import ClassVar
+
+from balance.errors import one_of
+
+
+class RulesBase:
+    DOCS: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]
+
+    @classmethod
+    def describe(cls) -> list[dict[str, str]]:
+        """Every rules key in declaration order: rows ``{key, default, allowed, meaning}``;
+        the default as JSON, which ``--set KEY=VALUE`` and variant files also take."""
+        rulebook = cls()
+        return [{"key": key, "default": json.dumps(getattr(rulebook, key)),
+                 "allowed": cls.DOCS[key][0], "meaning": cls.DOCS[key][1]} for key in cls.keys()]
+
+    @classmethod
+    def from_overrides(cls, overrides: dict):
+        """Build and validate rules from ``{key: value}`` (values as parsed from TOML/CLI);
+        an unknown key is refused naming the allowed ones."""
+        keys = cls.keys()
+        for key in overrides:
+            if key not in keys:
+                raise one_of("rules key", key, keys)
+        return cls(**{k: cls.coerce(k, v) for k, v in overrides.items()}).validated()
+
+    @classmethod
+    def coerce(cls, key: str, value):
+        """A parsed value as the field wants it (lists to tuples, ...); override when needed."""
+        return value
+
+    def validated(self):
+        raise NotImplementedError("a game's Rules checks every parameter in validated()")
+
+    def to_dict(self) -> dict:
+        """Every parameter as plain JSON/TOML values."""
+        return {k: getattr(self, k) for k in self.keys()}

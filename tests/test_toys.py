@@ -1,0 +1,536 @@
+"""The game interface, checked for every registered game (avengers-cards and the toy games
+that tests/conftest.py registers through the entry-point route), and the toy dice-race's own
+rules: worked examples, the turn cap, ties, and every command end to end.
+
+dice-race (tests/toys/dice_race) is a game package and nothing else: if a command needs
+game-specific code outside it, these tests fail.
+"""
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import balance
+from balance import registry
+from balance.cli import app
+from balance.compare import seat_metric_count
+from balance.errors import BalanceError
+from balance.game import CAPPED, WIN_UNIT
+from balance.strategy import parse_strategy
+
+GAMES = registry.game_ids()
+TOY = "dice-race"
+
+
+def test_the_toy_is_registered_as_a_plug_in_and_named_nowhere_in_balance():
+    assert TOY in GAMES and TOY not in registry.BUILT_IN
+    import toys.dice_race
+
+    assert registry._plugins()[TOY].load() is toys.dice_race
+    assert registry.get_game(TOY) is toys.dice_race.GAME
+    root = Path(balance.__file__).parent
+    naming = [str(f.relative_to(root)) for f in root.rglob("*.py")
+              if re.search(r"dice.race", f.read_text(encoding="utf-8"))]
+    assert naming == []
+
+
+# ---- helpers: the player counts a game's default rules accept ----------------------------------
+
+def _rules(info, players, **overrides):
+    return info.part("rules").Rules.from_overrides({**overrides, "players": players})
+
+
+def _counts(info) -> list[int]:
+    """The declared player counts whose default rules validate (avengers-cards' 2 players
+    needs an explicit hand)."""
+    counts = []
+    for n in range(info.players[0], info.players[1] + 1):
+        try:
+            _rules(info, n)
+        except BalanceError as e:
+            assert "needs an explicit" in str(e), str(e)
+            continue
+        counts.append(n)
+    assert counts, f"{info.id}: no player count plays with the default rules"
+    return counts
+
+
+def _drawing(info) -> str:
+    """A strategy that draws from its seat's stream: ``random`` where the game has one."""
+    return "random" if "random" in info.strategies else info.default_strategy
+
+
+def _engine(info, rules, specs):
+    seats = [parse_strategy(s, info.strategies) for s in specs]
+    return info.part("engine").Engine(rules, seats * rules.players if len(seats) == 1 else seats)
+
+
+# ---- checks for every game ------------------------------------------------------------------------
+
+# games per (strategy, player count) in the kernel-vs-reference check: the reference is plain
+# Python, and avengers-cards' greedy strategy samples many plays per decision
+REFERENCE_GAMES = {"avengers-cards": 8}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_kernel_equals_reference_game_by_game_for_every_strategy_and_player_count(game_id):
+    info = registry.get_game(game_id)
+    reference = info.part("reference")
+    n = REFERENCE_GAMES.get(game_id, 30)
+    checked = 0
+    for players in _counts(info):
+        rules = _rules(info, players)
+        for name in info.strategies:
+            engine = _engine(info, rules, [name])
+            chunk = engine.play(7, 100, n)
+            for i in range(n):
+                ref = reference.play_game(rules, engine.strategies, 7, 100 + i)
+                where = f"{game_id} {name} {players}p game {100 + i}"
+                assert list(chunk.win_units[i]) == list(ref.win_units), where
+                if chunk.scores is not None:  # a game with a score
+                    assert list(chunk.scores[i]) == list(ref.scores), where
+                if chunk.sides is not None:  # a game whose seats play sides drawn per game
+                    assert list(chunk.sides[i]) == list(ref.sides), where
+                if hasattr(ref, "outcome"):  # a game whose reference records them
+                    assert chunk.outcome[i] == ref.outcome and chunk.length[i] == ref.length, where
+                checked += 1
+    assert checked >= n * len(info.strategies)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_same_seed_same_tables_for_any_chunk_size_and_thread_count(game_id):
+    info = registry.get_game(game_id)
+    counts = _counts(info)
+    runs = [balance.simulate(game_id, players=counts, games=150, seed=3,
+                             strategies=[info.default_strategy], chunk_size=chunk, threads=threads)
+            for chunk, threads in ((1000, 1), (7, 1), (7, 2))]
+    first = runs[0].tables
+    assert {"seats", "outcomes", "lengths", "game_totals"} <= set(first)
+    assert ("pairs" in first) == (not info.cooperative) and ("scores" in first) == (info.score is not None)
+    assert first["seats"]["games"].sum() == 150 * sum(counts)
+    for other in runs[1:]:
+        assert set(other.tables) == set(first)
+        for name, frame in first.items():
+            assert other.tables[name].equals(frame), name
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_one_game_replays_alone(game_id):
+    info = registry.get_game(game_id)
+    rules = _rules(info, _counts(info)[-1])
+    engine = _engine(info, rules, [_drawing(info)])
+    chunk = engine.play(11, 40, 25)
+
+    def game(c, i):  # everything a chunk says about its i-th game
+        arrays = [c.win_units, c.scores, c.sides, *c.columns.values()]
+        return (tuple(tuple(np.ravel(a[i])) for a in arrays if a is not None),
+                int(c.outcome[i]), int(c.length[i]))
+
+    for g in (40, 52, 64):
+        assert game(engine.play(11, g, 1), 0) == game(chunk, g - 40)
+    # and the games differ from one another: the check above is not comparing constants
+    assert len({game(chunk, i) for i in range(len(chunk))}) > 1
+
+
+def _dice_by_seat(record, players):
+    return [record.dice_of(p) for p in range(players)]
+
+
+def _villain_order(record, players):
+    return [[f.villain for f in record.fights]] * players
+
+
+def _horde_and_heroes(record, players):
+    """siege: the horde's growth and each seat's action die, round by round, and its hero."""
+    return [[("hero", record.sides[p])] + [(r.growth, r.dice[p]) for r in record.rounds]
+            for p in range(players)]
+
+
+# Chance draws per seat, read from a game's reference record: what one seat's strategy must
+# not move for any other seat.
+CHANCE_DRAWS = {"dice-race": _dice_by_seat, "avengers-cards": _villain_order,
+                "siege": _horde_and_heroes}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_changing_one_seats_strategy_leaves_the_other_seats_chance_draws(game_id):
+    info = registry.get_game(game_id)
+    if game_id not in CHANCE_DRAWS:
+        pytest.skip(f"no reader of {game_id}'s chance draws in CHANCE_DRAWS yet")
+    draws = CHANCE_DRAWS[game_id]
+    reference = info.part("reference")
+    players = _counts(info)[-1]
+    rules = _rules(info, players)
+    names = list(info.strategies)
+    base = [parse_strategy("random", info.strategies)] * players
+    moved = 0
+    for other in names:
+        changed = [parse_strategy(other, info.strategies)] + base[1:]  # seat 0 changes
+        for g in range(20):
+            before = reference.play_game(rules, base, 5, g)
+            after = reference.play_game(rules, changed, 5, g)
+            a, b = draws(before, players), draws(after, players)
+            for seat in range(1, players):
+                k = min(len(a[seat]), len(b[seat]))  # the game may end sooner or later
+                assert k > 0 and a[seat][:k] == b[seat][:k], (game_id, other, g, seat)
+            moved += (before.scores, before.win_units) != (after.scores, after.win_units)
+    assert moved > 0  # the strategies do change the games
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_finished_competitive_game_hands_out_exactly_one_win_and_a_capped_one_none(game_id):
+    """Competitive: one win per finished game, a k-way tie 60/k each. Cooperative: every seat
+    gets the team's result. Either way a capped game hands out nothing."""
+    info = registry.get_game(game_id)
+    capped = info.capped_code
+    for players in _counts(info):
+        engine = _engine(info, _rules(info, players), [_drawing(info)])
+        chunk = engine.play(2, 0, 300)
+        total = chunk.win_units.sum(axis=1)
+        assert np.all(total[chunk.outcome == capped] == 0)
+        if info.cooperative:
+            assert np.all(chunk.win_units == chunk.win_units[:, :1])
+            assert np.isin(chunk.win_units, [0, WIN_UNIT]).all()
+        else:
+            assert np.all(total[chunk.outcome != capped] == WIN_UNIT)
+            shares = [0] + [WIN_UNIT // k for k in range(1, players + 1)]  # a k-way tie: 60/k each
+            assert np.isin(chunk.win_units, shares).all()
+        outcomes = engine.all_tables(chunk.totals)["outcomes"]
+        assert outcomes["games"].sum() == 300
+        assert outcomes.filter(pl.col("outcome") == CAPPED)["won"].to_list() == [0]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_compare_metrics_are_seats_first_integers_within_their_bounds(game_id):
+    info = registry.get_game(game_id)
+    players = _counts(info)[-1]
+    rules = _rules(info, players)
+    metrics = info.part("metrics").compare_metrics([rules], players)
+    seats = seat_metric_count(metrics, players)  # 0 for a cooperative game
+    assert seats == (0 if info.cooperative else players)
+    assert metrics.names[:seats] == [f"win_share_seat{s}" for s in range(seats)]
+    assert len(metrics.names) == len(metrics.units) == len(metrics.scales) == len(metrics.bounds(rules))
+    values = metrics.per_game(_engine(info, rules, [_drawing(info)]).play(4, 0, 400), rules)
+    assert values.dtype == np.int64 and values.shape == (400, len(metrics.names))
+    unscaled = values / metrics.scales
+    assert np.all(unscaled >= 0) and np.all(unscaled <= metrics.bounds(rules) + 1e-12)
+    assert np.all(unscaled[:, :seats].sum(axis=1) <= 1 + 1e-12)
+
+
+# ---- dice-race: the rulebook, worked by hand ---------------------------------------------------
+
+@pytest.fixture
+def toy():
+    from toys.dice_race import GAME, reference
+    from toys.dice_race.rules import Rules
+
+    def play(specs, dice, **overrides):
+        rules = Rules.from_overrides({"players": len(specs), **overrides})
+        seats = [parse_strategy(s, GAME.strategies) for s in specs]
+        return reference.play_game(rules, seats, 0, 0, dice=dice)
+
+    return play
+
+
+def test_worked_example_one_die_uses_the_first_two_dice_bust_on_a_one(toy):
+    # target 10. Seat 0 is bold (two dice), seat 1 cautious (one die: the first of its pair).
+    # round 1: seat 0 rolls 3+4 = 7; seat 1 rolls 6.            7 : 6
+    # round 2: seat 0 rolls 1+6: a bust, nothing; seat 1 rolls 4 (its second die shows 1,
+    #          but one die never busts).                        7 : 10
+    # seat 1 has reached 10 after round 2: it wins alone.
+    g = toy(["bold", "cautious"], [[3, 4, 1, 6], [6, 2, 4, 1]], target=10)
+    assert [(t.round, t.seat, t.two, t.gained, t.score) for t in g.turns] == [
+        (1, 0, True, 7, 7), (1, 1, False, 6, 6), (2, 0, True, 0, 7), (2, 1, False, 4, 10)]
+    assert g.scores == [7, 10] and g.win_units == [0, WIN_UNIT] and g.length == 2
+    assert g.outcome == 0  # finished
+
+
+def test_worked_example_the_round_is_played_out_and_a_tie_splits_the_win_30_30(toy):
+    # target 8, both cautious. Round 2: seat 0 reaches 5+3 = 8 first, but the round is played
+    # out: seat 1 rolls 4+4 = 8 too. Both at 8: they share the win, 30 units each.
+    g = toy(["cautious", "cautious"], [[5, 1, 3, 1], [4, 1, 4, 1]], target=8)
+    assert g.scores == [8, 8] and g.win_units == [30, 30] and g.length == 2
+
+
+def test_worked_example_three_way_tie_and_the_threshold_strategy(toy):
+    # target 6, 3 players. Seat 0 bold rolls 3+3 = 6. Seat 1 threshold:behind=6 is 6 behind
+    # the leader: two dice, 2+4 = 6. Seat 2 threshold:behind=7 is only 6 behind: one die, 6.
+    # Three seats at 6: each gets 60/3 = 20 units.
+    g = toy(["bold", "threshold:behind=6", "threshold:behind=7"], [[3, 3], [2, 4], [6, 5]], target=6)
+    assert [t.two for t in g.turns] == [True, True, False]
+    assert g.scores == [6, 6, 6] and g.win_units == [20, 20, 20]
+
+
+def test_worked_example_the_turn_cap_hands_out_no_win(toy):
+    # target 50 with 2 rounds: nobody gets there, the game is capped after round 2.
+    g = toy(["bold", "bold"], [[6, 6, 5, 5], [2, 2, 1, 3]], target=50, max_rounds=2)
+    assert g.scores == [22, 4] and g.win_units == [0, 0] and g.length == 2
+    assert g.outcome == 1  # capped: the leader at 22 wins nothing
+
+
+def test_bust_face_zero_disables_busting_and_another_face_busts_instead(toy):
+    dice = [[1, 6, 2, 2]]
+    assert toy(["bold", "bold"], dice + [[3, 3, 3, 3]], target=30, max_rounds=1, bust_face=0).scores == [7, 6]
+    assert toy(["bold", "bold"], dice + [[3, 3, 3, 3]], target=30, max_rounds=1, bust_face=3).scores == [7, 0]
+
+
+@pytest.mark.parametrize("overrides", [
+    {"target": 60, "max_rounds": 3},  # every game capped
+    {"target": 30, "max_rounds": 4},  # some capped, some finished
+    {"target": 12, "bust_face": 0},  # no busts
+    {"bust_face": 6, "target": 1},  # over after one round; sixes bust
+])
+def test_kernel_equals_reference_under_rule_variants(overrides):
+    from toys.dice_race import reference
+    from toys.dice_race.rules import Rules
+
+    info = registry.get_game(TOY)
+    outcomes = set()
+    for players in (2, 3, 4):
+        rules = Rules.from_overrides({"players": players, **overrides})
+        lineup = ["random", "bold", "threshold:behind=2", "cautious"][:players]
+        engine = _engine(info, rules, lineup)
+        chunk = engine.play(9, 0, 60)
+        for g in range(60):
+            ref = reference.play_game(rules, engine.strategies, 9, g)
+            assert (list(chunk.scores[g]), list(chunk.win_units[g]), chunk.outcome[g], chunk.length[g]) == \
+                (ref.scores, ref.win_units, ref.outcome, ref.length), (overrides, players, g)
+            outcomes.add(ref.outcome)
+    assert outcomes == ({1} if overrides.get("target") == 60 else
+                        {0, 1} if overrides.get("target") == 30 else {0})
+
+
+def test_a_seats_dice_depend_on_no_strategy_not_even_its_own():
+    """Every turn draws both dice from the seat's own stream, one die or two: the k-th turn's
+    dice are the same whatever anyone plays (kernel.py's stream convention)."""
+    from toys.dice_race import GAME, reference
+    from toys.dice_race.rules import Rules
+
+    rules = Rules.from_overrides({"players": 3})
+    lineups = [["random"] * 3, ["bold", "cautious", "threshold"], ["cautious", "bold", "random"]]
+    for g in range(30):
+        games = [reference.play_game(rules, [parse_strategy(s, GAME.strategies) for s in specs], 8, g)
+                 for specs in lineups]
+        for seat in range(3):
+            dice = [game.dice_of(seat) for game in games]
+            k = min(map(len, dice))
+            assert all(d[:k] == dice[0][:k] for d in dice)
+
+
+def test_the_engine_refuses_restricted_play():
+    from toys.dice_race.engine import Engine
+    from toys.dice_race.rules import Rules
+
+    seats = [parse_strategy("bold", registry.get_game(TOY).strategies)] * 2
+    with pytest.raises(BalanceError, match="dice-race has no restricted play"):
+        Engine(Rules(), seats, card_strength=object())
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("players", 5, "players=5 is out of range; allowed: integer 2..4"),
+    ("players", 1, "players=1 is out of range; allowed: integer 2..4"),
+    ("target", 0, "target=0 is out of range; allowed: integer 1..200"),
+    ("max_rounds", 0, "max_rounds=0 is out of range; allowed: integer 1..100"),
+    ("bust_face", 7, "bust_face=7 is out of range; allowed: integer 0..6"),
+    ("target", True, "target=True is out of range"),
+    ("target", "high", "target='high' is out of range"),
+    ("dice", 3, "unknown rules key 'dice'; allowed: players, target, max_rounds, bust_face"),
+])
+def test_bad_rules_are_refused_in_one_line(key, value, words):
+    from toys.dice_race.rules import Rules
+
+    with pytest.raises(BalanceError) as e:
+        Rules.from_overrides({key: value})
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_every_rules_key_is_described_and_round_trips():
+    from toys.dice_race.rules import Rules
+
+    rows = Rules.describe()
+    assert [r["key"] for r in rows] == Rules.keys() == ["players", "target", "max_rounds", "bust_face"]
+    defaults = {r["key"]: json.loads(r["default"]) for r in rows}
+    assert Rules.from_overrides(defaults) == Rules()
+    rules = Rules.from_overrides({"players": 3, "target": 25})
+    assert Rules.from_overrides(rules.to_dict()) == rules
+
+
+def test_the_highest_score_fits_the_histogram():
+    """A seat ends at most target - 1 + 12; score_hist must hold every score."""
+    from toys.dice_race.rules import Rules
+
+    info = registry.get_game(TOY)
+    for overrides in ({}, {"target": 7, "bust_face": 0}, {"target": 100, "max_rounds": 2}):
+        rules = Rules.from_overrides({"players": 2, **overrides})
+        chunk = _engine(info, rules, ["bold"]).play(1, 0, 3000)
+        assert chunk.scores.max() <= rules.max_score
+        assert chunk.scores.max() >= rules.max_score - 6  # the bound is not loose
+
+
+# ---- dice-race: the turn cap and ties in a run's tables ----------------------------------------
+
+def test_the_turn_cap_shows_in_the_outcomes_table_with_no_win():
+    run = balance.simulate(TOY, players=[2, 3], games=500, seed=1, strategies=["bold"],
+                           overrides={"target": 60, "max_rounds": 3})
+    capped = run.outcomes.filter(pl.col("outcome") == CAPPED)
+    assert capped["games"].to_list() == [500, 500] and capped["won"].to_list() == [0, 0]
+    assert capped["length_sum"].to_list() == [1500, 1500]  # every game stopped after 3 rounds
+    assert run.seats["win_share"].sum() == 0
+    assert set(run.lengths["length"].to_list()) == {3}
+
+    mixed = balance.simulate(TOY, players=2, games=2000, seed=1, strategies=["random"],
+                             overrides={"target": 30, "max_rounds": 4})
+    by = {r["outcome"]: r for r in mixed.outcomes.iter_rows(named=True)}
+    assert by["capped"]["games"] > 0 and by["finished"]["games"] > 0
+    assert by["capped"]["won"] == 0 and by["finished"]["won"] == by["finished"]["games"]
+    # every finished game hands out one win, split or not: the seats' shares add up to them
+    assert mixed.seats["win_share"].sum() == pytest.approx(by["finished"]["games"])
+    # ties: shared wins of 60/2 units, counted apart from outright ones
+    tied = balance.simulate(TOY, players=2, games=2000, seed=1, strategies=["random"])
+    shared = tied.seats["wins_shared"].to_list()
+    assert shared[0] == shared[1] > 0
+    assert tied.seats["win_share"].sum() == 2000
+
+
+def test_symmetric_strategies_give_fair_seats_and_threshold_favours_the_later_seat():
+    """bold ignores the scores, so its seats are exchangeable; threshold reacts to the
+    leader, and the later seat has seen more of the round (a real seat edge to find)."""
+    from balance import aggregate
+
+    run = balance.simulate(TOY, players=2, games=20_000, seed=2, strategies=["bold"])
+    assert aggregate.seat_fairness(run.seats)["p_value"][0] > 0.001
+    run = balance.simulate(TOY, players=2, games=20_000, seed=2, strategies=["threshold"])
+    rates = (run.seats["win_share"] / run.seats["games"]).to_list()
+    assert rates[1] > rates[0] + 0.2
+
+
+# ---- dice-race: every command, end to end --------------------------------------------------------
+
+def invoke(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_cli_lists_the_toy_with_its_rules_and_strategies():
+    r = invoke("games")
+    assert r.exit_code == 0
+    assert re.search(r"^dice-race\s+Dice race \(a toy game\) \(competitive, 2-4 players; "
+                     r"default strategy threshold\)$", r.output, flags=re.M)
+    assert "avengers-cards" in r.output
+    rules = json.loads(invoke("rules", TOY, "--json").output)
+    assert [row["key"] for row in rules] == ["players", "target", "max_rounds", "bust_face"]
+    strategies = invoke("strategies", TOY).output
+    assert "behind=4  (int 0..30)" in strategies and "cautious" in strategies
+
+
+def test_cli_simulate_and_report(tmp_path):
+    out = tmp_path / "run"
+    r = invoke("simulate", TOY, "--players", "2,4", "--games", 600, "--seed", 4, "-s", "threshold",
+               "--set", "max_rounds=5", "--out", out, "--keep-games")
+    assert r.exit_code == 0, r.output
+    assert "threshold" in r.output and "card" not in r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == TOY and manifest["rules_version"] == "dice-race/1"
+    assert set(manifest["tables"]) == {"seats", "scores", "pairs", "game_totals", "outcomes", "lengths"}
+    games = pl.read_parquet(out / "games.parquet")
+    assert games.height == 600 * (2 + 4)
+    assert set(games["outcome"].unique().to_list()) == {"finished", "capped"}
+    assert games.filter(pl.col("outcome") == "capped")["win_share"].sum() == 0
+    assert games["length"].max() == 5
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    md = (out / "report.md").read_text()
+    assert "Dice race (a toy game)" in md and "turn cap" in md.lower() and "seat edge found" in md
+    assert "villain" not in md.lower() and "heroes" not in md.lower()
+
+
+def test_cli_compare_pairs_the_variants_game_by_game(tmp_path):
+    r = invoke("compare", TOY, "--variant", "default", "--variant", "target=25", "--players", 3,
+               "--games", 400, "-q", "--out", tmp_path / "cmp")
+    assert r.exit_code == 0, r.output
+    report = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    rows = {row["metric"]: row for row in report["results"]}
+    assert {"win_share_seat2", "capped", "length", "mean_score", "tied_game", "seat_shift"} <= set(rows)
+    # the same dice and the same choices until the default game ends: a higher target never
+    # makes a game shorter, so the paired difference is positive in every game that changed
+    assert rows["length"]["lo"] > 0 and rows["mean_score"]["lo"] > 0
+    assert report["units"]["capped"] == "rate" and report["units"]["length"] == "value"
+
+
+def test_cli_tune_writes_parameters_the_strategy_reads_back(tmp_path):
+    out = tmp_path / "tune"
+    r = invoke("tune", TOY, "--players", 2, "--budget", 400, "--population", 4,
+               "--games-per-candidate", 50, "--validate-games", 100, "--out", out, "-q")
+    assert r.exit_code == 0, r.output
+    tuned = tomllib.loads((out / "tuned.toml").read_text())
+    assert tuned["strategy"] == "threshold"  # the declared default strategy
+    assert 0 <= tuned["params"]["behind"] <= 30 and float(tuned["params"]["behind"]).is_integer()
+    strategy = parse_strategy(f"threshold:@{out}", registry.get_game(TOY).strategies)
+    assert strategy.values == (float(tuned["params"]["behind"]),)
+    validation = pl.read_parquet(out / "validation.parquet")
+    assert validation["field"].to_list()[:4] == ["threshold", "random", "cautious", "bold"]
+
+
+def test_cli_ladder_reads_what_the_game_declares(tmp_path):
+    out = tmp_path / "ladder"
+    r = invoke("ladder", TOY, "--ladder", "cautious,threshold", "--players", "2,3", "--games", 600,
+               "--set", "max_rounds=6", "--out", out, "-q")
+    assert r.exit_code == 0, r.output
+    rungs = pl.read_parquet(out / "rungs.parquet")
+    assert rungs.height == 4
+    # no restricted play and no measures of its own in this game: no columns are invented
+    assert rungs["top_card"].is_null().all() and "heroes_success" not in rungs.columns
+    assert (rungs["capped"] > 0).any()
+    threshold = rungs.filter(pl.col("strategy") == "threshold")
+    assert (threshold["p_adjusted"] < 0.05).all()  # the reactive strategy's seat edge
+    skill = pl.read_parquet(out / "skill.parquet")
+    assert (skill["lo"] > skill["fair"]).all()  # threshold beats cautious players
+    md = (out / "ladder.md").read_text()
+    assert "| seat test p | capped |" in md and "top card" not in md
+    assert "heroes" not in md
+
+
+def test_cli_matchups(tmp_path):
+    out = tmp_path / "m"
+    r = invoke("matchups", TOY, "--pool", "cautious,bold,threshold", "--players", 3, "--games", 300,
+               "--out", out)
+    assert r.exit_code == 0, r.output
+    matrix = pl.read_parquet(out / "matrix.parquet")
+    assert matrix.height == 6
+    cell = matrix.filter((pl.col("strategy") == "cautious") & (pl.col("field") == "bold")).row(0, named=True)
+    assert cell["hi"] < 1 / 3  # one die against two loses
+    assert re.search(r"cautious .*\(dominated by bold", r.output)
+    assert re.search(r"bold +meta-game share", r.output) and "bold  (dominated" not in r.output
+
+
+def test_cli_restrict_refuses_a_game_without_restricted_play(tmp_path):
+    r = invoke("restrict", TOY, "--games", 100, "--out", tmp_path / "r")
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: dice-race declares nothing to restrict")
+    assert not (tmp_path / "r").exists()
+
+
+def test_cli_bad_toy_rules_exit_2_in_one_line():
+    r = invoke("simulate", TOY, "--games", 10, "--set", "bust_face=7")
+    assert r.exit_code == 2
+    assert r.output.strip() == "error: bust_face=7 is out of range; allowed: integer 0..6"
+
+
+def test_the_ladder_keeps_avengers_cards_own_columns(tmp_path):
+    """The other side of the ladder's reading of the declaration: a game with restricted play
+    and a villains table still gets its top card and the heroes' success."""
+    from balance.ladder import run_ladder, write_ladder
+
+    result = run_ladder("avengers-cards", ["random", "lowest"], players=[4], games=400, seed=1)
+    rungs = result.rungs
+    assert result.restrictable == "card"
+    assert rungs["top_card"].is_not_null().all() and rungs["heroes_success"].is_not_null().all()
+    assert (rungs["capped"] == 0).all()
+    write_ladder(result, tmp_path, "avengers-cards: balance by skill")
+    md = (tmp_path / "ladder.md").read_text()
+    assert "| heroes' success | top card | change without it |" in md and "| capped |" not in md

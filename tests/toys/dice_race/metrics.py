@@ -1,0 +1,55 @@
+"""What ``balance compare`` measures in dice-race, game by game, as exact integers."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.game import WIN_UNIT
+
+from . import CAPPED_CODE
+
+RATE, VALUE = "rate", "value"  # a rate shows in % (differences in pp); a value as a number
+
+
+@dataclass(frozen=True)
+class CompareMetrics:
+    """Columns, seats first: win_share_seat{s} (x WIN_UNIT); capped (1 if the turn cap
+    stopped the game); length (rounds played); mean_score (x players: the score sum);
+    tied_game (1 if two or more seats shared the win)."""
+
+    players: int
+
+    @property
+    def names(self) -> list[str]:
+        return [f"win_share_seat{s}" for s in range(self.players)] + [
+            "capped", "length", "mean_score", "tied_game"]
+
+    @property
+    def units(self) -> list[str]:
+        return [RATE] * self.players + [RATE, VALUE, VALUE, RATE]
+
+    @property
+    def scales(self) -> np.ndarray:
+        return np.array([float(WIN_UNIT)] * self.players + [1, 1, self.players, 1], np.float64)
+
+    def per_game(self, chunk, rules) -> np.ndarray:
+        """A chunk's per-game metrics as scaled integers: int64[n_games, n_metrics]."""
+        columns = [chunk.win_units[:, s].astype(np.int64) for s in range(rules.players)] + [
+            (chunk.outcome == CAPPED_CODE).astype(np.int64),
+            chunk.length.astype(np.int64),
+            chunk.scores.astype(np.int64).sum(axis=1),
+            ((chunk.win_units > 0).sum(axis=1) > 1).astype(np.int64),
+        ]
+        return np.column_stack(columns)
+
+    def bounds(self, rules) -> np.ndarray:
+        """The largest per-game value of each metric (unscaled, every metric >= 0): shares,
+        capped and tied_game 1; length max_rounds; mean score at most the rules' max_score."""
+        return np.array([1.0] * self.players + [1.0, rules.max_rounds, rules.max_score, 1.0],
+                        np.float64)
+
+
+def compare_metrics(rules: list, players: int) -> CompareMetrics:
+    """The metrics for a comparison of these rules (one per variant) at ``players`` players."""
+    return CompareMetrics(players)

@@ -1,0 +1,54 @@
+"""What ``balance compare`` measures in siege, game by game, as exact integers.
+
+A cooperative game has one result for the whole team, so there are no per-seat win-share
+columns: ``seat_columns = 0`` tells the generic comparison not to read seats.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.game import WIN_UNIT
+
+from . import CAPPED_CODE
+
+RATE, VALUE = "rate", "value"  # a rate shows in % (differences in pp); a value as a number
+
+
+@dataclass(frozen=True)
+class CompareMetrics:
+    """Columns: team_win (x WIN_UNIT: seat 0's win units, every seat's being the same);
+    capped (1 if the turn cap stopped the game); length (rounds played)."""
+
+    players: int
+    seat_columns: int = 0  # no per-seat win-share columns (cooperative: one team result)
+
+    @property
+    def names(self) -> list[str]:
+        return ["team_win", "capped", "length"]
+
+    @property
+    def units(self) -> list[str]:
+        return [RATE, RATE, VALUE]
+
+    @property
+    def scales(self) -> np.ndarray:
+        return np.array([float(WIN_UNIT), 1.0, 1.0], np.float64)
+
+    def per_game(self, chunk, rules) -> np.ndarray:
+        """A chunk's per-game metrics as scaled integers: int64[n_games, n_metrics]."""
+        return np.column_stack([
+            chunk.win_units[:, 0].astype(np.int64),
+            (chunk.outcome == CAPPED_CODE).astype(np.int64),
+            chunk.length.astype(np.int64),
+        ])
+
+    def bounds(self, rules) -> np.ndarray:
+        """The largest per-game value of each metric (unscaled, every metric >= 0)."""
+        return np.array([1.0, 1.0, float(rules.max_rounds)], np.float64)
+
+
+def compare_metrics(rules: list, players: int) -> CompareMetrics:
+    """The metrics for a comparison of these rules (one per variant) at ``players`` players."""
+    return CompareMetrics(players)
