@@ -8,6 +8,8 @@ Measures, side by side in one run (machines are noisy, so ratios matter more tha
   number of games; the cost of checkpoints.
 
 Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
+       python scripts/bench.py --against REF   (kernel games/s of this tree and of git REF,
+                                                interleaved in one run; prints a table only)
 """
 from __future__ import annotations
 
@@ -147,14 +149,49 @@ def checkpoint_overhead(games: int, repeats: int) -> tuple[float, float]:
         ckpt.CHECKPOINT_SECONDS = default
 
 
+def against(ref: str, games: dict, rounds: int = 3) -> list[tuple]:
+    """Kernel games/s (avengers-cards, one core) of this tree and of the commit ``ref``, each in
+    a fresh process and interleaved round by round, so machine drift hits both alike: the
+    check that a refactor costs no speed. Returns (spec, players, ref rate, this rate) medians."""
+    old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
+                   check=True, capture_output=True)
+    code = ("import sys; sys.path.insert(0, 'scripts'); import bench; "
+            "print(bench.kernel_rate({players}, {spec!r}, {games}, 1))")
+
+    def rate(tree: Path, spec: str, players: int) -> float:
+        out = subprocess.run([sys.executable, "-c", code.format(players=players, spec=spec, games=games[spec])],
+                             cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                             capture_output=True, text=True).stdout
+        return float(out.strip().splitlines()[-1])
+
+    try:
+        rows = []
+        for spec, players in (("random", 4), ("greedy", 4), ("random", 5)):
+            rate(old, spec, players), rate(ROOT, spec, players)  # compile or load both caches
+            pairs = [(rate(old, spec, players), rate(ROOT, spec, players)) for _ in range(rounds)]
+            before, after = (statistics.median(x) for x in zip(*pairs))
+            rows.append((spec, players, before, after))
+            print(f"{spec:<8} {players}p  {ref}: {before:>12,.0f}  this tree: {after:>12,.0f}  "
+                  f"ratio {after / before:.3f}", flush=True)
+        return rows
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
+                       capture_output=True)
+
+
 def main() -> None:
     # LocalCluster workers are spawned processes: they import this file as __main__ again,
     # so everything runs under the `if __name__ == "__main__"` guard below.
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run, noisier)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "BENCHMARKS.md"))
+    ap.add_argument("--against", metavar="REF", help="compare kernel speed with git REF only")
     args = ap.parse_args()
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
+    if args.against:
+        against(args.against, kernel_games, 1 if args.quick else 3)
+        return
     repeats = 1 if args.quick else 3
     memory_games = [10**5, 10**6] if args.quick else [10**6, 10**7, 10**8]
 

@@ -1,6 +1,7 @@
 """The game contract (``balance.game.GameInfo``), checked for every registered game, and how
 games are found: built in, or from another package through the ``balance.games`` entry point.
 """
+import json
 from dataclasses import replace
 
 import pytest
@@ -138,3 +139,93 @@ def test_restricted_play_modes_are_declared_and_the_engine_knows_each():
             assert meaning and engine.card_strength_plan(rules, mode, 100).when == mode
         with pytest.raises(BalanceError, match="allowed: " + ", ".join(m for m, _ in info.restrict_modes)):
             engine.card_strength_plan(rules, "sometimes", 100)
+
+
+# ---- every command on every game (the toys of tests/toys included) -------------------------------
+
+
+def _cli(*args):
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result, result.output  # stdout and stderr together
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_rules_round_trip_and_bad_input_is_one_line(game_id):
+    info = registry.get_game(game_id)
+    rules_cls = info.part("rules").Rules
+    low, high = info.players
+    for players in range(low, high + 1):
+        try:
+            rules = rules_cls.from_overrides({"players": players})
+        except BalanceError:
+            continue  # a count that needs an explicit choice (checked above)
+        assert rules_cls.from_overrides(rules.to_dict()) == rules  # what manifests store
+    with pytest.raises(BalanceError, match=r"unknown rules key 'no_such_rule'; allowed: .*players") as e:
+        rules_cls.from_overrides({"no_such_rule": 1})
+    assert "\n" not in str(e.value)
+    tunable = next((s for s in info.strategies.values() if s.params), None)
+    if tunable is not None:
+        from balance.strategy import parse_strategy
+
+        with pytest.raises(BalanceError, match="nope") as e:
+            parse_strategy(f"{tunable.name}:nope=1", info.strategies)
+        assert "\n" not in str(e.value)
+
+
+def _a_rule_change(info, rules: dict) -> str:
+    """KEY=VALUE: the first integer rule that one step up or down leaves valid rules."""
+    rules_cls = info.part("rules").Rules
+    for key, value in rules.items():
+        if key == "players" or isinstance(value, bool) or not isinstance(value, int):
+            continue
+        for other in (value + 1, value - 1):
+            try:
+                rules_cls.from_overrides({**rules, key: other})
+            except BalanceError:
+                continue
+            return f"{key}={other}"
+    raise AssertionError(f"{info.id}: no integer rule can change")
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_simulate_report_compare_tune_ladder_and_matchups_or_restrict_run_end_to_end(game_id, tmp_path):
+    """The chain a user runs, with tiny sizes, on every game: each command exits 0 and writes
+    its files, or refuses in one line where the game's kind rules it out."""
+    info = registry.get_game(game_id)
+    players = max(info.players[0], min(3, info.players[1]))
+    strategy = info.default_strategy
+    run = tmp_path / "run"
+    r, text = _cli("simulate", game_id, "--players", players, "--games", 300, "-s", strategy,
+                   "--out", run, "-q")
+    assert r.exit_code == 0, text
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert set(manifest["tables"]) >= {"seats", "outcomes", "lengths"}
+    assert all((run / f"{name}.parquet").is_file() for name in manifest["tables"])
+    r, text = _cli("report", run)
+    assert r.exit_code == 0 and (run / "report.html").is_file(), text
+    variant = _a_rule_change(info, manifest["runs"][0]["rules"])
+    r, text = _cli("compare", game_id, "--players", players, "-s", strategy, "--variant", "default",
+                   "--variant", variant, "--games", 200, "--out", tmp_path / "cmp", "-q")
+    assert r.exit_code == 0 and (tmp_path / "cmp" / "comparison.json").is_file(), text
+    tunable = next((s for s in info.strategies.values() if s.params), None)
+    if tunable is not None:
+        r, text = _cli("tune", game_id, "--strategy", tunable.name, "--players", players,
+                       "--budget", 2000, "--population", 4, "--games-per-candidate", 100 * players,
+                       "--validate-games", 100 * players, "--out", tmp_path / "tune", "-q")
+        assert r.exit_code == 0 and (tmp_path / "tune" / "tuned.toml").is_file(), text
+    ladder = ",".join(list(info.strategies)[:2])
+    r, text = _cli("ladder", game_id, "--ladder", ladder, "--players", players, "--games", 200,
+                   "--out", tmp_path / "ladder", "-q")
+    assert r.exit_code == 0 and (tmp_path / "ladder" / "rungs.parquet").is_file(), text
+    r, text = _cli("matchups", game_id, "--pool", ladder, "--players", players, "--games", 200,
+                   "--out", tmp_path / "m")
+    if info.cooperative:
+        assert r.exit_code == 2 and "cooperative" in text and len(text.strip().splitlines()) == 1
+    else:
+        assert r.exit_code == 0, text
+    r, text = _cli("restrict", game_id, "--players", players, "--games", 200, "-s", strategy,
+                   "--out", tmp_path / "restrict", "-q")
+    if info.restrictable is None:
+        assert r.exit_code == 2 and "restrict" in text and len(text.strip().splitlines()) == 1
+    else:
+        assert r.exit_code == 0 and (tmp_path / "restrict" / "restrict.parquet").is_file(), text
