@@ -9,7 +9,7 @@ __all__ = ["simulate", "__version__"]
 
 def __getattr__(name):
     if name == "simulate":
-        from balance.api import simulate
+        from balance.core.api import simulate
 
         return simulate
     raise AttributeError(f"module 'balance' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The ``balance`` command: thin wrappers over ``balance.api``.
+"""The ``balance`` command: thin wrappers over ``balance.core.api``.
 
 Heavy imports (numba kernels, polars) happen inside commands so ``balance --help`` is instant.
 Bad input -> one line on stderr and exit code 2; no traceback, no half-written output.
@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from balance import __version__
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 app = typer.Typer(
     name="balance",
@@ -54,8 +54,8 @@ def games(
 ) -> None:
     """List the games balance can simulate (built in, or installed by other packages through
     the `balance.games` entry point)."""
-    from balance.registry import game_ids, get_game
-    from balance.schema import CORE_TABLES
+    from balance.core.registry import game_ids, get_game
+    from balance.core.schema import CORE_TABLES
 
     if tables:
         typer.echo("core tables (every game; pairs for competitive games, scores with a score):")
@@ -85,7 +85,7 @@ def strategies(
 
     Use them as `--strategy NAME` or `--strategy NAME:PARAM=VALUE,PARAM=VALUE`.
     """
-    from balance.registry import get_game
+    from balance.core.registry import get_game
 
     try:
         catalogue = get_game(game).strategies
@@ -113,7 +113,7 @@ def rules(
     """
     import textwrap
 
-    from balance.registry import get_game
+    from balance.core.registry import get_game
 
     try:
         # Every game's rules module declares its keys' words (Rules.describe), so this command
@@ -208,14 +208,14 @@ def simulate(
 
     Example: balance simulate avengers-cards --players 3,4,5 --games 100000 -s greedy
     """
-    from balance.api import resume_arguments
-    from balance.api import simulate as run_simulation
+    from balance.core.api import resume_arguments
+    from balance.core.api import simulate as run_simulation
 
     counts = _parse_players(players)
     if when != "always" and not card_strength:
         fail(f"--when {when} applies to --card-strength; add --card-strength (or drop --when)")
     try:
-        from balance.variants import parse_overrides
+        from balance.core.variants import parse_overrides
 
         overrides = parse_overrides(set_)
         if resume is not None:
@@ -269,8 +269,8 @@ def _default_out(kind: str, game: str) -> Path:
 def _run_analysis(out: Path, force: bool, quiet: bool, total: int, run, write):
     """The shape every analysis command shares: check --out before any work, run with a
     progress bar, write the output directory atomically; BalanceError -> one line, exit 2."""
-    from balance.interrupts import interrupting
-    from balance.output import atomic_dir, check_target
+    from balance.core.interrupts import interrupting
+    from balance.core.output import atomic_dir, check_target
 
     try:
         check_target(out, force)
@@ -350,7 +350,7 @@ def report(
 
     Example: balance report runs/study --mix runs/study-mix --out reports/study
     """
-    from balance.report import write_run_report
+    from balance.analysis.report import write_run_report
 
     try:
         paths = write_run_report(run_dir, out, interval, mix_dir=mix)
@@ -401,10 +401,10 @@ def compare(
     Example: balance compare avengers-cards --variant default --variant bonus2:set_bonus=2
     --players 4 --games 200000 -s greedy
     """
-    from balance.compare import compare as run_compare
-    from balance.compare import parse_variant
-    from balance.compare_report import write_compare_report
-    from balance.output import write_json
+    from balance.analysis.compare import compare as run_compare
+    from balance.analysis.compare import parse_variant
+    from balance.analysis.compare_report import write_compare_report
+    from balance.core.output import write_json
 
     if ctx.args:
         try:  # the variant the shell cut short names itself best
@@ -487,11 +487,11 @@ def tune(
     Use the result as --strategy greedy:@DIR/tuned.toml.
     Example: balance tune avengers-cards --strategy greedy --players 4 --against self --budget 5000000
     """
-    from balance.interrupts import interrupting
-    from balance.matchups import split_pool
-    from balance.tune import plan as tune_plan
-    from balance.tune import tune as run_tune
-    from balance.variants import parse_overrides
+    from balance.core.interrupts import interrupting
+    from balance.analysis.matchups import split_pool
+    from balance.analysis.tune import plan as tune_plan
+    from balance.analysis.tune import tune as run_tune
+    from balance.core.variants import parse_overrides
 
     field = against if against == "self" else split_pool([against])
     out = out or _default_out("tune", game)
@@ -538,8 +538,8 @@ def restrict(
 
     Example: balance restrict avengers-cards --when before-last --players 4 -s greedy
     """
-    from balance.restrict import run_restrict, write_restrict
-    from balance.variants import parse_overrides
+    from balance.analysis.restrict import run_restrict, write_restrict
+    from balance.core.variants import parse_overrides
 
     out = out or _default_out("restrict", game)
     result = _run_analysis(
@@ -549,7 +549,7 @@ def restrict(
         lambda result, directory: write_restrict(result, directory,
                                                  f"{game}: card strength by restricted play"))
     if not quiet:
-        from balance.document import diff_ci
+        from balance.analysis.document import diff_ci
 
         for r in result.table.iter_rows(named=True):
             typer.echo(f"  card {r['card']:>2}: {diff_ci(r['difference'], r['lo'], r['hi'])}, "
@@ -578,8 +578,8 @@ def matchups(
 
     Example: balance matchups avengers-cards --pool greedy,threshold,lowest,random --players 4
     """
-    from balance.matchups import run_matchups, split_pool, write_matchups
-    from balance.variants import parse_overrides
+    from balance.analysis.matchups import run_matchups, split_pool, write_matchups
+    from balance.core.variants import parse_overrides
 
     specs = split_pool(pool)
     out = out or _default_out("matchups", game)
@@ -618,9 +618,9 @@ def ladder(
 
     Example: balance ladder avengers-cards --ladder random,lowest,threshold,greedy --players 3,4,5
     """
-    from balance.ladder import run_ladder, write_ladder
-    from balance.matchups import split_pool
-    from balance.variants import parse_overrides
+    from balance.analysis.ladder import run_ladder, write_ladder
+    from balance.analysis.matchups import split_pool
+    from balance.core.variants import parse_overrides
 
     counts = _parse_players(players)
     specs = split_pool(ladder_specs)
@@ -636,7 +636,7 @@ def ladder(
 
 def _plan_counts(players: str, family: Optional[int]) -> tuple[list[int], int]:
     """The player counts of a planned run and its Holm family (default: how many counts)."""
-    from balance.errors import check_int
+    from balance.core.errors import check_int
 
     counts = _parse_players(players)
     if not counts:
@@ -702,7 +702,7 @@ def plan(
 
     Example: balance plan --effect 0.005 --players 3,4,5
     """
-    from balance import stats
+    from balance.analysis import stats
 
     try:
         counts, family = _plan_counts(players, family)

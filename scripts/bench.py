@@ -37,8 +37,8 @@ def kernel_rate(players: int, spec: str, games: int, repeats: int) -> float:
     from balance.games.avengers_cards.engine import Engine
     from balance.games.avengers_cards.rules import Rules
     from balance.games.avengers_cards.strategies import STRATEGIES
-    from balance.runner import DEFAULT_CHUNK
-    from balance.strategy import parse_strategy
+    from balance.core.runner import DEFAULT_CHUNK
+    from balance.core.strategy import parse_strategy
 
     rules = Rules.from_overrides({"players": players})
     engine = Engine(rules, [parse_strategy(spec, STRATEGIES)] * players)
@@ -56,7 +56,7 @@ def reference_rate(players: int, spec: str, games: int) -> float:
     from balance.games.avengers_cards import reference
     from balance.games.avengers_cards.rules import Rules
     from balance.games.avengers_cards.strategies import STRATEGIES
-    from balance.strategy import parse_strategy
+    from balance.core.strategy import parse_strategy
 
     rules = Rules.from_overrides({"players": players})
     seats = [parse_strategy(spec, STRATEGIES)] * players
@@ -129,7 +129,7 @@ def peak_rss_mb(games: int) -> float:
 def checkpoint_overhead(games: int, repeats: int) -> tuple[float, float]:
     """Median seconds of a written run with checkpoints at the default rate and with none."""
     import balance
-    import balance.checkpoint as ckpt
+    import balance.core.checkpoint as ckpt
 
     def seconds(every):
         ckpt.CHECKPOINT_SECONDS = every
@@ -218,7 +218,7 @@ def main() -> None:
     scaling = scale_rates(scale_games, repeats)
     for name, r in scaling.items():
         print(f"{name}: {r:,.0f} games/s")
-    from balance.checkpoint import CHECKPOINT_SECONDS
+    from balance.core.checkpoint import CHECKPOINT_SECONDS
 
     ckpt_games = 2_000_000 if args.quick else 20_000_000
     with_ckpt, without_ckpt = checkpoint_overhead(ckpt_games, repeats)
@@ -227,7 +227,7 @@ def main() -> None:
     warm = cli_seconds(clear_cache=False)
     print(f"balance simulate, 10,000 games: cold {cold:.1f} s, warm {warm:.1f} s")
 
-    from balance.runner import DEFAULT_CHUNK
+    from balance.core.runner import DEFAULT_CHUNK
 
     lines = [
         "# Benchmarks",

@@ -26,7 +26,7 @@ from scipy import stats as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from balance import stats  # noqa: E402
+from balance.analysis import stats  # noqa: E402
 
 COUNTS = (3, 4, 5)
 ALPHA = 0.05

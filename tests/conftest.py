@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from balance import registry
+from balance.core import registry
 
 DATA = Path(__file__).parent / "data"
 

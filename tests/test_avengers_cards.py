@@ -6,14 +6,14 @@ import pytest
 from numba import njit
 
 import balance
-import balance.errors
-from balance._jit import popcount
+import balance.core.errors
+from balance.core._jit import popcount
 from balance.games.avengers_cards import kernel, reference
 from balance.games.avengers_cards.engine import Engine
 from balance.games.avengers_cards.outcomes import WIN_UNIT, CardStat, SeatStat
 from balance.games.avengers_cards.rules import Rules
 from balance.games.avengers_cards.strategies import STRATEGIES, kth_card, mask_sum
-from balance.strategy import parse_strategy
+from balance.core.strategy import parse_strategy
 
 VARIANTS = [
     {},
@@ -283,7 +283,7 @@ def test_rotation_puts_every_strategy_in_every_seat_equally():
         assert games[(seat, "greedy:samples=2")] == 2_000
         assert games[(seat, "threshold")] == games[(seat, "random")] == 1_000
     assert run.cards["played"].sum() == 4_000 * 4 * 12
-    with pytest.raises(balance.errors.BalanceError, match="do not fit 3 seats"):
+    with pytest.raises(balance.core.errors.BalanceError, match="do not fit 3 seats"):
         balance.simulate("avengers-cards", players=3, games=10, strategies=["random"] * 4, rotate=True)
 
 

@@ -7,10 +7,10 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.avengers_cards.rules import RULE_DOCS, Rules, _default_hand
-from balance.registry import game_ids, get_game
-from balance.variants import parse_value
+from balance.core.registry import game_ids, get_game
+from balance.core.variants import parse_value
 
 runner = CliRunner()
 
@@ -245,7 +245,7 @@ def plan_lines(*args):
 
 
 def test_plan_sizes_the_seat_edge_for_the_report_verdict():
-    from balance import stats
+    from balance.analysis import stats
 
     lines = plan_lines("--effect", 0.01, "--players", "3,4,5")
     assert lines[0] == "To detect 1 pp with power 90% at alpha 0.05:"
@@ -265,7 +265,7 @@ def test_plan_sizes_the_seat_edge_for_the_report_verdict():
 
 
 def test_plan_family_defaults_to_the_number_of_counts_and_can_be_given():
-    from balance import stats
+    from balance.analysis import stats
 
     alone = plan_lines("--players", 4)
     assert "(chi-square over the seats, level 0.05):" in alone[2] and "Holm" not in alone[2]
@@ -278,7 +278,7 @@ def test_plan_family_defaults_to_the_number_of_counts_and_can_be_given():
 
 
 def test_plan_paired_lines_and_other_power_and_alpha():
-    from balance import stats
+    from balance.analysis import stats
 
     lines = plan_lines("--effect", 0.005, "--players", "3,5", "--power", 0.8, "--alpha", 0.01,
                        "--paired-sd", 0.3)
@@ -326,7 +326,7 @@ def test_a_slow_warm_up_says_it_is_compiling_and_is_not_counted_as_simulation(mo
     takes long, the user is told why nothing moves. A slow warm-up is simulated here."""
     import time
 
-    from balance import api
+    from balance.core import api
     from balance.games.avengers_cards.engine import Engine
 
     play = Engine.play

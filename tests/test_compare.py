@@ -13,14 +13,14 @@ import pytest
 from scipy import stats as st
 from typer.testing import CliRunner
 
-from balance import stats
+from balance.analysis import stats
 from balance.cli import app
-from balance.compare import _setup, compare, parse_variant, summarize
+from balance.analysis.compare import _setup, compare, parse_variant, summarize
 from balance.games.avengers_cards.metrics import compare_metrics
-from balance.paired import PairedSums
-from balance.errors import BalanceError
+from balance.core.paired import PairedSums
+from balance.core.errors import BalanceError
 from balance.games.avengers_cards.rules import load_villains
-from balance.variants import parse_overrides
+from balance.core.variants import parse_overrides
 
 PLANTED = "seat0:extra_tokens=[[1,0,0]]"
 # A seat-symmetric variant that changes how often games tie (6.5% -> 23% with random play):

@@ -1,4 +1,4 @@
-"""The game contract (``balance.game.GameInfo``), checked for every registered game, and how
+"""The game contract (``balance.core.game.GameInfo``), checked for every registered game, and how
 games are found: built in, or from another package through the ``balance.games`` entry point.
 """
 import json
@@ -8,10 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 import balance
-from balance import registry
+from balance.core import registry
 from balance.cli import app
-from balance.errors import BalanceError
-from balance.game import PARTS, WIN_UNIT, GameInfo, Kind
+from balance.core.errors import BalanceError
+from balance.core.game import PARTS, WIN_UNIT, GameInfo, Kind
 
 
 @pytest.fixture(autouse=True)
@@ -43,14 +43,14 @@ def test_every_registered_game_declares_itself_soundly(game_id):
 
 def test_win_unit_is_declared_once():
     """Kernels, engines and every analysis count a win in the same 1/WIN_UNIT units: no module
-    but balance/game.py may set its own (a second `WIN_UNIT = 60` would drift unnoticed)."""
+    but balance/core/game.py may set its own (a second `WIN_UNIT = 60` would drift unnoticed)."""
     import re
     from pathlib import Path
 
     root = Path(balance.__file__).parent
     setters = [str(f.relative_to(root)) for f in root.rglob("*.py")
                if re.search(r"^\s*WIN_UNIT\s*=", f.read_text(encoding="utf-8"), flags=re.M)]
-    assert setters == ["game.py"]
+    assert setters == ["core/game.py"]
     assert WIN_UNIT == 60  # exact for ties of up to 6 (60/k is whole for k <= 6)
 
 
@@ -165,7 +165,7 @@ def test_rules_round_trip_and_bad_input_is_one_line(game_id):
     assert "\n" not in str(e.value)
     tunable = next((s for s in info.strategies.values() if s.params), None)
     if tunable is not None:
-        from balance.strategy import parse_strategy
+        from balance.core.strategy import parse_strategy
 
         with pytest.raises(BalanceError, match="nope") as e:
             parse_strategy(f"{tunable.name}:nope=1", info.strategies)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.avengers_cards import kernel, reference
 from balance.games.avengers_cards.engine import Engine
 from balance.games.avengers_cards.outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
@@ -31,7 +31,7 @@ from balance.games.avengers_cards.rules import (
     Rules,
 )
 from balance.games.avengers_cards.strategies import MAX_PARAMS, STRATEGIES
-from balance.strategy import parse_strategy
+from balance.core.strategy import parse_strategy
 
 
 def fuzz(max_examples):

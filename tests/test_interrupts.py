@@ -4,7 +4,7 @@ import signal
 
 import pytest
 
-from balance.interrupts import deferred, interrupting
+from balance.core.interrupts import deferred, interrupting
 
 
 @pytest.fixture(autouse=True)

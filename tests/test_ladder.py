@@ -5,8 +5,8 @@ from typer.testing import CliRunner
 
 import balance
 from balance.cli import app
-from balance.errors import BalanceError
-from balance.ladder import run_ladder
+from balance.core.errors import BalanceError
+from balance.analysis.ladder import run_ladder
 
 
 def test_ladder_numbers_match_direct_runs():

@@ -6,8 +6,8 @@ from typer.testing import CliRunner
 
 import balance
 from balance.cli import app
-from balance.errors import BalanceError
-from balance.matchups import _dominated, _replicator, run_matchups, split_pool
+from balance.core.errors import BalanceError
+from balance.analysis.matchups import _dominated, _replicator, run_matchups, split_pool
 
 
 def test_pool_specs_keep_their_parameters_together():
@@ -65,7 +65,7 @@ def test_cell_tests_use_the_observed_spread_and_a_never_winning_strategy_gets_p_
     mixed cell gets the one-sample test on its per-game shares (scipy's z-test as oracle)."""
     from scipy import stats as st
 
-    from balance.matchups import _significance
+    from balance.analysis.matchups import _significance
 
     mixed = np.array([1.0, 0.0, 0.0, 0.5, 0.0, 1 / 3, 0.25, 0.0, 1.0, 0.0] * 30)
     cells = {"never": np.zeros(200), "tie": np.full(200, 0.25), "mixed": mixed}

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 from matplotlib.colors import to_rgba
 
-from balance import plots
+from balance.analysis import plots
 from balance.games.avengers_cards import report as avengers_report
 
 PLAYERS = (3, 4, 5)

@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 
 import balance
-from balance.errors import BalanceError
-from balance.report import write_run_report
+from balance.core.errors import BalanceError
+from balance.analysis.report import write_run_report
 
 # the generic sections, with the game's own (Card strength, Villains) after Scores
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
@@ -153,7 +153,7 @@ def test_missing_manifest_is_a_clear_error(mixed, tmp_path):
 
 def test_text_from_the_run_is_escaped(tmp_path):
     """Names come from manifests and tables: they must not break a table or inject markup."""
-    from balance.document import Code, Para, Section, Table, to_html, to_markdown
+    from balance.analysis.document import Code, Para, Section, Table, to_html, to_markdown
 
     sections = [Section("Odd names", [Para(("a <b>bold</b> claim & *stars*",)),
                                       Table(["name", "rate"], [[Code("x|y<script>"), "1.00%"]])])]
@@ -166,8 +166,8 @@ def test_text_from_the_run_is_escaped(tmp_path):
 
 def test_clopper_pearson_on_request(mixed, tmp_path):
     run, _ = mixed
-    from balance import stats
-    from balance.report import analyse, load_run, write_run_report
+    from balance.analysis import stats
+    from balance.analysis.report import analyse, load_run, write_run_report
 
     manifest, tables = load_run(run)
     villains = analyse(tables, "clopper-pearson", manifest).game.villains
@@ -183,7 +183,7 @@ def test_clopper_pearson_on_request(mixed, tmp_path):
 def test_mean_score_interval_is_clustered_by_game(mixed):
     """The seats of one game share its fights, so their scores are correlated: the mean's
     interval must come from per-game totals, not from seat-games taken as independent."""
-    from balance import stats
+    from balance.analysis import stats
 
     run, paths = mixed
     text = section(paths["markdown"].read_text(), "Player count")
@@ -197,7 +197,7 @@ def test_mean_score_interval_is_clustered_by_game(mixed):
 def test_sides_get_win_rates_and_a_side_against_side_matrix():
     """A competitive game with sides: the pairs table keyed by side gives the side-vs-side
     matrix (level games count half) and the seats table the win rate per side (Wilson)."""
-    from balance import aggregate, stats
+    from balance.analysis import aggregate, stats
 
     pairs = pl.DataFrame({
         "players": [2] * 4, "seat": [0, 1, 0, 1], "strategy": ["x"] * 4,

@@ -5,8 +5,8 @@ import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
-from balance.errors import BalanceError
-from balance.restrict import run_restrict
+from balance.core.errors import BalanceError
+from balance.analysis.restrict import run_restrict
 
 
 def test_a_restriction_that_never_binds_has_exactly_zero_effect():
@@ -67,7 +67,7 @@ def test_a_denied_card_replays_the_same_game_when_it_is_never_reached():
     """The pairing is game by game: with `lowest` in every seat the 6 is never played, so each
     replay is the game as played and every paired difference is exactly zero."""
     import balance
-    from balance import aggregate
+    from balance.analysis import aggregate
 
     run = balance.simulate("avengers-cards", players=4, games=400, seed=2, strategies=["lowest"],
                            card_strength="always", card_strength_cards=[6])

@@ -2,7 +2,7 @@
 import numpy as np
 from scipy import stats
 
-from balance.rng import PyStream, below, next_u64, stream_key
+from balance.core.rng import PyStream, below, next_u64, stream_key
 
 
 def test_kernel_and_python_streams_agree_draw_by_draw():

@@ -1,9 +1,9 @@
 """Rules validation, variant files and overrides: bad input gets a message naming it."""
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.avengers_cards.rules import Rules
-from balance.variants import load_variant_file, parse_overrides
+from balance.core.variants import load_variant_file, parse_overrides
 
 
 def test_defaults_are_the_rulebook():

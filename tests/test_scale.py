@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 import balance
-from balance.checkpoint import partial_dir
-from balance.errors import BalanceError
+from balance.core.checkpoint import partial_dir
+from balance.core.errors import BalanceError
 
 TABLES = ("seats", "scores", "cards", "villains", "pairs")
 RUN = dict(players=[3, 4], games=24_000, seed=11, strategies=["greedy:samples=4", "threshold", "random"],
@@ -118,7 +118,7 @@ def test_interrupted_run_resumes_to_identical_outputs(tmp_path, reference_run):
 def test_a_signal_while_a_chunk_is_folded_waits_until_it_is_whole(tmp_path, reference_run, monkeypatch):
     """SIGTERM after a chunk's counts were added but before it was marked done: were the
     interrupt raised there, --resume would play that chunk again and count it twice."""
-    from balance.checkpoint import RunState
+    from balance.core.checkpoint import RunState
 
     folded = []
 

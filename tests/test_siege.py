@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 import balance
 from balance.cli import app
-from balance.errors import BalanceError
-from balance.game import CAPPED, WIN_UNIT, Kind
-from balance.registry import game_ids, get_game
-from balance.strategy import parse_strategy
+from balance.core.errors import BalanceError
+from balance.core.game import CAPPED, WIN_UNIT, Kind
+from balance.core.registry import game_ids, get_game
+from balance.core.strategy import parse_strategy
 from toys.siege import CAPPED_CODE, GAME, WALL_FELL, WON, reference
 from toys.siege.engine import Engine, side_names
 from toys.siege.metrics import compare_metrics
@@ -379,7 +379,7 @@ def test_cli_matchups_refuses_a_cooperative_game(tmp_path):
 
 
 def test_cli_ladder(tmp_path):
-    from balance.ladder import run_ladder
+    from balance.analysis.ladder import run_ladder
 
     games = 500
     result = run_ladder("siege", ["random", "fighter", "coordinated"], [1, 2, 3], games, 0, {}, 1)

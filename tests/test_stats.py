@@ -1,4 +1,4 @@
-"""balance.stats: agreement with independent implementations, coverage and error rates by
+"""balance.analysis.stats: agreement with independent implementations, coverage and error rates by
 simulation, sample-size round trips, the sequential test, and input validation.
 
 Every simulation uses a fixed seed, so a run is deterministic; the false-failure rates stated
@@ -18,9 +18,9 @@ from statsmodels.stats.power import GofChisquarePower, NormalIndPower
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 from statsmodels.stats.weightstats import DescrStatsW, ztest
 
-from balance import stats as S
-from balance.aggregate import seat_fairness
-from balance.errors import BalanceError
+from balance.analysis import stats as S
+from balance.analysis.aggregate import seat_fairness
+from balance.core.errors import BalanceError
 
 GRID_N = [1, 7, 50, 1000]
 CONFIDENCES = [0.9, 0.95, 0.99]

@@ -16,12 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 import balance
-from balance import registry
+from balance.core import registry
 from balance.cli import app
-from balance.compare import seat_metric_count
-from balance.errors import BalanceError
-from balance.game import CAPPED, WIN_UNIT
-from balance.strategy import parse_strategy
+from balance.analysis.compare import seat_metric_count
+from balance.core.errors import BalanceError
+from balance.core.game import CAPPED, WIN_UNIT
+from balance.core.strategy import parse_strategy
 
 GAMES = registry.game_ids()
 TOY = "dice-race"
@@ -400,7 +400,7 @@ def test_the_turn_cap_shows_in_the_outcomes_table_with_no_win():
 def test_symmetric_strategies_give_fair_seats_and_threshold_favours_the_later_seat():
     """bold ignores the scores, so its seats are exchangeable; threshold reacts to the
     leader, and the later seat has seen more of the round (a real seat edge to find)."""
-    from balance import aggregate
+    from balance.analysis import aggregate
 
     run = balance.simulate(TOY, players=2, games=20_000, seed=2, strategies=["bold"])
     assert aggregate.seat_fairness(run.seats)["p_value"][0] > 0.001
@@ -524,7 +524,7 @@ def test_cli_bad_toy_rules_exit_2_in_one_line():
 def test_the_ladder_keeps_avengers_cards_own_columns(tmp_path):
     """The other side of the ladder's reading of the declaration: a game with restricted play
     and a villains table still gets its top card and the heroes' success."""
-    from balance.ladder import run_ladder, write_ladder
+    from balance.analysis.ladder import run_ladder, write_ladder
 
     result = run_ladder("avengers-cards", ["random", "lowest"], players=[4], games=400, seed=1)
     rungs = result.rungs

@@ -3,10 +3,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance.errors import BalanceError
-from balance.registry import get_game
-from balance.strategy import parse_strategy
-from balance.tune import _blocks, _seating, decode, encode, maximise, plan, tune
+from balance.core.errors import BalanceError
+from balance.core.registry import get_game
+from balance.core.strategy import parse_strategy
+from balance.analysis.tune import _blocks, _seating, decode, encode, maximise, plan, tune
 
 GAME = "avengers-cards"
 CATALOGUE = get_game(GAME).strategies

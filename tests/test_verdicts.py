@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 import balance
-from balance.report import write_run_report
+from balance.analysis.report import write_run_report
 
 
 def verdict_of(run_dir, tmp_path, **kwargs) -> str:
@@ -145,7 +145,7 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
 
 @pytest.mark.parametrize("bad", ["nowhere"])
 def test_a_bad_mix_directory_is_a_clear_error(tmp_path, bad):
-    from balance.errors import BalanceError
+    from balance.core.errors import BalanceError
 
     run = simulate(tmp_path, "main", players=4, games=200, seed=0, strategies=["random"])
     with pytest.raises(BalanceError, match="does not exist"):
@@ -161,7 +161,7 @@ def test_the_committed_study_ranks_cards_as_balance_restrict_does():
     cards the report tells apart (intervals not overlapping) must come in the same order."""
     from pathlib import Path
 
-    from balance import aggregate
+    from balance.analysis import aggregate
 
     study = Path(__file__).parent.parent / "reports" / "avengers-cards"
     report = (aggregate.card_effects(pl.read_parquet(study / "run" / "card_strength.parquet"))
@@ -187,7 +187,7 @@ def test_the_committed_study_ranks_cards_as_balance_restrict_does():
 def test_the_tie_rate_line_is_decided_by_a_homogeneity_test():
     """Equal tie rates at every count give p = 1 and no 'differ'; 10% against 30% over 1,000
     games each is a difference of about 11 standard errors."""
-    from balance.report import ties_across_counts
+    from balance.analysis.report import ties_across_counts
 
     def counts(tied):
         return pl.DataFrame({"players": [3, 4], "games": [1000, 1000], "tied_games": tied})
@@ -261,7 +261,7 @@ def test_the_team_win_rate_across_player_counts_points_the_right_way():
     clearly different ones are (synthetic counts; p computed by scipy's chi-square)."""
     import numpy as np
 
-    from balance.report import _homogeneity
+    from balance.analysis.report import _homogeneity
 
     same = _homogeneity(np.array([500, 1000, 1500]), np.array([1000, 2000, 3000]))
     assert same["p_value"] > 0.99

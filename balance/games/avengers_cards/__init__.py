@@ -1,5 +1,5 @@
 """Avengers: Infinity War — the card game (Hobby World, 2019; a reskin of Dungeon Busters)."""
-from balance.game import CAPPED, GameInfo, Kind
+from balance.core.game import CAPPED, GameInfo, Kind
 
 from .tables import TABLES
 

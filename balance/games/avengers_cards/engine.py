@@ -7,10 +7,10 @@ from enum import IntEnum
 import numpy as np
 import polars as pl
 
-from balance import schema
-from balance.counters import BaseEngine, Chunk, PairStat
-from balance.errors import BalanceError, one_of
-from balance.strategy import Strategy
+from balance.core import schema
+from balance.core.counters import BaseEngine, Chunk, PairStat
+from balance.core.errors import BalanceError, one_of
+from balance.core.strategy import Strategy
 
 from . import GAME, kernel
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat

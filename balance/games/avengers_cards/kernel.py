@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance._jit import drop_stale_cache, jit, jit_inline, jit_nonrt
-from balance.rng import below, game_key, game_stream_key, seed_key
+from balance.core._jit import drop_stale_cache, jit, jit_inline, jit_nonrt
+from balance.core.rng import below, game_key, game_stream_key, seed_key
 
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
 from .rules import MAX_CARD, Cfg, LossRule, LostTokensTo, Restrict, RewardOrder

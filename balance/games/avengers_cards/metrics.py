@@ -1,6 +1,6 @@
 """What ``balance compare`` measures in avengers-cards, game by game, as exact integers.
 
-The generic comparison (``balance.compare``) pairs these per-game values across rule
+The generic comparison (``balance.analysis.compare``) pairs these per-game values across rule
 variants; everything that names this game's concepts (scores, villains beaten, tokens) lives
 here, declared through ``compare_metrics``.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.game import WIN_UNIT
+from balance.core.game import WIN_UNIT
 
 RATE, VALUE = "rate", "value"  # a rate shows in % (differences in pp); a value as a number
 

@@ -1,13 +1,13 @@
 """What a run measures: the counter layouts the kernel fills, shared with the reference.
 
 All sums are integers, so totals are bit-identical however games are chunked. Win shares are
-counted in units of 1/60 (``balance.game.WIN_UNIT``): a k-way tie gives each winner 60/k, exact
+counted in units of 1/60 (``balance.core.game.WIN_UNIT``): a k-way tie gives each winner 60/k, exact
 for k <= 6.
 """
 from enum import IntEnum
 
-from balance.counters import SeatStat  # noqa: F401 (the core layout, which the kernel fills)
-from balance.game import WIN_UNIT  # noqa: F401 (re-exported: the kernel and engine read it here)
+from balance.core.counters import SeatStat  # noqa: F401 (the core layout, which the kernel fills)
+from balance.core.game import WIN_UNIT  # noqa: F401 (re-exported: the kernel and engine read it here)
 
 
 class CardStat(IntEnum):

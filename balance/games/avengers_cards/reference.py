@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from balance.rng import PyStream
-from balance.strategy import Strategy
+from balance.core.rng import PyStream
+from balance.core.strategy import Strategy
 
 from .outcomes import WIN_UNIT
 from .rules import Rules
@@ -293,10 +293,10 @@ def _greedy(prm, seat, table, villain, remaining_after, stream):
 
 def tally(rules: Rules, games: list[Game]) -> dict:
     """The engine's counters, counted plainly from game records (the same array layouts: the
-    core ones of balance.counters, one side, and the game's own)."""
+    core ones of balance.core.counters, one side, and the game's own)."""
     import numpy as np
 
-    from balance.counters import OutcomeStat, PairStat
+    from balance.core.counters import OutcomeStat, PairStat
 
     from .outcomes import CardStat, SeatStat, VillainStat
     from .rules import MAX_CARD

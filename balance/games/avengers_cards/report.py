@@ -2,8 +2,8 @@
 are used, and the villains; the verdict's Cards and Villains lines; their figures; and the
 rule variant the report's "what to try next" proposes (the hand without the decisive card).
 
-The generic run report (balance.report) calls these through the game's declaration
-(balance.game.OPTIONAL_PARTS["report"]); nothing here is read by any other game.
+The generic run report (balance.analysis.report) calls these through the game's declaration
+(balance.core.game.OPTIONAL_PARTS["report"]); nothing here is read by any other game.
 """
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import numpy as np
 import polars as pl
 import seaborn as sns
 
-from balance import aggregate, plots
-from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
+from balance.analysis import aggregate, plots
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
                               diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci)
-from balance.report import ALPHA, LEVEL, and_list, card_verdict, each_row
+from balance.analysis.report import ALPHA, LEVEL, and_list, card_verdict, each_row
 
 FIGURES = ("card_strength", "card_usage", "villains")
 

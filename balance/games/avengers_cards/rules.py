@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.errors import BalanceError, check_int, one_of
+from balance.core.errors import BalanceError, check_int, one_of
 
 RULES_VERSION = "avengers-cards/1"
 COLOURS = ("Y", "R", "B")

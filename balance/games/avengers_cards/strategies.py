@@ -16,9 +16,9 @@ from enum import IntEnum
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from balance._jit import jit_inline, popcount
-from balance.rng import below, below_from
-from balance.strategy import Param, StrategyInfo
+from balance.core._jit import jit_inline, popcount
+from balance.core.rng import below, below_from
+from balance.core.strategy import Param, StrategyInfo
 
 from .rules import MAX_CARD, MAX_PLACES, MAX_PLAYERS, Cfg, RewardOrder
 from .tokens import centre_pick, score3, tokens_lost

@@ -1,8 +1,8 @@
-"""avengers-cards' own tables, besides the core ones (balance.schema): their columns (an
+"""avengers-cards' own tables, besides the core ones (balance.core.schema): their columns (an
 interface: add, never rename), keys and meaning, declared in the game's GAME."""
 import polars as pl
 
-from balance.game import TableSpec
+from balance.core.game import TableSpec
 
 # Battle-card counters, one row per (players, seat, strategy, card value).
 CARDS = {
@@ -49,7 +49,7 @@ CARD_STRENGTH = {
     "diff_sq_sum": pl.Float64,  # sum of (restricted - unrestricted share)^2 per game
 }
 
-# --keep-games: the game's own per-game columns (after balance.schema.GAMES).
+# --keep-games: the game's own per-game columns (after balance.core.schema.GAMES).
 GAME_COLUMNS = {
     "tokens_y": pl.Int16,
     "tokens_r": pl.Int16,

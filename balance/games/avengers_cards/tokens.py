@@ -4,7 +4,7 @@ Tokens are triples in colour order Y, R, B: a tuple ``(y, r, b)`` or an ``int64[
 kernel passes tuples of scalars: inlined helpers that took ``tokens[p]`` made an array view per
 call, and each view costs an atomic reference-count increment and decrement.
 """
-from balance._jit import jit_inline
+from balance.core._jit import jit_inline
 
 from .rules import LossRule
 

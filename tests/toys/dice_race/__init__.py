@@ -6,7 +6,7 @@ After every full round, if any seat has reached ``target`` the game ends and eve
 highest score shares the win; if ``max_rounds`` rounds pass without that, the game is capped
 (no win handed out).
 """
-from balance.game import CAPPED, GameInfo, Kind
+from balance.core.game import CAPPED, GameInfo, Kind
 
 GAME = GameInfo(
     id="dice-race",

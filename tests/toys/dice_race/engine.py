@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance import kit
-from balance.counters import BaseEngine, Chunk
-from balance.errors import BalanceError
-from balance.strategy import Strategy
+from balance.core import kit
+from balance.core.counters import BaseEngine, Chunk
+from balance.core.errors import BalanceError
+from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, FINISHED, GAME, kernel
 from .rules import Rules
@@ -17,7 +17,7 @@ assert (kernel.FINISHED, kernel.CAPPED) == (FINISHED, CAPPED_CODE)  # the kernel
 
 class Engine(BaseEngine):
     """Plays games of one rules object with one strategy per seat. No sides, no own tables:
-    every table of a run is a core one (balance.schema.CORE_TABLES)."""
+    every table of a run is a core one (balance.core.schema.CORE_TABLES)."""
 
     GAME = GAME
 

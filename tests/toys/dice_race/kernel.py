@@ -1,6 +1,6 @@
 """The dice-race kernel: plays a chunk of games with numba, arrays in, arrays out.
 
-Random streams of game ``g`` in a run with ``seed`` (balance.rng keys, balance.kit's convention):
+Random streams of game ``g`` in a run with ``seed`` (balance.core.rng keys, balance.core.kit's convention):
 
 - stream ``1 + seat``: that seat's strategy draws (only the random strategy draws);
 - stream ``DICE_STREAM + seat``: that seat's dice. Every turn draws two dice from it, first
@@ -13,8 +13,8 @@ games in plain Python from the same streams.
 """
 import numpy as np
 
-from balance._jit import drop_stale_cache, jit
-from balance.kit import award_by_rank, below, game_key, game_stream_key, seed_key
+from balance.core._jit import drop_stale_cache, jit
+from balance.core.kit import award_by_rank, below, game_key, game_stream_key, seed_key
 
 from .strategies import rolls_two
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from balance.game import WIN_UNIT
-from balance.rng import PyStream
-from balance.strategy import Strategy
+from balance.core.game import WIN_UNIT
+from balance.core.rng import PyStream
+from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, FINISHED
 from .rules import Rules

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from balance.errors import check_int
-from balance.rulebook import RulesBase
+from balance.core.errors import check_int
+from balance.core.rulebook import RulesBase
 
 RULES_VERSION = "dice-race/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4

@@ -2,14 +2,14 @@
 plain Python; tests check both choose alike).
 
 A strategy decides, on its seat's turn, whether to roll one die or two. Its random draws come
-only from its seat's strategy stream (slot ``1 + seat``, balance.kit's convention), drawn only
+only from its seat's strategy stream (slot ``1 + seat``, balance.core.kit's convention), drawn only
 when the strategy is random, so another seat's strategy never moves them.
 """
 from enum import IntEnum
 
-from balance._jit import jit_inline
-from balance.rng import below
-from balance.strategy import Param, StrategyInfo
+from balance.core._jit import jit_inline
+from balance.core.rng import below
+from balance.core.strategy import Param, StrategyInfo
 
 
 class StrategyId(IntEnum):

@@ -8,7 +8,7 @@ attackers left beyond the first three damage the wall. The team wins together wh
 is wiped out at the end of a round from round ``min_rounds`` on, loses together when the wall
 falls, and the game is capped after ``max_rounds`` rounds (nobody wins). See rules.py.
 """
-from balance.game import CAPPED, GameInfo, Kind
+from balance.core.game import CAPPED, GameInfo, Kind
 
 GAME = GameInfo(
     id="siege",

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance import kit
-from balance.counters import BaseEngine, Chunk
-from balance.errors import BalanceError
-from balance.strategy import Strategy
+from balance.core import kit
+from balance.core.counters import BaseEngine, Chunk
+from balance.core.errors import BalanceError
+from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, GAME, WALL_FELL, WON, kernel
 from .rules import HEROES, Rules
@@ -25,7 +25,7 @@ class Engine(BaseEngine):
 
     sides: the hero (side index) of each seat, distinct, or None: each game draws its heroes
     from its own stream (kit.draw_distinct). No score, no own tables: every table of a run is
-    a core one (balance.schema.CORE_TABLES)."""
+    a core one (balance.core.schema.CORE_TABLES)."""
 
     GAME = GAME
 

@@ -1,6 +1,6 @@
 """The siege kernel: plays a chunk of games with numba, arrays in, arrays out.
 
-Random streams of game ``g`` in a run with ``seed`` (balance.rng keys, balance.kit's convention):
+Random streams of game ``g`` in a run with ``seed`` (balance.core.rng keys, balance.core.kit's convention):
 
 - stream 0 (chance): every round draws the horde's growth, then one action die per seat in
   seat order, whether the seat's hero uses it or not. So the chance draws of a game depend on
@@ -14,8 +14,8 @@ Random streams of game ``g`` in a run with ``seed`` (balance.rng keys, balance.k
 """
 import numpy as np
 
-from balance._jit import drop_stale_cache, jit, jit_inline
-from balance.kit import SIDE_STREAM, award_team, below, draw_distinct, game_key, game_stream_key, seed_key
+from balance.core._jit import drop_stale_cache, jit, jit_inline
+from balance.core.kit import SIDE_STREAM, award_team, below, draw_distinct, game_key, game_stream_key, seed_key
 
 from .rules import ACTION_DIE, ARCHER, HEALER, HEROES, KNIGHT, SHELTER
 from .strategies import repairs

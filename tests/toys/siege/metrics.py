@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.game import WIN_UNIT
+from balance.core.game import WIN_UNIT
 
 from . import CAPPED_CODE
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from balance.game import WIN_UNIT
-from balance.kit import SIDE_STREAM  # the stream drawn heroes come from (the convention)
-from balance.rng import PyStream
-from balance.strategy import Strategy
+from balance.core.game import WIN_UNIT
+from balance.core.kit import SIDE_STREAM  # the stream drawn heroes come from (the convention)
+from balance.core.rng import PyStream
+from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, WALL_FELL, WON
 from .rules import HEROES, Rules

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from balance.errors import BalanceError, check_int
-from balance.rulebook import RulesBase
+from balance.core.errors import BalanceError, check_int
+from balance.core.rulebook import RulesBase
 
 RULES_VERSION = "siege/1"
 MIN_PLAYERS, MAX_PLAYERS = 1, 4

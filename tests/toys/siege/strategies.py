@@ -2,14 +2,14 @@
 plain Python; tests check both choose alike).
 
 On its turn a hero chooses to fight or to repair the wall. Its random draws come only from
-its seat's strategy stream (slot ``1 + seat``, balance.kit's convention), drawn only by the
+its seat's strategy stream (slot ``1 + seat``, balance.core.kit's convention), drawn only by the
 random strategy, so no strategy moves the chance draws (stream 0) or another seat's choices.
 """
 from enum import IntEnum
 
-from balance._jit import jit_inline
-from balance.rng import below
-from balance.strategy import Param, StrategyInfo
+from balance.core._jit import jit_inline
+from balance.core.rng import below
+from balance.core.strategy import Param, StrategyInfo
 
 
 class StrategyId(IntEnum):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.errors import BalanceError, one_of
+from balance.core.errors import BalanceError, one_of
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ TUNED_KEYS = ("strategy", "params", "tune")  # "tune": how the file was made (in
 def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
     """Parameter values of ``info`` from a tuned.toml (or a directory holding one).
 
-    The file (written by ``balance.tune``) is ``strategy = "name"`` plus a ``[params]`` table;
+    The file (written by ``balance.analysis.tune``) is ``strategy = "name"`` plus a ``[params]`` table;
     parameters it leaves out keep their defaults. Its strategy must be ``info.name`` and every
     value must pass ``Param.check``.
     """

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, stats
 
-from balance.errors import BalanceError, one_of
+from balance.core.errors import BalanceError, one_of
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10

@@ -29,10 +29,10 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from balance.errors import BalanceError, check_int
-from balance.game import WIN_UNIT
-from balance.paired import PairedSums
-from balance.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
+from balance.core.errors import BalanceError, check_int
+from balance.core.game import WIN_UNIT
+from balance.core.paired import PairedSums
+from balance.core.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
 
 ALPHA = 0.05
 
@@ -151,7 +151,7 @@ class TunePlan:
 
 @dataclass
 class _Setup:
-    spec: object  # balance.game.GameInfo
+    spec: object  # balance.core.game.GameInfo
     rules: object
     engine_mod: object
     start: Strategy  # where the search starts (the given spec's values)
@@ -173,8 +173,8 @@ def plan(game: str, strategy: str | None = None, players: int = 4, against: list
 def _setup(game, strategy, players, against, budget, population, games_per_candidate,
            validate_games, overrides) -> _Setup:
     """Validate every input (BalanceError naming the value and what is allowed)."""
-    from balance.api import MAX_GAMES
-    from balance.registry import get_game
+    from balance.core.api import MAX_GAMES
+    from balance.core.registry import get_game
 
     spec = get_game(game)
     catalogue = spec.strategies
@@ -300,7 +300,7 @@ def _matchup(setup: _Setup, tuned: Strategy, label: str, field_: list[Strategy],
 def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.DataFrame:
     """One row per field: tuned's share vs fair, default's share, paired tuned - default;
     Holm over both p-values of every row (one family)."""
-    from balance import stats
+    from balance.analysis import stats
 
     fair = 1.0 / players
     rows = []
@@ -357,8 +357,8 @@ def tune(game: str, strategy: str | None = None, players: int = 4, against: list
     on_progress(games) is called from this thread as games finish (total: ``plan(...)
     .total_games``). Results are identical for any ``threads`` (default: every core).
     """
-    from balance import output, runner
-    from balance.api import MAX_SEED
+    from balance.core import output, runner
+    from balance.core.api import MAX_SEED
 
     setup = _setup(game, strategy, players, against, budget, population, games_per_candidate,
                    validate_games, overrides)
@@ -495,7 +495,7 @@ def tuned_toml(result: TuneResult) -> str:
 def convergence_plot(result: TuneResult, path: Path) -> Path:
     """Objective (population mean and best) per generation, then each parameter's sampling
     mean with a +-1 sd band (decoded units) and its default dotted."""
-    from balance import plots
+    from balance.analysis import plots
 
     h, info = result.history, result.strategy.info
     fig, axes = plots.grid(1 + len(info.params))
@@ -519,7 +519,7 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
 
 def report_markdown(result: TuneResult, directory: Path) -> str:
     """A short report: tuned parameters, the validation table and the convergence figure."""
-    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
                                 pvalue, to_markdown)
 
     m, v = result.manifest, result.validation

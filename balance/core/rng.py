@@ -13,7 +13,7 @@ reference implementations; tests check the two agree draw by draw.
 """
 import numpy as np
 
-from balance._jit import jit_inline
+from balance.core._jit import jit_inline
 
 MASK64 = (1 << 64) - 1
 GAMMA_INT = 0x9E3779B97F4A7C15

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 # What must match for a checkpoint to be resumed (timing and threads may differ).
 RESUME_KEYS = ("game", "rules_version", "seed", "games", "players", "rotate", "runs", "chunk_size",
@@ -56,7 +56,7 @@ class Checkpointer:
     # ---- opening -------------------------------------------------------------------------
     def start(self, force: bool) -> None:
         """A fresh run: refuse to clobber a complete run or an interrupted one without force."""
-        from balance.output import check_target
+        from balance.core.output import check_target
 
         check_target(self.out, force)
         if self.dir.exists():
@@ -136,8 +136,8 @@ class Checkpointer:
     # ---- finishing ---------------------------------------------------------------------------
     def finish(self, write_outputs) -> None:
         """``write_outputs(dir)`` writes the final files; then the run is swapped into place."""
-        from balance.interrupts import deferred
-        from balance.output import swap_into_place
+        from balance.core.interrupts import deferred
+        from balance.core.output import swap_into_place
 
         try:
             write_outputs(self.dir)

@@ -1,7 +1,7 @@
 """The report of a rule-variant comparison: report.md and one self-contained report.html.
 
-Rendered with the document model every report shares (``balance.document``) from the comparison dict
-that ``balance.compare.compare`` returns (the same numbers as comparison.json).
+Rendered with the document model every report shares (``balance.analysis.document``) from the comparison dict
+that ``balance.analysis.compare.compare`` returns (the same numbers as comparison.json).
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
-from balance import plots
-from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
+from balance.analysis import plots
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
                               num, p_phrase, pct, pp, pvalue, to_html, to_markdown)
 
 def _is_rate(report: dict, metric: str) -> bool:

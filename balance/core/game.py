@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 # A game's win is counted in 1/60 units by every kernel: a k-way tie gives each winner 60/k,
 # exact for k <= 6, so every win total is an integer and bit-identical for any chunking.
@@ -50,7 +50,7 @@ OPTIONAL_PARTS = {
 
 @dataclass(frozen=True)
 class TableSpec:
-    """A table a game writes besides the core ones (``balance.schema.CORE_TABLES``).
+    """A table a game writes besides the core ones (``balance.core.schema.CORE_TABLES``).
 
     columns: name -> polars dtype, in file order; keys: the columns whose equal values make
     rows add up (every other column is a sum, so blocks and chunks fold exactly); meaning: one
@@ -183,7 +183,7 @@ class GameInfo:
 
     def _check_declared(self) -> list[str]:
         """Problems of the declared outcomes, score, length, side and tables."""
-        from balance.schema import CORE_TABLES
+        from balance.core.schema import CORE_TABLES
 
         problems = []
         outcomes = tuple(self.outcomes) if isinstance(self.outcomes, (tuple, list)) else ()
@@ -201,7 +201,7 @@ class GameInfo:
         seen = set(CORE_TABLES)
         for t in self.tables:
             if not isinstance(t, TableSpec):
-                problems.append(f"table {t!r} is not a balance.game.TableSpec")
+                problems.append(f"table {t!r} is not a balance.core.game.TableSpec")
                 continue
             if t.name in seen:
                 problems.append(f"table {t.name!r} is declared twice or takes a core table's name")

@@ -19,7 +19,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 META_KEYS = ("name", "description")
 

@@ -55,8 +55,8 @@ def engine_for(spec: BlockSpec):
     """The block's engine, built once per process (rules validated again on a worker)."""
     import json
 
-    from balance.registry import get_game
-    from balance.strategy import parse_strategy
+    from balance.core.registry import get_game
+    from balance.core.strategy import parse_strategy
 
     game = get_game(spec.game)
     rules = game.part("rules").Rules.from_overrides(json.loads(spec.rules))
@@ -134,7 +134,7 @@ def _dask_results(specs, tasks: list[Task], keep_games: bool, threads: int,
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
-        from balance.errors import BalanceError
+        from balance.core.errors import BalanceError
 
         raise BalanceError("--backend dask needs dask.distributed: pip install 'balance[dask]'") from None
     cluster = None
@@ -146,7 +146,7 @@ def _dask_results(specs, tasks: list[Task], keep_games: bool, threads: int,
     except (OSError, TimeoutError) as e:
         if cluster is not None:
             cluster.close()
-        from balance.errors import BalanceError
+        from balance.core.errors import BalanceError
 
         raise BalanceError(f"cannot reach the dask scheduler {scheduler!r}: {e}") from None
     try:

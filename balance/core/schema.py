@@ -50,7 +50,7 @@ GAME_TOTALS = {
     "score_total_sq_sum": pl.Int64,  # sum over games of T^2
 }
 
-# One row per (players, outcome): how games ended (balance.game.GameInfo.outcomes; "capped":
+# One row per (players, outcome): how games ended (balance.core.game.GameInfo.outcomes; "capped":
 # stopped by the turn cap), how long they took, and how many were won (competitive: a win was
 # handed out; cooperative: the team won).
 OUTCOMES = {

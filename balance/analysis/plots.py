@@ -1,6 +1,6 @@
 """Report figures: each function draws one small, already-aggregated polars frame into a PNG.
 
-Inputs are the frames of ``balance.aggregate`` (a few rows per player count), never per-game
+Inputs are the frames of ``balance.analysis.aggregate`` (a few rows per player count), never per-game
 rows, so drawing costs the same for a thousand games as for a billion. Every function is
 ``name(frame, path) -> Path``: it writes ``path`` at ``DPI`` and closes its figure. Rates are
 fractions in the frames and percentages (%) on the axes; differences of rates are fractions in

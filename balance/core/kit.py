@@ -1,12 +1,12 @@
 """The njit kit: what every game's kernel repeats, written once.
 
-- random streams: ``seed_key``, ``game_key``, ``game_stream_key``, ``below`` (balance.rng).
+- random streams: ``seed_key``, ``game_key``, ``game_stream_key``, ``below`` (balance.core.rng).
   Convention: stream 0 of a game is chance, stream 1 + seat is that seat's strategy, and
   stream ``SIDE_STREAM`` draws the seats' sides; so changing one seat's strategy moves no
   other draw, and sides survive a change of strategy (common random numbers).
 - awarding a finished game: ``award_by_rank`` (the best rank wins, a k-way tie gives each
   winner WIN_UNIT / k) and ``award_team`` (cooperative: every seat gets the team's result).
-- ``fold_games``: the core counters (balance.counters) of a chunk from its per-game arrays.
+- ``fold_games``: the core counters (balance.core.counters) of a chunk from its per-game arrays.
 
 A new game's kernel then holds only its rules: it fills win_units, outcome, length and scores
 per game and its engine calls ``fold_games`` once per chunk.
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance._jit import jit, jit_inline
-from balance.counters import OutcomeStat, PairStat, SeatStat
-from balance.game import WIN_UNIT
-from balance.rng import below, game_key, game_stream_key, seed_key  # noqa: F401 (the kit's streams)
+from balance.core._jit import jit, jit_inline
+from balance.core.counters import OutcomeStat, PairStat, SeatStat
+from balance.core.game import WIN_UNIT
+from balance.core.rng import below, game_key, game_stream_key, seed_key  # noqa: F401 (the kit's streams)
 
 SIDE_STREAM = 255  # a game's stream for drawing sides (seats use 1 + seat, far below)
 
@@ -65,7 +65,7 @@ def draw_distinct(states, s, n_choices, k, pool, out):
 @jit
 def fold_games(win_units, scores, sides, outcome, length, by_score, seat_stats, score_hist,
                pair_stats, game_scores, outcome_stats, length_hist):
-    """Add a chunk's games into the core counters (shapes as balance.counters.core_totals).
+    """Add a chunk's games into the core counters (shapes as balance.core.counters.core_totals).
 
     win_units int32[n, P]; scores int32[n, P] (zeros for a game without a score); sides
     int[n, P] (zeros without sides); outcome int8[n]; length int32[n]. by_score: pairs compare

@@ -1,6 +1,6 @@
 """From a run's tables to the small frames a report shows: rates with intervals and tests.
 
-Every function takes the aggregated tables of a run directory (``balance.schema``) and returns
+Every function takes the aggregated tables of a run directory (``balance.core.schema``) and returns
 a small polars frame, one row per thing a designer looks at. Intervals: Wilson for counted
 rates (Clopper-Pearson on request: ``method="clopper-pearson"``, for whole counts); for win
 shares (fractional with ties) a normal interval on the per-game share with its observed
@@ -14,7 +14,7 @@ import math
 import numpy as np
 import polars as pl
 
-from balance import stats
+from balance.analysis import stats
 
 CONFIDENCE = 0.95
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 
 def check_target(out: Path, force: bool) -> None:

@@ -16,7 +16,7 @@ words why no test applies (every game a tie, a seat that never won). ``mix_dir``
 is a second run with several strategies rotated over the seats: its numbers become the
 Strategies section, so the headline numbers can come from one strategy in every seat.
 
-Every number comes from ``balance.aggregate`` frames (a few rows per player count), so a
+Every number comes from ``balance.analysis.aggregate`` frames (a few rows per player count), so a
 billion-game run reports as fast as a thousand-game one.
 """
 from __future__ import annotations
@@ -30,12 +30,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from balance import aggregate, plots, schema, stats
-from balance.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
+from balance.analysis import aggregate, plots, stats
+from balance.core import schema
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
                               diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
-from balance.errors import BalanceError
-from balance.game import CAPPED
+from balance.core.errors import BalanceError
+from balance.core.game import CAPPED
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = 0.9  # the power the detectable edge is sized for
@@ -145,8 +146,8 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
 
 def _declared_columns(game: str) -> dict[str, dict]:
     """Table name -> declared columns: the core tables, and the game's when it is installed."""
-    from balance.api import table_specs
-    from balance.registry import get_game
+    from balance.core.api import table_specs
+    from balance.core.registry import get_game
 
     core = {name: columns for name, (columns, _, _) in schema.CORE_TABLES.items()}
     try:
@@ -200,7 +201,7 @@ class Analysis:
     clustered_scores: bool  # game_totals present: the mean score's interval is per game
     method: str = "wilson"  # interval of counted rates
     game: object = None  # the game's own analysis (its report part's analyse()), if any
-    game_report: object = None  # the game's report part (balance.game.OPTIONAL_PARTS), if any
+    game_report: object = None  # the game's report part (balance.core.game.OPTIONAL_PARTS), if any
     length_unit: str = "turns"  # what a game's length counts (GameInfo.length)
     team: Team | None = None  # a cooperative game's team result (no seat tests then)
     sides: pl.DataFrame | None = None  # a competitive game with sides: win rate per side
@@ -305,7 +306,7 @@ def _homogeneity(successes: np.ndarray, games: np.ndarray) -> dict | None:
 
 def _game_report(game: str | None):
     """(the game's report part or None, its GameInfo or None when not installed here)."""
-    from balance.registry import get_game
+    from balance.core.registry import get_game
 
     try:
         info = get_game(game)
@@ -775,7 +776,7 @@ def strategy_lines(s: Strategies) -> list[tuple]:
 def _restrict_meaning(game: str, mode: str) -> str:
     """What the run's restricted play denied, in the game's words (the mode itself when the
     game is not installed here)."""
-    from balance.registry import get_game
+    from balance.core.registry import get_game
 
     try:
         info = get_game(game)
@@ -787,7 +788,7 @@ def _restrict_meaning(game: str, mode: str) -> str:
 def _restrictable_rule(game: str) -> str | None:
     """The rules key listing what restricted play denies, from the game's declaration (None
     when the game is not installed here or declares none: the suggestion is then generic)."""
-    from balance.registry import get_game
+    from balance.core.registry import get_game
 
     try:
         return get_game(game).restrictable_rule

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import polars as pl
 
-from balance import aggregate, stats
-from balance.errors import BalanceError
+from balance.analysis import aggregate, stats
+from balance.core.errors import BalanceError
 
 
 @dataclass
@@ -36,9 +36,9 @@ class LadderResult:
 
 def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 100_000, seed: int = 0,
                overrides: dict | None = None, threads: int | None = None, on_progress=None) -> LadderResult:
-    from balance.api import simulate
-    from balance.registry import get_game
-    from balance.strategy import parse_strategy
+    from balance.core.api import simulate
+    from balance.core.registry import get_game
+    from balance.core.strategy import parse_strategy
 
     spec = get_game(game)
     labels = [parse_strategy(s, spec.strategies).label for s in ladder]
@@ -127,8 +127,8 @@ _RUNG_COLUMNS = {"strategy", "players", "games", "capped", "gap", "gap_lo", "gap
 
 def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
-    from balance import plots
-    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
+    from balance.analysis import plots
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
                                 to_html, to_markdown)
 
     out = Path(out)

@@ -15,11 +15,12 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from balance import __version__, interrupts, schema
-from balance.errors import BalanceError, check_int
-from balance.registry import get_game
-from balance.strategy import parse_strategy
-from balance.variants import load_variant_file
+from balance import __version__
+from balance.core import interrupts, schema
+from balance.core.errors import BalanceError, check_int
+from balance.core.registry import get_game
+from balance.core.strategy import parse_strategy
+from balance.core.variants import load_variant_file
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
@@ -99,7 +100,7 @@ def simulate(
     rotated over the seats together with the strategies; None: the game's kernel draws each
     game's sides from a stream of their own (so they survive a change of strategy).
     """
-    from balance import runner
+    from balance.core import runner
 
     spec = get_game(game)
     rules_mod = spec.part("rules")
@@ -280,8 +281,8 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     """Play every chunk of every block, folding as they finish; write ``out`` if given."""
     import json
 
-    from balance import output, runner
-    from balance.checkpoint import Checkpointer, RunState, merge_games
+    from balance.core import output, runner
+    from balance.core.checkpoint import Checkpointer, RunState, merge_games
 
     engines = [engine for engine, _, _ in blocks]
     specs = [runner.BlockSpec(manifest["game"], json.dumps(e.rules.to_dict(), sort_keys=True),
@@ -379,7 +380,7 @@ def resume_arguments(out: str | Path) -> dict:
     """simulate() arguments of the interrupted run in ``out`` (for a bare ``--resume DIR``)."""
     import json
 
-    from balance.checkpoint import partial_dir
+    from balance.core.checkpoint import partial_dir
 
     path = partial_dir(Path(out)) / "request.json"
     try:
@@ -408,7 +409,7 @@ def _given_sides(request: dict) -> list[str] | None:
 def _saved_chunk_size(out: Path) -> int | None:
     import json
 
-    from balance.checkpoint import partial_dir
+    from balance.core.checkpoint import partial_dir
 
     try:
         return json.loads((partial_dir(out) / "request.json").read_text("utf-8")).get("chunk_size")

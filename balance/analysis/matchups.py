@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from balance import stats
-from balance.errors import BalanceError
-from balance.game import WIN_UNIT
+from balance.analysis import stats
+from balance.core.errors import BalanceError
+from balance.core.game import WIN_UNIT
 
 
 def split_pool(items: list[str]) -> list[str]:
@@ -49,9 +49,9 @@ def run_matchups(game: str, pool: list[str], players: int = 4, games: int = 100_
                  overrides: dict | None = None, threads: int | None = None,
                  on_progress=None) -> MatchupResult:
     """Play every ordered pair of the pool (``games`` games each) and summarise the matrix."""
-    from balance.api import simulate
-    from balance.registry import get_game
-    from balance.strategy import parse_strategy
+    from balance.core.api import simulate
+    from balance.core.registry import get_game
+    from balance.core.strategy import parse_strategy
 
     spec = get_game(game)
     if spec.cooperative:
@@ -140,8 +140,8 @@ def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.Dat
 
 def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     """matchups.md, matchups.html (self-contained), figures/matchups.png, matrix.parquet."""
-    from balance import plots
-    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, pp, pvalue,
+    from balance.analysis import plots
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pp, pvalue,
                                   to_html, to_markdown)
 
     out = Path(out)

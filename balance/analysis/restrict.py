@@ -17,8 +17,8 @@ from pathlib import Path
 
 import polars as pl
 
-from balance import aggregate
-from balance.errors import BalanceError
+from balance.analysis import aggregate
+from balance.core.errors import BalanceError
 
 
 @dataclass
@@ -39,8 +39,8 @@ def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards
     of ``cards`` (default: the hand) is denied to
     one seat in turn. The games are those of ``balance simulate --card-strength`` with the same
     seed, so this command and a run's report measure card strength identically."""
-    from balance.api import simulate
-    from balance.registry import get_game
+    from balance.core.api import simulate
+    from balance.core.registry import get_game
 
     spec = get_game(game)
     if spec.restrictable is None:
@@ -63,11 +63,11 @@ def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards
 
 def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     """restrict.md, restrict.html (self-contained), figures/restrict.png, restrict.parquet."""
-    from balance import plots
-    from balance.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
+    from balance.analysis import plots
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
                                   to_html, to_markdown)
-    from balance.registry import get_game
-    from balance.report import card_verdict
+    from balance.core.registry import get_game
+    from balance.analysis.report import card_verdict
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""The games the toolkit knows: game id -> its declaration (``balance.game.GameInfo``).
+"""The games the toolkit knows: game id -> its declaration (``balance.core.game.GameInfo``).
 
 Built-in games live under ``balance/games/``; a game from another distribution registers an
 entry point in the group ``balance.games`` whose value is its package (or the ``GameInfo``
@@ -16,8 +16,8 @@ import importlib
 from functools import lru_cache
 from importlib.metadata import entry_points
 
-from balance.errors import BalanceError, one_of
-from balance.game import GameInfo
+from balance.core.errors import BalanceError, one_of
+from balance.core.game import GameInfo
 
 ENTRY_POINT_GROUP = "balance.games"
 
@@ -53,7 +53,7 @@ def get_game(game_id: str) -> GameInfo:
     info = target if isinstance(target, GameInfo) else getattr(target, "GAME", None)
     if not isinstance(info, GameInfo):
         raise BalanceError(f"game {game_id!r}: {getattr(target, '__name__', target)!r} defines no "
-                           "GAME = balance.game.GameInfo(...)")
+                           "GAME = balance.core.game.GameInfo(...)")
     if info.id != game_id:
         raise BalanceError(f"game {game_id!r} is registered under that name but declares id {info.id!r}")
     return info.check()

@@ -3,9 +3,9 @@
 An engine's ``play(seed, first_game, n_games)`` returns a ``Chunk``: the per-game core arrays
 (win units, outcome, length, optional scores and sides), the game's own per-game columns, and
 its summed counters (``totals``). The core counters (``core_totals``) have one layout for every
-game; ``balance.kit.fold_games`` fills them from the per-game arrays (a game whose kernel
+game; ``balance.core.kit.fold_games`` fills them from the per-game arrays (a game whose kernel
 counts them in its own loop, like avengers-cards, fills the same layout). ``core_tables``
-turns them into the core tables of ``balance.schema.CORE_TABLES``.
+turns them into the core tables of ``balance.core.schema.CORE_TABLES``.
 
 Every sum is an integer (win shares in 1/WIN_UNIT units), so totals are bit-identical for any
 chunking, thread count or backend.
@@ -18,8 +18,8 @@ from enum import IntEnum
 import numpy as np
 import polars as pl
 
-from balance import schema
-from balance.game import WIN_UNIT
+from balance.core import schema
+from balance.core.game import WIN_UNIT
 
 
 class SeatStat(IntEnum):
@@ -193,7 +193,7 @@ class BaseEngine:
     """What every game's Engine shares; a game subclasses it and provides:
 
     ``__init__(rules, strategies, **options)`` setting ``self.rules`` (with ``.players``) and
-    ``self.strategies`` (one balance.strategy.Strategy per seat); ``max_score`` and
+    ``self.strategies`` (one balance.core.strategy.Strategy per seat); ``max_score`` and
     ``max_length`` (for the histograms); ``play(seed, first_game, n_games) -> Chunk``; and, for
     a game with its own tables, ``game_totals()`` (its zeroed counters), ``tables(totals)`` (its
     TableSpec tables) and ``game_columns(chunk)`` with ``GAME_COLUMNS`` (its --keep-games
@@ -202,7 +202,7 @@ class BaseEngine:
     kernel draws them per game, see kit.draw_distinct), keeps it as ``given_sides`` (what a
     worker needs to rebuild the engine), fills ``Chunk.sides`` and exposes a module-level
     ``side_names(rules) -> list[str]`` in its engine module (the names --side accepts).
-    ``GAME``: the game's declaration (balance.game.GameInfo), for its outcomes, kind and score.
+    ``GAME``: the game's declaration (balance.core.game.GameInfo), for its outcomes, kind and score.
     """
 
     GAME = None

@@ -12,7 +12,7 @@ import dataclasses
 import json
 from typing import ClassVar
 
-from balance.errors import one_of
+from balance.core.errors import one_of
 
 
 class RulesBase:

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from balance import stats
-from balance.errors import BalanceError, check_int
-from balance.paired import PairedSums
-from balance.variants import load_variant_file, parse_setting
+from balance.analysis import stats
+from balance.core.errors import BalanceError, check_int
+from balance.core.paired import PairedSums
+from balance.core.variants import load_variant_file, parse_setting
 
 # Rows that describe each variant without a test: no interval, no p-value, outside the
 # multiple-comparison family.
@@ -181,8 +181,8 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
     """
-    from balance.api import MAX_GAMES, MAX_SEED
-    from balance.runner import DEFAULT_CHUNK
+    from balance.core.api import MAX_GAMES, MAX_SEED
+    from balance.core.runner import DEFAULT_CHUNK
 
     check_int("games", games, 2, MAX_GAMES)
     check_int("seed", seed, 0, MAX_SEED)
@@ -225,7 +225,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     from concurrent.futures import ThreadPoolExecutor
     from functools import partial
 
-    from balance.runner import default_threads
+    from balance.core.runner import default_threads
 
     played = 0
     with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
@@ -280,8 +280,8 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
 
 def _setup(game: str, variants: list[str], players: int, strategies):
     """(game spec, parsed variants, one Strategy per seat, one Engine per variant)."""
-    from balance.registry import get_game
-    from balance.strategy import parse_strategy
+    from balance.core.registry import get_game
+    from balance.core.strategy import parse_strategy
 
     spec = get_game(game)
     low, high = spec.players
