@@ -229,3 +229,20 @@ def test_simulate_report_compare_tune_ladder_and_matchups_or_restrict_run_end_to
         assert r.exit_code == 2 and "restrict" in text and len(text.strip().splitlines()) == 1
     else:
         assert r.exit_code == 0 and (tmp_path / "restrict" / "restrict.parquet").is_file(), text
+
+
+def test_the_core_imports_no_analysis_module_and_no_game():
+    """The layers in the tree hold: balance/core knows no report and no game (the registry
+    names built-in packages only as strings, imported when a game is used)."""
+    import ast
+    from pathlib import Path
+
+    core = Path(balance.__file__).parent / "core"
+    offenders = []
+    for path in core.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.name}: {n}" for n in names
+                          if n.startswith(("balance.analysis", "balance.games"))]
+    assert not offenders

@@ -1,6 +1,7 @@
 """The njit kit: what every game's kernel repeats, written once.
 
-- random streams: ``seed_key``, ``game_key``, ``game_stream_key``, ``below`` (balance.core.rng).
+- random streams: ``open_streams`` (a game's chance and seat streams at once), and
+  ``seed_key``, ``game_key``, ``game_stream_key``, ``below`` (balance.core.rng).
   Convention: stream 0 of a game is chance, stream 1 + seat is that seat's strategy, and
   stream ``SIDE_STREAM`` draws the seats' sides; so changing one seat's strategy moves no
   other draw, and sides survive a change of strategy (common random numbers).
@@ -21,6 +22,14 @@ from balance.core.game import WIN_UNIT
 from balance.core.rng import below, game_key, game_stream_key, seed_key  # noqa: F401 (the kit's streams)
 
 SIDE_STREAM = 255  # a game's stream for drawing sides (seats use 1 + seat, far below)
+
+
+@jit_inline
+def open_streams(game_k, states, players):
+    """Open game ``game_k``'s streams (``game_key(seed_key(seed), game)``) in ``states``
+    (uint64[>= 1 + players]): slot 0 chance (stream 0), slot 1 + seat that seat's strategy."""
+    for s in range(1 + players):
+        states[s] = game_stream_key(game_k, s)
 
 
 @jit_inline

@@ -15,7 +15,8 @@ Random streams of game ``g`` in a run with ``seed`` (balance.core.rng keys, bala
 import numpy as np
 
 from balance.core._jit import drop_stale_cache, jit, jit_inline
-from balance.core.kit import SIDE_STREAM, award_team, below, draw_distinct, game_key, game_stream_key, seed_key
+from balance.core.kit import (SIDE_STREAM, award_team, below, draw_distinct, game_key, game_stream_key,
+                              open_streams, seed_key)
 
 from .rules import ACTION_DIE, ARCHER, HEALER, HEROES, KNIGHT, SHELTER
 from .strategies import repairs
@@ -53,8 +54,7 @@ def play_games(players, wall0, min_rounds, max_rounds, growth, sids, prm, given,
     dice = np.zeros(players, np.int64)
     for i in range(n_games):
         gk = game_key(sk, first_game + i)
-        for s in range(1 + players):
-            states[s] = game_stream_key(gk, s)
+        open_streams(gk, states, players)
         if draw:
             side_state[0] = game_stream_key(gk, SIDE_STREAM)
             draw_distinct(side_state, 0, N_HEROES, players, pool, hero)
