@@ -154,7 +154,8 @@ def simulate(
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s",
         help="NAME or NAME:PARAM=VALUE,... Once for every seat, or once per seat in seat order. "
-        "See `balance strategies GAME`. Default: random.")] = None,
+        "See `balance strategies GAME`. Default: random (a game without random play: its "
+        "default strategy, see `balance games`).")] = None,
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules override KEY=VALUE, e.g. --set set_bonus=2 --set ties_cancel=false. "
         "Repeatable; wins over --variant.")] = None,
@@ -242,7 +243,7 @@ def simulate(
         with _progress(quiet or as_json, total) as advance:
             result = run_simulation(
                 game, players=counts, games=n_games, seed=0 if seed is None else seed,
-                strategies=strategy or ["random"], overrides=overrides, variant=variant,
+                strategies=strategy or None, overrides=overrides, variant=variant,
                 out=out, keep_games=keep_games, force=force, chunk_size=chunk_size,
                 on_progress=advance, rotate=rotate, threads=threads, backend=backend,
                 scheduler=scheduler, resume=resume is not None,
@@ -260,6 +261,16 @@ def simulate(
         typer.echo(json.dumps({**result.manifest, "out": str(result.out)}, indent=2))
     elif not quiet:
         _print_summary(result)
+
+
+def _default_players(game: str) -> int:
+    """The game's default player count (a one-line error for an unknown game)."""
+    from balance.core.registry import get_game
+
+    try:
+        return get_game(game).default_players
+    except BalanceError as e:
+        fail(str(e))
 
 
 def _default_out(kind: str, game: str) -> Path:
@@ -371,7 +382,8 @@ def compare(
     variant: Annotated[list[str], typer.Option(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
         "optionally named 'name:...'. Repeat; the first is the baseline.")],
-    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    players: Annotated[Optional[int], typer.Option(
+        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n",
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
@@ -388,7 +400,9 @@ def compare(
                                          "0.01 = 1 pp of win rate).")] = 0.01,
     beta: Annotated[float, typer.Option(help="SPRT: accepted chance of missing a --delta difference.")] = 0.05,
     metric: Annotated[Optional[str], typer.Option(
-        help="SPRT metric, e.g. win_share_seat0 (default), mean_score, heroes_success, tied_game.")] = None,
+        help="SPRT metric: one of the game's compare metrics (listed in comparison.json; "
+        "avengers-cards: win_share_seat0, mean_score, heroes_success, tied_game, ...). Default: "
+        "the first (seat 0's win share; a cooperative game: the team's win).")] = None,
     batch: Annotated[Optional[int], typer.Option(help="SPRT: games per batch between decisions.")] = None,
     fail_if_different: Annotated[bool, typer.Option(
         "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
@@ -422,7 +436,7 @@ def compare(
 
     def run(advance):
         return run_compare(game, variant, players=players, games=n_games, seed=seed,
-                           strategies=strategy or ["random"], alpha=alpha, correction=correction,
+                           strategies=strategy or None, alpha=alpha, correction=correction,
                            sprt=sprt_spec, batch=batch, on_progress=advance, threads=threads)
 
     def write(result, directory):
@@ -465,7 +479,8 @@ def tune(
     strategy: Annotated[Optional[str], typer.Option(
         help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
         "the game's default strategy (`balance games` names it).")] = None,
-    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    players: Annotated[Optional[int], typer.Option(
+        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
     against: Annotated[str, typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
         "SPEC,SPEC,... (one for all other seats, or one per other seat).")] = "self",
@@ -522,7 +537,8 @@ def restrict(
         help="The mode of restricted play, one the game declares (`balance games --tables`; "
         "avengers-cards: always = removed from the hand, before-last = not playable before the "
         "last villain of a battle).")] = "always",
-    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    players: Annotated[Optional[int], typer.Option(
+        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
     strategy: Annotated[Optional[str], typer.Option(
         "--strategy", "-s", help="Strategy of every seat. Default: the game's default strategy "
         "(`balance games` names it).")] = None,
@@ -563,7 +579,8 @@ def matchups(
     pool: Annotated[list[str], typer.Option(
         help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
         "kept together) or repeated.")],
-    players: Annotated[int, typer.Option(help="Player count.")] = 4,
+    players: Annotated[Optional[int], typer.Option(
+        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per ordered pair.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
@@ -588,9 +605,9 @@ def matchups(
         lambda advance: run_matchups(game, specs, players, n_games, seed, parse_overrides(set_),
                                      threads, advance),
         lambda result, directory: write_matchups(result, directory,
-                                                 f"{game}: strategy matchups, {players} players"))
+                                                 f"{game}: strategy matchups, {result.players} players"))
     if not quiet:
-        typer.echo(f"{players} players, {n_games:,} games per pair -> {out}")
+        typer.echo(f"{result.players} players, {n_games:,} games per pair -> {out}")
         for r in result.meta.sort("population_share", descending=True).iter_rows(named=True):
             dominated = result.dominated.filter(result.dominated["strategy"] == r["strategy"])["dominated_by"][0]
             typer.echo(f"  {r['strategy']:<28} meta-game share {r['population_share']:6.1%}"
@@ -603,7 +620,8 @@ def ladder(
     ladder_specs: Annotated[list[str], typer.Option(
         "--ladder", help="Strategies from weakest to strongest, comma-separated or repeated, e.g. "
         "random,threshold,greedy,greedy:@runs/tune/tuned.toml.")],
-    players: Annotated[str, typer.Option(help="Player counts, e.g. 3,4,5.")] = "3,4,5",
+    players: Annotated[Optional[str], typer.Option(
+        help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every run.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
@@ -622,7 +640,7 @@ def ladder(
     from balance.analysis.matchups import split_pool
     from balance.core.variants import parse_overrides
 
-    counts = _parse_players(players)
+    counts = _parse_players(players) if players is not None else [_default_players(game)]
     specs = split_pool(ladder_specs)
     out = out or _default_out("ladder", game)
     _run_analysis(

@@ -156,8 +156,8 @@ class Comparison:
         return self.report["any_different"]
 
 
-def compare(game: str, variants: list[str], players: int = 4, games: int = 100_000, seed: int = 0,
-            strategies=("random",), alpha: float = 0.05, correction: str = "holm",
+def compare(game: str, variants: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
+            strategies=None, alpha: float = 0.05, correction: str = "holm",
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
             on_progress=None, threads: int | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
@@ -196,6 +196,7 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     chunk_size = chunk_size or DEFAULT_CHUNK
     check_int("chunk_size", chunk_size, 1, 10**8)
     spec, parsed, seats, engines = _setup(game, variants, players, strategies)
+    players = len(seats)
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
     metric_names, scales = metrics.names, metrics.scales
@@ -278,17 +279,20 @@ def compare(game: str, variants: list[str], players: int = 4, games: int = 100_0
     return Comparison(report)
 
 
-def _setup(game: str, variants: list[str], players: int, strategies):
-    """(game spec, parsed variants, one Strategy per seat, one Engine per variant)."""
+def _setup(game: str, variants: list[str], players: int | None, strategies):
+    """(game spec, parsed variants, one Strategy per seat, one Engine per variant);
+    players None: the game's default count."""
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
 
     spec = get_game(game)
+    players = spec.default_players if players is None else players
     low, high = spec.players
     check_int("players", players, low, high)
     parsed = [parse_variant(v) for v in variants]
     rules_mod = spec.part("rules")
     engine_mod = spec.part("engine")
+    strategies = [spec.simulate_strategy] if strategies is None else strategies
     seats = [parse_strategy(s, spec.strategies) for s in strategies]
     if len(seats) not in (1, players):
         raise BalanceError(f"{len(seats)} strategies given for {players} players; give one for every seat or exactly {players}")

@@ -45,7 +45,7 @@ class MatchupResult:
     labels: list[str]
 
 
-def run_matchups(game: str, pool: list[str], players: int = 4, games: int = 100_000, seed: int = 0,
+def run_matchups(game: str, pool: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, threads: int | None = None,
                  on_progress=None) -> MatchupResult:
     """Play every ordered pair of the pool (``games`` games each) and summarise the matrix."""
@@ -54,6 +54,7 @@ def run_matchups(game: str, pool: list[str], players: int = 4, games: int = 100_
     from balance.core.strategy import parse_strategy
 
     spec = get_game(game)
+    players = spec.default_players if players is None else players
     if spec.cooperative:
         raise BalanceError(f"{spec.id} is cooperative: its seats win or lose together, so no strategy "
                            "plays against another; compare team strategies with `balance ladder`")

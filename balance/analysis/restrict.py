@@ -31,7 +31,7 @@ class RestrictResult:
     game: str = "avengers-cards"
 
 
-def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards: list[int] | None = None,
+def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list[int] | None = None,
                  when: str = "always", games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, chunk_size: int = 20_000,
                  on_progress=None, threads: int | None = None) -> RestrictResult:
@@ -43,6 +43,7 @@ def run_restrict(game: str, players: int = 4, strategy: str | None = None, cards
     from balance.core.registry import get_game
 
     spec = get_game(game)
+    players = spec.default_players if players is None else players
     if spec.restrictable is None:
         raise BalanceError(f"{game} declares nothing to restrict; restricted play needs a game "
                            "whose declaration names what a seat can be denied")

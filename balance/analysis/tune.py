@@ -161,7 +161,7 @@ class _Setup:
     plan: TunePlan
 
 
-def plan(game: str, strategy: str | None = None, players: int = 4, against: list[str] | str = "self",
+def plan(game: str, strategy: str | None = None, players: int | None = None, against: list[str] | str = "self",
          budget: int = 2_000_000, population: int | None = None,
          games_per_candidate: int | None = None, validate_games: int = 200_000,
          overrides: dict | None = None) -> TunePlan:
@@ -177,10 +177,12 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
     from balance.core.registry import get_game
 
     spec = get_game(game)
+    players = spec.default_players if players is None else players
     catalogue = spec.strategies
     strategy = spec.default_strategy if strategy is None else strategy
     if not isinstance(strategy, str):
-        raise BalanceError(f"strategy={strategy!r}; allowed: a strategy spec such as 'greedy'")
+        raise BalanceError(f"strategy={strategy!r}; allowed: a strategy spec such as "
+                          f"{spec.default_strategy!r}")
     name = strategy.strip().partition(":")[0]
     tunable = [s for s, info in catalogue.items() if info.params]
     if name in catalogue and not catalogue[name].params:
@@ -341,7 +343,7 @@ class TuneResult:
     paths: dict[str, Path] = field(default_factory=dict)
 
 
-def tune(game: str, strategy: str | None = None, players: int = 4, against: list[str] | str = "self",
+def tune(game: str, strategy: str | None = None, players: int | None = None, against: list[str] | str = "self",
          budget: int = 2_000_000, seed: int = 0, population: int | None = None,
          games_per_candidate: int | None = None, validate_games: int = 200_000, out=None,
          on_progress: Callable[[int], None] | None = None, overrides: dict | None = None,
@@ -381,7 +383,7 @@ def tune(game: str, strategy: str | None = None, players: int = 4, against: list
         for job in jobs:
             sums.append(job.result())
             progress(2 * validate_games)
-    validation = _validation_table(sums, players, setup.default.label)
+    validation = _validation_table(sums, setup.rules.players, setup.default.label)
     history = _history_frame(setup, optimum)
     params = tuned.to_dict()["params"]
     manifest = _manifest(setup, tuned, seed, tune_seed, valid_seed, threads,

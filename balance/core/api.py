@@ -61,7 +61,7 @@ def simulate(
     players: int | Sequence[int] | None = None,
     games: int = 100_000,
     seed: int = 0,
-    strategies: Sequence[str] = ("random",),
+    strategies: Sequence[str] | None = None,
     overrides: dict | None = None,
     variant: str | Path | None = None,
     out: str | Path | None = None,
@@ -82,6 +82,7 @@ def simulate(
     """Simulate ``games`` games for each player count and aggregate them.
 
     strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``);
+    default: ``random`` (or the game's default strategy when it has no random play);
     with ``rotate``, any number, cycled over the seats and rotated so each strategy plays
     every seat equally often (see ``_seatings``).
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
@@ -129,6 +130,7 @@ def simulate(
         raise BalanceError("players: give at least one player count")
     if len(set(counts)) != len(counts):
         raise BalanceError(f"players {counts} repeats a count")
+    strategies = [spec.simulate_strategy] if strategies is None else strategies
     if not strategies:
         raise BalanceError("give at least one strategy")
     parsed = [parse_strategy(s, spec.strategies) for s in strategies]

@@ -113,6 +113,17 @@ class GameInfo:
         return self.part(name)
 
     @property
+    def default_players(self) -> int:
+        """The player count commands use when none is given: the rules' default."""
+        return int(self.part("rules").Rules.players)
+
+    @property
+    def simulate_strategy(self) -> str:
+        """What `simulate` and `compare` play when no strategy is given: uniform random play
+        where the game has it (the floor every study starts from), else its default strategy."""
+        return "random" if "random" in self.strategies else self.default_strategy
+
+    @property
     def cooperative(self) -> bool:
         return self.kind == Kind.COOPERATIVE
 
