@@ -5,6 +5,10 @@ the total to its score, except that two dice showing a ``bust_face`` (default 1)
 After every full round, if any seat has reached ``target`` the game ends and every seat at the
 highest score shares the win; if ``max_rounds`` rounds pass without that, the game is capped
 (no win handed out).
+
+Each seat plays a set of dice, its side: ``standard`` dice, or ``loaded`` ones on which the 1 is
+a second 2 (they never bust and roll a little higher). Fixed with ``--side``, or drawn for every
+seat of every game from the sides' own stream (each set with probability 1/2).
 """
 from balance.core.game import CAPPED, GameInfo, Kind
 
@@ -20,6 +24,7 @@ GAME = GameInfo(
     outcomes=("finished", CAPPED),
     score="points",
     length="rounds",
+    side="dice",
     tables=(),
 )
 

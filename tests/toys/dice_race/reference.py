@@ -13,8 +13,10 @@ from balance.core.game import WIN_UNIT
 from balance.core.rng import PyStream
 from balance.core.strategy import Strategy
 
+from balance.core.kit import SIDE_STREAM
+
 from . import CAPPED_CODE, FINISHED
-from .rules import Rules
+from .rules import DICE_SETS, Rules
 
 DICE_STREAM = 64  # the kernel's: seat s rolls from stream DICE_STREAM + s
 
@@ -36,6 +38,7 @@ class Game:
     win_units: list[int] = field(default_factory=list)
     outcome: int = FINISHED  # index into GAME.outcomes
     length: int = 0  # rounds played
+    sides: list[int] = field(default_factory=list)  # each seat's dice set (index into DICE_SETS)
 
     def dice_of(self, seat: int) -> list[tuple[int, int]]:
         """The dice ``seat`` drew, turn by turn."""
@@ -69,11 +72,18 @@ class _Scripted:
 
 
 def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int,
-              dice: list[list[int]] | None = None) -> Game:
+              dice: list[list[int]] | None = None, sides: list[int] | None = None) -> Game:
     """Play game number ``game`` of a run with ``seed`` (the kernel's streams). dice: per seat
-    the faces it rolls, two per turn, instead of its dice stream (for worked examples)."""
+    the faces it rolls, two per turn, instead of its dice stream (for worked examples; then
+    every seat plays standard dice unless ``sides`` says otherwise). sides: each seat's dice
+    set (index into DICE_SETS), or None to draw them as the kernel does."""
     n = rules.players
     assert len(strategies) == n
+    sets = list(DICE_SETS.values())
+    side_stream = PyStream(seed, game, SIDE_STREAM)
+    drawn = [side_stream.below(len(sets)) for _ in range(n)]  # drawn for every seat, given or not
+    if sides is None:
+        sides = [0] * n if dice is not None else drawn
     chance = [PyStream(seed, game, 1 + p) for p in range(n)]
     rolls = ([_Scripted(faces) for faces in dice] if dice is not None
              else [PyStream(seed, game, DICE_STREAM + p) for p in range(n)])
@@ -83,7 +93,8 @@ def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int,
         g.length += 1
         for p in range(n):
             two = rolls_two(strategies[p], p, scores, chance[p])
-            d1, d2 = 1 + rolls[p].below(6), 1 + rolls[p].below(6)
+            face = sets[sides[p]]
+            d1, d2 = face[rolls[p].below(6)], face[rolls[p].below(6)]
             if not two:
                 gained = d1
             elif rules.bust_face in (d1, d2):  # bust_face 0 is no face: never busts
@@ -102,4 +113,5 @@ def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int,
             g.outcome = CAPPED_CODE
             break
     g.scores = scores
+    g.sides = list(sides)
     return g

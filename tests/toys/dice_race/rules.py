@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from balance.core.errors import check_int
 from balance.core.rulebook import RulesBase
 
-RULES_VERSION = "dice-race/1"
+RULES_VERSION = "dice-race/2"  # 2: seats play dice sets (sides)
+# The sides: a seat's dice set, the face each rolled face becomes (index face - 1).
+DICE_SETS = {"standard": (1, 2, 3, 4, 5, 6), "loaded": (2, 2, 3, 4, 5, 6)}
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_TARGET = 200
 MAX_ROUNDS = 100
