@@ -32,6 +32,7 @@ class LadderResult:
     restrictable: str | None = "card"  # what restricted play denies (GameInfo), None: not measured
     measures: dict = None  # the game's own rung columns (ladder_measures): column -> heading
     cooperative: bool = False  # rungs carry the team's win rate, not seat tests
+    game: str | None = None  # the game's id (its declaration words the restricted play)
 
 
 def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 100_000, seed: int = 0,
@@ -44,7 +45,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     labels = [parse_strategy(s, spec.strategies).label for s in ladder]
     if len(labels) < 2:
         raise BalanceError("give at least two strategies for a ladder, weakest first, e.g. "
-                           "--ladder random,threshold,greedy")
+                           f"--ladder {','.join(list(spec.strategies)[:3])}")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"the ladder repeats a strategy: {', '.join(labels)}")
     restricted = spec.restrictable is not None  # the game declares restricted play
@@ -69,7 +70,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     headings = {column: heading for column, heading, _ in
                 (part.ladder_measures({}) if part is not None and hasattr(part, "ladder_measures") else [])}
     return LadderResult(pl.concat(rungs), pl.DataFrame(skill), labels, spec.restrictable,
-                        headings, spec.cooperative)
+                        headings, spec.cooperative, spec.id)
 
 
 def _rung(label: str, run, spec) -> pl.DataFrame:
@@ -127,6 +128,7 @@ _RUNG_COLUMNS = {"strategy", "players", "games", "capped", "gap", "gap_lo", "gap
 
 def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
+    from balance.core.registry import get_game
     from balance.analysis import plots
     from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
                                 to_html, to_markdown)
@@ -205,8 +207,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     if has_capped:
         explained += "capped: the share of games the turn cap stopped (they hand out no win); "
     if has_top:
-        explained += (f"top {item}: the {item} whose removal from one seat's hand (restricted "
-                      "play, paired on the same games) changes that seat's win rate most — "
+        mode = get_game(result.game).restrict_meaning("always") if result.game else "denied"
+        explained += (f"top {item}: the {item} which, {mode} for one seat (restricted "
+                      "play, paired on the same games), changes that seat's win rate most — "
                       f"negative: the {item} matters, positive: the seat does better without it — "
                       f"with its Holm-adjusted p over the rung's {item}s; ")
     explained += "a dash: no seat's share varied, nothing to test."
