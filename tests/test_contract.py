@@ -246,3 +246,37 @@ def test_the_core_imports_no_analysis_module_and_no_game():
             offenders += [f"{path.name}: {n}" for n in names
                           if n.startswith(("balance.analysis", "balance.games"))]
     assert not offenders
+
+
+def test_simulating_loads_no_plotting_and_a_report_part_is_checked_when_used():
+    """The declaration check imports no optional part (avengers' report sections import the
+    plotting stack): a simulation in a fresh process never loads matplotlib, and a report part
+    lacking what the contract needs is refused with its missing names when first used."""
+    import subprocess
+    import sys
+    import types
+
+    code = ("import sys, balance; balance.simulate('avengers-cards', games=50, seed=1); "
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    info = registry.get_game("avengers-cards")
+    assert info.optional_part("report") is not None
+    import importlib.machinery
+
+    name = "balance.games.avengers_cards.broken_report"
+    broken = types.ModuleType(name)
+    broken.__spec__ = importlib.machinery.ModuleSpec(name, None)
+    broken.analyse = lambda *a: None
+    sys.modules[name] = broken
+    try:
+        from balance.core import game as game_module
+
+        original = dict(game_module.OPTIONAL_PARTS)
+        game_module.OPTIONAL_PARTS["broken_report"] = ("analyse", "figures", "verdict")
+        with pytest.raises(BalanceError, match="broken_report lacks figures, verdict"):
+            info.optional_part("broken_report")
+    finally:
+        game_module.OPTIONAL_PARTS.clear()
+        game_module.OPTIONAL_PARTS.update(original)
+        del sys.modules[name]

@@ -355,7 +355,8 @@ def test_cli_compare(tmp_path):
     assert not any(m.startswith("win_share_seat") or m == "seat_shift" for m in metrics)
     team = next(r for r in report["results"] if r["metric"] == "team_win")
     assert team["difference"] < 0 and team["significant"]  # a weaker wall loses more games
-    assert (out / "report.md").is_file()
+    md = (out / "report.md").read_text()
+    assert "seat_shift" not in md and "no seat test" in md  # no seat words for a team game
 
 
 def test_cli_tune(tmp_path):

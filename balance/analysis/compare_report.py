@@ -184,11 +184,12 @@ def results_section(report: dict, figure: Path) -> Section:
               _diff(report, r["metric"], r["difference"]), _interval(report, r),
               pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
               _reduction(r["variance_reduction"])] for r in rows]))
-    blocks.append(Para((
-        f"seat_shift: the seat whose win rate moved most (largest |z|), with a "
-        f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
-        f"intervals of all seats hold together with {confidence} confidence; seat_gap and "
-        "seat_imbalance describe each variant (no test).",)))
+    if _has_seat_rows(report):
+        blocks.append(Para((
+            f"seat_shift: the seat whose win rate moved most (largest |z|), with a "
+            f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
+            f"intervals of all seats hold together with {confidence} confidence; seat_gap and "
+            "seat_imbalance describe each variant (no test).",)))
     seat0 = [r for r in report["results"] if r["metric"] == "win_share_seat0"
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:
@@ -216,18 +217,27 @@ def sprt_section(report: dict, figure: Path) -> Section:
     ])
 
 
+def _has_seat_rows(report: dict) -> bool:
+    """Whether the comparison has the seat rows (a competitive game; none for a cooperative one)."""
+    return any(r["metric"] == "seat_shift" for r in report["results"])
+
+
 def methods(report: dict) -> Section:
     m = report["methods"]
+    seats = _has_seat_rows(report)
     items = [
         ("Pairing: ", m["pairing"], "."),
         ("Linear metrics: ", m["linear metrics"], "."),
-        ("Seat shift (the seat test): ", m["seat_shift"], "."),
-        ("Seat gap: ", m["seat_gap"], "."),
-        ("Seat imbalance: ", m["seat_imbalance"], "."),
+        *([("Seat shift (the seat test): ", m["seat_shift"], "."),
+           ("Seat gap: ", m["seat_gap"], "."),
+           ("Seat imbalance: ", m["seat_imbalance"], ".")] if seats else
+          [("Seats: a cooperative game gives every seat the team's result, so there is no seat "
+            "test; the team's win is the first metric.",)]),
         ("Variance reduction: ", m["variance_reduction"], "."),
-        (f"Multiple comparisons: {report['correction']} over every tested row (each metric and "
-         f"seat_shift) of every variant; seat_gap and seat_imbalance are not tests. Significant "
-         f"means adjusted p < {report['alpha']}.",),
+        (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
+         + (" and seat_shift) of every variant; seat_gap and seat_imbalance are not tests. "
+            if seats else ") of every variant. ")
+         + f"Significant means adjusted p < {report['alpha']}.",),
     ]
     if "sequential" in m:
         items += [

@@ -312,7 +312,7 @@ def _game_report(game: str | None):
         info = get_game(game)
     except BalanceError:
         return None, None
-    return info.optional_part("report"), info
+    return info.optional_part("report"), info  # a malformed report part: its BalanceError
 
 
 def _strategies(source: str, manifest: dict, tables: dict, method: str) -> Strategies:

@@ -125,7 +125,11 @@ class Checkpointer:
                         if saved.shape != array.shape:
                             raise ValueError(f"{name} has shape {saved.shape}, expected {array.shape}")
                         array[...] = saved
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+        except (ValueError, KeyError) as e:  # a counter missing or of another shape
+            raise BalanceError(f"the checkpoint {str(path)!r} does not match this version's counters "
+                               f"({e}): it was written by another version of balance, or is "
+                               "corrupted; nothing was changed: start again with --force") from None
+        except (OSError, zipfile.BadZipFile, EOFError) as e:
             raise BalanceError(f"the checkpoint {str(path)!r} is corrupted ({e}); nothing was "
                                f"changed: start again with --force") from None
         return RunState(state.totals, done)

@@ -107,10 +107,19 @@ class GameInfo:
         return importlib.import_module(f"{self.module}.{name}")
 
     def optional_part(self, name: str) -> ModuleType | None:
-        """An optional part (OPTIONAL_PARTS) if the game provides it, else None."""
-        if importlib.util.find_spec(f"{self.module}.{name}") is None:
-            return None
-        return self.part(name)
+        """An optional part (OPTIONAL_PARTS) if the game provides it, else None; BalanceError
+        naming what is missing when it lacks what the contract needs or cannot be imported."""
+        try:
+            if importlib.util.find_spec(f"{self.module}.{name}") is None:
+                return None
+            module = self.part(name)
+        except ImportError as e:
+            raise BalanceError(f"game {self.id!r}: part {self.module}.{name} cannot be imported ({e})") from None
+        missing = [attr for attr in OPTIONAL_PARTS[name] if not hasattr(module, attr)]
+        if missing:
+            raise BalanceError(f"game {self.id!r} ({self.module}) is malformed: "
+                               f"{self.module}.{name} lacks {', '.join(missing)}")
+        return module
 
     @property
     def default_players(self) -> int:
@@ -179,15 +188,8 @@ class GameInfo:
                 self.restrictable_rule not in rules_cls.keys():
             problems.append(f"restrictable_rule {self.restrictable_rule!r} is not a rules key")
         problems += self._check_declared()
-        for name, needed in OPTIONAL_PARTS.items():
-            try:
-                module = self.optional_part(name)
-            except ImportError as e:
-                problems.append(f"part {self.module}.{name} cannot be imported ({e})")
-                continue
-            missing = [attr for attr in needed if module is not None and not hasattr(module, attr)]
-            if missing:
-                problems.append(f"{self.module}.{name} lacks {', '.join(missing)}")
+        # Optional parts (the report sections) import the plotting stack: they are checked when
+        # first used (optional_part), so simulating never loads matplotlib.
         if problems:
             raise BalanceError(f"game {self.id!r} ({self.module}) is malformed: " + "; ".join(problems))
         return self
