@@ -5,7 +5,6 @@ that ``balance.analysis.compare.compare`` returns (the same numbers as compariso
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import polars as pl

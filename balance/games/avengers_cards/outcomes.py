@@ -6,7 +6,7 @@ for k <= 6.
 """
 from enum import IntEnum
 
-from balance.core.counters import SeatStat  # noqa: F401 (the core layout, which the kernel fills)
+from balance.core.counters import SeatStat  # noqa: F401 (re-exported: the core layout the kernel fills)
 from balance.core.game import WIN_UNIT  # noqa: F401 (re-exported: the kernel and engine read it here)
 
 

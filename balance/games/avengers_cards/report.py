@@ -16,9 +16,9 @@ import polars as pl
 import seaborn as sns
 
 from balance.analysis import aggregate, plots
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
-                              diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci)
-from balance.analysis.report import ALPHA, LEVEL, and_list, card_verdict, each_row
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
+                                       count, num, pct, pp, pvalue, rate_ci)
+from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
 
 FIGURES = ("card_strength", "card_usage", "villains")
 
@@ -300,9 +300,9 @@ def card_usage(cards: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
     pooled = (cards.group_by("players", "card")
               .agg(pl.exclude("seat", "strategy").sum()).sort("players", "card"))
     out = pooled
-    for num, name in (("rewarded", "reward_rate"), ("cancelled", "cancel_rate"),
-                      ("lowest_on_defeat", "defeat_rate")):
-        out = aggregate.rate(out, num, "played", name, method)
+    for counted, name in (("rewarded", "reward_rate"), ("cancelled", "cancel_rate"),
+                          ("lowest_on_defeat", "defeat_rate")):
+        out = aggregate.rate(out, counted, "played", name, method)
     out = aggregate.rate(out, "win_share_rewarded", "games_rewarded", "win_rate_rewarded", method)
     out = aggregate.rate(out, "win_share_played", "games_played", "win_rate_played", method)
     return out.with_columns(
