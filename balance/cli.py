@@ -332,12 +332,14 @@ def _print_summary(result) -> None:
     if "card_strength" in result.tables:  # a game without restricted play has no such table
         typer.echo("card strength: every game replayed once per card with one seat denied it "
                    f"(card_strength.parquet); `balance report {result.out}` ranks the cards")
-    typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} {'win rate':>9} {'mean score':>10}")
+    sided = bool((result.seats["side"] != "").any())  # seats played as something: show it
+    typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} " + (f"{'side':<14} " if sided else "")
+               + f"{'win rate':>9} {'mean score':>10}")
     for row in result.seats.iter_rows(named=True):
         rate = row["win_share"] / row["games"]
         mean = row["score_sum"] / row["games"]
         typer.echo(f"{row['players']:>7} {row['seat']:>4}  {row['strategy']:<24} "
-                   f"{rate:>8.2%} {mean:>10.2f}")
+                   + (f"{row['side']:<14} " if sided else "") + f"{rate:>8.2%} {mean:>10.2f}")
 
 
 @app.command()

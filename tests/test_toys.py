@@ -578,3 +578,13 @@ def test_the_report_of_a_competitive_game_with_sides_shows_them_and_their_matrix
     assert "`loaded`" in sides and "`standard`" in sides
     assert "Side against side" in sides and "side_matchups.png" in sides
     assert (run / "figures" / "side_matchups.png").is_file()
+
+
+def test_cli_simulate_summary_shows_each_seats_side(tmp_path):
+    r = invoke("simulate", TOY, "--games", 500, "--side", "loaded", "--side", "standard",
+               "--out", tmp_path / "run")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^\s+2\s+0\s+random\s+loaded\s+[\d.]+%", r.output, flags=re.M)
+    assert re.search(r"^\s+2\s+1\s+random\s+standard\s+[\d.]+%", r.output, flags=re.M)
+    bad = invoke("simulate", TOY, "--games", 500, "--side", "weighted")
+    assert bad.exit_code == 2 and "unknown dice 'weighted'; allowed: standard, loaded" in bad.output
