@@ -61,6 +61,8 @@ def test_bases_agree_with_the_consensus_of_six_implementations():
     bases = {b.name: (b.breakpoint, b.vp) for b in load_catalogue().bases}
     # [D5]: the revised Tricksters base Mushroom Kingdom (19, 4/3/2, smash-up-cards.md §11.12)
     # by default; the six implementations agree on its 2012 printing, 20, 5/3/2
+    printed_2012 = {b.name: (b.breakpoint, b.vp) for b in load_catalogue(trickster_bases="2012").bases}
+    assert printed_2012 == consensus
     assert bases.pop("Mushroom Kingdom") == (19, (4, 3, 2))
     assert consensus.pop("Mushroom Kingdom") == (20, (5, 3, 2))
     assert bases == consensus
@@ -71,3 +73,33 @@ def test_bad_requests_are_one_line_errors():
         load_catalogue("2011")
     with pytest.raises(BalanceError, match="unknown faction 'Elves'; allowed: Aliens, Dinosaurs"):
         load_catalogue().deck("Elves")
+
+
+# ---- the rules (not read by an engine yet) --------------------------------------------------------
+
+from balance.games.smash_up.rules import Rules  # noqa: E402
+
+
+def test_the_rulebook_validates_at_every_player_count_and_round_trips():
+    for players in (2, 3, 4):
+        rules = Rules.from_overrides({"players": players})
+        assert rules.bases_in_play == players + 1 and rules.vp_to_win == 15
+        assert Rules.from_overrides(rules.to_dict()) == rules
+    assert [row["key"] for row in Rules.describe()] == Rules.keys()
+    assert all(row["allowed"] and row["meaning"] for row in Rules.describe())
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("players", 5, "players=5 is out of range; allowed: integer 2..4"),
+    ("players", 1, "players=1 is out of range"),
+    ("extra_bases", 13, "extra_bases=13 is out of range; allowed: integer 0..12"),
+    ("tricksters", "2011", "unknown tricksters list '2011'; allowed: current, 2012"),
+    ("trickster_bases", "old", "unknown trickster_bases edition 'old'"),
+    ("mulligan", "yes", "mulligan='yes' is not true or false"),
+    ("draw", 2.5, "draw=2.5 is out of range"),
+    ("vp", 12, "unknown rules key 'vp'; allowed: players, vp_to_win"),
+])
+def test_bad_rules_are_one_line_errors(key, value, words):
+    with pytest.raises(BalanceError) as e:
+        Rules.from_overrides({key: value})
+    assert words in str(e.value) and "\n" not in str(e.value)

@@ -1,5 +1,5 @@
 """Smash Up, core set (AEG, 2012) — work in progress for issue 11.
 
-Only the card and base data layer exists (``catalogue.py``); the package declares no ``GAME``
+Only the card and base data (``catalogue.py``) and the rules (``rules.py``) exist; no ``GAME``
 yet, so it is not registered and no command offers it. See the issue's notes for the plan.
 """

@@ -27,6 +27,13 @@ COPIES_PER_FACTION = 20
 BASES = 16
 PLACES = 3  # a base pays VP to its first, second and third place
 _POWER_PREFIX = re.compile(r"^Power (\d+|X) - ")
+# The two revised Tricksters bases as printed in 2012 (rules/smash-up-cards.md §11.11-11.12,
+# [D5]); the data file holds the revised ones: name -> (breakpoint, VP, text).
+BASES_2012 = {
+    "Cave of Shinies": (23, (4, 2, 1), "After each minion here is destroyed, its owner gains 1 VP."),
+    "Mushroom Kingdom": (20, (5, 3, 2), "At the start of each player's turn, that player may move "
+                         "one minion of another player from any base to here."),
+}
 
 
 @dataclass(frozen=True)
@@ -91,10 +98,14 @@ def _tricksters_2012(raw: dict) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=None)
-def load_catalogue(tricksters: str = "current", path: str | None = None) -> Catalogue:
-    """The checked core set; ``tricksters``: the current list (default) or the 2012 one."""
+def load_catalogue(tricksters: str = "current", path: str | None = None,
+                   trickster_bases: str = "current") -> Catalogue:
+    """The checked core set; ``tricksters``: the current list (default) or the 2012 one;
+    ``trickster_bases``: Cave of Shinies and Mushroom Kingdom as revised or as printed in 2012."""
     if tricksters not in TRICKSTER_LISTS:
         raise one_of("tricksters list", tricksters, list(TRICKSTER_LISTS))
+    if trickster_bases not in TRICKSTER_LISTS:
+        raise one_of("trickster_bases edition", trickster_bases, list(TRICKSTER_LISTS))
     source = Path(path) if path is not None else DATA
     try:
         raw = json.loads(source.read_text(encoding="utf-8"))
@@ -111,6 +122,9 @@ def load_catalogue(tricksters: str = "current", path: str | None = None) -> Cata
             raise BalanceError(f"{name} has {copies} cards; a faction has {COPIES_PER_FACTION}")
     bases = tuple(Base(b["name"], b["sourceFaction"], int(b["breakpoint"]),
                        tuple(int(v) for v in b["vp"]), b["text"]) for b in raw["bases"])
+    if trickster_bases == "2012":
+        bases = tuple(Base(b.name, b.faction, *BASES_2012[b.name]) if b.name in BASES_2012 else b
+                      for b in bases)
     if len(bases) != BASES or any(len(b.vp) != PLACES for b in bases):
         raise BalanceError(f"the card list has {len(bases)} bases (each with {PLACES} VP values "
                            f"expected); the core set has {BASES}")

@@ -1,0 +1,94 @@
+"""Rules of Smash Up (core set): every parameter a designer varies, validated.
+
+Issue 11 groundwork: the engine does not read these yet. Defaults are the rulebook
+(rules/smash-up.md) and the spec's decisions (rules/smash-up-cards.md §12): 2-4 players,
+n + 1 bases, hands of 5 with one mulligan of a minion-less hand, one minion and one action a
+turn, draw 2, a hand limit of 10, the game ends after a turn in which someone has 15 VP (play
+on while the lead is tied), and a simulation cap of 200 turns reported as ``capped``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from balance.core.errors import BalanceError, check_int, one_of
+from balance.core.rulebook import RulesBase
+
+from .catalogue import BASES, TRICKSTER_LISTS
+
+RULES_VERSION = "smash-up/0"  # 0: not simulated yet
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+EDITIONS = TRICKSTER_LISTS  # the same two printings: current (errata) and 2012
+SWITCHES = ("collector_excludes_collectors", "tiger_assassin_any_base", "homeworld_each_time")
+
+DOCS: dict[str, tuple[str, str]] = {
+    "players": (f"integer {MIN_PLAYERS}..{MAX_PLAYERS}", "Number of players."),
+    "vp_to_win": ("integer 1..100", "The game ends after a turn in which a player has this many VP "
+                  "(most VP wins; a tied lead plays on)."),
+    "minion_plays": ("integer 0..5", "Free minion plays each turn (extra plays granted by cards add to it)."),
+    "action_plays": ("integer 0..5", "Free action plays each turn."),
+    "hand_size": ("integer 1..20", "Cards drawn for the opening hand."),
+    "mulligan": ("true or false", "A hand without a minion may be shown, discarded and redrawn once."),
+    "draw": ("integer 0..10", "Cards drawn at the end of each turn."),
+    "hand_limit": ("integer 1..40", "Cards a player may keep after drawing; the rest are discarded."),
+    "extra_bases": (f"integer 0..{BASES - MAX_PLAYERS}", "Bases in play = players + this (the rulebook: 1)."),
+    "max_turns": ("integer 1..10000", "Simulation cap: a game still running after this many turns "
+                  "stops as the 'capped' outcome (never counted as a finish)."),
+    "tricksters": (" or ".join(TRICKSTER_LISTS), "Tricksters card list: the current (errata) one or the "
+                   "2012 printing."),
+    "trickster_bases": (" or ".join(EDITIONS), "Cave of Shinies and Mushroom Kingdom as revised (current) "
+                        "or as printed in 2012 [D5]."),
+    "collector_excludes_collectors": ("true or false", "Collector may not return another Collector [D4]."),
+    "tiger_assassin_any_base": ("true or false", "Tiger Assassin may destroy a minion on any base [D3]."),
+    "homeworld_each_time": ("true or false", "The Homeworld grants its extra minion after every minion "
+                            "played there (original printing), not once per turn."),
+}
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    """Every rule-variant parameter of Smash Up; defaults are the rulebook."""
+
+    DOCS = DOCS  # `balance rules`: allowed values and meaning per key
+
+    players: int = 2
+    vp_to_win: int = 15
+    minion_plays: int = 1
+    action_plays: int = 1
+    hand_size: int = 5
+    mulligan: bool = True
+    draw: int = 2
+    hand_limit: int = 10
+    extra_bases: int = 1
+    max_turns: int = 200
+    tricksters: str = "current"
+    trickster_bases: str = "current"
+    collector_excludes_collectors: bool = False
+    tiger_assassin_any_base: bool = False
+    homeworld_each_time: bool = False
+
+    def validated(self) -> "Rules":
+        """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
+        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_int("vp_to_win", self.vp_to_win, 1, 100)
+        check_int("minion_plays", self.minion_plays, 0, 5)
+        check_int("action_plays", self.action_plays, 0, 5)
+        check_int("hand_size", self.hand_size, 1, 20)
+        check_int("draw", self.draw, 0, 10)
+        check_int("hand_limit", self.hand_limit, 1, 40)
+        check_int("extra_bases", self.extra_bases, 0, BASES - MAX_PLAYERS)
+        check_int("max_turns", self.max_turns, 1, 10_000)
+        if self.players + self.extra_bases > BASES:
+            raise BalanceError(f"players + extra_bases = {self.players + self.extra_bases} bases in play; "
+                               f"allowed: at most the {BASES} bases of the core set")
+        if self.tricksters not in TRICKSTER_LISTS:
+            raise one_of("tricksters list", self.tricksters, TRICKSTER_LISTS)
+        if self.trickster_bases not in EDITIONS:
+            raise one_of("trickster_bases edition", self.trickster_bases, EDITIONS)
+        for key in ("mulligan", *SWITCHES):
+            if not isinstance(getattr(self, key), bool):
+                raise BalanceError(f"{key}={getattr(self, key)!r} is not true or false")
+        return self
+
+    @property
+    def bases_in_play(self) -> int:
+        return self.players + self.extra_bases
