@@ -195,7 +195,7 @@ def test_given_sides_go_to_the_seats_table():
     seats = run.seats.sort("seat")
     assert seats["side"].to_list() == ["knight", "healer"]
     assert seats["games"].to_list() == [300, 300]
-    assert run.manifest["sides"] == "given"
+    assert run.manifest["sides"] == ["knight", "healer"]  # what --resume gives back
     seating = run.manifest["runs"][0]["seatings"][0]["strategies"]
     assert [s["side"] for s in seating] == ["knight", "healer"]
 
@@ -392,3 +392,28 @@ def test_cli_ladder(tmp_path):
                        "--games", games, "--out", out, "--threads", 1, "--quiet")
     assert cli.exit_code == 0, text
     assert (out / "ladder.md").is_file()
+
+
+def test_an_interrupted_run_with_given_sides_resumes_with_them(tmp_path):
+    """--resume DIR takes the sides from the interrupted run, and ends with the numbers of an
+    uninterrupted one."""
+    from balance.core.api import resume_arguments
+
+    kwargs = dict(players=3, games=3000, seed=4, strategies=["coordinated"], rotate=True,
+                  sides=["mage", "knight", "archer"], chunk_size=500, threads=1)
+    whole = balance.simulate("siege", **kwargs)
+    out = tmp_path / "run"
+    calls = []
+
+    def stop(n):
+        calls.append(n)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate("siege", out=out, on_progress=stop, **kwargs)
+    saved = resume_arguments(out)
+    assert saved["sides"] == ["mage", "knight", "archer"] and saved["rotate"]
+    result, text = invoke("simulate", "siege", "--resume", out, "-q")
+    assert result.exit_code == 0, text
+    assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)

@@ -261,10 +261,14 @@ def test_the_team_win_rate_across_player_counts_points_the_right_way():
     clearly different ones are (synthetic counts; p computed by scipy's chi-square)."""
     import numpy as np
 
-    from balance.analysis.report import _homogeneity
+    from balance.analysis.stats import rate_homogeneity as _homogeneity
+    from balance.core.errors import BalanceError
 
     same = _homogeneity(np.array([500, 1000, 1500]), np.array([1000, 2000, 3000]))
     assert same["p_value"] > 0.99
     apart = _homogeneity(np.array([500, 700]), np.array([1000, 1000]))
     assert apart["p_value"] < 1e-10
     assert _homogeneity(np.array([0, 0]), np.array([10, 10])) is None  # nothing to compare
+    assert _homogeneity(np.array([5, 0]), np.array([10, 0])) is None  # one group played
+    with pytest.raises(BalanceError, match="outside 0..n"):
+        _homogeneity(np.array([11, 3]), np.array([10, 10]))

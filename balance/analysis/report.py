@@ -41,9 +41,6 @@ from balance.core.game import CAPPED
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = 0.9  # the power the detectable edge is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
-# Runs written before the manifest listed its tables (issue 10) wrote these; the first two
-# always, the others when they had them.
-LEGACY_TABLES = ("seats", "scores", "cards", "villains", "pairs", "game_totals", "card_strength")
 REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
@@ -132,8 +129,9 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
         raise BalanceError(f"{str(path)!r} lacks {', '.join(absent)}; allowed: a manifest written by "
                            "`balance simulate`")
     listed = manifest.get("tables")
-    names = list(listed) if isinstance(listed, dict) else [
-        n for n in LEGACY_TABLES if n in ("seats", "scores") or (run_dir / f"{n}.parquet").is_file()]
+    # a run written before the manifest listed its tables: every aggregated table in the directory
+    names = list(listed) if isinstance(listed, dict) else sorted(
+        p.stem for p in run_dir.glob("*.parquet") if p.stem != "games")
     missing = [f"{n}.parquet" for n in dict.fromkeys([*REQUIRED_TABLES, *names])
                if not (run_dir / f"{n}.parquet").is_file()]
     if missing:
@@ -188,7 +186,7 @@ class Analysis:
     """Every frame the report shows, computed once (each a few rows per player count)."""
 
     seat_rates: pl.DataFrame
-    fairness: pl.DataFrame
+    fairness: pl.DataFrame | None  # None for a cooperative game (one result for every seat)
     player_counts: pl.DataFrame | None  # None for a cooperative game
     ties_across_counts: dict | None  # chi-square of equal tie rates over the player counts
     score_summary: pl.DataFrame | None  # None: the game has no score
@@ -218,7 +216,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
     has_sides = "side" in seats.columns and bool((seats["side"] != "").any())
     team = _team(tables, seats, method, has_sides, manifest) if cooperative else None
     # A cooperative game's seats share one result: there is no seat to favour or test.
-    fairness = _team_fairness(team) if cooperative else aggregate.seat_fairness(seats, POWER)
+    fairness = None if cooperative else aggregate.seat_fairness(seats, POWER)
     # ties and the per-count score table describe competitive games
     counts = None if cooperative else player_counts(seats, fairness, tables.get("game_totals"))
     labels = seats["strategy"].unique(maintain_order=True).to_list()
@@ -260,7 +258,7 @@ def _team(tables: dict, seats: pl.DataFrame, method: str, has_sides: bool, manif
         teams = aggregate.rate(tables["teams"].sort("players", "team"), "won", "games", "rate", method)
         if manifest.get("sides") == "drawn":  # teams drawn at random: their differences are causal
             composition = _composition(teams)
-    return Team(rates, _homogeneity(rates["won"].to_numpy(), rates["games"].to_numpy()),
+    return Team(rates, stats.rate_homogeneity(rates["won"].to_numpy(), rates["games"].to_numpy()),
                 aggregate.side_rates(seats, method) if has_sides else None, teams, composition)
 
 
@@ -271,37 +269,13 @@ def _composition(teams: pl.DataFrame) -> pl.DataFrame | None:
     teams is caused by the team (a randomised experiment), not by the situations it met."""
     rows = []
     for (n,), g in teams.group_by("players", maintain_order=True):
-        test = _homogeneity(g["won"].to_numpy(), g["games"].to_numpy()) if g.height > 1 else None
+        test = stats.rate_homogeneity(g["won"].to_numpy(), g["games"].to_numpy()) if g.height > 1 else None
         if test is not None:
             rows.append({"players": n, "teams": g.height, **test})
     if not rows:
         return None
     out = pl.DataFrame(rows)
     return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy())))
-
-
-def _team_fairness(team: Team) -> pl.DataFrame:
-    """The seat-fairness frame's shape for a cooperative game: every count 'constant' (the
-    seats' results never differ), so no seat test runs and no seat line is written."""
-    r = team.rates
-    nan = [math.nan] * r.height
-    return pl.DataFrame({"players": r["players"].cast(pl.Int8), "games": r["games"],
-                         "capped": [0] * r.height, "chi2": nan, "dof": (r["players"] - 1).cast(pl.Int64),
-                         "p_value": nan, "best_seat": [0] * r.height, "worst_seat": [0] * r.height,
-                         "gap": nan, "gap_lo": nan, "gap_hi": nan, "constant": [True] * r.height,
-                         "all_tied": [False] * r.height, "p_adjusted": nan, "detectable_edge": nan})
-
-
-def _homogeneity(successes: np.ndarray, games: np.ndarray) -> dict | None:
-    """Pearson chi-square of homogeneity of a rate over groups (the player counts); None with
-    one group or nothing to compare (no success, or all)."""
-    from scipy.stats import chi2_contingency
-
-    successes, games = successes.astype(float), games.astype(float)
-    if len(games) < 2 or successes.sum() == 0 or np.all(successes == games):
-        return None
-    chi2, p, dof, _ = chi2_contingency(np.vstack([successes, games - successes]), correction=False)
-    return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p)}
 
 
 def _game_report(game: str | None):
@@ -406,7 +380,7 @@ def ties_across_counts(counts: pl.DataFrame) -> dict | None:
     homogeneity on the (tied, not tied) x player-count table of ``player_counts``; None with
     one count, or when no count has a tie (or every game is tied) and there is nothing to
     compare."""
-    return _homogeneity(counts["tied_games"].to_numpy(), counts["games"].to_numpy())
+    return stats.rate_homogeneity(counts["tied_games"].to_numpy(), counts["games"].to_numpy())
 
 
 def constant_scores(scores: pl.DataFrame) -> dict:
@@ -504,7 +478,7 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
               Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
-                            *_code_list(a.run_strategies), "), so these seat and card numbers "
+                            *_code_list(a.run_strategies), "), so these seat numbers and the game's own "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
         if not comparable:
@@ -714,11 +688,12 @@ def player_count_lines(a: Analysis) -> list[tuple]:
     return lines
 
 
-def card_verdict(g: pl.DataFrame) -> tuple:
+def card_verdict(g: pl.DataFrame, item: str = "card") -> tuple:
     """The verdict of one player count's restricted-play effects (aggregate.card_effects, sorted
     or not): which item matters most, which are better removed, which change nothing; every
     claim decided by the paired test with Holm over the run's tests. Used by every game with
-    restricted play and by `balance restrict`."""
+    restricted play and by `balance restrict`. item: what restricted play denies
+    (GameInfo.restrictable), for the sentences that name the kind."""
     g = g.sort("difference")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
@@ -736,14 +711,14 @@ def card_verdict(g: pl.DataFrame) -> tuple:
                   f": {diff_ci(r['difference'], r['lo'], r['hi'])}, Holm-adjusted {p_phrase(r['p_adjusted'])}"]
     if not found.height:
         top = g.row(int(g["difference"].abs().arg_max()), named=True)
-        parts += [Strong("no card's removal changes its seat's win rate detectably"),
+        parts += [Strong(f"no {item}'s removal changes its seat's win rate detectably"),
                   f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
     if unchanged:
         parts += [f"; removing the {and_list(unchanged)} changed no game at all"]
     if quiet and found.height:
         parts += [f"; removing the {and_list(quiet)} makes no detectable difference"]
-    summary = (f". {found.height} of {g.height} cards change their seat's win rate detectably "
-               "(Holm over the run's card tests).")
+    summary = (f". {found.height} of {g.height} {item}s change their seat's win rate detectably "
+               f"(Holm over the run's {item} tests).")
     return (*parts, summary)
 
 
@@ -799,7 +774,8 @@ def _restrictable_rule(game: str) -> str | None:
 def try_next(manifest: dict, a: Analysis) -> tuple:
     """A ready `balance compare` command aimed at the report's most decisive finding."""
     f = a.fairness
-    edges = f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA))
+    edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None
+             else pl.DataFrame())
     runs = {run["players"]: run for run in manifest["runs"]}
     hint = a.game_report.variant_hint(a.game) if a.game is not None else None
     if hint is not None:  # the game's most decisive item (e.g. a card whose removal matters)
@@ -809,9 +785,9 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         players, card = top["players"], None
         why = f"a seat is favoured at {players} players"
     else:
-        players, card = f["players"][0], None
+        players, card = manifest["runs"][0]["players"], None
         why = ("to make the game easier or harder, measure the change in the team's win rate"
-               if a.team is not None else "no seat edge or card effect was found")
+               if a.team is not None else "no seat edge or effect of the game's own was found")
     run = runs.get(players, manifest["runs"][0])
     key = _restrictable_rule(manifest["game"])  # the rules key listing what was denied
     items = run["rules"].get(key) if key else None

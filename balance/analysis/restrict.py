@@ -74,15 +74,16 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     (out / "figures").mkdir(parents=True, exist_ok=True)
     result.table.write_parquet(out / "restrict.parquet")
     figure = plots.card_restriction(result.table, out / "figures" / "restrict.png")
-    situation = get_game(result.game).restrict_meaning(result.when)
+    info = get_game(result.game)
+    item, situation = info.restrictable, info.restrict_meaning(result.when)
     rows = [[str(r["card"]), f"{r['games']:,}", pct(r["baseline"]), pct(r["restricted"]),
              pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
              pvalue(r["p_value"]), pvalue(r["p_adjusted"])] for r in result.table.iter_rows(named=True)]
     sections = [
         Section("Verdict", [Bullets([
-            (f"{result.players} players, card {situation}: ", *card_verdict(result.table)),
+            (f"{result.players} players, {item} {situation}: ", *card_verdict(result.table, item)),
         ])]),
-        Section("Cards ranked by how much losing them hurts", [
+        Section(f"{item.capitalize()}s ranked by how much losing them hurts", [
             Para((f"{result.players} players, every seat ", Code(result.strategy),
                   f"; one seat (rotated over all seats) has the card {situation}. Difference: the "
                   "restricted seat's win share minus the same seat's on the same games unrestricted "

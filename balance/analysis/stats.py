@@ -294,6 +294,22 @@ def seat_gap(win_shares, games, confidence=0.95) -> dict:
     return {"best": best, "worst": worst, "gap": gap, "lo": gap - half, "hi": gap + half}
 
 
+def rate_homogeneity(successes, n) -> dict | None:
+    """Pearson chi-square test of homogeneity of one rate over groups (player counts, teams):
+    the (successes, failures) x group table. successes, n: arrays of shape (groups,). Returns
+    dict(chi2, dof, p_value), or None with one group or nothing to compare (no success at all,
+    or nothing but successes)."""
+    from scipy.stats import chi2_contingency
+
+    x, m = _check_counts(successes, n, integer=True)
+    x, m = np.atleast_1d(x), np.atleast_1d(m)
+    x, m = x[m > 0], m[m > 0]  # a group that played nothing has no rate to compare
+    if x.size < 2 or x.sum() == 0 or np.all(x == m):
+        return None
+    chi2, p, dof, _ = chi2_contingency(np.vstack([x, m - x]), correction=False)
+    return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p)}
+
+
 # --------------------------------------------------------------------------------------------
 # multiple comparisons
 

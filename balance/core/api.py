@@ -187,8 +187,8 @@ def simulate(
         # cards None: every card of each player count's hand
         "card_strength": ({"when": when, "cards": list(card_strength_cards) if card_strength_cards else None}
                           if when else None),
-        # the side of each seat: given (listed in the seatings) or drawn per game by the kernel
-        **({"sides": "given" if sides is not None else "drawn"} if spec.side is not None else {}),
+        # the --side list as given (each seat's side is in the seatings), or drawn per game
+        **({"sides": list(sides) if sides is not None else "drawn"} if spec.side is not None else {}),
     }
     blocks = [(_engine(engine_mod, spec, rules, seats, plan), first, n_games)
               for rules, seatings, plan in runs for first, n_games, seats in seatings]
@@ -392,20 +392,12 @@ def resume_arguments(out: str | Path) -> dict:
                 "overrides": request["variant"]["overrides"], "variant": request["variant"]["file"],
                 "rotate": request["rotate"], "keep_games": request["keep_games"],
                 "card_strength": request.get("card_strength"),
-                "sides": _given_sides(request)}
+                "sides": request["sides"] if isinstance(request.get("sides"), list) else None}
     except FileNotFoundError:
         done = " (it is complete)" if (Path(out) / "manifest.json").is_file() else ""
         raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted run{done}") from None
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise BalanceError(f"{str(path)!r} is unreadable ({e}); start again with --force") from None
-
-
-def _given_sides(request: dict) -> list[str] | None:
-    """The --side list of an interrupted run (from its first seating), or None (drawn/none)."""
-    if request.get("sides") != "given":
-        return None
-    first = request["runs"][0]["seatings"][0]["strategies"]
-    return [s["side"] for s in first] if not request["rotate"] else list(dict.fromkeys(s["side"] for s in first))
 
 
 def _saved_chunk_size(out: Path) -> int | None:

@@ -50,8 +50,6 @@ class OutcomeStat(IntEnum):
     WON = 3  # games in which a win was handed out (cooperative: the team won)
 
 
-CORE_TOTALS = ("seat_stats", "score_hist", "pair_stats", "game_scores", "outcome_stats", "length_hist",
-               "team_stats")
 # A team (a set of sides) is counted by its bitmask of side indices: up to this many sides.
 MAX_TEAM_SIDES = 12
 
@@ -64,7 +62,7 @@ class Chunk:
     int8[n] (index into GameInfo.outcomes); length int32[n] (GameInfo.length units); scores
     int32[n, P] or None (a game without a score); sides int16[n, P] or None (index into the
     engine's ``side_names``; None: one side per seat for the whole block); columns: the game's
-    own per-game arrays, first axis n; totals: name -> int64 array (CORE_TOTALS and the game's).
+    own per-game arrays, first axis n; totals: name -> int64 array (core_totals' and the game's).
     """
 
     first_game: int
@@ -219,7 +217,7 @@ class BaseEngine:
         return {}
 
     def empty_totals(self) -> dict:
-        """Zeroed counters of a block: the core ones (CORE_TOTALS) and the game's."""
+        """Zeroed counters of a block: the core ones (core_totals) and the game's."""
         totals = core_totals(self.rules.players, len(self.side_names), self.max_score,
                              len(self.GAME.outcomes), self.max_length)
         if self.GAME.cooperative and 1 < len(self.side_names) <= MAX_TEAM_SIDES:

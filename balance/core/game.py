@@ -144,9 +144,6 @@ class GameInfo:
         """What restricted play in ``mode`` denies a seat, in words ("removed from the hand")."""
         return dict(self.restrict_modes).get(mode, mode)
 
-    def table(self, name: str) -> TableSpec | None:
-        return next((t for t in self.tables if t.name == name), None)
-
     @property
     def rules_version(self) -> str:
         return self.part("rules").RULES_VERSION
