@@ -103,3 +103,340 @@ def test_bad_rules_are_one_line_errors(key, value, words):
     with pytest.raises(BalanceError) as e:
         Rules.from_overrides({key: value})
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+# ---- the reference engine: scoring, ties, the end, setup and bases (smash-up.md, seed 003) -----
+
+from balance.games.smash_up.reference import Greedy, Random, Scripted, play_game  # noqa: E402
+from balance.games.smash_up.reference.scenario import (  # noqa: E402
+    attach, deck, discard, hand, put, scenario)
+
+
+def _vp(g):
+    return [pl.vp for pl in g.players]
+
+
+def test_tied_players_share_the_best_place_and_use_up_the_places_they_occupy():
+    # seed 003, "Споры при раздаче": powers 10, 10 and 5 -> both tens take 1st, the five 3rd
+    g = scenario(players=3, bases=["The Great Library", "Jungle Oasis", "Tar Pits", "Factory 436-1337"])
+    put(g, 0, "King Rex", 0), put(g, 0, "Invader", 0)
+    put(g, 1, "Zombie Lord", 0), put(g, 1, "Ninja Master", 0)
+    put(g, 2, "Supreme Overlord", 0)
+    assert g.places(g.slots[0]) == {0: 0, 1: 0, 2: 2}
+    g.score_base(g.slots[0])
+    assert _vp(g) == [4, 4, 1]  # The Great Library pays 4/2/1
+
+
+def test_a_tie_for_second_leaves_nobody_third_and_no_minion_means_no_place():
+    g = scenario(players=4, bases=["The Great Library", "Jungle Oasis", "Tar Pits", "Factory 436-1337",
+                                   "Tortuga"])
+    put(g, 0, "King Rex", 0), put(g, 0, "Ninja Master", 0)   # 12
+    put(g, 1, "Zombie Lord", 0), put(g, 1, "Enchantress", 0)  # 7
+    put(g, 2, "King Rex", 0)                                  # 7
+    put(g, 3, "Invader", 0)                                   # 3: would be 3rd, but 2nd was shared
+    g.score_base(g.slots[0])
+    assert _vp(g) == [4, 2, 2, 0]
+
+
+def test_a_minion_of_power_zero_still_takes_a_place_and_cards_go_to_their_owners_discard():
+    g = scenario(players=2, bases=["The Great Library", "Jungle Oasis", "Tar Pits"], base_deck=["Tortuga"])
+    put(g, 0, "King Rex", 0)
+    weak = put(g, 1, "Enchantress", 0)
+    attach(g, 0, "Poison", weak)  # 2 - 4 -> 0, floored [D11]
+    attach(g, 1, "Block the Path", 0, named=("Zombies",))
+    assert g.power(weak) == 0
+    g.score_base(g.slots[0])
+    assert _vp(g) == [4, 2]
+    assert g.slots[0].name == "Tortuga" and g.base_discard[-1].name == "The Great Library"
+    assert sorted(c.name for c in g.players[0].discard) == ["King Rex", "Poison"]
+    assert sorted(c.name for c in g.players[1].discard) == ["Block the Path", "Enchantress"]
+    assert not g.players[0].hand and not g.players[1].hand  # Great Library: draws from empty decks
+
+
+def test_a_scored_base_with_an_empty_base_deck_is_not_replaced():
+    g = scenario(players=2, bases=["Jungle Oasis", "Tar Pits", "The Grey Opal"])
+    put(g, 0, "King Rex", 0), put(g, 0, "Ninja Master", 0)
+    g.score_phase()
+    assert [s.name for s in g.slots] == ["Tar Pits", "The Grey Opal"] and _vp(g) == [2, 0]
+    assert [s.index for s in g.slots] == [0, 1]
+
+
+def test_the_current_player_orders_ready_bases_and_a_base_scores_only_while_ready():
+    g = scenario(players=2, bases=["Jungle Oasis", "The Great Library", "Tar Pits"],
+                 base_deck=["Tortuga", "Factory 436-1337"])
+    put(g, 0, "King Rex", 0), put(g, 0, "Ninja Master", 0)         # Oasis 12: ready, 2 VP
+    for _ in range(3):
+        put(g, 0, "King Rex", 1)                                     # Library 21 < 22
+    put(g, 1, "Invader", 1)                                          # 24: ready, 4 VP to seat 0
+    g.score_phase()  # baseline: the base paying the current player most first
+    assert [e[1] for e in g.log if e[0] == "score"] == ["The Great Library", "Jungle Oasis"]
+    assert _vp(g) == [6, 2]
+
+
+def test_the_game_ends_after_a_turn_with_15_vp_and_a_tied_lead_plays_on():
+    g = scenario(players=2)
+    g.players[0].vp = g.players[1].vp = 15
+    for _ in range(3):
+        g.take_turn()  # nobody leads: no end
+    assert g.winner is None and g.turns == 3
+    g.players[1].vp = 16
+    g.play()
+    assert g.winner == 1 and g.turns == 4 and not g.capped
+
+
+def test_the_turn_cap_ends_a_runaway_game_as_capped():
+    g = scenario(players=2, rules=Rules(players=2, max_turns=5))
+    g.play()
+    assert g.capped and g.winner is None and g.turns == 5
+
+
+def test_draw_two_reshuffles_an_empty_deck_and_the_hand_limit_discards_the_least_useful():
+    g = scenario(players=2, rules=Rules(players=2, hand_limit=3))
+    hand(g, 0, "Beam Up", "King Rex", "Invader")
+    deck(g, 0, "Enchantress")
+    discard(g, 0, "Scout")
+    g.draw_phase(0)  # Enchantress from the deck, then the discard pile (Scout) becomes the deck
+    assert sorted(c.name for c in g.players[0].hand) == ["Invader", "King Rex", "Scout"]
+    # the baseline discards the lowest value first (printed power, an action 3; ties: hand
+    # order): Enchantress (2), then Beam Up, the first of three cards valued 3
+    assert [c.name for c in g.players[0].discard] == ["Enchantress", "Beam Up"]
+
+
+def test_a_hand_without_minions_is_redrawn_once_by_the_baseline_and_kept_when_declined():
+    rules = Rules(players=2)
+    seen = {}
+    for strategy in (Greedy(), Scripted({"mulligan": [None]})):
+        for seed in range(200):
+            g = play_game_setup(rules, [strategy, Greedy()], seed)
+            if any(e == "mulligan" for e in g.asked):
+                seen[type(strategy).__name__] = g
+                break
+    assert set(seen) == {"Greedy", "Scripted"}
+    redrawn = seen["Greedy"].players[0]
+    assert len(redrawn.hand) == 5 and len(redrawn.discard) == 5  # the first hand is discarded
+    kept = seen["Scripted"].players[0]
+    assert len(kept.hand) == 5 and not kept.discard and not any(c.is_minion for c in kept.hand)
+
+
+def play_game_setup(rules, strategies, seed):
+    from balance.games.smash_up.reference import Game  # noqa: PLC0415
+
+    class Asking:
+        def __init__(self, inner, asked):
+            self.inner, self.asked = inner, asked
+
+        def pick(self, g, p, key, options, default):
+            if p == 0:
+                self.asked.append(key)
+            return self.inner.pick(g, p, key, options, default)
+    asked = []
+    g = Game(rules, [("Aliens", "Dinosaurs"), ("Ninjas", "Pirates")],
+             [Asking(strategies[0], asked), strategies[1]], seed, 0).setup()
+    g.asked = asked
+    return g
+
+
+def test_a_play_uses_the_most_restrictive_grant_that_fits():  # [D12]
+    g = scenario(players=2)
+    g.grants = [("M", None), ("M2", None), ("M@", g.slots[1])]
+    small = hand(g, 0, "Enchantress")
+    assert g.grant_for(0, small, g.slots[1]) == ("M@", g.slots[1])
+    assert g.grant_for(0, small, g.slots[0]) == ("M2", None)
+    big = hand(g, 0, "King Rex")
+    assert g.grant_for(0, big, g.slots[0]) == ("M", None)
+    g.do_move(0, ("hand", small, g.slots[0]))
+    assert g.grants == [("M", None), ("M@", g.slots[1])] and g.free_minion == 1
+
+
+def test_full_games_finish_at_every_player_count_with_both_players():
+    for n in (2, 3, 4):
+        for player in (Greedy, Random):
+            for game in range(3):
+                g = play_game(Rules(players=n), [("Aliens", "Dinosaurs"), ("Ninjas", "Pirates"),
+                                                 ("Robots", "Tricksters"), ("Wizards", "Zombies")][:n],
+                              [player() for _ in range(n)], seed=7, game=game)
+                assert g.capped or max(_vp(g)) >= 15 and _vp(g).count(max(_vp(g))) == 1
+
+
+# ---- every base (rules/smash-up-cards.md §11) -----------------------------------------------
+
+def _names(cards):
+    return [c.name for c in cards]
+
+
+def test_homeworld_grants_a_minion_of_printed_power_two_once_per_turn():
+    g = scenario(players=2, bases=["The Homeworld", "Jungle Oasis", "Tar Pits"])
+    rex, small, other = hand(g, 0, "King Rex", "Enchantress", "Walker")
+    g.do_move(0, ("hand", rex, g.slots[0]))
+    assert g.grants == [("M2", None)]  # any base [D31]
+    g.do_move(0, ("hand", small, g.slots[0]))  # uses the grant; the second play earns none
+    assert g.grants == [] and ("homeworld", 0) in g.flags
+    assert [(m.name, m.slot.index) for m in g.minions()] == [("King Rex", 0), ("Enchantress", 0)]
+
+
+def test_homeworld_each_time_is_the_original_printing():
+    g = scenario(players=2, bases=["The Homeworld", "Jungle Oasis", "Tar Pits"],
+                 rules=Rules(players=2, homeworld_each_time=True))
+    a, b, _ = hand(g, 0, "Enchantress", "Walker", "Walker")
+    g.do_move(0, ("hand", a, g.slots[0]))
+    g.do_move(0, ("hand", b, g.slots[0]))
+    assert g.grants == [("M2", None), ("M2", None)][:1] or len(g.grants) == 1
+    assert g.grants == [("M2", None)]
+
+
+def test_mothership_winner_returns_one_minion_of_power_three_or_less():
+    g = scenario(players=2, bases=["The Mothership", "Jungle Oasis", "Tar Pits"])
+    put(g, 0, "King Rex", 0), put(g, 0, "Enchantress", 0), put(g, 0, "Chronomage", 0)
+    put(g, 1, "King Rex", 0)
+    put(g, 1, "Walker", 0)
+    g.score_base(g.slots[0])
+    assert _names(g.players[0].hand) == ["Chronomage"]  # highest printed power <= 3
+    assert not g.players[1].hand and _vp(g) == [4, 2]
+
+
+def test_ninja_dojo_each_tied_winner_destroys_a_minion_in_turn_order():  # seed 003, [D15]
+    g = scenario(players=3, bases=["Ninja Dojo", "Jungle Oasis", "Tar Pits", "Tortuga"])
+    g.current = 1
+    put(g, 0, "King Rex", 0), put(g, 1, "King Rex", 0), put(g, 2, "Ninja Master", 0)
+    put(g, 2, "Zombie Lord", 1)
+    a = put(g, 0, "Grave Digger", 2)
+    g.score_base(g.slots[0])
+    assert _vp(g) == [2, 2, 2]  # Dojo 2/3/2: both sevens take 1st (2), the five 3rd (2)
+    # seat 1 moves first and destroys the highest-power minion not on the Dojo (the Lord),
+    # then seat 0 the next one (the Grave Digger is its own: no other target, it declines)
+    destroyed = [e[1:3] for e in g.log if e[0] == "destroy"]
+    assert destroyed == [("Zombie Lord", 2)] and a in a.slot.minions and a.slot.name == "Tar Pits"
+
+
+def test_temple_of_goju_sends_each_players_strongest_minion_to_the_bottom_of_its_deck():
+    g = scenario(players=2, bases=["Temple of Goju", "Jungle Oasis", "Tar Pits"])
+    put(g, 0, "King Rex", 0), put(g, 0, "Invader", 0)
+    put(g, 1, "Ninja Master", 0), put(g, 1, "Zombie Lord", 0)  # a tie: the owner picks
+    deck(g, 1, "Walker")
+    g.score_base(g.slots[0])
+    assert _names(g.players[0].deck) == ["King Rex"] and _names(g.players[0].discard) == ["Invader"]
+    assert _names(g.players[1].deck) == ["Ninja Master", "Walker"]  # bottom = index 0
+    assert _vp(g) == [2, 2]  # 10 and 10: both first
+
+
+def test_grey_opal_lets_non_winners_move_a_minion_away_instead_of_discarding_it():
+    g = scenario(players=2, bases=["The Grey Opal", "Jungle Oasis", "Tar Pits"], base_deck=["Tortuga"])
+    put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0), put(g, 0, "Ninja Master", 0)
+    put(g, 1, "Zombie Lord", 0)
+    put(g, 0, "Invader", 1)
+    g.score_base(g.slots[0])
+    assert [(m.name, m.controller) for m in g.slots[1].minions] == [("Invader", 0), ("Zombie Lord", 1)]
+    assert _names(g.players[0].discard) == ["King Rex", "King Rex", "Ninja Master"]
+
+
+def test_tortuga_runner_up_moves_a_minion_to_the_replacement():
+    g = scenario(players=2, bases=["Tortuga", "Jungle Oasis", "Tar Pits"], base_deck=["The Great Library"])
+    put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0)
+    put(g, 1, "Invader", 0)
+    put(g, 1, "Zombie Lord", 1)      # alone on Jungle Oasis: moving it loses its 2 VP
+    put(g, 1, "Grave Digger", 2), put(g, 1, "Walker", 2)
+    put(g, 0, "King Rex", 2), put(g, 0, "King Rex", 2)  # seat 1 second on Tar Pits either way
+    g.score_base(g.slots[0])
+    assert _vp(g) == [4, 3]
+    assert [(m.name, m.controller) for m in g.slots[0].minions] == [("Grave Digger", 1)]
+    assert g.slots[0].name == "The Great Library"
+
+
+def test_factory_pays_the_winner_one_vp_per_five_power_and_central_brain_adds_one():
+    g = scenario(players=2, bases=["Factory 436-1337", "The Central Brain", "Tar Pits"], base_deck=["Tortuga"])
+    for _ in range(3):
+        put(g, 0, "King Rex", 0)        # 21 -> 2/2/1 + 4
+    put(g, 1, "Zombie Lord", 0)
+    brain = put(g, 1, "Walker", 1)
+    assert g.power(brain) == 3
+    g.score_base(g.slots[0])
+    assert _vp(g) == [2 + 4, 2]
+    attach(g, 0, "Jammed Signal", 1)  # the Brain's +1 ends at once
+    assert g.power(brain) == 2
+
+
+def test_cave_of_shinies_pays_an_owner_once_per_turn_and_2012_for_every_minion():
+    for edition, expected in (("current", 1), ("2012", 2)):
+        g = scenario(players=2, bases=["Cave of Shinies", "Jungle Oasis", "Tar Pits"],
+                     rules=Rules(players=2, trickster_bases=edition))
+        a, b = put(g, 1, "Walker", 0), put(g, 1, "Walker", 0)
+        g.destroy([a], 0, True)
+        g.destroy([b], 0, True)
+        assert _vp(g) == [0, expected], edition
+
+
+def test_tar_pits_puts_the_first_minion_destroyed_there_each_turn_on_the_bottom_of_its_deck():
+    g = scenario(players=2, bases=["Tar Pits", "Jungle Oasis", "The Homeworld"])
+    a, b = put(g, 1, "Walker", 0), put(g, 1, "Zombie Lord", 0)
+    deck(g, 1, "Grave Digger")
+    assert g.destroy([a, b], 0, True) == [b]  # the first of a group is the one replaced [D19]
+    assert _names(g.players[1].deck) == ["Walker", "Grave Digger"] and _names(g.players[1].discard) == ["Zombie Lord"]
+    g.end_of_turn(0)
+    c = put(g, 1, "Walker", 0)
+    assert g.destroy([c], 0, True) == []  # a new turn: replaced again
+
+
+def test_mushroom_kingdom_current_needs_the_biggest_hand_and_moves_an_opponent_out():
+    g = scenario(players=2, bases=["Mushroom Kingdom", "Jungle Oasis", "Tar Pits"])
+    threat = put(g, 1, "King Rex", 0)
+    put(g, 0, "Invader", 0)
+    put(g, 1, "Walker", 2)
+    hand(g, 0, "Walker", "Walker")
+    hand(g, 1, "Walker", "Walker")
+    g.start_of_turn(0)
+    assert threat.slot.index == 0  # equal hands: no move [D32]
+    hand(g, 0, "Walker")
+    g.start_of_turn(0)
+    assert threat.slot.index == 2  # to the base with the largest gap (Tar Pits 16 - 2 > Oasis 12)
+
+
+def test_mushroom_kingdom_2012_pulls_the_opponent_minion_whose_departure_helps_most():
+    g = scenario(players=2, bases=["Mushroom Kingdom", "Jungle Oasis", "Tar Pits"],
+                 rules=Rules(players=2, trickster_bases="2012"))
+    put(g, 0, "Invader", 1)
+    put(g, 0, "King Rex", 0), put(g, 0, "Ninja Master", 0)
+    rex = put(g, 1, "King Rex", 1)  # takes Jungle Oasis (2 VP) from seat 0
+    g.start_of_turn(0)
+    # V for seat 0: pulling the Rex costs 3 on the Kingdom (5 - 0 -> 5 - 3) and gains 4 on the Oasis
+    assert rex.slot.index == 0
+
+
+def test_school_of_wizardry_winner_picks_the_replacement_from_the_top_three():
+    g = scenario(players=2, bases=["School of Wizardry", "Jungle Oasis", "Tar Pits"],
+                 base_deck=["The Homeworld", "Rhodes Plaza Mall", "Evans City Cemetery", "Tortuga"])
+    put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0)
+    g.score_base(g.slots[0])
+    assert g.slots[0].name == "Evans City Cemetery"  # 5 VP first: the best of the top three
+    assert _names(g.base_deck) == ["The Homeworld", "Rhodes Plaza Mall", "Tortuga"]
+
+
+def test_great_library_cemetery_and_rhodes_plaza():
+    g = scenario(players=2, bases=["The Great Library", "Evans City Cemetery", "Rhodes Plaza Mall"],
+                 base_deck=["Tortuga", "Tortuga", "Tortuga"])
+    for _ in range(3):
+        put(g, 0, "King Rex", 0)
+    put(g, 1, "Walker", 0)
+    deck(g, 0, "Invader"), deck(g, 1, "Walker")
+    g.score_base(g.slots[0])
+    assert _names(g.players[0].hand) == ["Invader"] and _names(g.players[1].hand) == ["Walker"]
+    hand(g, 0, "Beam Up")
+    deck(g, 0, *["Scout"] * 6)
+    for _ in range(3):
+        put(g, 0, "King Rex", 1)
+    g.score_base(g.slots[1])  # the winner discards its hand and draws five
+    assert _names(g.players[0].hand) == ["Scout"] * 5 and {"Invader", "Beam Up"} <= set(_names(g.players[0].discard))
+    for _ in range(4):
+        put(g, 1, "King Rex", 2)
+    put(g, 0, "Walker", 2), put(g, 0, "Walker", 2)
+    before = _vp(g)
+    g.score_base(g.slots[2])  # 0/0/0 places; one VP per minion
+    assert [v - b for v, b in zip(_vp(g), before)] == [2, 4]
+
+
+def test_a_cancelled_base_has_no_ability_but_still_pays_its_vp():
+    g = scenario(players=2, bases=["Rhodes Plaza Mall", "Jungle Oasis", "Tar Pits"])
+    for _ in range(4):
+        put(g, 1, "King Rex", 0)
+    attach(g, 0, "Jammed Signal", 0)
+    g.score_base(g.slots[0])
+    assert _vp(g) == [0, 0]
