@@ -70,13 +70,13 @@ def _v_with(g, p, card_or_minion, slot) -> int:
     if isinstance(card_or_minion, Minion):
         m = card_or_minion
         old = m.slot
-        old.minions.remove(m)
+        i = old.minions.index(m)
+        old.minions.pop(i)
         slot.minions.append(m)
         m.slot = slot
         v = V(g, p)
         slot.minions.remove(m)
-        old.minions.append(m)
-        old.minions.sort(key=lambda x: x.entered)  # back where it was
+        old.minions.insert(i, m)  # back where it was
         m.slot = old
         return v
     m = Minion(card_or_minion, p, slot, 10**9)

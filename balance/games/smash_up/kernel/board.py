@@ -1,0 +1,543 @@
+"""Board primitives of the kernel: lists, cards moving between zones, power, places, the
+baseline's measures (V, gap) and the legality checks. Mirrors reference/game.py and
+reference/baseline.py function by function (same names where possible); the reference is
+the oracle, tests/test_smash_up_kernel.py plays both.
+
+Arrays: see ``layout``. ``defs`` and ``bases`` from ``tables``; ``rs`` the rules row
+(``rules_row``). Every function here is non-recursive (numba cannot cache recursion).
+"""
+import numpy as np
+
+from balance.core._jit import jit, jit_inline
+from balance.core.rng import below
+
+from .layout import (
+    C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
+    C_TALENT, C_TEMP, C_ZONE, G_ANY, G_AT, G_DISC, G_EMPTY, G_FREE, G_TWO, K_ACTION, K_MINION,
+    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, S_BASE, S_CANCEL,
+    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS,
+    T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
+)
+from .names import (
+    B_THE_CENTRAL_BRAIN, N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_HIDEOUT, N_JAMMED_SIGNAL,
+    N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD,
+    N_MICROBOT_RECLAIMER, N_OVERRUN, N_POISON, N_SMOKE_BOMB, N_TOOTH_AND_CLAW_AND_GUNS,
+    N_UPGRADE, N_WAR_RAPTOR, N_WARBOT, N_WILDLIFE_PRESERVE,
+)
+from .tables import BS_BREAK, BS_NAME, BS_VP0, D_KIND, D_NAME, D_POWER
+
+# rules row
+R_PLAYERS, R_VP_TO_WIN, R_MINION_PLAYS, R_ACTION_PLAYS, R_HAND_SIZE, R_MULLIGAN, R_DRAW, \
+    R_HAND_LIMIT, R_BASES_IN_PLAY, R_MAX_TURNS, R_TRICKSTERS_2012, R_BASES_2012, \
+    R_COLLECTOR_EXCL, R_TIGER_ANY, R_HOMEWORLD_EACH, R_N = range(16)
+
+
+# ---- lists --------------------------------------------------------------------------------
+@jit_inline
+def push(lst, ln, li, x):
+    lst[li, ln[li]] = x
+    ln[li] += 1
+
+
+@jit_inline
+def pop(lst, ln, li):
+    ln[li] -= 1
+    return lst[li, ln[li]]
+
+
+@jit
+def remove(lst, ln, li, x):
+    """Remove ``x`` from list ``li`` keeping the order; returns its position (or -1)."""
+    n = ln[li]
+    for i in range(n):
+        if lst[li, i] == x:
+            for j in range(i, n - 1):
+                lst[li, j] = lst[li, j + 1]
+            ln[li] = n - 1
+            return i
+    return -1
+
+
+@jit
+def insert(lst, ln, li, pos, x):
+    for j in range(ln[li], pos, -1):
+        lst[li, j] = lst[li, j - 1]
+    lst[li, pos] = x
+    ln[li] += 1
+
+
+@jit
+def shuffle(lst, ln, li, states):
+    """Fisher-Yates from the chance stream (slot 0), as the reference's ``Game.shuffle``."""
+    for i in range(ln[li] - 1, 0, -1):
+        j = below(states, 0, i + 1)
+        t = lst[li, i]
+        lst[li, i] = lst[li, j]
+        lst[li, j] = t
+
+
+# ---- card facts ---------------------------------------------------------------------------
+@jit_inline
+def name_of(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return defs[cs[c, C_DEF], D_NAME]
+
+
+@jit_inline
+def printed(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return defs[cs[c, C_DEF], D_POWER]
+
+
+@jit_inline
+def is_minion_card(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return defs[cs[c, C_DEF], D_KIND] != K_ACTION
+
+
+@jit_inline
+def is_action_card(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return defs[cs[c, C_DEF], D_KIND] != K_MINION
+
+
+# ---- drawing and discarding ------------------------------------------------------------------
+@jit
+def refill(st, p):
+    """An empty deck becomes the shuffled discard pile; False if both are empty (§1.9)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if ln[L_DECK + p] > 0:
+        return True
+    n = ln[L_DISC + p]
+    if n == 0:
+        return False
+    for i in range(n):
+        c = lst[L_DISC + p, i]
+        lst[L_DECK + p, i] = c
+        cs[c, 2] = 1  # C_ZONE = Z_DECK
+    ln[L_DECK + p] = n
+    ln[L_DISC + p] = 0
+    shuffle(lst, ln, L_DECK + p, states)
+    return True
+
+
+@jit
+def draw(st, p, k):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    for _ in range(k):
+        if ln[L_DECK + p] == 0 and not refill(st, p):
+            return
+        c = pop(lst, ln, L_DECK + p)
+        push(lst, ln, L_HAND + p, c)
+        cs[c, C_ZONE] = Z_HAND
+
+
+@jit
+def to_discard(st, c):
+    """A card goes to its owner's discard pile (from wherever it was already taken)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    o = cs[c, C_OWNER]
+    push(lst, ln, L_DISC + o, c)
+    cs[c, C_ZONE] = Z_DISCARD
+
+
+@jit
+def discard_from_hand(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    remove(lst, ln, L_HAND + p, c)
+    to_discard(st, c)
+
+
+# ---- board reading ------------------------------------------------------------------------------
+@jit_inline
+def nslots(st):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return tv[T_NSLOTS]
+
+
+@jit
+def count_named(st, name, p):
+    """Minions named ``name`` in play controlled by ``p`` (p < 0: anyone's)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if defs[cs[m, C_DEF], D_NAME] == name and (p < 0 or cs[m, C_CTRL] == p):
+                k += 1
+    return k
+
+
+@jit
+def count_minions_of(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            if cs[lst[L_SMIN + s, i], C_CTRL] == p:
+                k += 1
+    return k
+
+
+@jit
+def active(st, s):
+    """False while the base's ability is cancelled (Jammed Signal, Infiltrate's talent)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if ss[s, S_CANCEL] != 0:
+        return False
+    for i in range(ln[L_SACT + s]):
+        if defs[cs[lst[L_SACT + s, i], C_DEF], D_NAME] == N_JAMMED_SIGNAL:
+            return False
+    return True
+
+
+@jit
+def is_microbot(st, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = defs[cs[m, C_DEF], D_NAME]
+    if n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
+            n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER:
+        return True
+    return count_named(st, N_MICROBOT_ALPHA, cs[m, C_CTRL]) > 0
+
+
+@jit
+def power(st, m):
+    """Current power (§1.4), floored at 0 as a total [D11]; reference ``Game.power``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    d = cs[m, C_DEF]
+    total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP]
+    for i in range(ln[L_ATT + m]):
+        an = defs[cs[lst[L_ATT + m, i], C_DEF], D_NAME]
+        if an == N_UPGRADE:
+            total += 2
+        elif an == N_POISON:
+            total -= 4
+    name = defs[d, D_NAME]
+    s = cs[m, C_SLOT]
+    if name == N_WAR_RAPTOR:
+        for i in range(ln[L_SMIN + s]):
+            if defs[cs[lst[L_SMIN + s, i], C_DEF], D_NAME] == N_WAR_RAPTOR:
+                total += 1
+    if name == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != cs[m, C_CTRL]:
+        total += 2
+    if is_microbot(st, m):
+        total += count_named(st, N_MICROBOT_FIXER, cs[m, C_CTRL])
+    if name == N_MICROBOT_ALPHA:
+        total += count_minions_of(st, cs[m, C_CTRL]) - 1
+    if bases[ss[s, S_BASE], BS_NAME] == B_THE_CENTRAL_BRAIN and active(st, s):
+        total += 1
+    return max(0, total)
+
+
+@jit
+def total_power(st, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    t = 0
+    for i in range(ln[L_SMIN + s]):
+        t += power(st, lst[L_SMIN + s, i])
+    return t
+
+
+@jit
+def breakpoint_of(st, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return max(0, bases[ss[s, S_BASE], BS_BREAK] - ss[s, S_REDUCTION])
+
+
+@jit
+def ready(st, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return total_power(st, s) >= breakpoint_of(st, s)
+
+
+@jit
+def gap(st, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return breakpoint_of(st, s) - total_power(st, s)
+
+
+@jit
+def places(st, s, pw, place):
+    """Fills ``pw[p]`` (power on the base, -1: no minion) and ``place[p]`` (0 = first; -1: no
+    place): a player's place is the number of players with strictly more power (seed 003)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = tv[T_PLAYERS]
+    for p in range(n):
+        pw[p] = -1
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        p = cs[m, C_CTRL]
+        if pw[p] < 0:
+            pw[p] = 0
+        pw[p] += power(st, m)
+    for p in range(n):
+        place[p] = -1
+        if pw[p] >= 0:
+            k = 0
+            for q in range(n):
+                if pw[q] > pw[p]:
+                    k += 1
+            place[p] = k
+
+
+@jit
+def vp_now(st, s, out):
+    """``out[p]``: the VP each seat would take from the base's places if it scored now."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    pw = np.empty(4, np.int64)
+    place = np.empty(4, np.int64)
+    places(st, s, pw, place)
+    for p in range(tv[T_PLAYERS]):
+        out[p] = bases[ss[s, S_BASE], BS_VP0 + place[p]] if 0 <= place[p] < 3 else 0
+
+
+@jit
+def V(st, p):
+    """The baseline's board value for seat ``p`` (§1.11)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    now = np.empty(4, np.int64)
+    total = 0
+    for s in range(tv[T_NSLOTS]):
+        vp_now(st, s, now)
+        best = 0
+        for q in range(tv[T_PLAYERS]):
+            if q != p and now[q] > best:
+                best = now[q]
+        w = 2 if ready(st, s) else 1
+        total += w * (now[p] - best)
+    return total
+
+
+# ---- legality --------------------------------------------------------------------------------
+@jit
+def affectable(st, m, by, action):
+    """Can a card controlled by ``by`` (-1: a base) affect minion ``m`` (§1.3.4)?"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if by < 0:
+        return True
+    for i in range(ln[L_ATT + m]):
+        a = lst[L_ATT + m, i]
+        an = defs[cs[a, C_DEF], D_NAME]
+        if an == N_TOOTH_AND_CLAW_AND_GUNS and by != cs[a, C_CTRL]:
+            return False
+        if an == N_SMOKE_BOMB and action and by != cs[a, C_CTRL]:
+            return False
+    if action:
+        s = cs[m, C_SLOT]
+        for i in range(ln[L_SACT + s]):
+            a = lst[L_SACT + s, i]
+            if defs[cs[a, C_DEF], D_NAME] == N_WILDLIFE_PRESERVE and cs[m, C_CTRL] == cs[a, C_CTRL] \
+                    and cs[a, C_CTRL] != by:
+                return False
+    return True
+
+
+@jit
+def destroyable(st, m, by, action):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return defs[cs[m, C_DEF], D_NAME] != N_WARBOT and affectable(st, m, by, action)
+
+
+@jit
+def can_move(st, p, m, dest):
+    """May seat ``p`` move minion ``m`` to slot ``dest`` (Mark of Sleep, current Hideout)?"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if dest == cs[m, C_SLOT] or ps[p, P_SLEEP_MODE] == SLEEP_MOVES:
+        return False
+    if rs[R_TRICKSTERS_2012] == 0:
+        for i in range(ln[L_SACT + dest]):
+            a = lst[L_SACT + dest, i]
+            if defs[cs[a, C_DEF], D_NAME] == N_HIDEOUT and cs[a, C_CTRL] != p:
+                return False
+    return True
+
+
+@jit_inline
+def can_play_actions(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    return ps[p, P_SLEEP_MODE] != SLEEP_ACTIONS
+
+
+@jit
+def minion_allowed(st, p, c, s):
+    """May ``p`` play minion card ``c`` on slot ``s`` (Overrun, Block the Path)?"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    faction_bit = 1 << defs[cs[c, C_DEF], 3]  # D_FACTION
+    for i in range(ln[L_SACT + s]):
+        a = lst[L_SACT + s, i]
+        an = defs[cs[a, C_DEF], D_NAME]
+        if an == N_OVERRUN and cs[a, C_CTRL] != p:
+            return False
+        if an == N_BLOCK_THE_PATH and (cs[a, C_NAMED] & faction_bit) != 0:
+            return False
+    return True
+
+
+@jit
+def has_minion_on(st, p, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    for i in range(ln[L_SMIN + s]):
+        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
+            return True
+    return False
+
+
+@jit
+def grant_for(st, p, c, s, from_discard):
+    """Index into ``gr`` of the most restrictive open grant the play fits [D12]; ``-2`` for the
+    free play, ``-1`` for none (reference ``Game.grant_for``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = tv[T_NGRANTS]
+    if from_discard:
+        for i in range(n):
+            if gr[i, 0] == G_DISC:
+                return i
+        return -1
+    for i in range(n):
+        if gr[i, 0] == G_AT and gr[i, 1] == s:
+            return i
+    for i in range(n):
+        if gr[i, 0] == G_EMPTY:
+            if not has_minion_on(st, p, s):
+                return i
+            break
+    for i in range(n):
+        if gr[i, 0] == G_TWO:
+            if defs[cs[c, C_DEF], D_POWER] <= 2:
+                return i
+            break
+    for i in range(n):
+        if gr[i, 0] == G_ANY:
+            return i
+    if tv[T_FREE_MIN] > 0 and p == tv[T_CURRENT] and tv[T_IN_PHASE] != 0:
+        return -2
+    return -1
+
+
+@jit
+def use_grant(st, i):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if i == -2:
+        tv[T_FREE_MIN] -= 1
+        return
+    n = tv[T_NGRANTS]
+    for j in range(i, n - 1):
+        gr[j, 0] = gr[j + 1, 0]
+        gr[j, 1] = gr[j + 1, 1]
+    tv[T_NGRANTS] = n - 1
+
+
+@jit
+def add_grant(st, kind, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = tv[T_NGRANTS]
+    gr[n, 0] = kind
+    gr[n, 1] = s
+    tv[T_NGRANTS] = n + 1
+
+
+# ---- leaving play and moving (the parts without triggers) ---------------------------------------
+@jit
+def discard_attached(st, a):
+    """An attached action leaves play to its owner's discard pile."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    h = cs[a, C_HOST]
+    if h >= 0:
+        remove(lst, ln, L_ATT + h, a)
+    else:
+        remove(lst, ln, L_SACT + cs[a, C_SLOT], a)
+    to_discard(st, a)
+
+
+@jit
+def leave(st, m):
+    """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
+    while ln[L_ATT + m] > 0:
+        discard_attached(st, lst[L_ATT + m, 0])
+    cs[m, C_COUNTERS] = 0
+    cs[m, C_TEMP] = 0
+    cs[m, C_TALENT] = 0
+    cs[m, C_STEGO] = 0
+    cs[m, C_BUCC] = 0
+
+
+@jit
+def protect(st, m):
+    """Discard other players' actions already on a minion that became protected [D7]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    i = 0
+    while i < ln[L_ATT + m]:
+        a = lst[L_ATT + m, i]
+        if not affectable(st, m, cs[a, C_CTRL], True):
+            discard_attached(st, a)
+        else:
+            i += 1
+
+
+@jit
+def move(st, m, dest):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
+    push(lst, ln, L_SMIN + dest, m)
+    cs[m, C_SLOT] = dest
+    for i in range(ln[L_ATT + m]):
+        cs[lst[L_ATT + m, i], C_SLOT] = dest
+    protect(st, m)
+
+
+@jit
+def return_to_hand(st, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    leave(st, m)
+    o = cs[m, C_OWNER]
+    push(lst, ln, L_HAND + o, m)
+    cs[m, C_ZONE] = Z_HAND
+
+
+@jit
+def to_deck_bottom(st, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    leave(st, m)
+    o = cs[m, C_OWNER]
+    insert(lst, ln, L_DECK + o, 0, m)
+    cs[m, C_ZONE] = 1  # Z_DECK
+
+
+@jit
+def enter_play(st, p, c, s, entry):
+    """A minion card enters play on slot ``s`` under ``p``'s control (already out of its zone)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    push(lst, ln, L_SMIN + s, c)
+    cs[c, C_ZONE] = Z_MINION
+    cs[c, C_CTRL] = p
+    cs[c, C_SLOT] = s
+    cs[c, C_ENTERED] = entry
+    cs[c, C_COUNTERS] = 0
+    cs[c, C_TEMP] = 0
+    cs[c, C_TALENT] = 0
+    cs[c, C_STEGO] = 0
+    cs[c, C_BUCC] = 0
+    cs[c, C_HOST] = -1
+
+
+@jit
+def attach(st, c, ctrl, s, host, entry):
+    """An action card attaches to slot ``s`` (host -1) or to minion ``host`` (on slot ``s``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if host >= 0:
+        push(lst, ln, L_ATT + host, c)
+    else:
+        push(lst, ln, L_SACT + s, c)
+    cs[c, C_ZONE] = Z_ATTACHED
+    cs[c, C_CTRL] = ctrl
+    cs[c, C_SLOT] = s
+    cs[c, C_HOST] = host
+    cs[c, C_ENTERED] = entry
+    cs[c, C_TALENT] = 0
+    cs[c, C_NAMED] = 0
+
+
+_unused = (C_OWNER, G_FREE, P_SLEEP_BY, Z_ATTACHED, Z_MINION, L_HAND, BS_NAME, BS_VP0, K_MINION)

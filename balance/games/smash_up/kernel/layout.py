@@ -1,0 +1,61 @@
+"""The kernel's state layout: column and list numbers shared by every kernel module.
+
+One game's state lives in a few integer arrays (allocated once per chunk, reused per game):
+
+- ``cs int32[ncards, C_N]``: one row per physical card (card id = seat * DECK + position in
+  the seat's unshuffled deck, the reference's creation order); the columns below.
+- ``lst int32[L_N(ncards), CAP]`` with lengths ``ln int32[L_N]``: every ordered list — decks
+  (top = last), hands, discard piles, each slot's minions and attached actions (arrival
+  order), the base deck and discard, and each minion's attached actions.
+- ``ss int32[MAX_SLOTS, S_N]``: per base in play; ``ps int32[MAX_PLAYERS, P_N]``: per seat;
+  ``tv int64[T_N]``: the turn; ``gr int32[MAX_GRANTS, 2]``: open minion grants (kind, slot).
+"""
+MAX_PLAYERS = 4
+DECK = 40  # two factions of 20
+MAX_SLOTS = 16
+CAP = 160  # the longest list: every minion of every seat on one base
+MAX_GRANTS = 32
+MAX_OPTIONS = 4096  # a choice's options (minion plays: cards x bases)
+
+# cs columns
+C_DEF, C_OWNER, C_ZONE, C_CTRL, C_SLOT, C_ENTERED, C_COUNTERS, C_TEMP, C_TALENT, C_STEGO, \
+    C_BUCC, C_HOST, C_NAMED, C_N = range(14)
+
+# zones
+Z_NONE, Z_DECK, Z_HAND, Z_DISCARD, Z_MINION, Z_ATTACHED = range(6)
+
+# list numbers
+L_DECK, L_HAND, L_DISC = 0, 4, 8
+L_SMIN = 12  # + slot
+L_SACT = L_SMIN + MAX_SLOTS  # + slot
+L_BDECK = L_SACT + MAX_SLOTS
+L_BDISC = L_BDECK + 1
+L_ATT = L_BDISC + 1  # + card id: actions attached to that minion
+
+
+def n_lists(ncards: int) -> int:
+    return L_ATT + ncards
+
+
+# ss columns
+S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_N = range(5)
+
+# ps columns
+P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_HOMEWORLD, P_CAVE, P_N = range(8)
+SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
+
+# tv entries
+T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
+    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_N = range(13)
+
+# grant kinds, most restrictive first [D12]
+G_AT, G_EMPTY, G_TWO, G_DISC, G_ANY, G_FREE = range(6)
+
+# card kinds
+K_MINION, K_ACTION, K_DUAL = range(3)
+
+# play-phase move kinds (the reference's tuples)
+MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range(7)
+
+# strategies
+RANDOM, GREEDY = 0, 1

@@ -1,0 +1,476 @@
+"""The kernel's game: setup, the Play Cards phase, scoring, the turn and the end.
+
+Mirrors reference/game.py (``Game.setup``, ``play_phase``, ``score_phase``, ``score_base``,
+``take_turn``) and the baseline's choices of reference/baseline.py. A choice is made by
+``pick``: the seat's strategy takes the baseline's index (``GREEDY``) or draws uniformly from
+the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference.
+"""
+import numpy as np
+
+from balance.core._jit import jit, jit_inline
+from balance.core.rng import below
+
+from .board import (
+    R_DRAW, R_HAND_LIMIT, affectable, attach, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, V,
+    add_grant, breakpoint_of, can_play_actions, count_named, discard_attached, discard_from_hand,
+    draw, enter_play, gap, grant_for, is_action_card, is_minion_card, leave, minion_allowed, places,
+    pop, power, protect, push, ready, remove, shuffle, to_discard, total_power, use_grant, vp_now,
+)
+from .layout import (
+    CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK, G_DISC,
+    GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD,
+    MV_END, MV_HAND, MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED,
+    P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_TARPITS, SLEEP_NONE,
+    T_CURRENT, T_ENTRY, T_EXTRA_ACT, T_FREE_ACT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS,
+    T_PHASE_MIN, T_PLAYERS, T_TENACIOUS, T_TURNS, Z_DECK, Z_HAND,
+)
+from .names import N_HIDDEN_NINJA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_TENACIOUS_Z
+from .tables import BS_VP0, D_KIND, D_NAME, D_PLAYON, D_POWER, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN
+
+R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS
+MAX_PLAY_STEPS = 200  # the reference's bound on Play Cards moves in one turn
+
+# stats row per game (``play_game``'s output)
+O_WINNER, O_TURNS, O_VP, O_N = 0, 1, 2, 6
+
+
+@jit_inline
+def pick(st, seat, n, default):
+    """The seat's strategy picks one of ``n`` options (the baseline's is ``default``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if n <= 1:
+        return 0
+    if strat[seat] == GREEDY:
+        return default
+    return below(states, 1 + seat, n)
+
+
+# ---- setup ----------------------------------------------------------------------------------
+@jit
+def setup(st, deck_defs):
+    """Decks, bases, opening hands and the mulligan (``Game.setup``); ``deck_defs int32[P, 40]``:
+    each seat's two factions' cards as definition rows, in catalogue order."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = rs[R_PLAYERS]
+    ln[:] = 0
+    for p in range(n):
+        for k in range(DECK):
+            c = p * DECK + k
+            cs[c, :] = 0
+            cs[c, C_DEF] = deck_defs[p, k]
+            cs[c, C_OWNER] = p
+            cs[c, C_ZONE] = Z_DECK
+            cs[c, C_SLOT] = -1
+            push(lst, ln, L_DECK + p, c)
+        shuffle(lst, ln, L_DECK + p, states)
+    for b in range(bases.shape[0]):
+        push(lst, ln, L_BDECK, b)
+    shuffle(lst, ln, L_BDECK, states)
+    tv[:] = 0
+    tv[T_PLAYERS] = n
+    tv[T_NSLOTS] = rs[8]  # R_BASES_IN_PLAY
+    for s in range(tv[T_NSLOTS]):
+        ss[s, :] = 0
+        ss[s, S_BASE] = pop(lst, ln, L_BDECK)
+    ps[:, :] = 0
+    reset_turn(st)
+    for p in range(n):
+        draw(st, p, rs[R_HAND_SIZE])
+        if rs[R_MULLIGAN] != 0 and not hand_has_minion(st, p):
+            if pick(st, p, 2, 0) == 0:
+                while ln[L_HAND + p] > 0:
+                    c = lst[L_HAND + p, 0]
+                    remove(lst, ln, L_HAND + p, c)
+                    to_discard(st, c)
+                draw(st, p, rs[R_HAND_SIZE])
+
+
+@jit
+def hand_has_minion(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    for i in range(ln[L_HAND + p]):
+        if is_minion_card(st, lst[L_HAND + p, i]):
+            return True
+    return False
+
+
+@jit
+def reset_turn(st):
+    """``Game._reset_turn``: fresh plays, no grants, per-turn counters and uses cleared."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    tv[T_FREE_MIN] = rs[R_MINION_PLAYS_]
+    tv[T_FREE_ACT] = rs[R_ACTION_PLAYS_]
+    tv[T_NGRANTS] = 0
+    tv[T_EXTRA_ACT] = 0
+    tv[T_PHASE_MIN] = 0
+    tv[T_IN_PHASE] = 0
+    tv[T_TENACIOUS] = 0
+    for p in range(tv[T_PLAYERS]):
+        ps[p, P_MINIONS_PLAYED] = 0
+        ps[p, P_ACTIONS_PLAYED] = 0
+        ps[p, P_HOMEWORLD] = 0
+        ps[p, P_CAVE] = 0
+
+
+# ---- the baseline's placement ------------------------------------------------------------------
+@jit
+def v_with_card(st, p, c, s):
+    """V for ``p`` with minion card ``c`` (not in play) added to slot ``s`` (``_v_with``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
+    enter_play(st, p, c, s, 1 << 30)
+    v = V(st, p)
+    ln[L_SMIN + s] -= 1
+    cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
+    return v
+
+
+@jit
+def place_card(st, p, c, lo, hi):
+    """PLACE among the options ``opt[lo:hi]`` (slots in column 2): the index of the one with the
+    highest V after ``c`` arrives; ties: smaller gap, lower slot."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    best, bv, bg, bs = -1, 0, 0, 0
+    for i in range(lo, hi):
+        s = opt[i, 2]
+        v = v_with_card(st, p, c, s)
+        g = gap(st, s)
+        if best < 0 or v > bv or (v == bv and (g < bg or (g == bg and s < bs))):
+            best, bv, bg, bs = i, v, g, s
+    return best
+
+
+@jit
+def greedy_minion(st, p, lo, hi):
+    """``greedy_minion`` over minion moves ``opt[lo:hi]``: the card first (Fixer or Reclaimer as
+    the first minion of the turn, else the highest printed power; ties: hand, discard,
+    Tenacious Z; then option order), then its base by PLACE."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    first = ps[p, P_MINIONS_PLAYED] == 0
+    best = -1
+    bk0, bk1, bk2 = 0, 0, 0
+    for i in range(lo, hi):
+        c = opt[i, 1]
+        nm = defs[cs[c, C_DEF], D_NAME]
+        bonus = first and (nm == N_MICROBOT_FIXER or nm == N_MICROBOT_RECLAIMER)
+        k0 = 0 if bonus else 1
+        k1 = -defs[cs[c, C_DEF], D_POWER]
+        k2 = opt[i, 0]  # MV_HAND < MV_DISCARD < MV_TENACIOUS
+        if best < 0 or (k0, k1, k2) < (bk0, bk1, bk2):
+            best, bk0, bk1, bk2 = i, k0, k1, k2
+    kind, c = opt[best, 0], opt[best, 1]
+    # the card's options are contiguous (one card, every legal slot in order)
+    a = best
+    while a > lo and opt[a - 1, 0] == kind and opt[a - 1, 1] == c:
+        a -= 1
+    b = best
+    while b + 1 < hi and opt[b + 1, 0] == kind and opt[b + 1, 1] == c:
+        b += 1
+    return place_card(st, p, c, a, b + 1)
+
+
+# ---- the Play Cards phase ---------------------------------------------------------------------
+@jit
+def add_option(opt, n, kind, c, s):
+    opt[n, 0] = kind
+    opt[n, 1] = c
+    opt[n, 2] = s
+    return n + 1
+
+
+@jit
+def minion_moves(st, p, n):
+    """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c):
+            for s in range(tv[T_NSLOTS]):
+                if minion_allowed(st, p, c, s) and grant_for(st, p, c, s, False) != -1:
+                    n = add_option(opt, n, MV_HAND, c, s)
+    has_disc = False
+    for i in range(tv[T_NGRANTS]):
+        if gr[i, 0] == G_DISC:
+            has_disc = True
+    if has_disc:
+        for i in range(ln[L_DISC + p]):
+            c = lst[L_DISC + p, i]
+            if is_minion_card(st, c):
+                for s in range(tv[T_NSLOTS]):
+                    if minion_allowed(st, p, c, s):
+                        n = add_option(opt, n, MV_DISCARD, c, s)
+    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
+        for i in range(ln[L_DISC + p]):
+            c = lst[L_DISC + p, i]
+            if defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
+                for s in range(tv[T_NSLOTS]):
+                    if minion_allowed(st, p, c, s):
+                        n = add_option(opt, n, MV_TENACIOUS, c, s)
+                break
+    return n
+
+
+@jit
+def play_moves(st, p):
+    """``Game.play_moves``: every legal move in order, the last one ending the phase."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = minion_moves(st, p, 0)
+    if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
+        for i in range(ln[L_HAND + p]):
+            c = lst[L_HAND + p, i]
+            if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA:
+                n = add_option(opt, n, MV_ACTION, c, -1)
+    return add_option(opt, n, MV_END, -1, -1)
+
+
+@jit
+def greedy_play(st, p, n):
+    """``greedy_play``: talents, They're Coming To Get You, a minion, a wanted action, end."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    hi = 0
+    while hi < n and opt[hi, 0] <= MV_TENACIOUS:
+        hi += 1
+    if hi > 0:
+        return greedy_minion(st, p, 0, hi)
+    return n - 1
+
+
+@jit
+def play_minion(st, p, c, s, source):
+    """``Game.play_minion``: the card leaves ``source`` (a zone), enters play and resolves."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if source == Z_HAND:
+        remove(lst, ln, L_HAND + p, c)
+    elif source == 3:  # Z_DISCARD
+        remove(lst, ln, L_DISC + p, c)
+    elif source == Z_DECK:
+        remove(lst, ln, L_DECK + p, c)
+    tv[T_ENTRY] += 1
+    enter_play(st, p, c, s, tv[T_ENTRY])
+    protect(st, c)
+    ps[p, P_MINIONS_PLAYED] += 1
+    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
+        tv[T_PHASE_MIN] += 1
+
+
+@jit
+def play_action(st, p, c):
+    """``Game.play_action`` (no card program yet): a play-on action attaches to the host its
+    controller picks, any other action is discarded."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    remove(lst, ln, L_HAND + cs[c, C_OWNER], c)
+    ps[p, P_ACTIONS_PLAYED] += 1
+    kind = defs[cs[c, C_DEF], D_PLAYON]
+    if kind == PLAYON_BASE:
+        s = pick(st, p, tv[T_NSLOTS], 0)
+        tv[T_ENTRY] += 1
+        attach(st, c, p, s, -1, tv[T_ENTRY])
+        return
+    if kind == PLAYON_MINION or kind == PLAYON_OWN:
+        hosts = np.empty(CAP, np.int64)
+        k = 0
+        for s in range(tv[T_NSLOTS]):
+            for i in range(ln[L_SMIN + s]):
+                m = lst[L_SMIN + s, i]
+                if affectable(st, m, p, True) and (kind == PLAYON_MINION or cs[m, C_CTRL] == p):
+                    hosts[k] = m
+                    k += 1
+        if k == 0:
+            to_discard(st, c)
+            return
+        h = hosts[pick(st, p, k, 0)]
+        tv[T_ENTRY] += 1
+        attach(st, c, p, cs[h, C_SLOT], h, tv[T_ENTRY])
+        return
+    to_discard(st, c)
+
+
+@jit
+def do_move(st, p, kind, c, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    if kind == MV_HAND or kind == MV_DISCARD:
+        use_grant(st, grant_for(st, p, c, s, kind == MV_DISCARD))
+        play_minion(st, p, c, s, Z_HAND if kind == MV_HAND else 3)
+    elif kind == MV_TENACIOUS:
+        tv[T_TENACIOUS] = 1
+        play_minion(st, p, c, s, 3)
+    elif kind == MV_ACTION:
+        if tv[T_EXTRA_ACT] > 0:
+            tv[T_EXTRA_ACT] -= 1
+        else:
+            tv[T_FREE_ACT] -= 1
+        play_action(st, p, c)
+
+
+@jit
+def play_phase(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    tv[T_IN_PHASE] = 1
+    for _ in range(MAX_PLAY_STEPS):
+        n = play_moves(st, p)
+        default = greedy_play(st, p, n) if strat[p] == GREEDY else 0
+        i = pick(st, p, n, default)
+        kind = opt[i, 0]
+        if kind == MV_END:
+            break
+        do_move(st, p, kind, opt[i, 1], opt[i, 2])
+    tv[T_IN_PHASE] = 0
+
+
+# ---- scoring ------------------------------------------------------------------------------------
+@jit
+def score_phase(st):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    rdy = np.empty(16, np.int64)
+    now = np.empty(4, np.int64)
+    while True:
+        k = 0
+        for s in range(tv[T_NSLOTS]):
+            if ready(st, s):
+                rdy[k] = s
+                k += 1
+        if k == 0:
+            return
+        cur = tv[T_CURRENT]
+        best, bv = 0, -1
+        for i in range(k):  # the current player's VP from it, highest first; ties: lower slot
+            vp_now(st, rdy[i], now)
+            if now[cur] > bv:
+                best, bv = i, now[cur]
+        score_base(st, rdy[pick(st, cur, k, best)])
+
+
+@jit
+def score_base(st, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    n = tv[T_PLAYERS]
+    pw = np.empty(4, np.int64)
+    place = np.empty(4, np.int64)
+    places(st, s, pw, place)
+    b = ss[s, S_BASE]
+    for p in range(n):
+        if 0 <= place[p] < 3:
+            ps[p, P_VP] += bases[b, BS_VP0 + place[p]]
+    while ln[L_SMIN + s] > 0:
+        m = lst[L_SMIN + s, 0]
+        leave(st, m)
+        to_discard(st, m)
+    while ln[L_SACT + s] > 0:
+        discard_attached(st, lst[L_SACT + s, 0])
+    push(lst, ln, L_BDISC, b)
+    if ln[L_BDECK] > 0:
+        ss[s, :] = 0
+        ss[s, S_BASE] = pop(lst, ln, L_BDECK)
+    else:
+        remove_slot(st, s)
+
+
+@jit
+def remove_slot(st, s):
+    """The scored base is not replaced: later slots move down one (their cards with them)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    last = tv[T_NSLOTS] - 1
+    for t in range(s, last):
+        ss[t, :] = ss[t + 1, :]
+        for li in (L_SMIN, L_SACT):
+            ln[li + t] = ln[li + t + 1]
+            for i in range(ln[li + t]):
+                c = lst[li + t + 1, i]
+                lst[li + t, i] = c
+                cs[c, C_SLOT] = t
+                for j in range(ln[L_ATT + c]):
+                    cs[lst[L_ATT + c, j], C_SLOT] = t
+    ln[L_SMIN + last] = 0
+    ln[L_SACT + last] = 0
+    tv[T_NSLOTS] = last
+
+
+# ---- the turn ----------------------------------------------------------------------------------
+@jit
+def start_of_turn(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if cs[m, C_CTRL] == p:
+                cs[m, C_STEGO] = 0
+    for q in range(tv[T_PLAYERS]):
+        if ps[q, P_SLEEP_MODE] != SLEEP_NONE and ps[q, P_SLEEP_BY] == p:
+            ps[q, P_SLEEP_MODE] = SLEEP_NONE
+    for s in range(tv[T_NSLOTS]):
+        ss[s, S_CANCEL] &= ~(1 << p)
+
+
+@jit
+def keep_value(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    d = cs[c, C_DEF]
+    return defs[d, D_POWER] if defs[d, D_KIND] == 0 else 3
+
+
+@jit
+def draw_phase(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    draw(st, p, rs[R_DRAW])
+    while ln[L_HAND + p] > rs[R_HAND_LIMIT]:
+        n = ln[L_HAND + p]
+        best, bv = 0, 1 << 30
+        for i in range(n):
+            v = keep_value(st, lst[L_HAND + p, i])
+            if v < bv:
+                best, bv = i, v
+        discard_from_hand(st, p, lst[L_HAND + p, pick(st, p, n, best)])
+
+
+@jit
+def end_of_turn(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            cs[m, C_TEMP] = 0
+            cs[m, C_TALENT] = 0
+            cs[m, C_BUCC] = 0
+            for j in range(ln[L_ATT + m]):
+                cs[lst[L_ATT + m, j], C_TALENT] = 0
+        for i in range(ln[L_SACT + s]):
+            cs[lst[L_SACT + s, i], C_TALENT] = 0
+        ss[s, S_REDUCTION] = 0
+        ss[s, S_TARPITS] = 0
+    reset_turn(st)
+
+
+@jit
+def play_game(st, deck_defs):
+    """One game from setup to the end; ``stats[O_WINNER]`` the winning seat (-1: capped)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    setup(st, deck_defs)
+    n = rs[R_PLAYERS]
+    stats[O_WINNER] = -1
+    while True:
+        p = tv[T_CURRENT]
+        start_of_turn(st, p)
+        play_phase(st, p)
+        score_phase(st)
+        draw_phase(st, p)
+        end_of_turn(st, p)
+        tv[T_TURNS] += 1
+        best, leaders, who = -1, 0, -1
+        for q in range(n):
+            if ps[q, P_VP] > best:
+                best, leaders, who = ps[q, P_VP], 1, q
+            elif ps[q, P_VP] == best:
+                leaders += 1
+        if best >= rs[R_VP_TO_WIN] and leaders == 1:
+            stats[O_WINNER] = who
+            break
+        if tv[T_TURNS] >= rs[R_MAX_TURNS]:
+            break
+        tv[T_CURRENT] = (p + 1) % n
+    stats[O_TURNS] = tv[T_TURNS]
+    for q in range(n):
+        stats[O_VP + q] = ps[q, P_VP]
+
+
+_unused = (add_grant, breakpoint_of, count_named, power, total_power, C_BUCC, L_ATT, L_DECK,
+           P_CAVE, Z_HAND, S_BASE, S_REDUCTION, C_TEMP, C_TALENT, C_STEGO, R_DRAW)

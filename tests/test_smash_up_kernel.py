@@ -1,0 +1,47 @@
+"""Smash Up: the numba kernel plays the reference's games, game by game (issue 11, in progress).
+
+The kernel is built in stages. Stage 1 (here): the rules without card and base abilities —
+setup, shuffles, the mulligan, minion and action plays with the free plays, attached actions
+and what the core reads from them (Upgrade, Poison, Overrun, Block the Path, protection,
+Jammed Signal on The Central Brain), scoring with the tie rule, replacement, the hand limit,
+the end with play-on and the turn cap — against the reference with its ability tables emptied.
+"""
+import pytest
+
+from balance.games.smash_up.kernel.run import play_one
+from balance.games.smash_up.reference import Game, Greedy, Random
+from balance.games.smash_up.reference import abilities as ab
+from balance.games.smash_up.rules import Rules
+
+SEATS = [("Aliens", "Dinosaurs"), ("Ninjas", "Pirates"), ("Robots", "Tricksters"), ("Wizards", "Zombies")]
+
+
+@pytest.fixture
+def no_abilities(monkeypatch):
+    for name in dir(ab):
+        table = getattr(ab, name)
+        if name.isupper() and isinstance(table, dict):
+            monkeypatch.setattr(ab, name, {})
+
+
+def _reference(rules, factions, strategy, seed, game):
+    players = [Greedy() if strategy == "greedy" else Random() for _ in range(rules.players)]
+    g = Game(rules, factions, players, seed, game).setup().play()
+    return (-1 if g.winner is None else g.winner), g.turns, [p.vp for p in g.players]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_kernel_plays_the_references_games_without_abilities(no_abilities, players, strategy):
+    rules = Rules(players=players)
+    factions = SEATS[:players] if players < 4 else SEATS[::-1]
+    for game in range(25):
+        assert play_one(rules, factions, [strategy] * players, 11, game) == \
+            _reference(rules, factions, strategy, 11, game), game
+
+
+def test_kernel_matches_under_rule_variants_without_abilities(no_abilities):
+    rules = Rules(players=3, vp_to_win=8, hand_limit=6, draw=1, extra_bases=2, mulligan=False,
+                  max_turns=30)
+    for game in range(20):
+        assert play_one(rules, SEATS[:3], ["random"] * 3, 5, game) == _reference(rules, SEATS[:3], "random", 5, game)
