@@ -87,10 +87,15 @@ def _v_with(g, p, card_or_minion, slot) -> int:
 
 
 def place(g, p, card_or_minion, slots):
-    """PLACE: the slot maximizing V after the minion arrives; ties: smaller gap, lower slot."""
+    """PLACE: the slot maximizing V after the minion arrives; ties: (a War Raptor: more of your
+    War Raptors there,) smaller gap, lower slot."""
     if not slots:
         return None
-    return max(slots, key=lambda s: (_v_with(g, p, card_or_minion, s), -gap(g, s), -s.index))
+    raptor = card_or_minion.name == "War Raptor"  # §3.4 Default: ties -> more of your War Raptors
+
+    def raptors(s):
+        return sum(1 for m in s.minions if raptor and m.name == "War Raptor" and m.controller == p)
+    return max(slots, key=lambda s: (_v_with(g, p, card_or_minion, s), raptors(s), -gap(g, s), -s.index))
 
 
 def greedy_minion(g, p, moves):

@@ -164,9 +164,9 @@ class Game:
     def vp_now(self, slot) -> list:
         """VP each seat would take from the base's places if it scored now (base VP only)."""
         out = [0] * self.n
-        for p, place in self.places(slot).items():
-            if place < PLACES:
-                out[p] = slot.base.vp[place]
+        for p, rank in self.places(slot).items():
+            if rank < PLACES:
+                out[p] = slot.base.vp[rank]
         return out
 
     def others(self, p):
@@ -312,7 +312,7 @@ class Game:
                 continue
             if m.name == "Buccaneer" and not m.buccaneer_used and self.sleep.get(m.controller, (None,))[0] != "moves":
                 dests = [s for s in self.slots if self.can_move(m.controller, m, s)]
-                dest = self.choose(m.controller, "buccaneer", dests + [None], dests.index(place(self, m.controller, m, dests)) if dests else 0)
+                dest = self.choose(m.controller, "Buccaneer", dests + [None], dests.index(place(self, m.controller, m, dests)) if dests else 0)
                 if dest is not None:
                     m.buccaneer_used = True
                     self.move(m, dest)
@@ -386,9 +386,12 @@ class Game:
         self.log.append(("action", card.name, c))
         name = card.name
         if name in PLAY_ON_BASE:
+            if not self.slots:  # every base scored and none left to replace it: no effect
+                self.players[card.owner].discard.append(card)
+                return None
             slot = self.choose(c, name, list(self.slots), ab.host_default(self, c, card, self.slots))
             self.entry += 1
-            a = Attached(card, c, slot, self.entry)
+            a = Attached(card, c, slot, self.entry, turn=self.turns)
             slot.actions.append(a)
             ab.on_attach(self, a)
             return a
@@ -400,7 +403,7 @@ class Game:
                 return None
             host = self.choose(c, name, hosts, ab.host_default(self, c, card, hosts))
             self.entry += 1
-            a = Attached(card, c, host, self.entry)
+            a = Attached(card, c, host, self.entry, turn=self.turns)
             host.attached.append(a)
             self.touch(host, c)
             ab.on_attach(self, a)
@@ -437,6 +440,23 @@ class Game:
             self.do_move(p, mv)
         if (kind, slot) in self.grants:
             self.grants.remove((kind, slot))
+
+    def grant_action(self, p, k=1):
+        """Give ``p`` ``k`` extra action plays; outside its Play Cards phase each is used at
+        once or lost (§1.5)."""
+        if self.in_play_phase and p == self.current:
+            self.extra_actions += k
+            return
+        for _ in range(k):
+            if not self.can_play_actions(p):
+                return
+            cards = [c for c in self.players[p].hand if c.is_action
+                     and (c.name not in SPECIAL_ONLY or self.window is not None)]
+            default = next((i for i, c in enumerate(cards) if ab.want(self, p, c)), len(cards))
+            card = self.choose(p, "extra-action-now", cards + [None], default)
+            if card is None:
+                return
+            self.play_action(p, card)
 
     def grant_for(self, p, card, slot, from_discard=False):
         """The most restrictive open grant a minion play fits [D12], or None."""
@@ -522,6 +542,8 @@ class Game:
                 break
             self.do_move(p, mv)
         self.in_play_phase = False
+        self.grants = []  # unused grants end with the phase (§1.5): none is left for
+        self.extra_actions = 0  # a play made at once later in the turn to pick up
 
     # ---- scoring (smash-up.md step 3, §1.8) ----------------------------------------------
     def score_phase(self):
@@ -536,9 +558,9 @@ class Game:
         places = self.places(slot)
         active = self.active(slot)
         gained = [0] * self.n
-        for p, place in places.items():
-            if place < PLACES:
-                gained[p] += slot.base.vp[place]
+        for p, rank in places.items():
+            if rank < PLACES:
+                gained[p] += slot.base.vp[rank]
         if active:
             ab.base_scoring_vp(self, slot, places, gained)
         for p in range(self.n):

@@ -58,6 +58,7 @@ def attach(g, p, name, host, **fields):
     """An action already in play on a base (slot index or Slot) or on a minion."""
     host = g.slots[host] if isinstance(host, int) else host
     g.entry += 1
+    fields.setdefault("turn", g.turns)
     a = Attached(card(g, p, name), p, host, g.entry, **fields)
     (host.actions if isinstance(host, Slot) else host.attached).append(a)
     return a

@@ -44,6 +44,7 @@ class Attached:
     entered: int
     talent_used: bool = False
     named: tuple = ()  # Block the Path: the factions it names
+    turn: int = -1  # the turn it was played (Assassin fires at the end of that turn only)
 
 
 @dataclass(eq=False)
