@@ -8,6 +8,7 @@ the end with play-on and the turn cap — against the reference with its ability
 """
 import pytest
 
+from balance.games.smash_up.kernel.board import MODE_BASES
 from balance.games.smash_up.kernel.run import play_one
 from balance.games.smash_up.reference import Game, Greedy, Random
 from balance.games.smash_up.reference import abilities as ab
@@ -36,7 +37,7 @@ def test_kernel_plays_the_references_games_without_abilities(no_abilities, playe
     rules = Rules(players=players)
     factions = SEATS[:players] if players < 4 else SEATS[::-1]
     for game in range(25):
-        assert play_one(rules, factions, [strategy] * players, 11, game) == \
+        assert play_one(rules, factions, [strategy] * players, 11, game, mode=0) == \
             _reference(rules, factions, strategy, 11, game), game
 
 
@@ -44,4 +45,26 @@ def test_kernel_matches_under_rule_variants_without_abilities(no_abilities):
     rules = Rules(players=3, vp_to_win=8, hand_limit=6, draw=1, extra_bases=2, mulligan=False,
                   max_turns=30)
     for game in range(20):
-        assert play_one(rules, SEATS[:3], ["random"] * 3, 5, game) == _reference(rules, SEATS[:3], "random", 5, game)
+        assert play_one(rules, SEATS[:3], ["random"] * 3, 5, game, mode=0) == _reference(rules, SEATS[:3], "random", 5, game)
+
+
+@pytest.fixture
+def bases_only(monkeypatch):
+    """The reference with base abilities on and card abilities off (Temple of Goju's baseline
+    still knows which minions have an after-scoring Special: they do nothing here)."""
+    for name in dir(ab):
+        table = getattr(ab, name)
+        if name.isupper() and isinstance(table, dict) and name != "BASES":
+            monkeypatch.setattr(ab, name, {})
+    monkeypatch.setattr(ab, "AFTER", {"Scout": lambda *a: None, "First Mate": lambda *a: None})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_kernel_plays_the_references_games_with_base_abilities(bases_only, players, strategy):
+    for bases_edition in ("current", "2012"):
+        rules = Rules(players=players, trickster_bases=bases_edition, extra_bases=2 if players == 2 else 1)
+        factions = SEATS[:players] if players < 4 else SEATS[::-1]
+        for game in range(20):
+            assert play_one(rules, factions, [strategy] * players, 13, game, mode=MODE_BASES) == \
+                _reference(rules, factions, strategy, 13, game), (bases_edition, game)

@@ -13,8 +13,8 @@ from balance.core.rng import below
 
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
-    C_TALENT, C_TEMP, C_ZONE, G_ANY, G_AT, G_DISC, G_EMPTY, G_FREE, G_TWO, K_ACTION, K_MINION,
-    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, S_BASE, S_CANCEL,
+    C_TALENT, C_TEMP, C_ZONE, GREEDY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
+    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
@@ -29,7 +29,22 @@ from .tables import BS_BREAK, BS_NAME, BS_VP0, D_KIND, D_NAME, D_POWER
 # rules row
 R_PLAYERS, R_VP_TO_WIN, R_MINION_PLAYS, R_ACTION_PLAYS, R_HAND_SIZE, R_MULLIGAN, R_DRAW, \
     R_HAND_LIMIT, R_BASES_IN_PLAY, R_MAX_TURNS, R_TRICKSTERS_2012, R_BASES_2012, \
-    R_COLLECTOR_EXCL, R_TIGER_ANY, R_HOMEWORLD_EACH, R_N = range(16)
+    R_COLLECTOR_EXCL, R_TIGER_ANY, R_HOMEWORLD_EACH, R_MODE, R_N = range(17)
+# R_MODE: which abilities the kernel runs (both in every real run; the tests switch them off to
+# check the core alone against the reference with its ability tables emptied)
+MODE_BASES, MODE_CARDS = 1, 2
+
+
+@jit_inline
+def pick(st, seat, n, default):
+    """The seat's strategy picks one of ``n`` options (the baseline's is ``default``); one
+    option is taken without a draw, as in the reference's ``Game.choose``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if n <= 1:
+        return 0
+    if strat[seat] == GREEDY:
+        return default
+    return below(states, 1 + seat, n)
 
 
 # ---- lists --------------------------------------------------------------------------------
@@ -79,25 +94,25 @@ def shuffle(lst, ln, li, states):
 # ---- card facts ---------------------------------------------------------------------------
 @jit_inline
 def name_of(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return defs[cs[c, C_DEF], D_NAME]
 
 
 @jit_inline
 def printed(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return defs[cs[c, C_DEF], D_POWER]
 
 
 @jit_inline
 def is_minion_card(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return defs[cs[c, C_DEF], D_KIND] != K_ACTION
 
 
 @jit_inline
 def is_action_card(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return defs[cs[c, C_DEF], D_KIND] != K_MINION
 
 
@@ -105,7 +120,7 @@ def is_action_card(st, c):
 @jit
 def refill(st, p):
     """An empty deck becomes the shuffled discard pile; False if both are empty (§1.9)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if ln[L_DECK + p] > 0:
         return True
     n = ln[L_DISC + p]
@@ -123,7 +138,7 @@ def refill(st, p):
 
 @jit
 def draw(st, p, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     for _ in range(k):
         if ln[L_DECK + p] == 0 and not refill(st, p):
             return
@@ -135,7 +150,7 @@ def draw(st, p, k):
 @jit
 def to_discard(st, c):
     """A card goes to its owner's discard pile (from wherever it was already taken)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     o = cs[c, C_OWNER]
     push(lst, ln, L_DISC + o, c)
     cs[c, C_ZONE] = Z_DISCARD
@@ -143,7 +158,7 @@ def to_discard(st, c):
 
 @jit
 def discard_from_hand(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     remove(lst, ln, L_HAND + p, c)
     to_discard(st, c)
 
@@ -151,14 +166,14 @@ def discard_from_hand(st, p, c):
 # ---- board reading ------------------------------------------------------------------------------
 @jit_inline
 def nslots(st):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return tv[T_NSLOTS]
 
 
 @jit
 def count_named(st, name, p):
     """Minions named ``name`` in play controlled by ``p`` (p < 0: anyone's)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
@@ -170,7 +185,7 @@ def count_named(st, name, p):
 
 @jit
 def count_minions_of(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
@@ -182,7 +197,7 @@ def count_minions_of(st, p):
 @jit
 def active(st, s):
     """False while the base's ability is cancelled (Jammed Signal, Infiltrate's talent)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if ss[s, S_CANCEL] != 0:
         return False
     for i in range(ln[L_SACT + s]):
@@ -193,7 +208,7 @@ def active(st, s):
 
 @jit
 def is_microbot(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = defs[cs[m, C_DEF], D_NAME]
     if n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
             n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER:
@@ -204,7 +219,7 @@ def is_microbot(st, m):
 @jit
 def power(st, m):
     """Current power (§1.4), floored at 0 as a total [D11]; reference ``Game.power``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     d = cs[m, C_DEF]
     total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP]
     for i in range(ln[L_ATT + m]):
@@ -232,7 +247,7 @@ def power(st, m):
 
 @jit
 def total_power(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     t = 0
     for i in range(ln[L_SMIN + s]):
         t += power(st, lst[L_SMIN + s, i])
@@ -241,19 +256,19 @@ def total_power(st, s):
 
 @jit
 def breakpoint_of(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return max(0, bases[ss[s, S_BASE], BS_BREAK] - ss[s, S_REDUCTION])
 
 
 @jit
 def ready(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return total_power(st, s) >= breakpoint_of(st, s)
 
 
 @jit
 def gap(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return breakpoint_of(st, s) - total_power(st, s)
 
 
@@ -261,7 +276,7 @@ def gap(st, s):
 def places(st, s, pw, place):
     """Fills ``pw[p]`` (power on the base, -1: no minion) and ``place[p]`` (0 = first; -1: no
     place): a player's place is the number of players with strictly more power (seed 003)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_PLAYERS]
     for p in range(n):
         pw[p] = -1
@@ -284,7 +299,7 @@ def places(st, s, pw, place):
 @jit
 def vp_now(st, s, out):
     """``out[p]``: the VP each seat would take from the base's places if it scored now."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     pw = np.empty(4, np.int64)
     place = np.empty(4, np.int64)
     places(st, s, pw, place)
@@ -295,7 +310,7 @@ def vp_now(st, s, out):
 @jit
 def V(st, p):
     """The baseline's board value for seat ``p`` (§1.11)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     now = np.empty(4, np.int64)
     total = 0
     for s in range(tv[T_NSLOTS]):
@@ -313,7 +328,7 @@ def V(st, p):
 @jit
 def affectable(st, m, by, action):
     """Can a card controlled by ``by`` (-1: a base) affect minion ``m`` (§1.3.4)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if by < 0:
         return True
     for i in range(ln[L_ATT + m]):
@@ -335,14 +350,14 @@ def affectable(st, m, by, action):
 
 @jit
 def destroyable(st, m, by, action):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return defs[cs[m, C_DEF], D_NAME] != N_WARBOT and affectable(st, m, by, action)
 
 
 @jit
 def can_move(st, p, m, dest):
     """May seat ``p`` move minion ``m`` to slot ``dest`` (Mark of Sleep, current Hideout)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if dest == cs[m, C_SLOT] or ps[p, P_SLEEP_MODE] == SLEEP_MOVES:
         return False
     if rs[R_TRICKSTERS_2012] == 0:
@@ -355,14 +370,14 @@ def can_move(st, p, m, dest):
 
 @jit_inline
 def can_play_actions(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return ps[p, P_SLEEP_MODE] != SLEEP_ACTIONS
 
 
 @jit
 def minion_allowed(st, p, c, s):
     """May ``p`` play minion card ``c`` on slot ``s`` (Overrun, Block the Path)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     faction_bit = 1 << defs[cs[c, C_DEF], 3]  # D_FACTION
     for i in range(ln[L_SACT + s]):
         a = lst[L_SACT + s, i]
@@ -376,7 +391,7 @@ def minion_allowed(st, p, c, s):
 
 @jit
 def has_minion_on(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == p:
             return True
@@ -387,7 +402,7 @@ def has_minion_on(st, p, s):
 def grant_for(st, p, c, s, from_discard):
     """Index into ``gr`` of the most restrictive open grant the play fits [D12]; ``-2`` for the
     free play, ``-1`` for none (reference ``Game.grant_for``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_NGRANTS]
     if from_discard:
         for i in range(n):
@@ -417,7 +432,7 @@ def grant_for(st, p, c, s, from_discard):
 
 @jit
 def use_grant(st, i):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if i == -2:
         tv[T_FREE_MIN] -= 1
         return
@@ -430,7 +445,7 @@ def use_grant(st, i):
 
 @jit
 def add_grant(st, kind, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_NGRANTS]
     gr[n, 0] = kind
     gr[n, 1] = s
@@ -441,7 +456,7 @@ def add_grant(st, kind, s):
 @jit
 def discard_attached(st, a):
     """An attached action leaves play to its owner's discard pile."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
@@ -453,7 +468,7 @@ def discard_attached(st, a):
 @jit
 def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])
@@ -467,7 +482,7 @@ def leave(st, m):
 @jit
 def protect(st, m):
     """Discard other players' actions already on a minion that became protected [D7]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     i = 0
     while i < ln[L_ATT + m]:
         a = lst[L_ATT + m, i]
@@ -479,7 +494,7 @@ def protect(st, m):
 
 @jit
 def move(st, m, dest):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     push(lst, ln, L_SMIN + dest, m)
     cs[m, C_SLOT] = dest
@@ -490,7 +505,7 @@ def move(st, m, dest):
 
 @jit
 def return_to_hand(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     leave(st, m)
     o = cs[m, C_OWNER]
     push(lst, ln, L_HAND + o, m)
@@ -499,7 +514,7 @@ def return_to_hand(st, m):
 
 @jit
 def to_deck_bottom(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     leave(st, m)
     o = cs[m, C_OWNER]
     insert(lst, ln, L_DECK + o, 0, m)
@@ -509,7 +524,7 @@ def to_deck_bottom(st, m):
 @jit
 def enter_play(st, p, c, s, entry):
     """A minion card enters play on slot ``s`` under ``p``'s control (already out of its zone)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     push(lst, ln, L_SMIN + s, c)
     cs[c, C_ZONE] = Z_MINION
     cs[c, C_CTRL] = p
@@ -526,7 +541,7 @@ def enter_play(st, p, c, s, entry):
 @jit
 def attach(st, c, ctrl, s, host, entry):
     """An action card attaches to slot ``s`` (host -1) or to minion ``host`` (on slot ``s``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if host >= 0:
         push(lst, ln, L_ATT + host, c)
     else:
@@ -539,5 +554,3 @@ def attach(st, c, ctrl, s, host, entry):
     cs[c, C_TALENT] = 0
     cs[c, C_NAMED] = 0
 
-
-_unused = (C_OWNER, G_FREE, P_SLEEP_BY, Z_ATTACHED, Z_MINION, L_HAND, BS_NAME, BS_VP0, K_MINION)

@@ -8,7 +8,11 @@ One game's state lives in a few integer arrays (allocated once per chunk, reused
   (top = last), hands, discard piles, each slot's minions and attached actions (arrival
   order), the base deck and discard, and each minion's attached actions.
 - ``ss int32[MAX_SLOTS, S_N]``: per base in play; ``ps int32[MAX_PLAYERS, P_N]``: per seat;
-  ``tv int64[T_N]``: the turn; ``gr int32[MAX_GRANTS, 2]``: open minion grants (kind, slot).
+  ``tv int64[T_N]``: the turn; ``gr int32[MAX_GRANTS, 2]``: open minion grants (kind, slot);
+  ``fs int64[MAX_DEPTH, F_N]`` and ``sc int64[MAX_DEPTH, CAP]``: the resolution stack.
+
+The state travels as one tuple ``st = (cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states,
+strat, opt, stats, fs, sc)``; every kernel function unpacks it on its first line.
 """
 MAX_PLAYERS = 4
 DECK = 40  # two factions of 20
@@ -46,7 +50,7 @@ SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
-    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_N = range(13)
+    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_N = range(14)
 
 # grant kinds, most restrictive first [D12]
 G_AT, G_EMPTY, G_TWO, G_DISC, G_ANY, G_FREE = range(6)
@@ -56,6 +60,10 @@ K_MINION, K_ACTION, K_DUAL = range(3)
 
 # play-phase move kinds (the reference's tuples)
 MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range(7)
+
+# frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers
+F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_N = range(10)
+MAX_DEPTH = 64  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
 
 # strategies
 RANDOM, GREEDY = 0, 1

@@ -5,8 +5,8 @@ import numpy as np
 
 from balance.core.rng import PyStream
 
-from .board import R_N
-from .layout import (C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SLOTS,
+from .board import MODE_BASES, MODE_CARDS
+from .layout import (F_N, MAX_DEPTH, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SLOTS,
                      P_N, RANDOM, S_N, T_N, n_lists)
 from .tables import card_tables
 from .turn import O_N, play_game
@@ -14,24 +14,25 @@ from .turn import O_N, play_game
 STRATEGY_IDS = {"random": RANDOM, "greedy": GREEDY}
 
 
-def rules_row(rules) -> np.ndarray:
+def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
     return np.array([rules.players, rules.vp_to_win, rules.minion_plays, rules.action_plays,
                      rules.hand_size, int(rules.mulligan), rules.draw, rules.hand_limit,
                      rules.bases_in_play, rules.max_turns, int(rules.tricksters == "2012"),
                      int(rules.trickster_bases == "2012"), int(rules.collector_excludes_collectors),
-                     int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time)], np.int32)[:R_N]
+                     int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time), mode], np.int32)
 
 
-def new_state(rules, strategies):
+def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
     """The state tuple ``st`` for games under ``rules``; ``strategies``: names per seat."""
     defs, decks, bases = card_tables(rules.tricksters, rules.trickster_bases)
     ncards = MAX_PLAYERS * DECK
     st = (np.zeros((ncards, C_N), np.int32), np.zeros((n_lists(ncards), CAP), np.int32),
           np.zeros(n_lists(ncards), np.int32), np.zeros((MAX_SLOTS, S_N), np.int32),
           np.zeros((MAX_PLAYERS, P_N), np.int32), np.zeros(T_N, np.int64),
-          np.zeros((MAX_GRANTS, 2), np.int32), defs, bases, rules_row(rules),
+          np.zeros((MAX_GRANTS, 2), np.int32), defs, bases, rules_row(rules, mode),
           np.zeros(1 + MAX_PLAYERS, np.uint64), np.array([STRATEGY_IDS[s] for s in strategies], np.int64),
-          np.zeros((MAX_OPTIONS, 3), np.int64), np.zeros(O_N, np.int64))
+          np.zeros((MAX_OPTIONS, 3), np.int64), np.zeros(O_N, np.int64),
+          np.zeros((MAX_DEPTH, F_N), np.int64), np.zeros((MAX_DEPTH, CAP), np.int64))
     return st, decks
 
 
@@ -39,9 +40,9 @@ def deck_rows(decks, factions) -> np.ndarray:
     return np.array([decks[a] + decks[b] for a, b in factions], np.int32)
 
 
-def play_one(rules, factions, strategies, seed=0, game=0):
+def play_one(rules, factions, strategies, seed=0, game=0, mode=MODE_BASES | MODE_CARDS):
     """One game (for tests): returns (winner seat or -1, turns, VP per seat)."""
-    st, decks = new_state(rules, strategies)
+    st, decks = new_state(rules, strategies, mode)
     states = st[10]
     for s in range(len(states)):
         states[s] = np.uint64(PyStream(seed, game, s).state)

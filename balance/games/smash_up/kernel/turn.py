@@ -7,25 +7,26 @@ the seat's stream (``RANDOM``); one option is taken without a draw, as in the re
 """
 import numpy as np
 
-from balance.core._jit import jit, jit_inline
-from balance.core.rng import below
+from balance.core._jit import jit
 
+from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
+from .baseline import greedy_minion
 from .board import (
-    R_DRAW, R_HAND_LIMIT, affectable, attach, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, V,
-    add_grant, breakpoint_of, can_play_actions, count_named, discard_attached, discard_from_hand,
-    draw, enter_play, gap, grant_for, is_action_card, is_minion_card, leave, minion_allowed, places,
-    pop, power, protect, push, ready, remove, shuffle, to_discard, total_power, use_grant, vp_now,
+    MODE_BASES, R_MODE, R_DRAW, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, active,
+    can_play_actions, discard_attached, discard_from_hand, draw, is_action_card, is_minion_card,
+    leave, pick, places, pop, push, ready, remove, shuffle, to_discard, vp_now,
 )
 from .layout import (
-    CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK, G_DISC,
-    GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD,
-    MV_END, MV_HAND, MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED,
-    P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_TARPITS, SLEEP_NONE,
-    T_CURRENT, T_ENTRY, T_EXTRA_ACT, T_FREE_ACT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS,
-    T_PHASE_MIN, T_PLAYERS, T_TENACIOUS, T_TURNS, Z_DECK, Z_HAND,
+    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK, GREEDY, L_ATT,
+    L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
+    MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY,
+    P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_TARPITS, SLEEP_NONE, T_CURRENT,
+    T_EXTRA_ACT, T_FREE_ACT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS,
+    T_SP, T_TENACIOUS, T_TURNS, Z_DECK,
 )
-from .names import N_HIDDEN_NINJA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_TENACIOUS_Z
-from .tables import BS_VP0, D_KIND, D_NAME, D_PLAYON, D_POWER, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN
+from .names import N_HIDDEN_NINJA
+from .tables import BS_VP0, D_KIND, D_NAME, D_POWER
+from .vm import PR_PLAY_ACTION, add_option, minion_moves, push_frame, push_move, run
 
 R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS
 MAX_PLAY_STEPS = 200  # the reference's bound on Play Cards moves in one turn
@@ -34,23 +35,12 @@ MAX_PLAY_STEPS = 200  # the reference's bound on Play Cards moves in one turn
 O_WINNER, O_TURNS, O_VP, O_N = 0, 1, 2, 6
 
 
-@jit_inline
-def pick(st, seat, n, default):
-    """The seat's strategy picks one of ``n`` options (the baseline's is ``default``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    if n <= 1:
-        return 0
-    if strat[seat] == GREEDY:
-        return default
-    return below(states, 1 + seat, n)
-
-
 # ---- setup ----------------------------------------------------------------------------------
 @jit
 def setup(st, deck_defs):
     """Decks, bases, opening hands and the mulligan (``Game.setup``); ``deck_defs int32[P, 40]``:
     each seat's two factions' cards as definition rows, in catalogue order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = rs[R_PLAYERS]
     ln[:] = 0
     for p in range(n):
@@ -87,7 +77,7 @@ def setup(st, deck_defs):
 
 @jit
 def hand_has_minion(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     for i in range(ln[L_HAND + p]):
         if is_minion_card(st, lst[L_HAND + p, i]):
             return True
@@ -97,7 +87,7 @@ def hand_has_minion(st, p):
 @jit
 def reset_turn(st):
     """``Game._reset_turn``: fresh plays, no grants, per-turn counters and uses cleared."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     tv[T_FREE_MIN] = rs[R_MINION_PLAYS_]
     tv[T_FREE_ACT] = rs[R_ACTION_PLAYS_]
     tv[T_NGRANTS] = 0
@@ -112,108 +102,11 @@ def reset_turn(st):
         ps[p, P_CAVE] = 0
 
 
-# ---- the baseline's placement ------------------------------------------------------------------
-@jit
-def v_with_card(st, p, c, s):
-    """V for ``p`` with minion card ``c`` (not in play) added to slot ``s`` (``_v_with``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
-    enter_play(st, p, c, s, 1 << 30)
-    v = V(st, p)
-    ln[L_SMIN + s] -= 1
-    cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
-    return v
-
-
-@jit
-def place_card(st, p, c, lo, hi):
-    """PLACE among the options ``opt[lo:hi]`` (slots in column 2): the index of the one with the
-    highest V after ``c`` arrives; ties: smaller gap, lower slot."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    best, bv, bg, bs = -1, 0, 0, 0
-    for i in range(lo, hi):
-        s = opt[i, 2]
-        v = v_with_card(st, p, c, s)
-        g = gap(st, s)
-        if best < 0 or v > bv or (v == bv and (g < bg or (g == bg and s < bs))):
-            best, bv, bg, bs = i, v, g, s
-    return best
-
-
-@jit
-def greedy_minion(st, p, lo, hi):
-    """``greedy_minion`` over minion moves ``opt[lo:hi]``: the card first (Fixer or Reclaimer as
-    the first minion of the turn, else the highest printed power; ties: hand, discard,
-    Tenacious Z; then option order), then its base by PLACE."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    first = ps[p, P_MINIONS_PLAYED] == 0
-    best = -1
-    bk0, bk1, bk2 = 0, 0, 0
-    for i in range(lo, hi):
-        c = opt[i, 1]
-        nm = defs[cs[c, C_DEF], D_NAME]
-        bonus = first and (nm == N_MICROBOT_FIXER or nm == N_MICROBOT_RECLAIMER)
-        k0 = 0 if bonus else 1
-        k1 = -defs[cs[c, C_DEF], D_POWER]
-        k2 = opt[i, 0]  # MV_HAND < MV_DISCARD < MV_TENACIOUS
-        if best < 0 or (k0, k1, k2) < (bk0, bk1, bk2):
-            best, bk0, bk1, bk2 = i, k0, k1, k2
-    kind, c = opt[best, 0], opt[best, 1]
-    # the card's options are contiguous (one card, every legal slot in order)
-    a = best
-    while a > lo and opt[a - 1, 0] == kind and opt[a - 1, 1] == c:
-        a -= 1
-    b = best
-    while b + 1 < hi and opt[b + 1, 0] == kind and opt[b + 1, 1] == c:
-        b += 1
-    return place_card(st, p, c, a, b + 1)
-
-
 # ---- the Play Cards phase ---------------------------------------------------------------------
-@jit
-def add_option(opt, n, kind, c, s):
-    opt[n, 0] = kind
-    opt[n, 1] = c
-    opt[n, 2] = s
-    return n + 1
-
-
-@jit
-def minion_moves(st, p, n):
-    """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if is_minion_card(st, c):
-            for s in range(tv[T_NSLOTS]):
-                if minion_allowed(st, p, c, s) and grant_for(st, p, c, s, False) != -1:
-                    n = add_option(opt, n, MV_HAND, c, s)
-    has_disc = False
-    for i in range(tv[T_NGRANTS]):
-        if gr[i, 0] == G_DISC:
-            has_disc = True
-    if has_disc:
-        for i in range(ln[L_DISC + p]):
-            c = lst[L_DISC + p, i]
-            if is_minion_card(st, c):
-                for s in range(tv[T_NSLOTS]):
-                    if minion_allowed(st, p, c, s):
-                        n = add_option(opt, n, MV_DISCARD, c, s)
-    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
-        for i in range(ln[L_DISC + p]):
-            c = lst[L_DISC + p, i]
-            if defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
-                for s in range(tv[T_NSLOTS]):
-                    if minion_allowed(st, p, c, s):
-                        n = add_option(opt, n, MV_TENACIOUS, c, s)
-                break
-    return n
-
-
 @jit
 def play_moves(st, p):
     """``Game.play_moves``: every legal move in order, the last one ending the phase."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = minion_moves(st, p, 0)
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
@@ -226,7 +119,7 @@ def play_moves(st, p):
 @jit
 def greedy_play(st, p, n):
     """``greedy_play``: talents, They're Coming To Get You, a minion, a wanted action, end."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     hi = 0
     while hi < n and opt[hi, 0] <= MV_TENACIOUS:
         hi += 1
@@ -236,75 +129,24 @@ def greedy_play(st, p, n):
 
 
 @jit
-def play_minion(st, p, c, s, source):
-    """``Game.play_minion``: the card leaves ``source`` (a zone), enters play and resolves."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    if source == Z_HAND:
-        remove(lst, ln, L_HAND + p, c)
-    elif source == 3:  # Z_DISCARD
-        remove(lst, ln, L_DISC + p, c)
-    elif source == Z_DECK:
-        remove(lst, ln, L_DECK + p, c)
-    tv[T_ENTRY] += 1
-    enter_play(st, p, c, s, tv[T_ENTRY])
-    protect(st, c)
-    ps[p, P_MINIONS_PLAYED] += 1
-    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
-        tv[T_PHASE_MIN] += 1
-
-
-@jit
-def play_action(st, p, c):
-    """``Game.play_action`` (no card program yet): a play-on action attaches to the host its
-    controller picks, any other action is discarded."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    remove(lst, ln, L_HAND + cs[c, C_OWNER], c)
-    ps[p, P_ACTIONS_PLAYED] += 1
-    kind = defs[cs[c, C_DEF], D_PLAYON]
-    if kind == PLAYON_BASE:
-        s = pick(st, p, tv[T_NSLOTS], 0)
-        tv[T_ENTRY] += 1
-        attach(st, c, p, s, -1, tv[T_ENTRY])
-        return
-    if kind == PLAYON_MINION or kind == PLAYON_OWN:
-        hosts = np.empty(CAP, np.int64)
-        k = 0
-        for s in range(tv[T_NSLOTS]):
-            for i in range(ln[L_SMIN + s]):
-                m = lst[L_SMIN + s, i]
-                if affectable(st, m, p, True) and (kind == PLAYON_MINION or cs[m, C_CTRL] == p):
-                    hosts[k] = m
-                    k += 1
-        if k == 0:
-            to_discard(st, c)
-            return
-        h = hosts[pick(st, p, k, 0)]
-        tv[T_ENTRY] += 1
-        attach(st, c, p, cs[h, C_SLOT], h, tv[T_ENTRY])
-        return
-    to_discard(st, c)
-
-
-@jit
 def do_move(st, p, kind, c, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
-    if kind == MV_HAND or kind == MV_DISCARD:
-        use_grant(st, grant_for(st, p, c, s, kind == MV_DISCARD))
-        play_minion(st, p, c, s, Z_HAND if kind == MV_HAND else 3)
-    elif kind == MV_TENACIOUS:
-        tv[T_TENACIOUS] = 1
-        play_minion(st, p, c, s, 3)
+    """``Game.do_move``: the move's resolution runs on the stack until it is complete."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    base = tv[T_SP]
+    if kind == MV_HAND or kind == MV_DISCARD or kind == MV_TENACIOUS:
+        push_move(st, p, kind, c, s)
     elif kind == MV_ACTION:
         if tv[T_EXTRA_ACT] > 0:
             tv[T_EXTRA_ACT] -= 1
         else:
             tv[T_FREE_ACT] -= 1
-        play_action(st, p, c)
+        push_frame(st, PR_PLAY_ACTION, p, c, -1, 0)
+    run(st, base)
 
 
 @jit
 def play_phase(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     tv[T_IN_PHASE] = 1
     for _ in range(MAX_PLAY_STEPS):
         n = play_moves(st, p)
@@ -315,12 +157,14 @@ def play_phase(st, p):
             break
         do_move(st, p, kind, opt[i, 1], opt[i, 2])
     tv[T_IN_PHASE] = 0
+    tv[T_NGRANTS] = 0  # unused grants end with the phase (§1.5)
+    tv[T_EXTRA_ACT] = 0
 
 
 # ---- scoring ------------------------------------------------------------------------------------
 @jit
 def score_phase(st):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     rdy = np.empty(16, np.int64)
     now = np.empty(4, np.int64)
     while True:
@@ -342,15 +186,37 @@ def score_phase(st):
 
 @jit
 def score_base(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    """``Game.score_base`` (§1.8): places and VP, the base's hooks, discards, replacement."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_PLAYERS]
+    cur = tv[T_CURRENT]
     pw = np.empty(4, np.int64)
     place = np.empty(4, np.int64)
+    gained = np.zeros(4, np.int64)
+    winners = np.empty(4, np.int64)
+    runners = np.empty(4, np.int64)
     places(st, s, pw, place)
+    is_active = active(st, s) and (rs[R_MODE] & MODE_BASES) != 0
     b = ss[s, S_BASE]
     for p in range(n):
         if 0 <= place[p] < 3:
-            ps[p, P_VP] += bases[b, BS_VP0 + place[p]]
+            gained[p] += bases[b, BS_VP0 + place[p]]
+    if is_active:
+        scoring_vp(st, s, place, gained)
+    for p in range(n):
+        ps[p, P_VP] += gained[p]
+    nw, nr = 0, 0
+    for o in range(n):
+        p = (cur + o) % n
+        if place[p] == 0:
+            winners[nw] = p
+            nw += 1
+        elif place[p] == 1:
+            runners[nr] = p
+            nr += 1
+    choice = -1
+    if is_active:
+        choice = after_scoring(st, s, winners, nw, runners, nr)
     while ln[L_SMIN + s] > 0:
         m = lst[L_SMIN + s, 0]
         leave(st, m)
@@ -358,17 +224,23 @@ def score_base(st, s):
     while ln[L_SACT + s] > 0:
         discard_attached(st, lst[L_SACT + s, 0])
     push(lst, ln, L_BDISC, b)
-    if ln[L_BDECK] > 0:
-        ss[s, :] = 0
-        ss[s, S_BASE] = pop(lst, ln, L_BDECK)
+    if choice >= 0:
+        new = choice
+    elif ln[L_BDECK] > 0:
+        new = pop(lst, ln, L_BDECK)
     else:
         remove_slot(st, s)
+        return
+    ss[s, :] = 0
+    ss[s, S_BASE] = new
+    if is_active:
+        after_replaced(st, b, s, runners, nr)
 
 
 @jit
 def remove_slot(st, s):
     """The scored base is not replaced: later slots move down one (their cards with them)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     last = tv[T_NSLOTS] - 1
     for t in range(s, last):
         ss[t, :] = ss[t + 1, :]
@@ -388,7 +260,7 @@ def remove_slot(st, s):
 # ---- the turn ----------------------------------------------------------------------------------
 @jit
 def start_of_turn(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
@@ -399,18 +271,20 @@ def start_of_turn(st, p):
             ps[q, P_SLEEP_MODE] = SLEEP_NONE
     for s in range(tv[T_NSLOTS]):
         ss[s, S_CANCEL] &= ~(1 << p)
+    if rs[R_MODE] & MODE_BASES:
+        start_of_turn_bases(st, p)
 
 
 @jit
 def keep_value(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     d = cs[c, C_DEF]
     return defs[d, D_POWER] if defs[d, D_KIND] == 0 else 3
 
 
 @jit
 def draw_phase(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     draw(st, p, rs[R_DRAW])
     while ln[L_HAND + p] > rs[R_HAND_LIMIT]:
         n = ln[L_HAND + p]
@@ -424,7 +298,7 @@ def draw_phase(st, p):
 
 @jit
 def end_of_turn(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
@@ -443,7 +317,7 @@ def end_of_turn(st, p):
 @jit
 def play_game(st, deck_defs):
     """One game from setup to the end; ``stats[O_WINNER]`` the winning seat (-1: capped)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     setup(st, deck_defs)
     n = rs[R_PLAYERS]
     stats[O_WINNER] = -1
@@ -472,5 +346,3 @@ def play_game(st, deck_defs):
         stats[O_VP + q] = ps[q, P_VP]
 
 
-_unused = (add_grant, breakpoint_of, count_named, power, total_power, C_BUCC, L_ATT, L_DECK,
-           P_CAVE, Z_HAND, S_BASE, S_REDUCTION, C_TEMP, C_TALENT, C_STEGO, R_DRAW)

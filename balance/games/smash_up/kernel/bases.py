@@ -1,0 +1,306 @@
+"""Base abilities in the kernel (reference/bases.py class by class, §11). The Homeworld is in
+``vm`` (it can start a play), Cave of Shinies and Tar Pits in ``triggers``, The Central Brain
+in ``board.power``."""
+import numpy as np
+
+from balance.core._jit import jit
+
+from .baseline import hit, outranked, place, v_with_minion
+from .board import (
+    V, active, can_move, destroyable, discard_from_hand, draw, gap, move, pick, power, remove, insert,
+    return_to_hand, to_deck_bottom, vp_now,
+)
+from .layout import (
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS,
+    T_PLAYERS,
+)
+from .names import (
+    B_CAVE_OF_SHINIES, B_EVANS_CITY_CEMETERY, B_FACTORY_436_1337, B_MUSHROOM_KINGDOM, B_NINJA_DOJO,
+    B_RHODES_PLAZA_MALL, B_SCHOOL_OF_WIZARDRY, B_TEMPLE_OF_GOJU, B_THE_GREAT_LIBRARY,
+    B_THE_GREY_OPAL, B_THE_MOTHERSHIP, B_TORTUGA, N_FIRST_MATE, N_SCOUT,
+)
+from .tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME, D_POWER
+from .triggers import destroy
+
+R_BASES_2012 = 11
+
+
+@jit
+def scoring_vp(st, s, place_, gained):
+    """"When this base scores" VP (Factory 436-1337, Rhodes Plaza Mall)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    b = bases[ss[s, S_BASE], BS_NAME]
+    if b == B_FACTORY_436_1337:
+        for p in range(tv[T_PLAYERS]):
+            if place_[p] == 0:
+                t = 0
+                for i in range(ln[L_SMIN + s]):
+                    m = lst[L_SMIN + s, i]
+                    if cs[m, C_CTRL] == p:
+                        t += power(st, m)
+                gained[p] += t // 5
+    elif b == B_RHODES_PLAZA_MALL:
+        for i in range(ln[L_SMIN + s]):
+            gained[cs[lst[L_SMIN + s, i], C_CTRL]] += 1
+
+
+@jit
+def mine_on(st, p, s, out, max_power):
+    """``p``'s minions on slot ``s`` (arrival order) with power <= max_power (-1: any)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if cs[m, C_CTRL] == p and (max_power < 0 or power(st, m) <= max_power):
+            out[k] = m
+            k += 1
+    return k
+
+
+@jit
+def after_scoring(st, s, winners, nw, runners, nr):
+    """The base's own after-scoring ability; returns the replacement base School of Wizardry
+    picked, or -1 (``base_after_scoring``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    b = bases[ss[s, S_BASE], BS_NAME]
+    n = tv[T_PLAYERS]
+    cur = tv[T_CURRENT]
+    buf = np.empty(CAP, np.int64)
+    buf2 = np.empty(CAP, np.int64)
+    out = np.empty(CAP, np.int64)
+    if b == B_THE_MOTHERSHIP:
+        for w in range(nw):
+            p = winners[w]
+            k = mine_on(st, p, s, buf, 3)
+            if k > 0:
+                best = 0
+                for i in range(1, k):
+                    if defs[cs[buf[i], C_DEF], D_POWER] > defs[cs[buf[best], C_DEF], D_POWER]:
+                        best = i
+                i = pick(st, p, k + 1, best)
+                if i < k:
+                    return_to_hand(st, buf[i])
+    elif b == B_NINJA_DOJO:
+        for w in range(nw):
+            p = winners[w]
+            k, ke = 0, 0
+            for t in range(tv[T_NSLOTS]):
+                for i in range(ln[L_SMIN + t]):
+                    m = lst[L_SMIN + t, i]
+                    if destroyable(st, m, -1, False):
+                        buf[k] = m
+                        k += 1
+                        if t != s:
+                            buf2[ke] = m
+                            ke += 1
+            j = hit(st, p, buf2, ke, False)
+            default = k
+            if j >= 0:
+                for i in range(k):
+                    if buf[i] == buf2[j]:
+                        default = i
+            i = pick(st, p, k + 1, default)
+            if i < k:
+                buf2[0] = buf[i]
+                destroy(st, buf2, 1, -1, False, out)
+    elif b == B_TEMPLE_OF_GOJU:
+        for o in range(n):
+            p = (cur + o) % n
+            k = mine_on(st, p, s, buf, -1)
+            if k == 0:
+                continue
+            top = -1
+            for i in range(k):
+                top = max(top, power(st, buf[i]))
+            kt = 0
+            for i in range(k):
+                if power(st, buf[i]) == top:
+                    buf2[kt] = buf[i]
+                    kt += 1
+            best, bk = 0, (2, 0)
+            for i in range(kt):  # no after-scoring Special first, then the lowest printed power
+                d = cs[buf2[i], C_DEF]
+                special = 1 if defs[d, D_NAME] == N_SCOUT or defs[d, D_NAME] == N_FIRST_MATE else 0
+                key = (special, defs[d, D_POWER])
+                if key < bk:
+                    best, bk = i, key
+            to_deck_bottom(st, buf2[pick(st, p, kt, best)])
+    elif b == B_THE_GREY_OPAL:
+        for o in range(n):
+            p = (cur + o) % n
+            skip = False
+            for w in range(nw):
+                if winners[w] == p:
+                    skip = True
+            if skip:
+                continue
+            k = mine_on(st, p, s, buf, -1)
+            no = 0  # options (minion, slot) in opt rows
+            for i in range(k):
+                for t in range(tv[T_NSLOTS]):
+                    if t != s and can_move(st, p, buf[i], t):
+                        opt[no, 0], opt[no, 1] = buf[i], t
+                        no += 1
+            if no == 0:
+                continue
+            best = buf[0]
+            for i in range(1, k):  # highest power; ties: the earliest to enter play
+                m = buf[i]
+                if (power(st, m), -cs[m, C_ENTERED]) > (power(st, best), -cs[best, C_ENTERED]):
+                    best = m
+            nd = 0
+            for i in range(no):
+                if opt[i, 0] == best:
+                    buf2[nd] = opt[i, 1]
+                    nd += 1
+            default = no
+            if nd > 0:
+                dest = buf2[place(st, p, best, True, buf2, nd)]
+                for i in range(no):
+                    if opt[i, 0] == best and opt[i, 1] == dest:
+                        default = i
+            i = pick(st, p, no + 1, default)
+            if i < no:
+                move(st, opt[i, 0], opt[i, 1])
+    elif b == B_SCHOOL_OF_WIZARDRY:
+        if nw == 0 or ln[L_BDECK] == 0:
+            return -1
+        p = winners[0]
+        k = min(3, ln[L_BDECK])
+        for i in range(k):
+            buf[i] = lst[L_BDECK, ln[L_BDECK] - 1 - i]  # the top first
+        ln[L_BDECK] -= k
+        best = 0
+        for i in range(1, k):
+            bi, bb = buf[i], buf[best]
+            if (bases[bi, BS_VP0], -bases[bi, BS_BREAK]) > (bases[bb, BS_VP0], -bases[bb, BS_BREAK]):
+                best = i
+        j = pick(st, p, k, best)
+        for i in range(k - 1, -1, -1):  # the others back, the first seen on top
+            if i != j:
+                lst[L_BDECK, ln[L_BDECK]] = buf[i]
+                ln[L_BDECK] += 1
+        return buf[j]
+    elif b == B_THE_GREAT_LIBRARY:
+        for o in range(n):
+            p = (cur + o) % n
+            if mine_on(st, p, s, buf, -1) > 0 and pick(st, p, 2, 0) == 0:
+                draw(st, p, 1)
+    elif b == B_EVANS_CITY_CEMETERY:
+        for w in range(nw):
+            p = winners[w]
+            while ln[L_HAND + p] > 0:
+                discard_from_hand(st, p, lst[L_HAND + p, 0])
+            draw(st, p, 5)
+    _ = runners, nr, B_CAVE_OF_SHINIES
+    return -1
+
+
+@jit
+def vp_without(st, p, m):
+    """``p``'s vp_now at ``m``'s base if ``m`` were gone."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    now = np.empty(4, np.int64)
+    i = remove(lst, ln, L_SMIN + s, m)
+    vp_now(st, s, now)
+    insert(lst, ln, L_SMIN + s, i, m)
+    return now[p]
+
+
+@jit
+def after_replaced(st, old_base, new, runners, nr):
+    """Tortuga: each runner-up may move one of its minions elsewhere to the replacement."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if bases[old_base, BS_NAME] != B_TORTUGA:
+        return
+    buf = np.empty(CAP, np.int64)
+    now = np.empty(4, np.int64)
+    for r in range(nr):
+        p = runners[r]
+        k = 0
+        for t in range(tv[T_NSLOTS]):
+            for i in range(ln[L_SMIN + t]):
+                m = lst[L_SMIN + t, i]
+                if cs[m, C_CTRL] == p and t != new and can_move(st, p, m, new):
+                    buf[k] = m
+                    k += 1
+        if k == 0:
+            continue
+        default, bp = k, -1
+        for i in range(k):
+            m = buf[i]
+            vp_now(st, cs[m, C_SLOT], now)
+            if vp_without(st, p, m) == now[p] and power(st, m) > bp:
+                default, bp = i, power(st, m)
+        i = pick(st, p, k + 1, default)
+        if i < k:
+            move(st, buf[i], new)
+
+
+@jit
+def start_of_turn_bases(st, p):
+    """Mushroom Kingdom (§11.12), current or 2012 [D5]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for s in range(tv[T_NSLOTS]):
+        if bases[ss[s, S_BASE], BS_NAME] == B_MUSHROOM_KINGDOM and active(st, s):
+            mushroom(st, s, p)
+
+
+@jit
+def mushroom(st, s, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    no = 0
+    default = 0
+    if rs[R_BASES_2012] == 0:
+        for q in range(n):  # strictly more cards than every other player [D32]
+            if q != p and ln[L_HAND + p] <= ln[L_HAND + q]:
+                return
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            for t in range(tv[T_NSLOTS]):
+                if t != s and can_move(st, p, m, t):
+                    opt[no, 0], opt[no, 1] = m, t
+                    no += 1
+        for t in range(tv[T_NSLOTS]):
+            if t != s:
+                for i in range(ln[L_SMIN + t]):
+                    m = lst[L_SMIN + t, i]
+                    if can_move(st, p, m, s):
+                        opt[no, 0], opt[no, 1] = m, s
+                        no += 1
+        default = no
+        if outranked(st, p, s):
+            target, tp, te = -1, -1, 0
+            for i in range(ln[L_SMIN + s]):
+                m = lst[L_SMIN + s, i]
+                if cs[m, C_CTRL] != p and (power(st, m) > tp or (power(st, m) == tp and cs[m, C_ENTERED] < te)):
+                    target, tp, te = m, power(st, m), cs[m, C_ENTERED]
+            best, bg, bs = -1, 0, 0
+            for i in range(no):
+                if opt[i, 0] == target:
+                    t = opt[i, 1]
+                    g = gap(st, t)
+                    if best < 0 or g > bg or (g == bg and t < bs):
+                        best, bg, bs = i, g, t
+            if best >= 0:
+                default = best
+    else:
+        for t in range(tv[T_NSLOTS]):
+            if t != s:
+                for i in range(ln[L_SMIN + t]):
+                    m = lst[L_SMIN + t, i]
+                    if cs[m, C_CTRL] != p and can_move(st, p, m, s):
+                        opt[no, 0], opt[no, 1] = m, s
+                        no += 1
+        before = V(st, p)
+        default, bg = no, 0
+        for i in range(no):
+            g = v_with_minion(st, p, opt[i, 0], s) - before
+            if g > bg:
+                default, bg = i, g
+    if no > 0:
+        i = pick(st, p, no + 1, default)
+        if i < no:
+            move(st, opt[i, 0], opt[i, 1])

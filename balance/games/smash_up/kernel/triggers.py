@@ -1,0 +1,157 @@
+"""Destruction and its triggers in the kernel (reference ``Game.destroy``, §1.6, [D19]).
+
+The reference recurses (a destroyed Nukebot destroys, and those destructions trigger in turn);
+here an explicit stack of levels does the same in the same order: a level removes its victims
+together (Buccaneer's move and Tar Pits' replacement first), runs the base triggers, then each
+destroyed minion's own triggers in its owner's turn order — a Nukebot's victims become the next
+level, finished before the level below goes on.
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from .baseline import place
+from .board import (
+    MODE_BASES, R_MODE,
+    active, can_move, count_named, destroyable, draw, is_microbot, leave, move, pick, to_deck_bottom,
+    to_discard,
+)
+from .layout import (
+    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, L_SMIN, P_CAVE, P_SLEEP_MODE, P_VP, S_BASE,
+    S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS,
+)
+from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_MICROBOT_ARCHIVE, N_NUKEBOT, N_WARBOT
+from .tables import BS_NAME, D_NAME
+
+MAX_LEVELS = 16
+R_BASES_2012 = 11  # board.R_BASES_2012
+
+
+@jit
+def in_slot(st, m, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_SMIN + s]):
+        if lst[L_SMIN + s, i] == m:
+            return True
+    return False
+
+
+@jit
+def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
+    """One ``destroy`` call's removal: fills ``dcard/dslot/dmicro[level]`` with the minions
+    destroyed, sorted by their owners' turn order; runs the base triggers; returns how many."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    k = 0
+    slots = np.empty(16, np.int64)
+    for j in range(nv):
+        m = vic[j]
+        s = cs[m, C_SLOT]
+        if not in_slot(st, m, s) or defs[cs[m, C_DEF], D_NAME] == N_WARBOT:
+            continue
+        dcard[level, k], dslot[level, k] = m, s
+        dmicro[level, k] = 1 if is_microbot(st, m) else 0
+        k += 1
+    # the victims, read before removal; now each is removed, replaced or moved
+    nd = 0
+    for j in range(k):
+        m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
+        if not in_slot(st, m, s):
+            continue
+        ctrl = cs[m, C_CTRL]
+        if defs[cs[m, C_DEF], D_NAME] == N_BUCCANEER and cs[m, C_BUCC] == 0 \
+                and ps[ctrl, P_SLEEP_MODE] != SLEEP_MOVES:
+            nd_ = 0
+            for t in range(tv[T_NSLOTS]):
+                if can_move(st, ctrl, m, t):
+                    slots[nd_] = t
+                    nd_ += 1
+            default = place(st, ctrl, m, True, slots, nd_) if nd_ > 0 else 0
+            i = pick(st, ctrl, nd_ + 1, default)
+            if i < nd_:
+                cs[m, C_BUCC] = 1
+                move(st, m, slots[i])
+                continue
+        if bases[ss[s, S_BASE], BS_NAME] == B_TAR_PITS and active(st, s) and ss[s, S_TARPITS] == 0:
+            ss[s, S_TARPITS] = 1
+            to_deck_bottom(st, m)
+            continue
+        leave(st, m)
+        to_discard(st, m)
+        dcard[level, nd], dslot[level, nd], dmicro[level, nd] = m, s, micro
+        nd += 1
+    for j in range(nd):  # base triggers first (§1.10)
+        s = dslot[level, j]
+        if bases[ss[s, S_BASE], BS_NAME] == B_CAVE_OF_SHINIES and active(st, s) and rs[R_MODE] & MODE_BASES:
+            owner = cs[dcard[level, j], C_OWNER]
+            if rs[R_BASES_2012] == 0:
+                if ps[owner, P_CAVE] != 0:  # once per turn per owner [D16]
+                    continue
+                ps[owner, P_CAVE] = 1
+            ps[owner, P_VP] += 1
+    cur = tv[T_CURRENT]
+    for j in range(1, nd):  # stable insertion sort by the owner's place in turn order
+        m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
+        key = (cs[m, C_OWNER] - cur) % n
+        i = j - 1
+        while i >= 0 and (cs[dcard[level, i], C_OWNER] - cur) % n > key:
+            dcard[level, i + 1], dslot[level, i + 1], dmicro[level, i + 1] = \
+                dcard[level, i], dslot[level, i], dmicro[level, i]
+            i -= 1
+        dcard[level, i + 1], dslot[level, i + 1], dmicro[level, i + 1] = m, s, micro
+    return nd
+
+
+@jit
+def archives(st):
+    """Bitmask of the seats with a Microbot Archive in play."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mask = 0
+    for p in range(tv[T_PLAYERS]):
+        if count_named(st, N_MICROBOT_ARCHIVE, p) > 0:
+            mask |= 1 << p
+    return mask
+
+
+@jit
+def destroy(st, vic, nv, by, action, out):
+    """Destroy minions ``vic[:nv]`` together (``Game.destroy``); ``out[:k]`` the ones this call
+    destroyed (not those its triggers destroyed); returns k."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    dcard = np.empty((MAX_LEVELS, CAP), np.int64)
+    dslot = np.empty((MAX_LEVELS, CAP), np.int64)
+    dmicro = np.empty((MAX_LEVELS, CAP), np.int64)
+    count = np.zeros(MAX_LEVELS, np.int64)
+    idx = np.zeros(MAX_LEVELS, np.int64)
+    arch = np.zeros(MAX_LEVELS, np.int64)
+    nuke = np.empty(CAP, np.int64)
+    arch[0] = archives(st)
+    count[0] = remove_victims(st, vic, nv, 0, dcard, dslot, dmicro)
+    for j in range(count[0]):
+        out[j] = dcard[0, j]
+    level = 0
+    while level >= 0:
+        if idx[level] >= count[level]:
+            level -= 1
+            continue
+        j = idx[level]
+        idx[level] += 1
+        m, s = dcard[level, j], dslot[level, j]
+        ctrl = cs[m, C_CTRL]
+        if dmicro[level, j] != 0 and (arch[level] >> ctrl) & 1:
+            draw(st, ctrl, 1)
+        name = defs[cs[m, C_DEF], D_NAME]
+        if name == N_NUKEBOT and s < tv[T_NSLOTS]:
+            k = 0
+            for i in range(ln[L_SMIN + s]):
+                x = lst[L_SMIN + s, i]
+                if cs[x, C_CTRL] != ctrl and destroyable(st, x, ctrl, False):
+                    nuke[k] = x
+                    k += 1
+            if k > 0:
+                level += 1
+                arch[level] = archives(st)
+                count[level] = remove_victims(st, nuke, k, level, dcard, dslot, dmicro)
+                idx[level] = 0
+    _ = by, action  # 2012 Brownie will read who affected whom (not in the kernel yet)
+    return count[0]
