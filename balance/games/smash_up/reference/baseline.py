@@ -10,8 +10,8 @@ line is written with these. Where the spec leaves the baseline open we decide, a
 - Play Cards phase (``greedy_play``): first every talent whose default says use; then a minion
   whenever a minion play is open — Microbot Fixer or Reclaimer if it would be your first minion
   this turn, otherwise the highest printed power (ties: hand before discard pile, then hand
-  order) — on the base PLACE picks; then the first action in hand whose default says play;
-  then end the phase.
+  order) — on the base PLACE picks (a Pixie whose default is its action mode is left for the
+  action step); then the first action in hand whose default says play; then end the phase.
 """
 from __future__ import annotations
 
@@ -120,7 +120,9 @@ def greedy_play(g, p, moves) -> int:
     for i, mv in enumerate(moves):
         if mv is not None and mv[0] == "talent" and ab.talent_wanted(g, p, mv[1]):
             return i
-    minion = [i for i, mv in enumerate(moves) if mv is not None and mv[0] in ("hand", "discard", "tenacious")]
+    # a Pixie whose own default is its action mode is not played as a minion (§7.5 Default)
+    minion = [i for i, mv in enumerate(moves) if mv is not None and mv[0] in ("hand", "discard", "tenacious")
+              and not (mv[1].kind == "dual" and ab.want(g, p, mv[1]))]
     ctgy = ab.WANT.get("They're Coming To Get You:use")
     for i, mv in enumerate(moves):
         if mv is not None and mv[0] == "ctgy" and ctgy is not None and ctgy(g, p, mv):

@@ -427,6 +427,7 @@ class Game:
         self.phase_minions = 0
         self.in_play_phase = False
         self.flags: set = set()  # per-turn uses: ("homeworld", p), ("cave", p), ("tenacious",) ...
+        self.touched = []  # read within a card's play: nothing carries over a turn
 
     def grant_minion(self, p, kind, slot=None):
         """Give ``p`` an extra minion play; outside its Play Cards phase it is used at once or lost."""
