@@ -25,28 +25,32 @@ jit_inline = partial(numba.njit, cache=True, nogil=True, error_model="numpy", in
 jit_nonrt = partial(numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False)
 
 
-def drop_stale_cache(module_file: str) -> None:
+def drop_stale_cache(module_file: str, recursive: bool = False) -> None:
     """Delete a game package's numba cache when any source it inlines has changed.
 
     numba keys a cached function on its own file only, so a kernel that inlines helpers from
     strategies.py, tokens.py or rng.py would keep running stale code after those change. We
     hash every source the package's kernels read and clear the cache when the hash moves.
-    Call at the top of a kernel module, before anything is compiled.
+    Call at the top of a kernel module, before anything is compiled. ``recursive``: the
+    kernel spans subpackages (every ``.py`` below the module's folder is hashed and every
+    ``__pycache__`` below it cleared; call it from the kernel package's ``__init__``).
     """
     import hashlib
     from pathlib import Path
 
     package = Path(module_file).resolve().parent
     root = Path(__file__).resolve().parent
-    sources = sorted(package.glob("*.py")) + [root / "_jit.py", root / "rng.py", root / "kit.py"]
+    own = sorted(package.rglob("*.py") if recursive else package.glob("*.py"))
+    sources = own + [root / "_jit.py", root / "rng.py", root / "kit.py"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     cache = package / "__pycache__"
     stamp = cache / "numba-sources.sha256"
     try:
         if stamp.is_file() and stamp.read_text() == digest:
             return
-        for f in cache.glob("*.nb[ic]"):
-            f.unlink()
+        for folder in {p.parent / "__pycache__" for p in own}:
+            for f in folder.glob("*.nb[ic]"):
+                f.unlink()
         cache.mkdir(exist_ok=True)
         stamp.write_text(digest)
     except OSError:

@@ -148,6 +148,15 @@ def draw(st, p, k):
 
 
 @jit
+def top(st, p):
+    """The top card of ``p``'s deck (refilled first, §1.9), or -1 (``Game.top``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not refill(st, p):
+        return -1
+    return lst[L_DECK + p, ln[L_DECK + p] - 1]
+
+
+@jit
 def to_discard(st, c):
     """A card goes to its owner's discard pile (from wherever it was already taken)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
@@ -161,6 +170,42 @@ def discard_from_hand(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     remove(lst, ln, L_HAND + p, c)
     to_discard(st, c)
+
+
+@jit
+def discard_random(st, p, k):
+    """``p`` discards ``k`` random cards (chance stream), fewer if the hand runs out."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for _ in range(k):
+        h = ln[L_HAND + p]
+        if h == 0:
+            return
+        discard_from_hand(st, p, lst[L_HAND + p, below(states, 0, h)])
+
+
+@jit
+def keep_value(st, c):
+    """Baseline discard order: the lowest value goes first (a minion its printed power, any
+    other card 3)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    d = cs[c, C_DEF]
+    return defs[d, D_POWER] if defs[d, D_KIND] == K_MINION else 3
+
+
+@jit
+def discard_choice(st, p):
+    """``p`` discards one card of its choice (baseline: the lowest ``keep_value``, first in
+    hand order on ties); ``Game.discard_choice``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = ln[L_HAND + p]
+    if n == 0:
+        return
+    best, bv = 0, 1 << 30
+    for i in range(n):
+        v = keep_value(st, lst[L_HAND + p, i])
+        if v < bv:
+            best, bv = i, v
+    discard_from_hand(st, p, lst[L_HAND + p, pick(st, p, n, best)])
 
 
 # ---- board reading ------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def n_lists(ncards: int) -> int:
 
 
 # ss columns
-S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_N = range(5)
+S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE, S_N = range(6)  # S_SINCE: turns played when it came into play
 
 # ps columns
 P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_HOMEWORLD, P_CAVE, P_N = range(8)
@@ -50,7 +50,8 @@ SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
-    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_N = range(14)
+    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_N = range(15)
+# T_WINDOW: 1 + the depth of the before-scoring window's frame while one is open, else 0
 
 # grant kinds, most restrictive first [D12]
 G_AT, G_EMPTY, G_TWO, G_DISC, G_ANY, G_FREE = range(6)
@@ -61,9 +62,24 @@ K_MINION, K_ACTION, K_DUAL = range(3)
 # play-phase move kinds (the reference's tuples)
 MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range(7)
 
+# card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame
+H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL = range(5)
+DONE = -1
+
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers
-F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_N = range(10)
+F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_N = range(12)
 MAX_DEPTH = 64  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
 
 # strategies
 RANDOM, GREEDY = 0, 1
+
+# stats row per game (``play_game``'s output): the winner (-1: capped), turns, VP per seat, the
+# base each seat last gained VP from (-1: none), then per base (definition row) its BST_ counters
+O_WINNER, O_TURNS, O_VP, O_LAST, O_BASE = 0, 1, 2, 6, 10
+# per base: times it came into play, times scored, turns it was in play when scored (sum and
+# sum of squares), VP gained by the seats at 1st/2nd/3rd place there, games it decided (the
+# winner's last VP came from it)
+BST_ENTERED, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3, BST_DECIDED, \
+    BST_N = range(9)
+N_BASE_DEFS = 16
+O_N = O_BASE + N_BASE_DEFS * BST_N

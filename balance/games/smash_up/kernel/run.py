@@ -9,7 +9,8 @@ from .board import MODE_BASES, MODE_CARDS
 from .layout import (F_N, MAX_DEPTH, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SLOTS,
                      P_N, RANDOM, S_N, T_N, n_lists)
 from .tables import card_tables
-from .turn import O_N, play_game
+from .layout import O_N
+from .turn import play_game
 
 STRATEGY_IDS = {"random": RANDOM, "greedy": GREEDY}
 

@@ -9,18 +9,20 @@ level, finished before the level below goes on.
 import numpy as np
 
 from balance.core._jit import jit
+from balance.core.rng import below
 
 from .baseline import place
 from .board import (
-    MODE_BASES, R_MODE,
+    R_TRICKSTERS_2012, discard_from_hand,
+    MODE_BASES, MODE_CARDS, R_MODE,
     active, can_move, count_named, destroyable, draw, is_microbot, leave, move, pick, to_deck_bottom,
     to_discard,
 )
 from .layout import (
-    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, L_SMIN, P_CAVE, P_SLEEP_MODE, P_VP, S_BASE,
+    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, L_HAND, L_SMIN, P_CAVE, P_SLEEP_MODE, P_VP, S_BASE,
     S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS,
 )
-from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_MICROBOT_ARCHIVE, N_NUKEBOT, N_WARBOT
+from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT, N_WARBOT
 from .tables import BS_NAME, D_NAME
 
 MAX_LEVELS = 16
@@ -103,6 +105,26 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
 
 
 @jit
+def gremlin(st, m, destroyed):
+    """Gremlin (§7.4, §8.4) gone to the discard pile from play: destroyed (both lists), its
+    owner draws 1, then each other player in turn order after it discards a random card;
+    discarded by scoring (current list only), its owner draws 1."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    o = cs[m, C_OWNER]
+    if not destroyed:
+        if rs[R_TRICKSTERS_2012] == 0:
+            draw(st, o, 1)
+        return
+    draw(st, o, 1)
+    n = tv[T_PLAYERS]
+    for k in range(1, n):
+        q = (o + k) % n
+        h = ln[L_HAND + q]
+        if h > 0:
+            discard_from_hand(st, q, lst[L_HAND + q, below(states, 0, h)])
+
+
+@jit
 def archives(st):
     """Bitmask of the seats with a Microbot Archive in play."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
@@ -153,5 +175,7 @@ def destroy(st, vic, nv, by, action, out):
                 arch[level] = archives(st)
                 count[level] = remove_victims(st, nuke, k, level, dcard, dslot, dmicro)
                 idx[level] = 0
+        elif name == N_GREMLIN and rs[R_MODE] & MODE_CARDS:
+            gremlin(st, m, True)
     _ = by, action  # 2012 Brownie will read who affected whom (not in the kernel yet)
     return count[0]

@@ -12,27 +12,29 @@ from balance.core._jit import jit
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
 from .baseline import greedy_minion
 from .board import (
-    MODE_BASES, R_MODE, R_DRAW, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, active,
-    can_play_actions, discard_attached, discard_from_hand, draw, is_action_card, is_minion_card,
+    MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, active,
+    can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
     leave, pick, places, pop, push, ready, remove, shuffle, to_discard, vp_now,
 )
 from .layout import (
-    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK, GREEDY, L_ATT,
+    BST_DECIDED, BST_ENTERED, BST_N, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3,
+    O_BASE, O_LAST, O_N, O_TURNS, O_VP, O_WINNER,
+    CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK, GREEDY, L_ATT,
     L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY,
-    P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_TARPITS, SLEEP_NONE, T_CURRENT,
+    P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT,
     T_EXTRA_ACT, T_FREE_ACT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS,
-    T_SP, T_TENACIOUS, T_TURNS, Z_DECK,
+    T_SP, T_TENACIOUS, T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, G_ANY, H_TALENT, MV_TALENT, MV_CTGY, K_DUAL,
 )
-from .names import N_HIDDEN_NINJA
-from .tables import BS_VP0, D_KIND, D_NAME, D_POWER
-from .vm import PR_PLAY_ACTION, add_option, minion_moves, push_frame, push_move, run
+from .names import N_GREMLIN, N_HIDDEN_NINJA
+from .triggers import gremlin
+from .tables import BS_VP0, D_KIND, D_NAME
+from . import hooks
+from .stack import PR_CARD, PR_PLAY_ACTION, PR_WINDOW, add_option, minion_moves, play_minion_now, push_frame, push_move
+from .vm import in_play_by_order, run, still_in_play
 
 R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS
 MAX_PLAY_STEPS = 200  # the reference's bound on Play Cards moves in one turn
-
-# stats row per game (``play_game``'s output)
-O_WINNER, O_TURNS, O_VP, O_N = 0, 1, 2, 6
 
 
 # ---- setup ----------------------------------------------------------------------------------
@@ -62,6 +64,7 @@ def setup(st, deck_defs):
     for s in range(tv[T_NSLOTS]):
         ss[s, :] = 0
         ss[s, S_BASE] = pop(lst, ln, L_BDECK)
+        stats[O_BASE + ss[s, S_BASE] * BST_N + BST_ENTERED] += 1
     ps[:, :] = 0
     reset_turn(st)
     for p in range(n):
@@ -113,18 +116,69 @@ def play_moves(st, p):
             c = lst[L_HAND + p, i]
             if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA:
                 n = add_option(opt, n, MV_ACTION, c, -1)
+    if rs[R_MODE] & MODE_CARDS:
+        n = talent_moves(st, p, n)
+        n = hooks.extra_moves(st, p, n)
     return add_option(opt, n, MV_END, -1, -1)
 
 
 @jit
-def greedy_play(st, p, n):
-    """``greedy_play``: talents, They're Coming To Get You, a minion, a wanted action, end."""
+def talent_moves(st, p, n):
+    """Usable talents of ``p``'s cards in play, minions (board order) then attached actions."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if cs[m, C_CTRL] == p and cs[m, C_TALENT] == 0 and hooks.talent_usable(st, p, m):
+                n = add_option(opt, n, MV_TALENT, m, s)
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SACT + s]):
+            a = lst[L_SACT + s, i]
+            if cs[a, C_CTRL] == p and cs[a, C_TALENT] == 0 and hooks.talent_usable(st, p, a):
+                n = add_option(opt, n, MV_TALENT, a, s)
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            for j in range(ln[L_ATT + m]):
+                a = lst[L_ATT + m, j]
+                if cs[a, C_CTRL] == p and cs[a, C_TALENT] == 0 and hooks.talent_usable(st, p, a):
+                    n = add_option(opt, n, MV_TALENT, a, s)
+    return n
+
+
+@jit
+def greedy_play(st, p, n):
+    """``greedy_play``: a wanted talent, a wanted extra move (They're Coming To Get You), a
+    minion, the first wanted action in hand, else end the phase."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(n):
+        if opt[i, 0] == MV_TALENT and hooks.talent_want(st, p, opt[i, 1]):
+            return i
+    for i in range(n):
+        if opt[i, 0] == MV_CTGY and hooks.extra_want(st, p, i):
+            return i
     hi = 0
     while hi < n and opt[hi, 0] <= MV_TENACIOUS:
         hi += 1
     if hi > 0:
-        return greedy_minion(st, p, 0, hi)
+        # a Pixie whose own default is its action mode is not played as a minion (§7.5
+        # Default): the other minion moves are copied after row n and chosen among there
+        k = 0
+        for i in range(hi):
+            if defs[cs[opt[i, 1], C_DEF], D_KIND] == K_DUAL and hooks.want(st, p, opt[i, 1]):
+                continue
+            opt[n + k, 0], opt[n + k, 1], opt[n + k, 2] = opt[i, 0], opt[i, 1], opt[i, 2]
+            k += 1
+        if k == hi:
+            return greedy_minion(st, p, 0, hi)
+        if k > 0:
+            j = greedy_minion(st, p, n, n + k)
+            for i in range(hi):
+                if opt[i, 0] == opt[j, 0] and opt[i, 1] == opt[j, 1] and opt[i, 2] == opt[j, 2]:
+                    return i
+    for i in range(n):
+        if opt[i, 0] == MV_ACTION and hooks.want(st, p, opt[i, 1]):
+            return i
     return n - 1
 
 
@@ -140,8 +194,27 @@ def do_move(st, p, kind, c, s):
             tv[T_EXTRA_ACT] -= 1
         else:
             tv[T_FREE_ACT] -= 1
-        push_frame(st, PR_PLAY_ACTION, p, c, -1, 0)
+        push_frame(st, PR_PLAY_ACTION, p, c, -1, Z_HAND)
+    elif kind == MV_TALENT:
+        cs[c, C_TALENT] = 1
+        push_frame(st, PR_CARD, p, c, s, H_TALENT)
+    elif kind == MV_CTGY:  # They're Coming To Get You (c the minion card, s the attached action)
+        use_ctgy(st, p, c, s)
     run(st, base)
+
+
+@jit
+def use_ctgy(st, p, c, a):
+    """``do_move`` "ctgy": the free play or a generic M grant; the action's once a turn used."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    g = -2
+    for i in range(tv[T_NGRANTS]):
+        if gr[i, 0] == G_ANY:
+            g = i
+            break
+    use_grant(st, g)
+    cs[a, C_TALENT] = 1
+    play_minion_now(st, p, c, cs[a, C_SLOT], Z_DISCARD)
 
 
 @jit
@@ -181,7 +254,11 @@ def score_phase(st):
             vp_now(st, rdy[i], now)
             if now[cur] > bv:
                 best, bv = i, now[cur]
-        score_base(st, rdy[pick(st, cur, k, best)])
+        s = rdy[pick(st, cur, k, best)]
+        base = tv[T_SP]
+        push_frame(st, PR_WINDOW, cur, -1, s, 0)
+        run(st, base)
+        score_base(st, s)
 
 
 @jit
@@ -205,6 +282,7 @@ def score_base(st, s):
         scoring_vp(st, s, place, gained)
     for p in range(n):
         ps[p, P_VP] += gained[p]
+    count_scored(st, s, place, gained)
     nw, nr = 0, 0
     for o in range(n):
         p = (cur + o) % n
@@ -217,10 +295,14 @@ def score_base(st, s):
     choice = -1
     if is_active:
         choice = after_scoring(st, s, winners, nw, runners, nr)
+    if rs[R_MODE] & MODE_CARDS:  # after-scoring Specials (Scout, First Mate), in turn order
+        after_specials(st, s)
     while ln[L_SMIN + s] > 0:
         m = lst[L_SMIN + s, 0]
         leave(st, m)
         to_discard(st, m)
+        if rs[R_MODE] & MODE_CARDS and defs[cs[m, C_DEF], D_NAME] == N_GREMLIN:
+            gremlin(st, m, False)
     while ln[L_SACT + s] > 0:
         discard_attached(st, lst[L_SACT + s, 0])
     push(lst, ln, L_BDISC, b)
@@ -233,8 +315,45 @@ def score_base(st, s):
         return
     ss[s, :] = 0
     ss[s, S_BASE] = new
+    ss[s, S_SINCE] = tv[T_TURNS]
+    stats[O_BASE + new * BST_N + BST_ENTERED] += 1
     if is_active:
         after_replaced(st, b, s, runners, nr)
+
+
+@jit
+def count_scored(st, s, place, gained):
+    """The scored base's counters in ``stats`` (place, gained: int64[4] per seat)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    b = ss[s, S_BASE]
+    row = O_BASE + b * BST_N
+    turns = tv[T_TURNS] - ss[s, S_SINCE]
+    stats[row + BST_SCORED] += 1
+    stats[row + BST_TURNS] += turns
+    stats[row + BST_TURNS_SQ] += turns * turns
+    for p in range(tv[T_PLAYERS]):
+        if 0 <= place[p] < 3:
+            stats[row + BST_VP1 + place[p]] += gained[p]
+        if gained[p] > 0:
+            stats[O_LAST + p] = b
+
+
+@jit
+def after_specials(st, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    for o in range(tv[T_PLAYERS]):
+        q = (tv[T_CURRENT] + o) % tv[T_PLAYERS]
+        k = 0
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if cs[m, C_CTRL] == q:
+                mine[k] = m
+                k += 1
+        for i in range(k):
+            m = mine[i]
+            if cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == s:
+                hooks.after_special(st, q, s, m)
 
 
 @jit
@@ -271,15 +390,26 @@ def start_of_turn(st, p):
             ps[q, P_SLEEP_MODE] = SLEEP_NONE
     for s in range(tv[T_NSLOTS]):
         ss[s, S_CANCEL] &= ~(1 << p)
+    if rs[R_MODE] & MODE_CARDS:
+        edge_hooks(st, p, True)
     if rs[R_MODE] & MODE_BASES:
         start_of_turn_bases(st, p)
 
 
 @jit
-def keep_value(st, c):
+def edge_hooks(st, p, starting):
+    """Start-of-turn abilities of ``p``'s cards, or end-of-turn abilities of every card, in
+    ``cards_in_play_by_order`` (§1.7)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    d = cs[c, C_DEF]
-    return defs[d, D_POWER] if defs[d, D_KIND] == 0 else 3
+    order = np.empty(CAP, np.int64)
+    k = in_play_by_order(st, order)
+    for i in range(k):
+        x = order[i]
+        if still_in_play(st, x):
+            if not starting:
+                hooks.end(st, p, x)
+            elif cs[x, C_CTRL] == p:
+                hooks.start(st, p, x)
 
 
 @jit
@@ -287,18 +417,14 @@ def draw_phase(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     draw(st, p, rs[R_DRAW])
     while ln[L_HAND + p] > rs[R_HAND_LIMIT]:
-        n = ln[L_HAND + p]
-        best, bv = 0, 1 << 30
-        for i in range(n):
-            v = keep_value(st, lst[L_HAND + p, i])
-            if v < bv:
-                best, bv = i, v
-        discard_from_hand(st, p, lst[L_HAND + p, pick(st, p, n, best)])
+        discard_choice(st, p)
 
 
 @jit
 def end_of_turn(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if rs[R_MODE] & MODE_CARDS:
+        edge_hooks(st, p, False)
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
@@ -318,6 +444,8 @@ def end_of_turn(st, p):
 def play_game(st, deck_defs):
     """One game from setup to the end; ``stats[O_WINNER]`` the winning seat (-1: capped)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    stats[:] = 0
+    stats[O_LAST:O_LAST + 4] = -1
     setup(st, deck_defs)
     n = rs[R_PLAYERS]
     stats[O_WINNER] = -1
@@ -344,5 +472,8 @@ def play_game(st, deck_defs):
     stats[O_TURNS] = tv[T_TURNS]
     for q in range(n):
         stats[O_VP + q] = ps[q, P_VP]
+    w = stats[O_WINNER]
+    if w >= 0 and stats[O_LAST + w] >= 0:
+        stats[O_BASE + stats[O_LAST + w] * BST_N + BST_DECIDED] += 1
 
 

@@ -1,42 +1,41 @@
-"""The resolution stack: plays that happen inside other plays, without recursion.
-
-A minion play resolves its on-play ability, then "after a minion is played" triggers; either
-may play another card at once (Hoverbot, The Homeworld outside the Play Cards phase ...), whose
-resolution completes first. The reference recurses; numba cannot cache recursive functions,
-so here every such resolution is a frame on ``fs`` (procedure, step, arguments, registers) and
-``run`` executes the top frame's next step until the stack is back where it started. A step
-never calls ``run``: it pushes a frame and returns, and its own frame continues after.
+"""The resolution stack's running side: ``run`` executes frames (``stack``) until the stack is
+back where it started. A frame is a procedure and its step: a minion play (enter, on-play,
+after-played triggers), an action play (host, effect, discard), a card's resumable ability
+(``hooks.card_step``), a grant used at once, a before-scoring window. A finished frame is
+marked ``PR_DONE`` and removed when it is on top, so a step may push a frame and finish in the
+same call (the pushed frame completes first, exactly as the reference's recursive call would).
 """
 import numpy as np
 
 from balance.core._jit import jit
 
-from .baseline import greedy_minion
+from . import hooks
 from .board import (
-    MODE_BASES, R_MODE,
-    active, add_grant, affectable, attach, enter_play, grant_for, is_minion_card, minion_allowed,
-    pick, printed, protect, remove, to_discard, use_grant,
+    MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, can_play_actions, enter_play, is_action_card,
+    is_minion_card, pick, printed, protect, remove, to_discard, use_grant,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, F_C, F_P, F_PC, F_PROC, F_S, F_X, G_DISC, GREEDY,
-    L_DECK, L_DISC, L_HAND, L_SMIN, MV_DISCARD, MV_HAND, MV_TENACIOUS, P_ACTIONS_PLAYED,
-    P_HOMEWORLD, P_MINIONS_PLAYED, T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS,
-    T_PHASE_MIN, T_SP, T_TENACIOUS, Z_DECK, Z_DISCARD, Z_HAND,
+    C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_PC,
+    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT, L_DECK,
+    L_DISC, L_HAND, L_SACT, L_SMIN, P_ACTIONS_PLAYED, P_HOMEWORLD, P_MINIONS_PLAYED, T_CURRENT,
+    T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
+    Z_DISCARD, Z_HAND, Z_NONE,
 )
-from .names import B_THE_HOMEWORLD, N_TENACIOUS_Z
-from .tables import BS_NAME, D_NAME, D_PLAYON, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN
+from .names import B_THE_HOMEWORLD
+from .stack import (
+    PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
+    PR_WINDOW, grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only,
+)
+from .tables import BS_NAME, D_PLAYON, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN
 
-PR_PLAY_MINION, PR_AFTER_PLAYED, PR_GRANT_NOW, PR_PLAY_ACTION = range(4)
+PR_DONE = 99
 R_HOMEWORLD_EACH = 14  # board.R_HOMEWORLD_EACH
+MAX_WINDOW_STEPS = 1000  # the reference's bound on a before-scoring window
 
 
 @jit
-def push_frame(st, proc, p, c, s, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    d = tv[T_SP]
-    fs[d, :] = 0
-    fs[d, F_PROC], fs[d, F_P], fs[d, F_C], fs[d, F_S], fs[d, F_X] = proc, p, c, s, x
-    tv[T_SP] = d + 1
+def finish(st, d):
+    st[14][d, F_PROC] = PR_DONE
 
 
 @jit
@@ -48,29 +47,52 @@ def run(st, base):
         proc = fs[d, F_PROC]
         pc = fs[d, F_PC]
         fs[d, F_PC] = pc + 1
-        if proc == PR_PLAY_MINION:
+        if proc == PR_DONE:
+            tv[T_SP] = d
+        elif proc == PR_PLAY_MINION:
             if pc == 0:
                 enter_minion(st, fs[d, F_P], fs[d, F_C], fs[d, F_S], fs[d, F_X])
             elif pc == 1:
+                if rs[R_MODE] & MODE_CARDS:
+                    push_frame(st, PR_CARD, fs[d, F_P], fs[d, F_C], fs[d, F_S], H_ON_PLAY)
+            elif pc == 2:
                 push_frame(st, PR_AFTER_PLAYED, fs[d, F_P], fs[d, F_C], fs[d, F_S], 0)
             else:
-                tv[T_SP] = d
+                finish(st, d)
         elif proc == PR_AFTER_PLAYED:
             if pc == 0:
                 homeworld(st, fs[d, F_C], fs[d, F_S])
             else:
-                tv[T_SP] = d
+                if rs[R_MODE] & MODE_CARDS:
+                    after_played(st, d, fs[d, F_C])
+                finish(st, d)
+        elif proc == PR_CARD:
+            nxt = hooks.card_step(st, d, fs[d, F_X], pc)
+            if nxt == DONE:
+                finish(st, d)
+            else:
+                fs[d, F_PC] = nxt
         elif proc == PR_GRANT_NOW:
             if pc == 0:
                 grant_now(st, fs[d, F_P], fs[d, F_X], fs[d, F_S])
             else:
                 drop_grant(st, fs[d, F_X], fs[d, F_S])
-                tv[T_SP] = d
+                finish(st, d)
         elif proc == PR_PLAY_ACTION:
             if pc == 0:
-                action(st, fs[d, F_P], fs[d, F_C])
+                if not action_starts(st, d):
+                    finish(st, d)
             else:
-                tv[T_SP] = d
+                if fs[d, F_Y] == 0:  # not attached: to its owner's discard pile
+                    to_discard(st, fs[d, F_C])
+                finish(st, d)
+        elif proc == PR_GRANT_ACTION:
+            if pc >= fs[d, F_X] or not action_now(st, fs[d, F_P]):
+                finish(st, d)
+        elif proc == PR_WINDOW:
+            if not window_step(st, d):
+                tv[T_WINDOW] = 0
+                finish(st, d)
 
 
 # ---- minions -------------------------------------------------------------------------------------
@@ -93,38 +115,11 @@ def enter_minion(st, p, c, s, source):
 
 
 @jit
-def push_move(st, p, kind, c, s):
-    """Start a minion play of the Play Cards phase or of a grant (``Game.do_move``'s minion
-    kinds): the grant is used now, the play resolves when ``run`` gets to it."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    if kind == MV_TENACIOUS:
-        tv[T_TENACIOUS] = 1
-        push_frame(st, PR_PLAY_MINION, p, c, s, Z_DISCARD)
-        return
-    use_grant(st, grant_for(st, p, c, s, kind == MV_DISCARD))
-    push_frame(st, PR_PLAY_MINION, p, c, s, Z_HAND if kind == MV_HAND else Z_DISCARD)
-
-
-@jit
-def grant_minion(st, p, kind, s):
-    """``Game.grant_minion``: in the receiver's Play Cards phase the grant stays open; anywhere
-    else it is offered at once (a frame)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
-        add_grant(st, kind, s)
-        return
-    push_frame(st, PR_GRANT_NOW, p, -1, s, kind)
-
-
-@jit
 def grant_now(st, p, kind, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     add_grant(st, kind, s)
     n = minion_moves_now(st, p)
-    default = 0
-    if n > 0 and strat[p] == GREEDY:
-        default = greedy_minion(st, p, 0, n)
-    i = pick(st, p, n + 1, default)
+    i = pick(st, p, n + 1, greedy_now(st, p, n))
     if i < n:
         push_move(st, p, opt[i, 0], opt[i, 1], opt[i, 2])
 
@@ -139,65 +134,13 @@ def drop_grant(st, kind, s):
             return
 
 
-@jit
-def add_option(opt, n, kind, c, s):
-    opt[n, 0] = kind
-    opt[n, 1] = c
-    opt[n, 2] = s
-    return n + 1
-
-
-@jit
-def minion_moves(st, p, n):
-    """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if is_minion_card(st, c):
-            for s in range(tv[T_NSLOTS]):
-                if minion_allowed(st, p, c, s) and grant_for(st, p, c, s, False) != -1:
-                    n = add_option(opt, n, MV_HAND, c, s)
-    has_disc = False
-    for i in range(tv[T_NGRANTS]):
-        if gr[i, 0] == G_DISC:
-            has_disc = True
-    if has_disc:
-        for i in range(ln[L_DISC + p]):
-            c = lst[L_DISC + p, i]
-            if is_minion_card(st, c):
-                for s in range(tv[T_NSLOTS]):
-                    if minion_allowed(st, p, c, s):
-                        n = add_option(opt, n, MV_DISCARD, c, s)
-    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
-        for i in range(ln[L_DISC + p]):
-            c = lst[L_DISC + p, i]
-            if defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
-                for s in range(tv[T_NSLOTS]):
-                    if minion_allowed(st, p, c, s):
-                        n = add_option(opt, n, MV_TENACIOUS, c, s)
-                break
-    return n
-
-
-@jit
-def minion_moves_now(st, p):
-    """The plays a grant used at once may make: ``minion_moves`` without Tenacious Z."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    n = minion_moves(st, p, 0)
-    k = 0
-    for i in range(n):
-        if opt[i, 0] != MV_TENACIOUS:
-            opt[k, 0], opt[k, 1], opt[k, 2] = opt[i, 0], opt[i, 1], opt[i, 2]
-            k += 1
-    return k
-
-
-# ---- after a minion is played --------------------------------------------------------------------
+# ---- after a minion is played ----------------------------------------------------------------------
 @jit
 def homeworld(st, m, s):
     """The Homeworld (§11.1): once per player per turn, a minion of printed power <= 2."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    if bases[ss[s, 0], BS_NAME] != B_THE_HOMEWORLD or not active(st, s) or (rs[R_MODE] & MODE_BASES) == 0:
+    if (rs[R_MODE] & MODE_BASES) == 0 or bases[ss[s, 0], BS_NAME] != B_THE_HOMEWORLD \
+            or not active(st, s):
         return
     p = cs[m, C_CTRL]
     if ps[p, P_HOMEWORLD] != 0 and rs[R_HOMEWORLD_EACH] == 0:
@@ -212,25 +155,89 @@ def homeworld(st, m, s):
         grant_minion(st, p, 2, -1)  # G_TWO, any base [D31]
 
 
+@jit
+def in_play_by_order(st, out):
+    """``cards_in_play_by_order``: minions and attached actions, by controller in turn order
+    from the current player, each by entry; returns the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            out[k] = lst[L_SMIN + s, i]
+            k += 1
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SACT + s]):
+            out[k] = lst[L_SACT + s, i]
+            k += 1
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            for j in range(ln[L_ATT + m]):
+                out[k] = lst[L_ATT + m, j]
+                k += 1
+    n, cur = tv[T_PLAYERS], tv[T_CURRENT]
+    for j in range(1, k):  # insertion sort on (turn-order place of the controller, entry)
+        x = out[j]
+        kx = ((cs[x, C_CTRL] - cur) % n, cs[x, C_ENTERED])
+        i = j - 1
+        while i >= 0 and ((cs[out[i], C_CTRL] - cur) % n, cs[out[i], C_ENTERED]) > kx:
+            out[i + 1] = out[i]
+            i -= 1
+        out[i + 1] = x
+    return k
+
+
+@jit
+def still_in_play(st, x):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if cs[x, C_ZONE] == 4:  # Z_MINION
+        return True
+    return cs[x, C_ZONE] == 5  # Z_ATTACHED
+
+
+@jit
+def after_played(st, d, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = in_play_by_order(st, sc[d])
+    for i in range(k):
+        x = sc[d, i]
+        if still_in_play(st, x):
+            hooks.after_played(st, x, m)
+
+
 # ---- actions ------------------------------------------------------------------------------------
 @jit
-def action(st, p, c):
-    """``Game.play_action`` (no card program yet): a play-on action attaches to the host its
-    controller picks, any other action is discarded."""
+def action_starts(st, d):
+    """``Game.play_action`` up to the effect: a play-on action attaches to the host its
+    controller picks (then its arrival hook), another resolves; False if nothing follows."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    remove(lst, ln, L_HAND + cs[c, C_OWNER], c)
+    p, c, source = fs[d, F_P], fs[d, F_C], fs[d, F_X]
+    o = cs[c, C_OWNER]
+    if source == Z_DECK:
+        remove(lst, ln, L_DECK + o, c)
+    else:
+        remove(lst, ln, L_HAND + o, c)
+    cs[c, C_ZONE] = Z_NONE
     ps[p, P_ACTIONS_PLAYED] += 1
     kind = defs[cs[c, C_DEF], D_PLAYON]
+    cards = (rs[R_MODE] & MODE_CARDS) != 0
     if kind == PLAYON_BASE:
         if tv[T_NSLOTS] == 0:  # every base scored and none left to replace it: no effect
             to_discard(st, c)
-            return
-        s = pick(st, p, tv[T_NSLOTS], 0)
+            return False
+        hosts = sc[d]
+        for s in range(tv[T_NSLOTS]):
+            hosts[s] = s
+        default = hooks.host(st, p, c, hosts, tv[T_NSLOTS]) if cards and strat[p] == GREEDY else 0
+        s = pick(st, p, tv[T_NSLOTS], default)
         tv[T_ENTRY] += 1
         attach(st, c, p, s, -1, tv[T_ENTRY])
-        return
+        fs[d, F_Y] = 1
+        if cards:
+            push_frame(st, PR_CARD, p, c, s, H_ATTACH)
+        return True
     if kind == PLAYON_MINION or kind == PLAYON_OWN:
-        hosts = np.empty(CAP, np.int64)
+        hosts = sc[d]
         k = 0
         for s in range(tv[T_NSLOTS]):
             for i in range(ln[L_SMIN + s]):
@@ -240,9 +247,74 @@ def action(st, p, c):
                     k += 1
         if k == 0:
             to_discard(st, c)
-            return
-        h = hosts[pick(st, p, k, 0)]
+            return False
+        default = hooks.host(st, p, c, hosts, k) if cards and strat[p] == GREEDY else 0
+        h = hosts[pick(st, p, k, default)]
         tv[T_ENTRY] += 1
         attach(st, c, p, cs[h, C_SLOT], h, tv[T_ENTRY])
-        return
-    to_discard(st, c)
+        fs[d, F_Y] = 1
+        if cards:
+            push_frame(st, PR_CARD, p, c, cs[h, C_SLOT], H_ATTACH)
+        return True
+    if cards:
+        push_frame(st, PR_CARD, p, c, -1, H_ACTION)
+    return True
+
+
+@jit
+def action_now(st, p):
+    """One extra action used at once (``Game.grant_action`` outside the phase); False when
+    none is played (the rest of the grant is lost too)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not can_play_actions(st, p):
+        return False
+    cards = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_action_card(st, c) and not special_only(st, c, tv[T_WINDOW] != 0):
+            cards[k] = c
+            k += 1
+    default = k
+    if strat[p] == GREEDY:
+        for i in range(k):
+            if hooks.want(st, p, cards[i]):
+                default = i
+                break
+    i = pick(st, p, k + 1, default)
+    if i == k:
+        return False
+    push_frame(st, PR_PLAY_ACTION, p, cards[i], -1, Z_HAND)
+    return True
+
+
+# ---- the before-scoring window ----------------------------------------------------------------------
+@jit
+def window_step(st, d):
+    """One player's turn in the window (§1.2): a Special or a pass; False once every player
+    has passed in succession."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    s = fs[d, F_S]
+    if fs[d, F_Y] >= n or fs[d, F_I] >= MAX_WINDOW_STEPS:
+        return False
+    tv[T_WINDOW] = d + 1
+    q = (tv[T_CURRENT] + fs[d, F_I]) % n
+    fs[d, F_I] += 1
+    k = hooks.specials(st, q, s, 0) if rs[R_MODE] & MODE_CARDS else 0
+    default = k
+    if strat[q] == GREEDY:
+        for i in range(k):
+            if hooks.special_want(st, opt[i, 0] // 100, q, s, opt[i, 0], opt[i, 1], opt[i, 2]):
+                default = i
+                break
+    i = pick(st, q, k + 1, default)
+    if i == k:
+        fs[d, F_Y] += 1
+        return True
+    fs[d, F_Y] = 0
+    code, a, b = opt[i, 0], opt[i, 1], opt[i, 2]
+    e = push_frame(st, PR_CARD, q, a, s, H_SPECIAL)
+    fs[e, F_Y], fs[e, F_Z] = code, b
+    return True
+

@@ -1,0 +1,521 @@
+"""Aliens in the kernel (reference/cards/aliens.py function by function).
+
+Jammed Signal's cancellation is in ``board.active``; Scout is an after-scoring Special
+(``after_special``). Option lists live in local arrays, never in ``opt``: ``want`` is called
+while the caller walks its own ``opt`` rows.
+
+Terraforming swaps the base card of a slot: the new card starts fresh (no reduction, an unused
+Tar Pits replacement, no Infiltrate cancellation) and, for the statistics, comes into play now
+(``S_SINCE`` and its ``BST_ENTERED`` counter; the reference only reports scored bases).
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import hit, outranked, place, v_with_minion
+from ..board import (
+    R_COLLECTOR_EXCL, V, active, affectable, can_move, discard_from_hand, gap, is_minion_card,
+    move, pick, places, power, printed, remove, return_to_hand, shuffle, to_deck_bottom, push,
+)
+from ..layout import (
+    BST_ENTERED, BST_N, O_BASE,
+    C_CTRL, C_DEF, C_SLOT, CAP, DONE, F_C, F_P, G_ANY, G_AT, GREEDY, H_ACTION, H_ON_PLAY,
+    L_BDECK, L_HAND, L_SMIN, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS,
+    T_PLAYERS, T_TURNS,
+)
+from ..names import (
+    B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN, N_ABDUCTION, N_BEAM_UP,
+    N_COLLECTOR, N_CROP_CIRCLES, N_DISINTEGRATOR, N_INVADER, N_INVASION, N_JAMMED_SIGNAL, N_PROBE,
+    N_SCOUT, N_SUPREME_OVERLORD, N_TERRAFORMING,
+)
+from ..stack import grant_minion
+from ..tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME
+
+MAX_MOVES = CAP * 16
+
+
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_SUPREME_OVERLORD:
+            supreme_overlord(st, p)
+        elif name == N_INVADER:
+            ps[p, P_VP] += 1  # kept even if the Invader later leaves play
+        elif name == N_COLLECTOR:
+            collector(st, p, c)
+    elif hook == H_ACTION:
+        if name == N_ABDUCTION:
+            take(st, p, 1 << 30, False)
+            grant_minion(st, p, G_ANY, -1)
+        elif name == N_BEAM_UP:
+            take(st, p, 1 << 30, False)
+        elif name == N_DISINTEGRATOR:
+            take(st, p, 3, True)
+        elif name == N_CROP_CIRCLES:
+            crop_circles(st, p)
+        elif name == N_INVASION:
+            invasion(st, p)
+        elif name == N_PROBE:
+            probe(st, p)
+        elif name == N_TERRAFORMING:
+            terraforming(st, p)
+    return DONE
+
+
+# ---- Supreme Overlord, Scout, Collector ------------------------------------------------------------
+@jit
+def may_return(st, p, cand, k):
+    """A "may return" of one of ``cand[:k]``: default HIT, else decline."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    default = k
+    if strat[p] == GREEDY:
+        i = hit(st, p, cand, k, False)
+        if i >= 0:
+            default = i
+    j = pick(st, p, k + 1, default)
+    if j < k:
+        return_to_hand(st, cand[j])
+
+
+@jit
+def supreme_overlord(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            x = lst[L_SMIN + t, i]
+            if affectable(st, x, p, False):  # itself allowed
+                cand[k] = x
+                k += 1
+    may_return(st, p, cand, k)
+
+
+@jit
+def collector(st, p, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    excl = rs[R_COLLECTOR_EXCL] != 0  # [D4]
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if power(st, x) <= 3 and affectable(st, x, p, False) \
+                and not (excl and defs[cs[x, C_DEF], D_NAME] == N_COLLECTOR):
+            cand[k] = x
+            k += 1
+    may_return(st, p, cand, k)
+
+
+# ---- Abduction, Beam Up, Disintegrator -----------------------------------------------------------
+@jit
+def action_targets(st, c, most, out):
+    """Minions ``c``'s action may affect with power <= ``most`` (board order); the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if affectable(st, m, c, True) and power(st, m) <= most:
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def take(st, c, most, bottom):
+    """A mandatory pick (HIT; your own lowest-power minion when only yours are legal [D9]),
+    returned to its owner's hand or (``bottom``) put on the bottom of its owner's deck."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cand = np.empty(CAP, np.int64)
+    k = action_targets(st, c, most, cand)
+    if k == 0:
+        return
+    default = hit(st, c, cand, k, True) if strat[c] == GREEDY else 0
+    m = cand[pick(st, c, k, default)]
+    if bottom:
+        to_deck_bottom(st, m)  # not destroyed: no trigger, no Tar Pits
+    else:
+        return_to_hand(st, m)
+
+
+@jit
+def hold_minion(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_HAND + p]):
+        if is_minion_card(st, lst[L_HAND + p, i]):
+            return True
+    return False
+
+
+# ---- Crop Circles -------------------------------------------------------------------------------
+@jit
+def crop_score(st, p, s):
+    """Opponents' returned power minus yours (protected minions stay)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    t = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if affectable(st, m, p, True):
+            t += power(st, m) if cs[m, C_CTRL] != p else -power(st, m)
+    return t
+
+
+@jit
+def crop_default(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    best, bv = 0, 0
+    for s in range(tv[T_NSLOTS]):
+        v = crop_score(st, p, s)
+        if s == 0 or v > bv:
+            best, bv = s, v
+    return best
+
+
+@jit
+def crop_circles(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_NSLOTS] == 0:
+        return
+    default = crop_default(st, c) if strat[c] == GREEDY else 0
+    s = pick(st, c, tv[T_NSLOTS], default)
+    gone = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if affectable(st, m, c, True):
+            gone[k] = m
+            k += 1
+    for i in range(k):
+        return_to_hand(st, gone[i])
+
+
+@jit
+def crop_circles_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_NSLOTS] == 0:
+        return False
+    s = crop_default(st, p)
+    return crop_score(st, p, s) > 0 and outranked(st, p, s)
+
+
+# ---- Invasion ---------------------------------------------------------------------------------------
+@jit
+def invasion_options(st, c, mm, md):
+    """(minion, base) pairs: minions in board order, each legal base in slot order."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if affectable(st, m, c, True):
+                for s in range(tv[T_NSLOTS]):
+                    if can_move(st, c, m, s):
+                        mm[k], md[k] = m, s
+                        k += 1
+    return k
+
+
+@jit
+def invasion_default(st, p, mm, md, k, res):
+    """res = (index of the baseline's move, V after it); res[0] = -1 without options."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    res[0], res[1] = -1, 0
+    if k == 0:
+        return
+    theirs = np.empty(CAP, np.int64)
+    nt = 0
+    for i in range(k):  # the moves of one minion are contiguous
+        if (i == 0 or mm[i] != mm[i - 1]) and cs[mm[i], C_CTRL] != p:
+            theirs[nt] = mm[i]
+            nt += 1
+    found = False
+    bi, bv = -1, 0
+    j = hit(st, p, theirs, nt, False)
+    if j >= 0:  # the HIT target to the base with the largest gap (ties: lower slot)
+        m = theirs[j]
+        bk = (0, 0)
+        for i in range(k):
+            if mm[i] == m:
+                key = (gap(st, md[i]), -md[i])
+                if bi < 0 or key > bk:
+                    bi, bk = i, key
+        bv = v_with_minion(st, p, m, md[bi])
+        found = True
+    # your own minion whose PLACE move gives the highest V (ties: board order)
+    dests = np.empty(16, np.int64)
+    oi, ov = -1, 0
+    i = 0
+    while i < k:
+        m = mm[i]
+        a = i
+        while i < k and mm[i] == m:
+            i += 1
+        if cs[m, C_CTRL] != p:
+            continue
+        nd = i - a
+        for t in range(nd):
+            dests[t] = md[a + t]
+        idx = a + place(st, p, m, True, dests, nd)
+        v = v_with_minion(st, p, m, md[idx])
+        if oi < 0 or v > ov:
+            oi, ov = idx, v
+    if oi >= 0 and (not found or ov > bv):  # ties go to the HIT move
+        bi, bv = oi, ov
+        found = True
+    if found:
+        res[0], res[1] = bi, bv
+
+
+@jit
+def invasion(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mm = np.empty(MAX_MOVES, np.int64)
+    md = np.empty(MAX_MOVES, np.int64)
+    k = invasion_options(st, c, mm, md)
+    if k == 0:
+        return
+    default = 0
+    if strat[c] == GREEDY:
+        res = np.zeros(2, np.int64)
+        invasion_default(st, c, mm, md, k, res)
+        default = res[0]
+    i = pick(st, c, k, default)
+    move(st, mm[i], md[i])
+
+
+@jit
+def invasion_want(st, p):
+    mm = np.empty(MAX_MOVES, np.int64)
+    md = np.empty(MAX_MOVES, np.int64)
+    k = invasion_options(st, p, mm, md)
+    res = np.zeros(2, np.int64)
+    invasion_default(st, p, mm, md, k, res)
+    return res[0] >= 0 and res[1] > V(st, p)
+
+
+# ---- Jammed Signal ----------------------------------------------------------------------------
+@jit
+def favours_opponent(st, p, s):
+    """Would this base's ability help some opponent more than you (§2.10 Default)?"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    b = bases[ss[s, S_BASE], BS_NAME]
+    if b == B_THE_CENTRAL_BRAIN or b == B_RHODES_PLAZA_MALL:  # +1 power / 1 VP per minion
+        count = np.zeros(4, np.int64)
+        for i in range(ln[L_SMIN + s]):
+            count[cs[lst[L_SMIN + s, i], C_CTRL]] += 1
+        for q in range(n):
+            if q != p and count[q] > count[p]:
+                return True
+        return False
+    if b == B_FACTORY_436_1337:
+        pw = np.empty(4, np.int64)
+        pl = np.empty(4, np.int64)
+        places(st, s, pw, pl)
+        bonus = np.zeros(4, np.int64)
+        for q in range(n):
+            if pl[q] == 0:
+                bonus[q] = pw[q] // 5
+        for q in range(n):
+            if q != p and bonus[q] > bonus[p]:
+                return True
+        return False
+    return False
+
+
+@jit
+def jam_host(st, p, k):
+    """Among the active bases favouring an opponent (else every base): the smallest gap,
+    ties the lower slot."""
+    best, bk = -1, 0
+    for s in range(k):
+        if active(st, s) and favours_opponent(st, p, s):
+            g = gap(st, s)
+            if best < 0 or g < bk:
+                best, bk = s, g
+    if best >= 0:
+        return best
+    for s in range(k):
+        g = gap(st, s)
+        if best < 0 or g < bk:
+            best, bk = s, g
+    return best
+
+
+@jit
+def jam_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for s in range(tv[T_NSLOTS]):
+        if active(st, s) and favours_opponent(st, p, s):
+            return True
+    return False
+
+
+# ---- Probe -------------------------------------------------------------------------------------
+@jit
+def probe(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    default = 0
+    if strat[c] == GREEDY:  # most VP; ties: the next in turn order after you
+        for o in range(1, n):
+            if ps[(c + o) % n, P_VP] > ps[(c + 1 + default) % n, P_VP]:
+                default = o - 1
+    q = (c + 1 + pick(st, c, n - 1, default)) % n
+    minions = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_HAND + q]):
+        x = lst[L_HAND + q, i]
+        if is_minion_card(st, x):  # Pixie counts [D20]
+            minions[k] = x
+            k += 1
+    if k == 0:
+        return
+    best = 0
+    for i in range(1, k):
+        if printed(st, minions[i]) > printed(st, minions[best]):
+            best = i
+    discard_from_hand(st, q, minions[pick(st, c, k, best)])
+
+
+# ---- Terraforming ----------------------------------------------------------------------------------
+@jit
+def lead(st, p, s):
+    """Your power on the base minus the highest other player's power there."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    pw = np.zeros(4, np.int64)
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        pw[cs[m, C_CTRL]] += power(st, m)
+    best = -1
+    for q in range(tv[T_PLAYERS]):
+        if q != p and (best < 0 or pw[q] > best):
+            best = pw[q]
+    return pw[p] - best
+
+
+@jit
+def terraform_default(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    best, bv = 0, 0
+    for s in range(tv[T_NSLOTS]):
+        v = lead(st, p, s)
+        if s == 0 or v > bv:
+            best, bv = s, v
+    return best
+
+
+@jit
+def terraforming(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    nd = ln[L_BDECK]
+    if nd == 0 or tv[T_NSLOTS] == 0:  # no new base: nothing, not even the grant
+        return
+    default = terraform_default(st, c) if strat[c] == GREEDY else 0
+    s = pick(st, c, tv[T_NSLOTS], default)
+    best, bk = 0, (0, 0)
+    for i in range(nd):  # the highest 1st-place VP, ties: the lower breakpoint, then the first
+        b = lst[L_BDECK, i]
+        key = (bases[b, BS_VP0], -bases[b, BS_BREAK])
+        if i == 0 or key > bk:
+            best, bk = i, key
+    new = lst[L_BDECK, pick(st, c, nd, best)]
+    remove(lst, ln, L_BDECK, new)
+    push(lst, ln, L_BDECK, ss[s, S_BASE])
+    ss[s, S_BASE] = new  # the cards on it stay (published clarification)
+    ss[s, S_REDUCTION] = 0  # [D23]: reductions stay with the old card
+    ss[s, S_TARPITS] = 0
+    ss[s, S_CANCEL] = 0
+    ss[s, S_SINCE] = tv[T_TURNS]
+    stats[O_BASE + new * BST_N + BST_ENTERED] += 1
+    shuffle(lst, ln, L_BDECK, states)  # [D17]
+    grant_minion(st, c, G_AT, s)
+
+
+# ---- the hooks ---------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if defs[cs[c, C_DEF], D_NAME] == N_JAMMED_SIGNAL:
+        return jam_host(st, p, k)  # hosts[:k] are the slots 0..k-1
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_ABDUCTION or name == N_BEAM_UP or name == N_DISINTEGRATOR:
+        cand = np.empty(CAP, np.int64)
+        k = action_targets(st, p, 3 if name == N_DISINTEGRATOR else 1 << 30, cand)
+        if hit(st, p, cand, k, False) < 0:
+            return False
+        return name != N_ABDUCTION or hold_minion(st, p)
+    elif name == N_CROP_CIRCLES:
+        return crop_circles_want(st, p)
+    elif name == N_INVASION:
+        return invasion_want(st, p)
+    elif name == N_JAMMED_SIGNAL:
+        return jam_want(st, p)
+    elif name == N_PROBE:
+        return True
+    elif name == N_TERRAFORMING:
+        return ln[L_BDECK] > 0 and tv[T_NSLOTS] > 0 and lead(st, p, terraform_default(st, p)) > 0
+    return False
+
+
+@jit
+def talent_usable(st, p, x):
+    return False
+
+
+@jit
+def talent_want(st, p, x):
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    return
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    """Scout: after its base scores, you may return it to your hand (default: always)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if defs[cs[m, C_DEF], D_NAME] == N_SCOUT and pick(st, q, 2, 0) == 0:
+        return_to_hand(st, m)
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

@@ -1,0 +1,530 @@
+"""Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function).
+
+War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
+``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
+Claw...and Guns and Wildlife Preserve is in ``board.affectable`` (and ``protect`` on every
+arrival); Rampage's reduction ends with the turn (``turn.end_of_turn``). King Rex has no
+ability. Option lists live in local arrays, never in ``opt``.
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import help_, hit, outranked
+from ..board import (
+    V, affectable, breakpoint_of, destroyable, gap, pick, places, power, printed, protect,
+    total_power, vp_now,
+)
+from ..layout import (
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_STEGO, C_TEMP, CAP, DONE, F_C, F_P, GREEDY,
+    H_ACTION, H_ATTACH, H_ON_PLAY, H_TALENT, L_SMIN, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
+)
+from ..names import (
+    N_ARMOR_STEGO, N_AUGMENTATION, N_HOWL, N_LASERTOPS, N_NATURAL_SELECTION, N_RAMPAGE,
+    N_SURVIVAL_OF_THE_FITTEST, N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
+)
+from ..tables import D_NAME
+from ..triggers import destroy
+
+
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_LASERTOPS:
+            lasertops(st, p, c)
+    elif hook == H_TALENT:
+        if name == N_ARMOR_STEGO:
+            cs[c, C_STEGO] = 1  # +2 on other players' turns until the start of p's turn
+    elif hook == H_ACTION:
+        if name == N_AUGMENTATION:
+            augmentation(st, p)
+        elif name == N_HOWL:
+            mine = np.empty(CAP, np.int64)
+            k = howled(st, p, mine)
+            for i in range(k):  # minions in play now only
+                cs[mine[i], C_TEMP] += 1
+        elif name == N_NATURAL_SELECTION:
+            natural_selection(st, p)
+        elif name == N_RAMPAGE:
+            rampage(st, p)
+        elif name == N_SURVIVAL_OF_THE_FITTEST:
+            survival(st, p)
+    elif hook == H_ATTACH:
+        if name == N_TOOTH_AND_CLAW_AND_GUNS:
+            protect(st, cs[c, C_HOST])  # other players' actions on it are discarded [D7]
+        elif name == N_WILDLIFE_PRESERVE:
+            preserve(st, p, cs[c, C_SLOT])
+    return DONE
+
+
+@jit
+def weakest(st, cand, k):
+    """The lowest power (ties: the first)."""
+    best = 0
+    for i in range(1, k):
+        if power(st, cand[i]) < power(st, cand[best]):
+            best = i
+    return best
+
+
+@jit
+def help_default(st, p, cand, k):
+    """HELP, else (no minion of yours) the lowest-power minion."""
+    i = help_(st, p, cand, k)
+    return weakest(st, cand, k) if i < 0 else i
+
+
+# ---- Lasertops ---------------------------------------------------------------------------------
+@jit
+def lasertops(st, p, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if printed(st, x) <= 2 and destroyable(st, x, p, False):
+            cand[k] = x
+            k += 1
+    default = k
+    for i in range(k):  # another player's, the highest current power (ties: the earlier)
+        if cs[cand[i], C_CTRL] != p and (default == k or power(st, cand[i]) > power(st, cand[default])):
+            default = i
+    j = pick(st, p, k + 1, default)
+    if j < k:
+        cand[0] = cand[j]
+        out = np.empty(1, np.int64)
+        destroy(st, cand, 1, p, False, out)
+
+
+# ---- Augmentation, Howl ------------------------------------------------------------------------
+@jit
+def targets(st, c, out):
+    """Minions ``c``'s action may affect (board order); the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if affectable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def raises_vp(st, p, m, by):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    now = np.empty(4, np.int64)
+    s = cs[m, C_SLOT]
+    vp_now(st, s, now)
+    before = now[p]
+    cs[m, C_TEMP] += by
+    vp_now(st, s, now)
+    cs[m, C_TEMP] -= by
+    return now[p] > before
+
+
+@jit
+def augment_pick(st, p, cand, k):
+    """HELP among your minions whose +4 raises your vp_now there, as an index into
+    ``cand``; -1 if none."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    good = np.empty(CAP, np.int64)
+    idx = np.empty(CAP, np.int64)
+    n = 0
+    for i in range(k):
+        m = cand[i]
+        if cs[m, C_CTRL] == p and raises_vp(st, p, m, 4):
+            good[n], idx[n] = m, i
+            n += 1
+    i = help_(st, p, good, n)
+    return -1 if i < 0 else idx[i]
+
+
+@jit
+def augmentation(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cand = np.empty(CAP, np.int64)
+    k = targets(st, c, cand)
+    if k == 0:
+        return
+    default = 0
+    if strat[c] == GREEDY:
+        default = augment_pick(st, c, cand, k)
+        if default < 0:
+            default = help_default(st, c, cand, k)
+    cs[cand[pick(st, c, k, default)], C_TEMP] += 4
+
+
+@jit
+def howled(st, c, out):
+    """``c``'s minions its action may affect (board order); the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def howl_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    k = howled(st, p, mine)
+    before = V(st, p)
+    for i in range(k):
+        cs[mine[i], C_TEMP] += 1
+    after = V(st, p)
+    for i in range(k):
+        cs[mine[i], C_TEMP] -= 1
+    return after > before
+
+
+# ---- Natural Selection ----------------------------------------------------------------------------
+@jit
+def minions_of(st, p, out):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == p:
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def weaker(st, c, m, out):
+    """The minions on m's base with less power than m that ``c``'s action may destroy."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    pm = power(st, m)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        t = lst[L_SMIN + s, i]
+        if power(st, t) < pm and destroyable(st, t, c, True):
+            out[k] = t
+            k += 1
+    return k
+
+
+@jit
+def ns_key(st, p, t):
+    cs = st[0]
+    s = cs[t, C_SLOT]
+    return (0 if outranked(st, p, s) else 1, -power(st, t), gap(st, s), s, cs[t, C_ENTERED])
+
+
+@jit
+def ns_pair(st, p, res):
+    """res = (your minion, other player's target) of the baseline, or (-1, -1)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    k = minions_of(st, p, mine)
+    tg = np.empty(CAP, np.int64)
+    res[0], res[1] = -1, -1
+    bk = (0, 0, 0, 0, 0)
+    for i in range(k):
+        m = mine[i]
+        nt = weaker(st, p, m, tg)
+        for j in range(nt):
+            t = tg[j]
+            if cs[t, C_CTRL] != p:
+                key = ns_key(st, p, t)
+                if res[0] < 0 or key < bk:
+                    res[0], res[1], bk = m, t, key
+
+
+@jit
+def natural_selection(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    k = minions_of(st, c, mine)
+    if k == 0:
+        return
+    greedy = strat[c] == GREEDY
+    pair = np.zeros(2, np.int64)
+    tg = np.empty(CAP, np.int64)
+    default = 0
+    if greedy:
+        ns_pair(st, c, pair)
+        if pair[0] >= 0:
+            for i in range(k):
+                if mine[i] == pair[0]:
+                    default = i
+                    break
+        else:  # your minion with no weaker minion on its base, else your lowest-power one
+            bk = (0, 0)
+            for i in range(k):
+                key = (1 if weaker(st, c, mine[i], tg) > 0 else 0, power(st, mine[i]))
+                if i == 0 or key < bk:
+                    default, bk = i, key
+    m = mine[pick(st, c, k, default)]
+    nt = weaker(st, c, m, tg)
+    if nt == 0:
+        return
+    default = 0
+    if greedy:
+        default = -1
+        if pair[0] >= 0:
+            for i in range(nt):
+                if tg[i] == pair[1]:
+                    default = i
+                    break
+        if default < 0:
+            default = hit(st, c, tg, nt, True)
+    tg[0] = tg[pick(st, c, nt, default)]
+    out = np.empty(1, np.int64)
+    destroy(st, tg, 1, c, True, out)
+
+
+# ---- Rampage ------------------------------------------------------------------------------------
+@jit
+def rampage_wins(st, p, m):
+    """Would m's reduction make its base ready with p alone in first place?"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    if total_power(st, s) < max(0, breakpoint_of(st, s) - power(st, m)):
+        return False
+    pw = np.empty(4, np.int64)
+    pl = np.empty(4, np.int64)
+    places(st, s, pw, pl)
+    for q in range(tv[T_PLAYERS]):
+        if (pl[q] == 0) != (q == p):
+            return False
+    return True
+
+
+@jit
+def rampage_default(st, p, mine, k, res):
+    """res = (index of the baseline's minion, 1 if the baseline plays Rampage)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for s in range(tv[T_NSLOTS]):
+        best = -1
+        for i in range(k):  # your highest-power minion here (ties: the first)
+            if cs[mine[i], C_SLOT] == s and (best < 0 or power(st, mine[i]) > power(st, mine[best])):
+                best = i
+        if best >= 0 and rampage_wins(st, p, mine[best]):
+            res[0], res[1] = best, 1
+            return
+    best = 0
+    for i in range(1, k):
+        if power(st, mine[i]) > power(st, mine[best]):
+            best = i
+    res[0], res[1] = best, 0
+
+
+@jit
+def rampage(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    k = minions_of(st, c, mine)
+    if k == 0:
+        return
+    res = np.zeros(2, np.int64)
+    if strat[c] == GREEDY:
+        rampage_default(st, c, mine, k, res)
+    m = mine[pick(st, c, k, res[0])]
+    ss[cs[m, C_SLOT], S_REDUCTION] += power(st, m)  # fixed now; floored in breakpoint_of [D11]
+
+
+@jit
+def rampage_want(st, p):
+    mine = np.empty(CAP, np.int64)
+    k = minions_of(st, p, mine)
+    if k == 0:
+        return False
+    res = np.zeros(2, np.int64)
+    rampage_default(st, p, mine, k, res)
+    return res[1] != 0
+
+
+# ---- Survival of the Fittest ---------------------------------------------------------------------
+@jit
+def sotf_candidates(st, c, cands, counts):
+    """Per base with unequal powers: its lowest-power minions ``c``'s card can destroy [D38]
+    (``cands[j, :counts[j]]``, bases in slot order); returns the number of lists."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = 0
+    for s in range(tv[T_NSLOTS]):
+        nm = ln[L_SMIN + s]
+        if nm == 0:
+            continue
+        low, high = 1 << 30, -1
+        for i in range(nm):
+            pw = power(st, lst[L_SMIN + s, i])
+            low = min(low, pw)
+            high = max(high, pw)
+        if low == high:
+            continue
+        k = 0
+        for i in range(nm):
+            m = lst[L_SMIN + s, i]
+            if power(st, m) == low and destroyable(st, m, c, True):
+                cands[n, k] = m
+                k += 1
+        if k > 0:
+            counts[n] = k
+            n += 1
+    return n
+
+
+@jit
+def survival(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cands = np.empty((MAX_SLOTS, CAP), np.int64)
+    counts = np.zeros(MAX_SLOTS, np.int64)
+    n = sotf_candidates(st, c, cands, counts)
+    chosen = np.empty(MAX_SLOTS, np.int64)
+    for j in range(n):
+        default = hit(st, c, cands[j], counts[j], True) if strat[c] == GREEDY else 0
+        chosen[j] = cands[j, pick(st, c, counts[j], default)]
+    if n > 0:
+        out = np.empty(MAX_SLOTS, np.int64)
+        destroy(st, chosen, n, c, True, out)  # together [D19]
+
+
+@jit
+def survival_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cands = np.empty((MAX_SLOTS, CAP), np.int64)
+    counts = np.zeros(MAX_SLOTS, np.int64)
+    n = sotf_candidates(st, p, cands, counts)
+    theirs, mine = 0, 0
+    for j in range(n):
+        m = cands[j, hit(st, p, cands[j], counts[j], True)]
+        if cs[m, C_CTRL] != p:
+            theirs += power(st, m)
+        else:
+            mine += power(st, m)
+    return theirs > mine
+
+
+# ---- Tooth and Claw...and Guns, Upgrade, Wildlife Preserve --------------------------------------
+@jit
+def preserve(st, c, s):
+    """Your minions here lose other players' actions already on them [D7]; later arrivals are
+    protected by the plays and moves themselves [D40]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if cs[m, C_CTRL] == c:
+            protect(st, m)
+
+
+@jit
+def preserve_host(st, c, k):
+    """The base where you have most power; ties: smaller gap, lower slot."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    best, bk = 0, (0, 0)
+    for s in range(k):
+        pw = 0
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if cs[m, C_CTRL] == c:
+                pw += power(st, m)
+        key = (pw, -gap(st, s))
+        if s == 0 or key > bk:
+            best, bk = s, key
+    return best
+
+
+# ---- the hooks -----------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
+        return help_default(st, p, hosts, k)
+    elif name == N_WILDLIFE_PRESERVE:
+        return preserve_host(st, p, k)  # hosts[:k] are the slots 0..k-1
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_AUGMENTATION:
+        cand = np.empty(CAP, np.int64)
+        k = targets(st, p, cand)
+        return augment_pick(st, p, cand, k) >= 0
+    elif name == N_HOWL:
+        return howl_want(st, p)
+    elif name == N_NATURAL_SELECTION:
+        pair = np.zeros(2, np.int64)
+        ns_pair(st, p, pair)
+        return pair[0] >= 0
+    elif name == N_RAMPAGE:
+        return rampage_want(st, p)
+    elif name == N_SURVIVAL_OF_THE_FITTEST:
+        return survival_want(st, p)
+    elif name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
+        cand = np.empty(CAP, np.int64)
+        k = targets(st, p, cand)
+        return help_(st, p, cand, k) >= 0
+    elif name == N_WILDLIFE_PRESERVE:
+        mine = np.empty(CAP, np.int64)
+        return minions_of(st, p, mine) > 0
+    return False
+
+
+@jit
+def talent_usable(st, p, x):
+    cs, defs = st[0], st[7]
+    return defs[cs[x, C_DEF], D_NAME] == N_ARMOR_STEGO
+
+
+@jit
+def talent_want(st, p, x):
+    cs, defs = st[0], st[7]
+    return defs[cs[x, C_DEF], D_NAME] == N_ARMOR_STEGO
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    return
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    return
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

@@ -1,0 +1,708 @@
+"""Ninjas in the kernel (reference/cards/ninjas.py function by function).
+
+The helpers above the cards (``vp_of``, ``vp_with_card``, ``vp_with_move``, ``best_card``,
+``hand_minions``, ``own_moves``, ``best_move``, ``may_destroy``) are shared with pirates.py, as
+in the reference. Option lists live in local arrays, never in ``opt``: ``want``/``special_want``
+are called while the caller walks its own ``opt`` rows.
+
+Before-scoring Specials (window option codes, faction 2): 201 Shinobi, 202 Hidden Ninja; ``a``
+the card in hand. Shinobi's once per player per scoring [D26] is a bit per seat in the window
+frame's ``F_J``. Assassin fires at the end of the turn it was played: that turn is kept in the
+attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import help_, hit, place, v_with_minion
+from ..board import (
+    R_TIGER_ANY, V, affectable, can_move, can_play_actions, destroyable, discard_attached,
+    enter_play, gap, insert, is_minion_card, minion_allowed, move, pick, power, printed, protect,
+    push, remove, return_to_hand, vp_now,
+)
+from ..layout import (
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J, F_P,
+    F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, L_ATT, L_HAND,
+    L_SACT, L_SMIN, S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
+)
+from ..names import (
+    N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_NINJA_MASTER,
+    N_POISON, N_SEEING_STARS, N_SHINOBI, N_SMOKE_BOMB, N_TIGER_ASSASSIN, N_WAY_OF_DECEPTION,
+)
+from ..stack import play_action_now, play_minion_now
+from ..tables import D_NAME
+from ..triggers import destroy
+
+SP_SHINOBI, SP_HIDDEN = 201, 202
+MAX_MOVES = CAP * 16
+
+
+# ---- the board "as if" (restored exactly) ------------------------------------------------------
+@jit
+def vp_of(st, s, q):
+    """``g.vp_now(slot)[q]``."""
+    now = np.empty(4, np.int64)
+    vp_now(st, s, now)
+    return now[q]
+
+
+@jit
+def vp_with_card(st, p, c, s):
+    """``vp_if(g, p, slot, add=[(c, slot)])``: p's vp_now at ``s`` with card ``c`` added there."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    zone, ctrl, slot, ent, h = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT], cs[c, C_ENTERED], cs[c, C_HOST]
+    enter_play(st, p, c, s, 1 << 30)
+    v = vp_of(st, s, p)
+    ln[L_SMIN + s] -= 1
+    cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT], cs[c, C_ENTERED], cs[c, C_HOST] = zone, ctrl, slot, ent, h
+    return v
+
+
+@jit
+def vp_with_move(st, p, m, dest, s):
+    """``vp_if(g, p, slot s, moves=[(m, dest)])``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    old = cs[m, C_SLOT]
+    i = remove(lst, ln, L_SMIN + old, m)
+    push(lst, ln, L_SMIN + dest, m)
+    cs[m, C_SLOT] = dest
+    v = vp_of(st, s, p)
+    ln[L_SMIN + dest] -= 1
+    insert(lst, ln, L_SMIN + old, i, m)
+    cs[m, C_SLOT] = old
+    return v
+
+
+@jit
+def best_card(st, cards, k):
+    """Index of the highest printed power (ties: the first); 0 for no card."""
+    best = 0
+    for i in range(1, k):
+        if printed(st, cards[i]) > printed(st, cards[best]):
+            best = i
+    return best
+
+
+@jit
+def hand_minions(st, p, s, out):
+    """Minion cards in ``p``'s hand that may be played on slot ``s``, hand order; the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c) and minion_allowed(st, p, c, s):
+            out[k] = c
+            k += 1
+    return k
+
+
+@jit
+def best_move(st, p, mm, md, k):
+    """Index of the move (mm[i] to md[i]) raising V most (ties: the first), or -1 if none does."""
+    if k == 0:
+        return -1
+    before = V(st, p)
+    best, bg = 0, v_with_minion(st, p, mm[0], md[0]) - before
+    for i in range(1, k):
+        g = v_with_minion(st, p, mm[i], md[i]) - before
+        if g > bg:
+            best, bg = i, g
+    return best if bg > 0 else -1
+
+
+@jit
+def own_moves(st, p, excl, ne, mm, md):
+    """(minion, base) for each of ``p``'s minions (not in ``excl[:ne]``) that ``p``'s card may
+    move, each legal base; board order. Returns the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] != p:
+                continue
+            skip = False
+            for j in range(ne):
+                if excl[j] == m:
+                    skip = True
+            if skip or not affectable(st, m, p, True):
+                continue
+            for s in range(tv[T_NSLOTS]):
+                if can_move(st, p, m, s):
+                    mm[k], md[k] = m, s
+                    k += 1
+    return k
+
+
+@jit
+def may_destroy(st, p, cand, k):
+    """A "may destroy" of one of ``cand[:k]``: default HIT, else decline."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    default = k
+    if strat[p] == GREEDY:
+        i = hit(st, p, cand, k, False)
+        if i >= 0:
+            default = i
+    j = pick(st, p, k + 1, default)
+    if j < k:
+        out = np.empty(1, np.int64)
+        cand[0] = cand[j]
+        destroy(st, cand, 1, p, False, out)
+
+
+@jit
+def hosts_for(st, p, out):
+    """The hosts a play-on-minion action of ``p`` may take (board order); the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if affectable(st, m, p, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def first_in_hand(st, p, name):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if defs[cs[c, C_DEF], D_NAME] == name:
+            return c
+    return -1
+
+
+# ---- the resumable part of the cards -------------------------------------------------------------
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_NINJA_MASTER:
+            ninja_master(st, p, c)
+        elif name == N_TIGER_ASSASSIN:
+            tiger_assassin(st, p, c)
+    elif hook == H_SPECIAL:
+        code = fs[d, F_Y]
+        if code == SP_SHINOBI:
+            w = tv[T_WINDOW] - 1
+            fs[w, F_J] |= 1 << p
+            play_minion_now(st, p, c, fs[d, F_S], Z_HAND)
+        elif code == SP_HIDDEN:
+            play_action_now(st, p, c, Z_HAND)  # a Special: no action play spent
+    elif hook == H_TALENT:
+        if name == N_NINJA_ACOLYTE:
+            acolyte_use(st, p, c)
+        elif name == N_INFILTRATE:
+            s = cs[c, C_SLOT]
+            discard_attached(st, c)
+            ss[s, S_CANCEL] |= 1 << p  # for everyone, until the start of p's next turn
+    elif hook == H_ATTACH:
+        if name == N_INFILTRATE:
+            infiltrate_attach(st, p, c)
+        elif name == N_POISON:
+            poison_attach(st, p, c)
+        elif name == N_SMOKE_BOMB:
+            protect(st, cs[c, C_HOST])  # theirs already on it go [D7]
+        elif name == N_ASSASSIN:
+            cs[c, C_NAMED] = tv[T_TURNS]  # Attached.turn
+    elif hook == H_ACTION:
+        if name == N_DISGUISE:
+            return disguise(st, d, p, step)
+        elif name == N_HIDDEN_NINJA:
+            hidden_ninja(st, p)
+        elif name == N_SEEING_STARS:
+            seeing_stars(st, p)
+        elif name == N_WAY_OF_DECEPTION:
+            way_of_deception(st, p)
+    return DONE
+
+
+# ---- minions ---------------------------------------------------------------------------------------
+@jit
+def ninja_master(st, p, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if destroyable(st, x, p, False):
+            cand[k] = x
+            k += 1
+    may_destroy(st, p, cand, k)
+
+
+@jit
+def tiger_assassin(st, p, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        if rs[R_TIGER_ANY] == 0 and t != cs[m, C_SLOT]:  # [D3]
+            continue
+        for i in range(ln[L_SMIN + t]):
+            x = lst[L_SMIN + t, i]
+            if power(st, x) <= 3 and destroyable(st, x, p, False):
+                cand[k] = x
+                k += 1
+    may_destroy(st, p, cand, k)
+
+
+@jit
+def acolyte_usable(st, p, x):
+    """No minion yet in this Play Cards phase, and something could be played here after [D37]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_PHASE_MIN] != 0:
+        return False
+    s = cs[x, C_SLOT]
+    if minion_allowed(st, p, x, s):
+        return True
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c) and minion_allowed(st, p, c, s):
+            return True
+    return False
+
+
+@jit
+def acolyte_use(st, p, x):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[x, C_SLOT]
+    return_to_hand(st, x)
+    cards = np.empty(CAP, np.int64)
+    k = hand_minions(st, p, s, cards)
+    if k == 0:
+        return
+    i = pick(st, p, k, best_card(st, cards, k))
+    play_minion_now(st, p, cards[i], s, Z_HAND)  # not a grant: the free minion play stays open
+
+
+@jit
+def acolyte_want(st, p, x):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    big = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c) and printed(st, c) >= 3:
+            big[k] = c
+            k += 1
+    if k == 0:
+        return False
+    card = big[best_card(st, big, k)]
+    slots = np.empty(16, np.int64)
+    n = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            a = lst[L_SMIN + t, i]
+            if cs[a, C_CTRL] != p or defs[cs[a, C_DEF], D_NAME] != N_NINJA_ACOLYTE or cs[a, C_TALENT] != 0:
+                continue
+            if acolyte_usable(st, p, a) and minion_allowed(st, p, card, t):
+                seen = False
+                for j in range(n):
+                    if slots[j] == t:
+                        seen = True
+                if not seen:
+                    slots[n] = t
+                    n += 1
+    if n == 0:
+        return False
+    return slots[place(st, p, card, False, slots, n)] == cs[x, C_SLOT]
+
+
+# ---- actions -----------------------------------------------------------------------------------
+@jit
+def assassin_pick(st, c, hosts, k):
+    """HIT among destroyable hosts on bases with gap > 0, as an index into ``hosts`` (or -1)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    idx = np.empty(k + 1, np.int64)
+    sub = np.empty(k + 1, np.int64)
+    n = 0
+    for i in range(k):
+        m = hosts[i]
+        if gap(st, cs[m, C_SLOT]) > 0 and destroyable(st, m, c, True):
+            idx[n], sub[n] = i, m
+            n += 1
+    i = hit(st, c, sub, n, False)
+    return -1 if i < 0 else idx[i]
+
+
+@jit
+def disguise_options(st, c, os_, oa, ob):
+    """(base, chosen minion(s)) options: per base its singles in arrival order, then its pairs
+    (``ob`` -1 for a single); only as many as the hand can replace there [D24]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cards = np.empty(CAP, np.int64)
+    mine = np.empty(CAP, np.int64)
+    n = 0
+    for s in range(tv[T_NSLOTS]):
+        k = min(2, hand_minions(st, c, s, cards))
+        km = 0
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
+                mine[km] = m
+                km += 1
+        if k >= 1:
+            for i in range(km):
+                os_[n], oa[n], ob[n] = s, mine[i], -1
+                n += 1
+        if k >= 2:
+            for i in range(km):
+                for j in range(i + 1, km):
+                    os_[n], oa[n], ob[n] = s, mine[i], mine[j]
+                    n += 1
+    return n
+
+
+@jit
+def disguise_value(st, c, s, a, b):
+    """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cards = np.empty(CAP, np.int64)
+    k = hand_minions(st, c, s, cards)
+    want_n = 1 if b < 0 else 2
+    saved = np.empty(CAP, np.int64)
+    n0 = ln[L_SMIN + s]
+    for i in range(n0):
+        saved[i] = lst[L_SMIN + s, i]
+    remove(lst, ln, L_SMIN + s, a)
+    if b >= 0:
+        remove(lst, ln, L_SMIN + s, b)
+    added = np.empty(2, np.int64)
+    keep = np.empty((2, 5), np.int64)
+    na = 0
+    for _ in range(want_n):  # the stable sort by power, highest first: best, then the next best
+        if k == 0:
+            break
+        j = best_card(st, cards, k)
+        x = cards[j]
+        for i in range(j, k - 1):
+            cards[i] = cards[i + 1]
+        k -= 1
+        keep[na, 0], keep[na, 1], keep[na, 2] = cs[x, C_ZONE], cs[x, C_CTRL], cs[x, C_SLOT]
+        keep[na, 3], keep[na, 4] = cs[x, C_ENTERED], cs[x, C_HOST]
+        added[na] = x
+        na += 1
+        enter_play(st, c, x, s, 1 << 30)
+    v = V(st, c)
+    for i in range(n0):
+        lst[L_SMIN + s, i] = saved[i]
+    ln[L_SMIN + s] = n0
+    for i in range(na):
+        x = added[i]
+        cs[x, C_ZONE], cs[x, C_CTRL], cs[x, C_SLOT] = keep[i, 0], keep[i, 1], keep[i, 2]
+        cs[x, C_ENTERED], cs[x, C_HOST] = keep[i, 3], keep[i, 4]
+    return v
+
+
+@jit
+def disguise_default(st, c, os_, oa, ob, n):
+    """Highest value; ties: the lower total power chosen, then the first."""
+    best = 0
+    bk = (0, 0)
+    for i in range(n):
+        tot = power(st, oa[i]) + (power(st, ob[i]) if ob[i] >= 0 else 0)
+        k = (disguise_value(st, c, os_[i], oa[i], ob[i]), -tot)
+        if i == 0 or k > bk:
+            best, bk = i, k
+    return best
+
+
+@jit
+def disguise(st, d, c, step):
+    """Step 0: the option; step 1: each new minion (a play at once), then the return [D24]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if step == 0:
+        os_ = np.empty(MAX_MOVES, np.int64)
+        oa = np.empty(MAX_MOVES, np.int64)
+        ob = np.empty(MAX_MOVES, np.int64)
+        n = disguise_options(st, c, os_, oa, ob)
+        if n == 0:
+            return DONE
+        default = disguise_default(st, c, os_, oa, ob, n) if strat[c] == GREEDY else 0
+        i = pick(st, c, n, default)
+        fs[d, F_Y] = os_[i]
+        fs[d, F_Z] = 1 if ob[i] < 0 else 2
+        fs[d, F_I] = 0
+        sc[d, 0], sc[d, 1] = oa[i], ob[i]
+        sc[d, 2] = cs[oa[i], C_ENTERED]
+        sc[d, 3] = cs[ob[i], C_ENTERED] if ob[i] >= 0 else -1
+    s = fs[d, F_Y]
+    if fs[d, F_I] < fs[d, F_Z]:
+        cards = np.empty(CAP, np.int64)
+        k = hand_minions(st, c, s, cards)
+        if k > 0:
+            fs[d, F_I] += 1
+            i = pick(st, c, k, best_card(st, cards, k))
+            play_minion_now(st, c, cards[i], s, Z_HAND)
+            return 1
+    for j in range(fs[d, F_Z]):
+        m = sc[d, j]
+        if cs[m, C_ZONE] == Z_MINION and cs[m, C_ENTERED] == sc[d, 2 + j]:  # still in play
+            return_to_hand(st, m)
+    return DONE
+
+
+@jit
+def disguise_want(st, p):
+    os_ = np.empty(MAX_MOVES, np.int64)
+    oa = np.empty(MAX_MOVES, np.int64)
+    ob = np.empty(MAX_MOVES, np.int64)
+    n = disguise_options(st, p, os_, oa, ob)
+    if n == 0:
+        return False
+    i = disguise_default(st, p, os_, oa, ob, n)
+    return disguise_value(st, p, os_[i], oa[i], ob[i]) > V(st, p)
+
+
+@jit
+def hidden_ninja(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_WINDOW] == 0:  # only its Special does something [D25]
+        return
+    s = fs[tv[T_WINDOW] - 1, F_S]
+    cards = np.empty(CAP, np.int64)
+    k = hand_minions(st, c, s, cards)
+    if k == 0:
+        return
+    i = pick(st, c, k, best_card(st, cards, k))
+    play_minion_now(st, c, cards[i], s, Z_HAND)
+
+
+@jit
+def infiltrate_bases_first(st, c):
+    """The first base (slot order) carrying another player's action, else 0."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SACT + s]):
+            if cs[lst[L_SACT + s, i], C_CTRL] != c:
+                return s
+    return -1
+
+
+@jit
+def infiltrate_attach(st, c, a):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[a, C_SLOT]
+    others = np.empty(CAP, np.int64)
+    k = 0
+    default = -1
+    for i in range(ln[L_SACT + s]):  # not actions on minions there [D22]
+        b = lst[L_SACT + s, i]
+        if b != a:
+            if default < 0 and cs[b, C_CTRL] != c:
+                default = k
+            others[k] = b
+            k += 1
+    if default < 0:
+        default = k
+    j = pick(st, c, k + 1, default)
+    if j < k:
+        discard_attached(st, others[j])
+
+
+@jit
+def poison_attach(st, c, a):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    h = cs[a, C_HOST]
+    others = np.empty(CAP, np.int64)
+    while True:  # any number, one at a time; default: every other player's action
+        k = 0
+        default = -1
+        for i in range(ln[L_ATT + h]):
+            b = lst[L_ATT + h, i]
+            if b != a:
+                if default < 0 and cs[b, C_CTRL] != c:
+                    default = k
+                others[k] = b
+                k += 1
+        if default < 0:
+            default = k
+        j = pick(st, c, k + 1, default)
+        if j >= k:
+            return
+        discard_attached(st, others[j])
+
+
+@jit
+def stars_targets(st, c, out):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if power(st, m) <= 3 and destroyable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def seeing_stars(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cand = np.empty(CAP, np.int64)
+    k = stars_targets(st, c, cand)
+    if k == 0:
+        return
+    default = hit(st, c, cand, k, True) if strat[c] == GREEDY else 0
+    cand[0] = cand[pick(st, c, k, default)]
+    out = np.empty(1, np.int64)
+    destroy(st, cand, 1, c, True, out)
+
+
+@jit
+def way_of_deception(st, c):
+    mm = np.empty(MAX_MOVES, np.int64)
+    md = np.empty(MAX_MOVES, np.int64)
+    k = own_moves(st, c, mm, 0, mm, md)
+    if k == 0:
+        return
+    default = 0
+    if st[11][c] == GREEDY:
+        i = best_move(st, c, mm, md, k)
+        default = 0 if i < 0 else i
+    i = pick(st, c, k, default)
+    move(st, mm[i], md[i])
+
+
+# ---- the hooks -----------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_ASSASSIN:
+        i = assassin_pick(st, p, hosts, k)
+        return i if i >= 0 else hit(st, p, hosts, k, True)
+    elif name == N_INFILTRATE:
+        s = infiltrate_bases_first(st, p)
+        return 0 if s < 0 else s
+    elif name == N_POISON:
+        i = hit(st, p, hosts, k, False)
+        return i if i >= 0 else hit(st, p, hosts, k, True)
+    elif name == N_SMOKE_BOMB:
+        i = help_(st, p, hosts, k)
+        return 0 if i < 0 else i
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_ASSASSIN:
+        hosts = np.empty(CAP, np.int64)
+        k = hosts_for(st, p, hosts)
+        return assassin_pick(st, p, hosts, k) >= 0
+    elif name == N_DISGUISE:
+        return disguise_want(st, p)
+    elif name == N_INFILTRATE:
+        return infiltrate_bases_first(st, p) >= 0
+    elif name == N_POISON:
+        hosts = np.empty(CAP, np.int64)
+        k = hosts_for(st, p, hosts)
+        return hit(st, p, hosts, k, False) >= 0
+    elif name == N_SEEING_STARS:
+        cand = np.empty(CAP, np.int64)
+        k = stars_targets(st, p, cand)
+        return hit(st, p, cand, k, False) >= 0
+    elif name == N_SMOKE_BOMB:
+        hosts = np.empty(CAP, np.int64)
+        k = hosts_for(st, p, hosts)
+        for i in range(k):
+            if cs[hosts[i], C_CTRL] == p:
+                return True
+        return False
+    elif name == N_WAY_OF_DECEPTION:
+        mm = np.empty(MAX_MOVES, np.int64)
+        md = np.empty(MAX_MOVES, np.int64)
+        k = own_moves(st, p, mm, 0, mm, md)
+        return best_move(st, p, mm, md, k) >= 0
+    return False  # Hidden Ninja [D25]: never an ordinary play
+
+
+@jit
+def talent_usable(st, p, x):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[x, C_DEF], D_NAME]
+    if name == N_NINJA_ACOLYTE:
+        return acolyte_usable(st, p, x)
+    return name == N_INFILTRATE
+
+
+@jit
+def talent_want(st, p, x):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if defs[cs[x, C_DEF], D_NAME] == N_NINJA_ACOLYTE:
+        return acolyte_want(st, p, x)
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    return
+
+
+@jit
+def end(st, p, x):
+    """Assassin: at the end of the turn it was played only (a Buccaneer that escaped keeps it
+    attached, inert)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if defs[cs[x, C_DEF], D_NAME] == N_ASSASSIN and cs[x, C_NAMED] == tv[T_TURNS]:
+        vic = np.empty(1, np.int64)
+        out = np.empty(1, np.int64)
+        vic[0] = cs[x, C_HOST]
+        destroy(st, vic, 1, cs[x, C_CTRL], True, out)
+
+
+@jit
+def specials(st, q, s, n):
+    """Shinobi (once per player per scoring [D26]), Hidden Ninja (Mark of Sleep covers it [D36])."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    w = tv[T_WINDOW] - 1
+    if (fs[w, F_J] >> q) & 1 == 0:
+        c = first_in_hand(st, q, N_SHINOBI)
+        if c >= 0 and minion_allowed(st, q, c, s):
+            opt[n, 0], opt[n, 1], opt[n, 2] = SP_SHINOBI, c, -1
+            n += 1
+    if can_play_actions(st, q):
+        c = first_in_hand(st, q, N_HIDDEN_NINJA)
+        if c >= 0:
+            opt[n, 0], opt[n, 1], opt[n, 2] = SP_HIDDEN, c, -1
+            n += 1
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    if code == SP_SHINOBI:
+        return vp_with_card(st, q, a, s) > vp_of(st, s, q)
+    if code == SP_HIDDEN:
+        cards = np.empty(CAP, np.int64)
+        k = hand_minions(st, q, s, cards)
+        return k > 0 and vp_with_card(st, q, cards[best_card(st, cards, k)], s) > vp_of(st, s, q)
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    return
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

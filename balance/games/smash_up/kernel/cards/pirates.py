@@ -1,0 +1,659 @@
+"""Pirates in the kernel (reference/cards/pirates.py function by function). Buccaneer's move
+instead of destruction is in ``triggers``.
+
+Before-scoring Specials (window option codes, faction 3): 301 Pirate King (``a`` the King in
+play, one option per King on another base, board order), 302 Full Sail (``a`` the card in
+hand). First Mate is an after-scoring Special (``after_special``).
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import hit, outranked, place
+from ..board import (
+    V, affectable, can_move, can_play_actions, destroyable, gap, move, pick, power, remove,
+    insert, push,
+)
+from ..layout import (
+    C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION,
+    H_ON_PLAY, H_SPECIAL, L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
+)
+from ..names import (
+    N_BROADSIDE, N_CANNON, N_CUT_LASS, N_DINGHY, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING,
+    N_POWDERKEG, N_SEA_DOGS, N_SHANGHAI, N_SWASHBUCKLING,
+)
+from ..stack import play_action_now
+from ..tables import D_FACTION, D_NAME
+from ..triggers import destroy
+from .ninjas import (
+    MAX_MOVES, best_move, first_in_hand, may_destroy, own_moves, vp_of, vp_with_move,
+)
+
+SP_KING, SP_SAIL = 301, 302
+
+
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_CUT_LASS:
+            cut_lass(st, p, c)
+    elif hook == H_SPECIAL:
+        code = fs[d, F_Y]
+        if code == SP_KING:
+            move(st, c, fs[d, F_S])
+        elif code == SP_SAIL:
+            play_action_now(st, p, c, Z_HAND)
+    elif hook == H_ACTION:
+        if name == N_BROADSIDE:
+            broadside(st, p)
+        elif name == N_CANNON:
+            cannon(st, p)
+        elif name == N_DINGHY:
+            move_some(st, p, 2, -1)
+        elif name == N_FULL_SAIL:
+            s = fs[tv[T_WINDOW] - 1, F_S] if tv[T_WINDOW] != 0 else -1
+            move_some(st, p, 1 << 30, s)
+        elif name == N_POWDERKEG:
+            powderkeg(st, p)
+        elif name == N_SEA_DOGS:
+            sea_dogs(st, p)
+        elif name == N_SHANGHAI:
+            shanghai(st, p)
+        elif name == N_SWASHBUCKLING:
+            mine = np.empty(CAP, np.int64)
+            k = swash_minions(st, p, mine)
+            for i in range(k):  # only minions in play now (§1.4)
+                cs[mine[i], C_TEMP] += 1
+    return DONE
+
+
+# ---- minions ---------------------------------------------------------------------------------------
+@jit
+def king_want(st, q, s, m):
+    old = st[0][m, C_SLOT]
+    gain = vp_with_move(st, q, m, s, s) - vp_of(st, s, q)
+    loss = vp_of(st, old, q) - vp_with_move(st, q, m, s, old)
+    return gain > loss
+
+
+@jit
+def cut_lass(st, p, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if power(st, x) <= 2 and destroyable(st, x, p, False):
+            cand[k] = x
+            k += 1
+    may_destroy(st, p, cand, k)
+
+
+@jit
+def first_mate(st, q, s, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    dests = np.empty(16, np.int64)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        if t != s and can_move(st, q, m, t):  # never the replacement
+            dests[k] = t
+            k += 1
+    if k == 0:
+        return
+    default = place(st, q, m, True, dests, k) if strat[q] == GREEDY else 0
+    i = pick(st, q, k + 1, default)
+    if i < k:
+        move(st, m, dests[i])
+
+
+# ---- actions -----------------------------------------------------------------------------------
+@jit
+def has_minion(st, c, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_SMIN + s]):
+        if cs[lst[L_SMIN + s, i], C_CTRL] == c:
+            return True
+    return False
+
+
+@jit
+def broadside_victims(st, c, s, q, out):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if cs[m, C_CTRL] == q and power(st, m) <= 2 and destroyable(st, m, c, True):
+            out[k] = m
+            k += 1
+    return k
+
+
+@jit
+def broadside_options(st, c, os_, oq):
+    """(base where c has a minion, seat) pairs, every seat."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = 0
+    for s in range(tv[T_NSLOTS]):
+        if has_minion(st, c, s):
+            for q in range(tv[T_PLAYERS]):
+                os_[n], oq[n] = s, q
+                n += 1
+    return n
+
+
+@jit
+def broadside_default(st, c, os_, oq, n, res):
+    """res = (index, destroyed power) of the opponent pair destroying most (ties: the first)."""
+    vic = np.empty(CAP, np.int64)
+    res[0], res[1] = 0, 0
+    found = False
+    for i in range(n):
+        if oq[i] == c:
+            continue
+        k = broadside_victims(st, c, os_[i], oq[i], vic)
+        t = 0
+        for j in range(k):
+            t += power(st, vic[j])
+        if not found or t > res[1]:
+            res[0], res[1] = i, t
+            found = True
+
+
+@jit
+def broadside(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    os_ = np.empty(64, np.int64)
+    oq = np.empty(64, np.int64)
+    n = broadside_options(st, c, os_, oq)
+    if n == 0:
+        return
+    res = np.zeros(2, np.int64)
+    if strat[c] == GREEDY:
+        broadside_default(st, c, os_, oq, n, res)
+    i = pick(st, c, n, res[0])
+    vic = np.empty(CAP, np.int64)
+    k = broadside_victims(st, c, os_[i], oq[i], vic)
+    out = np.empty(CAP, np.int64)
+    destroy(st, vic, k, c, True, out)
+
+
+@jit
+def cannon_targets(st, c, out):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if power(st, m) <= 2 and destroyable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def cannon(st, c):
+    """Up to two, chosen first, destroyed together (§1.6)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    targets = np.empty(CAP, np.int64)
+    k = cannon_targets(st, c, targets)
+    chosen = np.empty(2, np.int64)
+    nc = 0
+    for _ in range(2):
+        default = k
+        if strat[c] == GREEDY:
+            i = hit(st, c, targets, k, False)
+            if i >= 0:
+                default = i
+        j = pick(st, c, k + 1, default)
+        if j >= k:
+            break
+        chosen[nc] = targets[j]
+        nc += 1
+        for i in range(j, k - 1):
+            targets[i] = targets[i + 1]
+        k -= 1
+    out = np.empty(2, np.int64)
+    destroy(st, chosen, nc, c, True, out)
+
+
+@jit
+def sail_default(st, c, s, mm, md, k):
+    """The Special's baseline: in to raise your vp_now at ``s``, or out while it is 0; -1: stop."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    now = vp_of(st, s, c)
+    best, bg = -1, 0
+    for i in range(k):
+        g = vp_with_move(st, c, mm[i], s, s) - now if md[i] == s else 0
+        if g > bg:
+            best, bg = i, g
+    if best >= 0:
+        return best
+    if now == 0:
+        m = -1
+        dests = np.empty(16, np.int64)
+        nd = 0
+        for i in range(k):
+            if cs[mm[i], C_SLOT] == s:
+                if m < 0:
+                    m = mm[i]
+                if mm[i] == m:
+                    dests[nd] = md[i]
+                    nd += 1
+        if m >= 0:
+            dest = dests[place(st, c, m, True, dests, nd)]
+            for i in range(k):
+                if mm[i] == m and md[i] == dest:
+                    return i
+    return -1
+
+
+@jit
+def move_some(st, c, limit, s):
+    """Up to ``limit`` moves of ``c``'s minions, one at a time, each minion at most once
+    (Dinghy, Full Sail); the default ``best_move``, or with ``s`` >= 0 (Full Sail's Special,
+    the scoring base) ``sail_default``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    moved = np.empty(CAP, np.int64)
+    nm = 0
+    mm = np.empty(MAX_MOVES, np.int64)
+    md = np.empty(MAX_MOVES, np.int64)
+    for _ in range(limit):
+        k = own_moves(st, c, moved, nm, mm, md)
+        if k == 0:
+            return
+        default = k
+        if strat[c] == GREEDY:
+            i = sail_default(st, c, s, mm, md, k) if s >= 0 else best_move(st, c, mm, md, k)
+            if i >= 0:
+                default = i
+        j = pick(st, c, k + 1, default)
+        if j >= k:
+            return
+        moved[nm] = mm[j]
+        nm += 1
+        move(st, mm[j], md[j])
+
+
+@jit
+def keg_victims(st, c, m, out):
+    """m first if destroyable (a Warbot m survives, the others still die), then the others on
+    its base with power <= m's."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    pw = power(st, m)
+    k = 0
+    if destroyable(st, m, c, True):
+        out[k] = m
+        k += 1
+    s = cs[m, C_SLOT]
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if x != m and power(st, x) <= pw and destroyable(st, x, c, True):
+            out[k] = x
+            k += 1
+    return k
+
+
+@jit
+def keg_options(st, c, out):
+    """c's minions its action may affect (a Warbot too [D8])."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def keg_default(st, c, options, n, res):
+    """res = (index, other players' destroyed power - yours) of the best m."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    vic = np.empty(CAP, np.int64)
+    res[0], res[1] = 0, 0
+    for i in range(n):
+        k = keg_victims(st, c, options[i], vic)
+        t = 0
+        for j in range(k):
+            x = vic[j]
+            t += power(st, x) if cs[x, C_CTRL] != c else -power(st, x)
+        if i == 0 or t > res[1]:
+            res[0], res[1] = i, t
+
+
+@jit
+def powderkeg(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    options = np.empty(CAP, np.int64)
+    n = keg_options(st, c, options)
+    if n == 0:
+        return
+    res = np.zeros(2, np.int64)
+    if strat[c] == GREEDY:
+        keg_default(st, c, options, n, res)
+    m = options[pick(st, c, n, res[0])]
+    vic = np.empty(CAP, np.int64)
+    k = keg_victims(st, c, m, vic)
+    out = np.empty(CAP, np.int64)
+    destroy(st, vic, k, c, True, out)
+
+
+@jit
+def sea_factions(st, c, out):
+    """The other players' factions: seats in turn order after c, each its two factions in draft
+    order (a seat's deck is its first faction's 20 cards, then its second's), no repeats."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    k = 0
+    for o in range(1, n):
+        q = (c + o) % n
+        for card in (q * DECK, q * DECK + DECK - 1):
+            f = defs[cs[card, C_DEF], D_FACTION]
+            seen = False
+            for j in range(k):
+                if out[j] == f:
+                    seen = True
+            if not seen:
+                out[k] = f
+                k += 1
+    return k
+
+
+@jit
+def sea_options(st, c, of, osrc, odst):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    fac = np.empty(8, np.int64)
+    nf = sea_factions(st, c, fac)
+    n = 0
+    for i in range(nf):
+        for src in range(tv[T_NSLOTS]):
+            for dst in range(tv[T_NSLOTS]):
+                if dst != src:
+                    of[n], osrc[n], odst[n] = fac[i], src, dst
+                    n += 1
+    return n
+
+
+@jit
+def sea_movers(st, c, f, src, dst, out):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_SMIN + src]):
+        m = lst[L_SMIN + src, i]
+        if cs[m, C_CTRL] != c and defs[cs[m, C_DEF], D_FACTION] == f and affectable(st, m, c, True) \
+                and can_move(st, c, m, dst):
+            out[k] = m
+            k += 1
+    return k
+
+
+@jit
+def sea_default(st, c, of, osrc, odst, n):
+    """Index of the baseline's (faction, source, destination), or -1 (hold)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    ns = tv[T_NSLOTS]
+    hot = np.zeros(16, np.int64)
+    target = np.empty(16, np.int64)
+    for src in range(ns):
+        hot[src] = 1 if outranked(st, c, src) else 0
+        best, bg = -1, 0
+        for t in range(ns):  # the largest gap among the other bases, ties: the lower slot
+            if t != src:
+                g = gap(st, t)
+                if best < 0 or g > bg:
+                    best, bg = t, g
+        target[src] = best
+    movers = np.empty(CAP, np.int64)
+    best, most = -1, 0
+    for i in range(n):
+        src, dst = osrc[i], odst[i]
+        if hot[src] == 0 or dst != target[src]:
+            continue
+        k = sea_movers(st, c, of[i], src, dst, movers)
+        t = 0
+        for j in range(k):
+            t += power(st, movers[j])
+        if t > most:
+            best, most = i, t
+    return best
+
+
+@jit
+def sea_dogs(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    of = np.empty(8 * 256, np.int64)
+    osrc = np.empty(8 * 256, np.int64)
+    odst = np.empty(8 * 256, np.int64)
+    n = sea_options(st, c, of, osrc, odst)
+    if n == 0:
+        return
+    default = 0
+    if strat[c] == GREEDY:
+        i = sea_default(st, c, of, osrc, odst, n)
+        default = 0 if i < 0 else i
+    i = pick(st, c, n, default)
+    movers = np.empty(CAP, np.int64)
+    k = sea_movers(st, c, of[i], osrc[i], odst[i], movers)
+    for j in range(k):
+        move(st, movers[j], odst[i])
+
+
+@jit
+def v_with_moves(st, p, ms, k, src, dst):
+    """V for ``p`` with minions ``ms[:k]`` (all on ``src``) moved to ``dst`` in order."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    saved = np.empty(CAP, np.int64)
+    n0 = ln[L_SMIN + src]
+    for i in range(n0):
+        saved[i] = lst[L_SMIN + src, i]
+    for j in range(k):
+        remove(lst, ln, L_SMIN + src, ms[j])
+        push(lst, ln, L_SMIN + dst, ms[j])
+        cs[ms[j], C_SLOT] = dst
+    v = V(st, p)
+    ln[L_SMIN + dst] -= k
+    for i in range(n0):
+        lst[L_SMIN + src, i] = saved[i]
+    ln[L_SMIN + src] = n0
+    for j in range(k):
+        cs[ms[j], C_SLOT] = src
+    return v
+
+
+@jit
+def sea_dogs_want(st, p):
+    of = np.empty(8 * 256, np.int64)
+    osrc = np.empty(8 * 256, np.int64)
+    odst = np.empty(8 * 256, np.int64)
+    n = sea_options(st, p, of, osrc, odst)
+    i = sea_default(st, p, of, osrc, odst, n)
+    if i < 0:
+        return False
+    movers = np.empty(CAP, np.int64)
+    k = sea_movers(st, p, of[i], osrc[i], odst[i], movers)
+    return v_with_moves(st, p, movers, k, osrc[i], odst[i]) > V(st, p)
+
+
+@jit
+def shanghai_moves(st, c, mm, md):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] != c and affectable(st, m, c, True):
+                for s in range(tv[T_NSLOTS]):
+                    if can_move(st, c, m, s):
+                        mm[k], md[k] = m, s
+                        k += 1
+    return k
+
+
+@jit
+def shanghai(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mm = np.empty(MAX_MOVES, np.int64)
+    md = np.empty(MAX_MOVES, np.int64)
+    k = shanghai_moves(st, c, mm, md)
+    if k == 0:
+        return
+    default = 0
+    if strat[c] == GREEDY:
+        movable = np.empty(CAP, np.int64)
+        nm = 0
+        for i in range(k):  # the moves of one minion are contiguous
+            if i == 0 or mm[i] != mm[i - 1]:
+                movable[nm] = mm[i]
+                nm += 1
+        m = movable[hit(st, c, movable, nm, False)]
+        best, bk = -1, (0, 0)
+        for i in range(k):
+            if mm[i] == m:
+                key = (gap(st, md[i]), -md[i])
+                if best < 0 or key > bk:
+                    best, bk = i, key
+        default = best
+    i = pick(st, c, k, default)
+    move(st, mm[i], md[i])
+
+
+@jit
+def swash_minions(st, c, out):
+    return keg_options(st, c, out)
+
+
+@jit
+def swashbuckling_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    k = swash_minions(st, p, mine)
+    before = V(st, p)
+    for i in range(k):
+        cs[mine[i], C_TEMP] += 1
+    after = V(st, p)
+    for i in range(k):
+        cs[mine[i], C_TEMP] -= 1
+    return after > before
+
+
+# ---- the hooks -----------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_BROADSIDE:
+        os_ = np.empty(64, np.int64)
+        oq = np.empty(64, np.int64)
+        n = broadside_options(st, p, os_, oq)
+        res = np.zeros(2, np.int64)
+        broadside_default(st, p, os_, oq, n, res)
+        return res[1] > 0
+    elif name == N_CANNON:
+        targets = np.empty(CAP, np.int64)
+        k = cannon_targets(st, p, targets)
+        return hit(st, p, targets, k, False) >= 0
+    elif name == N_DINGHY:
+        mm = np.empty(MAX_MOVES, np.int64)
+        md = np.empty(MAX_MOVES, np.int64)
+        k = own_moves(st, p, mm, 0, mm, md)
+        return best_move(st, p, mm, md, k) >= 0
+    elif name == N_POWDERKEG:
+        options = np.empty(CAP, np.int64)
+        n = keg_options(st, p, options)
+        res = np.zeros(2, np.int64)
+        keg_default(st, p, options, n, res)
+        return res[1] > 0
+    elif name == N_SEA_DOGS:
+        return sea_dogs_want(st, p)
+    elif name == N_SHANGHAI:
+        mm = np.empty(MAX_MOVES, np.int64)
+        md = np.empty(MAX_MOVES, np.int64)
+        return shanghai_moves(st, p, mm, md) > 0
+    elif name == N_SWASHBUCKLING:
+        return swashbuckling_want(st, p)
+    return False  # Full Sail: the baseline keeps it for the Special
+
+
+@jit
+def talent_usable(st, p, x):
+    return False
+
+
+@jit
+def talent_want(st, p, x):
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    return
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    """Each of q's Pirate Kings on another base (board order); Full Sail (Mark of Sleep covers
+    it [D36])."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == q and defs[cs[m, C_DEF], D_NAME] == N_PIRATE_KING \
+                    and affectable(st, m, q, False) and can_move(st, q, m, s):
+                opt[n, 0], opt[n, 1], opt[n, 2] = SP_KING, m, -1
+                n += 1
+    if can_play_actions(st, q):
+        c = first_in_hand(st, q, N_FULL_SAIL)
+        if c >= 0:
+            opt[n, 0], opt[n, 1], opt[n, 2] = SP_SAIL, c, -1
+            n += 1
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    if code == SP_KING:
+        return king_want(st, q, s, a)
+    if code == SP_SAIL:
+        mm = np.empty(MAX_MOVES, np.int64)
+        md = np.empty(MAX_MOVES, np.int64)
+        k = own_moves(st, q, mm, 0, mm, md)
+        return k > 0 and sail_default(st, q, s, mm, md, k) >= 0
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if defs[cs[m, C_DEF], D_NAME] == N_FIRST_MATE:
+        first_mate(st, q, s, m)
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

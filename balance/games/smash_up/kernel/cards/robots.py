@@ -1,0 +1,213 @@
+"""Robots in the kernel (reference/cards/robots.py function by function). Nukebot's trigger and
+Microbot Archive's draws are in ``triggers``; Warbot, Alpha and Fixer's power in ``board``."""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import place
+from ..board import (
+    destroyable, draw, is_minion_card, minion_allowed, pick, power, push, remove, shuffle, top,
+)
+from ..layout import (
+    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, G_TWO, GREEDY, H_ACTION,
+    H_ON_PLAY, L_DECK, L_DISC, L_SMIN, P_MINIONS_PLAYED, T_NSLOTS, Z_DECK,
+)
+from ..names import (
+    N_HOVERBOT, N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD,
+    N_MICROBOT_RECLAIMER, N_TECH_CENTER, N_ZAPBOT,
+)
+from ..stack import grant_minion, play_minion_now
+from ..tables import D_NAME
+from ..triggers import destroy
+
+
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_HOVERBOT:
+            hoverbot(st, p)
+        elif name == N_ZAPBOT:
+            grant_minion(st, p, G_TWO, -1)
+        elif name == N_MICROBOT_FIXER:
+            if ps[p, P_MINIONS_PLAYED] == 1:  # no other minion played earlier this turn
+                grant_minion(st, p, G_ANY, -1)
+        elif name == N_MICROBOT_RECLAIMER:
+            if step == 0:
+                if ps[p, P_MINIONS_PLAYED] == 1:
+                    grant_minion(st, p, G_ANY, -1)
+                return 1  # then (after a grant used at once) the shuffle back
+            reclaim(st, p)
+        elif name == N_MICROBOT_GUARD:
+            guard(st, p, c)
+    elif hook == H_ACTION and name == N_TECH_CENTER:
+        k = tech_default(st, p)
+        if tv[T_NSLOTS] > 0:
+            s = pick(st, p, tv[T_NSLOTS], k)
+            draw(st, p, mine_at(st, p, s))
+    return DONE
+
+
+@jit
+def hoverbot(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c = top(st, p)
+    if c < 0 or not is_minion_card(st, c):  # a Pixie counts [D20]
+        return
+    slots = np.empty(16, np.int64)
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        if minion_allowed(st, p, c, s):
+            slots[k] = s
+            k += 1
+    if k == 0:
+        return
+    default = place(st, p, c, False, slots, k) if strat[p] == GREEDY else 0
+    i = pick(st, p, k + 1, default)
+    if i < k:  # declined: it stays on top [D27]
+        play_minion_now(st, p, c, slots[i], Z_DECK)
+
+
+@jit
+def is_microbot_card(st, c):
+    """Out of play only the named cards are Microbots (§1.1)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = defs[cs[c, C_DEF], D_NAME]
+    return n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
+        n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER
+
+
+@jit
+def reclaim(st, p):
+    """Shuffle any number of Microbots from the discard pile into the deck: one yes/no per
+    Microbot card, pile order; the deck is shuffled only if one went in."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    chosen = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_DISC + p]):
+        c = lst[L_DISC + p, i]
+        if is_microbot_card(st, c) and pick(st, p, 2, 0) == 0:
+            chosen[k] = c
+            k += 1
+    for i in range(k):
+        remove(lst, ln, L_DISC + p, chosen[i])
+        push(lst, ln, L_DECK + p, chosen[i])
+        cs[chosen[i], C_ZONE] = Z_DECK
+    if k > 0:
+        shuffle(lst, ln, L_DECK + p, states)
+
+
+@jit
+def guard(st, p, g):
+    """Microbot Guard: destroy a minion here with power below your number of minions here."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[g, C_SLOT]
+    n = mine_at(st, p, s)
+    cand = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if power(st, x) < n and destroyable(st, x, p, False):
+            cand[k] = x
+            k += 1
+    if k == 0:
+        return
+    default, theirs = -1, False
+    for i in range(k):  # another player's strongest (earliest on ties)
+        if cs[cand[i], C_CTRL] != p and (not theirs or power(st, cand[i]) > power(st, cand[default])):
+            default, theirs = i, True
+    if not theirs:  # mandatory: your own weakest, the Guard itself included [D9]
+        default = 0
+        for i in range(1, k):
+            if power(st, cand[i]) < power(st, cand[default]):
+                default = i
+    out = np.empty(1, np.int64)
+    cand[0] = cand[pick(st, p, k, default)]
+    destroy(st, cand, 1, p, False, out)
+
+
+@jit
+def mine_at(st, p, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
+            k += 1
+    return k
+
+
+@jit
+def tech_default(st, p):
+    """The base with most of your minions (ties: the lower slot)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    best, bk = 0, -1
+    for s in range(tv[T_NSLOTS]):
+        k = mine_at(st, p, s)
+        if k > bk:
+            best, bk = s, k
+    return best
+
+
+@jit
+def host(st, p, c, hosts, k):
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if defs[cs[c, C_DEF], D_NAME] == N_TECH_CENTER:
+        return tv[T_NSLOTS] > 0 and mine_at(st, p, tech_default(st, p)) >= 2
+    return False
+
+
+@jit
+def talent_usable(st, p, x):
+    return False
+
+
+@jit
+def talent_want(st, p, x):
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    return
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    return
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

@@ -1,0 +1,888 @@
+"""Tricksters in the kernel (reference/cards/tricksters.py function by function), the current list
+and the 2012 one (``R_TRICKSTERS_2012``). Gremlin's triggers are in ``triggers`` (destroyed) and
+``turn.score_base`` (discarded by scoring); Block the Path's and Overrun's bans in
+``board.minion_allowed``; the current Hideout's and Mark of Sleep's move bans in
+``board.can_move``. The 2012 Brownie and the 2012 Hideout do nothing here, as in the reference
+(its tests mark them xfail: they need core hooks neither engine has).
+
+- Leprechaun's and Brownie's once per turn (the reference's ``flags`` keyed by card): the card's
+  ``C_NAMED`` column holds the turn it was spent + 1 (a minion never uses that column otherwise,
+  and it survives the card leaving and re-entering play, as the reference's flag does).
+- Gnome's before-scoring Special (window option code 501, ``a`` the Gnome, ``b`` the target):
+  the Gnomes used in the window are listed in the window frame's scratch list ``sc[w]``, their
+  count in its register ``F_K`` (the reference's ``window["used"]``).
+- Block the Path's named factions: a bit per faction in the attached card's ``C_NAMED``.
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import help_, hit, outranked, place
+from ..board import (
+    R_TRICKSTERS_2012, affectable, destroyable, discard_attached, discard_choice,
+    discard_random, draw, gap, insert, is_minion_card, minion_allowed, pick, places, power,
+    push, remove, shuffle, vp_now,
+)
+from ..layout import (
+    C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE,
+    CAP, DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, G_AT, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY,
+    H_SPECIAL, H_TALENT, K_ACTION, L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY,
+    P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_NSLOTS, T_PLAYERS,
+    T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
+)
+from ..names import (
+    N_BLOCK_THE_PATH, N_BROWNIE, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP,
+    N_GNOME, N_HIDEOUT, N_JAMMED_SIGNAL, N_LEPRECHAUN, N_MARK_OF_SLEEP, N_OVERRUN,
+    N_PAY_THE_PIPER, N_PIXIE, N_TAKE_THE_SHINIES, N_WILDLIFE_PRESERVE,
+)
+from ..stack import grant_minion
+from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
+from ..triggers import destroy
+from .ninjas import best_card
+
+SP_GNOME = 501
+F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
+
+
+@jit
+def current(st):
+    return st[9][R_TRICKSTERS_2012] == 0
+
+
+# ---- shared baseline helpers (zombies.py uses ``lead_host``, ``smallest_gap``) ---------------
+@jit
+def player_power(st, p, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    t = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if cs[m, C_CTRL] == p:
+            t += power(st, m)
+    return t
+
+
+@jit
+def others_max(st, p, s):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    best = -(1 << 30)
+    for q in range(tv[T_PLAYERS]):
+        if q != p:
+            v = player_power(st, q, s)
+            if v > best:
+                best = v
+    return best
+
+
+@jit
+def lead(st, p, s):
+    return player_power(st, p, s) - others_max(st, p, s)
+
+
+@jit
+def smallest_gap(st, hosts, idx, n):
+    """``_smallest_gap`` over ``hosts[idx[:n]]`` (slots): the index into ``hosts``."""
+    best, bk = -1, (0, 0)
+    for j in range(n):
+        i = idx[j]
+        k = (gap(st, hosts[i]), i)
+        if best < 0 or k < bk:
+            best, bk = i, k
+    return best
+
+
+@jit
+def smallest_gap_all(st, hosts, k):
+    idx = np.arange(k)
+    return smallest_gap(st, hosts, idx, k)
+
+
+@jit
+def lead_host(st, c, hosts, k):
+    """The base where you lead with the smallest gap (else the smallest gap)."""
+    idx = np.empty(k + 1, np.int64)
+    n = 0
+    for i in range(k):
+        if lead(st, c, hosts[i]) > 0:
+            idx[n] = i
+            n += 1
+    if n == 0:
+        return smallest_gap_all(st, hosts, k)
+    return smallest_gap(st, hosts, idx, n)
+
+
+@jit
+def opponent_pick(st, p):
+    """Most VP; ties: the next in turn order after you. A seat."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    best, bv = -1, -1
+    for o in range(1, n):
+        q = (p + o) % n
+        if ps[q, P_VP] > bv:
+            best, bv = q, ps[q, P_VP]
+    return best
+
+
+@jit
+def attached_anywhere(st, out):
+    """Every action in play: on bases (slot order), then on minions (board order)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SACT + s]):
+            out[k] = lst[L_SACT + s, i]
+            k += 1
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            for j in range(ln[L_ATT + m]):
+                out[k] = lst[L_ATT + m, j]
+                k += 1
+    return k
+
+
+@jit
+def destroy_action_default(st, p, acts, k):
+    """Another player's action on a base where an opponent outranks you, else another player's
+    first action; -1 when every action is yours."""
+    cs = st[0]
+    first = -1
+    for i in range(k):
+        a = acts[i]
+        if cs[a, C_CTRL] != p:
+            if outranked(st, p, cs[a, C_SLOT]):
+                return i
+            if first < 0:
+                first = i
+    return first
+
+
+@jit
+def count_on(st, p, s):
+    cs, lst, ln = st[0], st[1], st[2]
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
+            k += 1
+    return k
+
+
+@jit
+def once_spent(st, x):
+    """Leprechaun's / Brownie's once-per-turn use spent this turn."""
+    return st[0][x, C_NAMED] == st[5][T_TURNS] + 1
+
+
+@jit
+def spend_once(st, x):
+    st[0][x, C_NAMED] = st[5][T_TURNS] + 1
+
+
+# ---- the resumable part of the cards -------------------------------------------------------------
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_PIXIE:
+            pixie_minion(st, p, c)
+        elif name == N_GNOME:
+            gnome_2012(st, p, c)
+    elif hook == H_ACTION:
+        if name == N_PIXIE:
+            pixie_action(st, p)
+        elif name == N_MARK_OF_SLEEP:
+            mark_of_sleep(st, p)
+        elif name == N_TAKE_THE_SHINIES:
+            n = tv[T_PLAYERS]
+            for o in range(1, n):
+                discard_random(st, (p + o) % n, 2)
+        elif name == N_DISENCHANT:
+            disenchant(st, p)
+    elif hook == H_ATTACH:
+        if name == N_BLOCK_THE_PATH:
+            name_factions(st, c)
+    elif hook == H_TALENT:
+        if name == N_ENSHROUDING_MIST:
+            grant_minion(st, p, G_AT, cs[c, C_SLOT])
+        elif name == N_HIDEOUT:
+            hideout_use(st, p, c)
+    elif hook == H_SPECIAL:
+        if fs[d, F_Y] == SP_GNOME:
+            w = tv[T_WINDOW] - 1
+            sc[w, fs[w, F_K]] = c
+            fs[w, F_K] += 1
+            vic = np.empty(1, np.int64)
+            out = np.empty(1, np.int64)
+            vic[0] = fs[d, F_Z]
+            destroy(st, vic, 1, p, False, out)
+    return DONE
+
+
+# ---- 1. Leprechaun, 2. Brownie (after a minion is played) ------------------------------------
+@jit
+def leprechaun(st, x, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[x, C_SLOT]
+    if cs[m, C_CTRL] == cs[x, C_CTRL] or cs[m, C_ZONE] != Z_MINION or cs[m, C_SLOT] != s:
+        return
+    once = current(st)
+    if once and once_spent(st, x):
+        return
+    if power(st, m) >= power(st, x) or not destroyable(st, m, cs[x, C_CTRL], False):
+        return
+    vic = np.empty(1, np.int64)
+    out = np.empty(1, np.int64)
+    vic[0] = m
+    destroy(st, vic, 1, cs[x, C_CTRL], False, out)
+    if once and not (cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == s):  # [D29]
+        spend_once(st, x)
+
+
+@jit
+def brownie(st, x, m):
+    cs = st[0]
+    if not current(st) or cs[m, C_CTRL] == cs[x, C_CTRL] or cs[m, C_SLOT] == cs[x, C_SLOT]:
+        return
+    if not once_spent(st, x):
+        spend_once(st, x)
+        draw(st, cs[x, C_CTRL], 1)
+
+
+# ---- 3. Gnome ------------------------------------------------------------------------------------
+@jit
+def gnome_targets(st, p, s, out):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = count_on(st, p, s)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if power(st, m) < n and destroyable(st, m, p, False):
+            out[k] = m
+            k += 1
+    return k
+
+
+@jit
+def gnome_used(st, g):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    w = tv[T_WINDOW] - 1
+    for i in range(fs[w, F_K]):
+        if sc[w, i] == g:
+            return True
+    return False
+
+
+@jit
+def vp_without(st, p, m):
+    cs, lst, ln = st[0], st[1], st[2]
+    s = cs[m, C_SLOT]
+    i = remove(lst, ln, L_SMIN + s, m)
+    now = np.empty(4, np.int64)
+    vp_now(st, s, now)
+    insert(lst, ln, L_SMIN + s, i, m)
+    return now[p]
+
+
+@jit
+def gnome_want(st, q, s, target):
+    cs = st[0]
+    cand = np.empty(CAP, np.int64)
+    k = gnome_targets(st, q, s, cand)
+    best, bk = -1, (0, 0)
+    for i in range(k):
+        m = cand[i]
+        if cs[m, C_CTRL] != q:
+            key = (power(st, m), -cs[m, C_ENTERED])
+            if best < 0 or key > bk:
+                best, bk = m, key
+    if best < 0 or target != best:
+        return False
+    now = np.empty(4, np.int64)
+    vp_now(st, s, now)
+    return vp_without(st, q, best) > now[q]
+
+
+@jit
+def gnome_2012(st, p, m):
+    """2012 on play: you may destroy a minion here with power < your minions here."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if current(st):
+        return
+    cand = np.empty(CAP, np.int64)
+    k = gnome_targets(st, p, cs[m, C_SLOT], cand)
+    default = k
+    if strat[p] == GREEDY:
+        i = hit(st, p, cand, k, False)
+        if i >= 0:
+            default = i
+    j = pick(st, p, k + 1, default)
+    if j < k:
+        out = np.empty(1, np.int64)
+        cand[0] = cand[j]
+        destroy(st, cand, 1, p, False, out)
+
+
+# ---- 5. Pixie ------------------------------------------------------------------------------------
+@jit
+def more_cards_than_someone(st, p, k):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    for o in range(1, n):
+        if k > ln[L_HAND + (p + o) % n]:
+            return True
+    return False
+
+
+@jit
+def pixie_minion(st, p, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not more_cards_than_someone(st, p, ln[L_HAND + p]):
+        return
+    s = cs[m, C_SLOT]
+    mine = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if cs[x, C_CTRL] == p:
+            mine[k] = x
+            k += 1
+    for i in range(k):
+        x = mine[i]
+        if affectable(st, x, p, False) and pick(st, p, 2, 0) == 0:
+            cs[x, C_COUNTERS] += 1
+
+
+@jit
+def pixie_action(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    acts = np.empty(CAP, np.int64)
+    k = attached_anywhere(st, acts)
+    if k == 0:  # "do X to do Y": no X, no Y [D10]
+        return
+    default = 0
+    if strat[c] == GREEDY:
+        i = destroy_action_default(st, c, acts, k)
+        default = 0 if i < 0 else i
+    discard_attached(st, acts[pick(st, c, k, default)])
+    mine = np.empty(CAP, np.int64)
+    for _ in range(2):
+        n = 0
+        for s in range(tv[T_NSLOTS]):
+            for i in range(ln[L_SMIN + s]):
+                m = lst[L_SMIN + s, i]
+                if cs[m, C_CTRL] == c and affectable(st, m, c, True):
+                    mine[n] = m
+                    n += 1
+        if n == 0:
+            return
+        default = help_(st, c, mine, n) if strat[c] == GREEDY else 0
+        cs[mine[pick(st, c, n, default)], C_COUNTERS] += 1
+
+
+@jit
+def pixie_want(st, p):
+    """As an action: the counter condition fails and another player's action is in play."""
+    cs, lst, ln = st[0], st[1], st[2]
+    if more_cards_than_someone(st, p, ln[L_HAND + p] - 1):
+        return False
+    acts = np.empty(CAP, np.int64)
+    k = attached_anywhere(st, acts)
+    for i in range(k):
+        if cs[acts[i], C_CTRL] != p:
+            return True
+    return False
+
+
+# ---- 6. Block the Path ------------------------------------------------------------------------------
+@jit
+def faction_minion_cards(st, q, half):
+    """Minion cards (Pixie included) of seat q's faction ``half`` (0: first, 1: second)."""
+    cs, defs = st[0], st[7]
+    k = 0
+    for i in range(20):
+        if defs[cs[q * DECK + half * 20 + i, C_DEF], D_KIND] != K_ACTION:
+            k += 1
+    return k
+
+
+@jit
+def seat_faction(st, q, half):
+    cs, defs = st[0], st[7]
+    return defs[cs[q * DECK + half * 20, C_DEF], D_FACTION]
+
+
+@jit
+def block_default(st, q):
+    """Of seat q's two factions: more minion cards, Robots first; ties: the first drafted."""
+    best, bk = 0, (0, 0, 0)
+    for h in range(2):
+        k = (1 if seat_faction(st, q, h) == F_ROBOTS else 0, faction_minion_cards(st, q, h), -h)
+        if h == 0 or k > bk:
+            best, bk = h, k
+    return best
+
+
+@jit
+def name_factions(st, a):
+    """Name the factions now (on play, or when Hideout swaps it in [D21])."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c = cs[a, C_CTRL]
+    n = tv[T_PLAYERS]
+    bits = 0
+    if current(st):
+        for o in range(1, n):
+            q = (c + o) % n
+            default = block_default(st, q) if strat[c] == GREEDY else 0
+            bits |= 1 << seat_faction(st, q, pick(st, c, 2, default))
+        cs[a, C_NAMED] = bits
+        return
+    mark = opponent_pick(st, c)
+    want = seat_faction(st, mark, block_default(st, mark))
+    default = -1
+    k = 0
+    for o in range(1, n):
+        q = (c + o) % n
+        for h in range(2):
+            if default < 0 and seat_faction(st, q, h) == want:
+                default = k
+            k += 1
+    i = pick(st, c, k, default)
+    q = (c + 1 + i // 2) % n
+    cs[a, C_NAMED] = 1 << seat_faction(st, q, i % 2)
+
+
+# ---- 7. Enshrouding Mist --------------------------------------------------------------------------
+@jit
+def hand_minion_cards(st, p, out):
+    cs, lst, ln = st[0], st[1], st[2]
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c):
+            out[k] = c
+            k += 1
+    return k
+
+
+@jit
+def place_host(st, c, card, hosts, k):
+    """The index into ``hosts`` (slots) PLACE picks for ``card`` among those it may be played
+    on; -1 if none."""
+    legal = np.empty(k + 1, np.int64)
+    idx = np.empty(k + 1, np.int64)
+    n = 0
+    for i in range(k):
+        if minion_allowed(st, c, card, hosts[i]):
+            legal[n], idx[n] = hosts[i], i
+            n += 1
+    if n == 0:
+        return -1
+    return idx[place(st, c, card, False, legal, n)]
+
+
+@jit
+def mist_host(st, c, hosts, k):
+    cards = np.empty(CAP, np.int64)
+    n = hand_minion_cards(st, c, cards)
+    if n > 0:
+        i = place_host(st, c, cards[best_card(st, cards, n)], hosts, k)
+        if i >= 0:
+            return i
+    return smallest_gap_all(st, hosts, k)
+
+
+@jit
+def mist_want(st, p, x):
+    cs, lst, ln = st[0], st[1], st[2]
+    s = cs[x, C_SLOT]
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c) and minion_allowed(st, p, c, s):
+            return True
+    return False
+
+
+# ---- 8. Flame Trap ------------------------------------------------------------------------------
+@jit
+def flame_trap(st, x, m):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[x, C_SLOT]
+    c = cs[x, C_CTRL]
+    if cs[m, C_CTRL] == c or cs[m, C_SLOT] != s:
+        return
+    killable = cs[m, C_ZONE] == Z_MINION and destroyable(st, m, c, True)
+    vic = np.empty(1, np.int64)
+    out = np.empty(1, np.int64)
+    vic[0] = m
+    if current(st):
+        if killable:  # destroy this card to destroy that minion [D10]
+            discard_attached(st, x)
+            destroy(st, vic, 1, c, True, out)
+        return
+    if killable:  # 2012: the minion and the trap, the trap even when the minion survives [D10]
+        destroy(st, vic, 1, c, True, out)
+    if cs[x, C_ZONE] == Z_ATTACHED:
+        discard_attached(st, x)
+
+
+@jit
+def flame_trap_host(st, c, hosts, k):
+    idx = np.empty(k + 1, np.int64)
+    n = 0
+    for i in range(k):
+        if others_max(st, c, hosts[i]) > player_power(st, c, hosts[i]):
+            idx[n] = i
+            n += 1
+    if n == 0:
+        return smallest_gap_all(st, hosts, k)
+    return smallest_gap(st, hosts, idx, n)
+
+
+@jit
+def flame_trap_start(st, p, x):
+    """Current: you may reduce this base's breakpoint by 4 until the end of the turn."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not current(st):
+        return
+    s = cs[x, C_SLOT]
+    pw = np.empty(4, np.int64)
+    place_ = np.empty(4, np.int64)
+    places(st, s, pw, place_)
+    firsts = 0
+    for q in range(tv[T_PLAYERS]):
+        if place_[q] == 0:
+            firsts += 1
+    alone_first = place_[p] == 0 and firsts == 1
+    if pick(st, p, 2, 0 if alone_first else 1) == 0:
+        ss[s, S_REDUCTION] += 4
+
+
+# ---- 9. Hideout -------------------------------------------------------------------------------
+@jit
+def hideout_host(st, c, hosts, k):
+    """The base where you lead by most; ties: lower slot."""
+    best, bv = 0, 0
+    for i in range(k):
+        v = lead(st, c, hosts[i])
+        if i == 0 or v > bv:
+            best, bv = i, v
+    return best
+
+
+@jit
+def swap_candidates(st, p, out):
+    """Play-on-base action cards in hand (hand order), then in the deck (bottom first); the
+    count, ``out[k:]`` unused. Returns (total, in hand)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if defs[cs[c, C_DEF], D_PLAYON] == PLAYON_BASE:
+            out[k] = c
+            k += 1
+    nh = k
+    for i in range(ln[L_DECK + p]):
+        c = lst[L_DECK + p, i]
+        if defs[cs[c, C_DEF], D_PLAYON] == PLAYON_BASE:
+            out[k] = c
+            k += 1
+    return k, nh
+
+
+@jit
+def small_ones(st, p, s, out):
+    cs, lst, ln = st[0], st[1], st[2]
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if power(st, m) <= 2 and destroyable(st, m, p, True):
+            out[k] = m
+            k += 1
+    return k
+
+
+@jit
+def hideout_usable(st, p, x):
+    if not current(st):
+        return False
+    cand = np.empty(2 * CAP, np.int64)
+    k, _ = swap_candidates(st, p, cand)
+    return k > 0  # no candidate, no talent [D21]
+
+
+@jit
+def hideout_use(st, p, x):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[x, C_SLOT]
+    cand = np.empty(2 * CAP, np.int64)
+    k, nh = swap_candidates(st, p, cand)
+    j = pick(st, p, k, 0)
+    card = cand[j]
+    from_hand = j < nh
+    i = remove(lst, ln, L_SACT + s, x)  # the swapped-in card takes Hideout's place
+    insert(lst, ln, L_SACT + s, i, card)
+    entry = cs[x, C_ENTERED]
+    o = cs[x, C_OWNER]  # a card leaving play goes to its owner's (§1.1)
+    if from_hand:
+        remove(lst, ln, L_HAND + p, card)
+        push(lst, ln, L_HAND + o, x)
+        cs[x, C_ZONE] = Z_HAND
+    else:
+        remove(lst, ln, L_DECK + p, card)
+        push(lst, ln, L_DECK + o, x)
+        cs[x, C_ZONE] = Z_DECK
+    cs[card, C_ZONE] = Z_ATTACHED
+    cs[card, C_CTRL] = p
+    cs[card, C_SLOT] = s
+    cs[card, C_HOST] = -1
+    cs[card, C_ENTERED] = entry
+    cs[card, C_TALENT] = 0
+    cs[card, C_NAMED] = 0
+    if not from_hand:
+        shuffle(lst, ln, L_DECK + o, states)  # [D17]
+        if o != p:
+            shuffle(lst, ln, L_DECK + p, states)  # the searched deck too
+    if defs[cs[card, C_DEF], D_NAME] == N_BLOCK_THE_PATH:  # not a play: only the naming [D21]
+        name_factions(st, card)
+    targets = np.empty(CAP, np.int64)
+    n = small_ones(st, p, s, targets)
+    default = n
+    if strat[p] == GREEDY:
+        h = hit(st, p, targets, n, False)
+        if h >= 0:
+            default = h
+    t = pick(st, p, n + 1, default)
+    if t < n:
+        out = np.empty(1, np.int64)
+        targets[0] = targets[t]
+        destroy(st, targets, 1, p, True, out)
+
+
+@jit
+def hideout_want(st, p, x):
+    cs = st[0]
+    cand = np.empty(2 * CAP, np.int64)
+    _, nh = swap_candidates(st, p, cand)
+    if nh == 0:
+        return False
+    targets = np.empty(CAP, np.int64)
+    n = small_ones(st, p, cs[x, C_SLOT], targets)
+    for i in range(n):
+        if cs[targets[i], C_CTRL] != p:
+            return True
+    return False
+
+
+# ---- 10. Mark of Sleep ------------------------------------------------------------------------
+@jit
+def mark_of_sleep(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    if current(st):
+        for o in range(1, n):  # until the start of your next turn [D36]
+            q = (c + o) % n
+            pirates = seat_faction(st, q, 0) == F_PIRATES or seat_faction(st, q, 1) == F_PIRATES
+            i = pick(st, c, 2, 1 if pirates else 0)
+            ps[q, P_SLEEP_MODE] = SLEEP_ACTIONS if i == 0 else SLEEP_MOVES
+            ps[q, P_SLEEP_BY] = c
+        return
+    mark = opponent_pick(st, c)
+    i = pick(st, c, n - 1, (mark - c - 1) % n)
+    q = (c + 1 + i) % n
+    ps[q, P_SLEEP_MODE] = SLEEP_ACTIONS
+    ps[q, P_SLEEP_BY] = c
+
+
+# ---- 11. Pay the Piper ------------------------------------------------------------------------
+@jit
+def pay_the_piper(st, x, m):
+    cs = st[0]
+    if cs[m, C_CTRL] != cs[x, C_CTRL] and cs[m, C_SLOT] == cs[x, C_SLOT]:
+        discard_choice(st, cs[m, C_CTRL])
+
+
+@jit
+def piper_host(st, c, hosts, k):
+    cs, lst, ln = st[0], st[1], st[2]
+    best, bv = 0, 0
+    for i in range(k):
+        s = hosts[i]
+        v = 0
+        for j in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, j]
+            if cs[m, C_CTRL] != c:
+                v += power(st, m)
+        if i == 0 or v > bv:
+            best, bv = i, v
+    return best
+
+
+# ---- 2012: Disenchant ---------------------------------------------------------------------------
+@jit
+def disenchant_default(st, p, acts, k):
+    """Another player's action: first one on a minion of a base where an opponent outranks you,
+    then one on a base among the listed names; -1 (hold) if none."""
+    cs, defs = st[0], st[7]
+    for i in range(k):
+        a = acts[i]
+        if cs[a, C_CTRL] != p and cs[a, C_HOST] >= 0 and outranked(st, p, cs[a, C_SLOT]):
+            return i
+    for i in range(k):
+        a = acts[i]
+        if cs[a, C_CTRL] != p and cs[a, C_HOST] < 0:
+            nm = defs[cs[a, C_DEF], D_NAME]
+            if nm == N_OVERRUN or nm == N_BLOCK_THE_PATH or nm == N_FLAME_TRAP or \
+                    nm == N_PAY_THE_PIPER or nm == N_JAMMED_SIGNAL or nm == N_WILDLIFE_PRESERVE:
+                return i
+    return -1
+
+
+@jit
+def disenchant(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    acts = np.empty(CAP, np.int64)
+    k = attached_anywhere(st, acts)
+    if k == 0:
+        return
+    i = disenchant_default(st, c, acts, k)
+    if i < 0:
+        i = 0
+        for j in range(k):
+            if cs[acts[j], C_CTRL] != c:
+                i = j
+                break
+    discard_attached(st, acts[pick(st, c, k, i)])
+
+
+# ---- the hooks -----------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    cs, defs = st[0], st[7]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_BLOCK_THE_PATH:
+        return lead_host(st, p, hosts, k)
+    elif name == N_ENSHROUDING_MIST:
+        return mist_host(st, p, hosts, k)
+    elif name == N_FLAME_TRAP:
+        return flame_trap_host(st, p, hosts, k)
+    elif name == N_HIDEOUT:
+        return hideout_host(st, p, hosts, k)
+    elif name == N_PAY_THE_PIPER:
+        return piper_host(st, p, hosts, k)
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_PIXIE:
+        return pixie_want(st, p)
+    elif name == N_BLOCK_THE_PATH or name == N_FLAME_TRAP or name == N_HIDEOUT or \
+            name == N_MARK_OF_SLEEP or name == N_PAY_THE_PIPER or name == N_TAKE_THE_SHINIES:
+        return True
+    elif name == N_ENSHROUDING_MIST:
+        for i in range(ln[L_HAND + p]):
+            if is_minion_card(st, lst[L_HAND + p, i]):
+                return True
+        return False
+    elif name == N_DISENCHANT:
+        acts = np.empty(CAP, np.int64)
+        k = attached_anywhere(st, acts)
+        return disenchant_default(st, p, acts, k) >= 0
+    return False
+
+
+@jit
+def talent_usable(st, p, x):
+    cs, defs = st[0], st[7]
+    name = defs[cs[x, C_DEF], D_NAME]
+    if name == N_ENSHROUDING_MIST:
+        return True
+    if name == N_HIDEOUT:
+        return hideout_usable(st, p, x)
+    return False
+
+
+@jit
+def talent_want(st, p, x):
+    cs, defs = st[0], st[7]
+    name = defs[cs[x, C_DEF], D_NAME]
+    if name == N_ENSHROUDING_MIST:
+        return mist_want(st, p, x)
+    if name == N_HIDEOUT:
+        return hideout_want(st, p, x)
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    cs, defs = st[0], st[7]
+    name = defs[cs[x, C_DEF], D_NAME]
+    if name == N_LEPRECHAUN:
+        leprechaun(st, x, m)
+    elif name == N_BROWNIE:
+        brownie(st, x, m)
+    elif name == N_FLAME_TRAP:
+        flame_trap(st, x, m)
+    elif name == N_PAY_THE_PIPER:
+        pay_the_piper(st, x, m)
+
+
+@jit
+def start(st, p, x):
+    cs, defs = st[0], st[7]
+    if defs[cs[x, C_DEF], D_NAME] == N_FLAME_TRAP:
+        flame_trap_start(st, p, x)
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    """Current Gnome: (the first Gnome of q on the scoring base not used in this window, each
+    target), targets in board order [D26]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not current(st):
+        return n
+    g = -1
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if defs[cs[m, C_DEF], D_NAME] == N_GNOME and cs[m, C_CTRL] == q and not gnome_used(st, m):
+            g = m
+            break
+    if g < 0:
+        return n
+    cand = np.empty(CAP, np.int64)
+    k = gnome_targets(st, q, s, cand)
+    for i in range(k):
+        opt[n, 0], opt[n, 1], opt[n, 2] = SP_GNOME, g, cand[i]
+        n += 1
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    if code == SP_GNOME:
+        return gnome_want(st, q, s, b)
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    return
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

@@ -1,0 +1,528 @@
+"""Wizards in the kernel (reference/cards/wizards.py function by function).
+
+Grant A (Chronomage, Archmage, Time Loop, Winds of Change) is ``stack.grant_action``: in the
+receiver's own Play Cards phase it adds to the extra action plays, anywhere else it is a frame
+(a play at once or lost). Neophyte and Mass Enchantment play an action at once
+(``stack.play_action_now`` from the deck of the card's owner; Mass Enchantment's player
+controls it).
+
+"The baseline would play this card" (``ab.want`` in the reference: Neophyte's and Mass
+Enchantment's defaults, Time Loop's and Archmage's wants) must read every faction's ``want``;
+calling back into ``hooks`` would make the call graph recursive (numba cannot cache that), so
+this module dispatches itself to the other faction modules (``want_of_*``). Time Loop's want
+reads the other cards' wants, which may be a Time Loop again (another player's revealed by Mass
+Enchantment, then your own in hand): three levels are unrolled, each with its own dispatcher
+(``want_of_2`` -> ``want_of_1`` -> ``want_of_0``) so that the call graph has no cycle. They
+cover every reachable chain: a seat holds one Time Loop and only its own cards in hand, so at
+the last level no Time Loop is left to ask about.
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..board import (
+    affectable, can_play_actions, draw, insert, is_action_card, is_minion_card, pick, pop, power,
+    push, refill, remove, shuffle, top, vp_now,
+)
+from ..layout import (
+    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, GREEDY, H_ACTION, H_ON_PLAY, H_TALENT, L_DECK,
+    L_DISC, L_HAND, L_SMIN, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
+)
+from ..names import (
+    N_ARCHMAGE, N_CHRONOMAGE, N_ENCHANTRESS, N_MASS_ENCHANTMENT, N_MYSTIC_STUDIES, N_NEOPHYTE, N_PORTAL, N_SACRIFICE, N_SCRY, N_SUMMON, N_TIME_LOOP, N_WARBOT, N_WINDS_OF_CHANGE,
+)
+from ..stack import grant_action, grant_minion, play_action_now, special_only
+from ..tables import D_FACTION, D_NAME
+from ..triggers import destroy
+from . import aliens, dinosaurs, ninjas, pirates, robots, tricksters, zombies
+
+WIZARDS = 6  # catalogue.FACTIONS index
+
+
+# ---- the resumable part of the cards -------------------------------------------------------------
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_CHRONOMAGE:
+            grant_action(st, p, 1)
+        elif name == N_ENCHANTRESS:
+            draw(st, p, 1)
+        elif name == N_NEOPHYTE:
+            neophyte(st, p)
+    elif hook == H_TALENT:
+        if name == N_ARCHMAGE:
+            grant_action(st, p, 1)
+    elif hook == H_ACTION:
+        if name == N_MASS_ENCHANTMENT:
+            mass_enchantment(st, p)
+        elif name == N_MYSTIC_STUDIES:
+            draw(st, p, 2)
+        elif name == N_PORTAL:
+            portal(st, p)
+        elif name == N_SACRIFICE:
+            sacrifice(st, p)
+        elif name == N_SCRY:
+            scry(st, p)
+        elif name == N_SUMMON:
+            grant_minion(st, p, G_ANY, -1)
+        elif name == N_TIME_LOOP:
+            grant_action(st, p, 2)
+        elif name == N_WINDS_OF_CHANGE:
+            winds_of_change(st, p)
+    return DONE  # a frame pushed above (a play at once) runs before this one is removed
+
+
+# ---- grant A -----------------------------------------------------------------------------------
+@jit
+def playable_now(st, p, c):
+    """May ``p`` play this action card at once (Mark of Sleep [D36]; Hidden Ninja [D25])?"""
+    tv = st[5]
+    return can_play_actions(st, p) and not special_only(st, c, tv[T_WINDOW] != 0)
+
+
+@jit
+def other_want(st, p, c):
+    """``ab.want`` of a card of another faction: that faction's ``want``."""
+    cs, defs = st[0], st[7]
+    f = defs[cs[c, C_DEF], D_FACTION]
+    if f == 0:
+        return aliens.want(st, p, c)
+    elif f == 1:
+        return dinosaurs.want(st, p, c)
+    elif f == 2:
+        return ninjas.want(st, p, c)
+    elif f == 3:
+        return pirates.want(st, p, c)
+    elif f == 4:
+        return robots.want(st, p, c)
+    elif f == 5:
+        return tricksters.want(st, p, c)
+    elif f == 7:
+        return zombies.want(st, p, c)
+    return False
+
+
+@jit
+def is_wizards(st, c):
+    cs, defs = st[0], st[7]
+    return defs[cs[c, C_DEF], D_FACTION] == WIZARDS
+
+
+@jit
+def want_of_0(st, p, c):
+    """``ab.want`` of any card, deepest level (one dispatcher per level: no cycle)."""
+    return want_0(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
+
+
+@jit
+def want_of_1(st, p, c):
+    return want_1(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
+
+
+@jit
+def want_of_2(st, p, c):
+    return want_2(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
+
+
+@jit
+def would_play_0(st, p, c):
+    """The baseline would play this action now (its own default), deepest level."""
+    return is_action_card(st, c) and not special_only(st, c, False) and want_of_0(st, p, c)
+
+
+@jit
+def would_play_1(st, p, c):
+    return is_action_card(st, c) and not special_only(st, c, False) and want_of_1(st, p, c)
+
+
+@jit
+def time_loop_want_1(st, p, card):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_HAND + p]):
+        x = lst[L_HAND + p, i]
+        if x != card and would_play_0(st, p, x):
+            return True
+    return False
+
+
+@jit
+def time_loop_want_2(st, p, card):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_HAND + p]):
+        x = lst[L_HAND + p, i]
+        if x != card and would_play_1(st, p, x):
+            return True
+    return False
+
+
+@jit
+def want_0(st, p, c):
+    """A Wizards action's want with no Time Loop chain left (unreachable for a Time Loop)."""
+    cs, defs = st[0], st[7]
+    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
+        return False
+    return plain_want(st, p, c)
+
+
+@jit
+def want_1(st, p, c):
+    cs, defs = st[0], st[7]
+    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
+        return time_loop_want_1(st, p, c)
+    return plain_want(st, p, c)
+
+
+@jit
+def want_2(st, p, c):
+    cs, defs = st[0], st[7]
+    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
+        return time_loop_want_2(st, p, c)
+    return plain_want(st, p, c)
+
+
+@jit
+def plain_want(st, p, c):
+    """The Wizards actions' wants that read no other card's want."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_MASS_ENCHANTMENT or name == N_MYSTIC_STUDIES or name == N_PORTAL:
+        return True
+    elif name == N_SACRIFICE:
+        return sacrifice_want(st, p)
+    elif name == N_SCRY:
+        return scry_want(st, p)
+    elif name == N_SUMMON:
+        return summon_want(st, p)
+    elif name == N_WINDS_OF_CHANGE:
+        k = 0
+        for i in range(ln[L_HAND + p]):
+            if lst[L_HAND + p, i] != c:
+                k += 1
+        return k <= 2
+    return False
+
+
+# ---- minions -------------------------------------------------------------------------------------
+@jit
+def archmage_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not can_play_actions(st, p):
+        return False
+    for i in range(ln[L_HAND + p]):
+        x = lst[L_HAND + p, i]
+        if is_action_card(st, x) and not special_only(st, x, False) and want_of_2(st, p, x):
+            return True
+    return False
+
+
+@jit
+def neophyte(st, p):
+    """Options "hand", "play" (when it may be played now), None (back on top [D27])."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c = top(st, p)
+    if c < 0 or not is_action_card(st, c):  # not an action: it stays on top
+        return
+    play = playable_now(st, p, c)
+    n = 3 if play else 2
+    default = 0
+    if play and strat[p] == GREEDY and want_of_2(st, p, c):
+        default = 1
+    i = pick(st, p, n, default)
+    if i == 0:
+        remove(lst, ln, L_DECK + p, c)
+        push(lst, ln, L_HAND + p, c)
+        cs[c, C_ZONE] = Z_HAND
+    elif i == 1 and play:
+        play_action_now(st, p, c, Z_DECK)
+    # None: it stays on top [D27]
+
+
+# ---- actions -----------------------------------------------------------------------------------
+@jit
+def mass_enchantment(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = tv[T_PLAYERS]
+    actions = np.empty(4, np.int64)
+    k = 0
+    for o in range(1, n):  # §1.9 per deck, in turn order after c
+        x = top(st, (c + o) % n)
+        if x >= 0 and is_action_card(st, x) and playable_now(st, c, x):
+            actions[k] = x
+            k += 1
+    if k == 0:
+        return  # every revealed card simply stays on top
+    default = 0
+    if strat[c] == GREEDY:
+        for i in range(k):
+            if want_of_2(st, c, actions[i]):
+                default = i
+                break
+    play_action_now(st, c, actions[pick(st, c, k, default)], Z_DECK)  # owner unchanged [D28]
+
+
+@jit
+def portal(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    revealed = np.empty(5, np.int64)
+    k = 0
+    for _ in range(5):  # an empty deck is rebuilt on the way [D17]
+        if not refill(st, c):
+            break
+        revealed[k] = pop(lst, ln, L_DECK + c)
+        k += 1
+    minions = np.empty(5, np.int64)
+    nm = 0
+    for i in range(k):
+        if is_minion_card(st, revealed[i]):  # Pixie counts [D20]
+            minions[nm] = revealed[i]
+            nm += 1
+    for j in range(nm):
+        x = minions[j]
+        if pick(st, c, 2, 0) == 0:
+            for i in range(k):
+                if revealed[i] == x:
+                    for t in range(i, k - 1):
+                        revealed[t] = revealed[t + 1]
+                    k -= 1
+                    break
+            push(lst, ln, L_HAND + c, x)
+            cs[x, C_ZONE] = Z_HAND
+    order = np.empty(5, np.int64)  # top first
+    no = 0
+    while k > 0:
+        i = pick(st, c, k, 0)
+        order[no] = revealed[i]
+        no += 1
+        for t in range(i, k - 1):
+            revealed[t] = revealed[t + 1]
+        k -= 1
+    for i in range(no - 1, -1, -1):
+        push(lst, ln, L_DECK + c, order[i])
+        cs[order[i], C_ZONE] = Z_DECK
+
+
+@jit
+def vp_without_same(st, p, m, now):
+    """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    s = cs[m, C_SLOT]
+    i = remove(lst, ln, L_SMIN + s, m)
+    out = np.empty(4, np.int64)
+    same = True
+    for t in range(tv[T_NSLOTS]):
+        vp_now(st, t, out)
+        if out[p] != now[t]:
+            same = False
+    insert(lst, ln, L_SMIN + s, i, m)
+    return same
+
+
+@jit
+def sacrifice_pick(st, c, mine, k):
+    """The spec's default: a Warbot, else the highest-power minion whose loss costs no vp_now
+    (ties: board order); -1 for none."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    best, bp = -1, 0
+    for i in range(k):
+        if defs[cs[mine[i], C_DEF], D_NAME] == N_WARBOT:
+            pw = power(st, mine[i])
+            if best < 0 or pw > bp:
+                best, bp = i, pw
+    if best >= 0:
+        return best
+    now = np.empty(16, np.int64)
+    out = np.empty(4, np.int64)
+    for t in range(tv[T_NSLOTS]):
+        vp_now(st, t, out)
+        now[t] = out[c]
+    for i in range(k):
+        if vp_without_same(st, c, mine[i], now):
+            pw = power(st, mine[i])
+            if best < 0 or pw > bp:
+                best, bp = i, pw
+    return best
+
+
+@jit
+def own_targets(st, c, out):
+    """c's minions its action may affect (board order; a Warbot too)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def sacrifice(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    mine = np.empty(CAP, np.int64)
+    k = own_targets(st, c, mine)
+    if k == 0:
+        return
+    default = 0
+    if strat[c] == GREEDY:
+        default = sacrifice_pick(st, c, mine, k)
+        if default < 0:  # your lowest-power minion [D9]
+            default = 0
+            for i in range(1, k):
+                if power(st, mine[i]) < power(st, mine[default]):
+                    default = i
+    mine[0] = mine[pick(st, c, k, default)]
+    draw(st, c, power(st, mine[0]))
+    out = np.empty(1, np.int64)
+    destroy(st, mine, 1, c, True, out)  # a Warbot survives
+
+
+@jit
+def sacrifice_want(st, p):
+    mine = np.empty(CAP, np.int64)
+    k = own_targets(st, p, mine)
+    return k > 0 and sacrifice_pick(st, p, mine, k) >= 0
+
+
+@jit
+def scry(st, c):
+    """One option per action name in the deck (the copy nearest the top), data order."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not refill(st, c):  # §1.9: an empty deck is rebuilt before the search
+        return
+    options = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_DECK + c] - 1, -1, -1):  # from the top
+        x = lst[L_DECK + c, i]
+        if not is_action_card(st, x):
+            continue
+        seen = False
+        for j in range(k):
+            if cs[options[j], C_DEF] == cs[x, C_DEF]:
+                seen = True
+        if seen:
+            continue
+        j = k  # insertion by data order (the definition row: catalogue order)
+        while j > 0 and cs[options[j - 1], C_DEF] > cs[x, C_DEF]:
+            options[j] = options[j - 1]
+            j -= 1
+        options[j] = x
+        k += 1
+    if k > 0:
+        default = 0
+        if strat[c] == GREEDY:
+            found = False
+            for want_name in (N_TIME_LOOP, N_SUMMON, N_MYSTIC_STUDIES):
+                if not found:
+                    for i in range(k):
+                        if defs[cs[options[i], C_DEF], D_NAME] == want_name:
+                            default = i
+                            found = True
+                            break
+        x = options[pick(st, c, k, default)]
+        remove(lst, ln, L_DECK + c, x)
+        push(lst, ln, L_HAND + c, x)
+        cs[x, C_ZONE] = Z_HAND
+    shuffle(lst, ln, L_DECK + c, states)  # every search ends with a shuffle [D17]
+
+
+@jit
+def scry_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    li = L_DECK + p if ln[L_DECK + p] > 0 else L_DISC + p
+    for i in range(ln[li]):
+        if is_action_card(st, lst[li, i]):
+            return True
+    return False
+
+
+@jit
+def summon_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        if is_minion_card(st, lst[L_HAND + p, i]):
+            k += 1
+    return k >= 2 or (k >= 1 and tv[T_FREE_MIN] == 0)
+
+
+@jit
+def winds_of_change(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_HAND + c]):  # the card itself is being played: it is not in the hand
+        x = lst[L_HAND + c, i]
+        push(lst, ln, L_DECK + c, x)
+        cs[x, C_ZONE] = Z_DECK
+    ln[L_HAND + c] = 0
+    shuffle(lst, ln, L_DECK + c, states)
+    draw(st, c, 5)
+    grant_action(st, c, 1)
+
+
+# ---- the hooks -----------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    return 0
+
+
+@jit
+def want(st, p, c):
+    return want_2(st, p, c)
+
+
+@jit
+def talent_usable(st, p, x):
+    cs, defs = st[0], st[7]
+    return defs[cs[x, C_DEF], D_NAME] == N_ARCHMAGE
+
+
+@jit
+def talent_want(st, p, x):
+    cs, defs = st[0], st[7]
+    if defs[cs[x, C_DEF], D_NAME] == N_ARCHMAGE:
+        return archmage_want(st, p)
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    return
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    return
+
+
+@jit
+def extra_moves(st, p, n):
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    return False

@@ -1,0 +1,512 @@
+"""Zombies in the kernel (reference/cards/zombies.py function by function).
+
+Already in the kernel's core, not here: Tenacious Z from the discard pile (``stack.minion_moves``),
+Overrun's ban (``board.minion_allowed``), the M∅ and Mdisc grants (``board.grant_for``), playing
+through They're Coming To Get You (``turn.use_ctgy``: the free play or a generic grant; the
+action's once a turn is its ``C_TALENT``).
+
+"Data order" (the reference's ``_data_rank``: the faction order of the card list, then the
+card's place in its faction) is the definition row ``C_DEF``: ``tables.card_tables`` builds the
+rows in exactly that order, one per distinct name.
+"""
+import numpy as np
+
+from balance.core._jit import jit
+
+from ..baseline import place
+from ..board import (
+    discard_attached, is_minion_card, minion_allowed, pick, pop, printed, push, refill, remove, shuffle, to_discard,
+    top,
+)
+from ..layout import (
+    C_CTRL, C_DEF, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_Z, G_ANY, G_DISC,
+    G_EMPTY, GREEDY, H_ACTION, H_ON_PLAY, K_ACTION, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
+    MV_CTGY, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, Z_DISCARD, Z_HAND,
+)
+from ..names import (
+    N_GRAVE_DIGGER, N_GRAVE_ROBBING, N_LEND_A_HAND, N_MALL_CRAWL, N_NOT_ENOUGH_BULLETS,
+    N_OUTBREAK, N_OVERRUN, N_TENACIOUS_Z, N_THEY_KEEP_COMING, N_THEY_RE_COMING_TO_GET_YOU,
+    N_WALKER, N_ZOMBIE_LORD,
+)
+from ..stack import add_option, grant_minion, play_minion_now
+from ..tables import D_KIND, D_NAME
+from .ninjas import best_card
+from .tricksters import lead_host, place_host, smallest_gap_all
+
+
+# ---- the resumable part of the cards -------------------------------------------------------------
+@jit
+def card_step(st, d, hook, step):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if hook == H_ON_PLAY:
+        if name == N_ZOMBIE_LORD:
+            return zombie_lord(st, d, p, c, step)
+        elif name == N_GRAVE_DIGGER:
+            grave_digger(st, p)
+        elif name == N_WALKER:
+            walker(st, p)
+    elif hook == H_ACTION:
+        if name == N_GRAVE_ROBBING:
+            grave_robbing(st, p)
+        elif name == N_LEND_A_HAND:
+            lend_a_hand(st, p)
+        elif name == N_MALL_CRAWL:
+            mall_crawl(st, p)
+        elif name == N_NOT_ENOUGH_BULLETS:
+            not_enough_bullets(st, p)
+        elif name == N_OUTBREAK:
+            grant_minion(st, p, G_EMPTY, -1)
+        elif name == N_THEY_KEEP_COMING:
+            grant_minion(st, p, G_DISC, -1)
+    return DONE
+
+
+# ---- 1. Zombie Lord ------------------------------------------------------------------------------
+@jit
+def has_minion_on(st, p, s):
+    cs, lst, ln = st[0], st[1], st[2]
+    for i in range(ln[L_SMIN + s]):
+        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
+            return True
+    return False
+
+
+@jit
+def zombie_lord(st, d, p, m, step):
+    """Step 0 lists the bases without a minion of yours (fixed now) in ``sc[d]``; each step
+    then offers the next listed base (``F_I``) a minion of power <= 2 from the discard pile,
+    played at once."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if step == 0:
+        k = 0
+        for s in range(tv[T_NSLOTS]):
+            if not has_minion_on(st, p, s):
+                sc[d, k] = s
+                k += 1
+        fs[d, F_Z] = k
+        fs[d, F_I] = 0
+    cards = np.empty(CAP, np.int64)
+    while fs[d, F_I] < fs[d, F_Z]:
+        s = sc[d, fs[d, F_I]]
+        fs[d, F_I] += 1
+        if s >= tv[T_NSLOTS]:
+            continue
+        k = 0
+        for i in range(ln[L_DISC + p]):
+            c = lst[L_DISC + p, i]
+            if is_minion_card(st, c) and printed(st, c) <= 2 and minion_allowed(st, p, c, s):
+                cards[k] = c
+                k += 1
+        if k == 0:
+            continue
+        i = pick(st, p, k + 1, best_card(st, cards, k))
+        if i < k:
+            play_minion_now(st, p, cards[i], s, Z_DISCARD)
+            return 1
+    return DONE
+
+
+# ---- 2. Grave Digger, 4. Walker ---------------------------------------------------------------------
+@jit
+def discard_minions(st, p, out):
+    cs, lst, ln = st[0], st[1], st[2]
+    k = 0
+    for i in range(ln[L_DISC + p]):
+        c = lst[L_DISC + p, i]
+        if is_minion_card(st, c):
+            out[k] = c
+            k += 1
+    return k
+
+
+@jit
+def to_hand(st, p, c):
+    """A card of ``p``'s discard pile goes to ``p``'s hand."""
+    cs, lst, ln = st[0], st[1], st[2]
+    remove(lst, ln, L_DISC + p, c)
+    push(lst, ln, L_HAND + p, c)
+    cs[c, C_ZONE] = Z_HAND
+
+
+@jit
+def grave_digger(st, p):
+    cards = np.empty(CAP, np.int64)
+    k = discard_minions(st, p, cards)
+    if k > 0:
+        i = pick(st, p, k + 1, best_card(st, cards, k))
+        if i < k:
+            to_hand(st, p, cards[i])
+
+
+@jit
+def walker(st, p):
+    cs, lst, ln = st[0], st[1], st[2]
+    c = top(st, p)
+    if c < 0:
+        return
+    small = is_minion_card(st, c) and printed(st, c) <= 2
+    if pick(st, p, 2, 0 if small else 1) == 0:
+        pop(lst, ln, L_DECK + p)
+        to_discard(st, c)
+
+
+# ---- 5. Grave Robbing ----------------------------------------------------------------------------
+@jit
+def robbing_default(st, p):
+    cs, lst, ln = st[0], st[1], st[2]
+    best, bp = -1, 0
+    for i in range(ln[L_DISC + p]):
+        c = lst[L_DISC + p, i]
+        if is_minion_card(st, c) and (best < 0 or printed(st, c) > bp):
+            best, bp = i, printed(st, c)
+    if best >= 0:
+        return best
+    best = 0
+    for i in range(1, ln[L_DISC + p]):
+        if cs[lst[L_DISC + p, i], C_DEF] < cs[lst[L_DISC + p, best], C_DEF]:
+            best = i
+    return best
+
+
+@jit
+def grave_robbing(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    k = ln[L_DISC + c]
+    if k > 0:
+        default = robbing_default(st, c) if strat[c] == GREEDY else 0
+        to_hand(st, c, lst[L_DISC + c, pick(st, c, k, default)])
+
+
+@jit
+def grave_robbing_want(st, p):
+    cs, lst, ln, defs = st[0], st[1], st[2], st[7]
+    for i in range(ln[L_DISC + p]):
+        c = lst[L_DISC + p, i]
+        if defs[cs[c, C_DEF], D_KIND] == K_ACTION or (is_minion_card(st, c) and printed(st, c) >= 3):
+            return True
+    return False
+
+
+# ---- 6. Lend a Hand ------------------------------------------------------------------------------
+@jit
+def lend_a_hand(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    chosen = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_DISC + c]):
+        x = lst[L_DISC + c, i]
+        if pick(st, c, 2, 0) == 0:
+            chosen[k] = x
+            k += 1
+    for i in range(k):
+        remove(lst, ln, L_DISC + c, chosen[i])
+        push(lst, ln, L_DECK + c, chosen[i])
+        cs[chosen[i], C_ZONE] = 1  # Z_DECK
+    if k > 0:
+        shuffle(lst, ln, L_DECK + c, states)
+
+
+# ---- 7. Mall Crawl, 8. Not Enough Bullets -----------------------------------------------------------
+@jit
+def names_in_data_order(st, li, minions_only, out, count):
+    """The distinct definitions (names) of list ``li`` (only minion cards if ``minions_only``),
+    in data order, in ``out``; ``count[j]`` the copies of ``out[j]``. Returns how many."""
+    cs, lst, ln = st[0], st[1], st[2]
+    k = 0
+    for i in range(ln[li]):
+        c = lst[li, i]
+        if minions_only and not is_minion_card(st, c):
+            continue
+        dd = cs[c, C_DEF]
+        j = 0
+        while j < k and out[j] < dd:
+            j += 1
+        if j < k and out[j] == dd:
+            count[j] += 1
+            continue
+        for t in range(k, j, -1):
+            out[t] = out[t - 1]
+            count[t] = count[t - 1]
+        out[j] = dd
+        count[j] = 1
+        k += 1
+    return k
+
+
+@jit
+def crawl_default(st, names, count, k):
+    defs = st[7]
+    any_minion = False
+    for i in range(k):
+        if defs[names[i], D_KIND] != K_ACTION:
+            any_minion = True
+    best, bk = -1, (0, 0, 0, 0)
+    for i in range(k):
+        if any_minion:
+            if defs[names[i], D_KIND] == K_ACTION:
+                continue
+            key = (count[i], 1 if defs[names[i], D_NAME] == N_TENACIOUS_Z else 0,
+                   defs[names[i], 2], -i)  # D_POWER
+        else:
+            key = (count[i], 0, 0, -i)
+        if best < 0 or key > bk:
+            best, bk = i, key
+    return best
+
+
+@jit
+def take_copies(st, p, li, dd, n_copies, out):
+    """Choose how many copies of definition ``dd`` to take from list ``li`` (all by default),
+    from its end; ``out[:k]`` the cards taken (removed from the list), in order. Returns k."""
+    cs, lst, ln = st[0], st[1], st[2]
+    j = pick(st, p, n_copies + 1, 0)
+    n = n_copies - j if j < n_copies else 0
+    k = 0
+    i = ln[li] - 1
+    while i >= 0 and k < n:
+        c = lst[li, i]
+        if cs[c, C_DEF] == dd:
+            out[k] = c
+            k += 1
+            for t in range(i, ln[li] - 1):
+                lst[li, t] = lst[li, t + 1]
+            ln[li] -= 1
+        i -= 1
+    return k
+
+
+@jit
+def mall_crawl(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if not refill(st, c):  # an empty deck: search the reshuffled discard pile (§1.9)
+        return
+    names = np.empty(CAP, np.int64)
+    count = np.empty(CAP, np.int64)
+    k = names_in_data_order(st, L_DECK + c, False, names, count)
+    default = crawl_default(st, names, count, k) if strat[c] == GREEDY else 0
+    j = pick(st, c, k, default)
+    taken = np.empty(CAP, np.int64)
+    n = take_copies(st, c, L_DECK + c, names[j], count[j], taken)
+    for i in range(n):
+        to_discard(st, taken[i])
+    shuffle(lst, ln, L_DECK + c, states)  # every search ends with a shuffle [D17]
+
+
+@jit
+def mall_crawl_want(st, p):
+    names = np.empty(CAP, np.int64)
+    count = np.empty(CAP, np.int64)
+    k = names_in_data_order(st, L_DECK + p, False, names, count)
+    if k == 0:
+        return False
+    return count[crawl_default(st, names, count, k)] >= 2
+
+
+@jit
+def bullets(st, p, names, count, res):
+    """res = (default index or -1, its copies x power); returns the number of names."""
+    defs = st[7]
+    k = names_in_data_order(st, L_DISC + p, True, names, count)
+    res[0], res[1] = -1, 0
+    for i in range(k):
+        v = count[i] * defs[names[i], 2]  # D_POWER
+        if res[0] < 0 or v > res[1]:
+            res[0], res[1] = i, v
+    return k
+
+
+@jit
+def not_enough_bullets(st, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    names = np.empty(CAP, np.int64)
+    count = np.empty(CAP, np.int64)
+    res = np.zeros(2, np.int64)
+    k = bullets(st, c, names, count, res)
+    if k == 0:
+        return
+    j = pick(st, c, k, res[0])
+    taken = np.empty(CAP, np.int64)
+    n = take_copies(st, c, L_DISC + c, names[j], count[j], taken)
+    for i in range(n):
+        push(lst, ln, L_HAND + c, taken[i])
+        cs[taken[i], C_ZONE] = Z_HAND
+
+
+# ---- 9. Outbreak ------------------------------------------------------------------------------------
+@jit
+def outbreak_want(st, p):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cards = np.empty(CAP, np.int64)
+    k = 0
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c):
+            cards[k] = c
+            k += 1
+    if k == 0 or (tv[T_FREE_MIN] > 0 and k < 2):
+        return False
+    slots = np.empty(16, np.int64)
+    for j in range(k):
+        n = 0
+        for s in range(tv[T_NSLOTS]):
+            if minion_allowed(st, p, cards[j], s):
+                slots[n] = s
+                n += 1
+        if n > 0:
+            s = slots[place(st, p, cards[j], False, slots, n)]
+            if not has_minion_on(st, p, s):
+                return True
+    return False
+
+
+# ---- 12. They're Coming To Get You --------------------------------------------------------------
+@jit
+def ctgy_host(st, c, hosts, k):
+    cs, lst, ln = st[0], st[1], st[2]
+    cards = np.empty(CAP, np.int64)
+    for li in (L_DISC + c, L_HAND + c):
+        n = 0
+        for i in range(ln[li]):
+            x = lst[li, i]
+            if is_minion_card(st, x):
+                cards[n] = x
+                n += 1
+        if n > 0:
+            i = place_host(st, c, cards[best_card(st, cards, n)], hosts, k)
+            if i >= 0:
+                return i
+    return smallest_gap_all(st, hosts, k)
+
+
+@jit
+def ctgy_want(st, p, c, a):
+    """A discard minion of higher printed power than every minion in hand: the best one."""
+    cs, lst, ln = st[0], st[1], st[2]
+    s = cs[a, C_SLOT]
+    best = -1
+    for i in range(ln[L_DISC + p]):
+        x = lst[L_DISC + p, i]
+        if is_minion_card(st, x) and minion_allowed(st, p, x, s) and printed(st, x) > best:
+            best = printed(st, x)
+    hand = -1
+    for i in range(ln[L_HAND + p]):
+        x = lst[L_HAND + p, i]
+        if is_minion_card(st, x) and printed(st, x) > hand:
+            hand = printed(st, x)
+    return best >= 0 and printed(st, c) == best and printed(st, c) > hand
+
+
+# ---- the hooks -----------------------------------------------------------------------------------
+@jit
+def host(st, p, c, hosts, k):
+    cs, defs = st[0], st[7]
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_OVERRUN:
+        return lead_host(st, p, hosts, k)
+    elif name == N_THEY_RE_COMING_TO_GET_YOU:
+        return ctgy_host(st, p, hosts, k)
+    return 0
+
+
+@jit
+def want(st, p, c):
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    name = defs[cs[c, C_DEF], D_NAME]
+    if name == N_GRAVE_ROBBING:
+        return grave_robbing_want(st, p)
+    elif name == N_LEND_A_HAND:
+        return ln[L_DISC + p] > ln[L_DECK + p]
+    elif name == N_MALL_CRAWL:
+        return mall_crawl_want(st, p)
+    elif name == N_NOT_ENOUGH_BULLETS:
+        names = np.empty(CAP, np.int64)
+        count = np.empty(CAP, np.int64)
+        res = np.zeros(2, np.int64)
+        bullets(st, p, names, count, res)
+        return res[1] >= 4
+    elif name == N_OUTBREAK:
+        return outbreak_want(st, p)
+    elif name == N_OVERRUN or name == N_THEY_RE_COMING_TO_GET_YOU:
+        return True
+    elif name == N_THEY_KEEP_COMING:
+        cards = np.empty(CAP, np.int64)
+        return discard_minions(st, p, cards) > 0
+    return False
+
+
+@jit
+def talent_usable(st, p, x):
+    return False
+
+
+@jit
+def talent_want(st, p, x):
+    return False
+
+
+@jit
+def after_played(st, x, m):
+    return
+
+
+@jit
+def start(st, p, x):
+    """Overrun: destroyed at the start of your (next) turn."""
+    cs, defs = st[0], st[7]
+    if defs[cs[x, C_DEF], D_NAME] == N_OVERRUN:
+        discard_attached(st, x)
+
+
+@jit
+def end(st, p, x):
+    return
+
+
+@jit
+def specials(st, q, s, n):
+    return n
+
+
+@jit
+def special_want(st, q, s, code, a, b):
+    return False
+
+
+@jit
+def after_special(st, q, s, m):
+    return
+
+
+@jit
+def extra_moves(st, p, n):
+    """They're Coming To Get You: (MV_CTGY, a discard minion, the action), once per turn per
+    action, in ``p``'s Play Cards phase with the free minion play or a generic grant open."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_IN_PHASE] == 0 or p != tv[T_CURRENT]:
+        return n
+    open_ = tv[T_FREE_MIN] > 0
+    for i in range(tv[T_NGRANTS]):
+        if gr[i, 0] == G_ANY:
+            open_ = True
+    if not open_:
+        return n
+    for s in range(tv[T_NSLOTS]):  # a play-on-base action: never on a minion
+        for i in range(ln[L_SACT + s]):
+            a = lst[L_SACT + s, i]
+            if defs[cs[a, C_DEF], D_NAME] == N_THEY_RE_COMING_TO_GET_YOU and cs[a, C_CTRL] == p \
+                    and cs[a, C_TALENT] == 0:
+                for j in range(ln[L_DISC + p]):
+                    c = lst[L_DISC + p, j]
+                    if is_minion_card(st, c) and minion_allowed(st, p, c, s):
+                        n = add_option(opt, n, MV_CTGY, c, a)
+    return n
+
+
+@jit
+def extra_want(st, p, i):
+    opt = st[12]
+    if opt[i, 0] == MV_CTGY:
+        return ctgy_want(st, p, opt[i, 1], opt[i, 2])
+    return False

@@ -1,0 +1,58 @@
+"""A chunk of games: each game's streams and sides, the game, its result (``engine.Engine``)."""
+import numpy as np
+
+from balance.core._jit import jit
+from balance.core.game import WIN_UNIT
+from balance.core.kit import SIDE_STREAM, draw_distinct, game_key, game_stream_key, seed_key
+
+from .board import R_PLAYERS
+from .layout import O_BASE, O_TURNS, O_VP, O_WINNER
+from .turn import play_game
+
+FINISHED, CAPPED = 0, 1  # GameInfo.outcomes order
+
+
+@jit
+def play_games(st, faction_decks, pairs, pair_of, given, seed, first_game, n_games,
+               win_units, scores, outcome, length, sides, base_totals):
+    """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``.
+
+    faction_decks int32[8, 20]: each faction's cards as definition rows; pairs int64[28, 2]:
+    the factions of each side (catalogue order, first < second); pair_of int64[8, 8]: the side
+    of two factions; given int64[P]: each seat's side, or all -1: every game draws 2P distinct
+    factions from its side stream (seat p takes draws 2p and 2p + 1), so sides never depend on
+    the strategies. Outputs, row per game: win_units int32[n, P], scores int32[n, P] (VP),
+    outcome int8[n], length int32[n] (turns), sides int16[n, P]; base_totals int64[16 * BST_N]
+    (``turn``'s per-base counters) is added to.
+    """
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = rs[R_PLAYERS]
+    seed_k = seed_key(seed)
+    deck_defs = np.empty((n, 40), np.int32)
+    side_state = np.empty(1, np.uint64)
+    pool = np.empty(8, np.int64)
+    drawn = np.empty(8, np.int64)
+    for i in range(n_games):
+        gk = game_key(seed_k, np.uint64(first_game + i))
+        for s in range(1 + n):
+            states[s] = game_stream_key(gk, s)
+        if given[0] < 0:
+            side_state[0] = game_stream_key(gk, SIDE_STREAM)
+            draw_distinct(side_state, 0, 8, 2 * n, pool, drawn)
+            for p in range(n):
+                a, b = drawn[2 * p], drawn[2 * p + 1]
+                sides[i, p] = pair_of[min(a, b), max(a, b)]
+        else:
+            for p in range(n):
+                sides[i, p] = given[p]
+        for p in range(n):
+            deck_defs[p, :20] = faction_decks[pairs[sides[i, p], 0]]
+            deck_defs[p, 20:] = faction_decks[pairs[sides[i, p], 1]]
+        play_game(st, deck_defs)
+        w = stats[O_WINNER]
+        for p in range(n):
+            win_units[i, p] = WIN_UNIT if p == w else 0
+            scores[i, p] = stats[O_VP + p]
+        outcome[i] = FINISHED if w >= 0 else CAPPED
+        length[i] = stats[O_TURNS]
+        base_totals += stats[O_BASE:]

@@ -1,0 +1,156 @@
+"""The resolution stack's pushing side: what a card does when it plays another card at once.
+
+A play inside a play (Hoverbot's revealed minion, a grant used at once, Neophyte's action ...)
+must finish before the card that started it goes on. The reference recurses; numba cannot cache
+recursive functions, so such a play is a frame pushed on ``fs`` that ``vm.run`` executes. A card
+function that pushes a frame returns the step it continues at (never ``DONE`` in the same call:
+its own frame is under the new one). Nothing here runs a frame; card modules import this.
+"""
+from balance.core._jit import jit
+
+from .baseline import greedy_minion
+from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant
+from .layout import (
+    C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
+    MV_TENACIOUS, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
+    Z_DISCARD, Z_HAND,
+)
+from .names import N_HIDDEN_NINJA, N_TENACIOUS_Z
+from .tables import D_NAME
+
+# procedures (``vm.run`` executes them)
+PR_PLAY_MINION, PR_AFTER_PLAYED, PR_GRANT_NOW, PR_PLAY_ACTION, PR_CARD, PR_GRANT_ACTION, \
+    PR_WINDOW = range(7)
+
+
+@jit
+def push_frame(st, proc, p, c, s, x):
+    """Push a frame; returns its depth (``sc[depth]`` is its scratch list)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    d = tv[T_SP]
+    fs[d, :] = 0
+    fs[d, F_PROC], fs[d, F_P], fs[d, F_C], fs[d, F_S], fs[d, F_X] = proc, p, c, s, x
+    tv[T_SP] = d + 1
+    return d
+
+
+@jit
+def play_minion_now(st, p, c, s, source):
+    """Play minion card ``c`` from ``source`` (a zone) onto slot ``s`` at once (no grant used)."""
+    push_frame(st, PR_PLAY_MINION, p, c, s, source)
+
+
+@jit
+def play_action_now(st, p, c, source):
+    """``p`` plays action card ``c`` at once from ``source`` (Z_HAND or Z_DECK of its owner);
+    ``p`` controls it (Mass Enchantment plays another player's card)."""
+    push_frame(st, PR_PLAY_ACTION, p, c, -1, source)
+
+
+@jit
+def push_move(st, p, kind, c, s):
+    """Start a minion play of the Play Cards phase or of a grant (``Game.do_move``'s minion
+    kinds): the grant is used now, the play resolves when ``run`` gets to it."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if kind == MV_TENACIOUS:
+        tv[T_TENACIOUS] = 1
+        push_frame(st, PR_PLAY_MINION, p, c, s, Z_DISCARD)
+        return
+    use_grant(st, grant_for(st, p, c, s, kind == MV_DISCARD))
+    push_frame(st, PR_PLAY_MINION, p, c, s, Z_HAND if kind == MV_HAND else Z_DISCARD)
+
+
+@jit
+def grant_minion(st, p, kind, s):
+    """``Game.grant_minion``: in the receiver's Play Cards phase the grant stays open; anywhere
+    else it is offered at once (a frame). Returns True when a frame was pushed."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
+        add_grant(st, kind, s)
+        return False
+    push_frame(st, PR_GRANT_NOW, p, -1, s, kind)
+    return True
+
+
+@jit
+def grant_action(st, p, k):
+    """``Game.grant_action``: ``k`` extra action plays; outside the receiver's Play Cards phase
+    each is used at once or lost (a frame). Returns True when a frame was pushed."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
+        tv[T_EXTRA_ACT] += k
+        return False
+    push_frame(st, PR_GRANT_ACTION, p, -1, -1, k)
+    return True
+
+
+@jit
+def add_option(opt, n, kind, c, s):
+    opt[n, 0] = kind
+    opt[n, 1] = c
+    opt[n, 2] = s
+    return n + 1
+
+
+@jit
+def minion_moves(st, p, n):
+    """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if is_minion_card(st, c):
+            for s in range(tv[T_NSLOTS]):
+                if minion_allowed(st, p, c, s) and grant_for(st, p, c, s, False) != -1:
+                    n = add_option(opt, n, MV_HAND, c, s)
+    has_disc = False
+    for i in range(tv[T_NGRANTS]):
+        if gr[i, 0] == G_DISC:
+            has_disc = True
+    if has_disc:
+        for i in range(ln[L_DISC + p]):
+            c = lst[L_DISC + p, i]
+            if is_minion_card(st, c):
+                for s in range(tv[T_NSLOTS]):
+                    if minion_allowed(st, p, c, s):
+                        n = add_option(opt, n, MV_DISCARD, c, s)
+    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
+        for i in range(ln[L_DISC + p]):
+            c = lst[L_DISC + p, i]
+            if defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
+                for s in range(tv[T_NSLOTS]):
+                    if minion_allowed(st, p, c, s):
+                        n = add_option(opt, n, MV_TENACIOUS, c, s)
+                break
+    return n
+
+
+@jit
+def minion_moves_now(st, p):
+    """The plays a grant used at once may make: ``minion_moves`` without Tenacious Z."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    n = minion_moves(st, p, 0)
+    k = 0
+    for i in range(n):
+        if opt[i, 0] != MV_TENACIOUS:
+            opt[k, 0], opt[k, 1], opt[k, 2] = opt[i, 0], opt[i, 1], opt[i, 2]
+            k += 1
+    return k
+
+
+@jit
+def greedy_now(st, p, n):
+    """The baseline's pick among ``n`` minion plays made at once (``greedy_minion``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    if n > 0 and strat[p] == GREEDY:
+        return greedy_minion(st, p, 0, n)
+    return 0
+
+
+@jit
+def special_only(st, c, in_window):
+    """Hidden Ninja can be played only in a before-scoring window [D25]."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    return defs[cs[c, C_DEF], D_NAME] == N_HIDDEN_NINJA and not in_window
+
+
+

@@ -1,0 +1,62 @@
+"""The kernel plays the reference's games game by game with Tricksters and Zombies card
+abilities: every seat ("Tricksters", "Zombies"), mixes with Robots, Ninjas and Pirates (already
+ported), and the 2012 Tricksters list (its Brownie and Hideout do nothing in either engine: the
+reference's tests mark them xfail)."""
+import pytest
+
+from balance.games.smash_up.kernel.run import play_one
+from balance.games.smash_up.reference import Game, Greedy, Random
+from balance.games.smash_up.rules import Rules
+
+N = 10  # games per cell
+
+
+def _reference(rules, factions, strategy, seed, game):
+    players = [Greedy() if strategy == "greedy" else Random() for _ in range(rules.players)]
+    g = Game(rules, factions, players, seed, game).setup().play()
+    return (-1 if g.winner is None else g.winner), g.turns, [p.vp for p in g.players]
+
+
+def _check(rules, factions, strategy, seed, games):
+    for game in range(games):
+        assert play_one(rules, factions, [strategy] * rules.players, seed, game) == \
+            _reference(rules, factions, strategy, seed, game), game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_tricksters_zombies_every_seat(players, strategy):
+    _check(Rules(players=players), [("Tricksters", "Zombies")] * players, strategy, 11, N)
+
+
+MIXES = [("Tricksters", "Robots"), ("Zombies", "Ninjas"), ("Pirates", "Tricksters"),
+         ("Robots", "Zombies")]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_tricksters_zombies_with_others(players, strategy):
+    _check(Rules(players=players), MIXES[:players], strategy, 19, N)
+
+
+MIXES_2 = [("Zombies", "Pirates"), ("Tricksters", "Ninjas"), ("Zombies", "Robots"),
+           ("Ninjas", "Tricksters")]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_tricksters_zombies_with_others_2(players, strategy):
+    _check(Rules(players=players), MIXES_2[:players], strategy, 29, N // 2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_tricksters_2012(players, strategy):
+    rules = Rules(players=players, tricksters="2012")
+    _check(rules, [("Tricksters", "Zombies")] * players, strategy, 31, N)
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_tricksters_2012_with_others(strategy):
+    rules = Rules(players=4, tricksters="2012", trickster_bases="2012")
+    _check(rules, MIXES, strategy, 37, N)
