@@ -8,6 +8,9 @@ from functools import partial
 
 import numba
 import numba.extending
+import numpy as np
+from numba.core import cgutils, types
+from numba.core.registry import CPUDispatcher
 
 jit = partial(numba.njit, cache=True, nogil=True, error_model="numpy")
 
@@ -23,6 +26,32 @@ jit_inline = partial(numba.njit, cache=True, nogil=True, error_model="numpy", in
 # atomic incref/decref pair (measured: the inlined game loop ran 3x slower with the NRT on).
 # Callers allocate the arrays in a thin jit function and call the kernel once per chunk.
 jit_nonrt = partial(numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False)
+
+
+class _WidenedDispatcher(CPUDispatcher):
+    """A dispatcher that compiles one specialization per argument *type*: a constant argument
+    at a call site (``f(st, 0)``, typed ``Literal[int](0)``) is widened to its plain type
+    (``int64``) before compiling. numba's own dispatcher compiles a new copy of the callee (and
+    of everything it calls) for every distinct constant it is called with from jitted code."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def jit_widened(fn):
+    """The jit of a kernel of many mutually calling functions (smash-up), made to compile in
+    minutes rather than a quarter of an hour: one specialization per argument types
+    (``_WidenedDispatcher``: constants passed as arguments do not multiply copies) and no NRT
+    (no reference counting code at every call and array unpacking: about half of each
+    function's compile time, and a faster kernel). Functions compiled this way allocate
+    nothing: scratch arrays come from ``stack_empty`` / ``stack_zeros``; the caller from
+    Python allocates the state."""
+    dispatcher = jit_nonrt(fn)
+    if isinstance(dispatcher, CPUDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
+        dispatcher.__class__ = _WidenedDispatcher
+    return dispatcher
 
 
 def drop_stale_cache(module_file: str, recursive: bool = False) -> None:
@@ -70,3 +99,58 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return x(x), codegen
+
+
+def _stack_array(shape, zero: bool):
+    """The typing and codegen of an int64 array of a constant shape in the function's stack
+    frame: no heap allocation, no NRT, freed when the function returns."""
+    if isinstance(shape, types.IntegerLiteral):
+        dims = (shape.literal_value,)
+    elif isinstance(shape, types.BaseTuple) and all(isinstance(t, types.IntegerLiteral) for t in shape.types):
+        dims = tuple(t.literal_value for t in shape.types)
+    else:
+        return None  # a size known only at run time: not supported (numba reports the call)
+    arrty = types.Array(types.int64, len(dims), "C")
+
+    def codegen(context, builder, sig, args):
+        elem = context.get_value_type(types.int64)
+        itemsize = context.get_abi_sizeof(elem)
+        count = 1
+        for d in dims:
+            count *= d
+        ptr = cgutils.alloca_once(builder, elem, size=count)  # in the entry block: once per call
+        if zero:
+            cgutils.memset(builder, ptr, context.get_constant(types.intp, count * itemsize), 0)
+        strides, step = [], itemsize
+        for d in reversed(dims):
+            strides.insert(0, step)
+            step *= d
+        intp = context.get_value_type(types.intp)
+        ary = context.make_array(arrty)(context, builder)
+        populate_array(ary, data=ptr, shape=[intp(d) for d in dims], strides=[intp(x) for x in strides],
+                       itemsize=intp(itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return arrty(shape), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): ordinary arrays
+    def stack_empty(shape):
+        return np.empty(shape, np.int64)
+
+    def stack_zeros(shape):
+        return np.zeros(shape, np.int64)
+else:
+    from numba.np.arrayobj import populate_array
+
+    @numba.extending.intrinsic
+    def stack_empty(typingctx, shape):
+        """``np.empty(shape, np.int64)`` for a constant ``shape`` (an int or a tuple of ints,
+        e.g. a module constant), on the stack: kernels compiled without the NRT use it for
+        scratch lists. Never return it or keep a view of it past the function's end."""
+        return _stack_array(shape, zero=False)
+
+    @numba.extending.intrinsic
+    def stack_zeros(typingctx, shape):
+        """``np.zeros(shape, np.int64)`` on the stack (see stack_empty)."""
+        return _stack_array(shape, zero=True)

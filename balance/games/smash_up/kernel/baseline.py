@@ -3,10 +3,11 @@
 (or slots) with a count; results are indices into them, -1 for none."""
 import numpy as np
 
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from .board import V, enter_play, gap, power, remove, vp_now, insert, push
-from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, P_MINIONS_PLAYED, T_PLAYERS
+from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, T_PLAYERS
 from .names import N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
 from .tables import D_NAME, D_POWER
 
@@ -15,7 +16,7 @@ from .tables import D_NAME, D_POWER
 def outranked(st, p, s):
     """Some opponent would take more VP than ``p`` from slot ``s`` now."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     vp_now(st, s, now)
     best = 0
     for q in range(tv[T_PLAYERS]):
@@ -153,7 +154,7 @@ def greedy_minion(st, p, lo, hi):
     b = best
     while b + 1 < hi and opt[b + 1, 0] == kind and opt[b + 1, 1] == c:
         b += 1
-    slots = np.empty(b + 1 - a, np.int64)
+    slots = stack_empty(MAX_SLOTS)  # one card's legal slots
     for i in range(a, b + 1):
         slots[i - a] = opt[i, 2]
     return a + place(st, p, c, False, slots, b + 1 - a)

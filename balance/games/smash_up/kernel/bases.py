@@ -1,9 +1,8 @@
 """Base abilities in the kernel (reference/bases.py class by class, §11). The Homeworld is in
 ``vm`` (it can start a play), Cave of Shinies and Tar Pits in ``triggers``, The Central Brain
 in ``board.power``."""
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from .baseline import hit, outranked, place, v_with_minion
 from .board import (
@@ -65,9 +64,9 @@ def after_scoring(st, s, winners, nw, runners, nr):
     b = bases[ss[s, S_BASE], BS_NAME]
     n = tv[T_PLAYERS]
     cur = tv[T_CURRENT]
-    buf = np.empty(CAP, np.int64)
-    buf2 = np.empty(CAP, np.int64)
-    out = np.empty(CAP, np.int64)
+    buf = stack_empty(CAP)
+    buf2 = stack_empty(CAP)
+    out = stack_empty(CAP)
     if b == B_THE_MOTHERSHIP:
         for w in range(nw):
             p = winners[w]
@@ -201,7 +200,7 @@ def vp_without(st, p, m):
     """``p``'s vp_now at ``m``'s base if ``m`` were gone."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[m, C_SLOT]
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     i = remove(lst, ln, L_SMIN + s, m)
     vp_now(st, s, now)
     insert(lst, ln, L_SMIN + s, i, m)
@@ -214,8 +213,8 @@ def after_replaced(st, old_base, new, runners, nr):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if bases[old_base, BS_NAME] != B_TORTUGA:
         return
-    buf = np.empty(CAP, np.int64)
-    now = np.empty(4, np.int64)
+    buf = stack_empty(CAP)
+    now = stack_empty(4)
     for r in range(nr):
         p = runners[r]
         k = 0

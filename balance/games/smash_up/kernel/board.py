@@ -6,9 +6,9 @@ the oracle, tests/test_smash_up_kernel.py plays both.
 Arrays: see ``layout``. ``defs`` and ``bases`` from ``tables``; ``rs`` the rules row
 (``rules_row``). Every function here is non-recursive (numba cannot cache recursion).
 """
-import numpy as np
-
-from balance.core._jit import jit, jit_inline
+from balance.core._jit import jit_inline
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 from balance.core.rng import below
 
 from .layout import (
@@ -345,8 +345,8 @@ def places(st, s, pw, place):
 def vp_now(st, s, out):
     """``out[p]``: the VP each seat would take from the base's places if it scored now."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    pw = np.empty(4, np.int64)
-    place = np.empty(4, np.int64)
+    pw = stack_empty(4)
+    place = stack_empty(4)
     places(st, s, pw, place)
     for p in range(tv[T_PLAYERS]):
         out[p] = bases[ss[s, S_BASE], BS_VP0 + place[p]] if 0 <= place[p] < 3 else 0
@@ -356,7 +356,7 @@ def vp_now(st, s, out):
 def V(st, p):
     """The baseline's board value for seat ``p`` (§1.11)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     total = 0
     for s in range(tv[T_NSLOTS]):
         vp_now(st, s, now)

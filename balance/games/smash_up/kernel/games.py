@@ -17,7 +17,7 @@ def play_games(st, faction_decks, pairs, pair_of, given, seed, first_game, n_gam
                win_units, scores, outcome, length, sides, base_totals):
     """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``.
 
-    faction_decks int32[8, 20]: each faction's cards as definition rows; pairs int64[28, 2]:
+    faction_decks int64[8, 20]: each faction's cards as definition rows; pairs int64[28, 2]:
     the factions of each side (catalogue order, first < second); pair_of int64[8, 8]: the side
     of two factions; given int64[P]: each seat's side, or all -1: every game draws 2P distinct
     factions from its side stream (seat p takes draws 2p and 2p + 1), so sides never depend on
@@ -28,7 +28,7 @@ def play_games(st, faction_decks, pairs, pair_of, given, seed, first_game, n_gam
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = rs[R_PLAYERS]
     seed_k = seed_key(seed)
-    deck_defs = np.empty((n, 40), np.int32)
+    deck_defs = np.empty((n, 40), np.int64)
     side_state = np.empty(1, np.uint64)
     pool = np.empty(8, np.int64)
     drawn = np.empty(8, np.int64)

@@ -1,6 +1,6 @@
 """Dispatch of card hooks to the card's faction module (``cards/``), by the faction of the
 card's definition. Faction numbers follow ``catalogue.FACTIONS``."""
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
 
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE

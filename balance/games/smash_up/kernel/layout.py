@@ -1,14 +1,17 @@
 """The kernel's state layout: column and list numbers shared by every kernel module.
 
-One game's state lives in a few integer arrays (allocated once per chunk, reused per game):
+One game's state lives in a few integer arrays (allocated once per chunk, reused per game),
+every one int64 (but the streams, uint64): a value read from an int32 array is an int32, and
+each function called with it would be compiled again for that type, with everything it calls
+(measured: a dozen copies of the commonest helpers, the main cost of a cold compile).
 
-- ``cs int32[ncards, C_N]``: one row per physical card (card id = seat * DECK + position in
+- ``cs int64[ncards, C_N]``: one row per physical card (card id = seat * DECK + position in
   the seat's unshuffled deck, the reference's creation order); the columns below.
-- ``lst int32[L_N(ncards), CAP]`` with lengths ``ln int32[L_N]``: every ordered list — decks
+- ``lst int64[L_N(ncards), CAP]`` with lengths ``ln int64[L_N]``: every ordered list — decks
   (top = last), hands, discard piles, each slot's minions and attached actions (arrival
   order), the base deck and discard, and each minion's attached actions.
-- ``ss int32[MAX_SLOTS, S_N]``: per base in play; ``ps int32[MAX_PLAYERS, P_N]``: per seat;
-  ``tv int64[T_N]``: the turn; ``gr int32[MAX_GRANTS, 2]``: open minion grants (kind, slot);
+- ``ss int64[MAX_SLOTS, S_N]``: per base in play; ``ps int64[MAX_PLAYERS, P_N]``: per seat;
+  ``tv int64[T_N]``: the turn; ``gr int64[MAX_GRANTS, 2]``: open minion grants (kind, slot);
   ``fs int64[MAX_DEPTH, F_N]`` and ``sc int64[MAX_DEPTH, CAP]``: the resolution stack.
 
 The state travels as one tuple ``st = (cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states,
@@ -18,6 +21,8 @@ MAX_PLAYERS = 4
 DECK = 40  # two factions of 20
 MAX_SLOTS = 16
 CAP = 160  # the longest list: every minion of every seat on one base
+SCRATCH = 2 * CAP  # scratch lists of candidates (hosts and the like, at most every card + 1)
+SEA_OPTIONS = 8 * 256  # Sea Dogs' (faction, from, to) options: 8 x 16 x 15 at most
 MAX_GRANTS = 32
 MAX_OPTIONS = 4096  # a choice's options (minion plays: cards x bases)
 

@@ -20,17 +20,17 @@ def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
                      rules.hand_size, int(rules.mulligan), rules.draw, rules.hand_limit,
                      rules.bases_in_play, rules.max_turns, int(rules.tricksters == "2012"),
                      int(rules.trickster_bases == "2012"), int(rules.collector_excludes_collectors),
-                     int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time), mode], np.int32)
+                     int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time), mode], np.int64)
 
 
 def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
     """The state tuple ``st`` for games under ``rules``; ``strategies``: names per seat."""
     defs, decks, bases = card_tables(rules.tricksters, rules.trickster_bases)
     ncards = MAX_PLAYERS * DECK
-    st = (np.zeros((ncards, C_N), np.int32), np.zeros((n_lists(ncards), CAP), np.int32),
-          np.zeros(n_lists(ncards), np.int32), np.zeros((MAX_SLOTS, S_N), np.int32),
-          np.zeros((MAX_PLAYERS, P_N), np.int32), np.zeros(T_N, np.int64),
-          np.zeros((MAX_GRANTS, 2), np.int32), defs, bases, rules_row(rules, mode),
+    st = (np.zeros((ncards, C_N), np.int64), np.zeros((n_lists(ncards), CAP), np.int64),
+          np.zeros(n_lists(ncards), np.int64), np.zeros((MAX_SLOTS, S_N), np.int64),
+          np.zeros((MAX_PLAYERS, P_N), np.int64), np.zeros(T_N, np.int64),
+          np.zeros((MAX_GRANTS, 2), np.int64), defs, bases, rules_row(rules, mode),
           np.zeros(1 + MAX_PLAYERS, np.uint64), np.array([STRATEGY_IDS[s] for s in strategies], np.int64),
           np.zeros((MAX_OPTIONS, 3), np.int64), np.zeros(O_N, np.int64),
           np.zeros((MAX_DEPTH, F_N), np.int64), np.zeros((MAX_DEPTH, CAP), np.int64))
@@ -38,7 +38,7 @@ def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
 
 
 def deck_rows(decks, factions) -> np.ndarray:
-    return np.array([decks[a] + decks[b] for a, b in factions], np.int32)
+    return np.array([decks[a] + decks[b] for a, b in factions], np.int64)
 
 
 def play_one(rules, factions, strategies, seed=0, game=0, mode=MODE_BASES | MODE_CARDS):

@@ -6,7 +6,7 @@ recursive functions, so such a play is a frame pushed on ``fs`` that ``vm.run`` 
 function that pushes a frame returns the step it continues at (never ``DONE`` in the same call:
 its own frame is under the new one). Nothing here runs a frame; card modules import this.
 """
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
 
 from .baseline import greedy_minion
 from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant

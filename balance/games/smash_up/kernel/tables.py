@@ -1,8 +1,8 @@
 """The card and base data the kernel reads, built from the catalogue (Python side).
 
-``defs int32[ndefs, D_N]``: one row per distinct card of the selected card list (catalogue
+``defs int64[ndefs, D_N]``: one row per distinct card of the selected card list (catalogue
 order, faction by faction); ``decks``: per faction, its 20 cards as definition rows (one per
-copy, catalogue order — the reference builds a deck the same way); ``bases int32[16, BS_N]``.
+copy, catalogue order — the reference builds a deck the same way); ``bases int64[16, BS_N]``.
 """
 from __future__ import annotations
 
@@ -38,5 +38,5 @@ def card_tables(tricksters="current", trickster_bases="current"):
             rows.append((card_code(spec.name), _KIND[spec.kind], spec.power or 0, f,
                          _PLAY_ON.get(spec.name, PLAYON_NONE)))
             decks[faction] += [d] * spec.copies
-    bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp) for b in cat.bases], np.int32)
-    return np.array(rows, np.int32), decks, bases
+    bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp) for b in cat.bases], np.int64)
+    return np.array(rows, np.int64), decks, bases

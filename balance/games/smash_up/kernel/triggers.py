@@ -6,9 +6,8 @@ together (Buccaneer's move and Tar Pits' replacement first), runs the base trigg
 destroyed minion's own triggers in its owner's turn order — a Nukebot's victims become the next
 level, finished before the level below goes on.
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty, stack_zeros
 from balance.core.rng import below
 
 from .baseline import place
@@ -45,7 +44,7 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_PLAYERS]
     k = 0
-    slots = np.empty(16, np.int64)
+    slots = stack_empty(16)
     for j in range(nv):
         m = vic[j]
         s = cs[m, C_SLOT]
@@ -140,13 +139,13 @@ def destroy(st, vic, nv, by, action, out):
     """Destroy minions ``vic[:nv]`` together (``Game.destroy``); ``out[:k]`` the ones this call
     destroyed (not those its triggers destroyed); returns k."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    dcard = np.empty((MAX_LEVELS, CAP), np.int64)
-    dslot = np.empty((MAX_LEVELS, CAP), np.int64)
-    dmicro = np.empty((MAX_LEVELS, CAP), np.int64)
-    count = np.zeros(MAX_LEVELS, np.int64)
-    idx = np.zeros(MAX_LEVELS, np.int64)
-    arch = np.zeros(MAX_LEVELS, np.int64)
-    nuke = np.empty(CAP, np.int64)
+    dcard = stack_empty((MAX_LEVELS, CAP))
+    dslot = stack_empty((MAX_LEVELS, CAP))
+    dmicro = stack_empty((MAX_LEVELS, CAP))
+    count = stack_zeros(MAX_LEVELS)
+    idx = stack_zeros(MAX_LEVELS)
+    arch = stack_zeros(MAX_LEVELS)
+    nuke = stack_empty(CAP)
     arch[0] = archives(st)
     count[0] = remove_victims(st, vic, nv, 0, dcard, dslot, dmicro)
     for j in range(count[0]):

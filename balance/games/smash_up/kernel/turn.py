@@ -5,9 +5,8 @@ Mirrors reference/game.py (``Game.setup``, ``play_phase``, ``score_phase``, ``sc
 ``pick``: the seat's strategy takes the baseline's index (``GREEDY``) or draws uniformly from
 the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference.
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty, stack_zeros
 
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
 from .baseline import greedy_minion
@@ -18,7 +17,7 @@ from .board import (
 )
 from .layout import (
     BST_DECIDED, BST_ENTERED, BST_N, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3,
-    O_BASE, O_LAST, O_N, O_TURNS, O_VP, O_WINNER,
+    O_BASE, O_LAST, O_N, O_TURNS, O_VP, O_WINNER, S_N,
     CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK, GREEDY, L_ATT,
     L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY,
@@ -40,7 +39,7 @@ MAX_PLAY_STEPS = 200  # the reference's bound on Play Cards moves in one turn
 # ---- setup ----------------------------------------------------------------------------------
 @jit
 def setup(st, deck_defs):
-    """Decks, bases, opening hands and the mulligan (``Game.setup``); ``deck_defs int32[P, 40]``:
+    """Decks, bases, opening hands and the mulligan (``Game.setup``); ``deck_defs int64[P, 40]``:
     each seat's two factions' cards as definition rows, in catalogue order."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = rs[R_PLAYERS]
@@ -238,8 +237,8 @@ def play_phase(st, p):
 @jit
 def score_phase(st):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    rdy = np.empty(16, np.int64)
-    now = np.empty(4, np.int64)
+    rdy = stack_empty(16)
+    now = stack_empty(4)
     while True:
         k = 0
         for s in range(tv[T_NSLOTS]):
@@ -267,11 +266,11 @@ def score_base(st, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_PLAYERS]
     cur = tv[T_CURRENT]
-    pw = np.empty(4, np.int64)
-    place = np.empty(4, np.int64)
-    gained = np.zeros(4, np.int64)
-    winners = np.empty(4, np.int64)
-    runners = np.empty(4, np.int64)
+    pw = stack_empty(4)
+    place = stack_empty(4)
+    gained = stack_zeros(4)
+    winners = stack_empty(4)
+    runners = stack_empty(4)
     places(st, s, pw, place)
     is_active = active(st, s) and (rs[R_MODE] & MODE_BASES) != 0
     b = ss[s, S_BASE]
@@ -341,7 +340,7 @@ def count_scored(st, s, place, gained):
 @jit
 def after_specials(st, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     for o in range(tv[T_PLAYERS]):
         q = (tv[T_CURRENT] + o) % tv[T_PLAYERS]
         k = 0
@@ -362,7 +361,8 @@ def remove_slot(st, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     last = tv[T_NSLOTS] - 1
     for t in range(s, last):
-        ss[t, :] = ss[t + 1, :]
+        for k in range(S_N):  # column by column: an array copy would need the NRT
+            ss[t, k] = ss[t + 1, k]
         for li in (L_SMIN, L_SACT):
             ln[li + t] = ln[li + t + 1]
             for i in range(ln[li + t]):
@@ -401,7 +401,7 @@ def edge_hooks(st, p, starting):
     """Start-of-turn abilities of ``p``'s cards, or end-of-turn abilities of every card, in
     ``cards_in_play_by_order`` (§1.7)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    order = np.empty(CAP, np.int64)
+    order = stack_empty(CAP)
     k = in_play_by_order(st, order)
     for i in range(k):
         x = order[i]

@@ -5,9 +5,8 @@ after-played triggers), an action play (host, effect, discard), a card's resumab
 marked ``PR_DONE`` and removed when it is on top, so a step may push a frame and finish in the
 same call (the pushed frame completes first, exactly as the reference's recursive call would).
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from . import hooks
 from .board import (
@@ -268,7 +267,7 @@ def action_now(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if not can_play_actions(st, p):
         return False
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]

@@ -8,9 +8,8 @@ Terraforming swaps the base card of a slot: the new card starts fresh (no reduct
 Tar Pits replacement, no Infiltrate cancellation) and, for the statistics, comes into play now
 (``S_SINCE`` and its ``BST_ENTERED`` counter; the reference only reports scored bases).
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, outranked, place, v_with_minion
 from ..board import (
@@ -83,7 +82,7 @@ def may_return(st, p, cand, k):
 @jit
 def supreme_overlord(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -99,7 +98,7 @@ def collector(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[m, C_SLOT]
     excl = rs[R_COLLECTOR_EXCL] != 0  # [D4]
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         x = lst[L_SMIN + s, i]
@@ -130,7 +129,7 @@ def take(st, c, most, bottom):
     """A mandatory pick (HIT; your own lowest-power minion when only yours are legal [D9]),
     returned to its owner's hand or (``bottom``) put on the bottom of its owner's deck."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = action_targets(st, c, most, cand)
     if k == 0:
         return
@@ -182,7 +181,7 @@ def crop_circles(st, c):
         return
     default = crop_default(st, c) if strat[c] == GREEDY else 0
     s = pick(st, c, tv[T_NSLOTS], default)
-    gone = np.empty(CAP, np.int64)
+    gone = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -226,7 +225,7 @@ def invasion_default(st, p, mm, md, k, res):
     res[0], res[1] = -1, 0
     if k == 0:
         return
-    theirs = np.empty(CAP, np.int64)
+    theirs = stack_empty(CAP)
     nt = 0
     for i in range(k):  # the moves of one minion are contiguous
         if (i == 0 or mm[i] != mm[i - 1]) and cs[mm[i], C_CTRL] != p:
@@ -246,7 +245,7 @@ def invasion_default(st, p, mm, md, k, res):
         bv = v_with_minion(st, p, m, md[bi])
         found = True
     # your own minion whose PLACE move gives the highest V (ties: board order)
-    dests = np.empty(16, np.int64)
+    dests = stack_empty(16)
     oi, ov = -1, 0
     i = 0
     while i < k:
@@ -273,14 +272,14 @@ def invasion_default(st, p, mm, md, k, res):
 @jit
 def invasion(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mm = np.empty(MAX_MOVES, np.int64)
-    md = np.empty(MAX_MOVES, np.int64)
+    mm = stack_empty(MAX_MOVES)
+    md = stack_empty(MAX_MOVES)
     k = invasion_options(st, c, mm, md)
     if k == 0:
         return
     default = 0
     if strat[c] == GREEDY:
-        res = np.zeros(2, np.int64)
+        res = stack_zeros(2)
         invasion_default(st, c, mm, md, k, res)
         default = res[0]
     i = pick(st, c, k, default)
@@ -289,10 +288,10 @@ def invasion(st, c):
 
 @jit
 def invasion_want(st, p):
-    mm = np.empty(MAX_MOVES, np.int64)
-    md = np.empty(MAX_MOVES, np.int64)
+    mm = stack_empty(MAX_MOVES)
+    md = stack_empty(MAX_MOVES)
     k = invasion_options(st, p, mm, md)
-    res = np.zeros(2, np.int64)
+    res = stack_zeros(2)
     invasion_default(st, p, mm, md, k, res)
     return res[0] >= 0 and res[1] > V(st, p)
 
@@ -305,7 +304,7 @@ def favours_opponent(st, p, s):
     n = tv[T_PLAYERS]
     b = bases[ss[s, S_BASE], BS_NAME]
     if b == B_THE_CENTRAL_BRAIN or b == B_RHODES_PLAZA_MALL:  # +1 power / 1 VP per minion
-        count = np.zeros(4, np.int64)
+        count = stack_zeros(4)
         for i in range(ln[L_SMIN + s]):
             count[cs[lst[L_SMIN + s, i], C_CTRL]] += 1
         for q in range(n):
@@ -313,10 +312,10 @@ def favours_opponent(st, p, s):
                 return True
         return False
     if b == B_FACTORY_436_1337:
-        pw = np.empty(4, np.int64)
-        pl = np.empty(4, np.int64)
+        pw = stack_empty(4)
+        pl = stack_empty(4)
         places(st, s, pw, pl)
-        bonus = np.zeros(4, np.int64)
+        bonus = stack_zeros(4)
         for q in range(n):
             if pl[q] == 0:
                 bonus[q] = pw[q] // 5
@@ -366,7 +365,7 @@ def probe(st, c):
             if ps[(c + o) % n, P_VP] > ps[(c + 1 + default) % n, P_VP]:
                 default = o - 1
     q = (c + 1 + pick(st, c, n - 1, default)) % n
-    minions = np.empty(CAP, np.int64)
+    minions = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + q]):
         x = lst[L_HAND + q, i]
@@ -387,7 +386,7 @@ def probe(st, c):
 def lead(st, p, s):
     """Your power on the base minus the highest other player's power there."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    pw = np.zeros(4, np.int64)
+    pw = stack_zeros(4)
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
         pw[cs[m, C_CTRL]] += power(st, m)
@@ -450,7 +449,7 @@ def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ABDUCTION or name == N_BEAM_UP or name == N_DISINTEGRATOR:
-        cand = np.empty(CAP, np.int64)
+        cand = stack_empty(CAP)
         k = action_targets(st, p, 3 if name == N_DISINTEGRATOR else 1 << 30, cand)
         if hit(st, p, cand, k, False) < 0:
             return False

@@ -6,9 +6,8 @@ Claw...and Guns and Wildlife Preserve is in ``board.affectable`` (and ``protect`
 arrival); Rampage's reduction ends with the turn (``turn.end_of_turn``). King Rex has no
 ability. Option lists live in local arrays, never in ``opt``.
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import help_, hit, outranked
 from ..board import (
@@ -42,7 +41,7 @@ def card_step(st, d, hook, step):
         if name == N_AUGMENTATION:
             augmentation(st, p)
         elif name == N_HOWL:
-            mine = np.empty(CAP, np.int64)
+            mine = stack_empty(CAP)
             k = howled(st, p, mine)
             for i in range(k):  # minions in play now only
                 cs[mine[i], C_TEMP] += 1
@@ -82,7 +81,7 @@ def help_default(st, p, cand, k):
 def lasertops(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[m, C_SLOT]
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         x = lst[L_SMIN + s, i]
@@ -96,7 +95,7 @@ def lasertops(st, p, m):
     j = pick(st, p, k + 1, default)
     if j < k:
         cand[0] = cand[j]
-        out = np.empty(1, np.int64)
+        out = stack_empty(1)
         destroy(st, cand, 1, p, False, out)
 
 
@@ -118,7 +117,7 @@ def targets(st, c, out):
 @jit
 def raises_vp(st, p, m, by):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     s = cs[m, C_SLOT]
     vp_now(st, s, now)
     before = now[p]
@@ -133,8 +132,8 @@ def augment_pick(st, p, cand, k):
     """HELP among your minions whose +4 raises your vp_now there, as an index into
     ``cand``; -1 if none."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    good = np.empty(CAP, np.int64)
-    idx = np.empty(CAP, np.int64)
+    good = stack_empty(CAP)
+    idx = stack_empty(CAP)
     n = 0
     for i in range(k):
         m = cand[i]
@@ -148,7 +147,7 @@ def augment_pick(st, p, cand, k):
 @jit
 def augmentation(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = targets(st, c, cand)
     if k == 0:
         return
@@ -177,7 +176,7 @@ def howled(st, c, out):
 @jit
 def howl_want(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = howled(st, p, mine)
     before = V(st, p)
     for i in range(k):
@@ -228,9 +227,9 @@ def ns_key(st, p, t):
 def ns_pair(st, p, res):
     """res = (your minion, other player's target) of the baseline, or (-1, -1)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = minions_of(st, p, mine)
-    tg = np.empty(CAP, np.int64)
+    tg = stack_empty(CAP)
     res[0], res[1] = -1, -1
     bk = (0, 0, 0, 0, 0)
     for i in range(k):
@@ -247,13 +246,13 @@ def ns_pair(st, p, res):
 @jit
 def natural_selection(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = minions_of(st, c, mine)
     if k == 0:
         return
     greedy = strat[c] == GREEDY
-    pair = np.zeros(2, np.int64)
-    tg = np.empty(CAP, np.int64)
+    pair = stack_zeros(2)
+    tg = stack_empty(CAP)
     default = 0
     if greedy:
         ns_pair(st, c, pair)
@@ -283,7 +282,7 @@ def natural_selection(st, c):
         if default < 0:
             default = hit(st, c, tg, nt, True)
     tg[0] = tg[pick(st, c, nt, default)]
-    out = np.empty(1, np.int64)
+    out = stack_empty(1)
     destroy(st, tg, 1, c, True, out)
 
 
@@ -295,8 +294,8 @@ def rampage_wins(st, p, m):
     s = cs[m, C_SLOT]
     if total_power(st, s) < max(0, breakpoint_of(st, s) - power(st, m)):
         return False
-    pw = np.empty(4, np.int64)
-    pl = np.empty(4, np.int64)
+    pw = stack_empty(4)
+    pl = stack_empty(4)
     places(st, s, pw, pl)
     for q in range(tv[T_PLAYERS]):
         if (pl[q] == 0) != (q == p):
@@ -326,11 +325,11 @@ def rampage_default(st, p, mine, k, res):
 @jit
 def rampage(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = minions_of(st, c, mine)
     if k == 0:
         return
-    res = np.zeros(2, np.int64)
+    res = stack_zeros(2)
     if strat[c] == GREEDY:
         rampage_default(st, c, mine, k, res)
     m = mine[pick(st, c, k, res[0])]
@@ -339,11 +338,11 @@ def rampage(st, c):
 
 @jit
 def rampage_want(st, p):
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = minions_of(st, p, mine)
     if k == 0:
         return False
-    res = np.zeros(2, np.int64)
+    res = stack_zeros(2)
     rampage_default(st, p, mine, k, res)
     return res[1] != 0
 
@@ -381,23 +380,23 @@ def sotf_candidates(st, c, cands, counts):
 @jit
 def survival(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cands = np.empty((MAX_SLOTS, CAP), np.int64)
-    counts = np.zeros(MAX_SLOTS, np.int64)
+    cands = stack_empty((MAX_SLOTS, CAP))
+    counts = stack_zeros(MAX_SLOTS)
     n = sotf_candidates(st, c, cands, counts)
-    chosen = np.empty(MAX_SLOTS, np.int64)
+    chosen = stack_empty(MAX_SLOTS)
     for j in range(n):
         default = hit(st, c, cands[j], counts[j], True) if strat[c] == GREEDY else 0
         chosen[j] = cands[j, pick(st, c, counts[j], default)]
     if n > 0:
-        out = np.empty(MAX_SLOTS, np.int64)
+        out = stack_empty(MAX_SLOTS)
         destroy(st, chosen, n, c, True, out)  # together [D19]
 
 
 @jit
 def survival_want(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cands = np.empty((MAX_SLOTS, CAP), np.int64)
-    counts = np.zeros(MAX_SLOTS, np.int64)
+    cands = stack_empty((MAX_SLOTS, CAP))
+    counts = stack_zeros(MAX_SLOTS)
     n = sotf_candidates(st, p, cands, counts)
     theirs, mine = 0, 0
     for j in range(n):
@@ -455,13 +454,13 @@ def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_AUGMENTATION:
-        cand = np.empty(CAP, np.int64)
+        cand = stack_empty(CAP)
         k = targets(st, p, cand)
         return augment_pick(st, p, cand, k) >= 0
     elif name == N_HOWL:
         return howl_want(st, p)
     elif name == N_NATURAL_SELECTION:
-        pair = np.zeros(2, np.int64)
+        pair = stack_zeros(2)
         ns_pair(st, p, pair)
         return pair[0] >= 0
     elif name == N_RAMPAGE:
@@ -469,11 +468,11 @@ def want(st, p, c):
     elif name == N_SURVIVAL_OF_THE_FITTEST:
         return survival_want(st, p)
     elif name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
-        cand = np.empty(CAP, np.int64)
+        cand = stack_empty(CAP)
         k = targets(st, p, cand)
         return help_(st, p, cand, k) >= 0
     elif name == N_WILDLIFE_PRESERVE:
-        mine = np.empty(CAP, np.int64)
+        mine = stack_empty(CAP)
         return minions_of(st, p, mine) > 0
     return False
 

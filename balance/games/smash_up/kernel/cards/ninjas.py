@@ -12,7 +12,8 @@ attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 """
 import numpy as np
 
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from ..baseline import help_, hit, place, v_with_minion
 from ..board import (
@@ -21,6 +22,7 @@ from ..board import (
     push, remove, return_to_hand, vp_now,
 )
 from ..layout import (
+    SCRATCH,
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J, F_P,
     F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, L_ATT, L_HAND,
     L_SACT, L_SMIN, S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
@@ -41,7 +43,7 @@ MAX_MOVES = CAP * 16
 @jit
 def vp_of(st, s, q):
     """``g.vp_now(slot)[q]``."""
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     vp_now(st, s, now)
     return now[q]
 
@@ -145,7 +147,7 @@ def may_destroy(st, p, cand, k):
             default = i
     j = pick(st, p, k + 1, default)
     if j < k:
-        out = np.empty(1, np.int64)
+        out = stack_empty(1)
         cand[0] = cand[j]
         destroy(st, cand, 1, p, False, out)
 
@@ -226,7 +228,7 @@ def card_step(st, d, hook, step):
 def ninja_master(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[m, C_SLOT]
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         x = lst[L_SMIN + s, i]
@@ -239,7 +241,7 @@ def ninja_master(st, p, m):
 @jit
 def tiger_assassin(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for t in range(tv[T_NSLOTS]):
         if rs[R_TIGER_ANY] == 0 and t != cs[m, C_SLOT]:  # [D3]
@@ -273,7 +275,7 @@ def acolyte_use(st, p, x):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[x, C_SLOT]
     return_to_hand(st, x)
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     k = hand_minions(st, p, s, cards)
     if k == 0:
         return
@@ -284,7 +286,7 @@ def acolyte_use(st, p, x):
 @jit
 def acolyte_want(st, p, x):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    big = np.empty(CAP, np.int64)
+    big = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -294,7 +296,7 @@ def acolyte_want(st, p, x):
     if k == 0:
         return False
     card = big[best_card(st, big, k)]
-    slots = np.empty(16, np.int64)
+    slots = stack_empty(16)
     n = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -319,8 +321,8 @@ def acolyte_want(st, p, x):
 def assassin_pick(st, c, hosts, k):
     """HIT among destroyable hosts on bases with gap > 0, as an index into ``hosts`` (or -1)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    idx = np.empty(k + 1, np.int64)
-    sub = np.empty(k + 1, np.int64)
+    idx = stack_empty(SCRATCH)
+    sub = stack_empty(SCRATCH)
     n = 0
     for i in range(k):
         m = hosts[i]
@@ -336,8 +338,8 @@ def disguise_options(st, c, os_, oa, ob):
     """(base, chosen minion(s)) options: per base its singles in arrival order, then its pairs
     (``ob`` -1 for a single); only as many as the hand can replace there [D24]."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cards = np.empty(CAP, np.int64)
-    mine = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
+    mine = stack_empty(CAP)
     n = 0
     for s in range(tv[T_NSLOTS]):
         k = min(2, hand_minions(st, c, s, cards))
@@ -363,18 +365,18 @@ def disguise_options(st, c, os_, oa, ob):
 def disguise_value(st, c, s, a, b):
     """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
     want_n = 1 if b < 0 else 2
-    saved = np.empty(CAP, np.int64)
+    saved = stack_empty(CAP)
     n0 = ln[L_SMIN + s]
     for i in range(n0):
         saved[i] = lst[L_SMIN + s, i]
     remove(lst, ln, L_SMIN + s, a)
     if b >= 0:
         remove(lst, ln, L_SMIN + s, b)
-    added = np.empty(2, np.int64)
-    keep = np.empty((2, 5), np.int64)
+    added = stack_empty(2)
+    keep = stack_empty((2, 5))
     na = 0
     for _ in range(want_n):  # the stable sort by power, highest first: best, then the next best
         if k == 0:
@@ -418,9 +420,9 @@ def disguise(st, d, c, step):
     """Step 0: the option; step 1: each new minion (a play at once), then the return [D24]."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if step == 0:
-        os_ = np.empty(MAX_MOVES, np.int64)
-        oa = np.empty(MAX_MOVES, np.int64)
-        ob = np.empty(MAX_MOVES, np.int64)
+        os_ = stack_empty(MAX_MOVES)
+        oa = stack_empty(MAX_MOVES)
+        ob = stack_empty(MAX_MOVES)
         n = disguise_options(st, c, os_, oa, ob)
         if n == 0:
             return DONE
@@ -434,7 +436,7 @@ def disguise(st, d, c, step):
         sc[d, 3] = cs[ob[i], C_ENTERED] if ob[i] >= 0 else -1
     s = fs[d, F_Y]
     if fs[d, F_I] < fs[d, F_Z]:
-        cards = np.empty(CAP, np.int64)
+        cards = stack_empty(CAP)
         k = hand_minions(st, c, s, cards)
         if k > 0:
             fs[d, F_I] += 1
@@ -450,9 +452,9 @@ def disguise(st, d, c, step):
 
 @jit
 def disguise_want(st, p):
-    os_ = np.empty(MAX_MOVES, np.int64)
-    oa = np.empty(MAX_MOVES, np.int64)
-    ob = np.empty(MAX_MOVES, np.int64)
+    os_ = stack_empty(MAX_MOVES)
+    oa = stack_empty(MAX_MOVES)
+    ob = stack_empty(MAX_MOVES)
     n = disguise_options(st, p, os_, oa, ob)
     if n == 0:
         return False
@@ -466,7 +468,7 @@ def hidden_ninja(st, c):
     if tv[T_WINDOW] == 0:  # only its Special does something [D25]
         return
     s = fs[tv[T_WINDOW] - 1, F_S]
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
     if k == 0:
         return
@@ -489,7 +491,7 @@ def infiltrate_bases_first(st, c):
 def infiltrate_attach(st, c, a):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[a, C_SLOT]
-    others = np.empty(CAP, np.int64)
+    others = stack_empty(CAP)
     k = 0
     default = -1
     for i in range(ln[L_SACT + s]):  # not actions on minions there [D22]
@@ -510,7 +512,7 @@ def infiltrate_attach(st, c, a):
 def poison_attach(st, c, a):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     h = cs[a, C_HOST]
-    others = np.empty(CAP, np.int64)
+    others = stack_empty(CAP)
     while True:  # any number, one at a time; default: every other player's action
         k = 0
         default = -1
@@ -545,20 +547,20 @@ def stars_targets(st, c, out):
 @jit
 def seeing_stars(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = stars_targets(st, c, cand)
     if k == 0:
         return
     default = hit(st, c, cand, k, True) if strat[c] == GREEDY else 0
     cand[0] = cand[pick(st, c, k, default)]
-    out = np.empty(1, np.int64)
+    out = stack_empty(1)
     destroy(st, cand, 1, c, True, out)
 
 
 @jit
 def way_of_deception(st, c):
-    mm = np.empty(MAX_MOVES, np.int64)
-    md = np.empty(MAX_MOVES, np.int64)
+    mm = stack_empty(MAX_MOVES)
+    md = stack_empty(MAX_MOVES)
     k = own_moves(st, c, mm, 0, mm, md)
     if k == 0:
         return
@@ -595,7 +597,7 @@ def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ASSASSIN:
-        hosts = np.empty(CAP, np.int64)
+        hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)
         return assassin_pick(st, p, hosts, k) >= 0
     elif name == N_DISGUISE:
@@ -603,23 +605,23 @@ def want(st, p, c):
     elif name == N_INFILTRATE:
         return infiltrate_bases_first(st, p) >= 0
     elif name == N_POISON:
-        hosts = np.empty(CAP, np.int64)
+        hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)
         return hit(st, p, hosts, k, False) >= 0
     elif name == N_SEEING_STARS:
-        cand = np.empty(CAP, np.int64)
+        cand = stack_empty(CAP)
         k = stars_targets(st, p, cand)
         return hit(st, p, cand, k, False) >= 0
     elif name == N_SMOKE_BOMB:
-        hosts = np.empty(CAP, np.int64)
+        hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)
         for i in range(k):
             if cs[hosts[i], C_CTRL] == p:
                 return True
         return False
     elif name == N_WAY_OF_DECEPTION:
-        mm = np.empty(MAX_MOVES, np.int64)
-        md = np.empty(MAX_MOVES, np.int64)
+        mm = stack_empty(MAX_MOVES)
+        md = stack_empty(MAX_MOVES)
         k = own_moves(st, p, mm, 0, mm, md)
         return best_move(st, p, mm, md, k) >= 0
     return False  # Hidden Ninja [D25]: never an ordinary play
@@ -658,8 +660,8 @@ def end(st, p, x):
     attached, inert)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if defs[cs[x, C_DEF], D_NAME] == N_ASSASSIN and cs[x, C_NAMED] == tv[T_TURNS]:
-        vic = np.empty(1, np.int64)
-        out = np.empty(1, np.int64)
+        vic = stack_empty(1)
+        out = stack_empty(1)
         vic[0] = cs[x, C_HOST]
         destroy(st, vic, 1, cs[x, C_CTRL], True, out)
 
@@ -687,7 +689,7 @@ def special_want(st, q, s, code, a, b):
     if code == SP_SHINOBI:
         return vp_with_card(st, q, a, s) > vp_of(st, s, q)
     if code == SP_HIDDEN:
-        cards = np.empty(CAP, np.int64)
+        cards = stack_empty(CAP)
         k = hand_minions(st, q, s, cards)
         return k > 0 and vp_with_card(st, q, cards[best_card(st, cards, k)], s) > vp_of(st, s, q)
     return False

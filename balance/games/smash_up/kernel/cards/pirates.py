@@ -7,7 +7,8 @@ hand). First Mate is an after-scoring Special (``after_special``).
 """
 import numpy as np
 
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, outranked, place
 from ..board import (
@@ -15,6 +16,7 @@ from ..board import (
     insert, push,
 )
 from ..layout import (
+    SEA_OPTIONS,
     C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION,
     H_ON_PLAY, H_SPECIAL, L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
 )
@@ -63,7 +65,7 @@ def card_step(st, d, hook, step):
         elif name == N_SHANGHAI:
             shanghai(st, p)
         elif name == N_SWASHBUCKLING:
-            mine = np.empty(CAP, np.int64)
+            mine = stack_empty(CAP)
             k = swash_minions(st, p, mine)
             for i in range(k):  # only minions in play now (§1.4)
                 cs[mine[i], C_TEMP] += 1
@@ -83,7 +85,7 @@ def king_want(st, q, s, m):
 def cut_lass(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[m, C_SLOT]
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         x = lst[L_SMIN + s, i]
@@ -96,7 +98,7 @@ def cut_lass(st, p, m):
 @jit
 def first_mate(st, q, s, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    dests = np.empty(16, np.int64)
+    dests = stack_empty(16)
     k = 0
     for t in range(tv[T_NSLOTS]):
         if t != s and can_move(st, q, m, t):  # never the replacement
@@ -148,7 +150,7 @@ def broadside_options(st, c, os_, oq):
 @jit
 def broadside_default(st, c, os_, oq, n, res):
     """res = (index, destroyed power) of the opponent pair destroying most (ties: the first)."""
-    vic = np.empty(CAP, np.int64)
+    vic = stack_empty(CAP)
     res[0], res[1] = 0, 0
     found = False
     for i in range(n):
@@ -166,18 +168,18 @@ def broadside_default(st, c, os_, oq, n, res):
 @jit
 def broadside(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    os_ = np.empty(64, np.int64)
-    oq = np.empty(64, np.int64)
+    os_ = stack_empty(64)
+    oq = stack_empty(64)
     n = broadside_options(st, c, os_, oq)
     if n == 0:
         return
-    res = np.zeros(2, np.int64)
+    res = stack_zeros(2)
     if strat[c] == GREEDY:
         broadside_default(st, c, os_, oq, n, res)
     i = pick(st, c, n, res[0])
-    vic = np.empty(CAP, np.int64)
+    vic = stack_empty(CAP)
     k = broadside_victims(st, c, os_[i], oq[i], vic)
-    out = np.empty(CAP, np.int64)
+    out = stack_empty(CAP)
     destroy(st, vic, k, c, True, out)
 
 
@@ -198,9 +200,9 @@ def cannon_targets(st, c, out):
 def cannon(st, c):
     """Up to two, chosen first, destroyed together (§1.6)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    targets = np.empty(CAP, np.int64)
+    targets = stack_empty(CAP)
     k = cannon_targets(st, c, targets)
-    chosen = np.empty(2, np.int64)
+    chosen = stack_empty(2)
     nc = 0
     for _ in range(2):
         default = k
@@ -216,7 +218,7 @@ def cannon(st, c):
         for i in range(j, k - 1):
             targets[i] = targets[i + 1]
         k -= 1
-    out = np.empty(2, np.int64)
+    out = stack_empty(2)
     destroy(st, chosen, nc, c, True, out)
 
 
@@ -234,7 +236,7 @@ def sail_default(st, c, s, mm, md, k):
         return best
     if now == 0:
         m = -1
-        dests = np.empty(16, np.int64)
+        dests = stack_empty(16)
         nd = 0
         for i in range(k):
             if cs[mm[i], C_SLOT] == s:
@@ -257,10 +259,10 @@ def move_some(st, c, limit, s):
     (Dinghy, Full Sail); the default ``best_move``, or with ``s`` >= 0 (Full Sail's Special,
     the scoring base) ``sail_default``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    moved = np.empty(CAP, np.int64)
+    moved = stack_empty(CAP)
     nm = 0
-    mm = np.empty(MAX_MOVES, np.int64)
-    md = np.empty(MAX_MOVES, np.int64)
+    mm = stack_empty(MAX_MOVES)
+    md = stack_empty(MAX_MOVES)
     for _ in range(limit):
         k = own_moves(st, c, moved, nm, mm, md)
         if k == 0:
@@ -315,7 +317,7 @@ def keg_options(st, c, out):
 def keg_default(st, c, options, n, res):
     """res = (index, other players' destroyed power - yours) of the best m."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    vic = np.empty(CAP, np.int64)
+    vic = stack_empty(CAP)
     res[0], res[1] = 0, 0
     for i in range(n):
         k = keg_victims(st, c, options[i], vic)
@@ -330,17 +332,17 @@ def keg_default(st, c, options, n, res):
 @jit
 def powderkeg(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    options = np.empty(CAP, np.int64)
+    options = stack_empty(CAP)
     n = keg_options(st, c, options)
     if n == 0:
         return
-    res = np.zeros(2, np.int64)
+    res = stack_zeros(2)
     if strat[c] == GREEDY:
         keg_default(st, c, options, n, res)
     m = options[pick(st, c, n, res[0])]
-    vic = np.empty(CAP, np.int64)
+    vic = stack_empty(CAP)
     k = keg_victims(st, c, m, vic)
-    out = np.empty(CAP, np.int64)
+    out = stack_empty(CAP)
     destroy(st, vic, k, c, True, out)
 
 
@@ -368,7 +370,7 @@ def sea_factions(st, c, out):
 @jit
 def sea_options(st, c, of, osrc, odst):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    fac = np.empty(8, np.int64)
+    fac = stack_empty(8)
     nf = sea_factions(st, c, fac)
     n = 0
     for i in range(nf):
@@ -398,8 +400,8 @@ def sea_default(st, c, of, osrc, odst, n):
     """Index of the baseline's (faction, source, destination), or -1 (hold)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     ns = tv[T_NSLOTS]
-    hot = np.zeros(16, np.int64)
-    target = np.empty(16, np.int64)
+    hot = stack_zeros(16)
+    target = stack_empty(16)
     for src in range(ns):
         hot[src] = 1 if outranked(st, c, src) else 0
         best, bg = -1, 0
@@ -409,7 +411,7 @@ def sea_default(st, c, of, osrc, odst, n):
                 if best < 0 or g > bg:
                     best, bg = t, g
         target[src] = best
-    movers = np.empty(CAP, np.int64)
+    movers = stack_empty(CAP)
     best, most = -1, 0
     for i in range(n):
         src, dst = osrc[i], odst[i]
@@ -427,9 +429,9 @@ def sea_default(st, c, of, osrc, odst, n):
 @jit
 def sea_dogs(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    of = np.empty(8 * 256, np.int64)
-    osrc = np.empty(8 * 256, np.int64)
-    odst = np.empty(8 * 256, np.int64)
+    of = stack_empty(SEA_OPTIONS)
+    osrc = stack_empty(SEA_OPTIONS)
+    odst = stack_empty(SEA_OPTIONS)
     n = sea_options(st, c, of, osrc, odst)
     if n == 0:
         return
@@ -438,7 +440,7 @@ def sea_dogs(st, c):
         i = sea_default(st, c, of, osrc, odst, n)
         default = 0 if i < 0 else i
     i = pick(st, c, n, default)
-    movers = np.empty(CAP, np.int64)
+    movers = stack_empty(CAP)
     k = sea_movers(st, c, of[i], osrc[i], odst[i], movers)
     for j in range(k):
         move(st, movers[j], odst[i])
@@ -448,7 +450,7 @@ def sea_dogs(st, c):
 def v_with_moves(st, p, ms, k, src, dst):
     """V for ``p`` with minions ``ms[:k]`` (all on ``src``) moved to ``dst`` in order."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    saved = np.empty(CAP, np.int64)
+    saved = stack_empty(CAP)
     n0 = ln[L_SMIN + src]
     for i in range(n0):
         saved[i] = lst[L_SMIN + src, i]
@@ -468,14 +470,14 @@ def v_with_moves(st, p, ms, k, src, dst):
 
 @jit
 def sea_dogs_want(st, p):
-    of = np.empty(8 * 256, np.int64)
-    osrc = np.empty(8 * 256, np.int64)
-    odst = np.empty(8 * 256, np.int64)
+    of = stack_empty(SEA_OPTIONS)
+    osrc = stack_empty(SEA_OPTIONS)
+    odst = stack_empty(SEA_OPTIONS)
     n = sea_options(st, p, of, osrc, odst)
     i = sea_default(st, p, of, osrc, odst, n)
     if i < 0:
         return False
-    movers = np.empty(CAP, np.int64)
+    movers = stack_empty(CAP)
     k = sea_movers(st, p, of[i], osrc[i], odst[i], movers)
     return v_with_moves(st, p, movers, k, osrc[i], odst[i]) > V(st, p)
 
@@ -498,14 +500,14 @@ def shanghai_moves(st, c, mm, md):
 @jit
 def shanghai(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mm = np.empty(MAX_MOVES, np.int64)
-    md = np.empty(MAX_MOVES, np.int64)
+    mm = stack_empty(MAX_MOVES)
+    md = stack_empty(MAX_MOVES)
     k = shanghai_moves(st, c, mm, md)
     if k == 0:
         return
     default = 0
     if strat[c] == GREEDY:
-        movable = np.empty(CAP, np.int64)
+        movable = stack_empty(CAP)
         nm = 0
         for i in range(k):  # the moves of one minion are contiguous
             if i == 0 or mm[i] != mm[i - 1]:
@@ -531,7 +533,7 @@ def swash_minions(st, c, out):
 @jit
 def swashbuckling_want(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = swash_minions(st, p, mine)
     before = V(st, p)
     for i in range(k):
@@ -553,32 +555,32 @@ def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_BROADSIDE:
-        os_ = np.empty(64, np.int64)
-        oq = np.empty(64, np.int64)
+        os_ = stack_empty(64)
+        oq = stack_empty(64)
         n = broadside_options(st, p, os_, oq)
-        res = np.zeros(2, np.int64)
+        res = stack_zeros(2)
         broadside_default(st, p, os_, oq, n, res)
         return res[1] > 0
     elif name == N_CANNON:
-        targets = np.empty(CAP, np.int64)
+        targets = stack_empty(CAP)
         k = cannon_targets(st, p, targets)
         return hit(st, p, targets, k, False) >= 0
     elif name == N_DINGHY:
-        mm = np.empty(MAX_MOVES, np.int64)
-        md = np.empty(MAX_MOVES, np.int64)
+        mm = stack_empty(MAX_MOVES)
+        md = stack_empty(MAX_MOVES)
         k = own_moves(st, p, mm, 0, mm, md)
         return best_move(st, p, mm, md, k) >= 0
     elif name == N_POWDERKEG:
-        options = np.empty(CAP, np.int64)
+        options = stack_empty(CAP)
         n = keg_options(st, p, options)
-        res = np.zeros(2, np.int64)
+        res = stack_zeros(2)
         keg_default(st, p, options, n, res)
         return res[1] > 0
     elif name == N_SEA_DOGS:
         return sea_dogs_want(st, p)
     elif name == N_SHANGHAI:
-        mm = np.empty(MAX_MOVES, np.int64)
-        md = np.empty(MAX_MOVES, np.int64)
+        mm = stack_empty(MAX_MOVES)
+        md = stack_empty(MAX_MOVES)
         return shanghai_moves(st, p, mm, md) > 0
     elif name == N_SWASHBUCKLING:
         return swashbuckling_want(st, p)
@@ -635,8 +637,8 @@ def special_want(st, q, s, code, a, b):
     if code == SP_KING:
         return king_want(st, q, s, a)
     if code == SP_SAIL:
-        mm = np.empty(MAX_MOVES, np.int64)
-        md = np.empty(MAX_MOVES, np.int64)
+        mm = stack_empty(MAX_MOVES)
+        md = stack_empty(MAX_MOVES)
         k = own_moves(st, q, mm, 0, mm, md)
         return k > 0 and sail_default(st, q, s, mm, md, k) >= 0
     return False

@@ -1,8 +1,7 @@
 """Robots in the kernel (reference/cards/robots.py function by function). Nukebot's trigger and
 Microbot Archive's draws are in ``triggers``; Warbot, Alpha and Fixer's power in ``board``."""
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from ..baseline import place
 from ..board import (
@@ -56,7 +55,7 @@ def hoverbot(st, p):
     c = top(st, p)
     if c < 0 or not is_minion_card(st, c):  # a Pixie counts [D20]
         return
-    slots = np.empty(16, np.int64)
+    slots = stack_empty(16)
     k = 0
     for s in range(tv[T_NSLOTS]):
         if minion_allowed(st, p, c, s):
@@ -84,7 +83,7 @@ def reclaim(st, p):
     """Shuffle any number of Microbots from the discard pile into the deck: one yes/no per
     Microbot card, pile order; the deck is shuffled only if one went in."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    chosen = np.empty(CAP, np.int64)
+    chosen = stack_empty(CAP)
     k = 0
     for i in range(ln[L_DISC + p]):
         c = lst[L_DISC + p, i]
@@ -105,7 +104,7 @@ def guard(st, p, g):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[g, C_SLOT]
     n = mine_at(st, p, s)
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         x = lst[L_SMIN + s, i]
@@ -123,7 +122,7 @@ def guard(st, p, g):
         for i in range(1, k):
             if power(st, cand[i]) < power(st, cand[default]):
                 default = i
-    out = np.empty(1, np.int64)
+    out = stack_empty(1)
     cand[0] = cand[pick(st, p, k, default)]
     destroy(st, cand, 1, p, False, out)
 

@@ -15,7 +15,8 @@ and the 2012 one (``R_TRICKSTERS_2012``). Gremlin's triggers are in ``triggers``
 """
 import numpy as np
 
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from ..baseline import help_, hit, outranked, place
 from ..board import (
@@ -24,6 +25,7 @@ from ..board import (
     push, remove, shuffle, vp_now,
 )
 from ..layout import (
+    SCRATCH,
     C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE,
     CAP, DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, G_AT, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY,
     H_SPECIAL, H_TALENT, K_ACTION, L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY,
@@ -92,14 +94,16 @@ def smallest_gap(st, hosts, idx, n):
 
 @jit
 def smallest_gap_all(st, hosts, k):
-    idx = np.arange(k)
+    idx = stack_empty(SCRATCH)
+    for i in range(k):
+        idx[i] = i
     return smallest_gap(st, hosts, idx, k)
 
 
 @jit
 def lead_host(st, c, hosts, k):
     """The base where you lead with the smallest gap (else the smallest gap)."""
-    idx = np.empty(k + 1, np.int64)
+    idx = stack_empty(SCRATCH)
     n = 0
     for i in range(k):
         if lead(st, c, hosts[i]) > 0:
@@ -213,8 +217,8 @@ def card_step(st, d, hook, step):
             w = tv[T_WINDOW] - 1
             sc[w, fs[w, F_K]] = c
             fs[w, F_K] += 1
-            vic = np.empty(1, np.int64)
-            out = np.empty(1, np.int64)
+            vic = stack_empty(1)
+            out = stack_empty(1)
             vic[0] = fs[d, F_Z]
             destroy(st, vic, 1, p, False, out)
     return DONE
@@ -232,8 +236,8 @@ def leprechaun(st, x, m):
         return
     if power(st, m) >= power(st, x) or not destroyable(st, m, cs[x, C_CTRL], False):
         return
-    vic = np.empty(1, np.int64)
-    out = np.empty(1, np.int64)
+    vic = stack_empty(1)
+    out = stack_empty(1)
     vic[0] = m
     destroy(st, vic, 1, cs[x, C_CTRL], False, out)
     if once and not (cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == s):  # [D29]
@@ -279,7 +283,7 @@ def vp_without(st, p, m):
     cs, lst, ln = st[0], st[1], st[2]
     s = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + s, m)
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     vp_now(st, s, now)
     insert(lst, ln, L_SMIN + s, i, m)
     return now[p]
@@ -288,7 +292,7 @@ def vp_without(st, p, m):
 @jit
 def gnome_want(st, q, s, target):
     cs = st[0]
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = gnome_targets(st, q, s, cand)
     best, bk = -1, (0, 0)
     for i in range(k):
@@ -299,7 +303,7 @@ def gnome_want(st, q, s, target):
                 best, bk = m, key
     if best < 0 or target != best:
         return False
-    now = np.empty(4, np.int64)
+    now = stack_empty(4)
     vp_now(st, s, now)
     return vp_without(st, q, best) > now[q]
 
@@ -310,7 +314,7 @@ def gnome_2012(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if current(st):
         return
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = gnome_targets(st, p, cs[m, C_SLOT], cand)
     default = k
     if strat[p] == GREEDY:
@@ -319,7 +323,7 @@ def gnome_2012(st, p, m):
             default = i
     j = pick(st, p, k + 1, default)
     if j < k:
-        out = np.empty(1, np.int64)
+        out = stack_empty(1)
         cand[0] = cand[j]
         destroy(st, cand, 1, p, False, out)
 
@@ -341,7 +345,7 @@ def pixie_minion(st, p, m):
     if not more_cards_than_someone(st, p, ln[L_HAND + p]):
         return
     s = cs[m, C_SLOT]
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = 0
     for i in range(ln[L_SMIN + s]):
         x = lst[L_SMIN + s, i]
@@ -357,7 +361,7 @@ def pixie_minion(st, p, m):
 @jit
 def pixie_action(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    acts = np.empty(CAP, np.int64)
+    acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     if k == 0:  # "do X to do Y": no X, no Y [D10]
         return
@@ -366,7 +370,7 @@ def pixie_action(st, c):
         i = destroy_action_default(st, c, acts, k)
         default = 0 if i < 0 else i
     discard_attached(st, acts[pick(st, c, k, default)])
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     for _ in range(2):
         n = 0
         for s in range(tv[T_NSLOTS]):
@@ -387,7 +391,7 @@ def pixie_want(st, p):
     cs, lst, ln = st[0], st[1], st[2]
     if more_cards_than_someone(st, p, ln[L_HAND + p] - 1):
         return False
-    acts = np.empty(CAP, np.int64)
+    acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     for i in range(k):
         if cs[acts[i], C_CTRL] != p:
@@ -470,8 +474,8 @@ def hand_minion_cards(st, p, out):
 def place_host(st, c, card, hosts, k):
     """The index into ``hosts`` (slots) PLACE picks for ``card`` among those it may be played
     on; -1 if none."""
-    legal = np.empty(k + 1, np.int64)
-    idx = np.empty(k + 1, np.int64)
+    legal = stack_empty(SCRATCH)
+    idx = stack_empty(SCRATCH)
     n = 0
     for i in range(k):
         if minion_allowed(st, c, card, hosts[i]):
@@ -484,7 +488,7 @@ def place_host(st, c, card, hosts, k):
 
 @jit
 def mist_host(st, c, hosts, k):
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     n = hand_minion_cards(st, c, cards)
     if n > 0:
         i = place_host(st, c, cards[best_card(st, cards, n)], hosts, k)
@@ -513,8 +517,8 @@ def flame_trap(st, x, m):
     if cs[m, C_CTRL] == c or cs[m, C_SLOT] != s:
         return
     killable = cs[m, C_ZONE] == Z_MINION and destroyable(st, m, c, True)
-    vic = np.empty(1, np.int64)
-    out = np.empty(1, np.int64)
+    vic = stack_empty(1)
+    out = stack_empty(1)
     vic[0] = m
     if current(st):
         if killable:  # destroy this card to destroy that minion [D10]
@@ -529,7 +533,7 @@ def flame_trap(st, x, m):
 
 @jit
 def flame_trap_host(st, c, hosts, k):
-    idx = np.empty(k + 1, np.int64)
+    idx = stack_empty(SCRATCH)
     n = 0
     for i in range(k):
         if others_max(st, c, hosts[i]) > player_power(st, c, hosts[i]):
@@ -547,8 +551,8 @@ def flame_trap_start(st, p, x):
     if not current(st):
         return
     s = cs[x, C_SLOT]
-    pw = np.empty(4, np.int64)
-    place_ = np.empty(4, np.int64)
+    pw = stack_empty(4)
+    place_ = stack_empty(4)
     places(st, s, pw, place_)
     firsts = 0
     for q in range(tv[T_PLAYERS]):
@@ -607,7 +611,7 @@ def small_ones(st, p, s, out):
 def hideout_usable(st, p, x):
     if not current(st):
         return False
-    cand = np.empty(2 * CAP, np.int64)
+    cand = stack_empty(SCRATCH)
     k, _ = swap_candidates(st, p, cand)
     return k > 0  # no candidate, no talent [D21]
 
@@ -616,7 +620,7 @@ def hideout_usable(st, p, x):
 def hideout_use(st, p, x):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[x, C_SLOT]
-    cand = np.empty(2 * CAP, np.int64)
+    cand = stack_empty(SCRATCH)
     k, nh = swap_candidates(st, p, cand)
     j = pick(st, p, k, 0)
     card = cand[j]
@@ -646,7 +650,7 @@ def hideout_use(st, p, x):
             shuffle(lst, ln, L_DECK + p, states)  # the searched deck too
     if defs[cs[card, C_DEF], D_NAME] == N_BLOCK_THE_PATH:  # not a play: only the naming [D21]
         name_factions(st, card)
-    targets = np.empty(CAP, np.int64)
+    targets = stack_empty(CAP)
     n = small_ones(st, p, s, targets)
     default = n
     if strat[p] == GREEDY:
@@ -655,7 +659,7 @@ def hideout_use(st, p, x):
             default = h
     t = pick(st, p, n + 1, default)
     if t < n:
-        out = np.empty(1, np.int64)
+        out = stack_empty(1)
         targets[0] = targets[t]
         destroy(st, targets, 1, p, True, out)
 
@@ -663,11 +667,11 @@ def hideout_use(st, p, x):
 @jit
 def hideout_want(st, p, x):
     cs = st[0]
-    cand = np.empty(2 * CAP, np.int64)
+    cand = stack_empty(SCRATCH)
     _, nh = swap_candidates(st, p, cand)
     if nh == 0:
         return False
-    targets = np.empty(CAP, np.int64)
+    targets = stack_empty(CAP)
     n = small_ones(st, p, cs[x, C_SLOT], targets)
     for i in range(n):
         if cs[targets[i], C_CTRL] != p:
@@ -742,7 +746,7 @@ def disenchant_default(st, p, acts, k):
 @jit
 def disenchant(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    acts = np.empty(CAP, np.int64)
+    acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     if k == 0:
         return
@@ -789,7 +793,7 @@ def want(st, p, c):
                 return True
         return False
     elif name == N_DISENCHANT:
-        acts = np.empty(CAP, np.int64)
+        acts = stack_empty(CAP)
         k = attached_anywhere(st, acts)
         return disenchant_default(st, p, acts, k) >= 0
     return False
@@ -858,7 +862,7 @@ def specials(st, q, s, n):
             break
     if g < 0:
         return n
-    cand = np.empty(CAP, np.int64)
+    cand = stack_empty(CAP)
     k = gnome_targets(st, q, s, cand)
     for i in range(k):
         opt[n, 0], opt[n, 1], opt[n, 2] = SP_GNOME, g, cand[i]

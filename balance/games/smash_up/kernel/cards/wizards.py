@@ -16,9 +16,8 @@ Enchantment, then your own in hand): three levels are unrolled, each with its ow
 cover every reachable chain: a seat holds one Time Loop and only its own cards in hand, so at
 the last level no Time Loop is left to ask about.
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
 
 from ..board import (
     affectable, can_play_actions, draw, insert, is_action_card, is_minion_card, pick, pop, power,
@@ -245,7 +244,7 @@ def neophyte(st, p):
 def mass_enchantment(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = tv[T_PLAYERS]
-    actions = np.empty(4, np.int64)
+    actions = stack_empty(4)
     k = 0
     for o in range(1, n):  # §1.9 per deck, in turn order after c
         x = top(st, (c + o) % n)
@@ -266,14 +265,14 @@ def mass_enchantment(st, c):
 @jit
 def portal(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    revealed = np.empty(5, np.int64)
+    revealed = stack_empty(5)
     k = 0
     for _ in range(5):  # an empty deck is rebuilt on the way [D17]
         if not refill(st, c):
             break
         revealed[k] = pop(lst, ln, L_DECK + c)
         k += 1
-    minions = np.empty(5, np.int64)
+    minions = stack_empty(5)
     nm = 0
     for i in range(k):
         if is_minion_card(st, revealed[i]):  # Pixie counts [D20]
@@ -290,7 +289,7 @@ def portal(st, c):
                     break
             push(lst, ln, L_HAND + c, x)
             cs[x, C_ZONE] = Z_HAND
-    order = np.empty(5, np.int64)  # top first
+    order = stack_empty(5)  # top first
     no = 0
     while k > 0:
         i = pick(st, c, k, 0)
@@ -310,7 +309,7 @@ def vp_without_same(st, p, m, now):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     s = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + s, m)
-    out = np.empty(4, np.int64)
+    out = stack_empty(4)
     same = True
     for t in range(tv[T_NSLOTS]):
         vp_now(st, t, out)
@@ -333,8 +332,8 @@ def sacrifice_pick(st, c, mine, k):
                 best, bp = i, pw
     if best >= 0:
         return best
-    now = np.empty(16, np.int64)
-    out = np.empty(4, np.int64)
+    now = stack_empty(16)
+    out = stack_empty(4)
     for t in range(tv[T_NSLOTS]):
         vp_now(st, t, out)
         now[t] = out[c]
@@ -363,7 +362,7 @@ def own_targets(st, c, out):
 @jit
 def sacrifice(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = own_targets(st, c, mine)
     if k == 0:
         return
@@ -377,13 +376,13 @@ def sacrifice(st, c):
                     default = i
     mine[0] = mine[pick(st, c, k, default)]
     draw(st, c, power(st, mine[0]))
-    out = np.empty(1, np.int64)
+    out = stack_empty(1)
     destroy(st, mine, 1, c, True, out)  # a Warbot survives
 
 
 @jit
 def sacrifice_want(st, p):
-    mine = np.empty(CAP, np.int64)
+    mine = stack_empty(CAP)
     k = own_targets(st, p, mine)
     return k > 0 and sacrifice_pick(st, p, mine, k) >= 0
 
@@ -394,7 +393,7 @@ def scry(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if not refill(st, c):  # §1.9: an empty deck is rebuilt before the search
         return
-    options = np.empty(CAP, np.int64)
+    options = stack_empty(CAP)
     k = 0
     for i in range(ln[L_DECK + c] - 1, -1, -1):  # from the top
         x = lst[L_DECK + c, i]

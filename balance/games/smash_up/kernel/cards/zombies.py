@@ -9,9 +9,8 @@ action's once a turn is its ``C_TALENT``).
 card's place in its faction) is the definition row ``C_DEF``: ``tables.card_tables`` builds the
 rows in exactly that order, one per distinct name.
 """
-import numpy as np
-
-from balance.core._jit import jit
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import place
 from ..board import (
@@ -87,7 +86,7 @@ def zombie_lord(st, d, p, m, step):
                 k += 1
         fs[d, F_Z] = k
         fs[d, F_I] = 0
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     while fs[d, F_I] < fs[d, F_Z]:
         s = sc[d, fs[d, F_I]]
         fs[d, F_I] += 1
@@ -132,7 +131,7 @@ def to_hand(st, p, c):
 
 @jit
 def grave_digger(st, p):
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     k = discard_minions(st, p, cards)
     if k > 0:
         i = pick(st, p, k + 1, best_card(st, cards, k))
@@ -193,7 +192,7 @@ def grave_robbing_want(st, p):
 @jit
 def lend_a_hand(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    chosen = np.empty(CAP, np.int64)
+    chosen = stack_empty(CAP)
     k = 0
     for i in range(ln[L_DISC + c]):
         x = lst[L_DISC + c, i]
@@ -282,12 +281,12 @@ def mall_crawl(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if not refill(st, c):  # an empty deck: search the reshuffled discard pile (§1.9)
         return
-    names = np.empty(CAP, np.int64)
-    count = np.empty(CAP, np.int64)
+    names = stack_empty(CAP)
+    count = stack_empty(CAP)
     k = names_in_data_order(st, L_DECK + c, False, names, count)
     default = crawl_default(st, names, count, k) if strat[c] == GREEDY else 0
     j = pick(st, c, k, default)
-    taken = np.empty(CAP, np.int64)
+    taken = stack_empty(CAP)
     n = take_copies(st, c, L_DECK + c, names[j], count[j], taken)
     for i in range(n):
         to_discard(st, taken[i])
@@ -296,8 +295,8 @@ def mall_crawl(st, c):
 
 @jit
 def mall_crawl_want(st, p):
-    names = np.empty(CAP, np.int64)
-    count = np.empty(CAP, np.int64)
+    names = stack_empty(CAP)
+    count = stack_empty(CAP)
     k = names_in_data_order(st, L_DECK + p, False, names, count)
     if k == 0:
         return False
@@ -320,14 +319,14 @@ def bullets(st, p, names, count, res):
 @jit
 def not_enough_bullets(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    names = np.empty(CAP, np.int64)
-    count = np.empty(CAP, np.int64)
-    res = np.zeros(2, np.int64)
+    names = stack_empty(CAP)
+    count = stack_empty(CAP)
+    res = stack_zeros(2)
     k = bullets(st, c, names, count, res)
     if k == 0:
         return
     j = pick(st, c, k, res[0])
-    taken = np.empty(CAP, np.int64)
+    taken = stack_empty(CAP)
     n = take_copies(st, c, L_DISC + c, names[j], count[j], taken)
     for i in range(n):
         push(lst, ln, L_HAND + c, taken[i])
@@ -338,7 +337,7 @@ def not_enough_bullets(st, c):
 @jit
 def outbreak_want(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -347,7 +346,7 @@ def outbreak_want(st, p):
             k += 1
     if k == 0 or (tv[T_FREE_MIN] > 0 and k < 2):
         return False
-    slots = np.empty(16, np.int64)
+    slots = stack_empty(16)
     for j in range(k):
         n = 0
         for s in range(tv[T_NSLOTS]):
@@ -365,7 +364,7 @@ def outbreak_want(st, p):
 @jit
 def ctgy_host(st, c, hosts, k):
     cs, lst, ln = st[0], st[1], st[2]
-    cards = np.empty(CAP, np.int64)
+    cards = stack_empty(CAP)
     for li in (L_DISC + c, L_HAND + c):
         n = 0
         for i in range(ln[li]):
@@ -421,9 +420,9 @@ def want(st, p, c):
     elif name == N_MALL_CRAWL:
         return mall_crawl_want(st, p)
     elif name == N_NOT_ENOUGH_BULLETS:
-        names = np.empty(CAP, np.int64)
-        count = np.empty(CAP, np.int64)
-        res = np.zeros(2, np.int64)
+        names = stack_empty(CAP)
+        count = stack_empty(CAP)
+        res = stack_zeros(2)
         bullets(st, p, names, count, res)
         return res[1] >= 4
     elif name == N_OUTBREAK:
@@ -431,7 +430,7 @@ def want(st, p, c):
     elif name == N_OVERRUN or name == N_THEY_RE_COMING_TO_GET_YOU:
         return True
     elif name == N_THEY_KEEP_COMING:
-        cards = np.empty(CAP, np.int64)
+        cards = stack_empty(CAP)
         return discard_minions(st, p, cards) > 0
     return False
 
