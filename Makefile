@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test test-slow test-all report tune skill bench clean
+.PHONY: install test test-slow test-all report report-smash-up tune skill bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,15 +16,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# -n auto --dist loadgroup: on every core, the tests that share a slow cold compile on one
+# worker (tests/conftest.py); two cores run the suite in about the time of its longest group.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 # The long statistical checks; run them before resolving an issue.
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -n auto --dist loadgroup -m slow
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -m 'slow or not slow'
+	$(BIN)/python -m pytest -n auto --dist loadgroup -m 'slow or not slow'
 
 # The default study: 3, 4 and 5 players, 300,000 games each (seat win rates within about
 # +-0.2 pp). The headline numbers come from one strategy in every seat, the strongest we have
@@ -40,6 +42,16 @@ report: $(STAMP)
 		--strategy $(TUNED) --strategy threshold --strategy random --rotate \
 		--out $(STUDY)/mix --force
 	$(BIN)/balance report $(STUDY)/run --mix $(STUDY)/mix --out $(STUDY)
+	$(MAKE) report-smash-up
+
+# Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
+# pair tests are randomised experiments), 2, 3 and 4 players.
+SMASH := reports/smash-up
+SMASH_GAMES ?= 200000
+report-smash-up: $(STAMP)
+	$(BIN)/balance simulate smash-up --players 2,3,4 --games $(SMASH_GAMES) --seed 1 \
+		--strategy greedy --out $(SMASH)/run --force
+	$(BIN)/balance report $(SMASH)/run --out $(SMASH)
 
 # Skilled play (issue 5): tune greedy by self-play (about 8 minutes on one core), then the
 # ladder random -> heuristics -> greedy -> tuned greedy, and card strength by restricted play.

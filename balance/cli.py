@@ -101,6 +101,42 @@ def strategies(
 
 
 @app.command()
+def cards(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    unsupported: Annotated[bool, typer.Option(
+        "--unsupported", help="List only the cards the engine plays without their abilities "
+        "(every run that deals one says so); exit status 0 either way.")] = False,
+    overrides: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="Rules change KEY=VALUE (e.g. tricksters=2012): the card list they select.")] = None,
+) -> None:
+    """List a game's cards: faction, name, kind, power, copies and whether the engine
+    simulates the card's ability."""
+    from balance.core.registry import get_game
+    from balance.core.variants import parse_overrides
+
+    try:
+        info = get_game(game)
+        part = info.optional_part("cards")
+        if part is None:
+            fail(f"{game} has no card list")
+        rules_obj = info.part("rules").Rules.from_overrides(parse_overrides(overrides or []))
+        if unsupported:
+            missing = part.unsupported(rules_obj)
+            typer.echo(f"{len(missing)} cards are played without their abilities" + (":" if missing else "."))
+            for name in missing:
+                typer.echo(f"  {name}")
+            return
+        frame = part.card_list(rules_obj)
+    except BalanceError as e:
+        fail(str(e))
+    for row in frame.iter_rows(named=True):
+        power = "" if row["power"] is None else row["power"]
+        mark = "" if row["simulated"] else "  (not simulated)"
+        typer.echo(f"{row['faction']:<12} {row['card']:<28} {row['kind']:<7} {power!s:>3}  "
+                   f"x{row['copies']}{mark}")
+
+
+@app.command()
 def rules(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     as_json: Annotated[bool, typer.Option(
@@ -332,14 +368,27 @@ def _print_summary(result) -> None:
     if "card_strength" in result.tables:  # a game without restricted play has no such table
         typer.echo("card strength: every game replayed once per card with one seat denied it "
                    f"(card_strength.parquet); `balance report {result.out}` ranks the cards")
-    sided = bool((result.seats["side"] != "").any())  # seats played as something: show it
-    typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} " + (f"{'side':<14} " if sided else "")
+    import polars as pl
+
+    seats = result.seats
+    keys = ["players", "seat", "strategy"]
+    # seats played as something: show it when each seat kept one side (given with --side);
+    # sides drawn per game are pooled here (the report tests them)
+    sided = bool((seats["side"] != "").any())
+    if sided and seats.group_by(keys).agg(pl.col("side").n_unique())["side"].max() > 1:
+        typer.echo("sides drawn per game: seats pooled over them; the report has win rates by side")
+        sided = False
+    if not sided:
+        seats = (seats.group_by(keys, maintain_order=True)
+                 .agg(pl.col("games", "win_share", "score_sum").sum(), pl.lit("").alias("side")))
+    width = max([4] + [len(x) for x in seats["side"].to_list()]) + 1
+    typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} " + (f"{'side':<{width}}" if sided else "")
                + f"{'win rate':>9} {'mean score':>10}")
-    for row in result.seats.iter_rows(named=True):
+    for row in seats.iter_rows(named=True):
         rate = row["win_share"] / row["games"]
         mean = row["score_sum"] / row["games"]
         typer.echo(f"{row['players']:>7} {row['seat']:>4}  {row['strategy']:<24} "
-                   + (f"{row['side']:<14} " if sided else "") + f"{rate:>8.2%} {mean:>10.2f}")
+                   + (f"{row['side']:<{width}}" if sided else "") + f"{rate:>8.2%} {mean:>10.2f}")
 
 
 @app.command()

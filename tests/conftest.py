@@ -41,3 +41,15 @@ registry.get_game.cache_clear()
 def scripted_games():
     """36 scripted games with the expected state after every villain (vendored from shared/)."""
     return json.loads((DATA / "avengers-cards" / "scripted_games.json").read_text())["games"]
+
+
+# The Smash Up kernel compiles for several minutes when numba's cache is cold (a fresh clone,
+# CI). With pytest-xdist (`make test` runs `-n auto --dist loadgroup`) every test that runs it
+# goes to one worker, which compiles it once, while the other workers run everything else.
+SMASH_KERNEL = ("test_smash_up_kernel", "test_smash_up_engine", "smash-up")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(key in item.nodeid for key in SMASH_KERNEL):
+            item.add_marker(pytest.mark.xdist_group("smash-up-kernel"))

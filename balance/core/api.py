@@ -156,6 +156,13 @@ def simulate(
             seated = [(first, count, [(s, None) for s in seats]) for first, count, seats in seated]
         runs.append((rules, seated, plan))
 
+    # cards the engine plays without their abilities: named in the manifest (and so the report)
+    cards_part = spec.optional_part("cards")
+    lacking = {rules.players: cards_part.unsupported(rules) for rules, _, _ in runs} if cards_part else {}
+    if any(lacking.values()) and on_status is not None:
+        names = sorted({c for cs in lacking.values() for c in cs})
+        on_status(f"warning: {len(names)} cards are played without their abilities (not simulated "
+                  f"yet; `balance cards {spec.id} --unsupported` lists them)")
     manifest = {
         "game": spec.id,
         "title": spec.title,
@@ -172,6 +179,7 @@ def simulate(
             {
                 "players": rules.players,
                 "rules": rules.to_dict(),
+                **({"unsupported": lacking[rules.players]} if lacking.get(rules.players) else {}),
                 "seatings": [
                     {"first_game": first, "games": n_games,
                      "strategies": [{"seat": i, **s.to_dict(),
@@ -214,10 +222,13 @@ def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tu
     if not sides:
         raise BalanceError(f"give at least one --side ({noun}), or none to draw them per game")
     names = list(engine_mod.side_names(rules))
+    # a game may accept other spellings of a side (a faction pair in either order)
+    canonical = getattr(engine_mod, "canonical_side", lambda rules, name: name)
     out = []
-    for name in sides:
+    for given in sides:
+        name = canonical(rules, given)
         if name not in names:
-            raise BalanceError(f"unknown {noun} {name!r}; allowed: {', '.join(names)}")
+            raise BalanceError(f"unknown {noun} {given!r}; allowed: {', '.join(names)}")
         out.append((names.index(name), name))
     return out
 

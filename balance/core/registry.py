@@ -24,6 +24,7 @@ ENTRY_POINT_GROUP = "balance.games"
 # game id -> package whose __init__ defines GAME = GameInfo(...)
 BUILT_IN = {
     "avengers-cards": "balance.games.avengers_cards",
+    "smash-up": "balance.games.smash_up",
 }
 
 

@@ -1,5 +1,30 @@
-"""Smash Up, core set (AEG, 2012) — work in progress for issue 11.
+"""Smash Up, core set (AEG, 2012): 8 factions shuffled together in pairs, 16 bases.
 
-Only the card and base data (``catalogue.py``) and the rules (``rules.py``) exist; no ``GAME``
-yet, so it is not registered and no command offers it. See the issue's notes for the plan.
+Each seat plays a faction pair, its side (``Aliens+Dinosaurs``): fixed with ``--side``,
+rotated over the seats, or drawn per game from the sides' own stream (every seat a distinct
+pair of distinct factions). The rules are ``rules/smash-up.md`` with every card and base of
+``rules/smash-up-cards.md``; ``reference/`` is the plain-Python oracle, ``kernel/`` the numba
+engine that plays the same games.
 """
+from balance.core.game import CAPPED, GameInfo, Kind
+
+from .tables import TABLES
+
+GAME = GameInfo(
+    id="smash-up",
+    title="Smash Up (core set)",
+    module=__name__,
+    kind=Kind.COMPETITIVE,
+    players=(2, 4),
+    default_strategy="greedy",
+    restrictable=None,
+    restrictable_rule=None,
+    outcomes=("finished", CAPPED),
+    score="VP",
+    length="turns",
+    side="faction pair",
+    tables=TABLES,
+)
+
+FINISHED = GAME.outcomes.index("finished")
+CAPPED_CODE = GAME.capped_code

@@ -1,6 +1,6 @@
 """Rules of Smash Up (core set): every parameter a designer varies, validated.
 
-Issue 11 groundwork: the engine does not read these yet. Defaults are the rulebook
+The kernel and the reference both read every key. Defaults are the rulebook
 (rules/smash-up.md) and the spec's decisions (rules/smash-up-cards.md §12): 2-4 players,
 n + 1 bases, hands of 5 with one mulligan of a minion-less hand, one minion and one action a
 turn, draw 2, a hand limit of 10, the game ends after a turn in which someone has 15 VP (play
@@ -15,7 +15,7 @@ from balance.core.rulebook import RulesBase
 
 from .catalogue import BASES, TRICKSTER_LISTS
 
-RULES_VERSION = "smash-up/0"  # 0: not simulated yet
+RULES_VERSION = "smash-up/1"  # bump when a rule's meaning changes: runs record it
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 EDITIONS = TRICKSTER_LISTS  # the same two printings: current (errata) and 2012
 SWITCHES = ("collector_excludes_collectors", "tiger_assassin_any_base", "homeworld_each_time")
@@ -65,6 +65,13 @@ class Rules(RulesBase):
     collector_excludes_collectors: bool = False
     tiger_assassin_any_base: bool = False
     homeworld_each_time: bool = False
+
+    @classmethod
+    def coerce(cls, key: str, value):
+        """``tricksters=2012`` arrives from the command line or TOML as the number 2012."""
+        if key in ("tricksters", "trickster_bases") and isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return value
 
     def validated(self) -> "Rules":
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""

@@ -1,0 +1,303 @@
+"""smash-up's own report sections: factions and faction pairs (tested against the average
+seat), the faction-vs-faction matrix at 2 players, the bases, and the cards the run could not
+simulate; the verdict's Factions, Pairs and Cards lines; their figures.
+
+Why the faction tests are causal: a run that draws its sides (no --side) draws every game's
+faction pairs from a stream of their own, so which factions a seat holds is independent of
+everything else in the game, a randomised experiment. A faction's win rate minus the average
+seat's is then the faction's doing. With sides given (--side), a faction sits in the seats it
+was given, so the same numbers describe those seats and say so.
+
+The generic run report (balance.analysis.report) calls these through the game's declaration
+(balance.core.game.OPTIONAL_PARTS["report"]); nothing here is read by any other game.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+import seaborn as sns
+
+from balance.analysis import aggregate, plots, stats
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
+                                       count, num, p_phrase, pct, pp)
+from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
+
+FIGURES = ("factions", "faction_matchups", "bases")
+MATRIX_PLAYERS = 2  # the faction-vs-faction matrix: every other seat is one opponent
+
+
+@dataclass
+class SmashAnalysis:
+    """factions / pairs: per (players, faction or pair) the seats' win rate against the average
+    seat's (``tested``); matchups: faction against faction at 2 players (None without 2-player
+    games); bases: per (players, base); unsupported: cards played without their abilities;
+    drawn: the sides were drawn per game (the tests are causal)."""
+
+    factions: pl.DataFrame
+    pairs: pl.DataFrame
+    matchups: pl.DataFrame | None
+    bases: pl.DataFrame
+    unsupported: list[str]
+    drawn: bool
+
+
+def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
+    """The game's frames from a run's tables, or None when the run lacks sides or bases."""
+    seats = tables["seats"]
+    if "bases" not in tables or "side" not in seats.columns or not (seats["side"] != "").any():
+        return None
+    seats = seats.filter(pl.col("side") != "")
+    pair_rows = seats.group_by("players", "side").agg(pl.col("games", "win_share").sum())
+    faction_rows = (pair_rows.with_columns(faction=pl.col("side").str.split("+")).explode("faction")
+                    .group_by("players", "faction").agg(pl.col("games", "win_share").sum()))
+    average = seats.group_by("players").agg(pl.col("win_share").sum() / pl.col("games").sum())
+    unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
+    return SmashAnalysis(
+        factions=tested(faction_rows.rename({"faction": "name"}), average, method),
+        pairs=tested(pair_rows.rename({"side": "name"}), average, method),
+        matchups=faction_matchups(tables["pairs"], method) if "pairs" in tables else None,
+        bases=base_summary(tables["bases"], tables.get("outcomes"), method),
+        unsupported=unsupported,
+        drawn=manifest.get("sides") == "drawn",
+    )
+
+
+def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFrame:
+    """Per (players, name): the seats' win rate with its interval, the average seat's rate at
+    that count (``expected``), and the two-sided exact binomial test of rate = expected,
+    Holm-adjusted over every row (one family: the verdict reads them together).
+
+    rows: (players, name, games, win_share) seat-games and wins of the seats holding ``name``;
+    average: (players, win_share) wins per seat-game over every seat. A game hands out at most
+    one whole win (Smash Up plays on while the lead is tied), so the wins are counts. Within a
+    player count the names share games, so the rows are not independent; Holm holds the
+    family-wise error at ALPHA under any dependence. ``detectable``: the deviation this many
+    seat-games detect with POWER at the Bonferroni level ALPHA / rows (Holm's first step).
+    """
+    from scipy.stats import binomtest
+
+    out = (rows.join(average.rename({"win_share": "expected"}), on="players")
+           .sort("players", "name"))
+    out = aggregate.rate(out, "win_share", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
+    wins = np.rint(out["win_share"].to_numpy()).astype(np.int64)
+    if not np.allclose(wins, out["win_share"].to_numpy()):
+        raise ValueError("smash-up win shares are whole wins; a fractional one means a split win")
+    games, expected = out["games"].to_numpy(), out["expected"].to_numpy()
+    p = np.array([binomtest(int(w), int(n), float(e)).pvalue if n and 0 < e < 1 else 1.0
+                  for w, n, e in zip(wins, games, expected)])
+    family = max(out.height, 1)
+    edge = [_detectable(int(n), players, family) for n, players in zip(games, out["players"].to_list())]
+    return out.with_columns(difference=pl.col("rate") - pl.col("expected"), p_value=pl.Series(p),
+                            p_adjusted=pl.Series(stats.holm(p) if p.size else p),
+                            detectable=pl.Series(edge, dtype=pl.Float64))
+
+
+def _detectable(games: int, players: int, family: int) -> float:
+    if games < 1:
+        return math.nan
+    return stats.detectable_rate_edge(games, players, power=POWER, alpha=ALPHA / family)
+
+
+def faction_matchups(pairs: pl.DataFrame, method: str) -> pl.DataFrame | None:
+    """Faction against faction at MATRIX_PLAYERS players: how often a seat holding the row
+    faction outscored the seat holding the column faction (level scores count half), pooled
+    over the pairs each was in. Each game counts once in a cell (a faction is in one seat)."""
+    two = pairs.filter((pl.col("players") == MATRIX_PLAYERS) & (pl.col("side") != ""))
+    if not two.height:
+        return None
+    cells = (two.with_columns(strategy=pl.col("side").str.split("+"),
+                              opponent_strategy=pl.col("opponent_side").str.split("+"))
+             .explode("strategy").explode("opponent_strategy")
+             .group_by("players", "strategy", "opponent_strategy")
+             .agg(pl.col("games", "ahead", "level").sum())
+             .with_columns(points=pl.col("ahead") + pl.col("level") / 2)
+             .sort("strategy", "opponent_strategy"))
+    return aggregate.rate(cells, "points", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
+
+
+def base_summary(bases: pl.DataFrame, outcomes: pl.DataFrame | None, method: str) -> pl.DataFrame:
+    """Per (players, base): how often it scored once in play (``score_rate``, of its entries),
+    the mean turns it was in play when it scored (normal CI), the mean VP at each place per
+    scoring, and the share of finished games whose winner took their last VP from it
+    (``decided``). Descriptive: a base's numbers depend on what was played on it."""
+    pooled = bases.group_by("players", "base", maintain_order=True).agg(pl.exclude("players", "base").sum())
+    finished = (outcomes.filter(pl.col("outcome") == "finished").group_by("players").agg(pl.col("games").sum())
+                if outcomes is not None else
+                pooled.group_by("players").agg(finished=pl.col("decided").sum()).rename({"finished": "games"}))
+    out = (pooled.join(finished.rename({"games": "finished"}), on="players", how="left")
+           .with_columns(pl.col("finished").fill_null(0)))
+    out = aggregate.rate(out, "scored", "entered", "score_rate", method)
+    out = aggregate.rate(out, "decided", "finished", "decided_rate", method)
+    n = out["scored"].to_numpy().astype(float)
+    mean, lo, hi = stats.mean_ci(out["turns_sum"].to_numpy().astype(float),
+                                 out["turns_sq_sum"].to_numpy().astype(float), n, aggregate.CONFIDENCE)
+    per = np.where(n > 0, n, np.nan)
+    return out.with_columns(
+        turns_mean=pl.Series(mean), turns_lo=pl.Series(lo), turns_hi=pl.Series(hi),
+        vp1=pl.Series(out["vp_first"].to_numpy() / per), vp2=pl.Series(out["vp_second"].to_numpy() / per),
+        vp3=pl.Series(out["vp_third"].to_numpy() / per),
+    ).sort("players", "decided_rate", descending=[False, True])
+
+
+# --------------------------------------------------------------------------------------------
+# verdict
+
+
+def verdict(a: SmashAnalysis) -> list:
+    """The verdict's Factions, Faction pairs and Cards blocks."""
+    how = ("the factions of every game were drawn at random, so a difference is the faction's doing"
+           if a.drawn else "the sides were given with --side, so these describe the seats that "
+           "held them; draw the sides (no --side) for a causal answer")
+    blocks = [Para((Strong("Factions"), f" (win rate of the seats holding the faction against the "
+                    f"average seat's; {how}; exact binomial tests, Holm over every faction and "
+                    "player count)."),),
+              Bullets(ranked_lines(a.factions, "faction")),
+              Para((Strong("Faction pairs"), " (the 28 pairs; the same test, Holm over every pair and "
+                    "player count)."),),
+              Bullets(ranked_lines(a.pairs, "pair"))]
+    cards = [("Card strength is not measured for smash-up yet (a card removed from one seat's "
+              "deck, paired on the same games, is still to come): no card is named strong or weak.",)]
+    if a.unsupported:
+        cards.insert(0, (Strong(f"{len(a.unsupported)} cards were played without their abilities"),
+                         " (not simulated yet): ", ", ".join(a.unsupported), ". Every number in this "
+                         "report is for the game with those cards so weakened; ", Code("balance cards "
+                         "smash-up --unsupported"), " lists them."))
+    return blocks + [Para((Strong("Cards."),)), Bullets(cards)]
+
+
+def ranked_lines(frame: pl.DataFrame, noun: str) -> list[tuple]:
+    """One line per player count: the names whose rate differs from the average seat's
+    (Holm-adjusted p < ALPHA), strongest first, or that none does and what this run could have
+    detected."""
+    lines = []
+    for (players,), g in frame.group_by("players", maintain_order=True):
+        found = g.filter(pl.col("p_adjusted") < ALPHA).sort("difference", descending=True)
+        average = f"the average seat's {pct(float(g['expected'][0]))}"
+        if found.height:
+            parts = [f"{_named(r)} {'above' if r['difference'] > 0 else 'below'}" for r in each_row(found)]
+            lines.append((f"{players} players: ", Strong(f"{found.height} {noun}s differ" if found.height > 1
+                                                       else f"1 {noun} differs"), f" from {average}: " + "; ".join(parts) + ".",))
+            continue
+        far = g.row(int(g["difference"].abs().arg_max()), named=True)
+        edge = float(g["detectable"].max())
+        power = (f"; this run detects any {noun} {pp(edge)} or more from the average with {POWER:.0%} power"
+                 if not math.isnan(edge) else "; this run is too small to detect any difference reliably")
+        lines.append((f"{players} players: ", Strong(f"no {noun} differs"), f" from {average} (furthest: "
+                      f"{_named(far)}){power}.",))
+    return lines
+
+
+def _named(r: dict) -> str:
+    return (f"{r['name']} {pct(r['rate'])} ({LEVEL} CI {ci(r['lo'], r['hi'])}; adjusted "
+            f"{p_phrase(r['p_adjusted'])})")
+
+
+def variant_hint(a: SmashAnalysis) -> dict | None:
+    """No rule variant is proposed from these findings yet (a faction is a deck, not a rule)."""
+    return None
+
+
+def methods() -> list[tuple]:
+    return [
+        ("Factions and faction pairs: the seats holding one, their wins over their seat-games, "
+         "against the average seat's wins per seat-game at the same player count; two-sided exact "
+         "binomial test (scipy.stats.binomtest), Holm over every row of the table (factions and "
+         "pairs are separate families). With sides drawn per game (the default) the faction is "
+         "assigned at random, independently of the rest of the game, so the difference is causal. "
+         "The detectable difference is for the Bonferroni level (Holm's first step), 90% power.",),
+        ("Faction against faction (2 players) and the bases: descriptions with Wilson intervals; "
+         "the mean turns to score with a normal interval from the observed variance.",),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# figures and sections
+
+
+def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
+    drawn = {"factions": rate_figure(a.factions, fig_dir / "factions.png", "faction")}
+    if a.matchups is not None:
+        drawn["faction_matchups"] = plots.matchups(a.matchups, fig_dir / "faction_matchups.png",
+                                                   title="row faction outscores column faction")
+    drawn["bases"] = bases_figure(a.bases, fig_dir / "bases.png")
+    return drawn
+
+
+def rate_figure(frame: pl.DataFrame, path: Path, noun: str) -> Path:
+    """Win rate per name with its interval, one panel per player count, the average seat's
+    rate as a line."""
+    groups = list(plots.by_players(frame))
+    fig, axes = plots.grid(len(groups))
+    for ax, (players, g) in zip(axes, groups):
+        g = g.sort("rate")
+        y = np.arange(g.height)
+        plots.interval(ax, y, g["rate"].to_numpy(), g["lo"].to_numpy(), g["hi"].to_numpy(), horizontal=True)
+        ax.axvline(float(g["expected"][0]), color="grey", linestyle="--", linewidth=1)
+        ax.set_yticks(y, g["name"].to_list())
+        ax.set_title(f"{players} players")
+        ax.set_xlabel(f"win rate of the seats holding the {noun}")
+        plots.percent(ax, "x")
+    return plots.save(fig, path)
+
+
+def bases_figure(frame: pl.DataFrame, path: Path) -> Path:
+    """Share of finished games each base decided, per player count."""
+    fig, ax = plt.subplots(figsize=(8, 0.3 * frame["base"].n_unique() + 1.5), layout="constrained")
+    sns.barplot(frame.to_pandas(), y="base", x="decided_rate", hue="players", orient="h", ax=ax)
+    ax.set_xlabel("share of finished games whose winner took the last VP there")
+    ax.set_ylabel("")
+    plots.percent(ax, "x")
+    return plots.save(fig, path)
+
+
+def sections(a: SmashAnalysis, figures: dict) -> list[Section]:
+    return [faction_section(a, figures), base_section(a, figures)]
+
+
+def _rate_table(frame: pl.DataFrame, what: str) -> Table:
+    return Table(["players", what, "seat-games", "win rate", f"{LEVEL} CI", "average seat", "difference",
+                  "adjusted p"],
+                 [[str(r["players"]), Code(r["name"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"]),
+                   pct(r["expected"]), pp(r["difference"], signed=True), p_phrase(r["p_adjusted"])]
+                  for r in each_row(frame)], left=2)
+
+
+def faction_section(a: SmashAnalysis, figures: dict) -> Section:
+    blocks = [Para(("A faction's win rate is that of the seats that held it, against the average "
+                    "seat's at the same player count. Adjusted p: exact binomial test, Holm over "
+                    "the table's rows.",)),
+              Figure("factions", figures["factions"], "Win rate by faction"),
+              _rate_table(a.factions, "faction"),
+              Para(("Faction pairs (the side a seat played):",)),
+              _rate_table(a.pairs.sort("players", "rate", descending=[False, True]), "pair")]
+    if a.matchups is not None and "faction_matchups" in figures:
+        blocks += [Para((f"Faction against faction at {MATRIX_PLAYERS} players: how often the seat "
+                         "holding the row faction outscored the one holding the column faction "
+                         "(level scores count half; 50% is even). Each cell pools the pairs the two "
+                         "factions were in; a description with Wilson intervals, not tested cell by cell.",)),
+                   Figure("faction_matchups", figures["faction_matchups"], "Faction against faction"),
+                   Table(["faction", "opponent", "games", "score", f"{LEVEL} CI"],
+                         [[Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]), pct(r["rate"]),
+                           ci(r["lo"], r["hi"])] for r in each_row(a.matchups)], left=2)]
+    return Section("Factions", blocks)
+
+
+def base_section(a: SmashAnalysis, figures: dict) -> Section:
+    rows = [[str(r["players"]), r["base"], count(r["entered"]), pct(r["score_rate"]),
+             ci(r["score_rate_lo"], r["score_rate_hi"]), num(r["turns_mean"], 1),
+             num(r["vp1"], 1), num(r["vp2"], 1), num(r["vp3"], 1), pct(r["decided_rate"]),
+             ci(r["decided_rate_lo"], r["decided_rate_hi"])] for r in each_row(a.bases)]
+    return Section("Bases", [
+        Para(("Per base: times it came into play; the share of those it was scored; the mean "
+              "turns it had been in play when scored; the mean VP its 1st, 2nd and 3rd place took "
+              "per scoring; and the share of finished games whose winner took their last VP there "
+              "(the base that decided the game). A description: a base's numbers depend on what "
+              "the factions in play did on it.",)),
+        Figure("bases", figures["bases"], "Bases that decide games"),
+        Table(["players", "base", "in play", "scored", f"{LEVEL} CI", "turns to score", "VP 1st",
+               "VP 2nd", "VP 3rd", "decided", f"{LEVEL} CI"], rows, left=2)])
