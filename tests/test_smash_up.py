@@ -107,7 +107,7 @@ def test_bad_rules_are_one_line_errors(key, value, words):
 
 # ---- the reference engine: scoring, ties, the end, setup and bases (smash-up.md, seed 003) -----
 
-from balance.games.smash_up.reference import Greedy, Random, Scripted, play_game  # noqa: E402
+from balance.games.smash_up.reference import Greedy, Random, Scripted, play_seated  # noqa: E402
 from balance.games.smash_up.reference.scenario import (  # noqa: E402
     attach, deck, discard, hand, put, scenario)
 
@@ -252,7 +252,7 @@ def test_full_games_finish_at_every_player_count_with_both_players():
     for n in (2, 3, 4):
         for player in (Greedy, Random):
             for game in range(3):
-                g = play_game(Rules(players=n), [("Aliens", "Dinosaurs"), ("Ninjas", "Pirates"),
+                g = play_seated(Rules(players=n), [("Aliens", "Dinosaurs"), ("Ninjas", "Pirates"),
                                                  ("Robots", "Tricksters"), ("Wizards", "Zombies")][:n],
                               [player() for _ in range(n)], seed=7, game=game)
                 assert g.capped or max(_vp(g)) >= 15 and _vp(g).count(max(_vp(g))) == 1

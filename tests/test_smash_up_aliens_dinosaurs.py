@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.smash_up.reference import Greedy, Random, Scripted, play_game
+from balance.games.smash_up.reference import Greedy, Random, Scripted, play_seated
 from balance.games.smash_up.reference import abilities as ab
 from balance.games.smash_up.reference.baseline import greedy_minion
 from balance.games.smash_up.reference.scenario import attach, deck, hand, put, scenario
@@ -724,7 +724,7 @@ def test_full_games_with_aliens_and_dinosaurs_finish(players, player):
     for game in range(20):
         k = game % players  # Aliens and Dinosaurs sit at every seat in turn
         factions = SEATINGS[1:players][:k] + [SEATINGS[0]] + SEATINGS[1:players][k:]
-        g = play_game(Rules(players=players), factions, [player() for _ in range(players)],
+        g = play_seated(Rules(players=players), factions, [player() for _ in range(players)],
                       seed=5, game=game)
         vp = _vp(g)
         assert g.capped or (max(vp) >= 15 and vp.count(max(vp)) == 1)

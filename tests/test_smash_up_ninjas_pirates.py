@@ -4,7 +4,7 @@ the baseline default and a scripted non-default choice where it matters; and a s
 full games with the two factions seated."""
 import pytest
 
-from balance.games.smash_up.reference import Greedy, Random, Scripted, play_game
+from balance.games.smash_up.reference import Greedy, Random, Scripted, play_seated
 from balance.games.smash_up.reference import abilities as ab
 from balance.games.smash_up.reference.scenario import attach, deck, discard, hand, put, scenario
 from balance.games.smash_up.rules import Rules
@@ -796,6 +796,6 @@ def test_full_games_with_ninjas_and_pirates_finish(n, player):
         seats = SEATS[:n]
         k = game % n  # the Ninjas-Pirates deck sits at every seat in turn
         seats = seats[n - k:] + seats[:n - k]
-        g = play_game(Rules(players=n), seats, [player() for _ in range(n)], seed=11, game=game)
+        g = play_seated(Rules(players=n), seats, [player() for _ in range(n)], seed=11, game=game)
         vps = _vp(g)
         assert g.capped or max(vps) >= 15 and vps.count(max(vps)) == 1

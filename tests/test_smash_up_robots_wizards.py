@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.smash_up.reference import Greedy, Random, Scripted, play_game
+from balance.games.smash_up.reference import Greedy, Random, Scripted, play_seated
 from balance.games.smash_up.reference import abilities as ab
 from balance.games.smash_up.reference.scenario import attach, deck, discard, hand, put, scenario
 from balance.games.smash_up.rules import Rules
@@ -602,6 +602,6 @@ def test_full_games_with_robots_and_wizards_finish(n, player):
     for gm in range(20):
         seats = SEATS[:n] if gm % 2 == 0 else [("Robots", "Aliens"), ("Wizards", "Ninjas"),
                                                ("Pirates", "Zombies"), ("Dinosaurs", "Tricksters")][:n]
-        g = play_game(Rules(players=n), seats, [player() for _ in range(n)], seed=11, game=gm)
+        g = play_seated(Rules(players=n), seats, [player() for _ in range(n)], seed=11, game=gm)
         vps = [pl.vp for pl in g.players]
         assert g.capped or (max(vps) >= 15 and vps.count(max(vps)) == 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.smash_up.reference import Greedy, Random, Scripted, play_game
+from balance.games.smash_up.reference import Greedy, Random, Scripted, play_seated
 from balance.games.smash_up.reference import abilities as ab
 from balance.games.smash_up.reference.baseline import greedy_play
 from balance.games.smash_up.reference.scenario import attach, deck, discard, hand, put, scenario
@@ -1035,6 +1035,6 @@ def test_full_games_with_tricksters_and_zombies_finish(players, player, trickste
         k = game % players  # Tricksters and Zombies sit at every seat in turn
         factions = SEATINGS[1:players][:k] + [SEATINGS[0]] + SEATINGS[1:players][k:]
         rules = Rules(players=players, tricksters=tricksters, trickster_bases=tricksters)
-        g = play_game(rules, factions, [player() for _ in range(players)], seed=11, game=game)
+        g = play_seated(rules, factions, [player() for _ in range(players)], seed=11, game=game)
         vp = [pl.vp for pl in g.players]
         assert g.capped or (max(vp) >= 15 and vp.count(max(vp)) == 1)

@@ -74,7 +74,7 @@ def _engine(info, rules, specs):
 
 # games per (strategy, player count) in the kernel-vs-reference check: the reference is plain
 # Python, and avengers-cards' greedy strategy samples many plays per decision
-REFERENCE_GAMES = {"avengers-cards": 8}
+REFERENCE_GAMES = {"avengers-cards": 8, "smash-up": 8}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

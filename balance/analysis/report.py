@@ -46,6 +46,7 @@ MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
 OPTIONAL_COLUMNS = {"win_share_sq_sum", "side", "opponent_side"}
 FIGURES = ("seat_rates", "strategy_seat", "matchups", "side_matchups", "scores")
+MAX_MATRIX_SIDES = 12  # more sides than this: no side-against-side matrix (28 faction pairs)
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
             "Game length", "Methods")  # the game's own sections come after Scores
 # A cooperative game's report: the Team section replaces Seat fairness and Player count.
@@ -409,7 +410,7 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
         drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategies.by_seat, fig_dir / "strategy_seat.png")
         if a.strategies.matchups is not None:
             drawn["matchups"] = plots.matchups(a.strategies.matchups, fig_dir / "matchups.png")
-    if a.side_matchups is not None and a.side_matchups.height:
+    if _side_matrix_shown(a):
         drawn["side_matchups"] = plots.matchups(a.side_matchups, fig_dir / "side_matchups.png",
                                                 title="row side beats column side")
     if scores is not None:
@@ -562,7 +563,11 @@ def side_section(a: Analysis, figures: dict) -> Section:
     blocks = [Para(("Win rate of the seats that played each side, pooled over seats (a "
                     "description: opponents and seats varied with it).",)),
               _side_table(a.sides, "win rate")]
-    if a.side_matchups is not None and "side_matchups" in figures:
+    if a.side_matchups is not None and not _side_matrix_shown(a):
+        blocks.append(Para((f"Side against side is left out: {a.sides['side'].n_unique()} sides make "
+                            f"a matrix of more than {MAX_MATRIX_SIDES} rows that no one reads; the "
+                            "game's own sections give it by what makes up a side.",)))
+    if _side_matrix_shown(a) and "side_matchups" in figures:
         rows = [[str(r["players"]), Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]),
                  pct(r["rate"]), ci(r["lo"], r["hi"])] for r in each_row(a.side_matchups)]
         blocks += [Para(("Side against side: how often a seat of the row side outscored a seat of the "
@@ -570,6 +575,12 @@ def side_section(a: Analysis, figures: dict) -> Section:
                    Figure("side_matchups", figures["side_matchups"], "Head to head: row side beats column side"),
                    Table(["players", "side", "opponent side", "seat pairs", "score", f"{LEVEL} CI"], rows, left=3)]
     return Section("Sides", blocks)
+
+
+def _side_matrix_shown(a: Analysis) -> bool:
+    """The side-against-side matrix is drawn and tabled for at most MAX_MATRIX_SIDES sides."""
+    return (a.side_matchups is not None and a.side_matchups.height > 0
+            and a.sides is not None and a.sides["side"].n_unique() <= MAX_MATRIX_SIDES)
 
 
 def _side_table(frame: pl.DataFrame, what: str) -> Table:

@@ -154,12 +154,12 @@ def verdict(a: SmashAnalysis) -> list:
            if a.drawn else "the sides were given with --side, so these describe the seats that "
            "held them; draw the sides (no --side) for a causal answer")
     blocks = [Para((Strong("Factions"), f" (win rate of the seats holding the faction against the "
-                    f"average seat's; {how}; exact binomial tests, Holm over every faction and "
-                    "player count)."),),
+                    f"average seat's, as the run's strategies play it; {how}; exact binomial tests, "
+                    "Holm over every faction and player count)."),),
               Bullets(ranked_lines(a.factions, "faction")),
               Para((Strong("Faction pairs"), " (the 28 pairs; the same test, Holm over every pair and "
-                    "player count)."),),
-              Bullets(ranked_lines(a.pairs, "pair"))]
+                    "player count; the three strongest and weakest of those found)."),),
+              Bullets(ranked_lines(a.pairs, "pair", ends=3))]
     cards = [("Card strength is not measured for smash-up yet (a card removed from one seat's "
               "deck, paired on the same games, is still to come): no card is named strong or weak.",)]
     if a.unsupported:
@@ -170,16 +170,19 @@ def verdict(a: SmashAnalysis) -> list:
     return blocks + [Para((Strong("Cards."),)), Bullets(cards)]
 
 
-def ranked_lines(frame: pl.DataFrame, noun: str) -> list[tuple]:
+def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None) -> list[tuple]:
     """One line per player count: the names whose rate differs from the average seat's
     (Holm-adjusted p < ALPHA), strongest first, or that none does and what this run could have
-    detected."""
+    detected. ends: name only the ``ends`` strongest and weakest of those found (the tables
+    list every one)."""
     lines = []
     for (players,), g in frame.group_by("players", maintain_order=True):
         found = g.filter(pl.col("p_adjusted") < ALPHA).sort("difference", descending=True)
         average = f"the average seat's {pct(float(g['expected'][0]))}"
         if found.height:
             parts = [f"{_named(r)} {'above' if r['difference'] > 0 else 'below'}" for r in each_row(found)]
+            if ends is not None and len(parts) > 2 * ends:
+                parts = parts[:ends] + [f"... {len(parts) - 2 * ends} more (the Factions section)"] + parts[-ends:]
             lines.append((f"{players} players: ", Strong(f"{found.height} {noun}s differ" if found.height > 1
                                                        else f"1 {noun} differs"), f" from {average}: " + "; ".join(parts) + ".",))
             continue

@@ -1,17 +1,63 @@
 """Plain-Python reference of Smash Up: slow, obvious, written from the spec; the oracle the
 kernel is tested against game by game (rules/smash-up.md, rules/smash-up-cards.md).
 
-``play_game(rules, factions, players, seed, game)`` plays one game: ``factions`` per seat (its
-two factions), ``players`` per seat (``Greedy()``, ``Random()`` or ``Scripted(...)``).
+``play_seated(rules, factions, players, seed, game)`` plays one game: ``factions`` per seat
+(its two factions), ``players`` per seat (``Greedy()``, ``Random()`` or ``Scripted(...)``).
+``play_game(rules, strategies, seed, game, sides=None)`` is the game contract's entry (the
+one every game's reference has): declared strategies, sides as the engine's pair indices or
+drawn from the game's side stream exactly as the kernel draws them.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+from balance.core.game import WIN_UNIT
+from balance.core.kit import SIDE_STREAM
+from balance.core.rng import PyStream
 
 from . import bases, cards  # noqa: F401  (fill the ability tables)
 from .game import Game
 from .players import Greedy, Random, Scripted
 
-__all__ = ["Game", "Greedy", "Random", "Scripted", "play_game"]
+__all__ = ["Game", "Greedy", "Random", "Scripted", "Result", "play_game", "play_seated", "draw_sides"]
+PLAYERS = {"greedy": Greedy, "random": Random}
 
 
-def play_game(rules, factions, players, seed=0, game=0) -> Game:
+def play_seated(rules, factions, players, seed=0, game=0) -> Game:
     return Game(rules.validated(), factions, players, seed, game).setup().play()
+
+
+@dataclass
+class Result:
+    """One game as the contract reads it: win_units, scores (VP) and sides per seat, outcome
+    (0 finished, 1 capped: GameInfo.outcomes order) and length (turns)."""
+
+    win_units: list[int]
+    scores: list[int]
+    sides: list[int]
+    outcome: int
+    length: int
+
+
+def draw_sides(seed: int, game: int, players: int) -> list[int]:
+    """Each seat's faction pair (side index) of a game whose sides are drawn: 2 * players
+    distinct factions from the side stream (partial Fisher-Yates, ``kit.draw_distinct``),
+    seat p taking draws 2p and 2p + 1."""
+    from ..engine import PAIRS
+
+    stream = PyStream(seed, game, SIDE_STREAM)
+    pool = list(range(8))
+    for i in range(2 * players):
+        j = i + stream.below(8 - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    return [PAIRS.index(tuple(sorted(pool[2 * p:2 * p + 2]))) for p in range(players)]
+
+
+def play_game(rules, strategies, seed: int, game: int, sides=None) -> Result:
+    from ..engine import factions_of
+
+    n = rules.players
+    sides = list(sides) if sides is not None else draw_sides(seed, game, n)
+    g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name]() for s in strategies], seed, game)
+    return Result([WIN_UNIT if p == g.winner else 0 for p in range(n)], [pl.vp for pl in g.players],
+                  sides, 0 if g.winner is not None else 1, g.turns)
