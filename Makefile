@@ -47,7 +47,7 @@ report: $(STAMP)
 # Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
 # pair tests are randomised experiments), 2, 3 and 4 players.
 SMASH := reports/smash-up
-SMASH_GAMES ?= 200000
+SMASH_GAMES ?= 50000
 report-smash-up: $(STAMP)
 	$(BIN)/balance simulate smash-up --players 2,3,4 --games $(SMASH_GAMES) --seed 1 \
 		--strategy greedy --out $(SMASH)/run --force

@@ -49,6 +49,7 @@ def scripted_games():
 SMASH_KERNEL = ("test_smash_up_kernel", "test_smash_up_engine", "smash-up")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if any(key in item.nodeid for key in SMASH_KERNEL):
