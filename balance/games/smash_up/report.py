@@ -23,6 +23,7 @@ import polars as pl
 import seaborn as sns
 
 from balance.analysis import aggregate, plots, stats
+from balance.core.errors import BalanceError
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
 from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
@@ -86,7 +87,8 @@ def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFra
     out = aggregate.rate(out, "win_share", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
     wins = np.rint(out["win_share"].to_numpy()).astype(np.int64)
     if not np.allclose(wins, out["win_share"].to_numpy()):
-        raise ValueError("smash-up win shares are whole wins; a fractional one means a split win")
+        raise BalanceError("this run's smash-up win shares are not whole wins (a split win cannot "
+                           "happen: the lead plays on while tied); the run's tables are damaged")
     games, expected = out["games"].to_numpy(), out["expected"].to_numpy()
     p = np.array([binomtest(int(w), int(n), float(e)).pvalue if n and 0 < e < 1 else 1.0
                   for w, n, e in zip(wins, games, expected)])
