@@ -90,7 +90,6 @@ def test_the_bases_table_adds_up(tmp_path):
     balance.simulate("smash-up", players=[2, 4], games=150, seed=2, strategies=["random"], out=out)
     bases = pl.read_parquet(out / "bases.parquet")
     outcomes = pl.read_parquet(out / "outcomes.parquet")
-    lengths = pl.read_parquet(out / "seats.parquet")
     for (players,), g in bases.group_by("players"):
         finished = outcomes.filter((pl.col("players") == players) & (pl.col("outcome") == "finished"))["games"].sum()
         assert g["decided"].sum() == finished  # every finished game is decided by one base
@@ -98,7 +97,6 @@ def test_the_bases_table_adds_up(tmp_path):
         assert (g["scored"] <= g["entered"]).all()
         # every scoring hands out 1st-place VP; total VP by place = VP the seats scored from bases
         assert (g.filter(pl.col("scored") > 0)["vp_first"] > 0).all()
-    assert lengths.height > 0
 
 
 def test_cards_lists_what_is_not_simulated():
@@ -174,9 +172,12 @@ def test_a_dominant_faction_is_named_and_points_the_right_way():
     assert above["name"].to_list() == ["Ninjas"] and above["difference"][0] > 0.07
     text = _text(su_report.ranked_lines(a.factions, "faction"))
     assert text.startswith(f"2 players: {found.height} factions differ from the average seat's 50.00%: Ninjas 6")
-    # every pair holding Ninjas is above the average, none without it is called
-    called = a.pairs.filter(pl.col("p_adjusted") < su_report.ALPHA)["name"].to_list()
-    assert all("Ninjas" in name for name in called)
+    # a pair called above the average holds Ninjas (one without it is truly a little below);
+    # the pairs' verdict line names such a pair first
+    above_pairs = a.pairs.filter((pl.col("p_adjusted") < su_report.ALPHA) & (pl.col("difference") > 0))
+    assert above_pairs.height and all("Ninjas" in name for name in above_pairs["name"].to_list())
+    pair_text = _text(su_report.ranked_lines(a.pairs, "pair", ends=3))
+    assert "Ninjas" in pair_text.split(": ", 2)[2].split(";")[0]
     # the matrix: Ninjas outscores each other faction
     m = a.matchups.filter(pl.col("strategy") == "Ninjas")
     assert m.height == 7 and (m["rate"] > 0.5).all()

@@ -42,7 +42,13 @@ class RulesBase:
 
     @classmethod
     def coerce(cls, key: str, value):
-        """A parsed value as the field wants it (lists to tuples, ...); override when needed."""
+        """A parsed value as the field wants it; override for more (lists to tuples, ...).
+
+        A text field given a number gets its text: ``--set edition=2012`` and ``edition = 2012``
+        in a variant file arrive as the integer 2012, while the rules name the value "2012"."""
+        default = getattr(cls, key, None)
+        if isinstance(default, str) and isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
         return value
 
     def validated(self):

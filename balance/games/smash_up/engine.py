@@ -14,11 +14,11 @@ from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, FINISHED, GAME
 from .catalogue import FACTIONS
+from .metrics import SCORE_ROOM
 from .rules import Rules
 from .tables import BASES
 
 PAIRS = list(combinations(range(len(FACTIONS)), 2))  # the 28 sides, catalogue order
-SCORE_ROOM = 100  # (metrics.SCORE_ROOM) VP above vp_to_win the score histogram holds (play on while tied)
 
 
 def side_names(rules: Rules) -> list[str]:

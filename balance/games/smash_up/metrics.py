@@ -10,7 +10,7 @@ from balance.core.game import WIN_UNIT
 from . import CAPPED_CODE
 
 RATE, VALUE = "rate", "value"  # a rate shows in % (differences in pp); a value as a number
-SCORE_ROOM = 100  # engine.SCORE_ROOM (not imported: the engine imports the kernel's modules)
+SCORE_ROOM = 100  # VP above vp_to_win a game can reach (play on while tied): the histograms' room
 
 
 @dataclass(frozen=True)

@@ -66,13 +66,6 @@ class Rules(RulesBase):
     tiger_assassin_any_base: bool = False
     homeworld_each_time: bool = False
 
-    @classmethod
-    def coerce(cls, key: str, value):
-        """``tricksters=2012`` arrives from the command line or TOML as the number 2012."""
-        if key in ("tricksters", "trickster_bases") and isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
-        return value
-
     def validated(self) -> "Rules":
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
         check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
