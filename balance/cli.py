@@ -109,8 +109,8 @@ def cards(
     overrides: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules change KEY=VALUE (e.g. tricksters=2012): the card list they select.")] = None,
 ) -> None:
-    """List a game's cards: faction, name, kind, power, copies and whether the engine
-    simulates the card's ability."""
+    """List a game's cards (the columns its card list declares, e.g. faction, card, kind,
+    power, copies) and whether the engine simulates each card's ability."""
     from balance.core.registry import get_game
     from balance.core.variants import parse_overrides
 
@@ -129,11 +129,14 @@ def cards(
         frame = part.card_list(rules_obj)
     except BalanceError as e:
         fail(str(e))
-    for row in frame.iter_rows(named=True):
-        power = "" if row["power"] is None else row["power"]
-        mark = "" if row["simulated"] else "  (not simulated)"
-        typer.echo(f"{row['faction']:<12} {row['card']:<28} {row['kind']:<7} {power!s:>3}  "
-                   f"x{row['copies']}{mark}")
+    # the game's own columns, as it declares them (the "simulated" flag becomes a mark)
+    columns = [c for c in frame.columns if c != "simulated"]
+    cells = [["" if row[c] is None else str(row[c]) for c in columns] for row in frame.iter_rows(named=True)]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    typer.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
+    for r, simulated in zip(cells, frame["simulated"].to_list()):
+        mark = "" if simulated else "  (not simulated)"
+        typer.echo("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() + mark)
 
 
 @app.command()

@@ -46,7 +46,7 @@ MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
 OPTIONAL_COLUMNS = {"win_share_sq_sum", "side", "opponent_side"}
 FIGURES = ("seat_rates", "strategy_seat", "matchups", "side_matchups", "scores")
-MAX_MATRIX_SIDES = 12  # more sides than this: no side-against-side matrix (28 faction pairs)
+MAX_MATRIX_SIDES = 12  # more sides than this: no side-against-side matrix (unreadable; a game draws its own)
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
             "Game length", "Methods")  # the game's own sections come after Scores
 # A cooperative game's report: the Team section replaces Seat fairness and Player count.
