@@ -72,7 +72,8 @@ def games(
                 typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")
             if tables and info.restrictable:
                 modes = "; ".join(f"{mode}: {meaning}" for mode, meaning in info.restrict_modes)
-                typer.echo(f"  restricted play denies a seat a {info.restrictable} (--when {modes})")
+                typer.echo(f"  restricted play denies {info.restrict_seat} a {info.restrictable} "
+                           f"(--when {modes})")
         except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
             typer.echo(f"{game_id:<18} (unusable: {e})")
 
@@ -213,10 +214,13 @@ def simulate(
         "--rotate any number, rotated over the seats with the strategies. Default: the game "
         "draws each game's sides from a stream of their own.")] = None,
     card_strength: Annotated[bool, typer.Option(
-        "--card-strength", help="Also measure each card's strength causally: play every game "
-        "again with one seat denied the card (the seat rotated over equal blocks of games), paired "
-        "with the game as played on the same random streams. Costs one extra game per card and "
-        "game; writes card_strength.parquet, which `balance report` uses.")] = False,
+        "--card-strength", help="Also measure each card's strength causally: play games again "
+        "with one seat denied the card (which seat is the game's: `balance games --tables`), "
+        "paired with the games as played on the same random streams. Costs up to one extra game "
+        "per card and game; writes card_strength.parquet, which `balance report` uses.")] = False,
+    card: Annotated[Optional[list[str]], typer.Option(
+        help="With --card-strength: a card to measure (repeatable), as the game names it "
+        "(avengers-cards: a value of the hand; smash-up: a card name). Default: every card.")] = None,
     when: Annotated[str, typer.Option(
         help="With --card-strength: the mode of restricted play, one the game declares (`balance "
         "games --tables`; avengers-cards: always = removed from the hand, before-last = not "
@@ -254,6 +258,8 @@ def simulate(
     counts = _parse_players(players)
     if when != "always" and not card_strength:
         fail(f"--when {when} applies to --card-strength; add --card-strength (or drop --when)")
+    if card and not card_strength:
+        fail("--card names cards to measure with --card-strength; add --card-strength (or drop --card)")
     try:
         from balance.core.variants import parse_overrides
 
@@ -276,6 +282,7 @@ def simulate(
             side = side or saved["sides"]
             if saved["card_strength"] and not card_strength:
                 card_strength, when = True, saved["card_strength"]["when"]
+                card = card or saved["card_strength"].get("cards")
         out = out or Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
         n_games = 100_000 if n_games is None else n_games
         total = n_games * (len(counts) if counts else 1)  # denied-card replays not counted
@@ -286,7 +293,7 @@ def simulate(
                 out=out, keep_games=keep_games, force=force, chunk_size=chunk_size,
                 on_progress=advance, rotate=rotate, threads=threads, backend=backend,
                 scheduler=scheduler, resume=resume is not None,
-                card_strength=when if card_strength else None,
+                card_strength=when if card_strength else None, card_strength_cards=card or None,
                 on_status=None if quiet or as_json else lambda msg: typer.echo(msg, err=True),
                 sides=side or None,
             )
@@ -585,8 +592,9 @@ def tune(
 @app.command()
 def restrict(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    card: Annotated[Optional[list[int]], typer.Option(
-        help="Card value to deny one seat (repeatable). Default: every card of the hand.")] = None,
+    card: Annotated[Optional[list[str]], typer.Option(
+        help="Card to deny one seat (repeatable), as the game names it (avengers-cards: a value "
+        "of the hand; smash-up: a card name, `balance cards smash-up`). Default: every card.")] = None,
     when: Annotated[str, typer.Option(
         help="The mode of restricted play, one the game declares (`balance games --tables`; "
         "avengers-cards: always = removed from the hand, before-last = not playable before the "

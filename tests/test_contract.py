@@ -224,7 +224,7 @@ def test_simulate_report_compare_tune_ladder_and_matchups_or_restrict_run_end_to
         assert r.exit_code == 2 and "cooperative" in text and len(text.strip().splitlines()) == 1
     else:
         assert r.exit_code == 0, text
-    r, text = _cli("restrict", game_id, "--players", players, "--games", 200, "-s", strategy,
+    r, text = _cli("restrict", game_id, "--players", players, "--games", 100, "-s", strategy,
                    "--out", tmp_path / "restrict", "-q")
     if info.restrictable is None:
         assert r.exit_code == 2 and "restrict" in text and len(text.strip().splitlines()) == 1

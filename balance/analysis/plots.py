@@ -371,7 +371,7 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
                 interval(ax, y[mask], *(c[mask] for c in columns), horizontal=True, color=colour,
                           markerfacecolor=face, markersize=5, label=label)
         ax.axvline(0.0, **FAIR_STYLE)
-        ax.set_yticks(y, [f"card {c}" for c in g["card"]])
+        ax.set_yticks(y, [f"card {c}" if isinstance(c, int) else str(c) for c in g["card"]])
         ax.set_ylim(g.height - 0.5, -0.5)  # most harmful on top
         if players is not None:
             ax.set_title(f"{players} players")

@@ -41,6 +41,7 @@ from balance.core.game import CAPPED
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = 0.9  # the power the detectable edge is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
+MAX_NAMED = 10  # a verdict sentence lists at most this many items by name (a table lists all)
 REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
@@ -725,12 +726,19 @@ def card_verdict(g: pl.DataFrame, item: str = "card") -> tuple:
         parts += [Strong(f"no {item}'s removal changes its seat's win rate detectably"),
                   f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
     if unchanged:
-        parts += [f"; removing the {and_list(unchanged)} changed no game at all"]
+        parts += [f"; removing {_few(unchanged, item)} changed no game at all"]
     if quiet and found.height:
-        parts += [f"; removing the {and_list(quiet)} makes no detectable difference"]
+        parts += [f"; removing {_few(quiet, item)} makes no detectable difference"]
     summary = (f". {found.height} of {g.height} {item}s change their seat's win rate detectably "
                f"(Holm over the run's {item} tests).")
     return (*parts, summary)
+
+
+def _few(names: list, item: str) -> str:
+    """Items for a verdict sentence: each by name when few, else how many (the table lists them)."""
+    if len(names) <= MAX_NAMED:
+        return f"the {and_list(names)}"
+    return f"any one of {len(names)} other {item}s (the table names them)"
 
 
 def _strategy_heading(s: Strategies) -> tuple:

@@ -31,14 +31,15 @@ class RestrictResult:
     game: str = "avengers-cards"
 
 
-def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list[int] | None = None,
+def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list | None = None,
                  when: str = "always", games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, chunk_size: int = 20_000,
                  on_progress=None, threads: int | None = None) -> RestrictResult:
     """Every seat plays ``strategy`` (default: the game's declared default strategy); each card
-    of ``cards`` (default: the hand) is denied to
-    one seat in turn. The games are those of ``balance simulate --card-strength`` with the same
-    seed, so this command and a run's report measure card strength identically."""
+    of ``cards`` (default: every card, as the game names them) is denied to one seat as the
+    game's plan says (GameInfo.restrict_seat). The games are those of ``balance simulate
+    --card-strength`` with the same seed, so this command and a run's report measure card
+    strength identically."""
     from balance.core.api import simulate
     from balance.core.registry import get_game
 
@@ -85,7 +86,7 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
         ])]),
         Section(f"{item.capitalize()}s ranked by how much losing them hurts", [
             Para((f"{result.players} players, every seat ", Code(result.strategy),
-                  f"; one seat (rotated over all seats) has the card {situation}. Difference: the "
+                  f"; {info.restrict_seat} has the card {situation}. Difference: the "
                   "restricted seat's win share minus the same seat's on the same games unrestricted "
                   "(paired, normal interval); Holm correction over the cards.",)),
             Figure("restrict", figure, "Win-share change of the restricted seat, per card"),

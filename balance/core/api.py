@@ -75,7 +75,7 @@ def simulate(
     scheduler: str | None = None,
     resume: bool = False,
     card_strength: str | bool | None = None,
-    card_strength_cards: Sequence[int] | None = None,
+    card_strength_cards: Sequence[int | str] | None = None,
     on_status: Callable[[str], None] | None = None,
     sides: Sequence[str] | None = None,
 ) -> RunResult:
@@ -90,10 +90,12 @@ def simulate(
     ``resume=True`` continues an interrupted run of the same request in ``out``.
     threads: local threads (default: every core); backend ``local`` or ``dask`` (at
     ``scheduler``, or a LocalCluster). Results do not depend on threads, chunks or backend.
-    card_strength: ``"always"`` (or True) or ``"before-last"``: also play every game again
-    with one seat denied each card of ``card_strength_cards`` (default: the whole hand), the
-    seat rotated over equal blocks of games, paired with the game as played on the same random
-    streams; the run gets a ``card_strength`` table (causal card strength, see schema).
+    card_strength: a mode of restricted play the game declares (GameInfo.restrict_modes, e.g.
+    ``"always"``; True: ``"always"``): also play games again with one seat denied each card of
+    ``card_strength_cards`` (default: every card; as the game names them, e.g. a value or a
+    name), paired with the games as played on the same random streams (which seat, and how, is
+    the game's: see its ``CardStrengthPlan``); the run gets a ``card_strength`` table (causal
+    card strength, see balance.core.card_trials).
     on_status: called with a one-line message when something slow happens that is not
     simulation (compiling the kernels on a first run).
     sides: for a game whose seats play as something (GameInfo.side: a hero, a faction pair):
@@ -279,10 +281,7 @@ def _warm_up(engines: list, on_status) -> float:
         notice.start()
     try:
         for engine in engines:
-            engine.play(0, 0, 1)
-            plan = getattr(engine, "card_strength", None)
-            if plan is not None:  # denied seats take another compiled loop
-                engine.denied(plan.cards[0], 0).play(0, 0, 1)
+            engine.play(0, 0, 1)  # with a card-strength plan, game 0's replays compile theirs
     finally:
         if notice is not None:
             notice.cancel()

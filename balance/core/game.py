@@ -87,7 +87,9 @@ class GameInfo:
     strategy analysis commands use when none is given (e.g. the strongest the game ships);
     restrictable: what restricted play denies a seat (``"card"``), or None when the game has
     no restricted play; restrictable_rule: the rules key that lists those items (``"hand"``),
-    so a report can propose the rule variant without one of them.
+    so a report can propose the rule variant without one of them; restrict_modes: (mode,
+    what it denies in words) per mode of restricted play; restrict_seat: which seat, in which
+    games, is denied the item (the game's CardStrengthPlan decides it; reports say it).
     """
 
     id: str
@@ -104,6 +106,7 @@ class GameInfo:
     side: str | None = None
     tables: tuple[TableSpec, ...] = ()
     restrict_modes: tuple[tuple[str, str], ...] = ()
+    restrict_seat: str = "one seat, rotated over all seats in equal blocks of games"
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 import polars as pl
 
-from balance.core import schema
+from balance.core import card_trials, schema
 from balance.core.counters import BaseEngine, Chunk, PairStat
 from balance.core.errors import BalanceError, one_of
 from balance.core.strategy import Strategy
@@ -16,22 +15,11 @@ from . import GAME, kernel
 from .outcomes import WIN_UNIT, CardStat, SeatStat, VillainStat
 from .rules import MAX_CARD, Restrict, Rules
 from .strategies import MAX_PARAMS, scratch_size
-from .tables import CARD_STRENGTH, CARDS, GAME_COLUMNS, VILLAINS
+from .tables import CARDS, GAME_COLUMNS, VILLAINS
 
 FINISHED = GAME.outcomes.index("finished")  # every game plays all its fights: none is capped
 # Restricted play: when a seat's banned card is out of reach (see rules.Restrict).
 WHEN = {"always": Restrict.ALWAYS, "before-last": Restrict.BEFORE_LAST}
-
-
-class CardTrial(IntEnum):
-    """Per card value and restricted seat: ``card_trials[MAX_CARD + 1, P, len(CardTrial)]``,
-    each game of the run played again with that seat denied the card, paired with the game
-    as played (common random numbers). Win shares in WIN_UNIT units, so sums are exact."""
-
-    GAMES = 0
-    UNITS_UNRESTRICTED = 1  # the seat's win units in the games as played
-    UNITS_RESTRICTED = 2  # ... in the same games with the card denied
-    DIFF_SQ = 3  # sum of (restricted - unrestricted)^2
 
 
 @dataclass(frozen=True)
@@ -59,7 +47,7 @@ def card_strength_plan(rules: Rules, when: str, run_games: int,
     if when not in WHEN:
         raise one_of("card-strength mode", when, list(WHEN))
     hand = sorted(rules.hand)
-    cards = hand if not cards else list(cards)
+    cards = hand if not cards else [_card_value(c, hand) for c in cards]
     for card in cards:
         if card not in hand:
             raise BalanceError(f"card {card} is not in the hand; allowed: {', '.join(map(str, hand))}")
@@ -72,6 +60,15 @@ def card_strength_plan(rules: Rules, when: str, run_games: int,
         raise BalanceError(f"games={run_games} is too few to deny a card to each of "
                            f"{rules.players} seats in turn; give at least {rules.players}")
     return CardStrengthPlan(when, run_games, tuple(cards))
+
+
+def _card_value(card, hand: list[int]) -> int:
+    """A card as given (a value, or its text from the command line) as its value."""
+    try:
+        return int(card)
+    except (TypeError, ValueError):
+        raise BalanceError(f"card {card!r} is not a card value; allowed: "
+                           f"{', '.join(map(str, hand))}") from None
 
 
 class Engine(BaseEngine):
@@ -116,7 +113,7 @@ class Engine(BaseEngine):
         return {
             "card_stats": np.zeros((p, MAX_CARD + 1, len(CardStat)), np.int64),
             "villain_stats": np.zeros((len(self.rules.deck.ids), len(VillainStat)), np.int64),
-            **({"card_trials": np.zeros((MAX_CARD + 1, p, len(CardTrial)), np.int64)}
+            **({"card_trials": np.zeros((MAX_CARD + 1, p, len(card_trials.CardTrial)), np.int64)}
                if self.card_strength is not None else {}),
         }
 
@@ -159,19 +156,17 @@ class Engine(BaseEngine):
 
     def _play_denied(self, seed: int, chunk: Chunk, trials: np.ndarray) -> None:
         """Replay the chunk's games once per card with the plan's seat denied it; add the
-        paired win units into trials int64[MAX_CARD + 1, P, len(CardTrial)]."""
+        paired win units into trials int64[MAX_CARD + 1, P, len(card_trials.CardTrial)]."""
         first, n = chunk.first_game, len(chunk)
         bounds = self.card_strength.seat_bounds(self.rules.players)
         for seat in range(self.rules.players):
             lo, hi = max(first, bounds[seat]), min(first + n, bounds[seat + 1])
             if lo >= hi:
                 continue
-            played = chunk.win_units[lo - first:hi - first, seat].astype(np.int64)
+            played = chunk.win_units[lo - first:hi - first, seat]
             for card in self.card_strength.cards:
                 denied = self.denied(card, seat).play(seed, lo, hi - lo).win_units[:, seat]
-                diff = denied.astype(np.int64) - played
-                trials[card, seat] += (hi - lo, played.sum(), denied.sum(dtype=np.int64),
-                                       (diff * diff).sum())
+                card_trials.add_pairs(trials[card, seat], played, denied)
 
     # ---- the game's own tables -------------------------------------------------------------------
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
@@ -209,24 +204,10 @@ class Engine(BaseEngine):
         }, VILLAINS)
         out = {"cards": card_table, "villains": villain_table}
         if self.card_strength is not None:
-            out["card_strength"] = self._card_strength_table(totals["card_trials"])
+            cards = list(self.card_strength.cards)  # trials rows are card values
+            out["card_strength"] = card_trials.frame(n, self.labels(), cards, self.card_strength.when,
+                                                     totals["card_trials"][cards], pl.Int8)
         return out
-
-    def _card_strength_table(self, trials: np.ndarray) -> pl.DataFrame:
-        """One row per (restricted seat, card) that this block played (see schema.CARD_STRENGTH)."""
-        n, labels = self.rules.players, self.labels()
-        rows = [(seat, card) for seat in range(n) for card in self.card_strength.cards
-                if trials[card, seat, CardTrial.GAMES] > 0]
-        t = np.array([trials[card, seat] for seat, card in rows], np.int64).reshape(len(rows), len(CardTrial))
-        return schema.frame({
-            "players": [n] * len(rows), "seat": [s for s, _ in rows],
-            "strategy": [labels[s] for s, _ in rows], "card": [c for _, c in rows],
-            "when": [self.card_strength.when] * len(rows),
-            "games": t[:, CardTrial.GAMES],
-            "win_share_unrestricted": t[:, CardTrial.UNITS_UNRESTRICTED] / WIN_UNIT,
-            "win_share_restricted": t[:, CardTrial.UNITS_RESTRICTED] / WIN_UNIT,
-            "diff_sq_sum": t[:, CardTrial.DIFF_SQ] / WIN_UNIT**2,
-        }, CARD_STRENGTH)
 
     def game_columns(self, chunk: Chunk) -> dict:
         """The game's --keep-games columns of a chunk (tables.GAME_COLUMNS), flat [n * P]."""

@@ -2,6 +2,7 @@
 interface: add, never rename), keys and meaning, declared in the game's GAME."""
 import polars as pl
 
+from balance.core import card_trials
 from balance.core.game import TableSpec
 
 # Battle-card counters, one row per (players, seat, strategy, card value).
@@ -37,17 +38,7 @@ VILLAINS = {
 # simulate --card-strength: one row per (players, seat, strategy, card, when). Each game of
 # the run was played again with ``seat`` denied ``card`` (seat rotated over equal blocks of
 # games), on the same random streams: the difference is paired game by game.
-CARD_STRENGTH = {
-    "players": pl.Int8,
-    "seat": pl.Int8,  # the seat denied the card
-    "strategy": pl.String,  # that seat's strategy
-    "card": pl.Int8,
-    "when": pl.String,  # always (removed from the hand) or before-last
-    "games": pl.Int64,  # paired games
-    "win_share_unrestricted": pl.Float64,  # the seat's summed win share, games as played
-    "win_share_restricted": pl.Float64,  # ... the same games with the card denied
-    "diff_sq_sum": pl.Float64,  # sum of (restricted - unrestricted share)^2 per game
-}
+CARD_STRENGTH = card_trials.columns(pl.Int8)
 
 # --keep-games: the game's own per-game columns (after balance.core.schema.GAMES).
 GAME_COLUMNS = {
@@ -63,7 +54,5 @@ TABLES = (
               "played (how cards are used: an association, not strength)"),
     TableSpec("villains", VILLAINS, ("players", "villain", "battle", "strength"),
               "per villain: fights, defeats and the tokens handed out"),
-    TableSpec("card_strength", CARD_STRENGTH, ("players", "seat", "strategy", "card", "when"),
-              "simulate --card-strength: each game played again with one seat denied a card, "
-              "paired (causal card strength)", optional=True),
+    TableSpec("card_strength", CARD_STRENGTH, card_trials.KEYS, card_trials.MEANING, optional=True),
 )
