@@ -45,13 +45,18 @@ report: $(STAMP)
 	$(MAKE) report-smash-up
 
 # Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
-# pair tests are randomised experiments), 2, 3 and 4 players.
+# pair tests are randomised experiments), 2, 3 and 4 players; then card strength at 2 players:
+# every card removed from the deck of the seat holding its faction, the same games played again
+# (each game is replayed once per card of its four factions, about 47 times).
 SMASH := reports/smash-up
 SMASH_GAMES ?= 50000
+SMASH_CARD_GAMES ?= 6000
 report-smash-up: $(STAMP)
 	$(BIN)/balance simulate smash-up --players 2,3,4 --games $(SMASH_GAMES) --seed 1 \
 		--strategy greedy --out $(SMASH)/run --force
 	$(BIN)/balance report $(SMASH)/run --out $(SMASH)
+	$(BIN)/balance restrict smash-up --players 2 --games $(SMASH_CARD_GAMES) --seed 1 \
+		--strategy greedy --out $(SMASH)/card-strength --force
 
 # Skilled play (issue 5): tune greedy by self-play (about 8 minutes on one core), then the
 # ladder random -> heuristics -> greedy -> tuned greedy, and card strength by restricted play.

@@ -2,6 +2,7 @@
 sanity table of rules/smash-up-cards.md §13, and the bases against the cross-check of six
 public implementations (data/bases_crosscheck.csv)."""
 import csv
+import re
 
 import pytest
 
@@ -73,6 +74,36 @@ def test_bad_requests_are_one_line_errors():
         load_catalogue("2011")
     with pytest.raises(BalanceError, match="unknown faction 'Elves'; allowed: Aliens, Dinosaurs"):
         load_catalogue().deck("Elves")
+
+
+@pytest.mark.parametrize("swap,message", [
+    ("Aliens: Invader -> Zapbot", "'Zapbot' is not among the Aliens cards of the current list; allowed: "
+                                  "Supreme Overlord, Invader"),
+    ("Elves: Invader -> Scout", "unknown faction of swap 'Elves: Invader -> Scout' 'Elves'; allowed: Aliens"),
+    ("Invader for Scout", "write it as 'Faction: Card -> Card', e.g. 'Aliens: Invader -> Collector'"),
+    ("Aliens: Scout -> scout", "give two different cards"),
+    (["Aliens: Supreme Overlord -> Scout"] * 2, "no copy of Supreme Overlord is left to swap out"),
+    (3, "swap=3: give a list of 'Faction: Card -> Card'"),
+])
+def test_a_bad_card_swap_is_a_one_line_error_naming_it(swap, message):
+    from balance.games.smash_up.rules import Rules
+
+    with pytest.raises(BalanceError, match=re.escape(message)):
+        Rules.from_overrides({"swap": swap})
+
+
+def test_swaps_from_a_variant_file_or_set_keep_every_faction_at_20_cards(tmp_path):
+    from balance.core.variants import load_variant_file, parse_overrides
+    from balance.games.smash_up.rules import Rules
+
+    path = tmp_path / "swaps.toml"
+    path.write_text('swap = ["Aliens: Invader -> Collector", "Aliens: Invader -> Scout"]\n')
+    rules = Rules.from_overrides(dict(load_variant_file(path)))
+    aliens = {c.name: c.copies for c in rules.catalogue().factions["Aliens"]}
+    assert (aliens["Invader"], aliens["Collector"], aliens["Scout"]) == (0, 5, 4)
+    assert all(sum(c.copies for c in cards) == 20 for cards in rules.catalogue().factions.values())
+    one = Rules.from_overrides(parse_overrides(["swap=Zombies: Walker -> Grave Digger"]))
+    assert one.swap == ("Zombies: Walker -> Grave Digger",) and Rules().catalogue() == load_catalogue()
 
 
 # ---- the rules (not read by an engine yet) --------------------------------------------------------

@@ -17,13 +17,16 @@ GAME = GameInfo(
     kind=Kind.COMPETITIVE,
     players=(2, 4),
     default_strategy="greedy",
-    restrictable=None,
-    restrictable_rule=None,
+    restrictable="card",
+    restrictable_rule=None,  # no rules key lists the cards: the factions' lists are the data
     outcomes=("finished", CAPPED),
     score="VP",
     length="turns",
     side="faction pair",
     tables=TABLES,
+    restrict_modes=(("always", "removed from the deck of the seat whose faction it belongs to "
+                     "(every copy)"),),
+    restrict_seat="the seat whose faction pair holds the card, in every game where one does",
 )
 
 FINISHED = GAME.outcomes.index("finished")

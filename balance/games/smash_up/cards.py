@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .catalogue import FACTIONS, load_catalogue
+from .catalogue import FACTIONS
 from .rules import Rules
 
 # faction -> its cards whose abilities the kernel lacks ("*": every card of the faction)
@@ -21,7 +21,7 @@ NOT_IN_REFERENCE_2012 = ("Brownie", "Hideout")
 
 def card_list(rules: Rules) -> pl.DataFrame:
     """Every card of the rules' card list: faction, card, kind, power, copies, simulated."""
-    cat = load_catalogue(rules.tricksters, trickster_bases=rules.trickster_bases)
+    cat = rules.catalogue()
     missing = set(unsupported(rules))
     rows = [(f, c.name, c.kind, c.power, c.copies, f"{f}: {c.name}" not in missing)
             for f in FACTIONS for c in cat.factions[f]]
@@ -33,7 +33,7 @@ def card_list(rules: Rules) -> pl.DataFrame:
 def unsupported(rules: Rules) -> list[str]:
     """``"Faction: Card"`` for every card of the rules' list the engine plays without its
     ability, in catalogue order."""
-    cat = load_catalogue(rules.tricksters, trickster_bases=rules.trickster_bases)
+    cat = rules.catalogue()
     out = []
     for f in FACTIONS:
         lacking = set(NOT_IN_KERNEL.get(f, ()))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -129,3 +129,50 @@ def load_catalogue(tricksters: str = "current", path: str | None = None,
         raise BalanceError(f"the card list has {len(bases)} bases (each with {PLACES} VP values "
                            f"expected); the core set has {BASES}")
     return Catalogue(factions, bases, tricksters)
+
+
+@lru_cache(maxsize=None)
+def catalogue_for(tricksters: str = "current", trickster_bases: str = "current",
+                  swaps: tuple[str, ...] = ()) -> Catalogue:
+    """The card list a rules object plays (``Rules.catalogue``): the edition, then the swaps."""
+    cat = load_catalogue(tricksters, trickster_bases=trickster_bases)
+    return swapped(cat, swaps) if swaps else cat
+
+
+def swapped(cat: Catalogue, swaps: tuple[str, ...]) -> Catalogue:
+    """``cat`` with per-faction card substitutions, each ``"Faction: Old -> New"``: one copy of
+    Old becomes one more copy of New, a card of the same faction (a faction stays 20 cards of
+    its own: the engines read a seat's factions from its deck). Applied in order; a card may
+    drop to 0 copies. One-line BalanceError naming the bad swap and what is allowed."""
+    factions = {f: list(cards) for f, cards in cat.factions.items()}
+    for swap in swaps:
+        faction, old, new = parse_swap(swap)
+        names = [c.name for c in factions[faction]]
+        index = {name.lower(): i for i, name in enumerate(names)}
+        for name in (old, new):
+            if name.lower() not in index:
+                raise BalanceError(f"swap {swap!r}: {name!r} is not among the {faction} cards of the "
+                                   f"{cat.tricksters} list; allowed: {', '.join(names)}")
+        i, j = index[old.lower()], index[new.lower()]
+        if factions[faction][i].copies == 0:
+            raise BalanceError(f"swap {swap!r}: no copy of {names[i]} is left to swap out")
+        factions[faction][i] = replace(factions[faction][i], copies=factions[faction][i].copies - 1)
+        factions[faction][j] = replace(factions[faction][j], copies=factions[faction][j].copies + 1)
+    return Catalogue({f: tuple(cards) for f, cards in factions.items()}, cat.bases, cat.tricksters)
+
+
+def parse_swap(swap: str) -> tuple[str, str, str]:
+    """``"Aliens: Invader -> Collector"`` (any case) as (faction, old card, new card); the
+    card names are checked against a card list by ``swapped``."""
+    form = "write it as 'Faction: Card -> Card', e.g. 'Aliens: Invader -> Collector'"
+    if not isinstance(swap, str) or ":" not in swap or "->" not in swap:
+        raise BalanceError(f"swap {swap!r}: {form}")
+    faction, cards = (x.strip() for x in swap.split(":", 1))
+    old, new = (x.strip() for x in cards.split("->", 1))
+    known = {f.lower(): f for f in FACTIONS}
+    if faction.lower() not in known:
+        raise one_of(f"faction of swap {swap!r}", faction, list(FACTIONS))
+    faction = known[faction.lower()]
+    if not old or not new or old.lower() == new.lower():
+        raise BalanceError(f"swap {swap!r}: give two different cards; {form}")
+    return faction, old, new

@@ -2,14 +2,15 @@
 game's per-base table out."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 import polars as pl
 
-from balance.core import kit, schema
+from balance.core import card_trials, kit, schema
 from balance.core.counters import BaseEngine, Chunk
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, one_of
 from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, FINISHED, GAME
@@ -42,23 +43,68 @@ def factions_of(side: int) -> tuple[str, str]:
     return FACTIONS[a], FACTIONS[b]
 
 
+@dataclass(frozen=True)
+class CardStrengthPlan:
+    """Card strength by restricted play inside a run (``simulate --card-strength``).
+
+    Every game of the run in which a seat's faction pair holds a card of ``cards`` is played
+    again with every copy of that card removed from that seat's deck (``when`` "always"), on
+    the same random streams: the same sides, the same shuffle draws (the card is shuffled in
+    and then taken out, so the rest of the deck keeps its order) and the same strategy draws
+    until the games part. No faction is in two seats, so the seat is the card's own.
+    ``run_games``: the run's game count per player count (kept for the run's record).
+    """
+
+    when: str
+    run_games: int
+    cards: tuple[str, ...]
+
+
+WHEN = ("always",)  # GameInfo.restrict_modes
+
+
+def card_strength_plan(rules: Rules, when: str, run_games: int, cards=None) -> CardStrengthPlan:
+    """A validated plan: every card of the rules' card list (catalogue order) unless ``cards``
+    names some (card names, any case; ``Faction: Card`` also accepted)."""
+    if when not in WHEN:
+        raise one_of("card-strength mode", when, list(WHEN))
+    names = card_names(rules)
+    known = {n.lower(): n for n in names}
+    chosen = []
+    for given in cards or names:
+        text = str(given).split(":", 1)[-1].strip()
+        if text.lower() not in known:
+            raise BalanceError(f"card {given!r} is not in the {rules.tricksters} card list; "
+                               f"`balance cards smash-up` lists them (e.g. {', '.join(names[:3])})")
+        chosen.append(known[text.lower()])
+    if len(set(chosen)) != len(chosen):
+        raise BalanceError(f"the cards to measure repeat a card: {', '.join(chosen)}")
+    return CardStrengthPlan(when, run_games, tuple(chosen))
+
+
+def card_names(rules: Rules) -> list[str]:
+    """Every card of the rules' card list, once, in catalogue order (names are unique)."""
+    cat = rules.catalogue()
+    return [c.name for f in FACTIONS for c in cat.factions[f]]
+
+
 class Engine(BaseEngine):
     """Plays games of one rules object with one strategy per seat, each seat on a faction pair.
 
     sides: each seat's pair (side index into ``side_names``; no faction in two seats), or None:
-    every game draws them from its own stream. Table ``bases`` besides the core ones."""
+    every game draws them from its own stream. Table ``bases`` besides the core ones, and
+    ``card_strength`` with a CardStrengthPlan."""
 
     GAME = GAME
 
-    def __init__(self, rules: Rules, strategies: list[Strategy], sides=None, card_strength=None):
+    def __init__(self, rules: Rules, strategies: list[Strategy], sides=None,
+                 card_strength: CardStrengthPlan | None = None):
         from .kernel.games import CAPPED, FINISHED as K_FINISHED
         from .kernel.run import new_state
-        from .kernel.tables import card_tables
+        from .kernel.layout import BST_N, N_BASE_DEFS
+        from .kernel.tables import D_FACTION, card_tables
 
         assert (K_FINISHED, CAPPED) == (FINISHED, CAPPED_CODE)
-        if card_strength is not None:
-            raise BalanceError("smash-up has no card strength by restricted play yet (issue 11); "
-                               "run it without --card-strength")
         if len(strategies) != rules.players:
             raise BalanceError(f"{len(strategies)} strategies for {rules.players} players")
         self.rules = rules
@@ -83,37 +129,78 @@ class Engine(BaseEngine):
         self.pair_of = np.full((len(FACTIONS), len(FACTIONS)), -1, np.int64)
         for i, (a, b) in enumerate(PAIRS):
             self.pair_of[a, b] = i
-        _, _, self.bases = card_tables(rules.tricksters, rules.trickster_bases)
+        defs, _, self.bases = card_tables(rules.catalogue())
+        self.card_strength = card_strength
+        if card_strength is not None:  # each card's definition row and faction
+            rows = {name: d for d, name in enumerate(card_names(rules))}
+            self.trial_defs = np.array([rows[c] for c in card_strength.cards], np.int64)
+            self.trial_factions = defs[self.trial_defs, D_FACTION]
         self.max_score = rules.vp_to_win + SCORE_ROOM
+        self.base_stats_size = N_BASE_DEFS * BST_N
         self.max_length = rules.max_turns
 
     def game_totals(self) -> dict:
-        from .kernel.layout import BST_N, N_BASE_DEFS
-
-        return {"base_stats": np.zeros(N_BASE_DEFS * BST_N, np.int64)}
+        out = {"base_stats": np.zeros(self.base_stats_size, np.int64)}
+        if self.card_strength is not None:
+            out["card_trials"] = np.zeros((len(self.card_strength.cards), self.rules.players,
+                                           len(card_trials.CardTrial)), np.int64)
+        return out
 
     def play(self, seed: int, first_game: int, n_games: int) -> Chunk:
         """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``."""
-        from .kernel.games import play_games
-
-        p = self.rules.players
-        win_units = np.zeros((n_games, p), np.int32)
-        scores = np.zeros((n_games, p), np.int32)
-        outcome = np.zeros(n_games, np.int8)
-        length = np.zeros(n_games, np.int32)
-        sides = np.zeros((n_games, p), np.int16)
         totals = self.empty_totals()
         # a fresh copy of the state per call: threads of one process share this engine
         state = tuple(a.copy() for a in self.state)
-        play_games(state, self.faction_decks, self.pairs, self.pair_of, self.given,
-                   np.uint64(seed), first_game, n_games, win_units, scores, outcome, length,
-                   sides, totals["base_stats"])
+        games = np.arange(first_game, first_game + n_games, dtype=np.int64)
+        win_units, scores, outcome, length, sides = self._kernel(state, seed, games, -1,
+                                                                 totals["base_stats"])
         if n_games and scores.max() > self.max_score:  # cannot happen short of a runaway bug
             raise BalanceError(f"a game reached {scores.max()} VP, above the score histogram's "
                                f"{self.max_score}; report this")
         chunk = Chunk(first_game, win_units, outcome, length, scores, sides, {}, totals)
         kit.fold_chunk(chunk, totals)
+        if self.card_strength is not None:
+            self._play_removed(state, seed, chunk, totals["card_trials"])
         return chunk
+
+    def _play_removed(self, state, seed: int, chunk: Chunk, trials: np.ndarray) -> None:
+        """Replay each game of the chunk in which a seat holds a plan card's faction with the
+        card removed from that seat's deck; add the seat's paired win units into trials
+        int64[len(cards), P, len(CardTrial)]."""
+        held = self.pairs[chunk.sides.astype(np.int64)]  # [n, P, 2]: each seat's factions
+        for i, (d, f) in enumerate(zip(self.trial_defs, self.trial_factions)):
+            holder = (held == f).any(axis=2)  # [n, P]: at most one seat per game
+            rows = np.flatnonzero(holder.any(axis=1))
+            if not len(rows):
+                continue
+            seat = holder[rows].argmax(axis=1)
+            units = self.replay(seed, chunk.first_game + rows.astype(np.int64), int(d), state)[0]
+            for s in range(self.rules.players):
+                mine = seat == s
+                if mine.any():
+                    card_trials.add_pairs(trials[i, s], chunk.win_units[rows[mine], s],
+                                          units[mine, s])
+
+    def replay(self, seed: int, games: np.ndarray, card_def: int, state=None):
+        """Games ``games`` int64[n] of the run with ``seed``, card definition row ``card_def``
+        removed from the deck of the seat whose pair holds it (-1: none): (win_units int32[n, P],
+        scores int32[n, P], length int32[n]). The bases' counters are not kept."""
+        state = tuple(a.copy() for a in self.state) if state is None else state
+        units, scores, _, length, _ = self._kernel(state, seed, np.ascontiguousarray(games, np.int64),
+                                                   card_def, np.zeros(self.base_stats_size, np.int64))
+        return units, scores, length
+
+    def _kernel(self, state, seed: int, games: np.ndarray, removed: int, base_stats: np.ndarray):
+        """kernel.games.play_games on ``games`` int64[n]: (win_units int32[n, P], scores
+        int32[n, P], outcome int8[n], length int32[n], sides int16[n, P]); base_stats is added to."""
+        from .kernel.games import play_games
+
+        p, k = self.rules.players, len(games)
+        win_units, scores = np.zeros((k, p), np.int32), np.zeros((k, p), np.int32)
+        outcome, length, sides = np.zeros(k, np.int8), np.zeros(k, np.int32), np.zeros((k, p), np.int16)
+        play_games(state, self.faction_decks, self.pairs, self.pair_of, self.given, np.uint64(seed),
+                   games, removed, win_units, scores, outcome, length, sides, base_stats)
+        return win_units, scores, outcome, length, sides
 
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
         from .kernel.names import BASE_NAMES
@@ -121,7 +208,7 @@ class Engine(BaseEngine):
                                   BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3)
 
         b = totals["base_stats"].reshape(-1, BST_N)[:len(self.bases)]
-        return {"bases": schema.frame({
+        out = {"bases": schema.frame({
             "players": [self.rules.players] * len(b),
             "base": [BASE_NAMES[row[0]] for row in self.bases],
             "entered": b[:, BST_ENTERED], "scored": b[:, BST_SCORED],
@@ -129,3 +216,8 @@ class Engine(BaseEngine):
             "vp_first": b[:, BST_VP1], "vp_second": b[:, BST_VP2], "vp_third": b[:, BST_VP3],
             "decided": b[:, BST_DECIDED],
         }, BASES)}
+        if self.card_strength is not None:
+            out["card_strength"] = card_trials.frame(
+                self.rules.players, self.labels(), list(self.card_strength.cards),
+                self.card_strength.when, totals["card_trials"], pl.String)
+        return out

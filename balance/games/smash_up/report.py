@@ -1,6 +1,7 @@
 """smash-up's own report sections: factions and faction pairs (tested against the average
-seat), the faction-vs-faction matrix at 2 players, the bases, and the cards the run could not
-simulate; the verdict's Factions, Pairs and Cards lines; their figures.
+seat), the faction-vs-faction matrix at 2 players, the bases, card strength by removal (when
+the run measured it) and the cards the run could not simulate; the verdict's Factions, Pairs
+and Cards lines; their figures.
 
 Why the faction tests are causal: a run that draws its sides (no --side) draws every game's
 faction pairs from a stream of their own, so which factions a seat holds is independent of
@@ -26,9 +27,10 @@ from balance.analysis import aggregate, plots, stats
 from balance.core.errors import BalanceError
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
-from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
+from balance.analysis.report import ALPHA, LEVEL, POWER, card_verdict, each_row
 
-FIGURES = ("factions", "faction_matchups", "bases")
+FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
+FIGURE_CARDS = 24  # the card-strength figure shows this many largest changes per player count
 MATRIX_PLAYERS = 2  # the faction-vs-faction matrix: every other seat is one opponent
 
 
@@ -37,7 +39,8 @@ class SmashAnalysis:
     """factions / pairs: per (players, faction or pair) the seats' win rate against the average
     seat's (``tested``); matchups: faction against faction at 2 players (None without 2-player
     games); bases: per (players, base); unsupported: cards played without their abilities;
-    drawn: the sides were drawn per game (the tests are causal)."""
+    drawn: the sides were drawn per game (the tests are causal); card_effects: causal card
+    strength (aggregate.card_effects with the card's faction), None when not measured."""
 
     factions: pl.DataFrame
     pairs: pl.DataFrame
@@ -45,6 +48,7 @@ class SmashAnalysis:
     bases: pl.DataFrame
     unsupported: list[str]
     drawn: bool
+    card_effects: pl.DataFrame | None = None
 
 
 def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
@@ -65,7 +69,19 @@ def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
         bases=base_summary(tables["bases"], tables.get("outcomes"), method),
         unsupported=unsupported,
         drawn=manifest.get("sides") == "drawn",
+        card_effects=card_effects(tables["card_strength"]) if "card_strength" in tables else None,
     )
+
+
+def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
+    """aggregate.card_effects (paired removal tests, Holm over every card and player count)
+    with each card's faction."""
+    from .catalogue import FACTIONS, load_catalogue
+
+    faction = {c.name: f for edition in ("current", "2012") for f in FACTIONS
+               for c in load_catalogue(edition).factions[f]}
+    effects = aggregate.card_effects(trials)
+    return effects.with_columns(faction=pl.col("card").replace_strict(faction, default="?"))
 
 
 def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFrame:
@@ -162,14 +178,22 @@ def verdict(a: SmashAnalysis) -> list:
               Para((Strong("Faction pairs"), " (the 28 pairs; the same test, Holm over every pair and "
                     "player count; the three strongest and weakest of those found)."),),
               Bullets(ranked_lines(a.pairs, "pair", ends=3))]
-    cards = [("Card strength is not measured for smash-up yet (a card removed from one seat's "
-              "deck, paired on the same games, is still to come): no card is named strong or weak.",)]
+    if a.card_effects is not None:
+        cards = [(f"{n} players: ", *card_verdict(g)) for (n,), g
+                 in a.card_effects.group_by("players", maintain_order=True)]
+    else:
+        cards = [("Card strength was not measured in this run: add --card-strength to ",
+                  Code("balance simulate"), " (or run ", Code("balance restrict smash-up"), "). "
+                  "No card is named strong or weak.",)]
     if a.unsupported:
         cards.insert(0, (Strong(f"{len(a.unsupported)} cards were played without their abilities"),
                          " (not simulated yet): ", ", ".join(a.unsupported), ". Every number in this "
                          "report is for the game with those cards so weakened; ", Code("balance cards "
                          "smash-up --unsupported"), " lists them."))
-    return blocks + [Para((Strong("Cards."),)), Bullets(cards)]
+    how = (" (causal: every copy of the card removed from the deck of the seat holding its "
+           "faction, the same games played again; paired test, Holm over every card and player "
+           "count)." if a.card_effects is not None else ".")
+    return blocks + [Para((Strong("Cards"), how),), Bullets(cards)]
 
 
 def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None) -> list[tuple]:
@@ -215,6 +239,16 @@ def methods() -> list[tuple]:
          "pairs are separate families). With sides drawn per game (the default) the faction is "
          "assigned at random, independently of the rest of the game, so the difference is causal. "
          "The detectable difference is for the Bonferroni level (Holm's first step), 90% power.",),
+        ("Card strength (causal, with --card-strength): restricted play (Jaffe et al., AIIDE 2012). "
+         "Every game in which a seat's pair holds the card's faction is played again with every "
+         "copy of the card removed from that seat's deck, on the same random streams: the same "
+         "sides, the same shuffle draws (the card is shuffled in and then taken out, so the other "
+         "cards keep their order) and the same strategy draws until the games part. The paired "
+         "per-game change of that seat's win share gets a normal interval from its observed "
+         "variance and a two-sided z-test; Holm over every card and player count. \"Changed no "
+         "game\": every paired difference was exactly 0. A removal makes the deck thinner, so a "
+         "weak card's removal can help: the test answers \"is the deck better with this card "
+         "than without it\".",),
         ("Faction against faction (2 players) and the bases: descriptions with Wilson intervals; "
          "the mean turns to score with a normal interval from the observed variance.",),
     ]
@@ -230,6 +264,11 @@ def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
         drawn["faction_matchups"] = plots.matchups(a.matchups, fig_dir / "faction_matchups.png",
                                                    title="row faction outscores column faction")
     drawn["bases"] = bases_figure(a.bases, fig_dir / "bases.png")
+    if a.card_effects is not None:
+        largest = (a.card_effects.with_columns(size=pl.col("difference").abs())
+                   .sort("size", descending=True).group_by("players", maintain_order=True)
+                   .head(FIGURE_CARDS).sort("players"))
+        drawn["card_strength"] = plots.card_restriction(largest, fig_dir / "card_strength.png")
     return drawn
 
 
@@ -261,7 +300,25 @@ def bases_figure(frame: pl.DataFrame, path: Path) -> Path:
 
 
 def sections(a: SmashAnalysis, figures: dict) -> list[Section]:
-    return [faction_section(a, figures), base_section(a, figures)]
+    out = [faction_section(a, figures), base_section(a, figures)]
+    return out + ([card_section(a, figures)] if a.card_effects is not None else [])
+
+
+def card_section(a: SmashAnalysis, figures: dict) -> Section:
+    rows = [[str(r["players"]), Code(r["card"]), r["faction"], count(r["games"]), pct(r["unrestricted"]),
+             pct(r["restricted"]), pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
+             p_phrase(r["p_adjusted"])]
+            for r in each_row(a.card_effects.sort("players", "difference"))]
+    return Section("Card strength", [
+        Para(("Each card removed (every copy) from the deck of the seat whose faction pair holds "
+              "it, in every game where a seat does, the same games played again (common random "
+              "numbers). Difference: that seat's win rate without the card minus with it "
+              "(negative: the card helps its seat); normal interval of the paired differences; "
+              "Holm over every card and player count. Most harmful removals first.",)),
+        Figure("card_strength", figures["card_strength"],
+               f"Win-rate change without the card (the {FIGURE_CARDS} largest per player count)"),
+        Table(["players", "card", "faction", "games", "with it", "without", "difference",
+               f"{LEVEL} CI", "adjusted p"], rows, left=3)])
 
 
 def _rate_table(frame: pl.DataFrame, what: str) -> Table:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from balance.core.errors import BalanceError, check_int, one_of
 from balance.core.rulebook import RulesBase
 
-from .catalogue import BASES, TRICKSTER_LISTS
+from .catalogue import BASES, TRICKSTER_LISTS, Catalogue, catalogue_for
 
 RULES_VERSION = "smash-up/1"  # bump when a rule's meaning changes: runs record it
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -41,6 +41,10 @@ DOCS: dict[str, tuple[str, str]] = {
     "tiger_assassin_any_base": ("true or false", "Tiger Assassin may destroy a minion on any base [D3]."),
     "homeworld_each_time": ("true or false", "The Homeworld grants its extra minion after every minion "
                             "played there (original printing), not once per turn."),
+    "swap": ("list of 'Faction: Card -> Card'", "Per-faction card substitutions, in order: one copy of "
+             "the first card becomes one more copy of the second, a card of the same faction (a "
+             "faction keeps 20 cards). Give them in a variant file: swap = [\"Aliens: Invader -> "
+             "Collector\"]."),
 }
 
 
@@ -65,6 +69,13 @@ class Rules(RulesBase):
     collector_excludes_collectors: bool = False
     tiger_assassin_any_base: bool = False
     homeworld_each_time: bool = False
+    swap: tuple[str, ...] = ()
+
+    @classmethod
+    def coerce(cls, key: str, value):
+        if key == "swap":  # one swap or a list of them (TOML and --set give lists)
+            return (value,) if isinstance(value, str) else tuple(value) if isinstance(value, list) else value
+        return super().coerce(key, value)
 
     def validated(self) -> "Rules":
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
@@ -87,7 +98,14 @@ class Rules(RulesBase):
         for key in ("mulligan", *SWITCHES):
             if not isinstance(getattr(self, key), bool):
                 raise BalanceError(f"{key}={getattr(self, key)!r} is not true or false")
+        if not isinstance(self.swap, tuple):
+            raise BalanceError(f"swap={self.swap!r}: give a list of 'Faction: Card -> Card'")
+        self.catalogue()  # every swap names two cards of its faction, with a copy to swap out
         return self
+
+    def catalogue(self) -> Catalogue:
+        """The card list these rules play: the Tricksters list and bases, then the swaps."""
+        return catalogue_for(self.tricksters, self.trickster_bases, self.swap)
 
     @property
     def bases_in_play(self) -> int:

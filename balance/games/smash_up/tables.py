@@ -2,6 +2,7 @@
 interface: add, never rename), keys and meaning, declared in the game's GAME."""
 import polars as pl
 
+from balance.core import card_trials
 from balance.core.game import TableSpec
 
 # Per base (one row per players and base): how often it came into play and scored, how long it
@@ -22,4 +23,8 @@ BASES = {
 TABLES = (
     TableSpec("bases", BASES, ("players", "base"),
               "per base: times in play and scored, turns to score, VP by place, games decided"),
+    # simulate --card-strength: per (players, seat, strategy, card, when), the games in which
+    # the seat's pair held the card, played again with every copy removed from its deck
+    TableSpec("card_strength", card_trials.columns(pl.String), card_trials.KEYS,
+              card_trials.MEANING, optional=True),
 )

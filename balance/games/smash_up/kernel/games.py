@@ -13,17 +13,18 @@ FINISHED, CAPPED = 0, 1  # GameInfo.outcomes order
 
 
 @jit
-def play_games(st, faction_decks, pairs, pair_of, given, seed, first_game, n_games,
+def play_games(st, faction_decks, pairs, pair_of, given, seed, games, removed,
                win_units, scores, outcome, length, sides, base_totals):
-    """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``.
+    """Play the games numbered ``games`` int64[n] of the run with ``seed``.
 
     faction_decks int64[8, 20]: each faction's cards as definition rows; pairs int64[28, 2]:
     the factions of each side (catalogue order, first < second); pair_of int64[8, 8]: the side
     of two factions; given int64[P]: each seat's side, or all -1: every game draws 2P distinct
     factions from its side stream (seat p takes draws 2p and 2p + 1), so sides never depend on
-    the strategies. Outputs, row per game: win_units int32[n, P], scores int32[n, P] (VP),
-    outcome int8[n], length int32[n] (turns), sides int16[n, P]; base_totals int64[16 * BST_N]
-    (``turn``'s per-base counters) is added to.
+    the strategies. removed: a card definition row taken out of the deck of the seat whose pair
+    holds it (every copy; card strength), or -1 for none. Outputs, row per game: win_units
+    int32[n, P], scores int32[n, P] (VP), outcome int8[n], length int32[n] (turns), sides
+    int16[n, P]; base_totals int64[16 * BST_N] (``turn``'s per-base counters) is added to.
     """
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = rs[R_PLAYERS]
@@ -32,8 +33,8 @@ def play_games(st, faction_decks, pairs, pair_of, given, seed, first_game, n_gam
     side_state = np.empty(1, np.uint64)
     pool = np.empty(8, np.int64)
     drawn = np.empty(8, np.int64)
-    for i in range(n_games):
-        gk = game_key(seed_k, np.uint64(first_game + i))
+    for i in range(games.shape[0]):
+        gk = game_key(seed_k, np.uint64(games[i]))
         for s in range(1 + n):
             states[s] = game_stream_key(gk, s)
         if given[0] < 0:
@@ -48,6 +49,9 @@ def play_games(st, faction_decks, pairs, pair_of, given, seed, first_game, n_gam
         for p in range(n):
             deck_defs[p, :20] = faction_decks[pairs[sides[i, p], 0]]
             deck_defs[p, 20:] = faction_decks[pairs[sides[i, p], 1]]
+            for k in range(40):
+                if deck_defs[p, k] == removed:
+                    deck_defs[p, k] = -1 - removed  # setup shuffles it in, then takes it out
         play_game(st, deck_defs)
         w = stats[O_WINNER]
         for p in range(n):

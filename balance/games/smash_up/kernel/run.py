@@ -25,7 +25,7 @@ def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
 
 def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
     """The state tuple ``st`` for games under ``rules``; ``strategies``: names per seat."""
-    defs, decks, bases = card_tables(rules.tricksters, rules.trickster_bases)
+    defs, decks, bases = card_tables(rules.catalogue())
     ncards = MAX_PLAYERS * DECK
     st = (np.zeros((ncards, C_N), np.int64), np.zeros((n_lists(ncards), CAP), np.int64),
           np.zeros(n_lists(ncards), np.int64), np.zeros((MAX_SLOTS, S_N), np.int64),

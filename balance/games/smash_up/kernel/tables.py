@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..catalogue import FACTIONS, load_catalogue
+from ..catalogue import FACTIONS
 from .layout import K_ACTION, K_DUAL, K_MINION
 from .names import BASE_NAMES, card_code
 
@@ -27,9 +27,9 @@ _PLAY_ON = {
 _KIND = {"minion": K_MINION, "action": K_ACTION, "dual": K_DUAL}
 
 
-def card_tables(tricksters="current", trickster_bases="current"):
-    """(defs, decks, bases) for a card list: see the module docstring."""
-    cat = load_catalogue(tricksters, trickster_bases=trickster_bases)
+def card_tables(cat):
+    """(defs, decks, bases) for a card list (``catalogue.Catalogue``, e.g. ``rules.catalogue()``):
+    see the module docstring."""
     rows, decks = [], {}
     for f, faction in enumerate(FACTIONS):
         decks[faction] = []

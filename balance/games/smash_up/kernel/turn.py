@@ -23,7 +23,7 @@ from .layout import (
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY,
     P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT,
     T_EXTRA_ACT, T_FREE_ACT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS,
-    T_SP, T_TENACIOUS, T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, G_ANY, H_TALENT, MV_TALENT, MV_CTGY, K_DUAL,
+    T_SP, T_TENACIOUS, T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_TALENT, MV_TALENT, MV_CTGY, K_DUAL,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA
 from .triggers import gremlin
@@ -40,20 +40,29 @@ MAX_PLAY_STEPS = 200  # the reference's bound on Play Cards moves in one turn
 @jit
 def setup(st, deck_defs):
     """Decks, bases, opening hands and the mulligan (``Game.setup``); ``deck_defs int64[P, 40]``:
-    each seat's two factions' cards as definition rows, in catalogue order."""
+    each seat's two factions' cards as definition rows, in catalogue order. A row ``-1 - d``
+    is card ``d`` removed from the game (card strength): it is shuffled with the deck and then
+    taken out, so the shuffle draws the same numbers as the game without the removal and the
+    rest of the deck keeps its order (the paired games stay equal until the card's turn comes)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = rs[R_PLAYERS]
     ln[:] = 0
     for p in range(n):
         for k in range(DECK):
             c = p * DECK + k
+            d = deck_defs[p, k]
             cs[c, :] = 0
-            cs[c, C_DEF] = deck_defs[p, k]
+            cs[c, C_DEF] = d if d >= 0 else -1 - d
             cs[c, C_OWNER] = p
             cs[c, C_ZONE] = Z_DECK
             cs[c, C_SLOT] = -1
             push(lst, ln, L_DECK + p, c)
         shuffle(lst, ln, L_DECK + p, states)
+        for k in range(DECK):
+            if deck_defs[p, k] < 0:
+                c = p * DECK + k
+                remove(lst, ln, L_DECK + p, c)
+                cs[c, C_ZONE] = Z_NONE  # out of the game: no list holds it
     for b in range(bases.shape[0]):
         push(lst, ln, L_BDECK, b)
     shuffle(lst, ln, L_BDECK, states)

@@ -3,9 +3,10 @@ kernel is tested against game by game (rules/smash-up.md, rules/smash-up-cards.m
 
 ``play_seated(rules, factions, players, seed, game)`` plays one game: ``factions`` per seat
 (its two factions), ``players`` per seat (``Greedy()``, ``Random()`` or ``Scripted(...)``).
-``play_game(rules, strategies, seed, game, sides=None)`` is the game contract's entry (the
-one every game's reference has): declared strategies, sides as the engine's pair indices or
-drawn from the game's side stream exactly as the kernel draws them.
+``play_game(rules, strategies, seed, game, sides=None, removed=None)`` is the game contract's
+entry (the one every game's reference has): declared strategies, sides as the engine's pair
+indices or drawn from the game's side stream exactly as the kernel draws them; ``removed`` a
+card taken out of its seat's deck (card strength).
 """
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ __all__ = ["Game", "Greedy", "Random", "Scripted", "Result", "play_game", "play_
 PLAYERS = {"greedy": Greedy, "random": Random}
 
 
-def play_seated(rules, factions, players, seed=0, game=0) -> Game:
-    return Game(rules.validated(), factions, players, seed, game).setup().play()
+def play_seated(rules, factions, players, seed=0, game=0, removed=None) -> Game:
+    return Game(rules.validated(), factions, players, seed, game, removed=removed).setup().play()
 
 
 @dataclass
@@ -53,11 +54,13 @@ def draw_sides(seed: int, game: int, players: int) -> list[int]:
     return [PAIRS.index(tuple(sorted(pool[2 * p:2 * p + 2]))) for p in range(players)]
 
 
-def play_game(rules, strategies, seed: int, game: int, sides=None) -> Result:
+def play_game(rules, strategies, seed: int, game: int, sides=None, removed=None) -> Result:
+    """``removed``: a card name taken out of the deck of the seat whose pair holds it."""
     from ..engine import factions_of
 
     n = rules.players
     sides = list(sides) if sides is not None else draw_sides(seed, game, n)
-    g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name]() for s in strategies], seed, game)
+    g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name]() for s in strategies],
+                    seed, game, removed)
     return Result([WIN_UNIT if p == g.winner else 0 for p in range(n)], [pl.vp for pl in g.players],
                   sides, 0 if g.winner is not None else 1, g.turns)

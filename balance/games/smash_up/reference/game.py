@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from balance.core.rng import PyStream
 
-from ..catalogue import load_catalogue
 from . import abilities as ab
 from .baseline import greedy_minion, greedy_play, keep_value, place, score_order
 from .state import Attached, Card, Minion, Player, Slot
@@ -37,12 +36,15 @@ class GameOver(Exception):
 
 
 class Game:
-    """One game of Smash Up. ``factions``: per seat, its two factions (seat 0 moves first)."""
+    """One game of Smash Up. ``factions``: per seat, its two factions (seat 0 moves first).
+    ``removed``: a card name whose every copy is taken out of its owner's deck right after the
+    deck's shuffle (card strength by restricted play), or None."""
 
-    def __init__(self, rules, factions, strategies, seed=0, game=0, catalogue=None):
+    def __init__(self, rules, factions, strategies, seed=0, game=0, catalogue=None, removed=None):
         self.rules = rules
+        self.removed = removed
         self.n = rules.players
-        self.cat = catalogue or load_catalogue(rules.tricksters, trickster_bases=rules.trickster_bases)
+        self.cat = catalogue or rules.catalogue()
         self.strategies = strategies
         self.chance = PyStream(seed, game, 0)
         self.streams = [PyStream(seed, game, 1 + s) for s in range(self.n)]
@@ -73,6 +75,8 @@ class Game:
         for pl in self.players:
             pl.deck = [self.new_card(c, pl.seat) for f in pl.factions for c in self.cat.deck(f)]
             self.shuffle(pl.deck)
+            # shuffled in, then taken out: the shuffle draws what it draws without the removal
+            pl.deck = [c for c in pl.deck if c.name != self.removed]
         self.base_deck = list(self.cat.bases)
         self.shuffle(self.base_deck)
         for i in range(self.rules.bases_in_play):

@@ -11,7 +11,6 @@ and ``discard`` fill them), so a test sees exactly the cards it placed.
 """
 from __future__ import annotations
 
-from ..catalogue import load_catalogue
 from ..rules import Rules
 from .game import Game
 from .players import Greedy
@@ -25,7 +24,7 @@ def scenario(players=2, bases=("Jungle Oasis", "Tar Pits", "The Homeworld"), rul
              strategies=None, factions=None, base_deck=()):
     """A game with the named bases in play (slot order) and ``base_deck`` under them (top last)."""
     rules = rules or Rules(players=players)
-    cat = load_catalogue(rules.tricksters, trickster_bases=rules.trickster_bases)
+    cat = rules.catalogue()
     g = Game(rules, factions or DEFAULT_FACTIONS[:rules.players],
              strategies or [Greedy() for _ in range(rules.players)], catalogue=cat)
     by_name = {b.name: b for b in cat.bases}
