@@ -238,7 +238,8 @@ def simulate(
         help="dask scheduler address, e.g. tcp://10.0.0.5:8786. Default with --backend dask: "
         "a local cluster of --threads worker processes.")] = None,
     chunk_size: Annotated[Optional[int], typer.Option(
-        help="Games per chunk (memory vs overhead); results do not depend on it.")] = None,
+        help="Games per chunk (memory vs overhead); results do not depend on it. Default: "
+        "at least 4 chunks per thread, at most 50,000 games each.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON at the end.")] = False,
 ) -> None:

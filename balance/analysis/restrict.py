@@ -33,7 +33,7 @@ class RestrictResult:
 
 def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list | None = None,
                  when: str = "always", games: int = 100_000, seed: int = 0,
-                 overrides: dict | None = None, chunk_size: int = 20_000,
+                 overrides: dict | None = None, chunk_size: int | None = None,
                  on_progress=None, threads: int | None = None) -> RestrictResult:
     """Every seat plays ``strategy`` (default: the game's declared default strategy); each card
     of ``cards`` (default: every card, as the game names them) is denied to one seat as the

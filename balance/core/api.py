@@ -114,10 +114,13 @@ def simulate(
         raise BalanceError("resume needs the run directory (--resume DIR)")
     if chunk_size is None:  # a resumed run keeps its chunking (its checkpoint is per chunk)
         chunk_size = _saved_chunk_size(Path(out)) if resume else None
-    chunk_size = runner.DEFAULT_CHUNK if chunk_size is None else chunk_size
-    check_int("chunk_size", chunk_size, 1, 10**8)
     threads = runner.default_threads() if threads is None else threads
     check_int("threads", threads, 1, 1024)
+    # at least CHUNKS_PER_THREAD chunks per thread: every core busy and the progress bar moving
+    # on a slow game (Smash Up with card strength plays a few hundred games a second)
+    chunk_size = (min(runner.DEFAULT_CHUNK, max(1, -(-games // (CHUNKS_PER_THREAD * threads))))
+                  if chunk_size is None else chunk_size)
+    check_int("chunk_size", chunk_size, 1, 10**8)
     if backend not in BACKENDS:
         raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
@@ -207,6 +210,9 @@ def simulate(
     with interrupts.interrupting():  # Ctrl-C and SIGTERM stop the run as KeyboardInterrupt
         return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
                     execution, force, resume, on_status)
+
+
+CHUNKS_PER_THREAD = 4  # the default chunk size leaves each thread at least this many chunks
 
 
 def _engine(engine_mod, spec, rules, seats: list, plan):
