@@ -339,3 +339,55 @@ def test_no_card_is_named_when_none_matters():
     effects = su_report.card_effects(_card_trials(list(cards), 2000, None, seed=9))
     text = "".join(str(p) for p in card_verdict(effects))
     assert text.startswith("no card's removal changes its seat's win rate detectably")
+
+
+# ---- the snake draft (rules key factions=draft): each seat picks as its strategy does ----------
+
+
+@pytest.mark.parametrize("names", [["greedy", "random"], ["random", "greedy", "random"],
+                                   ["greedy", "random", "greedy", "greedy"]])
+def test_drafted_games_equal_the_references(names):
+    """Sides from the snake draft (random seats drawing from the side stream, greedy seats by
+    the draft table), then the game: the same in the kernel and the reference."""
+    from balance.games.smash_up.reference import play_game
+
+    rules = Rules(players=len(names), factions="draft")
+    strategies = [parse_strategy(n, STRATEGIES) for n in names]
+    chunk = Engine(rules, strategies).play(seed=8, first_game=30, n_games=10)
+    for i in range(10):
+        ref = play_game(rules, strategies, 8, 30 + i)
+        assert ([int(s) for s in chunk.sides[i]], [int(v) for v in chunk.scores[i]], int(chunk.length[i])) == \
+            (ref.sides, ref.scores, ref.length), i
+
+
+def test_greedy_seats_draft_the_best_faction_then_the_best_pair_with_it():
+    """Snake order at 2 players: seat 0, seat 1, seat 1, seat 0. Seat 0 takes the faction with
+    the best rate; seat 1 the best left, then the faction making the best pair with it from
+    those left; seat 0 the best pair with its first pick from the rest. Every game alike."""
+    from balance.games.smash_up.draft import draft_rates
+
+    rates = draft_rates()
+    left = list(range(8))
+    first0 = max(left, key=lambda f: rates[f, f]); left.remove(first0)
+    first1 = max(left, key=lambda f: rates[f, f]); left.remove(first1)
+    second1 = max(left, key=lambda f: rates[first1, f]); left.remove(second1)
+    second0 = max(left, key=lambda f: rates[first0, f])
+    chunk = _engine(Rules(players=2, factions="draft"), "greedy").play(seed=1, first_game=0, n_games=20)
+    drafted = [sorted(factions_of(int(s))) for s in chunk.sides[0]]
+    assert drafted == [sorted((FACTIONS[first0], FACTIONS[second0])), sorted((FACTIONS[first1], FACTIONS[second1]))]
+    assert (chunk.sides == chunk.sides[0]).all()
+
+
+def test_a_draft_with_given_sides_is_refused_and_a_drafted_run_is_not_called_causal(tmp_path):
+    rules = Rules(players=2, factions="draft")
+    with pytest.raises(BalanceError, match="--side fixes every seat's factions, factions=draft drafts them"):
+        _engine(rules, "greedy", sides=[0, 27])
+    out = tmp_path / "draft"
+    balance.simulate("smash-up", players=2, games=30, seed=2, strategies=["random"],
+                     overrides={"factions": "draft"}, out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    tables = {name: pl.read_parquet(out / f"{name}.parquet") for name in ("seats", "pairs", "bases", "outcomes")}
+    a = su_report.analyse(tables, manifest, "wilson")
+    assert a.drafted and not a.drawn
+    text = _text(b.parts for b in su_report.verdict(a) if hasattr(b, "parts"))
+    assert "describe the factions as drafted" in text and "doing" not in text

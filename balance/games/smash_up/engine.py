@@ -15,6 +15,7 @@ from balance.core.strategy import Strategy
 
 from . import CAPPED_CODE, FINISHED, GAME
 from .catalogue import FACTIONS
+from .draft import draft_rates
 from .metrics import SCORE_ROOM
 from .rules import Rules
 from .tables import BASES
@@ -92,14 +93,15 @@ class Engine(BaseEngine):
     """Plays games of one rules object with one strategy per seat, each seat on a faction pair.
 
     sides: each seat's pair (side index into ``side_names``; no faction in two seats), or None:
-    every game draws them from its own stream. Table ``bases`` besides the core ones, and
-    ``card_strength`` with a CardStrengthPlan."""
+    every game draws them from its own stream (rules.factions "drawn") or the seats draft them
+    ("draft"). Table ``bases`` besides the core ones, and ``card_strength`` with a
+    CardStrengthPlan."""
 
     GAME = GAME
 
     def __init__(self, rules: Rules, strategies: list[Strategy], sides=None,
                  card_strength: CardStrengthPlan | None = None):
-        from .kernel.games import CAPPED, FINISHED as K_FINISHED
+        from .kernel.games import CAPPED, DRAFT, DRAWN, FINISHED as K_FINISHED
         from .kernel.run import new_state
         from .kernel.layout import BST_N, N_BASE_DEFS
         from .kernel.tables import D_FACTION, card_tables
@@ -121,8 +123,13 @@ class Engine(BaseEngine):
                 raise BalanceError(f"{', '.join(twice)} would play in two seats' pairs "
                                    f"({', '.join(self.side_names[s] for s in sides)}); each "
                                    "faction has one deck: give pairs with no faction in common")
+        if sides is not None and rules.factions == "draft":
+            raise BalanceError("--side fixes every seat's factions, factions=draft drafts them; "
+                               "give one or the other")
         self.given_sides = sides
-        self.given = np.array(sides if sides is not None else [-1] * rules.players, np.int64)
+        self.given = np.array(sides if sides is not None else
+                              [DRAFT if rules.factions == "draft" else DRAWN] * rules.players, np.int64)
+        self.rates = draft_rates()
         self.state, decks = new_state(rules, [s.name for s in strategies])  # a template: play copies it
         self.faction_decks = np.array([decks[f] for f in FACTIONS], np.int64)
         self.pairs = np.array(PAIRS, np.int64)
@@ -198,8 +205,8 @@ class Engine(BaseEngine):
         p, k = self.rules.players, len(games)
         win_units, scores = np.zeros((k, p), np.int32), np.zeros((k, p), np.int32)
         outcome, length, sides = np.zeros(k, np.int8), np.zeros(k, np.int32), np.zeros((k, p), np.int16)
-        play_games(state, self.faction_decks, self.pairs, self.pair_of, self.given, np.uint64(seed),
-                   games, removed, win_units, scores, outcome, length, sides, base_stats)
+        play_games(state, self.faction_decks, self.pairs, self.pair_of, self.given, self.rates,
+                   np.uint64(seed), games, removed, win_units, scores, outcome, length, sides, base_stats)
         return win_units, scores, outcome, length, sides
 
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:

@@ -39,7 +39,8 @@ class SmashAnalysis:
     """factions / pairs: per (players, faction or pair) the seats' win rate against the average
     seat's (``tested``); matchups: faction against faction at 2 players (None without 2-player
     games); bases: per (players, base); unsupported: cards played without their abilities;
-    drawn: the sides were drawn per game (the tests are causal); card_effects: causal card
+    drawn: the sides were drawn per game (the tests are causal); drafted: the seats drafted
+    them (factions=draft: the tests describe the draft's choices); card_effects: causal card
     strength (aggregate.card_effects with the card's faction), None when not measured."""
 
     factions: pl.DataFrame
@@ -49,6 +50,7 @@ class SmashAnalysis:
     unsupported: list[str]
     drawn: bool
     card_effects: pl.DataFrame | None = None
+    drafted: bool = False
 
 
 def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
@@ -62,13 +64,15 @@ def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
                     .group_by("players", "faction").agg(pl.col("games", "win_share").sum()))
     average = seats.group_by("players").agg(pl.col("win_share").sum() / pl.col("games").sum())
     unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
+    drafted = any(run["rules"].get("factions") == "draft" for run in manifest.get("runs", []))
     return SmashAnalysis(
         factions=tested(faction_rows.rename({"faction": "name"}), average, method),
         pairs=tested(pair_rows.rename({"side": "name"}), average, method),
         matchups=faction_matchups(tables["pairs"], method) if "pairs" in tables else None,
         bases=base_summary(tables["bases"], tables.get("outcomes"), method),
         unsupported=unsupported,
-        drawn=manifest.get("sides") == "drawn",
+        drawn=manifest.get("sides") == "drawn" and not drafted,
+        drafted=drafted,
         card_effects=card_effects(tables["card_strength"]) if "card_strength" in tables else None,
     )
 
@@ -169,8 +173,11 @@ def base_summary(bases: pl.DataFrame, outcomes: pl.DataFrame | None, method: str
 def verdict(a: SmashAnalysis) -> list:
     """The verdict's Factions, Faction pairs and Cards blocks."""
     how = ("the factions of every game were drawn at random, so a difference is the faction's doing"
-           if a.drawn else "the sides were given with --side, so these describe the seats that "
-           "held them; draw the sides (no --side) for a causal answer")
+           if a.drawn else "the seats drafted their factions (factions=draft), so these describe "
+           "the factions as drafted, chosen by the seats and not at random; draw them (the default "
+           "factions=drawn) for a causal answer" if a.drafted else "the sides were given with "
+           "--side, so these describe the seats that held them; draw the sides (no --side) for a "
+           "causal answer")
     blocks = [Para((Strong("Factions"), f" (win rate of the seats holding the faction against the "
                     f"average seat's, as the run's strategies play it; {how}; exact binomial tests, "
                     "Holm over every faction and player count)."),),

@@ -19,6 +19,7 @@ RULES_VERSION = "smash-up/1"  # bump when a rule's meaning changes: runs record 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 EDITIONS = TRICKSTER_LISTS  # the same two printings: current (errata) and 2012
 SWITCHES = ("collector_excludes_collectors", "tiger_assassin_any_base", "homeworld_each_time")
+FACTION_SETUPS = ("drawn", "draft")
 
 DOCS: dict[str, tuple[str, str]] = {
     "players": (f"integer {MIN_PLAYERS}..{MAX_PLAYERS}", "Number of players."),
@@ -33,6 +34,10 @@ DOCS: dict[str, tuple[str, str]] = {
     "extra_bases": (f"integer 0..{BASES - MAX_PLAYERS}", "Bases in play = players + this (the rulebook: 1)."),
     "max_turns": ("integer 1..10000", "Simulation cap: a game still running after this many turns "
                   "stops as the 'capped' outcome (never counted as a finish)."),
+    "factions": (" or ".join(FACTION_SETUPS), "How seats get their factions when no --side is given: "
+                 "drawn at random per game (a randomised experiment: faction tests are causal), or the "
+                 "rulebook's snake draft, each seat picking as its strategy does (random: uniformly; "
+                 "greedy: the best faction, then the best pair with it, by data/draft.json)."),
     "tricksters": (" or ".join(TRICKSTER_LISTS), "Tricksters card list: the current (errata) one or the "
                    "2012 printing."),
     "trickster_bases": (" or ".join(EDITIONS), "Cave of Shinies and Mushroom Kingdom as revised (current) "
@@ -64,6 +69,7 @@ class Rules(RulesBase):
     hand_limit: int = 10
     extra_bases: int = 1
     max_turns: int = 200
+    factions: str = "drawn"
     tricksters: str = "current"
     trickster_bases: str = "current"
     collector_excludes_collectors: bool = False
@@ -91,6 +97,8 @@ class Rules(RulesBase):
         if self.players + self.extra_bases > BASES:
             raise BalanceError(f"players + extra_bases = {self.players + self.extra_bases} bases in play; "
                                f"allowed: at most the {BASES} bases of the core set")
+        if self.factions not in FACTION_SETUPS:
+            raise one_of("factions setup", self.factions, FACTION_SETUPS)
         if self.tricksters not in TRICKSTER_LISTS:
             raise one_of("tricksters list", self.tricksters, TRICKSTER_LISTS)
         if self.trickster_bases not in EDITIONS:

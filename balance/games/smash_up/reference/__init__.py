@@ -20,7 +20,8 @@ from . import bases, cards  # noqa: F401  (fill the ability tables)
 from .game import Game
 from .players import Greedy, Random, Scripted
 
-__all__ = ["Game", "Greedy", "Random", "Scripted", "Result", "play_game", "play_seated", "draw_sides"]
+__all__ = ["Game", "Greedy", "Random", "Scripted", "Result", "play_game", "play_seated", "draw_sides",
+           "draft_sides"]
 PLAYERS = {"greedy": Greedy, "random": Random}
 
 
@@ -54,12 +55,39 @@ def draw_sides(seed: int, game: int, players: int) -> list[int]:
     return [PAIRS.index(tuple(sorted(pool[2 * p:2 * p + 2]))) for p in range(players)]
 
 
+def draft_sides(seed: int, game: int, strategies: list[str]) -> list[int]:
+    """Each seat's faction pair (side index) from the snake draft (rules/smash-up.md, Setup):
+    seats pick in turn order, then in reverse. ``random`` picks uniformly among the factions
+    left (the side stream); any other strategy takes the best by the draft table
+    (``draft.draft_rates``): first the best faction, then the best pair with it; ties go to
+    the faction first in catalogue order."""
+    from ..draft import draft_rates
+    from ..engine import PAIRS
+
+    rates, n = draft_rates(), len(strategies)
+    stream = PyStream(seed, game, SIDE_STREAM)
+    left = list(range(8))
+    picks: list[list[int]] = [[] for _ in range(n)]
+    for order in (range(n), reversed(range(n))):
+        for p in order:
+            if strategies[p] == "random":
+                f = left[stream.below(len(left))]
+            else:
+                f = max(left, key=lambda f: (rates[f, f] if not picks[p] else rates[picks[p][0], f], -f))
+            left.remove(f)
+            picks[p].append(f)
+    return [PAIRS.index(tuple(sorted(p))) for p in picks]
+
+
 def play_game(rules, strategies, seed: int, game: int, sides=None, removed=None) -> Result:
     """``removed``: a card name taken out of the deck of the seat whose pair holds it."""
     from ..engine import factions_of
 
     n = rules.players
-    sides = list(sides) if sides is not None else draw_sides(seed, game, n)
+    if sides is None:
+        sides = (draft_sides(seed, game, [s.name for s in strategies]) if rules.factions == "draft"
+                 else draw_sides(seed, game, n))
+    sides = list(sides)
     g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name]() for s in strategies],
                     seed, game, removed)
     return Result([WIN_UNIT if p == g.winner else 0 for p in range(n)], [pl.vp for pl in g.players],
