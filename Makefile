@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test test-slow test-all report report-smash-up tune skill bench clean
+.PHONY: install test test-slow test-all report report-smash-up tune tune-smash-up skill bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,14 @@ skill: $(STAMP)
 		--out $(STUDY)/ladder --force
 	$(BIN)/balance restrict avengers-cards --strategy $(TUNED) \
 		--when always --players 4 --games 200000 --seed 3 --out $(STUDY)/restrict --force
+
+# Smash Up: tune the planner's V weights against greedy at 2 players (cross-entropy, common
+# random numbers), validated on fresh games against greedy and random.
+tune-smash-up: $(STAMP)
+	$(BIN)/balance tune smash-up --strategy planner --players 2 --against greedy \
+		--budget $(SMASH_TUNE_GAMES) --population 8 --games-per-candidate 2000 --seed 0 \
+		--validate-games 20000 --out $(SMASH)/tuned-planner --force
+SMASH_TUNE_GAMES ?= 160000
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

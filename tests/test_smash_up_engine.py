@@ -391,3 +391,22 @@ def test_a_draft_with_given_sides_is_refused_and_a_drafted_run_is_not_called_cau
     assert a.drafted and not a.drawn
     text = _text(b.parts for b in su_report.verdict(a) if hasattr(b, "parts"))
     assert "describe the factions as drafted" in text and "doing" not in text
+
+
+# ---- the planner: greedy with its own V weights, which `balance tune` sets ------------------------
+
+
+def test_the_planner_at_the_baselines_weights_is_greedy_and_at_others_plays_the_references_games():
+    from balance.games.smash_up.reference import play_game
+
+    rules = Rules(players=3)
+    greedy = _engine(rules, "greedy").play(seed=6, first_game=0, n_games=12)
+    planner = _engine(rules, "planner").play(seed=6, first_game=0, n_games=12)
+    assert (greedy.scores == planner.scores).all() and (greedy.length == planner.length).all()
+    strategies = [parse_strategy(s, STRATEGIES) for s in ("planner:ready=400,deny=50", "planner:ready=100,deny=0",
+                                                          "greedy")]
+    chunk = Engine(rules, strategies).play(seed=6, first_game=0, n_games=12)
+    for i in range(12):
+        ref = play_game(rules, strategies, 6, i)
+        assert ([int(v) for v in chunk.scores[i]], int(chunk.length[i])) == (ref.scores, ref.length), i
+    assert (chunk.scores != greedy.scores).any()  # the weights change how it plays

@@ -130,7 +130,7 @@ class Engine(BaseEngine):
         self.given = np.array(sides if sides is not None else
                               [DRAFT if rules.factions == "draft" else DRAWN] * rules.players, np.int64)
         self.rates = draft_rates()
-        self.state, decks = new_state(rules, [s.name for s in strategies])  # a template: play copies it
+        self.state, decks = new_state(rules, strategies)  # a template: play copies it
         self.faction_decks = np.array([decks[f] for f in FACTIONS], np.int64)
         self.pairs = np.array(PAIRS, np.int64)
         self.pair_of = np.full((len(FACTIONS), len(FACTIONS)), -1, np.int64)

@@ -13,7 +13,7 @@ from balance.core.rng import below
 
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
-    C_TALENT, C_TEMP, C_ZONE, GREEDY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
+    C_TALENT, C_TEMP, C_ZONE, GREEDY, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
@@ -354,9 +354,13 @@ def vp_now(st, s, out):
 
 @jit
 def V(st, p):
-    """The baseline's board value for seat ``p`` (§1.11)."""
+    """The baseline's board value for seat ``p`` (§1.11), in the seat's weights (percent):
+    sum over bases of (ready% if the base is ready to score, else 100%) x (100 x p's VP there
+    now - deny% x the best rival's). The baseline's 200% and 100% give 10,000 x the spec's V,
+    so every comparison of V values decides alike; a ``planner`` seat tunes both."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     now = stack_empty(4)
+    ready_w, deny = strat[SW_READY + 2 * p], strat[SW_DENY + 2 * p]
     total = 0
     for s in range(tv[T_NSLOTS]):
         vp_now(st, s, now)
@@ -364,8 +368,8 @@ def V(st, p):
         for q in range(tv[T_PLAYERS]):
             if q != p and now[q] > best:
                 best = now[q]
-        w = 2 if ready(st, s) else 1
-        total += w * (now[p] - best)
+        w = ready_w if ready(st, s) else 100
+        total += w * (100 * now[p] - deny * best)
     return total
 
 

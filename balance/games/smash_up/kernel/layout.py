@@ -75,8 +75,13 @@ DONE = -1
 F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_N = range(12)
 MAX_DEPTH = 64  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
 
-# strategies
+# strategies: ``strat`` int64[STRAT_N]: each seat's kernel strategy (RANDOM or GREEDY, a
+# planner plays as GREEDY), then from SW_READY + 2p and SW_DENY + 2p its V weights in percent
+# (the baseline's: 200 and 100, see ``board.V``)
 RANDOM, GREEDY = 0, 1
+SW_READY, SW_DENY = MAX_PLAYERS, MAX_PLAYERS + 1
+STRAT_N = 3 * MAX_PLAYERS
+BASELINE_READY, BASELINE_DENY = 200, 100
 
 # stats row per game (``play_game``'s output): the winner (-1: capped), turns, VP per seat, the
 # base each seat last gained VP from (-1: none), then per base (definition row) its BST_ counters

@@ -7,12 +7,26 @@ from balance.core.rng import PyStream
 
 from .board import MODE_BASES, MODE_CARDS
 from .layout import (F_N, MAX_DEPTH, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SLOTS,
-                     P_N, RANDOM, S_N, T_N, n_lists)
+                     P_N, RANDOM, S_N, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY,
+                     SW_READY)
 from .tables import card_tables
 from .layout import O_N
 from .turn import play_game
 
-STRATEGY_IDS = {"random": RANDOM, "greedy": GREEDY}
+STRATEGY_IDS = {"random": RANDOM, "greedy": GREEDY, "planner": GREEDY}  # a planner plays as greedy
+
+
+def strategy_row(strategies) -> np.ndarray:
+    """``strat`` int64[STRAT_N] (layout): per seat its kernel strategy and V weights (percent).
+    strategies: per seat a name (the baseline's weights) or a Strategy (a planner's own)."""
+    row = np.zeros(STRAT_N, np.int64)
+    for p, s in enumerate(strategies):
+        name = s if isinstance(s, str) else s.name
+        ready, deny = BASELINE_READY, BASELINE_DENY
+        if name == "planner" and not isinstance(s, str):
+            ready, deny = (int(v) for v in s.values)
+        row[p], row[SW_READY + 2 * p], row[SW_DENY + 2 * p] = STRATEGY_IDS[name], ready, deny
+    return row
 
 
 def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
@@ -24,14 +38,15 @@ def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
 
 
 def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
-    """The state tuple ``st`` for games under ``rules``; ``strategies``: names per seat."""
+    """The state tuple ``st`` for games under ``rules``; ``strategies``: per seat a name or a
+    Strategy (``strategy_row``)."""
     defs, decks, bases = card_tables(rules.catalogue())
     ncards = MAX_PLAYERS * DECK
     st = (np.zeros((ncards, C_N), np.int64), np.zeros((n_lists(ncards), CAP), np.int64),
           np.zeros(n_lists(ncards), np.int64), np.zeros((MAX_SLOTS, S_N), np.int64),
           np.zeros((MAX_PLAYERS, P_N), np.int64), np.zeros(T_N, np.int64),
           np.zeros((MAX_GRANTS, 2), np.int64), defs, bases, rules_row(rules, mode),
-          np.zeros(1 + MAX_PLAYERS, np.uint64), np.array([STRATEGY_IDS[s] for s in strategies], np.int64),
+          np.zeros(1 + MAX_PLAYERS, np.uint64), strategy_row(strategies),
           np.zeros((MAX_OPTIONS, 3), np.int64), np.zeros(O_N, np.int64),
           np.zeros((MAX_DEPTH, F_N), np.int64), np.zeros((MAX_DEPTH, CAP), np.int64))
     return st, decks

@@ -18,11 +18,11 @@ from balance.core.rng import PyStream
 
 from . import bases, cards  # noqa: F401  (fill the ability tables)
 from .game import Game
-from .players import Greedy, Random, Scripted
+from .players import Greedy, Planner, Random, Scripted
 
-__all__ = ["Game", "Greedy", "Random", "Scripted", "Result", "play_game", "play_seated", "draw_sides",
+__all__ = ["Game", "Greedy", "Planner", "Random", "Scripted", "Result", "play_game", "play_seated", "draw_sides",
            "draft_sides"]
-PLAYERS = {"greedy": Greedy, "random": Random}
+PLAYERS = {"greedy": Greedy, "random": Random, "planner": Planner}
 
 
 def play_seated(rules, factions, players, seed=0, game=0, removed=None) -> Game:
@@ -88,7 +88,7 @@ def play_game(rules, strategies, seed: int, game: int, sides=None, removed=None)
         sides = (draft_sides(seed, game, [s.name for s in strategies]) if rules.factions == "draft"
                  else draw_sides(seed, game, n))
     sides = list(sides)
-    g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name]() for s in strategies],
+    g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name](*s.values) for s in strategies],
                     seed, game, removed)
     return Result([WIN_UNIT if p == g.winner else 0 for p in range(n)], [pl.vp for pl in g.players],
                   sides, 0 if g.winner is not None else 1, g.turns)

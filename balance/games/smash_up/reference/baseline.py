@@ -15,6 +15,7 @@ line is written with these. Where the spec leaves the baseline open we decide, a
 """
 from __future__ import annotations
 
+from .players import Greedy
 from .state import Minion
 
 
@@ -23,11 +24,15 @@ def gap(g, slot) -> int:
 
 
 def V(g, p) -> int:
+    """§1.11's V in the seat's weights, percent (``players.Greedy.weights``): each base counts
+    ready% when ready to score (else 100%) of 100 x p's VP there minus deny% x the best rival's.
+    The baseline's (200, 100) is 10,000 x the spec's V: the same comparisons."""
+    ready, deny = getattr(g.strategies[p], "weights", Greedy.weights)
     total = 0
     for s in g.slots:
         now = g.vp_now(s)
         best_other = max(now[q] for q in range(g.n) if q != p)
-        total += (2 if g.ready(s) else 1) * (now[p] - best_other)
+        total += (ready if g.ready(s) else 100) * (100 * now[p] - deny * best_other)
     return total
 
 

@@ -8,10 +8,21 @@ from __future__ import annotations
 
 
 class Greedy:
-    """The baseline: every choice as the card's "Default" line says (no randomness)."""
+    """The baseline: every choice as the card's "Default" line says (no randomness).
+    ``weights``: its board value's (``baseline.V``), in percent."""
+
+    weights = (200, 100)  # a base ready to score, a rival's VP (rules/smash-up-cards.md §1.11)
 
     def pick(self, g, p, key, options, default):
         return default
+
+
+class Planner(Greedy):
+    """The baseline with its own V weights (percent): ``ready`` for a base ready to score
+    (100 for one that is not), ``deny`` for the best rival's VP on a base (100 for its own)."""
+
+    def __init__(self, ready=200, deny=100):
+        self.weights = (int(ready), int(deny))
 
 
 class Random:
