@@ -292,6 +292,8 @@ def test_card_strength_input_is_checked():
     assert len(_plan(rules, None).cards) == 94
     with pytest.raises(BalanceError, match="card 'Zapbott' is not in the current card list; `balance cards"):
         _plan(rules, ["Zapbott"])
+    with pytest.raises(BalanceError, match="'Robots: Invader': Invader is a card of the Aliens, not the Robots"):
+        _plan(rules, ["Robots: Invader"])
     with pytest.raises(BalanceError, match="repeat a card: Invader, Invader"):
         _plan(rules, ["Invader", "aliens: Invader"])
     r = CliRunner().invoke(app, ["simulate", "smash-up", "--card", "Invader", "-n", "10"])

@@ -69,15 +69,19 @@ def card_strength_plan(rules: Rules, when: str, run_games: int, cards=None) -> C
     names some (card names, any case; ``Faction: Card`` also accepted)."""
     if when not in WHEN:
         raise one_of("card-strength mode", when, list(WHEN))
+    cat = rules.catalogue()
+    faction_of = {c.name.lower(): (c.name, f) for f in FACTIONS for c in cat.factions[f]}
     names = card_names(rules)
-    known = {n.lower(): n for n in names}
     chosen = []
     for given in cards or names:
-        text = str(given).split(":", 1)[-1].strip()
-        if text.lower() not in known:
+        faction, _, text = str(given).rpartition(":")
+        name, owner = faction_of.get(text.strip().lower(), (None, None))
+        if name is None:
             raise BalanceError(f"card {given!r} is not in the {rules.tricksters} card list; "
                                f"`balance cards smash-up` lists them (e.g. {', '.join(names[:3])})")
-        chosen.append(known[text.lower()])
+        if faction.strip() and faction.strip().lower() != owner.lower():
+            raise BalanceError(f"card {given!r}: {name} is a card of the {owner}, not the {faction.strip()}")
+        chosen.append(name)
     if len(set(chosen)) != len(chosen):
         raise BalanceError(f"the cards to measure repeat a card: {', '.join(chosen)}")
     return CardStrengthPlan(when, run_games, tuple(chosen))
