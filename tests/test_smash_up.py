@@ -83,7 +83,7 @@ def test_bad_requests_are_one_line_errors():
     ("Invader for Scout", "write it as 'Faction: Card -> Card', e.g. 'Aliens: Invader -> Collector'"),
     ("Aliens: Scout -> scout", "give two different cards"),
     (["Aliens: Supreme Overlord -> Scout"] * 2, "no copy of Supreme Overlord is left to swap out"),
-    (3, "swap=3: give a list of 'Faction: Card -> Card'"),
+    (3, "swap 3: write it as 'Faction: Card -> Card'"),
 ])
 def test_a_bad_card_swap_is_a_one_line_error_naming_it(swap, message):
     from balance.games.smash_up.rules import Rules

@@ -45,10 +45,14 @@ class RulesBase:
         """A parsed value as the field wants it; override for more (lists to tuples, ...).
 
         A text field given a number gets its text: ``--set edition=2012`` and ``edition = 2012``
-        in a variant file arrive as the integer 2012, while the rules name the value "2012"."""
+        in a variant file arrive as the integer 2012, while the rules name the value "2012".
+        A list field (a tuple default) takes a TOML list as a tuple, and one item as a list of
+        one: ``--set swap="Aliens: Invader -> Scout"`` arrives as a string."""
         default = getattr(cls, key, None)
         if isinstance(default, str) and isinstance(value, int) and not isinstance(value, bool):
             return str(value)
+        if isinstance(default, tuple):
+            return tuple(value) if isinstance(value, (list, tuple)) else (value,)
         return value
 
     def validated(self):

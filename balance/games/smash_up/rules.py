@@ -77,12 +77,6 @@ class Rules(RulesBase):
     homeworld_each_time: bool = False
     swap: tuple[str, ...] = ()
 
-    @classmethod
-    def coerce(cls, key: str, value):
-        if key == "swap":  # one swap or a list of them (TOML and --set give lists)
-            return (value,) if isinstance(value, str) else tuple(value) if isinstance(value, list) else value
-        return super().coerce(key, value)
-
     def validated(self) -> "Rules":
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
         check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
