@@ -72,8 +72,8 @@ def games(
                 typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")
             if tables and info.restrictable:
                 modes = "; ".join(f"{mode}: {meaning}" for mode, meaning in info.restrict_modes)
-                typer.echo(f"  restricted play denies {info.restrict_seat} a {info.restrictable} "
-                           f"(--when {modes})")
+                typer.echo(f"  restricted play: a {info.restrictable} is denied to {info.restrict_seat}; "
+                           f"--when {modes}; --card takes {info.restrict_items}")
         except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
             typer.echo(f"{game_id:<18} (unusable: {e})")
 
@@ -219,12 +219,11 @@ def simulate(
         "paired with the games as played on the same random streams. Costs up to one extra game "
         "per card and game; writes card_strength.parquet, which `balance report` uses.")] = False,
     card: Annotated[Optional[list[str]], typer.Option(
-        help="With --card-strength: a card to measure (repeatable), as the game names it "
-        "(avengers-cards: a value of the hand; smash-up: a card name). Default: every card.")] = None,
+        help="With --card-strength: a card to measure (repeatable), as the game names its cards "
+        "(`balance games --tables` says how). Default: every card.")] = None,
     when: Annotated[str, typer.Option(
-        help="With --card-strength: the mode of restricted play, one the game declares (`balance "
-        "games --tables`; avengers-cards: always = removed from the hand, before-last = not "
-        "playable before the last villain of a battle).")] = "always",
+        help="With --card-strength: the mode of restricted play, one the game declares "
+        "(`balance games --tables` lists them with their meaning).")] = "always",
     force: Annotated[bool, typer.Option(
         help="Replace --out (and discard an interrupted run there) if it exists.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
@@ -594,12 +593,11 @@ def tune(
 def restrict(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     card: Annotated[Optional[list[str]], typer.Option(
-        help="Card to deny one seat (repeatable), as the game names it (avengers-cards: a value "
-        "of the hand; smash-up: a card name, `balance cards smash-up`). Default: every card.")] = None,
+        help="Card to deny one seat (repeatable), as the game names its cards (`balance games "
+        "--tables` says how). Default: every card.")] = None,
     when: Annotated[str, typer.Option(
-        help="The mode of restricted play, one the game declares (`balance games --tables`; "
-        "avengers-cards: always = removed from the hand, before-last = not playable before the "
-        "last villain of a battle).")] = "always",
+        help="The mode of restricted play, one the game declares (`balance games --tables` lists "
+        "them with their meaning).")] = "always",
     players: Annotated[Optional[int], typer.Option(
         help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
     strategy: Annotated[Optional[str], typer.Option(

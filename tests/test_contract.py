@@ -70,9 +70,10 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing():
     with pytest.raises(BalanceError, match="cannot be imported"):
         half.check()
     wrong_default = replace(registry.get_game("avengers-cards"), default_strategy="perfect",
-                            restrictable_rule="deck")
+                            restrictable_rule="deck", restrict_items="")
     with pytest.raises(BalanceError, match="default_strategy 'perfect' is not one of its strategies"
-                       ".*restrictable_rule 'deck' is not a rules key"):
+                       ".*restrictable_rule 'deck' is not a rules key"
+                       ".*restrict_items does not say how --card names one"):
         wrong_default.check()
 
 

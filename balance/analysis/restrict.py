@@ -28,7 +28,7 @@ class RestrictResult:
     players: int
     strategy: str
     when: str
-    game: str = "avengers-cards"
+    game: str  # the game id
 
 
 def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list | None = None,

@@ -41,7 +41,7 @@ class _WidenedDispatcher(CPUDispatcher):
 
 
 def jit_widened(fn):
-    """The jit of a kernel of many mutually calling functions (smash-up), made to compile in
+    """The jit of a kernel of many mutually calling functions (a whole game's), made to compile in
     minutes rather than a quarter of an hour: one specialization per argument types
     (``_WidenedDispatcher``: constants passed as arguments do not multiply copies) and no NRT
     (no reference counting code at every call and array unpacking: about half of each

@@ -117,7 +117,7 @@ def simulate(
     threads = runner.default_threads() if threads is None else threads
     check_int("threads", threads, 1, 1024)
     # at least CHUNKS_PER_THREAD chunks per thread: every core busy and the progress bar moving
-    # on a slow game (Smash Up with card strength plays a few hundred games a second)
+    # on a slow game (a few hundred games a second with card strength's replays)
     chunk_size = (min(runner.DEFAULT_CHUNK, max(1, -(-games // (CHUNKS_PER_THREAD * threads))))
                   if chunk_size is None else chunk_size)
     check_int("chunk_size", chunk_size, 1, 10**8)
@@ -230,7 +230,7 @@ def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tu
     if not sides:
         raise BalanceError(f"give at least one --side ({noun}), or none to draw them per game")
     names = list(engine_mod.side_names(rules))
-    # a game may accept other spellings of a side (a faction pair in either order)
+    # a game may accept other spellings of a side (its parts in another order, another case)
     canonical = getattr(engine_mod, "canonical_side", lambda rules, name: name)
     out = []
     for given in sides:

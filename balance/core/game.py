@@ -89,7 +89,8 @@ class GameInfo:
     no restricted play; restrictable_rule: the rules key that lists those items (``"hand"``),
     so a report can propose the rule variant without one of them; restrict_modes: (mode,
     what it denies in words) per mode of restricted play; restrict_seat: which seat, in which
-    games, is denied the item (the game's CardStrengthPlan decides it; reports say it).
+    games, is denied the item (the game's CardStrengthPlan decides it; reports say it);
+    restrict_items: how ``--card`` names an item ("a value of the hand").
     """
 
     id: str
@@ -107,6 +108,7 @@ class GameInfo:
     tables: tuple[TableSpec, ...] = ()
     restrict_modes: tuple[tuple[str, str], ...] = ()
     restrict_seat: str = "one seat, rotated over all seats in equal blocks of games"
+    restrict_items: str = ""  # how --card names an item, in words
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
@@ -216,6 +218,8 @@ class GameInfo:
             problems.append(f"length {self.length!r} is not a unit name")
         if self.restrictable is not None and not self.restrict_modes:
             problems.append("restrictable is set but restrict_modes names no mode of restricted play")
+        if self.restrictable is not None and not self.restrict_items:
+            problems.append("restrictable is set but restrict_items does not say how --card names one")
         seen = set(CORE_TABLES)
         for t in self.tables:
             if not isinstance(t, TableSpec):

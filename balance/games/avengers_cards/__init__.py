@@ -18,4 +18,5 @@ GAME = GameInfo(
     tables=TABLES,
     restrict_modes=(("always", "removed from the hand"),
                     ("before-last", "not playable before the last villain of a battle")),
+    restrict_items="a value of the hand (`balance rules avengers-cards`: hand)",
 )

@@ -27,6 +27,7 @@ GAME = GameInfo(
     restrict_modes=(("always", "removed from the deck of the seat whose faction it belongs to "
                      "(every copy)"),),
     restrict_seat="the seat whose faction pair holds the card, in every game where one does",
+    restrict_items="a card name, optionally 'Faction: Card' (`balance cards smash-up` lists them)",
 )
 
 FINISHED = GAME.outcomes.index("finished")
