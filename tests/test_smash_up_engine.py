@@ -245,17 +245,21 @@ def test_games_with_a_card_removed_equal_the_references(players, strategy, card)
 
 def test_the_reference_removes_every_copy_after_the_shuffle():
     """Invader (2 copies) is shuffled into the Aliens seat's deck and taken out; the other
-    cards keep the order the same shuffle gave them."""
-    rules = Rules(players=2)
+    cards keep the order the same shuffle gave them, and the other seat's deck is unchanged."""
+    rules = Rules(players=2, mulligan=False)
     factions = [("Aliens", "Ninjas"), ("Robots", "Zombies")]
     full = Game(rules, factions, [Greedy(), Greedy()], 5, 0)
     cut = Game(rules, factions, [Greedy(), Greedy()], 5, 0, removed="Invader")
     for g in (full, cut):
         g.setup()
-    whole = [c.name for c in full.players[0].deck + full.players[0].hand]
-    kept = [c.name for c in cut.players[0].deck + cut.players[0].hand]
-    assert whole.count("Invader") == 2 and "Invader" not in kept and len(kept) == 38
-    assert len(cut.players[1].deck + cut.players[1].hand) == 40
+
+    def shuffled(g, p):  # the seat's cards bottom to top as shuffled (the hand came off the top)
+        return [c.name for c in g.players[p].deck + g.players[p].hand[::-1]]
+
+    whole, kept = shuffled(full, 0), shuffled(cut, 0)
+    assert whole.count("Invader") == 2 and len(kept) == 38
+    assert kept == [name for name in whole if name != "Invader"]
+    assert shuffled(cut, 1) == shuffled(full, 1)
 
 
 def test_card_strength_counts_the_seat_holding_the_card_and_matches_the_reference():

@@ -71,7 +71,7 @@ def card_strength_plan(rules: Rules, when: str, run_games: int, cards=None) -> C
         raise one_of("card-strength mode", when, list(WHEN))
     cat = rules.catalogue()
     faction_of = {c.name.lower(): (c.name, f) for f in FACTIONS for c in cat.factions[f]}
-    names = card_names(rules)
+    names = [name for name, _ in faction_of.values()]  # catalogue order
     chosen = []
     for given in cards or names:
         faction, _, text = str(given).rpartition(":")
