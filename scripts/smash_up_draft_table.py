@@ -3,7 +3,8 @@
     python scripts/smash_up_draft_table.py reports/smash-up/run [--players 2]
 
 From a smash-up run whose sides were drawn per game (so the rates are causal): each faction's
-and each faction pair's win rate at one player count (wins over seat-games, pooled over seats).
+and each faction pair's win rate at one player count, as the run's report computes them
+(``balance.games.smash_up.report.analyse``: wins over seat-games, pooled over seats).
 The greedy draft takes the available faction with the best rate first, then the one that makes
 the best pair with it: "the faction with the best pair win rate so far" (issue 11).
 """
@@ -14,6 +15,8 @@ import json
 from pathlib import Path
 
 import polars as pl
+
+from balance.games.smash_up.report import analyse
 
 OUT = Path(__file__).resolve().parents[1] / "balance" / "games" / "smash_up" / "data" / "draft.json"
 
@@ -26,18 +29,17 @@ def main() -> None:
     manifest = json.loads((args.run / "manifest.json").read_text())
     if manifest["game"] != "smash-up" or manifest.get("sides") != "drawn":
         raise SystemExit(f"{args.run}: not a smash-up run with sides drawn per game")
-    seats = pl.read_parquet(args.run / "seats.parquet").filter(pl.col("players") == args.players)
-    if not seats.height:
+    tables = {path.stem: pl.read_parquet(path) for path in args.run.glob("*.parquet")}
+    a = analyse(tables, manifest, "wilson")
+    factions, pairs = (f.filter(pl.col("players") == args.players).sort("name") for f in (a.factions, a.pairs))
+    if not factions.height:
         raise SystemExit(f"{args.run}: no {args.players}-player games")
-    pairs = seats.group_by("side").agg(pl.col("games", "win_share").sum()).sort("side")
-    factions = (pairs.with_columns(faction=pl.col("side").str.split("+")).explode("faction")
-                .group_by("faction").agg(pl.col("games", "win_share").sum()).sort("faction"))
     table = {
         "source": (f"{args.run} (strategies {', '.join(manifest['strategies'])}, {manifest['games']:,} "
                    f"games per player count, seed {manifest['seed']}, rules version "
                    f"{manifest.get('rules_version')}), {args.players} players"),
-        "factions": {r["faction"]: round(r["win_share"] / r["games"], 5) for r in factions.iter_rows(named=True)},
-        "pairs": {r["side"]: round(r["win_share"] / r["games"], 5) for r in pairs.iter_rows(named=True)},
+        "factions": {r["name"]: round(r["rate"], 5) for r in factions.iter_rows(named=True)},
+        "pairs": {r["name"]: round(r["rate"], 5) for r in pairs.iter_rows(named=True)},
     }
     OUT.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
     print(f"-> {OUT}")
