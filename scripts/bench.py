@@ -9,8 +9,8 @@ Measures, side by side in one run (machines are noisy, so ratios matter more tha
 - smash-up: kernel vs reference, greedy at 2 players and random at 4 players.
 
 Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
-       python scripts/bench.py --against REF   (kernel games/s of this tree and of git REF,
-                                                interleaved in one run; prints a table only)
+       python scripts/bench.py --against REF [--only smash-up]   (kernel games/s of this
+                                     tree and of git REF, interleaved in one run; a table only)
        python scripts/bench.py --only smash-up   (that game's section, updated in --out)
 """
 from __future__ import annotations
@@ -76,6 +76,17 @@ def reference_rate(players: int, spec: str, games: int) -> float:
     for g in range(games):
         reference.play_game(rules, seats, 0, g)
     return games / (time.perf_counter() - t)
+
+
+def smash_kernel_rate(players: int, spec: str, games: int, repeats: int) -> float:
+    """Median games/s of the smash-up kernel on one core (sides drawn per game)."""
+    from balance.games.smash_up.engine import Engine
+    from balance.games.smash_up.rules import Rules
+    from balance.games.smash_up.strategies import STRATEGIES
+    from balance.core.strategy import parse_strategy
+
+    rules = Rules.from_overrides({"players": players})
+    return chunked_rate(Engine(rules, [parse_strategy(spec, STRATEGIES)] * players), games, repeats)
 
 
 def smash_rates(players: int, spec: str, games: int, ref_games: int, repeats: int) -> tuple[float, float]:
@@ -245,15 +256,19 @@ def checkpoint_overhead(games: int, repeats: int) -> tuple[float, float]:
         ckpt.CHECKPOINT_SECONDS = default
 
 
-def against(ref: str, games: dict, rounds: int = 3) -> list[tuple]:
-    """Kernel games/s (avengers-cards, one core) of this tree and of the commit ``ref``, each in
-    a fresh process and interleaved round by round, so machine drift hits both alike: the
-    check that a refactor costs no speed. Returns (spec, players, ref rate, this rate) medians."""
+def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list[tuple]:
+    """Kernel games/s (one core) of this tree and of the commit ``ref``, each in a fresh
+    process and interleaved round by round, so machine drift hits both alike: the check that
+    a change costs no speed, or what it gains. avengers-cards by default; smash-up's cases
+    with ``smash`` (``--only smash-up``). Returns (spec, players, ref rate, this rate) medians.
+    The first call in each tree compiles its kernel (or loads that tree's numba cache)."""
     old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
                    check=True, capture_output=True)
+    fn = "smash_kernel_rate" if smash else "kernel_rate"
     code = ("import sys; sys.path.insert(0, 'scripts'); import bench; "
-            "print(bench.kernel_rate({players}, {spec!r}, {games}, 1))")
+            f"print(bench.{fn}({{players}}, {{spec!r}}, {{games}}, 1))")
+    cases = list(SMASH_CASES) if smash else [("random", 4), ("greedy", 4), ("random", 5)]
 
     def rate(tree: Path, spec: str, players: int) -> float:
         out = subprocess.run([sys.executable, "-c", code.format(players=players, spec=spec, games=games[spec])],
@@ -263,7 +278,7 @@ def against(ref: str, games: dict, rounds: int = 3) -> list[tuple]:
 
     try:
         rows = []
-        for spec, players in (("random", 4), ("greedy", 4), ("random", 5)):
+        for spec, players in cases:
             rate(old, spec, players), rate(ROOT, spec, players)  # compile or load both caches
             pairs = [(rate(old, spec, players), rate(ROOT, spec, players)) for _ in range(rounds)]
             before, after = (statistics.median(x) for x in zip(*pairs))
@@ -287,7 +302,10 @@ def main() -> None:
     args = ap.parse_args()
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
     if args.against:
-        against(args.against, kernel_games, 1 if args.quick else 3)
+        smash = args.only == "smash-up"
+        if smash:
+            kernel_games = {"random": 2_000, "greedy": 2_000} if args.quick else {"random": 10_000, "greedy": 10_000}
+        against(args.against, kernel_games, 1 if args.quick else 3, smash)
         return
     repeats = 1 if args.quick else 3
     if args.only == "smash-up":

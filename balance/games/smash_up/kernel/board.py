@@ -13,7 +13,7 @@ from balance.core.rng import below
 
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
-    C_TALENT, C_TEMP, C_ZONE, GREEDY, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
+    C_TALENT, C_TEMP, C_ZONE, GREEDY, MAX_PLAYERS, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
@@ -229,17 +229,6 @@ def count_named(st, name, p):
 
 
 @jit
-def count_minions_of(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    k = 0
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + s]):
-            if cs[lst[L_SMIN + s, i], C_CTRL] == p:
-                k += 1
-    return k
-
-
-@jit
 def active(st, s):
     """False while the base's ability is cancelled (Jammed Signal, Infiltrate's talent)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
@@ -254,19 +243,61 @@ def active(st, s):
 @jit
 def is_microbot(st, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    n = defs[cs[m, C_DEF], D_NAME]
-    if n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
-            n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER:
-        return True
-    return count_named(st, N_MICROBOT_ALPHA, cs[m, C_CTRL]) > 0
+    return is_microbot_name(defs[cs[m, C_DEF], D_NAME]) or count_named(st, N_MICROBOT_ALPHA, cs[m, C_CTRL]) > 0
+
+
+@jit_inline
+def is_microbot_name(n):
+    return n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
+        n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER
+
+
+# ---- power ------------------------------------------------------------------------------------
+# A minion's power reads the rest of the board (Microbot Alpha and Fixer, War Raptors, The
+# Central Brain). Counting that once per board reading, not once per minion, keeps a reading of
+# every base linear in the minions in play: the baseline's V reads the board for every
+# candidate of every choice, and re-counting per minion was most of the kernel's time.
+CNT_ALPHA, CNT_FIXER, CNT_MINIONS = 0, MAX_PLAYERS, 2 * MAX_PLAYERS
+CNT_N = 3 * MAX_PLAYERS
 
 
 @jit
-def power(st, m):
-    """Current power (§1.4), floored at 0 as a total [D11]; reference ``Game.power``."""
+def power_counts(st, cnt):
+    """``cnt int64[CNT_N]``: per controller p, its Microbot Alphas (``cnt[CNT_ALPHA + p]``),
+    Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cnt[:] = 0
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            p = cs[m, C_CTRL]
+            cnt[CNT_MINIONS + p] += 1
+            n = defs[cs[m, C_DEF], D_NAME]
+            if n == N_MICROBOT_ALPHA:
+                cnt[CNT_ALPHA + p] += 1
+            elif n == N_MICROBOT_FIXER:
+                cnt[CNT_FIXER + p] += 1
+
+
+@jit
+def slot_bonus(st, s):
+    """(War Raptors on slot ``s``, 1 if The Central Brain's +1 applies there else 0)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    raptors = 0
+    for i in range(ln[L_SMIN + s]):
+        if defs[cs[lst[L_SMIN + s, i], C_DEF], D_NAME] == N_WAR_RAPTOR:
+            raptors += 1
+    brain = 1 if bases[ss[s, S_BASE], BS_NAME] == B_THE_CENTRAL_BRAIN and active(st, s) else 0
+    return raptors, brain
+
+
+@jit
+def counted_power(st, m, cnt, raptors, brain):
+    """Current power (§1.4) of minion ``m`` given the board's ``power_counts`` and its slot's
+    ``slot_bonus``; floored at 0 as a total [D11]. Reference ``Game.power``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     d = cs[m, C_DEF]
-    total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP]
+    total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + brain
     for i in range(ln[L_ATT + m]):
         an = defs[cs[lst[L_ATT + m, i], C_DEF], D_NAME]
         if an == N_UPGRADE:
@@ -274,29 +305,54 @@ def power(st, m):
         elif an == N_POISON:
             total -= 4
     name = defs[d, D_NAME]
-    s = cs[m, C_SLOT]
+    p = cs[m, C_CTRL]
     if name == N_WAR_RAPTOR:
-        for i in range(ln[L_SMIN + s]):
-            if defs[cs[lst[L_SMIN + s, i], C_DEF], D_NAME] == N_WAR_RAPTOR:
-                total += 1
-    if name == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != cs[m, C_CTRL]:
+        total += raptors
+    if name == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != p:
         total += 2
-    if is_microbot(st, m):
-        total += count_named(st, N_MICROBOT_FIXER, cs[m, C_CTRL])
+    if is_microbot_name(name) or cnt[CNT_ALPHA + p] > 0:
+        total += cnt[CNT_FIXER + p]
     if name == N_MICROBOT_ALPHA:
-        total += count_minions_of(st, cs[m, C_CTRL]) - 1
-    if bases[ss[s, S_BASE], BS_NAME] == B_THE_CENTRAL_BRAIN and active(st, s):
-        total += 1
+        total += cnt[CNT_MINIONS + p] - 1
     return max(0, total)
 
 
 @jit
-def total_power(st, s):
+def power(st, m):
+    """Current power of minion ``m`` (in play); reference ``Game.power``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    t = 0
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
+    raptors, brain = slot_bonus(st, cs[m, C_SLOT])
+    return counted_power(st, m, cnt, raptors, brain)
+
+
+@jit
+def slot_power(st, s, cnt, pw):
+    """Fills ``pw[p]`` (p's power on slot ``s``, -1: no minion there) given the board's
+    ``power_counts``; returns the slot's total power."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    raptors, brain = slot_bonus(st, s)
+    for p in range(tv[T_PLAYERS]):
+        pw[p] = -1
+    total = 0
     for i in range(ln[L_SMIN + s]):
-        t += power(st, lst[L_SMIN + s, i])
-    return t
+        m = lst[L_SMIN + s, i]
+        x = counted_power(st, m, cnt, raptors, brain)
+        p = cs[m, C_CTRL]
+        if pw[p] < 0:
+            pw[p] = 0
+        pw[p] += x
+        total += x
+    return total
+
+
+@jit
+def total_power(st, s):
+    cnt = stack_empty(CNT_N)
+    pw = stack_empty(MAX_PLAYERS)
+    power_counts(st, cnt)
+    return slot_power(st, s, cnt, pw)
 
 
 @jit
@@ -307,30 +363,18 @@ def breakpoint_of(st, s):
 
 @jit
 def ready(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return total_power(st, s) >= breakpoint_of(st, s)
 
 
 @jit
 def gap(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     return breakpoint_of(st, s) - total_power(st, s)
 
 
 @jit
-def places(st, s, pw, place):
-    """Fills ``pw[p]`` (power on the base, -1: no minion) and ``place[p]`` (0 = first; -1: no
-    place): a player's place is the number of players with strictly more power (seed 003)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    n = tv[T_PLAYERS]
-    for p in range(n):
-        pw[p] = -1
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        p = cs[m, C_CTRL]
-        if pw[p] < 0:
-            pw[p] = 0
-        pw[p] += power(st, m)
+def rank(n, pw, place):
+    """``place[p]`` (0 = first; -1: no place) from ``pw[:n]`` (-1: no minion): a player's place
+    is the number of players with strictly more power (seed 003)."""
     for p in range(n):
         place[p] = -1
         if pw[p] >= 0:
@@ -342,14 +386,35 @@ def places(st, s, pw, place):
 
 
 @jit
-def vp_now(st, s, out):
-    """``out[p]``: the VP each seat would take from the base's places if it scored now."""
+def places(st, s, pw, place):
+    """Fills ``pw[p]`` (power on the base, -1: no minion) and ``place[p]`` (``rank``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    pw = stack_empty(4)
-    place = stack_empty(4)
-    places(st, s, pw, place)
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
+    slot_power(st, s, cnt, pw)
+    rank(tv[T_PLAYERS], pw, place)
+
+
+@jit
+def counted_vp_now(st, s, cnt, out):
+    """``out[p]``: the VP each seat would take from slot ``s``'s places if it scored now, given
+    the board's ``power_counts``; returns the slot's total power."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    pw = stack_empty(MAX_PLAYERS)
+    place = stack_empty(MAX_PLAYERS)
+    total = slot_power(st, s, cnt, pw)
+    rank(tv[T_PLAYERS], pw, place)
     for p in range(tv[T_PLAYERS]):
         out[p] = bases[ss[s, S_BASE], BS_VP0 + place[p]] if 0 <= place[p] < 3 else 0
+    return total
+
+
+@jit
+def vp_now(st, s, out):
+    """``out[p]``: the VP each seat would take from the base's places if it scored now."""
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
+    counted_vp_now(st, s, cnt, out)
 
 
 @jit
@@ -359,16 +424,18 @@ def V(st, p):
     now - deny% x the best rival's). The baseline's 200% and 100% give 10,000 x the spec's V,
     so every comparison of V values decides alike; a ``planner`` seat tunes both."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    now = stack_empty(4)
+    cnt = stack_empty(CNT_N)
+    now = stack_empty(MAX_PLAYERS)
+    power_counts(st, cnt)
     ready_w, deny = strat[SW_READY + 2 * p], strat[SW_DENY + 2 * p]
     total = 0
     for s in range(tv[T_NSLOTS]):
-        vp_now(st, s, now)
+        is_ready = counted_vp_now(st, s, cnt, now) >= breakpoint_of(st, s)
         best = 0
         for q in range(tv[T_PLAYERS]):
             if q != p and now[q] > best:
                 best = now[q]
-        w = ready_w if ready(st, s) else 100
+        w = ready_w if is_ready else 100
         total += w * (100 * now[p] - deny * best)
     return total
 
