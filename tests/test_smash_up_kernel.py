@@ -68,3 +68,23 @@ def test_kernel_plays_the_references_games_with_base_abilities(bases_only, playe
         for game in range(20):
             assert play_one(rules, factions, [strategy] * players, 13, game, mode=MODE_BASES) == \
                 _reference(rules, factions, strategy, 13, game), (bases_edition, game)
+
+
+def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
+    """The kernel asks only cards whose D_TRIGGERS bit is set (talents, after a minion is
+    played, start and end of turn), so a card missing its bit would never trigger. The bits
+    mark the cards smash-up-cards.md gives such abilities, and no other card."""
+    from balance.games.smash_up.kernel.names import card_code
+    from balance.games.smash_up.kernel.tables import (
+        D_NAME, D_TRIGGERS, TR_AFTER_PLAYED, TR_END, TR_START, TR_TALENT, card_tables,
+    )
+
+    defs, _, _ = card_tables(Rules().catalogue())
+    bits = {int(row[D_NAME]): int(row[D_TRIGGERS]) for row in defs}
+    expected = {
+        "Archmage": TR_TALENT, "Armor Stego": TR_TALENT, "Enshrouding Mist": TR_TALENT,
+        "Hideout": TR_TALENT, "Infiltrate": TR_TALENT, "Ninja Acolyte": TR_TALENT,
+        "Leprechaun": TR_AFTER_PLAYED, "Brownie": TR_AFTER_PLAYED, "Pay the Piper": TR_AFTER_PLAYED,
+        "Flame Trap": TR_AFTER_PLAYED | TR_START, "Overrun": TR_START, "Assassin": TR_END,
+    }
+    assert {code: b for code, b in bits.items() if b} == {card_code(n): b for n, b in expected.items()}

@@ -12,7 +12,7 @@ from ..catalogue import FACTIONS
 from .layout import K_ACTION, K_DUAL, K_MINION
 from .names import BASE_NAMES, card_code
 
-D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_N = range(6)
+D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_TRIGGERS, D_N = range(7)
 BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2, BS_N = range(6)
 PLAYON_NONE, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN = range(4)
 # rules/smash-up-cards.md §1.1: "Play on a base / on a minion / on one of your minions"
@@ -24,19 +24,40 @@ _PLAY_ON = {
     "Tooth and Claw...and Guns": PLAYON_MINION, "Upgrade": PLAYON_MINION, "Assassin": PLAYON_MINION,
     "Poison": PLAYON_MINION, "Smoke Bomb": PLAYON_OWN,
 }
+# D_TRIGGERS bits: the card has a talent, reacts to a minion being played, acts at the start or
+# at the end of a turn. The kernel asks only such cards (most have none of these), and sorts
+# only them into the §1.7 order, instead of calling every card in play's hook.
+TR_TALENT, TR_AFTER_PLAYED, TR_START, TR_END = 1, 2, 4, 8
 _KIND = {"minion": K_MINION, "action": K_ACTION, "dual": K_DUAL}
+
+
+def _triggers() -> dict[str, int]:
+    """Card name -> its D_TRIGGERS bits, read from the reference's ability tables (the
+    plain-Python statement of every ability), so the two engines cannot disagree on which cards
+    have which trigger: a card the kernel skipped while the reference ran it would show as a
+    difference in the kernel = reference tests."""
+    from .. import reference  # noqa: F401  (fills the ability tables)
+    from ..reference import abilities as ab
+
+    bits: dict[str, int] = {}
+    for table, bit in ((ab.TALENT, TR_TALENT), (ab.AFTER_PLAYED, TR_AFTER_PLAYED),
+                       (ab.START, TR_START), (ab.END, TR_END)):
+        for name in table:
+            bits[name] = bits.get(name, 0) | bit
+    return bits
 
 
 def card_tables(cat):
     """(defs, decks, bases) for a card list (``catalogue.Catalogue``, e.g. ``rules.catalogue()``):
     see the module docstring."""
     rows, decks = [], {}
+    triggers = _triggers()
     for f, faction in enumerate(FACTIONS):
         decks[faction] = []
         for spec in cat.factions[faction]:
             d = len(rows)
             rows.append((card_code(spec.name), _KIND[spec.kind], spec.power or 0, f,
-                         _PLAY_ON.get(spec.name, PLAYON_NONE)))
+                         _PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0)))
             decks[faction] += [d] * spec.copies
     bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp) for b in cat.bases], np.int64)
     return np.array(rows, np.int64), decks, bases

@@ -27,7 +27,7 @@ from .layout import (
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA
 from .triggers import gremlin
-from .tables import BS_VP0, D_KIND, D_NAME
+from .tables import BS_VP0, D_KIND, D_NAME, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
 from .stack import PR_CARD, PR_PLAY_ACTION, PR_WINDOW, add_option, minion_moves, play_minion_now, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
@@ -137,21 +137,29 @@ def talent_moves(st, p, n):
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
-            if cs[m, C_CTRL] == p and cs[m, C_TALENT] == 0 and hooks.talent_usable(st, p, m):
+            if talent_ready(st, p, m):
                 n = add_option(opt, n, MV_TALENT, m, s)
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SACT + s]):
             a = lst[L_SACT + s, i]
-            if cs[a, C_CTRL] == p and cs[a, C_TALENT] == 0 and hooks.talent_usable(st, p, a):
+            if talent_ready(st, p, a):
                 n = add_option(opt, n, MV_TALENT, a, s)
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
             for j in range(ln[L_ATT + m]):
                 a = lst[L_ATT + m, j]
-                if cs[a, C_CTRL] == p and cs[a, C_TALENT] == 0 and hooks.talent_usable(st, p, a):
+                if talent_ready(st, p, a):
                     n = add_option(opt, n, MV_TALENT, a, s)
     return n
+
+
+@jit
+def talent_ready(st, p, x):
+    """Card ``x`` in play has a talent ``p`` may use now (its own, unused this turn)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    return (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0 and cs[x, C_CTRL] == p and \
+        cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
 
 
 @jit
@@ -411,7 +419,7 @@ def edge_hooks(st, p, starting):
     ``cards_in_play_by_order`` (§1.7)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     order = stack_empty(CAP)
-    k = in_play_by_order(st, order)
+    k = in_play_by_order(st, order, TR_START if starting else TR_END)
     for i in range(k):
         x = order[i]
         if still_in_play(st, x):

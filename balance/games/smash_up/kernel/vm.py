@@ -25,7 +25,7 @@ from .stack import (
     PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
     PR_WINDOW, grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only,
 )
-from .tables import BS_NAME, D_PLAYON, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN
+from .tables import BS_NAME, D_PLAYON, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
 
 PR_DONE = 99
 R_HOMEWORLD_EACH = 14  # board.R_HOMEWORLD_EACH
@@ -155,25 +155,33 @@ def homeworld(st, m, s):
 
 
 @jit
-def in_play_by_order(st, out):
-    """``cards_in_play_by_order``: minions and attached actions, by controller in turn order
-    from the current player, each by entry; returns the count."""
+def in_play_by_order(st, out, trigger):
+    """``cards_in_play_by_order`` of the cards with the ``trigger`` bit (``D_TRIGGERS``):
+    minions and attached actions, by controller in turn order from the current player, each by
+    entry; returns the count. (The sort is stable, so leaving the other cards out first gives
+    the reference's order of the cards that remain.)"""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
-            out[k] = lst[L_SMIN + s, i]
-            k += 1
+            x = lst[L_SMIN + s, i]
+            if defs[cs[x, C_DEF], D_TRIGGERS] & trigger:
+                out[k] = x
+                k += 1
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SACT + s]):
-            out[k] = lst[L_SACT + s, i]
-            k += 1
+            x = lst[L_SACT + s, i]
+            if defs[cs[x, C_DEF], D_TRIGGERS] & trigger:
+                out[k] = x
+                k += 1
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
             for j in range(ln[L_ATT + m]):
-                out[k] = lst[L_ATT + m, j]
-                k += 1
+                x = lst[L_ATT + m, j]
+                if defs[cs[x, C_DEF], D_TRIGGERS] & trigger:
+                    out[k] = x
+                    k += 1
     n, cur = tv[T_PLAYERS], tv[T_CURRENT]
     for j in range(1, k):  # insertion sort on (turn-order place of the controller, entry)
         x = out[j]
@@ -197,7 +205,7 @@ def still_in_play(st, x):
 @jit
 def after_played(st, d, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    k = in_play_by_order(st, sc[d])
+    k = in_play_by_order(st, sc[d], TR_AFTER_PLAYED)
     for i in range(k):
         x = sc[d, i]
         if still_in_play(st, x):

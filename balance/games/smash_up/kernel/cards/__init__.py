@@ -1,8 +1,8 @@
 """Card abilities in the kernel, one module per faction (reference/cards/ module by module).
 
-Every module defines the same functions (``hooks`` calls the card's faction's), switching on
-the card's name code; a card without the ability in question does nothing / returns the
-neutral value:
+A module defines those of the hooks below that its cards have, switching on the card's name
+code (``hooks`` calls the card's faction's, and gives the neutral answer for a faction without
+the hook); a card without the ability in question does nothing / returns the neutral value:
 
 - ``card_step(st, d, hook, step) -> next step or DONE``: the resumable part of a card — its
   on-play ability (H_ON_PLAY), an action's effect (H_ACTION), a play-on action's arrival

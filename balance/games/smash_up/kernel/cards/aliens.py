@@ -465,56 +465,9 @@ def want(st, p, c):
     elif name == N_TERRAFORMING:
         return ln[L_BDECK] > 0 and tv[T_NSLOTS] > 0 and lead(st, p, terraform_default(st, p)) > 0
     return False
-
-
-@jit
-def talent_usable(st, p, x):
-    return False
-
-
-@jit
-def talent_want(st, p, x):
-    return False
-
-
-@jit
-def after_played(st, x, m):
-    return
-
-
-@jit
-def start(st, p, x):
-    return
-
-
-@jit
-def end(st, p, x):
-    return
-
-
-@jit
-def specials(st, q, s, n):
-    return n
-
-
-@jit
-def special_want(st, q, s, code, a, b):
-    return False
-
-
 @jit
 def after_special(st, q, s, m):
     """Scout: after its base scores, you may return it to your hand (default: always)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if defs[cs[m, C_DEF], D_NAME] == N_SCOUT and pick(st, q, 2, 0) == 0:
         return_to_hand(st, m)
-
-
-@jit
-def extra_moves(st, p, n):
-    return n
-
-
-@jit
-def extra_want(st, p, i):
-    return False

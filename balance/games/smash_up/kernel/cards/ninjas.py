@@ -642,18 +642,6 @@ def talent_want(st, p, x):
     if defs[cs[x, C_DEF], D_NAME] == N_NINJA_ACOLYTE:
         return acolyte_want(st, p, x)
     return False
-
-
-@jit
-def after_played(st, x, m):
-    return
-
-
-@jit
-def start(st, p, x):
-    return
-
-
 @jit
 def end(st, p, x):
     """Assassin: at the end of the turn it was played only (a Buccaneer that escaped keeps it
@@ -692,19 +680,4 @@ def special_want(st, q, s, code, a, b):
         cards = stack_empty(CAP)
         k = hand_minions(st, q, s, cards)
         return k > 0 and vp_with_card(st, q, cards[best_card(st, cards, k)], s) > vp_of(st, s, q)
-    return False
-
-
-@jit
-def after_special(st, q, s, m):
-    return
-
-
-@jit
-def extra_moves(st, p, n):
-    return n
-
-
-@jit
-def extra_want(st, p, i):
     return False

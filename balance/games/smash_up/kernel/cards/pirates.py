@@ -546,11 +546,6 @@ def swashbuckling_want(st, p):
 
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
-def host(st, p, c, hosts, k):
-    return 0
-
-
-@jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     name = defs[cs[c, C_DEF], D_NAME]
@@ -585,33 +580,6 @@ def want(st, p, c):
     elif name == N_SWASHBUCKLING:
         return swashbuckling_want(st, p)
     return False  # Full Sail: the baseline keeps it for the Special
-
-
-@jit
-def talent_usable(st, p, x):
-    return False
-
-
-@jit
-def talent_want(st, p, x):
-    return False
-
-
-@jit
-def after_played(st, x, m):
-    return
-
-
-@jit
-def start(st, p, x):
-    return
-
-
-@jit
-def end(st, p, x):
-    return
-
-
 @jit
 def specials(st, q, s, n):
     """Each of q's Pirate Kings on another base (board order); Full Sail (Mark of Sleep covers
@@ -649,13 +617,3 @@ def after_special(st, q, s, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if defs[cs[m, C_DEF], D_NAME] == N_FIRST_MATE:
         first_mate(st, q, s, m)
-
-
-@jit
-def extra_moves(st, p, n):
-    return n
-
-
-@jit
-def extra_want(st, p, i):
-    return False

@@ -148,65 +148,9 @@ def tech_default(st, p):
             best, bk = s, k
     return best
 
-
-@jit
-def host(st, p, c, hosts, k):
-    return 0
-
-
 @jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     if defs[cs[c, C_DEF], D_NAME] == N_TECH_CENTER:
         return tv[T_NSLOTS] > 0 and mine_at(st, p, tech_default(st, p)) >= 2
-    return False
-
-
-@jit
-def talent_usable(st, p, x):
-    return False
-
-
-@jit
-def talent_want(st, p, x):
-    return False
-
-
-@jit
-def after_played(st, x, m):
-    return
-
-
-@jit
-def start(st, p, x):
-    return
-
-
-@jit
-def end(st, p, x):
-    return
-
-
-@jit
-def specials(st, q, s, n):
-    return n
-
-
-@jit
-def special_want(st, q, s, code, a, b):
-    return False
-
-
-@jit
-def after_special(st, q, s, m):
-    return
-
-
-@jit
-def extra_moves(st, p, n):
-    return n
-
-
-@jit
-def extra_want(st, p, i):
     return False

@@ -841,12 +841,6 @@ def start(st, p, x):
     if defs[cs[x, C_DEF], D_NAME] == N_FLAME_TRAP:
         flame_trap_start(st, p, x)
 
-
-@jit
-def end(st, p, x):
-    return
-
-
 @jit
 def specials(st, q, s, n):
     """Current Gnome: (the first Gnome of q on the scoring base not used in this window, each
@@ -874,19 +868,4 @@ def specials(st, q, s, n):
 def special_want(st, q, s, code, a, b):
     if code == SP_GNOME:
         return gnome_want(st, q, s, b)
-    return False
-
-
-@jit
-def after_special(st, q, s, m):
-    return
-
-
-@jit
-def extra_moves(st, p, n):
-    return n
-
-
-@jit
-def extra_want(st, p, i):
     return False

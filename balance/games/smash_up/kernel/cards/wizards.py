@@ -464,11 +464,6 @@ def winds_of_change(st, c):
 
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
-def host(st, p, c, hosts, k):
-    return 0
-
-
-@jit
 def want(st, p, c):
     return want_2(st, p, c)
 
@@ -484,44 +479,4 @@ def talent_want(st, p, x):
     cs, defs = st[0], st[7]
     if defs[cs[x, C_DEF], D_NAME] == N_ARCHMAGE:
         return archmage_want(st, p)
-    return False
-
-
-@jit
-def after_played(st, x, m):
-    return
-
-
-@jit
-def start(st, p, x):
-    return
-
-
-@jit
-def end(st, p, x):
-    return
-
-
-@jit
-def specials(st, q, s, n):
-    return n
-
-
-@jit
-def special_want(st, q, s, code, a, b):
-    return False
-
-
-@jit
-def after_special(st, q, s, m):
-    return
-
-
-@jit
-def extra_moves(st, p, n):
-    return n
-
-
-@jit
-def extra_want(st, p, i):
     return False

@@ -433,50 +433,12 @@ def want(st, p, c):
         cards = stack_empty(CAP)
         return discard_minions(st, p, cards) > 0
     return False
-
-
-@jit
-def talent_usable(st, p, x):
-    return False
-
-
-@jit
-def talent_want(st, p, x):
-    return False
-
-
-@jit
-def after_played(st, x, m):
-    return
-
-
 @jit
 def start(st, p, x):
     """Overrun: destroyed at the start of your (next) turn."""
     cs, defs = st[0], st[7]
     if defs[cs[x, C_DEF], D_NAME] == N_OVERRUN:
         discard_attached(st, x)
-
-
-@jit
-def end(st, p, x):
-    return
-
-
-@jit
-def specials(st, q, s, n):
-    return n
-
-
-@jit
-def special_want(st, q, s, code, a, b):
-    return False
-
-
-@jit
-def after_special(st, q, s, m):
-    return
-
 
 @jit
 def extra_moves(st, p, n):
