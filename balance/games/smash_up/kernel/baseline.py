@@ -1,14 +1,15 @@
 """The baseline's vocabulary in the kernel: HIT, HELP, PLACE and the minion-play choice
 (reference/baseline.py function by function). Candidate lists are int64 arrays of card ids
 (or slots) with a count; results are indices into them, -1 for none."""
-import numpy as np
-
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from .board import V, enter_play, gap, power, remove, vp_now, insert, push
-from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, T_PLAYERS
-from .names import N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
+from .board import (
+    CNT_ALPHA, CNT_N, V, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
+    power_counts, push, remove, slot_bonus, slot_term, vp_now,
+)
+from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, T_NSLOTS, T_PLAYERS
+from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
 from .tables import D_NAME, D_POWER
 
 
@@ -31,6 +32,9 @@ def hit(st, p, cand, n, mandatory):
     outranks ``p`` (smallest gap, then highest power), else the highest-power one anywhere;
     for a mandatory step with only ``p``'s minions, the lowest-power one [D9]; else -1."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cnt = stack_empty(CNT_N)
+    reading = stack_empty(BOARD_READING)
+    read_board(st, p, cnt, reading)
     best, hot_best = -1, -1
     bk = (0, 0, 0, 0)
     hk = (0, 0, 0, 0)
@@ -39,8 +43,8 @@ def hit(st, p, cand, n, mandatory):
         if cs[m, C_CTRL] == p:
             continue
         s = cs[m, C_SLOT]
-        g, pw = gap(st, s), power(st, m)
-        if outranked(st, p, s):
+        g, pw = reading[RD_GAP + s], read_power(st, m, cnt, reading)
+        if reading[RD_OUTRANKED + s]:
             k = (g, -pw, s, cs[m, C_ENTERED])
             if hot_best < 0 or k < hk:
                 hot_best, hk = i, k
@@ -56,17 +60,54 @@ def hit(st, p, cand, n, mandatory):
         ok = (0, 0, 0)
         for i in range(n):
             m = cand[i]
-            k3 = (power(st, m), cs[m, C_SLOT], cs[m, C_ENTERED])
+            k3 = (read_power(st, m, cnt, reading), cs[m, C_SLOT], cs[m, C_ENTERED])
             if i == 0 or k3 < ok:
                 own, ok = i, k3
         return own
     return -1
 
 
+# A reading of the whole board for seat p, taken once for a choice over many minions (with
+# the power_counts): per slot its gap, whether an opponent outranks p there, and its
+# slot_bonus (War Raptors, The Central Brain).
+RD_GAP = 0
+RD_OUTRANKED = RD_GAP + MAX_SLOTS
+RD_RAPTORS = RD_OUTRANKED + MAX_SLOTS
+RD_BRAIN = RD_RAPTORS + MAX_SLOTS
+BOARD_READING = RD_BRAIN + MAX_SLOTS
+
+
+@jit
+def read_board(st, p, cnt, reading):
+    """Fills ``cnt int64[CNT_N]`` (``power_counts``) and ``reading int64[BOARD_READING]``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    power_counts(st, cnt)
+    now = stack_empty(MAX_PLAYERS)
+    for s in range(tv[T_NSLOTS]):
+        reading[RD_GAP + s] = breakpoint_of(st, s) - counted_vp_now(st, s, cnt, now)
+        best = 0
+        for q in range(tv[T_PLAYERS]):
+            if q != p and now[q] > best:
+                best = now[q]
+        reading[RD_OUTRANKED + s] = 1 if best > now[p] else 0
+        reading[RD_RAPTORS + s], reading[RD_BRAIN + s] = slot_bonus(st, s)
+
+
+@jit
+def read_power(st, m, cnt, reading):
+    """``power(st, m)`` from a ``read_board`` reading."""
+    cs = st[0]
+    s = cs[m, C_SLOT]
+    return counted_power(st, m, cnt, reading[RD_RAPTORS + s], reading[RD_BRAIN + s])
+
+
 @jit
 def help_(st, p, cand, n):
     """HELP over minions ``cand[:n]``: ``p``'s minion on the smallest-gap base, highest power."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cnt = stack_empty(CNT_N)
+    reading = stack_empty(BOARD_READING)
+    read_board(st, p, cnt, reading)
     best = -1
     bk = (0, 0, 0, 0)
     for i in range(n):
@@ -74,7 +115,7 @@ def help_(st, p, cand, n):
         if cs[m, C_CTRL] != p:
             continue
         s = cs[m, C_SLOT]
-        k = (gap(st, s), -power(st, m), s, cs[m, C_ENTERED])
+        k = (reading[RD_GAP + s], -read_power(st, m, cnt, reading), s, cs[m, C_ENTERED])
         if best < 0 or k < bk:
             best, bk = i, k
     return best
@@ -111,24 +152,76 @@ def v_with_minion(st, p, m, s):
 def place(st, p, x, in_play, slots, n):
     """PLACE: the index in ``slots[:n]`` with the highest V once ``x`` (a card, or a minion in
     play when ``in_play``) arrives; ties: (a War Raptor: more of your War Raptors there,)
-    smaller gap, lower slot; -1 when n == 0."""
+    smaller gap, lower slot; -1 when n == 0.
+
+    V is a sum of per-slot terms that read the rest of the board only through the
+    ``power_counts``, so the terms are taken once and each candidate recomputes only the slots
+    it touches (a moved minion: its old and new slot). A card whose arrival changes the counts
+    (a Microbot Alpha or Fixer, or any minion of a seat with an Alpha) gets the whole V."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    raptor = defs[cs[x, C_DEF], D_NAME] == N_WAR_RAPTOR
+    name = defs[cs[x, C_DEF], D_NAME]
+    raptor = name == N_WAR_RAPTOR
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
+    terms = stack_empty(MAX_SLOTS)
+    gaps = stack_empty(MAX_SLOTS)
+    before = 0
+    for s in range(tv[T_NSLOTS]):
+        t, total = slot_term(st, p, s, cnt)
+        terms[s], gaps[s] = t, breakpoint_of(st, s) - total
+        before += t
+    local = in_play or not (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER or cnt[CNT_ALPHA + p] > 0)
     best = -1
     bk = (0, 0, 0, 0)
     for i in range(n):
         s = slots[i]
-        v = v_with_minion(st, p, x, s) if in_play else v_with_card(st, p, x, s)
+        if in_play:
+            v = v_moved(st, p, x, s, cnt, terms, before)
+        elif local:
+            v = v_added(st, p, x, s, cnt, terms, before)
+        else:
+            v = v_with_card(st, p, x, s)
         r = 0
         if raptor:  # §3.4 Default: ties -> the base with more of your War Raptors
             for j in range(ln[L_SMIN + s]):
                 m = lst[L_SMIN + s, j]
                 if cs[m, C_CTRL] == p and defs[cs[m, C_DEF], D_NAME] == N_WAR_RAPTOR:
                     r += 1
-        k = (v, r, -gap(st, s), -s)
+        k = (v, r, -gaps[s], -s)
         if best < 0 or k > bk:
             best, bk = i, k
     return best
+
+
+@jit
+def v_added(st, p, c, s, cnt, terms, before):
+    """``v_with_card`` for a card whose arrival leaves ``cnt`` alone: only slot ``s``'s term
+    changes (``terms``: every slot's term now, summing to ``before``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
+    enter_play(st, p, c, s, 1 << 30)
+    v = before - terms[s] + slot_term(st, p, s, cnt)[0]
+    ln[L_SMIN + s] -= 1
+    cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
+    return v
+
+
+@jit
+def v_moved(st, p, m, s, cnt, terms, before):
+    """``v_with_minion`` from the slot terms: a move keeps ``cnt`` (same minions, same
+    controllers), so only the old and the new slot's terms change."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    old = cs[m, C_SLOT]
+    if s == old:  # V does not depend on the order of a slot's minions
+        return before
+    i = remove(lst, ln, L_SMIN + old, m)
+    push(lst, ln, L_SMIN + s, m)
+    cs[m, C_SLOT] = s
+    v = before - terms[old] - terms[s] + slot_term(st, p, old, cnt)[0] + slot_term(st, p, s, cnt)[0]
+    ln[L_SMIN + s] -= 1
+    insert(lst, ln, L_SMIN + old, i, m)
+    cs[m, C_SLOT] = old
+    return v
 
 
 @jit

@@ -15,7 +15,7 @@ from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
     C_TALENT, C_TEMP, C_ZONE, GREEDY, MAX_PLAYERS, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, S_BASE, S_CANCEL,
-    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS,
+    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .names import (
@@ -267,6 +267,8 @@ def power_counts(st, cnt):
     Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     cnt[:] = 0
+    if tv[T_MICROBOTS] == 0:  # no Alpha or Fixer in this game: nothing reads the counts
+        return
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
@@ -425,19 +427,27 @@ def V(st, p):
     so every comparison of V values decides alike; a ``planner`` seat tunes both."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     cnt = stack_empty(CNT_N)
-    now = stack_empty(MAX_PLAYERS)
     power_counts(st, cnt)
-    ready_w, deny = strat[SW_READY + 2 * p], strat[SW_DENY + 2 * p]
     total = 0
     for s in range(tv[T_NSLOTS]):
-        is_ready = counted_vp_now(st, s, cnt, now) >= breakpoint_of(st, s)
-        best = 0
-        for q in range(tv[T_PLAYERS]):
-            if q != p and now[q] > best:
-                best = now[q]
-        w = ready_w if is_ready else 100
-        total += w * (100 * now[p] - deny * best)
+        total += slot_term(st, p, s, cnt)[0]
     return total
+
+
+@jit
+def slot_term(st, p, s, cnt):
+    """(slot ``s``'s term of ``V`` for seat ``p``, the slot's total power), given the board's
+    ``power_counts``. A term reads the rest of the board only through ``cnt``, so a change
+    that leaves ``cnt`` alone changes only the terms of the slots it touches."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    now = stack_empty(MAX_PLAYERS)
+    total = counted_vp_now(st, s, cnt, now)
+    best = 0
+    for q in range(tv[T_PLAYERS]):
+        if q != p and now[q] > best:
+            best = now[q]
+    w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
+    return w * (100 * now[p] - strat[SW_DENY + 2 * p] * best), total
 
 
 # ---- legality --------------------------------------------------------------------------------

@@ -55,8 +55,10 @@ SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
-    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_N = range(15)
+    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_MICROBOTS, T_N = range(16)
 # T_WINDOW: 1 + the depth of the before-scoring window's frame while one is open, else 0
+# T_MICROBOTS: 1 if a deck of this game holds a Microbot Alpha or Fixer (whose power reads the
+# board), else 0 (set up once per game: a board reading then skips the count)
 
 # grant kinds, most restrictive first [D12]
 G_AT, G_EMPTY, G_TWO, G_DISC, G_ANY, G_FREE = range(6)

@@ -23,9 +23,9 @@ from .layout import (
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY,
     P_SLEEP_MODE, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT,
     T_EXTRA_ACT, T_FREE_ACT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS,
-    T_SP, T_TENACIOUS, T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_TALENT, MV_TALENT, MV_CTGY, K_DUAL,
+    T_MICROBOTS, T_SP, T_TENACIOUS, T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_TALENT, MV_TALENT, MV_CTGY, K_DUAL,
 )
-from .names import N_GREMLIN, N_HIDDEN_NINJA
+from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
 from .tables import BS_VP0, D_KIND, D_NAME, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
@@ -68,6 +68,10 @@ def setup(st, deck_defs):
     shuffle(lst, ln, L_BDECK, states)
     tv[:] = 0
     tv[T_PLAYERS] = n
+    for c in range(n * DECK):
+        name = defs[cs[c, C_DEF], D_NAME]
+        if cs[c, C_ZONE] == Z_DECK and (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER):
+            tv[T_MICROBOTS] = 1
     tv[T_NSLOTS] = rs[8]  # R_BASES_IN_PLAY
     for s in range(tv[T_NSLOTS]):
         ss[s, :] = 0
