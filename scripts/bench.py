@@ -78,17 +78,6 @@ def reference_rate(players: int, spec: str, games: int) -> float:
     return games / (time.perf_counter() - t)
 
 
-def smash_kernel_rate(players: int, spec: str, games: int, repeats: int) -> float:
-    """Median games/s of the smash-up kernel on one core (sides drawn per game)."""
-    from balance.games.smash_up.engine import Engine
-    from balance.games.smash_up.rules import Rules
-    from balance.games.smash_up.strategies import STRATEGIES
-    from balance.core.strategy import parse_strategy
-
-    rules = Rules.from_overrides({"players": players})
-    return chunked_rate(Engine(rules, [parse_strategy(spec, STRATEGIES)] * players), games, repeats)
-
-
 def smash_rates(players: int, spec: str, games: int, ref_games: int, repeats: int) -> tuple[float, float]:
     """(kernel, reference) games/s of smash-up on one core, sides drawn per game as in a
     default run; the reference plays the first ``ref_games`` of the same games (same seeds,
@@ -256,6 +245,24 @@ def checkpoint_overhead(games: int, repeats: int) -> tuple[float, float]:
         ckpt.CHECKPOINT_SECONDS = default
 
 
+# smash-up's kernel games/s in the tree it runs in, self-contained: an older tree's bench.py
+# may not have the function (the engine API it uses is the one every tree since issue 11 has)
+SMASH_RATE = """
+import time
+from balance.core.runner import DEFAULT_CHUNK
+from balance.core.strategy import parse_strategy
+from balance.games.smash_up.engine import Engine
+from balance.games.smash_up.rules import Rules
+from balance.games.smash_up.strategies import STRATEGIES
+engine = Engine(Rules.from_overrides({{"players": {players}}}), [parse_strategy({spec!r}, STRATEGIES)] * {players})
+engine.play(0, 0, 10)
+t = time.perf_counter()
+for first in range(0, {games}, DEFAULT_CHUNK):
+    engine.play(0, first, min(DEFAULT_CHUNK, {games} - first))
+print({games} / (time.perf_counter() - t))
+"""
+
+
 def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list[tuple]:
     """Kernel games/s (one core) of this tree and of the commit ``ref``, each in a fresh
     process and interleaved round by round, so machine drift hits both alike: the check that
@@ -265,9 +272,8 @@ def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list
     old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
                    check=True, capture_output=True)
-    fn = "smash_kernel_rate" if smash else "kernel_rate"
-    code = ("import sys; sys.path.insert(0, 'scripts'); import bench; "
-            f"print(bench.{fn}({{players}}, {{spec!r}}, {{games}}, 1))")
+    code = SMASH_RATE if smash else ("import sys; sys.path.insert(0, 'scripts'); import bench; "
+                                     "print(bench.kernel_rate({players}, {spec!r}, {games}, 1))")
     cases = list(SMASH_CASES) if smash else [("random", 4), ("greedy", 4), ("random", 5)]
 
     def rate(tree: Path, spec: str, players: int) -> float:
