@@ -89,7 +89,8 @@ def test_same_numbers_on_any_thread_count_and_chunk_size(tmp_path):
     def run(name, **kw):
         out = tmp_path / name
         balance.simulate("smash-up", players=[2, 3], games=90, seed=8, strategies=["greedy"], out=out, **kw)
-        return {t: pl.read_parquet(out / f"{t}.parquet") for t in ("seats", "pairs", "bases", "outcomes", "scores")}
+        return {t: pl.read_parquet(out / f"{t}.parquet")
+                for t in ("seats", "pairs", "bases", "outcomes", "scores", "cards_played")}
 
     one, other = run("a", threads=1, chunk_size=90), run("b", threads=2, chunk_size=7)
     for name in one:
@@ -108,6 +109,28 @@ def test_the_bases_table_adds_up(tmp_path):
         assert (g["scored"] <= g["entered"]).all()
         # every scoring hands out 1st-place VP; total VP by place = VP the seats scored from bases
         assert (g.filter(pl.col("scored") > 0)["vp_first"] > 0).all()
+
+
+def test_the_cards_played_table_adds_up_and_is_reported(tmp_path):
+    """In deck: a card's row counts the seat-games of the seats whose pair holds its faction and
+    their wins, which the seats table counts independently; a card is played in at most the
+    games it was in deck, and the report shows the table as a description."""
+    out = tmp_path / "run"
+    balance.simulate("smash-up", players=[2, 3], games=120, seed=5, strategies=["greedy"], out=out)
+    played = pl.read_parquet(out / "cards_played.parquet")
+    seats = pl.read_parquet(out / "seats.parquet")
+    assert played.height == 2 * sum(len(load_catalogue().factions[f]) for f in FACTIONS)
+    for (players, faction), rows in played.group_by("players", "faction"):
+        held = seats.filter((pl.col("players") == players) & pl.col("side").str.split("+").list.contains(faction))
+        assert (rows["in_deck"] == held["games"].sum()).all(), (players, faction)
+        assert (rows["in_deck_won"] == round(held["win_share"].sum())).all(), (players, faction)
+    assert (played["played"] <= played["in_deck"]).all() and (played["played_won"] <= played["played"]).all()
+    assert (played["played_won"] <= played["in_deck_won"]).all()
+    assert played.filter(pl.col("card") == "King Rex")["played"].sum() > 0  # a 7-power minion gets played
+    result = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "## Cards played (a description)" in text and "`King Rex`" in text
 
 
 def test_cards_lists_what_is_not_simulated():

@@ -88,3 +88,26 @@ def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
         "Flame Trap": TR_AFTER_PLAYED | TR_START, "Overrun": TR_START, "Assassin": TR_END,
     }
     assert {code: b for code, b in bits.items() if b} == {card_code(n): b for n, b in expected.items()}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(players, strategy):
+    """The cards-played table reads the kernel's per-seat bits of the cards played (minions and
+    actions, by the seat that played them); they equal the reference's log of plays."""
+    from balance.games.smash_up.engine import card_names
+    from balance.games.smash_up.kernel.layout import O_PLAYED
+    from balance.games.smash_up.kernel.run import played_game
+
+    rules = Rules(players=players)
+    factions = SEATS[:players] if players < 4 else SEATS[::-1]
+    names = card_names(rules)
+    for game in range(10):
+        stats = played_game(rules, factions, [strategy] * players, 3, game)[13]
+        kernel = [{n for d, n in enumerate(names) if (int(stats[O_PLAYED + 2 * p + d // 64]) >> (d % 64)) & 1}
+                  for p in range(players)]
+        seats = [Greedy() if strategy == "greedy" else Random() for _ in range(players)]
+        g = Game(rules, factions, seats, 3, game).setup().play()
+        logged = [{e[1] for e in g.log if e[0] in ("play", "action") and e[2] == p} for p in range(players)]
+        assert kernel == logged, game
+        assert any(kernel), game  # every game plays some card

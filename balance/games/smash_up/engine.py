@@ -18,7 +18,7 @@ from .catalogue import FACTIONS
 from .draft import draft_rates
 from .metrics import SCORE_ROOM
 from .rules import Rules
-from .tables import BASES
+from .tables import BASES, CARDS_PLAYED
 
 PAIRS = list(combinations(range(len(FACTIONS)), 2))  # the 28 sides, catalogue order
 
@@ -107,7 +107,7 @@ class Engine(BaseEngine):
                  card_strength: CardStrengthPlan | None = None):
         from .kernel.games import CAPPED, DRAFT, DRAWN, FINISHED as K_FINISHED
         from .kernel.run import new_state
-        from .kernel.layout import BST_N, N_BASE_DEFS
+        from .kernel.layout import BST_N, CT_N, MAX_DEFS, N_BASE_DEFS
         from .kernel.tables import D_FACTION, card_tables
 
         assert (K_FINISHED, CAPPED) == (FINISHED, CAPPED_CODE)
@@ -141,6 +141,8 @@ class Engine(BaseEngine):
         for i, (a, b) in enumerate(PAIRS):
             self.pair_of[a, b] = i
         defs, _, self.bases = card_tables(rules.catalogue())
+        self.def_factions = [FACTIONS[f] for f in defs[:, D_FACTION]]
+        self.card_totals_shape = (MAX_DEFS, CT_N)
         self.card_strength = card_strength
         if card_strength is not None:  # each card's definition row and faction
             rows = {name: d for d, name in enumerate(card_names(rules))}
@@ -151,7 +153,8 @@ class Engine(BaseEngine):
         self.max_length = rules.max_turns
 
     def game_totals(self) -> dict:
-        out = {"base_stats": np.zeros(self.base_stats_size, np.int64)}
+        out = {"base_stats": np.zeros(self.base_stats_size, np.int64),
+               "card_play": np.zeros(self.card_totals_shape, np.int64)}
         if self.card_strength is not None:
             out["card_trials"] = np.zeros((len(self.card_strength.cards), self.rules.players,
                                            len(card_trials.CardTrial)), np.int64)
@@ -164,7 +167,7 @@ class Engine(BaseEngine):
         state = tuple(a.copy() for a in self.state)
         games = np.arange(first_game, first_game + n_games, dtype=np.int64)
         win_units, scores, outcome, length, sides = self._kernel(state, seed, games, -1,
-                                                                 totals["base_stats"])
+                                                                 totals["base_stats"], totals["card_play"])
         if n_games and scores.max() > self.max_score:  # cannot happen short of a runaway bug
             raise BalanceError(f"a game reached {scores.max()} VP, above the score histogram's "
                                f"{self.max_score}; report this")
@@ -198,19 +201,23 @@ class Engine(BaseEngine):
         scores int32[n, P], length int32[n]). The bases' counters are not kept."""
         state = tuple(a.copy() for a in self.state) if state is None else state
         units, scores, _, length, _ = self._kernel(state, seed, np.ascontiguousarray(games, np.int64),
-                                                   card_def, np.zeros(self.base_stats_size, np.int64))
+                                                   card_def, np.zeros(self.base_stats_size, np.int64),
+                                                   np.zeros(self.card_totals_shape, np.int64))
         return units, scores, length
 
-    def _kernel(self, state, seed: int, games: np.ndarray, removed: int, base_stats: np.ndarray):
+    def _kernel(self, state, seed: int, games: np.ndarray, removed: int, base_stats: np.ndarray,
+                card_play: np.ndarray):
         """kernel.games.play_games on ``games`` int64[n]: (win_units int32[n, P], scores
-        int32[n, P], outcome int8[n], length int32[n], sides int16[n, P]); base_stats is added to."""
+        int32[n, P], outcome int8[n], length int32[n], sides int16[n, P]); base_stats and
+        card_play (int64[MAX_DEFS, CT_N]) are added to."""
         from .kernel.games import play_games
 
         p, k = self.rules.players, len(games)
         win_units, scores = np.zeros((k, p), np.int32), np.zeros((k, p), np.int32)
         outcome, length, sides = np.zeros(k, np.int8), np.zeros(k, np.int32), np.zeros((k, p), np.int16)
         play_games(state, self.faction_decks, self.pairs, self.pair_of, self.given, self.rates,
-                   np.uint64(seed), games, removed, win_units, scores, outcome, length, sides, base_stats)
+                   np.uint64(seed), games, removed, win_units, scores, outcome, length, sides, base_stats,
+                   card_play)
         return win_units, scores, outcome, length, sides
 
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
@@ -227,6 +234,15 @@ class Engine(BaseEngine):
             "vp_first": b[:, BST_VP1], "vp_second": b[:, BST_VP2], "vp_third": b[:, BST_VP3],
             "decided": b[:, BST_DECIDED],
         }, BASES)}
+        from .kernel.layout import CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON
+
+        names = card_names(self.rules)
+        c = totals["card_play"][:len(names)]
+        out["cards_played"] = schema.frame({
+            "players": [self.rules.players] * len(names), "faction": self.def_factions, "card": names,
+            "in_deck": c[:, CT_IN_DECK], "in_deck_won": c[:, CT_IN_DECK_WON],
+            "played": c[:, CT_PLAYED], "played_won": c[:, CT_PLAYED_WON],
+        }, CARDS_PLAYED)
         if self.card_strength is not None:
             out["card_strength"] = card_trials.frame(
                 self.rules.players, self.labels(), list(self.card_strength.cards),

@@ -41,7 +41,9 @@ class SmashAnalysis:
     games); bases: per (players, base); unsupported: cards played without their abilities;
     drawn: the sides were drawn per game (the tests are causal); drafted: the seats drafted
     them (factions=draft: the tests describe the draft's choices); card_effects: causal card
-    strength (aggregate.card_effects with the card's faction), None when not measured."""
+    strength (aggregate.card_effects with the card's faction), None when not measured;
+    cards_played: per (players, card) the win rate in deck and when played (``played_summary``),
+    a description; None for a run without the table."""
 
     factions: pl.DataFrame
     pairs: pl.DataFrame
@@ -51,6 +53,7 @@ class SmashAnalysis:
     drawn: bool
     card_effects: pl.DataFrame | None = None
     drafted: bool = False
+    cards_played: pl.DataFrame | None = None
 
 
 def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
@@ -74,7 +77,22 @@ def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
         drawn=manifest.get("sides") == "drawn" and not drafted,
         drafted=drafted,
         card_effects=card_effects(tables["card_strength"]) if "card_strength" in tables else None,
+        cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None,
     )
+
+
+def played_summary(played: pl.DataFrame, method: str) -> pl.DataFrame:
+    """Per (players, card), pooled over the run's blocks: the seats' win rate over the
+    seat-games whose deck held the card (``in_rate``) and over those in which they played it
+    (``played_rate``), each with its interval; ``played_share``: played / in deck;
+    ``difference``: played_rate - in_rate. Cards never in a deck are left out."""
+    pooled = (played.group_by("players", "card", "faction", maintain_order=True)
+              .agg(pl.col("in_deck", "in_deck_won", "played", "played_won").sum())
+              .filter(pl.col("in_deck") > 0))
+    out = aggregate.rate(pooled, "in_deck_won", "in_deck", "in_rate", method)
+    out = aggregate.rate(out, "played_won", "played", "played_rate", method)
+    return out.with_columns(played_share=pl.col("played") / pl.col("in_deck"),
+                            difference=pl.col("played_rate") - pl.col("in_rate"))
 
 
 def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
@@ -308,7 +326,25 @@ def bases_figure(frame: pl.DataFrame, path: Path) -> Path:
 
 def sections(a: SmashAnalysis, figures: dict) -> list[Section]:
     out = [faction_section(a, figures), base_section(a, figures)]
-    return out + ([card_section(a, figures)] if a.card_effects is not None else [])
+    out += [card_section(a, figures)] if a.card_effects is not None else []
+    return out + ([played_section(a)] if a.cards_played is not None else [])
+
+
+def played_section(a: SmashAnalysis) -> Section:
+    frame = a.cards_played.sort("players", "difference", descending=[False, True], nulls_last=True)
+    rows = [[str(r["players"]), Code(r["card"]), r["faction"], count(r["in_deck"]), pct(r["played_share"]),
+             pct(r["in_rate"]), pct(r["played_rate"]), ci(r["played_rate_lo"], r["played_rate_hi"]),
+             pp(r["difference"], signed=True)] for r in each_row(frame)]
+    return Section("Cards played (a description)", [
+        Para(("For each card: the seat-games whose deck held it, the share of those in which the "
+              "seat played it (from its own deck, at least once), and the seats' win rate in deck "
+              "and when played (the \"played / in deck\" table of 17lands). This describes games; "
+              "it is not a card's strength: a card gets played more in games that are going well "
+              "(more cards drawn, a longer game), and a card that only helps a winning board looks "
+              "strong here. A card's strength is measured by removing it (simulate --card-strength, "
+              "or balance restrict smash-up). No test is made on this table.",)),
+        Table(["players", "card", "faction", "in deck", "played", "win rate in deck",
+               "when played", f"{LEVEL} CI", "difference"], rows, left=3)])
 
 
 def card_section(a: SmashAnalysis, figures: dict) -> Section:

@@ -1,13 +1,15 @@
 """A chunk of games: each game's streams and sides, the game, its result (``engine.Engine``)."""
 import numpy as np
 
-from balance.core._jit import jit
+from balance.core._jit import jit, stack_zeros
 from balance.core.game import WIN_UNIT
 from balance.core.kit import SIDE_STREAM, draw_distinct, game_key, game_stream_key, seed_key
 from balance.core.rng import below
 
 from .board import R_PLAYERS
-from .layout import O_BASE, O_TURNS, O_VP, O_WINNER, RANDOM
+from .layout import (
+    CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON, O_BASE, O_PLAYED, O_TURNS, O_VP, O_WINNER, RANDOM,
+)
 from .turn import play_game
 
 FINISHED, CAPPED = 0, 1  # GameInfo.outcomes order
@@ -48,7 +50,7 @@ def snake_draft(strat, rates, side_state, n, taken, picks):
 
 @jit
 def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, removed,
-               win_units, scores, outcome, length, sides, base_totals):
+               win_units, scores, outcome, length, sides, base_totals, card_totals):
     """Play the games numbered ``games`` int64[n] of the run with ``seed``.
 
     faction_decks int64[8, 20]: each faction's cards as definition rows; pairs int64[28, 2]:
@@ -59,7 +61,8 @@ def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, rem
     ``rates`` float64[8, 8], random seats drawing from the side stream). removed: a card definition row taken out of the deck of the seat whose pair
     holds it (every copy; card strength), or -1 for none. Outputs, row per game: win_units
     int32[n, P], scores int32[n, P] (VP), outcome int8[n], length int32[n] (turns), sides
-    int16[n, P]; base_totals int64[16 * BST_N] (``turn``'s per-base counters) is added to.
+    int16[n, P]; base_totals int64[16 * BST_N] (``turn``'s per-base counters) and card_totals
+    int64[MAX_DEFS, CT_N] (layout: each card's seat-games in deck and played) are added to.
     """
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     n = rs[R_PLAYERS]
@@ -98,4 +101,27 @@ def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, rem
             scores[i, p] = stats[O_VP + p]
         outcome[i] = FINISHED if w >= 0 else CAPPED
         length[i] = stats[O_TURNS]
-        base_totals += stats[O_BASE:]
+        base_totals += stats[O_BASE:O_PLAYED]
+        for p in range(n):
+            count_cards(defs, deck_defs[p], stats[O_PLAYED + 2 * p:O_PLAYED + 2 * p + 2],
+                        1 if p == w else 0, card_totals)
+
+
+@jit
+def count_cards(defs, deck, played, won, card_totals):
+    """Adds one seat-game to ``card_totals``: each definition row its ``deck`` int64[40] holds
+    (once, however many copies; a removed card, ``-1 - d``, is not held) counts in deck, and
+    also played if its bit is set in ``played`` int64[2] (a card another seat's deck holds,
+    played by this seat through Mass Enchantment, is not counted); ``won``: 1 if the seat won."""
+    held = stack_zeros(2)
+    for k in range(deck.shape[0]):
+        d = deck[k]
+        if d >= 0:
+            held[d >> 6] |= 1 << (d & 63)
+    for d in range(defs.shape[0]):
+        if (held[d >> 6] >> (d & 63)) & 1:
+            card_totals[d, CT_IN_DECK] += 1
+            card_totals[d, CT_IN_DECK_WON] += won
+            if (played[d >> 6] >> (d & 63)) & 1:
+                card_totals[d, CT_PLAYED] += 1
+                card_totals[d, CT_PLAYED_WON] += won

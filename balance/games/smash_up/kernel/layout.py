@@ -94,4 +94,12 @@ O_WINNER, O_TURNS, O_VP, O_LAST, O_BASE = 0, 1, 2, 6, 10
 BST_ENTERED, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3, BST_DECIDED, \
     BST_N = range(9)
 N_BASE_DEFS = 16
-O_N = O_BASE + N_BASE_DEFS * BST_N
+# then per seat the cards it played this game (``vm.mark_played``): a bitmask over definition
+# rows, 2 words (MAX_DEFS bits) from O_PLAYED + 2 * seat
+O_PLAYED = O_BASE + N_BASE_DEFS * BST_N
+MAX_DEFS = 128
+O_N = O_PLAYED + 2 * MAX_PLAYERS
+# card_totals int64[MAX_DEFS, CT_N] (``games.play_games``), per definition row, pooled over the
+# seats: seat-games whose deck held it, how many of those the seat won; seat-games in which the
+# seat played it from its own deck, how many of those it won
+CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON, CT_N = range(5)

@@ -58,10 +58,15 @@ def deck_rows(decks, factions) -> np.ndarray:
 
 def play_one(rules, factions, strategies, seed=0, game=0, mode=MODE_BASES | MODE_CARDS):
     """One game (for tests): returns (winner seat or -1, turns, VP per seat)."""
+    out = played_game(rules, factions, strategies, seed, game, mode)[13]
+    return int(out[0]), int(out[1]), [int(v) for v in out[2:2 + rules.players]]
+
+
+def played_game(rules, factions, strategies, seed=0, game=0, mode=MODE_BASES | MODE_CARDS):
+    """One game (for tests): the state tuple after it (``st[13]`` its stats row)."""
     st, decks = new_state(rules, strategies, mode)
     states = st[10]
     for s in range(len(states)):
         states[s] = np.uint64(PyStream(seed, game, s).state)
     play_game(st, deck_rows(decks, factions))
-    out = st[13]
-    return int(out[0]), int(out[1]), [int(v) for v in out[2:2 + rules.players]]
+    return st

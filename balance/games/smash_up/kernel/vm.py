@@ -16,7 +16,7 @@ from .board import (
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_PC,
     F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT, L_DECK,
-    L_DISC, L_HAND, L_SACT, L_SMIN, P_ACTIONS_PLAYED, P_HOMEWORLD, P_MINIONS_PLAYED, T_CURRENT,
+    L_DISC, L_HAND, L_SACT, L_SMIN, O_PLAYED, P_ACTIONS_PLAYED, P_HOMEWORLD, P_MINIONS_PLAYED, T_CURRENT,
     T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
 )
@@ -108,9 +108,19 @@ def enter_minion(st, p, c, s, source):
     tv[T_ENTRY] += 1
     enter_play(st, p, c, s, tv[T_ENTRY])
     protect(st, c)
+    mark_played(st, p, c)
     ps[p, P_MINIONS_PLAYED] += 1
     if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
         tv[T_PHASE_MIN] += 1
+
+
+@jit
+def mark_played(st, p, c):
+    """Seat ``p`` played card ``c`` (its definition row's bit from ``stats[O_PLAYED + 2p]``):
+    the reference's log of plays ("play" and "action" entries), for the cards-played table."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    d = cs[c, C_DEF]
+    stats[O_PLAYED + 2 * p + (d >> 6)] |= 1 << (d & 63)
 
 
 @jit
@@ -225,6 +235,7 @@ def action_starts(st, d):
     else:
         remove(lst, ln, L_HAND + o, c)
     cs[c, C_ZONE] = Z_NONE
+    mark_played(st, p, c)
     ps[p, P_ACTIONS_PLAYED] += 1
     kind = defs[cs[c, C_DEF], D_PLAYON]
     cards = (rs[R_MODE] & MODE_CARDS) != 0
