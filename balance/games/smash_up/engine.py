@@ -223,7 +223,8 @@ class Engine(BaseEngine):
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
         from .kernel.names import BASE_NAMES
         from .kernel.layout import (BST_DECIDED, BST_ENTERED, BST_N, BST_SCORED, BST_TURNS,
-                                  BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3)
+                                  BST_TURNS_SQ, BST_VP1, BST_VP2, BST_VP3, CT_IN_DECK,
+                                  CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON)
 
         b = totals["base_stats"].reshape(-1, BST_N)[:len(self.bases)]
         out = {"bases": schema.frame({
@@ -234,8 +235,6 @@ class Engine(BaseEngine):
             "vp_first": b[:, BST_VP1], "vp_second": b[:, BST_VP2], "vp_third": b[:, BST_VP3],
             "decided": b[:, BST_DECIDED],
         }, BASES)}
-        from .kernel.layout import CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON
-
         names = card_names(self.rules)
         c = totals["card_play"][:len(names)]
         out["cards_played"] = schema.frame({
