@@ -13,7 +13,7 @@ from balance.core.counters import BaseEngine, Chunk
 from balance.core.errors import BalanceError, one_of
 from balance.core.strategy import Strategy
 
-from . import CAPPED_CODE, FINISHED, GAME
+from . import GAME
 from .catalogue import FACTIONS
 from .draft import draft_rates
 from .metrics import SCORE_ROOM
@@ -105,12 +105,11 @@ class Engine(BaseEngine):
 
     def __init__(self, rules: Rules, strategies: list[Strategy], sides=None,
                  card_strength: CardStrengthPlan | None = None):
-        from .kernel.games import CAPPED, DRAFT, DRAWN, FINISHED as K_FINISHED
+        from .kernel.games import DRAFT, DRAWN
         from .kernel.run import new_state
         from .kernel.layout import BST_N, CT_N, MAX_DEFS, N_BASE_DEFS
         from .kernel.tables import D_FACTION, card_tables
 
-        assert (K_FINISHED, CAPPED) == (FINISHED, CAPPED_CODE)
         if len(strategies) != rules.players:
             raise BalanceError(f"{len(strategies)} strategies for {rules.players} players")
         self.rules = rules

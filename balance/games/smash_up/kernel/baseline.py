@@ -5,7 +5,7 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from .board import (
-    CNT_ALPHA, CNT_N, V, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
+    CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
     power_counts, push, remove, slot_bonus, slot_term, vp_now,
 )
 from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, T_NSLOTS, T_PLAYERS
@@ -17,13 +17,9 @@ from .tables import D_NAME, D_POWER
 def outranked(st, p, s):
     """Some opponent would take more VP than ``p`` from slot ``s`` now."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    now = stack_empty(4)
+    now = stack_empty(MAX_PLAYERS)
     vp_now(st, s, now)
-    best = 0
-    for q in range(tv[T_PLAYERS]):
-        if q != p and now[q] > best:
-            best = now[q]
-    return best > now[p]
+    return best_rival(tv[T_PLAYERS], p, now) > now[p]
 
 
 @jit
@@ -85,11 +81,7 @@ def read_board(st, p, cnt, reading):
     now = stack_empty(MAX_PLAYERS)
     for s in range(tv[T_NSLOTS]):
         reading[RD_GAP + s] = breakpoint_of(st, s) - counted_vp_now(st, s, cnt, now)
-        best = 0
-        for q in range(tv[T_PLAYERS]):
-            if q != p and now[q] > best:
-                best = now[q]
-        reading[RD_OUTRANKED + s] = 1 if best > now[p] else 0
+        reading[RD_OUTRANKED + s] = 1 if best_rival(tv[T_PLAYERS], p, now) > now[p] else 0
         reading[RD_RAPTORS + s], reading[RD_BRAIN + s] = slot_bonus(st, s)
 
 

@@ -411,6 +411,16 @@ def counted_vp_now(st, s, cnt, out):
     return total
 
 
+@jit_inline
+def best_rival(n, p, now):
+    """The most VP any seat but ``p`` would take (``now[:n]``, e.g. ``vp_now``'s), at least 0."""
+    best = 0
+    for q in range(n):
+        if q != p and now[q] > best:
+            best = now[q]
+    return best
+
+
 @jit
 def vp_now(st, s, out):
     """``out[p]``: the VP each seat would take from the base's places if it scored now."""
@@ -442,12 +452,8 @@ def slot_term(st, p, s, cnt):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
     now = stack_empty(MAX_PLAYERS)
     total = counted_vp_now(st, s, cnt, now)
-    best = 0
-    for q in range(tv[T_PLAYERS]):
-        if q != p and now[q] > best:
-            best = now[q]
     w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
-    return w * (100 * now[p] - strat[SW_DENY + 2 * p] * best), total
+    return w * (100 * now[p] - strat[SW_DENY + 2 * p] * best_rival(tv[T_PLAYERS], p, now)), total
 
 
 # ---- legality --------------------------------------------------------------------------------

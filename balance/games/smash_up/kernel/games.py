@@ -6,13 +6,13 @@ from balance.core.game import WIN_UNIT
 from balance.core.kit import SIDE_STREAM, draw_distinct, game_key, game_stream_key, seed_key
 from balance.core.rng import below
 
+from .. import CAPPED_CODE, FINISHED  # the outcome codes the game declares
 from .board import R_PLAYERS
 from .layout import (
     CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON, O_BASE, O_PLAYED, O_TURNS, O_VP, O_WINNER, RANDOM,
 )
 from .turn import play_game
 
-FINISHED, CAPPED = 0, 1  # GameInfo.outcomes order
 DRAWN, DRAFT = -1, -2  # given[0] when no side is given: factions drawn, or a snake draft
 
 
@@ -99,7 +99,7 @@ def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, rem
         for p in range(n):
             win_units[i, p] = WIN_UNIT if p == w else 0
             scores[i, p] = stats[O_VP + p]
-        outcome[i] = FINISHED if w >= 0 else CAPPED
+        outcome[i] = FINISHED if w >= 0 else CAPPED_CODE
         length[i] = stats[O_TURNS]
         base_totals += stats[O_BASE:O_PLAYED]
         for p in range(n):

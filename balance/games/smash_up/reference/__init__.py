@@ -16,6 +16,7 @@ from balance.core.game import WIN_UNIT
 from balance.core.kit import SIDE_STREAM
 from balance.core.rng import PyStream
 
+from .. import CAPPED_CODE, FINISHED
 from . import bases, cards  # noqa: F401  (fill the ability tables)
 from .game import Game
 from .players import Greedy, Planner, Random, Scripted
@@ -91,4 +92,4 @@ def play_game(rules, strategies, seed: int, game: int, sides=None, removed=None)
     g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name](*s.values) for s in strategies],
                     seed, game, removed)
     return Result([WIN_UNIT if p == g.winner else 0 for p in range(n)], [pl.vp for pl in g.players],
-                  sides, 0 if g.winner is not None else 1, g.turns)
+                  sides, FINISHED if g.winner is not None else CAPPED_CODE, g.turns)
