@@ -444,7 +444,7 @@ def compare(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
         "optionally named 'name:...'. Repeat; the first is the baseline.")],
     players: Annotated[Optional[int], typer.Option(
-        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
+        help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n",
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
@@ -541,7 +541,7 @@ def tune(
         help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
         "the game's default strategy (`balance games` names it).")] = None,
     players: Annotated[Optional[int], typer.Option(
-        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
+        help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     against: Annotated[str, typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
         "SPEC,SPEC,... (one for all other seats, or one per other seat).")] = "self",
@@ -599,7 +599,7 @@ def restrict(
         help="The mode of restricted play, one the game declares (`balance games --tables` lists "
         "them with their meaning).")] = "always",
     players: Annotated[Optional[int], typer.Option(
-        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
+        help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     strategy: Annotated[Optional[str], typer.Option(
         "--strategy", "-s", help="Strategy of every seat. Default: the game's default strategy "
         "(`balance games` names it).")] = None,
@@ -641,7 +641,7 @@ def matchups(
         help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
         "kept together) or repeated.")],
     players: Annotated[Optional[int], typer.Option(
-        help="Player count. Default: the game's default (its rules' players; avengers-cards: 4).")] = None,
+        help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per ordered pair.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
