@@ -79,7 +79,7 @@ def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
         D_NAME, D_TRIGGERS, TR_AFTER_PLAYED, TR_END, TR_START, TR_TALENT, card_tables,
     )
 
-    defs, _, _ = card_tables(Rules().catalogue())
+    defs, _, _, _ = card_tables(Rules().catalogue())
     bits = {int(row[D_NAME]): int(row[D_TRIGGERS]) for row in defs}
     expected = {
         "Archmage": TR_TALENT, "Armor Stego": TR_TALENT, "Enshrouding Mist": TR_TALENT,
@@ -111,3 +111,88 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
         logged = [{e[1] for e in g.log if e[0] in ("play", "action") and e[2] == p} for p in range(players)]
         assert kernel == logged, game
         assert any(kernel), game  # every game plays some card
+
+
+# ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
+EFFECT_RULES = [Rules(), Rules(tricksters="2012"), Rules(collector_excludes_collectors=True),
+                Rules(tiger_assassin_any_base=True)]
+
+
+@pytest.mark.parametrize("rules", EFFECT_RULES, ids=["current", "2012", "D4", "D3"])
+def test_every_card_program_is_a_hook_the_reference_gives_that_card(rules):
+    """A card's program runs in the kernel in place of its faction module's code for that hook;
+    the reference (hand-written) must have the same ability, or the two engines would differ
+    in kind, not only in detail. Every card the data names exists in the card list, and its
+    program is where the definition row points."""
+    from balance.games.smash_up.effects import HOOKS, REFERENCE_TABLES, faction_data
+    from balance.games.smash_up.kernel.opcodes import OP_END
+    from balance.games.smash_up.kernel.run import switches_on
+    from balance.games.smash_up.kernel.tables import D_PROG, D_WANT, card_tables
+
+    cat = rules.catalogue()
+    defs, _, _, prog = card_tables(cat, switches_on(rules))
+    assert prog[0, 0] == OP_END  # row 0 is never a program start
+    d = 0
+    for faction, cards in cat.factions.items():
+        data = faction_data(faction, cat.tricksters, switches_on(rules))
+        for card in cards:
+            effects = data.get(card.name)
+            for hook, number in HOOKS.items():
+                has = effects is not None and hook in effects.hooks
+                assert (defs[d, D_PROG + number] > 0) == has, (card.name, hook)
+                if has:
+                    assert card.name in getattr(ab, REFERENCE_TABLES[hook]) or \
+                        hook == "talent" and card.name in ab.TALENT, (card.name, hook)
+            has_want = effects is not None and effects.want is not None
+            assert (defs[d, D_WANT] > 0) == has_want, card.name
+            if has_want:
+                assert card.name in ab.WANT, card.name
+            d += 1
+
+
+def test_enough_cards_are_data_to_count():
+    """The interpreter runs these cards; the faction modules no longer have code for them (the
+    kernel = reference games of tests/test_smash_up_kernel*.py play them)."""
+    from balance.games.smash_up.effects import faction_data
+
+    cat = Rules().catalogue()
+    data = {name for faction in cat.factions for name in faction_data(faction)}
+    assert len(data) >= 25
+    assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies"} <= data
+
+
+def test_a_rules_switch_selects_the_cards_other_program():
+    from balance.games.smash_up.effects import faction_data
+    from balance.games.smash_up.kernel.opcodes import I_FLAGS, I_WHERE, FLAG_NOT_SAME_NAME, WHERE_ANY, WHERE_HERE
+
+    plain = faction_data("Ninjas")["Tiger Assassin"].hooks["on_play"][0]
+    anywhere = faction_data("Ninjas", switches=frozenset({"tiger_assassin_any_base"}))["Tiger Assassin"]
+    assert plain[I_WHERE] == WHERE_HERE and anywhere.hooks["on_play"][0][I_WHERE] == WHERE_ANY
+    excl = faction_data("Aliens", switches=frozenset({"collector_excludes_collectors"}))["Collector"]
+    assert excl.hooks["on_play"][0][I_FLAGS] & FLAG_NOT_SAME_NAME
+    assert not faction_data("Aliens")["Collector"].hooks["on_play"][0][I_FLAGS] & FLAG_NOT_SAME_NAME
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[Invader]\non_play = ["GAIN_VPS me 1"]', "unknown opcode"),
+    ('[Invader]\non_play = ["GAIN_VP me one"]', "'one' is not a whole number"),
+    ('[Invader]\non_play = ["GAIN_VP you 1"]', "expected GAIN_VP me N"),
+    ('[Invader]\non_play = ["SEL_MINION where=there mode=may rule=HIT"]', "unknown where 'there'"),
+    ('[Invader]\non_play = ["SEL_MINION where=any mode=may"]', "give rule"),
+    ('[Invader]\non_play = ["SEL_MINION colour=red mode=may rule=HIT"]', "unknown selector field 'colour'"),
+    ('[Invader]\non_play = ["GRANT_MINION big"]', "expected GRANT_MINION any|power<=2|empty|discard"),
+    ('[Invader]\nwant = ["ALWAYS"]', "has a want but no action"),
+    ('[Invader]\naction = ["DRAW me 1"]\nwant = ["SOMETIMES"]', "unknown condition"),
+    ('[Invader]\nongoing = ["DRAW me 1"]', "has ongoing; allowed"),
+    ('[Invader.if.invaders_win]\non_play = ["DRAW me 1"]', "unknown rules switch"),
+    ('[Invaderz]\non_play = ["DRAW me 1"]', "no Aliens card named 'Invaderz'"),
+    ('[Invader]\non_play = "DRAW me 1', "cannot read the card effects"),
+])
+def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
+    from balance.core.errors import BalanceError
+    from balance.games.smash_up import effects
+
+    (tmp_path / "aliens.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(effects, "DATA", tmp_path)
+    with pytest.raises(BalanceError, match=message.replace("|", r"\|").replace("(", r"\(")):
+        effects.assemble(Rules().catalogue())

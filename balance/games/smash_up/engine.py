@@ -139,7 +139,7 @@ class Engine(BaseEngine):
         self.pair_of = np.full((len(FACTIONS), len(FACTIONS)), -1, np.int64)
         for i, (a, b) in enumerate(PAIRS):
             self.pair_of[a, b] = i
-        defs, _, self.bases = card_tables(rules.catalogue())
+        defs, _, self.bases, _ = card_tables(rules.catalogue())
         self.def_factions = [FACTIONS[f] for f in defs[:, D_FACTION]]
         self.card_totals_shape = (MAX_DEFS, CT_N)
         self.card_strength = card_strength

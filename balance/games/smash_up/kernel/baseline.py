@@ -6,7 +6,7 @@ from balance.core._jit import stack_empty
 
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
-    power_counts, push, remove, slot_bonus, slot_term, vp_now,
+    power, power_counts, push, remove, slot_bonus, slot_term, vp_now,
 )
 from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, T_NSLOTS, T_PLAYERS
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
@@ -16,7 +16,7 @@ from .tables import D_NAME, D_POWER
 @jit
 def outranked(st, p, s):
     """Some opponent would take more VP than ``p`` from slot ``s`` now."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     now = stack_empty(MAX_PLAYERS)
     vp_now(st, s, now)
     return best_rival(tv[T_PLAYERS], p, now) > now[p]
@@ -27,7 +27,7 @@ def hit(st, p, cand, n, mandatory):
     """HIT over minions ``cand[:n]``: another player's minion on a base where an opponent
     outranks ``p`` (smallest gap, then highest power), else the highest-power one anywhere;
     for a mandatory step with only ``p``'s minions, the lowest-power one [D9]; else -1."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     reading = stack_empty(BOARD_READING)
     read_board(st, p, cnt, reading)
@@ -63,6 +63,16 @@ def hit(st, p, cand, n, mandatory):
     return -1
 
 
+@jit
+def weakest(st, cand, k):
+    """The lowest-power minion of ``cand[:k]`` (ties: the first); ``k`` >= 1."""
+    best = 0
+    for i in range(1, k):
+        if power(st, cand[i]) < power(st, cand[best]):
+            best = i
+    return best
+
+
 # A reading of the whole board for seat p, taken once for a choice over many minions (with
 # the power_counts): per slot its gap, whether an opponent outranks p there, and its
 # slot_bonus (War Raptors, The Central Brain).
@@ -76,7 +86,7 @@ BOARD_READING = RD_BRAIN + MAX_SLOTS
 @jit
 def read_board(st, p, cnt, reading):
     """Fills ``cnt int64[CNT_N]`` (``power_counts``) and ``reading int64[BOARD_READING]``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     power_counts(st, cnt)
     now = stack_empty(MAX_PLAYERS)
     for s in range(tv[T_NSLOTS]):
@@ -96,7 +106,7 @@ def read_power(st, m, cnt, reading):
 @jit
 def help_(st, p, cand, n):
     """HELP over minions ``cand[:n]``: ``p``'s minion on the smallest-gap base, highest power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     reading = stack_empty(BOARD_READING)
     read_board(st, p, cnt, reading)
@@ -116,7 +126,7 @@ def help_(st, p, cand, n):
 @jit
 def v_with_card(st, p, c, s):
     """V for ``p`` with minion card ``c`` (not in play) added to slot ``s`` (``_v_with``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
     enter_play(st, p, c, s, 1 << 30)
     v = V(st, p)
@@ -128,7 +138,7 @@ def v_with_card(st, p, c, s):
 @jit
 def v_with_minion(st, p, m, s):
     """V for ``p`` with minion ``m`` (in play) moved to slot ``s``, then put back in place."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     old = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + s, m)
@@ -150,7 +160,7 @@ def place(st, p, x, in_play, slots, n):
     ``power_counts``, so the terms are taken once and each candidate recomputes only the slots
     it touches (a moved minion: its old and new slot). A card whose arrival changes the counts
     (a Microbot Alpha or Fixer, or any minion of a seat with an Alpha) gets the whole V."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[x, C_DEF], D_NAME]
     raptor = name == N_WAR_RAPTOR
     cnt = stack_empty(CNT_N)
@@ -189,7 +199,7 @@ def place(st, p, x, in_play, slots, n):
 def v_added(st, p, c, s, cnt, terms, before):
     """``v_with_card`` for a card whose arrival leaves ``cnt`` alone: only slot ``s``'s term
     changes (``terms``: every slot's term now, summing to ``before``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
     enter_play(st, p, c, s, 1 << 30)
     v = before - terms[s] + slot_term(st, p, s, cnt)[0]
@@ -202,7 +212,7 @@ def v_added(st, p, c, s, cnt, terms, before):
 def v_moved(st, p, m, s, cnt, terms, before):
     """``v_with_minion`` from the slot terms: a move keeps ``cnt`` (same minions, same
     controllers), so only the old and the new slot's terms change."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     old = cs[m, C_SLOT]
     if s == old:  # V does not depend on the order of a slot's minions
         return before
@@ -221,7 +231,7 @@ def greedy_minion(st, p, lo, hi):
     """``greedy_minion`` over minion moves ``opt[lo:hi]`` (kind, card, slot): the card first
     (Fixer or Reclaimer as the first minion of the turn, else the highest printed power; ties:
     hand, discard, Tenacious Z, then option order), then its base by PLACE."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     first = ps[p, P_MINIONS_PLAYED] == 0
     best = -1
     bk = (0, 0, 0)

@@ -39,7 +39,7 @@ MODE_BASES, MODE_CARDS = 1, 2
 def pick(st, seat, n, default):
     """The seat's strategy picks one of ``n`` options (the baseline's is ``default``); one
     option is taken without a draw, as in the reference's ``Game.choose``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if n <= 1:
         return 0
     if strat[seat] == GREEDY:
@@ -94,25 +94,25 @@ def shuffle(lst, ln, li, states):
 # ---- card facts ---------------------------------------------------------------------------
 @jit_inline
 def name_of(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return defs[cs[c, C_DEF], D_NAME]
 
 
 @jit_inline
 def printed(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return defs[cs[c, C_DEF], D_POWER]
 
 
 @jit_inline
 def is_minion_card(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return defs[cs[c, C_DEF], D_KIND] != K_ACTION
 
 
 @jit_inline
 def is_action_card(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return defs[cs[c, C_DEF], D_KIND] != K_MINION
 
 
@@ -120,7 +120,7 @@ def is_action_card(st, c):
 @jit
 def refill(st, p):
     """An empty deck becomes the shuffled discard pile; False if both are empty (§1.9)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if ln[L_DECK + p] > 0:
         return True
     n = ln[L_DISC + p]
@@ -138,7 +138,7 @@ def refill(st, p):
 
 @jit
 def draw(st, p, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for _ in range(k):
         if ln[L_DECK + p] == 0 and not refill(st, p):
             return
@@ -150,7 +150,7 @@ def draw(st, p, k):
 @jit
 def top(st, p):
     """The top card of ``p``'s deck (refilled first, §1.9), or -1 (``Game.top``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not refill(st, p):
         return -1
     return lst[L_DECK + p, ln[L_DECK + p] - 1]
@@ -159,7 +159,7 @@ def top(st, p):
 @jit
 def to_discard(st, c):
     """A card goes to its owner's discard pile (from wherever it was already taken)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     o = cs[c, C_OWNER]
     push(lst, ln, L_DISC + o, c)
     cs[c, C_ZONE] = Z_DISCARD
@@ -167,7 +167,7 @@ def to_discard(st, c):
 
 @jit
 def discard_from_hand(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     remove(lst, ln, L_HAND + p, c)
     to_discard(st, c)
 
@@ -175,7 +175,7 @@ def discard_from_hand(st, p, c):
 @jit
 def discard_random(st, p, k):
     """``p`` discards ``k`` random cards (chance stream), fewer if the hand runs out."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for _ in range(k):
         h = ln[L_HAND + p]
         if h == 0:
@@ -187,7 +187,7 @@ def discard_random(st, p, k):
 def keep_value(st, c):
     """Baseline discard order: the lowest value goes first (a minion its printed power, any
     other card 3)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     d = cs[c, C_DEF]
     return defs[d, D_POWER] if defs[d, D_KIND] == K_MINION else 3
 
@@ -196,7 +196,7 @@ def keep_value(st, c):
 def discard_choice(st, p):
     """``p`` discards one card of its choice (baseline: the lowest ``keep_value``, first in
     hand order on ties); ``Game.discard_choice``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = ln[L_HAND + p]
     if n == 0:
         return
@@ -211,14 +211,14 @@ def discard_choice(st, p):
 # ---- board reading ------------------------------------------------------------------------------
 @jit_inline
 def nslots(st):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return tv[T_NSLOTS]
 
 
 @jit
 def count_named(st, name, p):
     """Minions named ``name`` in play controlled by ``p`` (p < 0: anyone's)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
@@ -231,7 +231,7 @@ def count_named(st, name, p):
 @jit
 def active(st, s):
     """False while the base's ability is cancelled (Jammed Signal, Infiltrate's talent)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if ss[s, S_CANCEL] != 0:
         return False
     for i in range(ln[L_SACT + s]):
@@ -242,7 +242,7 @@ def active(st, s):
 
 @jit
 def is_microbot(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return is_microbot_name(defs[cs[m, C_DEF], D_NAME]) or count_named(st, N_MICROBOT_ALPHA, cs[m, C_CTRL]) > 0
 
 
@@ -265,7 +265,7 @@ CNT_N = 3 * MAX_PLAYERS
 def power_counts(st, cnt):
     """``cnt int64[CNT_N]``: per controller p, its Microbot Alphas (``cnt[CNT_ALPHA + p]``),
     Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt[:] = 0
     if tv[T_MICROBOTS] == 0:  # no Alpha or Fixer in this game: nothing reads the counts
         return
@@ -284,7 +284,7 @@ def power_counts(st, cnt):
 @jit
 def slot_bonus(st, s):
     """(War Raptors on slot ``s``, 1 if The Central Brain's +1 applies there else 0)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     raptors = 0
     for i in range(ln[L_SMIN + s]):
         if defs[cs[lst[L_SMIN + s, i], C_DEF], D_NAME] == N_WAR_RAPTOR:
@@ -297,7 +297,7 @@ def slot_bonus(st, s):
 def counted_power(st, m, cnt, raptors, brain):
     """Current power (§1.4) of minion ``m`` given the board's ``power_counts`` and its slot's
     ``slot_bonus``; floored at 0 as a total [D11]. Reference ``Game.power``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     d = cs[m, C_DEF]
     total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + brain
     for i in range(ln[L_ATT + m]):
@@ -322,7 +322,7 @@ def counted_power(st, m, cnt, raptors, brain):
 @jit
 def power(st, m):
     """Current power of minion ``m`` (in play); reference ``Game.power``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     raptors, brain = slot_bonus(st, cs[m, C_SLOT])
@@ -333,7 +333,7 @@ def power(st, m):
 def slot_power(st, s, cnt, pw):
     """Fills ``pw[p]`` (p's power on slot ``s``, -1: no minion there) given the board's
     ``power_counts``; returns the slot's total power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     raptors, brain = slot_bonus(st, s)
     for p in range(tv[T_PLAYERS]):
         pw[p] = -1
@@ -359,7 +359,7 @@ def total_power(st, s):
 
 @jit
 def breakpoint_of(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return max(0, bases[ss[s, S_BASE], BS_BREAK] - ss[s, S_REDUCTION])
 
 
@@ -390,7 +390,7 @@ def rank(n, pw, place):
 @jit
 def places(st, s, pw, place):
     """Fills ``pw[p]`` (power on the base, -1: no minion) and ``place[p]`` (``rank``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     slot_power(st, s, cnt, pw)
@@ -401,7 +401,7 @@ def places(st, s, pw, place):
 def counted_vp_now(st, s, cnt, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places if it scored now, given
     the board's ``power_counts``; returns the slot's total power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     pw = stack_empty(MAX_PLAYERS)
     place = stack_empty(MAX_PLAYERS)
     total = slot_power(st, s, cnt, pw)
@@ -435,7 +435,7 @@ def V(st, p):
     sum over bases of (ready% if the base is ready to score, else 100%) x (100 x p's VP there
     now - deny% x the best rival's). The baseline's 200% and 100% give 10,000 x the spec's V,
     so every comparison of V values decides alike; a ``planner`` seat tunes both."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     total = 0
@@ -449,7 +449,7 @@ def slot_term(st, p, s, cnt):
     """(slot ``s``'s term of ``V`` for seat ``p``, the slot's total power), given the board's
     ``power_counts``. A term reads the rest of the board only through ``cnt``, so a change
     that leaves ``cnt`` alone changes only the terms of the slots it touches."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     now = stack_empty(MAX_PLAYERS)
     total = counted_vp_now(st, s, cnt, now)
     w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
@@ -460,7 +460,7 @@ def slot_term(st, p, s, cnt):
 @jit
 def affectable(st, m, by, action):
     """Can a card controlled by ``by`` (-1: a base) affect minion ``m`` (§1.3.4)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if by < 0:
         return True
     for i in range(ln[L_ATT + m]):
@@ -482,14 +482,14 @@ def affectable(st, m, by, action):
 
 @jit
 def destroyable(st, m, by, action):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return defs[cs[m, C_DEF], D_NAME] != N_WARBOT and affectable(st, m, by, action)
 
 
 @jit
 def can_move(st, p, m, dest):
     """May seat ``p`` move minion ``m`` to slot ``dest`` (Mark of Sleep, current Hideout)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if dest == cs[m, C_SLOT] or ps[p, P_SLEEP_MODE] == SLEEP_MOVES:
         return False
     if rs[R_TRICKSTERS_2012] == 0:
@@ -502,14 +502,14 @@ def can_move(st, p, m, dest):
 
 @jit_inline
 def can_play_actions(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return ps[p, P_SLEEP_MODE] != SLEEP_ACTIONS
 
 
 @jit
 def minion_allowed(st, p, c, s):
     """May ``p`` play minion card ``c`` on slot ``s`` (Overrun, Block the Path)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     faction_bit = 1 << defs[cs[c, C_DEF], 3]  # D_FACTION
     for i in range(ln[L_SACT + s]):
         a = lst[L_SACT + s, i]
@@ -523,7 +523,7 @@ def minion_allowed(st, p, c, s):
 
 @jit
 def has_minion_on(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == p:
             return True
@@ -534,7 +534,7 @@ def has_minion_on(st, p, s):
 def grant_for(st, p, c, s, from_discard):
     """Index into ``gr`` of the most restrictive open grant the play fits [D12]; ``-2`` for the
     free play, ``-1`` for none (reference ``Game.grant_for``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_NGRANTS]
     if from_discard:
         for i in range(n):
@@ -564,7 +564,7 @@ def grant_for(st, p, c, s, from_discard):
 
 @jit
 def use_grant(st, i):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if i == -2:
         tv[T_FREE_MIN] -= 1
         return
@@ -577,7 +577,7 @@ def use_grant(st, i):
 
 @jit
 def add_grant(st, kind, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_NGRANTS]
     gr[n, 0] = kind
     gr[n, 1] = s
@@ -588,7 +588,7 @@ def add_grant(st, kind, s):
 @jit
 def discard_attached(st, a):
     """An attached action leaves play to its owner's discard pile."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
@@ -600,7 +600,7 @@ def discard_attached(st, a):
 @jit
 def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])
@@ -614,7 +614,7 @@ def leave(st, m):
 @jit
 def protect(st, m):
     """Discard other players' actions already on a minion that became protected [D7]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     i = 0
     while i < ln[L_ATT + m]:
         a = lst[L_ATT + m, i]
@@ -626,7 +626,7 @@ def protect(st, m):
 
 @jit
 def move(st, m, dest):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     push(lst, ln, L_SMIN + dest, m)
     cs[m, C_SLOT] = dest
@@ -637,7 +637,7 @@ def move(st, m, dest):
 
 @jit
 def return_to_hand(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     leave(st, m)
     o = cs[m, C_OWNER]
     push(lst, ln, L_HAND + o, m)
@@ -646,7 +646,7 @@ def return_to_hand(st, m):
 
 @jit
 def to_deck_bottom(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     leave(st, m)
     o = cs[m, C_OWNER]
     insert(lst, ln, L_DECK + o, 0, m)
@@ -656,7 +656,7 @@ def to_deck_bottom(st, m):
 @jit
 def enter_play(st, p, c, s, entry):
     """A minion card enters play on slot ``s`` under ``p``'s control (already out of its zone)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     push(lst, ln, L_SMIN + s, c)
     cs[c, C_ZONE] = Z_MINION
     cs[c, C_CTRL] = p
@@ -673,7 +673,7 @@ def enter_play(st, p, c, s, entry):
 @jit
 def attach(st, c, ctrl, s, host, entry):
     """An action card attaches to slot ``s`` (host -1) or to minion ``host`` (on slot ``s``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if host >= 0:
         push(lst, ln, L_ATT + host, c)
     else:

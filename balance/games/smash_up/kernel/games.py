@@ -64,7 +64,7 @@ def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, rem
     int16[n, P]; base_totals int64[16 * BST_N] (``turn``'s per-base counters) and card_totals
     int64[MAX_DEFS, CT_N] (layout: each card's seat-games in deck and played) are added to.
     """
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = rs[R_PLAYERS]
     seed_k = seed_key(seed)
     deck_defs = np.empty((n, 40), np.int64)

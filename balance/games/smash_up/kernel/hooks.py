@@ -3,16 +3,22 @@ card's definition; a hook goes only to the factions whose cards have it (the oth
 nothing there and get the neutral answer here). Faction numbers follow ``catalogue.FACTIONS``."""
 from balance.core._jit import jit_widened as jit
 
+from . import effects
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE
-from .layout import DONE, C_DEF
-from .tables import D_FACTION
+from .layout import DONE, C_DEF, F_C
+from .tables import D_FACTION, D_PROG
 
 
 @jit
 def card_step(st, d, hook, step):
-    """The next step of card frame ``d`` (its card in ``fs[d, F_C]``)."""
-    f = faction_of(st, st[14][d, 3])  # fs[d, F_C]
+    """The next step of card frame ``d`` (its card in ``fs[d, F_C]``): its program when the
+    card has one for this hook (``effects``), else its faction module's code."""
+    cs, defs = st[0], st[7]
+    c = st[14][d, F_C]
+    if defs[cs[c, C_DEF], D_PROG + hook] >= 0:
+        return effects.step(st, d, hook, step)
+    f = faction_of(st, c)
     if f == 0:
         return aliens.card_step(st, d, hook, step)
     elif f == 1:
@@ -53,6 +59,9 @@ def host(st, p, c, hosts, k):
 def want(st, p, c):
     if (st[9][R_MODE] & MODE_CARDS) == 0:  # card abilities off: the reference's WANT is empty
         return False
+    w = effects.want(st, p, c)
+    if w >= 0:
+        return w == 1
     f = faction_of(st, c)
     if f == 0:
         return aliens.want(st, p, c)

@@ -15,7 +15,8 @@ each function called with it would be compiled again for that type, with everyth
   ``fs int64[MAX_DEPTH, F_N]`` and ``sc int64[MAX_DEPTH, CAP]``: the resolution stack.
 
 The state travels as one tuple ``st = (cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states,
-strat, opt, stats, fs, sc)``; every kernel function unpacks it on its first line.
+strat, opt, stats, fs, sc, pg)``; every kernel function unpacks it on its first line. ``pg``
+holds the cards' effect programs (``opcodes``), read-only.
 """
 MAX_PLAYERS = 4
 DECK = 40  # two factions of 20

@@ -9,6 +9,7 @@ from .board import MODE_BASES, MODE_CARDS
 from .layout import (F_N, MAX_DEPTH, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SLOTS,
                      P_N, RANDOM, S_N, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY,
                      SW_READY)
+from ..rules import SWITCHES
 from .tables import card_tables
 from .layout import O_N
 from .turn import play_game
@@ -40,7 +41,7 @@ def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
 def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
     """The state tuple ``st`` for games under ``rules``; ``strategies``: per seat a name or a
     Strategy (``strategy_row``)."""
-    defs, decks, bases = card_tables(rules.catalogue())
+    defs, decks, bases, prog = card_tables(rules.catalogue(), switches_on(rules))
     ncards = MAX_PLAYERS * DECK
     st = (np.zeros((ncards, C_N), np.int64), np.zeros((n_lists(ncards), CAP), np.int64),
           np.zeros(n_lists(ncards), np.int64), np.zeros((MAX_SLOTS, S_N), np.int64),
@@ -48,8 +49,13 @@ def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
           np.zeros((MAX_GRANTS, 2), np.int64), defs, bases, rules_row(rules, mode),
           np.zeros(1 + MAX_PLAYERS, np.uint64), strategy_row(strategies),
           np.zeros((MAX_OPTIONS, 3), np.int64), np.zeros(O_N, np.int64),
-          np.zeros((MAX_DEPTH, F_N), np.int64), np.zeros((MAX_DEPTH, CAP), np.int64))
+          np.zeros((MAX_DEPTH, F_N), np.int64), np.zeros((MAX_DEPTH, CAP), np.int64), prog)
     return st, decks
+
+
+def switches_on(rules) -> frozenset:
+    """The rules switches that are on (``tables.card_tables``: a switch may change a program)."""
+    return frozenset(s for s in SWITCHES if getattr(rules, s))
 
 
 def deck_rows(decks, factions) -> np.ndarray:

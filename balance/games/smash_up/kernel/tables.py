@@ -1,7 +1,9 @@
 """The card and base data the kernel reads, built from the catalogue (Python side).
 
 ``defs int64[ndefs, D_N]``: one row per distinct card of the selected card list (catalogue
-order, faction by faction); ``decks``: per faction, its 20 cards as definition rows (one per
+order, faction by faction), with the start rows of its effect programs (``D_PROG + hook``, -1:
+none) and of its want (``D_WANT``) in ``prog int64[n, I_N]`` (``opcodes``; the state's
+``st[16]``, built by ``smash_up.effects`` from data/effects/); ``decks``: per faction, its 20 cards as definition rows (one per
 copy, catalogue order — the reference builds a deck the same way); ``bases int64[16, BS_N]``.
 """
 from __future__ import annotations
@@ -12,7 +14,10 @@ from ..catalogue import FACTIONS
 from .layout import K_ACTION, K_DUAL, K_MINION
 from .names import BASE_NAMES, card_code
 
-D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_TRIGGERS, D_N = range(7)
+D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_TRIGGERS = range(6)
+D_PROG = 6  # + hook (layout.H_ON_PLAY .. H_SPECIAL): the hook's program start row, -1: none
+D_WANT = D_PROG + 5  # its want's start row, -1: the faction module decides
+D_N = D_WANT + 1
 BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2, BS_N = range(6)
 PLAYON_NONE, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN = range(4)
 # rules/smash-up-cards.md §1.1: "Play on a base / on a minion / on one of your minions"
@@ -47,9 +52,13 @@ def _triggers() -> dict[str, int]:
     return bits
 
 
-def card_tables(cat):
-    """(defs, decks, bases) for a card list (``catalogue.Catalogue``, e.g. ``rules.catalogue()``):
-    see the module docstring."""
+def card_tables(cat, switches=()):
+    """(defs, decks, bases, prog) for a card list (``catalogue.Catalogue``, e.g.
+    ``rules.catalogue()``) under the rules switches that are on (``switches``, names from
+    ``rules.SWITCHES``: a switch may change a card's program): see the module docstring."""
+    from ..effects import assemble
+
+    prog, starts, wants = assemble(cat, switches)
     rows, decks = [], {}
     triggers = _triggers()
     for f, faction in enumerate(FACTIONS):
@@ -57,7 +66,8 @@ def card_tables(cat):
         for spec in cat.factions[faction]:
             d = len(rows)
             rows.append((card_code(spec.name), _KIND[spec.kind], spec.power or 0, f,
-                         _PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0)))
+                         _PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0),
+                         *starts[d], wants[d]))
             decks[faction] += [d] * spec.copies
     bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp) for b in cat.bases], np.int64)
-    return np.array(rows, np.int64), decks, bases
+    return np.array(rows, np.int64), decks, bases, prog

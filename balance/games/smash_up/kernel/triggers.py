@@ -30,7 +30,7 @@ R_BASES_2012 = 11  # board.R_BASES_2012
 
 @jit
 def in_slot(st, m, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_SMIN + s]):
         if lst[L_SMIN + s, i] == m:
             return True
@@ -41,7 +41,7 @@ def in_slot(st, m, s):
 def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
     """One ``destroy`` call's removal: fills ``dcard/dslot/dmicro[level]`` with the minions
     destroyed, sorted by their owners' turn order; runs the base triggers; returns how many."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     k = 0
     slots = stack_empty(16)
@@ -108,7 +108,7 @@ def gremlin(st, m, destroyed):
     """Gremlin (§7.4, §8.4) gone to the discard pile from play: destroyed (both lists), its
     owner draws 1, then each other player in turn order after it discards a random card;
     discarded by scoring (current list only), its owner draws 1."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     o = cs[m, C_OWNER]
     if not destroyed:
         if rs[R_TRICKSTERS_2012] == 0:
@@ -126,7 +126,7 @@ def gremlin(st, m, destroyed):
 @jit
 def archives(st):
     """Bitmask of the seats with a Microbot Archive in play."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mask = 0
     for p in range(tv[T_PLAYERS]):
         if count_named(st, N_MICROBOT_ARCHIVE, p) > 0:
@@ -138,7 +138,7 @@ def archives(st):
 def destroy(st, vic, nv, by, action, out):
     """Destroy minions ``vic[:nv]`` together (``Game.destroy``); ``out[:k]`` the ones this call
     destroyed (not those its triggers destroyed); returns k."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     dcard = stack_empty((MAX_LEVELS, CAP))
     dslot = stack_empty((MAX_LEVELS, CAP))
     dmicro = stack_empty((MAX_LEVELS, CAP))

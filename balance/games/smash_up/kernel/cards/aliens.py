@@ -1,4 +1,6 @@
-"""Aliens in the kernel (reference/cards/aliens.py function by function).
+"""Aliens in the kernel (reference/cards/aliens.py function by function): the cards that are not
+data (Supreme Overlord, Invader, Collector, Abduction, Beam Up and Disintegrator are programs in
+data/effects/aliens.toml, run by ``kernel.effects``).
 
 Jammed Signal's cancellation is in ``board.active``; Scout is an after-scoring Special
 (``after_special``). Option lists live in local arrays, never in ``opt``: ``want`` is called
@@ -13,19 +15,16 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, outranked, place, v_with_minion
 from ..board import (
-    R_COLLECTOR_EXCL, V, active, affectable, can_move, discard_from_hand, gap, is_minion_card,
-    move, pick, places, power, printed, remove, return_to_hand, shuffle, to_deck_bottom, push,
+    V, active, affectable, can_move, discard_from_hand, gap, is_minion_card, move, pick, places, power,
+    printed, remove, return_to_hand, shuffle, push,
 )
 from ..layout import (
-    BST_ENTERED, BST_N, O_BASE,
-    C_CTRL, C_DEF, C_SLOT, CAP, DONE, F_C, F_P, G_ANY, G_AT, GREEDY, H_ACTION, H_ON_PLAY,
-    L_BDECK, L_HAND, L_SMIN, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS,
-    T_PLAYERS, T_TURNS,
+    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_HAND,
+    L_SMIN, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_PLAYERS, T_TURNS,
 )
 from ..names import (
-    B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN, N_ABDUCTION, N_BEAM_UP,
-    N_COLLECTOR, N_CROP_CIRCLES, N_DISINTEGRATOR, N_INVADER, N_INVASION, N_JAMMED_SIGNAL, N_PROBE,
-    N_SCOUT, N_SUPREME_OVERLORD, N_TERRAFORMING,
+    B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN, N_CROP_CIRCLES, N_INVASION,
+    N_JAMMED_SIGNAL, N_PROBE, N_SCOUT, N_TERRAFORMING,
 )
 from ..stack import grant_minion
 from ..tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME
@@ -35,25 +34,11 @@ MAX_MOVES = CAP * 16
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_SUPREME_OVERLORD:
-            supreme_overlord(st, p)
-        elif name == N_INVADER:
-            ps[p, P_VP] += 1  # kept even if the Invader later leaves play
-        elif name == N_COLLECTOR:
-            collector(st, p, c)
-    elif hook == H_ACTION:
-        if name == N_ABDUCTION:
-            take(st, p, 1 << 30, False)
-            grant_minion(st, p, G_ANY, -1)
-        elif name == N_BEAM_UP:
-            take(st, p, 1 << 30, False)
-        elif name == N_DISINTEGRATOR:
-            take(st, p, 3, True)
-        elif name == N_CROP_CIRCLES:
+    if hook == H_ACTION:
+        if name == N_CROP_CIRCLES:
             crop_circles(st, p)
         elif name == N_INVASION:
             invasion(st, p)
@@ -64,97 +49,11 @@ def card_step(st, d, hook, step):
     return DONE
 
 
-# ---- Supreme Overlord, Scout, Collector ------------------------------------------------------------
-@jit
-def may_return(st, p, cand, k):
-    """A "may return" of one of ``cand[:k]``: default HIT, else decline."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    default = k
-    if strat[p] == GREEDY:
-        i = hit(st, p, cand, k, False)
-        if i >= 0:
-            default = i
-    j = pick(st, p, k + 1, default)
-    if j < k:
-        return_to_hand(st, cand[j])
-
-
-@jit
-def supreme_overlord(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = stack_empty(CAP)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            x = lst[L_SMIN + t, i]
-            if affectable(st, x, p, False):  # itself allowed
-                cand[k] = x
-                k += 1
-    may_return(st, p, cand, k)
-
-
-@jit
-def collector(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    s = cs[m, C_SLOT]
-    excl = rs[R_COLLECTOR_EXCL] != 0  # [D4]
-    cand = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if power(st, x) <= 3 and affectable(st, x, p, False) \
-                and not (excl and defs[cs[x, C_DEF], D_NAME] == N_COLLECTOR):
-            cand[k] = x
-            k += 1
-    may_return(st, p, cand, k)
-
-
-# ---- Abduction, Beam Up, Disintegrator -----------------------------------------------------------
-@jit
-def action_targets(st, c, most, out):
-    """Minions ``c``'s action may affect with power <= ``most`` (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if affectable(st, m, c, True) and power(st, m) <= most:
-                out[k] = m
-                k += 1
-    return k
-
-
-@jit
-def take(st, c, most, bottom):
-    """A mandatory pick (HIT; your own lowest-power minion when only yours are legal [D9]),
-    returned to its owner's hand or (``bottom``) put on the bottom of its owner's deck."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = stack_empty(CAP)
-    k = action_targets(st, c, most, cand)
-    if k == 0:
-        return
-    default = hit(st, c, cand, k, True) if strat[c] == GREEDY else 0
-    m = cand[pick(st, c, k, default)]
-    if bottom:
-        to_deck_bottom(st, m)  # not destroyed: no trigger, no Tar Pits
-    else:
-        return_to_hand(st, m)
-
-
-@jit
-def hold_minion(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    for i in range(ln[L_HAND + p]):
-        if is_minion_card(st, lst[L_HAND + p, i]):
-            return True
-    return False
-
-
 # ---- Crop Circles -------------------------------------------------------------------------------
 @jit
 def crop_score(st, p, s):
     """Opponents' returned power minus yours (protected minions stay)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     t = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -165,7 +64,7 @@ def crop_score(st, p, s):
 
 @jit
 def crop_default(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best, bv = 0, 0
     for s in range(tv[T_NSLOTS]):
         v = crop_score(st, p, s)
@@ -176,7 +75,7 @@ def crop_default(st, p):
 
 @jit
 def crop_circles(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if tv[T_NSLOTS] == 0:
         return
     default = crop_default(st, c) if strat[c] == GREEDY else 0
@@ -194,7 +93,7 @@ def crop_circles(st, c):
 
 @jit
 def crop_circles_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if tv[T_NSLOTS] == 0:
         return False
     s = crop_default(st, p)
@@ -205,7 +104,7 @@ def crop_circles_want(st, p):
 @jit
 def invasion_options(st, c, mm, md):
     """(minion, base) pairs: minions in board order, each legal base in slot order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -221,7 +120,7 @@ def invasion_options(st, c, mm, md):
 @jit
 def invasion_default(st, p, mm, md, k, res):
     """res = (index of the baseline's move, V after it); res[0] = -1 without options."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     res[0], res[1] = -1, 0
     if k == 0:
         return
@@ -271,7 +170,7 @@ def invasion_default(st, p, mm, md, k, res):
 
 @jit
 def invasion(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     k = invasion_options(st, c, mm, md)
@@ -300,7 +199,7 @@ def invasion_want(st, p):
 @jit
 def favours_opponent(st, p, s):
     """Would this base's ability help some opponent more than you (§2.10 Default)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     b = bases[ss[s, S_BASE], BS_NAME]
     if b == B_THE_CENTRAL_BRAIN or b == B_RHODES_PLAZA_MALL:  # +1 power / 1 VP per minion
@@ -347,7 +246,7 @@ def jam_host(st, p, k):
 
 @jit
 def jam_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for s in range(tv[T_NSLOTS]):
         if active(st, s) and favours_opponent(st, p, s):
             return True
@@ -357,7 +256,7 @@ def jam_want(st, p):
 # ---- Probe -------------------------------------------------------------------------------------
 @jit
 def probe(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     default = 0
     if strat[c] == GREEDY:  # most VP; ties: the next in turn order after you
@@ -385,7 +284,7 @@ def probe(st, c):
 @jit
 def lead(st, p, s):
     """Your power on the base minus the highest other player's power there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     pw = stack_zeros(4)
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -399,7 +298,7 @@ def lead(st, p, s):
 
 @jit
 def terraform_default(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best, bv = 0, 0
     for s in range(tv[T_NSLOTS]):
         v = lead(st, p, s)
@@ -410,7 +309,7 @@ def terraform_default(st, p):
 
 @jit
 def terraforming(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     nd = ln[L_BDECK]
     if nd == 0 or tv[T_NSLOTS] == 0:  # no new base: nothing, not even the grant
         return
@@ -438,7 +337,7 @@ def terraforming(st, c):
 # ---- the hooks ---------------------------------------------------------------------------------
 @jit
 def host(st, p, c, hosts, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if defs[cs[c, C_DEF], D_NAME] == N_JAMMED_SIGNAL:
         return jam_host(st, p, k)  # hosts[:k] are the slots 0..k-1
     return 0
@@ -446,15 +345,9 @@ def host(st, p, c, hosts, k):
 
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_ABDUCTION or name == N_BEAM_UP or name == N_DISINTEGRATOR:
-        cand = stack_empty(CAP)
-        k = action_targets(st, p, 3 if name == N_DISINTEGRATOR else 1 << 30, cand)
-        if hit(st, p, cand, k, False) < 0:
-            return False
-        return name != N_ABDUCTION or hold_minion(st, p)
-    elif name == N_CROP_CIRCLES:
+    if name == N_CROP_CIRCLES:
         return crop_circles_want(st, p)
     elif name == N_INVASION:
         return invasion_want(st, p)
@@ -468,6 +361,6 @@ def want(st, p, c):
 @jit
 def after_special(st, q, s, m):
     """Scout: after its base scores, you may return it to your hand (default: always)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if defs[cs[m, C_DEF], D_NAME] == N_SCOUT and pick(st, q, 2, 0) == 0:
         return_to_hand(st, m)

@@ -9,18 +9,17 @@ ability. Option lists live in local arrays, never in ``opt``.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import help_, hit, outranked
+from ..baseline import help_, hit, outranked, weakest
 from ..board import (
-    V, affectable, breakpoint_of, destroyable, gap, pick, places, power, printed, protect,
-    total_power, vp_now,
+    V, affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, vp_now,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_STEGO, C_TEMP, CAP, DONE, F_C, F_P, GREEDY,
-    H_ACTION, H_ATTACH, H_ON_PLAY, H_TALENT, L_SMIN, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_STEGO, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION,
+    H_ATTACH, H_TALENT, L_SMIN, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
 )
 from ..names import (
-    N_ARMOR_STEGO, N_AUGMENTATION, N_HOWL, N_LASERTOPS, N_NATURAL_SELECTION, N_RAMPAGE,
-    N_SURVIVAL_OF_THE_FITTEST, N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
+    N_ARMOR_STEGO, N_AUGMENTATION, N_HOWL, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
+    N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
 from ..triggers import destroy
@@ -28,13 +27,10 @@ from ..triggers import destroy
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_LASERTOPS:
-            lasertops(st, p, c)
-    elif hook == H_TALENT:
+    if hook == H_TALENT:
         if name == N_ARMOR_STEGO:
             cs[c, C_STEGO] = 1  # +2 on other players' turns until the start of p's turn
     elif hook == H_ACTION:
@@ -60,16 +56,6 @@ def card_step(st, d, hook, step):
 
 
 @jit
-def weakest(st, cand, k):
-    """The lowest power (ties: the first)."""
-    best = 0
-    for i in range(1, k):
-        if power(st, cand[i]) < power(st, cand[best]):
-            best = i
-    return best
-
-
-@jit
 def help_default(st, p, cand, k):
     """HELP, else (no minion of yours) the lowest-power minion."""
     i = help_(st, p, cand, k)
@@ -77,33 +63,13 @@ def help_default(st, p, cand, k):
 
 
 # ---- Lasertops ---------------------------------------------------------------------------------
-@jit
-def lasertops(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    s = cs[m, C_SLOT]
-    cand = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if printed(st, x) <= 2 and destroyable(st, x, p, False):
-            cand[k] = x
-            k += 1
-    default = k
-    for i in range(k):  # another player's, the highest current power (ties: the earlier)
-        if cs[cand[i], C_CTRL] != p and (default == k or power(st, cand[i]) > power(st, cand[default])):
-            default = i
-    j = pick(st, p, k + 1, default)
-    if j < k:
-        cand[0] = cand[j]
-        out = stack_empty(1)
-        destroy(st, cand, 1, p, False, out)
 
 
 # ---- Augmentation, Howl ------------------------------------------------------------------------
 @jit
 def targets(st, c, out):
     """Minions ``c``'s action may affect (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -116,7 +82,7 @@ def targets(st, c, out):
 
 @jit
 def raises_vp(st, p, m, by):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     now = stack_empty(4)
     s = cs[m, C_SLOT]
     vp_now(st, s, now)
@@ -131,7 +97,7 @@ def raises_vp(st, p, m, by):
 def augment_pick(st, p, cand, k):
     """HELP among your minions whose +4 raises your vp_now there, as an index into
     ``cand``; -1 if none."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     good = stack_empty(CAP)
     idx = stack_empty(CAP)
     n = 0
@@ -146,7 +112,7 @@ def augment_pick(st, p, cand, k):
 
 @jit
 def augmentation(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cand = stack_empty(CAP)
     k = targets(st, c, cand)
     if k == 0:
@@ -162,7 +128,7 @@ def augmentation(st, c):
 @jit
 def howled(st, c, out):
     """``c``'s minions its action may affect (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -175,7 +141,7 @@ def howled(st, c, out):
 
 @jit
 def howl_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mine = stack_empty(CAP)
     k = howled(st, p, mine)
     before = V(st, p)
@@ -190,7 +156,7 @@ def howl_want(st, p):
 # ---- Natural Selection ----------------------------------------------------------------------------
 @jit
 def minions_of(st, p, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -204,7 +170,7 @@ def minions_of(st, p, out):
 @jit
 def weaker(st, c, m, out):
     """The minions on m's base with less power than m that ``c``'s action may destroy."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[m, C_SLOT]
     pm = power(st, m)
     k = 0
@@ -226,7 +192,7 @@ def ns_key(st, p, t):
 @jit
 def ns_pair(st, p, res):
     """res = (your minion, other player's target) of the baseline, or (-1, -1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mine = stack_empty(CAP)
     k = minions_of(st, p, mine)
     tg = stack_empty(CAP)
@@ -245,7 +211,7 @@ def ns_pair(st, p, res):
 
 @jit
 def natural_selection(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mine = stack_empty(CAP)
     k = minions_of(st, c, mine)
     if k == 0:
@@ -290,7 +256,7 @@ def natural_selection(st, c):
 @jit
 def rampage_wins(st, p, m):
     """Would m's reduction make its base ready with p alone in first place?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[m, C_SLOT]
     if total_power(st, s) < max(0, breakpoint_of(st, s) - power(st, m)):
         return False
@@ -306,7 +272,7 @@ def rampage_wins(st, p, m):
 @jit
 def rampage_default(st, p, mine, k, res):
     """res = (index of the baseline's minion, 1 if the baseline plays Rampage)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for s in range(tv[T_NSLOTS]):
         best = -1
         for i in range(k):  # your highest-power minion here (ties: the first)
@@ -324,7 +290,7 @@ def rampage_default(st, p, mine, k, res):
 
 @jit
 def rampage(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mine = stack_empty(CAP)
     k = minions_of(st, c, mine)
     if k == 0:
@@ -352,7 +318,7 @@ def rampage_want(st, p):
 def sotf_candidates(st, c, cands, counts):
     """Per base with unequal powers: its lowest-power minions ``c``'s card can destroy [D38]
     (``cands[j, :counts[j]]``, bases in slot order); returns the number of lists."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = 0
     for s in range(tv[T_NSLOTS]):
         nm = ln[L_SMIN + s]
@@ -379,7 +345,7 @@ def sotf_candidates(st, c, cands, counts):
 
 @jit
 def survival(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cands = stack_empty((MAX_SLOTS, CAP))
     counts = stack_zeros(MAX_SLOTS)
     n = sotf_candidates(st, c, cands, counts)
@@ -394,7 +360,7 @@ def survival(st, c):
 
 @jit
 def survival_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cands = stack_empty((MAX_SLOTS, CAP))
     counts = stack_zeros(MAX_SLOTS)
     n = sotf_candidates(st, p, cands, counts)
@@ -413,7 +379,7 @@ def survival_want(st, p):
 def preserve(st, c, s):
     """Your minions here lose other players' actions already on them [D7]; later arrivals are
     protected by the plays and moves themselves [D40]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
         if cs[m, C_CTRL] == c:
@@ -423,7 +389,7 @@ def preserve(st, c, s):
 @jit
 def preserve_host(st, c, k):
     """The base where you have most power; ties: smaller gap, lower slot."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best, bk = 0, (0, 0)
     for s in range(k):
         pw = 0
@@ -440,7 +406,7 @@ def preserve_host(st, c, k):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def host(st, p, c, hosts, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
         return help_default(st, p, hosts, k)
@@ -451,7 +417,7 @@ def host(st, p, c, hosts, k):
 
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_AUGMENTATION:
         cand = stack_empty(CAP)

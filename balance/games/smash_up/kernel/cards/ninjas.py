@@ -10,26 +10,24 @@ the card in hand. Shinobi's once per player per scoring [D26] is a bit per seat 
 frame's ``F_J``. Assassin fires at the end of the turn it was played: that turn is kept in the
 attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 """
-import numpy as np
 
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..baseline import help_, hit, place, v_with_minion
 from ..board import (
-    R_TIGER_ANY, V, affectable, can_move, can_play_actions, destroyable, discard_attached,
-    enter_play, gap, insert, is_minion_card, minion_allowed, move, pick, power, printed, protect,
-    push, remove, return_to_hand, vp_now,
+    V, affectable, can_move, can_play_actions, destroyable, discard_attached, enter_play, gap, insert,
+    is_minion_card, minion_allowed, move, pick, power, printed, protect, push, remove, return_to_hand,
+    vp_now,
 )
 from ..layout import (
-    SCRATCH,
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J, F_P,
-    F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, L_ATT, L_HAND,
-    L_SACT, L_SMIN, S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
+    SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
+    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, L_ATT, L_HAND, L_SACT, L_SMIN,
+    S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
 )
 from ..names import (
-    N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_NINJA_MASTER,
-    N_POISON, N_SEEING_STARS, N_SHINOBI, N_SMOKE_BOMB, N_TIGER_ASSASSIN, N_WAY_OF_DECEPTION,
+    N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
+    N_WAY_OF_DECEPTION,
 )
 from ..stack import play_action_now, play_minion_now
 from ..tables import D_NAME
@@ -51,7 +49,7 @@ def vp_of(st, s, q):
 @jit
 def vp_with_card(st, p, c, s):
     """``vp_if(g, p, slot, add=[(c, slot)])``: p's vp_now at ``s`` with card ``c`` added there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     zone, ctrl, slot, ent, h = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT], cs[c, C_ENTERED], cs[c, C_HOST]
     enter_play(st, p, c, s, 1 << 30)
     v = vp_of(st, s, p)
@@ -63,7 +61,7 @@ def vp_with_card(st, p, c, s):
 @jit
 def vp_with_move(st, p, m, dest, s):
     """``vp_if(g, p, slot s, moves=[(m, dest)])``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     old = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + dest, m)
@@ -88,7 +86,7 @@ def best_card(st, cards, k):
 @jit
 def hand_minions(st, p, s, out):
     """Minion cards in ``p``'s hand that may be played on slot ``s``, hand order; the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -116,7 +114,7 @@ def best_move(st, p, mm, md, k):
 def own_moves(st, p, excl, ne, mm, md):
     """(minion, base) for each of ``p``'s minions (not in ``excl[:ne]``) that ``p``'s card may
     move, each legal base; board order. Returns the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -137,25 +135,9 @@ def own_moves(st, p, excl, ne, mm, md):
 
 
 @jit
-def may_destroy(st, p, cand, k):
-    """A "may destroy" of one of ``cand[:k]``: default HIT, else decline."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    default = k
-    if strat[p] == GREEDY:
-        i = hit(st, p, cand, k, False)
-        if i >= 0:
-            default = i
-    j = pick(st, p, k + 1, default)
-    if j < k:
-        out = stack_empty(1)
-        cand[0] = cand[j]
-        destroy(st, cand, 1, p, False, out)
-
-
-@jit
 def hosts_for(st, p, out):
     """The hosts a play-on-minion action of ``p`` may take (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -168,7 +150,7 @@ def hosts_for(st, p, out):
 
 @jit
 def first_in_hand(st, p, name):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
         if defs[cs[c, C_DEF], D_NAME] == name:
@@ -179,15 +161,10 @@ def first_in_hand(st, p, name):
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_NINJA_MASTER:
-            ninja_master(st, p, c)
-        elif name == N_TIGER_ASSASSIN:
-            tiger_assassin(st, p, c)
-    elif hook == H_SPECIAL:
+    if hook == H_SPECIAL:
         code = fs[d, F_Y]
         if code == SP_SHINOBI:
             w = tv[T_WINDOW] - 1
@@ -216,48 +193,18 @@ def card_step(st, d, hook, step):
             return disguise(st, d, p, step)
         elif name == N_HIDDEN_NINJA:
             hidden_ninja(st, p)
-        elif name == N_SEEING_STARS:
-            seeing_stars(st, p)
         elif name == N_WAY_OF_DECEPTION:
             way_of_deception(st, p)
     return DONE
 
 
 # ---- minions ---------------------------------------------------------------------------------------
-@jit
-def ninja_master(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    s = cs[m, C_SLOT]
-    cand = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if destroyable(st, x, p, False):
-            cand[k] = x
-            k += 1
-    may_destroy(st, p, cand, k)
-
-
-@jit
-def tiger_assassin(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = stack_empty(CAP)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        if rs[R_TIGER_ANY] == 0 and t != cs[m, C_SLOT]:  # [D3]
-            continue
-        for i in range(ln[L_SMIN + t]):
-            x = lst[L_SMIN + t, i]
-            if power(st, x) <= 3 and destroyable(st, x, p, False):
-                cand[k] = x
-                k += 1
-    may_destroy(st, p, cand, k)
 
 
 @jit
 def acolyte_usable(st, p, x):
     """No minion yet in this Play Cards phase, and something could be played here after [D37]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if tv[T_PHASE_MIN] != 0:
         return False
     s = cs[x, C_SLOT]
@@ -272,7 +219,7 @@ def acolyte_usable(st, p, x):
 
 @jit
 def acolyte_use(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[x, C_SLOT]
     return_to_hand(st, x)
     cards = stack_empty(CAP)
@@ -285,7 +232,7 @@ def acolyte_use(st, p, x):
 
 @jit
 def acolyte_want(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     big = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
@@ -320,7 +267,7 @@ def acolyte_want(st, p, x):
 @jit
 def assassin_pick(st, c, hosts, k):
     """HIT among destroyable hosts on bases with gap > 0, as an index into ``hosts`` (or -1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     idx = stack_empty(SCRATCH)
     sub = stack_empty(SCRATCH)
     n = 0
@@ -337,7 +284,7 @@ def assassin_pick(st, c, hosts, k):
 def disguise_options(st, c, os_, oa, ob):
     """(base, chosen minion(s)) options: per base its singles in arrival order, then its pairs
     (``ob`` -1 for a single); only as many as the hand can replace there [D24]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cards = stack_empty(CAP)
     mine = stack_empty(CAP)
     n = 0
@@ -364,7 +311,7 @@ def disguise_options(st, c, os_, oa, ob):
 @jit
 def disguise_value(st, c, s, a, b):
     """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
     want_n = 1 if b < 0 else 2
@@ -418,7 +365,7 @@ def disguise_default(st, c, os_, oa, ob, n):
 @jit
 def disguise(st, d, c, step):
     """Step 0: the option; step 1: each new minion (a play at once), then the return [D24]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if step == 0:
         os_ = stack_empty(MAX_MOVES)
         oa = stack_empty(MAX_MOVES)
@@ -464,7 +411,7 @@ def disguise_want(st, p):
 
 @jit
 def hidden_ninja(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if tv[T_WINDOW] == 0:  # only its Special does something [D25]
         return
     s = fs[tv[T_WINDOW] - 1, F_S]
@@ -479,7 +426,7 @@ def hidden_ninja(st, c):
 @jit
 def infiltrate_bases_first(st, c):
     """The first base (slot order) carrying another player's action, else 0."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SACT + s]):
             if cs[lst[L_SACT + s, i], C_CTRL] != c:
@@ -489,7 +436,7 @@ def infiltrate_bases_first(st, c):
 
 @jit
 def infiltrate_attach(st, c, a):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[a, C_SLOT]
     others = stack_empty(CAP)
     k = 0
@@ -510,7 +457,7 @@ def infiltrate_attach(st, c, a):
 
 @jit
 def poison_attach(st, c, a):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     h = cs[a, C_HOST]
     others = stack_empty(CAP)
     while True:  # any number, one at a time; default: every other player's action
@@ -532,32 +479,6 @@ def poison_attach(st, c, a):
 
 
 @jit
-def stars_targets(st, c, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if power(st, m) <= 3 and destroyable(st, m, c, True):
-                out[k] = m
-                k += 1
-    return k
-
-
-@jit
-def seeing_stars(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    cand = stack_empty(CAP)
-    k = stars_targets(st, c, cand)
-    if k == 0:
-        return
-    default = hit(st, c, cand, k, True) if strat[c] == GREEDY else 0
-    cand[0] = cand[pick(st, c, k, default)]
-    out = stack_empty(1)
-    destroy(st, cand, 1, c, True, out)
-
-
-@jit
 def way_of_deception(st, c):
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
@@ -575,7 +496,7 @@ def way_of_deception(st, c):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def host(st, p, c, hosts, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ASSASSIN:
         i = assassin_pick(st, p, hosts, k)
@@ -594,7 +515,7 @@ def host(st, p, c, hosts, k):
 
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ASSASSIN:
         hosts = stack_empty(CAP)
@@ -608,10 +529,6 @@ def want(st, p, c):
         hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)
         return hit(st, p, hosts, k, False) >= 0
-    elif name == N_SEEING_STARS:
-        cand = stack_empty(CAP)
-        k = stars_targets(st, p, cand)
-        return hit(st, p, cand, k, False) >= 0
     elif name == N_SMOKE_BOMB:
         hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)
@@ -629,7 +546,7 @@ def want(st, p, c):
 
 @jit
 def talent_usable(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[x, C_DEF], D_NAME]
     if name == N_NINJA_ACOLYTE:
         return acolyte_usable(st, p, x)
@@ -638,7 +555,7 @@ def talent_usable(st, p, x):
 
 @jit
 def talent_want(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if defs[cs[x, C_DEF], D_NAME] == N_NINJA_ACOLYTE:
         return acolyte_want(st, p, x)
     return False
@@ -646,7 +563,7 @@ def talent_want(st, p, x):
 def end(st, p, x):
     """Assassin: at the end of the turn it was played only (a Buccaneer that escaped keeps it
     attached, inert)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if defs[cs[x, C_DEF], D_NAME] == N_ASSASSIN and cs[x, C_NAMED] == tv[T_TURNS]:
         vic = stack_empty(1)
         out = stack_empty(1)
@@ -657,7 +574,7 @@ def end(st, p, x):
 @jit
 def specials(st, q, s, n):
     """Shinobi (once per player per scoring [D26]), Hidden Ninja (Mark of Sleep covers it [D36])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     w = tv[T_WINDOW] - 1
     if (fs[w, F_J] >> q) & 1 == 0:
         c = first_in_hand(st, q, N_SHINOBI)

@@ -5,44 +5,36 @@ Before-scoring Specials (window option codes, faction 3): 301 Pirate King (``a``
 play, one option per King on another base, board order), 302 Full Sail (``a`` the card in
 hand). First Mate is an after-scoring Special (``after_special``).
 """
-import numpy as np
 
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, outranked, place
 from ..board import (
-    V, affectable, can_move, can_play_actions, destroyable, gap, move, pick, power, remove,
-    insert, push,
+    V, affectable, can_move, can_play_actions, destroyable, gap, move, pick, power, remove, push,
 )
 from ..layout import (
-    SEA_OPTIONS,
-    C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION,
-    H_ON_PLAY, H_SPECIAL, L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
+    SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION,
+    H_SPECIAL, L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
 )
 from ..names import (
-    N_BROADSIDE, N_CANNON, N_CUT_LASS, N_DINGHY, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING,
-    N_POWDERKEG, N_SEA_DOGS, N_SHANGHAI, N_SWASHBUCKLING,
+    N_BROADSIDE, N_DINGHY, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS, N_SHANGHAI,
+    N_SWASHBUCKLING,
 )
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
-from .ninjas import (
-    MAX_MOVES, best_move, first_in_hand, may_destroy, own_moves, vp_of, vp_with_move,
-)
+from .ninjas import MAX_MOVES, best_move, first_in_hand, own_moves, vp_of, vp_with_move
 
 SP_KING, SP_SAIL = 301, 302
 
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_CUT_LASS:
-            cut_lass(st, p, c)
-    elif hook == H_SPECIAL:
+    if hook == H_SPECIAL:
         code = fs[d, F_Y]
         if code == SP_KING:
             move(st, c, fs[d, F_S])
@@ -51,8 +43,6 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_BROADSIDE:
             broadside(st, p)
-        elif name == N_CANNON:
-            cannon(st, p)
         elif name == N_DINGHY:
             move_some(st, p, 2, -1)
         elif name == N_FULL_SAIL:
@@ -82,22 +72,8 @@ def king_want(st, q, s, m):
 
 
 @jit
-def cut_lass(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    s = cs[m, C_SLOT]
-    cand = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if power(st, x) <= 2 and destroyable(st, x, p, False):
-            cand[k] = x
-            k += 1
-    may_destroy(st, p, cand, k)
-
-
-@jit
 def first_mate(st, q, s, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     dests = stack_empty(16)
     k = 0
     for t in range(tv[T_NSLOTS]):
@@ -115,7 +91,7 @@ def first_mate(st, q, s, m):
 # ---- actions -----------------------------------------------------------------------------------
 @jit
 def has_minion(st, c, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == c:
             return True
@@ -124,7 +100,7 @@ def has_minion(st, c, s):
 
 @jit
 def broadside_victims(st, c, s, q, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -137,7 +113,7 @@ def broadside_victims(st, c, s, q, out):
 @jit
 def broadside_options(st, c, os_, oq):
     """(base where c has a minion, seat) pairs, every seat."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = 0
     for s in range(tv[T_NSLOTS]):
         if has_minion(st, c, s):
@@ -167,7 +143,7 @@ def broadside_default(st, c, os_, oq, n, res):
 
 @jit
 def broadside(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     os_ = stack_empty(64)
     oq = stack_empty(64)
     n = broadside_options(st, c, os_, oq)
@@ -184,48 +160,9 @@ def broadside(st, c):
 
 
 @jit
-def cannon_targets(st, c, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if power(st, m) <= 2 and destroyable(st, m, c, True):
-                out[k] = m
-                k += 1
-    return k
-
-
-@jit
-def cannon(st, c):
-    """Up to two, chosen first, destroyed together (§1.6)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    targets = stack_empty(CAP)
-    k = cannon_targets(st, c, targets)
-    chosen = stack_empty(2)
-    nc = 0
-    for _ in range(2):
-        default = k
-        if strat[c] == GREEDY:
-            i = hit(st, c, targets, k, False)
-            if i >= 0:
-                default = i
-        j = pick(st, c, k + 1, default)
-        if j >= k:
-            break
-        chosen[nc] = targets[j]
-        nc += 1
-        for i in range(j, k - 1):
-            targets[i] = targets[i + 1]
-        k -= 1
-    out = stack_empty(2)
-    destroy(st, chosen, nc, c, True, out)
-
-
-@jit
 def sail_default(st, c, s, mm, md, k):
     """The Special's baseline: in to raise your vp_now at ``s``, or out while it is 0; -1: stop."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     now = vp_of(st, s, c)
     best, bg = -1, 0
     for i in range(k):
@@ -258,7 +195,7 @@ def move_some(st, c, limit, s):
     """Up to ``limit`` moves of ``c``'s minions, one at a time, each minion at most once
     (Dinghy, Full Sail); the default ``best_move``, or with ``s`` >= 0 (Full Sail's Special,
     the scoring base) ``sail_default``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     moved = stack_empty(CAP)
     nm = 0
     mm = stack_empty(MAX_MOVES)
@@ -284,7 +221,7 @@ def move_some(st, c, limit, s):
 def keg_victims(st, c, m, out):
     """m first if destroyable (a Warbot m survives, the others still die), then the others on
     its base with power <= m's."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     pw = power(st, m)
     k = 0
     if destroyable(st, m, c, True):
@@ -302,7 +239,7 @@ def keg_victims(st, c, m, out):
 @jit
 def keg_options(st, c, out):
     """c's minions its action may affect (a Warbot too [D8])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -316,7 +253,7 @@ def keg_options(st, c, out):
 @jit
 def keg_default(st, c, options, n, res):
     """res = (index, other players' destroyed power - yours) of the best m."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     vic = stack_empty(CAP)
     res[0], res[1] = 0, 0
     for i in range(n):
@@ -331,7 +268,7 @@ def keg_default(st, c, options, n, res):
 
 @jit
 def powderkeg(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     options = stack_empty(CAP)
     n = keg_options(st, c, options)
     if n == 0:
@@ -350,7 +287,7 @@ def powderkeg(st, c):
 def sea_factions(st, c, out):
     """The other players' factions: seats in turn order after c, each its two factions in draft
     order (a seat's deck is its first faction's 20 cards, then its second's), no repeats."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     k = 0
     for o in range(1, n):
@@ -369,7 +306,7 @@ def sea_factions(st, c, out):
 
 @jit
 def sea_options(st, c, of, osrc, odst):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     fac = stack_empty(8)
     nf = sea_factions(st, c, fac)
     n = 0
@@ -384,7 +321,7 @@ def sea_options(st, c, of, osrc, odst):
 
 @jit
 def sea_movers(st, c, f, src, dst, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for i in range(ln[L_SMIN + src]):
         m = lst[L_SMIN + src, i]
@@ -398,7 +335,7 @@ def sea_movers(st, c, f, src, dst, out):
 @jit
 def sea_default(st, c, of, osrc, odst, n):
     """Index of the baseline's (faction, source, destination), or -1 (hold)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     ns = tv[T_NSLOTS]
     hot = stack_zeros(16)
     target = stack_empty(16)
@@ -428,7 +365,7 @@ def sea_default(st, c, of, osrc, odst, n):
 
 @jit
 def sea_dogs(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     of = stack_empty(SEA_OPTIONS)
     osrc = stack_empty(SEA_OPTIONS)
     odst = stack_empty(SEA_OPTIONS)
@@ -449,7 +386,7 @@ def sea_dogs(st, c):
 @jit
 def v_with_moves(st, p, ms, k, src, dst):
     """V for ``p`` with minions ``ms[:k]`` (all on ``src``) moved to ``dst`` in order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     saved = stack_empty(CAP)
     n0 = ln[L_SMIN + src]
     for i in range(n0):
@@ -484,7 +421,7 @@ def sea_dogs_want(st, p):
 
 @jit
 def shanghai_moves(st, c, mm, md):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -499,7 +436,7 @@ def shanghai_moves(st, c, mm, md):
 
 @jit
 def shanghai(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     k = shanghai_moves(st, c, mm, md)
@@ -532,7 +469,7 @@ def swash_minions(st, c, out):
 
 @jit
 def swashbuckling_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mine = stack_empty(CAP)
     k = swash_minions(st, p, mine)
     before = V(st, p)
@@ -547,7 +484,7 @@ def swashbuckling_want(st, p):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_BROADSIDE:
         os_ = stack_empty(64)
@@ -556,10 +493,6 @@ def want(st, p, c):
         res = stack_zeros(2)
         broadside_default(st, p, os_, oq, n, res)
         return res[1] > 0
-    elif name == N_CANNON:
-        targets = stack_empty(CAP)
-        k = cannon_targets(st, p, targets)
-        return hit(st, p, targets, k, False) >= 0
     elif name == N_DINGHY:
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
@@ -584,7 +517,7 @@ def want(st, p, c):
 def specials(st, q, s, n):
     """Each of q's Pirate Kings on another base (board order); Full Sail (Mark of Sleep covers
     it [D36])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
             m = lst[L_SMIN + t, i]
@@ -614,6 +547,6 @@ def special_want(st, q, s, code, a, b):
 
 @jit
 def after_special(st, q, s, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if defs[cs[m, C_DEF], D_NAME] == N_FIRST_MATE:
         first_mate(st, q, s, m)

@@ -4,43 +4,33 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..baseline import place
-from ..board import (
-    destroyable, draw, is_minion_card, minion_allowed, pick, power, push, remove, shuffle, top,
-)
+from ..board import draw, is_minion_card, minion_allowed, pick, power, push, remove, shuffle, top
 from ..layout import (
-    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, G_TWO, GREEDY, H_ACTION,
-    H_ON_PLAY, L_DECK, L_DISC, L_SMIN, P_MINIONS_PLAYED, T_NSLOTS, Z_DECK,
+    C_CTRL, C_DEF, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_DISC, L_SMIN,
+    P_MINIONS_PLAYED, T_NSLOTS, Z_DECK,
 )
 from ..names import (
     N_HOVERBOT, N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD,
-    N_MICROBOT_RECLAIMER, N_TECH_CENTER, N_ZAPBOT,
+    N_MICROBOT_RECLAIMER, N_TECH_CENTER,
 )
 from ..stack import grant_minion, play_minion_now
 from ..tables import D_NAME
-from ..triggers import destroy
 
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
         if name == N_HOVERBOT:
             hoverbot(st, p)
-        elif name == N_ZAPBOT:
-            grant_minion(st, p, G_TWO, -1)
-        elif name == N_MICROBOT_FIXER:
-            if ps[p, P_MINIONS_PLAYED] == 1:  # no other minion played earlier this turn
-                grant_minion(st, p, G_ANY, -1)
         elif name == N_MICROBOT_RECLAIMER:
             if step == 0:
                 if ps[p, P_MINIONS_PLAYED] == 1:
                     grant_minion(st, p, G_ANY, -1)
                 return 1  # then (after a grant used at once) the shuffle back
             reclaim(st, p)
-        elif name == N_MICROBOT_GUARD:
-            guard(st, p, c)
     elif hook == H_ACTION and name == N_TECH_CENTER:
         k = tech_default(st, p)
         if tv[T_NSLOTS] > 0:
@@ -51,7 +41,7 @@ def card_step(st, d, hook, step):
 
 @jit
 def hoverbot(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c = top(st, p)
     if c < 0 or not is_minion_card(st, c):  # a Pixie counts [D20]
         return
@@ -72,7 +62,7 @@ def hoverbot(st, p):
 @jit
 def is_microbot_card(st, c):
     """Out of play only the named cards are Microbots (§1.1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = defs[cs[c, C_DEF], D_NAME]
     return n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
         n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER
@@ -82,7 +72,7 @@ def is_microbot_card(st, c):
 def reclaim(st, p):
     """Shuffle any number of Microbots from the discard pile into the deck: one yes/no per
     Microbot card, pile order; the deck is shuffled only if one went in."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     chosen = stack_empty(CAP)
     k = 0
     for i in range(ln[L_DISC + p]):
@@ -99,37 +89,8 @@ def reclaim(st, p):
 
 
 @jit
-def guard(st, p, g):
-    """Microbot Guard: destroy a minion here with power below your number of minions here."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    s = cs[g, C_SLOT]
-    n = mine_at(st, p, s)
-    cand = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if power(st, x) < n and destroyable(st, x, p, False):
-            cand[k] = x
-            k += 1
-    if k == 0:
-        return
-    default, theirs = -1, False
-    for i in range(k):  # another player's strongest (earliest on ties)
-        if cs[cand[i], C_CTRL] != p and (not theirs or power(st, cand[i]) > power(st, cand[default])):
-            default, theirs = i, True
-    if not theirs:  # mandatory: your own weakest, the Guard itself included [D9]
-        default = 0
-        for i in range(1, k):
-            if power(st, cand[i]) < power(st, cand[default]):
-                default = i
-    out = stack_empty(1)
-    cand[0] = cand[pick(st, p, k, default)]
-    destroy(st, cand, 1, p, False, out)
-
-
-@jit
 def mine_at(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == p:
@@ -140,7 +101,7 @@ def mine_at(st, p, s):
 @jit
 def tech_default(st, p):
     """The base with most of your minions (ties: the lower slot)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best, bk = 0, -1
     for s in range(tv[T_NSLOTS]):
         k = mine_at(st, p, s)
@@ -150,7 +111,7 @@ def tech_default(st, p):
 
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if defs[cs[c, C_DEF], D_NAME] == N_TECH_CENTER:
         return tv[T_NSLOTS] > 0 and mine_at(st, p, tech_default(st, p)) >= 2
     return False

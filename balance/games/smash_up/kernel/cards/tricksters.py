@@ -13,16 +13,14 @@ and the 2012 one (``R_TRICKSTERS_2012``). Gremlin's triggers are in ``triggers``
   count in its register ``F_K`` (the reference's ``window["used"]``).
 - Block the Path's named factions: a bit per faction in the attached card's ``C_NAMED``.
 """
-import numpy as np
 
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..baseline import help_, hit, outranked, place
 from ..board import (
-    R_TRICKSTERS_2012, affectable, destroyable, discard_attached, discard_choice,
-    discard_random, draw, gap, insert, is_minion_card, minion_allowed, pick, places, power,
-    push, remove, shuffle, vp_now,
+    R_TRICKSTERS_2012, affectable, destroyable, discard_attached, discard_choice, draw, gap, insert,
+    is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, vp_now,
 )
 from ..layout import (
     SCRATCH,
@@ -33,9 +31,8 @@ from ..layout import (
     T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
 )
 from ..names import (
-    N_BLOCK_THE_PATH, N_BROWNIE, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP,
-    N_GNOME, N_HIDEOUT, N_JAMMED_SIGNAL, N_LEPRECHAUN, N_MARK_OF_SLEEP, N_OVERRUN,
-    N_PAY_THE_PIPER, N_PIXIE, N_TAKE_THE_SHINIES, N_WILDLIFE_PRESERVE,
+    N_BLOCK_THE_PATH, N_BROWNIE, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
+    N_JAMMED_SIGNAL, N_LEPRECHAUN, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
 )
 from ..stack import grant_minion
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
@@ -54,7 +51,7 @@ def current(st):
 # ---- shared baseline helpers (zombies.py uses ``lead_host``, ``smallest_gap``) ---------------
 @jit
 def player_power(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     t = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -65,7 +62,7 @@ def player_power(st, p, s):
 
 @jit
 def others_max(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best = -(1 << 30)
     for q in range(tv[T_PLAYERS]):
         if q != p:
@@ -117,7 +114,7 @@ def lead_host(st, c, hosts, k):
 @jit
 def opponent_pick(st, p):
     """Most VP; ties: the next in turn order after you. A seat."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     best, bv = -1, -1
     for o in range(1, n):
@@ -130,7 +127,7 @@ def opponent_pick(st, p):
 @jit
 def attached_anywhere(st, out):
     """Every action in play: on bases (slot order), then on minions (board order)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SACT + s]):
@@ -185,7 +182,7 @@ def spend_once(st, x):
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
@@ -198,10 +195,6 @@ def card_step(st, d, hook, step):
             pixie_action(st, p)
         elif name == N_MARK_OF_SLEEP:
             mark_of_sleep(st, p)
-        elif name == N_TAKE_THE_SHINIES:
-            n = tv[T_PLAYERS]
-            for o in range(1, n):
-                discard_random(st, (p + o) % n, 2)
         elif name == N_DISENCHANT:
             disenchant(st, p)
     elif hook == H_ATTACH:
@@ -227,7 +220,7 @@ def card_step(st, d, hook, step):
 # ---- 1. Leprechaun, 2. Brownie (after a minion is played) ------------------------------------
 @jit
 def leprechaun(st, x, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[x, C_SLOT]
     if cs[m, C_CTRL] == cs[x, C_CTRL] or cs[m, C_ZONE] != Z_MINION or cs[m, C_SLOT] != s:
         return
@@ -257,7 +250,7 @@ def brownie(st, x, m):
 # ---- 3. Gnome ------------------------------------------------------------------------------------
 @jit
 def gnome_targets(st, p, s, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = count_on(st, p, s)
     k = 0
     for i in range(ln[L_SMIN + s]):
@@ -270,7 +263,7 @@ def gnome_targets(st, p, s, out):
 
 @jit
 def gnome_used(st, g):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     w = tv[T_WINDOW] - 1
     for i in range(fs[w, F_K]):
         if sc[w, i] == g:
@@ -311,7 +304,7 @@ def gnome_want(st, q, s, target):
 @jit
 def gnome_2012(st, p, m):
     """2012 on play: you may destroy a minion here with power < your minions here."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if current(st):
         return
     cand = stack_empty(CAP)
@@ -331,7 +324,7 @@ def gnome_2012(st, p, m):
 # ---- 5. Pixie ------------------------------------------------------------------------------------
 @jit
 def more_cards_than_someone(st, p, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     for o in range(1, n):
         if k > ln[L_HAND + (p + o) % n]:
@@ -341,7 +334,7 @@ def more_cards_than_someone(st, p, k):
 
 @jit
 def pixie_minion(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not more_cards_than_someone(st, p, ln[L_HAND + p]):
         return
     s = cs[m, C_SLOT]
@@ -360,7 +353,7 @@ def pixie_minion(st, p, m):
 
 @jit
 def pixie_action(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     if k == 0:  # "do X to do Y": no X, no Y [D10]
@@ -431,7 +424,7 @@ def block_default(st, q):
 @jit
 def name_factions(st, a):
     """Name the factions now (on play, or when Hideout swaps it in [D21])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c = cs[a, C_CTRL]
     n = tv[T_PLAYERS]
     bits = 0
@@ -511,7 +504,7 @@ def mist_want(st, p, x):
 # ---- 8. Flame Trap ------------------------------------------------------------------------------
 @jit
 def flame_trap(st, x, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[x, C_SLOT]
     c = cs[x, C_CTRL]
     if cs[m, C_CTRL] == c or cs[m, C_SLOT] != s:
@@ -547,7 +540,7 @@ def flame_trap_host(st, c, hosts, k):
 @jit
 def flame_trap_start(st, p, x):
     """Current: you may reduce this base's breakpoint by 4 until the end of the turn."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not current(st):
         return
     s = cs[x, C_SLOT]
@@ -579,7 +572,7 @@ def hideout_host(st, c, hosts, k):
 def swap_candidates(st, p, out):
     """Play-on-base action cards in hand (hand order), then in the deck (bottom first); the
     count, ``out[k:]`` unused. Returns (total, in hand)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -618,7 +611,7 @@ def hideout_usable(st, p, x):
 
 @jit
 def hideout_use(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[x, C_SLOT]
     cand = stack_empty(SCRATCH)
     k, nh = swap_candidates(st, p, cand)
@@ -682,7 +675,7 @@ def hideout_want(st, p, x):
 # ---- 10. Mark of Sleep ------------------------------------------------------------------------
 @jit
 def mark_of_sleep(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     if current(st):
         for o in range(1, n):  # until the start of your next turn [D36]
@@ -745,7 +738,7 @@ def disenchant_default(st, p, acts, k):
 
 @jit
 def disenchant(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     if k == 0:
@@ -780,12 +773,12 @@ def host(st, p, c, hosts, k):
 
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_PIXIE:
         return pixie_want(st, p)
     elif name == N_BLOCK_THE_PATH or name == N_FLAME_TRAP or name == N_HIDEOUT or \
-            name == N_MARK_OF_SLEEP or name == N_PAY_THE_PIPER or name == N_TAKE_THE_SHINIES:
+            name == N_MARK_OF_SLEEP or name == N_PAY_THE_PIPER:
         return True
     elif name == N_ENSHROUDING_MIST:
         for i in range(ln[L_HAND + p]):
@@ -845,7 +838,7 @@ def start(st, p, x):
 def specials(st, q, s, n):
     """Current Gnome: (the first Gnome of q on the scoring base not used in this window, each
     target), targets in board order [D26]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not current(st):
         return n
     g = -1

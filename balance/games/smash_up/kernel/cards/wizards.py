@@ -24,15 +24,17 @@ from ..board import (
     push, refill, remove, shuffle, top, vp_now,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, GREEDY, H_ACTION, H_ON_PLAY, H_TALENT, L_DECK,
-    L_DISC, L_HAND, L_SMIN, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
+    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_DISC, L_HAND,
+    L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
 )
 from ..names import (
-    N_ARCHMAGE, N_CHRONOMAGE, N_ENCHANTRESS, N_MASS_ENCHANTMENT, N_MYSTIC_STUDIES, N_NEOPHYTE, N_PORTAL, N_SACRIFICE, N_SCRY, N_SUMMON, N_TIME_LOOP, N_WARBOT, N_WINDS_OF_CHANGE,
+    N_ARCHMAGE, N_MASS_ENCHANTMENT, N_MYSTIC_STUDIES, N_NEOPHYTE, N_PORTAL, N_SACRIFICE, N_SCRY, N_SUMMON,
+    N_TIME_LOOP, N_WARBOT,
 )
-from ..stack import grant_action, grant_minion, play_action_now, special_only
+from ..stack import grant_action, play_action_now, special_only
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
+from .. import effects
 from . import aliens, dinosaurs, ninjas, pirates, robots, tricksters, zombies
 
 WIZARDS = 6  # catalogue.FACTIONS index
@@ -41,36 +43,21 @@ WIZARDS = 6  # catalogue.FACTIONS index
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
-        if name == N_CHRONOMAGE:
-            grant_action(st, p, 1)
-        elif name == N_ENCHANTRESS:
-            draw(st, p, 1)
-        elif name == N_NEOPHYTE:
+        if name == N_NEOPHYTE:
             neophyte(st, p)
-    elif hook == H_TALENT:
-        if name == N_ARCHMAGE:
-            grant_action(st, p, 1)
     elif hook == H_ACTION:
         if name == N_MASS_ENCHANTMENT:
             mass_enchantment(st, p)
-        elif name == N_MYSTIC_STUDIES:
-            draw(st, p, 2)
         elif name == N_PORTAL:
             portal(st, p)
         elif name == N_SACRIFICE:
             sacrifice(st, p)
         elif name == N_SCRY:
             scry(st, p)
-        elif name == N_SUMMON:
-            grant_minion(st, p, G_ANY, -1)
-        elif name == N_TIME_LOOP:
-            grant_action(st, p, 2)
-        elif name == N_WINDS_OF_CHANGE:
-            winds_of_change(st, p)
     return DONE  # a frame pushed above (a play at once) runs before this one is removed
 
 
@@ -112,17 +99,27 @@ def is_wizards(st, c):
 
 @jit
 def want_of_0(st, p, c):
-    """``ab.want`` of any card, deepest level (one dispatcher per level: no cycle)."""
+    """``ab.want`` of any card, deepest level (one dispatcher per level: no cycle): its data want
+    (``effects.want``), else its faction module's."""
+    w = effects.want(st, p, c)
+    if w >= 0:
+        return w == 1
     return want_0(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
 
 
 @jit
 def want_of_1(st, p, c):
+    w = effects.want(st, p, c)
+    if w >= 0:
+        return w == 1
     return want_1(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
 
 
 @jit
 def want_of_2(st, p, c):
+    w = effects.want(st, p, c)
+    if w >= 0:
+        return w == 1
     return want_2(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
 
 
@@ -139,7 +136,7 @@ def would_play_1(st, p, c):
 
 @jit
 def time_loop_want_1(st, p, card):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_HAND + p]):
         x = lst[L_HAND + p, i]
         if x != card and would_play_0(st, p, x):
@@ -149,7 +146,7 @@ def time_loop_want_1(st, p, card):
 
 @jit
 def time_loop_want_2(st, p, card):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_HAND + p]):
         x = lst[L_HAND + p, i]
         if x != card and would_play_1(st, p, x):
@@ -185,29 +182,21 @@ def want_2(st, p, c):
 @jit
 def plain_want(st, p, c):
     """The Wizards actions' wants that read no other card's want."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_MASS_ENCHANTMENT or name == N_MYSTIC_STUDIES or name == N_PORTAL:
+    if name == N_MASS_ENCHANTMENT or name == N_PORTAL:
         return True
     elif name == N_SACRIFICE:
         return sacrifice_want(st, p)
     elif name == N_SCRY:
         return scry_want(st, p)
-    elif name == N_SUMMON:
-        return summon_want(st, p)
-    elif name == N_WINDS_OF_CHANGE:
-        k = 0
-        for i in range(ln[L_HAND + p]):
-            if lst[L_HAND + p, i] != c:
-                k += 1
-        return k <= 2
     return False
 
 
 # ---- minions -------------------------------------------------------------------------------------
 @jit
 def archmage_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not can_play_actions(st, p):
         return False
     for i in range(ln[L_HAND + p]):
@@ -220,7 +209,7 @@ def archmage_want(st, p):
 @jit
 def neophyte(st, p):
     """Options "hand", "play" (when it may be played now), None (back on top [D27])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c = top(st, p)
     if c < 0 or not is_action_card(st, c):  # not an action: it stays on top
         return
@@ -242,7 +231,7 @@ def neophyte(st, p):
 # ---- actions -----------------------------------------------------------------------------------
 @jit
 def mass_enchantment(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
     actions = stack_empty(4)
     k = 0
@@ -264,7 +253,7 @@ def mass_enchantment(st, c):
 
 @jit
 def portal(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     revealed = stack_empty(5)
     k = 0
     for _ in range(5):  # an empty deck is rebuilt on the way [D17]
@@ -306,7 +295,7 @@ def portal(st, c):
 @jit
 def vp_without_same(st, p, m, now):
     """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + s, m)
     out = stack_empty(4)
@@ -323,7 +312,7 @@ def vp_without_same(st, p, m, now):
 def sacrifice_pick(st, c, mine, k):
     """The spec's default: a Warbot, else the highest-power minion whose loss costs no vp_now
     (ties: board order); -1 for none."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best, bp = -1, 0
     for i in range(k):
         if defs[cs[mine[i], C_DEF], D_NAME] == N_WARBOT:
@@ -348,7 +337,7 @@ def sacrifice_pick(st, c, mine, k):
 @jit
 def own_targets(st, c, out):
     """c's minions its action may affect (board order; a Warbot too)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -361,7 +350,7 @@ def own_targets(st, c, out):
 
 @jit
 def sacrifice(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mine = stack_empty(CAP)
     k = own_targets(st, c, mine)
     if k == 0:
@@ -390,7 +379,7 @@ def sacrifice_want(st, p):
 @jit
 def scry(st, c):
     """One option per action name in the deck (the copy nearest the top), data order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not refill(st, c):  # §1.9: an empty deck is rebuilt before the search
         return
     options = stack_empty(CAP)
@@ -431,35 +420,12 @@ def scry(st, c):
 
 @jit
 def scry_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     li = L_DECK + p if ln[L_DECK + p] > 0 else L_DISC + p
     for i in range(ln[li]):
         if is_action_card(st, lst[li, i]):
             return True
     return False
-
-
-@jit
-def summon_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    k = 0
-    for i in range(ln[L_HAND + p]):
-        if is_minion_card(st, lst[L_HAND + p, i]):
-            k += 1
-    return k >= 2 or (k >= 1 and tv[T_FREE_MIN] == 0)
-
-
-@jit
-def winds_of_change(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
-    for i in range(ln[L_HAND + c]):  # the card itself is being played: it is not in the hand
-        x = lst[L_HAND + c, i]
-        push(lst, ln, L_DECK + c, x)
-        cs[x, C_ZONE] = Z_DECK
-    ln[L_HAND + c] = 0
-    shuffle(lst, ln, L_DECK + c, states)
-    draw(st, c, 5)
-    grant_action(st, c, 1)
 
 
 # ---- the hooks -----------------------------------------------------------------------------------

@@ -18,16 +18,15 @@ from ..board import (
     top,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_Z, G_ANY, G_DISC,
-    G_EMPTY, GREEDY, H_ACTION, H_ON_PLAY, K_ACTION, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
-    MV_CTGY, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, Z_DISCARD, Z_HAND,
+    C_CTRL, C_DEF, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_Z, G_ANY, GREEDY, H_ACTION,
+    H_ON_PLAY, K_ACTION, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MV_CTGY, T_CURRENT, T_FREE_MIN, T_IN_PHASE,
+    T_NGRANTS, T_NSLOTS, Z_DISCARD, Z_HAND,
 )
 from ..names import (
-    N_GRAVE_DIGGER, N_GRAVE_ROBBING, N_LEND_A_HAND, N_MALL_CRAWL, N_NOT_ENOUGH_BULLETS,
-    N_OUTBREAK, N_OVERRUN, N_TENACIOUS_Z, N_THEY_KEEP_COMING, N_THEY_RE_COMING_TO_GET_YOU,
-    N_WALKER, N_ZOMBIE_LORD,
+    N_GRAVE_DIGGER, N_GRAVE_ROBBING, N_LEND_A_HAND, N_MALL_CRAWL, N_NOT_ENOUGH_BULLETS, N_OUTBREAK,
+    N_OVERRUN, N_TENACIOUS_Z, N_THEY_RE_COMING_TO_GET_YOU, N_WALKER, N_ZOMBIE_LORD,
 )
-from ..stack import add_option, grant_minion, play_minion_now
+from ..stack import add_option, play_minion_now
 from ..tables import D_KIND, D_NAME
 from .ninjas import best_card
 from .tricksters import lead_host, place_host, smallest_gap_all
@@ -36,7 +35,7 @@ from .tricksters import lead_host, place_host, smallest_gap_all
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
@@ -55,10 +54,6 @@ def card_step(st, d, hook, step):
             mall_crawl(st, p)
         elif name == N_NOT_ENOUGH_BULLETS:
             not_enough_bullets(st, p)
-        elif name == N_OUTBREAK:
-            grant_minion(st, p, G_EMPTY, -1)
-        elif name == N_THEY_KEEP_COMING:
-            grant_minion(st, p, G_DISC, -1)
     return DONE
 
 
@@ -77,7 +72,7 @@ def zombie_lord(st, d, p, m, step):
     """Step 0 lists the bases without a minion of yours (fixed now) in ``sc[d]``; each step
     then offers the next listed base (``F_I``) a minion of power <= 2 from the discard pile,
     played at once."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if step == 0:
         k = 0
         for s in range(tv[T_NSLOTS]):
@@ -171,7 +166,7 @@ def robbing_default(st, p):
 
 @jit
 def grave_robbing(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     k = ln[L_DISC + c]
     if k > 0:
         default = robbing_default(st, c) if strat[c] == GREEDY else 0
@@ -191,7 +186,7 @@ def grave_robbing_want(st, p):
 # ---- 6. Lend a Hand ------------------------------------------------------------------------------
 @jit
 def lend_a_hand(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     chosen = stack_empty(CAP)
     k = 0
     for i in range(ln[L_DISC + c]):
@@ -278,7 +273,7 @@ def take_copies(st, p, li, dd, n_copies, out):
 
 @jit
 def mall_crawl(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if not refill(st, c):  # an empty deck: search the reshuffled discard pile (§1.9)
         return
     names = stack_empty(CAP)
@@ -318,7 +313,7 @@ def bullets(st, p, names, count, res):
 
 @jit
 def not_enough_bullets(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     names = stack_empty(CAP)
     count = stack_empty(CAP)
     res = stack_zeros(2)
@@ -336,7 +331,7 @@ def not_enough_bullets(st, c):
 # ---- 9. Outbreak ------------------------------------------------------------------------------------
 @jit
 def outbreak_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cards = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
@@ -411,7 +406,7 @@ def host(st, p, c, hosts, k):
 
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_GRAVE_ROBBING:
         return grave_robbing_want(st, p)
@@ -429,9 +424,6 @@ def want(st, p, c):
         return outbreak_want(st, p)
     elif name == N_OVERRUN or name == N_THEY_RE_COMING_TO_GET_YOU:
         return True
-    elif name == N_THEY_KEEP_COMING:
-        cards = stack_empty(CAP)
-        return discard_minions(st, p, cards) > 0
     return False
 @jit
 def start(st, p, x):
@@ -444,7 +436,7 @@ def start(st, p, x):
 def extra_moves(st, p, n):
     """They're Coming To Get You: (MV_CTGY, a discard minion, the action), once per turn per
     action, in ``p``'s Play Cards phase with the free minion play or a generic grant open."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if tv[T_IN_PHASE] == 0 or p != tv[T_CURRENT]:
         return n
     open_ = tv[T_FREE_MIN] > 0

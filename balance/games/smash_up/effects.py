@@ -1,0 +1,347 @@
+"""Card effects as data: the assembler from ``data/effects/*.toml`` to the kernel's program rows.
+
+docs/SMASH_UP_EFFECTS.md is the design; ``kernel/opcodes.py`` the row format; ``kernel/effects.py``
+the interpreter. A card whose hook has a program here runs it in the kernel; the others keep their
+hand-written code in ``kernel/cards/``. The reference (``reference/cards/``) stays hand-written, so
+a wrong data row shows as a kernel = reference difference in the tests.
+
+One file per faction; a card is a table keyed by its name, with a list of steps per hook
+(``on_play``, ``action``, ``talent``) and an optional ``want`` (for an action: when the baseline
+plays it). A step is a string: the opcode, then its operands, bare or ``key=value``::
+
+    ["Seeing Stars"]
+    action = ["SEL_MINION where=any power<=3 legal=destroy mode=one rule=HIT", "DESTROY"]
+    want = ["HAS_HIT"]
+
+A rules switch (``Rules.SWITCHES``) that changes a card is a table ``["Card".if.switch]`` whose
+hooks replace the card's when the switch is on. The 2012 Tricksters list reads
+``tricksters_2012.toml`` instead of ``tricksters.toml`` (its cards differ); an entry there may
+say ``same_as_current = "Name"``: the current list's card of that name, as it is.
+
+Steps (docs/SMASH_UP_EFFECTS.md §2.4; ``me`` is the card's controller, ``others`` every other
+player in turn order after ``me``):
+
+- ``DRAW me N``, ``GAIN_VP me N``, ``DISCARD others random N``
+- ``DECK_OPS me hand_to_deck`` (the hand goes onto the deck), ``DECK_OPS me shuffle``
+- ``GRANT_MINION any|power<=2|empty|discard|here`` (one extra minion play: any, of printed
+  power <= 2, onto a base with none of yours, from your discard pile, onto the card's base),
+  ``GRANT_ACTION N``
+- ``MARK self stego`` (Armor Stego's mark on the card itself)
+- ``IF cond [N]``: the program ends here unless the condition holds (conditions below)
+- ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
+  a test ``power<=N``, ``power<N``, ``printed<=N`` or ``power<mine_here`` (fewer than your
+  minions on the card's base), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
+  (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice),
+  ``rule=HIT|STRONGEST_THEIRS`` (the baseline's choice, smash-up-cards.md §1.11; none for
+  ``each``), and the flag ``not_same_name``
+- ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
+  (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
+- ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` moves each minion at
+  most once) and ``rule=BEST_MOVE|HIT_TO_GAP``: one choice over (minion, base) pairs, minions in
+  board order and each one's legal bases in slot order; BEST_MOVE the move raising V most,
+  HIT_TO_GAP the minion HIT picks, to the base with the largest gap
+
+Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
+played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
+selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
+``DISCARD_HAS_MINION``, ``MINION_PLAY_USEFUL`` (two minions in hand, or one and no minion play
+left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS`` (the first
+selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V).
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from balance.core.errors import BalanceError
+
+from .kernel import opcodes as oc
+from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ON_PLAY, H_TALENT
+from .rules import SWITCHES
+
+DATA = Path(__file__).parent / "data" / "effects"
+HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "talent": H_TALENT}
+REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "talent": "TALENT", "want": "WANT"}
+GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
+CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
+              "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
+              "HAND_HAS_MINION": oc.COND_HAND_HAS_MINION, "DISCARD_HAS_MINION": oc.COND_DISCARD_HAS_MINION,
+              "MINION_PLAY_USEFUL": oc.COND_MINION_PLAY_USEFUL, "HAS_BEST_MOVE": oc.COND_HAS_BEST_MOVE,
+              "HAS_OPTIONS": oc.COND_HAS_OPTIONS, "V_RISES": oc.COND_V_RISES}
+# the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
+# opcodes it may be
+READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
+                   oc.COND_HAS_OPTIONS: (oc.OP_SEL_MINION, oc.OP_MOVE), oc.COND_V_RISES: (oc.OP_SEL_MINION,)}
+WITH_NUMBER = {"HAND_LE"}
+SELECTOR = {
+    "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE},
+    "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
+    "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
+    "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS},
+}
+MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP}
+TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": oc.TEST_PRINTED_LE}
+OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
+           "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE")
+
+
+@dataclass(frozen=True)
+class CardEffects:
+    """One card's data: a step list per hook name, and its want's conditions (None: none given)."""
+
+    hooks: dict
+    want: tuple | None
+
+
+class _Where:
+    """Where a step came from, for error messages."""
+
+    def __init__(self, source: str, card: str, hook: str):
+        self.source, self.card, self.hook = source, card, hook
+
+    def error(self, step: str, message: str) -> BalanceError:
+        return BalanceError(f"{self.source}: {self.card!r} {self.hook} step {step!r}: {message}")
+
+
+def _number(where: _Where, step: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise where.error(step, f"{text!r} is not a whole number") from None
+
+
+def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MINION) -> list[int]:
+    """A SEL_MINION row, or (``op`` OP_MOVE) a MOVE row: its who, legal, mode and rule."""
+    rules = SELECTOR["rule"] if op == oc.OP_SEL_MINION else MOVE_RULES
+    row = [0] * oc.I_N
+    row[oc.I_OP] = op
+    row[oc.I_COUNT] = 1
+    given = set()
+    for word in words:
+        if word == "not_same_name" and op == oc.OP_SEL_MINION:
+            row[oc.I_FLAGS] |= oc.FLAG_NOT_SAME_NAME
+            continue
+        test = next((t for t in TESTS if word.startswith(t) and word[len(t):]), None) \
+            if op == oc.OP_SEL_MINION else None
+        if test is not None and "=" not in word[len(test):]:
+            key, value = "test", word[len(test):]
+            row[oc.I_TEST] = TESTS[test]
+            if value == "mine_here":
+                row[oc.I_VSRC] = oc.VAL_MINE_HERE
+            else:
+                row[oc.I_VAL] = _number(where, step, value)
+        elif "=" in word:
+            key, value = word.split("=", 1)
+            if key == "mode":
+                if value == "one":
+                    row[oc.I_MODE] = oc.MODE_ONE
+                elif value == "may":
+                    row[oc.I_MODE] = oc.MODE_UP_TO
+                elif value.startswith("up_to:"):
+                    row[oc.I_MODE], row[oc.I_COUNT] = oc.MODE_UP_TO, _number(where, step, value[6:])
+                elif value == "each" and op == oc.OP_SEL_MINION:
+                    row[oc.I_MODE] = oc.MODE_EACH
+                else:
+                    raise where.error(step, f"unknown mode {value!r}; allowed: one, may, up_to:N"
+                                      + (", each" if op == oc.OP_SEL_MINION else ""))
+            elif key == "rule":
+                if value not in rules:
+                    raise where.error(step, f"unknown rule {value!r}; allowed: {', '.join(rules)}")
+                row[oc.I_RULE] = rules[value]
+            elif key in SELECTOR and (op == oc.OP_SEL_MINION or key in ("who", "legal")):
+                if value not in SELECTOR[key]:
+                    raise where.error(step, f"unknown {key} {value!r}; allowed: {', '.join(SELECTOR[key])}")
+                column = {"where": oc.I_WHERE, "who": oc.I_WHO, "legal": oc.I_LEGAL}[key]
+                row[column] = SELECTOR[key][value]
+            else:
+                raise where.error(step, f"unknown selector field {key!r}; allowed: "
+                                  f"{', '.join(['mode', *SELECTOR])}, a test (power<=N, power<N, "
+                                  "printed<=N, power<mine_here) or not_same_name")
+        else:
+            raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag")
+        if key in given:
+            raise where.error(step, f"{key} given twice")
+        given.add(key)
+    missing = {"mode", "rule"} - given - ({"rule"} if row[oc.I_MODE] == oc.MODE_EACH else set())
+    if missing:
+        raise where.error(step, f"give {' and '.join(sorted(missing))}")
+    return row
+
+
+def _condition(where: _Where, step: str, words: list[str]) -> list[int]:
+    if not words or words[0] not in CONDITIONS:
+        raise where.error(step, f"unknown condition; allowed: {', '.join(CONDITIONS)}")
+    need = 2 if words[0] in WITH_NUMBER else 1
+    if len(words) != need:
+        raise where.error(step, f"{words[0]} takes {need - 1} number(s)")
+    row = [0] * oc.I_N
+    row[oc.I_OP], row[oc.I_ARG1] = oc.OP_IF, CONDITIONS[words[0]]
+    if need == 2:
+        row[oc.I_ARG2] = _number(where, step, words[1])
+    return row
+
+
+def _step(where: _Where, step: str) -> list[int]:
+    """One step's row (``kernel/opcodes.py``)."""
+    words = step.split()
+    if not words or words[0] not in OPCODES:
+        raise where.error(step, f"unknown opcode; allowed: {', '.join(OPCODES)}")
+    op, args = words[0], words[1:]
+    row = [0] * oc.I_N
+
+    def expect(*shape):
+        if len(args) != len(shape) or any(s is not None and a != s for a, s in zip(args, shape)):
+            raise where.error(step, f"expected {op} {' '.join(s or 'N' for s in shape)}")
+
+    if op == "DRAW" or op == "GAIN_VP":
+        expect("me", None)
+        row[oc.I_OP] = oc.OP_DRAW if op == "DRAW" else oc.OP_GAIN_VP
+        row[oc.I_ARG1], row[oc.I_ARG2] = oc.WHO_ME, _number(where, step, args[1])
+    elif op == "DISCARD":
+        expect("others", "random", None)
+        row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_DISCARD_RANDOM, oc.WHO_OTHERS, \
+            _number(where, step, args[2])
+    elif op == "DECK_OPS":
+        if len(args) != 2 or args[0] != "me" or args[1] not in ("hand_to_deck", "shuffle"):
+            raise where.error(step, "expected DECK_OPS me hand_to_deck|shuffle")
+        row[oc.I_OP] = oc.OP_HAND_TO_DECK if args[1] == "hand_to_deck" else oc.OP_SHUFFLE
+    elif op == "GRANT_MINION":
+        if len(args) != 1 or args[0] not in GRANTS:
+            raise where.error(step, f"expected GRANT_MINION {'|'.join(GRANTS)}")
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_GRANT_MINION, GRANTS[args[0]]
+    elif op == "GRANT_ACTION":
+        expect(None)
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_GRANT_ACTION, _number(where, step, args[0])
+    elif op == "MARK":
+        expect("self", "stego")
+        row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_MARK, C_STEGO, 1
+    elif op == "POWER_TEMP":
+        expect(None)
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_POWER_TEMP, _number(where, step, args[0])
+    elif op == "MOVE":
+        row = _selector(where, step, args, oc.OP_MOVE)
+    elif op == "IF":
+        row = _condition(where, step, args)
+    elif op == "SEL_MINION":
+        row = _selector(where, step, args)
+    else:  # DESTROY, RETURN, BOTTOM act on the selection
+        expect()
+        row[oc.I_OP] = {"DESTROY": oc.OP_DESTROY, "RETURN": oc.OP_RETURN, "BOTTOM": oc.OP_BOTTOM}[op]
+    return row
+
+
+def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
+    table = dict(table)
+    overrides = table.pop("if", {})
+    for switch, hooks in overrides.items():
+        if switch not in SWITCHES:
+            raise BalanceError(f"{source}: {name!r} if.{switch}: unknown rules switch; allowed: "
+                               f"{', '.join(SWITCHES)}")
+        if switch in switches:
+            table.update(hooks)
+    unknown = set(table) - set(HOOKS) - {"want"}
+    if unknown:
+        raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
+                           f"{', '.join([*HOOKS, 'want', 'if'])}")
+    hooks = {}
+    for hook in HOOKS:
+        if hook in table:
+            where = _Where(source, name, hook)
+            hooks[hook] = tuple(tuple(_step(where, s)) for s in table[hook])
+            if not hooks[hook]:
+                raise BalanceError(f"{source}: {name!r} {hook} has no steps")
+    want = None
+    if "want" in table:
+        where = _Where(source, name, "want")
+        want = tuple(tuple(_condition(where, s, s.split())) for s in table["want"])
+        if "action" not in hooks:
+            raise BalanceError(f"{source}: {name!r} has a want but no action")
+    return CardEffects(hooks, want)
+
+
+@lru_cache(maxsize=None)
+def _read(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise BalanceError(f"cannot read the card effects {str(path)!r}: {e}") from None
+
+
+def faction_file(faction: str, tricksters: str = "current") -> Path:
+    stem = faction.lower() + ("_2012" if faction == "Tricksters" and tricksters == "2012" else "")
+    return DATA / f"{stem}.toml"
+
+
+def faction_data(faction: str, tricksters: str = "current", switches: frozenset = frozenset()) -> dict:
+    """Card name -> CardEffects for one faction's file (missing file: no card as data)."""
+    path = faction_file(faction, tricksters)
+    if not path.exists():
+        return {}
+    raw = _read(path)
+    out = {}
+    for name, table in raw.items():
+        if not isinstance(table, dict):
+            raise BalanceError(f"{path.name}: {name!r} must be a table of hooks")
+        if "same_as_current" in table:
+            current = table["same_as_current"]
+            base = _read(faction_file(faction)).get(current)
+            if base is None:
+                raise BalanceError(f"{path.name}: {name!r} is same_as_current = {current!r}, but "
+                                   f"{faction_file(faction).name} has no such card")
+            table = base
+        out[name] = _card_effects(path.name, name, table, switches)
+    return out
+
+
+def assemble(cat, switches=frozenset()):
+    """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
+    definition rows): (prog int64[n, I_N], starts int64[ndefs, 5] (a row per hook number, -1:
+    none), wants int64[ndefs] (-1: none)). Program rows start with a lone OP_END at row 0, so that
+    a start of 0 never names a program."""
+    switches = frozenset(switches)
+    rows: list = [[oc.OP_END] + [0] * (oc.I_N - 1)]
+    starts, wants = [], []
+    for faction, cards in cat.factions.items():
+        data = faction_data(faction, cat.tricksters, switches)
+        unknown = set(data) - {c.name for c in cards}
+        if unknown:
+            raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: no {faction} card "
+                               f"named {', '.join(sorted(map(repr, unknown)))}")
+        for card in cards:
+            hook_starts = [-1] * 5
+            want, action_selection = -1, None
+            effects = data.get(card.name)
+            if effects is not None:
+                for hook, steps in effects.hooks.items():
+                    hook_starts[HOOKS[hook]] = len(rows)
+                    first_selection = None
+                    for row in steps:
+                        if row[oc.I_OP] in (oc.OP_SEL_MINION, oc.OP_MOVE) and first_selection is None:
+                            first_selection = len(rows)
+                        rows.append(list(row))
+                    rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
+                    if hook == "action":
+                        action_selection = first_selection
+                if effects.want is not None:
+                    want = len(rows)
+                    for row in effects.want:
+                        row = list(row)
+                        allowed = READS_SELECTION.get(row[oc.I_ARG1])
+                        if allowed is not None:
+                            if action_selection is None or rows[action_selection][oc.I_OP] not in allowed:
+                                raise BalanceError(f"{card.name!r}: its want reads the action's first "
+                                                   "selection, which is not of the kind it needs")
+                            if row[oc.I_ARG1] == oc.COND_V_RISES and \
+                                    rows[action_selection + 1][oc.I_OP] != oc.OP_POWER_TEMP:
+                                raise BalanceError(f"{card.name!r}: want V_RISES needs POWER_TEMP "
+                                                   "right after the action's first selection")
+                            row[oc.I_ARG2] = action_selection
+                        rows.append(row)
+                    rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
+            starts.append(hook_starts)
+            wants.append(want)
+    return np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, 5), np.array(wants, np.int64)

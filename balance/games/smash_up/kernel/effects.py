@@ -1,0 +1,244 @@
+"""The interpreter of the cards' effect programs (``opcodes``; built by ``smash_up.effects``
+from data/effects/*.toml, docs/SMASH_UP_EFFECTS.md).
+
+``step`` runs a card frame's program for its hook, as ``hooks.card_step`` runs a faction
+module's code: the frame's step is the program offset, so a step that pushes a frame (a grant
+used at once) returns the offset to resume at once that frame is done. The selection of
+``OP_SEL_MINION`` is kept in the frame's scratch list ``sc[d]`` with its size in ``F_K``, so it
+survives such a pause. Each choice offers the options the reference's card function offers, in
+its order, with the decline (None) last, and the baseline's default from the same rule
+(``baseline.hit`` and the strongest-other-player rule), so a random seat draws the same numbers
+in both engines.
+"""
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
+
+from .baseline import hit, weakest
+from .board import (
+    affectable, destroyable, discard_random, draw, is_minion_card, pick, power, printed, push, return_to_hand,
+    shuffle, to_deck_bottom,
+)
+from .layout import (
+    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_K, F_P, GREEDY, H_ACTION, L_DECK, L_DISC, L_HAND,
+    L_SMIN, P_MINIONS_PLAYED, P_VP, T_FREE_MIN, T_NSLOTS, T_PLAYERS, Z_DECK,
+)
+from .opcodes import (
+    COND_ALWAYS, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
+    COND_HAS_HIT, COND_MINION_PLAY_USEFUL, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_COUNT, I_FLAGS,
+    I_LEGAL, I_MODE, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, LEGAL_AFFECT, LEGAL_DESTROY,
+    MODE_ONE, OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_GAIN_VP, OP_GRANT_ACTION,
+    OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_RETURN, OP_SEL_MINION, OP_SHUFFLE, OWNER_MINE,
+    OWNER_THEIRS, RULE_HIT, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, VAL_MINE_HERE,
+    WHERE_HERE,
+)
+from .stack import grant_action, grant_minion
+from .tables import D_NAME, D_PROG, D_WANT
+from .triggers import destroy
+
+
+@jit
+def step(st, d, hook, pc):
+    """Run card frame ``d``'s program for ``hook`` from offset ``pc``; returns the offset to
+    resume at (a frame was pushed above this one), or DONE."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    c, p = fs[d, F_C], fs[d, F_P]
+    start = defs[cs[c, C_DEF], D_PROG + hook]
+    action = hook == H_ACTION  # an action card's effect (protection from actions applies)
+    while True:
+        i = start + pc
+        op = pg[i, I_OP]
+        pc += 1
+        if op == OP_END:
+            return DONE
+        elif op == OP_IF:
+            if not condition(st, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+                return DONE
+        elif op == OP_DRAW:
+            draw(st, p, pg[i, I_ARG2])
+        elif op == OP_GAIN_VP:
+            ps[p, P_VP] += pg[i, I_ARG2]
+        elif op == OP_DISCARD_RANDOM:  # every other player, in turn order after p
+            n = tv[T_PLAYERS]
+            for o in range(1, n):
+                discard_random(st, (p + o) % n, pg[i, I_ARG2])
+        elif op == OP_HAND_TO_DECK:
+            for j in range(ln[L_HAND + p]):
+                x = lst[L_HAND + p, j]
+                push(lst, ln, L_DECK + p, x)
+                cs[x, C_ZONE] = Z_DECK
+            ln[L_HAND + p] = 0
+        elif op == OP_SHUFFLE:
+            shuffle(lst, ln, L_DECK + p, states)
+        elif op == OP_GRANT_MINION:
+            if grant_minion(st, p, pg[i, I_ARG1], -1):
+                return resume_at(pg, start, pc)
+        elif op == OP_GRANT_ACTION:
+            if grant_action(st, p, pg[i, I_ARG1]):
+                return resume_at(pg, start, pc)
+        elif op == OP_SEL_MINION:
+            select_minions(st, d, i, p, c, action)
+        elif op == OP_DESTROY:
+            k = fs[d, F_K]
+            victims = stack_empty(CAP)
+            for j in range(k):
+                victims[j] = sc[d, j]
+            out = stack_empty(CAP)
+            destroy(st, victims, k, p, action, out)
+        elif op == OP_RETURN:
+            for j in range(fs[d, F_K]):
+                return_to_hand(st, sc[d, j])
+        elif op == OP_BOTTOM:  # not destroyed: no trigger, no Tar Pits
+            for j in range(fs[d, F_K]):
+                to_deck_bottom(st, sc[d, j])
+
+
+@jit
+def resume_at(pg, start, pc):
+    """After a step pushed a frame: the offset to resume at, or DONE when only OP_END is left
+    (the frame is finished now; the pushed one still runs before it is removed)."""
+    return DONE if pg[start + pc, I_OP] == OP_END else pc
+
+
+# ---- minion selections -----------------------------------------------------------------------------
+@jit
+def candidates(st, i, p, c, action, out):
+    """The minions selector row ``i`` admits for card ``c`` of controller ``p``, in board order
+    (slot, then arrival); the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    here = cs[c, C_SLOT]
+    who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
+    value = pg[i, I_VAL]
+    if pg[i, I_VSRC] == VAL_MINE_HERE:
+        value = 0
+        for j in range(ln[L_SMIN + here]):
+            if cs[lst[L_SMIN + here, j], C_CTRL] == p:
+                value += 1
+    same_name = (pg[i, I_FLAGS] & FLAG_NOT_SAME_NAME) != 0
+    name = defs[cs[c, C_DEF], D_NAME]
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        if pg[i, I_WHERE] == WHERE_HERE and t != here:
+            continue
+        for j in range(ln[L_SMIN + t]):
+            x = lst[L_SMIN + t, j]
+            if (who == OWNER_MINE and cs[x, C_CTRL] != p) or (who == OWNER_THEIRS and cs[x, C_CTRL] == p):
+                continue
+            if test == TEST_POWER_LE and power(st, x) > value:
+                continue
+            if test == TEST_POWER_LT and power(st, x) >= value:
+                continue
+            if test == TEST_PRINTED_LE and printed(st, x) > value:
+                continue
+            if same_name and defs[cs[x, C_DEF], D_NAME] == name:
+                continue
+            if legal == LEGAL_AFFECT and not affectable(st, x, p, action):
+                continue
+            if legal == LEGAL_DESTROY and not destroyable(st, x, p, action):
+                continue
+            out[k] = x
+            k += 1
+    return k
+
+
+@jit
+def strongest_theirs(st, p, cand, k, mandatory):
+    """Another player's minion of the highest power (the earliest on ties); with none, for a
+    mandatory choice your own weakest [D9], else -1."""
+    cs = st[0]
+    best = -1
+    for j in range(k):
+        if cs[cand[j], C_CTRL] != p and (best < 0 or power(st, cand[j]) > power(st, cand[best])):
+            best = j
+    if best < 0 and mandatory and k > 0:
+        best = weakest(st, cand, k)
+    return best
+
+
+@jit
+def rule_pick(st, p, rule, cand, k, mandatory):
+    """The baseline's choice among ``cand[:k]`` by ``rule``: an index, or -1 (decline)."""
+    if rule == RULE_HIT:
+        return hit(st, p, cand, k, mandatory)
+    return strongest_theirs(st, p, cand, k, mandatory)
+
+
+@jit
+def select_minions(st, d, i, p, c, action):
+    """``OP_SEL_MINION``: ``p`` chooses from the candidates into ``sc[d, :F_K]``. MODE_ONE: one
+    option per candidate, no decline (none: nothing selected). MODE_UP_TO: up to I_COUNT times
+    the candidates left and None last; None stops."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cand = stack_empty(CAP)
+    k = candidates(st, i, p, c, action, cand)
+    rule = pg[i, I_RULE]
+    n = 0
+    if pg[i, I_MODE] == MODE_ONE:
+        if k > 0:
+            default = rule_pick(st, p, rule, cand, k, True) if strat[p] == GREEDY else 0
+            sc[d, 0] = cand[pick(st, p, k, default)]
+            n = 1
+    else:
+        for _ in range(pg[i, I_COUNT]):
+            default = k
+            if strat[p] == GREEDY:
+                j = rule_pick(st, p, rule, cand, k, False)
+                if j >= 0:
+                    default = j
+            j = pick(st, p, k + 1, default)
+            if j >= k:
+                break
+            sc[d, n] = cand[j]
+            n += 1
+            for t in range(j, k - 1):
+                cand[t] = cand[t + 1]
+            k -= 1
+    fs[d, F_K] = n
+
+
+# ---- conditions and wants ----------------------------------------------------------------------------
+@jit
+def condition(st, p, c, cond, arg):
+    """Condition ``cond`` (with its number ``arg``) for card ``c`` of seat ``p``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if cond == COND_ALWAYS:
+        return True
+    elif cond == COND_FIRST_MINION:  # no other minion played earlier this turn
+        return ps[p, P_MINIONS_PLAYED] == 1
+    elif cond == COND_HAS_HIT:  # arg: the row of the selection whose candidates HIT reads
+        cand = stack_empty(CAP)
+        k = candidates(st, arg, p, c, True, cand)
+        return hit(st, p, cand, k, False) >= 0
+    elif cond == COND_HAND_LE:  # the card itself aside
+        k = 0
+        for j in range(ln[L_HAND + p]):
+            if lst[L_HAND + p, j] != c:
+                k += 1
+        return k <= arg
+    elif cond == COND_HAND_HAS_MINION or cond == COND_DISCARD_HAS_MINION:
+        li = L_HAND + p if cond == COND_HAND_HAS_MINION else L_DISC + p
+        for j in range(ln[li]):
+            if is_minion_card(st, lst[li, j]):
+                return True
+        return False
+    elif cond == COND_MINION_PLAY_USEFUL:  # two minions in hand, or one and no minion play left
+        k = 0
+        for j in range(ln[L_HAND + p]):
+            if is_minion_card(st, lst[L_HAND + p, j]):
+                k += 1
+        return k >= 2 or (k >= 1 and tv[T_FREE_MIN] == 0)
+    return False  # COND_NEVER
+
+
+@jit
+def want(st, p, c):
+    """The data want of action card ``c`` for seat ``p``: 1 (play it now), 0, or -1 (the card has
+    none: its faction module decides)."""
+    cs, defs, pg = st[0], st[7], st[16]
+    i = defs[cs[c, C_DEF], D_WANT]
+    if i < 0:
+        return -1
+    while pg[i, I_OP] == OP_IF:
+        if not condition(st, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+            return 0
+        i += 1
+    return 1

@@ -1,0 +1,44 @@
+"""The card-effect program format (docs/SMASH_UP_EFFECTS.md): the numbers the assembler
+(``smash_up.effects``, plain Python) writes and the interpreter (``kernel.effects``) reads.
+
+A program is rows of ``prog int64[n, I_N]`` (the state's ``st[16]``): one instruction per row,
+its opcode in ``I_OP`` and its operands in the columns below, ending with ``OP_END``. A card's
+program for a hook starts at row ``defs[d, D_PROG + hook]`` (-1: the faction module runs the
+hook). Its want (does the baseline play this action now?) is a program of ``OP_IF`` rows from
+``defs[d, D_WANT]`` (-1: the faction module decides): the want holds when every condition does.
+"""
+# instruction columns: the opcode, then its operands
+I_OP = 0
+# OP_SEL_MINION's selector (one row holds the whole selector)
+I_WHERE, I_WHO, I_TEST, I_VSRC, I_VAL, I_LEGAL, I_MODE, I_COUNT, I_RULE, I_FLAGS = range(1, 11)
+# the other opcodes' operands
+I_ARG1, I_ARG2, I_ARG3 = 1, 2, 3
+I_N = 11
+
+# opcodes
+OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD_RANDOM, \
+    OP_HAND_TO_DECK, OP_SHUFFLE, OP_SEL_MINION, OP_DESTROY, OP_RETURN, OP_BOTTOM, OP_POWER_TEMP, \
+    OP_MOVE, OP_MARK = range(16)
+
+# who a player opcode acts on (I_ARG1)
+WHO_ME, WHO_OTHERS = 0, 1
+
+# SEL_MINION: where (I_WHERE), whose (I_WHO), the test (I_TEST against a value from I_VSRC and
+# I_VAL), what may be done to it (I_LEGAL), how many are chosen (I_MODE, I_COUNT), the baseline's
+# rule (I_RULE), flags (I_FLAGS)
+WHERE_ANY, WHERE_HERE = 0, 1
+OWNER_ANY, OWNER_MINE, OWNER_THEIRS = 0, 1, 2
+TEST_NONE, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE = 0, 1, 2, 3
+VAL_LITERAL, VAL_MINE_HERE = 0, 1  # a number, or the card's controller's minions on its base
+LEGAL_NONE, LEGAL_AFFECT, LEGAL_DESTROY = 0, 1, 2
+# one (mandatory: no decline), up to I_COUNT (each may decline), or each candidate (no choice)
+MODE_ONE, MODE_UP_TO, MODE_EACH = 0, 1, 2
+# the baseline's rules: SEL_MINION's, then MOVE's (over (minion, base) pairs)
+RULE_HIT, RULE_STRONGEST_THEIRS, RULE_BEST_MOVE, RULE_HIT_TO_GAP = 0, 1, 2, 3
+FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
+
+# conditions (OP_IF's I_ARG1, with I_ARG2 its number, or for those that read a selection the
+# row of the action's first SEL_MINION or MOVE)
+COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAND_HAS_MINION, \
+    COND_DISCARD_HAS_MINION, COND_MINION_PLAY_USEFUL, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, \
+    COND_V_RISES = range(11)
