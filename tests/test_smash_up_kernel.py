@@ -157,8 +157,9 @@ def test_enough_cards_are_data_to_count():
 
     cat = Rules().catalogue()
     data = {name for faction in cat.factions for name in faction_data(faction)}
-    assert len(data) >= 25
-    assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies"} <= data
+    assert len(data) >= 32
+    assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies", "Howl",
+            "Dinghy", "Shanghai", "Way of Deception"} <= data
 
 
 def test_a_rules_switch_selects_the_cards_other_program():
@@ -186,6 +187,13 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\nongoing = ["DRAW me 1"]', "has ongoing; allowed"),
     ('[Invader.if.invaders_win]\non_play = ["DRAW me 1"]', "unknown rules switch"),
     ('[Invaderz]\non_play = ["DRAW me 1"]', "no Aliens card named 'Invaderz'"),
+    ('[Invader]\naction = ["MOVE who=mine mode=each rule=BEST_MOVE"]', "unknown mode 'each'"),
+    ('[Invader]\naction = ["MOVE where=here mode=one rule=BEST_MOVE"]', "unknown selector field 'where'"),
+    ('[Invader]\naction = ["MOVE mode=one rule=HIT"]', "unknown rule 'HIT'; allowed: BEST_MOVE, HIT_TO_GAP"),
+    ('[Invader]\naction = ["SEL_MINION who=mine mode=each"]\nwant = ["V_RISES"]', "needs POWER_TEMP"),
+    ('[Invader]\naction = ["DRAW me 1"]\nwant = ["HAS_HIT"]', "reads the action's first selection"),
+    ('[Invader]\naction = ["MOVE mode=one rule=BEST_MOVE"]\nwant = ["HAS_HIT"]',
+     "reads the action's first selection"),
     ('[Invader]\non_play = "DRAW me 1', "cannot read the card effects"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):

@@ -64,6 +64,20 @@ def hit(st, p, cand, n, mandatory):
 
 
 @jit
+def best_move(st, p, mm, md, k):
+    """Index of the move (mm[i] to md[i]) raising V most (ties: the first), or -1 if none does."""
+    if k == 0:
+        return -1
+    before = V(st, p)
+    best, bg = 0, v_with_minion(st, p, mm[0], md[0]) - before
+    for i in range(1, k):
+        g = v_with_minion(st, p, mm[i], md[i]) - before
+        if g > bg:
+            best, bg = i, g
+    return best if bg > 0 else -1
+
+
+@jit
 def weakest(st, cand, k):
     """The lowest-power minion of ``cand[:k]`` (ties: the first); ``k`` >= 1."""
     best = 0

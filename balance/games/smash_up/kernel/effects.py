@@ -13,20 +13,20 @@ in both engines.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from .baseline import hit, weakest
+from .baseline import best_move, hit, weakest
 from .board import (
-    affectable, destroyable, discard_random, draw, is_minion_card, pick, power, printed, push, return_to_hand,
+    V, affectable, can_move, destroyable, gap, move, discard_random, draw, is_minion_card, pick, power, printed, push, return_to_hand,
     shuffle, to_deck_bottom,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_K, F_P, GREEDY, H_ACTION, L_DECK, L_DISC, L_HAND,
+    C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, CAP, DONE, F_C, F_K, F_P, G_AT, GREEDY, H_ACTION, MAX_SLOTS, L_DECK, L_DISC, L_HAND,
     L_SMIN, P_MINIONS_PLAYED, P_VP, T_FREE_MIN, T_NSLOTS, T_PLAYERS, Z_DECK,
 )
 from .opcodes import (
-    COND_ALWAYS, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
+    COND_ALWAYS, COND_DISCARD_HAS_MINION, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, COND_V_RISES, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_HIT, COND_MINION_PLAY_USEFUL, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_COUNT, I_FLAGS,
     I_LEGAL, I_MODE, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, LEGAL_AFFECT, LEGAL_DESTROY,
-    MODE_ONE, OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_GAIN_VP, OP_GRANT_ACTION,
+    MODE_EACH, MODE_ONE, OP_BOTTOM, OP_MARK, OP_MOVE, OP_POWER_TEMP, RULE_BEST_MOVE, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_GAIN_VP, OP_GRANT_ACTION,
     OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_RETURN, OP_SEL_MINION, OP_SHUFFLE, OWNER_MINE,
     OWNER_THEIRS, RULE_HIT, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, VAL_MINE_HERE,
     WHERE_HERE,
@@ -34,6 +34,8 @@ from .opcodes import (
 from .stack import grant_action, grant_minion
 from .tables import D_NAME, D_PROG, D_WANT
 from .triggers import destroy
+
+MAX_MOVES = CAP * MAX_SLOTS  # (minion, base) pairs of one MOVE
 
 
 @jit
@@ -70,7 +72,8 @@ def step(st, d, hook, pc):
         elif op == OP_SHUFFLE:
             shuffle(lst, ln, L_DECK + p, states)
         elif op == OP_GRANT_MINION:
-            if grant_minion(st, p, pg[i, I_ARG1], -1):
+            kind = pg[i, I_ARG1]
+            if grant_minion(st, p, kind, cs[c, C_SLOT] if kind == G_AT else -1):
                 return resume_at(pg, start, pc)
         elif op == OP_GRANT_ACTION:
             if grant_action(st, p, pg[i, I_ARG1]):
@@ -90,6 +93,13 @@ def step(st, d, hook, pc):
         elif op == OP_BOTTOM:  # not destroyed: no trigger, no Tar Pits
             for j in range(fs[d, F_K]):
                 to_deck_bottom(st, sc[d, j])
+        elif op == OP_POWER_TEMP:  # the selected minions, until the end of the turn
+            for j in range(fs[d, F_K]):
+                cs[sc[d, j], C_TEMP] += pg[i, I_ARG1]
+        elif op == OP_MOVE:
+            move_minions(st, i, p, action)
+        elif op == OP_MARK:
+            cs[c, pg[i, I_ARG1]] = pg[i, I_ARG2]
 
 
 @jit
@@ -172,7 +182,11 @@ def select_minions(st, d, i, p, c, action):
     k = candidates(st, i, p, c, action, cand)
     rule = pg[i, I_RULE]
     n = 0
-    if pg[i, I_MODE] == MODE_ONE:
+    if pg[i, I_MODE] == MODE_EACH:
+        for j in range(k):
+            sc[d, j] = cand[j]
+        n = k
+    elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
             default = rule_pick(st, p, rule, cand, k, True) if strat[p] == GREEDY else 0
             sc[d, 0] = cand[pick(st, p, k, default)]
@@ -193,6 +207,92 @@ def select_minions(st, d, i, p, c, action):
                 cand[t] = cand[t + 1]
             k -= 1
     fs[d, F_K] = n
+
+
+# ---- moves ------------------------------------------------------------------------------------------
+@jit
+def move_options(st, i, p, action, moved, nm, mm, md):
+    """The (minion ``mm[j]``, base ``md[j]``) moves MOVE row ``i`` offers seat ``p``: minions in
+    board order (not those in ``moved[:nm]``), each one's legal bases in slot order; the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    who, legal = pg[i, I_WHO], pg[i, I_LEGAL]
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for j in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, j]
+            if (who == OWNER_MINE and cs[m, C_CTRL] != p) or (who == OWNER_THEIRS and cs[m, C_CTRL] == p):
+                continue
+            done = False
+            for e in range(nm):
+                if moved[e] == m:
+                    done = True
+            if done or (legal == LEGAL_AFFECT and not affectable(st, m, p, action)):
+                continue
+            for s in range(tv[T_NSLOTS]):
+                if can_move(st, p, m, s):
+                    mm[k], md[k] = m, s
+                    k += 1
+    return k
+
+
+@jit
+def move_pick(st, p, rule, mm, md, k, mandatory):
+    """The baseline's move among ``k`` >= 1 options: BEST_MOVE (raising V most, else -1), or
+    HIT_TO_GAP (the minion HIT picks among the movable ones, to its base with the largest gap,
+    the lower slot on ties); a mandatory choice takes the first when the rule finds none."""
+    j = -1
+    if rule == RULE_BEST_MOVE:
+        j = best_move(st, p, mm, md, k)
+    else:
+        movable = stack_empty(CAP)
+        n = 0
+        for e in range(k):  # the moves of one minion are contiguous
+            if e == 0 or mm[e] != mm[e - 1]:
+                movable[n] = mm[e]
+                n += 1
+        h = hit(st, p, movable, n, False)
+        if h >= 0:
+            bk = (0, 0)
+            for e in range(k):
+                if mm[e] == movable[h]:
+                    key = (gap(st, md[e]), -md[e])
+                    if j < 0 or key > bk:
+                        j, bk = e, key
+    if j < 0 and mandatory:
+        j = 0
+    return j
+
+
+@jit
+def move_minions(st, i, p, action):
+    """``OP_MOVE``: MODE_ONE, one move (no decline); MODE_UP_TO, up to I_COUNT moves, each minion
+    at most once, the moves left and None last each time (None stops)."""
+    strat, pg = st[11], st[16]
+    mm = stack_empty(MAX_MOVES)
+    md = stack_empty(MAX_MOVES)
+    moved = stack_empty(CAP)
+    rule = pg[i, I_RULE]
+    if pg[i, I_MODE] == MODE_ONE:
+        k = move_options(st, i, p, action, moved, 0, mm, md)
+        if k > 0:
+            default = move_pick(st, p, rule, mm, md, k, True) if strat[p] == GREEDY else 0
+            j = pick(st, p, k, default)
+            move(st, mm[j], md[j])
+        return
+    for nm in range(pg[i, I_COUNT]):
+        k = move_options(st, i, p, action, moved, nm, mm, md)
+        if k == 0:
+            return
+        default = k
+        if strat[p] == GREEDY:
+            j = move_pick(st, p, rule, mm, md, k, False)
+            if j >= 0:
+                default = j
+        j = pick(st, p, k + 1, default)
+        if j >= k:
+            return
+        moved[nm] = mm[j]
+        move(st, mm[j], md[j])
 
 
 # ---- conditions and wants ----------------------------------------------------------------------------
@@ -226,6 +326,25 @@ def condition(st, p, c, cond, arg):
             if is_minion_card(st, lst[L_HAND + p, j]):
                 k += 1
         return k >= 2 or (k >= 1 and tv[T_FREE_MIN] == 0)
+    elif cond == COND_HAS_OPTIONS or cond == COND_HAS_BEST_MOVE:
+        if pg[arg, I_OP] == OP_SEL_MINION:
+            cand = stack_empty(CAP)
+            return candidates(st, arg, p, c, True, cand) > 0
+        mm = stack_empty(MAX_MOVES)
+        md = stack_empty(MAX_MOVES)
+        k = move_options(st, arg, p, True, mm, 0, mm, md)
+        return k > 0 if cond == COND_HAS_OPTIONS else best_move(st, p, mm, md, k) >= 0
+    elif cond == COND_V_RISES:  # the selection's POWER_TEMP (the next row) read into V
+        cand = stack_empty(CAP)
+        k = candidates(st, arg, p, c, True, cand)
+        by = pg[arg + 1, I_ARG1]
+        before = V(st, p)
+        for j in range(k):
+            cs[cand[j], C_TEMP] += by
+        after = V(st, p)
+        for j in range(k):
+            cs[cand[j], C_TEMP] -= by
+        return after > before
     return False  # COND_NEVER
 
 

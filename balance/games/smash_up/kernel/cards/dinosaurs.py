@@ -1,4 +1,6 @@
-"""Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function).
+"""Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function): the cards that
+are not data (Lasertops, Armor Stego's talent and Howl are programs in
+data/effects/dinosaurs.toml, run by ``kernel.effects``).
 
 War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
 ``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
@@ -11,14 +13,14 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import help_, hit, outranked, weakest
 from ..board import (
-    V, affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, vp_now,
+    affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, vp_now,
 )
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_STEGO, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION,
-    H_ATTACH, H_TALENT, L_SMIN, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
+    H_ATTACH, L_SMIN, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
 )
 from ..names import (
-    N_ARMOR_STEGO, N_AUGMENTATION, N_HOWL, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
+    N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
     N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
@@ -30,17 +32,9 @@ def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_TALENT:
-        if name == N_ARMOR_STEGO:
-            cs[c, C_STEGO] = 1  # +2 on other players' turns until the start of p's turn
-    elif hook == H_ACTION:
+    if hook == H_ACTION:
         if name == N_AUGMENTATION:
             augmentation(st, p)
-        elif name == N_HOWL:
-            mine = stack_empty(CAP)
-            k = howled(st, p, mine)
-            for i in range(k):  # minions in play now only
-                cs[mine[i], C_TEMP] += 1
         elif name == N_NATURAL_SELECTION:
             natural_selection(st, p)
         elif name == N_RAMPAGE:
@@ -123,34 +117,6 @@ def augmentation(st, c):
         if default < 0:
             default = help_default(st, c, cand, k)
     cs[cand[pick(st, c, k, default)], C_TEMP] += 4
-
-
-@jit
-def howled(st, c, out):
-    """``c``'s minions its action may affect (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
-                out[k] = m
-                k += 1
-    return k
-
-
-@jit
-def howl_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    mine = stack_empty(CAP)
-    k = howled(st, p, mine)
-    before = V(st, p)
-    for i in range(k):
-        cs[mine[i], C_TEMP] += 1
-    after = V(st, p)
-    for i in range(k):
-        cs[mine[i], C_TEMP] -= 1
-    return after > before
 
 
 # ---- Natural Selection ----------------------------------------------------------------------------
@@ -423,8 +389,6 @@ def want(st, p, c):
         cand = stack_empty(CAP)
         k = targets(st, p, cand)
         return augment_pick(st, p, cand, k) >= 0
-    elif name == N_HOWL:
-        return howl_want(st, p)
     elif name == N_NATURAL_SELECTION:
         pair = stack_zeros(2)
         ns_pair(st, p, pair)

@@ -1,8 +1,9 @@
-"""Ninjas in the kernel (reference/cards/ninjas.py function by function).
+"""Ninjas in the kernel (reference/cards/ninjas.py function by function): the cards that are not
+data (Ninja Master, Tiger Assassin, Seeing Stars and Way of Deception are programs in
+data/effects/ninjas.toml, run by ``kernel.effects``).
 
 The helpers above the cards (``vp_of``, ``vp_with_card``, ``vp_with_move``, ``best_card``,
-``hand_minions``, ``own_moves``, ``best_move``, ``may_destroy``) are shared with pirates.py, as
-in the reference. Option lists live in local arrays, never in ``opt``: ``want``/``special_want``
+``hand_minions``, ``own_moves``) are shared with pirates.py, as in the reference. Option lists live in local arrays, never in ``opt``: ``want``/``special_want``
 are called while the caller walks its own ``opt`` rows.
 
 Before-scoring Specials (window option codes, faction 2): 201 Shinobi, 202 Hidden Ninja; ``a``
@@ -14,7 +15,7 @@ attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import help_, hit, place, v_with_minion
+from ..baseline import help_, hit, place
 from ..board import (
     V, affectable, can_move, can_play_actions, destroyable, discard_attached, enter_play, gap, insert,
     is_minion_card, minion_allowed, move, pick, power, printed, protect, push, remove, return_to_hand,
@@ -27,7 +28,6 @@ from ..layout import (
 )
 from ..names import (
     N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
-    N_WAY_OF_DECEPTION,
 )
 from ..stack import play_action_now, play_minion_now
 from ..tables import D_NAME
@@ -94,20 +94,6 @@ def hand_minions(st, p, s, out):
             out[k] = c
             k += 1
     return k
-
-
-@jit
-def best_move(st, p, mm, md, k):
-    """Index of the move (mm[i] to md[i]) raising V most (ties: the first), or -1 if none does."""
-    if k == 0:
-        return -1
-    before = V(st, p)
-    best, bg = 0, v_with_minion(st, p, mm[0], md[0]) - before
-    for i in range(1, k):
-        g = v_with_minion(st, p, mm[i], md[i]) - before
-        if g > bg:
-            best, bg = i, g
-    return best if bg > 0 else -1
 
 
 @jit
@@ -193,8 +179,6 @@ def card_step(st, d, hook, step):
             return disguise(st, d, p, step)
         elif name == N_HIDDEN_NINJA:
             hidden_ninja(st, p)
-        elif name == N_WAY_OF_DECEPTION:
-            way_of_deception(st, p)
     return DONE
 
 
@@ -478,21 +462,6 @@ def poison_attach(st, c, a):
         discard_attached(st, others[j])
 
 
-@jit
-def way_of_deception(st, c):
-    mm = stack_empty(MAX_MOVES)
-    md = stack_empty(MAX_MOVES)
-    k = own_moves(st, c, mm, 0, mm, md)
-    if k == 0:
-        return
-    default = 0
-    if st[11][c] == GREEDY:
-        i = best_move(st, c, mm, md, k)
-        default = 0 if i < 0 else i
-    i = pick(st, c, k, default)
-    move(st, mm[i], md[i])
-
-
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def host(st, p, c, hosts, k):
@@ -536,11 +505,6 @@ def want(st, p, c):
             if cs[hosts[i], C_CTRL] == p:
                 return True
         return False
-    elif name == N_WAY_OF_DECEPTION:
-        mm = stack_empty(MAX_MOVES)
-        md = stack_empty(MAX_MOVES)
-        k = own_moves(st, p, mm, 0, mm, md)
-        return best_move(st, p, mm, md, k) >= 0
     return False  # Hidden Ninja [D25]: never an ordinary play
 
 

@@ -1,5 +1,7 @@
-"""Pirates in the kernel (reference/cards/pirates.py function by function). Buccaneer's move
-instead of destruction is in ``triggers``.
+"""Pirates in the kernel (reference/cards/pirates.py function by function): the cards that are
+not data (Cut Lass, Cannon, Dinghy, Shanghai and Swashbuckling are programs in
+data/effects/pirates.toml, run by ``kernel.effects``). Buccaneer's move instead of destruction
+is in ``triggers``.
 
 Before-scoring Specials (window option codes, faction 3): 301 Pirate King (``a`` the King in
 play, one option per King on another base, board order), 302 Full Sail (``a`` the card in
@@ -9,22 +11,19 @@ hand). First Mate is an after-scoring Special (``after_special``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import hit, outranked, place
+from ..baseline import best_move, outranked, place
 from ..board import (
     V, affectable, can_move, can_play_actions, destroyable, gap, move, pick, power, remove, push,
 )
 from ..layout import (
-    SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION,
-    H_SPECIAL, L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
+    SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
+    L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
 )
-from ..names import (
-    N_BROADSIDE, N_DINGHY, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS, N_SHANGHAI,
-    N_SWASHBUCKLING,
-)
+from ..names import N_BROADSIDE, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
-from .ninjas import MAX_MOVES, best_move, first_in_hand, own_moves, vp_of, vp_with_move
+from .ninjas import MAX_MOVES, first_in_hand, own_moves, vp_of, vp_with_move
 
 SP_KING, SP_SAIL = 301, 302
 
@@ -43,8 +42,6 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_BROADSIDE:
             broadside(st, p)
-        elif name == N_DINGHY:
-            move_some(st, p, 2, -1)
         elif name == N_FULL_SAIL:
             s = fs[tv[T_WINDOW] - 1, F_S] if tv[T_WINDOW] != 0 else -1
             move_some(st, p, 1 << 30, s)
@@ -52,13 +49,6 @@ def card_step(st, d, hook, step):
             powderkeg(st, p)
         elif name == N_SEA_DOGS:
             sea_dogs(st, p)
-        elif name == N_SHANGHAI:
-            shanghai(st, p)
-        elif name == N_SWASHBUCKLING:
-            mine = stack_empty(CAP)
-            k = swash_minions(st, p, mine)
-            for i in range(k):  # only minions in play now (§1.4)
-                cs[mine[i], C_TEMP] += 1
     return DONE
 
 
@@ -193,7 +183,7 @@ def sail_default(st, c, s, mm, md, k):
 @jit
 def move_some(st, c, limit, s):
     """Up to ``limit`` moves of ``c``'s minions, one at a time, each minion at most once
-    (Dinghy, Full Sail); the default ``best_move``, or with ``s`` >= 0 (Full Sail's Special,
+    (Full Sail); the default ``best_move``, or with ``s`` >= 0 (Full Sail's Special,
     the scoring base) ``sail_default``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     moved = stack_empty(CAP)
@@ -419,68 +409,6 @@ def sea_dogs_want(st, p):
     return v_with_moves(st, p, movers, k, osrc[i], odst[i]) > V(st, p)
 
 
-@jit
-def shanghai_moves(st, c, mm, md):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] != c and affectable(st, m, c, True):
-                for s in range(tv[T_NSLOTS]):
-                    if can_move(st, c, m, s):
-                        mm[k], md[k] = m, s
-                        k += 1
-    return k
-
-
-@jit
-def shanghai(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    mm = stack_empty(MAX_MOVES)
-    md = stack_empty(MAX_MOVES)
-    k = shanghai_moves(st, c, mm, md)
-    if k == 0:
-        return
-    default = 0
-    if strat[c] == GREEDY:
-        movable = stack_empty(CAP)
-        nm = 0
-        for i in range(k):  # the moves of one minion are contiguous
-            if i == 0 or mm[i] != mm[i - 1]:
-                movable[nm] = mm[i]
-                nm += 1
-        m = movable[hit(st, c, movable, nm, False)]
-        best, bk = -1, (0, 0)
-        for i in range(k):
-            if mm[i] == m:
-                key = (gap(st, md[i]), -md[i])
-                if best < 0 or key > bk:
-                    best, bk = i, key
-        default = best
-    i = pick(st, c, k, default)
-    move(st, mm[i], md[i])
-
-
-@jit
-def swash_minions(st, c, out):
-    return keg_options(st, c, out)
-
-
-@jit
-def swashbuckling_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    mine = stack_empty(CAP)
-    k = swash_minions(st, p, mine)
-    before = V(st, p)
-    for i in range(k):
-        cs[mine[i], C_TEMP] += 1
-    after = V(st, p)
-    for i in range(k):
-        cs[mine[i], C_TEMP] -= 1
-    return after > before
-
-
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
@@ -493,11 +421,6 @@ def want(st, p, c):
         res = stack_zeros(2)
         broadside_default(st, p, os_, oq, n, res)
         return res[1] > 0
-    elif name == N_DINGHY:
-        mm = stack_empty(MAX_MOVES)
-        md = stack_empty(MAX_MOVES)
-        k = own_moves(st, p, mm, 0, mm, md)
-        return best_move(st, p, mm, md, k) >= 0
     elif name == N_POWDERKEG:
         options = stack_empty(CAP)
         n = keg_options(st, p, options)
@@ -506,12 +429,6 @@ def want(st, p, c):
         return res[1] > 0
     elif name == N_SEA_DOGS:
         return sea_dogs_want(st, p)
-    elif name == N_SHANGHAI:
-        mm = stack_empty(MAX_MOVES)
-        md = stack_empty(MAX_MOVES)
-        return shanghai_moves(st, p, mm, md) > 0
-    elif name == N_SWASHBUCKLING:
-        return swashbuckling_want(st, p)
     return False  # Full Sail: the baseline keeps it for the Special
 @jit
 def specials(st, q, s, n):

@@ -1,5 +1,7 @@
-"""Robots in the kernel (reference/cards/robots.py function by function). Nukebot's trigger and
-Microbot Archive's draws are in ``triggers``; Warbot, Alpha and Fixer's power in ``board``."""
+"""Robots in the kernel (reference/cards/robots.py function by function): the cards that are
+not data (Zapbot, Microbot Fixer's on-play and Microbot Guard are programs in
+data/effects/robots.toml, run by ``kernel.effects``). Nukebot's trigger and Microbot Archive's
+draws are in ``triggers``; Warbot, Alpha and Fixer's power in ``board``."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 

@@ -1,5 +1,7 @@
 """Tricksters in the kernel (reference/cards/tricksters.py function by function), the current list
-and the 2012 one (``R_TRICKSTERS_2012``). Gremlin's triggers are in ``triggers`` (destroyed) and
+and the 2012 one (``R_TRICKSTERS_2012``): the cards that are not data (Take The Shinies and
+Enshrouding Mist's talent are programs in data/effects/tricksters.toml, run by
+``kernel.effects``). Gremlin's triggers are in ``triggers`` (destroyed) and
 ``turn.score_base`` (discarded by scoring); Block the Path's and Overrun's bans in
 ``board.minion_allowed``; the current Hideout's and Mark of Sleep's move bans in
 ``board.can_move``. The 2012 Brownie and the 2012 Hideout do nothing here, as in the reference
@@ -23,18 +25,15 @@ from ..board import (
     is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, vp_now,
 )
 from ..layout import (
-    SCRATCH,
-    C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE,
-    CAP, DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, G_AT, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY,
-    H_SPECIAL, H_TALENT, K_ACTION, L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY,
-    P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_NSLOTS, T_PLAYERS,
-    T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
+    SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
+    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT,
+    K_ACTION, L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION,
+    SLEEP_ACTIONS, SLEEP_MOVES, T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
 )
 from ..names import (
     N_BLOCK_THE_PATH, N_BROWNIE, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
     N_JAMMED_SIGNAL, N_LEPRECHAUN, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
 )
-from ..stack import grant_minion
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
 from ..triggers import destroy
 from .ninjas import best_card
@@ -201,9 +200,7 @@ def card_step(st, d, hook, step):
         if name == N_BLOCK_THE_PATH:
             name_factions(st, c)
     elif hook == H_TALENT:
-        if name == N_ENSHROUDING_MIST:
-            grant_minion(st, p, G_AT, cs[c, C_SLOT])
-        elif name == N_HIDEOUT:
+        if name == N_HIDEOUT:
             hideout_use(st, p, c)
     elif hook == H_SPECIAL:
         if fs[d, F_Y] == SP_GNOME:

@@ -1,4 +1,6 @@
-"""Wizards in the kernel (reference/cards/wizards.py function by function).
+"""Wizards in the kernel (reference/cards/wizards.py function by function): the cards that are
+not data (Enchantress, Chronomage, Archmage's talent, Mystic Studies, Summon, Time Loop's effect
+and Winds of Change are programs in data/effects/wizards.toml, run by ``kernel.effects``).
 
 Grant A (Chronomage, Archmage, Time Loop, Winds of Change) is ``stack.grant_action``: in the
 receiver's own Play Cards phase it adds to the extra action plays, anywhere else it is a frame

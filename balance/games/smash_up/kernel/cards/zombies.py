@@ -1,4 +1,6 @@
-"""Zombies in the kernel (reference/cards/zombies.py function by function).
+"""Zombies in the kernel (reference/cards/zombies.py function by function): the cards that are
+not data (Outbreak's and They Keep Coming's effects are programs in data/effects/zombies.toml,
+run by ``kernel.effects``).
 
 Already in the kernel's core, not here: Tenacious Z from the discard pile (``stack.minion_moves``),
 Overrun's ban (``board.minion_allowed``), the M∅ and Mdisc grants (``board.grant_for``), playing
