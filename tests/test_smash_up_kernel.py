@@ -157,9 +157,9 @@ def test_enough_cards_are_data_to_count():
 
     cat = Rules().catalogue()
     data = {name for faction in cat.factions for name in faction_data(faction)}
-    assert len(data) >= 32
+    assert len(data) >= 37
     assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies", "Howl",
-            "Dinghy", "Shanghai", "Way of Deception"} <= data
+            "Dinghy", "Shanghai", "Way of Deception", "Probe", "Hoverbot", "Walker", "Lend a Hand"} <= data
 
 
 def test_a_rules_switch_selects_the_cards_other_program():
@@ -194,6 +194,13 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["HAS_HIT"]', "reads the action's first selection"),
     ('[Invader]\naction = ["MOVE mode=one rule=BEST_MOVE"]\nwant = ["HAS_HIT"]',
      "reads the action's first selection"),
+    ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=YES"]', "unknown pile 'deck'"),
+    ('[Invader]\naction = ["SEL_CARD pile=discard mode=one"]', "give rule"),
+    ('[Invader]\naction = ["TO_PILE hand"]', "needs an earlier step that chooses its cards"),
+    ('[Invader]\naction = ["SEL_CARD pile=hand_of_chosen mode=one rule=YES"]', "chooses its player"),
+    ('[Invader]\non_play = ["REVEAL me", "PLAY_MINION"]', "chooses its base"),
+    ('[Invader]\non_play = ["IF SEL_IS_MINION"]', "chooses its cards"),
+    ('[Invader]\naction = ["DRAW me 1"]\nwant = ["SELECTED"]', "not in a want"),
     ('[Invader]\non_play = "DRAW me 1', "cannot read the card effects"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):

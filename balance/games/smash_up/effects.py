@@ -36,6 +36,17 @@ player in turn order after ``me``):
   ``each``), and the flag ``not_same_name``
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
+- ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
+  the program ends
+- ``SEL_CARD`` with ``pile=discard|hand_of_chosen`` (your discard pile, the chosen player's
+  hand), ``kind=any|minion``, ``mode=one|may|up_to:N|each_may`` (each_may: a yes/no per card in
+  pile order) and ``rule=BEST_PRINTED|YES``; ``TO_PILE hand|deck|discard`` moves the selected
+  cards to your hand, the top of your deck, or their owner's discard pile
+- ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
+- ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
+  on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once
+- ``MAY cond [N]``: options yes and None (the program ends); the baseline says yes when the
+  condition holds
 - ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` moves each minion at
   most once) and ``rule=BEST_MOVE|HIT_TO_GAP``: one choice over (minion, base) pairs, minions in
   board order and each one's legal bases in slot order; BEST_MOVE the move raising V most,
@@ -46,7 +57,10 @@ played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among
 selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
 ``DISCARD_HAS_MINION``, ``MINION_PLAY_USEFUL`` (two minions in hand, or one and no minion play
 left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS`` (the first
-selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V).
+selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
+``DISCARD_GT_DECK`` (more cards in your discard pile than in your deck); and, in a program after
+a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the first
+selected card is a minion card), ``SEL_MINION_PRINTED_LE N``.
 """
 from __future__ import annotations
 
@@ -71,12 +85,14 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
               "HAND_HAS_MINION": oc.COND_HAND_HAS_MINION, "DISCARD_HAS_MINION": oc.COND_DISCARD_HAS_MINION,
               "MINION_PLAY_USEFUL": oc.COND_MINION_PLAY_USEFUL, "HAS_BEST_MOVE": oc.COND_HAS_BEST_MOVE,
-              "HAS_OPTIONS": oc.COND_HAS_OPTIONS, "V_RISES": oc.COND_V_RISES}
+              "HAS_OPTIONS": oc.COND_HAS_OPTIONS, "V_RISES": oc.COND_V_RISES,
+              "DISCARD_GT_DECK": oc.COND_DISCARD_GT_DECK, "SELECTED": oc.COND_SELECTED,
+              "SEL_IS_MINION": oc.COND_SEL_IS_MINION, "SEL_MINION_PRINTED_LE": oc.COND_SEL_MINION_PRINTED_LE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
                    oc.COND_HAS_OPTIONS: (oc.OP_SEL_MINION, oc.OP_MOVE), oc.COND_V_RISES: (oc.OP_SEL_MINION,)}
-WITH_NUMBER = {"HAND_LE"}
+WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE"}
 SELECTOR = {
     "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE},
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
@@ -84,9 +100,16 @@ SELECTOR = {
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS},
 }
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP}
+CARD_SELECTOR = {
+    "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN},
+    "kind": {"any": oc.KIND_ANY, "minion": oc.KIND_MINION},
+    "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES},
+}
+PILES = {"hand": oc.TO_HAND, "deck": oc.TO_DECK, "discard": oc.TO_DISCARD}
 TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": oc.TEST_PRINTED_LE}
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
-           "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE")
+           "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
+           "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION")
 
 
 @dataclass(frozen=True)
@@ -172,6 +195,39 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
     return row
 
 
+def _keyed(where: _Where, step: str, words: list[str], fields: dict, required: set) -> dict:
+    """``key=value`` words, each key one of ``fields`` (key -> value -> number) or ``mode``,
+    at most once; the keys in ``required`` given."""
+    out = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise where.error(step, f"cannot read {word!r}: give key=value")
+        if key not in fields:
+            raise where.error(step, f"unknown field {key!r}; allowed: {', '.join(fields)}")
+        if value not in fields[key]:
+            raise where.error(step, f"unknown {key} {value!r}; allowed: {', '.join(fields[key])}")
+        if key in out:
+            raise where.error(step, f"{key} given twice")
+        out[key] = fields[key][value]
+    missing = required - set(out)
+    if missing:
+        raise where.error(step, f"give {' and '.join(sorted(missing))}")
+    return out
+
+
+def _card_selector(where: _Where, step: str, words: list[str]) -> list[int]:
+    modes = {"one": (oc.MODE_ONE, 1), "may": (oc.MODE_UP_TO, 1), "each_may": (oc.MODE_EACH_MAY, 1)}
+    modes.update({w[5:]: (oc.MODE_UP_TO, _number(where, step, w[11:])) for w in words
+                  if w.startswith("mode=up_to:")})
+    given = _keyed(where, step, words, {**CARD_SELECTOR, "mode": modes}, {"pile", "mode", "rule"})
+    row = [0] * oc.I_N
+    row[oc.I_OP], row[oc.I_WHERE] = oc.OP_SEL_CARD, given["pile"]
+    row[oc.I_TEST] = given.get("kind", oc.KIND_ANY)
+    (row[oc.I_MODE], row[oc.I_COUNT]), row[oc.I_RULE] = given["mode"], given["rule"]
+    return row
+
+
 def _condition(where: _Where, step: str, words: list[str]) -> list[int]:
     if not words or words[0] not in CONDITIONS:
         raise where.error(step, f"unknown condition; allowed: {', '.join(CONDITIONS)}")
@@ -224,14 +280,60 @@ def _step(where: _Where, step: str) -> list[int]:
         row[oc.I_OP], row[oc.I_ARG1] = oc.OP_POWER_TEMP, _number(where, step, args[0])
     elif op == "MOVE":
         row = _selector(where, step, args, oc.OP_MOVE)
-    elif op == "IF":
+    elif op == "IF" or op == "MAY":
         row = _condition(where, step, args)
+        row[oc.I_OP] = oc.OP_IF if op == "IF" else oc.OP_MAY
+    elif op == "REVEAL":
+        expect("me")
+        row[oc.I_OP] = oc.OP_REVEAL
+    elif op == "SEL_CARD":
+        row = _card_selector(where, step, args)
+    elif op == "TO_PILE":
+        if len(args) != 1 or args[0] not in PILES:
+            raise where.error(step, f"expected TO_PILE {'|'.join(PILES)}")
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_TO_PILE, PILES[args[0]]
+    elif op == "SEL_PLAYER":
+        expect("others", "rule=OPPONENT")
+        row[oc.I_OP] = oc.OP_SEL_PLAYER
+    elif op == "SEL_BASE":
+        expect("legal=allowed", "mode=may", "rule=PLACE")
+        row[oc.I_OP], row[oc.I_LEGAL], row[oc.I_MODE], row[oc.I_RULE] = \
+            oc.OP_SEL_BASE, oc.LEGAL_ALLOWED, oc.MODE_UP_TO, oc.RULE_PLACE
+    elif op == "PLAY_MINION":
+        expect()
+        row[oc.I_OP] = oc.OP_PLAY_MINION
     elif op == "SEL_MINION":
         row = _selector(where, step, args)
-    else:  # DESTROY, RETURN, BOTTOM act on the selection
+    else:  # DESTROY, RETURN, BOTTOM act on the selection of minions
         expect()
         row[oc.I_OP] = {"DESTROY": oc.OP_DESTROY, "RETURN": oc.OP_RETURN, "BOTTOM": oc.OP_BOTTOM}[op]
     return row
+
+
+# what each step needs an earlier step to have made: a minion selection, a card selection (or
+# the revealed card), a chosen player, a chosen base
+_NEEDS = {oc.OP_DESTROY: "minions", oc.OP_RETURN: "minions", oc.OP_BOTTOM: "minions",
+          oc.OP_POWER_TEMP: "minions", oc.OP_TO_PILE: "cards", oc.OP_SEL_BASE: "cards",
+          oc.OP_PLAY_MINION: "base"}
+_MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards",
+          oc.OP_SEL_PLAYER: "player", oc.OP_SEL_BASE: "base"}
+
+
+def _check_order(where: _Where, steps: list[str], rows) -> None:
+    made = set()
+    for text, row in zip(steps, rows):
+        op = row[oc.I_OP]
+        need = _NEEDS.get(op)
+        if op == oc.OP_SEL_CARD and row[oc.I_WHERE] == oc.PILE_HAND_OF_CHOSEN:
+            need = "player"
+        if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
+            need = "cards" if row[oc.I_ARG1] != oc.COND_SELECTED else None
+            if row[oc.I_ARG1] == oc.COND_SELECTED and not made & {"cards", "minions"}:
+                raise where.error(text, "needs an earlier selection")
+        if need is not None and need not in made:
+            raise where.error(text, f"needs an earlier step that chooses its {need}")
+        if op in _MAKES:
+            made.add(_MAKES[op])
 
 
 def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
@@ -254,10 +356,14 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
             hooks[hook] = tuple(tuple(_step(where, s)) for s in table[hook])
             if not hooks[hook]:
                 raise BalanceError(f"{source}: {name!r} {hook} has no steps")
+            _check_order(where, table[hook], hooks[hook])
     want = None
     if "want" in table:
         where = _Where(source, name, "want")
         want = tuple(tuple(_condition(where, s, s.split())) for s in table["want"])
+        for s, row in zip(table["want"], want):
+            if row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
+                raise where.error(s, "reads a running card's selection: not in a want")
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
     return CardEffects(hooks, want)

@@ -6,7 +6,7 @@ from balance.core._jit import stack_empty
 
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
-    power, power_counts, push, remove, slot_bonus, slot_term, vp_now,
+    power, power_counts, printed, push, remove, slot_bonus, slot_term, vp_now,
 )
 from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, T_NSLOTS, T_PLAYERS
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
@@ -75,6 +75,16 @@ def best_move(st, p, mm, md, k):
         if g > bg:
             best, bg = i, g
     return best if bg > 0 else -1
+
+
+@jit
+def best_printed(st, cards, k):
+    """Index of the highest printed power among ``cards[:k]`` (ties: the first); 0 for none."""
+    best = 0
+    for i in range(1, k):
+        if printed(st, cards[i]) > printed(st, cards[best]):
+            best = i
+    return best
 
 
 @jit

@@ -11,6 +11,7 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 from balance.core.rng import below
 
+from .opcodes import LEGAL_AFFECT, OWNER_MINE, OWNER_THEIRS
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
     C_TALENT, C_TEMP, C_ZONE, GREEDY, MAX_PLAYERS, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
@@ -484,6 +485,32 @@ def affectable(st, m, by, action):
 def destroyable(st, m, by, action):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return defs[cs[m, C_DEF], D_NAME] != N_WARBOT and affectable(st, m, by, action)
+
+
+@jit
+def move_pairs(st, who, legal, p, action, moved, nm, mm, md):
+    """The (minion ``mm[j]``, base ``md[j]``) moves a card of seat ``p`` offers: minions in board
+    order of ``who`` (``opcodes.OWNER_*``) not in ``moved[:nm]``, that the card may affect when
+    ``legal`` is LEGAL_AFFECT (``action``: an action card's), each one's legal bases in slot
+    order; the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for j in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, j]
+            if (who == OWNER_MINE and cs[m, C_CTRL] != p) or (who == OWNER_THEIRS and cs[m, C_CTRL] == p):
+                continue
+            done = False
+            for e in range(nm):
+                if moved[e] == m:
+                    done = True
+            if done or (legal == LEGAL_AFFECT and not affectable(st, m, p, action)):
+                continue
+            for s in range(tv[T_NSLOTS]):
+                if can_move(st, p, m, s):
+                    mm[k], md[k] = m, s
+                    k += 1
+    return k
 
 
 @jit

@@ -1,37 +1,42 @@
-"""The interpreter of the cards' effect programs (``opcodes``; built by ``smash_up.effects``
-from data/effects/*.toml, docs/SMASH_UP_EFFECTS.md).
+"""The interpreter of the cards' effect programs (``opcodes``; built by ``smash_up.effects`` from
+data/effects/*.toml, docs/SMASH_UP_EFFECTS.md).
 
-``step`` runs a card frame's program for its hook, as ``hooks.card_step`` runs a faction
-module's code: the frame's step is the program offset, so a step that pushes a frame (a grant
-used at once) returns the offset to resume at once that frame is done. The selection of
-``OP_SEL_MINION`` is kept in the frame's scratch list ``sc[d]`` with its size in ``F_K``, so it
-survives such a pause. Each choice offers the options the reference's card function offers, in
-its order, with the decline (None) last, and the baseline's default from the same rule
-(``baseline.hit`` and the strongest-other-player rule), so a random seat draws the same numbers
-in both engines.
+``step`` runs a card frame's program for its hook, as ``hooks.card_step`` runs a faction module's
+code: the frame's step is the program offset, so a step that pushes a frame (a grant used at once)
+returns the offset to resume at once that frame is done. The selection of ``OP_SEL_MINION`` and
+``OP_SEL_CARD`` is kept in the frame's scratch list ``sc[d]`` with its size in ``F_K`` (and, for
+cards, the list they are in in ``F_Y``), so it survives such a pause; the chosen player is in
+``F_Z``, the chosen base in ``F_I``. Each choice offers the options the reference's card function
+offers, in its order, with the decline (None) last, and the baseline's default from the same rule
+(``baseline.hit`` and the strongest-other-player rule), so a random seat draws the same numbers in
+both engines.
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from .baseline import best_move, hit, weakest
+from .baseline import best_move, best_printed, hit, place, weakest
 from .board import (
-    V, affectable, can_move, destroyable, gap, move, discard_random, draw, is_minion_card, pick, power, printed, push, return_to_hand,
-    shuffle, to_deck_bottom,
+    V, affectable, destroyable, discard_random, draw, gap, is_minion_card, minion_allowed, move, move_pairs,
+    pick, power, printed, push, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, CAP, DONE, F_C, F_K, F_P, G_AT, GREEDY, H_ACTION, MAX_SLOTS, L_DECK, L_DISC, L_HAND,
-    L_SMIN, P_MINIONS_PLAYED, P_VP, T_FREE_MIN, T_NSLOTS, T_PLAYERS, Z_DECK,
+    C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_P, F_Y, F_Z, G_AT, GREEDY,
+    H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_VP, T_FREE_MIN, T_NSLOTS,
+    T_PLAYERS, Z_DECK, Z_DISCARD, Z_HAND,
 )
 from .opcodes import (
-    COND_ALWAYS, COND_DISCARD_HAS_MINION, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, COND_V_RISES, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
-    COND_HAS_HIT, COND_MINION_PLAY_USEFUL, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_COUNT, I_FLAGS,
-    I_LEGAL, I_MODE, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, LEGAL_AFFECT, LEGAL_DESTROY,
-    MODE_EACH, MODE_ONE, OP_BOTTOM, OP_MARK, OP_MOVE, OP_POWER_TEMP, RULE_BEST_MOVE, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_GAIN_VP, OP_GRANT_ACTION,
-    OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_RETURN, OP_SEL_MINION, OP_SHUFFLE, OWNER_MINE,
-    OWNER_THEIRS, RULE_HIT, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, VAL_MINE_HERE,
-    WHERE_HERE,
+    COND_ALWAYS, COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION,
+    COND_HAND_LE, COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_MINION_PLAY_USEFUL, COND_SELECTED,
+    COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2,
+    I_COUNT, I_FLAGS, I_LEGAL, I_MODE, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, KIND_MINION,
+    LEGAL_AFFECT, LEGAL_DESTROY, MODE_EACH, MODE_EACH_MAY, MODE_ONE, OP_BOTTOM, OP_DESTROY,
+    OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_GAIN_VP, OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK,
+    OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_PLAY_MINION, OP_POWER_TEMP, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
+    OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_TO_PILE, OWNER_MINE, OWNER_THEIRS,
+    PILE_DISCARD, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_YES, TEST_POWER_LE, TEST_POWER_LT,
+    TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
 )
-from .stack import grant_action, grant_minion
+from .stack import grant_action, grant_minion, play_minion_now
 from .tables import D_NAME, D_PROG, D_WANT
 from .triggers import destroy
 
@@ -53,7 +58,10 @@ def step(st, d, hook, pc):
         if op == OP_END:
             return DONE
         elif op == OP_IF:
-            if not condition(st, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+            if not condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+                return DONE
+        elif op == OP_MAY:  # options yes, None; the baseline says yes when the condition holds
+            if pick(st, p, 2, 0 if condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]) else 1) != 0:
                 return DONE
         elif op == OP_DRAW:
             draw(st, p, pg[i, I_ARG2])
@@ -100,6 +108,26 @@ def step(st, d, hook, pc):
             move_minions(st, i, p, action)
         elif op == OP_MARK:
             cs[c, pg[i, I_ARG1]] = pg[i, I_ARG2]
+        elif op == OP_REVEAL:  # the top card of p's deck (refilled first) becomes the selection
+            x = top(st, p)
+            if x < 0:
+                return DONE
+            sc[d, 0], fs[d, F_K], fs[d, F_Y] = x, 1, L_DECK + p
+        elif op == OP_SEL_CARD:
+            select_cards(st, d, i, p)
+        elif op == OP_TO_PILE:
+            to_pile(st, d, p, pg[i, I_ARG1])
+        elif op == OP_SEL_PLAYER:
+            fs[d, F_Z] = choose_opponent(st, p)
+        elif op == OP_SEL_BASE:
+            fs[d, F_I] = choose_base(st, d, p)
+            if fs[d, F_I] < 0:
+                return DONE
+        elif op == OP_PLAY_MINION:  # the selected card, at once (no grant used), from its pile
+            li = fs[d, F_Y]
+            zone = Z_DECK if li < L_HAND else Z_HAND if li < L_DISC else Z_DISCARD
+            play_minion_now(st, p, sc[d, 0], fs[d, F_I], zone)
+            return resume_at(pg, start, pc)
 
 
 @jit
@@ -201,38 +229,21 @@ def select_minions(st, d, i, p, c, action):
             j = pick(st, p, k + 1, default)
             if j >= k:
                 break
-            sc[d, n] = cand[j]
-            n += 1
-            for t in range(j, k - 1):
-                cand[t] = cand[t + 1]
-            k -= 1
+            take(sc, d, n, cand, j, k)
+            n, k = n + 1, k - 1
     fs[d, F_K] = n
 
 
-# ---- moves ------------------------------------------------------------------------------------------
 @jit
-def move_options(st, i, p, action, moved, nm, mm, md):
-    """The (minion ``mm[j]``, base ``md[j]``) moves MOVE row ``i`` offers seat ``p``: minions in
-    board order (not those in ``moved[:nm]``), each one's legal bases in slot order; the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    who, legal = pg[i, I_WHO], pg[i, I_LEGAL]
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for j in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, j]
-            if (who == OWNER_MINE and cs[m, C_CTRL] != p) or (who == OWNER_THEIRS and cs[m, C_CTRL] == p):
-                continue
-            done = False
-            for e in range(nm):
-                if moved[e] == m:
-                    done = True
-            if done or (legal == LEGAL_AFFECT and not affectable(st, m, p, action)):
-                continue
-            for s in range(tv[T_NSLOTS]):
-                if can_move(st, p, m, s):
-                    mm[k], md[k] = m, s
-                    k += 1
-    return k
+def take(sc, d, n, cand, j, k):
+    """Candidate ``cand[j]`` becomes the selection's ``sc[d, n]``; ``cand[:k - 1]`` keeps the
+    others in order (an up-to choice offers the ones left next)."""
+    sc[d, n] = cand[j]
+    for t in range(j, k - 1):
+        cand[t] = cand[t + 1]
+
+
+# ---- moves ------------------------------------------------------------------------------------------
 
 
 @jit
@@ -273,14 +284,14 @@ def move_minions(st, i, p, action):
     moved = stack_empty(CAP)
     rule = pg[i, I_RULE]
     if pg[i, I_MODE] == MODE_ONE:
-        k = move_options(st, i, p, action, moved, 0, mm, md)
+        k = move_pairs(st, pg[i, I_WHO], pg[i, I_LEGAL], p, action, moved, 0, mm, md)
         if k > 0:
             default = move_pick(st, p, rule, mm, md, k, True) if strat[p] == GREEDY else 0
             j = pick(st, p, k, default)
             move(st, mm[j], md[j])
         return
     for nm in range(pg[i, I_COUNT]):
-        k = move_options(st, i, p, action, moved, nm, mm, md)
+        k = move_pairs(st, pg[i, I_WHO], pg[i, I_LEGAL], p, action, moved, nm, mm, md)
         if k == 0:
             return
         default = k
@@ -295,13 +306,107 @@ def move_minions(st, i, p, action):
         move(st, mm[j], md[j])
 
 
+# ---- cards in piles, players, bases ---------------------------------------------------------------
+@jit
+def select_cards(st, d, i, p):
+    """``OP_SEL_CARD``: cards of a pile (your discard pile, or the chosen player's hand) in pile
+    order, all or only minion cards, chosen into ``sc[d, :F_K]`` (the pile in ``F_Y``): MODE_ONE
+    one, no decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per card in
+    pile order (yes first), all asked before any moves."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    li = L_DISC + p if pg[i, I_WHERE] == PILE_DISCARD else L_HAND + fs[d, F_Z]
+    cand = stack_empty(CAP)
+    k = 0
+    for j in range(ln[li]):
+        x = lst[li, j]
+        if pg[i, I_TEST] != KIND_MINION or is_minion_card(st, x):  # a Pixie counts [D20]
+            cand[k] = x
+            k += 1
+    rule, n = pg[i, I_RULE], 0
+    if pg[i, I_MODE] == MODE_EACH_MAY:
+        for j in range(k):
+            if pick(st, p, 2, 0 if rule == RULE_YES else 1) == 0:
+                sc[d, n] = cand[j]
+                n += 1
+    elif pg[i, I_MODE] == MODE_ONE:
+        if k > 0:
+            sc[d, 0] = cand[pick(st, p, k, best_printed(st, cand, k) if rule == RULE_BEST_PRINTED else 0)]
+            n = 1
+    else:
+        for _ in range(pg[i, I_COUNT]):
+            j = pick(st, p, k + 1, best_printed(st, cand, k) if rule == RULE_BEST_PRINTED and k > 0 else k)
+            if j >= k:
+                break
+            take(sc, d, n, cand, j, k)
+            n, k = n + 1, k - 1
+    fs[d, F_Y], fs[d, F_K] = li, n
+
+
+@jit
+def to_pile(st, d, p, dest):
+    """``OP_TO_PILE``: the selected cards leave their pile (``F_Y``), one at a time in selection
+    order, for your hand, the top of your deck, or their owner's discard pile."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    for j in range(fs[d, F_K]):
+        x = sc[d, j]
+        remove(lst, ln, fs[d, F_Y], x)
+        if dest == TO_HAND:
+            push(lst, ln, L_HAND + p, x)
+            cs[x, C_ZONE] = Z_HAND
+        elif dest == TO_DECK:
+            push(lst, ln, L_DECK + p, x)
+            cs[x, C_ZONE] = Z_DECK
+        else:
+            to_discard(st, x)
+
+
+@jit
+def choose_opponent(st, p):
+    """``OP_SEL_PLAYER others rule=OPPONENT``: one of the other players, in turn order after
+    ``p``; the baseline's is the one with most VP (ties: the earliest)."""
+    ps, tv, strat = st[4], st[5], st[11]
+    n = tv[T_PLAYERS]
+    default = 0
+    if strat[p] == GREEDY:
+        for o in range(1, n):
+            if ps[(p + o) % n, P_VP] > ps[(p + 1 + default) % n, P_VP]:
+                default = o - 1
+    return (p + 1 + pick(st, p, n - 1, default)) % n
+
+
+@jit
+def choose_base(st, d, p):
+    """``OP_SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be
+    played on (slot order) and None last; the baseline's PLACE. -1: none, or declined."""
+    sc, tv, strat = st[15], st[5], st[11]
+    x = sc[d, 0]
+    slots = stack_empty(MAX_SLOTS)
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        if minion_allowed(st, p, x, s):
+            slots[k] = s
+            k += 1
+    if k == 0:
+        return -1
+    i = pick(st, p, k + 1, place(st, p, x, False, slots, k) if strat[p] == GREEDY else 0)
+    return slots[i] if i < k else -1
+
+
 # ---- conditions and wants ----------------------------------------------------------------------------
 @jit
-def condition(st, p, c, cond, arg):
-    """Condition ``cond`` (with its number ``arg``) for card ``c`` of seat ``p``."""
+def condition(st, d, p, c, cond, arg):
+    """Condition ``cond`` (with its number ``arg``) for card ``c`` of seat ``p``; ``d`` the
+    running frame (the frame conditions read its selection), -1 in a want."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if cond == COND_ALWAYS:
         return True
+    elif cond == COND_SELECTED:
+        return fs[d, F_K] > 0
+    elif cond == COND_SEL_IS_MINION or cond == COND_SEL_MINION_PRINTED_LE:
+        x = sc[d, 0]
+        return is_minion_card(st, x) and (cond == COND_SEL_IS_MINION or printed(st, x) <= arg)
+    elif cond == COND_DISCARD_GT_DECK:
+        return ln[L_DISC + p] > ln[L_DECK + p]
     elif cond == COND_FIRST_MINION:  # no other minion played earlier this turn
         return ps[p, P_MINIONS_PLAYED] == 1
     elif cond == COND_HAS_HIT:  # arg: the row of the selection whose candidates HIT reads
@@ -332,7 +437,7 @@ def condition(st, p, c, cond, arg):
             return candidates(st, arg, p, c, True, cand) > 0
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
-        k = move_options(st, arg, p, True, mm, 0, mm, md)
+        k = move_pairs(st, pg[arg, I_WHO], pg[arg, I_LEGAL], p, True, mm, 0, mm, md)
         return k > 0 if cond == COND_HAS_OPTIONS else best_move(st, p, mm, md, k) >= 0
     elif cond == COND_V_RISES:  # the selection's POWER_TEMP (the next row) read into V
         cand = stack_empty(CAP)
@@ -357,7 +462,7 @@ def want(st, p, c):
     if i < 0:
         return -1
     while pg[i, I_OP] == OP_IF:
-        if not condition(st, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+        if not condition(st, -1, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
             return 0
         i += 1
     return 1

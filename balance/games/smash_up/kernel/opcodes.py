@@ -11,6 +11,8 @@ hook). Its want (does the baseline play this action now?) is a program of ``OP_I
 I_OP = 0
 # OP_SEL_MINION's selector (one row holds the whole selector)
 I_WHERE, I_WHO, I_TEST, I_VSRC, I_VAL, I_LEGAL, I_MODE, I_COUNT, I_RULE, I_FLAGS = range(1, 11)
+# SEL_CARD's row: the pile (I_WHERE), the kind of card (I_TEST), I_MODE and I_RULE; SEL_BASE's:
+# I_LEGAL (LEGAL_ALLOWED: the selected minion card may be played there), I_MODE, I_RULE
 # the other opcodes' operands
 I_ARG1, I_ARG2, I_ARG3 = 1, 2, 3
 I_N = 11
@@ -18,7 +20,8 @@ I_N = 11
 # opcodes
 OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD_RANDOM, \
     OP_HAND_TO_DECK, OP_SHUFFLE, OP_SEL_MINION, OP_DESTROY, OP_RETURN, OP_BOTTOM, OP_POWER_TEMP, \
-    OP_MOVE, OP_MARK = range(16)
+    OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
+    OP_MAY = range(23)
 
 # who a player opcode acts on (I_ARG1)
 WHO_ME, WHO_OTHERS = 0, 1
@@ -31,14 +34,25 @@ OWNER_ANY, OWNER_MINE, OWNER_THEIRS = 0, 1, 2
 TEST_NONE, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE = 0, 1, 2, 3
 VAL_LITERAL, VAL_MINE_HERE = 0, 1  # a number, or the card's controller's minions on its base
 LEGAL_NONE, LEGAL_AFFECT, LEGAL_DESTROY = 0, 1, 2
-# one (mandatory: no decline), up to I_COUNT (each may decline), or each candidate (no choice)
-MODE_ONE, MODE_UP_TO, MODE_EACH = 0, 1, 2
+# one (mandatory: no decline), up to I_COUNT (each may decline), each candidate (no choice), or
+# a yes/no per candidate in list order (yes first)
+MODE_ONE, MODE_UP_TO, MODE_EACH, MODE_EACH_MAY = 0, 1, 2, 3
 # the baseline's rules: SEL_MINION's, then MOVE's (over (minion, base) pairs)
 RULE_HIT, RULE_STRONGEST_THEIRS, RULE_BEST_MOVE, RULE_HIT_TO_GAP = 0, 1, 2, 3
+# SEL_CARD's (the highest printed power, first on ties; take each), SEL_PLAYER's (most VP, the
+# next in turn order on ties), SEL_BASE's (PLACE for the selected card)
+RULE_BEST_PRINTED, RULE_YES, RULE_OPPONENT, RULE_PLACE = 4, 5, 6, 7
+PILE_DISCARD, PILE_HAND_OF_CHOSEN = 0, 1  # SEL_CARD's pile: your discard pile, the chosen player's hand
+KIND_ANY, KIND_MINION = 0, 1  # SEL_CARD's kind
+TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
+LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
 
 # conditions (OP_IF's I_ARG1, with I_ARG2 its number, or for those that read a selection the
 # row of the action's first SEL_MINION or MOVE)
 COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAND_HAS_MINION, \
     COND_DISCARD_HAS_MINION, COND_MINION_PLAY_USEFUL, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, \
-    COND_V_RISES = range(11)
+    COND_V_RISES, COND_DISCARD_GT_DECK, COND_SELECTED, COND_SEL_IS_MINION, \
+    COND_SEL_MINION_PRINTED_LE = range(15)
+# conditions that read the running frame's selection (never in a want)
+FRAME_CONDITIONS = (COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE)

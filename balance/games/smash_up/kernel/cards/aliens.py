@@ -1,6 +1,6 @@
 """Aliens in the kernel (reference/cards/aliens.py function by function): the cards that are not
-data (Supreme Overlord, Invader, Collector, Abduction, Beam Up and Disintegrator are programs in
-data/effects/aliens.toml, run by ``kernel.effects``).
+data (Supreme Overlord, Invader, Collector, Abduction, Beam Up, Disintegrator and Probe are
+programs in data/effects/aliens.toml, run by ``kernel.effects``).
 
 Jammed Signal's cancellation is in ``board.active``; Scout is an after-scoring Special
 (``after_special``). Option lists live in local arrays, never in ``opt``: ``want`` is called
@@ -15,16 +15,17 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, outranked, place, v_with_minion
 from ..board import (
-    V, active, affectable, can_move, discard_from_hand, gap, is_minion_card, move, pick, places, power,
-    printed, remove, return_to_hand, shuffle, push,
+    V, active, affectable, gap, move, pick, places, power, remove, return_to_hand, shuffle, push,
 )
+from ..board import move_pairs
+from ..opcodes import LEGAL_AFFECT, OWNER_ANY
 from ..layout import (
-    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_HAND,
-    L_SMIN, P_VP, S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_PLAYERS, T_TURNS,
+    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN,
+    S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_PLAYERS, T_TURNS,
 )
 from ..names import (
     B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN, N_CROP_CIRCLES, N_INVASION,
-    N_JAMMED_SIGNAL, N_PROBE, N_SCOUT, N_TERRAFORMING,
+    N_JAMMED_SIGNAL, N_SCOUT, N_TERRAFORMING,
 )
 from ..stack import grant_minion
 from ..tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME
@@ -42,8 +43,6 @@ def card_step(st, d, hook, step):
             crop_circles(st, p)
         elif name == N_INVASION:
             invasion(st, p)
-        elif name == N_PROBE:
-            probe(st, p)
         elif name == N_TERRAFORMING:
             terraforming(st, p)
     return DONE
@@ -101,20 +100,6 @@ def crop_circles_want(st, p):
 
 
 # ---- Invasion ---------------------------------------------------------------------------------------
-@jit
-def invasion_options(st, c, mm, md):
-    """(minion, base) pairs: minions in board order, each legal base in slot order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if affectable(st, m, c, True):
-                for s in range(tv[T_NSLOTS]):
-                    if can_move(st, c, m, s):
-                        mm[k], md[k] = m, s
-                        k += 1
-    return k
 
 
 @jit
@@ -173,7 +158,7 @@ def invasion(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
-    k = invasion_options(st, c, mm, md)
+    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, c, True, mm, 0, mm, md)  # board order, slot order
     if k == 0:
         return
     default = 0
@@ -189,7 +174,7 @@ def invasion(st, c):
 def invasion_want(st, p):
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
-    k = invasion_options(st, p, mm, md)
+    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, p, True, mm, 0, mm, md)
     res = stack_zeros(2)
     invasion_default(st, p, mm, md, k, res)
     return res[0] >= 0 and res[1] > V(st, p)
@@ -254,30 +239,6 @@ def jam_want(st, p):
 
 
 # ---- Probe -------------------------------------------------------------------------------------
-@jit
-def probe(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    n = tv[T_PLAYERS]
-    default = 0
-    if strat[c] == GREEDY:  # most VP; ties: the next in turn order after you
-        for o in range(1, n):
-            if ps[(c + o) % n, P_VP] > ps[(c + 1 + default) % n, P_VP]:
-                default = o - 1
-    q = (c + 1 + pick(st, c, n - 1, default)) % n
-    minions = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_HAND + q]):
-        x = lst[L_HAND + q, i]
-        if is_minion_card(st, x):  # Pixie counts [D20]
-            minions[k] = x
-            k += 1
-    if k == 0:
-        return
-    best = 0
-    for i in range(1, k):
-        if printed(st, minions[i]) > printed(st, minions[best]):
-            best = i
-    discard_from_hand(st, q, minions[pick(st, c, k, best)])
 
 
 # ---- Terraforming ----------------------------------------------------------------------------------
@@ -353,8 +314,6 @@ def want(st, p, c):
         return invasion_want(st, p)
     elif name == N_JAMMED_SIGNAL:
         return jam_want(st, p)
-    elif name == N_PROBE:
-        return True
     elif name == N_TERRAFORMING:
         return ln[L_BDECK] > 0 and tv[T_NSLOTS] > 0 and lead(st, p, terraform_default(st, p)) > 0
     return False

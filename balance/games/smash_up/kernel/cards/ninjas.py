@@ -2,9 +2,9 @@
 data (Ninja Master, Tiger Assassin, Seeing Stars and Way of Deception are programs in
 data/effects/ninjas.toml, run by ``kernel.effects``).
 
-The helpers above the cards (``vp_of``, ``vp_with_card``, ``vp_with_move``, ``best_card``,
-``hand_minions``, ``own_moves``) are shared with pirates.py, as in the reference. Option lists live in local arrays, never in ``opt``: ``want``/``special_want``
-are called while the caller walks its own ``opt`` rows.
+The helpers above the cards (``vp_of``, ``vp_with_card``, ``vp_with_move``, ``hand_minions``) are
+shared with pirates.py, as in the reference. Option lists live in local arrays, never in ``opt``:
+``want``/``special_want`` are called while the caller walks its own ``opt`` rows.
 
 Before-scoring Specials (window option codes, faction 2): 201 Shinobi, 202 Hidden Ninja; ``a``
 the card in hand. Shinobi's once per player per scoring [D26] is a bit per seat in the window
@@ -15,11 +15,10 @@ attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import help_, hit, place
+from ..baseline import best_printed, help_, hit, place
 from ..board import (
-    V, affectable, can_move, can_play_actions, destroyable, discard_attached, enter_play, gap, insert,
-    is_minion_card, minion_allowed, move, pick, power, printed, protect, push, remove, return_to_hand,
-    vp_now,
+    V, affectable, can_play_actions, destroyable, discard_attached, enter_play, gap, insert, is_minion_card,
+    minion_allowed, pick, power, printed, protect, push, remove, return_to_hand, vp_now,
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
@@ -74,16 +73,6 @@ def vp_with_move(st, p, m, dest, s):
 
 
 @jit
-def best_card(st, cards, k):
-    """Index of the highest printed power (ties: the first); 0 for no card."""
-    best = 0
-    for i in range(1, k):
-        if printed(st, cards[i]) > printed(st, cards[best]):
-            best = i
-    return best
-
-
-@jit
 def hand_minions(st, p, s, out):
     """Minion cards in ``p``'s hand that may be played on slot ``s``, hand order; the count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
@@ -93,30 +82,6 @@ def hand_minions(st, p, s, out):
         if is_minion_card(st, c) and minion_allowed(st, p, c, s):
             out[k] = c
             k += 1
-    return k
-
-
-@jit
-def own_moves(st, p, excl, ne, mm, md):
-    """(minion, base) for each of ``p``'s minions (not in ``excl[:ne]``) that ``p``'s card may
-    move, each legal base; board order. Returns the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] != p:
-                continue
-            skip = False
-            for j in range(ne):
-                if excl[j] == m:
-                    skip = True
-            if skip or not affectable(st, m, p, True):
-                continue
-            for s in range(tv[T_NSLOTS]):
-                if can_move(st, p, m, s):
-                    mm[k], md[k] = m, s
-                    k += 1
     return k
 
 
@@ -210,7 +175,7 @@ def acolyte_use(st, p, x):
     k = hand_minions(st, p, s, cards)
     if k == 0:
         return
-    i = pick(st, p, k, best_card(st, cards, k))
+    i = pick(st, p, k, best_printed(st, cards, k))
     play_minion_now(st, p, cards[i], s, Z_HAND)  # not a grant: the free minion play stays open
 
 
@@ -226,7 +191,7 @@ def acolyte_want(st, p, x):
             k += 1
     if k == 0:
         return False
-    card = big[best_card(st, big, k)]
+    card = big[best_printed(st, big, k)]
     slots = stack_empty(16)
     n = 0
     for t in range(tv[T_NSLOTS]):
@@ -312,7 +277,7 @@ def disguise_value(st, c, s, a, b):
     for _ in range(want_n):  # the stable sort by power, highest first: best, then the next best
         if k == 0:
             break
-        j = best_card(st, cards, k)
+        j = best_printed(st, cards, k)
         x = cards[j]
         for i in range(j, k - 1):
             cards[i] = cards[i + 1]
@@ -371,7 +336,7 @@ def disguise(st, d, c, step):
         k = hand_minions(st, c, s, cards)
         if k > 0:
             fs[d, F_I] += 1
-            i = pick(st, c, k, best_card(st, cards, k))
+            i = pick(st, c, k, best_printed(st, cards, k))
             play_minion_now(st, c, cards[i], s, Z_HAND)
             return 1
     for j in range(fs[d, F_Z]):
@@ -403,7 +368,7 @@ def hidden_ninja(st, c):
     k = hand_minions(st, c, s, cards)
     if k == 0:
         return
-    i = pick(st, c, k, best_card(st, cards, k))
+    i = pick(st, c, k, best_printed(st, cards, k))
     play_minion_now(st, c, cards[i], s, Z_HAND)
 
 
@@ -560,5 +525,5 @@ def special_want(st, q, s, code, a, b):
     if code == SP_HIDDEN:
         cards = stack_empty(CAP)
         k = hand_minions(st, q, s, cards)
-        return k > 0 and vp_with_card(st, q, cards[best_card(st, cards, k)], s) > vp_of(st, s, q)
+        return k > 0 and vp_with_card(st, q, cards[best_printed(st, cards, k)], s) > vp_of(st, s, q)
     return False

@@ -15,6 +15,8 @@ from ..baseline import best_move, outranked, place
 from ..board import (
     V, affectable, can_move, can_play_actions, destroyable, gap, move, pick, power, remove, push,
 )
+from ..board import move_pairs
+from ..opcodes import LEGAL_AFFECT, OWNER_MINE
 from ..layout import (
     SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
     L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
@@ -23,7 +25,7 @@ from ..names import N_BROADSIDE, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POW
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
-from .ninjas import MAX_MOVES, first_in_hand, own_moves, vp_of, vp_with_move
+from .ninjas import MAX_MOVES, first_in_hand, vp_of, vp_with_move
 
 SP_KING, SP_SAIL = 301, 302
 
@@ -191,7 +193,7 @@ def move_some(st, c, limit, s):
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     for _ in range(limit):
-        k = own_moves(st, c, moved, nm, mm, md)
+        k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, c, True, moved, nm, mm, md)
         if k == 0:
             return
         default = k
@@ -457,7 +459,7 @@ def special_want(st, q, s, code, a, b):
     if code == SP_SAIL:
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
-        k = own_moves(st, q, mm, 0, mm, md)
+        k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, q, True, mm, 0, mm, md)
         return k > 0 and sail_default(st, q, s, mm, md, k) >= 0
     return False
 

@@ -1,21 +1,20 @@
 """Robots in the kernel (reference/cards/robots.py function by function): the cards that are
-not data (Zapbot, Microbot Fixer's on-play and Microbot Guard are programs in
+not data (Hoverbot, Zapbot, Microbot Fixer's on-play and Microbot Guard are programs in
 data/effects/robots.toml, run by ``kernel.effects``). Nukebot's trigger and Microbot Archive's
 draws are in ``triggers``; Warbot, Alpha and Fixer's power in ``board``."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import place
-from ..board import draw, is_minion_card, minion_allowed, pick, power, push, remove, shuffle, top
+from ..board import draw, pick, power, push, remove, shuffle
 from ..layout import (
-    C_CTRL, C_DEF, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_DISC, L_SMIN,
+    C_CTRL, C_DEF, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, H_ACTION, H_ON_PLAY, L_DECK, L_DISC, L_SMIN,
     P_MINIONS_PLAYED, T_NSLOTS, Z_DECK,
 )
 from ..names import (
-    N_HOVERBOT, N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD,
-    N_MICROBOT_RECLAIMER, N_TECH_CENTER,
+    N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD, N_MICROBOT_RECLAIMER,
+    N_TECH_CENTER,
 )
-from ..stack import grant_minion, play_minion_now
+from ..stack import grant_minion
 from ..tables import D_NAME
 
 
@@ -25,9 +24,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
-        if name == N_HOVERBOT:
-            hoverbot(st, p)
-        elif name == N_MICROBOT_RECLAIMER:
+        if name == N_MICROBOT_RECLAIMER:
             if step == 0:
                 if ps[p, P_MINIONS_PLAYED] == 1:
                     grant_minion(st, p, G_ANY, -1)
@@ -39,26 +36,6 @@ def card_step(st, d, hook, step):
             s = pick(st, p, tv[T_NSLOTS], k)
             draw(st, p, mine_at(st, p, s))
     return DONE
-
-
-@jit
-def hoverbot(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    c = top(st, p)
-    if c < 0 or not is_minion_card(st, c):  # a Pixie counts [D20]
-        return
-    slots = stack_empty(16)
-    k = 0
-    for s in range(tv[T_NSLOTS]):
-        if minion_allowed(st, p, c, s):
-            slots[k] = s
-            k += 1
-    if k == 0:
-        return
-    default = place(st, p, c, False, slots, k) if strat[p] == GREEDY else 0
-    i = pick(st, p, k + 1, default)
-    if i < k:  # declined: it stays on top [D27]
-        play_minion_now(st, p, c, slots[i], Z_DECK)
 
 
 @jit

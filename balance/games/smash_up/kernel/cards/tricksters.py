@@ -36,7 +36,7 @@ from ..names import (
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
 from ..triggers import destroy
-from .ninjas import best_card
+from ..baseline import best_printed
 
 SP_GNOME = 501
 F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
@@ -481,7 +481,7 @@ def mist_host(st, c, hosts, k):
     cards = stack_empty(CAP)
     n = hand_minion_cards(st, c, cards)
     if n > 0:
-        i = place_host(st, c, cards[best_card(st, cards, n)], hosts, k)
+        i = place_host(st, c, cards[best_printed(st, cards, n)], hosts, k)
         if i >= 0:
             return i
     return smallest_gap_all(st, hosts, k)

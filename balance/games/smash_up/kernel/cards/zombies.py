@@ -1,6 +1,6 @@
 """Zombies in the kernel (reference/cards/zombies.py function by function): the cards that are
-not data (Outbreak's and They Keep Coming's effects are programs in data/effects/zombies.toml,
-run by ``kernel.effects``).
+not data (Grave Digger, Walker, Lend a Hand, and Outbreak's and They Keep Coming's effects are
+programs in data/effects/zombies.toml, run by ``kernel.effects``).
 
 Already in the kernel's core, not here: Tenacious Z from the discard pile (``stack.minion_moves``),
 Overrun's ban (``board.minion_allowed``), the M∅ and Mdisc grants (``board.grant_for``), playing
@@ -16,8 +16,8 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import place
 from ..board import (
-    discard_attached, is_minion_card, minion_allowed, pick, pop, printed, push, refill, remove, shuffle, to_discard,
-    top,
+    discard_attached, is_minion_card, minion_allowed, pick, printed, push, refill, remove, shuffle,
+    to_discard,
 )
 from ..layout import (
     C_CTRL, C_DEF, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_Z, G_ANY, GREEDY, H_ACTION,
@@ -25,12 +25,12 @@ from ..layout import (
     T_NGRANTS, T_NSLOTS, Z_DISCARD, Z_HAND,
 )
 from ..names import (
-    N_GRAVE_DIGGER, N_GRAVE_ROBBING, N_LEND_A_HAND, N_MALL_CRAWL, N_NOT_ENOUGH_BULLETS, N_OUTBREAK,
-    N_OVERRUN, N_TENACIOUS_Z, N_THEY_RE_COMING_TO_GET_YOU, N_WALKER, N_ZOMBIE_LORD,
+    N_GRAVE_ROBBING, N_MALL_CRAWL, N_NOT_ENOUGH_BULLETS, N_OUTBREAK, N_OVERRUN, N_TENACIOUS_Z,
+    N_THEY_RE_COMING_TO_GET_YOU, N_ZOMBIE_LORD,
 )
 from ..stack import add_option, play_minion_now
 from ..tables import D_KIND, D_NAME
-from .ninjas import best_card
+from ..baseline import best_printed
 from .tricksters import lead_host, place_host, smallest_gap_all
 
 
@@ -43,15 +43,9 @@ def card_step(st, d, hook, step):
     if hook == H_ON_PLAY:
         if name == N_ZOMBIE_LORD:
             return zombie_lord(st, d, p, c, step)
-        elif name == N_GRAVE_DIGGER:
-            grave_digger(st, p)
-        elif name == N_WALKER:
-            walker(st, p)
     elif hook == H_ACTION:
         if name == N_GRAVE_ROBBING:
             grave_robbing(st, p)
-        elif name == N_LEND_A_HAND:
-            lend_a_hand(st, p)
         elif name == N_MALL_CRAWL:
             mall_crawl(st, p)
         elif name == N_NOT_ENOUGH_BULLETS:
@@ -97,7 +91,7 @@ def zombie_lord(st, d, p, m, step):
                 k += 1
         if k == 0:
             continue
-        i = pick(st, p, k + 1, best_card(st, cards, k))
+        i = pick(st, p, k + 1, best_printed(st, cards, k))
         if i < k:
             play_minion_now(st, p, cards[i], s, Z_DISCARD)
             return 1
@@ -124,28 +118,6 @@ def to_hand(st, p, c):
     remove(lst, ln, L_DISC + p, c)
     push(lst, ln, L_HAND + p, c)
     cs[c, C_ZONE] = Z_HAND
-
-
-@jit
-def grave_digger(st, p):
-    cards = stack_empty(CAP)
-    k = discard_minions(st, p, cards)
-    if k > 0:
-        i = pick(st, p, k + 1, best_card(st, cards, k))
-        if i < k:
-            to_hand(st, p, cards[i])
-
-
-@jit
-def walker(st, p):
-    cs, lst, ln = st[0], st[1], st[2]
-    c = top(st, p)
-    if c < 0:
-        return
-    small = is_minion_card(st, c) and printed(st, c) <= 2
-    if pick(st, p, 2, 0 if small else 1) == 0:
-        pop(lst, ln, L_DECK + p)
-        to_discard(st, c)
 
 
 # ---- 5. Grave Robbing ----------------------------------------------------------------------------
@@ -186,22 +158,6 @@ def grave_robbing_want(st, p):
 
 
 # ---- 6. Lend a Hand ------------------------------------------------------------------------------
-@jit
-def lend_a_hand(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    chosen = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_DISC + c]):
-        x = lst[L_DISC + c, i]
-        if pick(st, c, 2, 0) == 0:
-            chosen[k] = x
-            k += 1
-    for i in range(k):
-        remove(lst, ln, L_DISC + c, chosen[i])
-        push(lst, ln, L_DECK + c, chosen[i])
-        cs[chosen[i], C_ZONE] = 1  # Z_DECK
-    if k > 0:
-        shuffle(lst, ln, L_DECK + c, states)
 
 
 # ---- 7. Mall Crawl, 8. Not Enough Bullets -----------------------------------------------------------
@@ -370,7 +326,7 @@ def ctgy_host(st, c, hosts, k):
                 cards[n] = x
                 n += 1
         if n > 0:
-            i = place_host(st, c, cards[best_card(st, cards, n)], hosts, k)
+            i = place_host(st, c, cards[best_printed(st, cards, n)], hosts, k)
             if i >= 0:
                 return i
     return smallest_gap_all(st, hosts, k)
@@ -412,8 +368,6 @@ def want(st, p, c):
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_GRAVE_ROBBING:
         return grave_robbing_want(st, p)
-    elif name == N_LEND_A_HAND:
-        return ln[L_DISC + p] > ln[L_DECK + p]
     elif name == N_MALL_CRAWL:
         return mall_crawl_want(st, p)
     elif name == N_NOT_ENOUGH_BULLETS:
