@@ -162,6 +162,31 @@ def test_enough_cards_are_data_to_count():
             "Dinghy", "Shanghai", "Way of Deception", "Probe", "Hoverbot", "Walker", "Lend a Hand"} <= data
 
 
+def test_static_abilities_mark_exactly_the_cards_whose_text_has_them():
+    """The kernel's power, protection and destruction rules read these columns instead of card
+    names, so a card missing its mark would lose its ongoing ability: they mark the cards
+    smash-up-cards.md gives those abilities, and no other card."""
+    from balance.games.smash_up.kernel.names import card_code
+    from balance.games.smash_up.kernel.opcodes import (
+        FL_INDESTRUCTIBLE, FL_MICROBOT, PROT_ACTIONS_HOST, PROT_ACTIONS_MINE_HERE, PROT_CARDS_HOST,
+    )
+    from balance.games.smash_up.kernel.tables import (
+        D_FLAGS, D_HOST_POWER, D_NAME, D_PER_NAME, D_PROTECT, card_tables,
+    )
+
+    defs, _, _, _ = card_tables(Rules().catalogue())
+    marks = {int(r[D_NAME]): (int(r[D_HOST_POWER]), int(r[D_PER_NAME]), int(r[D_FLAGS]), int(r[D_PROTECT]))
+             for r in defs if r[D_HOST_POWER] or r[D_PER_NAME] or r[D_FLAGS] or r[D_PROTECT]}
+    expected = {
+        "Upgrade": (2, 0, 0, 0), "Poison": (-4, 0, 0, 0), "War Raptor": (0, 1, 0, 0),
+        "Warbot": (0, 0, FL_INDESTRUCTIBLE, 0), "Tooth and Claw...and Guns": (0, 0, 0, PROT_CARDS_HOST),
+        "Smoke Bomb": (0, 0, 0, PROT_ACTIONS_HOST), "Wildlife Preserve": (0, 0, 0, PROT_ACTIONS_MINE_HERE),
+        **{n: (0, 0, FL_MICROBOT, 0) for n in ("Microbot Alpha", "Microbot Archive", "Microbot Fixer",
+                                               "Microbot Guard", "Microbot Reclaimer")},
+    }
+    assert marks == {card_code(n): m for n, m in expected.items()}
+
+
 def test_a_rules_switch_selects_the_cards_other_program():
     from balance.games.smash_up.effects import faction_data
     from balance.games.smash_up.kernel.opcodes import I_FLAGS, I_WHERE, FLAG_NOT_SAME_NAME, WHERE_ANY, WHERE_HERE
@@ -201,6 +226,11 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\non_play = ["REVEAL me", "PLAY_MINION"]', "chooses its base"),
     ('[Invader]\non_play = ["IF SEL_IS_MINION"]', "chooses its cards"),
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["SELECTED"]', "not in a want"),
+    ('[Invader]\nstatic = ["GLOWING"]', "unknown static ability"),
+    ('[Invader]\nstatic = ["HOST_POWER"]', "expected HOST_POWER N"),
+    ('[Invader]\nstatic = ["PROTECT mine_here from=cards"]', "expected PROTECT host"),
+    ('[Invader]\nstatic = ["PER_NAME_HERE 1"]\n[Collector]\nstatic = ["PER_NAME_HERE 1"]',
+     "one card name"),
     ('[Invader]\non_play = "DRAW me 1', "cannot read the card effects"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):

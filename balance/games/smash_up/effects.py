@@ -6,8 +6,9 @@ hand-written code in ``kernel/cards/``. The reference (``reference/cards/``) sta
 a wrong data row shows as a kernel = reference difference in the tests.
 
 One file per faction; a card is a table keyed by its name, with a list of steps per hook
-(``on_play``, ``action``, ``talent``) and an optional ``want`` (for an action: when the baseline
-plays it). A step is a string: the opcode, then its operands, bare or ``key=value``::
+(``on_play``, ``action``, ``talent``), an optional ``want`` (for an action: when the baseline
+plays it) and its ``static`` abilities (what it does while in play, read by the kernel's power
+and protection rules). A step is a string: the opcode, then its operands, bare or ``key=value``::
 
     ["Seeing Stars"]
     action = ["SEL_MINION where=any power<=3 legal=destroy mode=one rule=HIT", "DESTROY"]
@@ -51,6 +52,15 @@ player in turn order after ``me``):
   most once) and ``rule=BEST_MOVE|HIT_TO_GAP``: one choice over (minion, base) pairs, minions in
   board order and each one's legal bases in slot order; BEST_MOVE the move raising V most,
   HIT_TO_GAP the minion HIT picks, to the base with the largest gap
+
+Static abilities (``static = [...]``):
+
+- ``HOST_POWER N``: the minion this action is attached to has +N power (may be negative)
+- ``PER_NAME_HERE N``: +N power for each minion of this name on its base, itself included (one
+  such name per card list: the kernel counts them once per base)
+- ``INDESTRUCTIBLE``: cannot be destroyed; ``MICROBOT``: a Microbot wherever it is
+- ``PROTECT host|mine_here from=cards|actions``: other players' cards (or actions) cannot affect
+  the host minion (or its controller's minions on its base)
 
 Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
 played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
@@ -112,12 +122,47 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION")
 
 
+STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
+PROTECTIONS = {("host", "cards"): oc.PROT_CARDS_HOST, ("host", "actions"): oc.PROT_ACTIONS_HOST,
+               ("mine_here", "actions"): oc.PROT_ACTIONS_MINE_HERE}
+
+
 @dataclass(frozen=True)
 class CardEffects:
-    """One card's data: a step list per hook name, and its want's conditions (None: none given)."""
+    """One card's data: a step list per hook name, its want's conditions (None: none given) and
+    its static abilities (host power, power per same-named minion here, flags, protection)."""
 
     hooks: dict
     want: tuple | None
+    static: tuple = (0, 0, 0, 0)
+
+
+def _static(where: _Where, texts: list[str]) -> tuple:
+    """(host power, per-name power, FL_ flags, PROT_ bits) of a card's static abilities."""
+    host = per_name = flags = protect = 0
+    for text in texts:
+        words = text.split()
+        if not words or words[0] not in STATICS:
+            raise where.error(text, f"unknown static ability; allowed: {', '.join(STATICS)}")
+        kind, args = words[0], words[1:]
+        if kind in ("HOST_POWER", "PER_NAME_HERE"):
+            if len(args) != 1:
+                raise where.error(text, f"expected {kind} N")
+            if kind == "HOST_POWER":
+                host = _number(where, text, args[0])
+            else:
+                per_name = _number(where, text, args[0])
+        elif kind in ("INDESTRUCTIBLE", "MICROBOT"):
+            if args:
+                raise where.error(text, f"{kind} takes nothing")
+            flags |= oc.FL_INDESTRUCTIBLE if kind == "INDESTRUCTIBLE" else oc.FL_MICROBOT
+        else:
+            key = (args[0], args[1][5:]) if len(args) == 2 and args[1].startswith("from=") else None
+            if key not in PROTECTIONS:
+                raise where.error(text, "expected PROTECT host from=cards|actions or PROTECT "
+                                  "mine_here from=actions")
+            protect |= PROTECTIONS[key]
+    return host, per_name, flags, protect
 
 
 class _Where:
@@ -345,10 +390,10 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                                f"{', '.join(SWITCHES)}")
         if switch in switches:
             table.update(hooks)
-    unknown = set(table) - set(HOOKS) - {"want"}
+    unknown = set(table) - set(HOOKS) - {"want", "static"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
-                           f"{', '.join([*HOOKS, 'want', 'if'])}")
+                           f"{', '.join([*HOOKS, 'want', 'static', 'if'])}")
     hooks = {}
     for hook in HOOKS:
         if hook in table:
@@ -366,7 +411,8 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                 raise where.error(s, "reads a running card's selection: not in a want")
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
-    return CardEffects(hooks, want)
+    static = _static(_Where(source, name, "static"), table.get("static", []))
+    return CardEffects(hooks, want, static)
 
 
 @lru_cache(maxsize=None)
@@ -406,11 +452,11 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
     definition rows): (prog int64[n, I_N], starts int64[ndefs, 5] (a row per hook number, -1:
-    none), wants int64[ndefs] (-1: none)). Program rows start with a lone OP_END at row 0, so that
-    a start of 0 never names a program."""
+    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 4] (``CardEffects.static``)).
+    Program rows start with a lone OP_END at row 0, so that a start of 0 never names a program."""
     switches = frozenset(switches)
     rows: list = [[oc.OP_END] + [0] * (oc.I_N - 1)]
-    starts, wants = [], []
+    starts, wants, statics = [], [], []
     for faction, cards in cat.factions.items():
         data = faction_data(faction, cat.tricksters, switches)
         unknown = set(data) - {c.name for c in cards}
@@ -450,4 +496,12 @@ def assemble(cat, switches=frozenset()):
                     rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
             starts.append(hook_starts)
             wants.append(want)
-    return np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, 5), np.array(wants, np.int64)
+            statics.append(effects.static if effects is not None else (0, 0, 0, 0))
+    statics = np.array(statics, np.int64).reshape(-1, 4)
+    names = [c.name for cards in cat.factions.values() for c in cards]
+    per_name = sorted({n for n, s in zip(names, statics) if s[1]})
+    if len(per_name) > 1:
+        raise BalanceError(f"PER_NAME_HERE on {', '.join(map(repr, per_name))}: the kernel counts one "
+                           "such name per base; give it to one card name")
+    return (np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, 5),
+            np.array(wants, np.int64), statics)

@@ -11,7 +11,10 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 from balance.core.rng import below
 
-from .opcodes import LEGAL_AFFECT, OWNER_MINE, OWNER_THEIRS
+from .opcodes import (
+    FL_INDESTRUCTIBLE, FL_MICROBOT, LEGAL_AFFECT, OWNER_MINE, OWNER_THEIRS, PROT_ACTIONS_HOST,
+    PROT_ACTIONS_MINE_HERE, PROT_CARDS_HOST,
+)
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
     C_TALENT, C_TEMP, C_ZONE, GREEDY, MAX_PLAYERS, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
@@ -20,12 +23,12 @@ from .layout import (
     T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .names import (
-    B_THE_CENTRAL_BRAIN, N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_HIDEOUT, N_JAMMED_SIGNAL,
-    N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD,
-    N_MICROBOT_RECLAIMER, N_OVERRUN, N_POISON, N_SMOKE_BOMB, N_TOOTH_AND_CLAW_AND_GUNS,
-    N_UPGRADE, N_WAR_RAPTOR, N_WARBOT, N_WILDLIFE_PRESERVE,
+    B_THE_CENTRAL_BRAIN, N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_HIDEOUT, N_JAMMED_SIGNAL, N_MICROBOT_ALPHA,
+    N_MICROBOT_FIXER, N_OVERRUN,
 )
-from .tables import BS_BREAK, BS_NAME, BS_VP0, D_KIND, D_NAME, D_POWER
+from .tables import (
+    BS_BREAK, BS_NAME, BS_VP0, D_FLAGS, D_HOST_POWER, D_KIND, D_NAME, D_PER_NAME, D_POWER, D_PROTECT,
+)
 
 # rules row
 R_PLAYERS, R_VP_TO_WIN, R_MINION_PLAYS, R_ACTION_PLAYS, R_HAND_SIZE, R_MULLIGAN, R_DRAW, \
@@ -243,14 +246,14 @@ def active(st, s):
 
 @jit
 def is_microbot(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    return is_microbot_name(defs[cs[m, C_DEF], D_NAME]) or count_named(st, N_MICROBOT_ALPHA, cs[m, C_CTRL]) > 0
+    """A Microbot in play: a Microbot card, or any minion of a player with a Microbot Alpha."""
+    return is_microbot_card(st, m) or count_named(st, N_MICROBOT_ALPHA, st[0][m, C_CTRL]) > 0
 
 
 @jit_inline
-def is_microbot_name(n):
-    return n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
-        n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER
+def is_microbot_card(st, c):
+    """Out of play only the Microbot cards (static MICROBOT) are Microbots (§1.1)."""
+    return (st[7][st[0][c, C_DEF], D_FLAGS] & FL_MICROBOT) != 0
 
 
 # ---- power ------------------------------------------------------------------------------------
@@ -284,11 +287,12 @@ def power_counts(st, cnt):
 
 @jit
 def slot_bonus(st, s):
-    """(War Raptors on slot ``s``, 1 if The Central Brain's +1 applies there else 0)."""
+    """(Minions on slot ``s`` whose power counts their name there (static PER_NAME_HERE: War
+    Raptors; one such name per card list), 1 if The Central Brain's +1 applies there else 0)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     raptors = 0
     for i in range(ln[L_SMIN + s]):
-        if defs[cs[lst[L_SMIN + s, i], C_DEF], D_NAME] == N_WAR_RAPTOR:
+        if defs[cs[lst[L_SMIN + s, i], C_DEF], D_PER_NAME] != 0:
             raptors += 1
     brain = 1 if bases[ss[s, S_BASE], BS_NAME] == B_THE_CENTRAL_BRAIN and active(st, s) else 0
     return raptors, brain
@@ -301,19 +305,14 @@ def counted_power(st, m, cnt, raptors, brain):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     d = cs[m, C_DEF]
     total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + brain
-    for i in range(ln[L_ATT + m]):
-        an = defs[cs[lst[L_ATT + m, i], C_DEF], D_NAME]
-        if an == N_UPGRADE:
-            total += 2
-        elif an == N_POISON:
-            total -= 4
+    for i in range(ln[L_ATT + m]):  # static HOST_POWER: Upgrade +2, Poison -4
+        total += defs[cs[lst[L_ATT + m, i], C_DEF], D_HOST_POWER]
     name = defs[d, D_NAME]
     p = cs[m, C_CTRL]
-    if name == N_WAR_RAPTOR:
-        total += raptors
+    total += raptors * defs[d, D_PER_NAME]
     if name == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != p:
         total += 2
-    if is_microbot_name(name) or cnt[CNT_ALPHA + p] > 0:
+    if (defs[d, D_FLAGS] & FL_MICROBOT) != 0 or cnt[CNT_ALPHA + p] > 0:
         total += cnt[CNT_FIXER + p]
     if name == N_MICROBOT_ALPHA:
         total += cnt[CNT_MINIONS + p] - 1
@@ -464,19 +463,18 @@ def affectable(st, m, by, action):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if by < 0:
         return True
-    for i in range(ln[L_ATT + m]):
+    for i in range(ln[L_ATT + m]):  # static PROTECT host (Tooth and Claw, Smoke Bomb)
         a = lst[L_ATT + m, i]
-        an = defs[cs[a, C_DEF], D_NAME]
-        if an == N_TOOTH_AND_CLAW_AND_GUNS and by != cs[a, C_CTRL]:
+        prot = defs[cs[a, C_DEF], D_PROTECT]
+        if by != cs[a, C_CTRL] and ((prot & PROT_CARDS_HOST) != 0
+                                    or (action and (prot & PROT_ACTIONS_HOST) != 0)):
             return False
-        if an == N_SMOKE_BOMB and action and by != cs[a, C_CTRL]:
-            return False
-    if action:
+    if action:  # static PROTECT mine_here (Wildlife Preserve)
         s = cs[m, C_SLOT]
         for i in range(ln[L_SACT + s]):
             a = lst[L_SACT + s, i]
-            if defs[cs[a, C_DEF], D_NAME] == N_WILDLIFE_PRESERVE and cs[m, C_CTRL] == cs[a, C_CTRL] \
-                    and cs[a, C_CTRL] != by:
+            if (defs[cs[a, C_DEF], D_PROTECT] & PROT_ACTIONS_MINE_HERE) != 0 \
+                    and cs[m, C_CTRL] == cs[a, C_CTRL] and cs[a, C_CTRL] != by:
                 return False
     return True
 
@@ -484,7 +482,7 @@ def affectable(st, m, by, action):
 @jit
 def destroyable(st, m, by, action):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    return defs[cs[m, C_DEF], D_NAME] != N_WARBOT and affectable(st, m, by, action)
+    return (defs[cs[m, C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE) == 0 and affectable(st, m, by, action)
 
 
 @jit

@@ -48,6 +48,12 @@ TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
 
+# static abilities (``static`` in the data; definition-row columns, ``tables.D_HOST_POWER`` ...):
+# flags, and the protection an attached action gives (from other players' cards or actions, to
+# its host minion or to its controller's minions on its base)
+FL_INDESTRUCTIBLE, FL_MICROBOT = 1, 2
+PROT_CARDS_HOST, PROT_ACTIONS_HOST, PROT_ACTIONS_MINE_HERE = 1, 2, 4
+
 # conditions (OP_IF's I_ARG1, with I_ARG2 its number, or for those that read a selection the
 # row of the action's first SEL_MINION or MOVE)
 COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAND_HAS_MINION, \

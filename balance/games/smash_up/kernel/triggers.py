@@ -21,8 +21,9 @@ from .layout import (
     C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, L_HAND, L_SMIN, P_CAVE, P_SLEEP_MODE, P_VP, S_BASE,
     S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS,
 )
-from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT, N_WARBOT
-from .tables import BS_NAME, D_NAME
+from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT
+from .opcodes import FL_INDESTRUCTIBLE
+from .tables import BS_NAME, D_FLAGS, D_NAME
 
 MAX_LEVELS = 16
 R_BASES_2012 = 11  # board.R_BASES_2012
@@ -48,7 +49,7 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
     for j in range(nv):
         m = vic[j]
         s = cs[m, C_SLOT]
-        if not in_slot(st, m, s) or defs[cs[m, C_DEF], D_NAME] == N_WARBOT:
+        if not in_slot(st, m, s) or (defs[cs[m, C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE) != 0:  # Warbot
             continue
         dcard[level, k], dslot[level, k] = m, s
         dmicro[level, k] = 1 if is_microbot(st, m) else 0

@@ -15,10 +15,8 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, outranked, place, v_with_minion
 from ..board import (
-    V, active, affectable, gap, move, pick, places, power, remove, return_to_hand, shuffle, push,
+    V, active, affectable, gap, move, move_pairs, pick, places, power, remove, return_to_hand, shuffle, push,
 )
-from ..board import move_pairs
-from ..opcodes import LEGAL_AFFECT, OWNER_ANY
 from ..layout import (
     BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_PLAYERS, T_TURNS,
@@ -27,6 +25,7 @@ from ..names import (
     B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN, N_CROP_CIRCLES, N_INVASION,
     N_JAMMED_SIGNAL, N_SCOUT, N_TERRAFORMING,
 )
+from ..opcodes import LEGAL_AFFECT, OWNER_ANY
 from ..stack import grant_minion
 from ..tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME
 
@@ -100,8 +99,6 @@ def crop_circles_want(st, p):
 
 
 # ---- Invasion ---------------------------------------------------------------------------------------
-
-
 @jit
 def invasion_default(st, p, mm, md, k, res):
     """res = (index of the baseline's move, V after it); res[0] = -1 without options."""
@@ -236,9 +233,6 @@ def jam_want(st, p):
         if active(st, s) and favours_opponent(st, p, s):
             return True
     return False
-
-
-# ---- Probe -------------------------------------------------------------------------------------
 
 
 # ---- Terraforming ----------------------------------------------------------------------------------

@@ -13,15 +13,14 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import best_move, outranked, place
 from ..board import (
-    V, affectable, can_move, can_play_actions, destroyable, gap, move, pick, power, remove, push,
+    V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
 )
-from ..board import move_pairs
-from ..opcodes import LEGAL_AFFECT, OWNER_MINE
 from ..layout import (
     SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
     L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
 )
 from ..names import N_BROADSIDE, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
+from ..opcodes import LEGAL_AFFECT, OWNER_MINE
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy

@@ -5,15 +5,12 @@ draws are in ``triggers``; Warbot, Alpha and Fixer's power in ``board``."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..board import draw, pick, power, push, remove, shuffle
+from ..board import is_microbot_card, draw, pick, power, push, remove, shuffle
 from ..layout import (
     C_CTRL, C_DEF, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, H_ACTION, H_ON_PLAY, L_DECK, L_DISC, L_SMIN,
     P_MINIONS_PLAYED, T_NSLOTS, Z_DECK,
 )
-from ..names import (
-    N_MICROBOT_ALPHA, N_MICROBOT_ARCHIVE, N_MICROBOT_FIXER, N_MICROBOT_GUARD, N_MICROBOT_RECLAIMER,
-    N_TECH_CENTER,
-)
+from ..names import N_MICROBOT_RECLAIMER, N_TECH_CENTER
 from ..stack import grant_minion
 from ..tables import D_NAME
 
@@ -36,15 +33,6 @@ def card_step(st, d, hook, step):
             s = pick(st, p, tv[T_NSLOTS], k)
             draw(st, p, mine_at(st, p, s))
     return DONE
-
-
-@jit
-def is_microbot_card(st, c):
-    """Out of play only the named cards are Microbots (§1.1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    n = defs[cs[c, C_DEF], D_NAME]
-    return n == N_MICROBOT_ALPHA or n == N_MICROBOT_ARCHIVE or n == N_MICROBOT_FIXER or \
-        n == N_MICROBOT_GUARD or n == N_MICROBOT_RECLAIMER
 
 
 @jit

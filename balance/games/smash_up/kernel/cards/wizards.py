@@ -31,10 +31,11 @@ from ..layout import (
 )
 from ..names import (
     N_ARCHMAGE, N_MASS_ENCHANTMENT, N_MYSTIC_STUDIES, N_NEOPHYTE, N_PORTAL, N_SACRIFICE, N_SCRY, N_SUMMON,
-    N_TIME_LOOP, N_WARBOT,
+    N_TIME_LOOP,
 )
+from ..opcodes import FL_INDESTRUCTIBLE
 from ..stack import grant_action, play_action_now, special_only
-from ..tables import D_FACTION, D_NAME
+from ..tables import D_FACTION, D_FLAGS, D_NAME
 from ..triggers import destroy
 from .. import effects
 from . import aliens, dinosaurs, ninjas, pirates, robots, tricksters, zombies
@@ -312,12 +313,12 @@ def vp_without_same(st, p, m, now):
 
 @jit
 def sacrifice_pick(st, c, mine, k):
-    """The spec's default: a Warbot, else the highest-power minion whose loss costs no vp_now
-    (ties: board order); -1 for none."""
+    """The spec's default: a Warbot (an indestructible minion: it survives), else the
+    highest-power minion whose loss costs no vp_now (ties: board order); -1 for none."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best, bp = -1, 0
     for i in range(k):
-        if defs[cs[mine[i], C_DEF], D_NAME] == N_WARBOT:
+        if defs[cs[mine[i], C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE:
             pw = power(st, mine[i])
             if best < 0 or pw > bp:
                 best, bp = i, pw
