@@ -227,6 +227,7 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\non_play = ["IF SEL_IS_MINION"]', "chooses its cards"),
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["SELECTED"]', "not in a want"),
     ('[Invader]\nstatic = ["GLOWING"]', "unknown static ability"),
+    ('[Invader]\non_play = "GAIN_VP me 1"', "on_play must be a list of strings"),
     ('[Invader]\nstatic = ["HOST_POWER"]', "expected HOST_POWER N"),
     ('[Invader]\nstatic = ["PROTECT mine_here from=cards"]', "expected PROTECT host"),
     ('[Invader]\nstatic = ["PER_NAME_HERE 1"]\n[Collector]\nstatic = ["PER_NAME_HERE 1"]',

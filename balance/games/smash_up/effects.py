@@ -394,6 +394,10 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
                            f"{', '.join([*HOOKS, 'want', 'static', 'if'])}")
+    for key, value in table.items():
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise BalanceError(f"{source}: {name!r} {key} must be a list of strings, e.g. "
+                               f"{key} = [\"DRAW me 1\"]; got {value!r}")
     hooks = {}
     for hook in HOOKS:
         if hook in table:
