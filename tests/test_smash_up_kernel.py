@@ -157,9 +157,10 @@ def test_enough_cards_are_data_to_count():
 
     cat = Rules().catalogue()
     data = {name for faction in cat.factions for name in faction_data(faction)}
-    assert len(data) >= 37
+    assert len(data) >= 42
     assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies", "Howl",
-            "Dinghy", "Shanghai", "Way of Deception", "Probe", "Hoverbot", "Walker", "Lend a Hand"} <= data
+            "Dinghy", "Shanghai", "Way of Deception", "Probe", "Hoverbot", "Walker", "Lend a Hand",
+            "Full Sail", "Microbot Reclaimer", "Zombie Lord", "Portal", "Scry"} <= data
 
 
 def test_static_abilities_mark_exactly_the_cards_whose_text_has_them():
@@ -219,7 +220,24 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["HAS_HIT"]', "reads the action's first selection"),
     ('[Invader]\naction = ["MOVE mode=one rule=BEST_MOVE"]\nwant = ["HAS_HIT"]',
      "reads the action's first selection"),
-    ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=YES"]', "unknown pile 'deck'"),
+    ('[Invader]\naction = ["SEL_CARD pile=library mode=one rule=YES"]', "unknown pile 'library'"),
+    ('[Invader]\non_play = ["FOR bases_none_mine", "DRAW me 1"]', "FOR without a NEXT"),
+    ('[Invader]\non_play = ["DRAW me 1", "NEXT"]', "NEXT without a FOR"),
+    ('[Invader]\non_play = ["FOR bases_none_mine", "FOR bases_none_mine", "NEXT", "NEXT"]', "do not nest"),
+    ('[Invader]\non_play = ["FOR every_base", "NEXT"]', "expected FOR bases_none_mine"),
+    ('[Invader]\non_play = ["IF FIRST_MINION skip=1", "NEXT"]', "skips a FOR or NEXT"),
+    ('[Invader]\non_play = ["IF FIRST_MINION skip=2", "DRAW me 1"]', "skips past the end"),
+    ('[Invader]\non_play = ["IF FIRST_MINION skip=0", "DRAW me 1"]', "needs K >= 1"),
+    ('[Invader]\naction = ["RESTACK"]', "chooses its revealed cards"),
+    ('[Invader]\naction = ["SEL_CARD pile=revealed mode=one rule=YES"]', "chooses its revealed cards"),
+    ('[Invader]\naction = ["TAKE_TOP me 9"]', "takes 1 to 8 cards"),
+    ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=PREFER", "TO_PILE hand"]',
+     "rule=PREFER and a NAMES step"),
+    ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=YES", "NAMES Scry"]', "rule=PREFER and a NAMES"),
+    ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=PREFER", "NAMES Scry, Gizmo"]',
+     "no card named 'Gizmo'"),
+    ('[Invader]\naction = ["SEL_CARD pile=discard legal=allowed mode=may rule=YES"]', "chooses its base"),
+    ('[Invader]\naction = ["SEL_CARD pile=discard printed<=two mode=may rule=YES"]', "'two' is not a whole"),
     ('[Invader]\naction = ["SEL_CARD pile=discard mode=one"]', "give rule"),
     ('[Invader]\naction = ["TO_PILE hand"]', "needs an earlier step that chooses its cards"),
     ('[Invader]\naction = ["SEL_CARD pile=hand_of_chosen mode=one rule=YES"]', "chooses its player"),

@@ -39,19 +39,34 @@ player in turn order after ``me``):
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
   the program ends
-- ``SEL_CARD`` with ``pile=discard|hand_of_chosen`` (your discard pile, the chosen player's
-  hand), ``kind=any|minion``, ``mode=one|may|up_to:N|each_may`` (each_may: a yes/no per card in
-  pile order) and ``rule=BEST_PRINTED|YES``; ``TO_PILE hand|deck|discard`` moves the selected
-  cards to your hand, the top of your deck, or their owner's discard pile
+- ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed`` (your discard pile, the
+  chosen player's hand, your deck from the top, rebuilt first when empty, or the revealed
+  cards), ``kind=any|minion|action|microbot``, ``printed<=N``, ``legal=allowed`` (playable on
+  the chosen base), ``by_name`` (one card per name, the first met, listed in data order),
+  ``mode=one|may|up_to:N|each_may`` (each_may: a yes/no per card in pile order) and
+  ``rule=BEST_PRINTED|YES|PREFER``; PREFER takes the first card with the earliest name of the
+  ``NAMES Card, Card, ...`` step that must follow it, else the first card. ``TO_PILE
+  hand|deck|discard`` moves the selected cards to your hand, the top of your deck, or their
+  owner's discard pile
 - ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
   on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once
 - ``MAY cond [N]``: options yes and None (the program ends); the baseline says yes when the
   condition holds
-- ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` moves each minion at
-  most once) and ``rule=BEST_MOVE|HIT_TO_GAP``: one choice over (minion, base) pairs, minions in
-  board order and each one's legal bases in slot order; BEST_MOVE the move raising V most,
-  HIT_TO_GAP the minion HIT picks, to the base with the largest gap
+- ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` and ``any_number``
+  move each minion at most once) and ``rule=BEST_MOVE|HIT_TO_GAP|SAIL``: one choice over
+  (minion, base) pairs, minions in board order and each one's legal bases in slot order;
+  BEST_MOVE the move raising V most, HIT_TO_GAP the minion HIT picks, to the base with the
+  largest gap, SAIL (Full Sail) while a base scores in or out of it as its Special's default
+  (``baseline.sail_default``), else BEST_MOVE
+- ``TAKE_TOP me N``: up to N cards off the top of your deck (rebuilt on the way [D17]) become
+  the card's revealed cards, in no pile; ``SEL_CARD pile=revealed`` chooses among them and
+  ``TO_PILE`` moves the chosen; ``RESTACK`` puts the rest back on top, one pick at a time (the
+  first picked on top; the baseline keeps the revealed order)
+- ``FOR bases_none_mine`` ... ``NEXT``: the steps between run once per base that had no minion
+  of yours when the loop started (slot order, skipping bases gone since), with that base as the
+  chosen base (``legal=allowed``, ``PLAY_MINION``); loops do not nest
+- ``IF cond [N] skip=K``: when the condition fails, skip the next K steps instead of ending
 
 Static abilities (``static = [...]``):
 
@@ -68,7 +83,9 @@ selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_H
 ``DISCARD_HAS_MINION``, ``MINION_PLAY_USEFUL`` (two minions in hand, or one and no minion play
 left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS`` (the first
 selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
-``DISCARD_GT_DECK`` (more cards in your discard pile than in your deck); and, in a program after
+``DISCARD_GT_DECK`` (more cards in your discard pile than in your deck), ``DECK_HAS_ACTION``
+(your deck holds an action card; an empty deck: your discard pile, which a search rebuilds it
+from); and, in a program after
 a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the first
 selected card is a minion card), ``SEL_MINION_PRINTED_LE N``.
 """
@@ -85,6 +102,7 @@ from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
 from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ON_PLAY, H_TALENT
+from .kernel.names import card_code
 from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
@@ -97,7 +115,8 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "MINION_PLAY_USEFUL": oc.COND_MINION_PLAY_USEFUL, "HAS_BEST_MOVE": oc.COND_HAS_BEST_MOVE,
               "HAS_OPTIONS": oc.COND_HAS_OPTIONS, "V_RISES": oc.COND_V_RISES,
               "DISCARD_GT_DECK": oc.COND_DISCARD_GT_DECK, "SELECTED": oc.COND_SELECTED,
-              "SEL_IS_MINION": oc.COND_SEL_IS_MINION, "SEL_MINION_PRINTED_LE": oc.COND_SEL_MINION_PRINTED_LE}
+              "SEL_IS_MINION": oc.COND_SEL_IS_MINION, "SEL_MINION_PRINTED_LE": oc.COND_SEL_MINION_PRINTED_LE,
+              "DECK_HAS_ACTION": oc.COND_DECK_HAS_ACTION}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -109,17 +128,23 @@ SELECTOR = {
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS},
 }
-MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP}
+MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL}
 CARD_SELECTOR = {
-    "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN},
-    "kind": {"any": oc.KIND_ANY, "minion": oc.KIND_MINION},
-    "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES},
+    "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN, "deck": oc.PILE_DECK,
+             "revealed": oc.PILE_REVEALED},
+    "kind": {"any": oc.KIND_ANY, "minion": oc.KIND_MINION, "action": oc.KIND_ACTION,
+             "microbot": oc.KIND_MICROBOT},
+    "legal": {"allowed": oc.LEGAL_ALLOWED},
+    "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES, "PREFER": oc.RULE_PREFER},
 }
+ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
+FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE}
 PILES = {"hand": oc.TO_HAND, "deck": oc.TO_DECK, "discard": oc.TO_DISCARD}
 TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": oc.TEST_PRINTED_LE}
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
-           "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION")
+           "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
+           "RESTACK", "NAMES")
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -211,10 +236,12 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
                     row[oc.I_MODE] = oc.MODE_UP_TO
                 elif value.startswith("up_to:"):
                     row[oc.I_MODE], row[oc.I_COUNT] = oc.MODE_UP_TO, _number(where, step, value[6:])
+                elif value == "any_number":
+                    row[oc.I_MODE], row[oc.I_COUNT] = oc.MODE_UP_TO, ANY_NUMBER
                 elif value == "each" and op == oc.OP_SEL_MINION:
                     row[oc.I_MODE] = oc.MODE_EACH
                 else:
-                    raise where.error(step, f"unknown mode {value!r}; allowed: one, may, up_to:N"
+                    raise where.error(step, f"unknown mode {value!r}; allowed: one, may, up_to:N, any_number"
                                       + (", each" if op == oc.OP_SEL_MINION else ""))
             elif key == "rule":
                 if value not in rules:
@@ -265,22 +292,38 @@ def _card_selector(where: _Where, step: str, words: list[str]) -> list[int]:
     modes = {"one": (oc.MODE_ONE, 1), "may": (oc.MODE_UP_TO, 1), "each_may": (oc.MODE_EACH_MAY, 1)}
     modes.update({w[5:]: (oc.MODE_UP_TO, _number(where, step, w[11:])) for w in words
                   if w.startswith("mode=up_to:")})
-    given = _keyed(where, step, words, {**CARD_SELECTOR, "mode": modes}, {"pile", "mode", "rule"})
     row = [0] * oc.I_N
+    keyed = []
+    for word in words:
+        if word == "by_name":
+            row[oc.I_FLAGS] |= oc.CARD_BY_NAME
+        elif word.startswith("printed<="):
+            row[oc.I_FLAGS] |= oc.CARD_PRINTED_LE
+            row[oc.I_VAL] = _number(where, step, word[9:])
+        else:
+            keyed.append(word)
+    given = _keyed(where, step, keyed, {**CARD_SELECTOR, "mode": modes}, {"pile", "mode", "rule"})
     row[oc.I_OP], row[oc.I_WHERE] = oc.OP_SEL_CARD, given["pile"]
-    row[oc.I_TEST] = given.get("kind", oc.KIND_ANY)
+    row[oc.I_TEST], row[oc.I_LEGAL] = given.get("kind", oc.KIND_ANY), given.get("legal", oc.LEGAL_NONE)
     (row[oc.I_MODE], row[oc.I_COUNT]), row[oc.I_RULE] = given["mode"], given["rule"]
     return row
 
 
-def _condition(where: _Where, step: str, words: list[str]) -> list[int]:
+def _condition(where: _Where, step: str, words: list[str], skip: bool = False) -> list[int]:
+    """An OP_IF row; with ``skip`` (an IF step) a last word ``skip=K`` goes to I_ARG3."""
+    rows_skipped = 0
+    if skip and words and words[-1].startswith("skip="):
+        rows_skipped = _number(where, step, words[-1][5:])
+        if rows_skipped < 1:
+            raise where.error(step, "skip=K needs K >= 1 (without it a failed IF ends the program)")
+        words = words[:-1]
     if not words or words[0] not in CONDITIONS:
         raise where.error(step, f"unknown condition; allowed: {', '.join(CONDITIONS)}")
     need = 2 if words[0] in WITH_NUMBER else 1
     if len(words) != need:
         raise where.error(step, f"{words[0]} takes {need - 1} number(s)")
     row = [0] * oc.I_N
-    row[oc.I_OP], row[oc.I_ARG1] = oc.OP_IF, CONDITIONS[words[0]]
+    row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG3] = oc.OP_IF, CONDITIONS[words[0]], rows_skipped
     if need == 2:
         row[oc.I_ARG2] = _number(where, step, words[1])
     return row
@@ -301,11 +344,10 @@ def _step(where: _Where, step: str) -> list[int]:
     if op == "DRAW" or op == "GAIN_VP":
         expect("me", None)
         row[oc.I_OP] = oc.OP_DRAW if op == "DRAW" else oc.OP_GAIN_VP
-        row[oc.I_ARG1], row[oc.I_ARG2] = oc.WHO_ME, _number(where, step, args[1])
+        row[oc.I_ARG2] = _number(where, step, args[1])
     elif op == "DISCARD":
         expect("others", "random", None)
-        row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_DISCARD_RANDOM, oc.WHO_OTHERS, \
-            _number(where, step, args[2])
+        row[oc.I_OP], row[oc.I_ARG2] = oc.OP_DISCARD_RANDOM, _number(where, step, args[2])
     elif op == "DECK_OPS":
         if len(args) != 2 or args[0] != "me" or args[1] not in ("hand_to_deck", "shuffle"):
             raise where.error(step, "expected DECK_OPS me hand_to_deck|shuffle")
@@ -326,8 +368,35 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "MOVE":
         row = _selector(where, step, args, oc.OP_MOVE)
     elif op == "IF" or op == "MAY":
-        row = _condition(where, step, args)
+        row = _condition(where, step, args, skip=op == "IF")
         row[oc.I_OP] = oc.OP_IF if op == "IF" else oc.OP_MAY
+    elif op == "FOR":
+        if len(args) != 1 or args[0] not in FOR_LISTS:
+            raise where.error(step, f"expected FOR {'|'.join(FOR_LISTS)}")
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_FOR, FOR_LISTS[args[0]]  # I_ARG2: _link_loops
+    elif op == "NEXT":
+        expect()
+        row[oc.I_OP] = oc.OP_NEXT
+    elif op == "TAKE_TOP":
+        expect("me", None)
+        n = _number(where, step, args[1])
+        if not 1 <= n <= oc.MAX_REVEAL:
+            raise where.error(step, f"takes 1 to {oc.MAX_REVEAL} cards")
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_TAKE_TOP, n
+    elif op == "RESTACK":
+        expect()
+        row[oc.I_OP] = oc.OP_RESTACK
+    elif op == "NAMES":
+        names = [n.strip() for n in step.split(None, 1)[1].split(",")] if args else []
+        if not names or not all(names) or len(names) > oc.I_N - 1:
+            raise where.error(step, f"expected NAMES Card, Card, ... (1 to {oc.I_N - 1} names)")
+        row[oc.I_OP] = oc.OP_NAMES
+        for j, name in enumerate(names, 1):
+            try:
+                row[j] = card_code(name)
+            except ValueError:
+                raise where.error(step, f"no card named {name!r}") from None
+        row[len(names) + 1:] = [-1] * (oc.I_N - 1 - len(names))
     elif op == "REVEAL":
         expect("me")
         row[oc.I_OP] = oc.OP_REVEAL
@@ -340,10 +409,9 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "SEL_PLAYER":
         expect("others", "rule=OPPONENT")
         row[oc.I_OP] = oc.OP_SEL_PLAYER
-    elif op == "SEL_BASE":
+    elif op == "SEL_BASE":  # the one form the cards need (kernel.effects.choose_base)
         expect("legal=allowed", "mode=may", "rule=PLACE")
-        row[oc.I_OP], row[oc.I_LEGAL], row[oc.I_MODE], row[oc.I_RULE] = \
-            oc.OP_SEL_BASE, oc.LEGAL_ALLOWED, oc.MODE_UP_TO, oc.RULE_PLACE
+        row[oc.I_OP] = oc.OP_SEL_BASE
     elif op == "PLAY_MINION":
         expect()
         row[oc.I_OP] = oc.OP_PLAY_MINION
@@ -359,18 +427,32 @@ def _step(where: _Where, step: str) -> list[int]:
 # the revealed card), a chosen player, a chosen base
 _NEEDS = {oc.OP_DESTROY: "minions", oc.OP_RETURN: "minions", oc.OP_BOTTOM: "minions",
           oc.OP_POWER_TEMP: "minions", oc.OP_TO_PILE: "cards", oc.OP_SEL_BASE: "cards",
-          oc.OP_PLAY_MINION: "base"}
+          oc.OP_PLAY_MINION: "base", oc.OP_RESTACK: "revealed cards"}
 _MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards",
-          oc.OP_SEL_PLAYER: "player", oc.OP_SEL_BASE: "base"}
+          oc.OP_SEL_PLAYER: "player", oc.OP_SEL_BASE: "base", oc.OP_FOR: "base",
+          oc.OP_TAKE_TOP: "revealed cards"}
+_CARD_PILE_NEEDS = {oc.PILE_HAND_OF_CHOSEN: "player", oc.PILE_REVEALED: "revealed cards"}
 
 
 def _check_order(where: _Where, steps: list[str], rows) -> None:
     made = set()
-    for text, row in zip(steps, rows):
+    for j, (text, row) in enumerate(zip(steps, rows)):
         op = row[oc.I_OP]
         need = _NEEDS.get(op)
-        if op == oc.OP_SEL_CARD and row[oc.I_WHERE] == oc.PILE_HAND_OF_CHOSEN:
-            need = "player"
+        if op == oc.OP_SEL_CARD:
+            need = "base" if row[oc.I_LEGAL] == oc.LEGAL_ALLOWED else _CARD_PILE_NEEDS.get(row[oc.I_WHERE])
+            if row[oc.I_WHERE] == oc.PILE_REVEALED and row[oc.I_LEGAL] == oc.LEGAL_ALLOWED:
+                raise where.error(text, "legal=allowed reads a pile, not the revealed cards")
+            prefer = row[oc.I_RULE] == oc.RULE_PREFER
+            if prefer != (j + 1 < len(rows) and rows[j + 1][oc.I_OP] == oc.OP_NAMES):
+                raise where.error(text, "rule=PREFER and a NAMES step right after it go together")
+        if op == oc.OP_NAMES and (j == 0 or rows[j - 1][oc.I_RULE] != oc.RULE_PREFER
+                                  or rows[j - 1][oc.I_OP] != oc.OP_SEL_CARD):
+            raise where.error(text, "NAMES must follow a SEL_CARD with rule=PREFER")
+        if op == oc.OP_PLAY_MINION and "cards" not in made:
+            need = "cards"
+        if op == oc.OP_IF and j + 1 + row[oc.I_ARG3] > len(rows):
+            raise where.error(text, f"skips past the end of the program ({len(rows) - j - 1} steps follow)")
         if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
             need = "cards" if row[oc.I_ARG1] != oc.COND_SELECTED else None
             if row[oc.I_ARG1] == oc.COND_SELECTED and not made & {"cards", "minions"}:
@@ -379,6 +461,27 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
             raise where.error(text, f"needs an earlier step that chooses its {need}")
         if op in _MAKES:
             made.add(_MAKES[op])
+
+
+def _link_loops(where: _Where, steps: list[str], rows: list[list[int]]) -> None:
+    """Pair each FOR with the NEXT that closes it (no nesting): FOR's I_ARG2 is the offset of its
+    NEXT, NEXT's I_ARG1 the offset back to its FOR."""
+    open_for = None
+    for j, row in enumerate(rows):
+        if row[oc.I_OP] == oc.OP_FOR:
+            if open_for is not None:
+                raise where.error(steps[j], "a FOR inside a FOR: loops do not nest")
+            open_for = j
+        elif row[oc.I_OP] == oc.OP_NEXT:
+            if open_for is None:
+                raise where.error(steps[j], "NEXT without a FOR before it")
+            rows[open_for][oc.I_ARG2] = rows[j][oc.I_ARG1] = j - open_for
+            open_for = None
+        elif row[oc.I_OP] == oc.OP_IF and row[oc.I_ARG3] and any(
+                r[oc.I_OP] in (oc.OP_FOR, oc.OP_NEXT) for r in rows[j + 1:j + 1 + row[oc.I_ARG3]]):
+            raise where.error(steps[j], "skips a FOR or NEXT")
+    if open_for is not None:
+        raise where.error(steps[open_for], "FOR without a NEXT after it")
 
 
 def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
@@ -402,10 +505,12 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
     for hook in HOOKS:
         if hook in table:
             where = _Where(source, name, hook)
-            hooks[hook] = tuple(tuple(_step(where, s)) for s in table[hook])
-            if not hooks[hook]:
+            rows = [_step(where, s) for s in table[hook]]
+            if not rows:
                 raise BalanceError(f"{source}: {name!r} {hook} has no steps")
-            _check_order(where, table[hook], hooks[hook])
+            _check_order(where, table[hook], rows)
+            _link_loops(where, table[hook], rows)
+            hooks[hook] = tuple(map(tuple, rows))
     want = None
     if "want" in table:
         where = _Where(source, name, "want")

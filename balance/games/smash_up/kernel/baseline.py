@@ -23,6 +23,28 @@ def outranked(st, p, s):
 
 
 @jit
+def vp_of(st, s, q):
+    """``g.vp_now(slot)[q]``."""
+    now = stack_empty(4)
+    vp_now(st, s, now)
+    return now[q]
+
+
+@jit
+def vp_with_move(st, p, m, dest, s):
+    """``vp_if(g, p, slot s, moves=[(m, dest)])``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    old = cs[m, C_SLOT]
+    i = remove(lst, ln, L_SMIN + old, m)
+    push(lst, ln, L_SMIN + dest, m)
+    cs[m, C_SLOT] = dest
+    v = vp_of(st, s, p)
+    ln[L_SMIN + dest] -= 1
+    insert(lst, ln, L_SMIN + old, i, m)
+    cs[m, C_SLOT] = old
+    return v
+
+@jit
 def hit(st, p, cand, n, mandatory):
     """HIT over minions ``cand[:n]``: another player's minion on a base where an opponent
     outranks ``p`` (smallest gap, then highest power), else the highest-power one anywhere;
@@ -277,3 +299,33 @@ def greedy_minion(st, p, lo, hi):
     for i in range(a, b + 1):
         slots[i - a] = opt[i, 2]
     return a + place(st, p, c, False, slots, b + 1 - a)
+
+@jit
+def sail_default(st, c, s, mm, md, k):
+    """The Special's baseline: in to raise your vp_now at ``s``, or out while it is 0; -1: stop."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    now = vp_of(st, s, c)
+    best, bg = -1, 0
+    for i in range(k):
+        g = vp_with_move(st, c, mm[i], s, s) - now if md[i] == s else 0
+        if g > bg:
+            best, bg = i, g
+    if best >= 0:
+        return best
+    if now == 0:
+        m = -1
+        dests = stack_empty(16)
+        nd = 0
+        for i in range(k):
+            if cs[mm[i], C_SLOT] == s:
+                if m < 0:
+                    m = mm[i]
+                if mm[i] == m:
+                    dests[nd] = md[i]
+                    nd += 1
+        if m >= 0:
+            dest = dests[place(st, c, m, True, dests, nd)]
+            for i in range(k):
+                if mm[i] == m and md[i] == dest:
+                    return i
+    return -1

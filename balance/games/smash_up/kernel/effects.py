@@ -14,33 +14,37 @@ both engines.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from .baseline import best_move, best_printed, hit, place, weakest
+from .baseline import best_move, best_printed, hit, place, sail_default, weakest
 from .board import (
-    V, affectable, destroyable, discard_random, draw, gap, is_minion_card, minion_allowed, move, move_pairs,
-    pick, power, printed, push, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
+    V, affectable, destroyable, discard_random, draw, gap, has_minion_on, is_action_card, is_microbot_card,
+    is_minion_card, minion_allowed, move, move_pairs, pick, pop, power, printed, push, refill, remove,
+    return_to_hand, shuffle, to_deck_bottom, to_discard, top,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_P, F_Y, F_Z, G_AT, GREEDY,
-    H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_VP, T_FREE_MIN, T_NSLOTS,
-    T_PLAYERS, Z_DECK, Z_DISCARD, Z_HAND,
+    C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, CAP, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, G_AT,
+    GREEDY, H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_VP, T_FREE_MIN,
+    T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
 )
 from .opcodes import (
-    COND_ALWAYS, COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION,
-    COND_HAND_LE, COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_MINION_PLAY_USEFUL, COND_SELECTED,
-    COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2,
-    I_COUNT, I_FLAGS, I_LEGAL, I_MODE, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, KIND_MINION,
-    LEGAL_AFFECT, LEGAL_DESTROY, MODE_EACH, MODE_EACH_MAY, MODE_ONE, OP_BOTTOM, OP_DESTROY,
-    OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_GAIN_VP, OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK,
-    OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_PLAY_MINION, OP_POWER_TEMP, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
-    OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_TO_PILE, OWNER_MINE, OWNER_THEIRS,
-    PILE_DISCARD, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_YES, TEST_POWER_LE, TEST_POWER_LT,
-    TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
+    CARD_BY_NAME, CARD_PRINTED_LE, COND_ALWAYS, COND_DECK_HAS_ACTION, COND_DISCARD_GT_DECK,
+    COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE, COND_HAS_BEST_MOVE,
+    COND_HAS_HIT, COND_HAS_OPTIONS, COND_MINION_PLAY_USEFUL, COND_SELECTED, COND_SEL_IS_MINION,
+    COND_SEL_MINION_PRINTED_LE, COND_V_RISES, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_ARG3, I_COUNT, I_FLAGS,
+    I_LEGAL, I_MODE, I_N, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, KIND_ACTION, KIND_MICROBOT,
+    KIND_MINION, LEGAL_AFFECT, LEGAL_ALLOWED, LEGAL_DESTROY, MAX_REVEAL, MODE_EACH, MODE_EACH_MAY, MODE_ONE,
+    OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_FOR, OP_GAIN_VP, OP_GRANT_ACTION,
+    OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_NEXT, OP_PLAY_MINION,
+    OP_POWER_TEMP, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE, OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER,
+    OP_SHUFFLE, OP_TAKE_TOP, OP_TO_PILE, OWNER_MINE, OWNER_THEIRS, PILE_DECK, PILE_DISCARD, PILE_REVEALED,
+    RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_PREFER, RULE_SAIL, RULE_YES, TEST_POWER_LE,
+    TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
 from .tables import D_NAME, D_PROG, D_WANT
 from .triggers import destroy
 
 MAX_MOVES = CAP * MAX_SLOTS  # (minion, base) pairs of one MOVE
+REVEALED = CAP - MAX_REVEAL  # the frame's revealed cards: sc[d, REVEALED:REVEALED + F_J]
 
 
 @jit
@@ -57,9 +61,24 @@ def step(st, d, hook, pc):
         pc += 1
         if op == OP_END:
             return DONE
-        elif op == OP_IF:
+        elif op == OP_IF:  # when the condition fails: skip I_ARG3 rows, or (0) end the program
             if not condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
-                return DONE
+                if pg[i, I_ARG3] == 0:
+                    return DONE
+                pc += pg[i, I_ARG3]
+        elif op == OP_FOR:  # fix the loop's bases, then let its NEXT take the first
+            fs[d, F_L] = bases_none_mine(st, p)
+            fs[d, F_I] = -1
+            pc += pg[i, I_ARG2] - 1
+        elif op == OP_NEXT:  # the next listed base still in play: run the body again for it
+            s = next_base(st, fs[d, F_L], fs[d, F_I])
+            if s >= 0:
+                fs[d, F_I] = s
+                pc -= pg[i, I_ARG1]
+        elif op == OP_TAKE_TOP:
+            take_top(st, d, p, pg[i, I_ARG1])
+        elif op == OP_RESTACK:
+            restack(st, d, p)
         elif op == OP_MAY:  # options yes, None; the baseline says yes when the condition holds
             if pick(st, p, 2, 0 if condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]) else 1) != 0:
                 return DONE
@@ -114,7 +133,8 @@ def step(st, d, hook, pc):
                 return DONE
             sc[d, 0], fs[d, F_K], fs[d, F_Y] = x, 1, L_DECK + p
         elif op == OP_SEL_CARD:
-            select_cards(st, d, i, p)
+            if not select_cards(st, d, i, p):
+                return DONE
         elif op == OP_TO_PILE:
             to_pile(st, d, p, pg[i, I_ARG1])
         elif op == OP_SEL_PLAYER:
@@ -128,6 +148,7 @@ def step(st, d, hook, pc):
             zone = Z_DECK if li < L_HAND else Z_HAND if li < L_DISC else Z_DISCARD
             play_minion_now(st, p, sc[d, 0], fs[d, F_I], zone)
             return resume_at(pg, start, pc)
+        # OP_NAMES: the names of the SEL_CARD row above it (RULE_PREFER); nothing to run
 
 
 @jit
@@ -248,11 +269,14 @@ def take(sc, d, n, cand, j, k):
 
 @jit
 def move_pick(st, p, rule, mm, md, k, mandatory):
-    """The baseline's move among ``k`` >= 1 options: BEST_MOVE (raising V most, else -1), or
-    HIT_TO_GAP (the minion HIT picks among the movable ones, to its base with the largest gap,
-    the lower slot on ties); a mandatory choice takes the first when the rule finds none."""
+    """The baseline's move among ``k`` >= 1 options: BEST_MOVE (raising V most, else -1), SAIL
+    (while a base scores, Full Sail's Special's ``sail_default``; else BEST_MOVE), or HIT_TO_GAP
+    (the minion HIT picks among the movable ones, to its base with the largest gap, the lower
+    slot on ties); a mandatory choice takes the first when the rule finds none."""
     j = -1
-    if rule == RULE_BEST_MOVE:
+    if rule == RULE_SAIL and st[5][T_WINDOW] != 0:  # the scoring base is the window frame's slot
+        j = sail_default(st, p, st[14][st[5][T_WINDOW] - 1, F_S], mm, md, k)
+    elif rule == RULE_BEST_MOVE or rule == RULE_SAIL:
         j = best_move(st, p, mm, md, k)
     else:
         movable = stack_empty(CAP)
@@ -309,19 +333,30 @@ def move_minions(st, i, p, action):
 # ---- cards in piles, players, bases ---------------------------------------------------------------
 @jit
 def select_cards(st, d, i, p):
-    """``OP_SEL_CARD``: cards of a pile (your discard pile, or the chosen player's hand) in pile
-    order, all or only minion cards, chosen into ``sc[d, :F_K]`` (the pile in ``F_Y``): MODE_ONE
-    one, no decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per card in
-    pile order (yes first), all asked before any moves."""
+    """``OP_SEL_CARD``: cards of a pile (your discard pile, the chosen player's hand or your deck,
+    or the frame's revealed cards) that row ``i`` admits (``admit``), in pile order (the deck's
+    from the top), chosen into ``sc[d, :F_K]`` (the pile in ``F_Y``, -1 for the revealed cards):
+    MODE_ONE one, no decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per
+    card in list order (yes first), all asked before any moves. False: the pile is your deck and
+    it is empty even after rebuilding it from the discard pile (§1.9; the program ends)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    li = L_DISC + p if pg[i, I_WHERE] == PILE_DISCARD else L_HAND + fs[d, F_Z]
+    where = pg[i, I_WHERE]
     cand = stack_empty(CAP)
     k = 0
-    for j in range(ln[li]):
-        x = lst[li, j]
-        if pg[i, I_TEST] != KIND_MINION or is_minion_card(st, x):  # a Pixie counts [D20]
-            cand[k] = x
-            k += 1
+    li = -1
+    if where == PILE_REVEALED:
+        for j in range(fs[d, F_J]):
+            k = admit(st, d, i, p, sc[d, REVEALED + j], cand, k)
+    else:
+        if where == PILE_DECK:
+            if not refill(st, p):
+                return False
+            li = L_DECK + p
+        else:
+            li = L_DISC + p if where == PILE_DISCARD else L_HAND + fs[d, F_Z]
+        n = ln[li]
+        for j in range(n):
+            k = admit(st, d, i, p, lst[li, n - 1 - j] if where == PILE_DECK else lst[li, j], cand, k)
     rule, n = pg[i, I_RULE], 0
     if pg[i, I_MODE] == MODE_EACH_MAY:
         for j in range(k):
@@ -330,26 +365,78 @@ def select_cards(st, d, i, p):
                 n += 1
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
-            sc[d, 0] = cand[pick(st, p, k, best_printed(st, cand, k) if rule == RULE_BEST_PRINTED else 0)]
+            sc[d, 0] = cand[pick(st, p, k, card_rule(st, i, rule, cand, k))]
             n = 1
     else:
         for _ in range(pg[i, I_COUNT]):
-            j = pick(st, p, k + 1, best_printed(st, cand, k) if rule == RULE_BEST_PRINTED and k > 0 else k)
+            j = pick(st, p, k + 1, card_rule(st, i, rule, cand, k) if rule != RULE_YES and k > 0 else k)
             if j >= k:
                 break
             take(sc, d, n, cand, j, k)
             n, k = n + 1, k - 1
     fs[d, F_Y], fs[d, F_K] = li, n
+    return True
+
+
+@jit
+def admit(st, d, i, p, x, cand, k):
+    """Card ``x`` joins ``cand[:k]`` if SEL_CARD row ``i`` admits it (its kind, printed power,
+    playable on the chosen base); returns the count. CARD_BY_NAME keeps one card per definition
+    row, the first met, with the list in data order (definition row: catalogue order)."""
+    cs, fs, pg = st[0], st[14], st[16]
+    kind, flags = pg[i, I_TEST], pg[i, I_FLAGS]
+    if kind == KIND_MINION and not is_minion_card(st, x):  # a Pixie counts [D20]
+        return k
+    if kind == KIND_ACTION and not is_action_card(st, x):
+        return k
+    if kind == KIND_MICROBOT and not is_microbot_card(st, x):
+        return k
+    if (flags & CARD_PRINTED_LE) != 0 and printed(st, x) > pg[i, I_VAL]:
+        return k
+    if pg[i, I_LEGAL] == LEGAL_ALLOWED and not minion_allowed(st, p, x, fs[d, F_I]):
+        return k
+    j = k
+    if (flags & CARD_BY_NAME) != 0:
+        for t in range(k):
+            if cs[cand[t], C_DEF] == cs[x, C_DEF]:
+                return k
+        while j > 0 and cs[cand[j - 1], C_DEF] > cs[x, C_DEF]:
+            cand[j] = cand[j - 1]
+            j -= 1
+    cand[j] = x
+    return k + 1
+
+
+@jit
+def card_rule(st, i, rule, cand, k):
+    """The baseline's card among ``cand[:k]`` (k >= 1) by SEL_CARD row ``i``'s rule: the highest
+    printed power (BEST_PRINTED), the first with the earliest name of the OP_NAMES row after
+    ``i`` (PREFER), else the first."""
+    cs, defs, pg = st[0], st[7], st[16]
+    if rule == RULE_BEST_PRINTED:
+        return best_printed(st, cand, k)
+    if rule == RULE_PREFER:
+        for t in range(1, I_N):
+            name = pg[i + 1, t]
+            if name < 0:
+                break
+            for j in range(k):
+                if defs[cs[cand[j], C_DEF], D_NAME] == name:
+                    return j
+    return 0
 
 
 @jit
 def to_pile(st, d, p, dest):
-    """``OP_TO_PILE``: the selected cards leave their pile (``F_Y``), one at a time in selection
-    order, for your hand, the top of your deck, or their owner's discard pile."""
+    """``OP_TO_PILE``: the selected cards leave their pile (``F_Y``; -1: the revealed cards), one
+    at a time in selection order, for your hand, the top of your deck, or their owner's discard pile."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for j in range(fs[d, F_K]):
         x = sc[d, j]
-        remove(lst, ln, fs[d, F_Y], x)
+        if fs[d, F_Y] < 0:
+            drop_revealed(st, d, x)
+        else:
+            remove(lst, ln, fs[d, F_Y], x)
         if dest == TO_HAND:
             push(lst, ln, L_HAND + p, x)
             cs[x, C_ZONE] = Z_HAND
@@ -358,6 +445,67 @@ def to_pile(st, d, p, dest):
             cs[x, C_ZONE] = Z_DECK
         else:
             to_discard(st, x)
+
+
+@jit
+def take_top(st, d, p, n):
+    """``OP_TAKE_TOP``: up to ``n`` cards off the top of ``p``'s deck, rebuilding an empty deck on
+    the way [D17], become the frame's revealed cards (out of every pile until they are placed)."""
+    lst, ln, fs, sc = st[1], st[2], st[14], st[15]
+    k = 0
+    while k < n and refill(st, p):
+        sc[d, REVEALED + k] = pop(lst, ln, L_DECK + p)
+        k += 1
+    fs[d, F_J] = k
+
+
+@jit
+def drop_revealed(st, d, x):
+    """Card ``x`` leaves the frame's revealed cards (the others keep their order)."""
+    fs, sc = st[14], st[15]
+    k = fs[d, F_J]
+    for j in range(k):
+        if sc[d, REVEALED + j] == x:
+            for t in range(j, k - 1):
+                sc[d, REVEALED + t] = sc[d, REVEALED + t + 1]
+            fs[d, F_J] = k - 1
+            return
+
+
+@jit
+def restack(st, d, p):
+    """``OP_RESTACK``: the revealed cards left go back on top of ``p``'s deck in the order ``p``
+    picks them, one pick at a time, the first picked on top (the baseline: revealed order)."""
+    cs, lst, ln, fs, sc = st[0], st[1], st[2], st[14], st[15]
+    order = stack_empty(MAX_REVEAL)  # top first
+    no = 0
+    while fs[d, F_J] > 0:
+        x = sc[d, REVEALED + pick(st, p, fs[d, F_J], 0)]
+        drop_revealed(st, d, x)
+        order[no] = x
+        no += 1
+    for j in range(no - 1, -1, -1):
+        push(lst, ln, L_DECK + p, order[j])
+        cs[order[j], C_ZONE] = Z_DECK
+
+
+@jit
+def bases_none_mine(st, p):
+    """The slots with no minion of ``p`` on them, a bit per slot (FOR_BASES_NONE_MINE)."""
+    mask = 0
+    for s in range(st[5][T_NSLOTS]):
+        if not has_minion_on(st, p, s):
+            mask |= 1 << s
+    return mask
+
+
+@jit
+def next_base(st, mask, s):
+    """The first slot after ``s`` in ``mask`` that is still in play, or -1."""
+    for t in range(s + 1, st[5][T_NSLOTS]):
+        if (mask >> t) & 1:
+            return t
+    return -1
 
 
 @jit
@@ -405,6 +553,12 @@ def condition(st, d, p, c, cond, arg):
     elif cond == COND_SEL_IS_MINION or cond == COND_SEL_MINION_PRINTED_LE:
         x = sc[d, 0]
         return is_minion_card(st, x) and (cond == COND_SEL_IS_MINION or printed(st, x) <= arg)
+    elif cond == COND_DECK_HAS_ACTION:  # your deck, or the discard pile a search rebuilds it from
+        li = L_DECK + p if ln[L_DECK + p] > 0 else L_DISC + p
+        for j in range(ln[li]):
+            if is_action_card(st, lst[li, j]):
+                return True
+        return False
     elif cond == COND_DISCARD_GT_DECK:
         return ln[L_DISC + p] > ln[L_DECK + p]
     elif cond == COND_FIRST_MINION:  # no other minion played earlier this turn

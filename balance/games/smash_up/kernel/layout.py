@@ -75,7 +75,7 @@ H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL = range(5)
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers
-F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_N = range(12)
+F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_L, F_N = range(13)
 MAX_DEPTH = 64  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
 
 # strategies: ``strat`` int64[STRAT_N]: each seat's kernel strategy (RANDOM or GREEDY, a

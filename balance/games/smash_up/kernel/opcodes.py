@@ -11,9 +11,11 @@ hook). Its want (does the baseline play this action now?) is a program of ``OP_I
 I_OP = 0
 # OP_SEL_MINION's selector (one row holds the whole selector)
 I_WHERE, I_WHO, I_TEST, I_VSRC, I_VAL, I_LEGAL, I_MODE, I_COUNT, I_RULE, I_FLAGS = range(1, 11)
-# SEL_CARD's row: the pile (I_WHERE), the kind of card (I_TEST), I_MODE and I_RULE; SEL_BASE's:
-# I_LEGAL (LEGAL_ALLOWED: the selected minion card may be played there), I_MODE, I_RULE
-# the other opcodes' operands
+# SEL_CARD's row: the pile (I_WHERE), the kind of card (I_TEST), a printed-power limit (I_VAL,
+# with CARD_PRINTED_LE in I_FLAGS), I_LEGAL (LEGAL_ALLOWED: playable on the chosen base F_I),
+# I_MODE, I_COUNT, I_RULE and the flag CARD_BY_NAME; with RULE_PREFER the next row (OP_NAMES)
+# holds the name codes the baseline prefers, in order, -1 after the last
+# the other opcodes' operands (IF's I_ARG3: the rows to skip when the condition fails, 0 = end)
 I_ARG1, I_ARG2, I_ARG3 = 1, 2, 3
 I_N = 11
 
@@ -21,10 +23,13 @@ I_N = 11
 OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD_RANDOM, \
     OP_HAND_TO_DECK, OP_SHUFFLE, OP_SEL_MINION, OP_DESTROY, OP_RETURN, OP_BOTTOM, OP_POWER_TEMP, \
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
-    OP_MAY = range(23)
-
-# who a player opcode acts on (I_ARG1)
-WHO_ME, WHO_OTHERS = 0, 1
+    OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES = range(28)
+# OP_FOR's list (I_ARG1): the bases with no minion of yours, fixed when the loop starts; its
+# I_ARG2 is the row offset of its OP_NEXT, whose I_ARG1 is the offset back to the OP_FOR
+FOR_BASES_NONE_MINE = 0
+# OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
+# cards), apart from the selection in sc[d, :F_K]
+MAX_REVEAL = 8
 
 # SEL_MINION: where (I_WHERE), whose (I_WHO), the test (I_TEST against a value from I_VSRC and
 # I_VAL), what may be done to it (I_LEGAL), how many are chosen (I_MODE, I_COUNT), the baseline's
@@ -41,12 +46,18 @@ MODE_ONE, MODE_UP_TO, MODE_EACH, MODE_EACH_MAY = 0, 1, 2, 3
 RULE_HIT, RULE_STRONGEST_THEIRS, RULE_BEST_MOVE, RULE_HIT_TO_GAP = 0, 1, 2, 3
 # SEL_CARD's (the highest printed power, first on ties; take each), SEL_PLAYER's (most VP, the
 # next in turn order on ties), SEL_BASE's (PLACE for the selected card)
-RULE_BEST_PRINTED, RULE_YES, RULE_OPPONENT, RULE_PLACE = 4, 5, 6, 7
-PILE_DISCARD, PILE_HAND_OF_CHOSEN = 0, 1  # SEL_CARD's pile: your discard pile, the chosen player's hand
-KIND_ANY, KIND_MINION = 0, 1  # SEL_CARD's kind
+RULE_BEST_PRINTED, RULE_YES, RULE_OPPONENT = 4, 5, 6
+# MOVE's: in or out of the scoring base as Full Sail's Special (``baseline.sail_default``) while
+# a base is scoring, else BEST_MOVE; SEL_CARD's: the first candidate with a preferred name
+RULE_SAIL, RULE_PREFER = 8, 9
+# SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
+# first when empty), the frame's revealed cards (OP_TAKE_TOP)
+PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED = 0, 1, 2, 3
+KIND_ANY, KIND_MINION, KIND_ACTION, KIND_MICROBOT = 0, 1, 2, 3  # SEL_CARD's kind
 TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
+CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
 
 # static abilities (``static`` in the data; definition-row columns, ``tables.D_HOST_POWER`` ...):
 # flags, and the protection an attached action gives (from other players' cards or actions, to
@@ -59,6 +70,6 @@ PROT_CARDS_HOST, PROT_ACTIONS_HOST, PROT_ACTIONS_MINE_HERE = 1, 2, 4
 COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAND_HAS_MINION, \
     COND_DISCARD_HAS_MINION, COND_MINION_PLAY_USEFUL, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, \
     COND_V_RISES, COND_DISCARD_GT_DECK, COND_SELECTED, COND_SEL_IS_MINION, \
-    COND_SEL_MINION_PRINTED_LE = range(15)
+    COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION = range(16)
 # conditions that read the running frame's selection (never in a want)
 FRAME_CONDITIONS = (COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE)

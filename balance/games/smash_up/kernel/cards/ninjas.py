@@ -2,9 +2,10 @@
 data (Ninja Master, Tiger Assassin, Seeing Stars and Way of Deception are programs in
 data/effects/ninjas.toml, run by ``kernel.effects``).
 
-The helpers above the cards (``vp_of``, ``vp_with_card``, ``vp_with_move``, ``hand_minions``) are
-shared with pirates.py, as in the reference. Option lists live in local arrays, never in ``opt``:
-``want``/``special_want`` are called while the caller walks its own ``opt`` rows.
+The helpers above the cards (``vp_with_card``, ``hand_minions``; ``baseline.vp_of`` and
+``vp_with_move``) are shared with pirates.py, as in the reference. Option lists live in local
+arrays, never in ``opt``: ``want``/``special_want`` are called while the caller walks its own
+``opt`` rows.
 
 Before-scoring Specials (window option codes, faction 2): 201 Shinobi, 202 Hidden Ninja; ``a``
 the card in hand. Shinobi's once per player per scoring [D26] is a bit per seat in the window
@@ -15,10 +16,10 @@ attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import best_printed, help_, hit, place
+from ..baseline import best_printed, help_, hit, place, vp_of, vp_with_move
 from ..board import (
-    V, affectable, can_play_actions, destroyable, discard_attached, enter_play, gap, insert, is_minion_card,
-    minion_allowed, pick, power, printed, protect, push, remove, return_to_hand, vp_now,
+    V, affectable, can_play_actions, destroyable, discard_attached, enter_play, gap, is_minion_card,
+    minion_allowed, pick, power, printed, protect, remove, return_to_hand, vp_now,
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
@@ -37,12 +38,6 @@ MAX_MOVES = CAP * 16
 
 
 # ---- the board "as if" (restored exactly) ------------------------------------------------------
-@jit
-def vp_of(st, s, q):
-    """``g.vp_now(slot)[q]``."""
-    now = stack_empty(4)
-    vp_now(st, s, now)
-    return now[q]
 
 
 @jit
@@ -57,19 +52,6 @@ def vp_with_card(st, p, c, s):
     return v
 
 
-@jit
-def vp_with_move(st, p, m, dest, s):
-    """``vp_if(g, p, slot s, moves=[(m, dest)])``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    old = cs[m, C_SLOT]
-    i = remove(lst, ln, L_SMIN + old, m)
-    push(lst, ln, L_SMIN + dest, m)
-    cs[m, C_SLOT] = dest
-    v = vp_of(st, s, p)
-    ln[L_SMIN + dest] -= 1
-    insert(lst, ln, L_SMIN + old, i, m)
-    cs[m, C_SLOT] = old
-    return v
 
 
 @jit

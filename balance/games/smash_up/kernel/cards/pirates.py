@@ -1,7 +1,7 @@
 """Pirates in the kernel (reference/cards/pirates.py function by function): the cards that are
-not data (Cut Lass, Cannon, Dinghy, Shanghai and Swashbuckling are programs in
-data/effects/pirates.toml, run by ``kernel.effects``). Buccaneer's move instead of destruction
-is in ``triggers``.
+not data (Cut Lass, Cannon, Dinghy, Full Sail, Shanghai and Swashbuckling are programs in
+data/effects/pirates.toml, run by ``kernel.effects``; Full Sail's Special stays here).
+Buccaneer's move instead of destruction is in ``triggers``.
 
 Before-scoring Specials (window option codes, faction 3): 301 Pirate King (``a`` the King in
 play, one option per King on another base, board order), 302 Full Sail (``a`` the card in
@@ -11,20 +11,20 @@ hand). First Mate is an after-scoring Special (``after_special``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import best_move, outranked, place
+from ..baseline import outranked, place, sail_default, vp_of, vp_with_move
 from ..board import (
     V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
 )
 from ..layout import (
     SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
-    L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_HAND,
+    L_SMIN, T_NSLOTS, T_PLAYERS, Z_HAND,
 )
 from ..names import N_BROADSIDE, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
 from ..opcodes import LEGAL_AFFECT, OWNER_MINE
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
-from .ninjas import MAX_MOVES, first_in_hand, vp_of, vp_with_move
+from .ninjas import MAX_MOVES, first_in_hand
 
 SP_KING, SP_SAIL = 301, 302
 
@@ -43,9 +43,6 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_BROADSIDE:
             broadside(st, p)
-        elif name == N_FULL_SAIL:
-            s = fs[tv[T_WINDOW] - 1, F_S] if tv[T_WINDOW] != 0 else -1
-            move_some(st, p, 1 << 30, s)
         elif name == N_POWDERKEG:
             powderkeg(st, p)
         elif name == N_SEA_DOGS:
@@ -150,62 +147,8 @@ def broadside(st, c):
     destroy(st, vic, k, c, True, out)
 
 
-@jit
-def sail_default(st, c, s, mm, md, k):
-    """The Special's baseline: in to raise your vp_now at ``s``, or out while it is 0; -1: stop."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    now = vp_of(st, s, c)
-    best, bg = -1, 0
-    for i in range(k):
-        g = vp_with_move(st, c, mm[i], s, s) - now if md[i] == s else 0
-        if g > bg:
-            best, bg = i, g
-    if best >= 0:
-        return best
-    if now == 0:
-        m = -1
-        dests = stack_empty(16)
-        nd = 0
-        for i in range(k):
-            if cs[mm[i], C_SLOT] == s:
-                if m < 0:
-                    m = mm[i]
-                if mm[i] == m:
-                    dests[nd] = md[i]
-                    nd += 1
-        if m >= 0:
-            dest = dests[place(st, c, m, True, dests, nd)]
-            for i in range(k):
-                if mm[i] == m and md[i] == dest:
-                    return i
-    return -1
 
 
-@jit
-def move_some(st, c, limit, s):
-    """Up to ``limit`` moves of ``c``'s minions, one at a time, each minion at most once
-    (Full Sail); the default ``best_move``, or with ``s`` >= 0 (Full Sail's Special,
-    the scoring base) ``sail_default``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    moved = stack_empty(CAP)
-    nm = 0
-    mm = stack_empty(MAX_MOVES)
-    md = stack_empty(MAX_MOVES)
-    for _ in range(limit):
-        k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, c, True, moved, nm, mm, md)
-        if k == 0:
-            return
-        default = k
-        if strat[c] == GREEDY:
-            i = sail_default(st, c, s, mm, md, k) if s >= 0 else best_move(st, c, mm, md, k)
-            if i >= 0:
-                default = i
-        j = pick(st, c, k + 1, default)
-        if j >= k:
-            return
-        moved[nm] = mm[j]
-        nm += 1
-        move(st, mm[j], md[j])
 
 
 @jit

@@ -1,6 +1,7 @@
 """Wizards in the kernel (reference/cards/wizards.py function by function): the cards that are
-not data (Enchantress, Chronomage, Archmage's talent, Mystic Studies, Summon, Time Loop's effect
-and Winds of Change are programs in data/effects/wizards.toml, run by ``kernel.effects``).
+not data (Enchantress, Chronomage, Archmage's talent, Mystic Studies, Portal, Scry, Summon, Time
+Loop's effect and Winds of Change are programs in data/effects/wizards.toml, run by
+``kernel.effects``).
 
 Grant A (Chronomage, Archmage, Time Loop, Winds of Change) is ``stack.grant_action``: in the
 receiver's own Play Cards phase it adds to the extra action plays, anywhere else it is a frame
@@ -22,17 +23,13 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..board import (
-    affectable, can_play_actions, draw, insert, is_action_card, is_minion_card, pick, pop, power,
-    push, refill, remove, shuffle, top, vp_now,
+    affectable, can_play_actions, draw, insert, is_action_card, pick, power, push, remove, top, vp_now,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_DISC, L_HAND,
-    L_SMIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
+    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, L_SMIN,
+    T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
 )
-from ..names import (
-    N_ARCHMAGE, N_MASS_ENCHANTMENT, N_MYSTIC_STUDIES, N_NEOPHYTE, N_PORTAL, N_SACRIFICE, N_SCRY, N_SUMMON,
-    N_TIME_LOOP,
-)
+from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_NEOPHYTE, N_SACRIFICE, N_TIME_LOOP
 from ..opcodes import FL_INDESTRUCTIBLE
 from ..stack import grant_action, play_action_now, special_only
 from ..tables import D_FACTION, D_FLAGS, D_NAME
@@ -55,12 +52,8 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_MASS_ENCHANTMENT:
             mass_enchantment(st, p)
-        elif name == N_PORTAL:
-            portal(st, p)
         elif name == N_SACRIFICE:
             sacrifice(st, p)
-        elif name == N_SCRY:
-            scry(st, p)
     return DONE  # a frame pushed above (a play at once) runs before this one is removed
 
 
@@ -187,12 +180,10 @@ def plain_want(st, p, c):
     """The Wizards actions' wants that read no other card's want."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_MASS_ENCHANTMENT or name == N_PORTAL:
+    if name == N_MASS_ENCHANTMENT:
         return True
     elif name == N_SACRIFICE:
         return sacrifice_want(st, p)
-    elif name == N_SCRY:
-        return scry_want(st, p)
     return False
 
 
@@ -252,47 +243,6 @@ def mass_enchantment(st, c):
                 default = i
                 break
     play_action_now(st, c, actions[pick(st, c, k, default)], Z_DECK)  # owner unchanged [D28]
-
-
-@jit
-def portal(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    revealed = stack_empty(5)
-    k = 0
-    for _ in range(5):  # an empty deck is rebuilt on the way [D17]
-        if not refill(st, c):
-            break
-        revealed[k] = pop(lst, ln, L_DECK + c)
-        k += 1
-    minions = stack_empty(5)
-    nm = 0
-    for i in range(k):
-        if is_minion_card(st, revealed[i]):  # Pixie counts [D20]
-            minions[nm] = revealed[i]
-            nm += 1
-    for j in range(nm):
-        x = minions[j]
-        if pick(st, c, 2, 0) == 0:
-            for i in range(k):
-                if revealed[i] == x:
-                    for t in range(i, k - 1):
-                        revealed[t] = revealed[t + 1]
-                    k -= 1
-                    break
-            push(lst, ln, L_HAND + c, x)
-            cs[x, C_ZONE] = Z_HAND
-    order = stack_empty(5)  # top first
-    no = 0
-    while k > 0:
-        i = pick(st, c, k, 0)
-        order[no] = revealed[i]
-        no += 1
-        for t in range(i, k - 1):
-            revealed[t] = revealed[t + 1]
-        k -= 1
-    for i in range(no - 1, -1, -1):
-        push(lst, ln, L_DECK + c, order[i])
-        cs[order[i], C_ZONE] = Z_DECK
 
 
 @jit
@@ -377,58 +327,6 @@ def sacrifice_want(st, p):
     mine = stack_empty(CAP)
     k = own_targets(st, p, mine)
     return k > 0 and sacrifice_pick(st, p, mine, k) >= 0
-
-
-@jit
-def scry(st, c):
-    """One option per action name in the deck (the copy nearest the top), data order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if not refill(st, c):  # §1.9: an empty deck is rebuilt before the search
-        return
-    options = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_DECK + c] - 1, -1, -1):  # from the top
-        x = lst[L_DECK + c, i]
-        if not is_action_card(st, x):
-            continue
-        seen = False
-        for j in range(k):
-            if cs[options[j], C_DEF] == cs[x, C_DEF]:
-                seen = True
-        if seen:
-            continue
-        j = k  # insertion by data order (the definition row: catalogue order)
-        while j > 0 and cs[options[j - 1], C_DEF] > cs[x, C_DEF]:
-            options[j] = options[j - 1]
-            j -= 1
-        options[j] = x
-        k += 1
-    if k > 0:
-        default = 0
-        if strat[c] == GREEDY:
-            found = False
-            for want_name in (N_TIME_LOOP, N_SUMMON, N_MYSTIC_STUDIES):
-                if not found:
-                    for i in range(k):
-                        if defs[cs[options[i], C_DEF], D_NAME] == want_name:
-                            default = i
-                            found = True
-                            break
-        x = options[pick(st, c, k, default)]
-        remove(lst, ln, L_DECK + c, x)
-        push(lst, ln, L_HAND + c, x)
-        cs[x, C_ZONE] = Z_HAND
-    shuffle(lst, ln, L_DECK + c, states)  # every search ends with a shuffle [D17]
-
-
-@jit
-def scry_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    li = L_DECK + p if ln[L_DECK + p] > 0 else L_DISC + p
-    for i in range(ln[li]):
-        if is_action_card(st, lst[li, i]):
-            return True
-    return False
 
 
 # ---- the hooks -----------------------------------------------------------------------------------

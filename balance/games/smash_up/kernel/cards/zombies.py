@@ -1,6 +1,6 @@
 """Zombies in the kernel (reference/cards/zombies.py function by function): the cards that are
-not data (Grave Digger, Walker, Lend a Hand, and Outbreak's and They Keep Coming's effects are
-programs in data/effects/zombies.toml, run by ``kernel.effects``).
+not data (Zombie Lord, Grave Digger, Walker, Lend a Hand, and Outbreak's and They Keep Coming's
+effects are programs in data/effects/zombies.toml, run by ``kernel.effects``).
 
 Already in the kernel's core, not here: Tenacious Z from the discard pile (``stack.minion_moves``),
 Overrun's ban (``board.minion_allowed``), the M∅ and Mdisc grants (``board.grant_for``), playing
@@ -16,19 +16,18 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import place
 from ..board import (
-    discard_attached, is_minion_card, minion_allowed, pick, printed, push, refill, remove, shuffle,
-    to_discard,
+    discard_attached, has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
+    shuffle, to_discard,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_Z, G_ANY, GREEDY, H_ACTION,
-    H_ON_PLAY, K_ACTION, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MV_CTGY, T_CURRENT, T_FREE_MIN, T_IN_PHASE,
-    T_NGRANTS, T_NSLOTS, Z_DISCARD, Z_HAND,
+    C_CTRL, C_DEF, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_P, G_ANY, GREEDY, H_ACTION, K_ACTION, L_DECK,
+    L_DISC, L_HAND, L_SACT, MV_CTGY, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, Z_HAND,
 )
 from ..names import (
     N_GRAVE_ROBBING, N_MALL_CRAWL, N_NOT_ENOUGH_BULLETS, N_OUTBREAK, N_OVERRUN, N_TENACIOUS_Z,
-    N_THEY_RE_COMING_TO_GET_YOU, N_ZOMBIE_LORD,
+    N_THEY_RE_COMING_TO_GET_YOU,
 )
-from ..stack import add_option, play_minion_now
+from ..stack import add_option
 from ..tables import D_KIND, D_NAME
 from ..baseline import best_printed
 from .tricksters import lead_host, place_host, smallest_gap_all
@@ -40,10 +39,7 @@ def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_ZOMBIE_LORD:
-            return zombie_lord(st, d, p, c, step)
-    elif hook == H_ACTION:
+    if hook == H_ACTION:
         if name == N_GRAVE_ROBBING:
             grave_robbing(st, p)
         elif name == N_MALL_CRAWL:
@@ -54,48 +50,6 @@ def card_step(st, d, hook, step):
 
 
 # ---- 1. Zombie Lord ------------------------------------------------------------------------------
-@jit
-def has_minion_on(st, p, s):
-    cs, lst, ln = st[0], st[1], st[2]
-    for i in range(ln[L_SMIN + s]):
-        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
-            return True
-    return False
-
-
-@jit
-def zombie_lord(st, d, p, m, step):
-    """Step 0 lists the bases without a minion of yours (fixed now) in ``sc[d]``; each step
-    then offers the next listed base (``F_I``) a minion of power <= 2 from the discard pile,
-    played at once."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if step == 0:
-        k = 0
-        for s in range(tv[T_NSLOTS]):
-            if not has_minion_on(st, p, s):
-                sc[d, k] = s
-                k += 1
-        fs[d, F_Z] = k
-        fs[d, F_I] = 0
-    cards = stack_empty(CAP)
-    while fs[d, F_I] < fs[d, F_Z]:
-        s = sc[d, fs[d, F_I]]
-        fs[d, F_I] += 1
-        if s >= tv[T_NSLOTS]:
-            continue
-        k = 0
-        for i in range(ln[L_DISC + p]):
-            c = lst[L_DISC + p, i]
-            if is_minion_card(st, c) and printed(st, c) <= 2 and minion_allowed(st, p, c, s):
-                cards[k] = c
-                k += 1
-        if k == 0:
-            continue
-        i = pick(st, p, k + 1, best_printed(st, cards, k))
-        if i < k:
-            play_minion_now(st, p, cards[i], s, Z_DISCARD)
-            return 1
-    return DONE
 
 
 # ---- 2. Grave Digger, 4. Walker ---------------------------------------------------------------------
