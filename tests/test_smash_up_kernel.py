@@ -157,10 +157,12 @@ def test_enough_cards_are_data_to_count():
 
     cat = Rules().catalogue()
     data = {name for faction in cat.factions for name in faction_data(faction)}
-    assert len(data) >= 42
+    assert len(data) >= 43
     assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies", "Howl",
             "Dinghy", "Shanghai", "Way of Deception", "Probe", "Hoverbot", "Walker", "Lend a Hand",
-            "Full Sail", "Microbot Reclaimer", "Zombie Lord", "Portal", "Scry"} <= data
+            "Full Sail", "Microbot Reclaimer", "Zombie Lord", "Portal", "Scry", "Tech Center"} <= data
+    old = Rules(tricksters="2012").catalogue()
+    assert {"Gnome", "Mark of Sleep"} <= set(faction_data("Tricksters", old.tricksters))
 
 
 def test_static_abilities_mark_exactly_the_cards_whose_text_has_them():
@@ -231,6 +233,10 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["RESTACK"]', "chooses its revealed cards"),
     ('[Invader]\naction = ["SEL_CARD pile=revealed mode=one rule=YES"]', "chooses its revealed cards"),
     ('[Invader]\naction = ["TAKE_TOP me 9"]', "takes 1 to 8 cards"),
+    ('[Invader]\naction = ["DRAW me mine_at_base"]', "chooses its base"),
+    ('[Invader]\naction = ["MARK chosen sleep"]', "chooses its player"),
+    ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego or MARK chosen sleep"),
+    ('[Invader]\naction = ["SEL_BASE legal=any mode=may rule=MOST_MINE"]', "expected SEL_BASE"),
     ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=PREFER", "TO_PILE hand"]',
      "rule=PREFER and a NAMES step"),
     ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=YES", "NAMES Scry"]', "rule=PREFER and a NAMES"),

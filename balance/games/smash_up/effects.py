@@ -22,12 +22,14 @@ say ``same_as_current = "Name"``: the current list's card of that name, as it is
 Steps (docs/SMASH_UP_EFFECTS.md §2.4; ``me`` is the card's controller, ``others`` every other
 player in turn order after ``me``):
 
-- ``DRAW me N``, ``GAIN_VP me N``, ``DISCARD others random N``
+- ``DRAW me N``, ``DRAW me mine_at_base`` (as many as your minions on the chosen base),
+  ``GAIN_VP me N``, ``DISCARD others random N``
 - ``DECK_OPS me hand_to_deck`` (the hand goes onto the deck), ``DECK_OPS me shuffle``
 - ``GRANT_MINION any|power<=2|empty|discard|here`` (one extra minion play: any, of printed
   power <= 2, onto a base with none of yours, from your discard pile, onto the card's base),
   ``GRANT_ACTION N``
-- ``MARK self stego`` (Armor Stego's mark on the card itself)
+- ``MARK self stego`` (Armor Stego's mark on the card itself), ``MARK chosen sleep`` (the
+  chosen player cannot play actions until the start of your next turn: Mark of Sleep, 2012)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below)
 - ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
   a test ``power<=N``, ``power<N``, ``printed<=N`` or ``power<mine_here`` (fewer than your
@@ -50,7 +52,9 @@ player in turn order after ``me``):
   owner's discard pile
 - ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
-  on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once
+  on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once.
+  ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
+  of your minions (the lower slot on ties)
 - ``MAY cond [N]``: options yes and None (the program ends); the baseline says yes when the
   condition holds
 - ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` and ``any_number``
@@ -85,7 +89,7 @@ left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS``
 selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
 ``DISCARD_GT_DECK`` (more cards in your discard pile than in your deck), ``DECK_HAS_ACTION``
 (your deck holds an action card; an empty deck: your discard pile, which a search rebuilds it
-from); and, in a program after
+from), ``MOST_MINE_GE N`` (the base with most of your minions holds N or more); and, in a program after
 a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the first
 selected card is a minion card), ``SEL_MINION_PRINTED_LE N``.
 """
@@ -116,12 +120,12 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "HAS_OPTIONS": oc.COND_HAS_OPTIONS, "V_RISES": oc.COND_V_RISES,
               "DISCARD_GT_DECK": oc.COND_DISCARD_GT_DECK, "SELECTED": oc.COND_SELECTED,
               "SEL_IS_MINION": oc.COND_SEL_IS_MINION, "SEL_MINION_PRINTED_LE": oc.COND_SEL_MINION_PRINTED_LE,
-              "DECK_HAS_ACTION": oc.COND_DECK_HAS_ACTION}
+              "DECK_HAS_ACTION": oc.COND_DECK_HAS_ACTION, "MOST_MINE_GE": oc.COND_MOST_MINE_GE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
                    oc.COND_HAS_OPTIONS: (oc.OP_SEL_MINION, oc.OP_MOVE), oc.COND_V_RISES: (oc.OP_SEL_MINION,)}
-WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE"}
+WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE", "MOST_MINE_GE"}
 SELECTOR = {
     "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE},
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
@@ -341,7 +345,9 @@ def _step(where: _Where, step: str) -> list[int]:
         if len(args) != len(shape) or any(s is not None and a != s for a, s in zip(args, shape)):
             raise where.error(step, f"expected {op} {' '.join(s or 'N' for s in shape)}")
 
-    if op == "DRAW" or op == "GAIN_VP":
+    if op == "DRAW" and args == ["me", "mine_at_base"]:
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_DRAW, oc.DRAW_MINE_AT_BASE
+    elif op == "DRAW" or op == "GAIN_VP":
         expect("me", None)
         row[oc.I_OP] = oc.OP_DRAW if op == "DRAW" else oc.OP_GAIN_VP
         row[oc.I_ARG2] = _number(where, step, args[1])
@@ -359,8 +365,11 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "GRANT_ACTION":
         expect(None)
         row[oc.I_OP], row[oc.I_ARG1] = oc.OP_GRANT_ACTION, _number(where, step, args[0])
+    elif op == "MARK" and args == ["chosen", "sleep"]:
+        row[oc.I_OP] = oc.OP_SLEEP
     elif op == "MARK":
-        expect("self", "stego")
+        if args != ["self", "stego"]:
+            raise where.error(step, "expected MARK self stego or MARK chosen sleep")
         row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_MARK, C_STEGO, 1
     elif op == "POWER_TEMP":
         expect(None)
@@ -409,9 +418,14 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "SEL_PLAYER":
         expect("others", "rule=OPPONENT")
         row[oc.I_OP] = oc.OP_SEL_PLAYER
-    elif op == "SEL_BASE":  # the one form the cards need (kernel.effects.choose_base)
-        expect("legal=allowed", "mode=may", "rule=PLACE")
-        row[oc.I_OP] = oc.OP_SEL_BASE
+    elif op == "SEL_BASE":  # the two forms the cards need (kernel.effects.choose_base, most_mine)
+        if args == ["legal=any", "mode=one", "rule=MOST_MINE"]:
+            row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_MOST_MINE
+        else:
+            if args != ["legal=allowed", "mode=may", "rule=PLACE"]:
+                raise where.error(step, "expected SEL_BASE legal=allowed mode=may rule=PLACE or SEL_BASE "
+                                  "legal=any mode=one rule=MOST_MINE")
+            row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_PLACE
     elif op == "PLAY_MINION":
         expect()
         row[oc.I_OP] = oc.OP_PLAY_MINION
@@ -451,6 +465,12 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
             raise where.error(text, "NAMES must follow a SEL_CARD with rule=PREFER")
         if op == oc.OP_PLAY_MINION and "cards" not in made:
             need = "cards"
+        if op == oc.OP_SEL_BASE and row[oc.I_RULE] == oc.RULE_MOST_MINE:
+            need = None
+        if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
+            need = "base"
+        if op == oc.OP_SLEEP:
+            need = "player"
         if op == oc.OP_IF and j + 1 + row[oc.I_ARG3] > len(rows):
             raise where.error(text, f"skips past the end of the program ({len(rows) - j - 1} steps follow)")
         if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:

@@ -547,6 +547,17 @@ def minion_allowed(st, p, c, s):
 
 
 @jit
+def count_on(st, p, s):
+    """How many minions ``p`` controls on slot ``s``."""
+    cs, lst, ln = st[0], st[1], st[2]
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
+            k += 1
+    return k
+
+
+@jit
 def has_minion_on(st, p, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_SMIN + s]):

@@ -16,28 +16,29 @@ from balance.core._jit import stack_empty
 
 from .baseline import best_move, best_printed, hit, place, sail_default, weakest
 from .board import (
-    V, affectable, destroyable, discard_random, draw, gap, has_minion_on, is_action_card, is_microbot_card,
-    is_minion_card, minion_allowed, move, move_pairs, pick, pop, power, printed, push, refill, remove,
-    return_to_hand, shuffle, to_deck_bottom, to_discard, top,
+    V, affectable, count_on, destroyable, discard_random, draw, gap, has_minion_on, is_action_card,
+    is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, pop, power, printed, push,
+    refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, CAP, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, G_AT,
-    GREEDY, H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_VP, T_FREE_MIN,
-    T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
+    CAP, C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, GREEDY,
+    G_AT, H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
+    SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALWAYS, COND_DECK_HAS_ACTION, COND_DISCARD_GT_DECK,
     COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE, COND_HAS_BEST_MOVE,
-    COND_HAS_HIT, COND_HAS_OPTIONS, COND_MINION_PLAY_USEFUL, COND_SELECTED, COND_SEL_IS_MINION,
-    COND_SEL_MINION_PRINTED_LE, COND_V_RISES, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_ARG3, I_COUNT, I_FLAGS,
-    I_LEGAL, I_MODE, I_N, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, KIND_ACTION, KIND_MICROBOT,
-    KIND_MINION, LEGAL_AFFECT, LEGAL_ALLOWED, LEGAL_DESTROY, MAX_REVEAL, MODE_EACH, MODE_EACH_MAY, MODE_ONE,
-    OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW, OP_END, OP_FOR, OP_GAIN_VP, OP_GRANT_ACTION,
-    OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_NEXT, OP_PLAY_MINION,
-    OP_POWER_TEMP, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE, OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER,
-    OP_SHUFFLE, OP_TAKE_TOP, OP_TO_PILE, OWNER_MINE, OWNER_THEIRS, PILE_DECK, PILE_DISCARD, PILE_REVEALED,
-    RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_PREFER, RULE_SAIL, RULE_YES, TEST_POWER_LE,
-    TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
+    COND_HAS_HIT, COND_HAS_OPTIONS, COND_MINION_PLAY_USEFUL, COND_MOST_MINE_GE, COND_SELECTED,
+    COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES, DRAW_MINE_AT_BASE, FLAG_NOT_SAME_NAME,
+    I_ARG1, I_ARG2, I_ARG3, I_COUNT, I_FLAGS, I_LEGAL, I_MODE, I_N, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC,
+    I_WHERE, I_WHO, KIND_ACTION, KIND_MICROBOT, KIND_MINION, LEGAL_AFFECT, LEGAL_ALLOWED, LEGAL_DESTROY,
+    MAX_REVEAL, MODE_EACH, MODE_EACH_MAY, MODE_ONE, OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW,
+    OP_END, OP_FOR, OP_GAIN_VP, OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY,
+    OP_MOVE, OP_NEXT, OP_PLAY_MINION, OP_POWER_TEMP, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
+    OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE, OWNER_MINE,
+    OWNER_THEIRS, PILE_DECK, PILE_DISCARD, PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT,
+    RULE_MOST_MINE, RULE_PREFER, RULE_SAIL, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE,
+    TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
 from .tables import D_NAME, D_PROG, D_WANT
@@ -75,6 +76,8 @@ def step(st, d, hook, pc):
             if s >= 0:
                 fs[d, F_I] = s
                 pc -= pg[i, I_ARG1]
+        elif op == OP_SLEEP:  # the chosen player cannot play actions until your next turn [D36]
+            ps[fs[d, F_Z], P_SLEEP_MODE], ps[fs[d, F_Z], P_SLEEP_BY] = SLEEP_ACTIONS, p
         elif op == OP_TAKE_TOP:
             take_top(st, d, p, pg[i, I_ARG1])
         elif op == OP_RESTACK:
@@ -83,7 +86,7 @@ def step(st, d, hook, pc):
             if pick(st, p, 2, 0 if condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]) else 1) != 0:
                 return DONE
         elif op == OP_DRAW:
-            draw(st, p, pg[i, I_ARG2])
+            draw(st, p, count_on(st, p, fs[d, F_I]) if pg[i, I_ARG1] == DRAW_MINE_AT_BASE else pg[i, I_ARG2])
         elif op == OP_GAIN_VP:
             ps[p, P_VP] += pg[i, I_ARG2]
         elif op == OP_DISCARD_RANDOM:  # every other player, in turn order after p
@@ -140,7 +143,8 @@ def step(st, d, hook, pc):
         elif op == OP_SEL_PLAYER:
             fs[d, F_Z] = choose_opponent(st, p)
         elif op == OP_SEL_BASE:
-            fs[d, F_I] = choose_base(st, d, p)
+            fs[d, F_I] = choose_base(st, d, p) if pg[i, I_RULE] != RULE_MOST_MINE else pick(
+                st, p, tv[T_NSLOTS], most_mine(st, p))
             if fs[d, F_I] < 0:
                 return DONE
         elif op == OP_PLAY_MINION:  # the selected card, at once (no grant used), from its pile
@@ -168,10 +172,7 @@ def candidates(st, i, p, c, action, out):
     who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
     value = pg[i, I_VAL]
     if pg[i, I_VSRC] == VAL_MINE_HERE:
-        value = 0
-        for j in range(ln[L_SMIN + here]):
-            if cs[lst[L_SMIN + here, j], C_CTRL] == p:
-                value += 1
+        value = count_on(st, p, here)
     same_name = (pg[i, I_FLAGS] & FLAG_NOT_SAME_NAME) != 0
     name = defs[cs[c, C_DEF], D_NAME]
     k = 0
@@ -523,6 +524,17 @@ def choose_opponent(st, p):
 
 
 @jit
+def most_mine(st, p):
+    """The slot with most of ``p``'s minions, the lower on ties (SEL_BASE rule=MOST_MINE)."""
+    best, bk = 0, -1
+    for s in range(st[5][T_NSLOTS]):
+        k = count_on(st, p, s)
+        if k > bk:
+            best, bk = s, k
+    return best
+
+
+@jit
 def choose_base(st, d, p):
     """``OP_SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be
     played on (slot order) and None last; the baseline's PLACE. -1: none, or declined."""
@@ -559,6 +571,8 @@ def condition(st, d, p, c, cond, arg):
             if is_action_card(st, lst[li, j]):
                 return True
         return False
+    elif cond == COND_MOST_MINE_GE:  # a base to choose, and the default one holds arg of yours
+        return tv[T_NSLOTS] > 0 and count_on(st, p, most_mine(st, p)) >= arg
     elif cond == COND_DISCARD_GT_DECK:
         return ln[L_DISC + p] > ln[L_DECK + p]
     elif cond == COND_FIRST_MINION:  # no other minion played earlier this turn

@@ -23,7 +23,9 @@ I_N = 11
 OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD_RANDOM, \
     OP_HAND_TO_DECK, OP_SHUFFLE, OP_SEL_MINION, OP_DESTROY, OP_RETURN, OP_BOTTOM, OP_POWER_TEMP, \
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
-    OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES = range(28)
+    OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP = range(29)
+# OP_DRAW's amount (I_ARG1): the number I_ARG2, or your minions on the chosen base (F_I)
+DRAW_FIXED, DRAW_MINE_AT_BASE = 0, 1
 # OP_FOR's list (I_ARG1): the bases with no minion of yours, fixed when the loop starts; its
 # I_ARG2 is the row offset of its OP_NEXT, whose I_ARG1 is the offset back to the OP_FOR
 FOR_BASES_NONE_MINE = 0
@@ -50,6 +52,9 @@ RULE_BEST_PRINTED, RULE_YES, RULE_OPPONENT = 4, 5, 6
 # MOVE's: in or out of the scoring base as Full Sail's Special (``baseline.sail_default``) while
 # a base is scoring, else BEST_MOVE; SEL_CARD's: the first candidate with a preferred name
 RULE_SAIL, RULE_PREFER = 8, 9
+# SEL_BASE's: PLACE for the selected minion card (legal=allowed, mode=may), or (any base,
+# mode=one) the base with most of your minions, the lower slot on ties
+RULE_PLACE, RULE_MOST_MINE = 7, 10
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
 # first when empty), the frame's revealed cards (OP_TAKE_TOP)
 PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED = 0, 1, 2, 3
@@ -70,6 +75,6 @@ PROT_CARDS_HOST, PROT_ACTIONS_HOST, PROT_ACTIONS_MINE_HERE = 1, 2, 4
 COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAND_HAS_MINION, \
     COND_DISCARD_HAS_MINION, COND_MINION_PLAY_USEFUL, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, \
     COND_V_RISES, COND_DISCARD_GT_DECK, COND_SELECTED, COND_SEL_IS_MINION, \
-    COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION = range(16)
+    COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION, COND_MOST_MINE_GE = range(17)
 # conditions that read the running frame's selection (never in a want)
 FRAME_CONDITIONS = (COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE)

@@ -1,7 +1,8 @@
 """Tricksters in the kernel (reference/cards/tricksters.py function by function), the current list
 and the 2012 one (``R_TRICKSTERS_2012``): the cards that are not data (Take The Shinies and
-Enshrouding Mist's talent are programs in data/effects/tricksters.toml, run by
-``kernel.effects``). Gremlin's triggers are in ``triggers`` (destroyed) and
+Enshrouding Mist's talent are programs in data/effects/tricksters.toml, the 2012 Gnome's
+on-play and Mark of Sleep in data/effects/tricksters_2012.toml, run by ``kernel.effects``).
+Gremlin's triggers are in ``triggers`` (destroyed) and
 ``turn.score_base`` (discarded by scoring); Block the Path's and Overrun's bans in
 ``board.minion_allowed``; the current Hideout's and Mark of Sleep's move bans in
 ``board.can_move``. The 2012 Brownie and the 2012 Hideout do nothing here, as in the reference
@@ -21,7 +22,7 @@ from balance.core._jit import stack_empty
 
 from ..baseline import help_, hit, outranked, place
 from ..board import (
-    R_TRICKSTERS_2012, affectable, destroyable, discard_attached, discard_choice, draw, gap, insert,
+    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, gap, insert,
     is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, vp_now,
 )
 from ..layout import (
@@ -158,16 +159,6 @@ def destroy_action_default(st, p, acts, k):
 
 
 @jit
-def count_on(st, p, s):
-    cs, lst, ln = st[0], st[1], st[2]
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        if cs[lst[L_SMIN + s, i], C_CTRL] == p:
-            k += 1
-    return k
-
-
-@jit
 def once_spent(st, x):
     """Leprechaun's / Brownie's once-per-turn use spent this turn."""
     return st[0][x, C_NAMED] == st[5][T_TURNS] + 1
@@ -187,8 +178,6 @@ def card_step(st, d, hook, step):
     if hook == H_ON_PLAY:
         if name == N_PIXIE:
             pixie_minion(st, p, c)
-        elif name == N_GNOME:
-            gnome_2012(st, p, c)
     elif hook == H_ACTION:
         if name == N_PIXIE:
             pixie_action(st, p)
@@ -296,26 +285,6 @@ def gnome_want(st, q, s, target):
     now = stack_empty(4)
     vp_now(st, s, now)
     return vp_without(st, q, best) > now[q]
-
-
-@jit
-def gnome_2012(st, p, m):
-    """2012 on play: you may destroy a minion here with power < your minions here."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if current(st):
-        return
-    cand = stack_empty(CAP)
-    k = gnome_targets(st, p, cs[m, C_SLOT], cand)
-    default = k
-    if strat[p] == GREEDY:
-        i = hit(st, p, cand, k, False)
-        if i >= 0:
-            default = i
-    j = pick(st, p, k + 1, default)
-    if j < k:
-        out = stack_empty(1)
-        cand[0] = cand[j]
-        destroy(st, cand, 1, p, False, out)
 
 
 # ---- 5. Pixie ------------------------------------------------------------------------------------
@@ -674,19 +643,12 @@ def hideout_want(st, p, x):
 def mark_of_sleep(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     n = tv[T_PLAYERS]
-    if current(st):
-        for o in range(1, n):  # until the start of your next turn [D36]
-            q = (c + o) % n
-            pirates = seat_faction(st, q, 0) == F_PIRATES or seat_faction(st, q, 1) == F_PIRATES
-            i = pick(st, c, 2, 1 if pirates else 0)
-            ps[q, P_SLEEP_MODE] = SLEEP_ACTIONS if i == 0 else SLEEP_MOVES
-            ps[q, P_SLEEP_BY] = c
-        return
-    mark = opponent_pick(st, c)
-    i = pick(st, c, n - 1, (mark - c - 1) % n)
-    q = (c + 1 + i) % n
-    ps[q, P_SLEEP_MODE] = SLEEP_ACTIONS
-    ps[q, P_SLEEP_BY] = c
+    for o in range(1, n):  # until the start of your next turn [D36]; the 2012 card is data
+        q = (c + o) % n
+        pirates = seat_faction(st, q, 0) == F_PIRATES or seat_faction(st, q, 1) == F_PIRATES
+        i = pick(st, c, 2, 1 if pirates else 0)
+        ps[q, P_SLEEP_MODE] = SLEEP_ACTIONS if i == 0 else SLEEP_MOVES
+        ps[q, P_SLEEP_BY] = c
 
 
 # ---- 11. Pay the Piper ------------------------------------------------------------------------
