@@ -233,6 +233,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["RESTACK"]', "chooses its revealed cards"),
     ('[Invader]\naction = ["SEL_CARD pile=revealed mode=one rule=YES"]', "chooses its revealed cards"),
     ('[Invader]\naction = ["TAKE_TOP me 9"]', "takes 1 to 8 cards"),
+    ('[Invader]\non_play = ["TAKE_TOP me 2", "SEL_CARD pile=revealed mode=one rule=YES", '
+     '"SEL_BASE legal=allowed mode=may rule=PLACE", "PLAY_MINION"]', "not one of the revealed cards"),
     ('[Invader]\naction = ["DRAW me mine_at_base"]', "chooses its base"),
     ('[Invader]\naction = ["MARK chosen sleep"]', "chooses its player"),
     ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego or MARK chosen sleep"),

@@ -439,46 +439,56 @@ def _step(where: _Where, step: str) -> list[int]:
 
 # what each step needs an earlier step to have made: a minion selection, a card selection (or
 # the revealed card), a chosen player, a chosen base
-_NEEDS = {oc.OP_DESTROY: "minions", oc.OP_RETURN: "minions", oc.OP_BOTTOM: "minions",
-          oc.OP_POWER_TEMP: "minions", oc.OP_TO_PILE: "cards", oc.OP_SEL_BASE: "cards",
-          oc.OP_PLAY_MINION: "base", oc.OP_RESTACK: "revealed cards"}
+_NEEDS = {oc.OP_DESTROY: ("minions",), oc.OP_RETURN: ("minions",), oc.OP_BOTTOM: ("minions",),
+          oc.OP_POWER_TEMP: ("minions",), oc.OP_TO_PILE: ("cards",), oc.OP_SEL_BASE: ("cards",),
+          oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_RESTACK: ("revealed cards",),
+          oc.OP_SLEEP: ("player",)}
 _MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards",
           oc.OP_SEL_PLAYER: "player", oc.OP_SEL_BASE: "base", oc.OP_FOR: "base",
           oc.OP_TAKE_TOP: "revealed cards"}
-_CARD_PILE_NEEDS = {oc.PILE_HAND_OF_CHOSEN: "player", oc.PILE_REVEALED: "revealed cards"}
+_CARD_PILE_NEEDS = {oc.PILE_HAND_OF_CHOSEN: ("player",), oc.PILE_REVEALED: ("revealed cards",)}
+
+
+def _needs(row) -> tuple:
+    """What a step reads that an earlier step must have made (``_MAKES``)."""
+    op = row[oc.I_OP]
+    if op == oc.OP_SEL_CARD:
+        base = ("base",) if row[oc.I_LEGAL] == oc.LEGAL_ALLOWED else ()
+        return _CARD_PILE_NEEDS.get(row[oc.I_WHERE], ()) + base
+    if op == oc.OP_SEL_BASE and row[oc.I_RULE] == oc.RULE_MOST_MINE:
+        return ()
+    if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
+        return ("base",)
+    if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
+        return ("cards",) if row[oc.I_ARG1] != oc.COND_SELECTED else ()
+    return _NEEDS.get(op, ())
 
 
 def _check_order(where: _Where, steps: list[str], rows) -> None:
     made = set()
+    revealed_selection = False  # the last card selection is of revealed cards (in no pile)
     for j, (text, row) in enumerate(zip(steps, rows)):
         op = row[oc.I_OP]
-        need = _NEEDS.get(op)
         if op == oc.OP_SEL_CARD:
-            need = "base" if row[oc.I_LEGAL] == oc.LEGAL_ALLOWED else _CARD_PILE_NEEDS.get(row[oc.I_WHERE])
             if row[oc.I_WHERE] == oc.PILE_REVEALED and row[oc.I_LEGAL] == oc.LEGAL_ALLOWED:
                 raise where.error(text, "legal=allowed reads a pile, not the revealed cards")
             prefer = row[oc.I_RULE] == oc.RULE_PREFER
             if prefer != (j + 1 < len(rows) and rows[j + 1][oc.I_OP] == oc.OP_NAMES):
                 raise where.error(text, "rule=PREFER and a NAMES step right after it go together")
+            revealed_selection = row[oc.I_WHERE] == oc.PILE_REVEALED
         if op == oc.OP_NAMES and (j == 0 or rows[j - 1][oc.I_RULE] != oc.RULE_PREFER
                                   or rows[j - 1][oc.I_OP] != oc.OP_SEL_CARD):
             raise where.error(text, "NAMES must follow a SEL_CARD with rule=PREFER")
-        if op == oc.OP_PLAY_MINION and "cards" not in made:
-            need = "cards"
-        if op == oc.OP_SEL_BASE and row[oc.I_RULE] == oc.RULE_MOST_MINE:
-            need = None
-        if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
-            need = "base"
-        if op == oc.OP_SLEEP:
-            need = "player"
+        if op == oc.OP_PLAY_MINION and revealed_selection:  # PLAY_MINION takes its card from a pile
+            raise where.error(text, "plays a card from a pile, not one of the revealed cards")
         if op == oc.OP_IF and j + 1 + row[oc.I_ARG3] > len(rows):
             raise where.error(text, f"skips past the end of the program ({len(rows) - j - 1} steps follow)")
-        if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
-            need = "cards" if row[oc.I_ARG1] != oc.COND_SELECTED else None
-            if row[oc.I_ARG1] == oc.COND_SELECTED and not made & {"cards", "minions"}:
-                raise where.error(text, "needs an earlier selection")
-        if need is not None and need not in made:
-            raise where.error(text, f"needs an earlier step that chooses its {need}")
+        selected = op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] == oc.COND_SELECTED
+        if selected and not made & {"cards", "minions"}:
+            raise where.error(text, "needs an earlier selection")
+        for need in _needs(row):
+            if need not in made:
+                raise where.error(text, f"needs an earlier step that chooses its {need}")
         if op in _MAKES:
             made.add(_MAKES[op])
 
