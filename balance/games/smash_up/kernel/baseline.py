@@ -8,7 +8,10 @@ from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
     power, power_counts, printed, push, remove, slot_bonus, slot_term, vp_now,
 )
-from .layout import C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, T_NSLOTS, T_PLAYERS
+from .layout import (
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP, T_NSLOTS,
+    T_PLAYERS,
+)
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
 from .tables import D_NAME, D_POWER
 
@@ -20,6 +23,19 @@ def outranked(st, p, s):
     now = stack_empty(MAX_PLAYERS)
     vp_now(st, s, now)
     return best_rival(tv[T_PLAYERS], p, now) > now[p]
+
+
+@jit
+def opponent(st, p):
+    """The baseline's opponent to target: most VP, ties to the earliest in turn order after ``p``."""
+    ps, tv = st[4], st[5]
+    n = tv[T_PLAYERS]
+    best = (p + 1) % n
+    for o in range(2, n):
+        q = (p + o) % n
+        if ps[q, P_VP] > ps[best, P_VP]:
+            best = q
+    return best
 
 
 @jit

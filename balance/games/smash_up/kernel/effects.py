@@ -14,7 +14,7 @@ both engines.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from .baseline import best_move, best_printed, hit, place, sail_default, weakest
+from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
     V, affectable, count_on, destroyable, discard_random, draw, gap, has_minion_on, is_action_card,
     is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, pop, power, printed, push,
@@ -22,8 +22,8 @@ from .board import (
 )
 from .layout import (
     CAP, C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, GREEDY,
-    G_AT, H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
-    SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
+    G_AT, H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE,
+    P_VP, SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALWAYS, COND_DECK_HAS_ACTION, COND_DISCARD_GT_DECK,
@@ -366,11 +366,15 @@ def select_cards(st, d, i, p):
                 n += 1
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
-            sc[d, 0] = cand[pick(st, p, k, card_rule(st, i, rule, cand, k))]
+            default = card_rule(st, i, rule, cand, k) if strat[p] == GREEDY else 0
+            sc[d, 0] = cand[pick(st, p, k, default)]
             n = 1
     else:
         for _ in range(pg[i, I_COUNT]):
-            j = pick(st, p, k + 1, card_rule(st, i, rule, cand, k) if rule != RULE_YES and k > 0 else k)
+            default = k  # none (more)
+            if strat[p] == GREEDY and rule != RULE_YES and k > 0:
+                default = card_rule(st, i, rule, cand, k)
+            j = pick(st, p, k + 1, default)
             if j >= k:
                 break
             take(sc, d, n, cand, j, k)
@@ -513,13 +517,9 @@ def next_base(st, mask, s):
 def choose_opponent(st, p):
     """``OP_SEL_PLAYER others rule=OPPONENT``: one of the other players, in turn order after
     ``p``; the baseline's is the one with most VP (ties: the earliest)."""
-    ps, tv, strat = st[4], st[5], st[11]
+    tv, strat = st[5], st[11]
     n = tv[T_PLAYERS]
-    default = 0
-    if strat[p] == GREEDY:
-        for o in range(1, n):
-            if ps[(p + o) % n, P_VP] > ps[(p + 1 + default) % n, P_VP]:
-                default = o - 1
+    default = (opponent(st, p) - p - 1) % n if strat[p] == GREEDY else 0
     return (p + 1 + pick(st, p, n - 1, default)) % n
 
 

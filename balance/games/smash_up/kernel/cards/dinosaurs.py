@@ -16,8 +16,8 @@ from ..board import (
     affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, vp_now,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_STEGO, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION,
-    H_ATTACH, L_SMIN, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ATTACH, L_SMIN,
+    MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
 )
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,

@@ -16,10 +16,10 @@ attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import best_printed, help_, hit, place, vp_of, vp_with_move
+from ..baseline import best_printed, help_, hit, place, vp_of
 from ..board import (
     V, affectable, can_play_actions, destroyable, discard_attached, enter_play, gap, is_minion_card,
-    minion_allowed, pick, power, printed, protect, remove, return_to_hand, vp_now,
+    minion_allowed, pick, power, printed, protect, remove, return_to_hand,
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,

@@ -20,16 +20,16 @@ Gremlin's triggers are in ``triggers`` (destroyed) and
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import help_, hit, outranked, place
+from ..baseline import best_printed, help_, hit, opponent, outranked, place
 from ..board import (
     R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, gap, insert,
     is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
-    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT,
-    K_ACTION, L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION,
-    SLEEP_ACTIONS, SLEEP_MOVES, T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
+    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, K_ACTION,
+    L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES,
+    T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
 )
 from ..names import (
     N_BLOCK_THE_PATH, N_BROWNIE, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
@@ -37,7 +37,6 @@ from ..names import (
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
 from ..triggers import destroy
-from ..baseline import best_printed
 
 SP_GNOME = 501
 F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
@@ -109,19 +108,6 @@ def lead_host(st, c, hosts, k):
     if n == 0:
         return smallest_gap_all(st, hosts, k)
     return smallest_gap(st, hosts, idx, n)
-
-
-@jit
-def opponent_pick(st, p):
-    """Most VP; ties: the next in turn order after you. A seat."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    n = tv[T_PLAYERS]
-    best, bv = -1, -1
-    for o in range(1, n):
-        q = (p + o) % n
-        if ps[q, P_VP] > bv:
-            best, bv = q, ps[q, P_VP]
-    return best
 
 
 @jit
@@ -401,7 +387,7 @@ def name_factions(st, a):
             bits |= 1 << seat_faction(st, q, pick(st, c, 2, default))
         cs[a, C_NAMED] = bits
         return
-    mark = opponent_pick(st, c)
+    mark = opponent(st, c)
     want = seat_faction(st, mark, block_default(st, mark))
     default = -1
     k = 0

@@ -12,12 +12,12 @@ controls it).
 "The baseline would play this card" (``ab.want`` in the reference: Neophyte's and Mass
 Enchantment's defaults, Time Loop's and Archmage's wants) must read every faction's ``want``;
 calling back into ``hooks`` would make the call graph recursive (numba cannot cache that), so
-this module dispatches itself to the other faction modules (``want_of_*``). Time Loop's want
+this module dispatches itself to the other faction modules (``other_want``). Time Loop's want
 reads the other cards' wants, which may be a Time Loop again (another player's revealed by Mass
-Enchantment, then your own in hand): three levels are unrolled, each with its own dispatcher
-(``want_of_2`` -> ``want_of_1`` -> ``want_of_0``) so that the call graph has no cycle. They
-cover every reachable chain: a seat holds one Time Loop and only its own cards in hand, so at
-the last level no Time Loop is left to ask about.
+Enchantment, then your own in hand): ``hand_wants`` writes the two levels out as nested loops.
+They cover every reachable chain: a seat holds one Time Loop and only its own cards in hand, so
+at the last level no Time Loop is left to ask about. (The levels were once one dispatcher each;
+every dispatcher re-optimises all it calls, and the chain cost a minute of the cold compile.)
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
@@ -31,7 +31,7 @@ from ..layout import (
 )
 from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_NEOPHYTE, N_SACRIFICE, N_TIME_LOOP
 from ..opcodes import FL_INDESTRUCTIBLE
-from ..stack import grant_action, play_action_now, special_only
+from ..stack import play_action_now, special_only
 from ..tables import D_FACTION, D_FLAGS, D_NAME
 from ..triggers import destroy
 from .. import effects
@@ -94,85 +94,56 @@ def is_wizards(st, c):
 
 
 @jit
-def want_of_0(st, p, c):
-    """``ab.want`` of any card, deepest level (one dispatcher per level: no cycle): its data want
-    (``effects.want``), else its faction module's."""
+def own_want(st, p, c):
+    """``ab.want`` of a card as far as it reads no other card's: 1 or 0, or -1 for a Time Loop
+    (its want asks the rest of the hand). Its data want (``effects.want``), else its faction
+    module's."""
+    cs, defs = st[0], st[7]
     w = effects.want(st, p, c)
     if w >= 0:
-        return w == 1
-    return want_0(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
+        return w
+    if not is_wizards(st, c):
+        return 1 if other_want(st, p, c) else 0
+    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
+        return -1
+    return 1 if plain_want(st, p, c) else 0
 
 
 @jit
-def want_of_1(st, p, c):
-    w = effects.want(st, p, c)
-    if w >= 0:
-        return w == 1
-    return want_1(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
+def playable_action(st, c):
+    """An action the baseline may play now (``would_play``'s first tests)."""
+    return is_action_card(st, c) and not special_only(st, c, False)
 
 
 @jit
-def want_of_2(st, p, c):
-    w = effects.want(st, p, c)
-    if w >= 0:
-        return w == 1
-    return want_2(st, p, c) if is_wizards(st, c) else other_want(st, p, c)
-
-
-@jit
-def would_play_0(st, p, c):
-    """The baseline would play this action now (its own default), deepest level."""
-    return is_action_card(st, c) and not special_only(st, c, False) and want_of_0(st, p, c)
-
-
-@jit
-def would_play_1(st, p, c):
-    return is_action_card(st, c) and not special_only(st, c, False) and want_of_1(st, p, c)
-
-
-@jit
-def time_loop_want_1(st, p, card):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+def hand_wants(st, p, card):
+    """Time Loop's want: an action in p's hand other than ``card`` that the baseline would play
+    now. A Time Loop among them asks the same of the rest of the hand; a Time Loop at that
+    second level wants nothing (the reference's recursion ends there: a seat holds one Time
+    Loop, so a third level would find none to ask about)."""
+    lst, ln = st[1], st[2]
     for i in range(ln[L_HAND + p]):
         x = lst[L_HAND + p, i]
-        if x != card and would_play_0(st, p, x):
+        if x == card or not playable_action(st, x):
+            continue
+        w = own_want(st, p, x)
+        if w == 1:
             return True
+        if w < 0:  # a Time Loop: the level below, written out (no recursion: numba caches it)
+            for j in range(ln[L_HAND + p]):
+                y = lst[L_HAND + p, j]
+                if y != x and playable_action(st, y) and own_want(st, p, y) == 1:
+                    return True
     return False
 
 
 @jit
-def time_loop_want_2(st, p, card):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    for i in range(ln[L_HAND + p]):
-        x = lst[L_HAND + p, i]
-        if x != card and would_play_1(st, p, x):
-            return True
-    return False
-
-
-@jit
-def want_0(st, p, c):
-    """A Wizards action's want with no Time Loop chain left (unreachable for a Time Loop)."""
-    cs, defs = st[0], st[7]
-    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
-        return False
-    return plain_want(st, p, c)
-
-
-@jit
-def want_1(st, p, c):
-    cs, defs = st[0], st[7]
-    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
-        return time_loop_want_1(st, p, c)
-    return plain_want(st, p, c)
-
-
-@jit
-def want_2(st, p, c):
-    cs, defs = st[0], st[7]
-    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
-        return time_loop_want_2(st, p, c)
-    return plain_want(st, p, c)
+def want_of(st, p, c):
+    """``ab.want`` of any card (Neophyte's, Mass Enchantment's and Archmage's defaults)."""
+    w = own_want(st, p, c)
+    if w >= 0:
+        return w == 1
+    return hand_wants(st, p, c)
 
 
 @jit
@@ -189,18 +160,6 @@ def plain_want(st, p, c):
 
 # ---- minions -------------------------------------------------------------------------------------
 @jit
-def archmage_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if not can_play_actions(st, p):
-        return False
-    for i in range(ln[L_HAND + p]):
-        x = lst[L_HAND + p, i]
-        if is_action_card(st, x) and not special_only(st, x, False) and want_of_2(st, p, x):
-            return True
-    return False
-
-
-@jit
 def neophyte(st, p):
     """Options "hand", "play" (when it may be played now), None (back on top [D27])."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
@@ -210,7 +169,7 @@ def neophyte(st, p):
     play = playable_now(st, p, c)
     n = 3 if play else 2
     default = 0
-    if play and strat[p] == GREEDY and want_of_2(st, p, c):
+    if play and strat[p] == GREEDY and want_of(st, p, c):
         default = 1
     i = pick(st, p, n, default)
     if i == 0:
@@ -239,7 +198,7 @@ def mass_enchantment(st, c):
     default = 0
     if strat[c] == GREEDY:
         for i in range(k):
-            if want_of_2(st, c, actions[i]):
+            if want_of(st, c, actions[i]):
                 default = i
                 break
     play_action_now(st, c, actions[pick(st, c, k, default)], Z_DECK)  # owner unchanged [D28]
@@ -332,7 +291,11 @@ def sacrifice_want(st, p):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    return want_2(st, p, c)
+    """A Wizards card's want (``hooks.want``, after its data want)."""
+    cs, defs = st[0], st[7]
+    if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
+        return hand_wants(st, p, c)
+    return plain_want(st, p, c)
 
 
 @jit
@@ -343,7 +306,14 @@ def talent_usable(st, p, x):
 
 @jit
 def talent_want(st, p, x):
-    cs, defs = st[0], st[7]
-    if defs[cs[x, C_DEF], D_NAME] == N_ARCHMAGE:
-        return archmage_want(st, p)
+    """Archmage's talent (the only Wizards talent): an action in hand the baseline would play
+    now. (One function, not a wrapper around an ``archmage_want``: each dispatcher level
+    re-optimises the whole want chain it calls in the cold compile.)"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if defs[cs[x, C_DEF], D_NAME] != N_ARCHMAGE or not can_play_actions(st, p):
+        return False
+    for i in range(ln[L_HAND + p]):
+        c = lst[L_HAND + p, i]
+        if playable_action(st, c) and want_of(st, p, c):
+            return True
     return False
