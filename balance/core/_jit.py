@@ -3,32 +3,87 @@
 cache=True: compiled code is written next to the module, so only the first run compiles.
 nogil=True: chunks can run on several threads of one process.
 error_model='numpy': division never raises inside kernels (inputs are validated before).
+Every kernel function compiles under a file lock (``_LockedDispatcher``): processes that need
+the same function at once (test workers, a dask cluster's workers on one machine) compile it
+once and the others load it from the cache.
 """
+import os
+from contextlib import contextmanager
 from functools import partial
 
 import numba
 import numba.extending
 import numpy as np
-from numba.core import cgutils, types
+from numba.core import cgutils, sigutils, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
-jit = partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, each process compiles for itself
+    fcntl = None
+
+
+@contextmanager
+def _file_lock(folder: str, name: str):
+    """An exclusive lock on the file ``folder/name`` across processes, held until exit."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        handle = open(os.path.join(folder, name), "a")
+    except OSError:  # a read-only install (numba then caches elsewhere): compile unlocked
+        yield
+        return
+    with handle:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+class _LockedDispatcher(CPUDispatcher):
+    """A dispatcher whose compile holds a lock file beside its cache, one per function.
+
+    Cold, the Smash Up kernel's entry point takes about ten minutes to compile; two processes
+    that start it together would both spend them. numba's ``compile`` tries the cache first, so
+    the process that waited for the lock then loads what the first one wrote. The in-process
+    compiler lock is taken first, so threads and files always lock in one order; the kernels'
+    call graphs have no cycle, so processes cannot deadlock either."""
+
+    def compile(self, sig):
+        folder = getattr(self._cache, "_cache_path", None)  # None: not cached (cache=False)
+        args, _ = sigutils.normalize_signature(sig)
+        if folder is None or tuple(args) in self.overloads:
+            return super().compile(sig)
+        with global_compiler_lock, _file_lock(folder, f"{self.py_func.__qualname__}.lock"):
+            return super().compile(sig)
+
+
+def _locked(make):
+    """A numba decorator whose dispatchers compile under the lock (``_LockedDispatcher``)."""
+    def decorate(fn):
+        dispatcher = make(fn)
+        if isinstance(dispatcher, CPUDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
+            dispatcher.__class__ = _LockedDispatcher
+        return dispatcher
+    return decorate
+
+
+jit = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy"))
 
 # Hot helpers called per card or per fight: inlined at the Numba IR level, so the kernel's
 # loops see their bodies. A plain jitted call passes each array as a struct (7 words) with
 # reference counting on entry and exit, which cost more than the helpers' work (measured: the
 # resolve_fight call was about 120 ns of a 2.8 us game). Inlined helpers must not make array
 # views (``a[p]``) in hot paths: each view is an atomic incref/decref pair; pass tuples or indices.
-jit_inline = partial(numba.njit, cache=True, nogil=True, error_model="numpy", inline="always")
+jit_inline = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy", inline="always"))
 
 # Hot loops that allocate nothing: compiled without the NRT, so no reference counting at all.
 # IR-inlined helpers otherwise copy array arguments into new variables, and each copy is an
 # atomic incref/decref pair (measured: the inlined game loop ran 3x slower with the NRT on).
 # Callers allocate the arrays in a thin jit function and call the kernel once per chunk.
-jit_nonrt = partial(numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False)
+jit_nonrt = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False))
 
 
-class _WidenedDispatcher(CPUDispatcher):
+class _WidenedDispatcher(_LockedDispatcher):
     """A dispatcher that compiles one specialization per argument *type*: a constant argument
     at a call site (``f(st, 0)``, typed ``Literal[int](0)``) is widened to its plain type
     (``int64``) before compiling. numba's own dispatcher compiles a new copy of the callee (and
@@ -49,7 +104,7 @@ def jit_widened(fn):
     nothing: scratch arrays come from ``stack_empty`` / ``stack_zeros``; the caller from
     Python allocates the state."""
     dispatcher = jit_nonrt(fn)
-    if isinstance(dispatcher, CPUDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
+    if isinstance(dispatcher, _LockedDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
         dispatcher.__class__ = _WidenedDispatcher
     return dispatcher
 

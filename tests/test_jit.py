@@ -1,0 +1,45 @@
+"""balance.core._jit: kernel functions compile once across processes (the lock file)."""
+import subprocess
+import sys
+import textwrap
+
+MODULE = '''
+from balance.core._jit import jit
+
+
+@jit
+def work(n):
+    total = 0
+    for i in range(n):
+        total += i * i % 7
+    return total
+'''
+
+# Each process waits for the start file, so both ask for the cold function at the same moment,
+# then reports whether it compiled the function or loaded it from the cache.
+RUNNER = '''
+import os, sys, time
+sys.path.insert(0, {folder!r})
+import kernel_for_lock_test as k
+while not os.path.exists({start!r}):
+    time.sleep(0.005)
+assert k.work(1000) == sum(i * i % 7 for i in range(1000))
+print(sum(k.work.stats.cache_misses.values()), sum(k.work.stats.cache_hits.values()))
+'''
+
+
+def test_two_processes_asking_at_once_compile_a_function_once(tmp_path):
+    """Two processes call one cold cached function together: exactly one compiles it, the
+    other waits for the lock and loads it from the cache. Without the lock both would compile
+    whenever their compiles overlap (both start on the same signal); with it the count is one
+    whatever the timing, so the test cannot fail by chance."""
+    (tmp_path / "kernel_for_lock_test.py").write_text(MODULE)
+    start = tmp_path / "start"
+    code = textwrap.dedent(RUNNER.format(folder=str(tmp_path), start=str(start)))
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    start.touch()
+    results = [tuple(map(int, p.communicate(timeout=120)[0].split())) for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert sorted(results) == [(0, 1), (1, 0)]
+    assert (tmp_path / "__pycache__" / "work.lock").is_file()
