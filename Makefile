@@ -16,8 +16,8 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# -n auto --dist loadgroup: on every core, the tests that share a slow cold compile on one
-# worker (tests/conftest.py); two cores run the suite in about the time of its longest group.
+# -n auto --dist loadgroup: on every core, one test at a time per worker in the order
+# tests/conftest.py sets, so the long cold compiles overlap the rest of the suite.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 

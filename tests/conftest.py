@@ -43,14 +43,19 @@ def scripted_games():
     return json.loads((DATA / "avengers-cards" / "scripted_games.json").read_text())["games"]
 
 
-# The Smash Up kernel compiles for several minutes when numba's cache is cold (a fresh clone,
-# CI). With pytest-xdist (`make test` runs `-n auto --dist loadgroup`) every test that runs it
-# goes to one worker, which compiles it once, while the other workers run everything else.
+# The Smash Up kernel compiles for about ten minutes when numba's cache is cold (a fresh clone,
+# CI); the avengers-cards loops for several more between them. `make test` runs on every core
+# (`-n auto --dist loadgroup`: one test at a time per worker, in this order) and every kernel
+# function compiles under a lock file (balance.core._jit), so a worker that needs a function
+# another is compiling waits and then loads it. The order keeps both cores busy: the first
+# Smash Up kernel test starts that compile at once on one worker while the other runs the
+# avengers-cards tests (their compiles) and the rest; the other Smash Up kernel tests come last,
+# when the compile is done, and spread over every worker.
 SMASH_KERNEL = ("test_smash_up_kernel", "test_smash_up_engine", "smash-up")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if any(key in item.nodeid for key in SMASH_KERNEL):
-            item.add_marker(pytest.mark.xdist_group("smash-up-kernel"))
+    smash = [item for item in items if any(key in item.nodeid for key in SMASH_KERNEL)]
+    if smash:
+        later = set(smash[1:])
+        items[:] = smash[:1] + [item for item in items if item not in later and item is not smash[0]] + smash[1:]
