@@ -42,4 +42,24 @@ def test_two_processes_asking_at_once_compile_a_function_once(tmp_path):
     results = [tuple(map(int, p.communicate(timeout=120)[0].split())) for p in procs]
     assert all(p.returncode == 0 for p in procs)
     assert sorted(results) == [(0, 1), (1, 0)]
-    assert (tmp_path / "__pycache__" / "work.lock").is_file()
+    assert (tmp_path / "__pycache__" / "kernel_for_lock_test.work.lock").is_file()
+
+
+def test_functions_of_one_name_in_two_modules_of_a_folder_compile(tmp_path):
+    """Each faction module of the Smash Up kernel has a ``want``, and one calls another: the lock
+    files are named by module too, or the caller's compile would wait for its own lock (this
+    hung the suite once)."""
+    (tmp_path / "first_for_lock_test.py").write_text(MODULE)
+    (tmp_path / "second_for_lock_test.py").write_text(textwrap.dedent('''
+        from balance.core._jit import jit
+        from first_for_lock_test import work as first_work
+
+
+        @jit
+        def work(n):
+            return first_work(n) + 1
+    '''))
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import second_for_lock_test as m; "
+            "print(m.work(10))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == [str(sum(i * i % 7 for i in range(10)) + 1)]
