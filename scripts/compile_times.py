@@ -1,0 +1,64 @@
+"""Where a cold compile of the Smash Up kernel goes: seconds per numba dispatcher.
+
+numba reports a ``numba:compile`` event at the start and end of every function it compiles,
+nested when a function's compile compiles its callees. A function's *exclusive* time is its
+compile's time minus the compiles nested in it; that is what removing or merging the
+dispatcher would save. Run it on a cold cache (a fresh clone, or after editing a kernel file):
+
+    python scripts/compile_times.py --top 40
+
+It compiles ``turn.play_game`` (the tests' entry point) with greedy seats at 2 players and
+prints the total, then the dispatchers by exclusive time, with their inclusive time. On a warm
+cache nothing compiles and the list is empty.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--top", type=int, default=40, help="how many dispatchers to list")
+    args = parser.parse_args()
+
+    from numba.core import event
+
+    from balance.core.strategy import parse_strategy
+    from balance.games.smash_up.kernel import run
+    from balance.games.smash_up.rules import Rules
+    from balance.games.smash_up.strategies import STRATEGIES
+
+    rules = Rules.from_overrides({"players": 2})
+    seats = [parse_strategy("greedy", STRATEGIES)] * 2
+    start = time.time()
+    with event.install_recorder("numba:compile") as recorder:
+        run.play_one(rules, [("Aliens", "Dinosaurs"), ("Ninjas", "Pirates")], seats)
+    print(f"play_game's first call: {time.time() - start:.1f} s")
+
+    open_compiles, exclusive, inclusive = [], Counter(), {}
+    for stamp, ev in recorder.buffer:
+        fn = ev.data["dispatcher"].py_func
+        name = f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"
+        if ev.status == event.EventStatus.START:
+            open_compiles.append([name, stamp, 0.0])
+            continue
+        name, began, nested = open_compiles.pop()
+        spent = stamp - began
+        exclusive[name] += spent - nested
+        inclusive[name] = spent
+        if open_compiles:
+            open_compiles[-1][2] += spent
+    print(f"{len(exclusive)} dispatchers, {sum(exclusive.values()):.1f} s in all\n")
+    print(f"{'exclusive s':>11} {'inclusive s':>11}  dispatcher")
+    for name, seconds in exclusive.most_common(args.top):
+        print(f"{seconds:11.1f} {inclusive[name]:11.1f}  {name}")
+
+
+if __name__ == "__main__":
+    main()
