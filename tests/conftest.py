@@ -57,7 +57,8 @@ SMASH_KERNEL = ("test_smash_up_kernel", "test_smash_up_engine", "smash-up")
 def pytest_collection_modifyitems(config, items):
     smash = [item for item in items if any(key in item.nodeid for key in SMASH_KERNEL)]
     # the first to run must compile (not, say, test_cli's rules-key check of smash-up)
-    first = next((item for item in smash if item.nodeid.startswith("tests/test_smash_up_engine.py")), None)
+    first = next((item for item in smash if "test_smash_up_engine.py::" in item.nodeid), None)
     if first is not None:
-        later = [item for item in smash if item is not first]
-        items[:] = [first] + [item for item in items if item not in set(smash)] + later
+        held = set(smash)
+        rest = [item for item in items if item not in held]
+        items[:] = [first] + rest + [item for item in smash if item is not first]
