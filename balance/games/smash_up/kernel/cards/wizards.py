@@ -17,7 +17,7 @@ reads the other cards' wants, which may be a Time Loop again (another player's r
 Enchantment, then your own in hand): ``hand_wants`` writes the two levels out as nested loops.
 They cover every reachable chain: a seat holds one Time Loop and only its own cards in hand, so
 at the last level no Time Loop is left to ask about. (The levels were once one dispatcher each;
-every dispatcher re-optimises all it calls, and the chain cost a minute of the cold compile.)
+every dispatcher re-optimises all it calls, and the chain cost about 100 s of the cold compile.)
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
