@@ -55,13 +55,13 @@ def _file_lock(folder: str, name: str):
 class _LockedDispatcher(CPUDispatcher):
     """A dispatcher whose compile holds a lock file beside its cache, one per function.
 
-    Cold, the Smash Up kernel's entry point takes about ten minutes to compile; two processes
-    that start it together would both spend them. numba's ``compile`` tries the cache first, so
+    Cold, a large kernel's entry point can take minutes to compile; two processes that start
+    it together would both spend them. numba's ``compile`` tries the cache first, so
     the process that waited for the lock then loads what the first one wrote. The in-process
     compiler lock is taken first, so threads and files always lock in one order; the kernels'
     call graphs have no cycle, so processes cannot deadlock either. The lock is named like
     numba's cache files, by module and name: functions of one name in several modules of a
-    folder (each faction's ``want``) call each other."""
+    folder may call each other."""
 
     def compile(self, sig):
         folder = getattr(self._cache, "_cache_path", None)  # None: not cached (cache=False)
@@ -125,11 +125,10 @@ def jit_widened(fn):
     return dispatcher
 
 
-# A part of a ``jit_widened`` kernel called from one place (a turn's phases): its body is compiled
-# into its caller at the Numba IR level. Each dispatcher re-optimises and re-emits everything it
-# calls when it is finalised, so a phase of its own costs about as much cold compile as the
-# whole game below it (measured in the Smash Up kernel: ~20 s for each of play_phase, do_move
-# and score_phase).
+# A part of a ``jit_widened`` kernel called from one place: its body is compiled into its caller
+# at the Numba IR level. Each dispatcher re-optimises and re-emits everything it calls when it is
+# finalised, so such a part as a dispatcher of its own costs about as much cold compile as all
+# the code below it (docs/ARCHITECTURE.md, "What a cold compile costs").
 jit_inlined = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False,
                               inline="always"))
 
