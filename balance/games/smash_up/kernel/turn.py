@@ -6,7 +6,7 @@ Mirrors reference/game.py (``Game.setup``, ``play_phase``, ``score_phase``, ``sc
 the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference.
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import jit_inlined, stack_empty, stack_zeros
+from balance.core._jit import stack_empty, stack_zeros
 
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
 from .baseline import greedy_minion
@@ -165,7 +165,7 @@ def talent_ready(st, p, x):
         cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
 
 
-@jit_inlined  # called from one place: compiled into it
+@jit
 def greedy_play(st, p, n):
     """``greedy_play``: a wanted talent, a wanted extra move (They're Coming To Get You), a
     minion, the first wanted action in hand, else end the phase."""
@@ -201,7 +201,7 @@ def greedy_play(st, p, n):
     return n - 1
 
 
-@jit_inlined  # called from one place: compiled into it
+@jit
 def do_move(st, p, kind, c, s):
     """``Game.do_move``: the move's resolution runs on the stack until it is complete."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
@@ -236,7 +236,7 @@ def use_ctgy(st, p, c, a):
     play_minion_now(st, p, c, cs[a, C_SLOT], Z_DISCARD)
 
 
-@jit_inlined  # called from one place: compiled into it
+@jit
 def play_phase(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     tv[T_IN_PHASE] = 1
@@ -254,7 +254,7 @@ def play_phase(st, p):
 
 
 # ---- scoring ------------------------------------------------------------------------------------
-@jit_inlined  # called from one place: compiled into it
+@jit
 def score_phase(st):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     rdy = stack_empty(16)
@@ -397,7 +397,7 @@ def remove_slot(st, s):
 
 
 # ---- the turn ----------------------------------------------------------------------------------
-@jit_inlined  # called from one place: compiled into it
+@jit
 def start_of_turn(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for s in range(tv[T_NSLOTS]):
