@@ -125,14 +125,6 @@ def jit_widened(fn):
     return dispatcher
 
 
-# A part of a ``jit_widened`` kernel called from one place: its body is compiled into its caller
-# at the Numba IR level. Each dispatcher re-optimises and re-emits everything it calls when it is
-# finalised, so such a part as a dispatcher of its own costs about as much cold compile as all
-# the code below it (docs/ARCHITECTURE.md, "What a cold compile costs").
-jit_inlined = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False,
-                              inline="always"))
-
-
 def drop_stale_cache(module_file: str, recursive: bool = False) -> None:
     """Delete a game package's numba cache when any source it inlines has changed.
 
