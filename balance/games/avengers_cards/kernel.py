@@ -451,63 +451,36 @@ _SEAT_ROWS = 6
 
 
 # The game loops, compiled without the NRT (no reference counting; they allocate nothing).
-# Each is _game_loop with its line-up's constants: without greedy seats the loop is compiled
-# without greedy's large inlined chooser, which otherwise costs every strategy registers and
-# code layout (measured: ~5% for random and threshold); with the player count known at
-# compile time, every loop over the seats is unrolled (measured: ~8% for random, 4 players;
-# ~17% for greedy, whose sampling loops run over the seats). The fixed-player loops also leave
-# out restricted play (restricted line-ups take a general loop): about 3% more for random.
-# Those without greedy come in two: for the rulebook's rules and hands (see is_rulebook) and
-# for any. (Greedy gains nothing from it, and its loops are the slow ones to compile.)
+# Each is the loop _compiled_loop writes, with its line-up's constants: without greedy seats
+# the loop is compiled without greedy's large inlined chooser, which otherwise costs every
+# strategy registers and code layout (measured: ~5% for random and threshold); with the player
+# count known at compile time, every loop over the seats is unrolled (measured: ~8% for random,
+# 4 players; ~17% for greedy, whose sampling loops run over the seats). The fixed-player loops
+# also leave out restricted play (restricted line-ups take a general loop): about 3% more for
+# random. Those without greedy come in two: for the rulebook's rules and hands (see
+# is_rulebook) and for any. (Greedy gains nothing from it.)
 
 class _Loop(NamedTuple):
     run: object  # the compiled loop: play_games' arguments and its working arrays
     rulebook: bool  # whether it assumes is_rulebook (and reads the tally table)
 
 
-def _compiled_loop(players: int, with_greedy: bool, may_restrict: bool, rulebook: bool) -> _Loop:
-    """_game_loop compiled with these constants; players 0: any count (read from cfg).
+def _compiled_loop(fixed_players: int, with_greedy: bool, may_restrict: bool, rulebook: bool) -> _Loop:
+    """The game loop of play_games, compiled with these constants (fixed_players 0: any count,
+    read from cfg; may_restrict False: no seat is restricted; rulebook: see _fight_rules).
 
     The constants are the closure's cells, which numba compiles in and keys its cache on; the
-    distinct name gives each loop its own cache index file.
-    """
-    def loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, seed,
-             first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
-             score_hist, card_stats, villain_stats, pair_stats, scratch, work):
-        _game_loop(players if players > 0 else cfg[Cfg.PLAYERS], cfg, hand, strength, rewards,
-                   n_places, decks, start, sids, prm, restrict, seed, first_game, n_games,
-                   out_scores, out_tokens, out_win_units, out_beaten, seat_stats, score_hist,
-                   card_stats, villain_stats, pair_stats, scratch, work, with_greedy,
-                   may_restrict, rulebook)
+    distinct name gives each loop its own cache index file. The loop is written here, not
+    inlined from a function of its own: numba's IR inliner deep-copies a callee block by block,
+    each copy with the callee's whole scope, which cost about 20 s of each loop's cold compile
+    (cProfile: inline_closurecall.copy_ir; 11 loops in all).
 
-    name = ("_play_chunk" + ("_greedy" if with_greedy else "") + (f"_{players}p" if players else "")
-            + ("_rulebook" if rulebook else ""))
-    loop.__name__ = loop.__qualname__ = name
-    return _Loop(jit_nonrt(loop), rulebook)
-
-
-# The general loops (any player count and rules, restricted seats allowed), with and without
-# greedy, and (with greedy, players, rulebook) -> the loop for that line-up and those rules
-# without restricted seats.
-_GENERAL_LOOPS = {greedy: _compiled_loop(0, greedy, True, False) for greedy in (False, True)}
-_FIXED_LOOPS = {}
-for _n in (3, 4, 5):
-    _FIXED_LOOPS[False, _n, False] = _compiled_loop(_n, False, False, False)
-    _FIXED_LOOPS[False, _n, True] = _compiled_loop(_n, False, False, True)
-    _FIXED_LOOPS[True, _n, False] = _FIXED_LOOPS[True, _n, True] = _compiled_loop(_n, True, False, False)
-
-
-@jit_inline
-def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict,
-               seed, first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten,
-               seat_stats, score_hist, card_stats, villain_stats, pair_stats, scratch, work,
-               with_greedy, may_restrict, rulebook):
-    """The game loop of play_games. work is a tuple of zeroed working arrays: states, seat,
-    tokens, reserve, centre, deck, card_acc, villain_acc, plan, game_acc, pair_acc, score_acc,
-    and the tally table (uint64[P + 1], int64[_SEAT_ROWS, P + 1], int64[P, 3], int64[3],
-    int64[3], int64[deck_per_battle], int64[P, MAX_CARD + 1], int64[NV], int64[vpb, P + 1],
-    int64[2, 2, P, P + 1], int64[P], int64[P, max_score + 1], and tally_table(P) in the
-    rulebook loops); a tuple keeps calls under 31 arguments, which Python would pass as *args.
+    work is a tuple of zeroed working arrays: states, seat, tokens, reserve, centre, deck,
+    card_acc, villain_acc, plan, game_acc, pair_acc, score_acc, and the tally table (uint64[P + 1],
+    int64[_SEAT_ROWS, P + 1], int64[P, 3], int64[3], int64[3], int64[deck_per_battle],
+    int64[P, MAX_CARD + 1], int64[NV], int64[vpb, P + 1], int64[2, 2, P, P + 1], int64[P],
+    int64[P, max_score + 1], and tally_table(P) in the rulebook loops); a tuple keeps calls under
+    31 arguments, which Python would pass as *args.
 
     Without greedy seats no choice depends on the tokens, so each battle's cards are chosen
     before its fights (plan[t, :P] the cards of fight t, plan[t, P] its tally in the rulebook
@@ -521,136 +494,154 @@ def _game_loop(players, cfg, hand, strength, rewards, n_places, decks, start, si
     batch_games() games: one add per play instead of six, two per game and seat instead of one
     per card, and no branch on the fight's outcome (measured, random 4 players: game_acc and
     pair_acc +9% over one add per card, seat counter and pair).
-
-    players (== cfg[Cfg.PLAYERS]), with_greedy, may_restrict (False: no seat is restricted)
-    and rulebook (see _fight_rules) are compile-time constants of the loops _compiled_loop builds.
     """
-    (states, seat, tokens, reserve, centre, deck, card_acc, villain_acc, plan, game_acc, pair_acc,
-     score_acc, table) = work
-    h = cfg[Cfg.HAND_SIZE]
-    battles = cfg[Cfg.BATTLES]
-    vpb = cfg[Cfg.VILLAINS_PER_BATTLE]
-    dpb = cfg[Cfg.DECK_PER_BATTLE]
-    bonus = cfg[Cfg.SET_BONUS]
-    per_colour = cfg[Cfg.TOKENS_PER_COLOUR]
-    batch = batch_games(battles, per_colour)
-    hand_mask = seat[_HAND]
-    record = seat[_RECORD]
-    order = seat[_ORDER]
-    played_mask = seat[_PLAYED]
-    rewarded_mask = seat[_REWARDED]
-    scores = seat[_SCORE]
-    seed_k = seed_key(seed)
-    full_mask = 0
-    for i in range(h):
-        full_mask |= 1 << hand[i]
+    def loop(cfg, hand, strength, rewards, n_places, decks, start, sids, prm, restrict, seed,
+             first_game, n_games, out_scores, out_tokens, out_win_units, out_beaten, seat_stats,
+             score_hist, card_stats, villain_stats, pair_stats, scratch, work):
+        players = fixed_players if fixed_players > 0 else cfg[Cfg.PLAYERS]
+        (states, seat, tokens, reserve, centre, deck, card_acc, villain_acc, plan, game_acc,
+         pair_acc, score_acc, table) = work
+        h = cfg[Cfg.HAND_SIZE]
+        battles = cfg[Cfg.BATTLES]
+        vpb = cfg[Cfg.VILLAINS_PER_BATTLE]
+        dpb = cfg[Cfg.DECK_PER_BATTLE]
+        bonus = cfg[Cfg.SET_BONUS]
+        per_colour = cfg[Cfg.TOKENS_PER_COLOUR]
+        batch = batch_games(battles, per_colour)
+        hand_mask = seat[_HAND]
+        record = seat[_RECORD]
+        order = seat[_ORDER]
+        played_mask = seat[_PLAYED]
+        rewarded_mask = seat[_REWARDED]
+        scores = seat[_SCORE]
+        seed_k = seed_key(seed)
+        full_mask = 0
+        for i in range(h):
+            full_mask |= 1 << hand[i]
 
-    restricted = may_restrict and _any_restricted(restrict)
+        restricted = may_restrict and _any_restricted(restrict)
 
-    in_batch = 0
-    for g in range(n_games):
-        game_k = game_key(seed_k, first_game + g)
-        for s in range(players + 1):
-            states[s] = game_stream_key(game_k, s)
-        for c in range(3):
-            reserve[c] = per_colour
-            centre[c] = 0
-            for p in range(players):
-                tokens[p, c] = start[p, c]
-                reserve[c] -= start[p, c]
-        for p in range(players):
-            played_mask[p] = 0
-            rewarded_mask[p] = 0
-        beaten_count = 0
-
-        first = 0  # the first-player card passes clockwise each battle
-        for b in range(battles):
-            for p in range(players):
-                hand_mask[p] = full_mask
-            # Shuffle the battle's deck and fight its first vpb cards (partial Fisher-Yates).
-            for i in range(dpb):
-                deck[i] = decks[b, i]
-            for i in range(vpb):
-                j = i + below(states, 0, dpb - i)
-                deck[i], deck[j] = deck[j], deck[i]
-
-            for t in range(vpb):
-                # Choose the cards of fights t .. end - 1: without greedy seats, the whole
-                # battle's at its first fight (see above); with them, each fight's as it comes.
-                # (One call site: greedy's large chooser is inlined, and compiled, once.)
-                end = t + 1 if with_greedy else (vpb if t == 0 else 0)
-                for u in range(t, end):
-                    _choose_plays(players, u, vpb, deck[u], plan, hand_mask, restrict, restricted,
-                                  sids, prm, tokens, reserve, centre, strength, rewards, n_places,
-                                  cfg, states, scratch, with_greedy)
-                    if rulebook:
-                        plan[u, players] = table[tally_key(players, plan[u])]
-                villain = deck[t]
-                plays = plan[t]
-                in_centre = centre[0] + centre[1] + centre[2]
-                beaten = resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre,
-                                       strength, rewards, n_places, record, order, rulebook,
-                                       plan[t, players])
-                # Per-seat counters without data-dependent branches: random plays make such
-                # branches unpredictable, and adding a zero is cheaper than a mispredict.
-                fight_sum = 0
-                for p in range(players):
-                    card = plays[p]
-                    rec = record[p]
-                    was_rewarded = np.int64(((rec >> _REC_GAINED) & 0xFFFF) != 0)
-                    card_acc[p, card] += (rec + (1 << _REC_PLAYS)
-                                          + (was_rewarded << _REC_REWARDED))
-                    rewarded_mask[p] |= was_rewarded << card
-                    fight_sum += rec  # fields add up without carries, as in card_acc
-                handed = (fight_sum >> _REC_GAINED) & 0xFFFF
-                taken = (fight_sum >> _REC_LOST) & 0xFFFF
-                won = np.int64(beaten)
-                beaten_count += won
-                villain_acc[villain] += _pack_fight(won, (handed - in_centre) * won,
-                                                    in_centre * won, taken)
-            # The cards played this battle are those that left the hands.
-            for p in range(players):
-                played_mask[p] |= full_mask & ~hand_mask[p]
-            first = first + 1 if first + 1 < players else 0
-
-        best = -1
-        for p in range(players):
-            scores[p] = score3(tokens[p, 0], tokens[p, 1], tokens[p, 2], bonus)
-            best = max(best, scores[p])
-        winners = 0
-        for p in range(players):
-            winners += scores[p] == best
-        out_beaten[g] = beaten_count
-        share = WIN_UNIT // winners
-        for p in range(players):
-            s = scores[p]
-            top = np.int64(s == best)
-            units = share * top
-            out_scores[g, p] = s
-            out_win_units[g, p] = units
+        in_batch = 0
+        for g in range(n_games):
+            game_k = game_key(seed_k, first_game + g)
+            for s in range(players + 1):
+                states[s] = game_stream_key(game_k, s)
             for c in range(3):
-                out_tokens[g, p, c] = tokens[p, c]
-            score_acc[p, s] += 1
-            ahead = 0
-            for q in range(players):
-                ahead += np.int64(s > scores[q]) << (8 * q)
-            pair_acc[p] += ahead
-            r = winners * top  # the outcome class (see _SPREAD8)
-            pm = played_mask[p] | 1  # value 0: the game itself
-            rm = rewarded_mask[p]
-            game_acc[0, 0, p, r] += _SPREAD8[pm & 255]
-            game_acc[1, 0, p, r] += _SPREAD8[rm & 255]
-            if not rulebook:  # the rulebook loops' hands have no card above 7
-                game_acc[0, 1, p, r] += _SPREAD8[pm >> 8]
-                game_acc[1, 1, p, r] += _SPREAD8[rm >> 8]
-        in_batch += 1
-        if in_batch == batch:
-            _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats)
-            _flush_games(players, game_acc, pair_acc, seat_stats, card_stats, pair_stats)
-            in_batch = 0
-    _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats)
-    _flush_games(players, game_acc, pair_acc, seat_stats, card_stats, pair_stats)
-    _fold_scores(players, score_acc, seat_stats, score_hist)
+                reserve[c] = per_colour
+                centre[c] = 0
+                for p in range(players):
+                    tokens[p, c] = start[p, c]
+                    reserve[c] -= start[p, c]
+            for p in range(players):
+                played_mask[p] = 0
+                rewarded_mask[p] = 0
+            beaten_count = 0
+
+            first = 0  # the first-player card passes clockwise each battle
+            for b in range(battles):
+                for p in range(players):
+                    hand_mask[p] = full_mask
+                # Shuffle the battle's deck and fight its first vpb cards (partial Fisher-Yates).
+                for i in range(dpb):
+                    deck[i] = decks[b, i]
+                for i in range(vpb):
+                    j = i + below(states, 0, dpb - i)
+                    deck[i], deck[j] = deck[j], deck[i]
+
+                for t in range(vpb):
+                    # Choose the cards of fights t .. end - 1: without greedy seats, the whole
+                    # battle's at its first fight (see above); with them, each fight's as it comes.
+                    # (One call site: greedy's large chooser is inlined, and compiled, once.)
+                    end = t + 1 if with_greedy else (vpb if t == 0 else 0)
+                    for u in range(t, end):
+                        _choose_plays(players, u, vpb, deck[u], plan, hand_mask, restrict, restricted,
+                                      sids, prm, tokens, reserve, centre, strength, rewards, n_places,
+                                      cfg, states, scratch, with_greedy)
+                        if rulebook:
+                            plan[u, players] = table[tally_key(players, plan[u])]
+                    villain = deck[t]
+                    plays = plan[t]
+                    in_centre = centre[0] + centre[1] + centre[2]
+                    beaten = resolve_fight(players, cfg, first, villain, plays, tokens, reserve, centre,
+                                           strength, rewards, n_places, record, order, rulebook,
+                                           plan[t, players])
+                    # Per-seat counters without data-dependent branches: random plays make such
+                    # branches unpredictable, and adding a zero is cheaper than a mispredict.
+                    fight_sum = 0
+                    for p in range(players):
+                        card = plays[p]
+                        rec = record[p]
+                        was_rewarded = np.int64(((rec >> _REC_GAINED) & 0xFFFF) != 0)
+                        card_acc[p, card] += (rec + (1 << _REC_PLAYS)
+                                              + (was_rewarded << _REC_REWARDED))
+                        rewarded_mask[p] |= was_rewarded << card
+                        fight_sum += rec  # fields add up without carries, as in card_acc
+                    handed = (fight_sum >> _REC_GAINED) & 0xFFFF
+                    taken = (fight_sum >> _REC_LOST) & 0xFFFF
+                    won = np.int64(beaten)
+                    beaten_count += won
+                    villain_acc[villain] += _pack_fight(won, (handed - in_centre) * won,
+                                                        in_centre * won, taken)
+                # The cards played this battle are those that left the hands.
+                for p in range(players):
+                    played_mask[p] |= full_mask & ~hand_mask[p]
+                first = first + 1 if first + 1 < players else 0
+
+            best = -1
+            for p in range(players):
+                scores[p] = score3(tokens[p, 0], tokens[p, 1], tokens[p, 2], bonus)
+                best = max(best, scores[p])
+            winners = 0
+            for p in range(players):
+                winners += scores[p] == best
+            out_beaten[g] = beaten_count
+            share = WIN_UNIT // winners
+            for p in range(players):
+                s = scores[p]
+                top = np.int64(s == best)
+                units = share * top
+                out_scores[g, p] = s
+                out_win_units[g, p] = units
+                for c in range(3):
+                    out_tokens[g, p, c] = tokens[p, c]
+                score_acc[p, s] += 1
+                ahead = 0
+                for q in range(players):
+                    ahead += np.int64(s > scores[q]) << (8 * q)
+                pair_acc[p] += ahead
+                r = winners * top  # the outcome class (see _SPREAD8)
+                pm = played_mask[p] | 1  # value 0: the game itself
+                rm = rewarded_mask[p]
+                game_acc[0, 0, p, r] += _SPREAD8[pm & 255]
+                game_acc[1, 0, p, r] += _SPREAD8[rm & 255]
+                if not rulebook:  # the rulebook loops' hands have no card above 7
+                    game_acc[0, 1, p, r] += _SPREAD8[pm >> 8]
+                    game_acc[1, 1, p, r] += _SPREAD8[rm >> 8]
+            in_batch += 1
+            if in_batch == batch:
+                _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats)
+                _flush_games(players, game_acc, pair_acc, seat_stats, card_stats, pair_stats)
+                in_batch = 0
+        _flush_counts(players, hand, card_acc, card_stats, villain_acc, villain_stats)
+        _flush_games(players, game_acc, pair_acc, seat_stats, card_stats, pair_stats)
+        _fold_scores(players, score_acc, seat_stats, score_hist)
+
+
+    name = ("_play_chunk" + ("_greedy" if with_greedy else "")
+            + (f"_{fixed_players}p" if fixed_players else "") + ("_rulebook" if rulebook else ""))
+    loop.__name__ = loop.__qualname__ = name
+    return _Loop(jit_nonrt(loop), rulebook)
+
+
+# The general loops (any player count and rules, restricted seats allowed), with and without
+# greedy, and (with greedy, players, rulebook) -> the loop for that line-up and those rules
+# without restricted seats.
+_GENERAL_LOOPS = {greedy: _compiled_loop(0, greedy, True, False) for greedy in (False, True)}
+_FIXED_LOOPS = {}
+for _n in (3, 4, 5):
+    _FIXED_LOOPS[False, _n, False] = _compiled_loop(_n, False, False, False)
+    _FIXED_LOOPS[False, _n, True] = _compiled_loop(_n, False, False, True)
+    _FIXED_LOOPS[True, _n, False] = _FIXED_LOOPS[True, _n, True] = _compiled_loop(_n, True, False, False)
 
 
 @jit_inline
