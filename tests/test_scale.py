@@ -214,8 +214,16 @@ def deliverable_signals():
     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
+@pytest.fixture(scope="module")
+def uninterrupted_run():
+    """The run run_cli starts, played whole in this process (computed once for the three signals)."""
+    return balance.simulate("avengers-cards", players=[3, 4], games=150_000, seed=5,
+                            strategies=["greedy"], keep_games=True, threads=2)
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGKILL, -9), (signal.SIGTERM, 130), (signal.SIGINT, 130)])
-def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code, deliverable_signals):
+def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code, deliverable_signals,
+                                                               uninterrupted_run):
     out = tmp_path / "run"
     proc = run_cli(out)
     wait_for_checkpoint(out, proc)
@@ -229,8 +237,7 @@ def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code
     r = subprocess.run([EXE, "simulate", "avengers-cards", "--resume", str(out), "--quiet"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    whole = balance.simulate("avengers-cards", players=[3, 4], games=150_000, seed=5,
-                             strategies=["greedy"], keep_games=True, threads=2)
+    whole = uninterrupted_run
     for name in TABLES:
         assert pl.read_parquet(out / f"{name}.parquet").equals(whole.tables[name]), name
     assert pl.read_parquet(out / "games.parquet").equals(whole.games)
