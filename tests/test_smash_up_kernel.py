@@ -190,6 +190,23 @@ def test_static_abilities_mark_exactly_the_cards_whose_text_has_them():
     assert marks == {card_code(n): m for n, m in expected.items()}
 
 
+@pytest.mark.parametrize("tricksters", ["current", "2012"])
+def test_host_rules_are_the_defaults_smash_up_cards_gives(tricksters):
+    """A play-on action with a host rule in the data is placed by it, not by its faction
+    module: the rules are the Default lines of smash-up-cards.md (HELP for Upgrade, Tooth and
+    Claw and Smoke Bomb, HIT for Poison, the base where you lead with the smallest gap for Block
+    the Path and Overrun), and no other card has one."""
+    from balance.games.smash_up.kernel.names import card_code
+    from balance.games.smash_up.kernel.opcodes import HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_LEAD_GAP
+    from balance.games.smash_up.kernel.tables import D_HOST, D_NAME, card_tables
+
+    defs, _, _, _ = card_tables(Rules.from_overrides({"tricksters": tricksters}).catalogue())
+    rules = {int(r[D_NAME]): int(r[D_HOST]) for r in defs if r[D_HOST]}
+    expected = {"Upgrade": HOST_HELP_W, "Tooth and Claw...and Guns": HOST_HELP_W, "Poison": HOST_HIT_M,
+                "Smoke Bomb": HOST_HELP, "Block the Path": HOST_LEAD_GAP, "Overrun": HOST_LEAD_GAP}
+    assert rules == {card_code(n): r for n, r in expected.items()}
+
+
 def test_a_rules_switch_selects_the_cards_other_program():
     from balance.games.smash_up.effects import faction_data
     from balance.games.smash_up.kernel.opcodes import I_FLAGS, I_WHERE, FLAG_NOT_SAME_NAME, WHERE_ANY, WHERE_HERE
@@ -259,6 +276,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\nstatic = ["PER_NAME_HERE 1"]\n[Collector]\nstatic = ["PER_NAME_HERE 1"]',
      "one card name"),
     ('[Invader]\non_play = "DRAW me 1', "cannot read the card effects"),
+    ('[Invader]\nhost = "HELP"', "'Invader' has a host but is not played on a minion or a base"),
+    ('[Invader]\nhost = "NEAREST"', "host = 'NEAREST': unknown host rule; allowed: HELP, HELP_W"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

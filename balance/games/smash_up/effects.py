@@ -81,6 +81,12 @@ Static abilities (``static = [...]``):
 - ``PROTECT host|mine_here from=cards|actions``: other players' cards (or actions) cannot affect
   the host minion (or its controller's minions on its base)
 
+A play-on action's host, the baseline's choice of the minion or base it is played on
+(``host = "RULE"``; without one its faction module chooses): ``HELP`` (HELP; no minion of
+yours: the first), ``HELP_W`` (HELP, else the lowest-power minion), ``HIT_M`` (HIT, with the
+[D9] fallback to your lowest-power minion), ``LEAD_GAP`` (the base where you lead with the
+smallest gap, else the smallest gap).
+
 Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
 played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
 selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
@@ -107,6 +113,7 @@ from balance.core.errors import BalanceError
 from .kernel import opcodes as oc
 from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ON_PLAY, H_TALENT
 from .kernel.names import card_code
+from .kernel.tables import PLAY_ON
 from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
@@ -154,16 +161,19 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
 PROTECTIONS = {("host", "cards"): oc.PROT_CARDS_HOST, ("host", "actions"): oc.PROT_ACTIONS_HOST,
                ("mine_here", "actions"): oc.PROT_ACTIONS_MINE_HERE}
+HOST_RULES = {"HELP": oc.HOST_HELP, "HELP_W": oc.HOST_HELP_W, "HIT_M": oc.HOST_HIT_M,
+              "LEAD_GAP": oc.HOST_LEAD_GAP}
 
 
 @dataclass(frozen=True)
 class CardEffects:
     """One card's data: a step list per hook name, its want's conditions (None: none given) and
-    its static abilities (host power, power per same-named minion here, flags, protection)."""
+    its static abilities and host rule (host power, power per same-named minion here, flags,
+    protection, HOST_ rule or 0)."""
 
     hooks: dict
     want: tuple | None
-    static: tuple = (0, 0, 0, 0)
+    static: tuple = (0, 0, 0, 0, 0)
 
 
 def _static(where: _Where, texts: list[str]) -> tuple:
@@ -523,10 +533,14 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                                f"{', '.join(SWITCHES)}")
         if switch in switches:
             table.update(hooks)
-    unknown = set(table) - set(HOOKS) - {"want", "static"}
+    unknown = set(table) - set(HOOKS) - {"want", "static", "host"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
-                           f"{', '.join([*HOOKS, 'want', 'static', 'if'])}")
+                           f"{', '.join([*HOOKS, 'want', 'static', 'host', 'if'])}")
+    host = table.pop("host", None)
+    if host is not None and host not in HOST_RULES:
+        raise BalanceError(f"{source}: {name!r} host = {host!r}: unknown host rule; allowed: "
+                           f"{', '.join(HOST_RULES)}")
     for key, value in table.items():
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise BalanceError(f"{source}: {name!r} {key} must be a list of strings, e.g. "
@@ -551,7 +565,7 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
     static = _static(_Where(source, name, "static"), table.get("static", []))
-    return CardEffects(hooks, want, static)
+    return CardEffects(hooks, want, (*static, HOST_RULES.get(host, 0)))
 
 
 @lru_cache(maxsize=None)
@@ -591,7 +605,7 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
     definition rows): (prog int64[n, I_N], starts int64[ndefs, 5] (a row per hook number, -1:
-    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 4] (``CardEffects.static``)).
+    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 5] (``CardEffects.static``)).
     Program rows start with a lone OP_END at row 0, so that a start of 0 never names a program."""
     switches = frozenset(switches)
     rows: list = [[oc.OP_END] + [0] * (oc.I_N - 1)]
@@ -606,6 +620,9 @@ def assemble(cat, switches=frozenset()):
             hook_starts = [-1] * 5
             want, action_selection = -1, None
             effects = data.get(card.name)
+            if effects is not None and effects.static[4] and card.name not in PLAY_ON:
+                raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} has a "
+                                   "host but is not played on a minion or a base")
             if effects is not None:
                 for hook, steps in effects.hooks.items():
                     hook_starts[HOOKS[hook]] = len(rows)
@@ -635,8 +652,8 @@ def assemble(cat, switches=frozenset()):
                     rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
             starts.append(hook_starts)
             wants.append(want)
-            statics.append(effects.static if effects is not None else (0, 0, 0, 0))
-    statics = np.array(statics, np.int64).reshape(-1, 4)
+            statics.append(effects.static if effects is not None else (0, 0, 0, 0, 0))
+    statics = np.array(statics, np.int64).reshape(-1, 5)
     names = [c.name for cards in cat.factions.values() for c in cards]
     per_name = sorted({n for n, s in zip(names, statics) if s[1]})
     if len(per_name) > 1:

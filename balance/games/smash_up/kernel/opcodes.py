@@ -69,6 +69,8 @@ CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one pe
 # its host minion or to its controller's minions on its base)
 FL_INDESTRUCTIBLE, FL_MICROBOT = 1, 2
 PROT_CARDS_HOST, PROT_ACTIONS_HOST, PROT_ACTIONS_MINE_HERE = 1, 2, 4
+# a play-on action's host rule (``host`` in the data; tables.D_HOST; 0: its faction module's code)
+HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_LEAD_GAP = 1, 2, 3, 4
 
 # conditions (OP_IF's I_ARG1, with I_ARG2 its number, or for those that read a selection the
 # row of the action's first SEL_MINION or MOVE)

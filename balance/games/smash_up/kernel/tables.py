@@ -19,13 +19,15 @@ D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_TRIGGERS = range(6)
 D_PROG = 6  # + hook (layout.H_ON_PLAY .. H_SPECIAL): the hook's program start row, -1: none
 D_WANT = D_PROG + 5  # its want's start row, -1: the faction module decides
 # static abilities (data/effects ``static``; opcodes FL_ and PROT_): the power an attached action
-# gives its host, the power per minion of its own name on its base, flags, protection bits
+# gives its host, the power per minion of its own name on its base, flags, protection bits; and
+# a play-on action's host rule (data/effects ``host``; opcodes HOST_, 0: the faction module's)
 D_HOST_POWER, D_PER_NAME, D_FLAGS, D_PROTECT = D_WANT + 1, D_WANT + 2, D_WANT + 3, D_WANT + 4
-D_N = D_PROTECT + 1
+D_HOST = D_PROTECT + 1
+D_N = D_HOST + 1
 BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2, BS_N = range(6)
 PLAYON_NONE, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN = range(4)
 # rules/smash-up-cards.md §1.1: "Play on a base / on a minion / on one of your minions"
-_PLAY_ON = {
+PLAY_ON = {
     "Jammed Signal": PLAYON_BASE, "Wildlife Preserve": PLAYON_BASE, "Infiltrate": PLAYON_BASE,
     "Block the Path": PLAYON_BASE, "Enshrouding Mist": PLAYON_BASE, "Flame Trap": PLAYON_BASE,
     "Hideout": PLAYON_BASE, "Pay the Piper": PLAYON_BASE, "Overrun": PLAYON_BASE,
@@ -70,7 +72,7 @@ def card_tables(cat, switches=()):
         for spec in cat.factions[faction]:
             d = len(rows)
             rows.append((card_code(spec.name), _KIND[spec.kind], spec.power or 0, f,
-                         _PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0),
+                         PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0),
                          *starts[d], wants[d], *statics[d]))
             decks[faction] += [d] * spec.copies
     bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp) for b in cat.bases], np.int64)

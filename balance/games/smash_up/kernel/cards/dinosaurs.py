@@ -11,7 +11,7 @@ ability. Option lists live in local arrays, never in ``opt``.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import help_, hit, outranked, weakest
+from ..baseline import help_, help_w, hit, outranked
 from ..board import (
     affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, vp_now,
 )
@@ -49,17 +49,6 @@ def card_step(st, d, hook, step):
     return DONE
 
 
-@jit
-def help_default(st, p, cand, k):
-    """HELP, else (no minion of yours) the lowest-power minion."""
-    i = help_(st, p, cand, k)
-    return weakest(st, cand, k) if i < 0 else i
-
-
-# ---- Lasertops ---------------------------------------------------------------------------------
-
-
-# ---- Augmentation, Howl ------------------------------------------------------------------------
 @jit
 def targets(st, c, out):
     """Minions ``c``'s action may affect (board order); the count."""
@@ -115,7 +104,7 @@ def augmentation(st, c):
     if strat[c] == GREEDY:
         default = augment_pick(st, c, cand, k)
         if default < 0:
-            default = help_default(st, c, cand, k)
+            default = help_w(st, c, cand, k)
     cs[cand[pick(st, c, k, default)], C_TEMP] += 4
 
 
@@ -374,9 +363,7 @@ def preserve_host(st, c, k):
 def host(st, p, c, hosts, k):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
-        return help_default(st, p, hosts, k)
-    elif name == N_WILDLIFE_PRESERVE:
+    if name == N_WILDLIFE_PRESERVE:
         return preserve_host(st, p, k)  # hosts[:k] are the slots 0..k-1
     return 0
 

@@ -16,7 +16,7 @@ attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import best_printed, help_, hit, place, vp_of
+from ..baseline import best_printed, hit, place, vp_of
 from ..board import (
     V, affectable, can_play_actions, destroyable, discard_attached, enter_play, gap, is_minion_card,
     minion_allowed, pick, power, printed, protect, remove, return_to_hand,
@@ -420,12 +420,6 @@ def host(st, p, c, hosts, k):
     elif name == N_INFILTRATE:
         s = infiltrate_bases_first(st, p)
         return 0 if s < 0 else s
-    elif name == N_POISON:
-        i = hit(st, p, hosts, k, False)
-        return i if i >= 0 else hit(st, p, hosts, k, True)
-    elif name == N_SMOKE_BOMB:
-        i = help_(st, p, hosts, k)
-        return 0 if i < 0 else i
     return 0
 
 

@@ -20,9 +20,12 @@ Gremlin's triggers are in ``triggers`` (destroyed) and
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import best_printed, help_, hit, opponent, outranked, place
+from ..baseline import (
+    best_printed, help_, hit, lead, opponent, others_max, outranked, place, player_power, smallest_gap,
+    smallest_gap_all,
+)
 from ..board import (
-    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, gap, insert,
+    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, insert,
     is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, vp_now,
 )
 from ..layout import (
@@ -45,69 +48,6 @@ F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
 @jit
 def current(st):
     return st[9][R_TRICKSTERS_2012] == 0
-
-
-# ---- shared baseline helpers (zombies.py uses ``lead_host``, ``smallest_gap``) ---------------
-@jit
-def player_power(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    t = 0
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if cs[m, C_CTRL] == p:
-            t += power(st, m)
-    return t
-
-
-@jit
-def others_max(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    best = -(1 << 30)
-    for q in range(tv[T_PLAYERS]):
-        if q != p:
-            v = player_power(st, q, s)
-            if v > best:
-                best = v
-    return best
-
-
-@jit
-def lead(st, p, s):
-    return player_power(st, p, s) - others_max(st, p, s)
-
-
-@jit
-def smallest_gap(st, hosts, idx, n):
-    """``_smallest_gap`` over ``hosts[idx[:n]]`` (slots): the index into ``hosts``."""
-    best, bk = -1, (0, 0)
-    for j in range(n):
-        i = idx[j]
-        k = (gap(st, hosts[i]), i)
-        if best < 0 or k < bk:
-            best, bk = i, k
-    return best
-
-
-@jit
-def smallest_gap_all(st, hosts, k):
-    idx = stack_empty(SCRATCH)
-    for i in range(k):
-        idx[i] = i
-    return smallest_gap(st, hosts, idx, k)
-
-
-@jit
-def lead_host(st, c, hosts, k):
-    """The base where you lead with the smallest gap (else the smallest gap)."""
-    idx = stack_empty(SCRATCH)
-    n = 0
-    for i in range(k):
-        if lead(st, c, hosts[i]) > 0:
-            idx[n] = i
-            n += 1
-    if n == 0:
-        return smallest_gap_all(st, hosts, k)
-    return smallest_gap(st, hosts, idx, n)
 
 
 @jit
@@ -703,9 +643,7 @@ def disenchant(st, c):
 def host(st, p, c, hosts, k):
     cs, defs = st[0], st[7]
     name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_BLOCK_THE_PATH:
-        return lead_host(st, p, hosts, k)
-    elif name == N_ENSHROUDING_MIST:
+    if name == N_ENSHROUDING_MIST:
         return mist_host(st, p, hosts, k)
     elif name == N_FLAME_TRAP:
         return flame_trap_host(st, p, hosts, k)

@@ -14,7 +14,7 @@ rows in exactly that order, one per distinct name.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import place
+from ..baseline import place, smallest_gap_all
 from ..board import (
     discard_attached, has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
     shuffle, to_discard,
@@ -30,7 +30,7 @@ from ..names import (
 from ..stack import add_option
 from ..tables import D_KIND, D_NAME
 from ..baseline import best_printed
-from .tricksters import lead_host, place_host, smallest_gap_all
+from .tricksters import place_host
 
 
 # ---- the resumable part of the cards -------------------------------------------------------------
@@ -309,9 +309,7 @@ def ctgy_want(st, p, c, a):
 def host(st, p, c, hosts, k):
     cs, defs = st[0], st[7]
     name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_OVERRUN:
-        return lead_host(st, p, hosts, k)
-    elif name == N_THEY_RE_COMING_TO_GET_YOU:
+    if name == N_THEY_RE_COMING_TO_GET_YOU:
         return ctgy_host(st, p, hosts, k)
     return 0
 
