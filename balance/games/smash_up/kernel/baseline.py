@@ -212,6 +212,7 @@ def host_rule(st, p, rule, hosts, k):
 
 @jit
 def player_power(st, p, s):
+    """The total power of ``p``'s minions on slot ``s``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     t = 0
     for i in range(ln[L_SMIN + s]):
@@ -223,6 +224,7 @@ def player_power(st, p, s):
 
 @jit
 def others_max(st, p, s):
+    """The highest total power another player has on slot ``s``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     best = -(1 << 30)
     for q in range(tv[T_PLAYERS]):
@@ -235,6 +237,7 @@ def others_max(st, p, s):
 
 @jit
 def lead(st, p, s):
+    """How far ``p`` leads on slot ``s`` (negative: behind)."""
     return player_power(st, p, s) - others_max(st, p, s)
 
 
@@ -252,6 +255,7 @@ def smallest_gap(st, hosts, idx, n):
 
 @jit
 def smallest_gap_all(st, hosts, k):
+    """``smallest_gap`` over all of ``hosts[:k]``."""
     idx = stack_empty(SCRATCH)
     for i in range(k):
         idx[i] = i

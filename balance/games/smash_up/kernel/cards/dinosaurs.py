@@ -49,6 +49,7 @@ def card_step(st, d, hook, step):
     return DONE
 
 
+# ---- Augmentation, Howl ------------------------------------------------------------------------
 @jit
 def targets(st, c, out):
     """Minions ``c``'s action may affect (board order); the count."""
