@@ -2,7 +2,7 @@
 (reference/baseline.py function by function). Candidate lists are int64 arrays of card ids
 (or slots) with a count; results are indices into them, -1 for none."""
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty
+from balance.core._jit import stack_empty, stack_zeros
 
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, gap, insert,
@@ -211,34 +211,19 @@ def host_rule(st, p, rule, hosts, k):
 
 
 @jit
-def player_power(st, p, s):
-    """The total power of ``p``'s minions on slot ``s``."""
+def lead(st, p, s):
+    """How far ``p`` leads on slot ``s``: its power there minus the highest other player's
+    (negative: behind)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    t = 0
+    pw = stack_zeros(MAX_PLAYERS)
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
-        if cs[m, C_CTRL] == p:
-            t += power(st, m)
-    return t
-
-
-@jit
-def others_max(st, p, s):
-    """The highest total power another player has on slot ``s``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    best = -(1 << 30)
+        pw[cs[m, C_CTRL]] += power(st, m)
+    best = -1
     for q in range(tv[T_PLAYERS]):
-        if q != p:
-            v = player_power(st, q, s)
-            if v > best:
-                best = v
-    return best
-
-
-@jit
-def lead(st, p, s):
-    """How far ``p`` leads on slot ``s`` (negative: behind)."""
-    return player_power(st, p, s) - others_max(st, p, s)
+        if q != p and (best < 0 or pw[q] > best):
+            best = pw[q]
+    return pw[p] - best
 
 
 @jit
@@ -263,12 +248,12 @@ def smallest_gap_all(st, hosts, k):
 
 
 @jit
-def lead_host(st, c, hosts, k):
-    """The base where you lead with the smallest gap (else the smallest gap)."""
+def lead_host(st, p, hosts, k):
+    """The base where ``p`` leads with the smallest gap (else the smallest gap)."""
     idx = stack_empty(SCRATCH)
     n = 0
     for i in range(k):
-        if lead(st, c, hosts[i]) > 0:
+        if lead(st, p, hosts[i]) > 0:
             idx[n] = i
             n += 1
     if n == 0:

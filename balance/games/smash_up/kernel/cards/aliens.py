@@ -13,7 +13,7 @@ Tar Pits replacement, no Infiltrate cancellation) and, for the statistics, comes
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import hit, outranked, place, v_with_minion
+from ..baseline import hit, lead, outranked, place, v_with_minion
 from ..board import (
     V, active, affectable, gap, move, move_pairs, pick, places, power, remove, return_to_hand, shuffle, push,
 )
@@ -236,21 +236,6 @@ def jam_want(st, p):
 
 
 # ---- Terraforming ----------------------------------------------------------------------------------
-@jit
-def lead(st, p, s):
-    """Your power on the base minus the highest other player's power there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    pw = stack_zeros(4)
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        pw[cs[m, C_CTRL]] += power(st, m)
-    best = -1
-    for q in range(tv[T_PLAYERS]):
-        if q != p and (best < 0 or pw[q] > best):
-            best = pw[q]
-    return pw[p] - best
-
-
 @jit
 def terraform_default(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st

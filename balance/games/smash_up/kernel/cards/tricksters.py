@@ -21,7 +21,7 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..baseline import (
-    best_printed, help_, hit, lead, opponent, others_max, outranked, place, player_power, smallest_gap,
+    best_printed, help_, hit, lead, opponent, outranked, place, smallest_gap,
     smallest_gap_all,
 )
 from ..board import (
@@ -421,7 +421,7 @@ def flame_trap_host(st, c, hosts, k):
     idx = stack_empty(SCRATCH)
     n = 0
     for i in range(k):
-        if others_max(st, c, hosts[i]) > player_power(st, c, hosts[i]):
+        if lead(st, c, hosts[i]) < 0:  # another player has more power there
             idx[n] = i
             n += 1
     if n == 0:
