@@ -15,8 +15,6 @@ from balance.games.smash_up.rules import Rules
 
 B3 = ["Jungle Oasis", "The Great Library", "Tortuga"]  # no ability reacts during a play
 OLD = Rules(players=2, tricksters="2012")
-CORE_BROWNIE = "needs core: an 'after a card is played, completely' hook reading g.touched (2012 Brownie)"
-CORE_HIDEOUT = "needs core: the primitives skip minions shielded by the 2012 Hideout [D41]"
 
 
 def _names(cards):
@@ -142,7 +140,6 @@ def test_brownie_2012_does_not_draw():
     assert not g.players[0].hand and not g.players[1].discard
 
 
-@pytest.mark.xfail(strict=True, reason=CORE_BROWNIE)
 def test_brownie_2012_an_action_that_affects_it_costs_two_random_cards():  # [D30]: also if removed
     g = scenario(bases=B3, rules=OLD)
     put(g, 0, "Brownie", 0)
@@ -153,7 +150,6 @@ def test_brownie_2012_an_action_that_affects_it_costs_two_random_cards():  # [D3
     assert len(g.players[1].discard) == 3  # two random cards and the Beam Up
 
 
-@pytest.mark.xfail(strict=True, reason=CORE_BROWNIE)
 def test_brownie_2012_a_minion_whose_on_play_affects_it_costs_two_random_cards():
     g = scenario(bases=B3, rules=OLD)
     put(g, 0, "Brownie", 0)
@@ -172,6 +168,28 @@ def test_brownie_2012_ignores_cards_that_do_not_affect_it_and_cards_in_play():
     g.play_action(1, hand(g, 1, "Take the Shinies"))
     g.play_minion(1, hand(g, 1, "Armor Stego"), g.slots[0])
     g.move(walker, g.slots[0], 1)
+    assert len(g.players[1].hand) == 3
+
+
+def test_brownie_2012_its_owners_cards_cost_nothing():
+    g = scenario(bases=B3, rules=OLD)
+    put(g, 0, "Brownie", 0)
+    hand(g, 0, "Scout", "Walker")
+    g.play_action(0, hand(g, 0, "Beam Up"))  # returns the owner's own Brownie (HIT_M: only minion)
+    assert sorted(_names(g.players[0].hand)) == ["Brownie", "Scout", "Walker"]
+
+
+def test_brownie_2012_a_trigger_inside_the_play_is_not_the_played_cards_step():
+    # seat 1's Ninja Master destroys seat 1's own Nukebot; the Nukebot's trigger (a card already
+    # in play) destroys the Brownie: not the Ninja Master's own step, so nothing is discarded
+    g = scenario(bases=B3, rules=OLD, strategies=_seat(1, {"Ninja Master": [lambda o: 1]}))
+    brownie = put(g, 0, "Brownie", 0)
+    nukebot = put(g, 1, "Nukebot", 0)
+    hand(g, 1, "Scout", "Walker", "King Rex")
+    g.current = 1
+    g.play_minion(1, hand(g, 1, "Ninja Master"), g.slots[0])
+    assert _asked(g, 1, "Ninja Master")[0][1] is nukebot
+    assert nukebot not in g.slots[0].minions and brownie not in g.slots[0].minions
     assert len(g.players[1].hand) == 3
 
 
@@ -569,7 +587,6 @@ def test_hideout_default_host_is_where_you_lead_by_most():
         assert g.play_action(0, hand(g, 0, "Hideout")).host is g.slots[1]
 
 
-@pytest.mark.xfail(strict=True, reason=CORE_HIDEOUT)
 def test_hideout_2012_shields_your_minions_there_from_one_action_then_is_destroyed():  # [D41]
     g = scenario(bases=B3, rules=OLD)
     attach(g, 0, "Hideout", 0)
@@ -580,6 +597,38 @@ def test_hideout_2012_shields_your_minions_there_from_one_action_then_is_destroy
     assert _names(g.players[0].discard) == ["Hideout"]
     g.play_action(1, hand(g, 1, "Beam Up"))  # used up: the next action affects it
     assert _names(g.players[0].hand) == ["Walker"]
+
+
+def test_hideout_2012_shields_every_minion_of_yours_there_for_the_whole_action():
+    g = scenario(bases=B3, rules=OLD)
+    attach(g, 0, "Hideout", 0)
+    w1, w2 = put(g, 0, "Walker", 0), put(g, 0, "Walker", 0)
+    theirs = put(g, 1, "Walker", 0)
+    elsewhere = put(g, 0, "Walker", 1)
+    g.current = 1
+    g.strategies[1] = Scripted({"Cannon": [w1, w2]})  # up to two minions of power <= 2
+    g.play_action(1, hand(g, 1, "Cannon"))  # both chosen; the shield acts as they would go
+    assert w1 in g.slots[0].minions and w2 in g.slots[0].minions
+    assert _names(g.players[0].discard) == ["Hideout"]
+    assert theirs in g.slots[0].minions and elsewhere in g.slots[1].minions
+
+
+def test_hideout_2012_a_play_on_action_on_a_shielded_minion_has_no_effect():
+    g = scenario(bases=B3, rules=OLD)
+    attach(g, 0, "Hideout", 0)
+    walker = put(g, 0, "Walker", 0)
+    g.current = 1
+    g.play_action(1, hand(g, 1, "Poison"))
+    assert not walker.attached and not g.slots[0].actions
+    assert _names(g.players[1].discard) == ["Poison"] and _names(g.players[0].discard) == ["Hideout"]
+
+
+def test_hideout_2012_does_not_shield_from_its_owners_actions():
+    g = scenario(bases=B3, rules=OLD)
+    hide = attach(g, 0, "Hideout", 0)
+    put(g, 0, "Walker", 0)
+    g.play_action(0, hand(g, 0, "Beam Up"))  # HIT_M: the owner's only minion
+    assert _names(g.players[0].hand) == ["Walker"] and hide in g.slots[0].actions
 
 
 def test_hideout_2012_does_not_shield_from_minion_abilities():

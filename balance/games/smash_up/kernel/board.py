@@ -17,13 +17,14 @@ from .opcodes import (
 )
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
-    C_TALENT, C_TEMP, C_ZONE, GREEDY, MAX_PLAYERS, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
+    C_TALENT, C_TEMP, C_TOUCH, C_ZONE, F_P, F_PROC, F_SHIELD, F_X, GREEDY, H_ATTACH, MAX_SLOTS,
+    PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .names import (
-    B_THE_CENTRAL_BRAIN, N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_HIDEOUT, N_JAMMED_SIGNAL, N_MICROBOT_ALPHA,
+    B_THE_CENTRAL_BRAIN, N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_BROWNIE, N_HIDEOUT, N_JAMMED_SIGNAL, N_MICROBOT_ALPHA,
     N_MICROBOT_FIXER, N_OVERRUN,
 )
 from .tables import (
@@ -660,9 +661,74 @@ def protect(st, m):
             i += 1
 
 
+# ---- what a played card's own steps affect (2012 Hideout and Brownie) --------------------------
+@jit
+def own_play(st):
+    """The depth of the play frame (PR_PLAY_MINION or PR_PLAY_ACTION) whose card's own steps
+    are running (the reference's innermost ``Game.plays`` entry), or -1: none, or another
+    card's ability runs (an after-played frame, a talent, a destruction's triggers)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    d = tv[T_SP] - 1
+    if tv[T_QUIET] != 0 or d < 0:
+        return -1
+    if fs[d, F_PROC] == PR_PLAY_ACTION:  # choosing and attaching to the host
+        return d
+    if fs[d, F_PROC] == PR_CARD and fs[d, F_X] <= H_ATTACH:  # on-play, action, on-attach hooks
+        return d - 1  # pushed by the play's frame, right under it
+    return -1
+
+
+@jit
+def touch(st, m):
+    """``Game.touch``: the card being played is about to affect minion ``m`` (§1.3.5 [D6]);
+    False when the 2012 Hideout shields ``m`` from it (the caller then leaves ``m`` alone).
+    With the 2012 list only: the Hideout shields its controller's minions on its base from the
+    first other player's action that would affect one of them, for that whole action, and is
+    destroyed instead [D41]; an affected minion is marked for the 2012 Brownie (``C_TOUCH``).
+    Outside a card's own steps (``own_play``) nothing happens."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if rs[R_TRICKSTERS_2012] == 0:
+        return True
+    d = own_play(st)
+    if d < 0:
+        return True
+    q, s = cs[m, C_CTRL], cs[m, C_SLOT]
+    if fs[d, F_PROC] == PR_PLAY_ACTION and q != fs[d, F_P]:
+        bit = 1 << (q * MAX_SLOTS + s)
+        if fs[d, F_SHIELD] & bit:
+            return False
+        for i in range(ln[L_SACT + s]):
+            a = lst[L_SACT + s, i]
+            if defs[cs[a, C_DEF], D_NAME] == N_HIDEOUT and cs[a, C_CTRL] == q:
+                discard_attached(st, a)
+                fs[d, F_SHIELD] |= bit
+                return False
+    cs[m, C_TOUCH] |= 1 << d
+    return True
+
+
+@jit
+def brownies(st, d):
+    """``Game.end_play``: the own steps of the play at depth ``d`` are over; each 2012 Brownie
+    they affected makes the card's player, if not its controller, discard two random cards,
+    whether it is still in play or not [D30]. (All discards are the same player's, so their
+    order among Brownies changes nothing.)"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if rs[R_TRICKSTERS_2012] == 0:
+        return
+    p, bit = fs[d, F_P], 1 << d
+    for c in range(cs.shape[0]):
+        if cs[c, C_TOUCH] & bit:
+            cs[c, C_TOUCH] &= ~bit
+            if defs[cs[c, C_DEF], D_NAME] == N_BROWNIE and cs[c, C_CTRL] != p:
+                discard_random(st, p, 2)
+
+
 @jit
 def move(st, m, dest):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if not touch(st, m):
+        return
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     push(lst, ln, L_SMIN + dest, m)
     cs[m, C_SLOT] = dest
@@ -674,6 +740,8 @@ def move(st, m, dest):
 @jit
 def return_to_hand(st, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if not touch(st, m):
+        return
     leave(st, m)
     o = cs[m, C_OWNER]
     push(lst, ln, L_HAND + o, m)
@@ -683,6 +751,8 @@ def return_to_hand(st, m):
 @jit
 def to_deck_bottom(st, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if not touch(st, m):
+        return
     leave(st, m)
     o = cs[m, C_OWNER]
     insert(lst, ln, L_DECK + o, 0, m)

@@ -18,7 +18,7 @@ from .baseline import best_move, best_printed, hit, opponent, place, sail_defaul
 from .board import (
     V, affectable, count_on, destroyable, discard_random, draw, gap, has_minion_on, is_action_card,
     is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, pop, power, printed, push,
-    refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
+    refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
     CAP, C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, GREEDY,
@@ -125,7 +125,8 @@ def step(st, d, hook, pc):
                 to_deck_bottom(st, sc[d, j])
         elif op == OP_POWER_TEMP:  # the selected minions, until the end of the turn
             for j in range(fs[d, F_K]):
-                cs[sc[d, j], C_TEMP] += pg[i, I_ARG1]
+                if touch(st, sc[d, j]):
+                    cs[sc[d, j], C_TEMP] += pg[i, I_ARG1]
         elif op == OP_MOVE:
             move_minions(st, i, p, action)
         elif op == OP_MARK:

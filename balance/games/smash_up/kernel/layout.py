@@ -29,7 +29,9 @@ MAX_OPTIONS = 4096  # a choice's options (minion plays: cards x bases)
 
 # cs columns
 C_DEF, C_OWNER, C_ZONE, C_CTRL, C_SLOT, C_ENTERED, C_COUNTERS, C_TEMP, C_TALENT, C_STEGO, \
-    C_BUCC, C_HOST, C_NAMED, C_N = range(14)
+    C_BUCC, C_HOST, C_NAMED, C_TOUCH, C_N = range(15)
+# C_TOUCH (2012 list only): bit d set once the own steps of the card played at frame depth d
+# affected this minion (``board.touch``); the 2012 Brownie reads it when that play ends
 
 # zones
 Z_NONE, Z_DECK, Z_HAND, Z_DISCARD, Z_MINION, Z_ATTACHED = range(6)
@@ -56,10 +58,12 @@ SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
-    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_MICROBOTS, T_N = range(16)
+    T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_MICROBOTS, T_QUIET, T_N = range(17)
 # T_WINDOW: 1 + the depth of the before-scoring window's frame while one is open, else 0
 # T_MICROBOTS: 1 if a deck of this game holds a Microbot Alpha or Fixer (whose power reads the
 # board), else 0 (set up once per game: a board reading then skips the count)
+# T_QUIET: > 0 while a destruction's replacements and triggers run (``triggers.destroy``): they
+# are not the own steps of the card being played, whatever frame is on top (``board.touch``)
 
 # grant kinds, most restrictive first [D12]
 G_AT, G_EMPTY, G_TWO, G_DISC, G_ANY, G_FREE = range(6)
@@ -75,8 +79,15 @@ H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL = range(5)
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers
-F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_L, F_N = range(13)
-MAX_DEPTH = 64  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
+F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_L, F_SHIELD, F_N = range(14)
+# F_SHIELD (an action play's frame, 2012 list): bit q * MAX_SLOTS + s set once a 2012 Hideout
+# shields seat q's minions on slot s from the rest of this action (``board.touch``)
+MAX_DEPTH = 63  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
+# (a depth is a bit of the int64 C_TOUCH, so at most 63)
+
+# the procedures a frame runs (``stack`` pushes them, ``vm.run`` executes them)
+PR_PLAY_MINION, PR_AFTER_PLAYED, PR_GRANT_NOW, PR_PLAY_ACTION, PR_CARD, PR_GRANT_ACTION, \
+    PR_WINDOW = range(7)
 
 # strategies: ``strat`` int64[STRAT_N]: each seat's kernel strategy (RANDOM or GREEDY, a
 # planner plays as GREEDY), then from SW_READY + 2p and SW_DENY + 2p its V weights in percent

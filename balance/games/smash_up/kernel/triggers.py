@@ -15,11 +15,11 @@ from .board import (
     R_TRICKSTERS_2012, discard_from_hand,
     MODE_BASES, MODE_CARDS, R_MODE,
     active, can_move, count_named, destroyable, draw, is_microbot, leave, move, pick, to_deck_bottom,
-    to_discard,
+    to_discard, touch,
 )
 from .layout import (
     C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, L_HAND, L_SMIN, P_CAVE, P_SLEEP_MODE, P_VP, S_BASE,
-    S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS,
+    S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS, T_QUIET,
 )
 from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT
 from .opcodes import FL_INDESTRUCTIBLE
@@ -138,8 +138,28 @@ def archives(st):
 @jit
 def destroy(st, vic, nv, by, action, out):
     """Destroy minions ``vic[:nv]`` together (``Game.destroy``); ``out[:k]`` the ones this call
-    destroyed (not those its triggers destroyed); returns k."""
+    destroyed (not those its triggers destroyed); returns k. ``by``, ``action``: the source, as
+    the reference's signature has them (the callers checked legality already)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    if rs[R_TRICKSTERS_2012] == 0:
+        return destroy_touched(st, vic, nv, out)
+    kept = stack_empty(CAP)  # the victims a 2012 Hideout does not shield (``board.touch``)
+    k = 0
+    for j in range(nv):
+        m = vic[j]
+        if in_slot(st, m, cs[m, C_SLOT]) and (defs[cs[m, C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE) == 0 \
+                and touch(st, m):
+            kept[k] = m
+            k += 1
+    return destroy_touched(st, kept, k, out)
+
+
+@jit
+def destroy_touched(st, vic, nv, out):
+    """``destroy`` once the victims were touched: the replacements and triggers run as no
+    card's own steps (``T_QUIET``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    tv[T_QUIET] += 1
     dcard = stack_empty((MAX_LEVELS, CAP))
     dslot = stack_empty((MAX_LEVELS, CAP))
     dmicro = stack_empty((MAX_LEVELS, CAP))
@@ -177,5 +197,5 @@ def destroy(st, vic, nv, by, action, out):
                 idx[level] = 0
         elif name == N_GREMLIN and rs[R_MODE] & MODE_CARDS:
             gremlin(st, m, True)
-    _ = by, action  # 2012 Brownie will read who affected whom (not in the kernel yet)
+    tv[T_QUIET] -= 1
     return count[0]

@@ -28,7 +28,8 @@ from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
 from .tables import BS_VP0, D_KIND, D_NAME, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
-from .stack import PR_CARD, PR_PLAY_ACTION, PR_WINDOW, add_option, minion_moves, play_minion_now, push_frame, push_move
+from .layout import PR_CARD, PR_PLAY_ACTION, PR_WINDOW
+from .stack import add_option, minion_moves, play_minion_now, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
 
 R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS

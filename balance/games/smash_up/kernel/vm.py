@@ -10,8 +10,8 @@ from balance.core._jit import stack_empty
 
 from . import hooks
 from .board import (
-    MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, can_play_actions, enter_play, is_action_card,
-    is_minion_card, pick, printed, protect, remove, to_discard, use_grant,
+    MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions, enter_play,
+    is_action_card, is_minion_card, pick, printed, protect, remove, to_discard, touch, use_grant,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_PC,
@@ -21,10 +21,10 @@ from .layout import (
     Z_DISCARD, Z_HAND, Z_NONE,
 )
 from .names import B_THE_HOMEWORLD
-from .stack import (
-    PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
-    PR_WINDOW, grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only,
+from .layout import (
+    PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW,
 )
+from .stack import grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only
 from .tables import BS_NAME, D_PLAYON, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
 
 PR_DONE = 99
@@ -55,6 +55,7 @@ def run(st, base):
                 if rs[R_MODE] & MODE_CARDS:
                     push_frame(st, PR_CARD, fs[d, F_P], fs[d, F_C], fs[d, F_S], H_ON_PLAY)
             elif pc == 2:
+                brownies(st, d)  # the own steps are over (``Game.end_play``)
                 push_frame(st, PR_AFTER_PLAYED, fs[d, F_P], fs[d, F_C], fs[d, F_S], 0)
             else:
                 finish(st, d)
@@ -82,6 +83,7 @@ def run(st, base):
                 if not action_starts(st, d):
                     finish(st, d)
             else:
+                brownies(st, d)  # the own steps are over (``Game.end_play``)
                 if fs[d, F_Y] == 0:  # not attached: to its owner's discard pile
                     to_discard(st, fs[d, F_C])
                 finish(st, d)
@@ -268,6 +270,9 @@ def action_starts(st, d):
             return False
         default = hooks.host(st, p, c, hosts, k) if cards and strat[p] == GREEDY else 0
         h = hosts[pick(st, p, k, default)]
+        if not touch(st, h):  # a 2012 Hideout shields the host: no effect
+            to_discard(st, c)
+            return False
         tv[T_ENTRY] += 1
         attach(st, c, p, cs[h, C_SLOT], h, tv[T_ENTRY])
         fs[d, F_Y] = 1

@@ -9,6 +9,8 @@ Each faction module in ``cards/`` and ``bases.py`` fill these tables, keyed by c
 - ``WANT[name](g, p, card) -> bool``: whether the baseline plays this action now;
 - ``TALENT[name] = (usable(g, p, x), use(g, p, x), want(g, p, x))``: a talent of a card x in play;
 - ``AFTER_PLAYED[name](g, x, m)``: a card x in play reacting to minion m having been played;
+- ``AFTER_AFFECTED[name](g, p, m)``: minion m reacting to a card played by p whose own steps
+  affected it (``Game.touch``), when that play's own steps end;
 - ``AFTER_DESTROYED[name](g, m, slot)`` / ``AFTER_DISCARDED[name](g, m)``: a minion's own trigger;
 - ``START[name](g, p, x)`` / ``END[name](g, p, x)``: turn-edge abilities of a card x in play;
 - ``BEFORE[name] = (options(g, q, slot), do(g, q, slot, opt), want(g, q, slot, opt))``: a
@@ -28,6 +30,7 @@ HOST: dict = {}
 WANT: dict = {}
 TALENT: dict = {}
 AFTER_PLAYED: dict = {}
+AFTER_AFFECTED: dict = {}
 AFTER_DESTROYED: dict = {}
 AFTER_DISCARDED: dict = {}
 START: dict = {}
@@ -68,6 +71,15 @@ def after_minion_played(g, m, slot):
         fn = AFTER_PLAYED.get(x.card.name)
         if fn is not None and _still_in_play(g, x):
             fn(g, x, m)
+
+
+def after_affected(g, p, affected):
+    """The minions a card played by ``p`` affected, in the order first affected, react (2012
+    Brownie), whether they are still in play or not [D30]."""
+    for m in affected:
+        fn = AFTER_AFFECTED.get(m.name)
+        if fn is not None:
+            fn(g, p, m)
 
 
 def _still_in_play(g, x):

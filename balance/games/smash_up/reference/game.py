@@ -20,7 +20,7 @@ from balance.core.rng import PyStream
 
 from . import abilities as ab
 from .baseline import greedy_minion, greedy_play, keep_value, place, score_order
-from .state import Attached, Card, Minion, Player, Slot
+from .state import Attached, Card, Minion, Play, Player, Slot
 
 PLAY_ON_BASE = frozenset({"Jammed Signal", "Wildlife Preserve", "Infiltrate", "Block the Path",
                           "Enshrouding Mist", "Flame Trap", "Hideout", "Pay the Piper", "Overrun",
@@ -57,7 +57,9 @@ class Game:
         self.entry = 0
         self.uid = 0
         self.log: list = []
-        self.touched: list = []  # (minion, player) pairs: see ``touch``
+        # the cards being played, innermost last: a ``Play`` while a card's own steps run, None
+        # while a triggered ability runs inside one (its effects are not the played card's)
+        self.plays: list = []
         self.window = None  # the before-scoring window in progress: {"slot", "used"}
         self.winner = None
         self.capped = False
@@ -265,17 +267,48 @@ class Game:
         (host.attached if isinstance(host, Minion) else host.actions).remove(a)
         self.players[a.card.owner].discard.append(a.card)
 
-    def touch(self, m, by):
-        """Note that a card controlled by ``by`` affected minion ``m`` (§1.3.5 [D6]); the 2012
-        Brownie reads this after each card a player plays."""
-        if by is not None:
-            self.touched.append((m, by))
+    def touch(self, m, by) -> bool:
+        """A card controlled by ``by`` (None: a base or a rule) is about to affect minion ``m``
+        (§1.3.5 [D6]); False when the 2012 Hideout shields ``m`` (the caller then leaves it
+        alone). Only the own steps of the card being played count (``self.plays``): the 2012
+        Hideout shields your minions on its base from the first other player's action that
+        would affect one of them, for that whole action, and is destroyed instead [D41]; the
+        2012 Brownie reads the minions a card affected when its play ends [D30]."""
+        play = self.plays[-1] if self.plays else None
+        if by is None or play is None:
+            return True
+        if play.action and m.controller != play.player and self.rules.tricksters == "2012":
+            key = (m.controller, m.slot)
+            if key in play.shielded:
+                return False
+            hideout = next((a for a in m.slot.actions
+                            if a.card.name == "Hideout" and a.controller == m.controller), None)
+            if hideout is not None:
+                self.discard_action(hideout)
+                play.shielded.add(key)
+                self.log.append(("shielded", "Hideout", m.controller))
+                return False
+        if m not in play.affected:
+            play.affected.append(m)
+        return True
+
+    def begin_play(self, p, action: bool) -> "Play":
+        """A card played by ``p`` starts its own steps (``touch`` records for it)."""
+        play = Play(p, action)
+        self.plays.append(play)
+        return play
+
+    def end_play(self, play):
+        """The card's own steps are over: the cards reacting to what it affected (the 2012
+        Brownie) react now, before anything else happens after the play."""
+        assert self.plays.pop() is play
+        ab.after_affected(self, play.player, play.affected)
 
     def boost(self, m, by, temp=0, counters=0):
         """Change a minion's power: ``temp`` until the end of the turn, ``counters`` +1 each."""
-        m.temp += temp
-        m.counters += counters
-        self.touch(m, by)
+        if self.touch(m, by):
+            m.temp += temp
+            m.counters += counters
 
     def _leave(self, m):
         """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
@@ -284,19 +317,22 @@ class Game:
             self.discard_action(a)
 
     def return_to_hand(self, m, by=None):
-        self.touch(m, by)
+        if not self.touch(m, by):
+            return
         self._leave(m)
         self.players[m.card.owner].hand.append(m.card)
         self.log.append(("return", m.name, m.controller))
 
     def to_deck_bottom(self, m, by=None):
-        self.touch(m, by)
+        if not self.touch(m, by):
+            return
         self._leave(m)
         self.players[m.card.owner].deck.insert(0, m.card)
         self.log.append(("bottom", m.name, m.controller))
 
     def move(self, m, dest, by=None):
-        self.touch(m, by)
+        if not self.touch(m, by):
+            return
         m.slot.minions.remove(m)
         dest.minions.append(m)
         m.slot = dest
@@ -306,11 +342,10 @@ class Game:
     def destroy(self, victims, by, action: bool):
         """Destroy minions together (§1.6, [D19]): replacements first, then triggers."""
         victims = [m for m in victims if m in m.slot.minions and m.name != "Warbot"]
+        victims = [m for m in victims if self.touch(m, by)]  # a 2012 Hideout shields some
         archives = {p for p in range(self.n) if self.in_play("Microbot Archive", p)}
         before = [(m, m.slot, self.is_microbot(m)) for m in victims]
         destroyed = []
-        for m, _, _ in before:
-            self.touch(m, by)
         for m, slot, microbot in before:
             if m not in slot.minions:
                 continue
@@ -329,7 +364,9 @@ class Game:
             self.players[m.card.owner].discard.append(m.card)
             destroyed.append((m, slot, microbot))
             self.log.append(("destroy", m.name, m.controller))
-        # triggers: base abilities first, then players' cards in turn order (§1.10, [D13])
+        # triggers: base abilities first, then players' cards in turn order (§1.10, [D13]);
+        # they are not the destroying card's own steps
+        self.plays.append(None)
         for m, slot, _ in destroyed:
             ab.base_after_destroyed(self, m, slot)
         order = self.turn_order()
@@ -337,6 +374,7 @@ class Game:
             if microbot and m.controller in archives:
                 self.draw(m.controller)
             ab.after_destroyed(self, m, slot)
+        self.plays.pop()
         return [m for m, _, _ in destroyed]
 
     def score_discard(self, m):
@@ -373,8 +411,12 @@ class Game:
         if self.in_play_phase and p == self.current:
             self.phase_minions += 1
         self.log.append(("play", card.name, p, slot.name))
+        play = self.begin_play(p, False)
         ab.on_play(self, m)
+        self.end_play(play)
+        self.plays.append(None)  # other cards' abilities, even inside another card's play
         ab.after_minion_played(self, m, slot)
+        self.plays.pop()
         return m
 
     def play_action(self, p, card, source="hand", controller=None):
@@ -389,32 +431,40 @@ class Game:
         self.actions_played[c] += 1
         self.log.append(("action", card.name, c))
         name = card.name
+        play = self.begin_play(c, True)
         if name in PLAY_ON_BASE:
             if not self.slots:  # every base scored and none left to replace it: no effect
-                self.players[card.owner].discard.append(card)
-                return None
+                return self._no_effect(card, play)
             slot = self.choose(c, name, list(self.slots), ab.host_default(self, c, card, self.slots))
             self.entry += 1
             a = Attached(card, c, slot, self.entry, turn=self.turns)
             slot.actions.append(a)
             ab.on_attach(self, a)
+            self.end_play(play)
             return a
         if name in PLAY_ON_MINION or name in PLAY_ON_OWN_MINION:
             hosts = [m for m in self.minions() if self.affectable(m, c, True)
                      and (name not in PLAY_ON_OWN_MINION or m.controller == c)]
             if not hosts:  # nothing to attach to: played, no effect, discarded
-                self.players[card.owner].discard.append(card)
-                return None
+                return self._no_effect(card, play)
             host = self.choose(c, name, hosts, ab.host_default(self, c, card, hosts))
+            if not self.touch(host, c):  # a 2012 Hideout shields the host: the same
+                return self._no_effect(card, play)
             self.entry += 1
             a = Attached(card, c, host, self.entry, turn=self.turns)
             host.attached.append(a)
-            self.touch(host, c)
             ab.on_attach(self, a)
+            self.end_play(play)
             return a
         ab.resolve_action(self, c, card)
+        self.end_play(play)
         self.players[card.owner].discard.append(card)
         return None
+
+    def _no_effect(self, card, play):
+        """A played action that cannot resolve goes to its owner's discard pile."""
+        self.players[card.owner].discard.append(card)
+        self.end_play(play)
 
     def attached_anywhere(self):
         """Every action in play: on bases (slot order) then on minions (board order)."""
@@ -431,7 +481,6 @@ class Game:
         self.phase_minions = 0
         self.in_play_phase = False
         self.flags: set = set()  # per-turn uses: ("homeworld", p), ("cave", p), ("tenacious",) ...
-        self.touched = []  # read within a card's play: nothing carries over a turn
 
     def grant_minion(self, p, kind, slot=None):
         """Give ``p`` an extra minion play; outside its Play Cards phase it is used at once or lost."""

@@ -96,3 +96,14 @@ class Player:
     hand: list = field(default_factory=list)
     discard: list = field(default_factory=list)
     vp: int = 0
+
+
+@dataclass(eq=False)
+class Play:
+    """A card's own steps in progress (``Game.begin_play``): who plays it, whether it is an
+    action, the minions its steps affected so far (first time each), and the (player, slot)
+    pairs a 2012 Hideout shields from the rest of it."""
+    player: int
+    action: bool
+    affected: list = field(default_factory=list)
+    shielded: set = field(default_factory=set)

@@ -13,7 +13,7 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import help_, help_w, hit, outranked
 from ..board import (
-    affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, vp_now,
+    affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, touch, vp_now,
 )
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ATTACH, L_SMIN,
@@ -106,7 +106,9 @@ def augmentation(st, c):
         default = augment_pick(st, c, cand, k)
         if default < 0:
             default = help_w(st, c, cand, k)
-    cs[cand[pick(st, c, k, default)], C_TEMP] += 4
+    m = cand[pick(st, c, k, default)]
+    if touch(st, m):
+        cs[m, C_TEMP] += 4
 
 
 # ---- Natural Selection ----------------------------------------------------------------------------

@@ -5,8 +5,9 @@ on-play and Mark of Sleep in data/effects/tricksters_2012.toml, run by ``kernel.
 Gremlin's triggers are in ``triggers`` (destroyed) and
 ``turn.score_base`` (discarded by scoring); Block the Path's and Overrun's bans in
 ``board.minion_allowed``; the current Hideout's and Mark of Sleep's move bans in
-``board.can_move``. The 2012 Brownie and the 2012 Hideout do nothing here, as in the reference
-(its tests mark them xfail: they need core hooks neither engine has).
+``board.can_move``. The 2012 Brownie and the 2012 Hideout are in the core: ``board.touch``
+(the Hideout's shield, asked by every primitive that affects a minion) and ``board.brownies``
+(run by ``vm`` when a played card's own steps end).
 
 - Leprechaun's and Brownie's once per turn (the reference's ``flags`` keyed by card): the card's
   ``C_NAMED`` column holds the turn it was spent + 1 (a minion never uses that column otherwise,
@@ -26,7 +27,7 @@ from ..baseline import (
 )
 from ..board import (
     R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, insert,
-    is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, vp_now,
+    is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, touch, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
@@ -239,7 +240,7 @@ def pixie_minion(st, p, m):
             k += 1
     for i in range(k):
         x = mine[i]
-        if affectable(st, x, p, False) and pick(st, p, 2, 0) == 0:
+        if affectable(st, x, p, False) and pick(st, p, 2, 0) == 0 and touch(st, x):
             cs[x, C_COUNTERS] += 1
 
 
@@ -267,7 +268,9 @@ def pixie_action(st, c):
         if n == 0:
             return
         default = help_(st, c, mine, n) if strat[c] == GREEDY else 0
-        cs[mine[pick(st, c, n, default)], C_COUNTERS] += 1
+        m = mine[pick(st, c, n, default)]
+        if touch(st, m):
+            cs[m, C_COUNTERS] += 1
 
 
 @jit

@@ -6,9 +6,9 @@ Already in the core (``game.py``), not here: Block the Path and Overrun in ``min
 Mark of Sleep's "cannot move" in ``can_move``; Mark of Sleep's "cannot play actions" in
 ``can_play_actions`` (``g.sleep`` cleared at the start of its player's turn).
 
-Needs the core (see the module's tests marked xfail): the 2012 Brownie reads the minions a played
-card affected (``AFTER_AFFECTED``, a table the core would call after a card is played, completely);
-the 2012 Hideout's shield needs the primitives to skip the shielded minions.
+In the core too: the 2012 Hideout's shield (``Game.touch``, which the primitives ask before they
+affect a minion); the 2012 Brownie reacts through ``AFTER_AFFECTED``, which the core calls when a
+played card's own steps end (``Game.end_play``).
 
 Choices the spec leaves open, decided here (the kernel mirrors them):
 - Option orders: minions in board order (slot, then arrival), attached actions as
@@ -129,10 +129,10 @@ def brownie(g, x, m):
         g.draw(x.controller)
 
 
-def brownie_affected(g, p, card, m):
+def brownie_affected(g, p, m):
     """2012: the player whose card affected this Brownie discards two random cards, also when it
-    removed the Brownie [D30]. Called by the core after ``card`` (played by ``p``) resolved, for
-    each minion its own steps affected (``AFTER_AFFECTED``, a proposed hook)."""
+    removed the Brownie [D30]. Called by the core when the own steps of a card played by ``p``
+    end, once per minion they affected (``AFTER_AFFECTED``)."""
     if not _current(g) and p != m.controller:
         g.discard_random(p, 2)
 
@@ -456,6 +456,4 @@ ab.AFTER_DESTROYED["Gremlin"] = gremlin_destroyed
 ab.AFTER_DISCARDED["Gremlin"] = gremlin_discarded
 ab.START["Flame Trap"] = flame_trap_start
 ab.BEFORE["Gnome"] = (gnome_options, gnome_do, gnome_want)
-# Proposed core hook (not in abilities.py yet): after a card is played, completely, for each
-# minion its own steps affected (from ``g.touched``). Until it exists this registers nowhere.
-getattr(ab, "AFTER_AFFECTED", {})["Brownie"] = brownie_affected
+ab.AFTER_AFFECTED["Brownie"] = brownie_affected
