@@ -301,7 +301,8 @@ class Game:
     def end_play(self, play):
         """The card's own steps are over: the cards reacting to what it affected (the 2012
         Brownie) react now, before anything else happens after the play."""
-        assert self.plays.pop() is play
+        done = self.plays.pop()
+        assert done is play, "plays end in the order they began"
         ab.after_affected(self, play.player, play.affected)
 
     def boost(self, m, by, temp=0, counters=0):
