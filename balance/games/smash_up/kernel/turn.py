@@ -16,6 +16,7 @@ from .board import (
     leave, pick, places, pop, push, ready, remove, shuffle, to_discard, vp_now,
 )
 from .layout import (
+    PR_CARD, PR_PLAY_ACTION, PR_WINDOW,
     BST_DECIDED, BST_ENTERED, BST_N, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, O_BASE, O_LAST, O_TURNS,
     O_VP, O_WINNER, S_N, CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK,
     GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
@@ -28,7 +29,6 @@ from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
 from .tables import BS_VP0, D_KIND, D_NAME, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
-from .layout import PR_CARD, PR_PLAY_ACTION, PR_WINDOW
 from .stack import add_option, minion_moves, play_minion_now, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
 
