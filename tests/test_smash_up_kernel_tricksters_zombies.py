@@ -60,3 +60,32 @@ def test_tricksters_2012(players, strategy):
 def test_tricksters_2012_with_others(strategy):
     rules = Rules(players=4, tricksters="2012", trickster_bases="2012")
     _check(rules, MIXES, strategy, 37, N)
+
+
+@pytest.mark.slow
+def test_tricksters_2012_brownie_and_hideout_act_and_match(monkeypatch):
+    """The 2012 Brownie's discards and Hideout's shields happen in these games (counted in the
+    reference), and the kernel plays every one of them alike: 2-4 players, both strategies,
+    Tricksters at every seat and in a mix with the 2012 bases, 20 games per cell."""
+    from balance.games.smash_up.reference import abilities as ab
+    acted = {"brownie": 0, "shield": 0}
+    brownie = ab.AFTER_AFFECTED["Brownie"]
+
+    def counting(g, p, m):
+        acted["brownie"] += p != m.controller
+        brownie(g, p, m)
+
+    monkeypatch.setitem(ab.AFTER_AFFECTED, "Brownie", counting)
+    mixes = [("Tricksters", "Robots"), ("Zombies", "Ninjas"), ("Pirates", "Aliens"), ("Dinosaurs", "Wizards")]
+    for players in (2, 3, 4):
+        for strategy in ("greedy", "random"):
+            for seats, bases in (([("Tricksters", "Zombies")] * players, "current"), (mixes[:players], "2012")):
+                rules = Rules(players=players, tricksters="2012", trickster_bases=bases)
+                for game in range(20):
+                    g = Game(rules, seats, [Greedy() if strategy == "greedy" else Random()
+                                            for _ in range(players)], 41, game).setup().play()
+                    acted["shield"] += sum(1 for e in g.log if e[0] == "shielded")
+                    assert play_one(rules, seats, [strategy] * players, 41, game) == \
+                        ((-1 if g.winner is None else g.winner), g.turns, [p.vp for p in g.players]), \
+                        (players, strategy, bases, game)
+    assert acted["brownie"] > 0 and acted["shield"] > 0, acted
