@@ -11,7 +11,8 @@ from balance.core._jit import jit_widened as jit
 from .baseline import greedy_minion
 from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant
 from .layout import (
-    PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
+    PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
+    C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
     MV_TENACIOUS, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
     Z_DISCARD, Z_HAND,
 )
