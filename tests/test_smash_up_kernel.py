@@ -192,18 +192,23 @@ def test_static_abilities_mark_exactly_the_cards_whose_text_has_them():
 
 @pytest.mark.parametrize("tricksters", ["current", "2012"])
 def test_host_rules_are_the_defaults_smash_up_cards_gives(tricksters):
-    """A play-on action with a host rule in the data is placed by it, not by its faction
-    module: the rules are the Default lines of smash-up-cards.md (HELP for Upgrade, Tooth and
-    Claw and Smoke Bomb, HIT for Poison, the base where you lead with the smallest gap for Block
-    the Path and Overrun), and no other card has one."""
+    """Every play-on action is placed by the host rule its data names, the Default line of
+    smash-up-cards.md (HELP for Upgrade, Tooth and Claw and Smoke Bomb, HIT for Poison, the base
+    where you lead with the smallest gap for Block the Path and Overrun ...), and no other card
+    has one."""
+    from balance.games.smash_up.kernel import opcodes as oc
     from balance.games.smash_up.kernel.names import card_code
-    from balance.games.smash_up.kernel.opcodes import HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_LEAD_GAP
     from balance.games.smash_up.kernel.tables import D_HOST, D_NAME, card_tables
 
     defs, _, _, _ = card_tables(Rules.from_overrides({"tricksters": tricksters}).catalogue())
     rules = {int(r[D_NAME]): int(r[D_HOST]) for r in defs if r[D_HOST]}
-    expected = {"Upgrade": HOST_HELP_W, "Tooth and Claw...and Guns": HOST_HELP_W, "Poison": HOST_HIT_M,
-                "Smoke Bomb": HOST_HELP, "Block the Path": HOST_LEAD_GAP, "Overrun": HOST_LEAD_GAP}
+    expected = {"Upgrade": oc.HOST_HELP_W, "Tooth and Claw...and Guns": oc.HOST_HELP_W, "Poison": oc.HOST_HIT_M,
+                "Smoke Bomb": oc.HOST_HELP, "Assassin": oc.HOST_HIT_UNSCORED, "Block the Path": oc.HOST_LEAD_GAP,
+                "Overrun": oc.HOST_LEAD_GAP, "Flame Trap": oc.HOST_BEHIND_GAP,
+                "Jammed Signal": oc.HOST_OPP_ABILITY_GAP, "Hideout": oc.HOST_LEAD_MOST,
+                "Wildlife Preserve": oc.HOST_MOST_MY_POWER, "Pay the Piper": oc.HOST_MOST_THEIR_POWER,
+                "Enshrouding Mist": oc.HOST_PLACE_FROM_HAND,
+                "They're Coming To Get You": oc.HOST_PLACE_FROM_DISCARD_HAND, "Infiltrate": oc.HOST_THEIR_ACTION}
     assert rules == {card_code(n): r for n, r in expected.items()}
 
 
@@ -278,11 +283,18 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\non_play = "DRAW me 1', "cannot read the card effects"),
     ('[Invader]\nhost = "HELP"', "'Invader' has a host but is not played on a minion or a base"),
     ('[Invader]\nhost = "NEAREST"', "host = 'NEAREST': unknown host rule; allowed: HELP, HELP_W"),
+    ('["Jammed Signal"]\nhost = "HELP"', "'Jammed Signal' is played on a base: host = 'HELP' is a rule for a "
+                                         "minion; give it host = one of LEAD_GAP, BEHIND_GAP"),
+    ('["Jammed Signal"]\non_play = ["DRAW me 1"]', "'Jammed Signal' is played on a base: give it host = one of"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError
     from balance.games.smash_up import effects
 
+    for f in effects.DATA.glob("*.toml"):  # the other factions as shipped
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    if "Jammed Signal" not in text:  # the one Aliens card every list needs in the data: its host
+        text += '\n["Jammed Signal"]\nhost = "OPP_ABILITY_GAP"\n'
     (tmp_path / "aliens.toml").write_text(text, encoding="utf-8")
     monkeypatch.setattr(effects, "DATA", tmp_path)
     with pytest.raises(BalanceError, match=message.replace("|", r"\|").replace("(", r"\(")):

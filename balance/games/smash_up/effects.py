@@ -82,10 +82,18 @@ Static abilities (``static = [...]``):
   the host minion (or its controller's minions on its base)
 
 A play-on action's host, the baseline's choice of the minion or base it is played on
-(``host = "RULE"``; without one its faction module chooses): ``HELP`` (HELP; no minion of
-yours: the first), ``HELP_W`` (HELP, else the lowest-power minion), ``HIT_M`` (HIT, with the
-[D9] fallback to your lowest-power minion), ``LEAD_GAP`` (the base where you lead with the
-smallest gap, else the smallest gap).
+(``host = "RULE"``, which every play-on action has; ``kernel/hosts.py``). On a minion:
+``HELP`` (HELP; no minion of yours: the first), ``HELP_W`` (HELP, else the lowest-power
+minion), ``HIT_M`` (HIT, with the [D9] fallback to your lowest-power minion), ``HIT_UNSCORED``
+(HIT among the destroyable minions on bases short of their breakpoint, else HIT_M). On a base
+(ties: the lower slot): ``LEAD_GAP``, ``BEHIND_GAP``, ``OPP_ABILITY_GAP`` (the smallest gap
+among the bases where you lead, where another player has more power, or whose active ability
+favours an opponent; among all bases if none is), ``LEAD_MOST`` (where you lead by most),
+``MOST_MY_POWER`` (most of your power; ties: the smaller gap), ``MOST_THEIR_POWER`` (most power
+of the other players together), ``PLACE_FROM_HAND`` and ``PLACE_FROM_DISCARD_HAND`` (where
+PLACE would play your highest-printed minion card from hand, or from your discard pile first,
+among the bases it may go to; else the smallest gap), ``THEIR_ACTION`` (the first base
+carrying another player's action, else the first base).
 
 Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
 played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
@@ -113,7 +121,7 @@ from balance.core.errors import BalanceError
 from .kernel import opcodes as oc
 from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ON_PLAY, H_TALENT
 from .kernel.names import card_code
-from .kernel.tables import PLAY_ON
+from .kernel.tables import PLAY_ON, PLAYON_BASE
 from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
@@ -161,8 +169,15 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
 PROTECTIONS = {("host", "cards"): oc.PROT_CARDS_HOST, ("host", "actions"): oc.PROT_ACTIONS_HOST,
                ("mine_here", "actions"): oc.PROT_ACTIONS_MINE_HERE}
-HOST_RULES = {"HELP": oc.HOST_HELP, "HELP_W": oc.HOST_HELP_W, "HIT_M": oc.HOST_HIT_M,
-              "LEAD_GAP": oc.HOST_LEAD_GAP}
+MINION_HOST_RULES = {"HELP": oc.HOST_HELP, "HELP_W": oc.HOST_HELP_W, "HIT_M": oc.HOST_HIT_M,
+                     "HIT_UNSCORED": oc.HOST_HIT_UNSCORED}
+BASE_HOST_RULES = {"LEAD_GAP": oc.HOST_LEAD_GAP, "BEHIND_GAP": oc.HOST_BEHIND_GAP,
+                   "OPP_ABILITY_GAP": oc.HOST_OPP_ABILITY_GAP, "LEAD_MOST": oc.HOST_LEAD_MOST,
+                   "MOST_MY_POWER": oc.HOST_MOST_MY_POWER, "MOST_THEIR_POWER": oc.HOST_MOST_THEIR_POWER,
+                   "PLACE_FROM_HAND": oc.HOST_PLACE_FROM_HAND,
+                   "PLACE_FROM_DISCARD_HAND": oc.HOST_PLACE_FROM_DISCARD_HAND,
+                   "THEIR_ACTION": oc.HOST_THEIR_ACTION}
+HOST_RULES = {**MINION_HOST_RULES, **BASE_HOST_RULES}
 
 
 @dataclass(frozen=True)
@@ -602,6 +617,21 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
     return out
 
 
+def _check_host(source: str, name: str, rule: int) -> None:
+    """A play-on action names a host rule of its kind (minion or base); no other card has one."""
+    if name not in PLAY_ON:
+        if rule:
+            raise BalanceError(f"{source}: {name!r} has a host but is not played on a minion or a base")
+        return
+    on_base = PLAY_ON[name] == PLAYON_BASE
+    kind, rules = ("a base", BASE_HOST_RULES) if on_base else ("a minion", MINION_HOST_RULES)
+    if rule not in rules.values():
+        got = next((f"host = {r!r} is a rule for {'a minion' if on_base else 'a base'}; "
+                    for r, v in HOST_RULES.items() if v == rule), "")
+        raise BalanceError(f"{source}: {name!r} is played on {kind}: {got}give it host = one of "
+                           f"{', '.join(rules)}")
+
+
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
     definition rows): (prog int64[n, I_N], starts int64[ndefs, 5] (a row per hook number, -1:
@@ -620,9 +650,8 @@ def assemble(cat, switches=frozenset()):
             hook_starts = [-1] * 5
             want, action_selection = -1, None
             effects = data.get(card.name)
-            if effects is not None and effects.static[4] and card.name not in PLAY_ON:
-                raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} has a "
-                                   "host but is not played on a minion or a base")
+            _check_host(faction_file(faction, cat.tricksters).name, card.name,
+                        effects.static[4] if effects is not None else 0)
             if effects is not None:
                 for hook, steps in effects.hooks.items():
                     hook_starts[HOOKS[hook]] = len(rows)

@@ -5,15 +5,14 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from .board import (
-    CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, gap, insert,
+    CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
     power, power_counts, printed, push, remove, slot_bonus, slot_term, vp_now,
 )
 from .layout import (
-    SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
     T_NSLOTS, T_PLAYERS,
 )
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
-from .opcodes import HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_LEAD_GAP
 from .tables import D_NAME, D_POWER
 
 
@@ -193,23 +192,6 @@ def help_w(st, p, cand, k):
     return weakest(st, cand, k) if i < 0 else i
 
 
-# ---- the hosts of play-on actions (data/effects ``host``) ----------------------------------------
-@jit
-def host_rule(st, p, rule, hosts, k):
-    """The baseline's host among ``hosts[:k]`` (minions or slots) by a data rule (opcodes
-    HOST_*): an index into ``hosts``."""
-    if rule == HOST_HELP:
-        i = help_(st, p, hosts, k)
-        return 0 if i < 0 else i
-    elif rule == HOST_HELP_W:
-        return help_w(st, p, hosts, k)
-    elif rule == HOST_HIT_M:
-        return hit(st, p, hosts, k, True)
-    elif rule == HOST_LEAD_GAP:
-        return lead_host(st, p, hosts, k)
-    return 0
-
-
 @jit
 def lead(st, p, s):
     """How far ``p`` leads on slot ``s``: its power there minus the highest other player's
@@ -224,41 +206,6 @@ def lead(st, p, s):
         if q != p and (best < 0 or pw[q] > best):
             best = pw[q]
     return pw[p] - best
-
-
-@jit
-def smallest_gap(st, hosts, idx, n):
-    """``_smallest_gap`` over ``hosts[idx[:n]]`` (slots): the index into ``hosts``."""
-    best, bk = -1, (0, 0)
-    for j in range(n):
-        i = idx[j]
-        k = (gap(st, hosts[i]), i)
-        if best < 0 or k < bk:
-            best, bk = i, k
-    return best
-
-
-@jit
-def smallest_gap_all(st, hosts, k):
-    """``smallest_gap`` over all of ``hosts[:k]``."""
-    idx = stack_empty(SCRATCH)
-    for i in range(k):
-        idx[i] = i
-    return smallest_gap(st, hosts, idx, k)
-
-
-@jit
-def lead_host(st, p, hosts, k):
-    """The base where ``p`` leads with the smallest gap (else the smallest gap)."""
-    idx = stack_empty(SCRATCH)
-    n = 0
-    for i in range(k):
-        if lead(st, p, hosts[i]) > 0:
-            idx[n] = i
-            n += 1
-    if n == 0:
-        return smallest_gap_all(st, hosts, k)
-    return smallest_gap(st, hosts, idx, n)
 
 
 @jit

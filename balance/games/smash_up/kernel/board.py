@@ -662,6 +662,22 @@ def protect(st, m):
             i += 1
 
 
+@jit
+def protect_on_attach(st, a):
+    """Action ``a`` just attached: the minions its PROTECT static covers (its host, or its
+    controller's minions on its base) lose other players' actions already on them [D7]."""
+    cs, lst, ln, defs = st[0], st[1], st[2], st[7]
+    prot = defs[cs[a, C_DEF], D_PROTECT]
+    if (prot & (PROT_CARDS_HOST | PROT_ACTIONS_HOST)) != 0:
+        protect(st, cs[a, C_HOST])
+    if (prot & PROT_ACTIONS_MINE_HERE) != 0:
+        s = cs[a, C_SLOT]
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            if cs[m, C_CTRL] == cs[a, C_CTRL]:
+                protect(st, m)
+
+
 # ---- what a played card's own steps affect (2012 Hideout and Brownie) --------------------------
 @jit
 def own_play(st):

@@ -3,11 +3,11 @@ card's definition; a hook goes only to the factions whose cards have it (the oth
 nothing there and get the neutral answer here). Faction numbers follow ``catalogue.FACTIONS``."""
 from balance.core._jit import jit_widened as jit
 
-from . import baseline, effects
+from . import effects
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE
 from .layout import DONE, C_DEF, F_C
-from .tables import D_FACTION, D_HOST, D_PROG
+from .tables import D_FACTION, D_PROG
 
 
 @jit
@@ -36,28 +36,6 @@ def card_step(st, d, hook, step):
     elif f == 7:
         return zombies.card_step(st, d, hook, step)
     return DONE
-
-
-@jit
-def host(st, p, c, hosts, k):
-    """The baseline's host for play-on action ``c`` (index into ``hosts[:k]``; 0 by default):
-    by its data rule (``baseline.host_rule``) when it has one, else its faction module's."""
-    cs, defs = st[0], st[7]
-    rule = defs[cs[c, C_DEF], D_HOST]
-    if rule != 0:
-        return baseline.host_rule(st, p, rule, hosts, k)
-    f = faction_of(st, c)
-    if f == 0:
-        return aliens.host(st, p, c, hosts, k)
-    elif f == 1:
-        return dinosaurs.host(st, p, c, hosts, k)
-    elif f == 2:
-        return ninjas.host(st, p, c, hosts, k)
-    elif f == 5:
-        return tricksters.host(st, p, c, hosts, k)
-    elif f == 7:
-        return zombies.host(st, p, c, hosts, k)
-    return 0
 
 
 @jit

@@ -69,8 +69,11 @@ CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one pe
 # its host minion or to its controller's minions on its base)
 FL_INDESTRUCTIBLE, FL_MICROBOT = 1, 2
 PROT_CARDS_HOST, PROT_ACTIONS_HOST, PROT_ACTIONS_MINE_HERE = 1, 2, 4
-# a play-on action's host rule (``host`` in the data; tables.D_HOST; 0: its faction module's code)
-HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_LEAD_GAP = 1, 2, 3, 4
+# a play-on action's host rule (``host`` in the data; tables.D_HOST; kernel/hosts.py): on a minion
+HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_HIT_UNSCORED = 1, 2, 3, 4
+# ... and on a base
+HOST_LEAD_GAP, HOST_BEHIND_GAP, HOST_OPP_ABILITY_GAP, HOST_LEAD_MOST, HOST_MOST_MY_POWER, \
+    HOST_MOST_THEIR_POWER, HOST_PLACE_FROM_HAND, HOST_PLACE_FROM_DISCARD_HAND, HOST_THEIR_ACTION = range(5, 14)
 
 # conditions (OP_IF's I_ARG1, with I_ARG2 its number, or for those that read a selection the
 # row of the action's first SEL_MINION or MOVE)

@@ -11,7 +11,7 @@ from balance.core._jit import stack_empty
 from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions, enter_play,
-    is_action_card, is_minion_card, pick, printed, protect, remove, to_discard, touch, use_grant,
+    is_action_card, is_minion_card, pick, printed, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_PC,
@@ -21,9 +21,10 @@ from .layout import (
     T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
 )
+from .hosts import host_rule
 from .names import B_THE_HOMEWORLD
 from .stack import grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only
-from .tables import BS_NAME, D_PLAYON, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
+from .tables import BS_NAME, D_HOST, D_PLAYON, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
 
 PR_DONE = 99
 R_HOMEWORLD_EACH = 14  # board.R_HOMEWORLD_EACH
@@ -238,6 +239,7 @@ def action_starts(st, d):
     mark_played(st, p, c)
     ps[p, P_ACTIONS_PLAYED] += 1
     kind = defs[cs[c, C_DEF], D_PLAYON]
+    rule = defs[cs[c, C_DEF], D_HOST]
     cards = (rs[R_MODE] & MODE_CARDS) != 0
     if kind == PLAYON_BASE:
         if tv[T_NSLOTS] == 0:  # every base scored and none left to replace it: no effect
@@ -246,12 +248,13 @@ def action_starts(st, d):
         hosts = sc[d]
         for s in range(tv[T_NSLOTS]):
             hosts[s] = s
-        default = hooks.host(st, p, c, hosts, tv[T_NSLOTS]) if cards and strat[p] == GREEDY else 0
+        default = host_rule(st, p, rule, hosts, tv[T_NSLOTS]) if cards and strat[p] == GREEDY else 0
         s = pick(st, p, tv[T_NSLOTS], default)
         tv[T_ENTRY] += 1
         attach(st, c, p, s, -1, tv[T_ENTRY])
         fs[d, F_Y] = 1
         if cards:
+            protect_on_attach(st, c)
             push_frame(st, PR_CARD, p, c, s, H_ATTACH)
         return True
     if kind == PLAYON_MINION or kind == PLAYON_OWN:
@@ -266,7 +269,7 @@ def action_starts(st, d):
         if k == 0:
             to_discard(st, c)
             return False
-        default = hooks.host(st, p, c, hosts, k) if cards and strat[p] == GREEDY else 0
+        default = host_rule(st, p, rule, hosts, k) if cards and strat[p] == GREEDY else 0
         h = hosts[pick(st, p, k, default)]
         if not touch(st, h):  # a 2012 Hideout shields the host: no effect
             to_discard(st, c)
@@ -275,6 +278,7 @@ def action_starts(st, d):
         attach(st, c, p, cs[h, C_SLOT], h, tv[T_ENTRY])
         fs[d, F_Y] = 1
         if cards:
+            protect_on_attach(st, c)
             push_frame(st, PR_CARD, p, c, cs[h, C_SLOT], H_ATTACH)
         return True
     if cards:

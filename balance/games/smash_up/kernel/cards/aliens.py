@@ -15,19 +15,19 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import hit, lead, outranked, place, v_with_minion
 from ..board import (
-    V, active, affectable, gap, move, move_pairs, pick, places, power, remove, return_to_hand, shuffle, push,
+    V, active, affectable, gap, move, move_pairs, pick, power, remove, return_to_hand, shuffle, push,
 )
 from ..layout import (
     BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN,
-    S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_PLAYERS, T_TURNS,
+    S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_TURNS,
 )
+from ..hosts import favours_opponent
 from ..names import (
-    B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN, N_CROP_CIRCLES, N_INVASION,
-    N_JAMMED_SIGNAL, N_SCOUT, N_TERRAFORMING,
+    N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_SCOUT, N_TERRAFORMING,
 )
 from ..opcodes import LEGAL_AFFECT, OWNER_ANY
 from ..stack import grant_minion
-from ..tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME
+from ..tables import BS_BREAK, BS_VP0, D_NAME
 
 MAX_MOVES = CAP * 16
 
@@ -179,54 +179,6 @@ def invasion_want(st, p):
 
 # ---- Jammed Signal ----------------------------------------------------------------------------
 @jit
-def favours_opponent(st, p, s):
-    """Would this base's ability help some opponent more than you (§2.10 Default)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    n = tv[T_PLAYERS]
-    b = bases[ss[s, S_BASE], BS_NAME]
-    if b == B_THE_CENTRAL_BRAIN or b == B_RHODES_PLAZA_MALL:  # +1 power / 1 VP per minion
-        count = stack_zeros(4)
-        for i in range(ln[L_SMIN + s]):
-            count[cs[lst[L_SMIN + s, i], C_CTRL]] += 1
-        for q in range(n):
-            if q != p and count[q] > count[p]:
-                return True
-        return False
-    if b == B_FACTORY_436_1337:
-        pw = stack_empty(4)
-        pl = stack_empty(4)
-        places(st, s, pw, pl)
-        bonus = stack_zeros(4)
-        for q in range(n):
-            if pl[q] == 0:
-                bonus[q] = pw[q] // 5
-        for q in range(n):
-            if q != p and bonus[q] > bonus[p]:
-                return True
-        return False
-    return False
-
-
-@jit
-def jam_host(st, p, k):
-    """Among the active bases favouring an opponent (else every base): the smallest gap,
-    ties the lower slot."""
-    best, bk = -1, 0
-    for s in range(k):
-        if active(st, s) and favours_opponent(st, p, s):
-            g = gap(st, s)
-            if best < 0 or g < bk:
-                best, bk = s, g
-    if best >= 0:
-        return best
-    for s in range(k):
-        g = gap(st, s)
-        if best < 0 or g < bk:
-            best, bk = s, g
-    return best
-
-
-@jit
 def jam_want(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for s in range(tv[T_NSLOTS]):
@@ -275,14 +227,6 @@ def terraforming(st, c):
 
 
 # ---- the hooks ---------------------------------------------------------------------------------
-@jit
-def host(st, p, c, hosts, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if defs[cs[c, C_DEF], D_NAME] == N_JAMMED_SIGNAL:
-        return jam_host(st, p, k)  # hosts[:k] are the slots 0..k-1
-    return 0
-
-
 @jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st

@@ -5,7 +5,8 @@ data/effects/dinosaurs.toml, run by ``kernel.effects``).
 War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
 ``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
 Claw...and Guns and Wildlife Preserve is in ``board.affectable`` (and ``protect`` on every
-arrival); Rampage's reduction ends with the turn (``turn.end_of_turn``). King Rex has no
+arrival, ``protect_on_attach`` when they attach); their hosts, as every play-on action's, are
+data rules (``kernel/hosts.py``); Rampage's reduction ends with the turn (``turn.end_of_turn``). King Rex has no
 ability. Option lists live in local arrays, never in ``opt``.
 """
 from balance.core._jit import jit_widened as jit
@@ -13,10 +14,10 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import help_, help_w, hit, outranked
 from ..board import (
-    affectable, breakpoint_of, destroyable, gap, pick, places, power, protect, total_power, touch, vp_now,
+    affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch, vp_now,
 )
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ATTACH, L_SMIN,
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN,
     MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
 )
 from ..names import (
@@ -41,11 +42,6 @@ def card_step(st, d, hook, step):
             rampage(st, p)
         elif name == N_SURVIVAL_OF_THE_FITTEST:
             survival(st, p)
-    elif hook == H_ATTACH:
-        if name == N_TOOTH_AND_CLAW_AND_GUNS:
-            protect(st, cs[c, C_HOST])  # other players' actions on it are discarded [D7]
-        elif name == N_WILDLIFE_PRESERVE:
-            preserve(st, p, cs[c, C_SLOT])
     return DONE
 
 
@@ -332,45 +328,7 @@ def survival_want(st, p):
     return theirs > mine
 
 
-# ---- Tooth and Claw...and Guns, Upgrade, Wildlife Preserve --------------------------------------
-@jit
-def preserve(st, c, s):
-    """Your minions here lose other players' actions already on them [D7]; later arrivals are
-    protected by the plays and moves themselves [D40]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if cs[m, C_CTRL] == c:
-            protect(st, m)
-
-
-@jit
-def preserve_host(st, c, k):
-    """The base where you have most power; ties: smaller gap, lower slot."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    best, bk = 0, (0, 0)
-    for s in range(k):
-        pw = 0
-        for i in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, i]
-            if cs[m, C_CTRL] == c:
-                pw += power(st, m)
-        key = (pw, -gap(st, s))
-        if s == 0 or key > bk:
-            best, bk = s, key
-    return best
-
-
 # ---- the hooks -----------------------------------------------------------------------------------
-@jit
-def host(st, p, c, hosts, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_WILDLIFE_PRESERVE:
-        return preserve_host(st, p, k)  # hosts[:k] are the slots 0..k-1
-    return 0
-
-
 @jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st

@@ -18,11 +18,12 @@ from balance.core._jit import stack_empty
 
 from ..baseline import best_printed, hit, place, vp_of
 from ..board import (
-    V, affectable, can_play_actions, destroyable, discard_attached, enter_play, gap, is_minion_card,
-    minion_allowed, pick, power, printed, protect, remove, return_to_hand,
+    V, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
+    minion_allowed, pick, power, printed, remove, return_to_hand,
 )
+from ..hosts import hit_unscored, their_action_base
 from ..layout import (
-    SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
     F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, L_ATT, L_HAND, L_SACT, L_SMIN,
     S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
 )
@@ -117,8 +118,6 @@ def card_step(st, d, hook, step):
             infiltrate_attach(st, p, c)
         elif name == N_POISON:
             poison_attach(st, p, c)
-        elif name == N_SMOKE_BOMB:
-            protect(st, cs[c, C_HOST])  # theirs already on it go [D7]
         elif name == N_ASSASSIN:
             cs[c, C_NAMED] = tv[T_TURNS]  # Attached.turn
     elif hook == H_ACTION:
@@ -195,22 +194,6 @@ def acolyte_want(st, p, x):
 
 
 # ---- actions -----------------------------------------------------------------------------------
-@jit
-def assassin_pick(st, c, hosts, k):
-    """HIT among destroyable hosts on bases with gap > 0, as an index into ``hosts`` (or -1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    idx = stack_empty(SCRATCH)
-    sub = stack_empty(SCRATCH)
-    n = 0
-    for i in range(k):
-        m = hosts[i]
-        if gap(st, cs[m, C_SLOT]) > 0 and destroyable(st, m, c, True):
-            idx[n], sub[n] = i, m
-            n += 1
-    i = hit(st, c, sub, n, False)
-    return -1 if i < 0 else idx[i]
-
-
 @jit
 def disguise_options(st, c, os_, oa, ob):
     """(base, chosen minion(s)) options: per base its singles in arrival order, then its pairs
@@ -355,17 +338,6 @@ def hidden_ninja(st, c):
 
 
 @jit
-def infiltrate_bases_first(st, c):
-    """The first base (slot order) carrying another player's action, else 0."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SACT + s]):
-            if cs[lst[L_SACT + s, i], C_CTRL] != c:
-                return s
-    return -1
-
-
-@jit
 def infiltrate_attach(st, c, a):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     s = cs[a, C_SLOT]
@@ -411,30 +383,17 @@ def poison_attach(st, c, a):
 
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
-def host(st, p, c, hosts, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_ASSASSIN:
-        i = assassin_pick(st, p, hosts, k)
-        return i if i >= 0 else hit(st, p, hosts, k, True)
-    elif name == N_INFILTRATE:
-        s = infiltrate_bases_first(st, p)
-        return 0 if s < 0 else s
-    return 0
-
-
-@jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ASSASSIN:
         hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)
-        return assassin_pick(st, p, hosts, k) >= 0
+        return hit_unscored(st, p, hosts, k) >= 0
     elif name == N_DISGUISE:
         return disguise_want(st, p)
     elif name == N_INFILTRATE:
-        return infiltrate_bases_first(st, p) >= 0
+        return their_action_base(st, p) >= 0
     elif name == N_POISON:
         hosts = stack_empty(CAP)
         k = hosts_for(st, p, hosts)

@@ -21,10 +21,7 @@ Gremlin's triggers are in ``triggers`` (destroyed) and
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
-from ..baseline import (
-    best_printed, help_, hit, lead, opponent, outranked, place, smallest_gap,
-    smallest_gap_all,
-)
+from ..baseline import help_, hit, opponent, outranked
 from ..board import (
     R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, insert,
     is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, touch, vp_now,
@@ -347,45 +344,6 @@ def name_factions(st, a):
 
 # ---- 7. Enshrouding Mist --------------------------------------------------------------------------
 @jit
-def hand_minion_cards(st, p, out):
-    cs, lst, ln = st[0], st[1], st[2]
-    k = 0
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if is_minion_card(st, c):
-            out[k] = c
-            k += 1
-    return k
-
-
-@jit
-def place_host(st, c, card, hosts, k):
-    """The index into ``hosts`` (slots) PLACE picks for ``card`` among those it may be played
-    on; -1 if none."""
-    legal = stack_empty(SCRATCH)
-    idx = stack_empty(SCRATCH)
-    n = 0
-    for i in range(k):
-        if minion_allowed(st, c, card, hosts[i]):
-            legal[n], idx[n] = hosts[i], i
-            n += 1
-    if n == 0:
-        return -1
-    return idx[place(st, c, card, False, legal, n)]
-
-
-@jit
-def mist_host(st, c, hosts, k):
-    cards = stack_empty(CAP)
-    n = hand_minion_cards(st, c, cards)
-    if n > 0:
-        i = place_host(st, c, cards[best_printed(st, cards, n)], hosts, k)
-        if i >= 0:
-            return i
-    return smallest_gap_all(st, hosts, k)
-
-
-@jit
 def mist_want(st, p, x):
     cs, lst, ln = st[0], st[1], st[2]
     s = cs[x, C_SLOT]
@@ -420,19 +378,6 @@ def flame_trap(st, x, m):
 
 
 @jit
-def flame_trap_host(st, c, hosts, k):
-    idx = stack_empty(SCRATCH)
-    n = 0
-    for i in range(k):
-        if lead(st, c, hosts[i]) < 0:  # another player has more power there
-            idx[n] = i
-            n += 1
-    if n == 0:
-        return smallest_gap_all(st, hosts, k)
-    return smallest_gap(st, hosts, idx, n)
-
-
-@jit
 def flame_trap_start(st, p, x):
     """Current: you may reduce this base's breakpoint by 4 until the end of the turn."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
@@ -452,17 +397,6 @@ def flame_trap_start(st, p, x):
 
 
 # ---- 9. Hideout -------------------------------------------------------------------------------
-@jit
-def hideout_host(st, c, hosts, k):
-    """The base where you lead by most; ties: lower slot."""
-    best, bv = 0, 0
-    for i in range(k):
-        v = lead(st, c, hosts[i])
-        if i == 0 or v > bv:
-            best, bv = i, v
-    return best
-
-
 @jit
 def swap_candidates(st, p, out):
     """Play-on-base action cards in hand (hand order), then in the deck (bottom first); the
@@ -588,22 +522,6 @@ def pay_the_piper(st, x, m):
         discard_choice(st, cs[m, C_CTRL])
 
 
-@jit
-def piper_host(st, c, hosts, k):
-    cs, lst, ln = st[0], st[1], st[2]
-    best, bv = 0, 0
-    for i in range(k):
-        s = hosts[i]
-        v = 0
-        for j in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, j]
-            if cs[m, C_CTRL] != c:
-                v += power(st, m)
-        if i == 0 or v > bv:
-            best, bv = i, v
-    return best
-
-
 # ---- 2012: Disenchant ---------------------------------------------------------------------------
 @jit
 def disenchant_default(st, p, acts, k):
@@ -642,21 +560,6 @@ def disenchant(st, c):
 
 
 # ---- the hooks -----------------------------------------------------------------------------------
-@jit
-def host(st, p, c, hosts, k):
-    cs, defs = st[0], st[7]
-    name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_ENSHROUDING_MIST:
-        return mist_host(st, p, hosts, k)
-    elif name == N_FLAME_TRAP:
-        return flame_trap_host(st, p, hosts, k)
-    elif name == N_HIDEOUT:
-        return hideout_host(st, p, hosts, k)
-    elif name == N_PAY_THE_PIPER:
-        return piper_host(st, p, hosts, k)
-    return 0
-
-
 @jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st

@@ -14,7 +14,7 @@ rows in exactly that order, one per distinct name.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import place, smallest_gap_all
+from ..baseline import place
 from ..board import (
     discard_attached, has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
     shuffle, to_discard,
@@ -29,8 +29,6 @@ from ..names import (
 )
 from ..stack import add_option
 from ..tables import D_KIND, D_NAME
-from ..baseline import best_printed
-from .tricksters import place_host
 
 
 # ---- the resumable part of the cards -------------------------------------------------------------
@@ -47,9 +45,6 @@ def card_step(st, d, hook, step):
         elif name == N_NOT_ENOUGH_BULLETS:
             not_enough_bullets(st, p)
     return DONE
-
-
-# ---- 1. Zombie Lord ------------------------------------------------------------------------------
 
 
 # ---- 2. Grave Digger, 4. Walker ---------------------------------------------------------------------
@@ -269,24 +264,6 @@ def outbreak_want(st, p):
 
 # ---- 12. They're Coming To Get You --------------------------------------------------------------
 @jit
-def ctgy_host(st, c, hosts, k):
-    cs, lst, ln = st[0], st[1], st[2]
-    cards = stack_empty(CAP)
-    for li in (L_DISC + c, L_HAND + c):
-        n = 0
-        for i in range(ln[li]):
-            x = lst[li, i]
-            if is_minion_card(st, x):
-                cards[n] = x
-                n += 1
-        if n > 0:
-            i = place_host(st, c, cards[best_printed(st, cards, n)], hosts, k)
-            if i >= 0:
-                return i
-    return smallest_gap_all(st, hosts, k)
-
-
-@jit
 def ctgy_want(st, p, c, a):
     """A discard minion of higher printed power than every minion in hand: the best one."""
     cs, lst, ln = st[0], st[1], st[2]
@@ -305,15 +282,6 @@ def ctgy_want(st, p, c, a):
 
 
 # ---- the hooks -----------------------------------------------------------------------------------
-@jit
-def host(st, p, c, hosts, k):
-    cs, defs = st[0], st[7]
-    name = defs[cs[c, C_DEF], D_NAME]
-    if name == N_THEY_RE_COMING_TO_GET_YOU:
-        return ctgy_host(st, p, hosts, k)
-    return 0
-
-
 @jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
