@@ -113,6 +113,38 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
         assert any(kernel), game  # every game plays some card
 
 
+@pytest.mark.slow
+def test_play_on_actions_attach_act_and_match(monkeypatch):
+    """Every play-on action attaches in these games (hosts and on_attach programs are data),
+    Infiltrate and Poison discard actions as they attach (counted in the reference), and the
+    kernel plays each game alike: 2-4 players, both strategies, both Tricksters lists, seats
+    holding all 15 play-on actions, 10 games per cell (120 games)."""
+    from balance.games.smash_up.kernel.tables import PLAY_ON
+
+    counts = {}
+    attach = ab.on_attach
+
+    def counting(g, a):
+        name = a.card.name  # the actions Infiltrate (on its base) and Poison (on its minion) may discard
+        pile = a.host.actions if name == "Infiltrate" else a.host.attached if name == "Poison" else []
+        before = len(pile)
+        attach(g, a)
+        counts[name] = counts.get(name, 0) + 1
+        counts["discarded by " + name] = counts.get("discarded by " + name, 0) + before - len(pile)
+
+    monkeypatch.setattr(ab, "on_attach", counting)
+    seats = [("Ninjas", "Zombies"), ("Tricksters", "Dinosaurs"), ("Aliens", "Ninjas"), ("Tricksters", "Zombies")]
+    for tricksters in ("current", "2012"):
+        for players in (2, 3, 4):
+            for strategy in ("greedy", "random"):
+                rules = Rules(players=players, tricksters=tricksters)
+                for game in range(10):
+                    assert play_one(rules, seats[:players], [strategy] * players, 101, game) == \
+                        _reference(rules, seats[:players], strategy, 101, game), (tricksters, players, strategy, game)
+    assert set(PLAY_ON) <= set(counts), sorted(set(PLAY_ON) - set(counts))
+    assert counts["discarded by Infiltrate"] > 0 and counts["discarded by Poison"] > 0, counts
+
+
 # ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
 EFFECT_RULES = [Rules(), Rules(tricksters="2012"), Rules(collector_excludes_collectors=True),
                 Rules(tiger_assassin_any_base=True)]
@@ -286,6 +318,11 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('["Jammed Signal"]\nhost = "HELP"', "'Jammed Signal' is played on a base: host = 'HELP' is a rule for a "
                                          "minion; give it host = one of LEAD_GAP, BEHIND_GAP"),
     ('["Jammed Signal"]\non_play = ["DRAW me 1"]', "'Jammed Signal' is played on a base: give it host = one of"),
+    ('[Invader]\non_attach = ["SEL_CARD pile=actions_here mode=may rule=THEIRS", "TO_PILE discard"]',
+     "'Invader' has on_attach but is not played on a minion or a base"),
+    ('["Jammed Signal"]\nhost = "OPP_ABILITY_GAP"\n'
+     'on_attach = ["SEL_CARD pile=actions_on_host mode=any_number rule=THEIRS", "TO_PILE discard"]',
+     "'Jammed Signal' on_attach: pile=actions_on_host is read on attaching to a minion only"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

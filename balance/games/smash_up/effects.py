@@ -6,7 +6,7 @@ hand-written code in ``kernel/cards/``. The reference (``reference/cards/``) sta
 a wrong data row shows as a kernel = reference difference in the tests.
 
 One file per faction; a card is a table keyed by its name, with a list of steps per hook
-(``on_play``, ``action``, ``talent``), an optional ``want`` (for an action: when the baseline
+(``on_play``, ``action``, ``on_attach`` for a play-on action as it attaches, ``talent``), an optional ``want`` (for an action: when the baseline
 plays it) and its ``static`` abilities (what it does while in play, read by the kernel's power
 and protection rules). A step is a string: the opcode, then its operands, bare or ``key=value``::
 
@@ -41,13 +41,16 @@ player in turn order after ``me``):
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
   the program ends
-- ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed`` (your discard pile, the
-  chosen player's hand, your deck from the top, rebuilt first when empty, or the revealed
-  cards), ``kind=any|minion|action|microbot``, ``printed<=N``, ``legal=allowed`` (playable on
-  the chosen base), ``by_name`` (one card per name, the first met, listed in data order),
-  ``mode=one|may|up_to:N|each_may`` (each_may: a yes/no per card in pile order) and
-  ``rule=BEST_PRINTED|YES|PREFER``; PREFER takes the first card with the earliest name of the
-  ``NAMES Card, Card, ...`` step that must follow it, else the first card. ``TO_PILE
+- ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed|actions_here|actions_on_host``
+  (your discard pile, the chosen player's hand, your deck from the top, rebuilt first when empty,
+  the revealed cards, the actions on the card's base but not on minions there [D22], or the
+  other actions on the minion it attached to), ``kind=any|minion|action|microbot``,
+  ``printed<=N``, ``legal=allowed`` (playable on the chosen base), ``by_name`` (one card per
+  name, the first met, listed in data order), ``mode=one|may|up_to:N|any_number|each_may``
+  (each_may: a yes/no per card in pile order) and ``rule=BEST_PRINTED|YES|PREFER|THEIRS``;
+  PREFER takes the first card with the earliest name of the ``NAMES Card, Card, ...`` step that
+  must follow it, else the first card; THEIRS the first card of another player, else none (the
+  first under mode=one). ``TO_PILE
   hand|deck|discard`` moves the selected cards to your hand, the top of your deck, or their
   owner's discard pile
 - ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
@@ -119,14 +122,15 @@ import numpy as np
 from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
-from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ON_PLAY, H_TALENT
+from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ATTACH, H_ON_PLAY, H_TALENT
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
 from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
-HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "talent": H_TALENT}
-REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "talent": "TALENT", "want": "WANT"}
+HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT}
+REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "on_attach": "ATTACH", "talent": "TALENT",
+                    "want": "WANT"}
 GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
 CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
@@ -150,11 +154,13 @@ SELECTOR = {
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL}
 CARD_SELECTOR = {
     "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN, "deck": oc.PILE_DECK,
-             "revealed": oc.PILE_REVEALED},
+             "revealed": oc.PILE_REVEALED, "actions_here": oc.PILE_ACTIONS_HERE,
+             "actions_on_host": oc.PILE_ACTIONS_ON_HOST},
     "kind": {"any": oc.KIND_ANY, "minion": oc.KIND_MINION, "action": oc.KIND_ACTION,
              "microbot": oc.KIND_MICROBOT},
     "legal": {"allowed": oc.LEGAL_ALLOWED},
-    "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES, "PREFER": oc.RULE_PREFER},
+    "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES, "PREFER": oc.RULE_PREFER,
+             "THEIRS": oc.RULE_THEIRS},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
 FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE}
@@ -318,7 +324,8 @@ def _keyed(where: _Where, step: str, words: list[str], fields: dict, required: s
 
 
 def _card_selector(where: _Where, step: str, words: list[str]) -> list[int]:
-    modes = {"one": (oc.MODE_ONE, 1), "may": (oc.MODE_UP_TO, 1), "each_may": (oc.MODE_EACH_MAY, 1)}
+    modes = {"one": (oc.MODE_ONE, 1), "may": (oc.MODE_UP_TO, 1), "each_may": (oc.MODE_EACH_MAY, 1),
+             "any_number": (oc.MODE_UP_TO, ANY_NUMBER)}
     modes.update({w[5:]: (oc.MODE_UP_TO, _number(where, step, w[11:])) for w in words
                   if w.startswith("mode=up_to:")})
     row = [0] * oc.I_N
@@ -617,13 +624,23 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
     return out
 
 
-def _check_host(source: str, name: str, rule: int) -> None:
-    """A play-on action names a host rule of its kind (minion or base); no other card has one."""
+def _check_play_on(source: str, name: str, effects: CardEffects | None) -> None:
+    """A play-on action names a host rule of its kind (minion or base); no other card has a
+    host or an on_attach program, and only a card played on a minion reads the actions on its
+    host."""
+    rule = effects.static[4] if effects is not None else 0
+    attach = effects.hooks.get("on_attach", ()) if effects is not None else ()
     if name not in PLAY_ON:
-        if rule:
-            raise BalanceError(f"{source}: {name!r} has a host but is not played on a minion or a base")
+        if rule or attach:
+            what = "a host" if rule else "on_attach"
+            raise BalanceError(f"{source}: {name!r} has {what} but is not played on a minion or a base")
         return
     on_base = PLAY_ON[name] == PLAYON_BASE
+    on_host = [h for h, rows in (effects.hooks.items() if effects is not None else ())
+               if any(r[oc.I_OP] == oc.OP_SEL_CARD and r[oc.I_WHERE] == oc.PILE_ACTIONS_ON_HOST for r in rows)]
+    if on_host and (on_base or on_host != ["on_attach"]):
+        raise BalanceError(f"{source}: {name!r} {on_host[0]}: pile=actions_on_host is read on attaching "
+                           "to a minion only")
     kind, rules = ("a base", BASE_HOST_RULES) if on_base else ("a minion", MINION_HOST_RULES)
     if rule not in rules.values():
         got = next((f"host = {r!r} is a rule for {'a minion' if on_base else 'a base'}; "
@@ -650,8 +667,7 @@ def assemble(cat, switches=frozenset()):
             hook_starts = [-1] * 5
             want, action_selection = -1, None
             effects = data.get(card.name)
-            _check_host(faction_file(faction, cat.tricksters).name, card.name,
-                        effects.static[4] if effects is not None else 0)
+            _check_play_on(faction_file(faction, cat.tricksters).name, card.name, effects)
             if effects is not None:
                 for hook, steps in effects.hooks.items():
                     hook_starts[HOOKS[hook]] = len(rows)

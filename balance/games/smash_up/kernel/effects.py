@@ -21,8 +21,8 @@ from .board import (
     refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
-    CAP, C_CTRL, C_DEF, C_SLOT, C_TEMP, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, GREEDY,
-    G_AT, H_ACTION, L_DECK, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE,
+    CAP, C_CTRL, C_DEF, C_HOST, C_SLOT, C_TEMP, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, GREEDY,
+    G_AT, H_ACTION, H_ATTACH, L_ATT, L_DECK, L_SACT, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE,
     P_VP, SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
 )
 from .opcodes import (
@@ -36,8 +36,8 @@ from .opcodes import (
     OP_END, OP_FOR, OP_GAIN_VP, OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY,
     OP_MOVE, OP_NEXT, OP_PLAY_MINION, OP_POWER_TEMP, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
     OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE, OWNER_MINE,
-    OWNER_THEIRS, PILE_DECK, PILE_DISCARD, PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT,
-    RULE_MOST_MINE, RULE_PREFER, RULE_SAIL, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE,
+    OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD, PILE_REVEALED,
+    RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PREFER, RULE_SAIL, RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE,
     TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
@@ -55,7 +55,7 @@ def step(st, d, hook, pc):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     start = defs[cs[c, C_DEF], D_PROG + hook]
-    action = hook == H_ACTION  # an action card's effect (protection from actions applies)
+    action = hook == H_ACTION or hook == H_ATTACH  # an action card's (protection from actions applies)
     while True:
         i = start + pc
         op = pg[i, I_OP]
@@ -336,8 +336,8 @@ def move_minions(st, i, p, action):
 @jit
 def select_cards(st, d, i, p):
     """``OP_SEL_CARD``: cards of a pile (your discard pile, the chosen player's hand or your deck,
-    or the frame's revealed cards) that row ``i`` admits (``admit``), in pile order (the deck's
-    from the top), chosen into ``sc[d, :F_K]`` (the pile in ``F_Y``, -1 for the revealed cards):
+    the frame's revealed cards, the actions on the card's base or the other actions on its host
+    minion) that row ``i`` admits (``admit``), in pile order (the deck's from the top), chosen into ``sc[d, :F_K]`` (the pile in ``F_Y``, -1 for the revealed cards):
     MODE_ONE one, no decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per
     card in list order (yes first), all asked before any moves. False: the pile is your deck and
     it is empty even after rebuilding it from the discard pile (§1.9; the program ends)."""
@@ -354,11 +354,17 @@ def select_cards(st, d, i, p):
             if not refill(st, p):
                 return False
             li = L_DECK + p
+        elif where == PILE_ACTIONS_HERE:
+            li = L_SACT + fs[d, F_S]
+        elif where == PILE_ACTIONS_ON_HOST:
+            li = L_ATT + cs[fs[d, F_C], C_HOST]
         else:
             li = L_DISC + p if where == PILE_DISCARD else L_HAND + fs[d, F_Z]
         n = ln[li]
         for j in range(n):
-            k = admit(st, d, i, p, lst[li, n - 1 - j] if where == PILE_DECK else lst[li, j], cand, k)
+            x = lst[li, n - 1 - j] if where == PILE_DECK else lst[li, j]
+            if x != fs[d, F_C]:  # an attached card is not among its own pile's others
+                k = admit(st, d, i, p, x, cand, k)
     rule, n = pg[i, I_RULE], 0
     if pg[i, I_MODE] == MODE_EACH_MAY:
         for j in range(k):
@@ -367,14 +373,16 @@ def select_cards(st, d, i, p):
                 n += 1
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
-            default = card_rule(st, i, rule, cand, k) if strat[p] == GREEDY else 0
+            default = max(card_rule(st, p, i, rule, cand, k), 0) if strat[p] == GREEDY else 0
             sc[d, 0] = cand[pick(st, p, k, default)]
             n = 1
     else:
         for _ in range(pg[i, I_COUNT]):
             default = k  # none (more)
             if strat[p] == GREEDY and rule != RULE_YES and k > 0:
-                default = card_rule(st, i, rule, cand, k)
+                default = card_rule(st, p, i, rule, cand, k)
+                if default < 0:
+                    default = k
             j = pick(st, p, k + 1, default)
             if j >= k:
                 break
@@ -414,13 +422,18 @@ def admit(st, d, i, p, x, cand, k):
 
 
 @jit
-def card_rule(st, i, rule, cand, k):
-    """The baseline's card among ``cand[:k]`` (k >= 1) by SEL_CARD row ``i``'s rule: the highest
+def card_rule(st, p, i, rule, cand, k):
+    """Player ``p``'s card among ``cand[:k]`` (k >= 1) by SEL_CARD row ``i``'s rule: the highest
     printed power (BEST_PRINTED), the first with the earliest name of the OP_NAMES row after
-    ``i`` (PREFER), else the first."""
+    ``i`` (PREFER), the first of another player (THEIRS; -1: none of theirs), else the first."""
     cs, defs, pg = st[0], st[7], st[16]
     if rule == RULE_BEST_PRINTED:
         return best_printed(st, cand, k)
+    if rule == RULE_THEIRS:
+        for j in range(k):
+            if cs[cand[j], C_CTRL] != p:
+                return j
+        return -1
     if rule == RULE_PREFER:
         for t in range(1, I_N):
             name = pg[i + 1, t]

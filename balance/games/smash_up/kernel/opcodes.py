@@ -55,9 +55,12 @@ RULE_SAIL, RULE_PREFER = 8, 9
 # SEL_BASE's: PLACE for the selected minion card (legal=allowed, mode=may), or (any base,
 # mode=one) the base with most of your minions, the lower slot on ties
 RULE_PLACE, RULE_MOST_MINE = 7, 10
+# SEL_CARD's: the first card of another player, else none (-1)
+RULE_THEIRS = 11
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
-# first when empty), the frame's revealed cards (OP_TAKE_TOP)
-PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED = 0, 1, 2, 3
+# first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
+# (not on minions there), the other actions on the minion the card is attached to
+PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST = range(6)
 KIND_ANY, KIND_MINION, KIND_ACTION, KIND_MICROBOT = 0, 1, 2, 3  # SEL_CARD's kind
 TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 LEGAL_ALLOWED = 3

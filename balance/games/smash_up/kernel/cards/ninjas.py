@@ -1,6 +1,7 @@
 """Ninjas in the kernel (reference/cards/ninjas.py function by function): the cards that are not
 data (Ninja Master, Tiger Assassin, Seeing Stars and Way of Deception are programs in
-data/effects/ninjas.toml, run by ``kernel.effects``).
+data/effects/ninjas.toml, run by ``kernel.effects``, as are what Poison and Infiltrate do on
+attaching and every play-on action's host).
 
 The helpers above the cards (``vp_with_card``, ``hand_minions``; ``baseline.vp_of`` and
 ``vp_with_move``) are shared with pirates.py, as in the reference. Option lists live in local
@@ -24,7 +25,7 @@ from ..board import (
 from ..hosts import hit_unscored, their_action_base
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
-    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, L_ATT, L_HAND, L_SACT, L_SMIN,
+    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, L_HAND, L_SMIN,
     S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
 )
 from ..names import (
@@ -114,11 +115,7 @@ def card_step(st, d, hook, step):
             discard_attached(st, c)
             ss[s, S_CANCEL] |= 1 << p  # for everyone, until the start of p's next turn
     elif hook == H_ATTACH:
-        if name == N_INFILTRATE:
-            infiltrate_attach(st, p, c)
-        elif name == N_POISON:
-            poison_attach(st, p, c)
-        elif name == N_ASSASSIN:
+        if name == N_ASSASSIN:
             cs[c, C_NAMED] = tv[T_TURNS]  # Attached.turn
     elif hook == H_ACTION:
         if name == N_DISGUISE:
@@ -335,50 +332,6 @@ def hidden_ninja(st, c):
         return
     i = pick(st, c, k, best_printed(st, cards, k))
     play_minion_now(st, c, cards[i], s, Z_HAND)
-
-
-@jit
-def infiltrate_attach(st, c, a):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    s = cs[a, C_SLOT]
-    others = stack_empty(CAP)
-    k = 0
-    default = -1
-    for i in range(ln[L_SACT + s]):  # not actions on minions there [D22]
-        b = lst[L_SACT + s, i]
-        if b != a:
-            if default < 0 and cs[b, C_CTRL] != c:
-                default = k
-            others[k] = b
-            k += 1
-    if default < 0:
-        default = k
-    j = pick(st, c, k + 1, default)
-    if j < k:
-        discard_attached(st, others[j])
-
-
-@jit
-def poison_attach(st, c, a):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    h = cs[a, C_HOST]
-    others = stack_empty(CAP)
-    while True:  # any number, one at a time; default: every other player's action
-        k = 0
-        default = -1
-        for i in range(ln[L_ATT + h]):
-            b = lst[L_ATT + h, i]
-            if b != a:
-                if default < 0 and cs[b, C_CTRL] != c:
-                    default = k
-                others[k] = b
-                k += 1
-        if default < 0:
-            default = k
-        j = pick(st, c, k + 1, default)
-        if j >= k:
-            return
-        discard_attached(st, others[j])
 
 
 # ---- the hooks -----------------------------------------------------------------------------------
