@@ -115,13 +115,19 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
 
 @pytest.mark.slow
 def test_play_on_actions_attach_act_and_match(monkeypatch):
-    """Every play-on action attaches in these games (hosts and on_attach programs are data),
-    Infiltrate and Poison discard actions as they attach (counted in the reference), and the
-    kernel plays each game alike: 2-4 players, both strategies, both Tricksters lists, seats
-    holding all 15 play-on actions, 10 games per cell (120 games)."""
+    """Every play-on action attaches in these games (hosts, on-attach and turn-edge programs are
+    data), and what those programs do happens (counted in the reference): Infiltrate and Poison
+    discard actions as they attach, Overrun leaves at the start of its controller's turn, an
+    Assassin destroys its minion at the end of the turn it was played, the current Flame Trap
+    lowers a breakpoint. The kernel plays each game alike: 2-4 players, both strategies, both
+    Tricksters lists, seats holding all 15 play-on actions, 10 games per cell (120 games)."""
     from balance.games.smash_up.kernel.tables import PLAY_ON
 
     counts = {}
+
+    def count(key, n=1):
+        counts[key] = counts.get(key, 0) + n
+
     attach = ab.on_attach
 
     def counting(g, a):
@@ -129,10 +135,24 @@ def test_play_on_actions_attach_act_and_match(monkeypatch):
         pile = a.host.actions if name == "Infiltrate" else a.host.attached if name == "Poison" else []
         before = len(pile)
         attach(g, a)
-        counts[name] = counts.get(name, 0) + 1
-        counts["discarded by " + name] = counts.get("discarded by " + name, 0) + before - len(pile)
+        count(name)
+        count("discarded by " + name, before - len(pile))
+
+    def edge(table, name, before, acted):
+        """Count turn-edge ability ``name`` as acted when ``acted(x, before(x))`` holds after it."""
+        fn = table[name]
+
+        def wrapped(g, p, x):
+            was = before(x)
+            fn(g, p, x)
+            count(f"{name} acted", int(acted(x, was)))
+        monkeypatch.setitem(table, name, wrapped)
 
     monkeypatch.setattr(ab, "on_attach", counting)
+    edge(ab.START, "Overrun", lambda x: None, lambda x, _: x not in x.host.actions)
+    edge(ab.END, "Assassin", lambda x: x.host in x.host.slot.minions,
+         lambda x, there: there and x.host not in x.host.slot.minions)
+    edge(ab.START, "Flame Trap", lambda x: x.host.reduction, lambda x, before: x.host.reduction > before)
     seats = [("Ninjas", "Zombies"), ("Tricksters", "Dinosaurs"), ("Aliens", "Ninjas"), ("Tricksters", "Zombies")]
     for tricksters in ("current", "2012"):
         for players in (2, 3, 4):
@@ -142,7 +162,8 @@ def test_play_on_actions_attach_act_and_match(monkeypatch):
                     assert play_one(rules, seats[:players], [strategy] * players, 101, game) == \
                         _reference(rules, seats[:players], strategy, 101, game), (tricksters, players, strategy, game)
     assert set(PLAY_ON) <= set(counts), sorted(set(PLAY_ON) - set(counts))
-    assert counts["discarded by Infiltrate"] > 0 and counts["discarded by Poison"] > 0, counts
+    acted = ("discarded by Infiltrate", "discarded by Poison", "Overrun acted", "Assassin acted", "Flame Trap acted")
+    assert all(counts.get(k, 0) > 0 for k in acted), counts
 
 
 # ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
@@ -322,7 +343,15 @@ def test_a_rules_switch_selects_the_cards_other_program():
      "'Invader' has on_attach but is not played on a minion or a base"),
     ('["Jammed Signal"]\nhost = "OPP_ABILITY_GAP"\n'
      'on_attach = ["SEL_CARD pile=actions_on_host mode=any_number rule=THEIRS", "TO_PILE discard"]',
-     "'Jammed Signal' on_attach: pile=actions_on_host is read on attaching to a minion only"),
+     "'Jammed Signal' on_attach: SEL_HOST and pile=actions_on_host need a card played on a minion"),
+    ('[Invader]\non_play = ["DISCARD self"]', "'Invader' has a step for attached cards but is not played on"),
+    ('["Jammed Signal"]\nhost = "OPP_ABILITY_GAP"\nend = ["SEL_HOST", "DESTROY"]',
+     "'Jammed Signal' end: SEL_HOST and pile=actions_on_host need a card played on a minion"),
+    ('[Invader]\naction = ["DRAW me 1"]\nwant = ["ATTACHED_THIS_TURN"]', "reads the card in play: not in a want"),
+    ('[Invader]\naction = ["REDUCE_BREAKPOINT here 4"]', "not in an action's effect"),
+    ('[Invader]\naction = ["IF ALONE_FIRST_HERE", "DRAW me 1"]', "not in an action's effect"),
+    ('[Invader]\non_play = ["REDUCE_BREAKPOINT there 4"]', "expected REDUCE_BREAKPOINT here N"),
+    ('[Invader]\non_play = ["DISCARD self 1"]', "expected DISCARD others random N or DISCARD self"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

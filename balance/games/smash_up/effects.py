@@ -6,9 +6,12 @@ hand-written code in ``kernel/cards/``. The reference (``reference/cards/``) sta
 a wrong data row shows as a kernel = reference difference in the tests.
 
 One file per faction; a card is a table keyed by its name, with a list of steps per hook
-(``on_play``, ``action``, ``on_attach`` for a play-on action as it attaches, ``talent``), an optional ``want`` (for an action: when the baseline
-plays it) and its ``static`` abilities (what it does while in play, read by the kernel's power
-and protection rules). A step is a string: the opcode, then its operands, bare or ``key=value``::
+(``on_play``, ``action``, ``on_attach`` for a play-on action as it attaches, ``talent``,
+``start`` and ``end`` for a card in play at the start of its controller's turn and at the end
+of every turn), an optional ``want`` (for an action: when the baseline plays it), its
+``static`` abilities (what it does while in play, read by the kernel's power and protection
+rules) and, for a play-on action, its ``host`` rule. A step is a string: the opcode, then its
+operands, bare or ``key=value``::
 
     ["Seeing Stars"]
     action = ["SEL_MINION where=any power<=3 legal=destroy mode=one rule=HIT", "DESTROY"]
@@ -30,6 +33,9 @@ player in turn order after ``me``):
   ``GRANT_ACTION N``
 - ``MARK self stego`` (Armor Stego's mark on the card itself), ``MARK chosen sleep`` (the
   chosen player cannot play actions until the start of your next turn: Mark of Sleep, 2012)
+- for an attached action: ``DISCARD self`` (it goes to its owner's discard pile; gone already:
+  nothing), ``SEL_HOST`` (the minion it is attached to becomes the selection, for ``DESTROY``
+  ...), ``REDUCE_BREAKPOINT here N`` (its base's breakpoint is N lower until the end of the turn)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below)
 - ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
   a test ``power<=N``, ``power<N``, ``printed<=N`` or ``power<mine_here`` (fewer than your
@@ -106,9 +112,11 @@ left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS``
 selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
 ``DISCARD_GT_DECK`` (more cards in your discard pile than in your deck), ``DECK_HAS_ACTION``
 (your deck holds an action card; an empty deck: your discard pile, which a search rebuilds it
-from), ``MOST_MINE_GE N`` (the base with most of your minions holds N or more); and, in a program after
-a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the first
-selected card is a minion card), ``SEL_MINION_PRINTED_LE N``.
+from), ``MOST_MINE_GE N`` (the base with most of your minions holds N or more); in a program
+after a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the
+first selected card is a minion card), ``SEL_MINION_PRINTED_LE N``; and, for a card in play
+(never in a want), ``ATTACHED_THIS_TURN`` (an action attached in this turn) and
+``ALONE_FIRST_HERE`` (you alone have the most power on its base).
 """
 from __future__ import annotations
 
@@ -122,15 +130,19 @@ import numpy as np
 from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
-from .kernel.layout import C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ATTACH, H_ON_PLAY, H_TALENT
+from .kernel.layout import (
+    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ATTACH, H_END, H_ON_PLAY, H_START,
+    H_TALENT, N_HOOKS,
+)
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
 from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
-HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT}
+HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT,
+         "start": H_START, "end": H_END}
 REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "on_attach": "ATTACH", "talent": "TALENT",
-                    "want": "WANT"}
+                    "start": "START", "end": "END", "want": "WANT"}
 GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
 CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
@@ -139,7 +151,8 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "HAS_OPTIONS": oc.COND_HAS_OPTIONS, "V_RISES": oc.COND_V_RISES,
               "DISCARD_GT_DECK": oc.COND_DISCARD_GT_DECK, "SELECTED": oc.COND_SELECTED,
               "SEL_IS_MINION": oc.COND_SEL_IS_MINION, "SEL_MINION_PRINTED_LE": oc.COND_SEL_MINION_PRINTED_LE,
-              "DECK_HAS_ACTION": oc.COND_DECK_HAS_ACTION, "MOST_MINE_GE": oc.COND_MOST_MINE_GE}
+              "DECK_HAS_ACTION": oc.COND_DECK_HAS_ACTION, "MOST_MINE_GE": oc.COND_MOST_MINE_GE,
+              "ATTACHED_THIS_TURN": oc.COND_ATTACHED_THIS_TURN, "ALONE_FIRST_HERE": oc.COND_ALONE_FIRST_HERE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -169,7 +182,7 @@ TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": o
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
-           "RESTACK", "NAMES")
+           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT")
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -383,8 +396,11 @@ def _step(where: _Where, step: str) -> list[int]:
         expect("me", None)
         row[oc.I_OP] = oc.OP_DRAW if op == "DRAW" else oc.OP_GAIN_VP
         row[oc.I_ARG2] = _number(where, step, args[1])
+    elif op == "DISCARD" and args == ["self"]:
+        row[oc.I_OP] = oc.OP_DISCARD_SELF
     elif op == "DISCARD":
-        expect("others", "random", None)
+        if len(args) != 3 or args[:2] != ["others", "random"]:
+            raise where.error(step, "expected DISCARD others random N or DISCARD self")
         row[oc.I_OP], row[oc.I_ARG2] = oc.OP_DISCARD_RANDOM, _number(where, step, args[2])
     elif op == "DECK_OPS":
         if len(args) != 2 or args[0] != "me" or args[1] not in ("hand_to_deck", "shuffle"):
@@ -461,6 +477,12 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "PLAY_MINION":
         expect()
         row[oc.I_OP] = oc.OP_PLAY_MINION
+    elif op == "SEL_HOST":
+        expect()
+        row[oc.I_OP] = oc.OP_SEL_HOST
+    elif op == "REDUCE_BREAKPOINT":
+        expect("here", None)
+        row[oc.I_OP], row[oc.I_ARG2] = oc.OP_REDUCE_BREAKPOINT, _number(where, step, args[1])
     elif op == "SEL_MINION":
         row = _selector(where, step, args)
     else:  # DESTROY, RETURN, BOTTOM act on the selection of minions
@@ -475,7 +497,7 @@ _NEEDS = {oc.OP_DESTROY: ("minions",), oc.OP_RETURN: ("minions",), oc.OP_BOTTOM:
           oc.OP_POWER_TEMP: ("minions",), oc.OP_TO_PILE: ("cards",), oc.OP_SEL_BASE: ("cards",),
           oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_RESTACK: ("revealed cards",),
           oc.OP_SLEEP: ("player",)}
-_MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards",
+_MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_SEL_HOST: "minions", oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards",
           oc.OP_SEL_PLAYER: "player", oc.OP_SEL_BASE: "base", oc.OP_FOR: "base",
           oc.OP_TAKE_TOP: "revealed cards"}
 _CARD_PILE_NEEDS = {oc.PILE_HAND_OF_CHOSEN: ("player",), oc.PILE_REVEALED: ("revealed cards",)}
@@ -546,6 +568,17 @@ def _link_loops(where: _Where, steps: list[str], rows: list[list[int]]) -> None:
         raise where.error(steps[open_for], "FOR without a NEXT after it")
 
 
+IN_PLAY_STEPS = (oc.OP_DISCARD_SELF, oc.OP_SEL_HOST, oc.OP_REDUCE_BREAKPOINT)
+
+
+def _check_not_in_play(where: _Where, steps: list[str], rows) -> None:
+    """An action's effect (it resolves out of play) reads no card in play."""
+    for text, row in zip(steps, rows):
+        if row[oc.I_OP] in IN_PLAY_STEPS or \
+                row[oc.I_OP] in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.IN_PLAY_CONDITIONS:
+            raise where.error(text, "reads the card in play: not in an action's effect (played, not in play)")
+
+
 def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
     table = dict(table)
     overrides = table.pop("if", {})
@@ -576,6 +609,8 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                 raise BalanceError(f"{source}: {name!r} {hook} has no steps")
             _check_order(where, table[hook], rows)
             _link_loops(where, table[hook], rows)
+            if hook == "action":
+                _check_not_in_play(where, table[hook], rows)
             hooks[hook] = tuple(map(tuple, rows))
     want = None
     if "want" in table:
@@ -584,6 +619,8 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
         for s, row in zip(table["want"], want):
             if row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
                 raise where.error(s, "reads a running card's selection: not in a want")
+            if row[oc.I_ARG1] in oc.IN_PLAY_CONDITIONS:
+                raise where.error(s, "reads the card in play: not in a want")
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
     static = _static(_Where(source, name, "static"), table.get("static", []))
@@ -626,21 +663,23 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
 
 def _check_play_on(source: str, name: str, effects: CardEffects | None) -> None:
     """A play-on action names a host rule of its kind (minion or base); no other card has a
-    host or an on_attach program, and only a card played on a minion reads the actions on its
-    host."""
+    host, an on_attach program or a step that reads an attached card (DISCARD self, SEL_HOST,
+    pile=actions_on_host); the host steps need a card played on a minion."""
     rule = effects.static[4] if effects is not None else 0
-    attach = effects.hooks.get("on_attach", ()) if effects is not None else ()
+    hooks = effects.hooks if effects is not None else {}
+    host_steps = [h for h, rows in hooks.items() for r in rows if r[oc.I_OP] == oc.OP_SEL_HOST
+                  or r[oc.I_OP] == oc.OP_SEL_CARD and r[oc.I_WHERE] == oc.PILE_ACTIONS_ON_HOST]
     if name not in PLAY_ON:
-        if rule or attach:
-            what = "a host" if rule else "on_attach"
+        attached = "on_attach" in hooks or host_steps or any(
+            r[oc.I_OP] == oc.OP_DISCARD_SELF for rows in hooks.values() for r in rows)
+        if rule or attached:
+            what = "a host" if rule else "on_attach" if "on_attach" in hooks else "a step for attached cards"
             raise BalanceError(f"{source}: {name!r} has {what} but is not played on a minion or a base")
         return
     on_base = PLAY_ON[name] == PLAYON_BASE
-    on_host = [h for h, rows in (effects.hooks.items() if effects is not None else ())
-               if any(r[oc.I_OP] == oc.OP_SEL_CARD and r[oc.I_WHERE] == oc.PILE_ACTIONS_ON_HOST for r in rows)]
-    if on_host and (on_base or on_host != ["on_attach"]):
-        raise BalanceError(f"{source}: {name!r} {on_host[0]}: pile=actions_on_host is read on attaching "
-                           "to a minion only")
+    if host_steps and on_base:
+        raise BalanceError(f"{source}: {name!r} {host_steps[0]}: SEL_HOST and pile=actions_on_host need a "
+                           "card played on a minion")
     kind, rules = ("a base", BASE_HOST_RULES) if on_base else ("a minion", MINION_HOST_RULES)
     if rule not in rules.values():
         got = next((f"host = {r!r} is a rule for {'a minion' if on_base else 'a base'}; "
@@ -651,7 +690,7 @@ def _check_play_on(source: str, name: str, effects: CardEffects | None) -> None:
 
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
-    definition rows): (prog int64[n, I_N], starts int64[ndefs, 5] (a row per hook number, -1:
+    definition rows): (prog int64[n, I_N], starts int64[ndefs, N_HOOKS] (a row per hook number, -1:
     none), wants int64[ndefs] (-1: none), statics int64[ndefs, 5] (``CardEffects.static``)).
     Program rows start with a lone OP_END at row 0, so that a start of 0 never names a program."""
     switches = frozenset(switches)
@@ -664,7 +703,7 @@ def assemble(cat, switches=frozenset()):
             raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: no {faction} card "
                                f"named {', '.join(sorted(map(repr, unknown)))}")
         for card in cards:
-            hook_starts = [-1] * 5
+            hook_starts = [-1] * N_HOOKS
             want, action_selection = -1, None
             effects = data.get(card.name)
             _check_play_on(faction_file(faction, cat.tricksters).name, card.name, effects)
@@ -704,5 +743,5 @@ def assemble(cat, switches=frozenset()):
     if len(per_name) > 1:
         raise BalanceError(f"PER_NAME_HERE on {', '.join(map(repr, per_name))}: the kernel counts one "
                            "such name per base; give it to one card name")
-    return (np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, 5),
+    return (np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, N_HOOKS),
             np.array(wants, np.int64), statics)

@@ -16,29 +16,32 @@ from balance.core._jit import stack_empty
 
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    V, affectable, count_on, destroyable, discard_random, draw, gap, has_minion_on, is_action_card,
-    is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, pop, power, printed, push,
-    refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
+    V, affectable, count_on, destroyable, discard_attached, discard_random, draw, gap, has_minion_on,
+    is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, places, pop,
+    power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
-    CAP, C_CTRL, C_DEF, C_HOST, C_SLOT, C_TEMP, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S, F_Y, F_Z, GREEDY,
-    G_AT, H_ACTION, H_ATTACH, L_ATT, L_DECK, L_SACT, L_DISC, L_HAND, L_SMIN, MAX_SLOTS, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE,
-    P_VP, SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_DISCARD, Z_HAND,
+    CAP, C_CTRL, C_DEF, C_HOST, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S,
+    F_Y, F_Z, GREEDY, G_AT, H_ACTION, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
+    P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS,
+    T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND,
 )
 from .opcodes import (
-    CARD_BY_NAME, CARD_PRINTED_LE, COND_ALWAYS, COND_DECK_HAS_ACTION, COND_DISCARD_GT_DECK,
-    COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE, COND_HAS_BEST_MOVE,
-    COND_HAS_HIT, COND_HAS_OPTIONS, COND_MINION_PLAY_USEFUL, COND_MOST_MINE_GE, COND_SELECTED,
-    COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES, DRAW_MINE_AT_BASE, FLAG_NOT_SAME_NAME,
-    I_ARG1, I_ARG2, I_ARG3, I_COUNT, I_FLAGS, I_LEGAL, I_MODE, I_N, I_OP, I_RULE, I_TEST, I_VAL, I_VSRC,
-    I_WHERE, I_WHO, KIND_ACTION, KIND_MICROBOT, KIND_MINION, LEGAL_AFFECT, LEGAL_ALLOWED, LEGAL_DESTROY,
-    MAX_REVEAL, MODE_EACH, MODE_EACH_MAY, MODE_ONE, OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DRAW,
-    OP_END, OP_FOR, OP_GAIN_VP, OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY,
-    OP_MOVE, OP_NEXT, OP_PLAY_MINION, OP_POWER_TEMP, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
-    OP_SEL_CARD, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE, OWNER_MINE,
-    OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD, PILE_REVEALED,
-    RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PREFER, RULE_SAIL, RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE,
-    TO_DECK, TO_HAND, VAL_MINE_HERE, WHERE_HERE,
+    CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
+    COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
+    COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
+    COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES,
+    DRAW_MINE_AT_BASE, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_ARG3, I_COUNT, I_FLAGS, I_LEGAL, I_MODE, I_N,
+    I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, KIND_ACTION, KIND_MICROBOT, KIND_MINION,
+    LEGAL_AFFECT, LEGAL_ALLOWED, LEGAL_DESTROY, MAX_REVEAL, MODE_EACH, MODE_EACH_MAY, MODE_ONE,
+    OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DISCARD_SELF, OP_DRAW, OP_END, OP_FOR, OP_GAIN_VP,
+    OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_NEXT,
+    OP_PLAY_MINION, OP_POWER_TEMP, OP_REDUCE_BREAKPOINT, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
+    OP_SEL_CARD, OP_SEL_HOST, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE,
+    OWNER_MINE, OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD,
+    PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PREFER, RULE_SAIL,
+    RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE,
+    WHERE_HERE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
 from .tables import D_NAME, D_PROG, D_WANT
@@ -55,7 +58,9 @@ def step(st, d, hook, pc):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     start = defs[cs[c, C_DEF], D_PROG + hook]
-    action = hook == H_ACTION or hook == H_ATTACH  # an action card's (protection from actions applies)
+    # an action card's effect (played, or attached: its on-attach and turn-edge abilities), so
+    # protection from actions applies
+    action = hook == H_ACTION or cs[c, C_ZONE] == Z_ATTACHED
     while True:
         i = start + pc
         op = pg[i, I_OP]
@@ -131,6 +136,13 @@ def step(st, d, hook, pc):
             move_minions(st, i, p, action)
         elif op == OP_MARK:
             cs[c, pg[i, I_ARG1]] = pg[i, I_ARG2]
+        elif op == OP_DISCARD_SELF:  # an attached card leaves play (a card gone since: nothing)
+            if cs[c, C_ZONE] == Z_ATTACHED:
+                discard_attached(st, c)
+        elif op == OP_SEL_HOST:  # the minion the card is attached to becomes the selection
+            sc[d, 0], fs[d, F_K] = cs[c, C_HOST], 1
+        elif op == OP_REDUCE_BREAKPOINT:  # the card's base, until the end of the turn
+            ss[cs[c, C_SLOT], S_REDUCTION] += pg[i, I_ARG2]
         elif op == OP_REVEAL:  # the top card of p's deck (refilled first) becomes the selection
             x = top(st, p)
             if x < 0:
@@ -337,9 +349,10 @@ def move_minions(st, i, p, action):
 def select_cards(st, d, i, p):
     """``OP_SEL_CARD``: cards of a pile (your discard pile, the chosen player's hand or your deck,
     the frame's revealed cards, the actions on the card's base or the other actions on its host
-    minion) that row ``i`` admits (``admit``), in pile order (the deck's from the top), chosen into ``sc[d, :F_K]`` (the pile in ``F_Y``, -1 for the revealed cards):
-    MODE_ONE one, no decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per
-    card in list order (yes first), all asked before any moves. False: the pile is your deck and
+    minion) that row ``i`` admits (``admit``), in pile order (the deck's from the top), chosen
+    into ``sc[d, :F_K]`` (the pile in ``F_Y``, -1 for the revealed cards): MODE_ONE one, no
+    decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per card in list order
+    (yes first), all asked before any moves. False: the pile is your deck and
     it is empty even after rebuilding it from the discard pile (§1.9; the program ends)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     where = pg[i, I_WHERE]
@@ -589,6 +602,17 @@ def condition(st, d, p, c, cond, arg):
         return tv[T_NSLOTS] > 0 and count_on(st, p, most_mine(st, p)) >= arg
     elif cond == COND_DISCARD_GT_DECK:
         return ln[L_DISC + p] > ln[L_DECK + p]
+    elif cond == COND_ATTACHED_THIS_TURN:  # an attached card, attached in this turn
+        return cs[c, C_ZONE] == Z_ATTACHED and cs[c, C_TURN] == tv[T_TURNS]
+    elif cond == COND_ALONE_FIRST_HERE:  # p alone has the most power on the card's base
+        pw = stack_empty(MAX_PLAYERS)
+        place_ = stack_empty(MAX_PLAYERS)
+        places(st, cs[c, C_SLOT], pw, place_)
+        firsts = 0
+        for q in range(tv[T_PLAYERS]):
+            if place_[q] == 0:
+                firsts += 1
+        return place_[p] == 0 and firsts == 1
     elif cond == COND_FIRST_MINION:  # no other minion played earlier this turn
         return ps[p, P_MINIONS_PLAYED] == 1
     elif cond == COND_HAS_HIT:  # arg: the row of the selection whose candidates HIT reads

@@ -102,24 +102,6 @@ def after_played(st, x, m):
 
 
 @jit
-def start(st, p, x):
-    f = faction_of(st, x)
-    if f == 5:
-        tricksters.start(st, p, x)
-    elif f == 7:
-        zombies.start(st, p, x)
-    return
-
-
-@jit
-def end(st, p, x):
-    f = faction_of(st, x)
-    if f == 2:
-        ninjas.end(st, p, x)
-    return
-
-
-@jit
 def special_want(st, f, q, s, code, a, b):
     """Special ``code`` of faction ``f``."""
     if f == 2:

@@ -29,7 +29,8 @@ MAX_OPTIONS = 4096  # a choice's options (minion plays: cards x bases)
 
 # cs columns
 C_DEF, C_OWNER, C_ZONE, C_CTRL, C_SLOT, C_ENTERED, C_COUNTERS, C_TEMP, C_TALENT, C_STEGO, \
-    C_BUCC, C_HOST, C_NAMED, C_TOUCH, C_N = range(15)
+    C_BUCC, C_HOST, C_NAMED, C_TOUCH, C_TURN, C_N = range(16)
+# C_TURN: the turn an attached action attached in (the reference's ``Attached.turn``).
 # C_TOUCH (2012 list only): bit d set once the own steps of the card played at frame depth d
 # affected this minion (``board.touch``); the 2012 Brownie reads it when that play ends
 
@@ -74,8 +75,10 @@ K_MINION, K_ACTION, K_DUAL = range(3)
 # play-phase move kinds (the reference's tuples)
 MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range(7)
 
-# card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame
-H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL = range(5)
+# card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame. H_START and
+# H_END (a card in play's start- and end-of-turn abilities) run data programs only
+H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END = range(7)
+N_HOOKS = 7
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers

@@ -23,11 +23,12 @@ from .layout import (
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
-    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_TALENT, MV_TALENT, MV_CTGY, K_DUAL,
+    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_END, H_START, H_TALENT, MV_TALENT, MV_CTGY,
+    K_DUAL,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
-from .tables import BS_VP0, D_KIND, D_NAME, D_TRIGGERS, TR_END, TR_START, TR_TALENT
+from .tables import BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
 from .stack import add_option, minion_moves, play_minion_now, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
@@ -420,17 +421,19 @@ def start_of_turn(st, p):
 @jit
 def edge_hooks(st, p, starting):
     """Start-of-turn abilities of ``p``'s cards, or end-of-turn abilities of every card, in
-    ``cards_in_play_by_order`` (§1.7)."""
+    ``cards_in_play_by_order`` (§1.7): each card's data program (``start``, ``end``) runs in a
+    card frame of its controller, finished before the next card's."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     order = stack_empty(CAP)
     k = in_play_by_order(st, order, TR_START if starting else TR_END)
+    hook = H_START if starting else H_END
     for i in range(k):
         x = order[i]
-        if still_in_play(st, x):
-            if not starting:
-                hooks.end(st, p, x)
-            elif cs[x, C_CTRL] == p:
-                hooks.start(st, p, x)
+        if still_in_play(st, x) and (not starting or cs[x, C_CTRL] == p) \
+                and defs[cs[x, C_DEF], D_PROG + hook] >= 0:
+            base = tv[T_SP]
+            push_frame(st, PR_CARD, cs[x, C_CTRL], x, cs[x, C_SLOT], hook)
+            run(st, base)
 
 
 @jit

@@ -240,6 +240,8 @@ def want(st, p, c):
     elif name == N_TERRAFORMING:
         return ln[L_BDECK] > 0 and tv[T_NSLOTS] > 0 and lead(st, p, terraform_default(st, p)) > 0
     return False
+
+
 @jit
 def after_special(st, q, s, m):
     """Scout: after its base scores, you may return it to your hand (default: always)."""

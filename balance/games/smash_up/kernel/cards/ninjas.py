@@ -1,7 +1,7 @@
 """Ninjas in the kernel (reference/cards/ninjas.py function by function): the cards that are not
 data (Ninja Master, Tiger Assassin, Seeing Stars and Way of Deception are programs in
 data/effects/ninjas.toml, run by ``kernel.effects``, as are what Poison and Infiltrate do on
-attaching and every play-on action's host).
+attaching, Assassin's end-of-turn destruction and every play-on action's host).
 
 The helpers above the cards (``vp_with_card``, ``hand_minions``; ``baseline.vp_of`` and
 ``vp_with_move``) are shared with pirates.py, as in the reference. Option lists live in local
@@ -10,8 +10,7 @@ arrays, never in ``opt``: ``want``/``special_want`` are called while the caller 
 
 Before-scoring Specials (window option codes, faction 2): 201 Shinobi, 202 Hidden Ninja; ``a``
 the card in hand. Shinobi's once per player per scoring [D26] is a bit per seat in the window
-frame's ``F_J``. Assassin fires at the end of the turn it was played: that turn is kept in the
-attached card's ``C_NAMED`` column (the reference's ``Attached.turn``).
+frame's ``F_J``.
 """
 
 from balance.core._jit import jit_widened as jit
@@ -24,16 +23,15 @@ from ..board import (
 )
 from ..hosts import hit_unscored, their_action_base
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
-    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, L_HAND, L_SMIN,
-    S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_TURNS, T_WINDOW, Z_HAND, Z_MINION,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
+    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_SPECIAL, H_TALENT, L_HAND, L_SMIN,
+    S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_WINDOW, Z_HAND, Z_MINION,
 )
 from ..names import (
     N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
 )
 from ..stack import play_action_now, play_minion_now
 from ..tables import D_NAME
-from ..triggers import destroy
 
 SP_SHINOBI, SP_HIDDEN = 201, 202
 MAX_MOVES = CAP * 16
@@ -114,9 +112,6 @@ def card_step(st, d, hook, step):
             s = cs[c, C_SLOT]
             discard_attached(st, c)
             ss[s, S_CANCEL] |= 1 << p  # for everyone, until the start of p's next turn
-    elif hook == H_ATTACH:
-        if name == N_ASSASSIN:
-            cs[c, C_NAMED] = tv[T_TURNS]  # Attached.turn
     elif hook == H_ACTION:
         if name == N_DISGUISE:
             return disguise(st, d, p, step)
@@ -376,16 +371,6 @@ def talent_want(st, p, x):
     if defs[cs[x, C_DEF], D_NAME] == N_NINJA_ACOLYTE:
         return acolyte_want(st, p, x)
     return False
-@jit
-def end(st, p, x):
-    """Assassin: at the end of the turn it was played only (a Buccaneer that escaped keeps it
-    attached, inert)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if defs[cs[x, C_DEF], D_NAME] == N_ASSASSIN and cs[x, C_NAMED] == tv[T_TURNS]:
-        vic = stack_empty(1)
-        out = stack_empty(1)
-        vic[0] = cs[x, C_HOST]
-        destroy(st, vic, 1, cs[x, C_CTRL], True, out)
 
 
 @jit

@@ -24,12 +24,12 @@ from balance.core._jit import stack_empty
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
     R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, insert,
-    is_minion_card, minion_allowed, pick, places, power, push, remove, shuffle, touch, vp_now,
+    is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
     DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, K_ACTION,
-    L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES,
+    L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, SLEEP_ACTIONS, SLEEP_MOVES,
     T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
 )
 from ..names import (
@@ -377,25 +377,6 @@ def flame_trap(st, x, m):
         discard_attached(st, x)
 
 
-@jit
-def flame_trap_start(st, p, x):
-    """Current: you may reduce this base's breakpoint by 4 until the end of the turn."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if not current(st):
-        return
-    s = cs[x, C_SLOT]
-    pw = stack_empty(4)
-    place_ = stack_empty(4)
-    places(st, s, pw, place_)
-    firsts = 0
-    for q in range(tv[T_PLAYERS]):
-        if place_[q] == 0:
-            firsts += 1
-    alone_first = place_[p] == 0 and firsts == 1
-    if pick(st, p, 2, 0 if alone_first else 1) == 0:
-        ss[s, S_REDUCTION] += 4
-
-
 # ---- 9. Hideout -------------------------------------------------------------------------------
 @jit
 def swap_candidates(st, p, out):
@@ -616,12 +597,6 @@ def after_played(st, x, m):
     elif name == N_PAY_THE_PIPER:
         pay_the_piper(st, x, m)
 
-
-@jit
-def start(st, p, x):
-    cs, defs = st[0], st[7]
-    if defs[cs[x, C_DEF], D_NAME] == N_FLAME_TRAP:
-        flame_trap_start(st, p, x)
 
 @jit
 def specials(st, q, s, n):

@@ -16,7 +16,7 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..baseline import place
 from ..board import (
-    discard_attached, has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
+    has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
     shuffle, to_discard,
 )
 from ..layout import (
@@ -301,12 +301,7 @@ def want(st, p, c):
     elif name == N_OVERRUN or name == N_THEY_RE_COMING_TO_GET_YOU:
         return True
     return False
-@jit
-def start(st, p, x):
-    """Overrun: destroyed at the start of your (next) turn."""
-    cs, defs = st[0], st[7]
-    if defs[cs[x, C_DEF], D_NAME] == N_OVERRUN:
-        discard_attached(st, x)
+
 
 @jit
 def extra_moves(st, p, n):
