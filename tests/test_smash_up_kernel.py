@@ -115,12 +115,14 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
 
 @pytest.mark.slow
 def test_play_on_actions_attach_act_and_match(monkeypatch):
-    """Every play-on action attaches in these games (hosts, on-attach and turn-edge programs are
-    data), and what those programs do happens (counted in the reference): Infiltrate and Poison
-    discard actions as they attach, Overrun leaves at the start of its controller's turn, an
-    Assassin destroys its minion at the end of the turn it was played, the current Flame Trap
-    lowers a breakpoint. The kernel plays each game alike: 2-4 players, both strategies, both
-    Tricksters lists, seats holding all 15 play-on actions, 10 games per cell (120 games)."""
+    """Every play-on action attaches in these games (hosts, on-attach, turn-edge and after-played
+    programs are data), and what those programs do happens (counted in the reference):
+    Infiltrate and Poison discard actions as they attach, Overrun leaves at the start of its
+    controller's turn, an Assassin destroys its minion at the end of the turn it was played, the
+    current Flame Trap lowers a breakpoint; after a minion is played a Leprechaun or a Flame Trap
+    destroys it, a Brownie draws, Pay the Piper makes its player discard. The kernel plays each
+    game alike: 2-4 players, both strategies, both Tricksters lists, seats holding all 15 play-on
+    actions, 10 games per cell (120 games)."""
     from balance.games.smash_up.kernel.tables import PLAY_ON
 
     counts = {}
@@ -148,7 +150,24 @@ def test_play_on_actions_attach_act_and_match(monkeypatch):
             count(f"{name} acted", int(acted(x, was)))
         monkeypatch.setitem(table, name, wrapped)
 
+    def after(name, before, acted):
+        """Count after-played trigger ``name`` as acted when ``acted(g, x, m, before(g, x, m))``."""
+        fn = ab.AFTER_PLAYED[name]
+
+        def wrapped(g, x, m):
+            was = before(g, x, m)
+            fn(g, x, m)
+            count(f"{name} after a play", int(acted(g, x, m, was)))
+        monkeypatch.setitem(ab.AFTER_PLAYED, name, wrapped)
+
+    def hand(q):
+        return lambda g, x, m: len(g.players[q(x, m)].hand)
+
     monkeypatch.setattr(ab, "on_attach", counting)
+    after("Leprechaun", lambda g, x, m: m in m.slot.minions, lambda g, x, m, there: there and m not in m.slot.minions)
+    after("Flame Trap", lambda g, x, m: m in m.slot.minions, lambda g, x, m, there: there and m not in m.slot.minions)
+    after("Brownie", hand(lambda x, m: x.controller), lambda g, x, m, n: len(g.players[x.controller].hand) > n)
+    after("Pay the Piper", hand(lambda x, m: m.controller), lambda g, x, m, n: len(g.players[m.controller].hand) < n)
     edge(ab.START, "Overrun", lambda x: None, lambda x, _: x not in x.host.actions)
     edge(ab.END, "Assassin", lambda x: x.host in x.host.slot.minions,
          lambda x, there: there and x.host not in x.host.slot.minions)
@@ -162,7 +181,9 @@ def test_play_on_actions_attach_act_and_match(monkeypatch):
                     assert play_one(rules, seats[:players], [strategy] * players, 101, game) == \
                         _reference(rules, seats[:players], strategy, 101, game), (tricksters, players, strategy, game)
     assert set(PLAY_ON) <= set(counts), sorted(set(PLAY_ON) - set(counts))
-    acted = ("discarded by Infiltrate", "discarded by Poison", "Overrun acted", "Assassin acted", "Flame Trap acted")
+    acted = ("discarded by Infiltrate", "discarded by Poison", "Overrun acted", "Assassin acted", "Flame Trap acted",
+             "Leprechaun after a play", "Flame Trap after a play", "Brownie after a play",
+             "Pay the Piper after a play")
     assert all(counts.get(k, 0) > 0 for k in acted), counts
 
 
@@ -312,7 +333,7 @@ def test_a_rules_switch_selects_the_cards_other_program():
      '"SEL_BASE legal=allowed mode=may rule=PLACE", "PLAY_MINION"]', "not one of the revealed cards"),
     ('[Invader]\naction = ["DRAW me mine_at_base"]', "chooses its base"),
     ('[Invader]\naction = ["MARK chosen sleep"]', "chooses its player"),
-    ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego or MARK chosen sleep"),
+    ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego, MARK self used or MARK chosen sleep"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=may rule=MOST_MINE"]', "expected SEL_BASE"),
     ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=PREFER", "TO_PILE hand"]',
      "rule=PREFER and a NAMES step"),
@@ -351,7 +372,12 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["REDUCE_BREAKPOINT here 4"]', "not in an action's effect"),
     ('[Invader]\naction = ["IF ALONE_FIRST_HERE", "DRAW me 1"]', "not in an action's effect"),
     ('[Invader]\non_play = ["REDUCE_BREAKPOINT there 4"]', "expected REDUCE_BREAKPOINT here N"),
-    ('[Invader]\non_play = ["DISCARD self 1"]', "expected DISCARD others random N or DISCARD self"),
+    ('[Invader]\non_play = ["DISCARD self 1"]', "expected DISCARD others random N, DISCARD self or DISCARD"),
+    ('[Invader]\non_play = ["IF PLAYED_BY_OTHER", "DRAW me 1"]', "reads the minion just played: in after_played"),
+    ('[Invader]\non_play = ["SEL_PLAYED", "DESTROY"]', "reads the minion just played: in after_played only"),
+    ('[Invader]\naction = ["DRAW me 1"]\nwant = ["not PLAYED_HERE"]', "reads the minion just played: not in a"),
+    ('[Invader]\nafter_played = ["IF not SOMETIMES"]', "unknown condition"),
+    ('[Invader]\naction = ["MARK self used"]', "not in an action's effect"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

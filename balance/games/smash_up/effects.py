@@ -8,7 +8,8 @@ a wrong data row shows as a kernel = reference difference in the tests.
 One file per faction; a card is a table keyed by its name, with a list of steps per hook
 (``on_play``, ``action``, ``on_attach`` for a play-on action as it attaches, ``talent``,
 ``start`` and ``end`` for a card in play at the start of its controller's turn and at the end
-of every turn), an optional ``want`` (for an action: when the baseline plays it), its
+of every turn, ``after_played`` for a card in play after any minion is played and its own
+ability resolved), an optional ``want`` (for an action: when the baseline plays it), its
 ``static`` abilities (what it does while in play, read by the kernel's power and protection
 rules) and, for a play-on action, its ``host`` rule. A step is a string: the opcode, then its
 operands, bare or ``key=value``::
@@ -31,12 +32,16 @@ player in turn order after ``me``):
 - ``GRANT_MINION any|power<=2|empty|discard|here`` (one extra minion play: any, of printed
   power <= 2, onto a base with none of yours, from your discard pile, onto the card's base),
   ``GRANT_ACTION N``
-- ``MARK self stego`` (Armor Stego's mark on the card itself), ``MARK chosen sleep`` (the
-  chosen player cannot play actions until the start of your next turn: Mark of Sleep, 2012)
+- ``MARK self stego`` (Armor Stego's mark on the card itself), ``MARK self used`` (a minion's
+  once-per-turn use is spent, for ``UNUSED_THIS_TURN``), ``MARK chosen sleep`` (the chosen
+  player cannot play actions until the start of your next turn: Mark of Sleep, 2012)
 - for an attached action: ``DISCARD self`` (it goes to its owner's discard pile; gone already:
   nothing), ``SEL_HOST`` (the minion it is attached to becomes the selection, for ``DESTROY``
   ...), ``REDUCE_BREAKPOINT here N`` (its base's breakpoint is N lower until the end of the turn)
-- ``IF cond [N]``: the program ends here unless the condition holds (conditions below)
+- in ``after_played``: ``SEL_PLAYED`` (the minion just played becomes the selection),
+  ``DISCARD played choice`` (its controller discards a card of their choice)
+- ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
+  ``IF not cond [N]``: unless it fails (``MAY not cond`` likewise)
 - ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
   a test ``power<=N``, ``power<N``, ``printed<=N`` or ``power<mine_here`` (fewer than your
   minions on the card's base), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
@@ -115,8 +120,12 @@ selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEM
 from), ``MOST_MINE_GE N`` (the base with most of your minions holds N or more); in a program
 after a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the
 first selected card is a minion card), ``SEL_MINION_PRINTED_LE N``; and, for a card in play
-(never in a want), ``ATTACHED_THIS_TURN`` (an action attached in this turn) and
-``ALONE_FIRST_HERE`` (you alone have the most power on its base).
+(never in a want), ``ATTACHED_THIS_TURN`` (an action attached in this turn),
+``ALONE_FIRST_HERE`` (you alone have the most power on its base) and ``UNUSED_THIS_TURN``; in
+``after_played``, of the minion just played: ``PLAYED_BY_OTHER`` (by another player),
+``PLAYED_ON_BASE`` (on this card's base), ``PLAYED_HERE`` (in play on this card's base now),
+``PLAYED_WEAKER`` (less power than this card), ``PLAYED_DESTROYABLE`` (in play, and this card
+may destroy it).
 """
 from __future__ import annotations
 
@@ -131,7 +140,7 @@ from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
 from .kernel.layout import (
-    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_ATTACH, H_END, H_ON_PLAY, H_START,
+    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_END, H_ON_PLAY, H_START,
     H_TALENT, N_HOOKS,
 )
 from .kernel.names import card_code
@@ -140,9 +149,9 @@ from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
 HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT,
-         "start": H_START, "end": H_END}
+         "start": H_START, "end": H_END, "after_played": H_AFTER_PLAYED}
 REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "on_attach": "ATTACH", "talent": "TALENT",
-                    "start": "START", "end": "END", "want": "WANT"}
+                    "start": "START", "end": "END", "after_played": "AFTER_PLAYED", "want": "WANT"}
 GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
 CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
@@ -152,7 +161,10 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "DISCARD_GT_DECK": oc.COND_DISCARD_GT_DECK, "SELECTED": oc.COND_SELECTED,
               "SEL_IS_MINION": oc.COND_SEL_IS_MINION, "SEL_MINION_PRINTED_LE": oc.COND_SEL_MINION_PRINTED_LE,
               "DECK_HAS_ACTION": oc.COND_DECK_HAS_ACTION, "MOST_MINE_GE": oc.COND_MOST_MINE_GE,
-              "ATTACHED_THIS_TURN": oc.COND_ATTACHED_THIS_TURN, "ALONE_FIRST_HERE": oc.COND_ALONE_FIRST_HERE}
+              "ATTACHED_THIS_TURN": oc.COND_ATTACHED_THIS_TURN, "ALONE_FIRST_HERE": oc.COND_ALONE_FIRST_HERE,
+              "UNUSED_THIS_TURN": oc.COND_UNUSED_THIS_TURN, "PLAYED_BY_OTHER": oc.COND_PLAYED_BY_OTHER,
+              "PLAYED_ON_BASE": oc.COND_PLAYED_ON_BASE, "PLAYED_HERE": oc.COND_PLAYED_HERE,
+              "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -182,7 +194,7 @@ TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": o
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
-           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT")
+           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED")
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -359,8 +371,12 @@ def _card_selector(where: _Where, step: str, words: list[str]) -> list[int]:
 
 
 def _condition(where: _Where, step: str, words: list[str], skip: bool = False) -> list[int]:
-    """An OP_IF row; with ``skip`` (an IF step) a last word ``skip=K`` goes to I_ARG3."""
+    """An OP_IF row; with ``skip`` (an IF step) a last word ``skip=K`` goes to I_ARG3; a first
+    word ``not`` negates the condition (I_NOT)."""
     rows_skipped = 0
+    negated = bool(words) and words[0] == "not"
+    if negated:
+        words = words[1:]
     if skip and words and words[-1].startswith("skip="):
         rows_skipped = _number(where, step, words[-1][5:])
         if rows_skipped < 1:
@@ -373,6 +389,7 @@ def _condition(where: _Where, step: str, words: list[str], skip: bool = False) -
         raise where.error(step, f"{words[0]} takes {need - 1} number(s)")
     row = [0] * oc.I_N
     row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG3] = oc.OP_IF, CONDITIONS[words[0]], rows_skipped
+    row[oc.I_NOT] = int(negated)
     if need == 2:
         row[oc.I_ARG2] = _number(where, step, words[1])
     return row
@@ -398,9 +415,11 @@ def _step(where: _Where, step: str) -> list[int]:
         row[oc.I_ARG2] = _number(where, step, args[1])
     elif op == "DISCARD" and args == ["self"]:
         row[oc.I_OP] = oc.OP_DISCARD_SELF
+    elif op == "DISCARD" and args == ["played", "choice"]:
+        row[oc.I_OP] = oc.OP_DISCARD_CHOICE_PLAYED
     elif op == "DISCARD":
         if len(args) != 3 or args[:2] != ["others", "random"]:
-            raise where.error(step, "expected DISCARD others random N or DISCARD self")
+            raise where.error(step, "expected DISCARD others random N, DISCARD self or DISCARD played choice")
         row[oc.I_OP], row[oc.I_ARG2] = oc.OP_DISCARD_RANDOM, _number(where, step, args[2])
     elif op == "DECK_OPS":
         if len(args) != 2 or args[0] != "me" or args[1] not in ("hand_to_deck", "shuffle"):
@@ -415,9 +434,11 @@ def _step(where: _Where, step: str) -> list[int]:
         row[oc.I_OP], row[oc.I_ARG1] = oc.OP_GRANT_ACTION, _number(where, step, args[0])
     elif op == "MARK" and args == ["chosen", "sleep"]:
         row[oc.I_OP] = oc.OP_SLEEP
+    elif op == "MARK" and args == ["self", "used"]:
+        row[oc.I_OP] = oc.OP_MARK_USED
     elif op == "MARK":
         if args != ["self", "stego"]:
-            raise where.error(step, "expected MARK self stego or MARK chosen sleep")
+            raise where.error(step, "expected MARK self stego, MARK self used or MARK chosen sleep")
         row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_MARK, C_STEGO, 1
     elif op == "POWER_TEMP":
         expect(None)
@@ -477,9 +498,9 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "PLAY_MINION":
         expect()
         row[oc.I_OP] = oc.OP_PLAY_MINION
-    elif op == "SEL_HOST":
+    elif op == "SEL_HOST" or op == "SEL_PLAYED":
         expect()
-        row[oc.I_OP] = oc.OP_SEL_HOST
+        row[oc.I_OP] = oc.OP_SEL_HOST if op == "SEL_HOST" else oc.OP_SEL_PLAYED
     elif op == "REDUCE_BREAKPOINT":
         expect("here", None)
         row[oc.I_OP], row[oc.I_ARG2] = oc.OP_REDUCE_BREAKPOINT, _number(where, step, args[1])
@@ -497,9 +518,9 @@ _NEEDS = {oc.OP_DESTROY: ("minions",), oc.OP_RETURN: ("minions",), oc.OP_BOTTOM:
           oc.OP_POWER_TEMP: ("minions",), oc.OP_TO_PILE: ("cards",), oc.OP_SEL_BASE: ("cards",),
           oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_RESTACK: ("revealed cards",),
           oc.OP_SLEEP: ("player",)}
-_MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_SEL_HOST: "minions", oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards",
-          oc.OP_SEL_PLAYER: "player", oc.OP_SEL_BASE: "base", oc.OP_FOR: "base",
-          oc.OP_TAKE_TOP: "revealed cards"}
+_MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_SEL_HOST: "minions", oc.OP_SEL_PLAYED: "minions",
+          oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards", oc.OP_SEL_PLAYER: "player",
+          oc.OP_SEL_BASE: "base", oc.OP_FOR: "base", oc.OP_TAKE_TOP: "revealed cards"}
 _CARD_PILE_NEEDS = {oc.PILE_HAND_OF_CHOSEN: ("player",), oc.PILE_REVEALED: ("revealed cards",)}
 
 
@@ -568,7 +589,13 @@ def _link_loops(where: _Where, steps: list[str], rows: list[list[int]]) -> None:
         raise where.error(steps[open_for], "FOR without a NEXT after it")
 
 
-IN_PLAY_STEPS = (oc.OP_DISCARD_SELF, oc.OP_SEL_HOST, oc.OP_REDUCE_BREAKPOINT)
+IN_PLAY_STEPS = (oc.OP_DISCARD_SELF, oc.OP_SEL_HOST, oc.OP_REDUCE_BREAKPOINT, oc.OP_MARK_USED)
+
+
+def _reads_played(row) -> bool:
+    """The step reads the minion whose play triggered the card (after_played only)."""
+    return row[oc.I_OP] in oc.PLAYED_STEPS or \
+        row[oc.I_OP] in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.PLAYED_CONDITIONS
 
 
 def _check_not_in_play(where: _Where, steps: list[str], rows) -> None:
@@ -611,6 +638,10 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
             _link_loops(where, table[hook], rows)
             if hook == "action":
                 _check_not_in_play(where, table[hook], rows)
+            if hook != "after_played":
+                for text, row in zip(table[hook], rows):
+                    if _reads_played(row):
+                        raise where.error(text, "reads the minion just played: in after_played only")
             hooks[hook] = tuple(map(tuple, rows))
     want = None
     if "want" in table:
@@ -621,6 +652,8 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                 raise where.error(s, "reads a running card's selection: not in a want")
             if row[oc.I_ARG1] in oc.IN_PLAY_CONDITIONS:
                 raise where.error(s, "reads the card in play: not in a want")
+            if _reads_played(row):
+                raise where.error(s, "reads the minion just played: not in a want")
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
     static = _static(_Where(source, name, "static"), table.get("static", []))

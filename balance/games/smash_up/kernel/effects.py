@@ -16,18 +16,21 @@ from balance.core._jit import stack_empty
 
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    V, affectable, count_on, destroyable, discard_attached, discard_random, draw, gap, has_minion_on,
+    V, affectable, count_on, destroyable, discard_attached, discard_choice, discard_random, draw, gap,
+    has_minion_on,
     is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, places, pop,
     power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
-    CAP, C_CTRL, C_DEF, C_HOST, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_P, F_S,
-    F_Y, F_Z, GREEDY, G_AT, H_ACTION, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
+    CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
+    F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
     P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS,
-    T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND,
+    T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
+    COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
+    COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_PLAYED,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
     COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES,
@@ -58,9 +61,9 @@ def step(st, d, hook, pc):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     c, p = fs[d, F_C], fs[d, F_P]
     start = defs[cs[c, C_DEF], D_PROG + hook]
-    # an action card's effect (played, or attached: its on-attach and turn-edge abilities), so
-    # protection from actions applies
-    action = hook == H_ACTION or cs[c, C_ZONE] == Z_ATTACHED
+    # an action card's effect (played, or attached: its on-attach and triggered abilities, also
+    # once it discarded itself), so protection from actions applies
+    action = hook != H_ON_PLAY and is_action_card(st, c)
     while True:
         i = start + pc
         op = pg[i, I_OP]
@@ -68,7 +71,7 @@ def step(st, d, hook, pc):
         if op == OP_END:
             return DONE
         elif op == OP_IF:  # when the condition fails: skip I_ARG3 rows, or (0) end the program
-            if not condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+            if not holds(st, d, p, c, i):
                 if pg[i, I_ARG3] == 0:
                     return DONE
                 pc += pg[i, I_ARG3]
@@ -88,7 +91,7 @@ def step(st, d, hook, pc):
         elif op == OP_RESTACK:
             restack(st, d, p)
         elif op == OP_MAY:  # options yes, None; the baseline says yes when the condition holds
-            if pick(st, p, 2, 0 if condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]) else 1) != 0:
+            if pick(st, p, 2, 0 if holds(st, d, p, c, i) else 1) != 0:
                 return DONE
         elif op == OP_DRAW:
             draw(st, p, count_on(st, p, fs[d, F_I]) if pg[i, I_ARG1] == DRAW_MINE_AT_BASE else pg[i, I_ARG2])
@@ -143,6 +146,12 @@ def step(st, d, hook, pc):
             sc[d, 0], fs[d, F_K] = cs[c, C_HOST], 1
         elif op == OP_REDUCE_BREAKPOINT:  # the card's base, until the end of the turn
             ss[cs[c, C_SLOT], S_REDUCTION] += pg[i, I_ARG2]
+        elif op == OP_SEL_PLAYED:  # the minion whose play triggered the card becomes the selection
+            sc[d, 0], fs[d, F_K] = fs[d, F_M], 1
+        elif op == OP_DISCARD_CHOICE_PLAYED:  # that minion's controller discards a card they choose
+            discard_choice(st, cs[fs[d, F_M], C_CTRL])
+        elif op == OP_MARK_USED:  # the card's once-per-turn use is spent (a minion's C_NAMED)
+            cs[c, C_NAMED] = tv[T_TURNS] + 1
         elif op == OP_REVEAL:  # the top card of p's deck (refilled first) becomes the selection
             x = top(st, p)
             if x < 0:
@@ -581,6 +590,13 @@ def choose_base(st, d, p):
 
 # ---- conditions and wants ----------------------------------------------------------------------------
 @jit
+def holds(st, d, p, c, i):
+    """The condition of IF/MAY row ``i`` (negated when its I_NOT is set)."""
+    pg = st[16]
+    return condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]) != (pg[i, I_NOT] != 0)
+
+
+@jit
 def condition(st, d, p, c, cond, arg):
     """Condition ``cond`` (with its number ``arg``) for card ``c`` of seat ``p``; ``d`` the
     running frame (the frame conditions read its selection), -1 in a want."""
@@ -602,6 +618,10 @@ def condition(st, d, p, c, cond, arg):
         return tv[T_NSLOTS] > 0 and count_on(st, p, most_mine(st, p)) >= arg
     elif cond == COND_DISCARD_GT_DECK:
         return ln[L_DISC + p] > ln[L_DECK + p]
+    elif cond == COND_UNUSED_THIS_TURN:  # its once-per-turn use (MARK self used) not spent
+        return cs[c, C_NAMED] != tv[T_TURNS] + 1
+    elif COND_PLAYED_BY_OTHER <= cond <= COND_PLAYED_DESTROYABLE:  # the minion whose play triggered it
+        return played(st, d, p, c, cond)
     elif cond == COND_ATTACHED_THIS_TURN:  # an attached card, attached in this turn
         return cs[c, C_ZONE] == Z_ATTACHED and cs[c, C_TURN] == tv[T_TURNS]
     elif cond == COND_ALONE_FIRST_HERE:  # p alone has the most power on the card's base
@@ -660,6 +680,23 @@ def condition(st, d, p, c, cond, arg):
 
 
 @jit
+def played(st, d, p, c, cond):
+    """A PLAYED_ condition on the minion ``fs[d, F_M]`` whose play triggered card ``c`` of ``p``."""
+    cs, fs = st[0], st[14]
+    m = fs[d, F_M]
+    if cond == COND_PLAYED_BY_OTHER:
+        return cs[m, C_CTRL] != p
+    elif cond == COND_PLAYED_ON_BASE:  # the base it was played on (in play or not now)
+        return cs[m, C_SLOT] == cs[c, C_SLOT]
+    elif cond == COND_PLAYED_HERE:  # in play on the card's base
+        return cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == cs[c, C_SLOT]
+    elif cond == COND_PLAYED_WEAKER:
+        return power(st, m) < power(st, c)
+    # COND_PLAYED_DESTROYABLE: in play, and the card may destroy it (as a minion's or an action's)
+    return cs[m, C_ZONE] == Z_MINION and destroyable(st, m, p, is_action_card(st, c))
+
+
+@jit
 def want(st, p, c):
     """The data want of action card ``c`` for seat ``p``: 1 (play it now), 0, or -1 (the card has
     none: its faction module decides)."""
@@ -668,7 +705,7 @@ def want(st, p, c):
     if i < 0:
         return -1
     while pg[i, I_OP] == OP_IF:
-        if not condition(st, -1, p, c, pg[i, I_ARG1], pg[i, I_ARG2]):
+        if not holds(st, -1, p, c, i):
             return 0
         i += 1
     return 1

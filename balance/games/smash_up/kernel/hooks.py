@@ -94,14 +94,6 @@ def talent_want(st, p, x):
 
 
 @jit
-def after_played(st, x, m):
-    f = faction_of(st, x)
-    if f == 5:
-        tricksters.after_played(st, x, m)
-    return
-
-
-@jit
 def special_want(st, f, q, s, code, a, b):
     """Special ``code`` of faction ``f``."""
     if f == 2:

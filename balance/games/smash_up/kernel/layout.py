@@ -31,6 +31,9 @@ MAX_OPTIONS = 4096  # a choice's options (minion plays: cards x bases)
 C_DEF, C_OWNER, C_ZONE, C_CTRL, C_SLOT, C_ENTERED, C_COUNTERS, C_TEMP, C_TALENT, C_STEGO, \
     C_BUCC, C_HOST, C_NAMED, C_TOUCH, C_TURN, C_N = range(16)
 # C_TURN: the turn an attached action attached in (the reference's ``Attached.turn``).
+# C_NAMED: a minion's once-per-turn use (``MARK self used``: the turn + 1; the reference's
+# ``flags`` keyed by card, so it survives the card leaving and re-entering play); Block the
+# Path's named factions (a bit each).
 # C_TOUCH (2012 list only): bit d set once the own steps of the card played at frame depth d
 # affected this minion (``board.touch``); the 2012 Brownie reads it when that play ends
 
@@ -75,14 +78,16 @@ K_MINION, K_ACTION, K_DUAL = range(3)
 # play-phase move kinds (the reference's tuples)
 MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range(7)
 
-# card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame. H_START and
-# H_END (a card in play's start- and end-of-turn abilities) run data programs only
-H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END = range(7)
-N_HOOKS = 7
+# card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame. H_START,
+# H_END (a card in play's start- and end-of-turn abilities) and H_AFTER_PLAYED (a card in play
+# reacting to a minion just played, ``F_M``) run data programs only
+H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED = range(8)
+N_HOOKS = 8
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers
-F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_L, F_SHIELD, F_N = range(14)
+F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_L, F_SHIELD, F_M, F_N = range(15)
+# F_M (an H_AFTER_PLAYED card frame): the minion whose play triggered it
 # F_SHIELD (an action play's frame, 2012 list): bit q * MAX_SLOTS + s set once a 2012 Hideout
 # shields seat q's minions on slot s from the rest of this action (``board.touch``)
 MAX_DEPTH = 63  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list

@@ -17,6 +17,7 @@ I_WHERE, I_WHO, I_TEST, I_VSRC, I_VAL, I_LEGAL, I_MODE, I_COUNT, I_RULE, I_FLAGS
 # holds the name codes the baseline prefers, in order, -1 after the last
 # the other opcodes' operands (IF's I_ARG3: the rows to skip when the condition fails, 0 = end)
 I_ARG1, I_ARG2, I_ARG3 = 1, 2, 3
+I_NOT = 4  # OP_IF's and OP_MAY's: 1 when the condition is negated (``IF not COND``)
 I_N = 11
 
 # opcodes
@@ -24,7 +25,7 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_HAND_TO_DECK, OP_SHUFFLE, OP_SEL_MINION, OP_DESTROY, OP_RETURN, OP_BOTTOM, OP_POWER_TEMP, \
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
     OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP, OP_DISCARD_SELF, OP_SEL_HOST, \
-    OP_REDUCE_BREAKPOINT = range(32)
+    OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED = range(35)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, or your minions on the chosen base (F_I)
 DRAW_FIXED, DRAW_MINE_AT_BASE = 0, 1
 # OP_FOR's list (I_ARG1): the bases with no minion of yours, fixed when the loop starts; its
@@ -85,8 +86,14 @@ COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAN
     COND_DISCARD_HAS_MINION, COND_MINION_PLAY_USEFUL, COND_HAS_BEST_MOVE, COND_HAS_OPTIONS, \
     COND_V_RISES, COND_DISCARD_GT_DECK, COND_SELECTED, COND_SEL_IS_MINION, \
     COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION, COND_MOST_MINE_GE, COND_ATTACHED_THIS_TURN, \
-    COND_ALONE_FIRST_HERE = range(19)
-# conditions that read the running card in play (its attach turn, its base's places): never in a want
-IN_PLAY_CONDITIONS = (COND_ATTACHED_THIS_TURN, COND_ALONE_FIRST_HERE)
+    COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN, COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, \
+    COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE = range(25)
+# conditions that read the running card in play (its attach turn, its once-per-turn use, its
+# base's places): never in a want
+IN_PLAY_CONDITIONS = (COND_ATTACHED_THIS_TURN, COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN)
+# conditions, and steps, that read the minion whose play triggered the card (F_M): after_played only
+PLAYED_CONDITIONS = (COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, COND_PLAYED_HERE, COND_PLAYED_WEAKER,
+                     COND_PLAYED_DESTROYABLE)
+PLAYED_STEPS = (OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED)
 # conditions that read the running frame's selection (never in a want)
 FRAME_CONDITIONS = (COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE)

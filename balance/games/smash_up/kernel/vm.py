@@ -14,8 +14,8 @@ from .board import (
     is_action_card, is_minion_card, pick, printed, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_P, F_PC,
-    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT, L_DECK,
+    C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
+    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT, L_DECK,
     L_DISC, L_HAND, L_SACT, L_SMIN, O_PLAYED, P_ACTIONS_PLAYED, P_HOMEWORLD, P_MINIONS_PLAYED,
     PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, T_CURRENT,
     T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
@@ -24,7 +24,7 @@ from .layout import (
 from .hosts import host_rule
 from .names import B_THE_HOMEWORLD
 from .stack import grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only
-from .tables import BS_NAME, D_HOST, D_PLAYON, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
+from .tables import BS_NAME, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
 
 PR_DONE = 99
 R_HOMEWORLD_EACH = 14  # board.R_HOMEWORLD_EACH
@@ -58,12 +58,14 @@ def run(st, base):
                 push_frame(st, PR_AFTER_PLAYED, fs[d, F_P], fs[d, F_C], fs[d, F_S], 0)
             else:
                 finish(st, d)
-        elif proc == PR_AFTER_PLAYED:
+        elif proc == PR_AFTER_PLAYED:  # the base's, then each card's in play (one per step)
             if pc == 0:
                 homeworld(st, fs[d, F_C], fs[d, F_S])
+            elif pc == 1:  # the cards in play once the Homeworld's play (if any) is over
+                fs[d, F_K] = in_play_by_order(st, sc[d], TR_AFTER_PLAYED) if rs[R_MODE] & MODE_CARDS else 0
+            elif pc - 2 < fs[d, F_K]:
+                after_played(st, sc[d, pc - 2], fs[d, F_C])
             else:
-                if rs[R_MODE] & MODE_CARDS:
-                    after_played(st, d, fs[d, F_C])
                 finish(st, d)
         elif proc == PR_CARD:
             nxt = hooks.card_step(st, d, fs[d, F_X], pc)
@@ -214,13 +216,13 @@ def still_in_play(st, x):
 
 
 @jit
-def after_played(st, d, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    k = in_play_by_order(st, sc[d], TR_AFTER_PLAYED)
-    for i in range(k):
-        x = sc[d, i]
-        if still_in_play(st, x):
-            hooks.after_played(st, x, m)
+def after_played(st, x, m):
+    """Card ``x`` in play reacts to minion ``m`` having been played: its ``after_played``
+    program runs in a card frame of its controller (``F_M`` holding ``m``), pushed on top."""
+    cs, defs = st[0], st[7]
+    if still_in_play(st, x) and defs[cs[x, C_DEF], D_PROG + H_AFTER_PLAYED] >= 0:
+        e = push_frame(st, PR_CARD, cs[x, C_CTRL], x, cs[x, C_SLOT], H_AFTER_PLAYED)
+        st[14][e, F_M] = m
 
 
 # ---- actions ------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Tricksters in the kernel (reference/cards/tricksters.py function by function), the current list
-and the 2012 one (``R_TRICKSTERS_2012``): the cards that are not data (Take The Shinies and
-Enshrouding Mist's talent are programs in data/effects/tricksters.toml, the 2012 Gnome's
-on-play and Mark of Sleep in data/effects/tricksters_2012.toml, run by ``kernel.effects``).
+and the 2012 one (``R_TRICKSTERS_2012``): the cards that are not data (Take The Shinies,
+Enshrouding Mist's talent, the after-played triggers of Leprechaun, Brownie, Flame Trap and Pay
+the Piper, the current Flame Trap's start-of-turn clause and every play-on action's host are
+programs in data/effects/tricksters.toml, the 2012 Gnome's on-play and Mark of Sleep in
+data/effects/tricksters_2012.toml, run by ``kernel.effects``).
 Gremlin's triggers are in ``triggers`` (destroyed) and
 ``turn.score_base`` (discarded by scoring); Block the Path's and Overrun's bans in
 ``board.minion_allowed``; the current Hideout's and Mark of Sleep's move bans in
@@ -9,9 +11,6 @@ Gremlin's triggers are in ``triggers`` (destroyed) and
 (the Hideout's shield, asked by every primitive that affects a minion) and ``board.brownies``
 (run by ``vm`` when a played card's own steps end).
 
-- Leprechaun's and Brownie's once per turn (the reference's ``flags`` keyed by card): the card's
-  ``C_NAMED`` column holds the turn it was spent + 1 (a minion never uses that column otherwise,
-  and it survives the card leaving and re-entering play, as the reference's flag does).
 - Gnome's before-scoring Special (window option code 501, ``a`` the Gnome, ``b`` the target):
   the Gnomes used in the window are listed in the window frame's scratch list ``sc[w]``, their
   count in its register ``F_K`` (the reference's ``window["used"]``).
@@ -23,18 +22,18 @@ from balance.core._jit import stack_empty
 
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
-    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, discard_choice, draw, insert,
+    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
     is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
     DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, K_ACTION,
     L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, SLEEP_ACTIONS, SLEEP_MOVES,
-    T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND, Z_MINION,
+    T_NSLOTS, T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
 )
 from ..names import (
-    N_BLOCK_THE_PATH, N_BROWNIE, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
-    N_JAMMED_SIGNAL, N_LEPRECHAUN, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
+    N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
+    N_JAMMED_SIGNAL, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
 from ..triggers import destroy
@@ -82,17 +81,6 @@ def destroy_action_default(st, p, acts, k):
     return first
 
 
-@jit
-def once_spent(st, x):
-    """Leprechaun's / Brownie's once-per-turn use spent this turn."""
-    return st[0][x, C_NAMED] == st[5][T_TURNS] + 1
-
-
-@jit
-def spend_once(st, x):
-    st[0][x, C_NAMED] = st[5][T_TURNS] + 1
-
-
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
@@ -125,36 +113,6 @@ def card_step(st, d, hook, step):
             vic[0] = fs[d, F_Z]
             destroy(st, vic, 1, p, False, out)
     return DONE
-
-
-# ---- 1. Leprechaun, 2. Brownie (after a minion is played) ------------------------------------
-@jit
-def leprechaun(st, x, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    s = cs[x, C_SLOT]
-    if cs[m, C_CTRL] == cs[x, C_CTRL] or cs[m, C_ZONE] != Z_MINION or cs[m, C_SLOT] != s:
-        return
-    once = current(st)
-    if once and once_spent(st, x):
-        return
-    if power(st, m) >= power(st, x) or not destroyable(st, m, cs[x, C_CTRL], False):
-        return
-    vic = stack_empty(1)
-    out = stack_empty(1)
-    vic[0] = m
-    destroy(st, vic, 1, cs[x, C_CTRL], False, out)
-    if once and not (cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == s):  # [D29]
-        spend_once(st, x)
-
-
-@jit
-def brownie(st, x, m):
-    cs = st[0]
-    if not current(st) or cs[m, C_CTRL] == cs[x, C_CTRL] or cs[m, C_SLOT] == cs[x, C_SLOT]:
-        return
-    if not once_spent(st, x):
-        spend_once(st, x)
-        draw(st, cs[x, C_CTRL], 1)
 
 
 # ---- 3. Gnome ------------------------------------------------------------------------------------
@@ -354,29 +312,6 @@ def mist_want(st, p, x):
     return False
 
 
-# ---- 8. Flame Trap ------------------------------------------------------------------------------
-@jit
-def flame_trap(st, x, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    s = cs[x, C_SLOT]
-    c = cs[x, C_CTRL]
-    if cs[m, C_CTRL] == c or cs[m, C_SLOT] != s:
-        return
-    killable = cs[m, C_ZONE] == Z_MINION and destroyable(st, m, c, True)
-    vic = stack_empty(1)
-    out = stack_empty(1)
-    vic[0] = m
-    if current(st):
-        if killable:  # destroy this card to destroy that minion [D10]
-            discard_attached(st, x)
-            destroy(st, vic, 1, c, True, out)
-        return
-    if killable:  # 2012: the minion and the trap, the trap even when the minion survives [D10]
-        destroy(st, vic, 1, c, True, out)
-    if cs[x, C_ZONE] == Z_ATTACHED:
-        discard_attached(st, x)
-
-
 # ---- 9. Hideout -------------------------------------------------------------------------------
 @jit
 def swap_candidates(st, p, out):
@@ -495,14 +430,6 @@ def mark_of_sleep(st, c):
         ps[q, P_SLEEP_BY] = c
 
 
-# ---- 11. Pay the Piper ------------------------------------------------------------------------
-@jit
-def pay_the_piper(st, x, m):
-    cs = st[0]
-    if cs[m, C_CTRL] != cs[x, C_CTRL] and cs[m, C_SLOT] == cs[x, C_SLOT]:
-        discard_choice(st, cs[m, C_CTRL])
-
-
 # ---- 2012: Disenchant ---------------------------------------------------------------------------
 @jit
 def disenchant_default(st, p, acts, k):
@@ -582,20 +509,6 @@ def talent_want(st, p, x):
     if name == N_HIDEOUT:
         return hideout_want(st, p, x)
     return False
-
-
-@jit
-def after_played(st, x, m):
-    cs, defs = st[0], st[7]
-    name = defs[cs[x, C_DEF], D_NAME]
-    if name == N_LEPRECHAUN:
-        leprechaun(st, x, m)
-    elif name == N_BROWNIE:
-        brownie(st, x, m)
-    elif name == N_FLAME_TRAP:
-        flame_trap(st, x, m)
-    elif name == N_PAY_THE_PIPER:
-        pay_the_piper(st, x, m)
 
 
 @jit
