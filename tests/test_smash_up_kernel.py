@@ -187,6 +187,30 @@ def test_play_on_actions_attach_act_and_match(monkeypatch):
     assert all(counts.get(k, 0) > 0 for k in acted), counts
 
 
+@pytest.mark.slow
+def test_after_scoring_specials_act_and_match(monkeypatch):
+    """Scouts go back to hand and First Mates move after their bases score in these games (their
+    after_scoring programs are data; counted in the reference), and the kernel plays each game
+    alike: 2-4 players, both strategies, seats holding both cards, 20 games per cell."""
+    acted = {"Scout": 0, "First Mate": 0}
+    for name in acted:
+        fn = ab.AFTER[name]
+
+        def wrapped(g, q, slot, m, fn=fn, name=name):
+            there = m in slot.minions
+            fn(g, q, slot, m)
+            acted[name] += there and m not in slot.minions
+        monkeypatch.setitem(ab.AFTER, name, wrapped)
+    seats = [("Aliens", "Pirates"), ("Pirates", "Zombies"), ("Aliens", "Robots"), ("Pirates", "Wizards")]
+    for players in (2, 3, 4):
+        for strategy in ("greedy", "random"):
+            rules = Rules(players=players)
+            for game in range(20):
+                assert play_one(rules, seats[:players], [strategy] * players, 303, game) == \
+                    _reference(rules, seats[:players], strategy, 303, game), (players, strategy, game)
+    assert acted["Scout"] > 0 and acted["First Mate"] > 0, acted
+
+
 # ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
 EFFECT_RULES = [Rules(), Rules(tricksters="2012"), Rules(collector_excludes_collectors=True),
                 Rules(tiger_assassin_any_base=True)]
@@ -378,6 +402,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["not PLAYED_HERE"]', "reads the minion just played: not in a"),
     ('[Invader]\nafter_played = ["IF not SOMETIMES"]', "unknown condition"),
     ('[Invader]\naction = ["MARK self used"]', "not in an action's effect"),
+    ('[Abduction]\naction = ["SEL_SELF", "RETURN"]', "'Abduction' action: SEL_SELF and MOVE_SELF act on a minion"),
+    ('[Invader]\nafter_scoring = ["MOVE_SELF mode=one rule=PLACE"]', "expected MOVE_SELF mode=may rule=PLACE"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

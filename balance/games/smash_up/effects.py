@@ -9,7 +9,8 @@ One file per faction; a card is a table keyed by its name, with a list of steps 
 (``on_play``, ``action``, ``on_attach`` for a play-on action as it attaches, ``talent``,
 ``start`` and ``end`` for a card in play at the start of its controller's turn and at the end
 of every turn, ``after_played`` for a card in play after any minion is played and its own
-ability resolved), an optional ``want`` (for an action: when the baseline plays it), its
+ability resolved, ``after_scoring`` for a minion on a base that just scored: its after-scoring
+Special), an optional ``want`` (for an action: when the baseline plays it), its
 ``static`` abilities (what it does while in play, read by the kernel's power and protection
 rules) and, for a play-on action, its ``host`` rule. A step is a string: the opcode, then its
 operands, bare or ``key=value``::
@@ -40,6 +41,8 @@ player in turn order after ``me``):
   ...), ``REDUCE_BREAKPOINT here N`` (its base's breakpoint is N lower until the end of the turn)
 - in ``after_played``: ``SEL_PLAYED`` (the minion just played becomes the selection),
   ``DISCARD played choice`` (its controller discards a card of their choice)
+- for a minion card: ``SEL_SELF`` (the card itself becomes the selection), ``MOVE_SELF mode=may
+  rule=PLACE`` (you may move it to another base it may go to; the baseline's by PLACE)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
   ``IF not cond [N]``: unless it fails (``MAY not cond`` likewise)
 - ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
@@ -140,8 +143,8 @@ from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
 from .kernel.layout import (
-    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_END, H_ON_PLAY, H_START,
-    H_TALENT, N_HOOKS,
+    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_PLAYED, H_AFTER_SCORING, H_ATTACH, H_END,
+    H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
 )
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
@@ -149,9 +152,11 @@ from .rules import SWITCHES
 
 DATA = Path(__file__).parent / "data" / "effects"
 HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT,
-         "start": H_START, "end": H_END, "after_played": H_AFTER_PLAYED}
+         "start": H_START, "end": H_END, "after_played": H_AFTER_PLAYED,
+         "after_scoring": H_AFTER_SCORING}
 REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "on_attach": "ATTACH", "talent": "TALENT",
-                    "start": "START", "end": "END", "after_played": "AFTER_PLAYED", "want": "WANT"}
+                    "start": "START", "end": "END", "after_played": "AFTER_PLAYED", "after_scoring": "AFTER",
+                    "want": "WANT"}
 GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
 CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
@@ -194,7 +199,7 @@ TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": o
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
-           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED")
+           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF")
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -498,9 +503,12 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "PLAY_MINION":
         expect()
         row[oc.I_OP] = oc.OP_PLAY_MINION
-    elif op == "SEL_HOST" or op == "SEL_PLAYED":
+    elif op in ("SEL_HOST", "SEL_PLAYED", "SEL_SELF"):
         expect()
-        row[oc.I_OP] = oc.OP_SEL_HOST if op == "SEL_HOST" else oc.OP_SEL_PLAYED
+        row[oc.I_OP] = {"SEL_HOST": oc.OP_SEL_HOST, "SEL_PLAYED": oc.OP_SEL_PLAYED, "SEL_SELF": oc.OP_SEL_SELF}[op]
+    elif op == "MOVE_SELF":
+        expect("mode=may", "rule=PLACE")
+        row[oc.I_OP] = oc.OP_MOVE_SELF
     elif op == "REDUCE_BREAKPOINT":
         expect("here", None)
         row[oc.I_OP], row[oc.I_ARG2] = oc.OP_REDUCE_BREAKPOINT, _number(where, step, args[1])
@@ -519,6 +527,7 @@ _NEEDS = {oc.OP_DESTROY: ("minions",), oc.OP_RETURN: ("minions",), oc.OP_BOTTOM:
           oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_RESTACK: ("revealed cards",),
           oc.OP_SLEEP: ("player",)}
 _MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_SEL_HOST: "minions", oc.OP_SEL_PLAYED: "minions",
+          oc.OP_SEL_SELF: "minions",
           oc.OP_REVEAL: "cards", oc.OP_SEL_CARD: "cards", oc.OP_SEL_PLAYER: "player",
           oc.OP_SEL_BASE: "base", oc.OP_FOR: "base", oc.OP_TAKE_TOP: "revealed cards"}
 _CARD_PILE_NEEDS = {oc.PILE_HAND_OF_CHOSEN: ("player",), oc.PILE_REVEALED: ("revealed cards",)}
@@ -740,6 +749,11 @@ def assemble(cat, switches=frozenset()):
             want, action_selection = -1, None
             effects = data.get(card.name)
             _check_play_on(faction_file(faction, cat.tricksters).name, card.name, effects)
+            if effects is not None and card.kind != "minion":
+                for hook, steps in effects.hooks.items():
+                    if any(r[oc.I_OP] in oc.SELF_MINION_STEPS for r in steps):
+                        raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} {hook}: "
+                                           "SEL_SELF and MOVE_SELF act on a minion card itself")
             if effects is not None:
                 for hook, steps in effects.hooks.items():
                     hook_starts[HOOKS[hook]] = len(rows)

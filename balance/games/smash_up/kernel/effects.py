@@ -16,7 +16,7 @@ from balance.core._jit import stack_empty
 
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    V, affectable, count_on, destroyable, discard_attached, discard_choice, discard_random, draw, gap,
+    V, affectable, can_move, count_on, destroyable, discard_attached, discard_choice, discard_random, draw, gap,
     has_minion_on,
     is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, places, pop,
     power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
@@ -30,7 +30,8 @@ from .layout import (
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
-    COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_PLAYED,
+    COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
+    OP_SEL_SELF,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
     COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES,
@@ -152,6 +153,10 @@ def step(st, d, hook, pc):
             discard_choice(st, cs[fs[d, F_M], C_CTRL])
         elif op == OP_MARK_USED:  # the card's once-per-turn use is spent (a minion's C_NAMED)
             cs[c, C_NAMED] = tv[T_TURNS] + 1
+        elif op == OP_SEL_SELF:  # the card itself (a minion in play) becomes the selection
+            sc[d, 0], fs[d, F_K] = c, 1
+        elif op == OP_MOVE_SELF:
+            move_self(st, p, c)
         elif op == OP_REVEAL:  # the top card of p's deck (refilled first) becomes the selection
             x = top(st, p)
             if x < 0:
@@ -351,6 +356,25 @@ def move_minions(st, i, p, action):
             return
         moved[nm] = mm[j]
         move(st, mm[j], md[j])
+
+
+@jit
+def move_self(st, p, m):
+    """``OP_MOVE_SELF``: ``p`` may move minion ``m`` (the card itself) to another base it may
+    go to, slot order, None last; the baseline's by PLACE (First Mate)."""
+    cs, tv, strat = st[0], st[5], st[11]
+    dests = stack_empty(MAX_SLOTS)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        if t != cs[m, C_SLOT] and can_move(st, p, m, t):
+            dests[k] = t
+            k += 1
+    if k == 0:
+        return
+    default = place(st, p, m, True, dests, k) if strat[p] == GREEDY else 0
+    i = pick(st, p, k + 1, default)
+    if i < k:
+        move(st, m, dests[i])
 
 
 # ---- cards in piles, players, bases ---------------------------------------------------------------

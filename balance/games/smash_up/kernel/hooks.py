@@ -106,16 +106,6 @@ def special_want(st, f, q, s, code, a, b):
 
 
 @jit
-def after_special(st, q, s, m):
-    f = faction_of(st, m)
-    if f == 0:
-        aliens.after_special(st, q, s, m)
-    elif f == 3:
-        pirates.after_special(st, q, s, m)
-    return
-
-
-@jit
 def extra_want(st, p, i):
     """Move ``opt[i]`` added by a faction's ``extra_moves``: the card in play that offers it
     (``opt[i, 2]``, e.g. They're Coming To Get You; ``opt[i, 1]`` is the minion card to play,

@@ -79,10 +79,11 @@ K_MINION, K_ACTION, K_DUAL = range(3)
 MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range(7)
 
 # card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame. H_START,
-# H_END (a card in play's start- and end-of-turn abilities) and H_AFTER_PLAYED (a card in play
-# reacting to a minion just played, ``F_M``) run data programs only
-H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED = range(8)
-N_HOOKS = 8
+# H_END (a card in play's start- and end-of-turn abilities), H_AFTER_PLAYED (a card in play
+# reacting to a minion just played, ``F_M``) and H_AFTER_SCORING (a minion's after-scoring
+# Special on the base that scored) run data programs only
+H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED, H_AFTER_SCORING = range(9)
+N_HOOKS = 9
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers

@@ -23,7 +23,7 @@ from .layout import (
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
-    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_END, H_START, H_TALENT, MV_TALENT, MV_CTGY,
+    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT, MV_TALENT, MV_CTGY,
     K_DUAL,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
@@ -373,8 +373,11 @@ def after_specials(st, s):
                 k += 1
         for i in range(k):
             m = mine[i]
-            if cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == s:
-                hooks.after_special(st, q, s, m)
+            if cs[m, C_ZONE] == Z_MINION and cs[m, C_SLOT] == s \
+                    and defs[cs[m, C_DEF], D_PROG + H_AFTER_SCORING] >= 0:
+                base = tv[T_SP]
+                push_frame(st, PR_CARD, q, m, s, H_AFTER_SCORING)
+                run(st, base)
 
 
 @jit

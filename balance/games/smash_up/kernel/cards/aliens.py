@@ -2,8 +2,8 @@
 data (Supreme Overlord, Invader, Collector, Abduction, Beam Up, Disintegrator and Probe are
 programs in data/effects/aliens.toml, run by ``kernel.effects``).
 
-Jammed Signal's cancellation is in ``board.active``; Scout is an after-scoring Special
-(``after_special``). Option lists live in local arrays, never in ``opt``: ``want`` is called
+Jammed Signal's cancellation is in ``board.active``; Scout's after-scoring Special and Jammed
+Signal's host are data too. Option lists live in local arrays, never in ``opt``: ``want`` is called
 while the caller walks its own ``opt`` rows.
 
 Terraforming swaps the base card of a slot: the new card starts fresh (no reduction, an unused
@@ -23,7 +23,7 @@ from ..layout import (
 )
 from ..hosts import favours_opponent
 from ..names import (
-    N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_SCOUT, N_TERRAFORMING,
+    N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_TERRAFORMING,
 )
 from ..opcodes import LEGAL_AFFECT, OWNER_ANY
 from ..stack import grant_minion
@@ -240,11 +240,3 @@ def want(st, p, c):
     elif name == N_TERRAFORMING:
         return ln[L_BDECK] > 0 and tv[T_NSLOTS] > 0 and lead(st, p, terraform_default(st, p)) > 0
     return False
-
-
-@jit
-def after_special(st, q, s, m):
-    """Scout: after its base scores, you may return it to your hand (default: always)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if defs[cs[m, C_DEF], D_NAME] == N_SCOUT and pick(st, q, 2, 0) == 0:
-        return_to_hand(st, m)

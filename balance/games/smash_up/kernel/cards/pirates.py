@@ -5,13 +5,13 @@ Buccaneer's move instead of destruction is in ``triggers``.
 
 Before-scoring Specials (window option codes, faction 3): 301 Pirate King (``a`` the King in
 play, one option per King on another base, board order), 302 Full Sail (``a`` the card in
-hand). First Mate is an after-scoring Special (``after_special``).
+hand). First Mate's after-scoring Special is a program (``after_scoring``) in the data.
 """
 
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
-from ..baseline import outranked, place, sail_default, vp_of, vp_with_move
+from ..baseline import outranked, sail_default, vp_of, vp_with_move
 from ..board import (
     V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
 )
@@ -19,7 +19,7 @@ from ..layout import (
     SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
     L_SMIN, T_NSLOTS, T_PLAYERS, Z_HAND,
 )
-from ..names import N_BROADSIDE, N_FIRST_MATE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
+from ..names import N_BROADSIDE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
 from ..opcodes import LEGAL_AFFECT, OWNER_MINE
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
@@ -57,23 +57,6 @@ def king_want(st, q, s, m):
     gain = vp_with_move(st, q, m, s, s) - vp_of(st, s, q)
     loss = vp_of(st, old, q) - vp_with_move(st, q, m, s, old)
     return gain > loss
-
-
-@jit
-def first_mate(st, q, s, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    dests = stack_empty(16)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        if t != s and can_move(st, q, m, t):  # never the replacement
-            dests[k] = t
-            k += 1
-    if k == 0:
-        return
-    default = place(st, q, m, True, dests, k) if strat[q] == GREEDY else 0
-    i = pick(st, q, k + 1, default)
-    if i < k:
-        move(st, m, dests[i])
 
 
 # ---- actions -----------------------------------------------------------------------------------
@@ -404,10 +387,3 @@ def special_want(st, q, s, code, a, b):
         k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, q, True, mm, 0, mm, md)
         return k > 0 and sail_default(st, q, s, mm, md, k) >= 0
     return False
-
-
-@jit
-def after_special(st, q, s, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    if defs[cs[m, C_DEF], D_NAME] == N_FIRST_MATE:
-        first_mate(st, q, s, m)
