@@ -15,7 +15,8 @@ from .board import (
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
-    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT, L_DECK,
+    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT,
+    L_DECK,
     L_DISC, L_HAND, L_SACT, L_SMIN, O_PLAYED, P_ACTIONS_PLAYED, P_HOMEWORLD, P_MINIONS_PLAYED,
     PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, T_CURRENT,
     T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
@@ -24,7 +25,9 @@ from .layout import (
 from .hosts import host_rule
 from .names import B_THE_HOMEWORLD
 from .stack import grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only
-from .tables import BS_NAME, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED
+from .tables import (
+    BS_NAME, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
+)
 
 PR_DONE = 99
 R_HOMEWORLD_EACH = 14  # board.R_HOMEWORLD_EACH
