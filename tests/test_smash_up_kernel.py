@@ -255,10 +255,16 @@ def test_enough_cards_are_data_to_count():
 
     cat = Rules().catalogue()
     data = {name for faction in cat.factions for name in faction_data(faction)}
-    assert len(data) >= 43
+    assert len(data) >= 65
     assert {"Seeing Stars", "Cannon", "Microbot Guard", "Winds of Change", "Take The Shinies", "Howl",
             "Dinghy", "Shanghai", "Way of Deception", "Probe", "Hoverbot", "Walker", "Lend a Hand",
             "Full Sail", "Microbot Reclaimer", "Zombie Lord", "Portal", "Scry", "Tech Center"} <= data
+    # session 16: triggers (on attaching, at the turn's edges, after a play, after scoring)
+    triggered = {"Infiltrate": "on_attach", "Poison": "on_attach", "Overrun": "start", "Assassin": "end",
+                 "Flame Trap": "after_played", "Leprechaun": "after_played", "Brownie": "after_played",
+                 "Pay the Piper": "after_played", "Scout": "after_scoring", "First Mate": "after_scoring"}
+    hooks = {name: set(e.hooks) for faction in cat.factions for name, e in faction_data(faction).items()}
+    assert all(hook in hooks.get(name, ()) for name, hook in triggered.items()), hooks
     old = Rules(tricksters="2012").catalogue()
     assert {"Gnome", "Mark of Sleep"} <= set(faction_data("Tricksters", old.tricksters))
 
