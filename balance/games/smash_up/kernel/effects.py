@@ -17,9 +17,9 @@ from balance.core._jit import stack_empty
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
     V, affectable, can_move, count_on, destroyable, discard_attached, discard_choice, discard_random, draw, gap,
-    has_minion_on,
-    is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, places, pop,
-    power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top, touch,
+    has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
+    places, pop, power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
+    touch,
 )
 from .layout import (
     CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
