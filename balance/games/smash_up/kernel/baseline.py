@@ -10,7 +10,7 @@ from .board import (
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
-    T_NSLOTS, T_PLAYERS,
+    T_MEMO, T_MEMO_AT, T_MEMO_P, T_NSLOTS, T_PLAYERS, MEMO_N,
 )
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
 from .tables import D_NAME, D_POWER
@@ -68,7 +68,7 @@ def hit(st, p, cand, n, mandatory):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     reading = stack_empty(BOARD_READING)
-    read_board(st, p, cnt, reading)
+    board_reading(st, p, cnt, reading)
     best, hot_best = -1, -1
     bk = (0, 0, 0, 0)
     hk = (0, 0, 0, 0)
@@ -143,6 +143,7 @@ RD_OUTRANKED = RD_GAP + MAX_SLOTS
 RD_RAPTORS = RD_OUTRANKED + MAX_SLOTS
 RD_BRAIN = RD_RAPTORS + MAX_SLOTS
 BOARD_READING = RD_BRAIN + MAX_SLOTS
+assert CNT_N + BOARD_READING == MEMO_N  # the reading kept in tv (layout.T_MEMO)
 
 
 @jit
@@ -155,6 +156,29 @@ def read_board(st, p, cnt, reading):
         reading[RD_GAP + s] = breakpoint_of(st, s) - counted_vp_now(st, s, cnt, now)
         reading[RD_OUTRANKED + s] = 1 if best_rival(tv[T_PLAYERS], p, now) > now[p] else 0
         reading[RD_RAPTORS + s], reading[RD_BRAIN + s] = slot_bonus(st, s)
+
+
+@jit
+def board_reading(st, p, cnt, reading):
+    """``read_board``, kept in ``tv`` while ``turn.greedy_play`` makes one choice for seat
+    ``p`` (T_MEMO): its wants and hosts read the same board many times."""
+    tv = st[5]
+    if tv[T_MEMO] == 0 or tv[T_MEMO_P] != p:
+        read_board(st, p, cnt, reading)
+        return
+    kept = T_MEMO_AT + CNT_N  # the reading after the counts (element loops: no NRT for slices)
+    if tv[T_MEMO] == 1:
+        read_board(st, p, cnt, reading)
+        for i in range(CNT_N):
+            tv[T_MEMO_AT + i] = cnt[i]
+        for i in range(BOARD_READING):
+            tv[kept + i] = reading[i]
+        tv[T_MEMO] = 2
+        return
+    for i in range(CNT_N):
+        cnt[i] = tv[T_MEMO_AT + i]
+    for i in range(BOARD_READING):
+        reading[i] = tv[kept + i]
 
 
 @jit
@@ -171,7 +195,7 @@ def help_(st, p, cand, n):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     cnt = stack_empty(CNT_N)
     reading = stack_empty(BOARD_READING)
-    read_board(st, p, cnt, reading)
+    board_reading(st, p, cnt, reading)
     best = -1
     bk = (0, 0, 0, 0)
     for i in range(n):

@@ -24,7 +24,7 @@ from .layout import (
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
-    MV_TALENT, MV_CTGY, K_DUAL,
+    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
@@ -169,6 +169,17 @@ def talent_ready(st, p, x):
 
 @jit
 def greedy_play(st, p, n):
+    """``greedy_choice`` with the board reading kept for this one choice (``T_MEMO``): the
+    board does not change while it asks wants and hosts."""
+    tv = st[5]
+    tv[T_MEMO], tv[T_MEMO_P] = 1, p
+    i = greedy_choice(st, p, n)
+    tv[T_MEMO] = 0
+    return i
+
+
+@jit
+def greedy_choice(st, p, n):
     """``greedy_play``: a wanted talent, a wanted extra move (They're Coming To Get You), a
     minion, the first wanted action in hand, else end the phase."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
