@@ -18,10 +18,10 @@ from ..board import (
     V, active, affectable, gap, move, move_pairs, pick, power, remove, return_to_hand, shuffle, push,
 )
 from ..layout import (
-    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN,
+    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN, MAX_SLOTS,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_TURNS,
 )
-from ..hosts import favours_opponent
+from ..hosts import favours_opponent, lead_most
 from ..names import (
     N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_TERRAFORMING,
 )
@@ -190,13 +190,11 @@ def jam_want(st, p):
 # ---- Terraforming ----------------------------------------------------------------------------------
 @jit
 def terraform_default(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
-    best, bv = 0, 0
-    for s in range(tv[T_NSLOTS]):
-        v = lead(st, p, s)
-        if s == 0 or v > bv:
-            best, bv = s, v
-    return best
+    """The base where ``p`` leads by most (ties: the lower slot), as Hideout's host rule."""
+    slots = stack_empty(MAX_SLOTS)
+    for s in range(st[5][T_NSLOTS]):
+        slots[s] = s
+    return lead_most(st, p, slots, st[5][T_NSLOTS])
 
 
 @jit
