@@ -2,7 +2,7 @@
 (reference/baseline.py function by function). Candidate lists are int64 arrays of card ids
 (or slots) with a count; results are indices into them, -1 for none."""
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty, stack_zeros
+from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
@@ -181,7 +181,7 @@ def board_reading(st, p, cnt, reading):
         reading[i] = tv[kept + i]
 
 
-@jit
+@jit_inline
 def read_power(st, m, cnt, reading):
     """``power(st, m)`` from a ``read_board`` reading."""
     cs = st[0]
@@ -304,7 +304,7 @@ def place(st, p, x, in_play, slots, n):
     return best
 
 
-@jit
+@jit_inline
 def v_added(st, p, c, s, cnt, terms, before):
     """``v_with_card`` for a card whose arrival leaves ``cnt`` alone: only slot ``s``'s term
     changes (``terms``: every slot's term now, summing to ``before``)."""
@@ -317,7 +317,7 @@ def v_added(st, p, c, s, cnt, terms, before):
     return v
 
 
-@jit
+@jit_inline
 def v_moved(st, p, m, s, cnt, terms, before):
     """``v_with_minion`` from the slot terms: a move keeps ``cnt`` (same minions, same
     controllers), so only the old and the new slot's terms change."""

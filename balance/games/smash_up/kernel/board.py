@@ -263,6 +263,12 @@ def is_microbot_card(st, c):
 # Central Brain). Counting that once per board reading, not once per minion, keeps a reading of
 # every base linear in the minions in play: the baseline's V reads the board for every
 # candidate of every choice, and re-counting per minion was most of the kernel's time.
+#
+# The helpers a reading calls per minion or per slot are ``jit_inline``: a plain kernel call
+# passes the whole state tuple (17 arrays, about 150 machine words) on the stack, which cost
+# more than their work (measured: inlining these and the listing's per-slot tests took greedy
+# play at 2 players from about 1,200 to 2,400 games/s; each inlined helper adds a little to the
+# cold compile, so only helpers called in loops are inlined).
 CNT_ALPHA, CNT_FIXER, CNT_MINIONS = 0, MAX_PLAYERS, 2 * MAX_PLAYERS
 CNT_N = 3 * MAX_PLAYERS
 
@@ -287,7 +293,7 @@ def power_counts(st, cnt):
                 cnt[CNT_FIXER + p] += 1
 
 
-@jit
+@jit_inline
 def slot_bonus(st, s):
     """(Minions on slot ``s`` whose power counts their name there (static PER_NAME_HERE: War
     Raptors; one such name per card list), 1 if The Central Brain's +1 applies there else 0)."""
@@ -300,7 +306,7 @@ def slot_bonus(st, s):
     return raptors, brain
 
 
-@jit
+@jit_inline
 def counted_power(st, m, cnt, raptors, brain):
     """Current power (§1.4) of minion ``m`` given the board's ``power_counts`` and its slot's
     ``slot_bonus``; floored at 0 as a total [D11]. Reference ``Game.power``."""
@@ -331,7 +337,7 @@ def power(st, m):
     return counted_power(st, m, cnt, raptors, brain)
 
 
-@jit
+@jit_inline
 def slot_power(st, s, cnt, pw):
     """Fills ``pw[p]`` (p's power on slot ``s``, -1: no minion there) given the board's
     ``power_counts``; returns the slot's total power."""
@@ -359,7 +365,7 @@ def total_power(st, s):
     return slot_power(st, s, cnt, pw)
 
 
-@jit
+@jit_inline
 def breakpoint_of(st, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     return max(0, bases[ss[s, S_BASE], BS_BREAK] - ss[s, S_REDUCTION])
@@ -399,7 +405,7 @@ def places(st, s, pw, place):
     rank(tv[T_PLAYERS], pw, place)
 
 
-@jit
+@jit_inline
 def counted_vp_now(st, s, cnt, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places if it scored now, given
     the board's ``power_counts``; returns the slot's total power."""
@@ -446,7 +452,7 @@ def V(st, p):
     return total
 
 
-@jit
+@jit_inline
 def slot_term(st, p, s, cnt):
     """(slot ``s``'s term of ``V`` for seat ``p``, the slot's total power), given the board's
     ``power_counts``. A term reads the rest of the board only through ``cnt``, so a change
@@ -533,7 +539,7 @@ def can_play_actions(st, p):
     return ps[p, P_SLEEP_MODE] != SLEEP_ACTIONS
 
 
-@jit
+@jit_inline
 def minion_allowed(st, p, c, s):
     """May ``p`` play minion card ``c`` on slot ``s`` (Overrun, Block the Path)?"""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
@@ -559,7 +565,7 @@ def count_on(st, p, s):
     return k
 
 
-@jit
+@jit_inline
 def has_minion_on(st, p, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     for i in range(ln[L_SMIN + s]):
@@ -568,7 +574,7 @@ def has_minion_on(st, p, s):
     return False
 
 
-@jit
+@jit_inline
 def grant_for(st, p, c, s, from_discard):
     """Index into ``gr`` of the most restrictive open grant the play fits [D12]; ``-2`` for the
     free play, ``-1`` for none (reference ``Game.grant_for``)."""

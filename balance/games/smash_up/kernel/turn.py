@@ -6,7 +6,7 @@ Mirrors reference/game.py (``Game.setup``, ``play_phase``, ``score_phase``, ``sc
 the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference.
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty, stack_zeros
+from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
 from .baseline import greedy_minion
@@ -159,7 +159,7 @@ def talent_moves(st, p, n):
     return n
 
 
-@jit
+@jit_inline
 def talent_ready(st, p, x):
     """Card ``x`` in play has a talent ``p`` may use now (its own, unused this turn)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st

@@ -6,7 +6,7 @@ marked ``PR_DONE`` and removed when it is on top, so a step may push a frame and
 same call (the pushed frame completes first, exactly as the reference's recursive call would).
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty
+from balance.core._jit import jit_inline, stack_empty
 
 from . import hooks
 from .board import (
@@ -170,7 +170,7 @@ def homeworld(st, m, s):
         grant_minion(st, p, 2, -1)  # G_TWO, any base [D31]
 
 
-@jit
+@jit_inline
 def in_play_by_order(st, out, trigger):
     """``cards_in_play_by_order`` of the cards with the ``trigger`` bit (``D_TRIGGERS``):
     minions and attached actions, by controller in turn order from the current player, each by
@@ -210,7 +210,7 @@ def in_play_by_order(st, out, trigger):
     return k
 
 
-@jit
+@jit_inline
 def still_in_play(st, x):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
     if cs[x, C_ZONE] == 4:  # Z_MINION
