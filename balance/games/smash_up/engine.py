@@ -163,7 +163,7 @@ class Engine(BaseEngine):
         """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``."""
         totals = self.empty_totals()
         # a fresh copy of the state per call: threads of one process share this engine
-        state = tuple(a.copy() for a in self.state)
+        state = self.state.copy()
         games = np.arange(first_game, first_game + n_games, dtype=np.int64)
         win_units, scores, outcome, length, sides = self._kernel(state, seed, games, -1,
                                                                  totals["base_stats"], totals["card_play"])
@@ -198,7 +198,7 @@ class Engine(BaseEngine):
         """Games ``games`` int64[n] of the run with ``seed``, card definition row ``card_def``
         removed from the deck of the seat whose pair holds it (-1: none): (win_units int32[n, P],
         scores int32[n, P], length int32[n]). The bases' counters are not kept."""
-        state = tuple(a.copy() for a in self.state) if state is None else state
+        state = self.state.copy() if state is None else state
         units, scores, _, length, _ = self._kernel(state, seed, np.ascontiguousarray(games, np.int64),
                                                    card_def, np.zeros(self.base_stats_size, np.int64),
                                                    np.zeros(self.card_totals_shape, np.int64))
@@ -208,13 +208,14 @@ class Engine(BaseEngine):
                 card_play: np.ndarray):
         """kernel.games.play_games on ``games`` int64[n]: (win_units int32[n, P], scores
         int32[n, P], outcome int8[n], length int32[n], sides int16[n, P]); base_stats and
-        card_play (int64[MAX_DEFS, CT_N]) are added to."""
+        card_play (int64[MAX_DEFS, CT_N]) are added to. ``state``: a copy of the state box
+        (``kernel.run.new_state``), whose record the kernel plays in."""
         from .kernel.games import play_games
 
         p, k = self.rules.players, len(games)
         win_units, scores = np.zeros((k, p), np.int32), np.zeros((k, p), np.int32)
         outcome, length, sides = np.zeros(k, np.int8), np.zeros(k, np.int32), np.zeros((k, p), np.int16)
-        play_games(state, self.faction_decks, self.pairs, self.pair_of, self.given, self.rates,
+        play_games(state[0], self.faction_decks, self.pairs, self.pair_of, self.given, self.rates,
                    np.uint64(seed), games, removed, win_units, scores, outcome, length, sides, base_stats,
                    card_play)
         return win_units, scores, outcome, length, sides

@@ -4,6 +4,7 @@
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
+from .layout import unpack
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
     power, power_counts, printed, push, remove, slot_bonus, slot_term, vp_now,
@@ -19,7 +20,7 @@ from .tables import D_NAME, D_POWER
 @jit
 def outranked(st, p, s):
     """Some opponent would take more VP than ``p`` from slot ``s`` now."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     now = stack_empty(MAX_PLAYERS)
     vp_now(st, s, now)
     return best_rival(tv[T_PLAYERS], p, now) > now[p]
@@ -28,7 +29,7 @@ def outranked(st, p, s):
 @jit
 def opponent(st, p):
     """The baseline's opponent to target: most VP, ties to the earliest in turn order after ``p``."""
-    ps, tv = st[4], st[5]
+    ps, tv = st.ps, st.tv
     n = tv[T_PLAYERS]
     best = (p + 1) % n
     for o in range(2, n):
@@ -49,7 +50,7 @@ def vp_of(st, s, q):
 @jit
 def vp_with_move(st, p, m, dest, s):
     """``vp_if(g, p, slot s, moves=[(m, dest)])``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     old = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + dest, m)
@@ -65,7 +66,7 @@ def hit(st, p, cand, n, mandatory):
     """HIT over minions ``cand[:n]``: another player's minion on a base where an opponent
     outranks ``p`` (smallest gap, then highest power), else the highest-power one anywhere;
     for a mandatory step with only ``p``'s minions, the lowest-power one [D9]; else -1."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     reading = stack_empty(BOARD_READING)
     board_reading(st, p, cnt, reading)
@@ -149,7 +150,7 @@ assert CNT_N + BOARD_READING == MEMO_N  # the reading kept in tv (layout.T_MEMO)
 @jit
 def read_board(st, p, cnt, reading):
     """Fills ``cnt int64[CNT_N]`` (``power_counts``) and ``reading int64[BOARD_READING]``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     power_counts(st, cnt)
     now = stack_empty(MAX_PLAYERS)
     for s in range(tv[T_NSLOTS]):
@@ -162,7 +163,7 @@ def read_board(st, p, cnt, reading):
 def board_reading(st, p, cnt, reading):
     """``read_board``, kept in ``tv`` while ``turn.greedy_play`` makes one choice for seat
     ``p`` (T_MEMO): its wants and hosts read the same board many times."""
-    tv = st[5]
+    tv = st.tv
     if tv[T_MEMO] == 0 or tv[T_MEMO_P] != p:
         read_board(st, p, cnt, reading)
         return
@@ -184,7 +185,7 @@ def board_reading(st, p, cnt, reading):
 @jit_inline
 def read_power(st, m, cnt, reading):
     """``power(st, m)`` from a ``read_board`` reading."""
-    cs = st[0]
+    cs = st.cs
     s = cs[m, C_SLOT]
     return counted_power(st, m, cnt, reading[RD_RAPTORS + s], reading[RD_BRAIN + s])
 
@@ -192,7 +193,7 @@ def read_power(st, m, cnt, reading):
 @jit
 def help_(st, p, cand, n):
     """HELP over minions ``cand[:n]``: ``p``'s minion on the smallest-gap base, highest power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     reading = stack_empty(BOARD_READING)
     board_reading(st, p, cnt, reading)
@@ -220,7 +221,7 @@ def help_w(st, p, cand, k):
 def lead(st, p, s):
     """How far ``p`` leads on slot ``s``: its power there minus the highest other player's
     (negative: behind)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     pw = stack_zeros(MAX_PLAYERS)
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -235,7 +236,7 @@ def lead(st, p, s):
 @jit
 def v_with_card(st, p, c, s):
     """V for ``p`` with minion card ``c`` (not in play) added to slot ``s`` (``_v_with``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
     enter_play(st, p, c, s, 1 << 30)
     v = V(st, p)
@@ -247,7 +248,7 @@ def v_with_card(st, p, c, s):
 @jit
 def v_with_minion(st, p, m, s):
     """V for ``p`` with minion ``m`` (in play) moved to slot ``s``, then put back in place."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     old = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + s, m)
@@ -269,7 +270,7 @@ def place(st, p, x, in_play, slots, n):
     ``power_counts``, so the terms are taken once and each candidate recomputes only the slots
     it touches (a moved minion: its old and new slot). A card whose arrival changes the counts
     (a Microbot Alpha or Fixer, or any minion of a seat with an Alpha) gets the whole V."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[x, C_DEF], D_NAME]
     raptor = name == N_WAR_RAPTOR
     cnt = stack_empty(CNT_N)
@@ -308,7 +309,7 @@ def place(st, p, x, in_play, slots, n):
 def v_added(st, p, c, s, cnt, terms, before):
     """``v_with_card`` for a card whose arrival leaves ``cnt`` alone: only slot ``s``'s term
     changes (``terms``: every slot's term now, summing to ``before``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
     enter_play(st, p, c, s, 1 << 30)
     v = before - terms[s] + slot_term(st, p, s, cnt)[0]
@@ -321,7 +322,7 @@ def v_added(st, p, c, s, cnt, terms, before):
 def v_moved(st, p, m, s, cnt, terms, before):
     """``v_with_minion`` from the slot terms: a move keeps ``cnt`` (same minions, same
     controllers), so only the old and the new slot's terms change."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     old = cs[m, C_SLOT]
     if s == old:  # V does not depend on the order of a slot's minions
         return before
@@ -340,7 +341,7 @@ def greedy_minion(st, p, lo, hi):
     """``greedy_minion`` over minion moves ``opt[lo:hi]`` (kind, card, slot): the card first
     (Fixer or Reclaimer as the first minion of the turn, else the highest printed power; ties:
     hand, discard, Tenacious Z, then option order), then its base by PLACE."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     first = ps[p, P_MINIONS_PLAYED] == 0
     best = -1
     bk = (0, 0, 0)
@@ -366,7 +367,7 @@ def greedy_minion(st, p, lo, hi):
 @jit
 def sail_default(st, c, s, mm, md, k):
     """The Special's baseline: in to raise your vp_now at ``s``, or out while it is 0; -1: stop."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     now = vp_of(st, s, c)
     best, bg = -1, 0
     for i in range(k):

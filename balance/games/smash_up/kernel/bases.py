@@ -4,6 +4,7 @@ in ``board.power``."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
+from .layout import unpack
 from .baseline import hit, outranked, place, v_with_minion
 from .board import (
     V, active, can_move, destroyable, discard_from_hand, draw, gap, move, pick, power, remove, insert,
@@ -27,7 +28,7 @@ R_BASES_2012 = 11
 @jit
 def scoring_vp(st, s, place_, gained):
     """"When this base scores" VP (Factory 436-1337, Rhodes Plaza Mall)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     b = bases[ss[s, S_BASE], BS_NAME]
     if b == B_FACTORY_436_1337:
         for p in range(tv[T_PLAYERS]):
@@ -46,7 +47,7 @@ def scoring_vp(st, s, place_, gained):
 @jit
 def mine_on(st, p, s, out, max_power):
     """``p``'s minions on slot ``s`` (arrival order) with power <= max_power (-1: any)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -60,7 +61,7 @@ def mine_on(st, p, s, out, max_power):
 def after_scoring(st, s, winners, nw, runners, nr):
     """The base's own after-scoring ability; returns the replacement base School of Wizardry
     picked, or -1 (``base_after_scoring``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     b = bases[ss[s, S_BASE], BS_NAME]
     n = tv[T_PLAYERS]
     cur = tv[T_CURRENT]
@@ -198,7 +199,7 @@ def after_scoring(st, s, winners, nw, runners, nr):
 @jit
 def vp_without(st, p, m):
     """``p``'s vp_now at ``m``'s base if ``m`` were gone."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[m, C_SLOT]
     now = stack_empty(4)
     i = remove(lst, ln, L_SMIN + s, m)
@@ -210,7 +211,7 @@ def vp_without(st, p, m):
 @jit
 def after_replaced(st, old_base, new, runners, nr):
     """Tortuga: each runner-up may move one of its minions elsewhere to the replacement."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if bases[old_base, BS_NAME] != B_TORTUGA:
         return
     buf = stack_empty(CAP)
@@ -240,7 +241,7 @@ def after_replaced(st, old_base, new, runners, nr):
 @jit
 def start_of_turn_bases(st, p):
     """Mushroom Kingdom (§11.12), current or 2012 [D5]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for s in range(tv[T_NSLOTS]):
         if bases[ss[s, S_BASE], BS_NAME] == B_MUSHROOM_KINGDOM and active(st, s):
             mushroom(st, s, p)
@@ -248,7 +249,7 @@ def start_of_turn_bases(st, p):
 
 @jit
 def mushroom(st, s, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     no = 0
     default = 0

@@ -11,6 +11,7 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 from balance.core.rng import below
 
+from .layout import unpack
 from .opcodes import (
     FL_INDESTRUCTIBLE, FL_MICROBOT, LEGAL_AFFECT, OWNER_MINE, OWNER_THEIRS, PROT_ACTIONS_HOST,
     PROT_ACTIONS_MINE_HERE, PROT_CARDS_HOST,
@@ -45,7 +46,7 @@ MODE_BASES, MODE_CARDS = 1, 2
 def pick(st, seat, n, default):
     """The seat's strategy picks one of ``n`` options (the baseline's is ``default``); one
     option is taken without a draw, as in the reference's ``Game.choose``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if n <= 1:
         return 0
     if strat[seat] == GREEDY:
@@ -100,25 +101,25 @@ def shuffle(lst, ln, li, states):
 # ---- card facts ---------------------------------------------------------------------------
 @jit_inline
 def name_of(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return defs[cs[c, C_DEF], D_NAME]
 
 
 @jit_inline
 def printed(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return defs[cs[c, C_DEF], D_POWER]
 
 
 @jit_inline
 def is_minion_card(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return defs[cs[c, C_DEF], D_KIND] != K_ACTION
 
 
 @jit_inline
 def is_action_card(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return defs[cs[c, C_DEF], D_KIND] != K_MINION
 
 
@@ -126,7 +127,7 @@ def is_action_card(st, c):
 @jit
 def refill(st, p):
     """An empty deck becomes the shuffled discard pile; False if both are empty (§1.9)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if ln[L_DECK + p] > 0:
         return True
     n = ln[L_DISC + p]
@@ -144,7 +145,7 @@ def refill(st, p):
 
 @jit
 def draw(st, p, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for _ in range(k):
         if ln[L_DECK + p] == 0 and not refill(st, p):
             return
@@ -156,7 +157,7 @@ def draw(st, p, k):
 @jit
 def top(st, p):
     """The top card of ``p``'s deck (refilled first, §1.9), or -1 (``Game.top``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not refill(st, p):
         return -1
     return lst[L_DECK + p, ln[L_DECK + p] - 1]
@@ -165,7 +166,7 @@ def top(st, p):
 @jit
 def to_discard(st, c):
     """A card goes to its owner's discard pile (from wherever it was already taken)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     o = cs[c, C_OWNER]
     push(lst, ln, L_DISC + o, c)
     cs[c, C_ZONE] = Z_DISCARD
@@ -173,7 +174,7 @@ def to_discard(st, c):
 
 @jit
 def discard_from_hand(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     remove(lst, ln, L_HAND + p, c)
     to_discard(st, c)
 
@@ -181,7 +182,7 @@ def discard_from_hand(st, p, c):
 @jit
 def discard_random(st, p, k):
     """``p`` discards ``k`` random cards (chance stream), fewer if the hand runs out."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for _ in range(k):
         h = ln[L_HAND + p]
         if h == 0:
@@ -193,7 +194,7 @@ def discard_random(st, p, k):
 def keep_value(st, c):
     """Baseline discard order: the lowest value goes first (a minion its printed power, any
     other card 3)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = cs[c, C_DEF]
     return defs[d, D_POWER] if defs[d, D_KIND] == K_MINION else 3
 
@@ -202,7 +203,7 @@ def keep_value(st, c):
 def discard_choice(st, p):
     """``p`` discards one card of its choice (baseline: the lowest ``keep_value``, first in
     hand order on ties); ``Game.discard_choice``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = ln[L_HAND + p]
     if n == 0:
         return
@@ -217,14 +218,14 @@ def discard_choice(st, p):
 # ---- board reading ------------------------------------------------------------------------------
 @jit_inline
 def nslots(st):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return tv[T_NSLOTS]
 
 
 @jit
 def count_named(st, name, p):
     """Minions named ``name`` in play controlled by ``p`` (p < 0: anyone's)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
@@ -237,7 +238,7 @@ def count_named(st, name, p):
 @jit
 def active(st, s):
     """False while the base's ability is cancelled (Jammed Signal, Infiltrate's talent)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if ss[s, S_CANCEL] != 0:
         return False
     for i in range(ln[L_SACT + s]):
@@ -249,13 +250,13 @@ def active(st, s):
 @jit
 def is_microbot(st, m):
     """A Microbot in play: a Microbot card, or any minion of a player with a Microbot Alpha."""
-    return is_microbot_card(st, m) or count_named(st, N_MICROBOT_ALPHA, st[0][m, C_CTRL]) > 0
+    return is_microbot_card(st, m) or count_named(st, N_MICROBOT_ALPHA, st.cs[m, C_CTRL]) > 0
 
 
 @jit_inline
 def is_microbot_card(st, c):
     """Out of play only the Microbot cards (static MICROBOT) are Microbots (§1.1)."""
-    return (st[7][st[0][c, C_DEF], D_FLAGS] & FL_MICROBOT) != 0
+    return (st.defs[st.cs[c, C_DEF], D_FLAGS] & FL_MICROBOT) != 0
 
 
 # ---- power ------------------------------------------------------------------------------------
@@ -264,11 +265,11 @@ def is_microbot_card(st, c):
 # every base linear in the minions in play: the baseline's V reads the board for every
 # candidate of every choice, and re-counting per minion was most of the kernel's time.
 #
-# The helpers a reading calls per minion or per slot are ``jit_inline``: a plain kernel call
-# passes the whole state tuple (17 arrays, about 150 machine words) on the stack, which cost
-# more than their work (measured: inlining these and the listing's per-slot tests took greedy
-# play at 2 players from about 1,200 to 2,400 games/s; each inlined helper adds a little to the
-# cold compile, so only helpers called in loops are inlined).
+# The helpers a reading calls per minion or per slot are ``jit_inline``: when the state was a
+# tuple, a plain kernel call copied its 17 arrays (about 150 machine words) onto the stack, more
+# than these helpers' work (measured: inlining them and the listing's per-slot tests took greedy
+# play at 2 players from about 1,200 to 2,400 games/s). Each inlined helper adds a little to the
+# cold compile, so only helpers called in loops are inlined.
 CNT_ALPHA, CNT_FIXER, CNT_MINIONS = 0, MAX_PLAYERS, 2 * MAX_PLAYERS
 CNT_N = 3 * MAX_PLAYERS
 
@@ -277,7 +278,7 @@ CNT_N = 3 * MAX_PLAYERS
 def power_counts(st, cnt):
     """``cnt int64[CNT_N]``: per controller p, its Microbot Alphas (``cnt[CNT_ALPHA + p]``),
     Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt[:] = 0
     if tv[T_MICROBOTS] == 0:  # no Alpha or Fixer in this game: nothing reads the counts
         return
@@ -297,7 +298,7 @@ def power_counts(st, cnt):
 def slot_bonus(st, s):
     """(Minions on slot ``s`` whose power counts their name there (static PER_NAME_HERE: War
     Raptors; one such name per card list), 1 if The Central Brain's +1 applies there else 0)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     raptors = 0
     for i in range(ln[L_SMIN + s]):
         if defs[cs[lst[L_SMIN + s, i], C_DEF], D_PER_NAME] != 0:
@@ -310,7 +311,7 @@ def slot_bonus(st, s):
 def counted_power(st, m, cnt, raptors, brain):
     """Current power (§1.4) of minion ``m`` given the board's ``power_counts`` and its slot's
     ``slot_bonus``; floored at 0 as a total [D11]. Reference ``Game.power``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = cs[m, C_DEF]
     total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + brain
     for i in range(ln[L_ATT + m]):  # static HOST_POWER: Upgrade +2, Poison -4
@@ -330,7 +331,7 @@ def counted_power(st, m, cnt, raptors, brain):
 @jit
 def power(st, m):
     """Current power of minion ``m`` (in play); reference ``Game.power``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     raptors, brain = slot_bonus(st, cs[m, C_SLOT])
@@ -341,7 +342,7 @@ def power(st, m):
 def slot_power(st, s, cnt, pw):
     """Fills ``pw[p]`` (p's power on slot ``s``, -1: no minion there) given the board's
     ``power_counts``; returns the slot's total power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     raptors, brain = slot_bonus(st, s)
     for p in range(tv[T_PLAYERS]):
         pw[p] = -1
@@ -367,7 +368,7 @@ def total_power(st, s):
 
 @jit_inline
 def breakpoint_of(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return max(0, bases[ss[s, S_BASE], BS_BREAK] - ss[s, S_REDUCTION])
 
 
@@ -398,7 +399,7 @@ def rank(n, pw, place):
 @jit
 def places(st, s, pw, place):
     """Fills ``pw[p]`` (power on the base, -1: no minion) and ``place[p]`` (``rank``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     slot_power(st, s, cnt, pw)
@@ -409,7 +410,7 @@ def places(st, s, pw, place):
 def counted_vp_now(st, s, cnt, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places if it scored now, given
     the board's ``power_counts``; returns the slot's total power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     pw = stack_empty(MAX_PLAYERS)
     place = stack_empty(MAX_PLAYERS)
     total = slot_power(st, s, cnt, pw)
@@ -443,7 +444,7 @@ def V(st, p):
     sum over bases of (ready% if the base is ready to score, else 100%) x (100 x p's VP there
     now - deny% x the best rival's). The baseline's 200% and 100% give 10,000 x the spec's V,
     so every comparison of V values decides alike; a ``planner`` seat tunes both."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     total = 0
@@ -457,7 +458,7 @@ def slot_term(st, p, s, cnt):
     """(slot ``s``'s term of ``V`` for seat ``p``, the slot's total power), given the board's
     ``power_counts``. A term reads the rest of the board only through ``cnt``, so a change
     that leaves ``cnt`` alone changes only the terms of the slots it touches."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     now = stack_empty(MAX_PLAYERS)
     total = counted_vp_now(st, s, cnt, now)
     w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
@@ -468,7 +469,7 @@ def slot_term(st, p, s, cnt):
 @jit
 def affectable(st, m, by, action):
     """Can a card controlled by ``by`` (-1: a base) affect minion ``m`` (§1.3.4)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if by < 0:
         return True
     for i in range(ln[L_ATT + m]):  # static PROTECT host (Tooth and Claw, Smoke Bomb)
@@ -489,7 +490,7 @@ def affectable(st, m, by, action):
 
 @jit
 def destroyable(st, m, by, action):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return (defs[cs[m, C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE) == 0 and affectable(st, m, by, action)
 
 
@@ -499,7 +500,7 @@ def move_pairs(st, who, legal, p, action, moved, nm, mm, md):
     order of ``who`` (``opcodes.OWNER_*``) not in ``moved[:nm]``, that the card may affect when
     ``legal`` is LEGAL_AFFECT (``action``: an action card's), each one's legal bases in slot
     order; the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for j in range(ln[L_SMIN + t]):
@@ -522,7 +523,7 @@ def move_pairs(st, who, legal, p, action, moved, nm, mm, md):
 @jit
 def can_move(st, p, m, dest):
     """May seat ``p`` move minion ``m`` to slot ``dest`` (Mark of Sleep, current Hideout)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if dest == cs[m, C_SLOT] or ps[p, P_SLEEP_MODE] == SLEEP_MOVES:
         return False
     if rs[R_TRICKSTERS_2012] == 0:
@@ -535,14 +536,14 @@ def can_move(st, p, m, dest):
 
 @jit_inline
 def can_play_actions(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return ps[p, P_SLEEP_MODE] != SLEEP_ACTIONS
 
 
 @jit_inline
 def minion_allowed(st, p, c, s):
     """May ``p`` play minion card ``c`` on slot ``s`` (Overrun, Block the Path)?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     faction_bit = 1 << defs[cs[c, C_DEF], 3]  # D_FACTION
     for i in range(ln[L_SACT + s]):
         a = lst[L_SACT + s, i]
@@ -557,7 +558,7 @@ def minion_allowed(st, p, c, s):
 @jit
 def count_on(st, p, s):
     """How many minions ``p`` controls on slot ``s``."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     k = 0
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == p:
@@ -567,7 +568,7 @@ def count_on(st, p, s):
 
 @jit_inline
 def has_minion_on(st, p, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == p:
             return True
@@ -578,7 +579,7 @@ def has_minion_on(st, p, s):
 def grant_for(st, p, c, s, from_discard):
     """Index into ``gr`` of the most restrictive open grant the play fits [D12]; ``-2`` for the
     free play, ``-1`` for none (reference ``Game.grant_for``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_NGRANTS]
     if from_discard:
         for i in range(n):
@@ -608,7 +609,7 @@ def grant_for(st, p, c, s, from_discard):
 
 @jit
 def use_grant(st, i):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if i == -2:
         tv[T_FREE_MIN] -= 1
         return
@@ -621,7 +622,7 @@ def use_grant(st, i):
 
 @jit
 def add_grant(st, kind, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_NGRANTS]
     gr[n, 0] = kind
     gr[n, 1] = s
@@ -632,7 +633,7 @@ def add_grant(st, kind, s):
 @jit
 def discard_attached(st, a):
     """An attached action leaves play to its owner's discard pile."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
@@ -644,7 +645,7 @@ def discard_attached(st, a):
 @jit
 def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])
@@ -658,7 +659,7 @@ def leave(st, m):
 @jit
 def protect(st, m):
     """Discard other players' actions already on a minion that became protected [D7]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     i = 0
     while i < ln[L_ATT + m]:
         a = lst[L_ATT + m, i]
@@ -672,7 +673,7 @@ def protect(st, m):
 def protect_on_attach(st, a):
     """Action ``a`` just attached: the minions its PROTECT static covers (its host, or its
     controller's minions on its base) lose other players' actions already on them [D7]."""
-    cs, lst, ln, defs = st[0], st[1], st[2], st[7]
+    cs, lst, ln, defs = st.cs, st.lst, st.ln, st.defs
     prot = defs[cs[a, C_DEF], D_PROTECT]
     if (prot & (PROT_CARDS_HOST | PROT_ACTIONS_HOST)) != 0:
         protect(st, cs[a, C_HOST])
@@ -690,7 +691,7 @@ def own_play(st):
     """The depth of the play frame (PR_PLAY_MINION or PR_PLAY_ACTION) whose card's own steps
     are running (the reference's innermost ``Game.plays`` entry), or -1: none, or another
     card's ability runs (an after-played frame, a talent, a destruction's triggers)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = tv[T_SP] - 1
     if tv[T_QUIET] != 0 or d < 0:
         return -1
@@ -709,7 +710,7 @@ def touch(st, m):
     first other player's action that would affect one of them, for that whole action, and is
     destroyed instead [D41]; an affected minion is marked for the 2012 Brownie (``C_TOUCH``).
     Outside a card's own steps (``own_play``) nothing happens."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_TRICKSTERS_2012] == 0:
         return True
     d = own_play(st)
@@ -736,7 +737,7 @@ def brownies(st, d):
     they affected makes the card's player, if not its controller, discard two random cards,
     whether it is still in play or not [D30]. (All discards are the same player's, so their
     order among Brownies changes nothing.)"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_TRICKSTERS_2012] == 0:
         return
     p, bit = fs[d, F_P], 1 << d
@@ -749,7 +750,7 @@ def brownies(st, d):
 
 @jit
 def move(st, m, dest):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not touch(st, m):
         return
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
@@ -762,7 +763,7 @@ def move(st, m, dest):
 
 @jit
 def return_to_hand(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not touch(st, m):
         return
     leave(st, m)
@@ -773,7 +774,7 @@ def return_to_hand(st, m):
 
 @jit
 def to_deck_bottom(st, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not touch(st, m):
         return
     leave(st, m)
@@ -785,7 +786,7 @@ def to_deck_bottom(st, m):
 @jit
 def enter_play(st, p, c, s, entry):
     """A minion card enters play on slot ``s`` under ``p``'s control (already out of its zone)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     push(lst, ln, L_SMIN + s, c)
     cs[c, C_ZONE] = Z_MINION
     cs[c, C_CTRL] = p
@@ -802,7 +803,7 @@ def enter_play(st, p, c, s, entry):
 @jit
 def attach(st, c, ctrl, s, host, entry):
     """An action card attaches to slot ``s`` (host -1) or to minion ``host`` (on slot ``s``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if host >= 0:
         push(lst, ln, L_ATT + host, c)
     else:

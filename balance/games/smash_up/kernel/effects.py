@@ -14,6 +14,7 @@ both engines.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
+from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
     V, affectable, can_move, count_on, destroyable, discard_attached, discard_choice, discard_random, draw, gap,
@@ -59,7 +60,7 @@ REVEALED = CAP - MAX_REVEAL  # the frame's revealed cards: sc[d, REVEALED:REVEAL
 def step(st, d, hook, pc):
     """Run card frame ``d``'s program for ``hook`` from offset ``pc``; returns the offset to
     resume at (a frame was pushed above this one), or DONE."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     start = defs[cs[c, C_DEF], D_PROG + hook]
     # an action card's effect (played, or attached: its on-attach and triggered abilities, also
@@ -194,7 +195,7 @@ def resume_at(pg, start, pc):
 def candidates(st, i, p, c, action, out):
     """The minions selector row ``i`` admits for card ``c`` of controller ``p``, in board order
     (slot, then arrival); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     here = cs[c, C_SLOT]
     who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
     value = pg[i, I_VAL]
@@ -231,7 +232,7 @@ def candidates(st, i, p, c, action, out):
 def strongest_theirs(st, p, cand, k, mandatory):
     """Another player's minion of the highest power (the earliest on ties); with none, for a
     mandatory choice your own weakest [D9], else -1."""
-    cs = st[0]
+    cs = st.cs
     best = -1
     for j in range(k):
         if cs[cand[j], C_CTRL] != p and (best < 0 or power(st, cand[j]) > power(st, cand[best])):
@@ -254,7 +255,7 @@ def select_minions(st, d, i, p, c, action):
     """``OP_SEL_MINION``: ``p`` chooses from the candidates into ``sc[d, :F_K]``. MODE_ONE: one
     option per candidate, no decline (none: nothing selected). MODE_UP_TO: up to I_COUNT times
     the candidates left and None last; None stops."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cand = stack_empty(CAP)
     k = candidates(st, i, p, c, action, cand)
     rule = pg[i, I_RULE]
@@ -302,8 +303,8 @@ def move_pick(st, p, rule, mm, md, k, mandatory):
     (the minion HIT picks among the movable ones, to its base with the largest gap, the lower
     slot on ties); a mandatory choice takes the first when the rule finds none."""
     j = -1
-    if rule == RULE_SAIL and st[5][T_WINDOW] != 0:  # the scoring base is the window frame's slot
-        j = sail_default(st, p, st[14][st[5][T_WINDOW] - 1, F_S], mm, md, k)
+    if rule == RULE_SAIL and st.tv[T_WINDOW] != 0:  # the scoring base is the window frame's slot
+        j = sail_default(st, p, st.fs[st.tv[T_WINDOW] - 1, F_S], mm, md, k)
     elif rule == RULE_BEST_MOVE or rule == RULE_SAIL:
         j = best_move(st, p, mm, md, k)
     else:
@@ -330,7 +331,7 @@ def move_pick(st, p, rule, mm, md, k, mandatory):
 def move_minions(st, i, p, action):
     """``OP_MOVE``: MODE_ONE, one move (no decline); MODE_UP_TO, up to I_COUNT moves, each minion
     at most once, the moves left and None last each time (None stops)."""
-    strat, pg = st[11], st[16]
+    strat, pg = st.strat, st.pg
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     moved = stack_empty(CAP)
@@ -362,7 +363,7 @@ def move_minions(st, i, p, action):
 def move_self(st, p, m):
     """``OP_MOVE_SELF``: ``p`` may move minion ``m`` (the card itself) to another base it may
     go to, slot order, None last; the baseline's by PLACE (First Mate)."""
-    cs, tv, strat = st[0], st[5], st[11]
+    cs, tv, strat = st.cs, st.tv, st.strat
     dests = stack_empty(MAX_SLOTS)
     k = 0
     for t in range(tv[T_NSLOTS]):
@@ -387,7 +388,7 @@ def select_cards(st, d, i, p):
     decline; MODE_UP_TO up to I_COUNT, None last; MODE_EACH_MAY a yes/no per card in list order
     (yes first), all asked before any moves. False: the pile is your deck and
     it is empty even after rebuilding it from the discard pile (§1.9; the program ends)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     where = pg[i, I_WHERE]
     cand = stack_empty(CAP)
     k = 0
@@ -443,7 +444,7 @@ def admit(st, d, i, p, x, cand, k):
     """Card ``x`` joins ``cand[:k]`` if SEL_CARD row ``i`` admits it (its kind, printed power,
     playable on the chosen base); returns the count. CARD_BY_NAME keeps one card per definition
     row, the first met, with the list in data order (definition row: catalogue order)."""
-    cs, fs, pg = st[0], st[14], st[16]
+    cs, fs, pg = st.cs, st.fs, st.pg
     kind, flags = pg[i, I_TEST], pg[i, I_FLAGS]
     if kind == KIND_MINION and not is_minion_card(st, x):  # a Pixie counts [D20]
         return k
@@ -472,7 +473,7 @@ def card_rule(st, p, i, rule, cand, k):
     """Player ``p``'s card among ``cand[:k]`` (k >= 1) by SEL_CARD row ``i``'s rule: the highest
     printed power (BEST_PRINTED), the first with the earliest name of the OP_NAMES row after
     ``i`` (PREFER), the first of another player (THEIRS; -1: none of theirs), else the first."""
-    cs, defs, pg = st[0], st[7], st[16]
+    cs, defs, pg = st.cs, st.defs, st.pg
     if rule == RULE_BEST_PRINTED:
         return best_printed(st, cand, k)
     if rule == RULE_THEIRS:
@@ -495,7 +496,7 @@ def card_rule(st, p, i, rule, cand, k):
 def to_pile(st, d, p, dest):
     """``OP_TO_PILE``: the selected cards leave their pile (``F_Y``; -1: the revealed cards), one
     at a time in selection order, for your hand, the top of your deck, or their owner's discard pile."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for j in range(fs[d, F_K]):
         x = sc[d, j]
         if fs[d, F_Y] < 0:
@@ -516,7 +517,7 @@ def to_pile(st, d, p, dest):
 def take_top(st, d, p, n):
     """``OP_TAKE_TOP``: up to ``n`` cards off the top of ``p``'s deck, rebuilding an empty deck on
     the way [D17], become the frame's revealed cards (out of every pile until they are placed)."""
-    lst, ln, fs, sc = st[1], st[2], st[14], st[15]
+    lst, ln, fs, sc = st.lst, st.ln, st.fs, st.sc
     k = 0
     while k < n and refill(st, p):
         sc[d, REVEALED + k] = pop(lst, ln, L_DECK + p)
@@ -527,7 +528,7 @@ def take_top(st, d, p, n):
 @jit
 def drop_revealed(st, d, x):
     """Card ``x`` leaves the frame's revealed cards (the others keep their order)."""
-    fs, sc = st[14], st[15]
+    fs, sc = st.fs, st.sc
     k = fs[d, F_J]
     for j in range(k):
         if sc[d, REVEALED + j] == x:
@@ -541,7 +542,7 @@ def drop_revealed(st, d, x):
 def restack(st, d, p):
     """``OP_RESTACK``: the revealed cards left go back on top of ``p``'s deck in the order ``p``
     picks them, one pick at a time, the first picked on top (the baseline: revealed order)."""
-    cs, lst, ln, fs, sc = st[0], st[1], st[2], st[14], st[15]
+    cs, lst, ln, fs, sc = st.cs, st.lst, st.ln, st.fs, st.sc
     order = stack_empty(MAX_REVEAL)  # top first
     no = 0
     while fs[d, F_J] > 0:
@@ -558,7 +559,7 @@ def restack(st, d, p):
 def bases_none_mine(st, p):
     """The slots with no minion of ``p`` on them, a bit per slot (FOR_BASES_NONE_MINE)."""
     mask = 0
-    for s in range(st[5][T_NSLOTS]):
+    for s in range(st.tv[T_NSLOTS]):
         if not has_minion_on(st, p, s):
             mask |= 1 << s
     return mask
@@ -567,7 +568,7 @@ def bases_none_mine(st, p):
 @jit
 def next_base(st, mask, s):
     """The first slot after ``s`` in ``mask`` that is still in play, or -1."""
-    for t in range(s + 1, st[5][T_NSLOTS]):
+    for t in range(s + 1, st.tv[T_NSLOTS]):
         if (mask >> t) & 1:
             return t
     return -1
@@ -577,7 +578,7 @@ def next_base(st, mask, s):
 def choose_opponent(st, p):
     """``OP_SEL_PLAYER others rule=OPPONENT``: one of the other players, in turn order after
     ``p``; the baseline's is the one with most VP (ties: the earliest)."""
-    tv, strat = st[5], st[11]
+    tv, strat = st.tv, st.strat
     n = tv[T_PLAYERS]
     default = (opponent(st, p) - p - 1) % n if strat[p] == GREEDY else 0
     return (p + 1 + pick(st, p, n - 1, default)) % n
@@ -587,7 +588,7 @@ def choose_opponent(st, p):
 def most_mine(st, p):
     """The slot with most of ``p``'s minions, the lower on ties (SEL_BASE rule=MOST_MINE)."""
     best, bk = 0, -1
-    for s in range(st[5][T_NSLOTS]):
+    for s in range(st.tv[T_NSLOTS]):
         k = count_on(st, p, s)
         if k > bk:
             best, bk = s, k
@@ -598,7 +599,7 @@ def most_mine(st, p):
 def choose_base(st, d, p):
     """``OP_SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be
     played on (slot order) and None last; the baseline's PLACE. -1: none, or declined."""
-    sc, tv, strat = st[15], st[5], st[11]
+    sc, tv, strat = st.sc, st.tv, st.strat
     x = sc[d, 0]
     slots = stack_empty(MAX_SLOTS)
     k = 0
@@ -616,7 +617,7 @@ def choose_base(st, d, p):
 @jit
 def holds(st, d, p, c, i):
     """The condition of IF/MAY row ``i`` (negated when its I_NOT is set)."""
-    pg = st[16]
+    pg = st.pg
     return condition(st, d, p, c, pg[i, I_ARG1], pg[i, I_ARG2]) != (pg[i, I_NOT] != 0)
 
 
@@ -624,7 +625,7 @@ def holds(st, d, p, c, i):
 def condition(st, d, p, c, cond, arg):
     """Condition ``cond`` (with its number ``arg``) for card ``c`` of seat ``p``; ``d`` the
     running frame (the frame conditions read its selection), -1 in a want."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if cond == COND_ALWAYS:
         return True
     elif cond == COND_SELECTED:
@@ -706,7 +707,7 @@ def condition(st, d, p, c, cond, arg):
 @jit
 def played(st, d, p, c, cond):
     """A PLAYED_ condition on the minion ``fs[d, F_M]`` whose play triggered card ``c`` of ``p``."""
-    cs, fs = st[0], st[14]
+    cs, fs = st.cs, st.fs
     m = fs[d, F_M]
     if cond == COND_PLAYED_BY_OTHER:
         return cs[m, C_CTRL] != p
@@ -724,7 +725,7 @@ def played(st, d, p, c, cond):
 def want(st, p, c):
     """The data want of action card ``c`` for seat ``p``: 1 (play it now), 0, or -1 (the card has
     none: its faction module decides)."""
-    cs, defs, pg = st[0], st[7], st[16]
+    cs, defs, pg = st.cs, st.defs, st.pg
     i = defs[cs[c, C_DEF], D_WANT]
     if i < 0:
         return -1

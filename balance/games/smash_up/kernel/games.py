@@ -6,6 +6,7 @@ from balance.core.game import WIN_UNIT
 from balance.core.kit import SIDE_STREAM, draw_distinct, game_key, game_stream_key, seed_key
 from balance.core.rng import below
 
+from .layout import unpack
 from .. import CAPPED_CODE, FINISHED  # the outcome codes the game declares
 from .board import R_PLAYERS
 from .layout import (
@@ -64,7 +65,7 @@ def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, rem
     int16[n, P]; base_totals int64[16 * BST_N] (``turn``'s per-base counters) and card_totals
     int64[MAX_DEFS, CT_N] (layout: each card's seat-games in deck and played) are added to.
     """
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = rs[R_PLAYERS]
     seed_k = seed_key(seed)
     deck_defs = np.empty((n, 40), np.int64)

@@ -14,8 +14,8 @@ from .tables import D_FACTION, D_PROG
 def card_step(st, d, hook, step):
     """The next step of card frame ``d`` (its card in ``fs[d, F_C]``): its program when the
     card has one for this hook (``effects``), else its faction module's code."""
-    cs, defs = st[0], st[7]
-    c = st[14][d, F_C]
+    cs, defs = st.cs, st.defs
+    c = st.fs[d, F_C]
     if defs[cs[c, C_DEF], D_PROG + hook] >= 0:
         return effects.step(st, d, hook, step)
     f = faction_of(st, c)
@@ -40,7 +40,7 @@ def card_step(st, d, hook, step):
 
 @jit
 def want(st, p, c):
-    if (st[9][R_MODE] & MODE_CARDS) == 0:  # card abilities off: the reference's WANT is empty
+    if (st.rs[R_MODE] & MODE_CARDS) == 0:  # card abilities off: the reference's WANT is empty
         return False
     w = effects.want(st, p, c)
     if w >= 0:
@@ -110,7 +110,7 @@ def extra_want(st, p, i):
     """Move ``opt[i]`` added by a faction's ``extra_moves``: the card in play that offers it
     (``opt[i, 2]``, e.g. They're Coming To Get You; ``opt[i, 1]`` is the minion card to play,
     of any faction) decides the faction."""
-    f = faction_of(st, st[12][i, 2])
+    f = faction_of(st, st.opt[i, 2])
     if f == 7:
         return zombies.extra_want(st, p, i)
     return False
@@ -118,7 +118,7 @@ def extra_want(st, p, i):
 
 @jit
 def faction_of(st, c):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     return defs[cs[c, C_DEF], D_FACTION]
 
 

@@ -7,6 +7,7 @@ slots 0..k-1 for one played on a base. Every rule returns an index into ``hosts`
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
+from .layout import unpack
 from .baseline import best_printed, help_, help_w, hit, lead, place
 from .board import active, destroyable, gap, is_minion_card, minion_allowed, places, power
 from .layout import C_CTRL, C_SLOT, CAP, L_DISC, L_HAND, L_SACT, L_SMIN, S_BASE, SCRATCH, T_NSLOTS, T_PLAYERS
@@ -59,7 +60,7 @@ def host_rule(st, p, rule, hosts, k):
 def hit_unscored(st, p, hosts, k):
     """HIT among the destroyable minions of ``hosts[:k]`` on bases short of their breakpoint
     (gap > 0: one that scores first takes the minion anyway), or -1 (Assassin)."""
-    cs = st[0]
+    cs = st.cs
     idx = stack_empty(SCRATCH)
     sub = stack_empty(SCRATCH)
     n = 0
@@ -107,7 +108,7 @@ def favours_opponent(st, p, s):
     """Would slot ``s``'s base ability help some opponent more than ``p`` (§2.10 Default)?
     The Central Brain and Rhodes Plaza Mall by minion count, Factory 436-1337 by the VP its
     non-winners' power would give; other bases: no."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     b = bases[ss[s, S_BASE], BS_NAME]
     if b == B_THE_CENTRAL_BRAIN or b == B_RHODES_PLAZA_MALL:  # +1 power / 1 VP per minion
@@ -170,7 +171,7 @@ def most_their_power(st, p, hosts, k):
 @jit
 def side_power(st, p, s, mine):
     """The power on slot ``s`` of ``p``'s minions (``mine``) or of everyone else's."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     v = 0
     for j in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, j]
@@ -184,7 +185,7 @@ def place_best(st, p, hosts, k, discard_first):
     """Where PLACE would play ``p``'s highest-printed minion card (from the discard pile first
     when ``discard_first``, then from hand) among the bases it may go to; else the smallest
     gap (Enshrouding Mist, They're Coming To Get You)."""
-    lst, ln = st[1], st[2]
+    lst, ln = st.lst, st.ln
     cards = stack_empty(CAP)
     legal = stack_empty(SCRATCH)
     idx = stack_empty(SCRATCH)
@@ -213,7 +214,7 @@ def place_best(st, p, hosts, k, discard_first):
 @jit
 def their_action_base(st, p):
     """The first slot carrying another player's action (Infiltrate), else -1."""
-    cs, lst, ln, tv = st[0], st[1], st[2], st[5]
+    cs, lst, ln, tv = st.cs, st.lst, st.ln, st.tv
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SACT + s]):
             if cs[lst[L_SACT + s, i], C_CTRL] != p:

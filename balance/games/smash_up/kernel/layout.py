@@ -14,10 +14,18 @@ each function called with it would be compiled again for that type, with everyth
   ``tv int64[T_N]``: the turn; ``gr int64[MAX_GRANTS, 2]``: open minion grants (kind, slot);
   ``fs int64[MAX_DEPTH, F_N]`` and ``sc int64[MAX_DEPTH, CAP]``: the resolution stack.
 
-The state travels as one tuple ``st = (cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states,
-strat, opt, stats, fs, sc, pg)``; every kernel function unpacks it on its first line. ``pg``
-holds the cards' effect programs (``opcodes``), read-only.
+The state travels as one numpy record ``st`` (``run.STATE``, a structured dtype) whose fields
+are these arrays, plus the run's read-only tables: ``defs`` and ``bases`` (``tables``), ``rs``
+(the rules row), ``strat`` (the seats' strategies), ``pg`` (the cards' effect programs,
+``opcodes``). Every kernel function unpacks it on its first line (``unpack``).
+
+Why a record and not a tuple of arrays: numba passes a tuple's arrays to a called function
+field by field (17 arrays, about 150 machine words on the stack at every call), but a record
+as one pointer. The kernel is many small functions calling each other, and that copying was
+most of its time.
 """
+from balance.core._jit import jit_inline
+
 MAX_PLAYERS = 4
 DECK = 40  # two factions of 20
 MAX_SLOTS = 16
@@ -130,3 +138,17 @@ O_N = O_PLAYED + 2 * MAX_PLAYERS
 # seats: seat-games whose deck held it, how many of those the seat won; seat-games in which the
 # seat played it from its own deck, how many of those it won
 CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON, CT_N = range(5)
+
+
+# ---- the state record ---------------------------------------------------------------------------
+# Its fields in the order every kernel function unpacks them (``run.STATE`` gives their shapes).
+STATE_FIELDS = ("cs", "lst", "ln", "ss", "ps", "tv", "gr", "defs", "bases", "rs", "states", "strat",
+                "opt", "stats", "fs", "sc", "pg")
+MAX_PROG = 1024  # program rows (``pg``): the assembled data programs of every card list
+
+
+@jit_inline
+def unpack(st):
+    """The state record's arrays, in ``STATE_FIELDS`` order (views into the record, no copy)."""
+    return (st.cs, st.lst, st.ln, st.ss, st.ps, st.tv, st.gr, st.defs, st.bases, st.rs, st.states,
+            st.strat, st.opt, st.stats, st.fs, st.sc, st.pg)

@@ -1,7 +1,7 @@
 """The card-effect program format (docs/SMASH_UP_EFFECTS.md): the numbers the assembler
 (``smash_up.effects``, plain Python) writes and the interpreter (``kernel.effects``) reads.
 
-A program is rows of ``prog int64[n, I_N]`` (the state's ``st[16]``): one instruction per row,
+A program is rows of ``prog int64[n, I_N]`` (the state's ``st.pg``): one instruction per row,
 its opcode in ``I_OP`` and its operands in the columns below, ending with ``OP_END``. A card's
 program for a hook starts at row ``defs[d, D_PROG + hook]`` (-1: the faction module runs the
 hook). Its want (does the baseline play this action now?) is a program of ``OP_IF`` rows from

@@ -5,13 +5,13 @@ import numpy as np
 
 from balance.core.rng import PyStream
 
-from .board import MODE_BASES, MODE_CARDS
-from .layout import (F_N, MAX_DEPTH, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SLOTS,
-                     P_N, RANDOM, S_N, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY,
-                     SW_READY)
+from .board import MODE_BASES, MODE_CARDS, R_N
+from .layout import (F_N, MAX_DEFS, MAX_DEPTH, MAX_PROG, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS,
+                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, RANDOM, S_N, STATE_FIELDS, T_N, n_lists,
+                     BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY, SW_READY)
+from .opcodes import I_N
 from ..rules import SWITCHES
-from .tables import card_tables
-from .layout import O_N
+from .tables import BS_N, D_N, card_tables
 from .turn import play_game
 
 STRATEGY_IDS = {"random": RANDOM, "greedy": GREEDY, "planner": GREEDY}  # a planner plays as greedy
@@ -38,19 +38,42 @@ def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
                      int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time), mode], np.int64)
 
 
+def state_dtype() -> np.dtype:
+    """The state record's type (``layout``): every field's shape is fixed (the most players,
+    cards, definitions and program rows any run has), so the kernel compiles once for all runs."""
+    ncards, nl = MAX_PLAYERS * DECK, n_lists(MAX_PLAYERS * DECK)
+    shapes = {"cs": (ncards, C_N), "lst": (nl, CAP), "ln": (nl,), "ss": (MAX_SLOTS, S_N),
+              "ps": (MAX_PLAYERS, P_N), "tv": (T_N,), "gr": (MAX_GRANTS, 2), "defs": (MAX_DEFS, D_N),
+              "bases": (N_BASE_DEFS, BS_N), "rs": (R_N,), "states": (1 + MAX_PLAYERS,), "strat": (STRAT_N,),
+              "opt": (MAX_OPTIONS, 3), "stats": (O_N,), "fs": (MAX_DEPTH, F_N), "sc": (MAX_DEPTH, CAP),
+              "pg": (MAX_PROG, I_N)}
+    return np.dtype([(f, np.uint64 if f == "states" else np.int64, shapes[f]) for f in STATE_FIELDS])
+
+
+STATE = state_dtype()
+
+
 def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
-    """The state tuple ``st`` for games under ``rules``; ``strategies``: per seat a name or a
-    Strategy (``strategy_row``)."""
+    """(``box``, decks): ``box`` a one-element array of ``STATE`` for games under ``rules``, the
+    kernel's state ``st`` is ``box[0]`` (a record that views the array, so the kernel's writes
+    land in ``box``); ``strategies``: per seat a name or a Strategy (``strategy_row``)."""
     defs, decks, bases, prog = card_tables(rules.catalogue(), switches_on(rules))
-    ncards = MAX_PLAYERS * DECK
-    st = (np.zeros((ncards, C_N), np.int64), np.zeros((n_lists(ncards), CAP), np.int64),
-          np.zeros(n_lists(ncards), np.int64), np.zeros((MAX_SLOTS, S_N), np.int64),
-          np.zeros((MAX_PLAYERS, P_N), np.int64), np.zeros(T_N, np.int64),
-          np.zeros((MAX_GRANTS, 2), np.int64), defs, bases, rules_row(rules, mode),
-          np.zeros(1 + MAX_PLAYERS, np.uint64), strategy_row(strategies),
-          np.zeros((MAX_OPTIONS, 3), np.int64), np.zeros(O_N, np.int64),
-          np.zeros((MAX_DEPTH, F_N), np.int64), np.zeros((MAX_DEPTH, CAP), np.int64), prog)
-    return st, decks
+    box = np.zeros(1, STATE)
+    st = box[0]
+    for name, table, limit in (("defs", defs, MAX_DEFS), ("pg", prog, MAX_PROG)):
+        if len(table) > limit:  # the layout's bound, not a user's input: a card list grew past it
+            raise ValueError(f"{len(table)} {name} rows exceed the state's {limit}; raise the bound in layout.py")
+        st[name][:len(table)] = table
+    st["bases"][:] = bases
+    st["rs"][:] = rules_row(rules, mode)
+    st["strat"][:] = strategy_row(strategies)
+    return box, decks
+
+
+def fields(box) -> tuple:
+    """The state's arrays (views into ``box``), in ``STATE_FIELDS`` order: ``fields(box)[13]``
+    is the stats row."""
+    return tuple(box[0][f] for f in STATE_FIELDS)
 
 
 def switches_on(rules) -> frozenset:
@@ -69,10 +92,10 @@ def play_one(rules, factions, strategies, seed=0, game=0, mode=MODE_BASES | MODE
 
 
 def played_game(rules, factions, strategies, seed=0, game=0, mode=MODE_BASES | MODE_CARDS):
-    """One game (for tests): the state tuple after it (``st[13]`` its stats row)."""
-    st, decks = new_state(rules, strategies, mode)
-    states = st[10]
+    """One game (for tests): the state's arrays after it (``fields``; ``[13]`` its stats row)."""
+    box, decks = new_state(rules, strategies, mode)
+    states = box[0]["states"]
     for s in range(len(states)):
         states[s] = np.uint64(PyStream(seed, game, s).state)
-    play_game(st, deck_rows(decks, factions))
-    return st
+    play_game(box[0], deck_rows(decks, factions))
+    return fields(box)

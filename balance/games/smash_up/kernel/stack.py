@@ -8,6 +8,7 @@ its own frame is under the new one). Nothing here runs a frame; card modules imp
 """
 from balance.core._jit import jit_widened as jit
 
+from .layout import unpack
 from .baseline import greedy_minion
 from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant
 from .layout import (
@@ -23,7 +24,7 @@ from .tables import D_NAME
 @jit
 def push_frame(st, proc, p, c, s, x):
     """Push a frame; returns its depth (``sc[depth]`` is its scratch list)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = tv[T_SP]
     fs[d, :] = 0
     fs[d, F_PROC], fs[d, F_P], fs[d, F_C], fs[d, F_S], fs[d, F_X] = proc, p, c, s, x
@@ -48,7 +49,7 @@ def play_action_now(st, p, c, source):
 def push_move(st, p, kind, c, s):
     """Start a minion play of the Play Cards phase or of a grant (``Game.do_move``'s minion
     kinds): the grant is used now, the play resolves when ``run`` gets to it."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if kind == MV_TENACIOUS:
         tv[T_TENACIOUS] = 1
         push_frame(st, PR_PLAY_MINION, p, c, s, Z_DISCARD)
@@ -61,7 +62,7 @@ def push_move(st, p, kind, c, s):
 def grant_minion(st, p, kind, s):
     """``Game.grant_minion``: in the receiver's Play Cards phase the grant stays open; anywhere
     else it is offered at once (a frame). Returns True when a frame was pushed."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
         add_grant(st, kind, s)
         return False
@@ -73,7 +74,7 @@ def grant_minion(st, p, kind, s):
 def grant_action(st, p, k):
     """``Game.grant_action``: ``k`` extra action plays; outside the receiver's Play Cards phase
     each is used at once or lost (a frame). Returns True when a frame was pushed."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT]:
         tv[T_EXTRA_ACT] += k
         return False
@@ -92,7 +93,7 @@ def add_option(opt, n, kind, c, s):
 @jit
 def minion_moves(st, p, n):
     """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
         if is_minion_card(st, c):
@@ -124,7 +125,7 @@ def minion_moves(st, p, n):
 @jit
 def minion_moves_now(st, p):
     """The plays a grant used at once may make: ``minion_moves`` without Tenacious Z."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = minion_moves(st, p, 0)
     k = 0
     for i in range(n):
@@ -137,7 +138,7 @@ def minion_moves_now(st, p):
 @jit
 def greedy_now(st, p, n):
     """The baseline's pick among ``n`` minion plays made at once (``greedy_minion``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if n > 0 and strat[p] == GREEDY:
         return greedy_minion(st, p, 0, n)
     return 0
@@ -146,7 +147,7 @@ def greedy_now(st, p, n):
 @jit
 def special_only(st, c, in_window):
     """Hidden Ninja can be played only in a before-scoring window [D25]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return defs[cs[c, C_DEF], D_NAME] == N_HIDDEN_NINJA and not in_window
 
 

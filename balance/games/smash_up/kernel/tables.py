@@ -3,7 +3,7 @@
 ``defs int64[ndefs, D_N]``: one row per distinct card of the selected card list (catalogue
 order, faction by faction), with the start rows of its effect programs (``D_PROG + hook``, -1:
 none) and of its want (``D_WANT``) in ``prog int64[n, I_N]`` (``opcodes``; the state's
-``st[16]``, built by ``smash_up.effects`` from data/effects/); ``decks``: per faction, its 20
+``st.pg``, built by ``smash_up.effects`` from data/effects/); ``decks``: per faction, its 20
 cards as definition rows (one per copy, catalogue order — the reference builds a deck the same
 way); ``bases int64[16, BS_N]``.
 """

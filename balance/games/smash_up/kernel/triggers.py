@@ -10,6 +10,7 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 from balance.core.rng import below
 
+from .layout import unpack
 from .baseline import place
 from .board import (
     R_TRICKSTERS_2012, discard_from_hand,
@@ -31,7 +32,7 @@ R_BASES_2012 = 11  # board.R_BASES_2012
 
 @jit
 def in_slot(st, m, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(ln[L_SMIN + s]):
         if lst[L_SMIN + s, i] == m:
             return True
@@ -42,7 +43,7 @@ def in_slot(st, m, s):
 def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
     """One ``destroy`` call's removal: fills ``dcard/dslot/dmicro[level]`` with the minions
     destroyed, sorted by their owners' turn order; runs the base triggers; returns how many."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     k = 0
     slots = stack_empty(16)
@@ -109,7 +110,7 @@ def gremlin(st, m, destroyed):
     """Gremlin (§7.4, §8.4) gone to the discard pile from play: destroyed (both lists), its
     owner draws 1, then each other player in turn order after it discards a random card;
     discarded by scoring (current list only), its owner draws 1."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     o = cs[m, C_OWNER]
     if not destroyed:
         if rs[R_TRICKSTERS_2012] == 0:
@@ -127,7 +128,7 @@ def gremlin(st, m, destroyed):
 @jit
 def archives(st):
     """Bitmask of the seats with a Microbot Archive in play."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mask = 0
     for p in range(tv[T_PLAYERS]):
         if count_named(st, N_MICROBOT_ARCHIVE, p) > 0:
@@ -140,7 +141,7 @@ def destroy(st, vic, nv, by, action, out):
     """Destroy minions ``vic[:nv]`` together (``Game.destroy``); ``out[:k]`` the ones this call
     destroyed (not those its triggers destroyed); returns k. ``by``, ``action``: the source, as
     the reference's signature has them (the callers checked legality already)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_TRICKSTERS_2012] == 0:
         return destroy_touched(st, vic, nv, out)
     kept = stack_empty(CAP)  # the victims a 2012 Hideout does not shield (``board.touch``)
@@ -158,7 +159,7 @@ def destroy(st, vic, nv, by, action, out):
 def destroy_touched(st, vic, nv, out):
     """``destroy`` once the victims were touched: the replacements and triggers run as no
     card's own steps (``T_QUIET``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     tv[T_QUIET] += 1
     dcard = stack_empty((MAX_LEVELS, CAP))
     dslot = stack_empty((MAX_LEVELS, CAP))

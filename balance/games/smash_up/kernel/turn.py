@@ -8,6 +8,7 @@ the seat's stream (``RANDOM``); one option is taken without a draw, as in the re
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
+from .layout import unpack
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
 from .baseline import greedy_minion
 from .board import (
@@ -45,7 +46,7 @@ def setup(st, deck_defs):
     is card ``d`` removed from the game (card strength): it is shuffled with the deck and then
     taken out, so the shuffle draws the same numbers as the game without the removal and the
     rest of the deck keeps its order (the paired games stay equal until the card's turn comes)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = rs[R_PLAYERS]
     ln[:] = 0
     for p in range(n):
@@ -93,7 +94,7 @@ def setup(st, deck_defs):
 
 @jit
 def hand_has_minion(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(ln[L_HAND + p]):
         if is_minion_card(st, lst[L_HAND + p, i]):
             return True
@@ -103,7 +104,7 @@ def hand_has_minion(st, p):
 @jit
 def reset_turn(st):
     """``Game._reset_turn``: fresh plays, no grants, per-turn counters and uses cleared."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     tv[T_FREE_MIN] = rs[R_MINION_PLAYS_]
     tv[T_FREE_ACT] = rs[R_ACTION_PLAYS_]
     tv[T_NGRANTS] = 0
@@ -122,7 +123,7 @@ def reset_turn(st):
 @jit
 def play_moves(st, p):
     """``Game.play_moves``: every legal move in order, the last one ending the phase."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = minion_moves(st, p, 0)
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
@@ -138,7 +139,7 @@ def play_moves(st, p):
 @jit
 def talent_moves(st, p, n):
     """Usable talents of ``p``'s cards in play, minions (board order) then attached actions."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
@@ -162,7 +163,7 @@ def talent_moves(st, p, n):
 @jit_inline
 def talent_ready(st, p, x):
     """Card ``x`` in play has a talent ``p`` may use now (its own, unused this turn)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     return (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0 and cs[x, C_CTRL] == p and \
         cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
 
@@ -171,7 +172,7 @@ def talent_ready(st, p, x):
 def greedy_play(st, p, n):
     """``greedy_choice`` with the board reading kept for this one choice (``T_MEMO``): the
     board does not change while it asks wants and hosts."""
-    tv = st[5]
+    tv = st.tv
     tv[T_MEMO], tv[T_MEMO_P] = 1, p
     i = greedy_choice(st, p, n)
     tv[T_MEMO] = 0
@@ -182,7 +183,7 @@ def greedy_play(st, p, n):
 def greedy_choice(st, p, n):
     """``greedy_play``: a wanted talent, a wanted extra move (They're Coming To Get You), a
     minion, the first wanted action in hand, else end the phase."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(n):
         if opt[i, 0] == MV_TALENT and hooks.talent_want(st, p, opt[i, 1]):
             return i
@@ -217,7 +218,7 @@ def greedy_choice(st, p, n):
 @jit
 def do_move(st, p, kind, c, s):
     """``Game.do_move``: the move's resolution runs on the stack until it is complete."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     base = tv[T_SP]
     if kind == MV_HAND or kind == MV_DISCARD or kind == MV_TENACIOUS:
         push_move(st, p, kind, c, s)
@@ -238,7 +239,7 @@ def do_move(st, p, kind, c, s):
 @jit
 def use_ctgy(st, p, c, a):
     """``do_move`` "ctgy": the free play or a generic M grant; the action's once a turn used."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     g = -2
     for i in range(tv[T_NGRANTS]):
         if gr[i, 0] == G_ANY:
@@ -251,7 +252,7 @@ def use_ctgy(st, p, c, a):
 
 @jit
 def play_phase(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     tv[T_IN_PHASE] = 1
     for _ in range(MAX_PLAY_STEPS):
         n = play_moves(st, p)
@@ -269,7 +270,7 @@ def play_phase(st, p):
 # ---- scoring ------------------------------------------------------------------------------------
 @jit
 def score_phase(st):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     rdy = stack_empty(16)
     now = stack_empty(4)
     while True:
@@ -296,7 +297,7 @@ def score_phase(st):
 @jit
 def score_base(st, s):
     """``Game.score_base`` (§1.8): places and VP, the base's hooks, discards, replacement."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     cur = tv[T_CURRENT]
     pw = stack_empty(4)
@@ -356,7 +357,7 @@ def score_base(st, s):
 @jit
 def count_scored(st, s, place, gained):
     """The scored base's counters in ``stats`` (place, gained: int64[4] per seat)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     b = ss[s, S_BASE]
     row = O_BASE + b * BST_N
     turns = tv[T_TURNS] - ss[s, S_SINCE]
@@ -372,7 +373,7 @@ def count_scored(st, s, place, gained):
 
 @jit
 def after_specials(st, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mine = stack_empty(CAP)
     for o in range(tv[T_PLAYERS]):
         q = (tv[T_CURRENT] + o) % tv[T_PLAYERS]
@@ -394,7 +395,7 @@ def after_specials(st, s):
 @jit
 def remove_slot(st, s):
     """The scored base is not replaced: later slots move down one (their cards with them)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     last = tv[T_NSLOTS] - 1
     for t in range(s, last):
         for k in range(S_N):  # column by column: an array copy would need the NRT
@@ -415,7 +416,7 @@ def remove_slot(st, s):
 # ---- the turn ----------------------------------------------------------------------------------
 @jit
 def start_of_turn(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
@@ -437,7 +438,7 @@ def edge_hooks(st, p, starting):
     """Start-of-turn abilities of ``p``'s cards, or end-of-turn abilities of every card, in
     ``cards_in_play_by_order`` (§1.7): each card's data program (``start``, ``end``) runs in a
     card frame of its controller, finished before the next card's."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     order = stack_empty(CAP)
     k = in_play_by_order(st, order, TR_START if starting else TR_END)
     hook = H_START if starting else H_END
@@ -452,7 +453,7 @@ def edge_hooks(st, p, starting):
 
 @jit
 def draw_phase(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     draw(st, p, rs[R_DRAW])
     while ln[L_HAND + p] > rs[R_HAND_LIMIT]:
         discard_choice(st, p)
@@ -460,7 +461,7 @@ def draw_phase(st, p):
 
 @jit
 def end_of_turn(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_MODE] & MODE_CARDS:
         edge_hooks(st, p, False)
     for s in range(tv[T_NSLOTS]):
@@ -481,7 +482,7 @@ def end_of_turn(st, p):
 @jit
 def play_game(st, deck_defs):
     """One game from setup to the end; ``stats[O_WINNER]`` the winning seat (-1: capped)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     stats[:] = 0
     stats[O_LAST:O_LAST + 4] = -1
     setup(st, deck_defs)

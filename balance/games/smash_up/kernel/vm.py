@@ -8,6 +8,7 @@ same call (the pushed frame completes first, exactly as the reference's recursiv
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty
 
+from .layout import unpack
 from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions, enter_play,
@@ -36,13 +37,13 @@ MAX_WINDOW_STEPS = 1000  # the reference's bound on a before-scoring window
 
 @jit
 def finish(st, d):
-    st[14][d, F_PROC] = PR_DONE
+    st.fs[d, F_PROC] = PR_DONE
 
 
 @jit
 def run(st, base):
     """Execute frames until the stack is back to depth ``base``."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     while tv[T_SP] > base:
         d = tv[T_SP] - 1
         proc = fs[d, F_PROC]
@@ -104,7 +105,7 @@ def run(st, base):
 @jit
 def enter_minion(st, p, c, s, source):
     """``Game.play_minion`` up to the on-play ability: the card leaves ``source``, enters play."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if source == Z_HAND:
         remove(lst, ln, L_HAND + p, c)
     elif source == Z_DISCARD:
@@ -124,14 +125,14 @@ def enter_minion(st, p, c, s, source):
 def mark_played(st, p, c):
     """Seat ``p`` played card ``c`` (its definition row's bit from ``stats[O_PLAYED + 2p]``):
     the reference's log of plays ("play" and "action" entries), for the cards-played table."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = cs[c, C_DEF]
     stats[O_PLAYED + 2 * p + (d >> 6)] |= 1 << (d & 63)
 
 
 @jit
 def grant_now(st, p, kind, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     add_grant(st, kind, s)
     n = minion_moves_now(st, p)
     i = pick(st, p, n + 1, greedy_now(st, p, n))
@@ -142,7 +143,7 @@ def grant_now(st, p, kind, s):
 @jit
 def drop_grant(st, kind, s):
     """The grant offered at once is gone whether used or not."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(tv[T_NGRANTS]):
         if gr[i, 0] == kind and gr[i, 1] == s:
             use_grant(st, i)
@@ -153,7 +154,7 @@ def drop_grant(st, kind, s):
 @jit
 def homeworld(st, m, s):
     """The Homeworld (§11.1): once per player per turn, a minion of printed power <= 2."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if (rs[R_MODE] & MODE_BASES) == 0 or bases[ss[s, 0], BS_NAME] != B_THE_HOMEWORLD \
             or not active(st, s):
         return
@@ -176,7 +177,7 @@ def in_play_by_order(st, out, trigger):
     minions and attached actions, by controller in turn order from the current player, each by
     entry; returns the count. (The sort is stable, so leaving the other cards out first gives
     the reference's order of the cards that remain.)"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
@@ -212,7 +213,7 @@ def in_play_by_order(st, out, trigger):
 
 @jit_inline
 def still_in_play(st, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if cs[x, C_ZONE] == 4:  # Z_MINION
         return True
     return cs[x, C_ZONE] == 5  # Z_ATTACHED
@@ -222,10 +223,10 @@ def still_in_play(st, x):
 def after_played(st, x, m):
     """Card ``x`` in play reacts to minion ``m`` having been played: its ``after_played``
     program runs in a card frame of its controller (``F_M`` holding ``m``), pushed on top."""
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     if still_in_play(st, x) and defs[cs[x, C_DEF], D_PROG + H_AFTER_PLAYED] >= 0:
         e = push_frame(st, PR_CARD, cs[x, C_CTRL], x, cs[x, C_SLOT], H_AFTER_PLAYED)
-        st[14][e, F_M] = m
+        st.fs[e, F_M] = m
 
 
 # ---- actions ------------------------------------------------------------------------------------
@@ -233,7 +234,7 @@ def after_played(st, x, m):
 def action_starts(st, d):
     """``Game.play_action`` up to the effect: a play-on action attaches to the host its
     controller picks (then its arrival hook), another resolves; False if nothing follows."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     p, c, source = fs[d, F_P], fs[d, F_C], fs[d, F_X]
     o = cs[c, C_OWNER]
     if source == Z_DECK:
@@ -295,7 +296,7 @@ def action_starts(st, d):
 def action_now(st, p):
     """One extra action used at once (``Game.grant_action`` outside the phase); False when
     none is played (the rest of the grant is lost too)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not can_play_actions(st, p):
         return False
     cards = stack_empty(CAP)
@@ -323,7 +324,7 @@ def action_now(st, p):
 def window_step(st, d):
     """One player's turn in the window (§1.2): a Special or a pass; False once every player
     has passed in succession."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     s = fs[d, F_S]
     if fs[d, F_Y] >= n or fs[d, F_I] >= MAX_WINDOW_STEPS:

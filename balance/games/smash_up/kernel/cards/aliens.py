@@ -13,6 +13,7 @@ Tar Pits replacement, no Infiltrate cancellation) and, for the statistics, comes
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
+from ..layout import unpack
 from ..baseline import hit, lead, outranked, place, v_with_minion
 from ..board import (
     V, active, affectable, gap, move, move_pairs, pick, power, remove, return_to_hand, shuffle, push,
@@ -34,7 +35,7 @@ MAX_MOVES = CAP * 16
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
@@ -51,7 +52,7 @@ def card_step(st, d, hook, step):
 @jit
 def crop_score(st, p, s):
     """Opponents' returned power minus yours (protected minions stay)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     t = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -62,7 +63,7 @@ def crop_score(st, p, s):
 
 @jit
 def crop_default(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     best, bv = 0, 0
     for s in range(tv[T_NSLOTS]):
         v = crop_score(st, p, s)
@@ -73,7 +74,7 @@ def crop_default(st, p):
 
 @jit
 def crop_circles(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_NSLOTS] == 0:
         return
     default = crop_default(st, c) if strat[c] == GREEDY else 0
@@ -91,7 +92,7 @@ def crop_circles(st, c):
 
 @jit
 def crop_circles_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_NSLOTS] == 0:
         return False
     s = crop_default(st, p)
@@ -102,7 +103,7 @@ def crop_circles_want(st, p):
 @jit
 def invasion_default(st, p, mm, md, k, res):
     """res = (index of the baseline's move, V after it); res[0] = -1 without options."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     res[0], res[1] = -1, 0
     if k == 0:
         return
@@ -152,7 +153,7 @@ def invasion_default(st, p, mm, md, k, res):
 
 @jit
 def invasion(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, c, True, mm, 0, mm, md)  # board order, slot order
@@ -180,7 +181,7 @@ def invasion_want(st, p):
 # ---- Jammed Signal ----------------------------------------------------------------------------
 @jit
 def jam_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for s in range(tv[T_NSLOTS]):
         if active(st, s) and favours_opponent(st, p, s):
             return True
@@ -192,14 +193,14 @@ def jam_want(st, p):
 def terraform_default(st, p):
     """The base where ``p`` leads by most (ties: the lower slot), as Hideout's host rule."""
     slots = stack_empty(MAX_SLOTS)
-    for s in range(st[5][T_NSLOTS]):
+    for s in range(st.tv[T_NSLOTS]):
         slots[s] = s
-    return lead_most(st, p, slots, st[5][T_NSLOTS])
+    return lead_most(st, p, slots, st.tv[T_NSLOTS])
 
 
 @jit
 def terraforming(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     nd = ln[L_BDECK]
     if nd == 0 or tv[T_NSLOTS] == 0:  # no new base: nothing, not even the grant
         return
@@ -227,7 +228,7 @@ def terraforming(st, c):
 # ---- the hooks ---------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_CROP_CIRCLES:
         return crop_circles_want(st, p)

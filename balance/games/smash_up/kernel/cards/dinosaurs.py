@@ -12,6 +12,7 @@ ability. Option lists live in local arrays, never in ``opt``.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
+from ..layout import unpack
 from ..baseline import help_, help_w, hit, outranked
 from ..board import (
     affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch, vp_now,
@@ -30,7 +31,7 @@ from ..triggers import destroy
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
@@ -49,7 +50,7 @@ def card_step(st, d, hook, step):
 @jit
 def targets(st, c, out):
     """Minions ``c``'s action may affect (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -62,7 +63,7 @@ def targets(st, c, out):
 
 @jit
 def raises_vp(st, p, m, by):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     now = stack_empty(4)
     s = cs[m, C_SLOT]
     vp_now(st, s, now)
@@ -77,7 +78,7 @@ def raises_vp(st, p, m, by):
 def augment_pick(st, p, cand, k):
     """HELP among your minions whose +4 raises your vp_now there, as an index into
     ``cand``; -1 if none."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     good = stack_empty(CAP)
     idx = stack_empty(CAP)
     n = 0
@@ -92,7 +93,7 @@ def augment_pick(st, p, cand, k):
 
 @jit
 def augmentation(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cand = stack_empty(CAP)
     k = targets(st, c, cand)
     if k == 0:
@@ -110,7 +111,7 @@ def augmentation(st, c):
 # ---- Natural Selection ----------------------------------------------------------------------------
 @jit
 def minions_of(st, p, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -124,7 +125,7 @@ def minions_of(st, p, out):
 @jit
 def weaker(st, c, m, out):
     """The minions on m's base with less power than m that ``c``'s action may destroy."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[m, C_SLOT]
     pm = power(st, m)
     k = 0
@@ -138,7 +139,7 @@ def weaker(st, c, m, out):
 
 @jit
 def ns_key(st, p, t):
-    cs = st[0]
+    cs = st.cs
     s = cs[t, C_SLOT]
     return (0 if outranked(st, p, s) else 1, -power(st, t), gap(st, s), s, cs[t, C_ENTERED])
 
@@ -146,7 +147,7 @@ def ns_key(st, p, t):
 @jit
 def ns_pair(st, p, res):
     """res = (your minion, other player's target) of the baseline, or (-1, -1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mine = stack_empty(CAP)
     k = minions_of(st, p, mine)
     tg = stack_empty(CAP)
@@ -165,7 +166,7 @@ def ns_pair(st, p, res):
 
 @jit
 def natural_selection(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mine = stack_empty(CAP)
     k = minions_of(st, c, mine)
     if k == 0:
@@ -210,7 +211,7 @@ def natural_selection(st, c):
 @jit
 def rampage_wins(st, p, m):
     """Would m's reduction make its base ready with p alone in first place?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[m, C_SLOT]
     if total_power(st, s) < max(0, breakpoint_of(st, s) - power(st, m)):
         return False
@@ -226,7 +227,7 @@ def rampage_wins(st, p, m):
 @jit
 def rampage_default(st, p, mine, k, res):
     """res = (index of the baseline's minion, 1 if the baseline plays Rampage)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for s in range(tv[T_NSLOTS]):
         best = -1
         for i in range(k):  # your highest-power minion here (ties: the first)
@@ -244,7 +245,7 @@ def rampage_default(st, p, mine, k, res):
 
 @jit
 def rampage(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mine = stack_empty(CAP)
     k = minions_of(st, c, mine)
     if k == 0:
@@ -272,7 +273,7 @@ def rampage_want(st, p):
 def sotf_candidates(st, c, cands, counts):
     """Per base with unequal powers: its lowest-power minions ``c``'s card can destroy [D38]
     (``cands[j, :counts[j]]``, bases in slot order); returns the number of lists."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = 0
     for s in range(tv[T_NSLOTS]):
         nm = ln[L_SMIN + s]
@@ -299,7 +300,7 @@ def sotf_candidates(st, c, cands, counts):
 
 @jit
 def survival(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cands = stack_empty((MAX_SLOTS, CAP))
     counts = stack_zeros(MAX_SLOTS)
     n = sotf_candidates(st, c, cands, counts)
@@ -314,7 +315,7 @@ def survival(st, c):
 
 @jit
 def survival_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cands = stack_empty((MAX_SLOTS, CAP))
     counts = stack_zeros(MAX_SLOTS)
     n = sotf_candidates(st, p, cands, counts)
@@ -331,7 +332,7 @@ def survival_want(st, p):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_AUGMENTATION:
         cand = stack_empty(CAP)
@@ -357,11 +358,11 @@ def want(st, p, c):
 
 @jit
 def talent_usable(st, p, x):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     return defs[cs[x, C_DEF], D_NAME] == N_ARMOR_STEGO
 
 
 @jit
 def talent_want(st, p, x):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     return defs[cs[x, C_DEF], D_NAME] == N_ARMOR_STEGO

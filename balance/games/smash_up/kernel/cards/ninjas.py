@@ -16,6 +16,7 @@ frame's ``F_J``.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
+from ..layout import unpack
 from ..baseline import best_printed, hit, place, vp_of
 from ..board import (
     V, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
@@ -43,7 +44,7 @@ MAX_MOVES = CAP * 16
 @jit
 def vp_with_card(st, p, c, s):
     """``vp_if(g, p, slot, add=[(c, slot)])``: p's vp_now at ``s`` with card ``c`` added there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot, ent, h = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT], cs[c, C_ENTERED], cs[c, C_HOST]
     enter_play(st, p, c, s, 1 << 30)
     v = vp_of(st, s, p)
@@ -57,7 +58,7 @@ def vp_with_card(st, p, c, s):
 @jit
 def hand_minions(st, p, s, out):
     """Minion cards in ``p``'s hand that may be played on slot ``s``, hand order; the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -70,7 +71,7 @@ def hand_minions(st, p, s, out):
 @jit
 def hosts_for(st, p, out):
     """The hosts a play-on-minion action of ``p`` may take (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -83,7 +84,7 @@ def hosts_for(st, p, out):
 
 @jit
 def first_in_hand(st, p, name):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
         if defs[cs[c, C_DEF], D_NAME] == name:
@@ -94,7 +95,7 @@ def first_in_hand(st, p, name):
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_SPECIAL:
@@ -126,7 +127,7 @@ def card_step(st, d, hook, step):
 @jit
 def acolyte_usable(st, p, x):
     """No minion yet in this Play Cards phase, and something could be played here after [D37]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_PHASE_MIN] != 0:
         return False
     s = cs[x, C_SLOT]
@@ -141,7 +142,7 @@ def acolyte_usable(st, p, x):
 
 @jit
 def acolyte_use(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[x, C_SLOT]
     return_to_hand(st, x)
     cards = stack_empty(CAP)
@@ -154,7 +155,7 @@ def acolyte_use(st, p, x):
 
 @jit
 def acolyte_want(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     big = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
@@ -190,7 +191,7 @@ def acolyte_want(st, p, x):
 def disguise_options(st, c, os_, oa, ob):
     """(base, chosen minion(s)) options: per base its singles in arrival order, then its pairs
     (``ob`` -1 for a single); only as many as the hand can replace there [D24]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cards = stack_empty(CAP)
     mine = stack_empty(CAP)
     n = 0
@@ -217,7 +218,7 @@ def disguise_options(st, c, os_, oa, ob):
 @jit
 def disguise_value(st, c, s, a, b):
     """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
     want_n = 1 if b < 0 else 2
@@ -271,7 +272,7 @@ def disguise_default(st, c, os_, oa, ob, n):
 @jit
 def disguise(st, d, c, step):
     """Step 0: the option; step 1: each new minion (a play at once), then the return [D24]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if step == 0:
         os_ = stack_empty(MAX_MOVES)
         oa = stack_empty(MAX_MOVES)
@@ -317,7 +318,7 @@ def disguise_want(st, p):
 
 @jit
 def hidden_ninja(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_WINDOW] == 0:  # only its Special does something [D25]
         return
     s = fs[tv[T_WINDOW] - 1, F_S]
@@ -332,7 +333,7 @@ def hidden_ninja(st, c):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ASSASSIN:
         hosts = stack_empty(CAP)
@@ -358,7 +359,7 @@ def want(st, p, c):
 
 @jit
 def talent_usable(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[x, C_DEF], D_NAME]
     if name == N_NINJA_ACOLYTE:
         return acolyte_usable(st, p, x)
@@ -367,7 +368,7 @@ def talent_usable(st, p, x):
 
 @jit
 def talent_want(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if defs[cs[x, C_DEF], D_NAME] == N_NINJA_ACOLYTE:
         return acolyte_want(st, p, x)
     return False
@@ -376,7 +377,7 @@ def talent_want(st, p, x):
 @jit
 def specials(st, q, s, n):
     """Shinobi (once per player per scoring [D26]), Hidden Ninja (Mark of Sleep covers it [D36])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     w = tv[T_WINDOW] - 1
     if (fs[w, F_J] >> q) & 1 == 0:
         c = first_in_hand(st, q, N_SHINOBI)

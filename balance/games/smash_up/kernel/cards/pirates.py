@@ -11,6 +11,7 @@ hand). First Mate's after-scoring Special is a program (``after_scoring``) in th
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
+from ..layout import unpack
 from ..baseline import outranked, sail_default, vp_of, vp_with_move
 from ..board import (
     V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
@@ -31,7 +32,7 @@ SP_KING, SP_SAIL = 301, 302
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_SPECIAL:
@@ -53,7 +54,7 @@ def card_step(st, d, hook, step):
 # ---- minions ---------------------------------------------------------------------------------------
 @jit
 def king_want(st, q, s, m):
-    old = st[0][m, C_SLOT]
+    old = st.cs[m, C_SLOT]
     gain = vp_with_move(st, q, m, s, s) - vp_of(st, s, q)
     loss = vp_of(st, old, q) - vp_with_move(st, q, m, s, old)
     return gain > loss
@@ -62,7 +63,7 @@ def king_want(st, q, s, m):
 # ---- actions -----------------------------------------------------------------------------------
 @jit
 def has_minion(st, c, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for i in range(ln[L_SMIN + s]):
         if cs[lst[L_SMIN + s, i], C_CTRL] == c:
             return True
@@ -71,7 +72,7 @@ def has_minion(st, c, s):
 
 @jit
 def broadside_victims(st, c, s, q, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -84,7 +85,7 @@ def broadside_victims(st, c, s, q, out):
 @jit
 def broadside_options(st, c, os_, oq):
     """(base where c has a minion, seat) pairs, every seat."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = 0
     for s in range(tv[T_NSLOTS]):
         if has_minion(st, c, s):
@@ -114,7 +115,7 @@ def broadside_default(st, c, os_, oq, n, res):
 
 @jit
 def broadside(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     os_ = stack_empty(64)
     oq = stack_empty(64)
     n = broadside_options(st, c, os_, oq)
@@ -138,7 +139,7 @@ def broadside(st, c):
 def keg_victims(st, c, m, out):
     """m first if destroyable (a Warbot m survives, the others still die), then the others on
     its base with power <= m's."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     pw = power(st, m)
     k = 0
     if destroyable(st, m, c, True):
@@ -156,7 +157,7 @@ def keg_victims(st, c, m, out):
 @jit
 def keg_options(st, c, out):
     """c's minions its action may affect (a Warbot too [D8])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -170,7 +171,7 @@ def keg_options(st, c, out):
 @jit
 def keg_default(st, c, options, n, res):
     """res = (index, other players' destroyed power - yours) of the best m."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     vic = stack_empty(CAP)
     res[0], res[1] = 0, 0
     for i in range(n):
@@ -185,7 +186,7 @@ def keg_default(st, c, options, n, res):
 
 @jit
 def powderkeg(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     options = stack_empty(CAP)
     n = keg_options(st, c, options)
     if n == 0:
@@ -204,7 +205,7 @@ def powderkeg(st, c):
 def sea_factions(st, c, out):
     """The other players' factions: seats in turn order after c, each its two factions in draft
     order (a seat's deck is its first faction's 20 cards, then its second's), no repeats."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     k = 0
     for o in range(1, n):
@@ -223,7 +224,7 @@ def sea_factions(st, c, out):
 
 @jit
 def sea_options(st, c, of, osrc, odst):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     fac = stack_empty(8)
     nf = sea_factions(st, c, fac)
     n = 0
@@ -238,7 +239,7 @@ def sea_options(st, c, of, osrc, odst):
 
 @jit
 def sea_movers(st, c, f, src, dst, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_SMIN + src]):
         m = lst[L_SMIN + src, i]
@@ -252,7 +253,7 @@ def sea_movers(st, c, f, src, dst, out):
 @jit
 def sea_default(st, c, of, osrc, odst, n):
     """Index of the baseline's (faction, source, destination), or -1 (hold)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     ns = tv[T_NSLOTS]
     hot = stack_zeros(16)
     target = stack_empty(16)
@@ -282,7 +283,7 @@ def sea_default(st, c, of, osrc, odst, n):
 
 @jit
 def sea_dogs(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     of = stack_empty(SEA_OPTIONS)
     osrc = stack_empty(SEA_OPTIONS)
     odst = stack_empty(SEA_OPTIONS)
@@ -303,7 +304,7 @@ def sea_dogs(st, c):
 @jit
 def v_with_moves(st, p, ms, k, src, dst):
     """V for ``p`` with minions ``ms[:k]`` (all on ``src``) moved to ``dst`` in order."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     saved = stack_empty(CAP)
     n0 = ln[L_SMIN + src]
     for i in range(n0):
@@ -339,7 +340,7 @@ def sea_dogs_want(st, p):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_BROADSIDE:
         os_ = stack_empty(64)
@@ -361,7 +362,7 @@ def want(st, p, c):
 def specials(st, q, s, n):
     """Each of q's Pirate Kings on another base (board order); Full Sail (Mark of Sleep covers
     it [D36])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
             m = lst[L_SMIN + t, i]

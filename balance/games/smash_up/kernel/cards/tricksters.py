@@ -20,6 +20,7 @@ Gremlin's triggers are in ``triggers`` (destroyed) and
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
+from ..layout import unpack
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
     R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
@@ -44,13 +45,13 @@ F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
 
 @jit
 def current(st):
-    return st[9][R_TRICKSTERS_2012] == 0
+    return st.rs[R_TRICKSTERS_2012] == 0
 
 
 @jit
 def attached_anywhere(st, out):
     """Every action in play: on bases (slot order), then on minions (board order)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SACT + s]):
@@ -69,7 +70,7 @@ def attached_anywhere(st, out):
 def destroy_action_default(st, p, acts, k):
     """Another player's action on a base where an opponent outranks you, else another player's
     first action; -1 when every action is yours."""
-    cs = st[0]
+    cs = st.cs
     first = -1
     for i in range(k):
         a = acts[i]
@@ -84,7 +85,7 @@ def destroy_action_default(st, p, acts, k):
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
@@ -118,7 +119,7 @@ def card_step(st, d, hook, step):
 # ---- 3. Gnome ------------------------------------------------------------------------------------
 @jit
 def gnome_targets(st, p, s, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = count_on(st, p, s)
     k = 0
     for i in range(ln[L_SMIN + s]):
@@ -131,7 +132,7 @@ def gnome_targets(st, p, s, out):
 
 @jit
 def gnome_used(st, g):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     w = tv[T_WINDOW] - 1
     for i in range(fs[w, F_K]):
         if sc[w, i] == g:
@@ -141,7 +142,7 @@ def gnome_used(st, g):
 
 @jit
 def vp_without(st, p, m):
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     s = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + s, m)
     now = stack_empty(4)
@@ -152,7 +153,7 @@ def vp_without(st, p, m):
 
 @jit
 def gnome_want(st, q, s, target):
-    cs = st[0]
+    cs = st.cs
     cand = stack_empty(CAP)
     k = gnome_targets(st, q, s, cand)
     best, bk = -1, (0, 0)
@@ -172,7 +173,7 @@ def gnome_want(st, q, s, target):
 # ---- 5. Pixie ------------------------------------------------------------------------------------
 @jit
 def more_cards_than_someone(st, p, k):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     for o in range(1, n):
         if k > ln[L_HAND + (p + o) % n]:
@@ -182,7 +183,7 @@ def more_cards_than_someone(st, p, k):
 
 @jit
 def pixie_minion(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not more_cards_than_someone(st, p, ln[L_HAND + p]):
         return
     s = cs[m, C_SLOT]
@@ -201,7 +202,7 @@ def pixie_minion(st, p, m):
 
 @jit
 def pixie_action(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     if k == 0:  # "do X to do Y": no X, no Y [D10]
@@ -231,7 +232,7 @@ def pixie_action(st, c):
 @jit
 def pixie_want(st, p):
     """As an action: the counter condition fails and another player's action is in play."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     if more_cards_than_someone(st, p, ln[L_HAND + p] - 1):
         return False
     acts = stack_empty(CAP)
@@ -246,7 +247,7 @@ def pixie_want(st, p):
 @jit
 def faction_minion_cards(st, q, half):
     """Minion cards (Pixie included) of seat q's faction ``half`` (0: first, 1: second)."""
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     k = 0
     for i in range(20):
         if defs[cs[q * DECK + half * 20 + i, C_DEF], D_KIND] != K_ACTION:
@@ -256,7 +257,7 @@ def faction_minion_cards(st, q, half):
 
 @jit
 def seat_faction(st, q, half):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     return defs[cs[q * DECK + half * 20, C_DEF], D_FACTION]
 
 
@@ -274,7 +275,7 @@ def block_default(st, q):
 @jit
 def name_factions(st, a):
     """Name the factions now (on play, or when Hideout swaps it in [D21])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c = cs[a, C_CTRL]
     n = tv[T_PLAYERS]
     bits = 0
@@ -303,7 +304,7 @@ def name_factions(st, a):
 # ---- 7. Enshrouding Mist --------------------------------------------------------------------------
 @jit
 def mist_want(st, p, x):
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     s = cs[x, C_SLOT]
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -317,7 +318,7 @@ def mist_want(st, p, x):
 def swap_candidates(st, p, out):
     """Play-on-base action cards in hand (hand order), then in the deck (bottom first); the
     count, ``out[k:]`` unused. Returns (total, in hand)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
@@ -335,7 +336,7 @@ def swap_candidates(st, p, out):
 
 @jit
 def small_ones(st, p, s, out):
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
@@ -356,7 +357,7 @@ def hideout_usable(st, p, x):
 
 @jit
 def hideout_use(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[x, C_SLOT]
     cand = stack_empty(SCRATCH)
     k, nh = swap_candidates(st, p, cand)
@@ -404,7 +405,7 @@ def hideout_use(st, p, x):
 
 @jit
 def hideout_want(st, p, x):
-    cs = st[0]
+    cs = st.cs
     cand = stack_empty(SCRATCH)
     _, nh = swap_candidates(st, p, cand)
     if nh == 0:
@@ -420,7 +421,7 @@ def hideout_want(st, p, x):
 # ---- 10. Mark of Sleep ------------------------------------------------------------------------
 @jit
 def mark_of_sleep(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     for o in range(1, n):  # until the start of your next turn [D36]; the 2012 card is data
         q = (c + o) % n
@@ -435,7 +436,7 @@ def mark_of_sleep(st, c):
 def disenchant_default(st, p, acts, k):
     """Another player's action: first one on a minion of a base where an opponent outranks you,
     then one on a base among the listed names; -1 (hold) if none."""
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     for i in range(k):
         a = acts[i]
         if cs[a, C_CTRL] != p and cs[a, C_HOST] >= 0 and outranked(st, p, cs[a, C_SLOT]):
@@ -452,7 +453,7 @@ def disenchant_default(st, p, acts, k):
 
 @jit
 def disenchant(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     acts = stack_empty(CAP)
     k = attached_anywhere(st, acts)
     if k == 0:
@@ -470,7 +471,7 @@ def disenchant(st, c):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_PIXIE:
         return pixie_want(st, p)
@@ -491,7 +492,7 @@ def want(st, p, c):
 
 @jit
 def talent_usable(st, p, x):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     name = defs[cs[x, C_DEF], D_NAME]
     if name == N_ENSHROUDING_MIST:
         return True
@@ -502,7 +503,7 @@ def talent_usable(st, p, x):
 
 @jit
 def talent_want(st, p, x):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     name = defs[cs[x, C_DEF], D_NAME]
     if name == N_ENSHROUDING_MIST:
         return mist_want(st, p, x)
@@ -515,7 +516,7 @@ def talent_want(st, p, x):
 def specials(st, q, s, n):
     """Current Gnome: (the first Gnome of q on the scoring base not used in this window, each
     target), targets in board order [D26]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not current(st):
         return n
     g = -1

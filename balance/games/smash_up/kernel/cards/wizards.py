@@ -22,6 +22,7 @@ every dispatcher re-optimises all it calls, and the chain cost about 100 s of th
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
+from ..layout import unpack
 from ..board import (
     affectable, can_play_actions, draw, insert, is_action_card, pick, power, push, remove, top, vp_now,
 )
@@ -43,7 +44,7 @@ WIZARDS = 6  # catalogue.FACTIONS index
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ON_PLAY:
@@ -61,14 +62,14 @@ def card_step(st, d, hook, step):
 @jit
 def playable_now(st, p, c):
     """May ``p`` play this action card at once (Mark of Sleep [D36]; Hidden Ninja [D25])?"""
-    tv = st[5]
+    tv = st.tv
     return can_play_actions(st, p) and not special_only(st, c, tv[T_WINDOW] != 0)
 
 
 @jit
 def other_want(st, p, c):
     """``ab.want`` of a card of another faction: that faction's ``want``."""
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     f = defs[cs[c, C_DEF], D_FACTION]
     if f == 0:
         return aliens.want(st, p, c)
@@ -89,7 +90,7 @@ def other_want(st, p, c):
 
 @jit
 def is_wizards(st, c):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     return defs[cs[c, C_DEF], D_FACTION] == WIZARDS
 
 
@@ -98,7 +99,7 @@ def own_want(st, p, c):
     """``ab.want`` of a card as far as it reads no other card's: 1 or 0, or -1 for a Time Loop
     (its want asks the rest of the hand). Its data want (``effects.want``), else its faction
     module's."""
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     w = effects.want(st, p, c)
     if w >= 0:
         return w
@@ -121,7 +122,7 @@ def hand_wants(st, p, card):
     now. A Time Loop among them asks the same of the rest of the hand; a Time Loop at that
     second level wants nothing (the reference's recursion ends there: a seat holds one Time
     Loop, so a third level would find none to ask about)."""
-    lst, ln = st[1], st[2]
+    lst, ln = st.lst, st.ln
     for i in range(ln[L_HAND + p]):
         x = lst[L_HAND + p, i]
         if x == card or not playable_action(st, x):
@@ -149,7 +150,7 @@ def want_of(st, p, c):
 @jit
 def plain_want(st, p, c):
     """The Wizards actions' wants that read no other card's want."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_MASS_ENCHANTMENT:
         return True
@@ -162,7 +163,7 @@ def plain_want(st, p, c):
 @jit
 def neophyte(st, p):
     """Options "hand", "play" (when it may be played now), None (back on top [D27])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c = top(st, p)
     if c < 0 or not is_action_card(st, c):  # not an action: it stays on top
         return
@@ -184,7 +185,7 @@ def neophyte(st, p):
 # ---- actions -----------------------------------------------------------------------------------
 @jit
 def mass_enchantment(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     actions = stack_empty(4)
     k = 0
@@ -207,7 +208,7 @@ def mass_enchantment(st, c):
 @jit
 def vp_without_same(st, p, m, now):
     """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[m, C_SLOT]
     i = remove(lst, ln, L_SMIN + s, m)
     out = stack_empty(4)
@@ -224,7 +225,7 @@ def vp_without_same(st, p, m, now):
 def sacrifice_pick(st, c, mine, k):
     """The spec's default: a Warbot (an indestructible minion: it survives), else the
     highest-power minion whose loss costs no vp_now (ties: board order); -1 for none."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     best, bp = -1, 0
     for i in range(k):
         if defs[cs[mine[i], C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE:
@@ -249,7 +250,7 @@ def sacrifice_pick(st, c, mine, k):
 @jit
 def own_targets(st, c, out):
     """c's minions its action may affect (board order; a Warbot too)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
@@ -262,7 +263,7 @@ def own_targets(st, c, out):
 
 @jit
 def sacrifice(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mine = stack_empty(CAP)
     k = own_targets(st, c, mine)
     if k == 0:
@@ -292,7 +293,7 @@ def sacrifice_want(st, p):
 @jit
 def want(st, p, c):
     """A Wizards card's want (``hooks.want``, after its data want)."""
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     if defs[cs[c, C_DEF], D_NAME] == N_TIME_LOOP:
         return hand_wants(st, p, c)
     return plain_want(st, p, c)
@@ -300,7 +301,7 @@ def want(st, p, c):
 
 @jit
 def talent_usable(st, p, x):
-    cs, defs = st[0], st[7]
+    cs, defs = st.cs, st.defs
     return defs[cs[x, C_DEF], D_NAME] == N_ARCHMAGE
 
 
@@ -309,7 +310,7 @@ def talent_want(st, p, x):
     """Archmage's talent (the only Wizards talent): an action in hand the baseline would play
     now. (One function, not a wrapper around an ``archmage_want``: each dispatcher level
     re-optimises the whole want chain it calls in the cold compile.)"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if defs[cs[x, C_DEF], D_NAME] != N_ARCHMAGE or not can_play_actions(st, p):
         return False
     for i in range(ln[L_HAND + p]):

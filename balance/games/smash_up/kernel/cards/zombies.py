@@ -14,6 +14,7 @@ rows in exactly that order, one per distinct name.
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
+from ..layout import unpack
 from ..baseline import place
 from ..board import (
     has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
@@ -34,7 +35,7 @@ from ..tables import D_KIND, D_NAME
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
@@ -50,7 +51,7 @@ def card_step(st, d, hook, step):
 # ---- 2. Grave Digger, 4. Walker ---------------------------------------------------------------------
 @jit
 def discard_minions(st, p, out):
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     k = 0
     for i in range(ln[L_DISC + p]):
         c = lst[L_DISC + p, i]
@@ -63,7 +64,7 @@ def discard_minions(st, p, out):
 @jit
 def to_hand(st, p, c):
     """A card of ``p``'s discard pile goes to ``p``'s hand."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     remove(lst, ln, L_DISC + p, c)
     push(lst, ln, L_HAND + p, c)
     cs[c, C_ZONE] = Z_HAND
@@ -72,7 +73,7 @@ def to_hand(st, p, c):
 # ---- 5. Grave Robbing ----------------------------------------------------------------------------
 @jit
 def robbing_default(st, p):
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     best, bp = -1, 0
     for i in range(ln[L_DISC + p]):
         c = lst[L_DISC + p, i]
@@ -89,7 +90,7 @@ def robbing_default(st, p):
 
 @jit
 def grave_robbing(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = ln[L_DISC + c]
     if k > 0:
         default = robbing_default(st, c) if strat[c] == GREEDY else 0
@@ -98,7 +99,7 @@ def grave_robbing(st, c):
 
 @jit
 def grave_robbing_want(st, p):
-    cs, lst, ln, defs = st[0], st[1], st[2], st[7]
+    cs, lst, ln, defs = st.cs, st.lst, st.ln, st.defs
     for i in range(ln[L_DISC + p]):
         c = lst[L_DISC + p, i]
         if defs[cs[c, C_DEF], D_KIND] == K_ACTION or (is_minion_card(st, c) and printed(st, c) >= 3):
@@ -114,7 +115,7 @@ def grave_robbing_want(st, p):
 def names_in_data_order(st, li, minions_only, out, count):
     """The distinct definitions (names) of list ``li`` (only minion cards if ``minions_only``),
     in data order, in ``out``; ``count[j]`` the copies of ``out[j]``. Returns how many."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     k = 0
     for i in range(ln[li]):
         c = lst[li, i]
@@ -138,7 +139,7 @@ def names_in_data_order(st, li, minions_only, out, count):
 
 @jit
 def crawl_default(st, names, count, k):
-    defs = st[7]
+    defs = st.defs
     any_minion = False
     for i in range(k):
         if defs[names[i], D_KIND] != K_ACTION:
@@ -161,7 +162,7 @@ def crawl_default(st, names, count, k):
 def take_copies(st, p, li, dd, n_copies, out):
     """Choose how many copies of definition ``dd`` to take from list ``li`` (all by default),
     from its end; ``out[:k]`` the cards taken (removed from the list), in order. Returns k."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     j = pick(st, p, n_copies + 1, 0)
     n = n_copies - j if j < n_copies else 0
     k = 0
@@ -180,7 +181,7 @@ def take_copies(st, p, li, dd, n_copies, out):
 
 @jit
 def mall_crawl(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if not refill(st, c):  # an empty deck: search the reshuffled discard pile (§1.9)
         return
     names = stack_empty(CAP)
@@ -208,7 +209,7 @@ def mall_crawl_want(st, p):
 @jit
 def bullets(st, p, names, count, res):
     """res = (default index or -1, its copies x power); returns the number of names."""
-    defs = st[7]
+    defs = st.defs
     k = names_in_data_order(st, L_DISC + p, True, names, count)
     res[0], res[1] = -1, 0
     for i in range(k):
@@ -220,7 +221,7 @@ def bullets(st, p, names, count, res):
 
 @jit
 def not_enough_bullets(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     names = stack_empty(CAP)
     count = stack_empty(CAP)
     res = stack_zeros(2)
@@ -238,7 +239,7 @@ def not_enough_bullets(st, c):
 # ---- 9. Outbreak ------------------------------------------------------------------------------------
 @jit
 def outbreak_want(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cards = stack_empty(CAP)
     k = 0
     for i in range(ln[L_HAND + p]):
@@ -266,7 +267,7 @@ def outbreak_want(st, p):
 @jit
 def ctgy_want(st, p, c, a):
     """A discard minion of higher printed power than every minion in hand: the best one."""
-    cs, lst, ln = st[0], st[1], st[2]
+    cs, lst, ln = st.cs, st.lst, st.ln
     s = cs[a, C_SLOT]
     best = -1
     for i in range(ln[L_DISC + p]):
@@ -284,7 +285,7 @@ def ctgy_want(st, p, c, a):
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_GRAVE_ROBBING:
         return grave_robbing_want(st, p)
@@ -307,7 +308,7 @@ def want(st, p, c):
 def extra_moves(st, p, n):
     """They're Coming To Get You: (MV_CTGY, a discard minion, the action), once per turn per
     action, in ``p``'s Play Cards phase with the free minion play or a generic grant open."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = st
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_IN_PHASE] == 0 or p != tv[T_CURRENT]:
         return n
     open_ = tv[T_FREE_MIN] > 0
@@ -330,7 +331,7 @@ def extra_moves(st, p, n):
 
 @jit
 def extra_want(st, p, i):
-    opt = st[12]
+    opt = st.opt
     if opt[i, 0] == MV_CTGY:
         return ctgy_want(st, p, opt[i, 1], opt[i, 2])
     return False
