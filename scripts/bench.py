@@ -147,7 +147,9 @@ def smash_section(quick: bool, repeats: int) -> list[str]:
         "",
         "The cold compile is paid once per machine (numba caches it next to the sources). It is",
         "why the kernel is compiled without the NRT and with constant arguments widened",
-        "(`balance.core._jit.jit_widened`), and why `make test` runs its tests on one xdist worker.",
+        "(`balance.core._jit.jit_widened`), why each kernel function compiles under a lock file (so",
+        "`make test`'s workers compile it once), and why `make test` starts it first",
+        "(tests/conftest.py). `python scripts/compile_times.py` (on a cold cache) lists where it goes.",
         "",
     ]
 
