@@ -269,6 +269,26 @@ def test_enough_cards_are_data_to_count():
     assert {"Gnome", "Mark of Sleep"} <= set(faction_data("Tricksters", old.tricksters))
 
 
+@pytest.mark.parametrize("tricksters", ["current", "2012"])
+def test_state_record_holds_the_tables_and_refuses_ones_past_its_bounds(monkeypatch, tricksters):
+    """The kernel's state is one record of fixed shapes (kernel/run.STATE), so the kernel
+    compiles once for every run: the run's tables fill the first rows, the rest stay zero, and
+    a card list that outgrew a bound is refused, naming it, rather than cut short."""
+    from balance.games.smash_up.kernel import run
+    from balance.games.smash_up.kernel.tables import card_tables
+
+    rules = Rules(tricksters=tricksters)
+    defs, _, bases, prog = card_tables(rules.catalogue(), run.switches_on(rules))
+    box, _ = run.new_state(rules, ["greedy", "random"])
+    st = box[0]
+    assert (st["defs"][:len(defs)] == defs).all() and not st["defs"][len(defs):].any()
+    assert (st["pg"][:len(prog)] == prog).all() and not st["pg"][len(prog):].any()
+    assert (st["bases"] == bases).all()
+    monkeypatch.setattr(run, "MAX_PROG", len(prog) - 1)
+    with pytest.raises(ValueError, match=f"{len(prog)} pg rows exceed the state's {len(prog) - 1}"):
+        run.new_state(rules, ["greedy", "random"])
+
+
 def test_static_abilities_mark_exactly_the_cards_whose_text_has_them():
     """The kernel's power, protection and destruction rules read these columns instead of card
     names, so a card missing its mark would lose its ongoing ability: they mark the cards
