@@ -21,8 +21,8 @@ are these arrays, plus the run's read-only tables: ``defs`` and ``bases`` (``tab
 
 Why a record and not a tuple of arrays: numba passes a tuple's arrays to a called function
 field by field (17 arrays, about 150 machine words on the stack at every call), but a record
-as one pointer. The kernel is many small functions calling each other, and that copying was
-most of its time.
+as one pointer. The kernel is many small functions calling each other, and that copying took
+much of its time (the record: greedy x1.85, docs/BENCHMARKS.md).
 """
 from balance.core._jit import jit_inline
 
