@@ -70,6 +70,46 @@ def test_kernel_plays_the_references_games_with_base_abilities(bases_only, playe
                 _reference(rules, factions, strategy, 13, game), (bases_edition, game)
 
 
+def test_data_bases_act_and_match(bases_only, monkeypatch):
+    """The bases whose abilities are data (data/effects/bases.toml) act in these games, counted
+    in the reference: The Mothership returns minions, The Great Library's players draw, Evans
+    City Cemetery's winners get a new hand, Factory 436-1337 and Rhodes Plaza Mall give VP. The
+    kernel plays each game alike: base abilities only, 2-4 players, both strategies, four bases
+    in play beyond the players' count so that these bases score often, 15 games per cell."""
+    counts = {}
+
+    def hand_cards(g):
+        return sum(len(pl.hand) for pl in g.players)
+
+    def wrap(name, hook, measure):
+        """Count the calls of base ``name``'s ``hook`` that change ``measure(g, slot, ...)``."""
+        base = ab.BASES[name]
+        fn = getattr(base, hook)
+
+        def wrapped(g, slot, *args):
+            before = measure(g, slot, *args)
+            out = fn(g, slot, *args)
+            counts[name] = counts.get(name, 0) + (measure(g, slot, *args) != before)
+            return out
+        monkeypatch.setattr(base, hook, wrapped)
+
+    wrap("The Mothership", "after_scoring", lambda g, slot, *a: len(slot.minions))
+    wrap("The Great Library", "after_scoring", lambda g, slot, *a: hand_cards(g))
+    wrap("Evans City Cemetery", "after_scoring",  # the winners' hands, as the cards themselves
+         lambda g, slot, winners, *a: [list(map(id, g.players[p].hand)) for p in winners])
+    wrap("Factory 436-1337", "scoring_vp", lambda g, slot, places, gained: sum(gained))
+    wrap("Rhodes Plaza Mall", "scoring_vp", lambda g, slot, places, gained: sum(gained))
+    for players in (2, 3, 4):
+        rules = Rules(players=players, extra_bases=4)
+        factions = SEATS[:players] if players < 4 else SEATS[::-1]
+        for strategy in ("greedy", "random"):
+            for game in range(15):
+                assert play_one(rules, factions, [strategy] * players, 17, game, mode=MODE_BASES) == \
+                    _reference(rules, factions, strategy, 17, game), (players, strategy, game)
+    assert set(counts) == {"The Mothership", "The Great Library", "Evans City Cemetery", "Factory 436-1337",
+                           "Rhodes Plaza Mall"} and all(v > 0 for v in counts.values()), counts
+
+
 def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
     """The kernel asks only cards whose D_TRIGGERS bit is set (talents, after a minion is
     played, start and end of turn), so a card missing its bit would never trigger. The bits
@@ -422,7 +462,12 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["REDUCE_BREAKPOINT here 4"]', "not in an action's effect"),
     ('[Invader]\naction = ["IF ALONE_FIRST_HERE", "DRAW me 1"]', "not in an action's effect"),
     ('[Invader]\non_play = ["REDUCE_BREAKPOINT there 4"]', "expected REDUCE_BREAKPOINT here N"),
-    ('[Invader]\non_play = ["DISCARD self 1"]', "expected DISCARD others random N, DISCARD self or DISCARD"),
+    ('[Invader]\non_play = ["DISCARD self 1"]', "expected DISCARD others random N, DISCARD self, DISCARD played "
+                                                "choice or DISCARD me hand"),
+    ('[Invader]\non_play = ["FOR winners", "DRAW me 1", "NEXT"]', "FOR winners and FOR players_here list a "
+                                                                 "base's players: in bases.toml only"),
+    ('[Invader]\non_play = ["MAY ALWAYS skip=1", "NEXT"]', "skips a FOR or NEXT"),
+    ('[Invader]\non_play = ["MAY ALWAYS skip=2", "DRAW me 1"]', "skips past the end"),
     ('[Invader]\non_play = ["IF PLAYED_BY_OTHER", "DRAW me 1"]', "reads the minion just played: in after_played"),
     ('[Invader]\non_play = ["SEL_PLAYED", "DESTROY"]', "reads the minion just played: in after_played only"),
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["not PLAYED_HERE"]', "reads the minion just played: not in a"),
@@ -443,3 +488,67 @@ def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypat
     monkeypatch.setattr(effects, "DATA", tmp_path)
     with pytest.raises(BalanceError, match=message.replace("|", r"\|").replace("(", r"\(")):
         effects.assemble(Rules().catalogue())
+
+
+@pytest.mark.parametrize("text, message", [
+    ('["The Mothership"]\nafter_scoring = ["FOR winners", "DISCARD self", "NEXT"]', "'The Mothership' after_scoring "
+     "step 'DISCARD self': not a base's step (a base has no card); allowed: FOR, NEXT, IF, MAY"),
+    ('["The Mothership"]\nafter_scoring = ["DRAW me mine_at_base"]', "not a base's step"),
+    ('["The Mothership"]\nafter_scoring = ["IF FIRST_MINION", "DRAW me 1"]', "not a base's condition; allowed: "
+     "ALWAYS, NEVER"),
+    ('["The Mothership"]\nafter_scoring = ["SEL_MINION where=here legal=destroy mode=may rule=HIT", "RETURN"]',
+     "a base's selection takes legal=none"),
+    ('["The Mothership"]\nafter_scoring = ["FOR winners", "DRAW me 1"]', "FOR without a NEXT"),
+    ('["The Mothership"]\nafter_scoring = []', "after_scoring must be a non-empty list of strings"),
+    ('["The Mothership"]\nafter_played = ["DRAW me 1"]', "'The Mothership' has after_played; allowed: after_scoring, "
+     "static, scoring_vp"),
+    ('["The Central Brain"]\nstatic = ["MINION_POWER one"]', "'one' is not a whole number"),
+    ('["The Central Brain"]\nstatic = ["GLOWING 1"]', "expected MINION_POWER N"),
+    ('["Factory 436-1337"]\nscoring_vp = "WINNERS_POWER_DIV 0"', "N must be 1 or more"),
+    ('["Factory 436-1337"]\nscoring_vp = "PER_POWER 5"', "expected WINNERS_POWER_DIV N, PER_MINION N"),
+    ('["The Mothership Two"]\nafter_scoring = ["DRAW me 1"]', "bases.toml: no base named 'The Mothership Two'; "
+     "the bases: The Homeworld"),
+])
+def test_bad_base_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
+    from balance.core.errors import BalanceError
+    from balance.games.smash_up import effects
+
+    for f in effects.DATA.glob("*.toml"):  # the factions as shipped
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "bases.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(effects, "DATA", tmp_path)
+    with pytest.raises(BalanceError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        effects.assemble(Rules().catalogue())
+
+
+@pytest.mark.parametrize("trickster_bases", ["current", "2012"])
+def test_every_base_program_is_a_hook_the_reference_gives_that_base(trickster_bases):
+    """A base's data runs in the kernel in place of code: the reference (hand-written) must have
+    the same ability, and the base's row points at its program. The Central Brain's +1 and the
+    scoring VP of Factory 436-1337 and Rhodes Plaza Mall are the numbers of their text."""
+    from balance.games.smash_up.effects import HOOKS, base_data
+    from balance.games.smash_up.kernel.layout import H_AFTER_SCORING
+    from balance.games.smash_up.kernel.opcodes import OP_END, VP_NONE, VP_PER_MINION, VP_WINNERS_POWER_DIV
+    from balance.games.smash_up.kernel.tables import BS_MINION_POWER, BS_PROG, BS_VP_ARG, BS_VP_RULE, card_tables
+
+    rules = Rules(trickster_bases=trickster_bases)
+    cat = rules.catalogue()
+    _, _, bases, prog = card_tables(cat)
+    data = base_data()
+    assert {"The Mothership", "The Great Library", "Evans City Cemetery"} <= {n for n, e in data.items() if e.hooks}
+    for row, base in zip(bases, cat.bases):
+        effects = data.get(base.name)
+        for hook, number in HOOKS.items():
+            has = effects is not None and hook in effects.hooks
+            assert (row[BS_PROG + number] > 0) == has, (base.name, hook)
+            if has:
+                assert callable(getattr(ab.BASES.get(base.name), hook, None)), (base.name, hook)
+                start = row[BS_PROG + number]
+                assert [list(r) for r in prog[start:start + len(effects.hooks[hook])]] == \
+                    [list(r) for r in effects.hooks[hook]] and prog[start + len(effects.hooks[hook]), 0] == OP_END
+        expected = {"The Central Brain": (1, VP_NONE, 0), "Factory 436-1337": (0, VP_WINNERS_POWER_DIV, 5),
+                    "Rhodes Plaza Mall": (0, VP_PER_MINION, 1)}.get(base.name, (0, VP_NONE, 0))
+        assert (row[BS_MINION_POWER], row[BS_VP_RULE], row[BS_VP_ARG]) == expected, base.name
+        if expected[1] != VP_NONE:
+            assert callable(getattr(ab.BASES.get(base.name), "scoring_vp", None)), base.name
+    assert H_AFTER_SCORING == HOOKS["after_scoring"]

@@ -19,6 +19,14 @@ operands, bare or ``key=value``::
     action = ["SEL_MINION where=any power<=3 legal=destroy mode=one rule=HIT", "DESTROY"]
     want = ["HAS_HIT"]
 
+``bases.toml`` holds the bases' data, a table per base name: ``after_scoring`` steps (run once
+the base has scored, before its cards are discarded, as a frame with no card: "here" is the base,
+"me" the current player until a ``FOR winners`` or ``FOR players_here`` loop makes each listed
+player "me"; only steps and conditions that read no card, ``BASE_OPS`` and ``BASE_CONDITIONS``),
+``static = ["MINION_POWER N"]`` (every minion on it has +N power) and ``scoring_vp =
+"WINNERS_POWER_DIV N"`` (each winner gains its power there // N VP) or ``"PER_MINION N"`` (each
+player N VP per minion of theirs there).
+
 A rules switch (``Rules.SWITCHES``) that changes a card is a table ``["Card".if.switch]`` whose
 hooks replace the card's when the switch is on. The 2012 Tricksters list reads
 ``tricksters_2012.toml`` instead of ``tricksters.toml`` (its cards differ); an entry there may
@@ -28,7 +36,7 @@ Steps (docs/SMASH_UP_EFFECTS.md §2.4; ``me`` is the card's controller, ``others
 player in turn order after ``me``):
 
 - ``DRAW me N``, ``DRAW me mine_at_base`` (as many as your minions on the chosen base),
-  ``GAIN_VP me N``, ``DISCARD others random N``
+  ``GAIN_VP me N``, ``DISCARD others random N``, ``DISCARD me hand`` (your whole hand, in order)
 - ``DECK_OPS me hand_to_deck`` (the hand goes onto the deck), ``DECK_OPS me shuffle``
 - ``GRANT_MINION any|power<=2|empty|discard|here`` (one extra minion play: any, of printed
   power <= 2, onto a base with none of yours, from your discard pile, onto the card's base),
@@ -49,8 +57,9 @@ player in turn order after ``me``):
   a test ``power<=N``, ``power<N``, ``printed<=N`` or ``power<mine_here`` (fewer than your
   minions on the card's base), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
   (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice),
-  ``rule=HIT|STRONGEST_THEIRS`` (the baseline's choice, smash-up-cards.md §1.11; none for
-  ``each``), and the flag ``not_same_name``
+  ``rule=HIT|STRONGEST_THEIRS|HIGHEST_PRINTED`` (the baseline's choice, smash-up-cards.md
+  §1.11, or the highest printed power, the first on ties; none for ``each``), and the flag
+  ``not_same_name``
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
@@ -73,7 +82,7 @@ player in turn order after ``me``):
   ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
   of your minions (the lower slot on ties)
 - ``MAY cond [N]``: options yes and None (the program ends); the baseline says yes when the
-  condition holds
+  condition holds; ``MAY cond [N] skip=K``: None skips the next K steps instead of ending
 - ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` and ``any_number``
   move each minion at most once) and ``rule=BEST_MOVE|HIT_TO_GAP|SAIL``: one choice over
   (minion, base) pairs, minions in board order and each one's legal bases in slot order;
@@ -86,7 +95,10 @@ player in turn order after ``me``):
   first picked on top; the baseline keeps the revealed order)
 - ``FOR bases_none_mine`` ... ``NEXT``: the steps between run once per base that had no minion
   of yours when the loop started (slot order, skipping bases gone since), with that base as the
-  chosen base (``legal=allowed``, ``PLAY_MINION``); loops do not nest
+  chosen base (``legal=allowed``, ``PLAY_MINION``); loops do not nest. In a base's program,
+  ``FOR winners`` (the players in first place) and ``FOR players_here`` (those with a minion
+  on the base), each listed when the loop starts, in turn order from the current player: the
+  steps between run once per listed player as "me"
 - ``IF cond [N] skip=K``: when the condition fails, skip the next K steps instead of ending
 
 Static abilities (``static = [...]``):
@@ -179,7 +191,8 @@ SELECTOR = {
     "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE},
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
-    "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS},
+    "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
+             "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED},
 }
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL}
 CARD_SELECTOR = {
@@ -193,7 +206,9 @@ CARD_SELECTOR = {
              "THEIRS": oc.RULE_THEIRS},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
-FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE}
+FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,
+             "players_here": oc.FOR_PLAYERS_HERE}
+BASE_FOR_LISTS = (oc.FOR_WINNERS, oc.FOR_PLAYERS_HERE)  # players of a base: in its programs only
 PILES = {"hand": oc.TO_HAND, "deck": oc.TO_DECK, "discard": oc.TO_DISCARD}
 TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": oc.TEST_PRINTED_LE}
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
@@ -422,9 +437,12 @@ def _step(where: _Where, step: str) -> list[int]:
         row[oc.I_OP] = oc.OP_DISCARD_SELF
     elif op == "DISCARD" and args == ["played", "choice"]:
         row[oc.I_OP] = oc.OP_DISCARD_CHOICE_PLAYED
+    elif op == "DISCARD" and args == ["me", "hand"]:
+        row[oc.I_OP] = oc.OP_DISCARD_HAND
     elif op == "DISCARD":
         if len(args) != 3 or args[:2] != ["others", "random"]:
-            raise where.error(step, "expected DISCARD others random N, DISCARD self or DISCARD played choice")
+            raise where.error(step, "expected DISCARD others random N, DISCARD self, DISCARD played choice "
+                              "or DISCARD me hand")
         row[oc.I_OP], row[oc.I_ARG2] = oc.OP_DISCARD_RANDOM, _number(where, step, args[2])
     elif op == "DECK_OPS":
         if len(args) != 2 or args[0] != "me" or args[1] not in ("hand_to_deck", "shuffle"):
@@ -451,7 +469,7 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "MOVE":
         row = _selector(where, step, args, oc.OP_MOVE)
     elif op == "IF" or op == "MAY":
-        row = _condition(where, step, args, skip=op == "IF")
+        row = _condition(where, step, args, skip=True)
         row[oc.I_OP] = oc.OP_IF if op == "IF" else oc.OP_MAY
     elif op == "FOR":
         if len(args) != 1 or args[0] not in FOR_LISTS:
@@ -565,7 +583,7 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
             raise where.error(text, "NAMES must follow a SEL_CARD with rule=PREFER")
         if op == oc.OP_PLAY_MINION and revealed_selection:  # PLAY_MINION takes its card from a pile
             raise where.error(text, "plays a card from a pile, not one of the revealed cards")
-        if op == oc.OP_IF and j + 1 + row[oc.I_ARG3] > len(rows):
+        if op in (oc.OP_IF, oc.OP_MAY) and j + 1 + row[oc.I_ARG3] > len(rows):
             raise where.error(text, f"skips past the end of the program ({len(rows) - j - 1} steps follow)")
         selected = op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] == oc.COND_SELECTED
         if selected and not made & {"cards", "minions"}:
@@ -591,7 +609,7 @@ def _link_loops(where: _Where, steps: list[str], rows: list[list[int]]) -> None:
                 raise where.error(steps[j], "NEXT without a FOR before it")
             rows[open_for][oc.I_ARG2] = rows[j][oc.I_ARG1] = j - open_for
             open_for = None
-        elif row[oc.I_OP] == oc.OP_IF and row[oc.I_ARG3] and any(
+        elif row[oc.I_OP] in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG3] and any(
                 r[oc.I_OP] in (oc.OP_FOR, oc.OP_NEXT) for r in rows[j + 1:j + 1 + row[oc.I_ARG3]]):
             raise where.error(steps[j], "skips a FOR or NEXT")
     if open_for is not None:
@@ -703,6 +721,111 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
     return out
 
 
+BASE_FILE = "bases.toml"
+BASE_HOOKS = ("after_scoring",)
+# a base's frame has no card, so its programs use only the steps and conditions that read none
+BASE_OPS = {oc.OP_FOR: "FOR", oc.OP_NEXT: "NEXT", oc.OP_IF: "IF", oc.OP_MAY: "MAY",
+            oc.OP_SEL_MINION: "SEL_MINION", oc.OP_RETURN: "RETURN", oc.OP_BOTTOM: "BOTTOM", oc.OP_DRAW: "DRAW me N",
+            oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DISCARD_HAND: "DISCARD me hand"}
+BASE_CONDITIONS = ("ALWAYS", "NEVER", "HAND_LE", "HAND_HAS_MINION", "DISCARD_HAS_MINION", "DISCARD_GT_DECK",
+                   "DECK_HAS_ACTION", "SELECTED")
+SCORING_VP = {"WINNERS_POWER_DIV": oc.VP_WINNERS_POWER_DIV, "PER_MINION": oc.VP_PER_MINION}
+
+
+@dataclass(frozen=True)
+class BaseEffects:
+    """One base's data: a step list per hook name, the power it gives every minion on it
+    (static MINION_POWER) and its scoring VP rule (opcodes.VP_*) with its number."""
+
+    hooks: dict
+    minion_power: int = 0
+    scoring_vp: tuple = (oc.VP_NONE, 0)
+
+
+def _base_effects(source: str, name: str, table: dict) -> BaseEffects:
+    """A base's table: ``after_scoring`` steps (run once the base has scored, "me" the
+    current player until a FOR over its players makes each one "me"), ``static =
+    ["MINION_POWER N"]`` and ``scoring_vp = "WINNERS_POWER_DIV N"|"PER_MINION N"``."""
+    unknown = set(table) - {*BASE_HOOKS, "static", "scoring_vp"}
+    if unknown:
+        raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
+                           f"{', '.join([*BASE_HOOKS, 'static', 'scoring_vp'])}")
+    hooks = {}
+    for hook in BASE_HOOKS:
+        if hook not in table:
+            continue
+        steps = table[hook]
+        if not isinstance(steps, list) or not steps or not all(isinstance(v, str) for v in steps):
+            raise BalanceError(f"{source}: {name!r} {hook} must be a non-empty list of strings, e.g. "
+                               f"{hook} = [\"FOR winners\", \"DRAW me 1\", \"NEXT\"]; got {steps!r}")
+        where = _Where(source, name, hook)
+        rows = [_step(where, text) for text in steps]
+        for text, row in zip(steps, rows):
+            op = row[oc.I_OP]
+            if op not in BASE_OPS or op == oc.OP_DRAW and row[oc.I_ARG1] != oc.DRAW_FIXED:
+                raise where.error(text, f"not a base's step (a base has no card); allowed: "
+                                  f"{', '.join(BASE_OPS.values())}")
+            if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] not in {CONDITIONS[c] for c in BASE_CONDITIONS}:
+                raise where.error(text, f"not a base's condition; allowed: {', '.join(BASE_CONDITIONS)}")
+            if op == oc.OP_SEL_MINION and (row[oc.I_LEGAL] != oc.LEGAL_NONE or row[oc.I_FLAGS]):
+                raise where.error(text, "a base's selection takes legal=none and no not_same_name "
+                                  "(both read the acting card)")
+        _check_order(where, steps, rows)
+        _link_loops(where, steps, rows)
+        hooks[hook] = tuple(map(tuple, rows))
+    minion_power = 0
+    for text in table.get("static", []):
+        words = str(text).split()
+        if len(words) != 2 or words[0] != "MINION_POWER":
+            raise BalanceError(f"{source}: {name!r} static {text!r}: expected MINION_POWER N")
+        minion_power = _number(_Where(source, name, "static"), text, words[1])
+    scoring_vp = (oc.VP_NONE, 0)
+    if "scoring_vp" in table:
+        words = str(table["scoring_vp"]).split()
+        if len(words) != 2 or words[0] not in SCORING_VP:
+            raise BalanceError(f"{source}: {name!r} scoring_vp {table['scoring_vp']!r}: expected "
+                               f"{' N, '.join(SCORING_VP)} N")
+        n = _number(_Where(source, name, "scoring_vp"), table["scoring_vp"], words[1])
+        if n < 1:
+            raise BalanceError(f"{source}: {name!r} scoring_vp {table['scoring_vp']!r}: N must be 1 or more")
+        scoring_vp = (SCORING_VP[words[0]], n)
+    return BaseEffects(hooks, minion_power, scoring_vp)
+
+
+def base_data() -> dict:
+    """Base name -> BaseEffects (data/effects/bases.toml; bases it does not name have no data)."""
+    path = DATA / BASE_FILE
+    if not path.exists():
+        return {}
+    out = {}
+    for name, table in _read(path).items():
+        if not isinstance(table, dict):
+            raise BalanceError(f"{BASE_FILE}: {name!r} must be a table")
+        out[name] = _base_effects(BASE_FILE, name, table)
+    return out
+
+
+def _assemble_bases(cat, rows: list) -> np.ndarray:
+    """Append the bases' programs of ``cat`` (its base order) to ``rows``; returns int64[nbases,
+    N_HOOKS + 3]: each base's program start per hook (-1: none), its MINION_POWER, its scoring
+    VP rule and number (``kernel.tables.BS_PROG`` onwards)."""
+    data = base_data()
+    unknown = set(data) - {b.name for b in cat.bases}
+    if unknown:
+        raise BalanceError(f"{BASE_FILE}: no base named {', '.join(sorted(map(repr, unknown)))}; the bases: "
+                           f"{', '.join(b.name for b in cat.bases)}")
+    out = []
+    for b in cat.bases:
+        effects = data.get(b.name, BaseEffects({}))
+        starts = [-1] * N_HOOKS
+        for hook, steps in effects.hooks.items():
+            starts[HOOKS[hook]] = len(rows)
+            rows.extend(list(r) for r in steps)
+            rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
+        out.append([*starts, effects.minion_power, *effects.scoring_vp])
+    return np.array(out, np.int64).reshape(-1, N_HOOKS + 3)
+
+
 def _check_play_on(source: str, name: str, effects: CardEffects | None) -> None:
     """A play-on action names a host rule of its kind (minion or base); no other card has a
     host, an on_attach program or a step that reads an attached card (DISCARD self, SEL_HOST,
@@ -733,8 +856,9 @@ def _check_play_on(source: str, name: str, effects: CardEffects | None) -> None:
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
     definition rows): (prog int64[n, I_N], starts int64[ndefs, N_HOOKS] (a row per hook number, -1:
-    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 5] (``CardEffects.static``)).
-    Program rows start with a lone OP_END at row 0, so that a start of 0 never names a program."""
+    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 5] (``CardEffects.static``), bases
+    int64[nbases, N_HOOKS + 3] (``_assemble_bases``)). Program rows start with a lone OP_END at
+    row 0, so that a start of 0 never names a program."""
     switches = frozenset(switches)
     rows: list = [[oc.OP_END] + [0] * (oc.I_N - 1)]
     starts, wants, statics = [], [], []
@@ -756,6 +880,10 @@ def assemble(cat, switches=frozenset()):
                                            "SEL_SELF and MOVE_SELF act on a minion card itself")
             if effects is not None:
                 for hook, steps in effects.hooks.items():
+                    if any(r[oc.I_OP] == oc.OP_FOR and r[oc.I_ARG1] in BASE_FOR_LISTS for r in steps):
+                        raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} {hook}: "
+                                           "FOR winners and FOR players_here list a base's players: "
+                                           f"in {BASE_FILE} only")
                     hook_starts[HOOKS[hook]] = len(rows)
                     first_selection = None
                     for row in steps:
@@ -790,5 +918,6 @@ def assemble(cat, switches=frozenset()):
     if len(per_name) > 1:
         raise BalanceError(f"PER_NAME_HERE on {', '.join(map(repr, per_name))}: the kernel counts one "
                            "such name per base; give it to one card name")
+    bases = _assemble_bases(cat, rows)
     return (np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, N_HOOKS),
-            np.array(wants, np.int64), statics)
+            np.array(wants, np.int64), statics, bases)

@@ -1,25 +1,26 @@
-"""Base abilities in the kernel (reference/bases.py class by class, §11). The Homeworld is in
-``vm`` (it can start a play), Cave of Shinies and Tar Pits in ``triggers``, The Central Brain
-in ``board.power``."""
+"""Base abilities in the kernel that are code (reference/bases.py class by class, §11). The
+bases whose abilities are data (data/effects/bases.toml: The Mothership, The Great Library,
+Evans City Cemetery run programs; Factory 436-1337 and Rhodes Plaza Mall a ``scoring_vp`` rule;
+The Central Brain a static power, read in ``board.slot_bonus``) are run by ``turn.score_base``
+and ``scoring_vp`` here. The Homeworld is in ``vm`` (it can start a play), Cave of Shinies and
+Tar Pits in ``triggers``."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from .layout import unpack
 from .baseline import hit, outranked, place, v_with_minion
 from .board import (
-    V, active, can_move, destroyable, discard_from_hand, draw, gap, move, pick, power, remove, insert,
-    return_to_hand, to_deck_bottom, vp_now,
+    V, active, can_move, destroyable, gap, move, pick, power, remove, insert, to_deck_bottom, vp_now,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS,
-    T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS, T_PLAYERS,
 )
 from .names import (
-    B_CAVE_OF_SHINIES, B_EVANS_CITY_CEMETERY, B_FACTORY_436_1337, B_MUSHROOM_KINGDOM, B_NINJA_DOJO,
-    B_RHODES_PLAZA_MALL, B_SCHOOL_OF_WIZARDRY, B_TEMPLE_OF_GOJU, B_THE_GREAT_LIBRARY,
-    B_THE_GREY_OPAL, B_THE_MOTHERSHIP, B_TORTUGA, N_FIRST_MATE, N_SCOUT,
+    B_MUSHROOM_KINGDOM, B_NINJA_DOJO, B_SCHOOL_OF_WIZARDRY, B_TEMPLE_OF_GOJU, B_THE_GREY_OPAL, B_TORTUGA,
+    N_FIRST_MATE, N_SCOUT,
 )
-from .tables import BS_BREAK, BS_NAME, BS_VP0, D_NAME, D_POWER
+from .opcodes import VP_PER_MINION, VP_WINNERS_POWER_DIV
+from .tables import BS_BREAK, BS_NAME, BS_VP0, BS_VP_ARG, BS_VP_RULE, D_NAME, D_POWER
 from .triggers import destroy
 
 R_BASES_2012 = 11
@@ -27,10 +28,11 @@ R_BASES_2012 = 11
 
 @jit
 def scoring_vp(st, s, place_, gained):
-    """"When this base scores" VP (Factory 436-1337, Rhodes Plaza Mall)."""
+    """"When this base scores" VP, the base's ``scoring_vp`` data (opcodes.VP_*: Factory
+    436-1337, Rhodes Plaza Mall)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    b = bases[ss[s, S_BASE], BS_NAME]
-    if b == B_FACTORY_436_1337:
+    rule, n = bases[ss[s, S_BASE], BS_VP_RULE], bases[ss[s, S_BASE], BS_VP_ARG]
+    if rule == VP_WINNERS_POWER_DIV:
         for p in range(tv[T_PLAYERS]):
             if place_[p] == 0:
                 t = 0
@@ -38,10 +40,10 @@ def scoring_vp(st, s, place_, gained):
                     m = lst[L_SMIN + s, i]
                     if cs[m, C_CTRL] == p:
                         t += power(st, m)
-                gained[p] += t // 5
-    elif b == B_RHODES_PLAZA_MALL:
+                gained[p] += t // n
+    elif rule == VP_PER_MINION:
         for i in range(ln[L_SMIN + s]):
-            gained[cs[lst[L_SMIN + s, i], C_CTRL]] += 1
+            gained[cs[lst[L_SMIN + s, i], C_CTRL]] += n
 
 
 @jit
@@ -68,19 +70,7 @@ def after_scoring(st, s, winners, nw, runners, nr):
     buf = stack_empty(CAP)
     buf2 = stack_empty(CAP)
     out = stack_empty(CAP)
-    if b == B_THE_MOTHERSHIP:
-        for w in range(nw):
-            p = winners[w]
-            k = mine_on(st, p, s, buf, 3)
-            if k > 0:
-                best = 0
-                for i in range(1, k):
-                    if defs[cs[buf[i], C_DEF], D_POWER] > defs[cs[buf[best], C_DEF], D_POWER]:
-                        best = i
-                i = pick(st, p, k + 1, best)
-                if i < k:
-                    return_to_hand(st, buf[i])
-    elif b == B_NINJA_DOJO:
+    if b == B_NINJA_DOJO:
         for w in range(nw):
             p = winners[w]
             k, ke = 0, 0
@@ -181,18 +171,7 @@ def after_scoring(st, s, winners, nw, runners, nr):
                 lst[L_BDECK, ln[L_BDECK]] = buf[i]
                 ln[L_BDECK] += 1
         return buf[j]
-    elif b == B_THE_GREAT_LIBRARY:
-        for o in range(n):
-            p = (cur + o) % n
-            if mine_on(st, p, s, buf, -1) > 0 and pick(st, p, 2, 0) == 0:
-                draw(st, p, 1)
-    elif b == B_EVANS_CITY_CEMETERY:
-        for w in range(nw):
-            p = winners[w]
-            while ln[L_HAND + p] > 0:
-                discard_from_hand(st, p, lst[L_HAND + p, 0])
-            draw(st, p, 5)
-    _ = runners, nr, B_CAVE_OF_SHINIES
+    _ = runners, nr
     return -1
 
 

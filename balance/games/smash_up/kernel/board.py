@@ -26,11 +26,11 @@ from .layout import (
     T_NSLOTS, T_PLAYERS, T_TURNS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .names import (
-    B_THE_CENTRAL_BRAIN, N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_BROWNIE, N_HIDEOUT, N_JAMMED_SIGNAL, N_MICROBOT_ALPHA,
+    N_ARMOR_STEGO, N_BLOCK_THE_PATH, N_BROWNIE, N_HIDEOUT, N_JAMMED_SIGNAL, N_MICROBOT_ALPHA,
     N_MICROBOT_FIXER, N_OVERRUN,
 )
 from .tables import (
-    BS_BREAK, BS_NAME, BS_VP0, D_FLAGS, D_HOST_POWER, D_KIND, D_NAME, D_PER_NAME, D_POWER, D_PROTECT,
+    BS_BREAK, BS_MINION_POWER, BS_VP0, D_FLAGS, D_HOST_POWER, D_KIND, D_NAME, D_PER_NAME, D_POWER, D_PROTECT,
 )
 
 # rules row
@@ -297,23 +297,26 @@ def power_counts(st, cnt):
 @jit_inline
 def slot_bonus(st, s):
     """(Minions on slot ``s`` whose power counts their name there (static PER_NAME_HERE: War
-    Raptors; one such name per card list), 1 if The Central Brain's +1 applies there else 0)."""
+    Raptors; one such name per card list), the power its base gives every minion there (static
+    MINION_POWER: The Central Brain's +1; 0 while its ability is cancelled))."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     raptors = 0
     for i in range(ln[L_SMIN + s]):
         if defs[cs[lst[L_SMIN + s, i], C_DEF], D_PER_NAME] != 0:
             raptors += 1
-    brain = 1 if bases[ss[s, S_BASE], BS_NAME] == B_THE_CENTRAL_BRAIN and active(st, s) else 0
-    return raptors, brain
+    base_power = bases[ss[s, S_BASE], BS_MINION_POWER]
+    if base_power != 0 and not active(st, s):
+        base_power = 0
+    return raptors, base_power
 
 
 @jit_inline
-def counted_power(st, m, cnt, raptors, brain):
+def counted_power(st, m, cnt, raptors, base_power):
     """Current power (§1.4) of minion ``m`` given the board's ``power_counts`` and its slot's
     ``slot_bonus``; floored at 0 as a total [D11]. Reference ``Game.power``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = cs[m, C_DEF]
-    total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + brain
+    total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + base_power
     for i in range(ln[L_ATT + m]):  # static HOST_POWER: Upgrade +2, Poison -4
         total += defs[cs[lst[L_ATT + m, i], C_DEF], D_HOST_POWER]
     name = defs[d, D_NAME]
@@ -334,8 +337,8 @@ def power(st, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
-    raptors, brain = slot_bonus(st, cs[m, C_SLOT])
-    return counted_power(st, m, cnt, raptors, brain)
+    raptors, base_power = slot_bonus(st, cs[m, C_SLOT])
+    return counted_power(st, m, cnt, raptors, base_power)
 
 
 @jit_inline
@@ -343,13 +346,13 @@ def slot_power(st, s, cnt, pw):
     """Fills ``pw[p]`` (p's power on slot ``s``, -1: no minion there) given the board's
     ``power_counts``; returns the slot's total power."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    raptors, brain = slot_bonus(st, s)
+    raptors, base_power = slot_bonus(st, s)
     for p in range(tv[T_PLAYERS]):
         pw[p] = -1
     total = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
-        x = counted_power(st, m, cnt, raptors, brain)
+        x = counted_power(st, m, cnt, raptors, base_power)
         p = cs[m, C_CTRL]
         if pw[p] < 0:
             pw[p] = 0

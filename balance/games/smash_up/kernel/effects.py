@@ -10,6 +10,10 @@ cards, the list they are in in ``F_Y``), so it survives such a pause; the chosen
 offers, in its order, with the decline (None) last, and the baseline's default from the same rule
 (``baseline.hit`` and the strongest-other-player rule), so a random seat draws the same numbers in
 both engines.
+
+A base's program (``bases.toml``) runs in a card frame without a card: its ``F_C`` is
+``-1 - slot`` (``turn.base_frame``), "here" is that slot, and its steps never read a card (the
+assembler allows a base only the steps and conditions that do not).
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
@@ -17,7 +21,8 @@ from balance.core._jit import stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    V, affectable, can_move, count_on, destroyable, discard_attached, discard_choice, discard_random, draw, gap,
+    V, affectable, can_move, count_on, destroyable, discard_attached, discard_choice, discard_from_hand,
+    discard_random, draw, gap,
     has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
     places, pop, power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
     touch,
@@ -25,14 +30,14 @@ from .board import (
 from .layout import (
     CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
-    P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, T_FREE_MIN, T_NSLOTS,
-    T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
+    P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT, T_FREE_MIN,
+    T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
-    OP_SEL_SELF,
+    OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
     COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES,
@@ -49,7 +54,7 @@ from .opcodes import (
     WHERE_HERE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
-from .tables import D_NAME, D_PROG, D_WANT
+from .tables import BS_PROG, D_NAME, D_PROG, D_WANT
 from .triggers import destroy
 
 MAX_MOVES = CAP * MAX_SLOTS  # (minion, base) pairs of one MOVE
@@ -62,10 +67,11 @@ def step(st, d, hook, pc):
     resume at (a frame was pushed above this one), or DONE."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
-    start = defs[cs[c, C_DEF], D_PROG + hook]
+    # a base's frame has no card: F_C is -1 - its slot (``turn.base_frame``)
+    start = defs[cs[c, C_DEF], D_PROG + hook] if c >= 0 else bases[ss[-1 - c, S_BASE], BS_PROG + hook]
     # an action card's effect (played, or attached: its on-attach and triggered abilities, also
     # once it discarded itself), so protection from actions applies
-    action = hook != H_ON_PLAY and is_action_card(st, c)
+    action = hook != H_ON_PLAY and c >= 0 and is_action_card(st, c)
     while True:
         i = start + pc
         op = pg[i, I_OP]
@@ -77,12 +83,19 @@ def step(st, d, hook, pc):
                 if pg[i, I_ARG3] == 0:
                     return DONE
                 pc += pg[i, I_ARG3]
-        elif op == OP_FOR:  # fix the loop's bases, then let its NEXT take the first
-            fs[d, F_L] = bases_none_mine(st, p)
+        elif op == OP_FOR:  # fix the loop's list, then let its NEXT take the first
+            kind = pg[i, I_ARG1]
+            fs[d, F_L] = bases_none_mine(st, p) if kind == FOR_BASES_NONE_MINE else players_listed(st, kind, -1 - c)
             fs[d, F_I] = -1
             pc += pg[i, I_ARG2] - 1
-        elif op == OP_NEXT:  # the next listed base still in play: run the body again for it
-            s = next_base(st, fs[d, F_L], fs[d, F_I])
+        elif op == OP_NEXT:  # the next listed base still in play, or player: run the body again
+            if pg[i - pg[i, I_ARG1], I_ARG1] == FOR_BASES_NONE_MINE:
+                s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_NSLOTS])
+            else:
+                s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_PLAYERS])
+                if s >= 0:  # the player of the body's steps ("me")
+                    p = (tv[T_CURRENT] + s) % tv[T_PLAYERS]
+                    fs[d, F_P] = p
             if s >= 0:
                 fs[d, F_I] = s
                 pc -= pg[i, I_ARG1]
@@ -93,8 +106,10 @@ def step(st, d, hook, pc):
         elif op == OP_RESTACK:
             restack(st, d, p)
         elif op == OP_MAY:  # options yes, None; the baseline says yes when the condition holds
-            if pick(st, p, 2, 0 if holds(st, d, p, c, i) else 1) != 0:
-                return DONE
+            if pick(st, p, 2, 0 if holds(st, d, p, c, i) else 1) != 0:  # None: end, or skip I_ARG3 rows
+                if pg[i, I_ARG3] == 0:
+                    return DONE
+                pc += pg[i, I_ARG3]
         elif op == OP_DRAW:
             draw(st, p, count_on(st, p, fs[d, F_I]) if pg[i, I_ARG1] == DRAW_MINE_AT_BASE else pg[i, I_ARG2])
         elif op == OP_GAIN_VP:
@@ -103,6 +118,9 @@ def step(st, d, hook, pc):
             n = tv[T_PLAYERS]
             for o in range(1, n):
                 discard_random(st, (p + o) % n, pg[i, I_ARG2])
+        elif op == OP_DISCARD_HAND:  # p's whole hand, in hand order
+            while ln[L_HAND + p] > 0:
+                discard_from_hand(st, p, lst[L_HAND + p, 0])
         elif op == OP_HAND_TO_DECK:
             for j in range(ln[L_HAND + p]):
                 x = lst[L_HAND + p, j]
@@ -196,13 +214,13 @@ def candidates(st, i, p, c, action, out):
     """The minions selector row ``i`` admits for card ``c`` of controller ``p``, in board order
     (slot, then arrival); the count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    here = cs[c, C_SLOT]
+    here = cs[c, C_SLOT] if c >= 0 else -1 - c  # a base's frame: its slot (``step``)
     who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
     value = pg[i, I_VAL]
     if pg[i, I_VSRC] == VAL_MINE_HERE:
         value = count_on(st, p, here)
     same_name = (pg[i, I_FLAGS] & FLAG_NOT_SAME_NAME) != 0
-    name = defs[cs[c, C_DEF], D_NAME]
+    name = defs[cs[c, C_DEF], D_NAME] if c >= 0 else -1
     k = 0
     for t in range(tv[T_NSLOTS]):
         if pg[i, I_WHERE] == WHERE_HERE and t != here:
@@ -247,6 +265,8 @@ def rule_pick(st, p, rule, cand, k, mandatory):
     """The baseline's choice among ``cand[:k]`` by ``rule``: an index, or -1 (decline)."""
     if rule == RULE_HIT:
         return hit(st, p, cand, k, mandatory)
+    if rule == RULE_HIGHEST_PRINTED:
+        return best_printed(st, cand, k) if k > 0 else -1
     return strongest_theirs(st, p, cand, k, mandatory)
 
 
@@ -566,9 +586,27 @@ def bases_none_mine(st, p):
 
 
 @jit
-def next_base(st, mask, s):
-    """The first slot after ``s`` in ``mask`` that is still in play, or -1."""
-    for t in range(s + 1, st.tv[T_NSLOTS]):
+def players_listed(st, kind, s):
+    """The players a base's FOR loop lists (FOR_WINNERS, FOR_PLAYERS_HERE on slot ``s``), a bit
+    per turn-order position from the current player (``next_listed``)."""
+    tv = st.tv
+    n = tv[T_PLAYERS]
+    pw = stack_empty(MAX_PLAYERS)
+    place_ = stack_empty(MAX_PLAYERS)
+    places(st, s, pw, place_)
+    mask = 0
+    for o in range(n):
+        q = (tv[T_CURRENT] + o) % n
+        if (place_[q] == 0) if kind == FOR_WINNERS else has_minion_on(st, q, s):
+            mask |= 1 << o
+    return mask
+
+
+@jit
+def next_listed(mask, i, n):
+    """The first bit after ``i`` and below ``n`` set in a FOR loop's ``mask`` (a slot still in
+    play, or a turn-order position), or -1."""
+    for t in range(i + 1, n):
         if (mask >> t) & 1:
             return t
     return -1

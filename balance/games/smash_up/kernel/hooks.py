@@ -13,10 +13,11 @@ from .tables import D_FACTION, D_PROG
 @jit
 def card_step(st, d, hook, step):
     """The next step of card frame ``d`` (its card in ``fs[d, F_C]``): its program when the
-    card has one for this hook (``effects``), else its faction module's code."""
+    card has one for this hook (``effects``), else its faction module's code. A base's frame
+    (``F_C`` < 0) runs the base's program."""
     cs, defs = st.cs, st.defs
     c = st.fs[d, F_C]
-    if defs[cs[c, C_DEF], D_PROG + hook] >= 0:
+    if c < 0 or defs[cs[c, C_DEF], D_PROG + hook] >= 0:
         return effects.step(st, d, hook, step)
     f = faction_of(st, c)
     if f == 0:

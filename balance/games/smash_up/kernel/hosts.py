@@ -11,13 +11,12 @@ from .layout import unpack
 from .baseline import best_printed, help_, help_w, hit, lead, place
 from .board import active, destroyable, gap, is_minion_card, minion_allowed, places, power
 from .layout import C_CTRL, C_SLOT, CAP, L_DISC, L_HAND, L_SACT, L_SMIN, S_BASE, SCRATCH, T_NSLOTS, T_PLAYERS
-from .names import B_FACTORY_436_1337, B_RHODES_PLAZA_MALL, B_THE_CENTRAL_BRAIN
 from .opcodes import (
     HOST_BEHIND_GAP, HOST_HELP, HOST_HELP_W, HOST_HIT_M, HOST_HIT_UNSCORED, HOST_LEAD_GAP, HOST_LEAD_MOST,
     HOST_MOST_MY_POWER, HOST_MOST_THEIR_POWER, HOST_OPP_ABILITY_GAP, HOST_PLACE_FROM_DISCARD_HAND,
-    HOST_PLACE_FROM_HAND, HOST_THEIR_ACTION,
+    HOST_PLACE_FROM_HAND, HOST_THEIR_ACTION, VP_PER_MINION, VP_WINNERS_POWER_DIV,
 )
-from .tables import BS_NAME
+from .tables import BS_MINION_POWER, BS_VP_ARG, BS_VP_RULE
 
 
 @jit
@@ -106,12 +105,13 @@ def smallest_gap(st, hosts, k):
 @jit
 def favours_opponent(st, p, s):
     """Would slot ``s``'s base ability help some opponent more than ``p`` (§2.10 Default)?
-    The Central Brain and Rhodes Plaza Mall by minion count, Factory 436-1337 by the VP its
-    non-winners' power would give; other bases: no."""
+    A base giving power or VP per minion (The Central Brain, Rhodes Plaza Mall) by minion
+    count, one giving its winners VP by power (Factory 436-1337) by the VP its winners' power
+    would give; other bases: no."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
-    b = bases[ss[s, S_BASE], BS_NAME]
-    if b == B_THE_CENTRAL_BRAIN or b == B_RHODES_PLAZA_MALL:  # +1 power / 1 VP per minion
+    b = ss[s, S_BASE]
+    if bases[b, BS_MINION_POWER] > 0 or bases[b, BS_VP_RULE] == VP_PER_MINION:
         count = stack_zeros(4)
         for i in range(ln[L_SMIN + s]):
             count[cs[lst[L_SMIN + s, i], C_CTRL]] += 1
@@ -119,14 +119,14 @@ def favours_opponent(st, p, s):
             if q != p and count[q] > count[p]:
                 return True
         return False
-    if b == B_FACTORY_436_1337:
+    if bases[b, BS_VP_RULE] == VP_WINNERS_POWER_DIV:
         pw = stack_empty(4)
         pl = stack_empty(4)
         places(st, s, pw, pl)
         bonus = stack_zeros(4)
         for q in range(n):
             if pl[q] == 0:
-                bonus[q] = pw[q] // 5
+                bonus[q] = pw[q] // bases[b, BS_VP_ARG]
         for q in range(n):
             if q != p and bonus[q] > bonus[p]:
                 return True

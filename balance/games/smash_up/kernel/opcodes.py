@@ -4,7 +4,8 @@
 A program is rows of ``prog int64[n, I_N]`` (the state's ``st.pg``): one instruction per row,
 its opcode in ``I_OP`` and its operands in the columns below, ending with ``OP_END``. A card's
 program for a hook starts at row ``defs[d, D_PROG + hook]`` (-1: the faction module runs the
-hook). Its want (does the baseline play this action now?) is a program of ``OP_IF`` rows from
+hook), a base's at ``bases[b, BS_PROG + hook]`` (-1: ``kernel/bases.py`` runs it, or
+nothing). Its want (does the baseline play this action now?) is a program of ``OP_IF`` rows from
 ``defs[d, D_WANT]`` (-1: the faction module decides): the want holds when every condition does.
 """
 # instruction columns: the opcode, then its operands
@@ -25,14 +26,18 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_HAND_TO_DECK, OP_SHUFFLE, OP_SEL_MINION, OP_DESTROY, OP_RETURN, OP_BOTTOM, OP_POWER_TEMP, \
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
     OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP, OP_DISCARD_SELF, OP_SEL_HOST, \
-    OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_SELF, OP_MOVE_SELF = range(37)
+    OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_SELF, OP_MOVE_SELF, \
+    OP_DISCARD_HAND = range(38)
 # steps that act on the card itself as a minion (a minion card's hooks only)
 SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, or your minions on the chosen base (F_I)
 DRAW_FIXED, DRAW_MINE_AT_BASE = 0, 1
-# OP_FOR's list (I_ARG1): the bases with no minion of yours, fixed when the loop starts; its
-# I_ARG2 is the row offset of its OP_NEXT, whose I_ARG1 is the offset back to the OP_FOR
-FOR_BASES_NONE_MINE = 0
+# OP_FOR's list (I_ARG1), fixed when the loop starts: the bases with no minion of yours; or, in
+# a base's program, players in turn order from the current one: the base's winners (first
+# place), or those with a minion on it. A player loop makes each listed player the frame's
+# player (``F_P``, "me") in turn. FOR's I_ARG2 is the row offset of its OP_NEXT, whose I_ARG1 is
+# the offset back to the OP_FOR
+FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE = 0, 1, 2
 # OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
 # cards), apart from the selection in sc[d, :F_K]
 MAX_REVEAL = 8
@@ -61,6 +66,8 @@ RULE_SAIL, RULE_PREFER = 8, 9
 RULE_PLACE, RULE_MOST_MINE = 7, 10
 # SEL_CARD's: the first card of another player, else none (-1)
 RULE_THEIRS = 11
+# SEL_MINION's: the highest printed power (the first on ties; The Mothership)
+RULE_HIGHEST_PRINTED = 12
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
 # first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
 # (not on minions there), the other actions on the minion the card is attached to
@@ -70,6 +77,11 @@ TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
 CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
+
+# a base's VP when it scores beyond its places' (``scoring_vp`` in bases.toml; tables.BS_VP_RULE,
+# its number N in BS_VP_ARG): none; each winner gains its power there // N (Factory 436-1337);
+# each player gains N per minion of theirs there (Rhodes Plaza Mall)
+VP_NONE, VP_WINNERS_POWER_DIV, VP_PER_MINION = 0, 1, 2
 
 # static abilities (``static`` in the data; definition-row columns, ``tables.D_HOST_POWER`` ...):
 # flags, and the protection an attached action gives (from other players' cards or actions, to

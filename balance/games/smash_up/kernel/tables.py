@@ -5,7 +5,7 @@ order, faction by faction), with the start rows of its effect programs (``D_PROG
 none) and of its want (``D_WANT``) in ``prog int64[n, I_N]`` (``opcodes``; the state's
 ``st.pg``, built by ``smash_up.effects`` from data/effects/); ``decks``: per faction, its 20
 cards as definition rows (one per copy, catalogue order — the reference builds a deck the same
-way); ``bases int64[16, BS_N]``.
+way); ``bases int64[16, BS_N]``: name, breakpoint, VP by place, then the base's data.
 """
 from __future__ import annotations
 
@@ -24,7 +24,14 @@ D_WANT = D_PROG + N_HOOKS  # its want's start row, -1: the faction module decide
 D_HOST_POWER, D_PER_NAME, D_FLAGS, D_PROTECT = D_WANT + 1, D_WANT + 2, D_WANT + 3, D_WANT + 4
 D_HOST = D_PROTECT + 1
 D_N = D_HOST + 1
-BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2, BS_N = range(6)
+BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2 = range(5)
+# a base's data (data/effects/bases.toml): its program start row per hook (-1: none), the power
+# every minion on it has beyond its own (static MINION_POWER: The Central Brain), and the VP it
+# gives when it scores beyond its places' (opcodes.VP_*, with its number)
+BS_PROG = 5
+BS_MINION_POWER = BS_PROG + N_HOOKS
+BS_VP_RULE, BS_VP_ARG = BS_MINION_POWER + 1, BS_MINION_POWER + 2
+BS_N = BS_VP_ARG + 1
 PLAYON_NONE, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN = range(4)
 # rules/smash-up-cards.md §1.1: "Play on a base / on a minion / on one of your minions"
 PLAY_ON = {
@@ -64,7 +71,7 @@ def card_tables(cat, switches=()):
     ``rules.SWITCHES``: a switch may change a card's program): see the module docstring."""
     from ..effects import assemble
 
-    prog, starts, wants, statics = assemble(cat, switches)
+    prog, starts, wants, statics, base_data = assemble(cat, switches)
     rows, decks = [], {}
     triggers = _triggers()
     for f, faction in enumerate(FACTIONS):
@@ -75,5 +82,6 @@ def card_tables(cat, switches=()):
                          PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0),
                          *starts[d], wants[d], *statics[d]))
             decks[faction] += [d] * spec.copies
-    bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp) for b in cat.bases], np.int64)
+    bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp, *base_data[i])
+                      for i, b in enumerate(cat.bases)], np.int64)
     return np.array(rows, np.int64), decks, bases, prog

@@ -29,7 +29,7 @@ from .layout import (
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
-from .tables import BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
+from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
 from .stack import add_option, minion_moves, play_minion_now, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
@@ -326,7 +326,11 @@ def score_base(st, s):
             runners[nr] = p
             nr += 1
     choice = -1
-    if is_active:
+    if is_active and bases[b, BS_PROG + H_AFTER_SCORING] >= 0:  # the base's program (bases.toml)
+        sp = tv[T_SP]
+        push_frame(st, PR_CARD, cur, base_frame(s), s, H_AFTER_SCORING)
+        run(st, sp)
+    elif is_active:
         choice = after_scoring(st, s, winners, nw, runners, nr)
     if rs[R_MODE] & MODE_CARDS:  # after-scoring Specials (Scout, First Mate), in turn order
         after_specials(st, s)
@@ -352,6 +356,13 @@ def score_base(st, s):
     stats[O_BASE + new * BST_N + BST_ENTERED] += 1
     if is_active:
         after_replaced(st, b, s, runners, nr)
+
+
+@jit
+def base_frame(s):
+    """The card register (``F_C``) of a frame running slot ``s``'s base program: no card, -1 - s
+    (``kernel.effects.step``)."""
+    return -1 - s
 
 
 @jit
