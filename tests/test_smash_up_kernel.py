@@ -110,6 +110,50 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
                            "Rhodes Plaza Mall"} and all(v > 0 for v in counts.values()), counts
 
 
+def test_homeworld_and_cave_of_shinies_act_and_match(monkeypatch):
+    """The Homeworld grants extra minions and Cave of Shinies gives VP in these games (their
+    after_played and after_destroyed programs are data; counted in the reference), under both
+    printings of each (``homeworld_each_time``, ``trickster_bases``), and the kernel plays each
+    game alike: every ability on, 2-4 players, both strategies, seats with destroyers, three
+    bases beyond the players' count, 6 games per cell (72 games)."""
+    counts = {}
+
+    def count(key, n):
+        counts[key] = counts.get(key, 0) + n
+
+    home, cave = ab.BASES["The Homeworld"], ab.BASES["Cave of Shinies"]
+    after_played, after_destroyed = home.after_played, cave.after_destroyed
+
+    def homeworld(g, slot, m):
+        grants = []
+        grant = g.grant_minion
+        g.grant_minion = lambda *a, **k: (grants.append(a), grant(*a, **k))[1]
+        try:
+            after_played(g, slot, m)
+        finally:
+            del g.grant_minion  # the class's method again
+        count(("The Homeworld", g.rules.homeworld_each_time), len(grants))
+
+    def shinies(g, slot, m):
+        before = g.players[m.card.owner].vp
+        after_destroyed(g, slot, m)
+        count(("Cave of Shinies", g.rules.trickster_bases), g.players[m.card.owner].vp - before)
+
+    monkeypatch.setattr(home, "after_played", homeworld)
+    monkeypatch.setattr(cave, "after_destroyed", shinies)
+    seats = [("Ninjas", "Robots"), ("Dinosaurs", "Aliens"), ("Pirates", "Zombies"), ("Wizards", "Tricksters")]
+    for edition, each_time in (("current", False), ("2012", True)):
+        for players in (2, 3, 4):
+            rules = Rules(players=players, extra_bases=3, trickster_bases=edition, homeworld_each_time=each_time)
+            for strategy in ("greedy", "random"):
+                for game in range(6):
+                    assert play_one(rules, seats[:players], [strategy] * players, 29, game) == \
+                        _reference(rules, seats[:players], strategy, 29, game), (edition, players, strategy, game)
+    expected = {("The Homeworld", False), ("The Homeworld", True), ("Cave of Shinies", "current"),
+                ("Cave of Shinies", "2012")}
+    assert set(counts) == expected and all(v > 0 for v in counts.values()), counts
+
+
 def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
     """The kernel asks only cards whose D_TRIGGERS bit is set (talents, after a minion is
     played, start and end of turn), so a card missing its bit would never trigger. The bits
@@ -492,20 +536,27 @@ def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypat
 
 @pytest.mark.parametrize("text, message", [
     ('["The Mothership"]\nafter_scoring = ["FOR winners", "DISCARD self", "NEXT"]', "'The Mothership' after_scoring "
-     "step 'DISCARD self': not a base's step (a base has no card); allowed: FOR, NEXT, IF, MAY"),
-    ('["The Mothership"]\nafter_scoring = ["DRAW me mine_at_base"]', "not a base's step"),
-    ('["The Mothership"]\nafter_scoring = ["IF FIRST_MINION", "DRAW me 1"]', "not a base's condition; allowed: "
-     "ALWAYS, NEVER"),
+     "step 'DISCARD self': not a base's (a base has no card) step; allowed: FOR, NEXT, IF, MAY"),
+    ('["The Mothership"]\nafter_scoring = ["DRAW me mine_at_base"]', "not a base's (a base has no card) step"),
+    ('["The Mothership"]\nafter_scoring = ["IF FIRST_MINION", "DRAW me 1"]', "not a base's (a base has no card) "
+     "condition; allowed: ALWAYS, NEVER"),
     ('["The Mothership"]\nafter_scoring = ["SEL_MINION where=here legal=destroy mode=may rule=HIT", "RETURN"]',
      "a base's selection takes legal=none"),
     ('["The Mothership"]\nafter_scoring = ["FOR winners", "DRAW me 1"]', "FOR without a NEXT"),
     ('["The Mothership"]\nafter_scoring = []', "after_scoring must be a non-empty list of strings"),
-    ('["The Mothership"]\nafter_played = ["DRAW me 1"]', "'The Mothership' has after_played; allowed: after_scoring, "
-     "static, scoring_vp"),
+    ('["The Mothership"]\nafter_shuffle = ["DRAW me 1"]', "'The Mothership' has after_shuffle; allowed: "
+     "after_scoring, after_played, after_destroyed, static, scoring_vp, if"),
     ('["The Central Brain"]\nstatic = ["MINION_POWER one"]', "'one' is not a whole number"),
     ('["The Central Brain"]\nstatic = ["GLOWING 1"]', "expected MINION_POWER N"),
     ('["Factory 436-1337"]\nscoring_vp = "WINNERS_POWER_DIV 0"', "N must be 1 or more"),
     ('["Factory 436-1337"]\nscoring_vp = "PER_POWER 5"', "expected WINNERS_POWER_DIV N, PER_MINION N"),
+    ('["Cave of Shinies"]\nafter_destroyed = ["FOR winners", "GAIN_VP me 1", "NEXT"]', "not a leaf's (after_destroyed "
+     "runs inside a destruction) step; allowed: IF, MARK self used, GAIN_VP, DRAW me N"),
+    ('["Cave of Shinies"]\nafter_destroyed = ["IF HAND_LE 2", "GAIN_VP me 1"]', "not a leaf's (after_destroyed runs "
+     "inside a destruction) condition; allowed: ALWAYS, NEVER, UNUSED_THIS_TURN"),
+    ('["The Homeworld"]\nafter_played = ["GRANT_MINION here"]', "not a base's (a base has no card) step"),
+    ('["The Homeworld".if.homeworld_twice]\nafter_played = ["DRAW me 1"]', "if.homeworld_twice: unknown switch; "
+     "allowed: collector_excludes_collectors, tiger_assassin_any_base, homeworld_each_time, bases_2012"),
     ('["The Mothership Two"]\nafter_scoring = ["DRAW me 1"]', "bases.toml: no base named 'The Mothership Two'; "
      "the bases: The Homeworld"),
 ])
@@ -521,24 +572,34 @@ def test_bad_base_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch
         effects.assemble(Rules().catalogue())
 
 
-@pytest.mark.parametrize("trickster_bases", ["current", "2012"])
-def test_every_base_program_is_a_hook_the_reference_gives_that_base(trickster_bases):
+@pytest.mark.parametrize("trickster_bases, each_time", [("current", False), ("2012", True)])
+def test_every_base_program_is_a_hook_the_reference_gives_that_base(trickster_bases, each_time):
     """A base's data runs in the kernel in place of code: the reference (hand-written) must have
     the same ability, and the base's row points at its program. The Central Brain's +1 and the
     scoring VP of Factory 436-1337 and Rhodes Plaza Mall are the numbers of their text."""
-    from balance.games.smash_up.effects import HOOKS, base_data
-    from balance.games.smash_up.kernel.layout import H_AFTER_SCORING
-    from balance.games.smash_up.kernel.opcodes import OP_END, VP_NONE, VP_PER_MINION, VP_WINNERS_POWER_DIV
+    from balance.games.smash_up.effects import BASE_HOOKS, base_data, base_switches
+    from balance.games.smash_up.kernel.layout import N_HOOKS
+    from balance.games.smash_up.kernel.opcodes import (
+        COND_UNUSED_THIS_TURN, I_ARG1, I_OP, OP_END, OP_IF, VP_NONE, VP_PER_MINION, VP_WINNERS_POWER_DIV,
+    )
+    from balance.games.smash_up.kernel.run import switches_on
     from balance.games.smash_up.kernel.tables import BS_MINION_POWER, BS_PROG, BS_VP_ARG, BS_VP_RULE, card_tables
 
-    rules = Rules(trickster_bases=trickster_bases)
+    rules = Rules(trickster_bases=trickster_bases, homeworld_each_time=each_time)
     cat = rules.catalogue()
-    _, _, bases, prog = card_tables(cat)
-    data = base_data()
-    assert {"The Mothership", "The Great Library", "Evans City Cemetery"} <= {n for n, e in data.items() if e.hooks}
+    _, _, bases, prog = card_tables(cat, switches_on(rules))
+    data = base_data(base_switches(cat, switches_on(rules)))
+    assert {"The Mothership", "The Great Library", "Evans City Cemetery", "The Homeworld", "Cave of Shinies"} \
+        <= {n for n, e in data.items() if e.hooks}
+    for name, printing in (("The Homeworld", each_time), ("Cave of Shinies", trickster_bases == "2012")):
+        program = next(iter(data[name].hooks.values()))  # once per turn, unless the other printing
+        once = any(r[I_OP] == OP_IF and r[I_ARG1] == COND_UNUSED_THIS_TURN for r in program)
+        assert once != printing, name
     for row, base in zip(bases, cat.bases):
         effects = data.get(base.name)
-        for hook, number in HOOKS.items():
+        assert sorted(h for h in range(N_HOOKS) if row[BS_PROG + h] >= 0) == \
+            sorted(BASE_HOOKS[h] for h in (effects.hooks if effects else ())), base.name
+        for hook, number in BASE_HOOKS.items():
             has = effects is not None and hook in effects.hooks
             assert (row[BS_PROG + number] > 0) == has, (base.name, hook)
             if has:
@@ -551,4 +612,3 @@ def test_every_base_program_is_a_hook_the_reference_gives_that_base(trickster_ba
         assert (row[BS_MINION_POWER], row[BS_VP_RULE], row[BS_VP_ARG]) == expected, base.name
         if expected[1] != VP_NONE:
             assert callable(getattr(ab.BASES.get(base.name), "scoring_vp", None)), base.name
-    assert H_AFTER_SCORING == HOOKS["after_scoring"]

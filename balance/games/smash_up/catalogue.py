@@ -64,6 +64,7 @@ class Catalogue:
     factions: dict
     bases: tuple[Base, ...]
     tricksters: str
+    trickster_bases: str = "current"  # Cave of Shinies and Mushroom Kingdom: "current" or "2012"
 
     def deck(self, faction: str) -> list[Card]:
         """The faction's 20 cards, one entry per copy, in catalogue order."""
@@ -128,7 +129,7 @@ def load_catalogue(tricksters: str = "current", path: str | None = None,
     if len(bases) != BASES or any(len(b.vp) != PLACES for b in bases):
         raise BalanceError(f"the card list has {len(bases)} bases (each with {PLACES} VP values "
                            f"expected); the core set has {BASES}")
-    return Catalogue(factions, bases, tricksters)
+    return Catalogue(factions, bases, tricksters, trickster_bases)
 
 
 @lru_cache(maxsize=None)
@@ -158,7 +159,8 @@ def swapped(cat: Catalogue, swaps: tuple[str, ...]) -> Catalogue:
             raise BalanceError(f"swap {swap!r}: no copy of {names[i]} is left to swap out")
         factions[faction][i] = replace(factions[faction][i], copies=factions[faction][i].copies - 1)
         factions[faction][j] = replace(factions[faction][j], copies=factions[faction][j].copies + 1)
-    return Catalogue({f: tuple(cards) for f, cards in factions.items()}, cat.bases, cat.tricksters)
+    return Catalogue({f: tuple(cards) for f, cards in factions.items()}, cat.bases, cat.tricksters,
+                     cat.trickster_bases)
 
 
 def parse_swap(swap: str) -> tuple[str, str, str]:

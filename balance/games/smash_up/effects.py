@@ -155,8 +155,8 @@ from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
 from .kernel.layout import (
-    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_PLAYED, H_AFTER_SCORING, H_ATTACH, H_END,
-    H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
+    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_DESTROYED, H_AFTER_PLAYED, H_AFTER_SCORING,
+    H_ATTACH, H_END, H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
 )
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
@@ -181,12 +181,13 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "ATTACHED_THIS_TURN": oc.COND_ATTACHED_THIS_TURN, "ALONE_FIRST_HERE": oc.COND_ALONE_FIRST_HERE,
               "UNUSED_THIS_TURN": oc.COND_UNUSED_THIS_TURN, "PLAYED_BY_OTHER": oc.COND_PLAYED_BY_OTHER,
               "PLAYED_ON_BASE": oc.COND_PLAYED_ON_BASE, "PLAYED_HERE": oc.COND_PLAYED_HERE,
-              "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE}
+              "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE,
+              "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
                    oc.COND_HAS_OPTIONS: (oc.OP_SEL_MINION, oc.OP_MOVE), oc.COND_V_RISES: (oc.OP_SEL_MINION,)}
-WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE", "MOST_MINE_GE"}
+WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE", "MOST_MINE_GE", "HAND_HAS_MINION_PRINTED_LE"}
 SELECTOR = {
     "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE},
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
@@ -722,13 +723,24 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
 
 
 BASE_FILE = "bases.toml"
-BASE_HOOKS = ("after_scoring",)
+# a base's hooks: after it scored (a frame), after a minion was played on it (a frame, "me" the
+# minion's controller, before the cards' after-played triggers), after a minion there was
+# destroyed (a leaf, ``triggers.base_leaf``: "me" the minion's owner; it runs inside the
+# destruction, so it pushes no frame)
+BASE_HOOKS = {"after_scoring": H_AFTER_SCORING, "after_played": H_AFTER_PLAYED,
+              "after_destroyed": H_AFTER_DESTROYED}
 # a base's frame has no card, so its programs use only the steps and conditions that read none
 BASE_OPS = {oc.OP_FOR: "FOR", oc.OP_NEXT: "NEXT", oc.OP_IF: "IF", oc.OP_MAY: "MAY",
             oc.OP_SEL_MINION: "SEL_MINION", oc.OP_RETURN: "RETURN", oc.OP_BOTTOM: "BOTTOM", oc.OP_DRAW: "DRAW me N",
-            oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DISCARD_HAND: "DISCARD me hand"}
-BASE_CONDITIONS = ("ALWAYS", "NEVER", "HAND_LE", "HAND_HAS_MINION", "DISCARD_HAS_MINION", "DISCARD_GT_DECK",
-                   "DECK_HAS_ACTION", "SELECTED")
+            oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DISCARD_HAND: "DISCARD me hand",
+            oc.OP_GRANT_MINION: "GRANT_MINION (not here)", oc.OP_MARK_USED: "MARK self used"}
+BASE_CONDITIONS = ("ALWAYS", "NEVER", "HAND_LE", "HAND_HAS_MINION", "HAND_HAS_MINION_PRINTED_LE",
+                   "DISCARD_HAS_MINION", "DISCARD_GT_DECK", "DECK_HAS_ACTION", "SELECTED", "UNUSED_THIS_TURN")
+LEAF_OPS = {oc.OP_IF: "IF", oc.OP_MARK_USED: "MARK self used", oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DRAW: "DRAW me N"}
+LEAF_CONDITIONS = ("ALWAYS", "NEVER", "UNUSED_THIS_TURN")
+# a base table's ``if`` keys: the rules switches, and the 2012 printing of Cave of Shinies and
+# Mushroom Kingdom (``Rules.trickster_bases``)
+BASES_2012 = "bases_2012"
 SCORING_VP = {"WINNERS_POWER_DIV": oc.VP_WINNERS_POWER_DIV, "PER_MINION": oc.VP_PER_MINION}
 
 
@@ -742,37 +754,49 @@ class BaseEffects:
     scoring_vp: tuple = (oc.VP_NONE, 0)
 
 
-def _base_effects(source: str, name: str, table: dict) -> BaseEffects:
-    """A base's table: ``after_scoring`` steps (run once the base has scored, "me" the
-    current player until a FOR over its players makes each one "me"), ``static =
-    ["MINION_POWER N"]`` and ``scoring_vp = "WINNERS_POWER_DIV N"|"PER_MINION N"``."""
+def _base_program(source: str, name: str, hook: str, steps) -> tuple:
+    """The rows of a base's program for ``hook``, checked: only steps that read no card, and a
+    leaf (after_destroyed) only the leaf's."""
+    if not isinstance(steps, list) or not steps or not all(isinstance(v, str) for v in steps):
+        raise BalanceError(f"{source}: {name!r} {hook} must be a non-empty list of strings, e.g. "
+                           f"{hook} = [\"FOR winners\", \"DRAW me 1\", \"NEXT\"]; got {steps!r}")
+    where = _Where(source, name, hook)
+    rows = [_step(where, text) for text in steps]
+    ops, conditions = (LEAF_OPS, LEAF_CONDITIONS) if hook == "after_destroyed" else (BASE_OPS, BASE_CONDITIONS)
+    kind = "a leaf's (after_destroyed runs inside a destruction)" if ops is LEAF_OPS else \
+        "a base's (a base has no card)"
+    for text, row in zip(steps, rows):
+        op = row[oc.I_OP]
+        if op not in ops or op == oc.OP_DRAW and row[oc.I_ARG1] != oc.DRAW_FIXED \
+                or op == oc.OP_GRANT_MINION and row[oc.I_ARG1] == G_AT:
+            raise where.error(text, f"not {kind} step; allowed: {', '.join(ops.values())}")
+        if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] not in {CONDITIONS[c] for c in conditions}:
+            raise where.error(text, f"not {kind} condition; allowed: {', '.join(conditions)}")
+        if op == oc.OP_SEL_MINION and (row[oc.I_LEGAL] != oc.LEGAL_NONE or row[oc.I_FLAGS]):
+            raise where.error(text, "a base's selection takes legal=none and no not_same_name "
+                              "(both read the acting card)")
+    _check_order(where, steps, rows)
+    _link_loops(where, steps, rows)
+    return tuple(map(tuple, rows))
+
+
+def _base_effects(source: str, name: str, table: dict, switches: frozenset) -> BaseEffects:
+    """A base's table: its hooks' steps (``BASE_HOOKS``: "me" is the current player after
+    scoring until a FOR over the base's players makes each one "me"), ``static =
+    ["MINION_POWER N"]``, ``scoring_vp = "WINNERS_POWER_DIV N"|"PER_MINION N"``, and ``if``
+    tables (a switch in ``switches`` replaces the keys it gives)."""
+    table = dict(table)
+    for switch, keys in table.pop("if", {}).items():
+        if switch not in (*SWITCHES, BASES_2012):
+            raise BalanceError(f"{source}: {name!r} if.{switch}: unknown switch; allowed: "
+                               f"{', '.join((*SWITCHES, BASES_2012))}")
+        if switch in switches:
+            table.update(keys)
     unknown = set(table) - {*BASE_HOOKS, "static", "scoring_vp"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
-                           f"{', '.join([*BASE_HOOKS, 'static', 'scoring_vp'])}")
-    hooks = {}
-    for hook in BASE_HOOKS:
-        if hook not in table:
-            continue
-        steps = table[hook]
-        if not isinstance(steps, list) or not steps or not all(isinstance(v, str) for v in steps):
-            raise BalanceError(f"{source}: {name!r} {hook} must be a non-empty list of strings, e.g. "
-                               f"{hook} = [\"FOR winners\", \"DRAW me 1\", \"NEXT\"]; got {steps!r}")
-        where = _Where(source, name, hook)
-        rows = [_step(where, text) for text in steps]
-        for text, row in zip(steps, rows):
-            op = row[oc.I_OP]
-            if op not in BASE_OPS or op == oc.OP_DRAW and row[oc.I_ARG1] != oc.DRAW_FIXED:
-                raise where.error(text, f"not a base's step (a base has no card); allowed: "
-                                  f"{', '.join(BASE_OPS.values())}")
-            if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] not in {CONDITIONS[c] for c in BASE_CONDITIONS}:
-                raise where.error(text, f"not a base's condition; allowed: {', '.join(BASE_CONDITIONS)}")
-            if op == oc.OP_SEL_MINION and (row[oc.I_LEGAL] != oc.LEGAL_NONE or row[oc.I_FLAGS]):
-                raise where.error(text, "a base's selection takes legal=none and no not_same_name "
-                                  "(both read the acting card)")
-        _check_order(where, steps, rows)
-        _link_loops(where, steps, rows)
-        hooks[hook] = tuple(map(tuple, rows))
+                           f"{', '.join([*BASE_HOOKS, 'static', 'scoring_vp', 'if'])}")
+    hooks = {hook: _base_program(source, name, hook, table[hook]) for hook in BASE_HOOKS if hook in table}
     minion_power = 0
     for text in table.get("static", []):
         words = str(text).split()
@@ -792,8 +816,9 @@ def _base_effects(source: str, name: str, table: dict) -> BaseEffects:
     return BaseEffects(hooks, minion_power, scoring_vp)
 
 
-def base_data() -> dict:
-    """Base name -> BaseEffects (data/effects/bases.toml; bases it does not name have no data)."""
+def base_data(switches: frozenset = frozenset()) -> dict:
+    """Base name -> BaseEffects (data/effects/bases.toml; bases it does not name have no data),
+    under ``switches`` (rules switches that are on, and ``BASES_2012`` for the 2012 printing)."""
     path = DATA / BASE_FILE
     if not path.exists():
         return {}
@@ -801,15 +826,21 @@ def base_data() -> dict:
     for name, table in _read(path).items():
         if not isinstance(table, dict):
             raise BalanceError(f"{BASE_FILE}: {name!r} must be a table")
-        out[name] = _base_effects(BASE_FILE, name, table)
+        out[name] = _base_effects(BASE_FILE, name, table, frozenset(switches))
     return out
 
 
-def _assemble_bases(cat, rows: list) -> np.ndarray:
+def base_switches(cat, switches=frozenset()) -> frozenset:
+    """The switches a card list's bases read: the rules switches, and ``BASES_2012`` when its
+    Cave of Shinies and Mushroom Kingdom are the 2012 printing."""
+    return frozenset(switches) | ({BASES_2012} if cat.trickster_bases == "2012" else set())
+
+
+def _assemble_bases(cat, rows: list, switches: frozenset) -> np.ndarray:
     """Append the bases' programs of ``cat`` (its base order) to ``rows``; returns int64[nbases,
     N_HOOKS + 3]: each base's program start per hook (-1: none), its MINION_POWER, its scoring
     VP rule and number (``kernel.tables.BS_PROG`` onwards)."""
-    data = base_data()
+    data = base_data(base_switches(cat, switches))
     unknown = set(data) - {b.name for b in cat.bases}
     if unknown:
         raise BalanceError(f"{BASE_FILE}: no base named {', '.join(sorted(map(repr, unknown)))}; the bases: "
@@ -819,7 +850,7 @@ def _assemble_bases(cat, rows: list) -> np.ndarray:
         effects = data.get(b.name, BaseEffects({}))
         starts = [-1] * N_HOOKS
         for hook, steps in effects.hooks.items():
-            starts[HOOKS[hook]] = len(rows)
+            starts[BASE_HOOKS[hook]] = len(rows)
             rows.extend(list(r) for r in steps)
             rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
         out.append([*starts, effects.minion_power, *effects.scoring_vp])
@@ -918,6 +949,6 @@ def assemble(cat, switches=frozenset()):
     if len(per_name) > 1:
         raise BalanceError(f"PER_NAME_HERE on {', '.join(map(repr, per_name))}: the kernel counts one "
                            "such name per base; give it to one card name")
-    bases = _assemble_bases(cat, rows)
+    bases = _assemble_bases(cat, rows, switches)
     return (np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, N_HOOKS),
             np.array(wants, np.int64), statics, bases)

@@ -12,7 +12,7 @@ offers, in its order, with the decline (None) last, and the baseline's default f
 both engines.
 
 A base's program (``bases.toml``) runs in a card frame without a card: its ``F_C`` is
-``-1 - slot`` (``turn.base_frame``), "here" is that slot, and its steps never read a card (the
+``-1 - slot`` (``stack.push_base_frame``), "here" is that slot, and its steps never read a card (the
 assembler allows a base only the steps and conditions that do not).
 """
 from balance.core._jit import jit_widened as jit
@@ -30,14 +30,15 @@ from .board import (
 from .layout import (
     CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
-    P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT, T_FREE_MIN,
-    T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
+    P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT,
+    T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_WINNERS, RULE_HIGHEST_PRINTED,
+    COND_HAND_HAS_MINION_PRINTED_LE,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
     COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES,
@@ -67,7 +68,7 @@ def step(st, d, hook, pc):
     resume at (a frame was pushed above this one), or DONE."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
-    # a base's frame has no card: F_C is -1 - its slot (``turn.base_frame``)
+    # a base's frame has no card: F_C is -1 - its slot (``stack.push_base_frame``)
     start = defs[cs[c, C_DEF], D_PROG + hook] if c >= 0 else bases[ss[-1 - c, S_BASE], BS_PROG + hook]
     # an action card's effect (played, or attached: its on-attach and triggered abilities, also
     # once it discarded itself), so protection from actions applies
@@ -171,7 +172,10 @@ def step(st, d, hook, pc):
         elif op == OP_DISCARD_CHOICE_PLAYED:  # that minion's controller discards a card they choose
             discard_choice(st, cs[fs[d, F_M], C_CTRL])
         elif op == OP_MARK_USED:  # the card's once-per-turn use is spent (a minion's C_NAMED)
-            cs[c, C_NAMED] = tv[T_TURNS] + 1
+            if c >= 0:
+                cs[c, C_NAMED] = tv[T_TURNS] + 1
+            else:  # a base's: p's use of it this turn
+                ps[p, P_BASES_USED] |= 1 << ss[-1 - c, S_BASE]
         elif op == OP_SEL_SELF:  # the card itself (a minion in play) becomes the selection
             sc[d, 0], fs[d, F_K] = c, 1
         elif op == OP_MOVE_SELF:
@@ -682,6 +686,8 @@ def condition(st, d, p, c, cond, arg):
     elif cond == COND_DISCARD_GT_DECK:
         return ln[L_DISC + p] > ln[L_DECK + p]
     elif cond == COND_UNUSED_THIS_TURN:  # its once-per-turn use (MARK self used) not spent
+        if c < 0:  # a base's frame: p's use of the base this turn
+            return (ps[p, P_BASES_USED] >> ss[-1 - c, S_BASE]) & 1 == 0
         return cs[c, C_NAMED] != tv[T_TURNS] + 1
     elif COND_PLAYED_BY_OTHER <= cond <= COND_PLAYED_DESTROYABLE:  # the minion whose play triggered it
         return played(st, d, p, c, cond)
@@ -708,6 +714,12 @@ def condition(st, d, p, c, cond, arg):
             if lst[L_HAND + p, j] != c:
                 k += 1
         return k <= arg
+    elif cond == COND_HAND_HAS_MINION_PRINTED_LE:
+        for j in range(ln[L_HAND + p]):
+            x = lst[L_HAND + p, j]
+            if is_minion_card(st, x) and printed(st, x) <= arg:
+                return True
+        return False
     elif cond == COND_HAND_HAS_MINION or cond == COND_DISCARD_HAS_MINION:
         li = L_HAND + p if cond == COND_HAND_HAS_MINION else L_DISC + p
         for j in range(ln[li]):

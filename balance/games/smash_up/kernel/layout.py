@@ -64,8 +64,9 @@ def n_lists(ncards: int) -> int:
 # ss columns
 S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE, S_N = range(6)  # S_SINCE: turns played when it came into play
 
-# ps columns
-P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_HOMEWORLD, P_CAVE, P_N = range(8)
+# ps columns; P_BASES_USED: a bit per base definition row, set once this player used that
+# base's once-per-turn ability this turn (The Homeworld, Cave of Shinies: ``MARK self used``)
+P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_N = range(7)
 SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries
@@ -95,9 +96,11 @@ MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range
 # card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame. H_START,
 # H_END (a card in play's start- and end-of-turn abilities), H_AFTER_PLAYED (a card in play
 # reacting to a minion just played, ``F_M``) and H_AFTER_SCORING (a minion's after-scoring
-# Special on the base that scored) run data programs only
-H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED, H_AFTER_SCORING = range(9)
-N_HOOKS = 9
+# Special on the base that scored) run data programs only; H_AFTER_DESTROYED is a base's only
+# (a minion destroyed there: a leaf program, ``triggers.base_leaf``)
+H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED, H_AFTER_SCORING, \
+    H_AFTER_DESTROYED = range(10)
+N_HOOKS = 10
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers

@@ -12,7 +12,7 @@ from .layout import unpack
 from .baseline import greedy_minion
 from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant
 from .layout import (
-    PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
+    PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
     C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
     MV_TENACIOUS, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
     Z_DISCARD, Z_HAND,
@@ -30,6 +30,14 @@ def push_frame(st, proc, p, c, s, x):
     fs[d, F_PROC], fs[d, F_P], fs[d, F_C], fs[d, F_S], fs[d, F_X] = proc, p, c, s, x
     tv[T_SP] = d + 1
     return d
+
+
+@jit
+def push_base_frame(st, p, s, hook):
+    """Push a frame running slot ``s``'s base program for ``hook`` with ``p`` as "me": a card
+    frame without a card, its ``F_C`` -1 - s (``kernel.effects.step`` reads the base's program
+    and takes "here" from it). Returns its depth."""
+    return push_frame(st, PR_CARD, p, -1 - s, s, hook)
 
 
 @jit

@@ -19,15 +19,17 @@ from .board import (
     to_discard, touch,
 )
 from .layout import (
-    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, L_HAND, L_SMIN, P_CAVE, P_SLEEP_MODE, P_VP, S_BASE,
-    S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS, T_QUIET,
+    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, H_AFTER_DESTROYED, L_HAND, L_SMIN, P_BASES_USED, P_SLEEP_MODE,
+    P_VP, S_BASE, S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS, T_QUIET,
 )
-from .names import B_CAVE_OF_SHINIES, B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT
-from .opcodes import FL_INDESTRUCTIBLE
-from .tables import BS_NAME, D_FLAGS, D_NAME
+from .names import B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT
+from .opcodes import (
+    COND_ALWAYS, COND_UNUSED_THIS_TURN, FL_INDESTRUCTIBLE, I_ARG1, I_ARG2, I_ARG3, I_NOT, I_OP, OP_DRAW, OP_END,
+    OP_GAIN_VP, OP_IF, OP_MARK_USED,
+)
+from .tables import BS_NAME, BS_PROG, D_FLAGS, D_NAME
 
 MAX_LEVELS = 16
-R_BASES_2012 = 11  # board.R_BASES_2012
 
 
 @jit
@@ -83,15 +85,11 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
         to_discard(st, m)
         dcard[level, nd], dslot[level, nd], dmicro[level, nd] = m, s, micro
         nd += 1
-    for j in range(nd):  # base triggers first (§1.10)
+    for j in range(nd):  # base triggers first (§1.10): Cave of Shinies
         s = dslot[level, j]
-        if bases[ss[s, S_BASE], BS_NAME] == B_CAVE_OF_SHINIES and active(st, s) and rs[R_MODE] & MODE_BASES:
-            owner = cs[dcard[level, j], C_OWNER]
-            if rs[R_BASES_2012] == 0:
-                if ps[owner, P_CAVE] != 0:  # once per turn per owner [D16]
-                    continue
-                ps[owner, P_CAVE] = 1
-            ps[owner, P_VP] += 1
+        start = bases[ss[s, S_BASE], BS_PROG + H_AFTER_DESTROYED]
+        if start >= 0 and rs[R_MODE] & MODE_BASES and active(st, s):
+            base_leaf(st, start, cs[dcard[level, j], C_OWNER], s)
     cur = tv[T_CURRENT]
     for j in range(1, nd):  # stable insertion sort by the owner's place in turn order
         m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
@@ -103,6 +101,34 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
             i -= 1
         dcard[level, i + 1], dslot[level, i + 1], dmicro[level, i + 1] = m, s, micro
     return nd
+
+
+@jit
+def base_leaf(st, i, p, s):
+    """Run slot ``s``'s base program from row ``i`` with ``p`` as "me": a leaf program (its
+    after_destroyed, with the destroyed minion's owner as "me"), which pushes no frame, since it
+    runs inside a destruction (the interpreter's ``step`` may call ``destroy``; a frame run from
+    here would make the call graph recursive). Its steps: IF (ALWAYS, NEVER, UNUSED_THIS_TURN:
+    ``p`` has not used this base's once-per-turn ability this turn), MARK self used, GAIN_VP me
+    N, DRAW me N (the assembler allows no other)."""
+    pg, ps = st.pg, st.ps
+    bit = 1 << st.ss[s, S_BASE]
+    while pg[i, I_OP] != OP_END:
+        op = pg[i, I_OP]
+        i += 1
+        if op == OP_IF:
+            cond = pg[i - 1, I_ARG1]
+            holds = cond == COND_ALWAYS or (cond == COND_UNUSED_THIS_TURN and (ps[p, P_BASES_USED] & bit) == 0)
+            if holds == (pg[i - 1, I_NOT] != 0):  # failed: end, or skip I_ARG3 rows
+                if pg[i - 1, I_ARG3] == 0:
+                    return
+                i += pg[i - 1, I_ARG3]
+        elif op == OP_MARK_USED:
+            ps[p, P_BASES_USED] |= bit
+        elif op == OP_GAIN_VP:
+            ps[p, P_VP] += pg[i - 1, I_ARG2]
+        elif op == OP_DRAW:
+            draw(st, p, pg[i - 1, I_ARG2])
 
 
 @jit

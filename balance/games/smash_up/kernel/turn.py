@@ -21,7 +21,7 @@ from .layout import (
     BST_DECIDED, BST_ENTERED, BST_N, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, O_BASE, O_LAST, O_TURNS,
     O_VP, O_WINNER, S_N, CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK,
     GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
-    MV_TENACIOUS, P_ACTIONS_PLAYED, P_CAVE, P_HOMEWORLD, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
+    MV_TENACIOUS, P_ACTIONS_PLAYED, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
@@ -31,7 +31,7 @@ from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
 from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
-from .stack import add_option, minion_moves, play_minion_now, push_frame, push_move
+from .stack import add_option, minion_moves, play_minion_now, push_base_frame, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
 
 R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS
@@ -115,8 +115,7 @@ def reset_turn(st):
     for p in range(tv[T_PLAYERS]):
         ps[p, P_MINIONS_PLAYED] = 0
         ps[p, P_ACTIONS_PLAYED] = 0
-        ps[p, P_HOMEWORLD] = 0
-        ps[p, P_CAVE] = 0
+        ps[p, P_BASES_USED] = 0
 
 
 # ---- the Play Cards phase ---------------------------------------------------------------------
@@ -328,7 +327,7 @@ def score_base(st, s):
     choice = -1
     if is_active and bases[b, BS_PROG + H_AFTER_SCORING] >= 0:  # the base's program (bases.toml)
         sp = tv[T_SP]
-        push_frame(st, PR_CARD, cur, base_frame(s), s, H_AFTER_SCORING)
+        push_base_frame(st, cur, s, H_AFTER_SCORING)
         run(st, sp)
     elif is_active:
         choice = after_scoring(st, s, winners, nw, runners, nr)
@@ -356,13 +355,6 @@ def score_base(st, s):
     stats[O_BASE + new * BST_N + BST_ENTERED] += 1
     if is_active:
         after_replaced(st, b, s, runners, nr)
-
-
-@jit
-def base_frame(s):
-    """The card register (``F_C``) of a frame running slot ``s``'s base program: no card, -1 - s
-    (``kernel.effects.step``)."""
-    return -1 - s
 
 
 @jit

@@ -12,26 +12,23 @@ from .layout import unpack
 from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions, enter_play,
-    is_action_card, is_minion_card, pick, printed, protect, protect_on_attach, remove, to_discard, touch, use_grant,
+    is_action_card, pick, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
     F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT,
-    L_DECK,
-    L_DISC, L_HAND, L_SACT, L_SMIN, O_PLAYED, P_ACTIONS_PLAYED, P_HOMEWORLD, P_MINIONS_PLAYED,
-    PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, T_CURRENT,
-    T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
+    L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, O_PLAYED, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
+    PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, S_BASE,
+    T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
 )
 from .hosts import host_rule
-from .names import B_THE_HOMEWORLD
-from .stack import grant_minion, greedy_now, minion_moves_now, push_frame, push_move, special_only
+from .stack import greedy_now, minion_moves_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
-    BS_NAME, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
+    BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
 )
 
 PR_DONE = 99
-R_HOMEWORLD_EACH = 14  # board.R_HOMEWORLD_EACH
 MAX_WINDOW_STEPS = 1000  # the reference's bound on a before-scoring window
 
 
@@ -64,7 +61,7 @@ def run(st, base):
                 finish(st, d)
         elif proc == PR_AFTER_PLAYED:  # the base's, then each card's in play (one per step)
             if pc == 0:
-                homeworld(st, fs[d, F_C], fs[d, F_S])
+                base_after_played(st, fs[d, F_C], fs[d, F_S])
             elif pc == 1:  # the cards in play once the Homeworld's play (if any) is over
                 fs[d, F_K] = in_play_by_order(st, sc[d], TR_AFTER_PLAYED) if rs[R_MODE] & MODE_CARDS else 0
             elif pc - 2 < fs[d, F_K]:
@@ -152,23 +149,14 @@ def drop_grant(st, kind, s):
 
 # ---- after a minion is played ----------------------------------------------------------------------
 @jit
-def homeworld(st, m, s):
-    """The Homeworld (§11.1): once per player per turn, a minion of printed power <= 2."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if (rs[R_MODE] & MODE_BASES) == 0 or bases[ss[s, 0], BS_NAME] != B_THE_HOMEWORLD \
-            or not active(st, s):
-        return
-    p = cs[m, C_CTRL]
-    if ps[p, P_HOMEWORLD] != 0 and rs[R_HOMEWORLD_EACH] == 0:
-        return
-    small = False
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if is_minion_card(st, c) and printed(st, c) <= 2:
-            small = True
-    if small and pick(st, p, 2, 0) == 0:
-        ps[p, P_HOMEWORLD] = 1
-        grant_minion(st, p, 2, -1)  # G_TWO, any base [D31]
+def base_after_played(st, m, s):
+    """The after_played program of the base minion ``m`` was played on (slot ``s``: The
+    Homeworld, §11.1), if it has one and its ability is on: a base frame with ``m``'s
+    controller as "me" and ``m`` in ``F_M``, pushed on top (it runs before the cards' triggers)."""
+    cs, ss, bases, rs = st.cs, st.ss, st.bases, st.rs
+    if (rs[R_MODE] & MODE_BASES) != 0 and bases[ss[s, S_BASE], BS_PROG + H_AFTER_PLAYED] >= 0 and active(st, s):
+        d = push_base_frame(st, cs[m, C_CTRL], s, H_AFTER_PLAYED)
+        st.fs[d, F_M] = m
 
 
 @jit_inline
