@@ -73,7 +73,8 @@ def test_kernel_plays_the_references_games_with_base_abilities(bases_only, playe
 def test_data_bases_act_and_match(bases_only, monkeypatch):
     """The bases whose abilities are data (data/effects/bases.toml) act in these games, counted
     in the reference: The Mothership returns minions, The Great Library's players draw, Evans
-    City Cemetery's winners get a new hand, Factory 436-1337 and Rhodes Plaza Mall give VP. The
+    City Cemetery's winners get a new hand, Factory 436-1337 and Rhodes Plaza Mall give VP,
+    Ninja Dojo's winners destroy, Temple of Goju sends minions to the decks' bottoms. The
     kernel plays each game alike: base abilities only, 2-4 players, both strategies, four bases
     in play beyond the players' count so that these bases score often, 15 games per cell."""
     counts = {}
@@ -97,6 +98,8 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
     wrap("The Great Library", "after_scoring", lambda g, slot, *a: hand_cards(g))
     wrap("Evans City Cemetery", "after_scoring",  # the winners' hands, as the cards themselves
          lambda g, slot, winners, *a: [list(map(id, g.players[p].hand)) for p in winners])
+    wrap("Ninja Dojo", "after_scoring", lambda g, slot, *a: len(g.minions()))
+    wrap("Temple of Goju", "after_scoring", lambda g, slot, *a: len(slot.minions))
     wrap("Factory 436-1337", "scoring_vp", lambda g, slot, places, gained: sum(gained))
     wrap("Rhodes Plaza Mall", "scoring_vp", lambda g, slot, places, gained: sum(gained))
     for players in (2, 3, 4):
@@ -107,7 +110,56 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
                 assert play_one(rules, factions, [strategy] * players, 17, game, mode=MODE_BASES) == \
                     _reference(rules, factions, strategy, 17, game), (players, strategy, game)
     assert set(counts) == {"The Mothership", "The Great Library", "Evans City Cemetery", "Factory 436-1337",
-                           "Rhodes Plaza Mall"} and all(v > 0 for v in counts.values()), counts
+                           "Rhodes Plaza Mall", "Ninja Dojo", "Temple of Goju"} \
+        and all(v > 0 for v in counts.values()), counts
+
+
+def test_ninja_dojo_default_is_hit_elsewhere(tmp_path, monkeypatch):
+    """Ninja Dojo's baseline default is HIT among the minions not on the Dojo (rule
+    HIT_ELSEWHERE): kernel = reference on greedy games with every ability on where that rule
+    decides a choice, and the same games played with plain HIT differ in the kernel (so these
+    games do test the rule; found by comparing the two rules over 60 games of this cell)."""
+    from balance.games.smash_up import effects
+
+    rules = Rules(players=3, extra_bases=4)
+    games = range(10, 15)
+    played = [play_one(rules, SEATS[:3], ["greedy"] * 3, 17, g) for g in games]
+    assert played == [_reference(rules, SEATS[:3], "greedy", 17, g) for g in games]
+    for f in effects.DATA.glob("*.toml"):
+        text = f.read_text(encoding="utf-8")
+        (tmp_path / f.name).write_text(text.replace("rule=HIT_ELSEWHERE", "rule=HIT"), encoding="utf-8")
+    monkeypatch.setattr(effects, "DATA", tmp_path)
+    assert [play_one(rules, SEATS[:3], ["greedy"] * 3, 17, g) for g in games] != played
+
+
+def test_temple_of_goju_default_spares_after_scoring_specials():
+    """Temple of Goju's tie default (rule SPARE_SPECIALS, [D33]): the lowest printed power among
+    the tied minions without an after-scoring ability (Scout's and First Mate's are data), else
+    among all, the first on ties. The greedy games seldom reach such a tie, so the kernel's rule
+    is asked directly, on cards of the state's definition rows."""
+    from balance.games.smash_up.kernel.effects import spare_specials
+    from balance.games.smash_up.kernel.layout import C_DEF
+    from balance.games.smash_up.kernel.run import new_state
+    from balance.games.smash_up.kernel.tables import D_NAME
+    from balance.games.smash_up.kernel.names import card_code
+    import numpy as np
+
+    box, _ = new_state(Rules(), ["greedy"] * 2)
+    st = box[0]
+    row = {int(name): d for d, name in enumerate(st["defs"][:, D_NAME]) if d < 94}
+    cards = ["Scout", "Invader", "First Mate", "Collector", "Supreme Overlord", "Cut Lass"]  # printed 3 3 2 2 5 3
+    for c, name in enumerate(cards):
+        st["cs"][c, C_DEF] = row[card_code(name)]
+
+    def choice(*names):
+        cand = np.array([cards.index(n) for n in names], np.int64)
+        return names[spare_specials(st, cand, len(cand))]
+
+    assert choice("Scout", "Supreme Overlord") == "Supreme Overlord"  # a Special spared, though lower
+    assert choice("Supreme Overlord", "Invader", "Collector") == "Collector"  # the lowest printed
+    assert choice("Scout", "First Mate") == "First Mate"  # only Specials: the lowest printed
+    assert choice("First Mate", "Collector", "Scout") == "Collector"
+    assert choice("Cut Lass", "Invader") == "Cut Lass" and choice("Invader", "Cut Lass") == "Invader"  # the first
 
 
 def test_homeworld_and_cave_of_shinies_act_and_match(monkeypatch):
@@ -540,8 +592,10 @@ def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypat
     ('["The Mothership"]\nafter_scoring = ["DRAW me mine_at_base"]', "not a base's (a base has no card) step"),
     ('["The Mothership"]\nafter_scoring = ["IF FIRST_MINION", "DRAW me 1"]', "not a base's (a base has no card) "
      "condition; allowed: ALWAYS, NEVER"),
-    ('["The Mothership"]\nafter_scoring = ["SEL_MINION where=here legal=destroy mode=may rule=HIT", "RETURN"]',
-     "a base's selection takes legal=none"),
+    ('["The Mothership"]\nafter_scoring = ["SEL_MINION where=here legal=affect mode=may rule=HIT", "RETURN"]',
+     "a base's selection takes legal=none or legal=destroy"),
+    ('["Temple of Goju"]\nafter_scoring = ["SEL_MINION where=here power<=2 top_power mode=one rule=HIT", "BOTTOM"]',
+     "test given twice"),
     ('["The Mothership"]\nafter_scoring = ["FOR winners", "DRAW me 1"]', "FOR without a NEXT"),
     ('["The Mothership"]\nafter_scoring = []', "after_scoring must be a non-empty list of strings"),
     ('["The Mothership"]\nafter_shuffle = ["DRAW me 1"]', "'The Mothership' has after_shuffle; allowed: "
@@ -589,8 +643,8 @@ def test_every_base_program_is_a_hook_the_reference_gives_that_base(trickster_ba
     cat = rules.catalogue()
     _, _, bases, prog = card_tables(cat, switches_on(rules))
     data = base_data(base_switches(cat, switches_on(rules)))
-    assert {"The Mothership", "The Great Library", "Evans City Cemetery", "The Homeworld", "Cave of Shinies"} \
-        <= {n for n, e in data.items() if e.hooks}
+    assert {"The Mothership", "The Great Library", "Evans City Cemetery", "The Homeworld", "Cave of Shinies",
+            "Ninja Dojo", "Temple of Goju"} <= {n for n, e in data.items() if e.hooks}
     for name, printing in (("The Homeworld", each_time), ("Cave of Shinies", trickster_bases == "2012")):
         program = next(iter(data[name].hooks.values()))  # once per turn, unless the other printing
         once = any(r[I_OP] == OP_IF and r[I_ARG1] == COND_UNUSED_THIS_TURN for r in program)

@@ -22,7 +22,8 @@ operands, bare or ``key=value``::
 ``bases.toml`` holds the bases' data, a table per base name: ``after_scoring`` steps (run once
 the base has scored, before its cards are discarded, as a frame with no card: "here" is the base,
 "me" the current player until a ``FOR winners`` or ``FOR players_here`` loop makes each listed
-player "me"; only steps and conditions that read no card, ``BASE_OPS`` and ``BASE_CONDITIONS``),
+player "me"; only steps and conditions that read no card, ``BASE_OPS`` and ``BASE_CONDITIONS``;
+its ``legal=destroy`` and ``DESTROY`` are for no player's card, as the reference's base code),
 ``static = ["MINION_POWER N"]`` (every minion on it has +N power) and ``scoring_vp =
 "WINNERS_POWER_DIV N"`` (each winner gains its power there // N VP) or ``"PER_MINION N"`` (each
 player N VP per minion of theirs there).
@@ -54,12 +55,14 @@ player in turn order after ``me``):
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
   ``IF not cond [N]``: unless it fails (``MAY not cond`` likewise)
 - ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
-  a test ``power<=N``, ``power<N``, ``printed<=N`` or ``power<mine_here`` (fewer than your
-  minions on the card's base), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
+  a test ``power<=N``, ``power<N``, ``printed<=N``, ``power<mine_here`` (fewer than your
+  minions on the card's base) or ``top_power`` (of the minions the rest admits, those of the
+  highest power), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
   (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice),
-  ``rule=HIT|STRONGEST_THEIRS|HIGHEST_PRINTED`` (the baseline's choice, smash-up-cards.md
-  §1.11, or the highest printed power, the first on ties; none for ``each``), and the flag
-  ``not_same_name``
+  ``rule=HIT|STRONGEST_THEIRS|HIGHEST_PRINTED|HIT_ELSEWHERE|SPARE_SPECIALS`` (the baseline's
+  choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT among the
+  candidates not "here"; the lowest printed power among those without an after-scoring
+  ability, else among all; none for ``each``), and the flag ``not_same_name``
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
@@ -96,9 +99,9 @@ player in turn order after ``me``):
 - ``FOR bases_none_mine`` ... ``NEXT``: the steps between run once per base that had no minion
   of yours when the loop started (slot order, skipping bases gone since), with that base as the
   chosen base (``legal=allowed``, ``PLAY_MINION``); loops do not nest. In a base's program,
-  ``FOR winners`` (the players in first place) and ``FOR players_here`` (those with a minion
-  on the base), each listed when the loop starts, in turn order from the current player: the
-  steps between run once per listed player as "me"
+  ``FOR winners`` (the players in first place), ``FOR players_here`` (those with a minion on
+  the base) and ``FOR players`` (all), each listed when the loop starts, in turn order from
+  the current player: the steps between run once per listed player as "me"
 - ``IF cond [N] skip=K``: when the condition fails, skip the next K steps instead of ending
 
 Static abilities (``static = [...]``):
@@ -193,7 +196,8 @@ SELECTOR = {
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
-             "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED},
+             "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
+             "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS},
 }
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL}
 CARD_SELECTOR = {
@@ -208,8 +212,8 @@ CARD_SELECTOR = {
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
 FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,
-             "players_here": oc.FOR_PLAYERS_HERE}
-BASE_FOR_LISTS = (oc.FOR_WINNERS, oc.FOR_PLAYERS_HERE)  # players of a base: in its programs only
+             "players_here": oc.FOR_PLAYERS_HERE, "players": oc.FOR_PLAYERS}
+BASE_FOR_LISTS = (oc.FOR_WINNERS, oc.FOR_PLAYERS_HERE, oc.FOR_PLAYERS)  # a base's players: its programs only
 PILES = {"hand": oc.TO_HAND, "deck": oc.TO_DECK, "discard": oc.TO_DISCARD}
 TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": oc.TEST_PRINTED_LE}
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
@@ -299,6 +303,12 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
         if word == "not_same_name" and op == oc.OP_SEL_MINION:
             row[oc.I_FLAGS] |= oc.FLAG_NOT_SAME_NAME
             continue
+        if word == "top_power" and op == oc.OP_SEL_MINION:
+            if "test" in given:
+                raise where.error(step, "test given twice")
+            row[oc.I_TEST] = oc.TEST_TOP_POWER
+            given.add("test")
+            continue
         test = next((t for t in TESTS if word.startswith(t) and word[len(t):]), None) \
             if op == oc.OP_SEL_MINION else None
         if test is not None and "=" not in word[len(test):]:
@@ -336,7 +346,7 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
             else:
                 raise where.error(step, f"unknown selector field {key!r}; allowed: "
                                   f"{', '.join(['mode', *SELECTOR])}, a test (power<=N, power<N, "
-                                  "printed<=N, power<mine_here) or not_same_name")
+                                  "printed<=N, power<mine_here, top_power) or not_same_name")
         else:
             raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag")
         if key in given:
@@ -731,7 +741,8 @@ BASE_HOOKS = {"after_scoring": H_AFTER_SCORING, "after_played": H_AFTER_PLAYED,
               "after_destroyed": H_AFTER_DESTROYED}
 # a base's frame has no card, so its programs use only the steps and conditions that read none
 BASE_OPS = {oc.OP_FOR: "FOR", oc.OP_NEXT: "NEXT", oc.OP_IF: "IF", oc.OP_MAY: "MAY",
-            oc.OP_SEL_MINION: "SEL_MINION", oc.OP_RETURN: "RETURN", oc.OP_BOTTOM: "BOTTOM", oc.OP_DRAW: "DRAW me N",
+            oc.OP_SEL_MINION: "SEL_MINION", oc.OP_DESTROY: "DESTROY", oc.OP_RETURN: "RETURN", oc.OP_BOTTOM: "BOTTOM",
+            oc.OP_DRAW: "DRAW me N",
             oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DISCARD_HAND: "DISCARD me hand",
             oc.OP_GRANT_MINION: "GRANT_MINION (not here)", oc.OP_MARK_USED: "MARK self used"}
 BASE_CONDITIONS = ("ALWAYS", "NEVER", "HAND_LE", "HAND_HAS_MINION", "HAND_HAS_MINION_PRINTED_LE",
@@ -772,9 +783,9 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
             raise where.error(text, f"not {kind} step; allowed: {', '.join(ops.values())}")
         if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] not in {CONDITIONS[c] for c in conditions}:
             raise where.error(text, f"not {kind} condition; allowed: {', '.join(conditions)}")
-        if op == oc.OP_SEL_MINION and (row[oc.I_LEGAL] != oc.LEGAL_NONE or row[oc.I_FLAGS]):
-            raise where.error(text, "a base's selection takes legal=none and no not_same_name "
-                              "(both read the acting card)")
+        if op == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT or row[oc.I_FLAGS]):
+            raise where.error(text, "a base's selection takes legal=none or legal=destroy (by no "
+                              "player's card) and no not_same_name (it reads the acting card)")
     _check_order(where, steps, rows)
     _link_loops(where, steps, rows)
     return tuple(map(tuple, rows))

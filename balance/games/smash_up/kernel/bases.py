@@ -1,27 +1,23 @@
-"""Base abilities in the kernel that are code (reference/bases.py class by class, §11). The
-bases whose abilities are data (data/effects/bases.toml: The Mothership, The Great Library,
-Evans City Cemetery run programs; Factory 436-1337 and Rhodes Plaza Mall a ``scoring_vp`` rule;
-The Central Brain a static power, read in ``board.slot_bonus``) are run by ``turn.score_base``
-and ``scoring_vp`` here. The Homeworld is in ``vm`` (it can start a play), Cave of Shinies and
-Tar Pits in ``triggers``."""
+"""Base abilities in the kernel that are code (reference/bases.py class by class, §11): The
+Grey Opal, School of Wizardry, Tortuga and Mushroom Kingdom here, Tar Pits in ``triggers``.
+The others are data (data/effects/bases.toml): programs run by ``turn.score_base`` (after
+scoring), ``vm.base_after_played`` (The Homeworld) and ``triggers.base_leaf`` (Cave of
+Shinies); ``scoring_vp`` here reads the scoring-VP rule (Factory 436-1337, Rhodes Plaza Mall)
+and ``board.slot_bonus`` the static power (The Central Brain)."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from .layout import unpack
-from .baseline import hit, outranked, place, v_with_minion
+from .baseline import outranked, place, v_with_minion
 from .board import (
-    V, active, can_move, destroyable, gap, move, pick, power, remove, insert, to_deck_bottom, vp_now,
+    V, active, can_move, gap, move, pick, power, remove, insert, vp_now,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS, T_PLAYERS,
 )
-from .names import (
-    B_MUSHROOM_KINGDOM, B_NINJA_DOJO, B_SCHOOL_OF_WIZARDRY, B_TEMPLE_OF_GOJU, B_THE_GREY_OPAL, B_TORTUGA,
-    N_FIRST_MATE, N_SCOUT,
-)
+from .names import B_MUSHROOM_KINGDOM, B_SCHOOL_OF_WIZARDRY, B_THE_GREY_OPAL, B_TORTUGA
 from .opcodes import VP_PER_MINION, VP_WINNERS_POWER_DIV
-from .tables import BS_BREAK, BS_NAME, BS_VP0, BS_VP_ARG, BS_VP_RULE, D_NAME, D_POWER
-from .triggers import destroy
+from .tables import BS_BREAK, BS_NAME, BS_VP0, BS_VP_ARG, BS_VP_RULE
 
 R_BASES_2012 = 11
 
@@ -47,13 +43,13 @@ def scoring_vp(st, s, place_, gained):
 
 
 @jit
-def mine_on(st, p, s, out, max_power):
-    """``p``'s minions on slot ``s`` (arrival order) with power <= max_power (-1: any)."""
+def mine_on(st, p, s, out):
+    """``p``'s minions on slot ``s`` (arrival order) into ``out``; returns how many."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]
-        if cs[m, C_CTRL] == p and (max_power < 0 or power(st, m) <= max_power):
+        if cs[m, C_CTRL] == p:
             out[k] = m
             k += 1
     return k
@@ -69,53 +65,7 @@ def after_scoring(st, s, winners, nw, runners, nr):
     cur = tv[T_CURRENT]
     buf = stack_empty(CAP)
     buf2 = stack_empty(CAP)
-    out = stack_empty(CAP)
-    if b == B_NINJA_DOJO:
-        for w in range(nw):
-            p = winners[w]
-            k, ke = 0, 0
-            for t in range(tv[T_NSLOTS]):
-                for i in range(ln[L_SMIN + t]):
-                    m = lst[L_SMIN + t, i]
-                    if destroyable(st, m, -1, False):
-                        buf[k] = m
-                        k += 1
-                        if t != s:
-                            buf2[ke] = m
-                            ke += 1
-            j = hit(st, p, buf2, ke, False)
-            default = k
-            if j >= 0:
-                for i in range(k):
-                    if buf[i] == buf2[j]:
-                        default = i
-            i = pick(st, p, k + 1, default)
-            if i < k:
-                buf2[0] = buf[i]
-                destroy(st, buf2, 1, -1, False, out)
-    elif b == B_TEMPLE_OF_GOJU:
-        for o in range(n):
-            p = (cur + o) % n
-            k = mine_on(st, p, s, buf, -1)
-            if k == 0:
-                continue
-            top = -1
-            for i in range(k):
-                top = max(top, power(st, buf[i]))
-            kt = 0
-            for i in range(k):
-                if power(st, buf[i]) == top:
-                    buf2[kt] = buf[i]
-                    kt += 1
-            best, bk = 0, (2, 0)
-            for i in range(kt):  # no after-scoring Special first, then the lowest printed power
-                d = cs[buf2[i], C_DEF]
-                special = 1 if defs[d, D_NAME] == N_SCOUT or defs[d, D_NAME] == N_FIRST_MATE else 0
-                key = (special, defs[d, D_POWER])
-                if key < bk:
-                    best, bk = i, key
-            to_deck_bottom(st, buf2[pick(st, p, kt, best)])
-    elif b == B_THE_GREY_OPAL:
+    if b == B_THE_GREY_OPAL:
         for o in range(n):
             p = (cur + o) % n
             skip = False
@@ -124,7 +74,7 @@ def after_scoring(st, s, winners, nw, runners, nr):
                     skip = True
             if skip:
                 continue
-            k = mine_on(st, p, s, buf, -1)
+            k = mine_on(st, p, s, buf)
             no = 0  # options (minion, slot) in opt rows
             for i in range(k):
                 for t in range(tv[T_NSLOTS]):

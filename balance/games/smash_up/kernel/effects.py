@@ -29,7 +29,8 @@ from .board import (
 )
 from .layout import (
     CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
-    F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
+    F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
+    MAX_PLAYERS, MAX_SLOTS,
     P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT,
     T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
 )
@@ -37,7 +38,8 @@ from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
-    OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_WINNERS, RULE_HIGHEST_PRINTED,
+    OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
+    RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER,
     COND_HAND_HAS_MINION_PRINTED_LE,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
@@ -55,7 +57,7 @@ from .opcodes import (
     WHERE_HERE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
-from .tables import BS_PROG, D_NAME, D_PROG, D_WANT
+from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_WANT
 from .triggers import destroy
 
 MAX_MOVES = CAP * MAX_SLOTS  # (minion, base) pairs of one MOVE
@@ -145,7 +147,7 @@ def step(st, d, hook, pc):
             for j in range(k):
                 victims[j] = sc[d, j]
             out = stack_empty(CAP)
-            destroy(st, victims, k, p, action, out)
+            destroy(st, victims, k, p if c >= 0 else -1, action, out)  # a base's: by no player
         elif op == OP_RETURN:
             for j in range(fs[d, F_K]):
                 return_to_hand(st, sc[d, j])
@@ -218,7 +220,8 @@ def candidates(st, i, p, c, action, out):
     """The minions selector row ``i`` admits for card ``c`` of controller ``p``, in board order
     (slot, then arrival); the count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    here = cs[c, C_SLOT] if c >= 0 else -1 - c  # a base's frame: its slot (``step``)
+    here = here_of(st, c)
+    by = p if c >= 0 else -1  # a base's ability is no player's card
     who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
     value = pg[i, I_VAL]
     if pg[i, I_VSRC] == VAL_MINE_HERE:
@@ -241,13 +244,30 @@ def candidates(st, i, p, c, action, out):
                 continue
             if same_name and defs[cs[x, C_DEF], D_NAME] == name:
                 continue
-            if legal == LEGAL_AFFECT and not affectable(st, x, p, action):
+            if legal == LEGAL_AFFECT and not affectable(st, x, by, action):
                 continue
-            if legal == LEGAL_DESTROY and not destroyable(st, x, p, action):
+            if legal == LEGAL_DESTROY and not destroyable(st, x, by, action):
                 continue
             out[k] = x
             k += 1
+    if test == TEST_TOP_POWER and k > 0:  # keep those of the highest power, in order
+        top = power(st, out[0])
+        for j in range(1, k):
+            top = max(top, power(st, out[j]))
+        n = 0
+        for j in range(k):
+            if power(st, out[j]) == top:
+                out[n] = out[j]
+                n += 1
+        k = n
     return k
+
+
+@jit
+def here_of(st, c):
+    """The slot "here" means for card ``c``: its own, or for a base's frame (``c`` < 0, see
+    ``step``) the base's."""
+    return st.cs[c, C_SLOT] if c >= 0 else -1 - c
 
 
 @jit
@@ -265,13 +285,47 @@ def strongest_theirs(st, p, cand, k, mandatory):
 
 
 @jit
-def rule_pick(st, p, rule, cand, k, mandatory):
-    """The baseline's choice among ``cand[:k]`` by ``rule``: an index, or -1 (decline)."""
+def rule_pick(st, p, rule, cand, k, mandatory, here):
+    """The baseline's choice among ``cand[:k]`` by ``rule`` (``here``: the slot "here" means):
+    an index, or -1 (decline)."""
     if rule == RULE_HIT:
         return hit(st, p, cand, k, mandatory)
     if rule == RULE_HIGHEST_PRINTED:
         return best_printed(st, cand, k) if k > 0 else -1
+    if rule == RULE_HIT_ELSEWHERE:
+        return hit_elsewhere(st, p, cand, k, here)
+    if rule == RULE_SPARE_SPECIALS:
+        return spare_specials(st, cand, k)
     return strongest_theirs(st, p, cand, k, mandatory)
+
+
+@jit
+def hit_elsewhere(st, p, cand, k, here):
+    """HIT among the candidates not on slot ``here`` (Ninja Dojo): its index in ``cand``, or -1."""
+    cs = st.cs
+    sub = stack_empty(CAP)
+    at = stack_empty(CAP)
+    n = 0
+    for j in range(k):
+        if cs[cand[j], C_SLOT] != here:
+            sub[n], at[n] = cand[j], j
+            n += 1
+    j = hit(st, p, sub, n, False)
+    return at[j] if j >= 0 else -1
+
+
+@jit
+def spare_specials(st, cand, k):
+    """The lowest printed power among the candidates without an after-scoring ability, else
+    among all (the first on ties; Temple of Goju [D33]); -1 for none."""
+    cs, defs = st.cs, st.defs
+    best, bk = -1, (0, 0)
+    for j in range(k):
+        d = cs[cand[j], C_DEF]
+        key = (1 if defs[d, D_PROG + H_AFTER_SCORING] >= 0 else 0, defs[d, D_POWER])
+        if best < 0 or key < bk:
+            best, bk = j, key
+    return best
 
 
 @jit
@@ -283,6 +337,7 @@ def select_minions(st, d, i, p, c, action):
     cand = stack_empty(CAP)
     k = candidates(st, i, p, c, action, cand)
     rule = pg[i, I_RULE]
+    here = here_of(st, c)
     n = 0
     if pg[i, I_MODE] == MODE_EACH:
         for j in range(k):
@@ -290,14 +345,14 @@ def select_minions(st, d, i, p, c, action):
         n = k
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
-            default = rule_pick(st, p, rule, cand, k, True) if strat[p] == GREEDY else 0
+            default = rule_pick(st, p, rule, cand, k, True, here) if strat[p] == GREEDY else 0
             sc[d, 0] = cand[pick(st, p, k, default)]
             n = 1
     else:
         for _ in range(pg[i, I_COUNT]):
             default = k
             if strat[p] == GREEDY:
-                j = rule_pick(st, p, rule, cand, k, False)
+                j = rule_pick(st, p, rule, cand, k, False, here)
                 if j >= 0:
                     default = j
             j = pick(st, p, k + 1, default)
@@ -591,8 +646,8 @@ def bases_none_mine(st, p):
 
 @jit
 def players_listed(st, kind, s):
-    """The players a base's FOR loop lists (FOR_WINNERS, FOR_PLAYERS_HERE on slot ``s``), a bit
-    per turn-order position from the current player (``next_listed``)."""
+    """The players a base's FOR loop lists (FOR_WINNERS, FOR_PLAYERS_HERE on slot ``s``,
+    FOR_PLAYERS), a bit per turn-order position from the current player (``next_listed``)."""
     tv = st.tv
     n = tv[T_PLAYERS]
     pw = stack_empty(MAX_PLAYERS)
@@ -601,7 +656,7 @@ def players_listed(st, kind, s):
     mask = 0
     for o in range(n):
         q = (tv[T_CURRENT] + o) % n
-        if (place_[q] == 0) if kind == FOR_WINNERS else has_minion_on(st, q, s):
+        if kind == FOR_PLAYERS or (place_[q] == 0 if kind == FOR_WINNERS else has_minion_on(st, q, s)):
             mask |= 1 << o
     return mask
 

@@ -34,20 +34,22 @@ SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 DRAW_FIXED, DRAW_MINE_AT_BASE = 0, 1
 # OP_FOR's list (I_ARG1), fixed when the loop starts: the bases with no minion of yours; or, in
 # a base's program, players in turn order from the current one: the base's winners (first
-# place), or those with a minion on it. A player loop makes each listed player the frame's
+# place), those with a minion on it, or every player. A player loop makes each listed player the frame's
 # player (``F_P``, "me") in turn. FOR's I_ARG2 is the row offset of its OP_NEXT, whose I_ARG1 is
 # the offset back to the OP_FOR
-FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE = 0, 1, 2
+FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS = 0, 1, 2, 3
 # OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
 # cards), apart from the selection in sc[d, :F_K]
 MAX_REVEAL = 8
 
 # SEL_MINION: where (I_WHERE), whose (I_WHO), the test (I_TEST against a value from I_VSRC and
 # I_VAL), what may be done to it (I_LEGAL), how many are chosen (I_MODE, I_COUNT), the baseline's
-# rule (I_RULE), flags (I_FLAGS)
+# rule (I_RULE), flags (I_FLAGS). In a base's program the legality is for no player's card
+# (the reference's ``destroyable(m, None, False)``), and a DESTROY is by no player
 WHERE_ANY, WHERE_HERE = 0, 1
 OWNER_ANY, OWNER_MINE, OWNER_THEIRS = 0, 1, 2
 TEST_NONE, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE = 0, 1, 2, 3
+TEST_TOP_POWER = 4  # of the minions the rest admits, those of the highest power (Temple of Goju)
 VAL_LITERAL, VAL_MINE_HERE = 0, 1  # a number, or the card's controller's minions on its base
 LEGAL_NONE, LEGAL_AFFECT, LEGAL_DESTROY = 0, 1, 2
 # one (mandatory: no decline), up to I_COUNT (each may decline), each candidate (no choice), or
@@ -66,8 +68,10 @@ RULE_SAIL, RULE_PREFER = 8, 9
 RULE_PLACE, RULE_MOST_MINE = 7, 10
 # SEL_CARD's: the first card of another player, else none (-1)
 RULE_THEIRS = 11
-# SEL_MINION's: the highest printed power (the first on ties; The Mothership)
-RULE_HIGHEST_PRINTED = 12
+# SEL_MINION's: the highest printed power (the first on ties; The Mothership); HIT among the
+# candidates not on "here" (Ninja Dojo); the lowest printed power among the minions without an
+# after-scoring ability, else among all (Temple of Goju [D33]; the first on ties)
+RULE_HIGHEST_PRINTED, RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS = 12, 13, 14
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
 # first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
 # (not on minions there), the other actions on the minion the card is attached to
