@@ -19,14 +19,19 @@ operands, bare or ``key=value``::
     action = ["SEL_MINION where=any power<=3 legal=destroy mode=one rule=HIT", "DESTROY"]
     want = ["HAS_HIT"]
 
-``bases.toml`` holds the bases' data, a table per base name: ``after_scoring`` steps (run once
-the base has scored, before its cards are discarded, as a frame with no card: "here" is the base,
-"me" the current player until a ``FOR winners`` or ``FOR players_here`` loop makes each listed
-player "me"; only steps and conditions that read no card, ``BASE_OPS`` and ``BASE_CONDITIONS``;
-its ``legal=destroy`` and ``DESTROY`` are for no player's card, as the reference's base code),
-``static = ["MINION_POWER N"]`` (every minion on it has +N power) and ``scoring_vp =
+``bases.toml`` holds the bases' data, a table per base name (``BASE_HOOKS``): ``after_scoring``
+steps (run once the base has scored, before its cards are discarded, "me" the current player
+until a ``FOR winners``, ``FOR players_here`` or ``FOR players`` loop makes each listed player
+"me"), ``after_played`` (after a minion is played there, "me" its controller) and
+``after_destroyed`` (after a minion there is destroyed, "me" its owner; a leaf: ``LEAF_OPS``
+only). A base's program runs as a frame with no card: "here" is the base, only the steps and
+conditions that read no card are allowed (``BASE_OPS``, ``BASE_CONDITIONS``), its
+``legal=destroy`` and ``DESTROY`` are for no player's card, as the reference's base code, and
+``UNUSED_THIS_TURN`` / ``MARK self used`` are "me"'s use of the base this turn. Beside them,
+``static = ["MINION_POWER N"]`` (every minion on it has +N power), ``scoring_vp =
 "WINNERS_POWER_DIV N"`` (each winner gains its power there // N VP) or ``"PER_MINION N"`` (each
-player N VP per minion of theirs there).
+player N VP per minion of theirs there), and ``if`` tables for a rules switch or ``bases_2012``
+(the 2012 printing of Cave of Shinies and Mushroom Kingdom).
 
 A rules switch (``Rules.SWITCHES``) that changes a card is a table ``["Card".if.switch]`` whose
 hooks replace the card's when the switch is on. The 2012 Tricksters list reads
@@ -130,6 +135,7 @@ carrying another player's action, else the first base).
 Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
 played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
 selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
+``HAND_HAS_MINION_PRINTED_LE N`` (a minion card of printed power <= N in hand),
 ``DISCARD_HAS_MINION``, ``MINION_PLAY_USEFUL`` (two minions in hand, or one and no minion play
 left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS`` (the first
 selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
