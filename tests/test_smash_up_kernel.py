@@ -146,7 +146,9 @@ def test_temple_of_goju_default_spares_after_scoring_specials():
 
     box, _ = new_state(Rules(), ["greedy"] * 2)
     st = box[0]
-    row = {int(name): d for d, name in enumerate(st["defs"][:, D_NAME]) if d < 94}
+    row = {}
+    for d, name in enumerate(st["defs"][:, D_NAME]):  # the card list's rows first, then zero padding
+        row.setdefault(int(name), d)
     cards = ["Scout", "Invader", "First Mate", "Collector", "Supreme Overlord", "Cut Lass"]  # printed 3 3 2 2 5 3
     for c, name in enumerate(cards):
         st["cs"][c, C_DEF] = row[card_code(name)]
