@@ -71,7 +71,7 @@ def step(st, d, hook, pc):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     # a base's frame has no card: F_C is -1 - its slot (``stack.push_base_frame``)
-    start = defs[cs[c, C_DEF], D_PROG + hook] if c >= 0 else bases[ss[-1 - c, S_BASE], BS_PROG + hook]
+    start = defs[cs[c, C_DEF], D_PROG + hook] if c >= 0 else bases[ss[here_of(st, c), S_BASE], BS_PROG + hook]
     # an action card's effect (played, or attached: its on-attach and triggered abilities, also
     # once it discarded itself), so protection from actions applies
     action = hook != H_ON_PLAY and c >= 0 and is_action_card(st, c)
@@ -88,7 +88,8 @@ def step(st, d, hook, pc):
                 pc += pg[i, I_ARG3]
         elif op == OP_FOR:  # fix the loop's list, then let its NEXT take the first
             kind = pg[i, I_ARG1]
-            fs[d, F_L] = bases_none_mine(st, p) if kind == FOR_BASES_NONE_MINE else players_listed(st, kind, -1 - c)
+            fs[d, F_L] = bases_none_mine(st, p) if kind == FOR_BASES_NONE_MINE else \
+                players_listed(st, kind, here_of(st, c))
             fs[d, F_I] = -1
             pc += pg[i, I_ARG2] - 1
         elif op == OP_NEXT:  # the next listed base still in play, or player: run the body again
@@ -177,7 +178,7 @@ def step(st, d, hook, pc):
             if c >= 0:
                 cs[c, C_NAMED] = tv[T_TURNS] + 1
             else:  # a base's: p's use of it this turn
-                ps[p, P_BASES_USED] |= 1 << ss[-1 - c, S_BASE]
+                ps[p, P_BASES_USED] |= 1 << ss[here_of(st, c), S_BASE]
         elif op == OP_SEL_SELF:  # the card itself (a minion in play) becomes the selection
             sc[d, 0], fs[d, F_K] = c, 1
         elif op == OP_MOVE_SELF:
@@ -266,7 +267,7 @@ def candidates(st, i, p, c, action, out):
 @jit
 def here_of(st, c):
     """The slot "here" means for card ``c``: its own, or for a base's frame (``c`` < 0, see
-    ``step``) the base's."""
+    ``step``) the base's: the one place that decodes ``stack.push_base_frame``'s -1 - slot."""
     return st.cs[c, C_SLOT] if c >= 0 else -1 - c
 
 
@@ -742,7 +743,7 @@ def condition(st, d, p, c, cond, arg):
         return ln[L_DISC + p] > ln[L_DECK + p]
     elif cond == COND_UNUSED_THIS_TURN:  # its once-per-turn use (MARK self used) not spent
         if c < 0:  # a base's frame: p's use of the base this turn
-            return (ps[p, P_BASES_USED] >> ss[-1 - c, S_BASE]) & 1 == 0
+            return (ps[p, P_BASES_USED] >> ss[here_of(st, c), S_BASE]) & 1 == 0
         return cs[c, C_NAMED] != tv[T_TURNS] + 1
     elif COND_PLAYED_BY_OTHER <= cond <= COND_PLAYED_DESTROYABLE:  # the minion whose play triggered it
         return played(st, d, p, c, cond)
