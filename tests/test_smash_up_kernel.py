@@ -497,7 +497,7 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\nwant = ["ALWAYS"]', "has a want but no action"),
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["SOMETIMES"]', "unknown condition"),
     ('[Invader]\nongoing = ["DRAW me 1"]', "has ongoing; allowed"),
-    ('[Invader.if.invaders_win]\non_play = ["DRAW me 1"]', "unknown rules switch"),
+    ('[Invader.if.invaders_win]\non_play = ["DRAW me 1"]', "unknown switch; allowed: collector_excludes"),
     ('[Invaderz]\non_play = ["DRAW me 1"]', "no Aliens card named 'Invaderz'"),
     ('[Invader]\naction = ["MOVE who=mine mode=each rule=BEST_MOVE"]', "unknown mode 'each'"),
     ('[Invader]\naction = ["MOVE where=here mode=one rule=BEST_MOVE"]', "unknown selector field 'where'"),

@@ -650,15 +650,20 @@ def _check_not_in_play(where: _Where, steps: list[str], rows) -> None:
             raise where.error(text, "reads the card in play: not in an action's effect (played, not in play)")
 
 
-def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
+def _switched(source: str, name: str, table: dict, switches: frozenset, allowed: tuple) -> dict:
+    """``table`` without its ``if`` tables, each of whose keys replace the table's when its
+    switch (one of ``allowed``) is in ``switches``."""
     table = dict(table)
-    overrides = table.pop("if", {})
-    for switch, hooks in overrides.items():
-        if switch not in SWITCHES:
-            raise BalanceError(f"{source}: {name!r} if.{switch}: unknown rules switch; allowed: "
-                               f"{', '.join(SWITCHES)}")
+    for switch, keys in table.pop("if", {}).items():
+        if switch not in allowed:
+            raise BalanceError(f"{source}: {name!r} if.{switch}: unknown switch; allowed: {', '.join(allowed)}")
         if switch in switches:
-            table.update(hooks)
+            table.update(keys)
+    return table
+
+
+def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
+    table = _switched(source, name, table, switches, SWITCHES)
     unknown = set(table) - set(HOOKS) - {"want", "static", "host"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
@@ -802,13 +807,7 @@ def _base_effects(source: str, name: str, table: dict, switches: frozenset) -> B
     scoring until a FOR over the base's players makes each one "me"), ``static =
     ["MINION_POWER N"]``, ``scoring_vp = "WINNERS_POWER_DIV N"|"PER_MINION N"``, and ``if``
     tables (a switch in ``switches`` replaces the keys it gives)."""
-    table = dict(table)
-    for switch, keys in table.pop("if", {}).items():
-        if switch not in (*SWITCHES, BASES_2012):
-            raise BalanceError(f"{source}: {name!r} if.{switch}: unknown switch; allowed: "
-                               f"{', '.join((*SWITCHES, BASES_2012))}")
-        if switch in switches:
-            table.update(keys)
+    table = _switched(source, name, table, switches, (*SWITCHES, BASES_2012))
     unknown = set(table) - {*BASE_HOOKS, "static", "scoring_vp"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
