@@ -16,7 +16,7 @@ A base's program (``bases.toml``) runs in a card frame without a card: its ``F_C
 assembler allows a base only the steps and conditions that do not).
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty
+from balance.core._jit import jit_inline, stack_empty
 
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
@@ -64,7 +64,7 @@ MAX_MOVES = CAP * MAX_SLOTS  # (minion, base) pairs of one MOVE
 REVEALED = CAP - MAX_REVEAL  # the frame's revealed cards: sc[d, REVEALED:REVEALED + F_J]
 
 
-@jit
+@jit_inline
 def step(st, d, hook, pc):
     """Run card frame ``d``'s program for ``hook`` from offset ``pc``; returns the offset to
     resume at (a frame was pushed above this one), or DONE."""

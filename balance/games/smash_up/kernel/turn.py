@@ -167,7 +167,7 @@ def talent_ready(st, p, x):
         cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
 
 
-@jit
+@jit_inline
 def greedy_play(st, p, n):
     """``greedy_choice`` with the board reading kept for this one choice (``T_MEMO``): the
     board does not change while it asks wants and hosts."""
@@ -178,7 +178,7 @@ def greedy_play(st, p, n):
     return i
 
 
-@jit
+@jit_inline
 def greedy_choice(st, p, n):
     """``greedy_play``: a wanted talent, a wanted extra move (They're Coming To Get You), a
     minion, the first wanted action in hand, else end the phase."""
@@ -214,7 +214,7 @@ def greedy_choice(st, p, n):
     return n - 1
 
 
-@jit
+@jit_inline
 def do_move(st, p, kind, c, s):
     """``Game.do_move``: the move's resolution runs on the stack until it is complete."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
@@ -249,7 +249,7 @@ def use_ctgy(st, p, c, a):
     play_minion_now(st, p, c, cs[a, C_SLOT], Z_DISCARD)
 
 
-@jit
+@jit_inline
 def play_phase(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     tv[T_IN_PHASE] = 1
@@ -267,7 +267,7 @@ def play_phase(st, p):
 
 
 # ---- scoring ------------------------------------------------------------------------------------
-@jit
+@jit_inline
 def score_phase(st):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     rdy = stack_empty(16)
@@ -293,7 +293,7 @@ def score_phase(st):
         score_base(st, s)
 
 
-@jit
+@jit_inline
 def score_base(st, s):
     """``Game.score_base`` (§1.8): places and VP, the base's hooks, discards, replacement."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
@@ -374,7 +374,7 @@ def count_scored(st, s, place, gained):
             stats[O_LAST + p] = b
 
 
-@jit
+@jit_inline
 def after_specials(st, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mine = stack_empty(CAP)
@@ -417,7 +417,7 @@ def remove_slot(st, s):
 
 
 # ---- the turn ----------------------------------------------------------------------------------
-@jit
+@jit_inline
 def start_of_turn(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     for s in range(tv[T_NSLOTS]):
@@ -436,7 +436,7 @@ def start_of_turn(st, p):
         start_of_turn_bases(st, p)
 
 
-@jit
+@jit_inline
 def edge_hooks(st, p, starting):
     """Start-of-turn abilities of ``p``'s cards, or end-of-turn abilities of every card, in
     ``cards_in_play_by_order`` (§1.7): each card's data program (``start``, ``end``) runs in a
@@ -462,7 +462,7 @@ def draw_phase(st, p):
         discard_choice(st, p)
 
 
-@jit
+@jit_inline
 def end_of_turn(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_MODE] & MODE_CARDS:

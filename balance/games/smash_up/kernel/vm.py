@@ -280,7 +280,7 @@ def action_starts(st, d):
     return True
 
 
-@jit
+@jit_inline
 def action_now(st, p):
     """One extra action used at once (``Game.grant_action`` outside the phase); False when
     none is played (the rest of the grant is lost too)."""
