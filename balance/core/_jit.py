@@ -6,6 +6,9 @@ error_model='numpy': division never raises inside kernels (inputs are validated 
 Every kernel function compiles under a file lock (``_LockedDispatcher``): processes that need
 the same function at once (test workers, a dask cluster's workers on one machine) compile it
 once and the others load it from the cache.
+Kernels compile without LLVM's loop and SLP vectorizers (``_no_vectorizers``): game code is
+branches over small integer arrays, which they do not speed up, and they took about a tenth of
+the Smash Up kernel's cold compile (docs/BENCHMARKS.md).
 """
 import os
 from contextlib import contextmanager
@@ -52,6 +55,18 @@ def _file_lock(folder: str, name: str):
             _HELD.discard(path)
 
 
+@contextmanager
+def _no_vectorizers():
+    """numba's LLVM pass builders read these flags at every compile; restored on exit, so
+    numba code outside the kernels keeps the user's settings."""
+    saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
+    numba.config.LOOP_VECTORIZE = numba.config.SLP_VECTORIZE = False
+    try:
+        yield
+    finally:
+        numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE = saved
+
+
 class _LockedDispatcher(CPUDispatcher):
     """A dispatcher whose compile holds a lock file beside its cache, one per function.
 
@@ -69,7 +84,7 @@ class _LockedDispatcher(CPUDispatcher):
         if folder is None or tuple(args) in self.overloads:
             return super().compile(sig)
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock"
-        with global_compiler_lock, _file_lock(folder, name):
+        with global_compiler_lock, _file_lock(folder, name), _no_vectorizers():
             return super().compile(sig)
 
 
