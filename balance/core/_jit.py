@@ -6,12 +6,14 @@ error_model='numpy': division never raises inside kernels (inputs are validated 
 Every kernel function compiles under a file lock (``_LockedDispatcher``): processes that need
 the same function at once (test workers, a dask cluster's workers on one machine) compile it
 once and the others load it from the cache.
-Kernels compile without LLVM's loop and SLP vectorizers (``_no_vectorizers``): game code is
-branches over small integer arrays, which they do not speed up, and they took about a tenth of
-the Smash Up kernel's cold compile (docs/BENCHMARKS.md).
+``jit_widened`` kernels and ``jit_novec`` (their entry points) compile without LLVM's loop and
+SLP vectorizers (``_no_vectorizers``): Smash Up's code is branches over small integer arrays,
+which they do not speed up, and they took about a tenth of its cold compile. avengers-cards'
+greedy kernel runs 2.3x slower without them, so the other decorators keep them
+(docs/BENCHMARKS.md).
 """
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import partial
 
 import numba
@@ -78,27 +80,36 @@ class _LockedDispatcher(CPUDispatcher):
     numba's cache files, by module and name: functions of one name in several modules of a
     folder may call each other."""
 
+    vectorize = True  # False: compiled without LLVM's vectorizers (``_no_vectorizers``)
+
     def compile(self, sig):
         folder = getattr(self._cache, "_cache_path", None)  # None: not cached (cache=False)
         args, _ = sigutils.normalize_signature(sig)
         if folder is None or tuple(args) in self.overloads:
             return super().compile(sig)
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock"
-        with global_compiler_lock, _file_lock(folder, name), _no_vectorizers():
+        with global_compiler_lock, _file_lock(folder, name), \
+                (nullcontext() if self.vectorize else _no_vectorizers()):
             return super().compile(sig)
 
 
-def _locked(make):
-    """A numba decorator whose dispatchers compile under the lock (``_LockedDispatcher``)."""
+def _locked(make, vectorize=True):
+    """A numba decorator whose dispatchers compile under the lock (``_LockedDispatcher``), with
+    LLVM's vectorizers or without them."""
     def decorate(fn):
         dispatcher = make(fn)
         if isinstance(dispatcher, CPUDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
             dispatcher.__class__ = _LockedDispatcher
+            dispatcher.vectorize = vectorize
         return dispatcher
     return decorate
 
 
 jit = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy"))
+
+# ``jit`` for the entry point of a ``jit_widened`` kernel: its library links and optimises the
+# whole kernel again, so it too compiles without the vectorizers.
+jit_novec = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy"), vectorize=False)
 
 # Hot helpers called per card or per fight: inlined at the Numba IR level, so the kernel's
 # loops see their bodies. A plain jitted call passes each array as a struct (7 words) with
@@ -137,6 +148,7 @@ def jit_widened(fn):
     dispatcher = jit_nonrt(fn)
     if isinstance(dispatcher, _LockedDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
         dispatcher.__class__ = _WidenedDispatcher
+        dispatcher.vectorize = False
     return dispatcher
 
 

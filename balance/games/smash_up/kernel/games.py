@@ -1,7 +1,7 @@
 """A chunk of games: each game's streams and sides, the game, its result (``engine.Engine``)."""
 import numpy as np
 
-from balance.core._jit import jit, stack_zeros
+from balance.core._jit import jit_novec as jit, stack_zeros
 from balance.core.game import WIN_UNIT
 from balance.core.kit import SIDE_STREAM, draw_distinct, game_key, game_stream_key, seed_key
 from balance.core.rng import below
