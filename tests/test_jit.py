@@ -63,3 +63,48 @@ def test_functions_of_one_name_in_two_modules_of_a_folder_compile(tmp_path):
             "print(m.work(10))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.split() == [str(sum(i * i % 7 for i in range(10)) + 1)]
+
+
+def test_novec_kernels_compile_without_the_loop_vectorizer_and_restore_numba_settings(tmp_path, monkeypatch):
+    """Smash Up's kernel (``jit_widened``, entry ``jit_novec``) compiles without LLVM's loop
+    vectorizer, which cost a tenth of its cold compile and sped nothing up; plain ``jit`` keeps
+    it (avengers-cards' greedy kernel runs 2.3x slower without). Seen through the pass builders
+    numba creates while each cold function compiles; numba's own setting is back afterwards."""
+    import importlib
+    import numba
+    import numba.core.codegen as codegen
+
+    (tmp_path / "vectorize_for_test.py").write_text(MODULE + textwrap.dedent('''
+        from balance.core._jit import jit_novec, jit_widened
+
+
+        @jit_novec
+        def work_novec(n):
+            return work(n) + 1
+
+
+        @jit_widened
+        def work_widened(n):
+            total = 0
+            for i in range(n):
+                total += i % 3
+            return total
+        '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    seen = []
+    real = codegen.create_pass_builder
+
+    def spy(tm, opt=2, loop_vectorize=False, slp_vectorize=False):
+        seen.append(bool(loop_vectorize))
+        return real(tm, opt=opt, loop_vectorize=loop_vectorize, slp_vectorize=slp_vectorize)
+
+    monkeypatch.setattr(codegen, "create_pass_builder", spy)
+    before = numba.config.LOOP_VECTORIZE
+    k = importlib.import_module("vectorize_for_test")
+    found = {}
+    for name, fn, n in (("jit", k.work, 10), ("jit_novec", k.work_novec, 10), ("jit_widened", k.work_widened, 9)):
+        seen.clear()
+        fn(n)
+        found[name] = (len(seen) > 0, any(seen))
+    assert found == {"jit": (True, True), "jit_novec": (True, False), "jit_widened": (True, False)}
+    assert numba.config.LOOP_VECTORIZE == before
