@@ -299,6 +299,43 @@ def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list
                        capture_output=True)
 
 
+SMASH_COLD = """
+import time
+t = time.perf_counter()
+from balance.core.strategy import parse_strategy
+from balance.games.smash_up.engine import Engine
+from balance.games.smash_up.rules import Rules
+from balance.games.smash_up.strategies import STRATEGIES
+Engine(Rules.from_overrides({"players": 2}), [parse_strategy("greedy", STRATEGIES)] * 2).play(0, 0, 10)
+print(time.perf_counter() - t)
+"""
+
+
+def cold_against(ref: str, rounds: int) -> list[tuple[float, float]]:
+    """Seconds of a cold Smash Up compile (import, then 10 greedy games on an empty numba cache)
+    in the commit ``ref`` and in this tree, both at once, one process per core, so the machine's
+    state hits both alike (its drift between runs is minutes). Returns (ref, this) per round."""
+    old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
+                   check=True, capture_output=True)
+    try:
+        out = []
+        for r in range(rounds):
+            with tempfile.TemporaryDirectory() as tmp:
+                procs = [subprocess.Popen([sys.executable, "-c", SMASH_COLD], cwd=tree, text=True,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                          env={**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": f"{tmp}/{i}"})
+                         for i, tree in enumerate((old, ROOT))]
+                before, after = (float(p.communicate()[0].split()[-1]) for p in procs)
+            out.append((before, after))
+            print(f"cold compile, round {r + 1}: {ref} {before:.0f} s, this tree {after:.0f} s, "
+                  f"ratio {after / before:.2f}", flush=True)
+        return out
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
+                       capture_output=True)
+
+
 def main() -> None:
     # LocalCluster workers are spawned processes: they import this file as __main__ again,
     # so everything runs under the `if __name__ == "__main__"` guard below.
@@ -307,7 +344,14 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "BENCHMARKS.md"))
     ap.add_argument("--against", metavar="REF", help="compare kernel speed with git REF only")
     ap.add_argument("--only", choices=["smash-up"], help="measure one game's section and update it in --out")
+    ap.add_argument("--cold", action="store_true",
+                    help="with --against: time the Smash Up kernel's cold compile in both trees at once")
     args = ap.parse_args()
+    if args.cold:
+        if not args.against:
+            ap.error("--cold compares two trees: give --against REF")
+        cold_against(args.against, 1 if args.quick else 2)
+        return
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
     if args.against:
         smash = args.only == "smash-up"
