@@ -146,10 +146,13 @@ def smash_section(quick: bool, repeats: int) -> list[str]:
         f"| warm (cached) | {warm:.1f} |",
         "",
         "The cold compile is paid once per machine (numba caches it next to the sources). It is",
-        "why the kernel is compiled without the NRT and with constant arguments widened",
-        "(`balance.core._jit.jit_widened`), why each kernel function compiles under a lock file (so",
-        "`make test`'s workers compile it once), and why `make test` starts it first",
-        "(tests/conftest.py). `python scripts/compile_times.py` (on a cold cache) lists where it goes.",
+        "why the kernel is compiled without the NRT, with constant arguments widened and without",
+        "LLVM's vectorizers (`balance.core._jit.jit_widened`), why the turn's functions above the VM",
+        "are IR-inlined into `turn.play_game` (numba optimises and codegens each library's whole",
+        "closure again), why each kernel function compiles under a lock file (so `make test`'s",
+        "workers compile it once), and why `make test` starts it first (tests/conftest.py).",
+        "`python scripts/compile_times.py` (on a cold cache) lists where it goes; `python",
+        "scripts/bench.py --against REF --cold` compares two trees' cold compiles side by side.",
         "",
     ]
 
