@@ -4,6 +4,11 @@ Mirrors reference/game.py (``Game.setup``, ``play_phase``, ``score_phase``, ``sc
 ``take_turn``) and the baseline's choices of reference/baseline.py. A choice is made by
 ``pick``: the seat's strategy takes the baseline's index (``GREEDY``) or draws uniformly from
 the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference.
+
+The phases and the other functions above ``vm.run``, each called from one place, are
+``jit_inline``: compiled into ``play_game``. As libraries of their own, each made numba
+re-optimise the VM's whole closure in the cold compile (docs/ARCHITECTURE.md, "What a cold
+compile costs"); ``run`` itself, called from several of them, stays one library.
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty, stack_zeros
