@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -274,9 +275,6 @@ def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list
     a change costs no speed, or what it gains. avengers-cards by default; smash-up's cases
     with ``smash`` (``--only smash-up``). Returns (spec, players, ref rate, this rate) medians.
     The first call in each tree compiles its kernel (or loads that tree's numba cache)."""
-    old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
-                   check=True, capture_output=True)
     code = SMASH_RATE if smash else ("import sys; sys.path.insert(0, 'scripts'); import bench; "
                                      "print(bench.kernel_rate({players}, {spec!r}, {games}, 1))")
     cases = list(SMASH_CASES) if smash else [("random", 4), ("greedy", 4), ("random", 5)]
@@ -287,8 +285,8 @@ def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list
                              capture_output=True, text=True).stdout
         return float(out.strip().splitlines()[-1])
 
-    try:
-        rows = []
+    rows = []
+    with ref_worktree(ref) as old:
         for spec, players in cases:
             rate(old, spec, players), rate(ROOT, spec, players)  # compile or load both caches
             pairs = [(rate(old, spec, players), rate(ROOT, spec, players)) for _ in range(rounds)]
@@ -296,7 +294,17 @@ def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list
             rows.append((spec, players, before, after))
             print(f"{spec:<8} {players}p  {ref}: {before:>12,.0f}  this tree: {after:>12,.0f}  "
                   f"ratio {after / before:.3f}", flush=True)
-        return rows
+    return rows
+
+
+@contextmanager
+def ref_worktree(ref: str):
+    """A checkout of the commit ``ref`` in a temporary git worktree (its path), removed on exit."""
+    old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
+                   check=True, capture_output=True)
+    try:
+        yield old
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
                        capture_output=True)
@@ -318,11 +326,8 @@ def cold_against(ref: str, rounds: int) -> list[tuple[float, float]]:
     """Seconds of a cold Smash Up compile (import, then 10 greedy games on an empty numba cache)
     in the commit ``ref`` and in this tree, both at once, one process per core, so the machine's
     state hits both alike (its drift between runs is minutes). Returns (ref, this) per round."""
-    old = Path(tempfile.mkdtemp(prefix="bench-ref-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), ref],
-                   check=True, capture_output=True)
-    try:
-        out = []
+    out = []
+    with ref_worktree(ref) as old:
         for r in range(rounds):
             with tempfile.TemporaryDirectory() as tmp:
                 procs = [subprocess.Popen([sys.executable, "-c", SMASH_COLD], cwd=tree, text=True,
@@ -333,10 +338,7 @@ def cold_against(ref: str, rounds: int) -> list[tuple[float, float]]:
             out.append((before, after))
             print(f"cold compile, round {r + 1}: {ref} {before:.0f} s, this tree {after:.0f} s, "
                   f"ratio {after / before:.2f}", flush=True)
-        return out
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
-                       capture_output=True)
+    return out
 
 
 def main() -> None:
