@@ -336,6 +336,13 @@ def v_moved(st, p, m, s, cnt, terms, before):
     return v
 
 
+@jit_inline
+def bonus_first(st, c):
+    """A Microbot Fixer or Reclaimer: the baseline plays it first as the turn's first minion."""
+    nm = st.defs[st.cs[c, C_DEF], D_NAME]
+    return nm == N_MICROBOT_FIXER or nm == N_MICROBOT_RECLAIMER
+
+
 @jit
 def greedy_minion(st, p, lo, hi):
     """``greedy_minion`` over minion moves ``opt[lo:hi]`` (kind, card, slot): the card first
@@ -347,9 +354,7 @@ def greedy_minion(st, p, lo, hi):
     bk = (0, 0, 0)
     for i in range(lo, hi):
         c = opt[i, 1]
-        nm = defs[cs[c, C_DEF], D_NAME]
-        bonus = first and (nm == N_MICROBOT_FIXER or nm == N_MICROBOT_RECLAIMER)
-        k = (0 if bonus else 1, -defs[cs[c, C_DEF], D_POWER], opt[i, 0])
+        k = (0 if first and bonus_first(st, c) else 1, -defs[cs[c, C_DEF], D_POWER], opt[i, 0])
         if best < 0 or k < bk:
             best, bk = i, k
     kind, c = opt[best, 0], opt[best, 1]

@@ -7,12 +7,13 @@ function that pushes a frame returns the step it continues at (never ``DONE`` in
 its own frame is under the new one). Nothing here runs a frame; card modules import this.
 """
 from balance.core._jit import jit_widened as jit
+from balance.core._jit import jit_inline, stack_empty
 
 from .layout import unpack
 from .baseline import greedy_minion
 from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant
 from .layout import (
-    PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
+    CAP, MAX_SLOTS, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
     C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
     MV_TENACIOUS, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
     Z_DISCARD, Z_HAND,
@@ -98,16 +99,20 @@ def add_option(opt, n, kind, c, s):
     return n + 1
 
 
-@jit
-def minion_moves(st, p, n):
-    """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
+@jit_inline
+def minion_cards(st, p, kinds, cards):
+    """The cards ``p`` may try to play as a Play Cards minion move, in ``Game.minion_moves``'
+    order, whether or not a base takes them: its minion cards in hand (``MV_HAND``), in its
+    discard pile with a discard grant open (``MV_DISCARD``), and its first Tenacious Z there in
+    its own phase (``MV_TENACIOUS``). Fills ``kinds`` and ``cards`` (int64[CAP]); returns the
+    count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    k = 0
     for i in range(ln[L_HAND + p]):
         c = lst[L_HAND + p, i]
         if is_minion_card(st, c):
-            for s in range(tv[T_NSLOTS]):
-                if minion_allowed(st, p, c, s) and grant_for(st, p, c, s, False) != -1:
-                    n = add_option(opt, n, MV_HAND, c, s)
+            kinds[k], cards[k] = MV_HAND, c
+            k += 1
     has_disc = False
     for i in range(tv[T_NGRANTS]):
         if gr[i, 0] == G_DISC:
@@ -116,17 +121,41 @@ def minion_moves(st, p, n):
         for i in range(ln[L_DISC + p]):
             c = lst[L_DISC + p, i]
             if is_minion_card(st, c):
-                for s in range(tv[T_NSLOTS]):
-                    if minion_allowed(st, p, c, s):
-                        n = add_option(opt, n, MV_DISCARD, c, s)
+                kinds[k], cards[k] = MV_DISCARD, c
+                k += 1
     if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
         for i in range(ln[L_DISC + p]):
             c = lst[L_DISC + p, i]
             if defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
-                for s in range(tv[T_NSLOTS]):
-                    if minion_allowed(st, p, c, s):
-                        n = add_option(opt, n, MV_TENACIOUS, c, s)
+                kinds[k], cards[k] = MV_TENACIOUS, c
+                k += 1
                 break
+    return k
+
+
+@jit_inline
+def card_slots(st, p, kind, c, slots):
+    """The slots, in order, onto which ``p`` may play minion card ``c`` as a move of ``kind``
+    (``minion_cards``; from hand a grant or the free play must fit it) into ``slots``
+    (int64[MAX_SLOTS]); returns the count."""
+    k = 0
+    for s in range(st.tv[T_NSLOTS]):
+        if minion_allowed(st, p, c, s) and (kind != MV_HAND or grant_for(st, p, c, s, False) != -1):
+            slots[k] = s
+            k += 1
+    return k
+
+
+@jit
+def minion_moves(st, p, n):
+    """``Game.minion_moves`` appended to ``opt`` from row ``n``; returns the new count."""
+    opt = st.opt
+    kinds = stack_empty(CAP)
+    cards = stack_empty(CAP)
+    slots = stack_empty(MAX_SLOTS)
+    for i in range(minion_cards(st, p, kinds, cards)):
+        for j in range(card_slots(st, p, kinds[i], cards[i], slots)):
+            n = add_option(opt, n, kinds[i], cards[i], slots[j])
     return n
 
 

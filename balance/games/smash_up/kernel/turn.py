@@ -15,7 +15,7 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .layout import unpack
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
-from .baseline import greedy_minion
+from .baseline import bonus_first, place
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, active,
     can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
@@ -30,13 +30,13 @@ from .layout import (
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
-    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P,
+    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_SLOTS,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
-from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
+from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_POWER, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
-from .stack import add_option, minion_moves, play_minion_now, push_base_frame, push_frame, push_move
+from .stack import add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move
 from .vm import in_play_by_order, run, still_in_play
 
 R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS
@@ -173,50 +173,74 @@ def talent_ready(st, p, x):
 
 
 @jit_inline
-def greedy_play(st, p, n):
+def greedy_play(st, p):
     """``greedy_choice`` with the board reading kept for this one choice (``T_MEMO``): the
     board does not change while it asks wants and hosts."""
     tv = st.tv
     tv[T_MEMO], tv[T_MEMO_P] = 1, p
-    i = greedy_choice(st, p, n)
+    kind, c, s = greedy_choice(st, p)
     tv[T_MEMO] = 0
-    return i
+    return kind, c, s
 
 
 @jit_inline
-def greedy_choice(st, p, n):
-    """``greedy_play``: a wanted talent, a wanted extra move (They're Coming To Get You), a
-    minion, the first wanted action in hand, else end the phase."""
+def greedy_choice(st, p):
+    """The baseline's Play Cards move (``greedy_play``) as (kind, card, slot): a wanted talent,
+    a wanted extra move (They're Coming To Get You), a minion, the first wanted action in hand,
+    else (``MV_END``, -1, -1).
+
+    It asks the same wants in the same order as a choice over ``play_moves``' whole list, but
+    lists only what it asks about: a greedy seat draws no number, so the list's length and
+    order never matter, and listing every minion card's every base was the greedy turn's
+    largest cost after its board readings."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    for i in range(n):
-        if opt[i, 0] == MV_TALENT and hooks.talent_want(st, p, opt[i, 1]):
-            return i
-    for i in range(n):
-        if opt[i, 0] == MV_CTGY and hooks.extra_want(st, p, i):
-            return i
-    hi = 0
-    while hi < n and opt[hi, 0] <= MV_TENACIOUS:
-        hi += 1
-    if hi > 0:
-        # a Pixie whose own default is its action mode is not played as a minion (§7.5
-        # Default): the other minion moves are copied after row n and chosen among there
-        k = 0
-        for i in range(hi):
-            if defs[cs[opt[i, 1], C_DEF], D_KIND] == K_DUAL and hooks.want(st, p, opt[i, 1]):
-                continue
-            opt[n + k, 0], opt[n + k, 1], opt[n + k, 2] = opt[i, 0], opt[i, 1], opt[i, 2]
-            k += 1
-        if k == hi:
-            return greedy_minion(st, p, 0, hi)
-        if k > 0:
-            j = greedy_minion(st, p, n, n + k)
-            for i in range(hi):
-                if opt[i, 0] == opt[j, 0] and opt[i, 1] == opt[j, 1] and opt[i, 2] == opt[j, 2]:
-                    return i
-    for i in range(n):
-        if opt[i, 0] == MV_ACTION and hooks.want(st, p, opt[i, 1]):
-            return i
-    return n - 1
+    if rs[R_MODE] & MODE_CARDS:
+        n = talent_moves(st, p, 0)
+        for i in range(n):
+            if hooks.talent_want(st, p, opt[i, 1]):
+                return MV_TALENT, opt[i, 1], opt[i, 2]
+        n = hooks.extra_moves(st, p, 0)
+        for i in range(n):
+            if opt[i, 0] == MV_CTGY and hooks.extra_want(st, p, i):
+                return MV_CTGY, opt[i, 1], opt[i, 2]
+    kind, c, s = greedy_minion_move(st, p)
+    if kind >= 0:
+        return kind, c, s
+    if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
+        for i in range(ln[L_HAND + p]):
+            c = lst[L_HAND + p, i]
+            if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA and hooks.want(st, p, c):
+                return MV_ACTION, c, -1
+    return MV_END, -1, -1
+
+
+@jit_inline
+def greedy_minion_move(st, p):
+    """``baseline.greedy_minion`` over the Play Cards minion moves, without listing them: the
+    card by its key among the cards some base takes (a Pixie whose own default is its action
+    mode is not played as a minion, §7.5 Default), then its base by PLACE. A card's bases are
+    looked up only when its key could beat the best so far. (-1, -1, -1): no minion move."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    kinds = stack_empty(CAP)
+    cards = stack_empty(CAP)
+    slots = stack_empty(MAX_SLOTS)
+    first = ps[p, P_MINIONS_PLAYED] == 0
+    best = -1
+    bk = (0, 0, 0)
+    for i in range(minion_cards(st, p, kinds, cards)):
+        c = cards[i]
+        k = (0 if first and bonus_first(st, c) else 1, -defs[cs[c, C_DEF], D_POWER], kinds[i])
+        if best >= 0 and not k < bk:
+            continue
+        if defs[cs[c, C_DEF], D_KIND] == K_DUAL and hooks.want(st, p, c):
+            continue
+        if card_slots(st, p, kinds[i], c, slots) > 0:
+            best, bk = i, k
+    if best < 0:
+        return -1, -1, -1
+    c = cards[best]
+    k = card_slots(st, p, kinds[best], c, slots)
+    return kinds[best], c, slots[place(st, p, c, False, slots, k)]
 
 
 @jit_inline
@@ -259,13 +283,14 @@ def play_phase(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     tv[T_IN_PHASE] = 1
     for _ in range(MAX_PLAY_STEPS):
-        n = play_moves(st, p)
-        default = greedy_play(st, p, n) if strat[p] == GREEDY else 0
-        i = pick(st, p, n, default)
-        kind = opt[i, 0]
+        if strat[p] == GREEDY:
+            kind, c, s = greedy_play(st, p)
+        else:
+            i = pick(st, p, play_moves(st, p), 0)
+            kind, c, s = opt[i, 0], opt[i, 1], opt[i, 2]
         if kind == MV_END:
             break
-        do_move(st, p, kind, opt[i, 1], opt[i, 2])
+        do_move(st, p, kind, c, s)
     tv[T_IN_PHASE] = 0
     tv[T_NGRANTS] = 0  # unused grants end with the phase (§1.5)
     tv[T_EXTRA_ACT] = 0
