@@ -378,11 +378,6 @@ def breakpoint_of(st, s):
 
 
 @jit
-def ready(st, s):
-    return total_power(st, s) >= breakpoint_of(st, s)
-
-
-@jit
 def gap(st, s):
     return breakpoint_of(st, s) - total_power(st, s)
 
@@ -607,9 +602,16 @@ def grant_for(st, p, c, s, from_discard):
     for i in range(n):
         if gr[i, 0] == G_ANY:
             return i
-    if tv[T_FREE_MIN] > 0 and p == tv[T_CURRENT] and tv[T_IN_PHASE] != 0:
+    if hand_play_open(st, p):
         return -2
     return -1
+
+
+@jit_inline
+def hand_play_open(st, p):
+    """``p``'s free minion play of its Play Cards phase is still open."""
+    tv = st.tv
+    return tv[T_FREE_MIN] > 0 and p == tv[T_CURRENT] and tv[T_IN_PHASE] != 0
 
 
 @jit

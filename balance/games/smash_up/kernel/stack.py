@@ -11,11 +11,11 @@ from balance.core._jit import jit_inline, stack_empty
 
 from .layout import unpack
 from .baseline import greedy_minion
-from .board import add_grant, grant_for, is_minion_card, minion_allowed, use_grant
+from .board import add_grant, grant_for, hand_play_open, is_minion_card, minion_allowed, use_grant
 from .layout import (
     CAP, MAX_SLOTS, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
     C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
-    MV_TENACIOUS, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
+    MV_TENACIOUS, P_TENACIOUS_Z, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
     Z_DISCARD, Z_HAND,
 )
 from .names import N_HIDDEN_NINJA, N_TENACIOUS_Z
@@ -108,11 +108,12 @@ def minion_cards(st, p, kinds, cards):
     count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if is_minion_card(st, c):
-            kinds[k], cards[k] = MV_HAND, c
-            k += 1
+    if tv[T_NGRANTS] > 0 or hand_play_open(st, p):  # else no grant nor the free play fits a card
+        for i in range(ln[L_HAND + p]):
+            c = lst[L_HAND + p, i]
+            if is_minion_card(st, c):
+                kinds[k], cards[k] = MV_HAND, c
+                k += 1
     has_disc = False
     for i in range(tv[T_NGRANTS]):
         if gr[i, 0] == G_DISC:
@@ -123,7 +124,7 @@ def minion_cards(st, p, kinds, cards):
             if is_minion_card(st, c):
                 kinds[k], cards[k] = MV_DISCARD, c
                 k += 1
-    if tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
+    if ps[p, P_TENACIOUS_Z] != 0 and tv[T_IN_PHASE] != 0 and p == tv[T_CURRENT] and tv[T_TENACIOUS] == 0:
         for i in range(ln[L_DISC + p]):
             c = lst[L_DISC + p, i]
             if defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:

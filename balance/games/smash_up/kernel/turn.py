@@ -19,7 +19,8 @@ from .baseline import bonus_first, place
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, active,
     can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
-    leave, pick, places, pop, push, ready, remove, shuffle, to_discard, vp_now,
+    leave, pick, places, pop, push, remove, shuffle, to_discard, vp_now,
+    CNT_N, breakpoint_of, power_counts, slot_power,
 )
 from .layout import (
     PR_CARD, PR_PLAY_ACTION, PR_WINDOW,
@@ -30,9 +31,9 @@ from .layout import (
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
-    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_SLOTS,
+    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, P_TENACIOUS_Z,
 )
-from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
+from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import gremlin
 from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_POWER, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
@@ -85,6 +86,9 @@ def setup(st, deck_defs):
         ss[s, S_BASE] = pop(lst, ln, L_BDECK)
         stats[O_BASE + ss[s, S_BASE] * BST_N + BST_ENTERED] += 1
     ps[:, :] = 0
+    for c in range(n * DECK):
+        if cs[c, C_ZONE] == Z_DECK and defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
+            ps[cs[c, C_OWNER], P_TENACIOUS_Z] = 1
     reset_turn(st)
     for p in range(n):
         draw(st, p, rs[R_HAND_SIZE])
@@ -302,10 +306,13 @@ def score_phase(st):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     rdy = stack_empty(16)
     now = stack_empty(4)
+    cnt = stack_empty(CNT_N)
+    pw = stack_empty(MAX_PLAYERS)
     while True:
         k = 0
+        power_counts(st, cnt)  # ``ready`` for every slot, the board's counts taken once
         for s in range(tv[T_NSLOTS]):
-            if ready(st, s):
+            if slot_power(st, s, cnt, pw) >= breakpoint_of(st, s):
                 rdy[k] = s
                 k += 1
         if k == 0:
