@@ -7,14 +7,14 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 from .layout import unpack
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
-    power, power_counts, printed, push, remove, slot_bonus, slot_term, vp_now,
+    power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, vp_now,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
     T_MEMO, T_MEMO_AT, T_MEMO_P, T_NSLOTS, T_PLAYERS, MEMO_N,
 )
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
-from .tables import D_NAME, D_POWER
+from .tables import D_NAME, D_PER_NAME, D_POWER
 
 
 @jit
@@ -107,13 +107,27 @@ def best_move(st, p, mm, md, k):
     """Index of the move (mm[i] to md[i]) raising V most (ties: the first), or -1 if none does."""
     if k == 0:
         return -1
-    before = V(st, p)
-    best, bg = 0, v_with_minion(st, p, mm[0], md[0]) - before
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)  # a move keeps the counts: each V recomputes only the two slots
+    terms = stack_empty(MAX_SLOTS)
+    before = slot_terms(st, p, cnt, terms)
+    best, bg = 0, v_moved(st, p, mm[0], md[0], cnt, terms, before) - before
     for i in range(1, k):
-        g = v_with_minion(st, p, mm[i], md[i]) - before
+        g = v_moved(st, p, mm[i], md[i], cnt, terms, before) - before
         if g > bg:
             best, bg = i, g
     return best if bg > 0 else -1
+
+
+@jit_inline
+def slot_terms(st, p, cnt, terms):
+    """Every slot's term of ``V`` for seat ``p`` into ``terms`` int64[MAX_SLOTS]; returns their
+    sum, ``V(st, p)``."""
+    before = 0
+    for s in range(st.tv[T_NSLOTS]):
+        terms[s] = slot_term(st, p, s, cnt)[0]
+        before += terms[s]
+    return before
 
 
 @jit
@@ -260,6 +274,9 @@ def v_with_minion(st, p, m, s):
     return v
 
 
+SLOT_POWERS = MAX_SLOTS * MAX_PLAYERS  # every slot's ``slot_power`` per seat (``place``)
+
+
 @jit
 def place(st, p, x, in_play, slots, n):
     """PLACE: the index in ``slots[:n]`` with the highest V once ``x`` (a card, or a minion in
@@ -268,8 +285,9 @@ def place(st, p, x, in_play, slots, n):
 
     V is a sum of per-slot terms that read the rest of the board only through the
     ``power_counts``, so the terms are taken once and each candidate recomputes only the slots
-    it touches (a moved minion: its old and new slot). A card whose arrival changes the counts
-    (a Microbot Alpha or Fixer, or any minion of a seat with an Alpha) gets the whole V."""
+    it touches (a moved minion: its old and new slot). A card that changes no other minion's
+    power (not a Microbot Alpha or Fixer, no seat's Alpha, no power per name) adds only its
+    own power to its slot's; a card whose arrival changes the counts gets the whole V."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[x, C_DEF], D_NAME]
     raptor = name == N_WAR_RAPTOR
@@ -277,18 +295,27 @@ def place(st, p, x, in_play, slots, n):
     power_counts(st, cnt)
     terms = stack_empty(MAX_SLOTS)
     gaps = stack_empty(MAX_SLOTS)
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)  # slot s's powers per seat from s * MAX_PLAYERS
+    pw = stack_empty(MAX_PLAYERS)
     before = 0
     for s in range(tv[T_NSLOTS]):
-        t, total = slot_term(st, p, s, cnt)
-        terms[s], gaps[s] = t, breakpoint_of(st, s) - total
+        total = slot_power(st, s, cnt, pw)
+        for q in range(MAX_PLAYERS):
+            pws[s * MAX_PLAYERS + q] = pw[q]
+        t = powers_term(st, p, s, pw, total)
+        terms[s], gaps[s], totals[s] = t, breakpoint_of(st, s) - total, total
         before += t
     local = in_play or not (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER or cnt[CNT_ALPHA + p] > 0)
+    alone = local and defs[cs[x, C_DEF], D_PER_NAME] == 0
     best = -1
     bk = (0, 0, 0, 0)
     for i in range(n):
         s = slots[i]
         if in_play:
             v = v_moved(st, p, x, s, cnt, terms, before)
+        elif alone:
+            v = v_added_alone(st, p, x, s, cnt, pws, totals[s], terms, before)
         elif local:
             v = v_added(st, p, x, s, cnt, terms, before)
         else:
@@ -303,6 +330,24 @@ def place(st, p, x, in_play, slots, n):
         if best < 0 or k > bk:
             best, bk = i, k
     return best
+
+
+@jit_inline
+def v_added_alone(st, p, c, s, cnt, pws, total, terms, before):
+    """``v_added`` for a card that changes no other minion's power: slot ``s``'s powers
+    (``pws`` from ``s * MAX_PLAYERS``, ``total``) gain only the card's own."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
+    enter_play(st, p, c, s, 1 << 30)
+    raptors, base_power = slot_bonus(st, s)
+    own = counted_power(st, c, cnt, raptors, base_power)
+    ln[L_SMIN + s] -= 1
+    cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
+    pw = stack_empty(MAX_PLAYERS)
+    for q in range(MAX_PLAYERS):
+        pw[q] = pws[s * MAX_PLAYERS + q]
+    pw[p] = max(pw[p], 0) + own
+    return before - terms[s] + powers_term(st, p, s, pw, total + own)
 
 
 @jit_inline

@@ -410,14 +410,21 @@ def places(st, s, pw, place):
 def counted_vp_now(st, s, cnt, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places if it scored now, given
     the board's ``power_counts``; returns the slot's total power."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     pw = stack_empty(MAX_PLAYERS)
-    place = stack_empty(MAX_PLAYERS)
     total = slot_power(st, s, cnt, pw)
+    vp_of_powers(st, s, pw, out)
+    return total
+
+
+@jit_inline
+def vp_of_powers(st, s, pw, out):
+    """``out[p]``: the VP each seat would take from slot ``s``'s places with the seats' powers
+    there ``pw`` (``slot_power``'s, -1: no minion)."""
+    ss, tv, bases = st.ss, st.tv, st.bases
+    place = stack_empty(MAX_PLAYERS)
     rank(tv[T_PLAYERS], pw, place)
     for p in range(tv[T_PLAYERS]):
         out[p] = bases[ss[s, S_BASE], BS_VP0 + place[p]] if 0 <= place[p] < 3 else 0
-    return total
 
 
 @jit_inline
@@ -458,11 +465,20 @@ def slot_term(st, p, s, cnt):
     """(slot ``s``'s term of ``V`` for seat ``p``, the slot's total power), given the board's
     ``power_counts``. A term reads the rest of the board only through ``cnt``, so a change
     that leaves ``cnt`` alone changes only the terms of the slots it touches."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    pw = stack_empty(MAX_PLAYERS)
+    total = slot_power(st, s, cnt, pw)
+    return powers_term(st, p, s, pw, total), total
+
+
+@jit_inline
+def powers_term(st, p, s, pw, total):
+    """Slot ``s``'s term of ``V`` for seat ``p`` from the seats' powers there ``pw`` (-1: no
+    minion) and the slot's ``total`` power (``slot_term`` without reading the slot)."""
+    strat, tv = st.strat, st.tv
     now = stack_empty(MAX_PLAYERS)
-    total = counted_vp_now(st, s, cnt, now)
+    vp_of_powers(st, s, pw, now)
     w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
-    return w * (100 * now[p] - strat[SW_DENY + 2 * p] * best_rival(tv[T_PLAYERS], p, now)), total
+    return w * (100 * now[p] - strat[SW_DENY + 2 * p] * best_rival(tv[T_PLAYERS], p, now))
 
 
 # ---- legality --------------------------------------------------------------------------------
