@@ -115,6 +115,14 @@ def smash_start_seconds() -> tuple[float, float]:
     return times[0], times[1]
 
 
+def tree_commit() -> str:
+    """This tree's commit, and whether files differ from it (the figures' provenance)."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "an unknown commit"
+    return head + (" with uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def smash_section(quick: bool, repeats: int) -> list[str]:
     """The smash-up rows of docs/BENCHMARKS.md (measured now)."""
     cold, warm = smash_start_seconds()
@@ -140,6 +148,7 @@ def smash_section(quick: bool, repeats: int) -> list[str]:
           for spec, players, k, ref, target in rows),
         "",
         "Target (issue 11): `greedy` at 2 players >= 20,000 games/s on one core.",
+        f"Measured {time.strftime('%Y-%m-%d')} at {tree_commit()}.",
         "",
         "| `balance simulate smash-up --games 100 -s greedy` (fresh process) | seconds |",
         "|---|---|",
@@ -483,8 +492,26 @@ def main() -> None:
         "",
         *smash,
     ]
-    Path(args.out).write_text("\n".join(lines), encoding="utf-8")
+    out = Path(args.out)
+    kept = written_sections(out.read_text(encoding="utf-8") if out.exists() else "", lines)
+    out.write_text("\n".join(lines + kept), encoding="utf-8")
     print(f"wrote {args.out}")
+
+
+def written_sections(text: str, generated: list[str]) -> list[str]:
+    """The lines of ``text``'s sections (from a ``## `` heading to the next) whose headings
+    ``generated`` does not have: the hand-written history of measured changes, each with its
+    own command, which a full run must not drop."""
+    made = {line for line in generated if line.startswith("## ")}
+    kept, keep = [], False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            keep = line not in made
+            if keep:
+                kept.append("")
+        if keep:
+            kept.append(line)
+    return kept
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 Mirrors reference/game.py (``Game.setup``, ``play_phase``, ``score_phase``, ``score_base``,
 ``take_turn``) and the baseline's choices of reference/baseline.py. A choice is made by
 ``pick``: the seat's strategy takes the baseline's index (``GREEDY``) or draws uniformly from
-the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference.
+the seat's stream (``RANDOM``); one option is taken without a draw, as in the reference. A
+greedy seat's Play Cards move comes from ``greedy_choice`` without the list of every legal
+move (a greedy seat draws no number, so only the move matters).
 
 The phases and the other functions above ``vm.run``, each called from one place, are
 ``jit_inline``: compiled into ``play_game``. As libraries of their own, each made numba
@@ -17,7 +19,8 @@ from .layout import unpack
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
 from .baseline import bonus_first, place
 from .board import (
-    MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN, R_PLAYERS, R_VP_TO_WIN, active,
+    MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN,
+    R_PLAYERS, R_VP_TO_WIN, active,
     can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
     leave, pick, places, pop, push, remove, shuffle, to_discard, vp_now,
     CNT_N, breakpoint_of, power_counts, slot_power,
@@ -37,7 +40,9 @@ from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER
 from .triggers import gremlin
 from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_POWER, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
-from .stack import add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move
+from .stack import (
+    add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move,
+)
 from .vm import in_play_by_order, run, still_in_play
 
 R_ACTION_PLAYS_, R_MINION_PLAYS_ = 3, 2  # board's R_ACTION_PLAYS, R_MINION_PLAYS
