@@ -21,7 +21,7 @@ from .layout import (
     C_TALENT, C_TEMP, C_TOUCH, C_TURN, C_ZONE, F_P, F_PROC, F_SHIELD, F_X, GREEDY, H_ATTACH, MAX_SLOTS,
     PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY,
     G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
-    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, S_BASE, S_CANCEL,
+    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, P_TALENTS, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, T_TURNS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
@@ -31,6 +31,7 @@ from .names import (
 )
 from .tables import (
     BS_BREAK, BS_MINION_POWER, BS_VP0, D_FLAGS, D_HOST_POWER, D_KIND, D_NAME, D_PER_NAME, D_POWER, D_PROTECT,
+    D_TRIGGERS, TR_TALENT,
 )
 
 # rules row
@@ -657,6 +658,7 @@ def add_grant(st, kind, s):
 def discard_attached(st, a):
     """An attached action leaves play to its owner's discard pile."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    count_talent(st, a, -1)
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
@@ -669,6 +671,7 @@ def discard_attached(st, a):
 def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    count_talent(st, m, -1)
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])
@@ -839,4 +842,18 @@ def attach(st, c, ctrl, s, host, entry):
     cs[c, C_TALENT] = 0
     cs[c, C_NAMED] = 0
     cs[c, C_TURN] = tv[T_TURNS]  # the reference's Attached.turn
+    count_talent(st, c, 1)
+
+
+@jit_inline
+def count_talent(st, x, delta):
+    """Card ``x`` comes into play (``delta`` 1) or leaves it (-1) under its controller: keeps
+    ``ps[q, P_TALENTS]``, the cards with a talent in play that seat q controls, so the Play Cards
+    phase searches the board for talents only for a seat that has one (``turn.talent_moves``).
+    Called where cards really enter and leave play (``vm.enter_minion``, ``attach``, ``leave``,
+    ``discard_attached``, ``effects.to_pile`` of attached actions, Hideout's swap), never by the
+    baseline's "as if" boards, which call ``enter_play`` and restore the lists themselves."""
+    cs, ps, defs = st.cs, st.ps, st.defs
+    if (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0:
+        ps[cs[x, C_CTRL], P_TALENTS] += delta
 

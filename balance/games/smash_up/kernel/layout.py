@@ -67,8 +67,10 @@ S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE, S_N = range(6)  # S_SINCE: tu
 # ps columns; P_BASES_USED: a bit per base definition row, set once this player used that
 # base's once-per-turn ability this turn (The Homeworld, Cave of Shinies: ``MARK self used``);
 # P_TENACIOUS_Z: 1 if the seat's deck holds a Tenacious Z (only then is its discard pile
-# searched for one at every Play Cards choice)
-P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_TENACIOUS_Z, P_N = range(8)
+# searched for one at every Play Cards choice); P_TALENTS: the cards with a talent in play that
+# the seat controls (``board.count_talent``: only then is the board searched for its talents)
+P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_TENACIOUS_Z, P_TALENTS, \
+    P_N = range(9)
 SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries

@@ -34,7 +34,7 @@ from .layout import (
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
-    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, P_TENACIOUS_Z,
+    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, P_TALENTS, P_TENACIOUS_Z,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import gremlin
@@ -153,6 +153,8 @@ def play_moves(st, p):
 def talent_moves(st, p, n):
     """Usable talents of ``p``'s cards in play, minions (board order) then attached actions."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    if ps[p, P_TALENTS] == 0:  # no card with a talent in play under p's control
+        return n
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
