@@ -116,11 +116,13 @@ def smash_start_seconds() -> tuple[float, float]:
 
 
 def tree_commit() -> str:
-    """This tree's commit, and whether files differ from it (the figures' provenance)."""
+    """This tree's commit, and whether its code differs from it (the figures' provenance; the
+    docs being edited while a run measures do not count)."""
     def git(*args):
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     head = git("rev-parse", "--short", "HEAD") or "an unknown commit"
-    return head + (" with uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", "balance", "scripts")
+    return head + (" with uncommitted changes to the code" if changed else "")
 
 
 def smash_section(quick: bool, repeats: int) -> list[str]:
@@ -375,9 +377,10 @@ def main() -> None:
         return
     repeats = 1 if args.quick else 3
     if args.only == "smash-up":
+        section = smash_section(args.quick, repeats)  # minutes: read the file after, not before
         out = Path(args.out)
         out.write_text(replace_section(out.read_text(encoding="utf-8") if out.exists() else "# Benchmarks\n",
-                                       smash_section(args.quick, repeats)), encoding="utf-8")
+                                       section).rstrip("\n") + "\n", encoding="utf-8")
         print(f"updated {args.out}")
         return
     memory_games = [10**5, 10**6] if args.quick else [10**6, 10**7, 10**8]
@@ -494,7 +497,7 @@ def main() -> None:
     ]
     out = Path(args.out)
     kept = written_sections(out.read_text(encoding="utf-8") if out.exists() else "", lines)
-    out.write_text("\n".join(lines + kept), encoding="utf-8")
+    out.write_text("\n".join(lines + kept).rstrip("\n") + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 
 

@@ -41,3 +41,21 @@ def test_one_games_section_is_replaced_in_place_and_the_rest_is_untouched():
     assert new.index("new smash table") < new.index("## Cold compile notes")
     for line in ("old table", "## Session history", "more history"):
         assert line in new
+
+
+def test_only_reads_the_file_after_measuring_so_edits_made_meanwhile_survive(tmp_path, monkeypatch):
+    """`bench.py --only smash-up` measures for minutes; the file is read when the section is
+    written, so an edit made to another section meanwhile is kept (it was lost once)."""
+    out = tmp_path / "BENCHMARKS.md"
+    out.write_text(OLD, encoding="utf-8")
+
+    def measure(quick, repeats):
+        out.write_text(OLD.replace("more history", "edited while measuring"), encoding="utf-8")
+        return [bench.SMASH_SECTION, "", "new smash table"]
+
+    monkeypatch.setattr(bench, "smash_section", measure)
+    monkeypatch.setattr("sys.argv", ["bench.py", "--only", "smash-up", "--out", str(out)])
+    bench.main()
+    text = out.read_text(encoding="utf-8")
+    assert "edited while measuring" in text and "new smash table" in text and "old smash table" not in text
+    assert text.endswith("\n")
