@@ -7,7 +7,8 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 from .layout import unpack
 from .board import (
     CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
-    power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, vp_now,
+    power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, slot_terms,
+    vp_now,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
@@ -117,17 +118,6 @@ def best_move(st, p, mm, md, k):
         if g > bg:
             best, bg = i, g
     return best if bg > 0 else -1
-
-
-@jit_inline
-def slot_terms(st, p, cnt, terms):
-    """Every slot's term of ``V`` for seat ``p`` into ``terms`` int64[MAX_SLOTS]; returns their
-    sum, ``V(st, p)``."""
-    before = 0
-    for s in range(st.tv[T_NSLOTS]):
-        terms[s] = slot_term(st, p, s, cnt)[0]
-        before += terms[s]
-    return before
 
 
 @jit
@@ -382,10 +372,14 @@ def v_moved(st, p, m, s, cnt, terms, before):
 
 
 @jit_inline
-def bonus_first(st, c):
-    """A Microbot Fixer or Reclaimer: the baseline plays it first as the turn's first minion."""
-    nm = st.defs[st.cs[c, C_DEF], D_NAME]
-    return nm == N_MICROBOT_FIXER or nm == N_MICROBOT_RECLAIMER
+def minion_key(st, first, c, kind):
+    """``greedy_minion``'s key of minion card ``c`` offered as a move of ``kind``, lowest first:
+    a Fixer or Reclaimer as the turn's ``first`` minion, then the highest printed power, then
+    hand, discard pile, Tenacious Z."""
+    defs = st.defs
+    d = st.cs[c, C_DEF]
+    bonus = first and (defs[d, D_NAME] == N_MICROBOT_FIXER or defs[d, D_NAME] == N_MICROBOT_RECLAIMER)
+    return (0 if bonus else 1, -defs[d, D_POWER], kind)
 
 
 @jit
@@ -399,7 +393,7 @@ def greedy_minion(st, p, lo, hi):
     bk = (0, 0, 0)
     for i in range(lo, hi):
         c = opt[i, 1]
-        k = (0 if first and bonus_first(st, c) else 1, -defs[cs[c, C_DEF], D_POWER], opt[i, 0])
+        k = minion_key(st, first, c, opt[i, 0])
         if best < 0 or k < bk:
             best, bk = i, k
     kind, c = opt[best, 0], opt[best, 1]

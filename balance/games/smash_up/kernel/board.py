@@ -452,12 +452,20 @@ def V(st, p):
     sum over bases of (ready% if the base is ready to score, else 100%) x (100 x p's VP there
     now - deny% x the best rival's). The baseline's 200% and 100% give 10,000 x the spec's V,
     so every comparison of V values decides alike; a ``planner`` seat tunes both."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
+    terms = stack_empty(MAX_SLOTS)
+    return slot_terms(st, p, cnt, terms)
+
+
+@jit_inline
+def slot_terms(st, p, cnt, terms):
+    """Every slot's term of ``V`` for seat ``p`` into ``terms`` int64[MAX_SLOTS], given the
+    board's ``power_counts``; returns their sum, ``V(st, p)``."""
     total = 0
-    for s in range(tv[T_NSLOTS]):
-        total += slot_term(st, p, s, cnt)[0]
+    for s in range(st.tv[T_NSLOTS]):
+        terms[s] = slot_term(st, p, s, cnt)[0]
+        total += terms[s]
     return total
 
 
@@ -657,14 +665,21 @@ def add_grant(st, kind, s):
 @jit
 def discard_attached(st, a):
     """An attached action leaves play to its owner's discard pile."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    detach(st, a)
+    to_discard(st, a)
+
+
+@jit
+def detach(st, a):
+    """Attached action ``a`` leaves play (to a pile its caller puts it in): off its host's list
+    (a minion's, or its base's) and out of its controller's talent count."""
+    cs, lst, ln = st.cs, st.lst, st.ln
     count_talent(st, a, -1)
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
     else:
         remove(lst, ln, L_SACT + cs[a, C_SLOT], a)
-    to_discard(st, a)
 
 
 @jit
@@ -851,7 +866,7 @@ def count_talent(st, x, delta):
     ``ps[q, P_TALENTS]``, the cards with a talent in play that seat q controls, so the Play Cards
     phase searches the board for talents only for a seat that has one (``turn.talent_moves``).
     Called where cards really enter and leave play (``vm.enter_minion``, ``attach``, ``leave``,
-    ``discard_attached``, ``effects.to_pile`` of attached actions, Hideout's swap), never by the
+    ``detach``, Hideout's swap), never by the
     baseline's "as if" boards, which call ``enter_play`` and restore the lists themselves."""
     cs, ps, defs = st.cs, st.ps, st.defs
     if (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0:

@@ -21,7 +21,7 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    V, affectable, can_move, count_on, count_talent, destroyable, discard_attached, discard_choice, discard_from_hand,
+    V, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice, discard_from_hand,
     discard_random, draw, gap,
     has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
     places, pop, power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
@@ -580,8 +580,8 @@ def to_pile(st, d, p, dest):
     for j in range(fs[d, F_K]):
         x = sc[d, j]
         if cs[x, C_ZONE] == Z_ATTACHED:  # an action leaving play (Poison's and Infiltrate's victims)
-            count_talent(st, x, -1)
-        if fs[d, F_Y] < 0:
+            detach(st, x)
+        elif fs[d, F_Y] < 0:
             drop_revealed(st, d, x)
         else:
             remove(lst, ln, fs[d, F_Y], x)

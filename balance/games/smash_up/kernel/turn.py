@@ -17,7 +17,7 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .layout import unpack
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
-from .baseline import bonus_first, place
+from .baseline import minion_key, place
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN,
     R_PLAYERS, R_VP_TO_WIN, active,
@@ -38,7 +38,7 @@ from .layout import (
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import gremlin
-from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_POWER, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
+from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
 from .stack import (
     add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move,
@@ -235,23 +235,26 @@ def greedy_minion_move(st, p):
     kinds = stack_empty(CAP)
     cards = stack_empty(CAP)
     slots = stack_empty(MAX_SLOTS)
+    best_slots = stack_empty(MAX_SLOTS)  # the best card's bases, kept as found
     first = ps[p, P_MINIONS_PLAYED] == 0
-    best = -1
+    best, nb = -1, 0
     bk = (0, 0, 0)
     for i in range(minion_cards(st, p, kinds, cards)):
         c = cards[i]
-        k = (0 if first and bonus_first(st, c) else 1, -defs[cs[c, C_DEF], D_POWER], kinds[i])
+        k = minion_key(st, first, c, kinds[i])
         if best >= 0 and not k < bk:
             continue
         if defs[cs[c, C_DEF], D_KIND] == K_DUAL and hooks.want(st, p, c):
             continue
-        if card_slots(st, p, kinds[i], c, slots) > 0:
-            best, bk = i, k
+        n = card_slots(st, p, kinds[i], c, slots)
+        if n > 0:
+            best, bk, nb = i, k, n
+            for j in range(n):
+                best_slots[j] = slots[j]
     if best < 0:
         return -1, -1, -1
     c = cards[best]
-    k = card_slots(st, p, kinds[best], c, slots)
-    return kinds[best], c, slots[place(st, p, c, False, slots, k)]
+    return kinds[best], c, best_slots[place(st, p, c, False, best_slots, nb)]
 
 
 @jit_inline
