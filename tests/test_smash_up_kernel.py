@@ -252,13 +252,13 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "random"])
-def test_each_seats_talent_count_is_its_cards_with_a_talent_in_play_after_every_turn(strategy):
-    """``ps[:, P_TALENTS]`` lets the Play Cards phase skip searching the board for a seat's
-    talents; it must equal a recount of the cards with a talent in play that each seat controls.
+def test_each_seats_talent_list_is_its_cards_with_a_talent_in_play_after_every_turn(strategy):
+    """List ``L_TALENTS + q`` lets the Play Cards phase find seat q's talents without searching
+    the board; it must hold exactly the cards with a talent in play that q controls, each once.
     The same game capped after k turns is the game's state after turn k (the cap only stops it),
     so every turn's end is checked; the seats hold all four talent factions (Dinosaurs, Ninjas,
     Tricksters, Wizards), and the test fails if no talent card was ever in play."""
-    from balance.games.smash_up.kernel.layout import C_CTRL, C_DEF, C_ZONE, DECK, P_TALENTS, Z_ATTACHED, Z_MINION
+    from balance.games.smash_up.kernel.layout import C_CTRL, C_DEF, C_ZONE, DECK, L_TALENTS, Z_ATTACHED, Z_MINION
     from balance.games.smash_up.kernel.run import played_game
     from balance.games.smash_up.kernel.tables import D_TRIGGERS, TR_TALENT
 
@@ -266,13 +266,15 @@ def test_each_seats_talent_count_is_its_cards_with_a_talent_in_play_after_every_
     for game in range(6):
         for turns in range(1, 41):
             rules = Rules(players=4, max_turns=turns)
-            cs, ps, defs, stats = (played_game(rules, SEATS, [strategy] * 4, 5, game)[i] for i in (0, 4, 7, 13))
-            recount = [0] * 4
+            state = played_game(rules, SEATS, [strategy] * 4, 5, game)
+            cs, lst, ln, defs, stats = (state[i] for i in (0, 1, 2, 7, 13))
+            recount = [[] for _ in range(4)]
             for c in range(4 * DECK):
                 if cs[c, C_ZONE] in (Z_MINION, Z_ATTACHED) and defs[cs[c, C_DEF], D_TRIGGERS] & TR_TALENT:
-                    recount[cs[c, C_CTRL]] += 1
-            assert list(ps[:4, P_TALENTS]) == recount, (game, turns)
-            seen += sum(recount)
+                    recount[cs[c, C_CTRL]].append(c)
+            kept = [sorted(lst[L_TALENTS + q, :ln[L_TALENTS + q]]) for q in range(4)]
+            assert kept == recount, (game, turns)
+            seen += sum(map(len, recount))
             if stats[1] < turns:  # the game ended before the cap
                 break
     assert seen > 0

@@ -21,7 +21,7 @@ from .layout import (
     C_TALENT, C_TEMP, C_TOUCH, C_TURN, C_ZONE, F_P, F_PROC, F_SHIELD, F_X, GREEDY, H_ATTACH, MAX_SLOTS,
     PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY,
     G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
-    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, P_SLEEP_MODE, P_TALENTS, S_BASE, S_CANCEL,
+    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, L_TALENTS, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, T_TURNS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
@@ -79,6 +79,15 @@ def remove(lst, ln, li, x):
             for j in range(i, n - 1):
                 lst[li, j] = lst[li, j + 1]
             ln[li] = n - 1
+            return i
+    return -1
+
+
+@jit_inline
+def position(lst, ln, li, x):
+    """Where ``x`` is in list ``li`` (-1: not there)."""
+    for i in range(ln[li]):
+        if lst[li, i] == x:
             return i
     return -1
 
@@ -672,9 +681,9 @@ def discard_attached(st, a):
 @jit
 def detach(st, a):
     """Attached action ``a`` leaves play (to a pile its caller puts it in): off its host's list
-    (a minion's, or its base's) and out of its controller's talent count."""
+    (a minion's, or its base's) and off its controller's talent cards."""
     cs, lst, ln = st.cs, st.lst, st.ln
-    count_talent(st, a, -1)
+    track_talent(st, a, False)
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
@@ -686,7 +695,7 @@ def detach(st, a):
 def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    count_talent(st, m, -1)
+    track_talent(st, m, False)
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])
@@ -857,18 +866,21 @@ def attach(st, c, ctrl, s, host, entry):
     cs[c, C_TALENT] = 0
     cs[c, C_NAMED] = 0
     cs[c, C_TURN] = tv[T_TURNS]  # the reference's Attached.turn
-    count_talent(st, c, 1)
+    track_talent(st, c, True)
 
 
 @jit_inline
-def count_talent(st, x, delta):
-    """Card ``x`` comes into play (``delta`` 1) or leaves it (-1) under its controller: keeps
-    ``ps[q, P_TALENTS]``, the cards with a talent in play that seat q controls, so the Play Cards
-    phase searches the board for talents only for a seat that has one (``turn.talent_moves``).
+def track_talent(st, x, entering):
+    """Card ``x`` comes into play (``entering``) or leaves it under its controller: keeps list
+    ``L_TALENTS + q``, the cards with a talent in play that seat q controls, so the Play Cards
+    phase finds a seat's talents without searching the board (``turn.talent_moves``).
     Called where cards really enter and leave play (``vm.enter_minion``, ``attach``, ``leave``,
-    ``detach``, Hideout's swap), never by the
-    baseline's "as if" boards, which call ``enter_play`` and restore the lists themselves."""
-    cs, ps, defs = st.cs, st.ps, st.defs
+    ``detach``, Hideout's swap), never by the baseline's "as if" boards, which call
+    ``enter_play`` and restore the lists themselves."""
+    cs, lst, ln, defs = st.cs, st.lst, st.ln, st.defs
     if (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0:
-        ps[cs[x, C_CTRL], P_TALENTS] += delta
+        if entering:
+            push(lst, ln, L_TALENTS + cs[x, C_CTRL], x)
+        else:
+            remove(lst, ln, L_TALENTS + cs[x, C_CTRL], x)
 

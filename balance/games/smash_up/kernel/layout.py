@@ -9,7 +9,8 @@ each function called with it would be compiled again for that type, with everyth
   the seat's unshuffled deck, the reference's creation order); the columns below.
 - ``lst int64[L_N(ncards), CAP]`` with lengths ``ln int64[L_N]``: every ordered list — decks
   (top = last), hands, discard piles, each slot's minions and attached actions (arrival
-  order), the base deck and discard, and each minion's attached actions.
+  order), the base deck and discard, each seat's cards with a talent in play (any order), and
+  each minion's attached actions.
 - ``ss int64[MAX_SLOTS, S_N]``: per base in play; ``ps int64[MAX_PLAYERS, P_N]``: per seat;
   ``tv int64[T_N]``: the turn; ``gr int64[MAX_GRANTS, 2]``: open minion grants (kind, slot);
   ``fs int64[MAX_DEPTH, F_N]`` and ``sc int64[MAX_DEPTH, CAP]``: the resolution stack.
@@ -54,7 +55,8 @@ L_SMIN = 12  # + slot
 L_SACT = L_SMIN + MAX_SLOTS  # + slot
 L_BDECK = L_SACT + MAX_SLOTS
 L_BDISC = L_BDECK + 1
-L_ATT = L_BDISC + 1  # + card id: actions attached to that minion
+L_TALENTS = L_BDISC + 1  # + seat: the cards with a talent in play it controls (``board.track_talent``)
+L_ATT = L_TALENTS + MAX_PLAYERS  # + card id: actions attached to that minion
 
 
 def n_lists(ncards: int) -> int:
@@ -67,10 +69,9 @@ S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE, S_N = range(6)  # S_SINCE: tu
 # ps columns; P_BASES_USED: a bit per base definition row, set once this player used that
 # base's once-per-turn ability this turn (The Homeworld, Cave of Shinies: ``MARK self used``);
 # P_TENACIOUS_Z: 1 if the seat's deck holds a Tenacious Z (only then is its discard pile
-# searched for one at every Play Cards choice); P_TALENTS: the cards with a talent in play that
-# the seat controls (``board.count_talent``: only then is the board searched for its talents)
-P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_TENACIOUS_Z, P_TALENTS, \
-    P_N = range(9)
+# searched for one at every Play Cards choice)
+P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_TENACIOUS_Z, \
+    P_N = range(8)
 SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries

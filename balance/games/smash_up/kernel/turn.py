@@ -22,23 +22,23 @@ from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN,
     R_PLAYERS, R_VP_TO_WIN, active,
     can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
-    leave, pick, places, pop, push, remove, shuffle, to_discard, vp_now,
+    leave, pick, places, pop, position, push, remove, shuffle, to_discard, vp_now,
     CNT_N, breakpoint_of, power_counts, slot_power,
 )
 from .layout import (
     PR_CARD, PR_PLAY_ACTION, PR_WINDOW,
     BST_DECIDED, BST_ENTERED, BST_N, BST_SCORED, BST_TURNS, BST_TURNS_SQ, BST_VP1, O_BASE, O_LAST, O_TURNS,
-    O_VP, O_WINNER, S_N, CAP, C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK,
+    O_VP, O_WINNER, S_N, CAP, C_BUCC, C_CTRL, C_DEF, C_HOST, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK,
     GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
-    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, P_TALENTS, P_TENACIOUS_Z,
+    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TALENTS, P_TENACIOUS_Z, Z_ATTACHED,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import gremlin
-from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
+from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, TR_END, TR_START
 from . import hooks
 from .stack import (
     add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move,
@@ -151,36 +151,50 @@ def play_moves(st, p):
 
 @jit
 def talent_moves(st, p, n):
-    """Usable talents of ``p``'s cards in play, minions (board order) then attached actions."""
+    """Usable talents of ``p``'s cards in play in the reference's order: minions (board order),
+    then actions on bases, then actions on minions. The seat's cards with a talent in play are
+    kept in list ``L_TALENTS + p`` (a few at most), so the board is not searched for them: the
+    usable ones are sorted by ``board_order``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if ps[p, P_TALENTS] == 0:  # no card with a talent in play under p's control
-        return n
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, i]
-            if talent_ready(st, p, m):
-                n = add_option(opt, n, MV_TALENT, m, s)
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SACT + s]):
-            a = lst[L_SACT + s, i]
-            if talent_ready(st, p, a):
-                n = add_option(opt, n, MV_TALENT, a, s)
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, i]
-            for j in range(ln[L_ATT + m]):
-                a = lst[L_ATT + m, j]
-                if talent_ready(st, p, a):
-                    n = add_option(opt, n, MV_TALENT, a, s)
+    keys = stack_empty(CAP)
+    cards = stack_empty(CAP)
+    k = 0
+    for i in range(ln[L_TALENTS + p]):
+        x = lst[L_TALENTS + p, i]
+        if not talent_ready(st, p, x):
+            continue
+        key = board_order(st, x)
+        j = k  # insertion sort: the list is short
+        while j > 0 and keys[j - 1] > key:
+            keys[j], cards[j] = keys[j - 1], cards[j - 1]
+            j -= 1
+        keys[j], cards[j] = key, x
+        k += 1
+    for i in range(k):
+        n = add_option(opt, n, MV_TALENT, cards[i], cs[cards[i], C_SLOT])
     return n
 
 
 @jit_inline
+def board_order(st, x):
+    """Card ``x``'s place on the board as one number, ordered as ``talent_moves`` lists them:
+    (minion, action on a base, action on a minion), slot, its place on its list (an action on a
+    minion: its host's place, then its own on the host)."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    s = cs[x, C_SLOT]
+    if cs[x, C_ZONE] != Z_ATTACHED:
+        return (s * CAP + position(lst, ln, L_SMIN + s, x)) * CAP
+    h = cs[x, C_HOST]
+    if h < 0:
+        return ((MAX_SLOTS + s) * CAP + position(lst, ln, L_SACT + s, x)) * CAP
+    return ((2 * MAX_SLOTS + s) * CAP + position(lst, ln, L_SMIN + s, h)) * CAP + position(lst, ln, L_ATT + h, x)
+
+
+@jit_inline
 def talent_ready(st, p, x):
-    """Card ``x`` in play has a talent ``p`` may use now (its own, unused this turn)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    return (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0 and cs[x, C_CTRL] == p and \
-        cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
+    """Card ``x`` of ``L_TALENTS + p`` (in play, with a talent, ``p``'s) has a talent ``p`` may
+    use now: unused this turn and usable."""
+    return st.cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
 
 
 @jit_inline

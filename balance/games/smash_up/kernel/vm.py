@@ -11,8 +11,8 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from . import hooks
 from .board import (
-    MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions, count_talent,
-    enter_play,
+    MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions,
+    enter_play, track_talent,
     is_action_card, pick, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
@@ -112,7 +112,7 @@ def enter_minion(st, p, c, s, source):
         remove(lst, ln, L_DECK + p, c)
     tv[T_ENTRY] += 1
     enter_play(st, p, c, s, tv[T_ENTRY])
-    count_talent(st, c, 1)
+    track_talent(st, c, True)
     protect(st, c)
     mark_played(st, p, c)
     ps[p, P_MINIONS_PLAYED] += 1

@@ -23,8 +23,8 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
-    R_TRICKSTERS_2012, affectable, count_on, count_talent, destroyable, discard_attached, insert,
-    is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, vp_now,
+    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
+    is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_talent, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
@@ -364,7 +364,7 @@ def hideout_use(st, p, x):
     j = pick(st, p, k, 0)
     card = cand[j]
     from_hand = j < nh
-    count_talent(st, x, -1)
+    track_talent(st, x, False)
     i = remove(lst, ln, L_SACT + s, x)  # the swapped-in card takes Hideout's place
     insert(lst, ln, L_SACT + s, i, card)
     entry = cs[x, C_ENTERED]
@@ -379,7 +379,7 @@ def hideout_use(st, p, x):
         cs[x, C_ZONE] = Z_DECK
     cs[card, C_ZONE] = Z_ATTACHED
     cs[card, C_CTRL] = p
-    count_talent(st, card, 1)
+    track_talent(st, card, True)
     cs[card, C_SLOT] = s
     cs[card, C_HOST] = -1
     cs[card, C_ENTERED] = entry
