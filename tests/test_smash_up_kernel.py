@@ -252,15 +252,16 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "random"])
-def test_each_seats_talent_list_is_its_cards_with_a_talent_in_play_after_every_turn(strategy):
-    """List ``L_TALENTS + q`` lets the Play Cards phase find seat q's talents without searching
-    the board; it must hold exactly the cards with a talent in play that q controls, each once.
+def test_each_seats_triggered_list_is_its_cards_in_play_with_a_trigger_after_every_turn(strategy):
+    """List ``L_TRIGGERED + q`` lets the kernel find seat q's talents and triggered abilities
+    without searching the board; it must hold exactly q's cards in play with a ``D_TRIGGERS``
+    bit, each once.
     The same game capped after k turns is the game's state after turn k (the cap only stops it),
     so every turn's end is checked; the seats hold all four talent factions (Dinosaurs, Ninjas,
-    Tricksters, Wizards), and the test fails if no talent card was ever in play."""
-    from balance.games.smash_up.kernel.layout import C_CTRL, C_DEF, C_ZONE, DECK, L_TALENTS, Z_ATTACHED, Z_MINION
+    Tricksters, Wizards), and the test fails if no such card was ever in play."""
+    from balance.games.smash_up.kernel.layout import C_CTRL, C_DEF, C_ZONE, DECK, L_TRIGGERED, Z_ATTACHED, Z_MINION
     from balance.games.smash_up.kernel.run import played_game
-    from balance.games.smash_up.kernel.tables import D_TRIGGERS, TR_TALENT
+    from balance.games.smash_up.kernel.tables import D_TRIGGERS
 
     seen = 0
     for game in range(6):
@@ -270,9 +271,9 @@ def test_each_seats_talent_list_is_its_cards_with_a_talent_in_play_after_every_t
             cs, lst, ln, defs, stats = (state[i] for i in (0, 1, 2, 7, 13))
             recount = [[] for _ in range(4)]
             for c in range(4 * DECK):
-                if cs[c, C_ZONE] in (Z_MINION, Z_ATTACHED) and defs[cs[c, C_DEF], D_TRIGGERS] & TR_TALENT:
+                if cs[c, C_ZONE] in (Z_MINION, Z_ATTACHED) and defs[cs[c, C_DEF], D_TRIGGERS]:
                     recount[cs[c, C_CTRL]].append(c)
-            kept = [sorted(lst[L_TALENTS + q, :ln[L_TALENTS + q]]) for q in range(4)]
+            kept = [sorted(lst[L_TRIGGERED + q, :ln[L_TRIGGERED + q]]) for q in range(4)]
             assert kept == recount, (game, turns)
             seen += sum(map(len, recount))
             if stats[1] < turns:  # the game ended before the cap

@@ -21,7 +21,7 @@ from .layout import (
     C_TALENT, C_TEMP, C_TOUCH, C_TURN, C_ZONE, F_P, F_PROC, F_SHIELD, F_X, GREEDY, H_ATTACH, MAX_SLOTS,
     PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY,
     G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
-    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, L_TALENTS, P_SLEEP_MODE, S_BASE, S_CANCEL,
+    L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, L_TRIGGERED, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, T_TURNS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
@@ -31,7 +31,7 @@ from .names import (
 )
 from .tables import (
     BS_BREAK, BS_MINION_POWER, BS_VP0, D_FLAGS, D_HOST_POWER, D_KIND, D_NAME, D_PER_NAME, D_POWER, D_PROTECT,
-    D_TRIGGERS, TR_TALENT,
+    D_TRIGGERS,
 )
 
 # rules row
@@ -683,7 +683,7 @@ def detach(st, a):
     """Attached action ``a`` leaves play (to a pile its caller puts it in): off its host's list
     (a minion's, or its base's) and off its controller's talent cards."""
     cs, lst, ln = st.cs, st.lst, st.ln
-    track_talent(st, a, False)
+    track_triggered(st, a, False)
     h = cs[a, C_HOST]
     if h >= 0:
         remove(lst, ln, L_ATT + h, a)
@@ -695,7 +695,7 @@ def detach(st, a):
 def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    track_talent(st, m, False)
+    track_triggered(st, m, False)
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])
@@ -866,21 +866,22 @@ def attach(st, c, ctrl, s, host, entry):
     cs[c, C_TALENT] = 0
     cs[c, C_NAMED] = 0
     cs[c, C_TURN] = tv[T_TURNS]  # the reference's Attached.turn
-    track_talent(st, c, True)
+    track_triggered(st, c, True)
 
 
 @jit_inline
-def track_talent(st, x, entering):
+def track_triggered(st, x, entering):
     """Card ``x`` comes into play (``entering``) or leaves it under its controller: keeps list
-    ``L_TALENTS + q``, the cards with a talent in play that seat q controls, so the Play Cards
-    phase finds a seat's talents without searching the board (``turn.talent_moves``).
-    Called where cards really enter and leave play (``vm.enter_minion``, ``attach``, ``leave``,
-    ``detach``, Hideout's swap), never by the baseline's "as if" boards, which call
-    ``enter_play`` and restore the lists themselves."""
+    ``L_TRIGGERED + q``, seat q's cards in play with a talent or a triggered ability (any
+    ``D_TRIGGERS`` bit), so their uses find them without searching the board (the Play Cards
+    phase's talents, ``turn.talent_moves``; the start, end and after-played triggers,
+    ``vm.in_play_by_order``). Called where cards really enter and leave play
+    (``vm.enter_minion``, ``attach``, ``leave``, ``detach``, Hideout's swap), never by the
+    baseline's "as if" boards, which call ``enter_play`` and restore the lists themselves."""
     cs, lst, ln, defs = st.cs, st.lst, st.ln, st.defs
-    if (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0:
+    if defs[cs[x, C_DEF], D_TRIGGERS] != 0:
         if entering:
-            push(lst, ln, L_TALENTS + cs[x, C_CTRL], x)
+            push(lst, ln, L_TRIGGERED + cs[x, C_CTRL], x)
         else:
-            remove(lst, ln, L_TALENTS + cs[x, C_CTRL], x)
+            remove(lst, ln, L_TRIGGERED + cs[x, C_CTRL], x)
 

@@ -9,8 +9,8 @@ each function called with it would be compiled again for that type, with everyth
   the seat's unshuffled deck, the reference's creation order); the columns below.
 - ``lst int64[L_N(ncards), CAP]`` with lengths ``ln int64[L_N]``: every ordered list — decks
   (top = last), hands, discard piles, each slot's minions and attached actions (arrival
-  order), the base deck and discard, each seat's cards with a talent in play (any order), and
-  each minion's attached actions.
+  order), the base deck and discard, each seat's cards in play with a talent or a triggered
+  ability (any order), and each minion's attached actions.
 - ``ss int64[MAX_SLOTS, S_N]``: per base in play; ``ps int64[MAX_PLAYERS, P_N]``: per seat;
   ``tv int64[T_N]``: the turn; ``gr int64[MAX_GRANTS, 2]``: open minion grants (kind, slot);
   ``fs int64[MAX_DEPTH, F_N]`` and ``sc int64[MAX_DEPTH, CAP]``: the resolution stack.
@@ -55,8 +55,8 @@ L_SMIN = 12  # + slot
 L_SACT = L_SMIN + MAX_SLOTS  # + slot
 L_BDECK = L_SACT + MAX_SLOTS
 L_BDISC = L_BDECK + 1
-L_TALENTS = L_BDISC + 1  # + seat: the cards with a talent in play it controls (``board.track_talent``)
-L_ATT = L_TALENTS + MAX_PLAYERS  # + card id: actions attached to that minion
+L_TRIGGERED = L_BDISC + 1  # + seat: its cards in play with D_TRIGGERS (``board.track_triggered``)
+L_ATT = L_TRIGGERED + MAX_PLAYERS  # + card id: actions attached to that minion
 
 
 def n_lists(ncards: int) -> int:

@@ -34,11 +34,11 @@ from .layout import (
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
-    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TALENTS, P_TENACIOUS_Z, Z_ATTACHED,
+    MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import gremlin
-from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, TR_END, TR_START
+from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
 from .stack import (
     add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move,
@@ -152,16 +152,16 @@ def play_moves(st, p):
 @jit
 def talent_moves(st, p, n):
     """Usable talents of ``p``'s cards in play in the reference's order: minions (board order),
-    then actions on bases, then actions on minions. The seat's cards with a talent in play are
-    kept in list ``L_TALENTS + p`` (a few at most), so the board is not searched for them: the
+    then actions on bases, then actions on minions. The seat's cards in play with a talent are
+    in list ``L_TRIGGERED + p`` (a few at most), so the board is not searched for them: the
     usable ones are sorted by ``board_order``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     keys = stack_empty(CAP)
     cards = stack_empty(CAP)
     k = 0
-    for i in range(ln[L_TALENTS + p]):
-        x = lst[L_TALENTS + p, i]
-        if not talent_ready(st, p, x):
+    for i in range(ln[L_TRIGGERED + p]):
+        x = lst[L_TRIGGERED + p, i]
+        if (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) == 0 or not talent_ready(st, p, x):
             continue
         key = board_order(st, x)
         j = k  # insertion sort: the list is short
@@ -192,8 +192,8 @@ def board_order(st, x):
 
 @jit_inline
 def talent_ready(st, p, x):
-    """Card ``x`` of ``L_TALENTS + p`` (in play, with a talent, ``p``'s) has a talent ``p`` may
-    use now: unused this turn and usable."""
+    """Card ``x`` in play with a talent, ``p``'s, has a talent ``p`` may use now: unused this
+    turn and usable."""
     return st.cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
 
 

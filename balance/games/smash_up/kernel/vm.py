@@ -12,13 +12,13 @@ from .layout import unpack
 from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions,
-    enter_play, track_talent,
+    enter_play, track_triggered,
     is_action_card, pick, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
-    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL, L_ATT,
-    L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, O_PLAYED, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
+    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL,
+    L_DECK, L_DISC, L_HAND, L_SMIN, L_TRIGGERED, O_PLAYED, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
     PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, S_BASE,
     T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
@@ -112,7 +112,7 @@ def enter_minion(st, p, c, s, source):
         remove(lst, ln, L_DECK + p, c)
     tv[T_ENTRY] += 1
     enter_play(st, p, c, s, tv[T_ENTRY])
-    track_talent(st, c, True)
+    track_triggered(st, c, True)
     protect(st, c)
     mark_played(st, p, c)
     ps[p, P_MINIONS_PLAYED] += 1
@@ -165,30 +165,17 @@ def base_after_played(st, m, s):
 def in_play_by_order(st, out, trigger):
     """``cards_in_play_by_order`` of the cards with the ``trigger`` bit (``D_TRIGGERS``):
     minions and attached actions, by controller in turn order from the current player, each by
-    entry; returns the count. (The sort is stable, so leaving the other cards out first gives
-    the reference's order of the cards that remain.)"""
+    entry; returns the count. The cards come from the seats' ``L_TRIGGERED`` lists, not from a
+    search of the board: every card in play has its own entry (``T_ENTRY``; Hideout's swap
+    passes the leaving card's on), so the sort decides the order alone."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + s]):
-            x = lst[L_SMIN + s, i]
+    for q in range(tv[T_PLAYERS]):
+        for i in range(ln[L_TRIGGERED + q]):
+            x = lst[L_TRIGGERED + q, i]
             if defs[cs[x, C_DEF], D_TRIGGERS] & trigger:
                 out[k] = x
                 k += 1
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SACT + s]):
-            x = lst[L_SACT + s, i]
-            if defs[cs[x, C_DEF], D_TRIGGERS] & trigger:
-                out[k] = x
-                k += 1
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, i]
-            for j in range(ln[L_ATT + m]):
-                x = lst[L_ATT + m, j]
-                if defs[cs[x, C_DEF], D_TRIGGERS] & trigger:
-                    out[k] = x
-                    k += 1
     n, cur = tv[T_PLAYERS], tv[T_CURRENT]
     for j in range(1, k):  # insertion sort on (turn-order place of the controller, entry)
         x = out[j]

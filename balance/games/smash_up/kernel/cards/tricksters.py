@@ -24,7 +24,7 @@ from ..layout import unpack
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
     R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
-    is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_talent, vp_now,
+    is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_triggered, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
@@ -364,7 +364,7 @@ def hideout_use(st, p, x):
     j = pick(st, p, k, 0)
     card = cand[j]
     from_hand = j < nh
-    track_talent(st, x, False)
+    track_triggered(st, x, False)
     i = remove(lst, ln, L_SACT + s, x)  # the swapped-in card takes Hideout's place
     insert(lst, ln, L_SACT + s, i, card)
     entry = cs[x, C_ENTERED]
@@ -379,7 +379,7 @@ def hideout_use(st, p, x):
         cs[x, C_ZONE] = Z_DECK
     cs[card, C_ZONE] = Z_ATTACHED
     cs[card, C_CTRL] = p
-    track_talent(st, card, True)
+    track_triggered(st, card, True)
     cs[card, C_SLOT] = s
     cs[card, C_HOST] = -1
     cs[card, C_ENTERED] = entry
