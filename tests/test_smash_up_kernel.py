@@ -252,33 +252,45 @@ def test_kernel_notes_the_cards_each_seat_played_as_the_reference_logs_them(play
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "random"])
-def test_each_seats_triggered_list_is_its_cards_in_play_with_a_trigger_after_every_turn(strategy):
-    """List ``L_TRIGGERED + q`` lets the kernel find seat q's talents and triggered abilities
-    without searching the board; it must hold exactly q's cards in play with a ``D_TRIGGERS``
-    bit, each once.
-    The same game capped after k turns is the game's state after turn k (the cap only stops it),
-    so every turn's end is checked; the seats hold all four talent factions (Dinosaurs, Ninjas,
-    Tricksters, Wizards), and the test fails if no such card was ever in play."""
-    from balance.games.smash_up.kernel.layout import C_CTRL, C_DEF, C_ZONE, DECK, L_TRIGGERED, Z_ATTACHED, Z_MINION
+def test_what_the_kernel_keeps_per_seat_matches_the_board_after_every_turn(strategy):
+    """The kernel keeps per seat what it would otherwise search the board for; after every turn
+    each must equal a recount: list ``L_TRIGGERED + q``, q's cards in play with a
+    ``D_TRIGGERS`` bit (each once), and q's Microbot Alphas, Microbot Fixers and minions in
+    play (``ps[q, P_ALPHAS]`` ...), which every minion's power reads. The same game capped after
+    k turns is the game's state after turn k (the cap only stops it), so every turn's end is
+    checked; the seats hold all eight factions, and the test fails if no triggered card, Alpha
+    or Fixer was ever in play."""
+    from balance.games.smash_up.kernel.layout import (
+        C_CTRL, C_DEF, C_ZONE, DECK, L_TRIGGERED, P_ALPHAS, P_FIXERS, P_MINIONS, Z_ATTACHED, Z_MINION,
+    )
+    from balance.games.smash_up.kernel.names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER
     from balance.games.smash_up.kernel.run import played_game
-    from balance.games.smash_up.kernel.tables import D_TRIGGERS
+    from balance.games.smash_up.kernel.tables import D_NAME, D_TRIGGERS
 
-    seen = 0
+    seen = microbots = 0
     for game in range(6):
         for turns in range(1, 41):
             rules = Rules(players=4, max_turns=turns)
             state = played_game(rules, SEATS, [strategy] * 4, 5, game)
-            cs, lst, ln, defs, stats = (state[i] for i in (0, 1, 2, 7, 13))
-            recount = [[] for _ in range(4)]
+            cs, lst, ln, ps, defs, stats = (state[i] for i in (0, 1, 2, 4, 7, 13))
+            triggered = [[] for _ in range(4)]
+            counts = [[0, 0, 0] for _ in range(4)]
             for c in range(4 * DECK):
+                q, name = cs[c, C_CTRL], defs[cs[c, C_DEF], D_NAME]
                 if cs[c, C_ZONE] in (Z_MINION, Z_ATTACHED) and defs[cs[c, C_DEF], D_TRIGGERS]:
-                    recount[cs[c, C_CTRL]].append(c)
+                    triggered[q].append(c)
+                if cs[c, C_ZONE] == Z_MINION:
+                    counts[q][0] += name == N_MICROBOT_ALPHA
+                    counts[q][1] += name == N_MICROBOT_FIXER
+                    counts[q][2] += 1
             kept = [sorted(lst[L_TRIGGERED + q, :ln[L_TRIGGERED + q]]) for q in range(4)]
-            assert kept == recount, (game, turns)
-            seen += sum(map(len, recount))
+            assert kept == triggered, (game, turns)
+            assert ps[:4, [P_ALPHAS, P_FIXERS, P_MINIONS]].tolist() == counts, (game, turns)
+            seen += sum(map(len, triggered))
+            microbots += sum(a + f for a, f, _ in counts)
             if stats[1] < turns:  # the game ended before the cap
                 break
-    assert seen > 0
+    assert seen > 0 and microbots > 0
 
 
 @pytest.mark.slow

@@ -6,7 +6,7 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .layout import unpack
 from .board import (
-    CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
+    as_if, CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
     power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, slot_terms,
     vp_now,
 )
@@ -53,6 +53,7 @@ def vp_with_move(st, p, m, dest, s):
     """``vp_if(g, p, slot s, moves=[(m, dest)])``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     old = cs[m, C_SLOT]
+    as_if(st, 1)
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + dest, m)
     cs[m, C_SLOT] = dest
@@ -60,6 +61,7 @@ def vp_with_move(st, p, m, dest, s):
     ln[L_SMIN + dest] -= 1
     insert(lst, ln, L_SMIN + old, i, m)
     cs[m, C_SLOT] = old
+    as_if(st, -1)
     return v
 
 @jit
@@ -242,10 +244,12 @@ def v_with_card(st, p, c, s):
     """V for ``p`` with minion card ``c`` (not in play) added to slot ``s`` (``_v_with``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
+    as_if(st, 1)
     enter_play(st, p, c, s, 1 << 30)
     v = V(st, p)
     ln[L_SMIN + s] -= 1
     cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
+    as_if(st, -1)
     return v
 
 
@@ -254,6 +258,7 @@ def v_with_minion(st, p, m, s):
     """V for ``p`` with minion ``m`` (in play) moved to slot ``s``, then put back in place."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     old = cs[m, C_SLOT]
+    as_if(st, 1)
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + s, m)
     cs[m, C_SLOT] = s
@@ -261,6 +266,7 @@ def v_with_minion(st, p, m, s):
     ln[L_SMIN + s] -= 1
     insert(lst, ln, L_SMIN + old, i, m)
     cs[m, C_SLOT] = old
+    as_if(st, -1)
     return v
 
 
@@ -328,11 +334,13 @@ def v_added_alone(st, p, c, s, cnt, pws, total, terms, before):
     (``pws`` from ``s * MAX_PLAYERS``, ``total``) gain only the card's own."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
+    as_if(st, 1)
     enter_play(st, p, c, s, 1 << 30)
     raptors, base_power = slot_bonus(st, s)
     own = counted_power(st, c, cnt, raptors, base_power)
     ln[L_SMIN + s] -= 1
     cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
+    as_if(st, -1)
     pw = stack_empty(MAX_PLAYERS)
     for q in range(MAX_PLAYERS):
         pw[q] = pws[s * MAX_PLAYERS + q]
@@ -346,10 +354,12 @@ def v_added(st, p, c, s, cnt, terms, before):
     changes (``terms``: every slot's term now, summing to ``before``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
+    as_if(st, 1)
     enter_play(st, p, c, s, 1 << 30)
     v = before - terms[s] + slot_term(st, p, s, cnt)[0]
     ln[L_SMIN + s] -= 1
     cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
+    as_if(st, -1)
     return v
 
 
@@ -361,6 +371,7 @@ def v_moved(st, p, m, s, cnt, terms, before):
     old = cs[m, C_SLOT]
     if s == old:  # V does not depend on the order of a slot's minions
         return before
+    as_if(st, 1)
     i = remove(lst, ln, L_SMIN + old, m)
     push(lst, ln, L_SMIN + s, m)
     cs[m, C_SLOT] = s
@@ -368,6 +379,7 @@ def v_moved(st, p, m, s, cnt, terms, before):
     ln[L_SMIN + s] -= 1
     insert(lst, ln, L_SMIN + old, i, m)
     cs[m, C_SLOT] = old
+    as_if(st, -1)
     return v
 
 

@@ -10,7 +10,7 @@ from balance.core._jit import stack_empty
 from .layout import unpack
 from .baseline import outranked, place, v_with_minion
 from .board import (
-    V, active, can_move, gap, move, pick, power, remove, insert, vp_now,
+    as_if, V, active, can_move, gap, move, pick, power, remove, insert, vp_now,
 )
 from .layout import (
     C_CTRL, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS, T_PLAYERS,
@@ -131,9 +131,11 @@ def vp_without(st, p, m):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[m, C_SLOT]
     now = stack_empty(4)
+    as_if(st, 1)
     i = remove(lst, ln, L_SMIN + s, m)
     vp_now(st, s, now)
     insert(lst, ln, L_SMIN + s, i, m)
+    as_if(st, -1)
     return now[p]
 
 

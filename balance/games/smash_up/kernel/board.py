@@ -19,7 +19,7 @@ from .opcodes import (
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
     C_TALENT, C_TEMP, C_TOUCH, C_TURN, C_ZONE, F_P, F_PROC, F_SHIELD, F_X, GREEDY, H_ATTACH, MAX_SLOTS,
-    PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY,
+    PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY, T_ASIF, P_ALPHAS, P_FIXERS, P_MINIONS,
     G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, L_TRIGGERED, P_SLEEP_MODE, S_BASE, S_CANCEL,
     S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
@@ -289,10 +289,17 @@ CNT_N = 3 * MAX_PLAYERS
 @jit
 def power_counts(st, cnt):
     """``cnt int64[CNT_N]``: per controller p, its Microbot Alphas (``cnt[CNT_ALPHA + p]``),
-    Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play."""
+    Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play: as kept per
+    seat (``count_minion``), or counted on the board while it is edited "as if" (``as_if``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cnt[:] = 0
     if tv[T_MICROBOTS] == 0:  # no Alpha or Fixer in this game: nothing reads the counts
+        return
+    if tv[T_ASIF] == 0:
+        for p in range(tv[T_PLAYERS]):
+            cnt[CNT_ALPHA + p] = ps[p, P_ALPHAS]
+            cnt[CNT_FIXER + p] = ps[p, P_FIXERS]
+            cnt[CNT_MINIONS + p] = ps[p, P_MINIONS]
         return
     for s in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + s]):
@@ -304,6 +311,29 @@ def power_counts(st, cnt):
                 cnt[CNT_ALPHA + p] += 1
             elif n == N_MICROBOT_FIXER:
                 cnt[CNT_FIXER + p] += 1
+
+
+@jit_inline
+def count_minion(st, m, delta):
+    """Minion ``m`` enters play (``delta`` 1) or leaves it (-1) under its controller: keeps the
+    seat's counts that powers read (``P_ALPHAS``, ``P_FIXERS``, ``P_MINIONS``; ``power_counts``).
+    Called where minions really enter and leave play (``vm.enter_minion``, ``leave``)."""
+    cs, ps = st.cs, st.ps
+    p = cs[m, C_CTRL]
+    ps[p, P_MINIONS] += delta
+    n = st.defs[cs[m, C_DEF], D_NAME]
+    if n == N_MICROBOT_ALPHA:
+        ps[p, P_ALPHAS] += delta
+    elif n == N_MICROBOT_FIXER:
+        ps[p, P_FIXERS] += delta
+
+
+@jit_inline
+def as_if(st, delta):
+    """The baseline begins (``delta`` 1) or ends (-1) an "as if" edit of the board, read and
+    then restored exactly: meanwhile ``power_counts`` counts the board itself (the edit may add
+    or take away minions), not the counts kept per seat."""
+    st.tv[T_ASIF] += delta
 
 
 @jit_inline
@@ -696,6 +726,7 @@ def leave(st, m):
     """Take a minion out of play; its actions go to their owners' discard piles (§1.6)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     track_triggered(st, m, False)
+    count_minion(st, m, -1)
     remove(lst, ln, L_SMIN + cs[m, C_SLOT], m)
     while ln[L_ATT + m] > 0:
         discard_attached(st, lst[L_ATT + m, 0])

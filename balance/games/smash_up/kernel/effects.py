@@ -21,7 +21,7 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    V, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice, discard_from_hand,
+    as_if, V, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice, discard_from_hand,
     discard_random, draw, gap,
     has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
     places, pop, power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
@@ -803,11 +803,13 @@ def condition(st, d, p, c, cond, arg):
         k = candidates(st, arg, p, c, True, cand)
         by = pg[arg + 1, I_ARG1]
         before = V(st, p)
+        as_if(st, 1)
         for j in range(k):
             cs[cand[j], C_TEMP] += by
         after = V(st, p)
         for j in range(k):
             cs[cand[j], C_TEMP] -= by
+        as_if(st, -1)
         return after > before
     return False  # COND_NEVER
 

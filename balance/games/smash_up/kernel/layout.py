@@ -69,15 +69,16 @@ S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE, S_N = range(6)  # S_SINCE: tu
 # ps columns; P_BASES_USED: a bit per base definition row, set once this player used that
 # base's once-per-turn ability this turn (The Homeworld, Cave of Shinies: ``MARK self used``);
 # P_TENACIOUS_Z: 1 if the seat's deck holds a Tenacious Z (only then is its discard pile
-# searched for one at every Play Cards choice)
+# searched for one at every Play Cards choice); P_ALPHAS, P_FIXERS, P_MINIONS: the Microbot
+# Alphas, Microbot Fixers and minions in play the seat controls (``board.count_minion``)
 P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_TENACIOUS_Z, \
-    P_N = range(8)
+    P_ALPHAS, P_FIXERS, P_MINIONS, P_N = range(11)
 SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
     T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_MICROBOTS, T_QUIET, T_MEMO, T_MEMO_P, \
-    T_MEMO_AT = range(19)
+    T_ASIF, T_MEMO_AT = range(20)
 # T_MEMO: while a greedy seat's Play Cards choice is made (``turn.greedy_play``: the board does
 # not change while its wants and hosts are asked), 1 = a board reading for seat T_MEMO_P may be
 # kept, 2 = kept in tv[T_MEMO_AT:T_N] (``baseline.board_reading``); 0 otherwise
@@ -88,6 +89,8 @@ T_N = T_MEMO_AT + MEMO_N
 # board), else 0 (set up once per game: a board reading then skips the count)
 # T_QUIET: > 0 while a destruction's replacements and triggers run (``triggers.destroy``): they
 # are not the own steps of the card being played, whatever frame is on top (``board.touch``)
+# T_ASIF: > 0 while the baseline edits the board "as if" (to read it, then restore it exactly,
+# ``board.as_if``): the counts kept per seat (P_ALPHAS ...) are then not the board's
 
 # grant kinds, most restrictive first [D12]
 G_AT, G_EMPTY, G_TWO, G_DISC, G_ANY, G_FREE = range(6)

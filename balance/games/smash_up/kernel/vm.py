@@ -12,7 +12,7 @@ from .layout import unpack
 from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions,
-    enter_play, track_triggered,
+    count_minion, enter_play, track_triggered,
     is_action_card, pick, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
@@ -113,6 +113,7 @@ def enter_minion(st, p, c, s, source):
     tv[T_ENTRY] += 1
     enter_play(st, p, c, s, tv[T_ENTRY])
     track_triggered(st, c, True)
+    count_minion(st, c, 1)
     protect(st, c)
     mark_played(st, p, c)
     ps[p, P_MINIONS_PLAYED] += 1

@@ -15,7 +15,7 @@ from balance.core._jit import stack_empty, stack_zeros
 from ..layout import unpack
 from ..baseline import help_, help_w, hit, outranked
 from ..board import (
-    affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch, vp_now,
+    as_if, affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch, vp_now,
 )
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN,
@@ -68,9 +68,11 @@ def raises_vp(st, p, m, by):
     s = cs[m, C_SLOT]
     vp_now(st, s, now)
     before = now[p]
+    as_if(st, 1)
     cs[m, C_TEMP] += by
     vp_now(st, s, now)
     cs[m, C_TEMP] -= by
+    as_if(st, -1)
     return now[p] > before
 
 

@@ -19,7 +19,7 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import best_printed, hit, place, vp_of
 from ..board import (
-    V, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
+    as_if, V, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
     minion_allowed, pick, power, printed, remove, return_to_hand,
 )
 from ..hosts import hit_unscored, their_action_base
@@ -46,10 +46,12 @@ def vp_with_card(st, p, c, s):
     """``vp_if(g, p, slot, add=[(c, slot)])``: p's vp_now at ``s`` with card ``c`` added there."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     zone, ctrl, slot, ent, h = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT], cs[c, C_ENTERED], cs[c, C_HOST]
+    as_if(st, 1)
     enter_play(st, p, c, s, 1 << 30)
     v = vp_of(st, s, p)
     ln[L_SMIN + s] -= 1
     cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT], cs[c, C_ENTERED], cs[c, C_HOST] = zone, ctrl, slot, ent, h
+    as_if(st, -1)
     return v
 
 
@@ -226,6 +228,7 @@ def disguise_value(st, c, s, a, b):
     n0 = ln[L_SMIN + s]
     for i in range(n0):
         saved[i] = lst[L_SMIN + s, i]
+    as_if(st, 1)
     remove(lst, ln, L_SMIN + s, a)
     if b >= 0:
         remove(lst, ln, L_SMIN + s, b)
@@ -253,6 +256,7 @@ def disguise_value(st, c, s, a, b):
         x = added[i]
         cs[x, C_ZONE], cs[x, C_CTRL], cs[x, C_SLOT] = keep[i, 0], keep[i, 1], keep[i, 2]
         cs[x, C_ENTERED], cs[x, C_HOST] = keep[i, 3], keep[i, 4]
+    as_if(st, -1)
     return v
 
 

@@ -14,7 +14,7 @@ from balance.core._jit import stack_empty, stack_zeros
 from ..layout import unpack
 from ..baseline import outranked, sail_default, vp_of, vp_with_move
 from ..board import (
-    V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
+    as_if, V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
 )
 from ..layout import (
     SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
@@ -309,6 +309,7 @@ def v_with_moves(st, p, ms, k, src, dst):
     n0 = ln[L_SMIN + src]
     for i in range(n0):
         saved[i] = lst[L_SMIN + src, i]
+    as_if(st, 1)
     for j in range(k):
         remove(lst, ln, L_SMIN + src, ms[j])
         push(lst, ln, L_SMIN + dst, ms[j])
@@ -320,6 +321,7 @@ def v_with_moves(st, p, ms, k, src, dst):
     ln[L_SMIN + src] = n0
     for j in range(k):
         cs[ms[j], C_SLOT] = src
+    as_if(st, -1)
     return v
 
 

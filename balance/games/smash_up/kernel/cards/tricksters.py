@@ -23,7 +23,7 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
-    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
+    as_if, R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
     is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_triggered, vp_now,
 )
 from ..layout import (
@@ -144,10 +144,12 @@ def gnome_used(st, g):
 def vp_without(st, p, m):
     cs, lst, ln = st.cs, st.lst, st.ln
     s = cs[m, C_SLOT]
+    as_if(st, 1)
     i = remove(lst, ln, L_SMIN + s, m)
     now = stack_empty(4)
     vp_now(st, s, now)
     insert(lst, ln, L_SMIN + s, i, m)
+    as_if(st, -1)
     return now[p]
 
 

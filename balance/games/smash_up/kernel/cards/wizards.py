@@ -24,7 +24,7 @@ from balance.core._jit import stack_empty
 
 from ..layout import unpack
 from ..board import (
-    affectable, can_play_actions, draw, insert, is_action_card, pick, power, push, remove, top, vp_now,
+    as_if, affectable, can_play_actions, draw, insert, is_action_card, pick, power, push, remove, top, vp_now,
 )
 from ..layout import (
     C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, L_SMIN,
@@ -210,6 +210,7 @@ def vp_without_same(st, p, m, now):
     """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[m, C_SLOT]
+    as_if(st, 1)
     i = remove(lst, ln, L_SMIN + s, m)
     out = stack_empty(4)
     same = True
@@ -218,6 +219,7 @@ def vp_without_same(st, p, m, now):
         if out[p] != now[t]:
             same = False
     insert(lst, ln, L_SMIN + s, i, m)
+    as_if(st, -1)
     return same
 
 
