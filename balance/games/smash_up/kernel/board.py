@@ -711,7 +711,7 @@ def discard_attached(st, a):
 @jit
 def detach(st, a):
     """Attached action ``a`` leaves play (to a pile its caller puts it in): off its host's list
-    (a minion's, or its base's) and off its controller's talent cards."""
+    (a minion's, or its base's) and off its controller's cards with a trigger (``track_triggered``)."""
     cs, lst, ln = st.cs, st.lst, st.ln
     track_triggered(st, a, False)
     h = cs[a, C_HOST]
