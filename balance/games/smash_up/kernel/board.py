@@ -70,6 +70,15 @@ def pop(lst, ln, li):
     return lst[li, ln[li]]
 
 
+@jit_inline
+def position(lst, ln, li, x):
+    """Where ``x`` is in list ``li`` (-1: not there)."""
+    for i in range(ln[li]):
+        if lst[li, i] == x:
+            return i
+    return -1
+
+
 @jit
 def remove(lst, ln, li, x):
     """Remove ``x`` from list ``li`` keeping the order; returns its position (or -1)."""
@@ -79,15 +88,6 @@ def remove(lst, ln, li, x):
             for j in range(i, n - 1):
                 lst[li, j] = lst[li, j + 1]
             ln[li] = n - 1
-            return i
-    return -1
-
-
-@jit_inline
-def position(lst, ln, li, x):
-    """Where ``x`` is in list ``li`` (-1: not there)."""
-    for i in range(ln[li]):
-        if lst[li, i] == x:
             return i
     return -1
 

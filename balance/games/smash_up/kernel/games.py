@@ -60,8 +60,8 @@ def play_games(st, faction_decks, pairs, pair_of, given, rates, seed, games, rem
     distinct factions from its side stream (seat p takes draws 2p and 2p + 1), so sides never
     depend on the strategies, or all DRAFT (-2): the seats draft them (``snake_draft`` with
     ``rates`` float64[8, 8], random seats drawing from the side stream). removed: a card
-    definition row taken out of the deck of the seat whose pair
-    holds it (every copy; card strength), or -1 for none. Outputs, row per game: win_units
+    definition row taken out of the deck of the seat whose pair holds it (every copy; card
+    strength), or -1 for none. Outputs, row per game: win_units
     int32[n, P], scores int32[n, P] (VP), outcome int8[n], length int32[n] (turns), sides
     int16[n, P]; base_totals int64[16 * BST_N] (``turn``'s per-base counters) and card_totals
     int64[MAX_DEFS, CT_N] (layout: each card's seat-games in deck and played) are added to.

@@ -15,7 +15,7 @@ from .baseline import place
 from .board import (
     R_TRICKSTERS_2012, discard_from_hand,
     MODE_BASES, MODE_CARDS, R_MODE,
-    active, can_move, count_named, destroyable, draw, is_microbot, leave, move, pick, to_deck_bottom,
+    active, can_move, count_named, destroyable, draw, is_microbot, leave, move, pick, position, to_deck_bottom,
     to_discard, touch,
 )
 from .layout import (
@@ -34,11 +34,7 @@ MAX_LEVELS = 16
 
 @jit
 def in_slot(st, m, s):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    for i in range(ln[L_SMIN + s]):
-        if lst[L_SMIN + s, i] == m:
-            return True
-    return False
+    return position(st.lst, st.ln, L_SMIN + s, m) >= 0
 
 
 @jit

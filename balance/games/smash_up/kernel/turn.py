@@ -161,7 +161,7 @@ def talent_moves(st, p, n):
     k = 0
     for i in range(ln[L_TRIGGERED + p]):
         x = lst[L_TRIGGERED + p, i]
-        if (defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) == 0 or not talent_ready(st, p, x):
+        if not talent_ready(st, p, x):
             continue
         key = board_order(st, x)
         j = k  # insertion sort: the list is short
@@ -192,9 +192,11 @@ def board_order(st, x):
 
 @jit_inline
 def talent_ready(st, p, x):
-    """Card ``x`` in play with a talent, ``p``'s, has a talent ``p`` may use now: unused this
-    turn and usable."""
-    return st.cs[x, C_TALENT] == 0 and hooks.talent_usable(st, p, x)
+    """Card ``x`` of ``L_TRIGGERED + p`` (``p``'s, in play, with a trigger) has a talent ``p``
+    may use now: it has one, unused this turn, and usable."""
+    cs = st.cs
+    return (st.defs[cs[x, C_DEF], D_TRIGGERS] & TR_TALENT) != 0 and cs[x, C_TALENT] == 0 \
+        and hooks.talent_usable(st, p, x)
 
 
 @jit_inline
