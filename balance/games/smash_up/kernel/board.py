@@ -22,7 +22,7 @@ from .layout import (
     PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY, T_ASIF, P_ALPHAS, P_FIXERS, P_MINIONS,
     G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, L_TRIGGERED, P_SLEEP_MODE, S_BASE, S_CANCEL,
-    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_NGRANTS,
+    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_RAPTORS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, T_TURNS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .names import (
@@ -339,17 +339,25 @@ def as_if(st, delta):
 @jit_inline
 def slot_bonus(st, s):
     """(Minions on slot ``s`` whose power counts their name there (static PER_NAME_HERE: War
-    Raptors; one such name per card list), the power its base gives every minion there (static
-    MINION_POWER: The Central Brain's +1; 0 while its ability is cancelled))."""
+    Raptors; one such name per card list; counted only in a game whose decks hold one,
+    ``T_RAPTORS``), ``base_bonus(st, s)``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     raptors = 0
-    for i in range(ln[L_SMIN + s]):
-        if defs[cs[lst[L_SMIN + s, i], C_DEF], D_PER_NAME] != 0:
-            raptors += 1
-    base_power = bases[ss[s, S_BASE], BS_MINION_POWER]
+    if tv[T_RAPTORS] != 0:
+        for i in range(ln[L_SMIN + s]):
+            if defs[cs[lst[L_SMIN + s, i], C_DEF], D_PER_NAME] != 0:
+                raptors += 1
+    return raptors, base_bonus(st, s)
+
+
+@jit_inline
+def base_bonus(st, s):
+    """The power slot ``s``'s base gives every minion there (static MINION_POWER: The Central
+    Brain's +1; 0 while its ability is cancelled)."""
+    base_power = st.bases[st.ss[s, S_BASE], BS_MINION_POWER]
     if base_power != 0 and not active(st, s):
         base_power = 0
-    return raptors, base_power
+    return base_power
 
 
 @jit_inline
@@ -366,10 +374,11 @@ def counted_power(st, m, cnt, raptors, base_power):
     total += raptors * defs[d, D_PER_NAME]
     if name == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != p:
         total += 2
-    if (defs[d, D_FLAGS] & FL_MICROBOT) != 0 or cnt[CNT_ALPHA + p] > 0:
-        total += cnt[CNT_FIXER + p]
-    if name == N_MICROBOT_ALPHA:
-        total += cnt[CNT_MINIONS + p] - 1
+    if tv[T_MICROBOTS] != 0:  # else no Alpha or Fixer in this game, and the counts are 0
+        if (defs[d, D_FLAGS] & FL_MICROBOT) != 0 or cnt[CNT_ALPHA + p] > 0:
+            total += cnt[CNT_FIXER + p]
+        if name == N_MICROBOT_ALPHA:
+            total += cnt[CNT_MINIONS + p] - 1
     return max(0, total)
 
 
