@@ -6,13 +6,12 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .layout import unpack
 from .board import (
-    as_if, CNT_ALPHA, CNT_N, V, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play, insert,
-    power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, slot_terms,
-    vp_now,
+    as_if, CNT_ALPHA, CNT_N, V, base_bonus, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play,
+    insert, power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, vp_now,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
-    T_MEMO, T_MEMO_AT, T_MEMO_P, T_NSLOTS, T_PLAYERS, MEMO_N,
+    T_MEMO, T_MEMO_AT, T_MEMO_P, T_MICROBOTS, T_NSLOTS, T_PLAYERS, MEMO_N,
 )
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_MICROBOT_RECLAIMER, N_WAR_RAPTOR
 from .tables import D_NAME, D_PER_NAME, D_POWER
@@ -110,14 +109,15 @@ def best_move(st, p, mm, md, k):
     """Index of the move (mm[i] to md[i]) raising V most (ties: the first), or -1 if none does."""
     if k == 0:
         return -1
-    cnt = stack_empty(CNT_N)
-    power_counts(st, cnt)  # a move keeps the counts: each V recomputes only the two slots
+    cnt = stack_empty(CNT_N)  # a move keeps the counts: each V recomputes only the two slots
     terms = stack_empty(MAX_SLOTS)
-    before = slot_terms(st, p, cnt, terms)
-    best, bg = 0, v_moved(st, p, mm[0], md[0], cnt, terms, before) - before
-    for i in range(1, k):
-        g = v_moved(st, p, mm[i], md[i], cnt, terms, before) - before
-        if g > bg:
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)
+    before = read_slots(st, p, cnt, terms, pws, totals)
+    best, bg = -1, 0
+    for i in range(k):
+        g = v_move(st, p, mm[i], md[i], cnt, pws, totals, terms, before) - before
+        if best < 0 or g > bg:
             best, bg = i, g
     return best if bg > 0 else -1
 
@@ -270,7 +270,25 @@ def v_with_minion(st, p, m, s):
     return v
 
 
-SLOT_POWERS = MAX_SLOTS * MAX_PLAYERS  # every slot's ``slot_power`` per seat (``place``)
+SLOT_POWERS = MAX_SLOTS * MAX_PLAYERS  # every slot's ``slot_power`` per seat (``read_slots``)
+
+
+@jit_inline
+def read_slots(st, p, cnt, terms, pws, totals):
+    """The board's ``power_counts`` into ``cnt``, then every slot's term of ``V`` for seat ``p``
+    into ``terms``, its powers per seat into ``pws`` (slot s's from ``s * MAX_PLAYERS``,
+    ``slot_power``'s) and its total power into ``totals`` (int64[MAX_SLOTS] each); returns
+    ``V(st, p)``."""
+    power_counts(st, cnt)
+    pw = stack_empty(MAX_PLAYERS)
+    before = 0
+    for s in range(st.tv[T_NSLOTS]):
+        total = slot_power(st, s, cnt, pw)
+        for q in range(MAX_PLAYERS):
+            pws[s * MAX_PLAYERS + q] = pw[q]
+        terms[s], totals[s] = powers_term(st, p, s, pw, total), total
+        before += terms[s]
+    return before
 
 
 @jit
@@ -288,20 +306,10 @@ def place(st, p, x, in_play, slots, n):
     name = defs[cs[x, C_DEF], D_NAME]
     raptor = name == N_WAR_RAPTOR
     cnt = stack_empty(CNT_N)
-    power_counts(st, cnt)
     terms = stack_empty(MAX_SLOTS)
-    gaps = stack_empty(MAX_SLOTS)
     totals = stack_empty(MAX_SLOTS)
-    pws = stack_empty(SLOT_POWERS)  # slot s's powers per seat from s * MAX_PLAYERS
-    pw = stack_empty(MAX_PLAYERS)
-    before = 0
-    for s in range(tv[T_NSLOTS]):
-        total = slot_power(st, s, cnt, pw)
-        for q in range(MAX_PLAYERS):
-            pws[s * MAX_PLAYERS + q] = pw[q]
-        t = powers_term(st, p, s, pw, total)
-        terms[s], gaps[s], totals[s] = t, breakpoint_of(st, s) - total, total
-        before += t
+    pws = stack_empty(SLOT_POWERS)
+    before = read_slots(st, p, cnt, terms, pws, totals)
     local = in_play or not (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER or cnt[CNT_ALPHA + p] > 0)
     alone = local and defs[cs[x, C_DEF], D_PER_NAME] == 0
     best = -1
@@ -309,7 +317,7 @@ def place(st, p, x, in_play, slots, n):
     for i in range(n):
         s = slots[i]
         if in_play:
-            v = v_moved(st, p, x, s, cnt, terms, before)
+            v = v_move(st, p, x, s, cnt, pws, totals, terms, before)
         elif alone:
             v = v_added_alone(st, p, x, s, cnt, pws, totals[s], terms, before)
         elif local:
@@ -322,7 +330,7 @@ def place(st, p, x, in_play, slots, n):
                 m = lst[L_SMIN + s, j]
                 if cs[m, C_CTRL] == p and defs[cs[m, C_DEF], D_NAME] == N_WAR_RAPTOR:
                     r += 1
-        k = (v, r, -gaps[s], -s)
+        k = (v, r, totals[s] - breakpoint_of(st, s), -s)  # minus the gap
         if best < 0 or k > bk:
             best, bk = i, k
     return best
@@ -361,6 +369,56 @@ def v_added(st, p, c, s, cnt, terms, before):
     cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
     as_if(st, -1)
     return v
+
+
+@jit_inline
+def v_slot_edited(st, p, s, cnt, terms, before):
+    """V for ``p`` while slot ``s`` alone is edited "as if", from ``read_slots``' reading of the
+    board before the edit (``cnt``, ``terms``, V ``before``): only ``s``'s term changes, unless
+    a Microbot Alpha or Fixer in this game makes the counts (which the edit may change) matter."""
+    if st.tv[T_MICROBOTS] != 0:
+        return V(st, p)
+    return before - terms[s] + slot_term(st, p, s, cnt)[0]
+
+
+@jit_inline
+def v_move(st, p, m, s, cnt, pws, totals, terms, before):
+    """V for ``p`` with minion ``m`` moved to slot ``s`` (``v_with_minion``), from ``read_slots``'
+    reading: ``v_moved_alone``, or for a minion whose power counts its name (a War Raptor: it
+    changes its old and new slot-mates' powers) ``v_moved``."""
+    if st.defs[st.cs[m, C_DEF], D_PER_NAME] != 0:
+        return v_moved(st, p, m, s, cnt, terms, before)
+    return v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before)
+
+
+@jit_inline
+def v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before):
+    """``v_moved`` for a minion whose move changes no other minion's power (not a War Raptor;
+    a move keeps ``cnt``): its old slot loses its power there and slot ``s`` gains its power
+    there (only the base's bonus differs), without editing the board. Its controller keeps a
+    place on the old slot only while another of its minions stays there."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    old = cs[m, C_SLOT]
+    if s == old:  # V does not depend on the order of a slot's minions
+        return before
+    q = cs[m, C_CTRL]
+    stays = False
+    for i in range(ln[L_SMIN + old]):
+        x = lst[L_SMIN + old, i]
+        if x != m and cs[x, C_CTRL] == q:
+            stays = True
+            break
+    pw = stack_empty(MAX_PLAYERS)
+    own = counted_power(st, m, cnt, 0, base_bonus(st, old))
+    for o in range(MAX_PLAYERS):
+        pw[o] = pws[old * MAX_PLAYERS + o]
+    pw[q] = pw[q] - own if stays else -1
+    v = before - terms[old] + powers_term(st, p, old, pw, totals[old] - own)
+    own = counted_power(st, m, cnt, 0, base_bonus(st, s))
+    for o in range(MAX_PLAYERS):
+        pw[o] = pws[s * MAX_PLAYERS + o]
+    pw[q] = max(pw[q], 0) + own
+    return v - terms[s] + powers_term(st, p, s, pw, totals[s] + own)
 
 
 @jit_inline

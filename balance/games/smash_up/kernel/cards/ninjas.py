@@ -17,15 +17,15 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..baseline import best_printed, hit, place, vp_of
+from ..baseline import SLOT_POWERS, best_printed, hit, place, read_slots, v_slot_edited, vp_of
 from ..board import (
-    as_if, V, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
+    CNT_N, as_if, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
     minion_allowed, pick, power, printed, remove, return_to_hand,
 )
 from ..hosts import hit_unscored, their_action_base
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
-    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_SPECIAL, H_TALENT, L_HAND, L_SMIN,
+    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_SPECIAL, H_TALENT, L_HAND, L_SMIN, MAX_SLOTS,
     S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_WINDOW, Z_HAND, Z_MINION,
 )
 from ..names import (
@@ -218,8 +218,9 @@ def disguise_options(st, c, os_, oa, ob):
 
 
 @jit
-def disguise_value(st, c, s, a, b):
-    """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there."""
+def disguise_value(st, c, s, a, b, cnt, terms, before):
+    """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there
+    (``v_slot_edited``: ``cnt``, ``terms`` and V ``before`` read from the board as it is)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
@@ -248,7 +249,7 @@ def disguise_value(st, c, s, a, b):
         added[na] = x
         na += 1
         enter_play(st, c, x, s, 1 << 30)
-    v = V(st, c)
+    v = v_slot_edited(st, c, s, cnt, terms, before)
     for i in range(n0):
         lst[L_SMIN + s, i] = saved[i]
     ln[L_SMIN + s] = n0
@@ -262,15 +263,21 @@ def disguise_value(st, c, s, a, b):
 
 @jit
 def disguise_default(st, c, os_, oa, ob, n):
-    """Highest value; ties: the lower total power chosen, then the first."""
+    """(The option of highest value, that value, V now); ties: the lower total power chosen,
+    then the first."""
+    cnt = stack_empty(CNT_N)
+    terms = stack_empty(MAX_SLOTS)
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)
+    before = read_slots(st, c, cnt, terms, pws, totals)
     best = 0
     bk = (0, 0)
     for i in range(n):
         tot = power(st, oa[i]) + (power(st, ob[i]) if ob[i] >= 0 else 0)
-        k = (disguise_value(st, c, os_[i], oa[i], ob[i]), -tot)
+        k = (disguise_value(st, c, os_[i], oa[i], ob[i], cnt, terms, before), -tot)
         if i == 0 or k > bk:
             best, bk = i, k
-    return best
+    return best, bk[0], before
 
 
 @jit
@@ -284,7 +291,7 @@ def disguise(st, d, c, step):
         n = disguise_options(st, c, os_, oa, ob)
         if n == 0:
             return DONE
-        default = disguise_default(st, c, os_, oa, ob, n) if strat[c] == GREEDY else 0
+        default = disguise_default(st, c, os_, oa, ob, n)[0] if strat[c] == GREEDY else 0
         i = pick(st, c, n, default)
         fs[d, F_Y] = os_[i]
         fs[d, F_Z] = 1 if ob[i] < 0 else 2
@@ -316,8 +323,8 @@ def disguise_want(st, p):
     n = disguise_options(st, p, os_, oa, ob)
     if n == 0:
         return False
-    i = disguise_default(st, p, os_, oa, ob, n)
-    return disguise_value(st, p, os_[i], oa[i], ob[i]) > V(st, p)
+    _, value, now = disguise_default(st, p, os_, oa, ob, n)
+    return value > now
 
 
 @jit
