@@ -295,7 +295,18 @@ def read_slots(st, p, cnt, terms, pws, totals):
 def place(st, p, x, in_play, slots, n):
     """PLACE: the index in ``slots[:n]`` with the highest V once ``x`` (a card, or a minion in
     play when ``in_play``) arrives; ties: (a War Raptor: more of your War Raptors there,)
-    smaller gap, lower slot; -1 when n == 0.
+    smaller gap, lower slot; -1 when n == 0 (``place_read`` on the board read now)."""
+    cnt = stack_empty(CNT_N)
+    terms = stack_empty(MAX_SLOTS)
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)
+    before = read_slots(st, p, cnt, terms, pws, totals)
+    return place_read(st, p, x, in_play, slots, n, cnt, terms, pws, totals, before)[0]
+
+
+@jit
+def place_read(st, p, x, in_play, slots, n, cnt, terms, pws, totals, before):
+    """(PLACE's index, V once ``x`` is there) on ``read_slots``' reading of the board.
 
     V is a sum of per-slot terms that read the rest of the board only through the
     ``power_counts``, so the terms are taken once and each candidate recomputes only the slots
@@ -305,11 +316,6 @@ def place(st, p, x, in_play, slots, n):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[x, C_DEF], D_NAME]
     raptor = name == N_WAR_RAPTOR
-    cnt = stack_empty(CNT_N)
-    terms = stack_empty(MAX_SLOTS)
-    totals = stack_empty(MAX_SLOTS)
-    pws = stack_empty(SLOT_POWERS)
-    before = read_slots(st, p, cnt, terms, pws, totals)
     local = in_play or not (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER or cnt[CNT_ALPHA + p] > 0)
     alone = local and defs[cs[x, C_DEF], D_PER_NAME] == 0
     best = -1
@@ -333,7 +339,7 @@ def place(st, p, x, in_play, slots, n):
         k = (v, r, totals[s] - breakpoint_of(st, s), -s)  # minus the gap
         if best < 0 or k > bk:
             best, bk = i, k
-    return best
+    return best, bk[0]
 
 
 @jit_inline

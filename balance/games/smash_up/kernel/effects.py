@@ -21,11 +21,11 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    as_if, V, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice, discard_from_hand,
-    discard_random, draw, gap,
+    CNT_N, as_if, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice,
+    discard_from_hand, discard_random, draw, gap,
     has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
-    places, pop, power, printed, push, refill, remove, return_to_hand, shuffle, to_deck_bottom, to_discard, top,
-    touch,
+    places, pop, power, power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_term, slot_terms,
+    to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
     CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
@@ -802,11 +802,19 @@ def condition(st, d, p, c, cond, arg):
         cand = stack_empty(CAP)
         k = candidates(st, arg, p, c, True, cand)
         by = pg[arg + 1, I_ARG1]
-        before = V(st, p)
+        cnt = stack_empty(CNT_N)  # a power change keeps the counts: V changes on its slots only
+        power_counts(st, cnt)
+        terms = stack_empty(MAX_SLOTS)
+        before = slot_terms(st, p, cnt, terms)
         as_if(st, 1)
+        touched = 0  # a bit per slot
         for j in range(k):
             cs[cand[j], C_TEMP] += by
-        after = V(st, p)
+            touched |= 1 << cs[cand[j], C_SLOT]
+        after = before
+        for s in range(tv[T_NSLOTS]):
+            if (touched >> s) & 1:
+                after += slot_term(st, p, s, cnt)[0] - terms[s]
         for j in range(k):
             cs[cand[j], C_TEMP] -= by
         as_if(st, -1)

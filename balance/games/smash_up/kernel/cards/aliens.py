@@ -14,9 +14,9 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
-from ..baseline import hit, lead, outranked, place, v_with_minion
+from ..baseline import SLOT_POWERS, hit, lead, outranked, place_read, read_slots, v_move
 from ..board import (
-    V, active, affectable, gap, move, move_pairs, pick, power, remove, return_to_hand, shuffle, push,
+    CNT_N, active, affectable, breakpoint_of, move, move_pairs, pick, power, remove, return_to_hand, shuffle, push,
 )
 from ..layout import (
     BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN, MAX_SLOTS,
@@ -102,11 +102,17 @@ def crop_circles_want(st, p):
 # ---- Invasion ---------------------------------------------------------------------------------------
 @jit
 def invasion_default(st, p, mm, md, k, res):
-    """res = (index of the baseline's move, V after it); res[0] = -1 without options."""
+    """res = (index of the baseline's move, V after it, V now); res[0] = -1 without options.
+    Every V comes from one reading of the board (``read_slots``, ``v_move``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     res[0], res[1] = -1, 0
     if k == 0:
         return
+    cnt = stack_empty(CNT_N)
+    terms = stack_empty(MAX_SLOTS)
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)
+    res[2] = read_slots(st, p, cnt, terms, pws, totals)
     theirs = stack_empty(CAP)
     nt = 0
     for i in range(k):  # the moves of one minion are contiguous
@@ -121,10 +127,10 @@ def invasion_default(st, p, mm, md, k, res):
         bk = (0, 0)
         for i in range(k):
             if mm[i] == m:
-                key = (gap(st, md[i]), -md[i])
+                key = (breakpoint_of(st, md[i]) - totals[md[i]], -md[i])
                 if bi < 0 or key > bk:
                     bi, bk = i, key
-        bv = v_with_minion(st, p, m, md[bi])
+        bv = v_move(st, p, m, md[bi], cnt, pws, totals, terms, res[2])
         found = True
     # your own minion whose PLACE move gives the highest V (ties: board order)
     dests = stack_empty(16)
@@ -140,8 +146,8 @@ def invasion_default(st, p, mm, md, k, res):
         nd = i - a
         for t in range(nd):
             dests[t] = md[a + t]
-        idx = a + place(st, p, m, True, dests, nd)
-        v = v_with_minion(st, p, m, md[idx])
+        j, v = place_read(st, p, m, True, dests, nd, cnt, terms, pws, totals, res[2])
+        idx = a + j
         if oi < 0 or v > ov:
             oi, ov = idx, v
     if oi >= 0 and (not found or ov > bv):  # ties go to the HIT move
@@ -161,7 +167,7 @@ def invasion(st, c):
         return
     default = 0
     if strat[c] == GREEDY:
-        res = stack_zeros(2)
+        res = stack_zeros(3)
         invasion_default(st, c, mm, md, k, res)
         default = res[0]
     i = pick(st, c, k, default)
@@ -173,9 +179,9 @@ def invasion_want(st, p):
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, p, True, mm, 0, mm, md)
-    res = stack_zeros(2)
+    res = stack_zeros(3)
     invasion_default(st, p, mm, md, k, res)
-    return res[0] >= 0 and res[1] > V(st, p)
+    return res[0] >= 0 and res[1] > res[2]
 
 
 # ---- Jammed Signal ----------------------------------------------------------------------------
