@@ -45,7 +45,8 @@ def test_kernel_matches_under_rule_variants_without_abilities(no_abilities):
     rules = Rules(players=3, vp_to_win=8, hand_limit=6, draw=1, extra_bases=2, mulligan=False,
                   max_turns=30)
     for game in range(20):
-        assert play_one(rules, SEATS[:3], ["random"] * 3, 5, game, mode=0) == _reference(rules, SEATS[:3], "random", 5, game)
+        kernel = play_one(rules, SEATS[:3], ["random"] * 3, 5, game, mode=0)
+        assert kernel == _reference(rules, SEATS[:3], "random", 5, game)
 
 
 @pytest.fixture

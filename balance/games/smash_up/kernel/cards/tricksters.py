@@ -234,7 +234,7 @@ def pixie_action(st, c):
 @jit
 def pixie_want(st, p):
     """As an action: the counter condition fails and another player's action is in play."""
-    cs, lst, ln = st.cs, st.lst, st.ln
+    cs, ln = st.cs, st.ln
     if more_cards_than_someone(st, p, ln[L_HAND + p] - 1):
         return False
     acts = stack_empty(CAP)
@@ -338,7 +338,7 @@ def swap_candidates(st, p, out):
 
 @jit
 def small_ones(st, p, s, out):
-    cs, lst, ln = st.cs, st.lst, st.ln
+    lst, ln = st.lst, st.ln
     k = 0
     for i in range(ln[L_SMIN + s]):
         m = lst[L_SMIN + s, i]

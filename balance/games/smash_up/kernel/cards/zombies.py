@@ -51,7 +51,7 @@ def card_step(st, d, hook, step):
 # ---- 2. Grave Digger, 4. Walker ---------------------------------------------------------------------
 @jit
 def discard_minions(st, p, out):
-    cs, lst, ln = st.cs, st.lst, st.ln
+    lst, ln = st.lst, st.ln
     k = 0
     for i in range(ln[L_DISC + p]):
         c = lst[L_DISC + p, i]
