@@ -273,7 +273,7 @@ def v_with_minion(st, p, m, s):
 SLOT_POWERS = MAX_SLOTS * MAX_PLAYERS  # every slot's ``slot_power`` per seat (``read_slots``)
 
 
-@jit_inline
+@jit
 def read_slots(st, p, cnt, terms, pws, totals):
     """The board's ``power_counts`` into ``cnt``, then every slot's term of ``V`` for seat ``p``
     into ``terms``, its powers per seat into ``pws`` (slot s's from ``s * MAX_PLAYERS``,
@@ -342,7 +342,7 @@ def place_read(st, p, x, in_play, slots, n, cnt, terms, pws, totals, before):
     return best, bk[0]
 
 
-@jit_inline
+@jit
 def v_added_alone(st, p, c, s, cnt, pws, total, terms, before):
     """``v_added`` for a card that changes no other minion's power: slot ``s``'s powers
     (``pws`` from ``s * MAX_PLAYERS``, ``total``) gain only the card's own."""
@@ -362,7 +362,7 @@ def v_added_alone(st, p, c, s, cnt, pws, total, terms, before):
     return before - terms[s] + powers_term(st, p, s, pw, total + own)
 
 
-@jit_inline
+@jit
 def v_added(st, p, c, s, cnt, terms, before):
     """``v_with_card`` for a card whose arrival leaves ``cnt`` alone: only slot ``s``'s term
     changes (``terms``: every slot's term now, summing to ``before``)."""
@@ -397,7 +397,7 @@ def v_move(st, p, m, s, cnt, pws, totals, terms, before):
     return v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before)
 
 
-@jit_inline
+@jit
 def v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before):
     """``v_moved`` for a minion whose move changes no other minion's power (not a War Raptor;
     a move keeps ``cnt``): its old slot loses its power there and slot ``s`` gains its power
@@ -427,7 +427,7 @@ def v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before):
     return v - terms[s] + powers_term(st, p, s, pw, totals[s] + own)
 
 
-@jit_inline
+@jit
 def v_moved(st, p, m, s, cnt, terms, before):
     """``v_with_minion`` from the slot terms: a move keeps ``cnt`` (same minions, same
     controllers), so only the old and the new slot's terms change."""

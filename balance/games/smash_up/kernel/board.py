@@ -281,7 +281,10 @@ def is_microbot_card(st, c):
 # tuple, a plain kernel call copied its 17 arrays (about 150 machine words) onto the stack, more
 # than these helpers' work (measured: inlining them and the listing's per-slot tests took greedy
 # play at 2 players from about 1,200 to 2,400 games/s). Each inlined helper adds a little to the
-# cold compile, so only helpers called in loops are inlined.
+# cold compile, so only helpers called in loops are inlined. Since the state is a record (one
+# pointer per call), the per-slot readings (``slot_power``, ``slot_term``, ``powers_term``,
+# ``counted_vp_now``; baseline's ``read_slots`` and ``v_*``) are plain functions again: inlined
+# at every caller they made the cold compile x1.5 for no measurable speed (docs/BENCHMARKS.md).
 CNT_ALPHA, CNT_FIXER, CNT_MINIONS = 0, MAX_PLAYERS, 2 * MAX_PLAYERS
 CNT_N = 3 * MAX_PLAYERS
 
@@ -392,7 +395,7 @@ def power(st, m):
     return counted_power(st, m, cnt, raptors, base_power)
 
 
-@jit_inline
+@jit
 def slot_power(st, s, cnt, pw):
     """Fills ``pw[p]`` (p's power on slot ``s``, -1: no minion there) given the board's
     ``power_counts``; returns the slot's total power."""
@@ -455,7 +458,7 @@ def places(st, s, pw, place):
     rank(tv[T_PLAYERS], pw, place)
 
 
-@jit_inline
+@jit
 def counted_vp_now(st, s, cnt, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places if it scored now, given
     the board's ``power_counts``; returns the slot's total power."""
@@ -517,7 +520,7 @@ def slot_terms(st, p, cnt, terms):
     return total
 
 
-@jit_inline
+@jit
 def slot_term(st, p, s, cnt):
     """(slot ``s``'s term of ``V`` for seat ``p``, the slot's total power), given the board's
     ``power_counts``. A term reads the rest of the board only through ``cnt``, so a change
@@ -527,7 +530,7 @@ def slot_term(st, p, s, cnt):
     return powers_term(st, p, s, pw, total), total
 
 
-@jit_inline
+@jit
 def powers_term(st, p, s, pw, total):
     """Slot ``s``'s term of ``V`` for seat ``p`` from the seats' powers there ``pw`` (-1: no
     minion) and the slot's ``total`` power (``slot_term`` without reading the slot)."""
