@@ -379,9 +379,10 @@ def v_added(st, p, c, s, cnt, terms, before):
 
 @jit_inline
 def v_slot_edited(st, p, s, cnt, terms, before):
-    """V for ``p`` while slot ``s`` alone is edited "as if", from ``read_slots``' reading of the
-    board before the edit (``cnt``, ``terms``, V ``before``): only ``s``'s term changes, unless
-    a Microbot Alpha or Fixer in this game makes the counts (which the edit may change) matter."""
+    """V for ``p`` while slot ``s`` alone is edited "as if", from the board's counts ``cnt`` and
+    every slot's term ``terms`` (``board.slot_terms``, summing to V ``before``) taken before the
+    edit: only ``s``'s term changes, unless a Microbot Alpha or Fixer in this game makes the
+    counts (which the edit may change) matter."""
     if st.tv[T_MICROBOTS] != 0:
         return V(st, p)
     return before - terms[s] + slot_term(st, p, s, cnt)[0]

@@ -17,10 +17,10 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..baseline import SLOT_POWERS, best_printed, hit, place, read_slots, v_slot_edited, vp_of
+from ..baseline import best_printed, hit, place, v_slot_edited, vp_of
 from ..board import (
     CNT_N, as_if, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
-    minion_allowed, pick, power, printed, remove, return_to_hand,
+    minion_allowed, pick, power, power_counts, printed, remove, return_to_hand, slot_terms,
 )
 from ..hosts import hit_unscored, their_action_base
 from ..layout import (
@@ -220,7 +220,8 @@ def disguise_options(st, c, os_, oa, ob):
 @jit
 def disguise_value(st, c, s, a, b, cnt, terms, before):
     """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there
-    (``v_slot_edited``: ``cnt``, ``terms`` and V ``before`` read from the board as it is)."""
+    (``v_slot_edited``: ``cnt``, ``terms`` and V ``before`` read from the board as it is, by
+    ``disguise_default``)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
@@ -266,10 +267,9 @@ def disguise_default(st, c, os_, oa, ob, n):
     """(The option of highest value, that value, V now); ties: the lower total power chosen,
     then the first."""
     cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
     terms = stack_empty(MAX_SLOTS)
-    totals = stack_empty(MAX_SLOTS)
-    pws = stack_empty(SLOT_POWERS)
-    before = read_slots(st, c, cnt, terms, pws, totals)
+    before = slot_terms(st, c, cnt, terms)
     best = 0
     bk = (0, 0)
     for i in range(n):
