@@ -434,7 +434,7 @@ def gap(st, s):
     return breakpoint_of(st, s) - total_power(st, s)
 
 
-@jit
+@jit_inline
 def rank(n, pw, place):
     """``place[p]`` (0 = first; -1: no place) from ``pw[:n]`` (-1: no minion): a player's place
     is the number of players with strictly more power (seed 003)."""
@@ -534,11 +534,25 @@ def slot_term(st, p, s, cnt):
 def powers_term(st, p, s, pw, total):
     """Slot ``s``'s term of ``V`` for seat ``p`` from the seats' powers there ``pw`` (-1: no
     minion) and the slot's ``total`` power (``slot_term`` without reading the slot)."""
-    strat, tv = st.strat, st.tv
-    now = stack_empty(MAX_PLAYERS)
-    vp_of_powers(st, s, pw, now)
+    strat, tv, bases = st.strat, st.tv, st.bases
+    b = st.ss[s, S_BASE]
+    mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays: V's hot loop
+    n = tv[T_PLAYERS]
+    for q in range(n):
+        if pw[q] < 0:
+            continue
+        k = 0  # q's place (``rank``)
+        for r in range(n):
+            if pw[r] > pw[q]:
+                k += 1
+        if k < 3:
+            v = bases[b, BS_VP0 + k]
+            if q == p:
+                mine = v
+            elif v > rival:
+                rival = v
     w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
-    return w * (100 * now[p] - strat[SW_DENY + 2 * p] * best_rival(tv[T_PLAYERS], p, now))
+    return w * (100 * mine - strat[SW_DENY + 2 * p] * rival)
 
 
 # ---- legality --------------------------------------------------------------------------------

@@ -15,11 +15,12 @@ from balance.core._jit import stack_empty, stack_zeros
 from ..layout import unpack
 from ..baseline import help_, help_w, hit, outranked
 from ..board import (
-    as_if, affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch, vp_now,
+    affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch,
+    CNT_N, counted_power, power_counts, slot_bonus, slot_power, vp_of_powers,
 )
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN,
-    MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
+    MAX_PLAYERS, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
 )
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
@@ -63,16 +64,24 @@ def targets(st, c, out):
 
 @jit
 def raises_vp(st, p, m, by):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    now = stack_empty(4)
+    """Would ``by`` more power on minion ``m`` raise ``p``'s vp_now at its base? Only ``m``'s
+    own power changes (no power reads another minion's), so the slot is read once and ``m``'s
+    power taken with and without the bonus."""
+    cs = st.cs
     s = cs[m, C_SLOT]
-    vp_now(st, s, now)
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
+    pw = stack_empty(MAX_PLAYERS)
+    slot_power(st, s, cnt, pw)
+    now = stack_empty(MAX_PLAYERS)
+    vp_of_powers(st, s, pw, now)
     before = now[p]
-    as_if(st, 1)
-    cs[m, C_TEMP] += by
-    vp_now(st, s, now)
+    raptors, base_power = slot_bonus(st, s)
+    own = counted_power(st, m, cnt, raptors, base_power)
+    cs[m, C_TEMP] += by  # read, then undone at once: nothing else runs meanwhile
+    pw[cs[m, C_CTRL]] += counted_power(st, m, cnt, raptors, base_power) - own
     cs[m, C_TEMP] -= by
-    as_if(st, -1)
+    vp_of_powers(st, s, pw, now)
     return now[p] > before
 
 
