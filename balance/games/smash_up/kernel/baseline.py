@@ -6,8 +6,9 @@ from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .layout import unpack
 from .board import (
-    as_if, CNT_ALPHA, CNT_N, V, base_bonus, best_rival, breakpoint_of, counted_power, counted_vp_now, enter_play,
-    insert, power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term, vp_now,
+    as_if, CNT_ALPHA, CNT_N, V, base_bonus, best_rival, breakpoint_of, card_power, counted_power, counted_vp_now,
+    enter_play, insert, power, power_counts, powers_term, printed, push, remove, slot_bonus, slot_power, slot_term,
+    vp_now,
 )
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_ZONE, L_SMIN, MAX_PLAYERS, MAX_SLOTS, P_MINIONS_PLAYED, P_VP,
@@ -345,16 +346,10 @@ def place_read(st, p, x, in_play, slots, n, cnt, terms, pws, totals, before):
 @jit
 def v_added_alone(st, p, c, s, cnt, pws, total, terms, before):
     """``v_added`` for a card that changes no other minion's power: slot ``s``'s powers
-    (``pws`` from ``s * MAX_PLAYERS``, ``total``) gain only the card's own."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    zone, ctrl, slot = cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT]
-    as_if(st, 1)
-    enter_play(st, p, c, s, 1 << 30)
-    raptors, base_power = slot_bonus(st, s)
-    own = counted_power(st, c, cnt, raptors, base_power)
-    ln[L_SMIN + s] -= 1
-    cs[c, C_ZONE], cs[c, C_CTRL], cs[c, C_SLOT] = zone, ctrl, slot
-    as_if(st, -1)
+    (``pws`` from ``s * MAX_PLAYERS``, ``total``) gain only the card's own, as it would be the
+    moment it entered play there (``card_power``: nothing on it yet, no power per name, and
+    not an Alpha or Fixer, so the counts ``cnt`` taken before it arrives still hold)."""
+    own = card_power(st, st.cs[c, C_DEF], p, cnt, base_bonus(st, s), 0)
     pw = stack_empty(MAX_PLAYERS)
     for q in range(MAX_PLAYERS):
         pw[q] = pws[s * MAX_PLAYERS + q]

@@ -369,18 +369,29 @@ def counted_power(st, m, cnt, raptors, base_power):
     ``slot_bonus``; floored at 0 as a total [D11]. Reference ``Game.power``."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     d = cs[m, C_DEF]
-    total = defs[d, D_POWER] + cs[m, C_COUNTERS] + cs[m, C_TEMP] + base_power
+    p = cs[m, C_CTRL]
+    total = cs[m, C_COUNTERS] + cs[m, C_TEMP]
     for i in range(ln[L_ATT + m]):  # static HOST_POWER: Upgrade +2, Poison -4
         total += defs[cs[lst[L_ATT + m, i], C_DEF], D_HOST_POWER]
-    name = defs[d, D_NAME]
-    p = cs[m, C_CTRL]
     total += raptors * defs[d, D_PER_NAME]
-    if name == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != p:
+    if defs[d, D_NAME] == N_ARMOR_STEGO and cs[m, C_STEGO] != 0 and tv[T_CURRENT] != p:
         total += 2
+    return card_power(st, d, p, cnt, base_power, total)
+
+
+@jit_inline
+def card_power(st, d, p, cnt, base_power, total):
+    """The power of a minion of definition ``d`` under ``p``, floored at 0 as a total [D11]:
+    ``total`` (what its own state adds: counters, temporary power, attached actions, War
+    Raptors, Armor Stego's mark) plus its printed power, its base's ``base_power`` and the
+    Microbot terms from ``cnt``. ``counted_power`` of a minion in play, and of a card the
+    moment it would enter play (``total`` 0: ``baseline.v_added_alone``)."""
+    defs, tv = st.defs, st.tv
+    total += defs[d, D_POWER] + base_power
     if tv[T_MICROBOTS] != 0:  # else no Alpha or Fixer in this game, and the counts are 0
         if (defs[d, D_FLAGS] & FL_MICROBOT) != 0 or cnt[CNT_ALPHA + p] > 0:
             total += cnt[CNT_FIXER + p]
-        if name == N_MICROBOT_ALPHA:
+        if defs[d, D_NAME] == N_MICROBOT_ALPHA:
             total += cnt[CNT_MINIONS + p] - 1
     return max(0, total)
 
