@@ -108,3 +108,45 @@ def test_novec_kernels_compile_without_the_loop_vectorizer_and_restore_numba_set
         found[name] = (len(seen) > 0, any(seen))
     assert found == {"jit": (True, True), "jit_novec": (True, False), "jit_widened": (True, False)}
     assert numba.config.LOOP_VECTORIZE == before
+
+
+def test_probes_count_cycles_and_calls_and_are_off_unless_asked():
+    """``cycles`` reads a counter that moves forward; ``probe_add`` adds the cycles since the
+    reading, one call and the yes flag to its row; PROBE is off in a plain process (so the
+    kernels' ``if PROBE:`` blocks are dropped)."""
+    import numba
+    import numpy as np
+
+    from balance.core._jit import PROBE, cycles, probe_add
+
+    @numba.njit
+    def probed(rows, n):
+        for i in range(n):
+            t0 = cycles()
+            x = 0
+            for j in range(1000):
+                x += j * i % 7
+            probe_add(rows, i % 2, t0, 1 if x % 2 else 0)
+        return cycles()
+
+    rows = np.zeros((2, 3), np.int64)
+    before = probed(rows, 0)
+    assert probed(rows, 10) > before
+    assert rows[:, 1].tolist() == [5, 5]
+    assert (rows[:, 0] > 0).all()
+    expected_yes = [sum(1 for i in range(k, 10, 2) if sum(j * i % 7 for j in range(1000)) % 2) for k in (0, 1)]
+    assert rows[:, 2].tolist() == expected_yes
+    assert PROBE is False
+
+
+def test_probes_refuse_to_share_the_plain_cache():
+    """BALANCE_PROBE=1 without a NUMBA_CACHE_DIR of its own stops at import with a message that
+    says why: probed kernels would otherwise be cached beside the plain ones."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["BALANCE_PROBE"] = "1"
+    out = subprocess.run([sys.executable, "-c", "import balance.core._jit"], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "NUMBA_CACHE_DIR" in out.stderr

@@ -3,6 +3,7 @@
 cache=True: compiled code is written next to the module, so only the first run compiles.
 nogil=True: chunks can run on several threads of one process.
 error_model='numpy': division never raises inside kernels (inputs are validated before).
+PROBE: cycle probes compiled into a kernel only for ``scripts/phases.py`` (``cycles``).
 Every kernel function compiles under a file lock (``_LockedDispatcher``): processes that need
 the same function at once (test workers, a dask cluster's workers on one machine) compile it
 once and the others load it from the cache.
@@ -19,6 +20,7 @@ from functools import partial
 import numba
 import numba.extending
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
@@ -182,6 +184,39 @@ def drop_stale_cache(module_file: str, recursive: bool = False) -> None:
         stamp.write_text(digest)
     except OSError:
         pass  # a read-only install: numba then caches elsewhere and nothing here is stale
+
+
+# Cycle probes: where a kernel's time goes, phase by phase. perf names a kernel's functions
+# (scripts/profile_kernel.py) but cannot follow calls through numba's code (no frame pointers),
+# and cachegrind counts a whole game's instructions (scripts/instructions.py); neither says
+# what a turn's phases cost. A kernel reads ``cycles()`` at both ends of a phase under
+# ``if PROBE:`` and adds the difference to a counter row (``probe_add``). PROBE is read once,
+# at import: False unless BALANCE_PROBE=1, and then numba drops every probe from the code.
+# numba keys its cache on the sources, not on PROBE, so a probed build needs a cache of its own.
+PROBE = os.environ.get("BALANCE_PROBE") == "1"
+if PROBE and not os.environ.get("NUMBA_CACHE_DIR"):
+    raise RuntimeError("BALANCE_PROBE=1 needs NUMBA_CACHE_DIR set to a folder of its own: numba would "
+                       "otherwise mix probed and plain kernels in one cache (scripts/phases.py sets both)")
+
+
+@numba.extending.intrinsic
+def cycles(typingctx):
+    """The CPU's cycle counter now (LLVM ``readcyclecounter``: the time-stamp counter on x86),
+    int64; for probes only (``PROBE``)."""
+    def codegen(context, builder, sig, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
+                                            "llvm.readcyclecounter")
+        return builder.call(fn, [])
+    return types.int64(), codegen
+
+
+@jit_inline
+def probe_add(rows, row, t0, yes):
+    """One probe's reading: the cycles since ``t0`` (``cycles()``), one call and ``yes`` (0 or 1,
+    e.g. a want's answer) added to ``rows[row]`` (int64[n, 3]: cycles, calls, yes)."""
+    rows[row, 0] += cycles() - t0
+    rows[row, 1] += 1
+    rows[row, 2] += yes
 
 
 @numba.extending.intrinsic

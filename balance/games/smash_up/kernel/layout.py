@@ -153,6 +153,19 @@ O_N = O_PLAYED + 2 * MAX_PLAYERS
 CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON, CT_N = range(5)
 
 
+# cycle probes (``_jit.PROBE``, ``scripts/phases.py``): ``st.probe`` int64[PROBE_ROWS, 3], per row
+# (cycles, calls, yes). Per game: setup; per turn: its phases; per greedy Play Cards choice:
+# the whole choice, its talent and extra-move wants, its minion move (card and PLACE); per move
+# done: PB_MOVE + its kind (MV_*); per step ``vm.run`` takes: PB_STEP + 5 x its procedure
+# (PR_*, a finished frame's as 7) + its step (4: 4 and later); per action want asked in the
+# choice: PB_WANT + the card's name code (``names``), yes when it wants to be played
+PB_SETUP, PB_START, PB_PLAY, PB_SCORE, PB_END, PB_CHOICE, PB_TALENTS, PB_MINION = range(8)
+PB_MOVE = 8
+PB_STEP = 16
+PB_WANT = PB_STEP + 8 * 5
+PROBE_ROWS = PB_WANT + 128  # the names: 95 card names
+
+
 # ---- the state record ---------------------------------------------------------------------------
 # Its fields in the order every kernel function unpacks them (``run.STATE`` gives their shapes).
 STATE_FIELDS = ("cs", "lst", "ln", "ss", "ps", "tv", "gr", "defs", "bases", "rs", "states", "strat",

@@ -7,12 +7,15 @@ from balance.core.rng import PyStream
 
 from .board import MODE_BASES, MODE_CARDS, R_N
 from .layout import (F_N, MAX_DEFS, MAX_DEPTH, MAX_PROG, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS,
-                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, RANDOM, S_N, STATE_FIELDS, T_N, n_lists,
-                     BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY, SW_READY)
+                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, PB_WANT, PROBE_ROWS, RANDOM, S_N,
+                     STATE_FIELDS, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY, SW_READY)
+from .names import CARD_NAMES
 from .opcodes import I_N
 from ..rules import SWITCHES
 from .tables import BS_N, D_N, card_tables
 from .turn import play_game
+
+assert PB_WANT + len(CARD_NAMES) <= PROBE_ROWS  # a want's probe row per card name
 
 STRATEGY_IDS = {"random": RANDOM, "greedy": GREEDY, "planner": GREEDY}  # a planner plays as greedy
 
@@ -47,7 +50,9 @@ def state_dtype() -> np.dtype:
               "bases": (N_BASE_DEFS, BS_N), "rs": (R_N,), "states": (1 + MAX_PLAYERS,), "strat": (STRAT_N,),
               "opt": (MAX_OPTIONS, 3), "stats": (O_N,), "fs": (MAX_DEPTH, F_N), "sc": (MAX_DEPTH, CAP),
               "pg": (MAX_PROG, I_N)}
-    return np.dtype([(f, np.uint64 if f == "states" else np.int64, shapes[f]) for f in STATE_FIELDS])
+    # then the probes' counters (``layout.PB_*``), which only a probed build writes (not unpacked)
+    return np.dtype([(f, np.uint64 if f == "states" else np.int64, shapes[f]) for f in STATE_FIELDS]
+                    + [("probe", np.int64, (PROBE_ROWS, 3))])
 
 
 STATE = state_dtype()

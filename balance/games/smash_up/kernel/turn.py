@@ -13,7 +13,7 @@ re-optimise the VM's whole closure in the cold compile (docs/ARCHITECTURE.md, "W
 compile costs"); ``run`` itself, called from several of them, stays one library.
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import jit_inline, stack_empty, stack_zeros
+from balance.core._jit import PROBE, cycles, jit_inline, probe_add, stack_empty, stack_zeros
 
 from .layout import unpack
 from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
@@ -35,6 +35,7 @@ from .layout import (
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_RAPTORS, T_SP, T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
     MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
+    PB_CHOICE, PB_END, PB_MINION, PB_MOVE, PB_PLAY, PB_SCORE, PB_SETUP, PB_START, PB_TALENTS, PB_WANT,
 )
 from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import gremlin
@@ -207,7 +208,10 @@ def greedy_play(st, p):
     board does not change while it asks wants and hosts."""
     tv = st.tv
     tv[T_MEMO], tv[T_MEMO_P] = 1, p
+    t0 = cycles() if PROBE else 0
     kind, c, s = greedy_choice(st, p)
+    if PROBE:
+        probe_add(st.probe, PB_CHOICE, t0, 0)
     tv[T_MEMO] = 0
     return kind, c, s
 
@@ -224,23 +228,45 @@ def greedy_choice(st, p):
     largest cost after its board readings."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_MODE] & MODE_CARDS:
-        n = talent_moves(st, p, 0)
-        for i in range(n):
-            if hooks.talent_want(st, p, opt[i, 1]):
-                return MV_TALENT, opt[i, 1], opt[i, 2]
-        n = hooks.extra_moves(st, p, 0)
-        for i in range(n):
-            if opt[i, 0] == MV_CTGY and hooks.extra_want(st, p, i):
-                return MV_CTGY, opt[i, 1], opt[i, 2]
+        t0 = cycles() if PROBE else 0
+        kind, c, s = wanted_talent_or_extra(st, p)
+        if PROBE:
+            probe_add(st.probe, PB_TALENTS, t0, 1 if kind >= 0 else 0)
+        if kind >= 0:
+            return kind, c, s
+    t0 = cycles() if PROBE else 0
     kind, c, s = greedy_minion_move(st, p)
+    if PROBE:
+        probe_add(st.probe, PB_MINION, t0, 1 if kind >= 0 else 0)
     if kind >= 0:
         return kind, c, s
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
             c = lst[L_HAND + p, i]
-            if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA and hooks.want(st, p, c):
-                return MV_ACTION, c, -1
+            if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA:
+                t0 = cycles() if PROBE else 0
+                yes = hooks.want(st, p, c)
+                if PROBE:
+                    probe_add(st.probe, PB_WANT + defs[cs[c, C_DEF], D_NAME], t0, 1 if yes else 0)
+                if yes:
+                    return MV_ACTION, c, -1
     return MV_END, -1, -1
+
+
+@jit_inline
+def wanted_talent_or_extra(st, p):
+    """``greedy_choice``'s first question: a talent it wants to use, else an extra move (They're
+    Coming To Get You) it wants, as (kind, card, slot); (-1, -1, -1): none."""
+    opt = st.opt
+    n = talent_moves(st, p, 0)
+    for i in range(n):
+        if hooks.talent_want(st, p, opt[i, 1]):
+            return MV_TALENT, opt[i, 1], opt[i, 2]
+    n = hooks.extra_moves(st, p, 0)
+    for i in range(n):
+        if opt[i, 0] == MV_CTGY and hooks.extra_want(st, p, i):
+            return MV_CTGY, opt[i, 1], opt[i, 2]
+    return -1, -1, -1
 
 
 @jit_inline
@@ -322,7 +348,10 @@ def play_phase(st, p):
             kind, c, s = opt[i, 0], opt[i, 1], opt[i, 2]
         if kind == MV_END:
             break
+        t0 = cycles() if PROBE else 0
         do_move(st, p, kind, c, s)
+        if PROBE:
+            probe_add(st.probe, PB_MOVE + kind, t0, 0)
     tv[T_IN_PHASE] = 0
     tv[T_NGRANTS] = 0  # unused grants end with the phase (§1.5)
     tv[T_EXTRA_ACT] = 0
@@ -553,16 +582,31 @@ def play_game(st, deck_defs):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     stats[:] = 0
     stats[O_LAST:O_LAST + 4] = -1
+    t0 = cycles() if PROBE else 0
     setup(st, deck_defs)
+    if PROBE:
+        probe_add(st.probe, PB_SETUP, t0, 0)
     n = rs[R_PLAYERS]
     stats[O_WINNER] = -1
     while True:
         p = tv[T_CURRENT]
+        t0 = cycles() if PROBE else 0
         start_of_turn(st, p)
+        if PROBE:
+            probe_add(st.probe, PB_START, t0, 0)
+            t0 = cycles()
         play_phase(st, p)
+        if PROBE:
+            probe_add(st.probe, PB_PLAY, t0, 0)
+            t0 = cycles()
         score_phase(st)
+        if PROBE:
+            probe_add(st.probe, PB_SCORE, t0, 0)
+            t0 = cycles()
         draw_phase(st, p)
         end_of_turn(st, p)
+        if PROBE:
+            probe_add(st.probe, PB_END, t0, 0)
         tv[T_TURNS] += 1
         best, leaders, who = -1, 0, -1
         for q in range(n):

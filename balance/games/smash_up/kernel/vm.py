@@ -6,7 +6,7 @@ marked ``PR_DONE`` and removed when it is on top, so a step may push a frame and
 same call (the pushed frame completes first, exactly as the reference's recursive call would).
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import jit_inline, stack_empty
+from balance.core._jit import PROBE, cycles, jit_inline, probe_add, stack_empty
 
 from .layout import unpack
 from . import hooks
@@ -18,7 +18,7 @@ from .board import (
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
     F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL,
-    L_DECK, L_DISC, L_HAND, L_SMIN, L_TRIGGERED, O_PLAYED, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
+    L_DECK, L_DISC, L_HAND, L_SMIN, L_TRIGGERED, O_PLAYED, PB_STEP, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
     PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, S_BASE,
     T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
@@ -47,6 +47,7 @@ def run(st, base):
         proc = fs[d, F_PROC]
         pc = fs[d, F_PC]
         fs[d, F_PC] = pc + 1
+        t0 = cycles() if PROBE else 0
         if proc == PR_DONE:
             tv[T_SP] = d
         elif proc == PR_PLAY_MINION:
@@ -97,6 +98,8 @@ def run(st, base):
             if not window_step(st, d):
                 tv[T_WINDOW] = 0
                 finish(st, d)
+        if PROBE:  # a step that runs frames of its own (``run`` inside it) counts them too
+            probe_add(st.probe, PB_STEP + 5 * (7 if proc == PR_DONE else proc) + min(pc, 4), t0, 0)
 
 
 # ---- minions -------------------------------------------------------------------------------------
