@@ -447,3 +447,48 @@ def test_the_planner_at_the_baselines_weights_is_greedy_and_at_others_plays_the_
         ref = play_game(rules, strategies, 6, i)
         assert ([int(v) for v in chunk.scores[i]], int(chunk.length[i])) == (ref.scores, ref.length), i
     assert (chunk.scores != greedy.scores).any()  # the weights change how it plays
+
+
+PROBED_GAMES = """
+import json, sys
+import numpy as np
+from balance.core.strategy import parse_strategy
+from balance.games.smash_up.engine import Engine
+from balance.games.smash_up.kernel import layout
+from balance.games.smash_up.rules import Rules
+from balance.games.smash_up.strategies import STRATEGIES
+engine = Engine(Rules.from_overrides({"players": 2}), [parse_strategy("greedy", STRATEGIES)] * 2)
+state = engine.state.copy()
+units, scores, length = engine.replay(3, np.arange(40, dtype=np.int64), -1, state)
+probe = state[0]["probe"]
+print(json.dumps({"scores": scores.tolist(), "length": length.tolist(),
+                  "turn_probes": [int(probe[r, 1]) for r in (layout.PB_START, layout.PB_PLAY, layout.PB_SCORE,
+                                                               layout.PB_END)],
+                  "setups": int(probe[layout.PB_SETUP, 1]), "choices": int(probe[layout.PB_CHOICE, 1]),
+                  "choice_cycles": int(probe[layout.PB_CHOICE, 0]),
+                  "parts_cycles": int(probe[layout.PB_TALENTS, 0] + probe[layout.PB_MINION, 0]
+                                      + probe[layout.PB_WANT:, 0].sum())}))
+"""
+
+
+@pytest.mark.slow
+def test_a_probed_kernel_plays_the_same_games_and_counts_every_turn(tmp_path):
+    """scripts/phases.py's kernel (BALANCE_PROBE=1, its own numba cache: a cold compile) plays
+    exactly the plain kernel's games, so what it measures is the games users run; its probes
+    count one start, play, scoring and end per turn, one setup per game, and a greedy choice's
+    parts inside the choice's own cycles."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "BALANCE_PROBE": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", PROBED_GAMES], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    probed = json.loads(out.stdout.strip().splitlines()[-1])
+    engine = Engine(Rules.from_overrides({"players": 2}), [parse_strategy("greedy", STRATEGIES)] * 2)
+    _, scores, length = engine.replay(3, np.arange(40, dtype=np.int64), -1)
+    assert probed["scores"] == scores.tolist() and probed["length"] == length.tolist()
+    assert probed["turn_probes"] == [int(length.sum())] * 4
+    assert probed["setups"] == 40
+    assert probed["choices"] >= int(length.sum())  # every turn's Play Cards ends with a greedy choice
+    assert 0 < probed["parts_cycles"] < probed["choice_cycles"]
