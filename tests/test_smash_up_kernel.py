@@ -616,6 +616,13 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["MARK self used"]', "not in an action's effect"),
     ('[Abduction]\naction = ["SEL_SELF", "RETURN"]', "'Abduction' action: SEL_SELF and MOVE_SELF act on a minion"),
     ('[Invader]\nafter_scoring = ["MOVE_SELF mode=one rule=PLACE"]', "expected MOVE_SELF mode=may rule=PLACE"),
+    ('[Invader]\nafter_destroyed = ["SEL_MINION where=any legal=destroy mode=one rule=HIT", "DESTROY"]',
+     "'Invader' after_destroyed step 'SEL_MINION where=any legal=destroy mode=one rule=HIT': not a card's leaf "
+     "(after_destroyed runs inside a destruction, with no card frame"),
+    ('[Invader]\nafter_discarded = ["MARK self used"]', "not a card's leaf (after_discarded runs inside a base's "
+     "scoring, with no card frame"),
+    ('[Invader]\nafter_discarded = ["IF FIRST_MINION", "DRAW me 1"]', "condition; allowed: ALWAYS, NEVER$"),
+    ('[Abduction]\nafter_destroyed = ["DRAW me 1"]', "'Abduction' after_destroyed: only a minion is destroyed"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

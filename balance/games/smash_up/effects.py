@@ -10,7 +10,9 @@ One file per faction; a card is a table keyed by its name, with a list of steps 
 ``start`` and ``end`` for a card in play at the start of its controller's turn and at the end
 of every turn, ``after_played`` for a card in play after any minion is played and its own
 ability resolved, ``after_scoring`` for a minion on a base that just scored: its after-scoring
-Special), an optional ``want`` (for an action: when the baseline plays it), its
+Special, ``after_destroyed`` for a minion just destroyed and ``after_discarded`` for a minion
+discarded from play because its base scored: leaves, "me" its owner, ``CARD_LEAF_OPS`` only),
+an optional ``want`` (for an action: when the baseline plays it), its
 ``static`` abilities (what it does while in play, read by the kernel's power and protection
 rules) and, for a play-on action, its ``host`` rule. A step is a string: the opcode, then its
 operands, bare or ``key=value``::
@@ -164,8 +166,8 @@ from balance.core.errors import BalanceError
 
 from .kernel import opcodes as oc
 from .kernel.layout import (
-    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_DESTROYED, H_AFTER_PLAYED, H_AFTER_SCORING,
-    H_ATTACH, H_END, H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
+    C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_DESTROYED, H_AFTER_DISCARDED, H_AFTER_PLAYED,
+    H_AFTER_SCORING, H_ATTACH, H_END, H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
 )
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
@@ -174,10 +176,11 @@ from .rules import SWITCHES
 DATA = Path(__file__).parent / "data" / "effects"
 HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT,
          "start": H_START, "end": H_END, "after_played": H_AFTER_PLAYED,
-         "after_scoring": H_AFTER_SCORING}
+         "after_scoring": H_AFTER_SCORING, "after_destroyed": H_AFTER_DESTROYED,
+         "after_discarded": H_AFTER_DISCARDED}
 REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "on_attach": "ATTACH", "talent": "TALENT",
                     "start": "START", "end": "END", "after_played": "AFTER_PLAYED", "after_scoring": "AFTER",
-                    "want": "WANT"}
+                    "after_destroyed": "AFTER_DESTROYED", "after_discarded": "AFTER_DISCARDED", "want": "WANT"}
 GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
 CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
@@ -685,6 +688,9 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                 raise BalanceError(f"{source}: {name!r} {hook} has no steps")
             _check_order(where, table[hook], rows)
             _link_loops(where, table[hook], rows)
+            if hook in CARD_LEAVES:
+                _check_steps(where, table[hook], rows, CARD_LEAF_OPS, CARD_LEAF_CONDITIONS,
+                             f"a card's leaf ({hook} runs inside a {CARD_LEAVES[hook]}, with no card frame)")
             if hook == "action":
                 _check_not_in_play(where, table[hook], rows)
             if hook != "after_played":
@@ -746,7 +752,7 @@ def faction_data(faction: str, tricksters: str = "current", switches: frozenset 
 BASE_FILE = "bases.toml"
 # a base's hooks: after it scored (a frame), after a minion was played on it (a frame, "me" the
 # minion's controller, before the cards' after-played triggers), after a minion there was
-# destroyed (a leaf, ``triggers.base_leaf``: "me" the minion's owner; it runs inside the
+# destroyed (a leaf, ``triggers.leaf``: "me" the minion's owner; it runs inside the
 # destruction, so it pushes no frame)
 BASE_HOOKS = {"after_scoring": H_AFTER_SCORING, "after_played": H_AFTER_PLAYED,
               "after_destroyed": H_AFTER_DESTROYED}
@@ -760,6 +766,13 @@ BASE_CONDITIONS = ("ALWAYS", "NEVER", "HAND_LE", "HAND_HAS_MINION", "HAND_HAS_MI
                    "DISCARD_HAS_MINION", "DISCARD_GT_DECK", "DECK_HAS_ACTION", "SELECTED", "UNUSED_THIS_TURN")
 LEAF_OPS = {oc.OP_IF: "IF", oc.OP_MARK_USED: "MARK self used", oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DRAW: "DRAW me N"}
 LEAF_CONDITIONS = ("ALWAYS", "NEVER", "UNUSED_THIS_TURN")
+# a card's leaves (``triggers.leaf``, "me" the minion's owner): after it was destroyed (inside
+# the destruction, before the next destroyed minion's triggers) and after it was discarded from
+# play by its base's scoring; no card frame, so no selection, no MARK, no once-per-turn test
+CARD_LEAVES = {"after_destroyed": "destruction", "after_discarded": "base's scoring"}
+CARD_LEAF_OPS = {oc.OP_IF: "IF", oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DRAW: "DRAW me N",
+                 oc.OP_DISCARD_RANDOM: "DISCARD others random N"}
+CARD_LEAF_CONDITIONS = ("ALWAYS", "NEVER")
 # a base table's ``if`` keys: the rules switches, and the 2012 printing of Cave of Shinies and
 # Mushroom Kingdom (``Rules.trickster_bases``)
 BASES_2012 = "bases_2012"
@@ -784,9 +797,24 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
                            f"{hook} = [\"FOR winners\", \"DRAW me 1\", \"NEXT\"]; got {steps!r}")
     where = _Where(source, name, hook)
     rows = [_step(where, text) for text in steps]
-    ops, conditions = (LEAF_OPS, LEAF_CONDITIONS) if hook == "after_destroyed" else (BASE_OPS, BASE_CONDITIONS)
-    kind = "a leaf's (after_destroyed runs inside a destruction)" if ops is LEAF_OPS else \
-        "a base's (a base has no card)"
+    if hook == "after_destroyed":
+        _check_steps(where, steps, rows, LEAF_OPS, LEAF_CONDITIONS,
+                     "a leaf's (after_destroyed runs inside a destruction)")
+    else:
+        _check_steps(where, steps, rows, BASE_OPS, BASE_CONDITIONS, "a base's (a base has no card)")
+    for text, row in zip(steps, rows):
+        if row[oc.I_OP] == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT or row[oc.I_FLAGS]):
+            raise where.error(text, "a base's selection takes legal=none or legal=destroy (by no "
+                              "player's card) and no not_same_name (it reads the acting card)")
+    _check_order(where, steps, rows)
+    _link_loops(where, steps, rows)
+    return tuple(map(tuple, rows))
+
+
+def _check_steps(where, steps, rows, ops: dict, conditions: tuple, kind: str) -> None:
+    """Every step of ``rows`` (from ``steps``) is one of ``ops`` (DRAW a fixed number; GRANT_MINION
+    not "here") and every IF or MAY condition one of ``conditions``; ``kind`` names the program
+    in the error."""
     for text, row in zip(steps, rows):
         op = row[oc.I_OP]
         if op not in ops or op == oc.OP_DRAW and row[oc.I_ARG1] != oc.DRAW_FIXED \
@@ -794,12 +822,6 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
             raise where.error(text, f"not {kind} step; allowed: {', '.join(ops.values())}")
         if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] not in {CONDITIONS[c] for c in conditions}:
             raise where.error(text, f"not {kind} condition; allowed: {', '.join(conditions)}")
-        if op == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT or row[oc.I_FLAGS]):
-            raise where.error(text, "a base's selection takes legal=none or legal=destroy (by no "
-                              "player's card) and no not_same_name (it reads the acting card)")
-    _check_order(where, steps, rows)
-    _link_loops(where, steps, rows)
-    return tuple(map(tuple, rows))
 
 
 def _base_effects(source: str, name: str, table: dict, switches: frozenset) -> BaseEffects:
@@ -922,6 +944,9 @@ def assemble(cat, switches=frozenset()):
             _check_play_on(faction_file(faction, cat.tricksters).name, card.name, effects)
             if effects is not None and card.kind != "minion":
                 for hook, steps in effects.hooks.items():
+                    if hook in CARD_LEAVES:
+                        raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} {hook}: "
+                                           "only a minion is destroyed or discarded from a base")
                     if any(r[oc.I_OP] in oc.SELF_MINION_STEPS for r in steps):
                         raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} {hook}: "
                                            "SEL_SELF and MOVE_SELF act on a minion card itself")

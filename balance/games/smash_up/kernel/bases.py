@@ -1,7 +1,7 @@
 """Base abilities in the kernel that are code (reference/bases.py class by class, §11): The
 Grey Opal, School of Wizardry, Tortuga and Mushroom Kingdom here, Tar Pits in ``triggers``.
 The others are data (data/effects/bases.toml): programs run by ``turn.score_base`` (after
-scoring), ``vm.base_after_played`` (The Homeworld) and ``triggers.base_leaf`` (Cave of
+scoring), ``vm.base_after_played`` (The Homeworld) and ``triggers.leaf`` (Cave of
 Shinies); ``scoring_vp`` here reads the scoring-VP rule (Factory 436-1337, Rhodes Plaza Mall)
 and ``board.slot_bonus`` the static power (The Central Brain)."""
 from balance.core._jit import jit_widened as jit

@@ -16,7 +16,7 @@ from .layout import K_ACTION, K_DUAL, K_MINION, N_HOOKS
 from .names import BASE_NAMES, card_code
 
 D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_TRIGGERS = range(6)
-D_PROG = 6  # + hook (layout.H_ON_PLAY .. H_END): the hook's program start row, -1: none
+D_PROG = 6  # + hook (layout.H_ON_PLAY .. H_AFTER_DISCARDED): the hook's program start row, -1: none
 D_WANT = D_PROG + N_HOOKS  # its want's start row, -1: the faction module decides
 # static abilities (data/effects ``static``; opcodes FL_ and PROT_): the power an attached action
 # gives its host, the power per minion of its own name on its base, flags, protection bits; and

@@ -8,26 +8,25 @@ level, finished before the level below goes on.
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
-from balance.core.rng import below
 
 from .layout import unpack
 from .baseline import place
 from .board import (
-    R_TRICKSTERS_2012, discard_from_hand,
+    R_TRICKSTERS_2012,
     MODE_BASES, MODE_CARDS, R_MODE,
-    active, can_move, count_named, destroyable, draw, is_microbot, leave, move, pick, position, to_deck_bottom,
-    to_discard, touch,
+    active, can_move, count_named, destroyable, discard_random, draw, is_microbot, leave, move, pick, position,
+    to_deck_bottom, to_discard, touch,
 )
 from .layout import (
-    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, H_AFTER_DESTROYED, L_HAND, L_SMIN, P_BASES_USED, P_SLEEP_MODE,
+    C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, H_AFTER_DESTROYED, L_SMIN, P_BASES_USED, P_SLEEP_MODE,
     P_VP, S_BASE, S_TARPITS, SLEEP_MOVES, T_CURRENT, T_NSLOTS, T_PLAYERS, T_QUIET,
 )
-from .names import B_TAR_PITS, N_BUCCANEER, N_GREMLIN, N_MICROBOT_ARCHIVE, N_NUKEBOT
+from .names import B_TAR_PITS, N_BUCCANEER, N_MICROBOT_ARCHIVE, N_NUKEBOT
 from .opcodes import (
-    COND_ALWAYS, COND_UNUSED_THIS_TURN, FL_INDESTRUCTIBLE, I_ARG1, I_ARG2, I_ARG3, I_NOT, I_OP, OP_DRAW, OP_END,
-    OP_GAIN_VP, OP_IF, OP_MARK_USED,
+    COND_ALWAYS, COND_UNUSED_THIS_TURN, FL_INDESTRUCTIBLE, I_ARG1, I_ARG2, I_ARG3, I_NOT, I_OP, OP_DISCARD_RANDOM,
+    OP_DRAW, OP_END, OP_GAIN_VP, OP_IF, OP_MARK_USED,
 )
-from .tables import BS_NAME, BS_PROG, D_FLAGS, D_NAME
+from .tables import BS_NAME, BS_PROG, D_FLAGS, D_NAME, D_PROG
 
 MAX_LEVELS = 16
 
@@ -85,7 +84,7 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
         s = dslot[level, j]
         start = bases[ss[s, S_BASE], BS_PROG + H_AFTER_DESTROYED]
         if start >= 0 and rs[R_MODE] & MODE_BASES and active(st, s):
-            base_leaf(st, start, cs[dcard[level, j], C_OWNER], s)
+            leaf(st, start, cs[dcard[level, j], C_OWNER], s)
     cur = tv[T_CURRENT]
     for j in range(1, nd):  # stable insertion sort by the owner's place in turn order
         m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
@@ -100,14 +99,16 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
 
 
 @jit
-def base_leaf(st, i, p, s):
-    """Run slot ``s``'s base program from row ``i`` with ``p`` as "me": a leaf program (its
-    after_destroyed, with the destroyed minion's owner as "me"), which pushes no frame, since it
-    runs inside a destruction (the interpreter's ``step`` may call ``destroy``; a frame run from
-    here would make the call graph recursive). Its steps: IF (ALWAYS, NEVER, UNUSED_THIS_TURN:
-    ``p`` has not used this base's once-per-turn ability this turn), MARK self used, GAIN_VP me
-    N, DRAW me N (the assembler allows no other)."""
-    pg, ps = st.pg, st.ps
+def leaf(st, i, p, s):
+    """Run the leaf program from row ``i`` with ``p`` as "me": a base's after_destroyed (slot
+    ``s``'s base, "me" the destroyed minion's owner) or a minion's own after_destroyed or
+    after_discarded ("me" its owner). A leaf pushes no frame, since it runs inside a destruction
+    or a scoring (the interpreter's ``step`` may call ``destroy``; a frame run from here would
+    make the call graph recursive). Its steps: IF (ALWAYS, NEVER, UNUSED_THIS_TURN: ``p`` has
+    not used slot ``s``'s base's once-per-turn ability this turn), MARK self used (that use),
+    GAIN_VP me N, DRAW me N, DISCARD others random N (the assembler allows no other, and a
+    card's leaf neither MARK nor UNUSED_THIS_TURN)."""
+    pg, ps, tv = st.pg, st.ps, st.tv
     bit = 1 << st.ss[s, S_BASE]
     while pg[i, I_OP] != OP_END:
         op = pg[i, I_OP]
@@ -125,26 +126,10 @@ def base_leaf(st, i, p, s):
             ps[p, P_VP] += pg[i - 1, I_ARG2]
         elif op == OP_DRAW:
             draw(st, p, pg[i - 1, I_ARG2])
-
-
-@jit
-def gremlin(st, m, destroyed):
-    """Gremlin (§7.4, §8.4) gone to the discard pile from play: destroyed (both lists), its
-    owner draws 1, then each other player in turn order after it discards a random card;
-    discarded by scoring (current list only), its owner draws 1."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    o = cs[m, C_OWNER]
-    if not destroyed:
-        if rs[R_TRICKSTERS_2012] == 0:
-            draw(st, o, 1)
-        return
-    draw(st, o, 1)
-    n = tv[T_PLAYERS]
-    for k in range(1, n):
-        q = (o + k) % n
-        h = ln[L_HAND + q]
-        if h > 0:
-            discard_from_hand(st, q, lst[L_HAND + q, below(states, 0, h)])
+        elif op == OP_DISCARD_RANDOM:  # every other player, in turn order after p
+            n = tv[T_PLAYERS]
+            for o in range(1, n):
+                discard_random(st, (p + o) % n, pg[i - 1, I_ARG2])
 
 
 @jit
@@ -218,7 +203,7 @@ def destroy_touched(st, vic, nv, out):
                 arch[level] = archives(st)
                 count[level] = remove_victims(st, nuke, k, level, dcard, dslot, dmicro)
                 idx[level] = 0
-        elif name == N_GREMLIN and rs[R_MODE] & MODE_CARDS:
-            gremlin(st, m, True)
+        elif rs[R_MODE] & MODE_CARDS and defs[cs[m, C_DEF], D_PROG + H_AFTER_DESTROYED] >= 0:  # Gremlin
+            leaf(st, defs[cs[m, C_DEF], D_PROG + H_AFTER_DESTROYED], cs[m, C_OWNER], s)
     tv[T_QUIET] -= 1
     return count[0]

@@ -33,12 +33,13 @@ from .layout import (
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_RAPTORS, T_SP, T_TENACIOUS,
-    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_SCORING, H_END, H_START, H_TALENT,
+    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_DISCARDED, H_AFTER_SCORING, H_END,
+    H_START, H_TALENT,
     MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
     PB_CHOICE, PB_END, PB_MINION, PB_MOVE, PB_PLAY, PB_SCORE, PB_SETUP, PB_START, PB_TALENTS, PB_WANT,
 )
-from .names import N_GREMLIN, N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
-from .triggers import gremlin
+from .names import N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
+from .triggers import leaf
 from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PER_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
 from . import hooks
 from .stack import (
@@ -431,8 +432,8 @@ def score_base(st, s):
         m = lst[L_SMIN + s, 0]
         leave(st, m)
         to_discard(st, m)
-        if rs[R_MODE] & MODE_CARDS and defs[cs[m, C_DEF], D_NAME] == N_GREMLIN:
-            gremlin(st, m, False)
+        if rs[R_MODE] & MODE_CARDS and defs[cs[m, C_DEF], D_PROG + H_AFTER_DISCARDED] >= 0:  # Gremlin
+            leaf(st, defs[cs[m, C_DEF], D_PROG + H_AFTER_DISCARDED], cs[m, C_OWNER], s)
     while ln[L_SACT + s] > 0:
         discard_attached(st, lst[L_SACT + s, 0])
     push(lst, ln, L_BDISC, b)
