@@ -17,22 +17,22 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..baseline import best_printed, hit, place, v_slot_edited, vp_of
+from ..baseline import SLOT_POWERS, best_printed, hit, place, read_slots, v_slot_edited, vp_of
 from ..board import (
-    CNT_N, as_if, affectable, can_play_actions, discard_attached, enter_play, is_minion_card,
-    minion_allowed, pick, power, power_counts, printed, remove, return_to_hand, slot_terms,
+    CNT_N, as_if, affectable, can_play_actions, card_power, counted_power, discard_attached, enter_play,
+    is_minion_card, minion_allowed, pick, powers_term, printed, remove, return_to_hand, slot_bonus,
 )
 from ..hosts import hit_unscored, their_action_base
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
-    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_SPECIAL, H_TALENT, L_HAND, L_SMIN, MAX_SLOTS,
-    S_CANCEL, T_NSLOTS, T_PHASE_MIN, T_WINDOW, Z_HAND, Z_MINION,
+    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_SPECIAL, H_TALENT, L_HAND, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
+    S_CANCEL, T_MICROBOTS, T_NSLOTS, T_PHASE_MIN, T_WINDOW, Z_HAND, Z_MINION,
 )
 from ..names import (
     N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
 )
 from ..stack import play_action_now, play_minion_now
-from ..tables import D_NAME
+from ..tables import D_NAME, D_PER_NAME
 
 SP_SHINOBI, SP_HIDDEN = 201, 202
 MAX_MOVES = CAP * 16
@@ -218,14 +218,54 @@ def disguise_options(st, c, os_, oa, ob):
 
 
 @jit
-def disguise_value(st, c, s, a, b, cnt, terms, before):
-    """V for ``c`` with the chosen minion(s) gone from ``s`` and the best hand minions there
-    (``v_slot_edited``: ``cnt``, ``terms`` and V ``before`` read from the board as it is, by
-    ``disguise_default``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+def best_hand_minions(st, c, s, added):
+    """Up to two minion cards of ``c``'s hand that may be played on slot ``s``, the highest
+    printed power first (ties: hand order; the stable sort by power Disguise's default plays
+    them in) into ``added``; how many."""
     cards = stack_empty(CAP)
     k = hand_minions(st, c, s, cards)
-    want_n = 1 if b < 0 else 2
+    na = 0
+    while na < 2 and k > 0:
+        j = best_printed(st, cards, k)
+        added[na] = cards[j]
+        na += 1
+        for i in range(j, k - 1):
+            cards[i] = cards[i + 1]
+        k -= 1
+    return na
+
+
+@jit
+def disguise_value(st, c, s, a, b, added, na, cnt, terms, pws, totals, before):
+    """V for ``c`` with the chosen minion(s) ``a`` (and ``b``, -1: none) gone from ``s`` and the
+    hand minions ``added[:na]`` there, from ``read_slots``' reading of the board as it is
+    (``cnt``, ``terms``, ``pws``, ``totals``, V ``before``; by ``disguise_default``).
+
+    When no card the edit moves changes another minion's power (no Microbot Alpha or Fixer in
+    the game, none of them counting its name) slot ``s``'s powers lose the chosen minions' and
+    gain the new cards' as they would enter (``board.card_power``), as PLACE values a card
+    (``baseline.v_added_alone``); otherwise the board is edited "as if" and ``s``'s term read."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    alone = tv[T_MICROBOTS] == 0 and na > 0 and defs[cs[a, C_DEF], D_PER_NAME] == 0 \
+        and (b < 0 or defs[cs[b, C_DEF], D_PER_NAME] == 0)
+    for i in range(na):
+        alone = alone and defs[cs[added[i], C_DEF], D_PER_NAME] == 0
+    if alone:  # c keeps a place: a new card arrives
+        raptors, base_power = slot_bonus(st, s)
+        pw = stack_empty(MAX_PLAYERS)
+        for q in range(MAX_PLAYERS):
+            pw[q] = pws[s * MAX_PLAYERS + q]
+        total = totals[s]
+        for m in (a, b):
+            if m >= 0:
+                x = counted_power(st, m, cnt, raptors, base_power)
+                pw[c] -= x
+                total -= x
+        for i in range(na):
+            x = card_power(st, cs[added[i], C_DEF], c, cnt, base_power, 0)
+            pw[c] += x
+            total += x
+        return before - terms[s] + powers_term(st, c, s, pw, total)
     saved = stack_empty(CAP)
     n0 = ln[L_SMIN + s]
     for i in range(n0):
@@ -234,21 +274,11 @@ def disguise_value(st, c, s, a, b, cnt, terms, before):
     remove(lst, ln, L_SMIN + s, a)
     if b >= 0:
         remove(lst, ln, L_SMIN + s, b)
-    added = stack_empty(2)
     keep = stack_empty((2, 5))
-    na = 0
-    for _ in range(want_n):  # the stable sort by power, highest first: best, then the next best
-        if k == 0:
-            break
-        j = best_printed(st, cards, k)
-        x = cards[j]
-        for i in range(j, k - 1):
-            cards[i] = cards[i + 1]
-        k -= 1
-        keep[na, 0], keep[na, 1], keep[na, 2] = cs[x, C_ZONE], cs[x, C_CTRL], cs[x, C_SLOT]
-        keep[na, 3], keep[na, 4] = cs[x, C_ENTERED], cs[x, C_HOST]
-        added[na] = x
-        na += 1
+    for i in range(na):
+        x = added[i]
+        keep[i, 0], keep[i, 1], keep[i, 2] = cs[x, C_ZONE], cs[x, C_CTRL], cs[x, C_SLOT]
+        keep[i, 3], keep[i, 4] = cs[x, C_ENTERED], cs[x, C_HOST]
         enter_play(st, c, x, s, 1 << 30)
     v = v_slot_edited(st, c, s, cnt, terms, before)
     for i in range(n0):
@@ -265,16 +295,30 @@ def disguise_value(st, c, s, a, b, cnt, terms, before):
 @jit
 def disguise_default(st, c, os_, oa, ob, n):
     """(The option of highest value, that value, V now); ties: the lower total power chosen,
-    then the first."""
+    then the first. The options of one base are consecutive (``disguise_options``), so each
+    base's hand minions are found once."""
     cnt = stack_empty(CNT_N)
-    power_counts(st, cnt)
     terms = stack_empty(MAX_SLOTS)
-    before = slot_terms(st, c, cnt, terms)
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)
+    before = read_slots(st, c, cnt, terms, pws, totals)
+    added = stack_empty(2)
+    na, at = 0, -1
+    raptors, base_power = 0, 0
     best = 0
     bk = (0, 0)
     for i in range(n):
-        tot = power(st, oa[i]) + (power(st, ob[i]) if ob[i] >= 0 else 0)
-        k = (disguise_value(st, c, os_[i], oa[i], ob[i], cnt, terms, before), -tot)
+        s = os_[i]
+        if s != at:
+            at = s
+            na = best_hand_minions(st, c, s, added)
+            raptors, base_power = slot_bonus(st, s)
+        tot = counted_power(st, oa[i], cnt, raptors, base_power)  # ``power``: the chosen are on s
+        if ob[i] >= 0:
+            tot += counted_power(st, ob[i], cnt, raptors, base_power)
+        v = disguise_value(st, c, s, oa[i], ob[i], added, min(na, 1 if ob[i] < 0 else 2), cnt, terms, pws,
+                           totals, before)
+        k = (v, -tot)
         if i == 0 or k > bk:
             best, bk = i, k
     return best, bk[0], before
