@@ -106,10 +106,10 @@ MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range
 # card hooks a resumable card frame runs (``hooks.card_step``); DONE ends the frame. H_START,
 # H_END (a card in play's start- and end-of-turn abilities), H_AFTER_PLAYED (a card in play
 # reacting to a minion just played, ``F_M``) and H_AFTER_SCORING (a minion's after-scoring
-# Special on the base that scored) run data programs only; H_AFTER_DESTROYED (a minion destroyed
-# on a base: the base's program; the minion's own) and H_AFTER_DISCARDED (a minion discarded
-# from play because its base scored) are leaf programs, run inside the destruction or the
-# scoring without a frame (``triggers.leaf``)
+# Special on the base that scored) run data programs only; H_AFTER_DESTROYED (after a minion is
+# destroyed: its base's program, and the minion's own) and H_AFTER_DISCARDED (a minion's own,
+# after it is discarded from play because its base scored) are leaf programs, run inside the
+# destruction or the scoring without a frame (``triggers.leaf``)
 H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED, H_AFTER_SCORING, \
     H_AFTER_DESTROYED, H_AFTER_DISCARDED = range(11)
 N_HOOKS = 11
