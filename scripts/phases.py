@@ -82,10 +82,10 @@ def report(players: int, spec: str, games: int) -> None:
     turns = int(engine.replay(1, np.arange(games, dtype=np.int64), -1, state)[2].sum())
     rate, cost = calibrate()
 
-    def line(name: str, row: int, per: str = "") -> None:
+    def line(name: str, row: int, with_yes: bool = False) -> None:
         cyc, calls, yes = probe[row]
         if calls:
-            extra = f"{calls / turns:7.2f} {cyc / calls:9,.0f}" + (f" {yes / calls:6.0%}" if per else "")
+            extra = f"{calls / turns:7.2f} {cyc / calls:9,.0f}" + (f" {yes / calls:6.0%}" if with_yes else "")
             print(f"  {name:28s} {cyc / turns:9,.0f}  {extra}")
 
     phases = sum(int(probe[r, 0]) for r in (L.PB_START, L.PB_PLAY, L.PB_SCORE, L.PB_END))
@@ -99,8 +99,8 @@ def report(players: int, spec: str, games: int) -> None:
         line(name, row)
     print("greedy Play Cards choices (inside play cards; yes: share that chose a move):")
     line("the whole choice", L.PB_CHOICE)
-    line("talent and extra-move wants", L.PB_TALENTS, "yes")
-    line("minion move (card, PLACE)", L.PB_MINION, "yes")
+    line("talent and extra-move wants", L.PB_TALENTS, with_yes=True)
+    line("minion move (card, PLACE)", L.PB_MINION, with_yes=True)
     wants = range(L.PB_WANT, L.PB_WANT + len(CARD_NAMES))
     asked = probe[list(wants)]
     if asked[:, 1].sum():
@@ -114,7 +114,7 @@ def report(players: int, spec: str, games: int) -> None:
         line(f"{PROCEDURES[proc]}, step {pc}{'+' if pc == 4 else ''}", row)
     print("costliest action wants (yes: share of asks that played the card):")
     for row in sorted(wants, key=lambda r: -probe[r, 0])[:15]:
-        line(CARD_NAMES[row - L.PB_WANT], row, "yes")
+        line(CARD_NAMES[row - L.PB_WANT], row, with_yes=True)
 
 
 def main() -> None:

@@ -203,6 +203,15 @@ def discard_random(st, p, k):
 
 
 @jit
+def discard_random_others(st, p, k):
+    """Every player but ``p``, in turn order after ``p``, discards ``k`` random cards
+    (``DISCARD others random k``: a card's program, a minion's leaf)."""
+    n = st.tv[T_PLAYERS]
+    for o in range(1, n):
+        discard_random(st, (p + o) % n, k)
+
+
+@jit
 def keep_value(st, c):
     """Baseline discard order: the lowest value goes first (a minion its printed power, any
     other card 3)."""

@@ -22,7 +22,7 @@ from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice,
-    discard_from_hand, discard_random, draw, gap,
+    discard_from_hand, discard_random_others, draw, gap,
     has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
     places, pop, power, power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_term, slot_terms,
     to_deck_bottom, to_discard, top, touch,
@@ -118,10 +118,8 @@ def step(st, d, hook, pc):
             draw(st, p, count_on(st, p, fs[d, F_I]) if pg[i, I_ARG1] == DRAW_MINE_AT_BASE else pg[i, I_ARG2])
         elif op == OP_GAIN_VP:
             ps[p, P_VP] += pg[i, I_ARG2]
-        elif op == OP_DISCARD_RANDOM:  # every other player, in turn order after p
-            n = tv[T_PLAYERS]
-            for o in range(1, n):
-                discard_random(st, (p + o) % n, pg[i, I_ARG2])
+        elif op == OP_DISCARD_RANDOM:
+            discard_random_others(st, p, pg[i, I_ARG2])
         elif op == OP_DISCARD_HAND:  # p's whole hand, in hand order
             while ln[L_HAND + p] > 0:
                 discard_from_hand(st, p, lst[L_HAND + p, 0])

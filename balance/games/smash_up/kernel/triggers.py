@@ -14,7 +14,7 @@ from .baseline import place
 from .board import (
     R_TRICKSTERS_2012,
     MODE_BASES, MODE_CARDS, R_MODE,
-    active, can_move, count_named, destroyable, discard_random, draw, is_microbot, leave, move, pick, position,
+    active, can_move, count_named, destroyable, discard_random_others, draw, is_microbot, leave, move, pick, position,
     to_deck_bottom, to_discard, touch,
 )
 from .layout import (
@@ -108,7 +108,7 @@ def leaf(st, i, p, s):
     not used slot ``s``'s base's once-per-turn ability this turn), MARK self used (that use),
     GAIN_VP me N, DRAW me N, DISCARD others random N (the assembler allows no other, and a
     card's leaf neither MARK nor UNUSED_THIS_TURN)."""
-    pg, ps, tv = st.pg, st.ps, st.tv
+    pg, ps = st.pg, st.ps
     bit = 1 << st.ss[s, S_BASE]
     while pg[i, I_OP] != OP_END:
         op = pg[i, I_OP]
@@ -126,10 +126,8 @@ def leaf(st, i, p, s):
             ps[p, P_VP] += pg[i - 1, I_ARG2]
         elif op == OP_DRAW:
             draw(st, p, pg[i - 1, I_ARG2])
-        elif op == OP_DISCARD_RANDOM:  # every other player, in turn order after p
-            n = tv[T_PLAYERS]
-            for o in range(1, n):
-                discard_random(st, (p + o) % n, pg[i - 1, I_ARG2])
+        elif op == OP_DISCARD_RANDOM:
+            discard_random_others(st, p, pg[i - 1, I_ARG2])
 
 
 @jit
