@@ -1,14 +1,20 @@
 """ZENONZARD (issue 12): the card model, the rules, the reference engine and the spec's worked
 examples (``rules/zenonzard.md``, "Worked examples": each ``test_example_N`` is example N)."""
 import dataclasses
+from collections import Counter
+from dataclasses import replace
+from itertools import groupby
 
 import pytest
 
 from balance.core.errors import BalanceError
+from balance.core.rng import PyStream
 from balance.core.strategy import parse_strategy
 from balance.games.zenonzard import catalogue as cat
 from balance.games.zenonzard.catalogue import (BASE, FIELD, K_CHARGE, K_NO_BLOCK, K_RESURGE, KEYWORDS, basic_mana,
                                                 cards, resolved)
+from balance.games.zenonzard.decks import (CURVE, DECK_STREAM, _fill, generate, pool, read_list, unsupported_in,
+                                           validate)
 from balance.games.zenonzard.reference import DECK_OUT, LIFE, PLAYER, TOKEN, Game, Unit, play_game
 from balance.games.zenonzard.rules import Rules
 from balance.games.zenonzard.strategies import STRATEGIES
@@ -30,8 +36,8 @@ def strategies(*names):
 
 def mono(colour: str) -> list[cat.Card]:
     """A fixed 40-card deck: 10 Basic mana, then field minions of the colour and colourless (file order)."""
-    pool = [resolved(c) for c in cards() if c.kind == FIELD and c.colours in ((colour,), ("colorless",))]
-    return [resolved(basic_mana(colour))] * 10 + [c for c in pool if c is not None][:30]
+    minions = [resolved(c) for c in cards() if c.kind == FIELD and c.colours in ((colour,), ("colorless",))]
+    return [resolved(basic_mana(colour))] * 10 + [c for c in minions if c is not None][:30]
 
 
 def table(forces=(("Cyclops", "Ouroboros"), ("Minotaur", "Chiron")), decks=None, rules=Rules(),
@@ -334,3 +340,290 @@ def test_rule_variants_change_the_game():
     g.resolve(0, tortoise, PLAYER, dragon)  # Revenge not simulated
     assert g.seats[1].field == [dragon]
     assert dataclasses.replace(Rules(), pierce="off").validated().pierce == "off"
+
+
+# ---- decks: generated, read from a list file, checked --------------------------------------------------
+ZZ_RULES = Rules()
+
+
+def _zz_card(name_en):
+    """The first printing of an English name, resolved by the default rules."""
+    return resolved(next(c for c in cards() if c.name_en == name_en))
+
+
+def _zz_curve_costs():
+    return [cost for cost, n in CURVE for _ in range(n)]
+
+
+def test_zenonzard_pool_size_and_colours():
+    p = pool(ZZ_RULES)
+    assert len(p) == 287
+    assert Counter(c.colours[0] for c in p) == {"colorless": 110, "blue": 30, "green": 30, "purple": 30,
+                                                 "red": 30, "white": 29, "yellow": 28}
+    assert all(c.kind == FIELD and len(c.colours) == 1 and c.bp is not None for c in p)
+    # impute lets the minions without printed stats in
+    assert len(pool(Rules(missing_stats="impute"))) > 287
+
+
+def test_zenonzard_curve_has_30_slots():
+    assert sum(n for _, n in CURVE) == 30
+    assert [cost for cost, _ in CURVE] == list(range(1, 10))
+
+
+def _zz_check_generated(deck, colours, mana_counts):
+    assert len(deck) == 40
+    mana, field = deck[:10], deck[10:]
+    assert all(c.kind == BASE and c.unlimited for c in mana)
+    assert Counter(c.colours[0] for c in mana) == mana_counts
+    assert all(c.kind == FIELD for c in field)
+    # slot i of the curve holds a card of that cost (the 9 slot: 9 or more)
+    assert [min(c.cost, 9) for c in field] == _zz_curve_costs()
+    assert max(Counter(c.name for c in field).values()) <= 3
+    assert {c.colours[0] for c in field} <= set(colours) | {"colorless"}
+    assert validate(deck, ZZ_RULES) == deck
+
+
+def test_zenonzard_mono_deck():
+    deck = generate("mono", ("red",), ZZ_RULES, 7, 0)
+    _zz_check_generated(deck, ("red",), {"red": 10})
+    assert deck[0] == resolved(basic_mana("red"))
+    assert (deck[0].bp, deck[0].dp, deck[0].cost) == (300, 1, 0)
+    assert any(c.colours == ("red",) for c in deck[10:])
+    assert generate("mono", ("red",), ZZ_RULES, 7, 0) == deck
+    assert generate("mono", ("red",), ZZ_RULES, 7, 1) != deck
+    assert generate("mono", ("red",), ZZ_RULES, 8, 0) != deck
+    assert generate("mono", "red", ZZ_RULES, 7, 0) == deck  # a single colour name is accepted
+
+
+def test_zenonzard_duo_deck():
+    deck = generate("duo", ("blue", "yellow"), ZZ_RULES, 11, 2)
+    _zz_check_generated(deck, ("blue", "yellow"), {"blue": 5, "yellow": 5})
+    assert {c.colours[0] for c in deck[10:]} >= {"blue", "yellow"}
+    assert generate("duo", ("blue", "yellow"), ZZ_RULES, 11, 2) == deck
+    assert generate("duo", ("blue", "yellow"), ZZ_RULES, 11, 3) != deck
+
+
+def test_zenonzard_mana_count_follows_deck_size():
+    deck = generate("duo", ("green", "white"), Rules(deck_size=41), 1, 0)
+    assert len(deck) == 41
+    assert Counter(c.colours[0] for c in deck if c.kind == BASE) == {"green": 6, "white": 5}
+    with pytest.raises(BalanceError, match="deck_size=30"):
+        generate("mono", ("red",), Rules(deck_size=30), 1, 0)
+
+
+def test_zenonzard_generation_is_pure_in_seed_and_k():
+    alone = generate("mono", ("purple",), ZZ_RULES, 3, 3)
+    for k in range(3):
+        generate("mono", ("purple",), ZZ_RULES, 3, k)
+    assert generate("mono", ("purple",), ZZ_RULES, 3, 3) == alone
+    decks = {tuple(c.id for c in generate("mono", ("purple",), ZZ_RULES, 3, k)) for k in range(6)}
+    assert len(decks) == 6
+
+
+def test_zenonzard_first_slot_replays_the_documented_draw():
+    seed, k = 5, 4
+    deck = generate("mono", ("green",), ZZ_RULES, seed, k)
+    ones = [c for c in pool(ZZ_RULES) if c.cost == 1 and c.colours[0] in ("green", "colorless")]
+    weights = [2 if c.coloured else 1 for c in ones]
+    assert DECK_STREAM == 100
+    i = PyStream(seed, k, 100).below(sum(weights))
+    for card, w in zip(ones, weights):
+        if i < w:
+            break
+        i -= w
+    assert deck[10] == card
+
+
+def test_zenonzard_coloured_cards_weigh_double():
+    # cost-3 slots of mono red: 7 red and 21 colorless cards; weighted 2:1 red takes 14/35 = 0.4
+    red = total = 0
+    for k in range(200):
+        deck = generate("mono", ("red",), ZZ_RULES, 1, k)
+        first3 = deck[10 + 6]  # the first cost-3 slot: no copies taken yet, all 28 cards eligible
+        red += first3.colours == ("red",)
+        total += 1
+    assert 0.3 < red / total < 0.5
+
+
+def test_zenonzard_reference_deck_is_deterministic_and_strongest():
+    deck = generate("reference", ("red",), ZZ_RULES, 0, 0)
+    assert generate("reference", ("red",), ZZ_RULES, 99, 5) == deck
+    _zz_check_generated(deck, ("red",), {"red": 10})
+    threes = deck[10 + 6:10 + 12]
+    # by hand: Hermit Horncrab 500/2 and Megalosaurus 500/1 are the top BP of cost 3 (red + colorless)
+    assert [c.id for c in threes] == ["colorless_03_02_01_00"] * 3 + ["colorless_03_02_00_01"] * 3
+    cands = sorted((c for c in pool(ZZ_RULES) if c.cost == 3 and c.colours[0] in ("red", "colorless")),
+                   key=lambda c: (-c.bp, -c.dp, c.id))
+    assert [c.id for c in threes] == [cands[0].id] * 3 + [cands[1].id] * 3
+    assert min(c.bp for c in threes) >= max(c.bp for c in cands[2:])
+
+
+def test_zenonzard_slot_falls_back_lower_then_higher():
+    p = pool(ZZ_RULES)
+    one = next(c for c in p if c.cost == 1)
+    nines = [c for c in p if c.cost >= 9]
+    best = lambda eligible: min(eligible, key=lambda c: (-c.bp, -c.dp, c.id))  # noqa: E731
+    field = _fill([one] + nines, ZZ_RULES, best)
+    assert len(field) == 30
+    # cost 1: two copies; the first cost-2 slot falls back to cost 1 (its third copy), then to cost 9+
+    assert field[:3] == [one] * 3
+    assert all(c.cost >= 9 for c in field[3:])
+    assert max(Counter(c.name for c in field).values()) == 3
+
+
+def test_zenonzard_bad_kind_and_colours():
+    for kind, colours, word in (("trio", ("red",), "trio"), ("mono", ("pink",), "pink"),
+                                ("mono", ("colorless",), "colorless"), ("duo", ("red", "red"), "different"),
+                                ("duo", ("red",), "2 colours"), ("reference", ("red", "blue"), "1 colour")):
+        with pytest.raises(BalanceError, match=word) as e:
+            generate(kind, colours, ZZ_RULES, 1, 0)
+        assert "\n" not in str(e.value)
+    with pytest.raises(BalanceError, match="allowed: mono, duo, reference"):
+        generate("trio", ("red",), ZZ_RULES, 1, 0)
+    with pytest.raises(BalanceError, match="allowed: white, yellow, red, blue, green, purple$"):
+        generate("mono", ("pink",), ZZ_RULES, 1, 0)
+
+
+def _zz_write(tmp_path, text, name="deck.txt"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_zenonzard_read_list_round_trip(tmp_path):
+    deck = generate("mono", ("yellow",), ZZ_RULES, 21, 0)
+    # runs of one card, in deck order (a card may come back after another of its cost)
+    runs = [(cid, len(list(group))) for cid, group in groupby(c.id for c in deck)]
+    assert len(runs) < len(deck)  # some counts above 1 are written
+    lines = ["# a generated deck, written back", ""] + [f"{n}x {cid}" for cid, n in runs]
+    assert read_list(_zz_write(tmp_path, "\n".join(lines) + "\n"), ZZ_RULES) == deck
+
+
+def test_zenonzard_read_list_names_counts_comments(tmp_path):
+    text = """# red list by hand
+10 Miner of Aguma
+3x fire beetle          # English names match case-insensitively
+エクスプテラ            # a Japanese name: Exptera
+2X Exptera
+colorless_06_02_01_00   # Emerald Dragon by image_id
+
+"""
+    fillers = [c for c in pool(ZZ_RULES) if c.colours == ("colorless",) and c.name_en
+               and c.name_en not in ("Emerald Dragon",)][:7]
+    text += "".join(f"3 {c.name_en}\n" for c in fillers)
+    deck = read_list(_zz_write(tmp_path, text), Rules(deck_size=10 + 3 + 3 + 1 + 21))
+    assert len(deck) == 38
+    assert deck[:10] == [resolved(basic_mana("red"))] * 10
+    assert deck[10:13] == [_zz_card("Fire Beetle")] * 3
+    assert deck[13:16] == [_zz_card("Exptera")] * 3
+    assert deck[16] == _zz_card("Emerald Dragon")
+    assert [c.id for c in deck[17::3]] == [c.id for c in fillers]
+
+
+def test_zenonzard_read_list_reprint_takes_first_playable(tmp_path):
+    # 「天知」プラトーナ has two printings; the reprint has no printed stats
+    first, reprint = [c for c in cards() if c.name == "「天知」プラトーナ"]
+    assert first.bp is not None and reprint.bp is None
+    path = _zz_write(tmp_path, "「天知」プラトーナ\n9 Miner of Aguma\n")
+    for missing in ("exclude", "impute"):
+        assert read_list(path, Rules(deck_size=10, missing_stats=missing))[0].id == first.id
+
+
+def _zz_error(tmp_path, text, rules=ZZ_RULES, forces=()):
+    with pytest.raises(BalanceError) as e:
+        read_list(_zz_write(tmp_path, text), rules, forces)
+    message = str(e.value)
+    assert "\n" not in message
+    assert "deck.txt" in message
+    return message
+
+
+def test_zenonzard_read_list_errors(tmp_path):
+    m = _zz_error(tmp_path, "10 Miner of Aguma\n3 Emerld Dragon\n")
+    assert "line 2" in m and "'Emerld Dragon'" in m and "Emerald Dragon" in m  # names and suggests
+    m = _zz_error(tmp_path, "qqqqqqqqqqqqqqqqqqq\n")
+    assert "line 1" in m and "qqqqqqqqqqqqqqqqqqq" in m and "did you mean" not in m
+    for bad in ("0", "-2", "2.5x", "41"):
+        m = _zz_error(tmp_path, f"# header\n{bad} Fire Beetle\n")
+        assert "line 2" in m and f"bad count '{bad}'" in m and "Fire Beetle" in m
+    m = _zz_error(tmp_path, "3x\n")
+    assert "line 1" in m and "'3x'" in m
+    m = _zz_error(tmp_path, "Token Merman\n")
+    assert "line 1" in m and "Token Merman" in m and "token" in m
+    m = _zz_error(tmp_path, "\n\nJellygirl\n")
+    assert "line 3" in m and "Jellygirl" in m and "missing_stats=impute" in m
+
+
+def test_zenonzard_read_list_impute_allows_unknown_stats(tmp_path):
+    rules = Rules(deck_size=10, missing_stats="impute")
+    deck = read_list(_zz_write(tmp_path, "Jellygirl\n9 Songbird of Poseido\n"), rules)
+    assert deck[0].name_en == "Jellygirl" and deck[0].bp is not None and deck[0].dp is not None
+
+
+def test_zenonzard_read_list_missing_file(tmp_path):
+    with pytest.raises(BalanceError, match="nope.txt.*not found"):
+        read_list(tmp_path / "nope.txt", ZZ_RULES)
+
+
+def test_zenonzard_read_list_deck_rule_errors(tmp_path):
+    red = "\n".join(f"{n} {c.id}" for c, n in Counter(generate("mono", ("red",), ZZ_RULES, 2, 0)).items())
+    m = _zz_error(tmp_path, red + "\nFire Beetle\n")
+    assert "41 cards; allowed: exactly 40" in m
+    m = _zz_error(tmp_path, "4 Fire Beetle\n36 Miner of Aguma\n")
+    assert "line 1" in m and "4 copies" in m and "Fire Beetle" in m
+    m = _zz_error(tmp_path, "2 Fire Beetle\n36 Miner of Aguma\n2 ファイアービートル\n")
+    assert "lines 1, 3" in m and "4 copies" in m
+
+
+def test_zenonzard_validate_size_and_copies():
+    deck = generate("mono", ("white",), ZZ_RULES, 4, 0)
+    with pytest.raises(BalanceError, match="39 cards; allowed: exactly 40"):
+        validate(deck[:-1], ZZ_RULES)
+    beetle = _zz_card("Fire Beetle")
+    with pytest.raises(BalanceError, match="4 copies of Fire Beetle") as e:
+        validate([beetle] * 4 + [resolved(basic_mana("red"))] * 36, ZZ_RULES)
+    assert "at most 3" in str(e.value)
+    # the Basic base minions are unlimited; a generous max_copies lets 4 through
+    assert len(validate([beetle] * 4 + [resolved(basic_mana("red"))] * 36, Rules(max_copies=4))) == 40
+
+
+def test_zenonzard_colour_check_and_chimera():
+    charmi = _zz_card("Angel Charmi")  # yellow, 5(黄2)
+    assert (charmi.cost, charmi.part) == (5, 2)
+    yellow, red = resolved(basic_mana("yellow")), resolved(basic_mana("red"))
+    deck = [charmi] + [yellow] + [red] * 38
+    with pytest.raises(BalanceError) as e:
+        validate(deck, ZZ_RULES)
+    m = str(e.value)
+    assert "Angel Charmi" in m and "colour part 2 yellow" in m and "holds 1 yellow mana card" in m
+    assert validate(deck, ZZ_RULES, forces=("Chimera", "Cyclops")) == deck
+    with pytest.raises(BalanceError):
+        validate(deck, ZZ_RULES, forces=("Cyclops", "Orthrus"))
+    two = [charmi] + [yellow] * 2 + [red] * 37
+    assert validate(two, ZZ_RULES) == two
+    # imputed part: Exptera (red, 7) needs ceil(7/3) = 3 red
+    exptera = _zz_card("Exptera")
+    with pytest.raises(BalanceError, match="colour part 3 red.*holds 2 red"):
+        validate([exptera] + [red] * 2 + [yellow] * 37, ZZ_RULES)
+
+
+def test_zenonzard_read_list_chimera_and_magic(tmp_path):
+    text = "Angel Charmi\n39 Miner of Aguma\n"
+    m = _zz_error(tmp_path, text)
+    assert "line 1" in m and "Angel Charmi" in m and "0 yellow mana cards" in m
+    deck = read_list(_zz_write(tmp_path, text), ZZ_RULES, forces=("Chimera", "Pegasus"))
+    assert deck[0].name_en == "Angel Charmi"
+    magic = read_list(_zz_write(tmp_path, "Merfolk March\n39 Songbird of Poseido\n"), ZZ_RULES)
+    assert magic[0].kind == "magic"
+
+
+def test_zenonzard_unsupported_in():
+    charmi, beetle = _zz_card("Angel Charmi"), _zz_card("Fire Beetle")
+    assert not charmi.exact and beetle.exact
+    deck = [beetle, charmi, beetle, charmi, replace(charmi)]
+    assert unsupported_in(deck) == [charmi]
+    generated = generate("mono", ("red",), ZZ_RULES, 9, 0)
+    found = unsupported_in(generated)
+    assert found and all(not c.exact for c in found)
+    assert len({c.id for c in found}) == len(found)
+    assert [c.id for c in found] == list(dict.fromkeys(c.id for c in generated if not c.exact))

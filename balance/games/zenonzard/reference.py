@@ -269,7 +269,7 @@ class Game:
             cols = [self.mana_colours(seat, u) for u in free]
             single = [u for u, c in zip(free, cols) if len(c) == 1 and c[0] in card.colours]
             dual = [u for u, c in zip(free, cols) if len(c) > 1 and set(c) & set(card.colours)]
-            chimera = [u for u in free if u.card == TOKEN] if (
+            chimera = [u for u, c in zip(free, cols) if c == ("colorless",)] if (
                 card.kind == FIELD and s == self.current and seat.force_up("Chimera")) else []
             matching = single + dual + chimera
             if len(matching) < card.part:

@@ -1,0 +1,333 @@
+"""ZENONZARD decks: the generated v1 decks, users' deck lists, and the deck rules' check.
+
+Generated decks (``rules/zenonzard.md``, "Generated decks"): ``deck_size - 30`` Basic base
+minions of the deck's colours (the mana) and 30 field minions on the fixed ``CURVE``, drawn
+from ``pool(rules)`` — the field minions the rules can play (known BP/DP under
+``missing_stats = "exclude"``), of one colour each.
+
+- ``mono(X)``: all mana is X's Basic base minion; field minions from X and colorless.
+- ``duo(X, Y)``: the mana split as evenly as possible (X gets the odd one); field minions from
+  X, Y and colorless.
+- ``reference(X)``: a deterministic mono deck (the strongest cards by BP, then DP), for tests
+  and as a fixed opponent.
+
+Randomness: deck ``k`` of a run with seed ``seed`` draws from ``PyStream(seed, k, DECK_STREAM)``
+(``DECK_STREAM = 100``, apart from the games' chance stream 0 and seat streams ``1 + seat``),
+exactly one ``below(total weight)`` per field slot in curve order. So a deck is a pure function
+of ``(kind, colours, rules, seed, k)``: deck ``k`` comes out the same whether or not decks
+``0 .. k-1`` were generated first, and any deck can be rebuilt alone.
+
+Deck list files (``read_list``): UTF-8 text (a byte-order mark is accepted), one entry a line;
+``#`` starts a comment (to the end of the line); blank lines are ignored. An entry is
+``[N ]CARD`` or ``[Nx ]CARD``: ``N`` a copy count (a whole number >= 1, default 1), ``CARD`` an
+``image_id``, an English name (``name_en``) or a Japanese name (``name_jp``); names and ids
+match case-insensitively, after Unicode NFKC normalisation and with runs of spaces read as one.
+A line that is a card's whole name is that card even if it starts with a number. Where a name
+or id matches several cards (reprints that share a name), the first card in file order
+(``data/cards.tsv``) that the rules can play is taken: the copy limit counts names, so only
+its stats matter. Example (the first lines of a list)::
+
+    # red, Emerald Dragon splash
+    10 Miner of Aguma
+    3x Fire Beetle
+    red_07_02_00_00        # an image_id: Exptera
+    2 エメラルド・ドラゴン
+
+Every error is a one-line ``BalanceError`` naming the file, the line and the card.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from balance.core.errors import BalanceError, one_of
+from balance.core.rng import PyStream
+
+from .catalogue import BASE, COLOURED, FIELD, TOKEN, Card, basic_mana, cards, resolved
+
+# cost -> field slots of that cost (30 in all); the last slot's cost takes every card costing
+# at least that much (9 and the one printed 10; "9+" read as ``cost_9plus``).
+CURVE = ((1, 2), (2, 4), (3, 6), (4, 5), (5, 4), (6, 4), (7, 2), (8, 2), (9, 1))
+FIELD_SLOTS = sum(n for _, n in CURVE)
+TOP_COST = CURVE[-1][0]
+
+DECK_STREAM = 100  # stream id of deck generation: PyStream(seed, k, DECK_STREAM) for deck k
+KINDS = ("mono", "duo", "reference")
+_N_COLOURS = {"mono": 1, "duo": 2, "reference": 1}
+# a slot draws a card of the deck's colour twice as often as a colorless one
+COLOURED_WEIGHT, COLOURLESS_WEIGHT = 2, 1
+
+
+def _resolve(card: Card, rules) -> Card | None:
+    return resolved(card, rules.cost_9plus, rules.colour_part, rules.missing_stats)
+
+
+@lru_cache(maxsize=None)
+def _pool(cost_9plus: int, part_rule: str, missing: str) -> tuple[Card, ...]:
+    out = []
+    for c in cards():
+        if c.kind != FIELD or len(c.colours) != 1:
+            continue  # dual-colour minions stay out (none of them has printed stats anyway)
+        r = resolved(c, cost_9plus, part_rule, missing)
+        if r is not None:
+            out.append(r)
+    return tuple(out)
+
+
+def pool(rules) -> list[Card]:
+    """The field minions a generated deck may use, resolved by the rules, in catalogue order:
+    single-colour field minions the rules can play (287 with the default rules)."""
+    return list(_pool(rules.cost_9plus, rules.colour_part, rules.missing_stats))
+
+
+def _slot_cost(card: Card) -> int:
+    """The curve cost whose slots ``card`` fills (cards above the top cost fill the top slot)."""
+    return min(card.cost, TOP_COST)
+
+
+def _check_colours(kind: str, colours) -> tuple[str, ...]:
+    if kind not in KINDS:
+        raise one_of("deck kind", kind, KINDS)
+    colours = (colours,) if isinstance(colours, str) else tuple(colours)
+    for c in colours:
+        if c not in COLOURED:
+            raise one_of("deck colour", c, COLOURED)
+    n = _N_COLOURS[kind]
+    if len(colours) != n:
+        raise BalanceError(f"a {kind} deck takes {n} colour{'s' if n > 1 else ''}, not {len(colours)} "
+                           f"({', '.join(colours) or 'none'}); allowed: {', '.join(COLOURED)}")
+    if len(set(colours)) != len(colours):
+        raise BalanceError(f"a {kind} deck needs {n} different colours, not {', '.join(colours)}")
+    return colours
+
+
+def _mana(colours: tuple[str, ...], rules) -> list[Card]:
+    """The deck's Basic base minions: ``deck_size - 30``, split as evenly as possible over the
+    colours, the first colours taking the odd ones."""
+    n = rules.deck_size - FIELD_SLOTS
+    if n < 1:
+        raise BalanceError(f"deck_size={rules.deck_size} leaves no room for mana beside the {FIELD_SLOTS} "
+                           f"field slots of a generated deck; allowed: deck_size >= {FIELD_SLOTS + 1}")
+    out = []
+    for i, colour in enumerate(colours):
+        share = n // len(colours) + (1 if i < n % len(colours) else 0)
+        out += [_resolve(basic_mana(colour), rules)] * share
+    return out
+
+
+def _fill(cands: list[Card], rules, choose: Callable[[list[Card]], Card]) -> list[Card]:
+    """The 30 field slots in curve order; ``choose`` picks one card of a slot's eligible list
+    (catalogue order). A card is eligible while the deck holds fewer than ``max_copies`` of its
+    name; a cost with none eligible falls back to the nearest lower cost that has one, then the
+    nearest higher."""
+    by_cost: dict[int, list[Card]] = {}
+    for c in cands:
+        by_cost.setdefault(_slot_cost(c), []).append(c)
+    costs = sorted(by_cost)
+    copies: Counter = Counter()
+    out = []
+    for cost, n in CURVE:
+        order = [c for c in reversed(costs) if c <= cost] + [c for c in costs if c > cost]
+        for _ in range(n):
+            for at in order:
+                eligible = [c for c in by_cost[at] if copies[c.name] < rules.max_copies]
+                if eligible:
+                    break
+            else:
+                raise BalanceError(f"the pool holds too few cards for {FIELD_SLOTS} field slots at "
+                                   f"max_copies={rules.max_copies}")
+            card = choose(eligible)
+            copies[card.name] += 1
+            out.append(card)
+    return out
+
+
+def generate(kind: str, colours, rules, seed: int, k: int) -> list[Card]:
+    """Deck ``k`` of a run with ``seed``: a list of ``rules.deck_size`` resolved cards, the mana
+    (Basic base minions, colour by colour) first, then the 30 field minions in curve order.
+
+    ``kind`` is ``mono`` (one colour), ``duo`` (two different colours) or ``reference`` (one
+    colour; no randomness, ``seed`` and ``k`` unused); ``colours`` a sequence of colour names
+    (a single name is read as a one-colour sequence). Raises BalanceError on a bad kind, colour,
+    or a deck_size below 31."""
+    colours = _check_colours(kind, colours)
+    mana = _mana(colours, rules)
+    cands = [c for c in pool(rules) if c.colours[0] in colours or not c.coloured]
+    if kind == "reference":
+        return mana + _fill(cands, rules, lambda eligible: min(eligible, key=lambda c: (-c.bp, -c.dp, c.id)))
+    stream = PyStream(seed, k, DECK_STREAM)
+
+    def draw(eligible: list[Card]) -> Card:
+        # one draw per slot, even when one card is eligible, so the stream's use is fixed
+        weights = [COLOURED_WEIGHT if c.coloured else COLOURLESS_WEIGHT for c in eligible]
+        i = stream.below(sum(weights))
+        for card, w in zip(eligible, weights):
+            if i < w:
+                return card
+            i -= w
+        raise AssertionError("below() returned a value out of range")
+
+    return mana + _fill(cands, rules, draw)
+
+
+def _label(card: Card) -> str:
+    return f"{card.name_en or card.name} ({card.id})"
+
+
+def _has_chimera(forces: Iterable) -> bool:
+    # forces may be given as names or as catalogue.Force objects
+    return any(getattr(f, "name", f) == "Chimera" for f in forces)
+
+
+def _check(deck: Sequence[Card], rules, forces: Iterable, where: Callable[[Card | None], str]) -> None:
+    """Raise the first deck-rule violation of ``deck``; ``where(card)`` prefixes the message
+    (the file and line for a deck list, nothing for a generated deck)."""
+    if len(deck) != rules.deck_size:
+        raise BalanceError(f"{where(None)}{len(deck)} cards; allowed: exactly {rules.deck_size}")
+    for c in deck:
+        if c.kind == TOKEN:
+            raise BalanceError(f"{where(c)}{_label(c)} is a token, not a deck card")
+    counts = Counter(c.name for c in deck if not c.unlimited)
+    for c in deck:
+        if counts.get(c.name, 0) > rules.max_copies:
+            raise BalanceError(f"{where(c)}{counts[c.name]} copies of {_label(c)} (name {c.name}); "
+                               f"allowed: at most {rules.max_copies} of one name")
+    if _has_chimera(forces):
+        return  # Chimera's colourless mana pays any colour on its owner's turn (the only summon time)
+    mana = Counter(colour for c in deck if c.kind == BASE for colour in c.colours)
+    for c in deck:
+        if c.kind != FIELD or not c.coloured:
+            continue
+        # a dual-colour minion's colour part may be paid by either of its colours
+        have = max(mana[colour] for colour in c.colours)
+        need = c.part or 0
+        if need > have:
+            colour = " or ".join(c.colours)
+            raise BalanceError(f"{where(c)}{_label(c)} has colour part {need} {colour} but the deck holds "
+                               f"{have} {colour} mana card{'' if have == 1 else 's'}; allowed: at least {need}, "
+                               f"or the Chimera Force")
+
+
+def validate(deck: Sequence[Card], rules, forces: Iterable = ()) -> list[Card]:
+    """``deck`` (resolved cards) as a list if it keeps the deck rules, else a one-line
+    BalanceError: wrong size, a token, more than ``max_copies`` copies of one name (Basic base
+    minions exempt), or a coloured field minion whose colour part exceeds the deck's base-minion
+    cards of its colour (lifted by the Chimera Force, named in ``forces``). Magic cards pass."""
+    _check(deck, rules, forces, lambda card: "")
+    return list(deck)
+
+
+def unsupported_in(deck: Iterable[Card]) -> list[Card]:
+    """The distinct cards of ``deck`` (by id, in deck order) with abilities beyond the simulated
+    keyword set (``not card.exact``): what a report should list as approximated."""
+    seen, out = set(), []
+    for c in deck:
+        if not c.exact and c.id not in seen:
+            seen.add(c.id)
+            out.append(c)
+    return out
+
+
+def _key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+@lru_cache(maxsize=None)
+def _index() -> tuple[dict[str, list[int]], dict[str, str]]:
+    """(normalised id or name -> indices into ``cards()`` in file order, normalised -> as printed)."""
+    index: dict[str, list[int]] = {}
+    shown: dict[str, str] = {}
+    for i, c in enumerate(cards()):
+        for text in (c.id, c.name, c.name_en):
+            if not text:
+                continue  # many reprints print no English name
+            key = _key(text)
+            shown.setdefault(key, text)
+            hits = index.setdefault(key, [])
+            if not hits or hits[-1] != i:
+                hits.append(i)
+    return index, shown
+
+
+_COUNTISH = re.compile(r"[-+]?\d[\d.,]*[xX×]?")  # a first word meant as a count, good or bad
+_COUNT = re.compile(r"(\d+)[xX]?")
+
+
+def _entry(text: str, rules, at: str) -> tuple[int, str]:
+    """(count, card text) of one entry; ``at`` is the "file line N: " prefix of errors."""
+    index, _ = _index()
+    if _key(text) in index:
+        return 1, text  # a whole card name wins over reading its first word as a count
+    first, _, rest = text.partition(" ")
+    rest = rest.strip()
+    if not _COUNTISH.fullmatch(first):
+        return 1, text
+    if not rest:
+        raise BalanceError(f"{at}count {first!r} without a card; allowed: [N ]CARD or [Nx ]CARD")
+    m = _COUNT.fullmatch(first)
+    if m is None or not 1 <= int(m.group(1)) <= rules.deck_size:
+        raise BalanceError(f"{at}bad count {first!r} for {rest!r}; allowed: a whole number "
+                           f"1..{rules.deck_size}, optionally followed by x (3 or 3x)")
+    return int(m.group(1)), rest
+
+
+def _card(text: str, rules, at: str) -> Card:
+    """The resolved card an entry's card text names (the first playable one in file order)."""
+    index, shown = _index()
+    hits = index.get(_key(text))
+    if not hits:
+        close = difflib.get_close_matches(_key(text), list(index), n=3, cutoff=0.6)
+        hint = f"; did you mean: {', '.join(shown[k] for k in close)}?" if close else ""
+        raise BalanceError(f"{at}unknown card {text!r} (not an image_id, English or Japanese name){hint}")
+    found = [cards()[i] for i in hits]
+    for c in found:
+        if c.kind != TOKEN:
+            r = _resolve(c, rules)
+            if r is not None:
+                return r
+    deckable = [c for c in found if c.kind != TOKEN]
+    if not deckable:
+        raise BalanceError(f"{at}{_label(found[0])} is a token card, not a deck card")
+    raise BalanceError(f"{at}{_label(deckable[0])} has no printed BP/DP; allowed with --set missing_stats=impute")
+
+
+def read_list(path, rules, forces: Iterable = ()) -> list[Card]:
+    """The deck of the deck-list file ``path`` (format: module docstring) as resolved cards in
+    file order, checked by ``validate``. Magic cards are returned (v1 never plays them; the
+    caller reports them). Raises a one-line BalanceError naming the file, line and card."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise BalanceError(f"deck list {str(path)!r} not found") from None
+    except UnicodeDecodeError as e:
+        raise BalanceError(f"deck list {str(path)!r} is not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise BalanceError(f"cannot read deck list {str(path)!r}: {e.strerror or e}") from None
+    deck: list[Card] = []
+    lines: dict[str, list[int]] = {}  # card name -> lines that hold it, for the deck-wide errors
+    for no, raw in enumerate(text.splitlines(), 1):
+        entry = raw.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        at = f"{path} line {no}: "
+        count, name = _entry(entry, rules, at)
+        card = _card(name, rules, at)
+        deck += [card] * count
+        seen = lines.setdefault(card.name, [])
+        if no not in seen:
+            seen.append(no)
+
+    def where(card: Card | None) -> str:
+        if card is None:
+            return f"{path}: "
+        at = lines[card.name]
+        return f"{path} line{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}: "
+
+    _check(deck, rules, forces, where)
+    return deck
