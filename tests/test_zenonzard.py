@@ -15,7 +15,7 @@ from balance.games.zenonzard.catalogue import (BASE, FIELD, K_CHARGE, K_NO_BLOCK
                                                 cards, resolved)
 from balance.games.zenonzard.decks import (CURVE, DECK_STREAM, _fill, generate, pool, read_list, unsupported_in,
                                            validate)
-from balance.games.zenonzard.reference import DECK_OUT, LIFE, PLAYER, TOKEN, Game, Unit, play_game
+from balance.games.zenonzard.reference import DECK_OUT, LIFE, PLAYER, TOKEN, Game, Result, Unit, play_game
 from balance.games.zenonzard.rules import Rules
 from balance.games.zenonzard.strategies import STRATEGIES
 
@@ -627,3 +627,86 @@ def test_zenonzard_unsupported_in():
     assert found and all(not c.exact for c in found)
     assert len({c.id for c in found}) == len(found)
     assert [c.id for c in found] == list(dict.fromkeys(c.id for c in generated if not c.exact))
+
+
+# ---- the kernel plays the reference's games ---------------------------------------------------------------
+def kernel_results(rules, seats, deck_pair, forces, seed, games):
+    """``reference.Result``s of the kernel's games ``games`` (``kernel.play_games``)."""
+    import numba
+    import numpy as np
+
+    from balance.games.zenonzard import kernel as K
+
+    st = K.new_state(rules, strategies(*seats))
+    rows = np.stack([K.deck_rows(d) for d in deck_pair])
+    sizes = np.array([len(d) for d in deck_pair], np.int64)
+    codes = {f.name: i for i, f in enumerate(cat.forces())}
+    force_codes = np.array([[codes[n] for n in pair] for pair in forces], np.int64)
+    lives = np.array([f.life for f in cat.forces()], np.int64)
+    games = np.asarray(games, np.int64)
+    n = len(games)
+    winner, turns, end = (np.zeros(n, np.int64) for _ in range(3))
+    life, destroyed = np.zeros((n, 2), np.int64), np.zeros((n, 2), np.int64)
+    state = st.view(np.recarray)[0] if numba.config.DISABLE_JIT else st[0]
+    K.play_games(state, rows, sizes, lives, force_codes, seed, games, winner, turns, end, life, destroyed)
+    ends = (LIFE, DECK_OUT, "capped")
+    return [Result(int(winner[i]), int(turns[i]), ends[end[i]], tuple(map(int, life[i])),
+                       tuple(map(int, destroyed[i]))) for i in range(n)]
+
+
+def random_decks(seed):
+    """Two 40-card decks (red and blue: 10 Basic mana + 30 minions of the colour or colourless,
+    drawn with repeats up to 3 copies) that differ with ``seed``: they reach every keyword."""
+    import random
+
+    rng, pair = random.Random(seed), []
+    for colour in ("red", "blue"):
+        minions = [c for c in pool(Rules()) if c.colours in ((colour,), ("colorless",))]
+        deck = [resolved(basic_mana(colour))] * 10
+        while len(deck) < 40:
+            c = rng.choice(minions)
+            if deck.count(c) < 3:
+                deck.append(c)
+        pair.append(deck)
+    return pair
+
+
+EQUIVALENCE = [  # (seats, rules, forces): every strategy, both seat orders, rule variants, every Force
+    (("random", "random"), Rules(), (("Cyclops", "Ouroboros"), ("Minotaur", "Phoenix"))),
+    (("aggro", "control"), Rules(), (("Siren", "Chimera"), ("Orthrus", "Sphinx"))),
+    (("control", "aggro"), Rules(), (("Chiron", "Pegasus"), ("Cyclops", "Chimera"))),
+    (("evaluator", "evaluator"), Rules(), (("Phoenix", "Ouroboros"), ("Siren", "Minotaur"))),
+    (("evaluator:aggression=0.3,attack_margin=50,block_margin=1,hold_swoop=1,ramp=1", "random"),
+     Rules(), (("Sphinx", "Pegasus"), ("Chimera", "Chiron"))),
+    (("aggro", "random"), Rules(tie_destroys_both=False, force_overflow="to_player", pierce="full_dp", moved_base_minion_targets="any",
+                                 new_minion_targets="any", first_turn_draw=True, first_turn_move=True),
+     (("Orthrus", "Phoenix"), ("Cyclops", "Siren"))),
+    (("random", "control"), Rules(hand_max=5, field_max=3, base_max=6, moves_per_turn=2, infiltrate="unblockable",
+                                   mana_enters="rested", summon_enters="rested", force_tutor_enters="rested",
+                                   keywords=("Swoop", "Charge", "Pierce"), turn_cap=20),
+     (("Minotaur", "Chimera"), ("Ouroboros", "Pegasus"))),
+]
+
+
+def check_equivalence(case, blocks, seed):
+    """Game by game, the kernel's (winner, turns, end, life, Forces destroyed) equal the
+    reference's: ``blocks`` blocks of 50 games of case ``case``, new decks each block."""
+    seats, rules, forces = EQUIVALENCE[case]
+    for block in range(blocks):
+        pair = random_decks(1000 * seed + 100 * case + block)
+        games = range(50 * block, 50 * block + 50)
+        want = [play_game(rules, strategies(*seats), pair, forces, seed=seed, game=g) for g in games]
+        assert kernel_results(rules, seats, pair, forces, seed, games) == want
+
+
+@pytest.mark.parametrize("case", range(len(EQUIVALENCE)))
+def test_the_kernel_plays_the_references_games(case):
+    """200 games per case (1,400 in all)."""
+    check_equivalence(case, blocks=4, seed=case)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(len(EQUIVALENCE)))
+def test_the_kernel_plays_the_references_games_at_length(case):
+    """2,000 more games per case (14,000 in all), other seeds and decks."""
+    check_equivalence(case, blocks=40, seed=100 + case)
