@@ -126,6 +126,9 @@ def cards(
             typer.echo(f"{len(missing)} cards are played without their abilities" + (":" if missing else "."))
             for name in missing:
                 typer.echo(f"  {name}")
+            summary = getattr(part, "unsupported_summary", None)  # e.g. counts by set and colour
+            for line in summary(rules_obj) if summary is not None else ():
+                typer.echo(line)
             return
         frame = part.card_list(rules_obj)
     except BalanceError as e:
@@ -391,14 +394,17 @@ def _print_summary(result) -> None:
     if not sided:
         seats = (seats.group_by(keys, maintain_order=True)
                  .agg(pl.col("games", "win_share", "score_sum").sum(), pl.lit("").alias("side")))
+    from balance.core.registry import get_game
+
+    scored = get_game(m["game"]).score is not None  # a game without a score shows win rates alone
     width = max([4] + [len(x) for x in seats["side"].to_list()]) + 1
     typer.echo(f"{'players':>7} {'seat':>4}  {'strategy':<24} " + (f"{'side':<{width}}" if sided else "")
-               + f"{'win rate':>9} {'mean score':>10}")
+               + f"{'win rate':>9}" + (f" {'mean score':>10}" if scored else ""))
     for row in seats.iter_rows(named=True):
         rate = row["win_share"] / row["games"]
-        mean = row["score_sum"] / row["games"]
+        mean = f" {row['score_sum'] / row['games']:>10.2f}" if scored else ""
         typer.echo(f"{row['players']:>7} {row['seat']:>4}  {row['strategy']:<24} "
-                   + (f"{row['side']:<{width}}" if sided else "") + f"{rate:>8.2%} {mean:>10.2f}")
+                   + (f"{row['side']:<{width}}" if sided else "") + f"{rate:>8.2%}{mean}")
 
 
 @app.command()

@@ -163,7 +163,8 @@ def simulate(
 
     # cards the engine plays without their abilities: named in the manifest (and so the report)
     cards_part = spec.optional_part("cards")
-    lacking = {rules.players: cards_part.unsupported(rules) for rules, _, _ in runs} if cards_part else {}
+    lacking = {rules.players: _unsupported(cards_part, rules, seated)
+               for rules, seated, _ in runs} if cards_part else {}
     if any(lacking.values()) and on_status is not None:
         names = sorted({c for cs in lacking.values() for c in cs})
         on_status(f"warning: {len(names)} cards are played without their abilities (not simulated "
@@ -212,6 +213,18 @@ def simulate(
                     execution, force, resume, on_status)
 
 
+def _unsupported(cards_part, rules, seatings) -> list[str]:
+    """The cards a run of these seatings plays without their abilities: the game's own count of
+    what its decks can deal (``unsupported_in_play(rules, side texts or None)``, when the cards
+    part has it), else every unsupported card of the rules' list."""
+    in_play = getattr(cards_part, "unsupported_in_play", None)
+    if in_play is None:
+        return cards_part.unsupported(rules)
+    sides = sorted({side[1] for _, _, seats in seatings for _, side in seats if side is not None})
+    drawn = any(side is None for _, _, seats in seatings for _, side in seats)
+    return in_play(rules, None if drawn or not sides else sides)
+
+
 CHUNKS_PER_THREAD = 4  # the default chunk size leaves each thread at least this many chunks
 
 
@@ -225,10 +238,15 @@ def _engine(engine_mod, spec, rules, seats: list, plan):
     return engine_mod.Engine(rules, strategies, sides=given, card_strength=plan)
 
 
-def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tuple[int, str]]:
-    """(index, name) of each given side, checked against the game's choices for these rules."""
+def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tuple]:
+    """(index, name) of each given side, checked against the game's choices for these rules;
+    for a game whose engine module parses sides itself (``parse_side(rules, text) -> canonical
+    text``, raising BalanceError), (text, text): its Engine takes the texts."""
     if not sides:
         raise BalanceError(f"give at least one --side ({noun}), or none to draw them per game")
+    parse = getattr(engine_mod, "parse_side", None)
+    if parse is not None:  # an open set of sides (e.g. a deck list file): the game checks each and
+        return [(name, name) for name in (parse(rules, given) for given in sides)]  # takes its text
     names = list(engine_mod.side_names(rules))
     # a game may accept other spellings of a side (its parts in another order, another case)
     canonical = getattr(engine_mod, "canonical_side", lambda rules, name: name)

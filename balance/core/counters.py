@@ -199,7 +199,10 @@ class BaseEngine:
     with sides (GameInfo.side) also takes ``sides=`` (a side index per seat, or None: its
     kernel draws them per game, see kit.draw_distinct), keeps it as ``given_sides`` (what a
     worker needs to rebuild the engine), fills ``Chunk.sides`` and exposes a module-level
-    ``side_names(rules) -> list[str]`` in its engine module (the names --side accepts).
+    ``side_names(rules) -> list[str]`` in its engine module (the names --side accepts). A game
+    whose sides are an open set (a deck list file) instead exposes ``parse_side(rules, text)
+    -> str`` (the checked, canonical text) and its Engine takes ``sides`` as those texts; its
+    ``side_names`` are then what the counters count (e.g. the Force pair of a deck and pair).
     ``GAME``: the game's declaration (balance.core.game.GameInfo), for its outcomes, kind and score.
     """
 

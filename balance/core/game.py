@@ -47,6 +47,9 @@ PARTS = {
 # cards: a game with a card list (card_list(rules) -> polars frame with a boolean "simulated"
 # column, unsupported(rules) -> ["what: name", ...] the engine plays without their abilities;
 # `balance cards` prints them and every run dealing one says so in its manifest and report).
+# The cards part may also give unsupported_in_play(rules, side texts or None) -> the unsupported
+# cards a run's decks can deal (the manifest lists those instead of the whole list) and
+# unsupported_summary(rules) -> lines `balance cards --unsupported` prints after the list.
 OPTIONAL_PARTS = {
     "report": ("analyse", "figures", "verdict", "sections", "variant_hint", "methods"),
     "cards": ("card_list", "unsupported"),

@@ -26,7 +26,7 @@ class BlockSpec:
     strategies: tuple[str, ...]  # one spec per seat (Strategy.label)
     seed: int
     card_strength: tuple = ()  # (when, run_games, cards) of a CardStrengthPlan, or () for none
-    sides: tuple | None = None  # side index per seat, or None (no sides, or drawn per game)
+    sides: tuple | None = None  # side index (or parse_side text) per seat, or None (no sides, or drawn per game)
 
 
 @dataclass(frozen=True)
