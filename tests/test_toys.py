@@ -151,10 +151,15 @@ def _horde_and_heroes(record, players):
             for p in range(players)]
 
 
+def _deck_and_forces(record, players):
+    """zenonzard: each seat's drawn Force pair and deck (its shuffles share the chance stream)."""
+    return [[(record.sides[p], record.decks[p])] for p in range(players)]
+
+
 # Chance draws per seat, read from a game's reference record: what one seat's strategy must
 # not move for any other seat.
 CHANCE_DRAWS = {"dice-race": _dice_by_seat, "avengers-cards": _villain_order,
-                "siege": _horde_and_heroes}
+                "siege": _horde_and_heroes, "zenonzard": _deck_and_forces}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

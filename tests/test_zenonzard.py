@@ -5,6 +5,7 @@ from collections import Counter
 from dataclasses import replace
 from itertools import groupby
 
+import polars as pl
 import pytest
 
 from balance.core.errors import BalanceError
@@ -15,7 +16,7 @@ from balance.games.zenonzard.catalogue import (BASE, FIELD, K_CHARGE, K_NO_BLOCK
                                                 cards, resolved)
 from balance.games.zenonzard.decks import (CURVE, DECK_STREAM, _fill, generate, pool, read_list, unsupported_in,
                                            validate)
-from balance.games.zenonzard.reference import DECK_OUT, LIFE, PLAYER, TOKEN, Game, Result, Unit, play_game
+from balance.games.zenonzard.reference import DECK_OUT, LIFE, PLAYER, TOKEN, Game, Result, Unit, play_decks, play_game
 from balance.games.zenonzard.rules import Rules
 from balance.games.zenonzard.strategies import STRATEGIES
 
@@ -280,10 +281,10 @@ def decks():
 @pytest.mark.parametrize("seats", [("random", "random"), ("aggro", "control"), ("evaluator", "random")])
 def test_games_end_within_the_bound_and_repeat_from_their_seed(seats):
     forces = (("Cyclops", "Phoenix"), ("Pegasus", "Siren"))
-    results = [play_game(Rules(), strategies(*seats), decks(), forces, seed=7, game=g) for g in range(60)]
+    results = [play_decks(Rules(), strategies(*seats), decks(), forces, seed=7, game=g) for g in range(60)]
     assert all(r.end in (LIFE, DECK_OUT) and 1 <= r.turns <= Rules().turn_bound for r in results)
     assert all((r.life[1 - r.winner] <= 0) == (r.end == LIFE) for r in results)
-    again = [play_game(Rules(), strategies(*seats), decks(), forces, seed=7, game=g) for g in range(60)]
+    again = [play_decks(Rules(), strategies(*seats), decks(), forces, seed=7, game=g) for g in range(60)]
     assert again == results
     assert len({(r.winner, r.turns) for r in results}) > 3  # the games differ
 
@@ -309,7 +310,7 @@ def test_zones_stay_within_their_limits_in_random_play():
 
 
 def test_a_turn_cap_ends_as_capped():
-    r = play_game(Rules(turn_cap=3), strategies("control", "control"), decks(),
+    r = play_decks(Rules(turn_cap=3), strategies("control", "control"), decks(),
                   (("Minotaur", "Chiron"), ("Minotaur", "Chiron")), seed=1, game=0)
     assert (r.winner, r.end, r.turns) == (-1, "capped", 3)
 
@@ -321,7 +322,7 @@ def test_aggro_beats_random():
     forces = (("Cyclops", "Orthrus"), ("Cyclops", "Orthrus"))
     d = mono("red")
     for seats, me in ((("aggro", "random"), 0), (("random", "aggro"), 1)):
-        wins = sum(play_game(Rules(), strategies(*seats), (d, d), forces, seed=5, game=g).winner == me
+        wins = sum(play_decks(Rules(), strategies(*seats), (d, d), forces, seed=5, game=g).winner == me
                    for g in range(300))
         assert wins > 0.7 * 300
 
@@ -641,14 +642,16 @@ def kernel_results(rules, seats, deck_pair, forces, seed, games):
     rows = np.stack([K.deck_rows(d) for d in deck_pair])
     sizes = np.array([len(d) for d in deck_pair], np.int64)
     codes = {f.name: i for i, f in enumerate(cat.forces())}
-    force_codes = np.array([[codes[n] for n in pair] for pair in forces], np.int64)
+    pairs = np.array([[codes[n] for n in pair] for pair in forces], np.int64)  # in the order given
     lives = np.array([f.life for f in cat.forces()], np.int64)
     games = np.asarray(games, np.int64)
     n = len(games)
     winner, turns, end = (np.zeros(n, np.int64) for _ in range(3))
-    life, destroyed = np.zeros((n, 2), np.int64), np.zeros((n, 2), np.int64)
+    life, destroyed, deck_of, pair_of = (np.zeros((n, 2), np.int64) for _ in range(4))
     state = st.view(np.recarray)[0] if numba.config.DISABLE_JIT else st[0]
-    K.play_games(state, rows, sizes, lives, force_codes, seed, games, winner, turns, end, life, destroyed)
+    seats_01 = np.arange(2, dtype=np.int64)
+    K.play_games(state, rows, sizes, 0, seats_01, seats_01, False, pairs, lives, seed, games, winner, turns, end,
+                 life, destroyed, deck_of, pair_of)
     ends = (LIFE, DECK_OUT, "capped")
     return [Result(int(winner[i]), int(turns[i]), ends[end[i]], tuple(map(int, life[i])),
                        tuple(map(int, destroyed[i]))) for i in range(n)]
@@ -695,7 +698,7 @@ def check_equivalence(case, blocks, seed):
     for block in range(blocks):
         pair = random_decks(1000 * seed + 100 * case + block)
         games = range(50 * block, 50 * block + 50)
-        want = [play_game(rules, strategies(*seats), pair, forces, seed=seed, game=g) for g in games]
+        want = [play_decks(rules, strategies(*seats), pair, forces, seed=seed, game=g) for g in games]
         assert kernel_results(rules, seats, pair, forces, seed, games) == want
 
 
@@ -710,3 +713,133 @@ def test_the_kernel_plays_the_references_games(case):
 def test_the_kernel_plays_the_references_games_at_length(case):
     """2,000 more games per case (14,000 in all), other seeds and decks."""
     check_equivalence(case, blocks=40, seed=100 + case)
+
+
+# ---- the engine: sides, decks, tables --------------------------------------------------------------------------
+def engine(seats=("random", "random"), sides=None, rules=Rules()):
+    from balance.games.zenonzard.engine import Engine
+
+    return Engine(rules, strategies(*seats), sides=sides)
+
+
+def deck_file(tmp_path, colour="red") -> str:
+    """A deck list file of the generated mono deck 0 of ``colour`` (image ids, one a line)."""
+    path = tmp_path / f"{colour}.txt"
+    path.write_text("\n".join(c.id for c in generate("mono", colour, Rules(), 0, 0)) + "\n", encoding="utf-8")
+    return str(path)
+
+
+SIDED = [  # (sides, rules): drawn, a mirror pool of two-colour decks, fixed parts, files
+    (None, Rules()),
+    (None, Rules(decks="duo", deck_pool=7, mirror_decks=True)),
+    (["forces=Minotaur+Phoenix", "deck=reference:blue"], Rules()),
+    (["deck=duo:red+blue,forces=Chimera+Siren"] * 2, Rules(decks="reference")),
+    (["FILE,forces=Cyclops+Siren", "drawn"], Rules(decks="mono+duo", deck_pool=30)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(SIDED)))
+def test_the_engine_plays_the_references_games_with_drawn_and_given_sides(case, tmp_path):
+    """The engine's chunk equals ``reference.play_game`` game by game (win units, Force pair,
+    deck, outcome, length) for 40 games, with sides drawn, given in part, given from a file."""
+    sides, rules = SIDED[case]
+    if sides is not None:
+        sides = [s.replace("FILE", "deck=" + deck_file(tmp_path)) for s in sides]
+    e = engine(("evaluator", "random"), sides, rules)
+    chunk = e.play(5, 40, 40)
+    for i in range(40):
+        ref = play_game(rules, e.strategies, 5, 40 + i, e.given_sides)
+        assert list(chunk.win_units[i]) == ref.win_units and list(chunk.sides[i]) == list(ref.sides), i
+        assert list(chunk.columns["deck"][i]) == list(ref.decks), i
+        assert (chunk.outcome[i], chunk.length[i]) == (ref.outcome, ref.length), i
+    if rules.mirror_decks:
+        assert (chunk.columns["deck"][:, 0] == chunk.columns["deck"][:, 1]).all()
+    if sides is not None and sides[0] != "drawn":
+        assert (chunk.sides[:, 0] == e.given_pair[0]).all() or e.given_pair[0] < 0
+
+
+def test_fixing_one_seats_side_moves_no_other_draw():
+    """Common random numbers: with seat 0's Force pair fixed, seat 1 draws the same pairs and
+    decks as when both are drawn."""
+    drawn = engine().play(3, 0, 300)
+    fixed = engine(sides=["forces=Siren+Minotaur", "drawn"]).play(3, 0, 300)
+    assert (fixed.sides[:, 0] == 0).all()
+    assert (fixed.sides[:, 1] == drawn.sides[:, 1]).all()
+    assert (fixed.columns["deck"] == drawn.columns["deck"]).all()
+    assert len(set(drawn.sides[:, 0])) > 30  # the draws range over the 45 pairs
+
+
+@pytest.mark.parametrize("given, canonical", [
+    ("Phoenix+minotaur", "forces=Minotaur+Phoenix"),
+    ("forces=Phoenix+Minotaur, deck=Mono:Red", "deck=mono:red,forces=Minotaur+Phoenix"),
+    ("deck=duo:blue+green", "deck=duo:blue+green"),
+    ("DRAWN", "drawn"),
+])
+def test_sides_are_written_canonically(given, canonical):
+    from balance.games.zenonzard.sides import parse_side
+
+    assert parse_side(Rules(), given) == canonical
+
+
+@pytest.mark.parametrize("given, words", [
+    ("forces=Minotaur+Hydra", "unknown Force 'hydra'; allowed: Siren, Minotaur"),
+    ("forces=Siren+Siren", "two different Forces"),
+    ("Siren", "two different Forces"),
+    ("deck=mono:black", "unknown deck colour 'black'; allowed: white"),
+    ("deck=duo:red+red", "two different colours"),
+    ("deck=nowhere.txt", "neither a generated deck"),
+    ("deck=mono:red,deck=mono:blue", "gives deck twice"),
+    ("colour=red", "unknown side part 'colour'; allowed: deck, forces"),
+])
+def test_bad_sides_are_refused_in_one_line(given, words):
+    from balance.games.zenonzard.sides import parse_side
+
+    with pytest.raises(BalanceError) as e:
+        parse_side(Rules(), given)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_deck_file_that_needs_chimera_names_the_card(tmp_path):
+    """A coloured minion with more colour part than the deck's mana is refused, unless the
+    side's Forces include Chimera."""
+    from balance.games.zenonzard.sides import parse_side
+
+    deck = [resolved(basic_mana("red"))] * 10 + generate("mono", "blue", Rules(), 0, 0)[10:]
+    path = tmp_path / "off.txt"
+    path.write_text("\n".join(c.id for c in deck), encoding="utf-8")
+    with pytest.raises(BalanceError, match="colour part .* blue"):
+        parse_side(Rules(), f"deck={path},forces=Siren+Minotaur")
+    assert parse_side(Rules(), f"deck={path},forces=Siren+Chimera").startswith("deck=")
+
+
+def test_the_engines_tables_add_up():
+    """decks and forces count every seat-game once; wins add up to the finished games; the
+    Force pair's player life is total_life minus its two lives."""
+    import balance
+
+    run = balance.simulate("zenonzard", games=400, seed=2, strategies=["aggro", "control"], threads=1)
+    decks, forces_t, outcomes = run.tables["decks"], run.tables["forces"], run.tables["outcomes"]
+    finished = outcomes.filter(pl.col("outcome") != "capped")["games"].sum()
+    for t in (decks, forces_t):
+        assert t["games"].sum() == 800 and t["wins"].sum() == finished
+    lives = {f.name: f.life for f in cat.forces()}
+    for row in forces_t.iter_rows(named=True):
+        a, b = row["forces"].split("+")
+        assert row["player_life"] == 12 - lives[a] - lives[b]
+    assert set(decks["colours"]) == set(cat.COLOURED) and decks["mean_cost"].min() > 2
+
+
+def test_the_card_list_and_what_it_does_not_simulate():
+    """1,439 cards; the unsupported ones are every magic card and every card whose text holds
+    more than the v1 numbers and keywords; the summary's counts add up to the list."""
+    from balance.games.zenonzard import cards as zc
+
+    frame = zc.card_list(Rules())
+    lacking = zc.unsupported(Rules())
+    assert frame.height == 1439 and frame["simulated"].sum() == 1439 - len(lacking)
+    assert all(c.kind == cat.MAGIC or not c.exact for c in cards() if zc.label(c) in set(lacking))
+    summary = zc.unsupported_summary(Rules())
+    by_set = summary[1:summary.index("not simulated, by colour:")]
+    assert sum(int(line.rsplit(": ", 1)[1]) for line in by_set) == len(lacking)
+    in_play = zc.unsupported_in_play(Rules(), ["deck=reference:red,forces=Siren+Minotaur"])
+    assert in_play and set(in_play) <= set(lacking)

@@ -25,6 +25,7 @@ ENTRY_POINT_GROUP = "balance.games"
 BUILT_IN = {
     "avengers-cards": "balance.games.avengers_cards",
     "smash-up": "balance.games.smash_up",
+    "zenonzard": "balance.games.zenonzard",
 }
 
 

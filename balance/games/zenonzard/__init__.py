@@ -1,0 +1,31 @@
+"""ZENONZARD (Bandai, 2019): a two-player duel card game with the real 1,439-card list.
+
+Each seat plays a deck and a pair of Forces, its side (``deck=mono:red,forces=Minotaur+Phoenix``):
+fixed with ``--side`` (a generated deck or a deck list file), or drawn per game from the sides'
+own stream (a deck of the rules' generated pool, a Force pair uniformly of 45). The rules are
+``rules/zenonzard.md`` with its card model v1 (cost, colour part, BP, DP and eight keywords);
+``reference.py`` is the plain-Python oracle, ``kernel.py`` the numba engine that plays the same
+games. A game ends when a player's life reaches 0 (``life``) or a player cannot draw
+(``deck-out``).
+"""
+from balance.core.game import CAPPED, GameInfo, Kind
+
+from .tables import TABLES
+
+GAME = GameInfo(
+    id="zenonzard",
+    title="ZENONZARD",
+    module=__name__,
+    kind=Kind.COMPETITIVE,
+    players=(2, 2),
+    default_strategy="evaluator",
+    restrictable=None,
+    restrictable_rule=None,
+    outcomes=("life", "deck-out", CAPPED),
+    score=None,  # no score: a deck-out loser may have more life than the winner
+    length="turns",
+    side="deck and Force pair",
+    tables=TABLES,
+)
+
+CAPPED_CODE = GAME.capped_code

@@ -41,7 +41,9 @@ import difflib
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -49,6 +51,7 @@ from balance.core.errors import BalanceError, one_of
 from balance.core.rng import PyStream
 
 from .catalogue import BASE, COLOURED, FIELD, TOKEN, Card, basic_mana, cards, resolved
+from .sides import FORCES, PAIRS, Side
 
 # cost -> field slots of that cost (30 in all); the last slot's cost takes every card costing
 # at least that much (9 and the one printed 10; "9+" read as ``cost_9plus``).
@@ -331,3 +334,79 @@ def read_list(path, rules, forces: Iterable = ()) -> list[Card]:
 
     _check(deck, rules, forces, where)
     return deck
+
+
+# ---- the decks a run plays ------------------------------------------------------------------------------
+GIVEN_K = 10**6  # a generated deck given with --side is deck GIVEN_K of the deck seed: both seats get the same list
+# the keywords a deck's "keywords" feature counts: Swoop .. Infiltrate (not the restrictions)
+FEATURE_KEYWORDS = (1 << 6) - 1
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck a run plays: its name, mana colours and resolved cards (``rules.deck_size``)."""
+
+    name: str
+    colours: tuple[str, ...]
+    cards: tuple[Card, ...]
+
+    def features(self, rules) -> tuple[float, int, int]:
+        """(mean cost of its field minions, field minions of cost 1-2, field minions with a
+        simulated keyword): the curve features of the ``decks`` table."""
+        field = [c for c in self.cards if c.kind == FIELD]
+        kw = rules.keyword_mask & FEATURE_KEYWORDS
+        mean = sum(c.cost for c in field) / len(field) if field else 0.0
+        return round(mean, 4), sum(c.cost <= 2 for c in field), sum(bool(c.keywords & kw) for c in field)
+
+
+def _choices(kind: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(generator, colours) of the decks ``Rules.decks`` draws from, in the order deck k cycles."""
+    mono = [("mono", (c,)) for c in COLOURED]
+    duo = [("duo", pair) for pair in combinations(COLOURED, 2)]
+    return {"mono": mono, "duo": duo, "mono+duo": mono + duo,
+            "reference": [("reference", (c,)) for c in COLOURED]}[kind]
+
+
+@lru_cache(maxsize=16)
+def drawn_pool(rules) -> tuple[Deck, ...]:
+    """The decks a side without a given deck draws from: ``rules.deck_pool`` generated decks
+    (deck k: the k-th colour choice in turn, from the stream (deck_seed, k)); the six
+    reference decks for ``decks = reference``."""
+    choices = _choices(rules.decks)
+    n = len(choices) if rules.decks == "reference" else rules.deck_pool
+    out = []
+    for k in range(n):
+        kind, colours = choices[k % len(choices)]
+        name = f"{kind}:{'+'.join(colours)}" + ("" if kind == "reference" else f"#{k}")
+        out.append(Deck(name, colours, tuple(generate(kind, colours, rules, rules.deck_seed, k))))
+    return tuple(out)
+
+
+def given_deck(rules, side: Side) -> Deck:
+    """The deck a --side names: generated (deck GIVEN_K of the deck seed) or read from its file
+    (checked against the side's Forces when it gives them)."""
+    generated = side.generated
+    if generated is not None:
+        kind, colours = generated
+        return Deck(side.deck, colours, tuple(generate(kind, colours, rules, rules.deck_seed, GIVEN_K)))
+    pair = [FORCES[i] for i in PAIRS[side.pair]] if side.pair is not None else ()
+    cards = read_list(side.deck, rules, pair)
+    colours = tuple(c for c in COLOURED if any(card.kind == "base" and c in card.colours for card in cards))
+    return Deck(Path(side.deck).name, colours or ("colorless",), tuple(cards))
+
+
+def run_decks(rules, sides: list[Side]) -> tuple[list[Deck], int, list[int]]:
+    """The decks a run with these sides plays: (decks, how many of them are the drawn pool
+    (first; none when every side gives its deck), each seat's given deck index or -1)."""
+    decks = list(drawn_pool(rules)) if any(p.deck is None for p in sides) else []
+    n_drawn = len(decks)
+    chosen = []
+    for p in sides:
+        if p.deck is None:
+            chosen.append(-1)
+            continue
+        deck = given_deck(rules, p)
+        if deck not in decks:
+            decks.append(deck)
+        chosen.append(decks.index(deck))
+    return decks, n_drawn, chosen

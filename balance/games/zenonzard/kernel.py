@@ -8,11 +8,12 @@ option and the evaluator computes the same index. Units on a field or base are r
 (card, active, entered, moved_in); a seat's cards are indices into its rows of ``cd``.
 
 Streams of game ``g`` (``balance.core.kit``): slot 0 chance (shuffles), slot 1 + seat the
-seat's strategy.
+seat's strategy, slot 3 the seats' sides (``kit.SIDE_STREAM``).
 """
 import numpy as np
 
 from balance.core._jit import drop_stale_cache, jit_inline, jit_novec, jit_widened as jit, stack_empty
+from balance.core.kit import SIDE_STREAM
 from balance.core.rng import below, game_key, game_stream_key, seed_key
 
 drop_stale_cache(__file__)
@@ -60,7 +61,7 @@ def state_dtype() -> np.dtype:
     shapes = {"cd": ((2, MAX_DECK, CF_N), np.int64), "zl": ((2, 3, MAX_DECK), np.int64),
               "fu": ((2, MAX_FIELD, U_N), np.int64), "bu": ((2, MAX_BASE, U_N), np.int64),
               "sv": ((2, SV_N), np.int64), "gv": ((G_N,), np.int64), "rr": ((R_N,), np.int64),
-              "states": ((3,), np.uint64), "sid": ((2,), np.int64), "wt": ((2, W_N), np.float64),
+              "states": ((4,), np.uint64), "sid": ((2,), np.int64), "wt": ((2, W_N), np.float64),
               "milli": ((2,), np.int64), "opt": ((MAX_OPT, 3), np.int64)}
     return np.dtype([(f, shapes[f][1], shapes[f][0]) for f in STATE_FIELDS])
 
@@ -892,19 +893,38 @@ def play_game(st, lives, forces):
 
 
 @jit_novec
-def play_games(st, decks, deck_sizes, lives, forces, seed, games, winner, turns, end, life, destroyed):
-    """Games ``games`` int64[n] of the run with ``seed``: seat s plays the deck ``decks[s]``
-    (int64[2, MAX_DECK, CF_N] card rows, ``deck_sizes[s]`` of them) with Forces ``forces[s]``.
+def play_games(st, pool, sizes, n_drawn, given_deck, given_pair, mirror, pairs, lives, seed, games, winner, turns,
+               end, life, destroyed, deck_of, pair_of):
+    """Games ``games`` int64[n] of the run with ``seed``.
+
+    pool int64[D, MAX_DECK, CF_N]: deck card rows (``sizes[d]`` rows each); seat s plays deck
+    ``given_deck[s]``, or when that is -1 one of the first ``n_drawn`` drawn uniformly per game
+    (with ``mirror``, seat 1 plays seat 0's draw); likewise Force pair ``given_pair[s]`` (an
+    index into ``pairs`` int64[45, 2] of Force codes) or a uniform draw. The draws come from the
+    game's side stream (``kit.SIDE_STREAM``), both seats' pairs first, then their decks, made
+    whether used or not, so fixing one seat's side moves no other draw. ``lives`` int64[10]: each Force's life.
     Outputs per game: winner int64[n] (-1 capped), turns, end (END_*), life int64[n, 2],
-    destroyed int64[n, 2] (each seat's own Forces destroyed)."""
+    destroyed int64[n, 2] (each seat's own Forces destroyed), deck_of and pair_of int64[n, 2]."""
     sk = seed_key(seed)
+    forces = np.zeros((2, 2), np.int64)
     for i in range(games.shape[0]):
         gk = game_key(sk, np.uint64(games[i]))
         for k in range(3):
             st.states[k] = game_stream_key(gk, k)
+        st.states[3] = game_stream_key(gk, SIDE_STREAM)
+        for s in range(2):  # the Force pairs first: they do not depend on the deck pool
+            p = below(st.states, 3, pairs.shape[0])
+            pair_of[i, s] = given_pair[s] if given_pair[s] >= 0 else p
+            forces[s, 0], forces[s, 1] = pairs[pair_of[i, s], 0], pairs[pair_of[i, s], 1]
         for s in range(2):
-            st.cd[s, :deck_sizes[s], :] = decks[s, :deck_sizes[s], :]
-            st.sv[s, SV_NDECK + L_DECK] = deck_sizes[s]
+            d = below(st.states, 3, n_drawn) if n_drawn > 0 else 0
+            if given_deck[s] >= 0:
+                d = given_deck[s]
+            elif mirror and s == 1:
+                d = deck_of[i, 0]
+            deck_of[i, s] = d
+            st.cd[s, :sizes[d], :] = pool[d, :sizes[d], :]
+            st.sv[s, SV_NDECK + L_DECK] = sizes[d]
         play_game(st, lives, forces)
         winner[i], turns[i], end[i] = st.gv[G_WINNER], st.gv[G_TURN], st.gv[G_END]
         for s in range(2):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
 
+from balance.core.game import WIN_UNIT
+from balance.core.kit import SIDE_STREAM
 from balance.core.rng import PyStream
 
 from .catalogue import (BASE, FIELD, K_CHARGE, K_INFILTRATE, K_NO_BLOCK, K_NO_MOVE, K_PIERCE, K_RESURGE,
@@ -70,6 +72,25 @@ class Result:
     end: str  # LIFE, DECK_OUT or CAPPED
     life: tuple[int, int]
     forces_destroyed: tuple[int, int]  # per seat, of its own Forces
+    sides: tuple[int, ...] = ()  # per seat its Force pair (sides.PAIRS index) when drawn by play_game
+    decks: tuple[int, ...] = ()  # per seat its deck's index in the run's decks (decks.run_decks)
+
+    # the game interface's view (balance.core.game): win units, outcome code, length
+    @property
+    def win_units(self) -> list[int]:
+        return [WIN_UNIT if s == self.winner else 0 for s in range(2)]
+
+    @property
+    def scores(self) -> None:  # no score: GameInfo.score is None
+        return None
+
+    @property
+    def outcome(self) -> int:
+        return (LIFE, DECK_OUT, CAPPED).index(self.end)
+
+    @property
+    def length(self) -> int:
+        return self.turns
 
 
 class GameOver(Exception):
@@ -558,6 +579,29 @@ class Game:
         self.draw(d)
 
 
-def play_game(rules: Rules, strategies, decks, forces, seed: int = 0, game: int = 0) -> Result:
-    """One game (``Game``); see there for the arguments."""
+def play_decks(rules: Rules, strategies, decks, forces, seed: int = 0, game: int = 0) -> Result:
+    """One game with the given decks and Forces (``Game``; see there for the arguments)."""
     return Game(rules, strategies, decks, forces, seed, game).play()
+
+
+def play_game(rules: Rules, strategies, seed: int, game: int, sides=None) -> Result:
+    """Game ``game`` of a run with ``seed`` as the engine plays it: each seat's Force pair and
+    deck from ``sides`` (side texts, ``sides.parse_side``) or drawn from the game's side stream
+    (both pairs, then both decks, drawn whether used or not; ``rules.mirror_decks``: seat 1
+    plays seat 0's deck)."""
+    from .decks import run_decks
+    from .sides import FORCES, PAIRS, Side, read_side
+
+    parsed = [read_side(t) for t in sides] if sides is not None else [Side(None, None)] * 2
+    decks, n_drawn, given = run_decks(rules, parsed)
+    stream = PyStream(seed, game, SIDE_STREAM)
+    pairs = [stream.below(len(PAIRS)) for _ in range(2)]
+    pairs = [p if side.pair is None else side.pair for p, side in zip(pairs, parsed)]
+    chosen = []
+    for s in range(2):
+        d = stream.below(n_drawn) if n_drawn > 0 else 0
+        chosen.append(given[s] if given[s] >= 0 else chosen[0] if rules.mirror_decks and s == 1 else d)
+    forces = [[FORCES[i] for i in PAIRS[p]] for p in pairs]
+    result = play_decks(rules, strategies, [decks[d].cards for d in chosen], forces, seed, game)
+    result.sides, result.decks = tuple(pairs), tuple(chosen)
+    return result

@@ -4,7 +4,8 @@ Defaults are the rules as ``rules/zenonzard.md`` restates them, with its [decisi
 players, 40-card decks of at most 3 copies a name, player life 12 minus the two Forces' lives,
 6 cards and one mulligan, a hand of 10, a field of 5, a base of 10, one right to move a turn,
 no draw and no move on the first player's first turn, and the v1 keyword set. A seat's deck
-and Force pair are its side, not rules.
+and Force pair are its side (``--side``), not rules; ``decks``, ``deck_pool`` and
+``mirror_decks`` say how a side not given is drawn (as Smash Up's ``factions`` does).
 """
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ COLOUR_PART = ("ceil_third", "zero", "printed_only")
 MISSING_STATS = ("exclude", "impute")
 PIERCE = ("dp_difference", "full_dp", "off")
 INFILTRATE = ("same_cost", "unblockable")
+DECK_KINDS = ("mono", "duo", "mono+duo", "reference")
+MAX_DECK_POOL = 200
 
 DOCS: dict[str, tuple[str, str]] = {
+    "players": ("integer 2", "Players: ZENONZARD is a duel."),
     "total_life": (f"integer {MAX_FORCE_LIVES + 1}..40", "A player's life is this minus its two Forces' lives."),
     "deck_size": ("integer 10..60", "Cards in a deck, exactly."),
     "max_copies": ("integer 1..40", "Copies of one card name a deck may hold (the Basic base minions: any number)."),
@@ -60,6 +64,15 @@ DOCS: dict[str, tuple[str, str]] = {
     "pierce": (" / ".join(PIERCE), "Pierce: the blocked target takes the attacker's DP minus the blocker's, "
                "its whole DP, or nothing."),
     "infiltrate": (" / ".join(INFILTRATE), "Infiltrate: blocked only by a minion of the same cost, or never."),
+    "decks": (" / ".join(DECK_KINDS), "The decks a seat draws from each game when --side gives it none: "
+              "generated one-colour decks, two-colour decks, either, or the six reference decks "
+              "(rules/zenonzard.md, 'Generated decks')."),
+    "deck_pool": (f"integer 1..{MAX_DECK_POOL}", "How many decks a run generates to draw from: deck k from the "
+                  "run's seed and k, its colours taken in turn (reference: always the six)."),
+    "deck_seed": ("integer 0..2**32-1", "The generated decks' seed: deck k draws from the stream (deck_seed, k), "
+                  "so runs with other game seeds or rules play the same decks."),
+    "mirror_decks": ("true or false", "Both seats play the same drawn deck in a game (isolates the Forces "
+                     "and the seat)."),
     "turn_cap": ("integer 0..1000", "Safety cap on game turns (0: none; the rules end every game by deck-out); "
                  "a game stopped by it is the 'capped' outcome."),
 }
@@ -71,6 +84,7 @@ class Rules(RulesBase):
 
     DOCS = DOCS  # `balance rules`: allowed values and meaning per key
 
+    players: int = 2
     total_life: int = 12
     deck_size: int = 40
     max_copies: int = 3
@@ -96,10 +110,15 @@ class Rules(RulesBase):
     keywords: tuple[str, ...] = KEYWORDS
     pierce: str = "dp_difference"
     infiltrate: str = "same_cost"
+    decks: str = "mono"
+    deck_pool: int = 60
+    deck_seed: int = 0
+    mirror_decks: bool = False
     turn_cap: int = 0
 
     def validated(self) -> "Rules":
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
+        check_int("players", self.players, 2, 2)
         check_int("total_life", self.total_life, MAX_FORCE_LIVES + 1, 40)
         check_int("deck_size", self.deck_size, 10, 60)
         check_int("max_copies", self.max_copies, 1, 40)
@@ -111,10 +130,12 @@ class Rules(RulesBase):
         check_int("moves_per_turn", self.moves_per_turn, 0, 5)
         check_int("cost_9plus", self.cost_9plus, 9, 12)
         check_int("turn_cap", self.turn_cap, 0, 1000)
+        check_int("deck_pool", self.deck_pool, 1, MAX_DECK_POOL)
+        check_int("deck_seed", self.deck_seed, 0, 2**32 - 1)
         if self.opening_hand > self.deck_size:
             raise BalanceError(f"opening_hand={self.opening_hand} is more than deck_size={self.deck_size}; "
                                f"allowed: integer 0..{self.deck_size}")
-        for key in ("first_turn_draw", "first_turn_move", "first_turn_attack", "tie_destroys_both"):
+        for key in ("first_turn_draw", "first_turn_move", "first_turn_attack", "tie_destroys_both", "mirror_decks"):
             if not isinstance(getattr(self, key), bool):
                 raise BalanceError(f"{key}={getattr(self, key)!r} is not true or false")
         for key, allowed in (("new_minion_targets", NEW_MINION_TARGETS),
@@ -122,7 +143,7 @@ class Rules(RulesBase):
                              ("force_overflow", FORCE_OVERFLOW), ("mana_enters", ENTERS),
                              ("summon_enters", ENTERS), ("force_tutor_enters", ENTERS),
                              ("colour_part", COLOUR_PART), ("missing_stats", MISSING_STATS),
-                             ("pierce", PIERCE), ("infiltrate", INFILTRATE)):
+                             ("pierce", PIERCE), ("infiltrate", INFILTRATE), ("decks", DECK_KINDS)):
             if getattr(self, key) not in allowed:
                 raise one_of(key.replace("_", " "), getattr(self, key), allowed)
         if not isinstance(self.keywords, tuple):

@@ -1,0 +1,124 @@
+"""A ZENONZARD seat's side: its deck and its Force pair (what ``--side`` takes).
+
+Syntax: ``deck=DECK,forces=A+B``, either part alone, a bare Force pair ``A+B``, or ``drawn``
+(both parts drawn: fixes another seat's side alone). DECK is a
+generated deck (``mono:red``, ``duo:red+blue``, ``reference:red``) or a deck list file
+(``decks.read_list``); A and B are two different Forces (any case, either order). A part not
+given is drawn per game (``Rules.decks``, ``deck_pool``; the Force pair uniformly of 45).
+
+The counters' side is the Force pair (``side_names``: the 45 pairs): the deck is counted in
+the game's ``decks`` table. So ``--side`` names an open set (any file) and the game checks it
+(``parse_side``), while the win rates by side stay 45 rows.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+from balance.core.errors import BalanceError, one_of
+
+from .catalogue import COLOURED, forces
+
+FORCES = tuple(f.name for f in forces())  # catalogue order: the kernel's Force codes
+PAIRS = tuple(combinations(range(len(FORCES)), 2))  # the 45 sides, catalogue order
+DRAWN = "drawn"
+GENERATED = re.compile(r"(mono|reference):(\w+)|duo:(\w+)\+(\w+)")
+
+
+def pair_name(i: int) -> str:
+    a, b = PAIRS[i]
+    return f"{FORCES[a]}+{FORCES[b]}"
+
+
+def side_names(rules) -> list[str]:
+    """The counters' sides: the 45 Force pairs, in side-index order."""
+    return [pair_name(i) for i in range(len(PAIRS))]
+
+
+@dataclass(frozen=True)
+class Side:
+    """A parsed side: ``deck`` a generated deck's spec or a file's absolute path (None: drawn),
+    ``pair`` an index into PAIRS (None: drawn)."""
+
+    deck: str | None
+    pair: int | None
+
+    @property
+    def text(self) -> str:
+        if self.deck is None and self.pair is None:
+            return DRAWN
+        parts = ([f"deck={self.deck}"] if self.deck else []) + (
+            [f"forces={pair_name(self.pair)}"] if self.pair is not None else [])
+        return ",".join(parts)
+
+    @property
+    def generated(self) -> tuple[str, tuple[str, ...]] | None:
+        """(kind, colours) of a generated deck, None for a file (or no deck)."""
+        m = GENERATED.fullmatch(self.deck or "")
+        if m is None:
+            return None
+        return (m.group(1), (m.group(2),)) if m.group(1) else ("duo", (m.group(3), m.group(4)))
+
+
+def _pair(text: str) -> int:
+    names = {f.lower(): i for i, f in enumerate(FORCES)}
+    parts = [p.strip().lower() for p in text.split("+")]
+    for p in parts:
+        if p not in names:
+            raise one_of("Force", p, FORCES)
+    if len(parts) != 2 or parts[0] == parts[1]:
+        raise BalanceError(f"forces={text!r}: give two different Forces joined by '+', e.g. Minotaur+Phoenix")
+    return PAIRS.index(tuple(sorted(names[p] for p in parts)))
+
+
+def _deck(text: str) -> str:
+    m = GENERATED.fullmatch(text.strip().lower())
+    if m is not None:
+        colours = [c for c in m.groups()[1:] if c]
+        for c in colours:
+            if c not in COLOURED:
+                raise one_of("deck colour", c, COLOURED)
+        if len(set(colours)) != len(colours):
+            raise BalanceError(f"deck={text!r}: a duo deck needs two different colours")
+        return m.group(0)
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise BalanceError(f"deck={text!r} is neither a generated deck (mono:COLOUR, duo:COLOUR+COLOUR, "
+                           f"reference:COLOUR; colours {', '.join(COLOURED)}) nor a deck list file that exists")
+    return str(path.resolve())
+
+
+def read_side(text: str) -> Side:
+    """A side's text (as given or canonical) as a Side; BalanceError naming what is wrong."""
+    deck = pair = None
+    if text.strip().lower() == DRAWN:
+        return Side(None, None)
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep:  # a bare Force pair
+            key, value = "forces", item
+        key = key.strip().lower()
+        if key == "deck" and deck is None:
+            deck = _deck(value.strip())
+        elif key == "forces" and pair is None:
+            pair = _pair(value)
+        elif key in ("deck", "forces"):
+            raise BalanceError(f"side {text!r} gives {key} twice")
+        else:
+            raise one_of("side part", key, ["deck", "forces"])
+    if deck is None and pair is None:
+        raise BalanceError(f"side {text!r} is empty; give deck=DECK, forces=A+B, both, or {DRAWN}")
+    return Side(deck, pair)
+
+
+def parse_side(rules, text: str) -> str:
+    """``text`` checked (a deck list is read and checked against the deck rules and, when
+    given, the side's Forces) and written canonically: ``deck=...,forces=A+B``."""
+    side = read_side(text)
+    if side.deck is not None and side.generated is None:
+        from .decks import read_list
+
+        read_list(side.deck, rules, [FORCES[i] for i in PAIRS[side.pair]] if side.pair is not None else ())
+    return side.text

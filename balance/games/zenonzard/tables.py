@@ -1,0 +1,42 @@
+"""zenonzard's own tables, besides the core ones (balance.core.schema): their columns (an
+interface: add, never rename), keys and meaning, declared in the game's GAME."""
+import polars as pl
+
+from balance.core.game import TableSpec
+
+# Per seat, deck and the opponent's deck colours: games and wins. The deck's curve features
+# are keys (constant per deck), so a report can relate win rates to them.
+DECKS = {
+    "players": pl.Int8,
+    "seat": pl.Int8,
+    "deck": pl.String,  # mono:red#7 (deck 7 of the generated pool), mono:red (given), a file's name
+    "colours": pl.String,  # the deck's mana colours: red, red+blue
+    "opponent_colours": pl.String,
+    "mean_cost": pl.Float64,  # mean cost of the deck's field minions
+    "low_cost": pl.Int64,  # field minions of cost 1 or 2
+    "keywords": pl.Int64,  # field minions with at least one simulated keyword
+    "games": pl.Int64,
+    "wins": pl.Int64,
+}
+
+# Per seat and Force pair: the player life it leaves, games, wins, Forces lost and life left.
+FORCES = {
+    "players": pl.Int8,
+    "seat": pl.Int8,
+    "forces": pl.String,  # Minotaur+Phoenix (catalogue order)
+    "player_life": pl.Int64,  # total_life minus the two Forces' lives
+    "games": pl.Int64,
+    "wins": pl.Int64,
+    "forces_lost": pl.Int64,  # the seat's own Forces destroyed, summed over games
+    "life_left_sum": pl.Int64,  # the seat's player life at the end, summed (can go below 0)
+}
+
+GAME_COLUMNS = {"deck": pl.String, "life_left": pl.Int64, "forces_lost": pl.Int64}
+
+TABLES = (
+    TableSpec("decks", DECKS, ("players", "seat", "deck", "colours", "opponent_colours", "mean_cost",
+                               "low_cost", "keywords"),
+              "per seat, deck (with its curve features) and opponent colours: games and wins"),
+    TableSpec("forces", FORCES, ("players", "seat", "forces", "player_life"),
+              "per seat and Force pair: the life it leaves, games, wins, Forces lost, life left"),
+)
