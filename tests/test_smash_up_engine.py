@@ -10,6 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 import balance
+from balance.analysis.report import ALPHA
+from balance.analysis.sides import ranked_lines
 from balance.cli import app
 from balance.games.smash_up import cards as smash_cards
 from balance.games.smash_up import report as su_report
@@ -210,16 +212,16 @@ def test_a_dominant_faction_is_named_and_points_the_right_way():
     average (it faces Ninjas in 2/7 of its games: 48.6%, 1.3 standard errors), so Holm may call
     some of them below, never above: Ninjas must be the only faction called above."""
     a = su_report.analyse(_synthetic(2, 4000, "Ninjas", 0.5, seed=4), {"sides": "drawn"}, "wilson")
-    found = a.factions.filter(pl.col("p_adjusted") < su_report.ALPHA)
+    found = a.factions.filter(pl.col("p_adjusted") < ALPHA)
     above = found.filter(pl.col("difference") > 0)
     assert above["name"].to_list() == ["Ninjas"] and above["difference"][0] > 0.07
-    text = _text(su_report.ranked_lines(a.factions, "faction"))
+    text = _text(ranked_lines(a.factions, "faction"))
     assert text.startswith(f"2 players: {found.height} factions differ from the average seat's 50.00%: Ninjas 6")
     # a pair called above the average holds Ninjas (one without it is truly a little below);
     # the pairs' verdict line names such a pair first
-    above_pairs = a.pairs.filter((pl.col("p_adjusted") < su_report.ALPHA) & (pl.col("difference") > 0))
+    above_pairs = a.pairs.filter((pl.col("p_adjusted") < ALPHA) & (pl.col("difference") > 0))
     assert above_pairs.height and all("Ninjas" in name for name in above_pairs["name"].to_list())
-    pair_text = _text(su_report.ranked_lines(a.pairs, "pair", ends=3))
+    pair_text = _text(ranked_lines(a.pairs, "pair", ends=3))
     assert "Ninjas" in pair_text.split(": ", 2)[2].split(";")[0]
     # the matrix: Ninjas outscores each other faction
     m = a.matchups.filter(pl.col("strategy") == "Ninjas")
@@ -231,8 +233,8 @@ def test_a_fair_game_is_called_fair(players):
     """No planted effect: every faction and pair is within the noise; Holm keeps the chance of
     any false call at or below 5% for a seed, and this seed gives none."""
     a = su_report.analyse(_synthetic(players, 3000, None, 0.0, seed=11), {"sides": "drawn"}, "wilson")
-    assert not (a.factions["p_adjusted"] < su_report.ALPHA).any()
-    text = _text(su_report.ranked_lines(a.factions, "faction"))
+    assert not (a.factions["p_adjusted"] < ALPHA).any()
+    text = _text(ranked_lines(a.factions, "faction"))
     assert f"{players} players: no faction differs from the average seat's" in text
     assert "this run detects any faction" in text
 
@@ -361,7 +363,7 @@ def test_a_card_that_carries_its_seat_is_named():
 
     cards = _plan(Rules(players=2), None).cards
     effects = su_report.card_effects(_card_trials(list(cards), 2000, "Invader", seed=8))
-    found = effects.filter(pl.col("p_adjusted") < su_report.ALPHA)
+    found = effects.filter(pl.col("p_adjusted") < ALPHA)
     assert found["card"].to_list() == ["Invader"] and found["faction"].to_list() == ["Aliens"]
     text = "".join(str(p) for p in card_verdict(effects))
     assert text.startswith("the Invader matters most — removing it costs its seat 1")

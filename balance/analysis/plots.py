@@ -215,6 +215,24 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
     return save(fig, path)
 
 
+def named_rates(frame: pl.DataFrame, path, noun: str) -> Path:
+    """Win rate per name with its interval, one panel per player count, the average seat's
+    rate as a line. frame: (players, name, rate, lo, hi, expected), e.g.
+    ``balance.analysis.sides.tested``."""
+    groups = list(by_players(frame))
+    fig, axes = grid(len(groups), panel_h=max(PANEL_H, 0.22 * frame["name"].n_unique() + 1))
+    for ax, (players, g) in zip(axes, groups):
+        g = g.sort("rate")
+        y = np.arange(g.height)
+        interval(ax, y, g["rate"].to_numpy(), g["lo"].to_numpy(), g["hi"].to_numpy(), horizontal=True)
+        ax.axvline(float(g["expected"][0]), color="grey", linestyle="--", linewidth=1)
+        ax.set_yticks(y, g["name"].to_list())
+        ax.set_title(f"{players} players")
+        ax.set_xlabel(f"win rate of the seats holding the {noun}")
+        percent(ax, "x")
+    return save(fig, path)
+
+
 def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column") -> Path:
     """Strategy x strategy heatmap per player count, values in %, colours diverging around
     ``centre`` on one scale for every panel, read on a colour bar labelled with ``title``.

@@ -14,7 +14,6 @@ The generic run report (balance.analysis.report) calls these through the game's 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,10 +23,10 @@ import polars as pl
 import seaborn as sns
 
 from balance.analysis import aggregate, plots, stats
-from balance.core.errors import BalanceError
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
-from balance.analysis.report import ALPHA, LEVEL, POWER, card_verdict, each_row
+from balance.analysis.report import LEVEL, card_verdict, each_row
+from balance.analysis.sides import ranked_lines, tested
 
 FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
 FIGURE_CARDS = 24  # the card-strength figure shows this many largest changes per player count
@@ -106,43 +105,6 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     return effects.with_columns(faction=pl.col("card").replace_strict(faction, default="?"))
 
 
-def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFrame:
-    """Per (players, name): the seats' win rate with its interval, the average seat's rate at
-    that count (``expected``), and the two-sided exact binomial test of rate = expected,
-    Holm-adjusted over every row (one family: the verdict reads them together).
-
-    rows: (players, name, games, win_share) seat-games and wins of the seats holding ``name``;
-    average: (players, win_share) wins per seat-game over every seat. A game hands out at most
-    one whole win (Smash Up plays on while the lead is tied), so the wins are counts. Within a
-    player count the names share games, so the rows are not independent; Holm holds the
-    family-wise error at ALPHA under any dependence. ``detectable``: the deviation this many
-    seat-games detect with POWER at the Bonferroni level ALPHA / rows (Holm's first step).
-    """
-    from scipy.stats import binomtest
-
-    out = (rows.join(average.rename({"win_share": "expected"}), on="players")
-           .sort("players", "name"))
-    out = aggregate.rate(out, "win_share", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
-    wins = np.rint(out["win_share"].to_numpy()).astype(np.int64)
-    if not np.allclose(wins, out["win_share"].to_numpy()):
-        raise BalanceError("this run's smash-up win shares are not whole wins (a split win cannot "
-                           "happen: the lead plays on while tied); the run's tables are damaged")
-    games, expected = out["games"].to_numpy(), out["expected"].to_numpy()
-    p = np.array([binomtest(int(w), int(n), float(e)).pvalue if n and 0 < e < 1 else 1.0
-                  for w, n, e in zip(wins, games, expected)])
-    family = max(out.height, 1)
-    edge = [_detectable(int(n), players, family) for n, players in zip(games, out["players"].to_list())]
-    return out.with_columns(difference=pl.col("rate") - pl.col("expected"), p_value=pl.Series(p),
-                            p_adjusted=pl.Series(stats.holm(p) if p.size else p),
-                            detectable=pl.Series(edge, dtype=pl.Float64))
-
-
-def _detectable(games: int, players: int, family: int) -> float:
-    if games < 1:
-        return math.nan
-    return stats.detectable_rate_edge(games, players, power=POWER, alpha=ALPHA / family)
-
-
 def faction_matchups(pairs: pl.DataFrame, method: str) -> pl.DataFrame | None:
     """Faction against faction at MATRIX_PLAYERS players: how often a seat holding the row
     faction outscored the seat holding the column faction (level scores count half), pooled
@@ -202,7 +164,7 @@ def verdict(a: SmashAnalysis) -> list:
               Bullets(ranked_lines(a.factions, "faction")),
               Para((Strong("Faction pairs"), " (the 28 pairs; the same test, Holm over every pair and "
                     "player count; the three strongest and weakest of those found)."),),
-              Bullets(ranked_lines(a.pairs, "pair", ends=3))]
+              Bullets(ranked_lines(a.pairs, "pair", ends=3, where="the Factions section"))]
     if a.card_effects is not None:
         cards = [(f"{n} players: ", *card_verdict(g)) for (n,), g
                  in a.card_effects.group_by("players", maintain_order=True)]
@@ -219,36 +181,6 @@ def verdict(a: SmashAnalysis) -> list:
            "faction, the same games played again; paired test, Holm over every card and player "
            "count)." if a.card_effects is not None else ".")
     return blocks + [Para((Strong("Cards"), how),), Bullets(cards)]
-
-
-def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None) -> list[tuple]:
-    """One line per player count: the names whose rate differs from the average seat's
-    (Holm-adjusted p < ALPHA), strongest first, or that none does and what this run could have
-    detected. ends: name only the ``ends`` strongest and weakest of those found (the tables
-    list every one)."""
-    lines = []
-    for (players,), g in frame.group_by("players", maintain_order=True):
-        found = g.filter(pl.col("p_adjusted") < ALPHA).sort("difference", descending=True)
-        average = f"the average seat's {pct(float(g['expected'][0]))}"
-        if found.height:
-            parts = [f"{_named(r)} {'above' if r['difference'] > 0 else 'below'}" for r in each_row(found)]
-            if ends is not None and len(parts) > 2 * ends:
-                parts = parts[:ends] + [f"... {len(parts) - 2 * ends} more (the Factions section)"] + parts[-ends:]
-            lines.append((f"{players} players: ", Strong(f"{found.height} {noun}s differ" if found.height > 1
-                                                       else f"1 {noun} differs"), f" from {average}: " + "; ".join(parts) + ".",))
-            continue
-        far = g.row(int(g["difference"].abs().arg_max()), named=True)
-        edge = float(g["detectable"].max())
-        power = (f"; this run detects any {noun} {pp(edge)} or more from the average with {POWER:.0%} power"
-                 if not math.isnan(edge) else "; this run is too small to detect any difference reliably")
-        lines.append((f"{players} players: ", Strong(f"no {noun} differs"), f" from {average} (furthest: "
-                      f"{_named(far)}){power}.",))
-    return lines
-
-
-def _named(r: dict) -> str:
-    return (f"{r['name']} {pct(r['rate'])} ({LEVEL} CI {ci(r['lo'], r['hi'])}; adjusted "
-            f"{p_phrase(r['p_adjusted'])})")
 
 
 def variant_hint(a: SmashAnalysis) -> dict | None:
@@ -284,7 +216,7 @@ def methods() -> list[tuple]:
 
 
 def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
-    drawn = {"factions": rate_figure(a.factions, fig_dir / "factions.png", "faction")}
+    drawn = {"factions": plots.named_rates(a.factions, fig_dir / "factions.png", "faction")}
     if a.matchups is not None:
         drawn["faction_matchups"] = plots.matchups(a.matchups, fig_dir / "faction_matchups.png",
                                                    title="row faction outscores column faction")
@@ -295,23 +227,6 @@ def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
                    .head(FIGURE_CARDS).sort("players"))
         drawn["card_strength"] = plots.card_restriction(largest, fig_dir / "card_strength.png")
     return drawn
-
-
-def rate_figure(frame: pl.DataFrame, path: Path, noun: str) -> Path:
-    """Win rate per name with its interval, one panel per player count, the average seat's
-    rate as a line."""
-    groups = list(plots.by_players(frame))
-    fig, axes = plots.grid(len(groups))
-    for ax, (players, g) in zip(axes, groups):
-        g = g.sort("rate")
-        y = np.arange(g.height)
-        plots.interval(ax, y, g["rate"].to_numpy(), g["lo"].to_numpy(), g["hi"].to_numpy(), horizontal=True)
-        ax.axvline(float(g["expected"][0]), color="grey", linestyle="--", linewidth=1)
-        ax.set_yticks(y, g["name"].to_list())
-        ax.set_title(f"{players} players")
-        ax.set_xlabel(f"win rate of the seats holding the {noun}")
-        plots.percent(ax, "x")
-    return plots.save(fig, path)
 
 
 def bases_figure(frame: pl.DataFrame, path: Path) -> Path:

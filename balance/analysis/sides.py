@@ -1,0 +1,85 @@
+"""Tests of sides: do the seats holding a name (a faction, a Force pair, a colour) win more or
+less than the average seat? Shared by the games' report sections.
+
+The test is causal when the run drew its sides per game from a stream of their own (no
+--side): which name a seat holds is then independent of everything else in the game, a
+randomised experiment, and the difference from the average seat is the name's doing.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from balance.analysis import aggregate, stats
+from balance.analysis.document import Strong, ci, p_phrase, pct, pp
+from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
+from balance.core.errors import BalanceError
+
+
+def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFrame:
+    """Per (players, name): the seats' win rate with its interval, the average seat's rate at
+    that count (``expected``), and the two-sided exact binomial test of rate = expected,
+    Holm-adjusted over every row (one family: the verdict reads them together).
+
+    rows: (players, name, games, win_share) seat-games and wins of the seats holding ``name``;
+    average: (players, win_share) wins per seat-game over every seat. A game hands out at most
+    one whole win (the caller's game never splits one), so the wins are counts. Within a
+    player count the names share games, so the rows are not independent; Holm holds the
+    family-wise error at ALPHA under any dependence. ``detectable``: the deviation this many
+    seat-games detect with POWER at the Bonferroni level ALPHA / rows (Holm's first step).
+    """
+    from scipy.stats import binomtest
+
+    out = (rows.join(average.rename({"win_share": "expected"}), on="players")
+           .sort("players", "name"))
+    out = aggregate.rate(out, "win_share", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
+    wins = np.rint(out["win_share"].to_numpy()).astype(np.int64)
+    if not np.allclose(wins, out["win_share"].to_numpy()):
+        raise BalanceError("this run's win shares are not whole wins (this test is for games "
+                           "that hand out at most one whole win); the run's tables are damaged")
+    games, expected = out["games"].to_numpy(), out["expected"].to_numpy()
+    p = np.array([binomtest(int(w), int(n), float(e)).pvalue if n and 0 < e < 1 else 1.0
+                  for w, n, e in zip(wins, games, expected)])
+    family = max(out.height, 1)
+    edge = [_detectable(int(n), players, family) for n, players in zip(games, out["players"].to_list())]
+    return out.with_columns(difference=pl.col("rate") - pl.col("expected"), p_value=pl.Series(p),
+                            p_adjusted=pl.Series(stats.holm(p) if p.size else p),
+                            detectable=pl.Series(edge, dtype=pl.Float64))
+
+
+def _detectable(games: int, players: int, family: int) -> float:
+    if games < 1:
+        return math.nan
+    return stats.detectable_rate_edge(games, players, power=POWER, alpha=ALPHA / family)
+
+
+def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where: str = "the tables") -> list[tuple]:
+    """One line per player count: the names whose rate differs from the average seat's
+    (Holm-adjusted p < ALPHA), strongest first, or that none does and what this run could have
+    detected. ends: name only the ``ends`` strongest and weakest of those found (the tables
+    list every one)."""
+    lines = []
+    for (players,), g in frame.group_by("players", maintain_order=True):
+        found = g.filter(pl.col("p_adjusted") < ALPHA).sort("difference", descending=True)
+        average = f"the average seat's {pct(float(g['expected'][0]))}"
+        if found.height:
+            parts = [f"{_named(r)} {'above' if r['difference'] > 0 else 'below'}" for r in each_row(found)]
+            if ends is not None and len(parts) > 2 * ends:
+                parts = parts[:ends] + [f"... {len(parts) - 2 * ends} more ({where})"] + parts[-ends:]
+            lines.append((f"{players} players: ", Strong(f"{found.height} {noun}s differ" if found.height > 1
+                                                       else f"1 {noun} differs"), f" from {average}: " + "; ".join(parts) + ".",))
+            continue
+        far = g.row(int(g["difference"].abs().arg_max()), named=True)
+        edge = float(g["detectable"].max())
+        power = (f"; this run detects any {noun} {pp(edge)} or more from the average with {POWER:.0%} power"
+                 if not math.isnan(edge) else "; this run is too small to detect any difference reliably")
+        lines.append((f"{players} players: ", Strong(f"no {noun} differs"), f" from {average} (furthest: "
+                      f"{_named(far)}){power}.",))
+    return lines
+
+
+def _named(r: dict) -> str:
+    return (f"{r['name']} {pct(r['rate'])} ({LEVEL} CI {ci(r['lo'], r['hi'])}; adjusted "
+            f"{p_phrase(r['p_adjusted'])})")
