@@ -56,6 +56,13 @@ from .sides import FORCES, PAIRS, Side
 # cost -> field slots of that cost (30 in all); the last slot's cost takes every card costing
 # at least that much (9 and the one printed 10; "9+" read as ``cost_9plus``).
 CURVE = ((1, 2), (2, 4), (3, 6), (4, 5), (5, 4), (6, 4), (7, 2), (8, 2), (9, 1))
+# Curves for curve studies (Rules.curves = "varied"): the same 30 slots shifted a cost lower or
+# higher on average (mean field cost 3.37, 4.37 for the spec's CURVE, 5.17).
+CURVES = {
+    "low": ((1, 4), (2, 7), (3, 7), (4, 5), (5, 3), (6, 2), (7, 1), (8, 1), (9, 0)),
+    "standard": CURVE,
+    "high": ((1, 1), (2, 2), (3, 4), (4, 5), (5, 5), (6, 5), (7, 3), (8, 3), (9, 2)),
+}
 FIELD_SLOTS = sum(n for _, n in CURVE)
 TOP_COST = CURVE[-1][0]
 
@@ -123,8 +130,8 @@ def _mana(colours: tuple[str, ...], rules) -> list[Card]:
     return out
 
 
-def _fill(cands: list[Card], rules, choose: Callable[[list[Card]], Card]) -> list[Card]:
-    """The 30 field slots in curve order; ``choose`` picks one card of a slot's eligible list
+def _fill(cands: list[Card], rules, choose: Callable[[list[Card]], Card], curve=CURVE) -> list[Card]:
+    """The 30 field slots of ``curve`` (CURVES' values) in curve order; ``choose`` picks one card of a slot's eligible list
     (catalogue order). A card is eligible while the deck holds fewer than ``max_copies`` of its
     name; a cost with none eligible falls back to the nearest lower cost that has one, then the
     nearest higher."""
@@ -134,7 +141,7 @@ def _fill(cands: list[Card], rules, choose: Callable[[list[Card]], Card]) -> lis
     costs = sorted(by_cost)
     copies: Counter = Counter()
     out = []
-    for cost, n in CURVE:
+    for cost, n in curve:
         order = [c for c in reversed(costs) if c <= cost] + [c for c in costs if c > cost]
         for _ in range(n):
             for at in order:
@@ -150,19 +157,23 @@ def _fill(cands: list[Card], rules, choose: Callable[[list[Card]], Card]) -> lis
     return out
 
 
-def generate(kind: str, colours, rules, seed: int, k: int) -> list[Card]:
+def generate(kind: str, colours, rules, seed: int, k: int, curve: str = "standard") -> list[Card]:
     """Deck ``k`` of a run with ``seed``: a list of ``rules.deck_size`` resolved cards, the mana
-    (Basic base minions, colour by colour) first, then the 30 field minions in curve order.
+    (Basic base minions, colour by colour) first, then the 30 field minions in the order of
+    ``curve`` (a name of CURVES; "standard" is the spec's).
 
     ``kind`` is ``mono`` (one colour), ``duo`` (two different colours) or ``reference`` (one
     colour; no randomness, ``seed`` and ``k`` unused); ``colours`` a sequence of colour names
     (a single name is read as a one-colour sequence). Raises BalanceError on a bad kind, colour,
     or a deck_size below 31."""
     colours = _check_colours(kind, colours)
+    if curve not in CURVES:
+        raise one_of("curve", curve, CURVES)
+    slots = CURVES[curve]
     mana = _mana(colours, rules)
     cands = [c for c in pool(rules) if c.colours[0] in colours or not c.coloured]
     if kind == "reference":
-        return mana + _fill(cands, rules, lambda eligible: min(eligible, key=lambda c: (-c.bp, -c.dp, c.id)))
+        return mana + _fill(cands, rules, lambda eligible: min(eligible, key=lambda c: (-c.bp, -c.dp, c.id)), slots)
     stream = PyStream(seed, k, DECK_STREAM)
 
     def draw(eligible: list[Card]) -> Card:
@@ -175,7 +186,7 @@ def generate(kind: str, colours, rules, seed: int, k: int) -> list[Card]:
             i -= w
         raise AssertionError("below() returned a value out of range")
 
-    return mana + _fill(cands, rules, draw)
+    return mana + _fill(cands, rules, draw, slots)
 
 
 def _label(card: Card) -> str:
@@ -349,6 +360,7 @@ class Deck:
     name: str
     colours: tuple[str, ...]
     cards: tuple[Card, ...]
+    curve: str = "standard"  # the CURVES entry it was generated on ("list" for a deck list file)
 
     def features(self, rules) -> tuple[float, int, int]:
         """(mean cost of its field minions, field minions of cost 1-2, field minions with a
@@ -367,18 +379,26 @@ def _choices(kind: str) -> list[tuple[str, tuple[str, ...]]]:
             "reference": [("reference", (c,)) for c in COLOURED]}[kind]
 
 
+VARIED = ("low", "standard", "high")  # Rules.curves = "varied": the curves deck k cycles through
+
+
 @lru_cache(maxsize=16)
 def drawn_pool(rules) -> tuple[Deck, ...]:
     """The decks a side without a given deck draws from: ``rules.deck_pool`` generated decks
     (deck k: the k-th colour choice in turn, from the stream (deck_seed, k)); the six
-    reference decks for ``decks = reference``."""
+    reference decks for ``decks = reference``. With ``curves = varied`` deck k's curve is
+    VARIED[(k // colour choices) % 3], so every colour meets every curve equally often."""
     choices = _choices(rules.decks)
     n = len(choices) if rules.decks == "reference" else rules.deck_pool
+    if rules.curves == "varied":
+        n = max(n, len(choices) * len(VARIED)) if rules.decks == "reference" else n
     out = []
     for k in range(n):
         kind, colours = choices[k % len(choices)]
-        name = f"{kind}:{'+'.join(colours)}" + ("" if kind == "reference" else f"#{k}")
-        out.append(Deck(name, colours, tuple(generate(kind, colours, rules, rules.deck_seed, k))))
+        curve = VARIED[(k // len(choices)) % len(VARIED)] if rules.curves == "varied" else "standard"
+        name = (f"{kind}:{'+'.join(colours)}" + ("" if curve == "standard" else f"/{curve}")
+                + ("" if kind == "reference" else f"#{k}"))
+        out.append(Deck(name, colours, tuple(generate(kind, colours, rules, rules.deck_seed, k, curve)), curve))
     return tuple(out)
 
 
@@ -387,12 +407,12 @@ def given_deck(rules, side: Side) -> Deck:
     (checked against the side's Forces when it gives them)."""
     generated = side.generated
     if generated is not None:
-        kind, colours = generated
-        return Deck(side.deck, colours, tuple(generate(kind, colours, rules, rules.deck_seed, GIVEN_K)))
+        kind, colours, curve = generated
+        return Deck(side.deck, colours, tuple(generate(kind, colours, rules, rules.deck_seed, GIVEN_K, curve)), curve)
     pair = [FORCES[i] for i in PAIRS[side.pair]] if side.pair is not None else ()
     cards = read_list(side.deck, rules, pair)
     colours = tuple(c for c in COLOURED if any(card.kind == "base" and c in card.colours for card in cards))
-    return Deck(Path(side.deck).name, colours or ("colorless",), tuple(cards))
+    return Deck(Path(side.deck).name, colours or ("colorless",), tuple(cards), "list")
 
 
 def run_decks(rules, sides: list[Side]) -> tuple[list[Deck], int, list[int]]:

@@ -95,13 +95,13 @@ class Engine(BaseEngine):
         colours = ["+".join(d.colours) for d in self.decks]
         decks = schema.frame({
             "players": [p] * len(seat), "seat": seat, "deck": [self.decks[d].name for d in deck],
-            "colours": [colours[d] for d in deck], "opponent_colours": [colours[d] for d in opp],
+            "colours": [colours[d] for d in deck], "curve": [self.decks[d].curve for d in deck],
+            "opponent_deck": [self.decks[d].name for d in opp],
+            "opponent_colours": [colours[d] for d in opp],
             "mean_cost": [features[d][0] for d in deck], "low_cost": [features[d][1] for d in deck],
             "keywords": [features[d][2] for d in deck],
             "games": ds[seat, deck, opp, 0], "wins": ds[seat, deck, opp, 1],
         }, DECKS)
-        keys = [k for k in DECKS if k not in ("games", "wins")]
-        decks = schema.sum_rows(decks, keys, DECKS)
         fs = totals["force_stats"]
         seat, pair = np.nonzero(fs[..., 0])
         life = {pair_name(i): self.rules.total_life - self.lives[list(PAIRS[i])].sum() for i in range(len(PAIRS))}

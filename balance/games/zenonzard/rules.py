@@ -28,6 +28,7 @@ MISSING_STATS = ("exclude", "impute")
 PIERCE = ("dp_difference", "full_dp", "off")
 INFILTRATE = ("same_cost", "unblockable")
 DECK_KINDS = ("mono", "duo", "mono+duo", "reference")
+CURVE_KINDS = ("standard", "varied")
 MAX_DECK_POOL = 200
 
 DOCS: dict[str, tuple[str, str]] = {
@@ -69,6 +70,9 @@ DOCS: dict[str, tuple[str, str]] = {
               "(rules/zenonzard.md, 'Generated decks')."),
     "deck_pool": (f"integer 1..{MAX_DECK_POOL}", "How many decks a run generates to draw from: deck k from the "
                   "run's seed and k, its colours taken in turn (reference: always the six)."),
+    "curves": (" / ".join(CURVE_KINDS), "The mana curve of the drawn decks: the spec's, or for curve studies "
+               "low, standard and high curves in turn (every colour on every curve), so a deck's curve is "
+               "drawn at random with it."),
     "deck_seed": ("integer 0..2**32-1", "The generated decks' seed: deck k draws from the stream (deck_seed, k), "
                   "so runs with other game seeds or rules play the same decks."),
     "mirror_decks": ("true or false", "Both seats play the same drawn deck in a game (isolates the Forces "
@@ -113,6 +117,7 @@ class Rules(RulesBase):
     decks: str = "mono"
     deck_pool: int = 60
     deck_seed: int = 0
+    curves: str = "standard"
     mirror_decks: bool = False
     turn_cap: int = 0
 
@@ -143,7 +148,8 @@ class Rules(RulesBase):
                              ("force_overflow", FORCE_OVERFLOW), ("mana_enters", ENTERS),
                              ("summon_enters", ENTERS), ("force_tutor_enters", ENTERS),
                              ("colour_part", COLOUR_PART), ("missing_stats", MISSING_STATS),
-                             ("pierce", PIERCE), ("infiltrate", INFILTRATE), ("decks", DECK_KINDS)):
+                             ("pierce", PIERCE), ("infiltrate", INFILTRATE), ("decks", DECK_KINDS),
+                             ("curves", CURVE_KINDS)):
             if getattr(self, key) not in allowed:
                 raise one_of(key.replace("_", " "), getattr(self, key), allowed)
         if not isinstance(self.keywords, tuple):

@@ -2,7 +2,8 @@
 
 Syntax: ``deck=DECK,forces=A+B``, either part alone, a bare Force pair ``A+B``, or ``drawn``
 (both parts drawn: fixes another seat's side alone). DECK is a
-generated deck (``mono:red``, ``duo:red+blue``, ``reference:red``) or a deck list file
+generated deck (``mono:red``, ``duo:red+blue``, ``reference:red``, optionally on another curve
+of ``decks.CURVES``: ``mono:red/low``) or a deck list file
 (``decks.read_list``); A and B are two different Forces (any case, either order). A part not
 given is drawn per game (``Rules.decks``, ``deck_pool``; the Force pair uniformly of 45).
 
@@ -24,7 +25,7 @@ from .catalogue import COLOURED, forces
 FORCES = tuple(f.name for f in forces())  # catalogue order: the kernel's Force codes
 PAIRS = tuple(combinations(range(len(FORCES)), 2))  # the 45 sides, catalogue order
 DRAWN = "drawn"
-GENERATED = re.compile(r"(mono|reference):(\w+)|duo:(\w+)\+(\w+)")
+GENERATED = re.compile(r"(?:(mono|reference):(\w+)|duo:(\w+)\+(\w+))(?:/(\w+))?")
 
 
 def pair_name(i: int) -> str:
@@ -54,12 +55,13 @@ class Side:
         return ",".join(parts)
 
     @property
-    def generated(self) -> tuple[str, tuple[str, ...]] | None:
-        """(kind, colours) of a generated deck, None for a file (or no deck)."""
+    def generated(self) -> tuple[str, tuple[str, ...], str] | None:
+        """(kind, colours, curve) of a generated deck, None for a file (or no deck)."""
         m = GENERATED.fullmatch(self.deck or "")
         if m is None:
             return None
-        return (m.group(1), (m.group(2),)) if m.group(1) else ("duo", (m.group(3), m.group(4)))
+        curve = m.group(5) or "standard"
+        return (m.group(1), (m.group(2),), curve) if m.group(1) else ("duo", (m.group(3), m.group(4)), curve)
 
 
 def _pair(text: str) -> int:
@@ -76,17 +78,22 @@ def _pair(text: str) -> int:
 def _deck(text: str) -> str:
     m = GENERATED.fullmatch(text.strip().lower())
     if m is not None:
-        colours = [c for c in m.groups()[1:] if c]
+        from .decks import CURVES
+
+        colours = [c for c in m.groups()[1:4] if c]
+        if m.group(5) is not None and m.group(5) not in CURVES:
+            raise one_of("deck curve", m.group(5), CURVES)
         for c in colours:
             if c not in COLOURED:
                 raise one_of("deck colour", c, COLOURED)
         if len(set(colours)) != len(colours):
             raise BalanceError(f"deck={text!r}: a duo deck needs two different colours")
-        return m.group(0)
+        return m.group(0).removesuffix("/standard")
     path = Path(text).expanduser()
     if not path.is_file():
         raise BalanceError(f"deck={text!r} is neither a generated deck (mono:COLOUR, duo:COLOUR+COLOUR, "
-                           f"reference:COLOUR; colours {', '.join(COLOURED)}) nor a deck list file that exists")
+                           f"reference:COLOUR, each optionally /low or /high; colours {', '.join(COLOURED)}) "
+                           "nor a deck list file that exists")
     return str(path.resolve())
 
 

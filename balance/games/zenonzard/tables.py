@@ -4,13 +4,15 @@ import polars as pl
 
 from balance.core.game import TableSpec
 
-# Per seat, deck and the opponent's deck colours: games and wins. The deck's curve features
-# are keys (constant per deck), so a report can relate win rates to them.
+# Per seat, deck and the opponent's deck: games and wins. The deck's colours and curve
+# features are keys (constant per deck), so a report can relate win rates to them.
 DECKS = {
     "players": pl.Int8,
     "seat": pl.Int8,
     "deck": pl.String,  # mono:red#7 (deck 7 of the generated pool), mono:red (given), a file's name
     "colours": pl.String,  # the deck's mana colours: red, red+blue
+    "curve": pl.String,  # its curve: low, standard, high (decks.CURVES), list (a deck list file)
+    "opponent_deck": pl.String,
     "opponent_colours": pl.String,
     "mean_cost": pl.Float64,  # mean cost of the deck's field minions
     "low_cost": pl.Int64,  # field minions of cost 1 or 2
@@ -34,9 +36,9 @@ FORCES = {
 GAME_COLUMNS = {"deck": pl.String, "life_left": pl.Int64, "forces_lost": pl.Int64}
 
 TABLES = (
-    TableSpec("decks", DECKS, ("players", "seat", "deck", "colours", "opponent_colours", "mean_cost",
-                               "low_cost", "keywords"),
-              "per seat, deck (with its curve features) and opponent colours: games and wins"),
+    TableSpec("decks", DECKS, ("players", "seat", "deck", "colours", "curve", "opponent_deck", "opponent_colours",
+                               "mean_cost", "low_cost", "keywords"),
+              "per seat, deck (with its colours and curve features) and opponent deck: games and wins"),
     TableSpec("forces", FORCES, ("players", "seat", "forces", "player_life"),
               "per seat and Force pair: the life it leaves, games, wins, Forces lost, life left"),
 )

@@ -1,0 +1,287 @@
+"""zenonzard's own report sections: Force pairs and the life split they imply, deck colours
+(tested against the average seat, and colour against colour), the decks' curve features, how
+games end; the verdict's Forces, Life and Colours lines; their figures; the first player's
+win rate as a `balance ladder` measure.
+
+Why the Force-pair and colour tests are causal: a run that draws its sides (no --side) draws
+each seat's Force pair and deck from the game's side stream, independently of everything else
+in the game, so the difference between the seats holding a pair (or a colour) and the average
+seat is the pair's (the colour's) doing. With sides given, the numbers describe the seats that
+held them and say so. The curve features are not assigned on their own (a deck's mean cost
+comes with its cards), so their slopes are associations across randomly dealt decks.
+
+The generic run report (balance.analysis.report) calls these through the game's declaration
+(balance.core.game.OPTIONAL_PARTS["report"]).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from balance.analysis import aggregate, plots, stats
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
+                                       p_phrase, pct, pp)
+from balance.analysis.report import LEVEL, each_row
+from balance.analysis.sides import ranked_lines, tested
+
+FIGURES = ("force_pairs", "colour_matchups", "curve")
+FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field minions of cost 1-2",
+            "keywords": "field minions with a keyword"}
+
+
+@dataclass
+class ZenonzardAnalysis:
+    """pairs: per (players, Force pair) the seats' win rate against the average seat's
+    (``sides.tested``) with the player life it leaves (``player_life``) and its Forces lost
+    per game; lives: the same test per player life; colours: per deck colours; matchups:
+    colour against colour (rate of the row colour's seat); curves: the test per deck curve
+    (low, standard, high; one row when the run had one curve); curve: per feature the win-rate
+    slope with its interval and Holm-adjusted p; endings: per outcome its share and mean
+    length; drawn: sides drawn per game (the tests are causal); unsupported: cards played
+    without their text."""
+
+    pairs: pl.DataFrame
+    lives: pl.DataFrame
+    colours: pl.DataFrame
+    matchups: pl.DataFrame
+    curves: pl.DataFrame
+    curve: pl.DataFrame
+    endings: pl.DataFrame
+    drawn: bool
+    unsupported: list[str]
+
+
+def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | None:
+    """The game's frames from a run's tables, or None when the run lacks them."""
+    if "forces" not in tables or "decks" not in tables:
+        return None
+    seats, forces, decks = tables["seats"], tables["forces"], tables["decks"]
+    average = seats.group_by("players").agg(pl.col("win_share").sum() / pl.col("games").sum())
+    pair_rows = forces.group_by("players", "forces", "player_life").agg(pl.col("games", "wins", "forces_lost").sum())
+    pairs = tested(pair_rows.select("players", name="forces", games="games", win_share="wins"), average, method)
+    pairs = pairs.join(pair_rows.select("players", name="forces", player_life="player_life",
+                                        lost=pl.col("forces_lost") / pl.col("games")), on=["players", "name"])
+    life_rows = pair_rows.group_by("players", "player_life").agg(pl.col("games", "wins").sum())
+    lives = tested(life_rows.select("players", name=pl.format("life {}", "player_life"), games="games",
+                                    win_share="wins"), average, method)
+    colour_rows = decks.group_by("players", "colours").agg(pl.col("games", "wins").sum())
+    colours = tested(colour_rows.select("players", name="colours", games="games", win_share="wins"), average, method)
+    curve_rows = decks.group_by("players", "curve").agg(pl.col("games", "wins").sum())
+    curves = tested(curve_rows.select("players", name="curve", games="games", win_share="wins"), average, method)
+    cells = (decks.group_by("players", "colours", "opponent_colours").agg(pl.col("games", "wins").sum())
+             .sort("colours", "opponent_colours"))
+    matchups = aggregate.rate(cells, "wins", "games", "rate", method).rename(
+        {"colours": "strategy", "opponent_colours": "opponent_strategy", "rate_lo": "lo", "rate_hi": "hi"})
+    unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
+    return ZenonzardAnalysis(pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
+                             manifest.get("sides") == "drawn", unsupported)
+
+
+def curve_slopes(decks: pl.DataFrame) -> pl.DataFrame:
+    """Per (players, feature): the change in the first player's win rate per unit of its
+    deck's feature minus the opponent deck's. Every game once (the decks table's seat-0 rows,
+    one per deck pairing): least squares of the first player's win (0/1) on the feature
+    difference, with an intercept (the seat effect). Games are independent, so the slope's
+    standard error is the heteroscedasticity-robust (HC0) one; two-sided z-test, Holm over the
+    features and player counts. ``spread``: the standard deviation of the difference."""
+    from scipy.stats import norm
+
+    rows = []
+    for (players,), g in decks.group_by("players", maintain_order=True):
+        feature_of = g.group_by("deck").agg(*[pl.col(f).first() for f in FEATURES])
+        first = (g.filter(pl.col("seat") == 0)
+                 .join(feature_of, left_on="opponent_deck", right_on="deck", suffix="_opponent"))
+        n = first["games"].to_numpy().astype(float)
+        wins = first["wins"].to_numpy().astype(float)
+        total = n.sum()
+        for feature in FEATURES:
+            x = first[feature].to_numpy().astype(float) - first[f"{feature}_opponent"].to_numpy().astype(float)
+            xm = (n * x).sum() / total if total else 0.0
+            sxx = (n * (x - xm) ** 2).sum()
+            if total < 2 or sxx <= 0:  # one deck, or mirror decks: no difference to relate
+                continue
+            b = ((x - xm) * (wins - n * wins.sum() / total)).sum() / sxx
+            fit = wins.sum() / total + b * (x - xm)
+            # per game residual: a win is 1 - fit, a loss 0 - fit; HC0 sums (x - xm)^2 e^2 over games
+            e2 = wins * (1 - fit) ** 2 + (n - wins) * fit ** 2
+            se = float(np.sqrt(((x - xm) ** 2 * e2).sum()) / sxx)
+            z = b / se if se > 0 else 0.0
+            half = float(norm.ppf(0.5 + aggregate.CONFIDENCE / 2)) * se
+            rows.append({"players": players, "feature": feature, "slope": float(b), "lo": b - half, "hi": b + half,
+                         "p_value": float(2 * norm.sf(abs(z))), "games": int(total),
+                         "spread": float(np.sqrt(sxx / total))})
+    schema = {"players": pl.Int64, "feature": pl.String, "slope": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
+              "p_value": pl.Float64, "games": pl.Int64, "spread": pl.Float64}
+    out = pl.DataFrame(rows, schema=schema)
+    p = out["p_value"].to_numpy()
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
+
+
+def endings(outcomes: pl.DataFrame, method: str) -> pl.DataFrame:
+    """Per (players, outcome): its share of the games with an interval, and the mean length."""
+    g = outcomes.with_columns(total=pl.col("games").sum().over("players"))
+    g = aggregate.rate(g, "games", "total", "share", method)
+    return g.with_columns(mean_length=pl.when(pl.col("games") > 0)
+                          .then(pl.col("length_sum") / pl.col("games")).otherwise(None))
+
+
+# --------------------------------------------------------------------------------------------
+# verdict
+
+
+def verdict(a: ZenonzardAnalysis) -> list:
+    """The verdict's Forces, Life and Colours blocks."""
+    how = ("each seat's Force pair and deck were drawn at random every game, so a difference is "
+           "the pair's (the colour's) doing" if a.drawn else "the sides were given with --side, so "
+           "these describe the seats that held them; draw the sides (no --side) for a causal answer")
+    blocks = [Para((Strong("Force pairs"), f" (the 45 pairs: win rate of the seats holding the pair "
+                    f"against the average seat's; {how}; exact binomial tests, Holm over the pairs)."),),
+              Bullets(ranked_lines(a.pairs, "Force pair", ends=3, where="the Forces section")),
+              Para((Strong("Life split"), " (a seat's player life is the total minus its two Forces' "
+                    "lives: the pairs grouped by the life they leave, the same test, Holm over the "
+                    "groups)."),),
+              Bullets(ranked_lines(a.lives, "life split")),
+              Para((Strong("Colours"), " (the deck's mana colours, the same test, Holm over the "
+                    "colours)."),),
+              Bullets(ranked_lines(a.colours, "colour", ends=4, where="the Colours section"))]
+    if a.curves.group_by("players").len()["len"].max() > 1:  # the run dealt decks on several curves
+        blocks += [Para((Strong("Mana curves"), " (the drawn decks' curves: low, standard, high; the same "
+                         "test, Holm over the curves)."),),
+                   Bullets(ranked_lines(a.curves, "curve"))]
+    if a.unsupported:
+        blocks.append(Para((Strong(f"{len(a.unsupported)} cards in this run's decks have text beyond "
+                                   "the simulated card model"), " (played as their cost, colours, BP, DP "
+                            "and keywords): every number here is for the game so simplified; the "
+                            "Cards section lists them and ", Code("balance cards zenonzard --unsupported"),
+                            " counts them by set and colour."),))
+    return blocks
+
+
+def variant_hint(a: ZenonzardAnalysis) -> dict | None:
+    """No rule variant is proposed from these findings yet (a Force pair is a choice, not a rule)."""
+    return None
+
+
+def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
+    """The game's columns of a `balance ladder` rung: the first player's win rate and the share
+    of games ended by deck-out; with empty tables, the columns and headings alone."""
+    schema = {"players": pl.Int8, "first_player": pl.Float64}
+    if "seats" not in tables:
+        return [("first_player", "first player wins", pl.DataFrame(schema=schema)),
+                ("deck_out", "deck-outs", pl.DataFrame(schema={"players": pl.Int8, "deck_out": pl.Float64}))]
+    first = tables["seats"].group_by("players").agg(
+        (pl.col("win_share").filter(pl.col("seat") == 0).sum()
+         / pl.col("games").filter(pl.col("seat") == 0).sum()).alias("first_player"))
+    deck_out = tables["outcomes"].group_by("players").agg(
+        (pl.col("games").filter(pl.col("outcome") == "deck-out").sum() / pl.col("games").sum()).alias("deck_out"))
+    return [("first_player", "first player wins", first), ("deck_out", "deck-outs", deck_out)]
+
+
+def methods() -> list[tuple]:
+    return [
+        ("Force pairs, life splits and colours: the seats holding one, their wins over their "
+         "seat-games, against the average seat's wins per seat-game; two-sided exact binomial test "
+         "(scipy.stats.binomtest), Holm over each table's rows (three families). With sides drawn "
+         "per game (the default) the pair and the deck are assigned at random, so the difference "
+         "is causal. The detectable difference is for the Bonferroni level, 90% power.",),
+        ("Curve features: least squares of the first player's win (0/1) on its deck's feature minus "
+         "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over features and player "
+         "counts. An association across randomly dealt decks: a feature comes with the cards that "
+         "make it, so a slope is not the feature's own effect.",),
+        ("Colour against colour and how games end: descriptions with Wilson intervals.",),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# figures and sections
+
+
+def figures(a: ZenonzardAnalysis, fig_dir: Path) -> dict[str, Path]:
+    drawn = {"force_pairs": plots.named_rates(a.pairs, fig_dir / "force_pairs.png", "Force pair")}
+    if a.matchups.height:
+        drawn["colour_matchups"] = plots.matchups(a.matchups, fig_dir / "colour_matchups.png",
+                                                  title="row colour's seat wins")
+    drawn["curve"] = curve_figure(a.curve, fig_dir / "curve.png")
+    return drawn
+
+
+def curve_figure(curve: pl.DataFrame, path: Path) -> Path:
+    """The features' slopes with their intervals, per player count."""
+    fig, ax = plt.subplots(figsize=(6, 0.5 * max(curve.height, 1) + 1.5), layout="constrained")
+    y = np.arange(curve.height)
+    plots.interval(ax, y, curve["slope"].to_numpy(), curve["lo"].to_numpy(), curve["hi"].to_numpy(), horizontal=True)
+    ax.axvline(0, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [FEATURES[f] for f in curve["feature"].to_list()])
+    ax.set_xlabel("first player's win-rate change per unit of feature difference")
+    plots.percent(ax, "x")
+    return plots.save(fig, path)
+
+
+def _rate_table(frame: pl.DataFrame, what: str, extra=()) -> Table:
+    heads = ["players", what, *[h for h, _ in extra], "seat-games", "win rate", f"{LEVEL} CI", "average seat",
+             "difference", "adjusted p"]
+    rows = [[str(r["players"]), Code(r["name"]), *[f(r) for _, f in extra], count(r["games"]), pct(r["rate"]),
+             ci(r["lo"], r["hi"]), pct(r["expected"]), pp(r["difference"], signed=True), p_phrase(r["p_adjusted"])]
+            for r in each_row(frame)]
+    return Table(heads, rows, left=2)
+
+
+def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
+    pairs = a.pairs.sort("players", "rate", descending=[False, True])
+    forces = Section("Forces", [
+        Para(("A Force pair's win rate is that of the seats that played it, against the average "
+              "seat's; player life: the total life minus the pair's two lives (the life split). "
+              "Adjusted p: exact binomial test, Holm over the table's rows.",)),
+        Figure("force_pairs", figures["force_pairs"], "Win rate by Force pair"),
+        _rate_table(pairs, "Force pair", (("player life", lambda r: str(r["player_life"])),
+                                          ("Forces lost / game", lambda r: num(r["lost"], 2)))),
+        Para(("By the life the pair leaves (pairs pooled):",)),
+        _rate_table(a.lives, "player life")])
+    colour_blocks = [Para(("A colour's win rate is that of the seats whose deck had that mana, against the "
+                           "average seat's (exact binomial test, Holm).",)),
+                     _rate_table(a.colours, "colours")]
+    if "colour_matchups" in figures:
+        colour_blocks += [
+            Para(("Colour against colour: how often the seat with the row colour beat the seat with the "
+                  "column colour (all seats pooled; a description with Wilson intervals).",)),
+            Figure("colour_matchups", figures["colour_matchups"], "Colour against colour"),
+            Table(["colours", "opponent", "games", "win rate", f"{LEVEL} CI"],
+                  [[Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]), pct(r["rate"]),
+                    ci(r["lo"], r["hi"])] for r in each_row(a.matchups)], left=2)]
+    curve_blocks = []
+    if a.curves.group_by("players").len()["len"].max() > 1:
+        curve_blocks += [Para(("Win rate by the deck's curve (decks.CURVES: the same 30 field slots a cost lower "
+                               "or higher on average), against the average seat's: exact binomial test, Holm. "
+                               "With sides drawn per game the curve is dealt at random with the deck, and every "
+                               "colour is on every curve, so a difference is the curve's doing.",)),
+                         _rate_table(a.curves, "curve")]
+    curve = Section("Mana curves", curve_blocks + [
+        Para(("How the first player's win rate moves with its deck's curve features minus the "
+              "opponent's: the slope per unit of difference (e.g. per 1.0 of mean cost), its "
+              f"{LEVEL} interval and Holm-adjusted p; spread: the standard deviation of the "
+              "difference over the games. An association across randomly dealt decks, not the "
+              "feature's own effect (it comes with the cards that make it).",)),
+        Figure("curve", figures["curve"], "Win-rate slope per curve feature"),
+        Table(["players", "feature", "games", "spread", "slope", f"{LEVEL} CI", "adjusted p"],
+              [[str(r["players"]), FEATURES[r["feature"]], count(r["games"]), num(r["spread"], 2),
+                pp(r["slope"], signed=True), ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
+               for r in each_row(a.curve)], left=2)])
+    ends = Section("How games end", [
+        Para(("The share of games each way ends (a player's life reaches 0; a player must draw from "
+              "an empty deck; the turn cap) with Wilson intervals, and their mean length in turns.",)),
+        Table(["players", "ending", "games", "share", f"{LEVEL} CI", "mean turns"],
+              [[str(r["players"]), r["outcome"], count(r["games"]), pct(r["share"]),
+                ci(r["share_lo"], r["share_hi"]), num(r["mean_length"], 1)] for r in each_row(a.endings)], left=2)])
+    out = [forces, Section("Colours", colour_blocks), curve, ends]
+    if a.unsupported:
+        out.append(Section("Cards", [
+            Para((f"{len(a.unsupported)} cards of this run's decks have text beyond the simulated card "
+                  "model (cost, colours, BP, DP and the eight keywords); they were played as those "
+                  "numbers and keywords:",)),
+            Bullets([(c,) for c in a.unsupported])]))
+    return out
+
