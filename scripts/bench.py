@@ -6,12 +6,13 @@ Measures, side by side in one run (machines are noisy, so ratios matter more tha
 - a cold ``balance simulate`` (numba cache cleared: compiles) and a warm one (cached), 10,000 games;
 - the report of a 10-million-game run; throughput by threads and backend; peak memory by
   number of games; the cost of checkpoints;
-- smash-up: kernel vs reference, greedy at 2 players and random at 4 players.
+- smash-up: kernel vs reference, greedy at 2 players and random at 4 players;
+- zenonzard: kernel vs reference, aggro vs control, random and evaluator self-play.
 
 Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
        python scripts/bench.py --against REF [--only smash-up]   (kernel games/s of this
                                      tree and of git REF, interleaved in one run; a table only)
-       python scripts/bench.py --only smash-up   (that game's section, updated in --out)
+       python scripts/bench.py --only smash-up|zenonzard   (that game's section, updated in --out)
 """
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ REFERENCE_GAMES = {"random": 3_000, "greedy": 300}
 # smash-up (issue 11): (strategy, players) -> kernel games/s target on one core (None: recorded)
 SMASH_CASES = {("greedy", 2): 20_000, ("random", 4): None}
 SMASH_SECTION = "## Games per second (smash-up)"
+# zenonzard (issue 12): (seat 0, seat 1) -> kernel games/s target on one core (None: recorded)
+ZZ_CASES = {("aggro", "control"): 50_000, ("random", "random"): None, ("evaluator", "evaluator"): None}
+ZZ_SECTION = "## Games per second (zenonzard)"
 
 
 def kernel_rate(players: int, spec: str, games: int, repeats: int) -> float:
@@ -100,8 +104,27 @@ def smash_rates(players: int, spec: str, games: int, ref_games: int, repeats: in
     return rate, ref_games / (time.perf_counter() - t)
 
 
-def smash_start_seconds() -> tuple[float, float]:
-    """(cold, warm) wall seconds of `balance simulate smash-up --games 100` in a fresh process:
+def zenonzard_rates(seats: tuple[str, str], games: int, ref_games: int, repeats: int) -> tuple[float, float]:
+    """(kernel, reference) games/s of zenonzard on one core, sides (decks and Force pairs)
+    drawn per game as in a default run; the reference plays the first ``ref_games`` of the
+    same games."""
+    from balance.games.zenonzard.engine import Engine
+    from balance.games.zenonzard.reference import play_game
+    from balance.games.zenonzard.rules import Rules
+    from balance.games.zenonzard.strategies import STRATEGIES
+    from balance.core.strategy import parse_strategy
+
+    rules = Rules()
+    engine = Engine(rules, [parse_strategy(spec, STRATEGIES) for spec in seats])
+    rate = chunked_rate(engine, games, repeats)
+    t = time.perf_counter()
+    for g in range(ref_games):
+        play_game(rules, engine.strategies, 0, g)
+    return rate, ref_games / (time.perf_counter() - t)
+
+
+def start_seconds(game: str, strategy: str) -> tuple[float, float]:
+    """(cold, warm) wall seconds of `balance simulate GAME --games 100` in a fresh process:
     cold with an empty numba cache (a fresh clone compiles the whole kernel), then warm."""
     exe = Path(sys.executable).with_name("balance")
     times = []
@@ -109,10 +132,44 @@ def smash_start_seconds() -> tuple[float, float]:
         env = {**os.environ, "NUMBA_CACHE_DIR": f"{tmp}/numba"}
         for i in range(2):
             t = time.perf_counter()
-            subprocess.run([str(exe), "simulate", "smash-up", "--games", "100", "-s", "greedy",
+            subprocess.run([str(exe), "simulate", game, "--games", "100", "-s", strategy,
                             "--out", f"{tmp}/run{i}", "--quiet"], check=True, env=env)
             times.append(time.perf_counter() - t)
     return times[0], times[1]
+
+
+def zenonzard_section(quick: bool, repeats: int) -> list[str]:
+    """The zenonzard rows of docs/BENCHMARKS.md (measured now)."""
+    cold, warm = start_seconds("zenonzard", "aggro")
+    print(f"zenonzard start: cold {cold:.0f} s, warm {warm:.1f} s", flush=True)
+    rows = []
+    for seats, target in ZZ_CASES.items():
+        k, ref = zenonzard_rates(seats, 20_000 if quick else 400_000, 100 if quick else 1_000, repeats)
+        rows.append((seats, k, ref, target))
+        print(f"zenonzard {' vs '.join(seats):<22} kernel {k:>10,.0f} games/s  reference {ref:>7,.1f}  "
+              f"x{k / ref:,.0f}", flush=True)
+    return [
+        ZZ_SECTION,
+        "",
+        "`python scripts/bench.py --only zenonzard` (this section alone) or `make bench`. One core,",
+        "decks and Force pairs drawn per game (the default rules: 60 generated mono decks), every",
+        "counter on; the reference plays the first games of the same run in the same process.",
+        "",
+        "| seat 0 vs seat 1 | kernel games/s | reference games/s | kernel / reference | target |",
+        "|---|---|---|---|---|",
+        *(f"| `{a}` vs `{b}` | {k:,.0f} | {ref:,.1f} | {k / ref:,.0f}x | "
+          f"{f'>= {target:,}: ' + ('met' if k >= target else 'NOT met') if target else 'recorded'} |"
+          for (a, b), k, ref, target in rows),
+        "",
+        "Target (issue 12): `aggro` vs `control` >= 50,000 games/s on one core.",
+        f"Measured {time.strftime('%Y-%m-%d')} at {tree_commit()}.",
+        "",
+        "| `balance simulate zenonzard --games 100 -s aggro` (fresh process) | seconds |",
+        "|---|---|",
+        f"| cold (empty numba cache: compiles the kernel) | {cold:.0f} |",
+        f"| warm (cached) | {warm:.1f} |",
+        "",
+    ]
 
 
 def tree_commit() -> str:
@@ -127,7 +184,7 @@ def tree_commit() -> str:
 
 def smash_section(quick: bool, repeats: int) -> list[str]:
     """The smash-up rows of docs/BENCHMARKS.md (measured now)."""
-    cold, warm = smash_start_seconds()
+    cold, warm = start_seconds("smash-up", "greedy")
     print(f"smash-up start: cold {cold:.0f} s, warm {warm:.1f} s", flush=True)
     rows = []
     for (spec, players), target in SMASH_CASES.items():
@@ -359,7 +416,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run, noisier)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "BENCHMARKS.md"))
     ap.add_argument("--against", metavar="REF", help="compare kernel speed with git REF only")
-    ap.add_argument("--only", choices=["smash-up"], help="measure one game's section and update it in --out")
+    ap.add_argument("--only", choices=["smash-up", "zenonzard"], help="measure one game's section and update it in --out")
     ap.add_argument("--cold", action="store_true",
                     help="with --against: time the Smash Up kernel's cold compile in both trees at once")
     args = ap.parse_args()
@@ -369,6 +426,8 @@ def main() -> None:
         cold_against(args.against, 1 if args.quick else 2)
         return
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
+    if args.against and args.only == "zenonzard":
+        ap.error("--against compares avengers-cards (default) or smash-up (--only smash-up)")
     if args.against:
         smash = args.only == "smash-up"
         if smash:
@@ -376,8 +435,9 @@ def main() -> None:
         against(args.against, kernel_games, 1 if args.quick else 3, smash)
         return
     repeats = 1 if args.quick else 3
-    if args.only == "smash-up":
-        section = smash_section(args.quick, repeats)  # minutes: read the file after, not before
+    if args.only in ("smash-up", "zenonzard"):
+        sections = {"smash-up": smash_section, "zenonzard": zenonzard_section}
+        section = sections[args.only](args.quick, repeats)  # minutes: read the file after, not before
         out = Path(args.out)
         out.write_text(replace_section(out.read_text(encoding="utf-8") if out.exists() else "# Benchmarks\n",
                                        section).rstrip("\n") + "\n", encoding="utf-8")
@@ -414,6 +474,7 @@ def main() -> None:
     with_ckpt, without_ckpt = checkpoint_overhead(ckpt_games, repeats)
     print(f"checkpointing: {with_ckpt:.2f} s vs {without_ckpt:.2f} s without")
     smash = smash_section(args.quick, repeats)
+    zenonzard = zenonzard_section(args.quick, repeats)
     cold = cli_seconds(clear_cache=True)
     warm = cli_seconds(clear_cache=False)
     print(f"balance simulate, 10,000 games: cold {cold:.1f} s, warm {warm:.1f} s")
@@ -494,6 +555,8 @@ def main() -> None:
         f"| overhead | {100 * (with_ckpt / without_ckpt - 1):+.1f}% (target < 5%) |",
         "",
         *smash,
+        "",
+        *zenonzard,
     ]
     out = Path(args.out)
     kept = written_sections(out.read_text(encoding="utf-8") if out.exists() else "", lines)
