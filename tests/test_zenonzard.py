@@ -653,7 +653,8 @@ def kernel_results(rules, seats, deck_pair, forces, seed, games):
     state = st.view(np.recarray)[0] if numba.config.DISABLE_JIT else st[0]
     seats_01 = np.arange(2, dtype=np.int64)
     K.play_games(state, rows, sizes, 0, seats_01, seats_01, False, pairs, lives, seed, games, winner, turns, end,
-                 life, destroyed, deck_of, pair_of)
+                 life, destroyed, deck_of, pair_of, -1, rows, np.zeros((2, K.MAX_DECK), np.int64),
+                 np.zeros((0, K.CS_N), np.int64))
     ends = (LIFE, DECK_OUT, "capped")
     return [Result(int(winner[i]), int(turns[i]), ends[end[i]], tuple(map(int, life[i])),
                        tuple(map(int, destroyed[i]))) for i in range(n)]
@@ -972,3 +973,70 @@ def test_curves_shift_the_field_costs_and_varied_pools_cross_colours_with_curves
     assert Counter((d.colours, d.curve) for d in pool_) == {((c,), v): 2 for c in cat.COLOURED
                                                             for v in ("low", "standard", "high")}
     assert pool_[6].name == "mono:white#6" and pool_[0].name == "mono:white/low#0"  # standard: unnamed
+
+
+# ---- card strength: a card swapped for its vanilla stand-in, the same games again -----------------------
+def test_a_swapped_game_is_the_reference_game_with_the_stand_in():
+    """engine.replay with a card swapped in seat 1's deck plays, game by game, what the
+    reference plays with that seat's copies replaced by the stand-in card (same cost, colours
+    and part; the median BP/DP of its cost; no keyword); unswapped, it replays the run."""
+    from balance.games.zenonzard.engine import Engine
+
+    side = "deck=mono:red,forces=Cyclops+Phoenix"
+    e = Engine(Rules(), strategies("evaluator", "aggro"), sides=[side, side])
+    chunk = e.play(4, 0, 60)
+    assert list(e.replay(4, np.arange(60), None, 1)) == [int(np.argmax(w)) if w.any() else -1
+                                                         for w in chunk.win_units]
+    deck = list(e.decks[0].cards)
+    medians = cat.stat_medians()
+    # a cheap card far above its cost's median: drawn and played often, so its swap matters
+    target = max((c for c in deck if c.kind == FIELD and c.cost <= 3), key=lambda c: c.bp - medians[c.cost][0])
+    vanilla = replace(target, bp=medians[target.cost][0], dp=medians[target.cost][1], keywords=0)
+    swapped = [vanilla if c.name == target.name else c for c in deck]
+    winners = e.replay(4, np.arange(60), target.name, 1)
+    pair = ["Cyclops", "Phoenix"]
+    for g in range(60):
+        ref = play_decks(Rules(), e.strategies, [deck, swapped], [pair, pair], seed=4, game=g)
+        assert winners[g] == ref.winner, g
+    assert (winners != e.replay(4, np.arange(60), None, 1)).any()  # the swap changed some game
+
+
+def test_card_strength_names_a_planted_strong_card_and_leaves_a_vanilla_card_unchanged(tmp_path):
+    """Mirror reference decks (the highest BP of each cost): swapping the top card of the
+    mono:red reference deck for the median minion of its cost weakens its seat (the paired
+    difference is negative and called, Holm); a card that already is its own stand-in (median
+    BP and DP, no keyword) changes no game at all."""
+    import balance
+    from balance.analysis import aggregate
+
+    medians = cat.stat_medians()
+    red = generate("reference", "red", Rules(), 0, 0)
+    strong = max((c for c in red if c.kind == FIELD), key=lambda c: c.bp - medians[c.cost][0])
+    plain = next(c for c in pool(Rules()) if not c.keywords and (c.bp, c.dp) == medians[c.cost]
+                 and c.colours in (("red",), ("colorless",)))
+    deck = red[:-1] + [plain]  # the last slot (the top of the curve) makes room for the plain card
+    path = tmp_path / "red.txt"
+    path.write_text("\n".join(c.id for c in deck), encoding="utf-8")
+    side = f"deck={path},forces=Cyclops+Phoenix"
+    run = balance.simulate("zenonzard", games=3000, seed=1, strategies=["evaluator"], sides=[side, side],
+                           card_strength=True, card_strength_cards=[strong.id, plain.id], threads=1)
+    effects = {r["card"].split(" (")[0]: r for r in aggregate.card_effects(run.card_strength).iter_rows(named=True)}
+    s, p = effects[strong.name_en], effects[plain.name_en]
+    assert s["difference"] < 0 and s["p_adjusted"] < ALPHA
+    assert p["unchanged"] and p["difference"] == 0
+
+
+def test_the_cards_played_table_counts_every_seat_game_of_each_card_once():
+    """in_deck >= drawn >= played per card; a card of every deck (mirror decks of one list) is
+    in every seat-game, and the wins never exceed their games."""
+    from balance.games.zenonzard.engine import Engine
+
+    side = "deck=mono:blue,forces=Siren+Sphinx"
+    e = Engine(Rules(), strategies("random", "random"), sides=[side, side])
+    t = e.tables(e.play(2, 0, 500).totals)["cards_played"]
+    assert t.height == len({c.name for c in e.decks[0].cards if c.kind == FIELD})
+    assert (t["in_deck"] == 1000).all()
+    assert ((t["in_deck"] >= t["drawn"]) & (t["drawn"] >= t["played"])).all()
+    for a, b in (("in_deck_won", "in_deck"), ("drawn_won", "drawn"), ("played_won", "played")):
+        assert (t[a] <= t[b]).all()
+    assert t["played"].sum() > 0

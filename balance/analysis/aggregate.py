@@ -155,7 +155,8 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     variance of the paired differences (``stats.paired_mean_test``). ``p_adjusted``: Holm over
     every card and player count of the run (one family: the verdict reads them together).
     ``unchanged``: not one game's win share moved (the differences are all zero), so the card
-    made no difference at all in these games and there is no test to speak of.
+    made no difference at all in these games and there is no test to speak of. A card paired
+    in fewer than 2 games has no interval and no test (NaN lo, hi, p_value, p_adjusted).
     """
     pooled = (trials.group_by("players", "card", "when")
               .agg(pl.col("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum").sum())
@@ -163,12 +164,22 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     games = pooled["games"].to_numpy().astype(float)
     base = pooled["win_share_unrestricted"].to_numpy()
     denied = pooled["win_share_restricted"].to_numpy()
-    test = stats.paired_mean_test(denied - base, pooled["diff_sq_sum"].to_numpy(), games, CONFIDENCE)
+    # a card paired in fewer than 2 games (a rare card of a short run) has no variance: its row
+    # keeps its mean but no interval or test, and stays out of the Holm family
+    tested = games >= 2
+    mean, lo, hi, p = (np.full(len(games), np.nan) for _ in range(4))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = (denied - base) / games
+    if tested.any():
+        test = stats.paired_mean_test((denied - base)[tested], pooled["diff_sq_sum"].to_numpy()[tested],
+                                      games[tested], CONFIDENCE)
+        lo[tested], hi[tested], p[tested] = test["lo"], test["hi"], test["pvalue"]
+    adjusted = np.full(len(games), np.nan)
+    adjusted[tested] = stats.holm(p[tested])
     return pooled.with_columns(
         unrestricted=pl.Series(base / games), restricted=pl.Series(denied / games),
-        difference=pl.Series(np.atleast_1d(test["mean"])), lo=pl.Series(np.atleast_1d(test["lo"])),
-        hi=pl.Series(np.atleast_1d(test["hi"])), p_value=pl.Series(np.atleast_1d(test["pvalue"])),
-        p_adjusted=pl.Series(stats.holm(np.atleast_1d(test["pvalue"]))),
+        difference=pl.Series(mean), lo=pl.Series(lo), hi=pl.Series(hi), p_value=pl.Series(p),
+        p_adjusted=pl.Series(adjusted),
         unchanged=pl.col("diff_sq_sum") == 0,
     ).select("players", "card", "when", "games", "unrestricted", "restricted", "difference", "lo",
              "hi", "p_value", "p_adjusted", "unchanged")

@@ -700,12 +700,13 @@ def player_count_lines(a: Analysis) -> list[tuple]:
     return lines
 
 
-def card_verdict(g: pl.DataFrame, item: str = "card") -> tuple:
+def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", passive: str = "removed") -> tuple:
     """The verdict of one player count's restricted-play effects (aggregate.card_effects, sorted
     or not): which item matters most, which are better removed, which change nothing; every
     claim decided by the paired test with Holm over the run's tests. Used by every game with
     restricted play and by `balance restrict`. item: what restricted play denies
-    (GameInfo.restrictable), for the sentences that name the kind."""
+    (GameInfo.restrictable), for the sentences that name the kind; act and passive: what
+    restricted play does to it ("swapping {} for its stand-in", "swapped for its stand-in")."""
     g = g.sort("difference")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
@@ -715,20 +716,21 @@ def card_verdict(g: pl.DataFrame, item: str = "card") -> tuple:
     parts: list = []
     if hurts.height:
         top = hurts.row(0, named=True)
-        parts += [f"the {top['card']} matters most — removing it costs its seat "
+        parts += [f"the {top['card']} matters most — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
     for r in helps.iter_rows(named=True):
-        parts += [("; " if parts else "") + f"removing the {r['card']} ", Strong("helps"),
+        parts += [("; " if parts else "") + act.format(f"the {r['card']}") + " ", Strong("helps"),
                   f": {diff_ci(r['difference'], r['lo'], r['hi'])}, Holm-adjusted {p_phrase(r['p_adjusted'])}"]
     if not found.height:
         top = g.row(int(g["difference"].abs().arg_max()), named=True)
-        parts += [Strong(f"no {item}'s removal changes its seat's win rate detectably"),
-                  f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
+        none = (f"no {item}'s removal changes its seat's win rate detectably" if passive == "removed" else
+                f"no {item} {passive} changes its seat's win rate detectably")
+        parts += [Strong(none), f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
     if unchanged:
-        parts += [f"; removing {_few(unchanged, item)} changed no game at all"]
+        parts += [f"; {act.format(_few(unchanged, item))} changed no game at all"]
     if quiet and found.height:
-        parts += [f"; removing {_few(quiet, item)} makes no detectable difference"]
+        parts += [f"; {act.format(_few(quiet, item))} makes no detectable difference"]
     summary = (f". {found.height} of {g.height} {item}s change their seat's win rate detectably "
                f"(Holm over the run's {item} tests).")
     return (*parts, summary)

@@ -112,6 +112,9 @@ class GameInfo:
     restrict_modes: tuple[tuple[str, str], ...] = ()
     restrict_seat: str = "one seat, rotated over all seats in equal blocks of games"
     restrict_items: str = ""  # how --card names an item, in words
+    # what restricted play does to an item, for verdict sentences: (gerund phrase with {} for
+    # the item, past participle phrase), e.g. ("swapping {} for its stand-in", "swapped for its stand-in")
+    restrict_act: tuple[str, str] = ("removing {}", "removed")
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""

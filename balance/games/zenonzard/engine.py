@@ -1,22 +1,95 @@
 """Python side of the zenonzard kernel: decks and sides in, a Chunk with the core counters and
-the game's ``decks`` and ``forces`` tables out."""
+the game's ``decks``, ``forces`` and ``cards_played`` tables out, and with a CardStrengthPlan the
+``card_strength`` table (each card swapped for a vanilla stand-in, the same games again)."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
-from balance.core import kit, schema
+from balance.core import card_trials, kit, schema
 from balance.core.counters import BaseEngine, Chunk
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, one_of
 from balance.core.game import WIN_UNIT
 from balance.core.strategy import Strategy
 
 from . import GAME
-from .catalogue import forces
+from .catalogue import FIELD, Card, forces, stat_medians
 from .decks import run_decks
 from .rules import Rules
 from .sides import PAIRS, Side, pair_name, parse_side, read_side, side_names  # noqa: F401 (the interface)
-from .tables import DECKS, FORCES as FORCES_TABLE, GAME_COLUMNS
+from .tables import CARDS_PLAYED, DECKS, FORCES as FORCES_TABLE, GAME_COLUMNS
+
+WHEN = ("always",)  # GameInfo.restrict_modes
+
+
+def card_label(card: Card) -> str:
+    """How tables and --card name a card: its English name (else Japanese) and first id."""
+    return f"{card.name_en or card.name} ({card.id})"
+
+
+def field_cards(decks) -> list[Card]:
+    """The distinct field minions of ``decks`` (by name: reprints share one), each name's first
+    printing in deck order: the cards the cards tables and card strength count."""
+    seen, out = set(), []
+    for deck in decks:
+        for c in deck.cards:
+            if c.kind == FIELD and c.name not in seen:
+                seen.add(c.name)
+                out.append(c)
+    return out
+
+
+@dataclass(frozen=True)
+class CardStrengthPlan:
+    """Card strength by restricted play inside a run (``simulate --card-strength``).
+
+    Every game of the run in which a seat's deck holds a card of ``cards`` (field minion names,
+    Japanese as printed; empty: every field minion of the run's decks) is played again with
+    every copy of it in that seat's deck swapped for a vanilla stand-in: a field minion of the
+    same cost, colours and colour part with the median BP and DP of its cost and no keyword
+    (``stand_in``). The same random streams: the same sides, shuffles (the deck keeps its size
+    and order) and strategy draws until the games part. When both seats hold the card, each is
+    swapped in a replay of its own. ``run_games``: the run's game count (kept for the record).
+    """
+
+    when: str
+    run_games: int
+    cards: tuple[str, ...]
+
+
+def card_strength_plan(rules: Rules, when: str, run_games: int, cards=None) -> CardStrengthPlan:
+    """A validated plan; ``cards`` as ids or English or Japanese names (any case) of field
+    minions the rules can play; None: every field minion of each block's decks."""
+    from .decks import _card
+
+    if when not in WHEN:
+        raise one_of("card-strength mode", when, list(WHEN))
+    names = []
+    for given in cards or ():
+        card = _card(str(given), rules, "--card: ")
+        if card.kind != FIELD:
+            raise BalanceError(f"--card {given!r}: {card_label(card)} is a {card.kind} card; card strength swaps "
+                               "field minions (the only cards v1 summons)")
+        names.append(card.name)
+    if len(set(names)) != len(names):
+        raise BalanceError(f"the cards to measure repeat a card: {', '.join(map(str, cards))}")
+    return CardStrengthPlan(when, run_games, tuple(names))
+
+
+def stand_in(row: np.ndarray) -> np.ndarray:
+    """A kernel card row (``kernel.CF_*``) as its vanilla stand-in: the same kind, colours,
+    cost and colour part; the median BP and DP of the printed minions of its cost (the top
+    known cost above 10); no keyword."""
+    from .kernel import CF_BP, CF_COST, CF_DP, CF_KW
+
+    medians = stat_medians()
+    cost = int(row[CF_COST])
+    bp, dp = medians.get(cost) or medians[max(k for k in medians if k <= cost)]
+    out = row.copy()
+    out[CF_BP], out[CF_DP], out[CF_KW] = bp, dp, 0
+    return out
 
 class Engine(BaseEngine):
     """Plays games of one rules object with one strategy per seat, each seat on a deck and a
@@ -32,8 +105,6 @@ class Engine(BaseEngine):
     def __init__(self, rules: Rules, strategies: list[Strategy], sides=None, card_strength=None):
         from . import kernel as K
 
-        if card_strength is not None:
-            raise BalanceError("zenonzard has no restricted play yet; run it without --card-strength")
         if len(strategies) != rules.players:
             raise BalanceError(f"{len(strategies)} strategies for {rules.players} players")
         self.rules = rules
@@ -51,31 +122,41 @@ class Engine(BaseEngine):
         self.pairs = np.array(PAIRS, np.int64)
         self.lives = np.array([f.life for f in forces()], np.int64)
         self.state = K.new_state(rules, strategies)  # a template: play copies it
+        # the cards tables: each deck slot's card (index into self.cards, -1 for mana and magic)
+        self.cards = field_cards(self.decks)
+        index = {c.name: i for i, c in enumerate(self.cards)}
+        self.card_of = np.full((len(self.decks), K.MAX_DECK), -1, np.int64)
+        for d, deck in enumerate(self.decks):
+            for k, c in enumerate(deck.cards):
+                self.card_of[d, k] = index.get(c.name, -1) if c.kind == FIELD else -1
+        self.card_strength = card_strength
+        if card_strength is not None:  # the plan's cards that these decks hold
+            wanted = card_strength.cards or tuple(c.name for c in self.cards)
+            self.trial_cards = [self.cards[index[n]] for n in wanted if n in index]
         self.max_score = 0
         self.max_length = rules.turn_cap or rules.turn_bound
 
     def game_totals(self) -> dict:
         n = len(self.decks)
         # deck_stats[seat, deck, opponent deck, (games, wins)]; force_stats[seat, pair, FS_*]
-        return {"deck_stats": np.zeros((2, n, n, 2), np.int64),
-                "force_stats": np.zeros((2, len(PAIRS), 4), np.int64)}
+        from .kernel import CS_N
+
+        out = {"deck_stats": np.zeros((2, n, n, 2), np.int64),
+               "force_stats": np.zeros((2, len(PAIRS), 4), np.int64),
+               "card_stats": np.zeros((len(self.cards), CS_N), np.int64)}
+        if self.card_strength is not None:
+            out["card_trials"] = np.zeros((len(self.trial_cards), 2, len(card_trials.CardTrial)), np.int64)
+        return out
 
     def play(self, seed: int, first_game: int, n_games: int) -> Chunk:
         """Play games ``first_game .. first_game + n_games - 1`` of the run with ``seed``."""
-        from .kernel import play_games
-
         totals = self.empty_totals()
         state = self.state.copy()  # a fresh copy per call: threads of one process share this engine
         n = n_games
         games = np.arange(first_game, first_game + n, dtype=np.int64)
-        winner, turns, end = (np.zeros(n, np.int64) for _ in range(3))
-        life, destroyed, deck_of, pair_of = (np.zeros((n, 2), np.int64) for _ in range(4))
-        play_games(state[0], self.pool, self.sizes, self.n_drawn, self.given_deck, self.given_pair,
-                   self.rules.mirror_decks, self.pairs, self.lives, np.uint64(seed), games, winner, turns, end,
-                   life, destroyed, deck_of, pair_of)
-        won = np.zeros((n, 2), np.int64)
-        for s in range(2):
-            won[:, s] = winner == s
+        winner, turns, end, life, destroyed, deck_of, pair_of = self._kernel(
+            state, seed, games, -1, self.pool, totals["card_stats"])
+        won = self._won(winner)
         chunk = Chunk(first_game, (won * WIN_UNIT).astype(np.int32), end.astype(np.int8), turns.astype(np.int32),
                       None, pair_of.astype(np.int16),
                       {"deck": deck_of, "life_left": life, "forces_lost": destroyed}, totals)
@@ -85,7 +166,68 @@ class Engine(BaseEngine):
             np.add.at(totals["deck_stats"], (s, deck_of[:, s], deck_of[:, 1 - s], 1), won[:, s])
             for k, column in enumerate((np.ones(n, np.int64), won[:, s], destroyed[:, s], life[:, s])):
                 np.add.at(totals["force_stats"], (s, pair_of[:, s], k), column)
+        if self.card_strength is not None:
+            self._play_swapped(state, seed, games, deck_of, won, totals["card_trials"])
         return chunk
+
+    @staticmethod
+    def _won(winner: np.ndarray) -> np.ndarray:
+        """int64[n, 2]: 1 where the seat won."""
+        return np.stack([winner == 0, winner == 1], axis=1).astype(np.int64)
+
+    def _kernel(self, state, seed: int, games: np.ndarray, swap_seat: int, pool_swapped: np.ndarray,
+                card_stats: np.ndarray):
+        """kernel.play_games on ``games`` int64[n]: (winner, turns, end int64[n]; life, destroyed,
+        deck_of, pair_of int64[n, 2]); ``card_stats`` (int64[C, CS_N], C = 0: not counted) is
+        added to. ``state``: a copy of the state box (``kernel.new_state``)."""
+        from .kernel import play_games
+
+        n = len(games)
+        winner, turns, end = (np.zeros(n, np.int64) for _ in range(3))
+        life, destroyed, deck_of, pair_of = (np.zeros((n, 2), np.int64) for _ in range(4))
+        play_games(state[0], self.pool, self.sizes, self.n_drawn, self.given_deck, self.given_pair,
+                   self.rules.mirror_decks, self.pairs, self.lives, np.uint64(seed), games, winner, turns, end,
+                   life, destroyed, deck_of, pair_of, swap_seat, pool_swapped, self.card_of, card_stats)
+        return winner, turns, end, life, destroyed, deck_of, pair_of
+
+    def swapped_pool(self, card: Card) -> np.ndarray:
+        """The decks with every copy of ``card`` (by name) swapped for its stand-in."""
+        pool = self.pool.copy()
+        for d, deck in enumerate(self.decks):
+            for k, c in enumerate(deck.cards):
+                if c.kind == FIELD and c.name == card.name:
+                    pool[d, k] = stand_in(self.pool[d, k])
+        return pool
+
+    def _play_swapped(self, state, seed: int, games: np.ndarray, deck_of: np.ndarray, won: np.ndarray,
+                      trials: np.ndarray) -> None:
+        """Replay the chunk's games once per plan card and seat whose deck holds it, that seat's
+        copies swapped (``swapped_pool``); add the seat's paired win units into trials
+        int64[len(trial_cards), 2, len(CardTrial)]."""
+        from .kernel import CS_N
+
+        no_cards = np.zeros((0, CS_N), np.int64)
+        index = {c.name: i for i, c in enumerate(self.cards)}
+        for i, card in enumerate(self.trial_cards):
+            holds = (self.card_of == index[card.name]).any(axis=1)  # [D]: the decks holding it
+            pool = None
+            for s in range(2):
+                rows = np.flatnonzero(holds[deck_of[:, s]])
+                if not len(rows):
+                    continue
+                pool = self.swapped_pool(card) if pool is None else pool
+                winner = self._kernel(state, seed, games[rows], s, pool, no_cards)[0]
+                card_trials.add_pairs(trials[i, s], won[rows, s] * WIN_UNIT, self._won(winner)[:, s] * WIN_UNIT)
+
+    def replay(self, seed: int, games: np.ndarray, card: str | None, seat: int):
+        """Games ``games`` int64[n] of the run with ``seed``, with every copy of the field minion
+        named ``card`` swapped for its stand-in in seat ``seat``'s deck (None: as played):
+        winner int64[n] (-1 capped)."""
+        from .kernel import CS_N
+
+        pool = self.pool if card is None else self.swapped_pool(next(c for c in self.cards if c.name == card))
+        return self._kernel(self.state.copy(), seed, np.ascontiguousarray(games, np.int64),
+                            -1 if card is None else seat, pool, np.zeros((0, CS_N), np.int64))[0]
 
     def tables(self, totals: dict) -> dict[str, pl.DataFrame]:
         p = self.rules.players
@@ -110,6 +252,19 @@ class Engine(BaseEngine):
             "player_life": [life[pair_name(i)] for i in pair],
             "games": fs[seat, pair, 0], "wins": fs[seat, pair, 1], "forces_lost": fs[seat, pair, 2],
             "life_left_sum": fs[seat, pair, 3]}, FORCES_TABLE)}
+        cs = totals["card_stats"]
+        from .kernel import CS_DRAWN, CS_DRAWN_WON, CS_IN_DECK, CS_IN_DECK_WON, CS_PLAYED, CS_PLAYED_WON
+
+        out["cards_played"] = schema.frame({
+            "players": [p] * len(self.cards), "card": [card_label(c) for c in self.cards],
+            "colours": ["+".join(c.colours) for c in self.cards], "cost": [c.cost for c in self.cards],
+            "in_deck": cs[:, CS_IN_DECK], "in_deck_won": cs[:, CS_IN_DECK_WON], "drawn": cs[:, CS_DRAWN],
+            "drawn_won": cs[:, CS_DRAWN_WON], "played": cs[:, CS_PLAYED], "played_won": cs[:, CS_PLAYED_WON],
+        }, CARDS_PLAYED)
+        if self.card_strength is not None:
+            out["card_strength"] = card_trials.frame(
+                p, self.labels(), [card_label(c) for c in self.trial_cards], self.card_strength.when,
+                totals["card_trials"], pl.String)
         return out
 
     def game_columns(self, chunk: Chunk) -> dict:

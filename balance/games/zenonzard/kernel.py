@@ -54,7 +54,12 @@ PLAYER = -1
 # options opt[i, :] = (kind, a, b)
 O_SUMMON, O_UP, O_DOWN, O_ATTACK, O_END = range(5)
 
-STATE_FIELDS = ("cd", "zl", "fu", "bu", "sv", "gv", "rr", "states", "sid", "wt", "milli", "opt")
+STATE_FIELDS = ("cd", "zl", "fu", "bu", "sv", "gv", "rr", "states", "sid", "wt", "milli", "opt", "seen")
+# seen[s, c]: what became of deck card c this game (the descriptive cards table)
+SEEN_DRAWN, SEEN_PLAYED = 1, 2
+# card_stats[card, CS_*]: seat-games whose deck held the card, and those where it was drawn or
+# played, each with the seat's wins
+CS_IN_DECK, CS_IN_DECK_WON, CS_DRAWN, CS_DRAWN_WON, CS_PLAYED, CS_PLAYED_WON, CS_N = range(7)
 
 
 def state_dtype() -> np.dtype:
@@ -62,7 +67,7 @@ def state_dtype() -> np.dtype:
               "fu": ((2, MAX_FIELD, U_N), np.int64), "bu": ((2, MAX_BASE, U_N), np.int64),
               "sv": ((2, SV_N), np.int64), "gv": ((G_N,), np.int64), "rr": ((R_N,), np.int64),
               "states": ((4,), np.uint64), "sid": ((2,), np.int64), "wt": ((2, W_N), np.float64),
-              "milli": ((2,), np.int64), "opt": ((MAX_OPT, 3), np.int64)}
+              "milli": ((2,), np.int64), "opt": ((MAX_OPT, 3), np.int64), "seen": ((2, MAX_DECK), np.int64)}
     return np.dtype([(f, shapes[f][1], shapes[f][0]) for f in STATE_FIELDS])
 
 
@@ -224,7 +229,11 @@ def draw(st, s):
     if st.sv[s, SV_NDECK + L_DECK] == 0:
         return
     c = remove_at(st, s, L_DECK, st.sv[s, SV_NDECK + L_DECK] - 1)
-    push(st, s, L_HAND if st.sv[s, SV_NDECK + L_HAND] < st.rr[R_HAND_MAX] else L_TRASH, c)
+    if st.sv[s, SV_NDECK + L_HAND] < st.rr[R_HAND_MAX]:
+        push(st, s, L_HAND, c)
+        st.seen[s, c] |= SEEN_DRAWN
+    else:
+        push(st, s, L_TRASH, c)
 
 
 @jit_inline
@@ -268,7 +277,9 @@ def setup(st):
 @jit_inline
 def draw_opening(st, s):
     """The opening hand takes no notice of the hand limit (``Game.setup``)."""
-    push(st, s, L_HAND, remove_at(st, s, L_DECK, st.sv[s, SV_NDECK + L_DECK] - 1))
+    c = remove_at(st, s, L_DECK, st.sv[s, SV_NDECK + L_DECK] - 1)
+    push(st, s, L_HAND, c)
+    st.seen[s, c] |= SEEN_DRAWN
 
 
 @jit
@@ -605,6 +616,7 @@ def summon(st, s, c):
         n -= 1
     set_unit(st.fu[s, n], c, st.rr[R_SUMMON_ACTIVE], st.gv[G_TURN], -1)
     sv[s, SV_NFIELD] = n + 1
+    st.seen[s, c] |= SEEN_PLAYED
 
 
 @jit
@@ -872,6 +884,7 @@ def play_game(st, lives, forces):
         sv[s, SV_NDECK + L_DECK] = n
         for k in range(n):
             st.zl[s, L_DECK, k] = k
+            st.seen[s, k] = 0
         sv[s, SV_F0], sv[s, SV_F1] = forces[s, 0], forces[s, 1]
         sv[s, SV_FL0], sv[s, SV_FL1] = lives[forces[s, 0]], lives[forces[s, 1]]
         sv[s, SV_LIFE] = rr[R_TOTAL_LIFE] - sv[s, SV_FL0] - sv[s, SV_FL1]
@@ -892,9 +905,37 @@ def play_game(st, lives, forces):
             return
 
 
+@jit
+def count_cards(st, s, won, slots, stamp, marker, acc, card_stats):
+    """Add seat ``s``'s game to ``card_stats`` int64[C, CS_N]: each card of its deck once
+    (``slots`` int64[MAX_DECK]: the card index of each deck slot, -1 none), drawn or played if
+    any copy was. ``marker``/``acc`` int64[C]: scratch, ``stamp`` unique to this seat-game."""
+    for k in range(MAX_DECK):
+        c = slots[k]
+        if c < 0:
+            continue
+        if marker[c] != stamp:
+            marker[c] = stamp
+            acc[c] = 0
+        acc[c] |= st.seen[s, k]
+    for k in range(MAX_DECK):
+        c = slots[k]
+        if c < 0 or marker[c] != stamp:
+            continue
+        marker[c] = -stamp  # counted once
+        card_stats[c, CS_IN_DECK] += 1
+        card_stats[c, CS_IN_DECK_WON] += won
+        if acc[c] & SEEN_DRAWN:
+            card_stats[c, CS_DRAWN] += 1
+            card_stats[c, CS_DRAWN_WON] += won
+        if acc[c] & SEEN_PLAYED:
+            card_stats[c, CS_PLAYED] += 1
+            card_stats[c, CS_PLAYED_WON] += won
+
+
 @jit_novec
 def play_games(st, pool, sizes, n_drawn, given_deck, given_pair, mirror, pairs, lives, seed, games, winner, turns,
-               end, life, destroyed, deck_of, pair_of):
+               end, life, destroyed, deck_of, pair_of, swap_seat, pool_swapped, card_of, card_stats):
     """Games ``games`` int64[n] of the run with ``seed``.
 
     pool int64[D, MAX_DECK, CF_N]: deck card rows (``sizes[d]`` rows each); seat s plays deck
@@ -904,9 +945,16 @@ def play_games(st, pool, sizes, n_drawn, given_deck, given_pair, mirror, pairs, 
     game's side stream (``kit.SIDE_STREAM``), both seats' pairs first, then their decks, made
     whether used or not, so fixing one seat's side moves no other draw. ``lives`` int64[10]: each Force's life.
     Outputs per game: winner int64[n] (-1 capped), turns, end (END_*), life int64[n, 2],
-    destroyed int64[n, 2] (each seat's own Forces destroyed), deck_of and pair_of int64[n, 2]."""
+    destroyed int64[n, 2] (each seat's own Forces destroyed), deck_of and pair_of int64[n, 2].
+
+    Card strength: seat ``swap_seat`` (-1: none) loads its deck from ``pool_swapped`` (the same
+    decks with one card swapped for a stand-in), all else equal. The cards table: with
+    ``card_stats`` int64[C, CS_N] of C > 0 rows, each seat-game is counted there
+    (``count_cards``; ``card_of`` int64[D, MAX_DECK] each slot's card index, -1 none)."""
     sk = seed_key(seed)
     forces = np.zeros((2, 2), np.int64)
+    marker = np.zeros(card_stats.shape[0], np.int64)
+    acc = np.zeros(card_stats.shape[0], np.int64)
     for i in range(games.shape[0]):
         gk = game_key(sk, np.uint64(games[i]))
         for k in range(3):
@@ -923,10 +971,16 @@ def play_games(st, pool, sizes, n_drawn, given_deck, given_pair, mirror, pairs, 
             elif mirror and s == 1:
                 d = deck_of[i, 0]
             deck_of[i, s] = d
-            st.cd[s, :sizes[d], :] = pool[d, :sizes[d], :]
+            if s == swap_seat:
+                st.cd[s, :sizes[d], :] = pool_swapped[d, :sizes[d], :]
+            else:
+                st.cd[s, :sizes[d], :] = pool[d, :sizes[d], :]
             st.sv[s, SV_NDECK + L_DECK] = sizes[d]
         play_game(st, lives, forces)
         winner[i], turns[i], end[i] = st.gv[G_WINNER], st.gv[G_TURN], st.gv[G_END]
         for s in range(2):
             life[i, s] = st.sv[s, SV_LIFE]
             destroyed[i, s] = (1 if st.sv[s, SV_FL0] <= 0 else 0) + (1 if st.sv[s, SV_FL1] <= 0 else 0)
+            if card_stats.shape[0] > 0:
+                count_cards(st, s, 1 if winner[i] == s else 0, card_of[deck_of[i, s]], 2 * i + s + 1, marker, acc,
+                            card_stats)

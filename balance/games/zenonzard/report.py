@@ -1,7 +1,8 @@
 """zenonzard's own report sections: Force pairs and the life split they imply, deck colours
-(tested against the average seat, and colour against colour), the decks' curve features, how
-games end; the verdict's Forces, Life and Colours lines; their figures; the first player's
-win rate as a `balance ladder` measure.
+(tested against the average seat, and colour against colour), the decks' curves, how games
+end, card strength (each card swapped for a vanilla stand-in, paired on the same games) beside
+the descriptive played / drawn table; the verdict's Forces, Life, Colours, Curves and Cards
+lines; their figures; the first player's win rate as a `balance ladder` measure.
 
 Why the Force-pair and colour tests are causal: a run that draws its sides (no --side) draws
 each seat's Force pair and deck from the game's side stream, independently of everything else
@@ -25,10 +26,12 @@ import polars as pl
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
                                        p_phrase, pct, pp)
-from balance.analysis.report import LEVEL, each_row
+from balance.analysis.report import LEVEL, card_verdict, each_row
 from balance.analysis.sides import ranked_lines, tested
 
-FIGURES = ("force_pairs", "colour_matchups", "curve")
+FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
+FIGURE_CARDS = 24  # the card-strength figure shows this many largest changes per player count
+ACT = ("swapping {} for its stand-in", "swapped for its stand-in")  # GameInfo.restrict_act
 FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field minions of cost 1-2",
             "keywords": "field minions with a keyword"}
 
@@ -42,7 +45,8 @@ class ZenonzardAnalysis:
     (low, standard, high; one row when the run had one curve); curve: per feature the win-rate
     slope with its interval and Holm-adjusted p; endings: per outcome its share and mean
     length; drawn: sides drawn per game (the tests are causal); unsupported: cards played
-    without their text."""
+    without their text; card_effects: causal card strength (aggregate.card_effects), None when
+    not measured; cards_played: per card the win rate in deck, drawn and played, a description."""
 
     pairs: pl.DataFrame
     lives: pl.DataFrame
@@ -53,6 +57,8 @@ class ZenonzardAnalysis:
     endings: pl.DataFrame
     drawn: bool
     unsupported: list[str]
+    card_effects: pl.DataFrame | None = None
+    cards_played: pl.DataFrame | None = None
 
 
 def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | None:
@@ -77,8 +83,25 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
     matchups = aggregate.rate(cells, "wins", "games", "rate", method).rename(
         {"colours": "strategy", "opponent_colours": "opponent_strategy", "rate_lo": "lo", "rate_hi": "hi"})
     unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
-    return ZenonzardAnalysis(pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
-                             manifest.get("sides") == "drawn", unsupported)
+    return ZenonzardAnalysis(
+        pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
+        manifest.get("sides") == "drawn", unsupported,
+        card_effects=aggregate.card_effects(tables["card_strength"]) if "card_strength" in tables else None,
+        cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None)
+
+
+def played_summary(played: pl.DataFrame, method: str) -> pl.DataFrame:
+    """Per (players, card): the seats' win rate over the seat-games whose deck held it, those in
+    which it was drawn and those in which it was played, each with its interval; drawn and
+    played shares of the in-deck games. Cards never in a deck are left out."""
+    pooled = (played.group_by("players", "card", "colours", "cost", maintain_order=True)
+              .agg(pl.col("in_deck", "in_deck_won", "drawn", "drawn_won", "played", "played_won").sum())
+              .filter(pl.col("in_deck") > 0))
+    out = aggregate.rate(pooled, "in_deck_won", "in_deck", "in_rate", method)
+    out = aggregate.rate(out, "drawn_won", "drawn", "drawn_rate", method)
+    out = aggregate.rate(out, "played_won", "played", "played_rate", method)
+    return out.with_columns(drawn_share=pl.col("drawn") / pl.col("in_deck"),
+                            played_share=pl.col("played") / pl.col("in_deck"))
 
 
 def curve_slopes(decks: pl.DataFrame) -> pl.DataFrame:
@@ -152,6 +175,17 @@ def verdict(a: ZenonzardAnalysis) -> list:
         blocks += [Para((Strong("Mana curves"), " (the drawn decks' curves: low, standard, high; the same "
                          "test, Holm over the curves)."),),
                    Bullets(ranked_lines(a.curves, "curve"))]
+    if a.card_effects is not None:
+        cards = [(f"{n} players: ", *card_verdict(g, "card", *ACT)) for (n,), g
+                 in a.card_effects.group_by("players", maintain_order=True)]
+        how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
+               "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
+               "again; paired test, Holm over every card).")
+    else:
+        cards = [("Card strength was not measured in this run: add --card-strength to ", Code("balance simulate"),
+                  " (or run ", Code("balance restrict zenonzard"), "). No card is named strong or weak.",)]
+        how = "."
+    blocks += [Para((Strong("Cards"), how),), Bullets(cards)]
     if a.unsupported:
         blocks.append(Para((Strong(f"{len(a.unsupported)} cards in this run's decks have text beyond "
                                    "the simulated card model"), " (played as their cost, colours, BP, DP "
@@ -192,7 +226,17 @@ def methods() -> list[tuple]:
          "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over features and player "
          "counts. An association across randomly dealt decks: a feature comes with the cards that "
          "make it, so a slope is not the feature's own effect.",),
-        ("Colour against colour and how games end: descriptions with Wilson intervals.",),
+        ("Card strength (causal, with --card-strength): restricted play (Jaffe et al., AIIDE 2012) "
+         "with a swap instead of a removal, so the deck keeps its size and curve. Every game in which "
+         "a seat's deck holds the card is played again with every copy of it in that seat's deck "
+         "swapped for a vanilla stand-in (the same cost, colours and colour part; the median BP and DP "
+         "of the printed minions of its cost; no keyword), on the same random streams: the same sides, "
+         "shuffles and strategy draws until the games part. When both seats hold it, each seat is "
+         "swapped in a replay of its own. The paired per-game change of that seat's win share gets a "
+         "normal interval from its observed variance and a two-sided z-test; Holm over every card. "
+         "Negative: the card is worth more than an average card of its cost.",),
+        ("Colour against colour, how games end and the played / drawn table: descriptions with Wilson "
+         "intervals.",),
     ]
 
 
@@ -206,6 +250,11 @@ def figures(a: ZenonzardAnalysis, fig_dir: Path) -> dict[str, Path]:
         drawn["colour_matchups"] = plots.matchups(a.matchups, fig_dir / "colour_matchups.png",
                                                   title="row colour's seat wins")
     drawn["curve"] = curve_figure(a.curve, fig_dir / "curve.png")
+    if a.card_effects is not None:
+        largest = (a.card_effects.with_columns(size=pl.col("difference").abs())
+                   .sort("size", descending=True).group_by("players", maintain_order=True)
+                   .head(FIGURE_CARDS).sort("players"))
+        drawn["card_strength"] = plots.card_restriction(largest, fig_dir / "card_strength.png")
     return drawn
 
 
@@ -277,6 +326,10 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
               [[str(r["players"]), r["outcome"], count(r["games"]), pct(r["share"]),
                 ci(r["share_lo"], r["share_hi"]), num(r["mean_length"], 1)] for r in each_row(a.endings)], left=2)])
     out = [forces, Section("Colours", colour_blocks), curve, ends]
+    if a.card_effects is not None:
+        out.append(card_section(a, figures))
+    if a.cards_played is not None:
+        out.append(played_section(a))
     if a.unsupported:
         out.append(Section("Cards", [
             Para((f"{len(a.unsupported)} cards of this run's decks have text beyond the simulated card "
@@ -285,3 +338,35 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
             Bullets([(c,) for c in a.unsupported])]))
     return out
 
+
+
+def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
+    rows = [[str(r["players"]), Code(r["card"]), count(r["games"]), pct(r["unrestricted"]), pct(r["restricted"]),
+             pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
+            for r in each_row(a.card_effects.sort("players", "difference"))]
+    return Section("Card strength", [
+        Para(("Each card swapped (every copy) for a vanilla stand-in of its cost and colours in the deck "
+              "of the seat holding it, in every game where a seat does, the same games played again (common "
+              "random numbers). Difference: that seat's win rate with the stand-in minus with the card "
+              "(negative: the card is better than an average card of its cost); normal interval of the "
+              "paired differences; Holm over every card. Strongest cards first.",)),
+        Figure("card_strength", figures["card_strength"],
+               f"Win-rate change with the stand-in (the {FIGURE_CARDS} largest per player count)"),
+        Table(["players", "card", "games", "with it", "stand-in", "difference", f"{LEVEL} CI", "adjusted p"],
+              rows, left=2)])
+
+
+def played_section(a: ZenonzardAnalysis) -> Section:
+    frame = a.cards_played.sort("players", "in_deck", descending=[False, True])
+    rows = [[str(r["players"]), Code(r["card"]), r["colours"], str(r["cost"]), count(r["in_deck"]),
+             pct(r["drawn_share"]), pct(r["played_share"]), pct(r["in_rate"]), pct(r["drawn_rate"]),
+             pct(r["played_rate"]), ci(r["played_rate_lo"], r["played_rate_hi"])] for r in each_row(frame)]
+    return Section("Cards drawn and played (a description)", [
+        Para(("For each field minion: the seat-games whose deck held it, the share of those in which it "
+              "was drawn (reached the hand) and played (summoned), and the seats' win rate in deck, when "
+              "drawn and when played (the \"played / drawn\" table of 17lands). This describes games; it is "
+              "not a card's strength: a card is drawn and played more in longer games and in games going "
+              "well. A card's strength is measured by the swap (simulate --card-strength). No test is made "
+              "on this table.",)),
+        Table(["players", "card", "colours", "cost", "in deck", "drawn", "played", "win rate in deck",
+               "when drawn", "when played", f"{LEVEL} CI"], rows, left=3)])

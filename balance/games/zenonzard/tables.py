@@ -2,6 +2,7 @@
 interface: add, never rename), keys and meaning, declared in the game's GAME."""
 import polars as pl
 
+from balance.core import card_trials
 from balance.core.game import TableSpec
 
 # Per seat, deck and the opponent's deck: games and wins. The deck's colours and curve
@@ -33,6 +34,22 @@ FORCES = {
     "life_left_sum": pl.Int64,  # the seat's player life at the end, summed (can go below 0)
 }
 
+# Per field minion of the run's decks: the seat-games whose deck held it, those in which it was
+# drawn (reached the hand) and played (summoned), with the seats' wins. A description ("played /
+# drawn", 17lands-style), not a cause: a card is drawn and played more in longer, better games.
+CARDS_PLAYED = {
+    "players": pl.Int8,
+    "card": pl.String,  # English name (first id)
+    "colours": pl.String,
+    "cost": pl.Int64,
+    "in_deck": pl.Int64,
+    "in_deck_won": pl.Int64,
+    "drawn": pl.Int64,
+    "drawn_won": pl.Int64,
+    "played": pl.Int64,
+    "played_won": pl.Int64,
+}
+
 GAME_COLUMNS = {"deck": pl.String, "life_left": pl.Int64, "forces_lost": pl.Int64}
 
 TABLES = (
@@ -41,4 +58,11 @@ TABLES = (
               "per seat, deck (with its colours and curve features) and opponent deck: games and wins"),
     TableSpec("forces", FORCES, ("players", "seat", "forces", "player_life"),
               "per seat and Force pair: the life it leaves, games, wins, Forces lost, life left"),
+    TableSpec("cards_played", CARDS_PLAYED, ("players", "card", "colours", "cost"),
+              "per field minion: seat-games with it in deck, drawn and played, and the wins there "
+              "(a description, not a cause)"),
+    # simulate --card-strength: per (players, seat, strategy, card, when), the games in which the
+    # seat's deck held the card, played again with it swapped for a vanilla stand-in
+    TableSpec("card_strength", card_trials.columns(pl.String), card_trials.KEYS,
+              card_trials.MEANING, optional=True),
 )
