@@ -6,7 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test test-slow test-all report report-smash-up tune tune-smash-up skill bench clean
+.PHONY: install test test-slow test-all report report-smash-up report-zenonzard tune tune-smash-up \
+	tune-zenonzard skill bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +44,7 @@ report: $(STAMP)
 		--out $(STUDY)/mix --force
 	$(BIN)/balance report $(STUDY)/run --mix $(STUDY)/mix --out $(STUDY)
 	$(MAKE) report-smash-up
+	$(MAKE) report-zenonzard
 
 # Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
 # pair tests are randomised experiments), 2, 3 and 4 players; then card strength at 2 players:
@@ -57,6 +59,29 @@ report-smash-up: $(STAMP)
 	$(BIN)/balance report $(SMASH)/run --out $(SMASH)
 	$(BIN)/balance restrict smash-up --players 2 --games $(SMASH_CARD_GAMES) --seed 1 \
 		--strategy greedy --out $(SMASH)/card-strength --force
+
+# ZENONZARD (issue 12): the tuned evaluator (`make tune-zenonzard`, committed in
+# $(ZZ)/tuned-evaluator) in both seats; each seat's Force pair and deck drawn per game from 72
+# generated one-colour decks on low, standard and high curves (so pairs, colours and curves are
+# randomised factors); card strength by swapping each card for a vanilla stand-in on the same
+# games. Then the first player's win rate under every strategy: a ladder from random to tuned.
+ZZ := reports/zenonzard
+ZZ_TUNED := evaluator:@$(ZZ)/tuned-evaluator
+ZZ_STUDY := --set curves=varied --set deck_pool=72
+ZZ_GAMES ?= 200000
+ZZ_LADDER_GAMES ?= 30000
+report-zenonzard: $(STAMP)
+	$(BIN)/balance simulate zenonzard --games $(ZZ_GAMES) --seed 1 --strategy $(ZZ_TUNED) $(ZZ_STUDY) \
+		--card-strength --out $(ZZ)/run --force
+	$(BIN)/balance report $(ZZ)/run --out $(ZZ)
+	$(BIN)/balance ladder zenonzard --ladder random,aggro,control,evaluator --ladder $(ZZ_TUNED) \
+		--games $(ZZ_LADDER_GAMES) --seed 2 $(ZZ_STUDY) --out $(ZZ)/ladder --force
+
+# ZENONZARD: tune the evaluator's weights by self-play (cross-entropy, common random numbers),
+# on the study's decks, validated on fresh games against every strategy.
+tune-zenonzard: $(STAMP)
+	$(BIN)/balance tune zenonzard --strategy evaluator --against self --budget 3000000 --seed 0 \
+		$(ZZ_STUDY) --validate-games 100000 --out $(ZZ)/tuned-evaluator --force
 
 # Skilled play (issue 5): tune greedy by self-play (about 8 minutes on one core), then the
 # ladder random -> heuristics -> greedy -> tuned greedy, and card strength by restricted play.

@@ -65,8 +65,10 @@ def games(
         try:
             info = get_game(game_id)
             sides = f"; seats play as: {info.side}" if info.side else ""
-            typer.echo(f"{game_id:<18} {info.title} ({info.kind.value}, {info.players[0]}-"
-                       f"{info.players[1]} players; default strategy {info.default_strategy}{sides})")
+            low, high = info.players
+            counts = f"{low}" if low == high else f"{low}-{high}"
+            typer.echo(f"{game_id:<18} {info.title} ({info.kind.value}, {counts} players; "
+                       f"default strategy {info.default_strategy}{sides})")
             for t in info.tables if tables else ():
                 extra = " (on request)" if t.optional else ""
                 typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")

@@ -4,6 +4,7 @@ import dataclasses
 from collections import Counter
 from dataclasses import replace
 from itertools import groupby
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -1040,3 +1041,37 @@ def test_the_cards_played_table_counts_every_seat_game_of_each_card_once():
     for a, b in (("in_deck_won", "in_deck"), ("drawn_won", "drawn"), ("played_won", "played")):
         assert (t[a] <= t[b]).all()
     assert t["played"].sum() > 0
+
+
+# ---- the command line ----------------------------------------------------------------------------------------
+def test_simulate_takes_a_deck_list_file_as_a_side(tmp_path):
+    """`--side deck=FILE,forces=A+B`: the run plays that list (its manifest keeps the canonical
+    side and the list's unsupported cards); a bad list fails in one line naming the file, line
+    and card, with exit code 2 and no run directory."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    deck = deck_file(tmp_path, "green")
+    out = tmp_path / "run"
+    r = CliRunner().invoke(app, ["simulate", "zenonzard", "--games", "200", "-s", "aggro", "-s", "control",
+                                 "--side", f"deck={deck},forces=Phoenix+Minotaur", "--side", "forces=Siren+Sphinx",
+                                 "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["sides"] == [f"deck={deck},forces=Phoenix+Minotaur", "forces=Siren+Sphinx"]
+    seatings = manifest["runs"][0]["seatings"][0]["strategies"]
+    assert seatings[0]["side"] == f"deck={Path(deck).resolve()},forces=Minotaur+Phoenix"
+    decks = pl.read_parquet(out / "decks.parquet")
+    assert set(decks.filter(pl.col("seat") == 0)["deck"]) == {"green.txt"}
+    lacking = manifest["runs"][0]["unsupported"]
+    assert lacking and all(":" in c for c in lacking)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("10 Miner of Aguma\n4x Fire Beetle\nNo Such Card\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["simulate", "zenonzard", "--games", "10", "--side", f"deck={bad}",
+                                 "--out", str(tmp_path / "bad-run")])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+    assert f"{bad} line 3" in r.output and "No Such Card" in r.output
+    assert not (tmp_path / "bad-run").exists()

@@ -144,6 +144,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                if tested.height else None)
     skill_fig = plots.skill_vs_luck(result.skill, out / "figures" / "skill_vs_luck.png", result.labels)
     item = result.restrictable or "card"
+    passive = get_game(result.game).restrict_act[1] if result.game else "removed"
     # the columns a rung has: restricted play only for a game that declares it, the game's own
     # measures when its tables gave them, capped games only when there were some
     rungs = result.rungs
@@ -188,7 +189,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                     tested(r, pvalue(r["p_adjusted"]))]
         if has_capped:
             row.append(pct(r["capped"] / max(r["games"] + r["capped"], 1)))
-        row += [pct(r[c]) for c in measures]
+        for c in measures:  # a measure with {c}_lo and {c}_hi columns shows its interval beside it
+            row += [pct(r[c])] + ([ci(r[f"{c}_lo"], r[f"{c}_hi"])] if f"{c}_lo" in rungs.columns else [])
         if has_top:
             row += [tested(r, str(r["top_card"])), tested(r, pp(r["top_card_effect"], signed=True)),
                     tested(r, pvalue(r["top_card_p"]))]
@@ -197,8 +199,10 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     rung_rows = [rung_row(r) for r in rungs.iter_rows(named=True)]
     header = (["strategy", "players", "games"]
               + (["team win rate", "95% CI"] if result.cooperative else ["seat gap", "95% CI", "seat test p"])
-              + (["capped"] if has_capped else []) + list(measures.values())
-              + ([f"top {item}", "change without it", "its Holm p"] if has_top else []))
+              + (["capped"] if has_capped else [])
+              + [h for c, h in measures.items() for h in ([h, "95% CI"] if f"{c}_lo" in rungs.columns else [h])]
+              + ([f"top {item}", "change without it" if passive == "removed" else f"change {passive}",
+                  "its Holm p"] if has_top else []))
     explained = ("Every seat plays the strategy; games: the finished ones (the seat test's); seat "
                  "gap = best minus worst seat win rate with its 95% interval; p: equal-seats "
                  "chi-square, Holm-adjusted over the player counts; " if not result.cooperative else
@@ -208,9 +212,11 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
         explained += "capped: the share of games the turn cap stopped (they hand out no win); "
     if has_top:
         mode = get_game(result.game).restrict_meaning("always") if result.game else "denied"
+        mode = mode if passive == "removed" else passive  # a swap says what it swaps for
         explained += (f"top {item}: the {item} which, {mode} for one seat (restricted "
                       "play, paired on the same games), changes that seat's win rate most — "
-                      f"negative: the {item} matters, positive: the seat does better without it — "
+                      f"negative: the {item} matters, positive: the seat does better "
+                      f"{'without it' if passive == 'removed' else passive} — "
                       f"with its Holm-adjusted p over the rung's {item}s; ")
     explained += "a dash: no seat's share varied, nothing to test."
     skill_rows = [[Code(r["strategy"]), Code(r["against"]), str(r["players"]), f"{r['games']:,}",

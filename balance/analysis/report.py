@@ -42,6 +42,7 @@ ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means ad
 POWER = 0.9  # the power the detectable edge is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
 MAX_NAMED = 10  # a verdict sentence lists at most this many items by name (a table lists all)
+HELPS_NAMED = 3  # the card verdict names this many items whose restriction helps, the largest first
 REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
@@ -719,9 +720,12 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         parts += [f"the {top['card']} matters most — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
-    for r in helps.iter_rows(named=True):
+    for r in helps.head(HELPS_NAMED).iter_rows(named=True):
         parts += [("; " if parts else "") + act.format(f"the {r['card']}") + " ", Strong("helps"),
                   f": {diff_ci(r['difference'], r['lo'], r['hi'])}, Holm-adjusted {p_phrase(r['p_adjusted'])}"]
+    if helps.height > HELPS_NAMED:  # the largest are named; the table lists every one
+        parts += [f"; {act.format(f'any one of {helps.height - HELPS_NAMED} other {item}s')} also helps, by less "
+                  "(the table names them)"]
     if not found.height:
         top = g.row(int(g["difference"].abs().arg_max()), named=True)
         none = (f"no {item}'s removal changes its seat's win rate detectably" if passive == "removed" else

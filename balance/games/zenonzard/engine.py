@@ -137,10 +137,11 @@ class Engine(BaseEngine):
         self.max_length = rules.turn_cap or rules.turn_bound
 
     def game_totals(self) -> dict:
-        n = len(self.decks)
-        # deck_stats[seat, deck, opponent deck, (games, wins)]; force_stats[seat, pair, FS_*]
+        """deck_stats[seat, deck, opponent deck, (games, wins)]; force_stats[seat, pair, (games,
+        wins, Forces lost, life left)]; card_stats[card, kernel.CS_*]; with a plan, card_trials."""
         from .kernel import CS_N
 
+        n = len(self.decks)
         out = {"deck_stats": np.zeros((2, n, n, 2), np.int64),
                "force_stats": np.zeros((2, len(PAIRS), 4), np.int64),
                "card_stats": np.zeros((len(self.cards), CS_N), np.int64)}

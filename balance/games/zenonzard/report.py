@@ -201,15 +201,17 @@ def variant_hint(a: ZenonzardAnalysis) -> dict | None:
 
 
 def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
-    """The game's columns of a `balance ladder` rung: the first player's win rate and the share
-    of games ended by deck-out; with empty tables, the columns and headings alone."""
-    schema = {"players": pl.Int8, "first_player": pl.Float64}
+    """The game's columns of a `balance ladder` rung: the first player's win rate (with its
+    Wilson interval: first_player_lo, _hi) and the share of games ended by deck-out; with empty
+    tables, the columns and headings alone."""
+    schema = {"players": pl.Int8, "first_player": pl.Float64, "first_player_lo": pl.Float64,
+              "first_player_hi": pl.Float64}
     if "seats" not in tables:
         return [("first_player", "first player wins", pl.DataFrame(schema=schema)),
                 ("deck_out", "deck-outs", pl.DataFrame(schema={"players": pl.Int8, "deck_out": pl.Float64}))]
-    first = tables["seats"].group_by("players").agg(
-        (pl.col("win_share").filter(pl.col("seat") == 0).sum()
-         / pl.col("games").filter(pl.col("seat") == 0).sum()).alias("first_player"))
+    first = tables["seats"].filter(pl.col("seat") == 0).group_by("players").agg(pl.col("games", "win_share").sum())
+    first = aggregate.rate(first, "win_share", "games", "first_player", "wilson").select(
+        "players", "first_player", "first_player_lo", "first_player_hi")
     deck_out = tables["outcomes"].group_by("players").agg(
         (pl.col("games").filter(pl.col("outcome") == "deck-out").sum() / pl.col("games").sum()).alias("deck_out"))
     return [("first_player", "first player wins", first), ("deck_out", "deck-outs", deck_out)]
