@@ -91,6 +91,15 @@ def stand_in(row: np.ndarray) -> np.ndarray:
     out[CF_BP], out[CF_DP], out[CF_KW] = bp, dp, 0
     return out
 
+def _add_counts(target: np.ndarray, rows: np.ndarray, columns) -> None:
+    """target[..., k] += the sum of ``columns[k]`` (int64[n] each) per flat row index ``rows``
+    (int64[n] into target's leading axes, flattened): np.add.at, as bincounts (exact for
+    integers below 2**53)."""
+    flat = target.reshape(-1, target.shape[-1])
+    for k, column in enumerate(columns):
+        flat[:, k] += np.rint(np.bincount(rows, weights=column, minlength=flat.shape[0])).astype(np.int64)
+
+
 class Engine(BaseEngine):
     """Plays games of one rules object with one strategy per seat, each seat on a deck and a
     Force pair.
@@ -162,11 +171,11 @@ class Engine(BaseEngine):
                       None, pair_of.astype(np.int16),
                       {"deck": deck_of, "life_left": life, "forces_lost": destroyed}, totals)
         kit.fold_chunk(chunk, totals)
+        d = len(self.decks)
         for s in range(2):
-            np.add.at(totals["deck_stats"], (s, deck_of[:, s], deck_of[:, 1 - s], 0), 1)
-            np.add.at(totals["deck_stats"], (s, deck_of[:, s], deck_of[:, 1 - s], 1), won[:, s])
-            for k, column in enumerate((np.ones(n, np.int64), won[:, s], destroyed[:, s], life[:, s])):
-                np.add.at(totals["force_stats"], (s, pair_of[:, s], k), column)
+            _add_counts(totals["deck_stats"][s], deck_of[:, s] * d + deck_of[:, 1 - s], (np.ones(n, np.int64), won[:, s]))
+            _add_counts(totals["force_stats"][s], pair_of[:, s], (np.ones(n, np.int64), won[:, s], destroyed[:, s],
+                                                                  life[:, s]))
         if self.card_strength is not None:
             self._play_swapped(state, seed, games, deck_of, won, totals["card_trials"])
         return chunk
