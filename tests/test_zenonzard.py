@@ -739,7 +739,18 @@ SIDED = [  # (sides, rules): drawn, a mirror pool of two-colour decks, fixed par
     (["forces=Minotaur+Phoenix", "deck=reference:blue"], Rules()),
     (["deck=duo:red+blue,forces=Chimera+Siren"] * 2, Rules(decks="reference")),
     (["FILE,forces=Cyclops+Siren", "drawn"], Rules(decks="mono+duo", deck_pool=30)),
+    (["MAGIC,forces=Chimera+Pegasus", "forces=Orthrus+Phoenix"], Rules()),  # dead magic cards in hand
 ]
+
+
+def magic_deck_file(tmp_path) -> str:
+    """A red list whose last four field minions are four different magic cards (v1 never plays
+    them: they sit in the hand as dead cards)."""
+    magic = [c for c in cards() if c.kind == cat.MAGIC and c.cost is not None][:4]
+    deck = generate("mono", "red", Rules(), 0, 0)[:-4] + magic
+    path = tmp_path / "magic.txt"
+    path.write_text("\n".join(c.id for c in deck), encoding="utf-8")
+    return str(path)
 
 
 @pytest.mark.parametrize("case", range(len(SIDED)))
@@ -748,7 +759,8 @@ def test_the_engine_plays_the_references_games_with_drawn_and_given_sides(case, 
     deck, outcome, length) for 40 games, with sides drawn, given in part, given from a file."""
     sides, rules = SIDED[case]
     if sides is not None:
-        sides = [s.replace("FILE", "deck=" + deck_file(tmp_path)) for s in sides]
+        sides = [s.replace("FILE", "deck=" + deck_file(tmp_path)).replace("MAGIC", "deck=" + magic_deck_file(tmp_path))
+                 for s in sides]
     e = engine(("evaluator", "random"), sides, rules)
     chunk = e.play(5, 40, 40)
     for i in range(40):
