@@ -69,7 +69,8 @@ def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where:
             if ends is not None and len(parts) > 2 * ends:
                 parts = parts[:ends] + [f"... {len(parts) - 2 * ends} more ({where})"] + parts[-ends:]
             lines.append((f"{players} players: ", Strong(f"{found.height} {noun}s differ" if found.height > 1
-                                                       else f"1 {noun} differs"), f" from {average}: " + "; ".join(parts) + ".",))
+                                                       else f"1 {noun} differs"),
+                          f" from {average}: " + "; ".join(parts) + ".",))
             continue
         far = g.row(int(g["difference"].abs().arg_max()), named=True)
         edge = float(g["detectable"].max())

@@ -131,7 +131,8 @@ def _mana(colours: tuple[str, ...], rules) -> list[Card]:
 
 
 def _fill(cands: list[Card], rules, choose: Callable[[list[Card]], Card], curve=CURVE) -> list[Card]:
-    """The 30 field slots of ``curve`` (CURVES' values) in curve order; ``choose`` picks one card of a slot's eligible list
+    """The 30 field slots of ``curve`` (CURVES' values) in curve order; ``choose`` picks one
+    card of a slot's eligible list
     (catalogue order). A card is eligible while the deck holds fewer than ``max_copies`` of its
     name; a cost with none eligible falls back to the nearest lower cost that has one, then the
     nearest higher."""

@@ -173,7 +173,8 @@ class Engine(BaseEngine):
         kit.fold_chunk(chunk, totals)
         d = len(self.decks)
         for s in range(2):
-            _add_counts(totals["deck_stats"][s], deck_of[:, s] * d + deck_of[:, 1 - s], (np.ones(n, np.int64), won[:, s]))
+            _add_counts(totals["deck_stats"][s], deck_of[:, s] * d + deck_of[:, 1 - s],
+                        (np.ones(n, np.int64), won[:, s]))
             _add_counts(totals["force_stats"][s], pair_of[:, s], (np.ones(n, np.int64), won[:, s], destroyed[:, s],
                                                                   life[:, s]))
         if self.card_strength is not None:

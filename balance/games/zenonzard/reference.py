@@ -238,8 +238,8 @@ class Game:
         if len(seat.base) >= self.rules.base_max:
             default = n - 1
         elif cards:
-            default = max(range(len(cards)), key=lambda i: (max(self.need(s, col) for col in seat.card(cards[i]).colours),
-                                                            -i))
+            default = max(range(len(cards)), key=lambda i: (
+                max(self.need(s, col) for col in seat.card(cards[i]).colours), -i))
         else:
             default = n - 2
         i = self.choose(s, n, default)
@@ -386,7 +386,8 @@ class Game:
             u.active = False
         seat.hand.remove(c)
         if len(seat.field) >= self.rules.field_max:
-            weakest = min(range(len(seat.field)), key=lambda i: (self.bp(s, seat.field[i]), self.dp(s, seat.field[i]), i))
+            weakest = min(range(len(seat.field)),
+                          key=lambda i: (self.bp(s, seat.field[i]), self.dp(s, seat.field[i]), i))
             seat.trash.append(seat.field.pop(self.choose(s, len(seat.field), weakest)).card)
         seat.field.append(Unit(c, self.rules.summon_enters == "active", self.turn))
 

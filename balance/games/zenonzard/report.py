@@ -225,7 +225,8 @@ def methods() -> list[tuple]:
          "per game (the default) the pair and the deck are assigned at random, so the difference "
          "is causal. The detectable difference is for the Bonferroni level, 90% power.",),
         ("Curve features: least squares of the first player's win (0/1) on its deck's feature minus "
-         "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over features and player "
+         "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over "
+         "features and player "
          "counts. An association across randomly dealt decks: a feature comes with the cards that "
          "make it, so a slope is not the feature's own effect.",),
         ("Card strength (causal, with --card-strength): restricted play (Jaffe et al., AIIDE 2012) "

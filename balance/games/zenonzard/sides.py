@@ -1,11 +1,12 @@
 """A ZENONZARD seat's side: its deck and its Force pair (what ``--side`` takes).
 
 Syntax: ``deck=DECK,forces=A+B``, either part alone, a bare Force pair ``A+B``, or ``drawn``
-(both parts drawn: fixes another seat's side alone). DECK is a
-generated deck (``mono:red``, ``duo:red+blue``, ``reference:red``, optionally on another curve
-of ``decks.CURVES``: ``mono:red/low``) or a deck list file
-(``decks.read_list``); A and B are two different Forces (any case, either order). A part not
-given is drawn per game (``Rules.decks``, ``deck_pool``; the Force pair uniformly of 45).
+(both parts drawn: fixes another seat's side alone). DECK is a generated deck (``mono:red``,
+``duo:red+blue``, ``reference:red``, optionally on another curve of ``decks.CURVES``:
+``mono:red/low``) or a deck list file
+(``decks.read_list``; its path may not hold a comma, which separates the parts); A and B are
+two different Forces (any case, either order). A part not given is drawn per game
+(``Rules.decks``, ``deck_pool``; the Force pair uniformly of 45).
 
 The counters' side is the Force pair (``side_names``: the 45 pairs): the deck is counted in
 the game's ``decks`` table. So ``--side`` names an open set (any file) and the game checks it
