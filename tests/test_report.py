@@ -217,3 +217,42 @@ def test_sides_get_win_rates_and_a_side_against_side_matrix():
     lo, hi = stats.wilson(60.0, 150.0)
     assert robots["games"] == 150 and robots["rate"] == pytest.approx(0.4)
     assert (robots["lo"], robots["hi"]) == pytest.approx((lo, hi))
+
+
+def test_card_verdict_names_the_largest_helps_counts_the_rest_and_says_what_was_done():
+    """Planted effects (the tests already made): A hurts most; B..F help, largest first; G was
+    paired in one game (no test: a null p, as aggregate.card_effects gives). The verdict names A with the game's act, the three
+    largest helps, counts the other two, and says nothing of G."""
+    from balance.analysis.report import card_verdict
+
+    rows = [("A", -0.05, 1e-9), ("B", 0.04, 1e-8), ("C", 0.03, 1e-7), ("D", 0.02, 1e-6), ("E", 0.015, 1e-4),
+            ("F", 0.01, 1e-3), ("G", 0.5, None)]
+    effects = pl.DataFrame({"card": [r[0] for r in rows], "difference": [r[1] for r in rows],
+                            "lo": [r[1] - 0.005 for r in rows], "hi": [r[1] + 0.005 for r in rows],
+                            # (the interval of G is not read: the verdict names no untested card)
+                            "p_adjusted": [r[2] for r in rows], "unchanged": [False] * len(rows)})
+    text = "".join(str(p) for p in card_verdict(effects, "card", "swapping {} for its stand-in",
+                                                "swapped for its stand-in"))
+    assert text.startswith("the A matters most — swapping it for its stand-in costs its seat 5.00 pp")
+    for card in "BCD":
+        assert f"swapping the {card} for its stand-in helps" in text
+    assert "swapping any one of 2 other cards for its stand-in also helps, by less" in text
+    assert "the E" not in text and "the F" not in text and "G" not in text
+    assert text.endswith("6 of 7 cards change their seat's win rate detectably (Holm over the run's card tests).")
+    four = effects.filter(pl.col("card") != "F")  # one beyond the three is named, not counted
+    assert "swapping the E for its stand-in helps" in "".join(
+        str(p) for p in card_verdict(four, "card", "swapping {} for its stand-in", "swapped for its stand-in"))
+
+
+def test_card_effects_leaves_a_card_of_one_game_untested():
+    """A card paired in a single game has no variance: null interval and p, outside Holm's
+    family (the other cards' adjusted p are those of a family of two)."""
+    from balance.analysis.aggregate import card_effects
+
+    trials = pl.DataFrame({"players": [2] * 3, "seat": [0] * 3, "strategy": ["x"] * 3, "card": ["a", "b", "c"],
+                           "when": ["always"] * 3, "games": [1, 400, 400],
+                           "win_share_unrestricted": [1.0, 200.0, 200.0],
+                           "win_share_restricted": [0.0, 150.0, 199.0], "diff_sq_sum": [1.0, 50.0, 1.0]})
+    e = card_effects(trials).sort("card")
+    assert e["p_value"][0] is None and e["lo"][0] is None and e["difference"][0] == -1.0
+    assert e["p_adjusted"][1] == min(1.0, 2 * e["p_value"][1]) and e["p_adjusted"][1] < 0.05

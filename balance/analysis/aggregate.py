@@ -156,7 +156,7 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     every card and player count of the run (one family: the verdict reads them together).
     ``unchanged``: not one game's win share moved (the differences are all zero), so the card
     made no difference at all in these games and there is no test to speak of. A card paired
-    in fewer than 2 games has no interval and no test (NaN lo, hi, p_value, p_adjusted).
+    in fewer than 2 games has no interval and no test (null lo, hi, p_value, p_adjusted).
     """
     pooled = (trials.group_by("players", "card", "when")
               .agg(pl.col("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum").sum())
@@ -167,9 +167,8 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     # a card paired in fewer than 2 games (a rare card of a short run) has no variance: its row
     # keeps its mean but no interval or test, and stays out of the Holm family
     tested = games >= 2
-    mean, lo, hi, p = (np.full(len(games), np.nan) for _ in range(4))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = (denied - base) / games
+    mean = (denied - base) / games  # every row has games >= 1
+    lo, hi, p = (np.full(len(games), np.nan) for _ in range(3))
     if tested.any():
         test = stats.paired_mean_test((denied - base)[tested], pooled["diff_sq_sum"].to_numpy()[tested],
                                       games[tested], CONFIDENCE)
@@ -178,8 +177,10 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     adjusted[tested] = stats.holm(p[tested])
     return pooled.with_columns(
         unrestricted=pl.Series(base / games), restricted=pl.Series(denied / games),
-        difference=pl.Series(mean), lo=pl.Series(lo), hi=pl.Series(hi), p_value=pl.Series(p),
-        p_adjusted=pl.Series(adjusted),
+        # untested rows get nulls, not NaN: polars orders NaN above every number, so a NaN p would
+        # pass a ">= alpha" filter as "no detectable difference"
+        difference=pl.Series(mean), lo=pl.Series(lo, nan_to_null=True), hi=pl.Series(hi, nan_to_null=True),
+        p_value=pl.Series(p, nan_to_null=True), p_adjusted=pl.Series(adjusted, nan_to_null=True),
         unchanged=pl.col("diff_sq_sum") == 0,
     ).select("players", "card", "when", "games", "unrestricted", "restricted", "difference", "lo",
              "hi", "p_value", "p_adjusted", "unchanged")

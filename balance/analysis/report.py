@@ -720,12 +720,13 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         parts += [f"the {top['card']} matters most — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
-    for r in helps.head(HELPS_NAMED).iter_rows(named=True):
+    named = helps if helps.height <= HELPS_NAMED + 1 else helps.head(HELPS_NAMED)  # the largest; the table has all
+    for r in named.iter_rows(named=True):
         parts += [("; " if parts else "") + act.format(f"the {r['card']}") + " ", Strong("helps"),
                   f": {diff_ci(r['difference'], r['lo'], r['hi'])}, Holm-adjusted {p_phrase(r['p_adjusted'])}"]
-    if helps.height > HELPS_NAMED:  # the largest are named; the table lists every one
-        parts += [f"; {act.format(f'any one of {helps.height - HELPS_NAMED} other {item}s')} also helps, by less "
-                  "(the table names them)"]
+    if helps.height > named.height:
+        parts += [f"; {act.format(f'any one of {helps.height - named.height} other {item}s')} also helps, "
+                  "by less (the table names them)"]
     if not found.height:
         top = g.row(int(g["difference"].abs().arg_max()), named=True)
         none = (f"no {item}'s removal changes its seat's win rate detectably" if passive == "removed" else
