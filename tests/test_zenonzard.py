@@ -947,9 +947,13 @@ def test_a_fair_game_is_called_fair_and_given_sides_are_not_called_causal():
     text = verdict_text(a)
     for noun in ("Force pair", "life split", "colour", "curve"):
         assert f"2 players: no {noun} differs from the average seat's" in text
-    given = zr.analyse(synthetic(500, 1, {}), {"sides": ["forces=Siren+Minotaur"]}, "wilson")
+    assert "Card strength was not measured" in text and "text beyond" not in text
+    given = zr.analyse(synthetic(500, 1, {}), {"sides": ["forces=Siren+Minotaur"],
+                                               "runs": [{"unsupported": ["red: Fire Beetle (x)", "blue: Y (y)"]}]},
+                       "wilson")
     text = verdict_text(given)
     assert "describe the seats that held them" in text and "doing" not in text
+    assert "2 cards in this run's decks have text beyond the simulated card model" in text
 
 
 def test_the_curve_slope_finds_a_planted_association_and_holds_its_level():
@@ -974,6 +978,8 @@ def test_curves_shift_the_field_costs_and_varied_pools_cross_colours_with_curves
     puts every colour on every curve (deck k: colour k mod 6, curve (k div 6) mod 3)."""
     from balance.games.zenonzard.decks import CURVES, drawn_pool
 
+    # docs/ZENONZARD.md quotes the slots' mean costs
+    assert [round(sum(c * n for c, n in curve) / 30, 2) for curve in CURVES.values()] == [3.37, 4.37, 5.17]
     means = {}
     for name, curve in CURVES.items():
         assert sum(n for _, n in curve) == 30
@@ -1037,6 +1043,14 @@ def test_card_strength_names_a_planted_strong_card_and_leaves_a_vanilla_card_unc
     s, p = effects[strong.name_en], effects[plain.name_en]
     assert s["difference"] < 0 and s["p_adjusted"] < ALPHA
     assert p["unchanged"] and p["difference"] == 0
+    # the report's Cards line names the strong card first, in the swap's words, and the plain one as unchanged
+    from balance.games.zenonzard import report as zr
+
+    a = zr.analyse(run.tables, run.manifest, "wilson")
+    line = verdict_text(a).split("Cards")[1].splitlines()[1]
+    assert line.startswith(f"2 players: the {strong.name_en} ({strong.id}) matters most — swapping it for its "
+                           "stand-in costs its seat"), line
+    assert f"swapping the {plain.name_en} ({plain.id}) for its stand-in changed no game at all" in line
 
 
 def test_the_cards_played_table_counts_every_seat_game_of_each_card_once():

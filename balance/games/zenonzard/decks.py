@@ -291,7 +291,7 @@ def _entry(text: str, rules, at: str) -> tuple[int, str]:
     return int(m.group(1)), rest
 
 
-def _card(text: str, rules, at: str) -> Card:
+def named_card(text: str, rules, at: str) -> Card:
     """The resolved card an entry's card text names (the first playable one in file order)."""
     index, shown = _index()
     hits = index.get(_key(text))
@@ -332,7 +332,7 @@ def read_list(path, rules, forces: Iterable = ()) -> list[Card]:
             continue
         at = f"{path} line {no}: "
         count, name = _entry(entry, rules, at)
-        card = _card(name, rules, at)
+        card = named_card(name, rules, at)
         deck += [card] * count
         seen = lines.setdefault(card.name, [])
         if no not in seen:

@@ -62,13 +62,13 @@ class CardStrengthPlan:
 def card_strength_plan(rules: Rules, when: str, run_games: int, cards=None) -> CardStrengthPlan:
     """A validated plan; ``cards`` as ids or English or Japanese names (any case) of field
     minions the rules can play; None: every field minion of each block's decks."""
-    from .decks import _card
+    from .decks import named_card
 
     if when not in WHEN:
         raise one_of("card-strength mode", when, list(WHEN))
     names = []
     for given in cards or ():
-        card = _card(str(given), rules, "--card: ")
+        card = named_card(str(given), rules, "--card: ")
         if card.kind != FIELD:
             raise BalanceError(f"--card {given!r}: {card_label(card)} is a {card.kind} card; card strength swaps "
                                "field minions (the only cards v1 summons)")
@@ -133,15 +133,15 @@ class Engine(BaseEngine):
         self.state = K.new_state(rules, strategies)  # a template: play copies it
         # the cards tables: each deck slot's card (index into self.cards, -1 for mana and magic)
         self.cards = field_cards(self.decks)
-        index = {c.name: i for i, c in enumerate(self.cards)}
+        self.card_index = {c.name: i for i, c in enumerate(self.cards)}
         self.card_of = np.full((len(self.decks), K.MAX_DECK), -1, np.int64)
         for d, deck in enumerate(self.decks):
             for k, c in enumerate(deck.cards):
-                self.card_of[d, k] = index.get(c.name, -1) if c.kind == FIELD else -1
+                self.card_of[d, k] = self.card_index.get(c.name, -1) if c.kind == FIELD else -1
         self.card_strength = card_strength
-        if card_strength is not None:  # the plan's cards that these decks hold
+        if card_strength is not None:  # the plan's cards that these decks hold (indices into self.cards)
             wanted = card_strength.cards or tuple(c.name for c in self.cards)
-            self.trial_cards = [self.cards[index[n]] for n in wanted if n in index]
+            self.trials = [self.card_index[n] for n in wanted if n in self.card_index]
         self.max_score = 0
         self.max_length = rules.turn_cap or rules.turn_bound
 
@@ -155,7 +155,7 @@ class Engine(BaseEngine):
                "force_stats": np.zeros((2, len(PAIRS), 4), np.int64),
                "card_stats": np.zeros((len(self.cards), CS_N), np.int64)}
         if self.card_strength is not None:
-            out["card_trials"] = np.zeros((len(self.trial_cards), 2, len(card_trials.CardTrial)), np.int64)
+            out["card_trials"] = np.zeros((len(self.trials), 2, len(card_trials.CardTrial)), np.int64)
         return out
 
     def play(self, seed: int, first_game: int, n_games: int) -> Chunk:
@@ -201,26 +201,24 @@ class Engine(BaseEngine):
                    life, destroyed, deck_of, pair_of, swap_seat, pool_swapped, self.card_of, card_stats)
         return winner, turns, end, life, destroyed, deck_of, pair_of
 
-    def swapped_pool(self, card: Card) -> np.ndarray:
-        """The decks with every copy of ``card`` (by name) swapped for its stand-in."""
+    def swapped_pool(self, card: int) -> np.ndarray:
+        """The decks with every copy of card ``card`` (an index into self.cards) swapped for
+        its stand-in."""
         pool = self.pool.copy()
-        for d, deck in enumerate(self.decks):
-            for k, c in enumerate(deck.cards):
-                if c.kind == FIELD and c.name == card.name:
-                    pool[d, k] = stand_in(self.pool[d, k])
+        for d, k in zip(*np.nonzero(self.card_of == card)):
+            pool[d, k] = stand_in(self.pool[d, k])
         return pool
 
     def _play_swapped(self, state, seed: int, games: np.ndarray, deck_of: np.ndarray, won: np.ndarray,
                       trials: np.ndarray) -> None:
         """Replay the chunk's games once per plan card and seat whose deck holds it, that seat's
         copies swapped (``swapped_pool``); add the seat's paired win units into trials
-        int64[len(trial_cards), 2, len(CardTrial)]."""
+        int64[len(self.trials), 2, len(CardTrial)]."""
         from .kernel import CS_N
 
         no_cards = np.zeros((0, CS_N), np.int64)
-        index = {c.name: i for i, c in enumerate(self.cards)}
-        for i, card in enumerate(self.trial_cards):
-            holds = (self.card_of == index[card.name]).any(axis=1)  # [D]: the decks holding it
+        for i, card in enumerate(self.trials):
+            holds = (self.card_of == card).any(axis=1)  # [D]: the decks holding it
             pool = None
             for s in range(2):
                 rows = np.flatnonzero(holds[deck_of[:, s]])
@@ -236,7 +234,7 @@ class Engine(BaseEngine):
         winner int64[n] (-1 capped)."""
         from .kernel import CS_N
 
-        pool = self.pool if card is None else self.swapped_pool(next(c for c in self.cards if c.name == card))
+        pool = self.pool if card is None else self.swapped_pool(self.card_index[card])
         return self._kernel(self.state.copy(), seed, np.ascontiguousarray(games, np.int64),
                             -1 if card is None else seat, pool, np.zeros((0, CS_N), np.int64))[0]
 
@@ -274,7 +272,7 @@ class Engine(BaseEngine):
         }, CARDS_PLAYED)
         if self.card_strength is not None:
             out["card_strength"] = card_trials.frame(
-                p, self.labels(), [card_label(c) for c in self.trial_cards], self.card_strength.when,
+                p, self.labels(), [card_label(self.cards[i]) for i in self.trials], self.card_strength.when,
                 totals["card_trials"], pl.String)
         return out
 
