@@ -638,7 +638,8 @@ def restrict(
 
         for r in result.table.iter_rows(named=True):
             typer.echo(f"  card {r['card']:>2}: {diff_ci(r['difference'], r['lo'], r['hi'])}, "
-                       f"Holm p = {r['p_adjusted']:.2g}")
+                       + (f"Holm p = {r['p_adjusted']:.2g}" if r["p_adjusted"] is not None
+                          else "untested (paired in fewer than 2 games)"))
         typer.echo(f"-> {out}")
 
 

@@ -381,7 +381,7 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
     for ax, (players, g) in zip(axes, groups):
         g = g.sort("difference")
         y = np.arange(g.height)
-        clear = ((g["lo"] > 0) | (g["hi"] < 0)).to_numpy()  # NaN bounds compare False: unclear
+        clear = ((g["lo"] > 0) | (g["hi"] < 0)).fill_null(False).to_numpy()  # no interval (untested): unclear
         columns = [g[c].to_numpy() for c in ("difference", "lo", "hi")]
         for mask, face, label in ((clear, colour, "interval excludes 0"),
                                   (~clear, "white", "interval includes 0")):
