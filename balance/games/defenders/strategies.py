@@ -1,0 +1,68 @@
+"""Strategies for Defenders of the Realm: declarations (parameters, defaults, bounds, docs).
+
+Every seat plays its own hero, but the policy is a team's: ``coordinated`` looks at the whole
+board (every hero's hand and place) and plays deterministically (it never draws), so a game
+under it depends on the chance stream alone. ``random`` is the floor: each decision uniform
+over its legal options from the seat's own stream (``1 + seat``).
+
+The decisions (``docs/DEFENDERS.md`` gives each in full, both engines follow it):
+
+- the day: ``random`` picks an action kind uniformly among the legal kinds (ending the day is
+  one), then one of that kind's options uniformly (a destination, a card, a colour).
+  ``coordinated`` in order: play a free special card whose trigger holds; attack the general
+  here when the team's expected net hits reach its life plus ``attack_margin``; clear the
+  minions here (Battle Fury when two or more); heal at ``heal_at`` life or less; heal the
+  land here; else go toward the best goal (the location of most value less its distance:
+  minions, plus ``w_overrun`` where one more overruns, ``w_city`` per minion next to Monarch
+  City, ``w_general`` for a general the hero can kill, an inn when the hand's dice for the
+  most advanced general are below ``inn_below``, Monarch City to heal), spending a travel card
+  only when it saves ``travel_saving`` actions over walking; else end the day;
+- commitments to a general's combat: ``random`` each eligible card with probability 1/2;
+  ``coordinated`` every eligible card but Battle Luck, which it keeps for the reroll;
+- Battle Luck, night cards (All Is Quiet, Militia Secures Area, Strong Defenses) and the
+  Wizard's Wisdom: ``random`` each with probability 1/2 when it may; ``coordinated`` on its
+  trigger (a general one step from Monarch City, a line that would overrun or reach Monarch
+  City, a general that would reach it);
+- the Sorceress' shape and the Eagle Rider's style at the start of their turn; the cards
+  discarded to the hand limit.
+
+Secondary choices follow one documented default for every strategy (a special card's targets,
+the Cleric's Turn Undead, the order of a group's rolls, and, by chance, the cards a penalty
+takes and a dead hero's replacement).
+"""
+from balance.core.strategy import Param, StrategyInfo
+
+RANDOM, COORDINATED = 0, 1
+MAX_PARAMS = 9
+# the parameter row of coordinated, in order (kernel and reference read it by these indices)
+ATTACK_MARGIN, HEAL_AT, W_OVERRUN, W_CITY, W_GENERAL, W_TAINT, W_DISTANCE, TRAVEL_SAVING, INN_BELOW = range(MAX_PARAMS)
+
+STRATEGIES: dict[str, StrategyInfo] = {
+    s.name: s
+    for s in (
+        StrategyInfo("random", RANDOM, "Uniform over the legal options of every decision (a floor)."),
+        StrategyInfo("coordinated", COORDINATED,
+                     "A documented team policy: clear threats to Monarch City, heal, gather cards at inns, attack "
+                     "a general when the team's expected hits reach its life. Never draws.",
+                     params=(
+                         Param("attack_margin", 0.5, -3.0, 6.0, "Attack a general when the expected net hits of "
+                               "every hero there, committing every card of its colour, reach its life plus this."),
+                         Param("heal_at", 2.0, 0.0, 6.0, "Heal wounds at this much life or less.", integer=True),
+                         Param("w_overrun", 3.0, 0.0, 10.0, "Extra value of clearing a location one minion short "
+                               "of an overrun."),
+                         Param("w_city", 2.0, 0.0, 10.0, "Extra value per minion on Monarch City and the "
+                               "locations next to it."),
+                         Param("w_general", 6.0, 0.0, 20.0, "Value of a general the heroes there can kill, "
+                               "beside the day's other work."),
+                         Param("w_taint", 2.0, 0.0, 10.0, "Value of a taint crystal the hero expects to "
+                               "remove (Heal the Land, Sanctify) where no minion stands."),
+                         Param("w_distance", 0.5, 0.0, 5.0, "Cost of each step to the day's work (its value: "
+                               "minions expected removed, weighted, plus crystals and a killable general)."),
+                         Param("travel_saving", 2.0, 1.0, 4.0, "Spend a travel card only when it saves this many "
+                               "actions over walking.", integer=True),
+                         Param("inn_below", 2.0, 0.0, 12.0, "Visit an inn when the hand's dice against the "
+                               "general nearest Monarch City are fewer than this.", integer=True),
+                     ),
+                     deterministic=True),
+    )
+}

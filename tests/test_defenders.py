@@ -1,0 +1,433 @@
+"""Defenders of the Realm (issue 13): the components, the rules, the reference engine and the
+spec's worked examples (``rules/defenders-of-the-realm.md``, "Worked examples": each
+``test_example_N`` is example N), and invariants of random play."""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from balance.core.errors import BalanceError
+from balance.core.rng import PyStream
+from balance.core.strategy import parse_strategy
+from balance.games.defenders import catalogue as cat
+from balance.games.defenders.catalogue import (BLACK, BLUE, GREEN, HEROES, PATH_STEPS, RED, SP_BATTLE_LUCK,
+                                               catalogue)
+from balance.games.defenders.reference import game as G
+from balance.games.defenders.reference.team import hit_chance, policy
+from balance.games.defenders.rules import Rules
+from balance.games.defenders.strategies import STRATEGIES
+
+C = catalogue()
+
+
+def loc(name: str) -> int:
+    return C.index(name)
+
+
+def hero(name: str) -> int:
+    return HEROES.index(name)
+
+
+def table(heroes=("Paladin", "Cleric", "Wizard", "Rogue"), strategy="coordinated", rules=None) -> G.State:
+    """A game before setup: an empty board, full supplies, every hero in Monarch City with no
+    cards; seat 0 active at turn 0."""
+    rules = rules or Rules(players=len(heroes))
+    s = parse_strategy(strategy, STRATEGIES)
+    return G.State(rules, 1, 0, [hero(h) for h in heroes],
+                   [policy(s, PyStream(1, 0, 1 + p)) for p in range(len(heroes))])
+
+
+def fixed_dice(st: G.State, faces) -> None:
+    """The next dice of ``st`` are ``faces`` (then an error: the test rolled more than it said)."""
+    it = iter(faces)
+    st.die = lambda: next(it)
+
+
+def put(st: G.State, where: str, colour: int, n: int) -> None:
+    st.minions[loc(where)][colour] += n
+    st.supply[colour] -= n
+
+
+def card_of(colour: int, dice: int, special: int = -1) -> int:
+    """The first hero card of that colour and dice (a special one when ``special`` >= 0)."""
+    for k in range(len(C.card_dice)):
+        if C.card_colour[k] == colour and C.card_dice[k] == dice and C.card_special[k] == special:
+            return k
+    raise KeyError((colour, dice, special))
+
+
+def cards_of(colour: int, dice: int, n: int) -> list[int]:
+    found = [k for k in range(len(C.card_dice))
+             if C.card_colour[k] == colour and C.card_dice[k] == dice and C.card_special[k] < 0]
+    return found[:n]
+
+
+# ---- the components --------------------------------------------------------------------------
+
+def test_the_board_has_the_spec_counts():
+    assert len(C.names) == 45
+    edges = {(a, int(b)) for a in range(45) for b in C.adjacency[a] if b >= 0}
+    assert len(edges) == 2 * 75 and all((b, a) in edges for a, b in edges)  # symmetric, 75 edges
+    assert C.degree.min() == 1 and C.degree.max() == 6
+    assert Counter(int(x) for x in C.colour) == {RED: 10, GREEN: 11, BLUE: 10, BLACK: 10, cat.NO_COLOUR: 4}
+    assert C.names[C.monarch] == "Monarch City" and sorted(C.names[i] for i in C.inns) == [
+        "Chimera Inn", "Eagle Nest Inn", "Gryphon Inn"]
+    assert sorted(C.names[i] for i in np.flatnonzero(C.chest)) == sorted(
+        ["Monarch City", "Bounty Bay", "Sea Bird Port", "Pleasant Hill", "McCorm Highlands", "Mermaid Harbor",
+         "Land of Amazons"])
+    assert [C.names[i] for i in np.flatnonzero(C.start_gate)] == ["Dancing Stone"]
+    assert (C.distance >= 0).all() and (C.distance == C.distance.T).all()
+
+
+def test_general_paths_are_edges_and_match_their_darkness_lines():
+    """Each general: 4 steps of map edges to Monarch City; 13 general lines (regular cards,
+    patrols and war parties): 3 per path step (Sapphire 2, 3, 4), 2 to Monarch City and 2 Next
+    Location, as the spec counts them."""
+    for g in range(4):
+        path = [int(x) for x in C.path[g]]
+        assert C.colour[path[0]] == g and C.kind[path[0]] == cat.GENERAL_START and path[-1] == C.monarch
+        assert all(C.distance[path[i], path[i + 1]] == 1 for i in range(PATH_STEPS))
+        lines = C.darkness[C.darkness[:, 7] == g]
+        targets = Counter(int(t) for t in lines[:, 8])
+        per_step = [2, 3, 4] if g == BLUE else [3, 3, 3]
+        assert targets == {cat.NEXT_LOCATION: 2, path[1]: per_step[0], path[2]: per_step[1], path[3]: per_step[2],
+                           C.monarch: 2}
+
+
+def test_the_darkness_deck_has_the_spec_kinds():
+    kinds = Counter(int(k) for k in C.darkness[:, 0])
+    assert kinds == {cat.DK_REGULAR: 46, cat.DK_ALL_QUIET: 3, cat.DK_PATROL: 4, cat.DK_WAR_PARTY: 2, cat.DK_MONARCH: 1}
+    regular = C.darkness[C.darkness[:, 0] == cat.DK_REGULAR]
+    # every regular card's minion colours are its locations' colours (the spec's note)
+    assert all(C.colour[row[3]] == row[1] and C.colour[row[6]] == row[4] for row in regular)
+    assert set(int(x) for x in C.darkness[C.darkness[:, 0] == cat.DK_PATROL][:, 8]) == {cat.NEXT_LOCATION}
+
+
+def test_the_hero_deck_has_the_spec_counts():
+    assert len(C.card_dice) == 97 and sum(C.card_special >= 0) == 16
+    per = {}
+    for colour in (RED, BLUE, GREEN, BLACK, cat.ANY):
+        mask = C.card_colour == colour
+        per[colour] = (int(mask.sum()), int(C.card_dice[mask].sum()))
+    assert per == {RED: (22, 27), BLUE: (20, 25), GREEN: (24, 28), BLACK: (23, 26), cat.ANY: (8, 10)}
+    icons = Counter(int(i) for i in C.card_icon[C.card_special < 0])
+    assert icons == {cat.GATE_ICON: 39, cat.HORSE_ICON: 31, cat.EAGLE_ICON: 11}
+    assert sum(C.card_special == SP_BATTLE_LUCK) == 2
+
+
+# ---- the rules ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"players": 5}, "players"),
+    ({"hero_pool": ["Paladin", "Bard"]}, "Bard"),
+    ({"hero_pool": ["Paladin", "Paladin", "Cleric", "Rogue"]}, "twice"),
+    ({"players": 3, "hero_pool": ["Paladin", "Cleric"]}, "at least 3"),
+    ({"general_to_hit": [4, 3, 4]}, "general_to_hit"),
+    ({"war_cards": [1, 2, 9]}, "war_cards"),
+    ({"wound_check": "never"}, "never"),
+    ({"quests": True}, "quests"),
+    ({"turn_cap": 0}, "turn_cap"),
+])
+def test_bad_rules_are_refused_in_one_line(overrides, words):
+    with pytest.raises(BalanceError) as e:
+        Rules.from_overrides(overrides)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_every_rules_key_is_documented_and_the_druid_is_optional():
+    assert set(Rules.keys()) == set(Rules.DOCS)
+    assert "Druid" not in Rules().hero_pool and len(Rules().hero_pool) == 8
+    assert Rules.from_overrides({"hero_pool": list(HEROES)}).pool == tuple(range(9))
+
+
+# ---- the worked examples -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", range(40))
+def test_example_1_setup(game):
+    st = table()
+    st.chance = PyStream(7, game, 0)
+    st.setup()
+    total = sum(map(sum, st.minions))
+    assert total == 30
+    for g in range(4):
+        assert st.minions[C.path[g][0]][g] == 3
+    others = [v for v in range(45) if v not in C.path[:, 0] and st.total(v)]
+    assert 6 <= len(others) <= 12 and sum(st.total(v) for v in others) == 18
+    assert st.total(C.monarch) == 0 and all(st.total(int(i)) == 0 for i in C.inns)
+    assert all(st.total(v) <= 3 for v in range(45))
+    demons3 = sum(st.minions[v][RED] == 3 for v in range(45) if v != C.path[RED][0])
+    assert sum(st.taint) == 1 + demons3 and st.taint[C.path[RED][0]] >= 1
+    assert len(st.dark_deck) == 56 and sorted(st.dark_deck) == list(range(56))
+    assert all(len(h) == 2 for h in st.hand) and len(st.hero_deck) == 97 - 8
+    assert sum(st.supply) + total == 100
+
+
+def test_example_2_a_third_demon_taints():
+    st = table()
+    put(st, "Windy Pass", RED, 2)
+    st.place(RED, 1, loc("Windy Pass"))
+    assert st.minions[loc("Windy Pass")][RED] == 3 and st.taint[loc("Windy Pass")] == 1
+
+
+def test_example_3_an_overrun_spreads_and_a_full_neighbour_takes_a_crystal():
+    st = table()
+    put(st, "Sea Bird Port", BLACK, 3)
+    put(st, "Windy Pass", RED, 3)  # the neighbour already at 3
+    st.place(BLACK, 2, loc("Sea Bird Port"))  # one overrun per instruction: the second minion is dropped
+    assert st.total(loc("Sea Bird Port")) == 3 and st.taint[loc("Sea Bird Port")] == 1
+    for name in ("Rock Bridge Pass", "Brookdale Village", "Father Oak Forest"):
+        assert st.minions[loc(name)][BLACK] == 1
+    assert st.minions[loc("Windy Pass")][BLACK] == 0 and st.taint[loc("Windy Pass")] == 1
+    assert sum(st.taint) == 2 and st.supply[BLACK] == 25 - 3 - 3
+
+
+def test_example_4_a_fifth_minion_in_monarch_city_loses():
+    st = table()
+    put(st, "Monarch City", GREEN, 4)
+    put(st, "Father Oak Forest", GREEN, 3)
+    with pytest.raises(G.GameOver) as end:
+        st.place(GREEN, 1, loc("Father Oak Forest"))
+    assert end.value.outcome == G.CITY_OVERRUN and st.total(C.monarch) == 5
+
+
+def line(general: int, target: str, k: int) -> int:
+    """A Darkness card whose general line is (general, target, k): the index of the first one."""
+    t = cat.NEXT_LOCATION if target == "Next Location" else loc(target)
+    for i, row in enumerate(C.darkness):
+        if row[7] == general and row[8] == t and row[9] == k:
+            return i
+    raise KeyError((general, target, k))
+
+
+def test_example_5_a_general_moves_only_to_its_next_step():
+    st = table()
+    assert C.names[C.path[GREEN][st.step[GREEN]]] == "Thorny Woods"
+    st.general_line(line(GREEN, "Eagle Peak Pass", 2))
+    assert st.step[GREEN] == 0 and st.total(loc("Eagle Peak Pass")) == 0
+    st.general_line(line(GREEN, "Amarak Peak", 2))
+    assert st.step[GREEN] == 1 and st.minions[loc("Amarak Peak")][GREEN] == 2
+    st.general_line(line(GREEN, "Next Location", 2))
+    assert C.names[C.path[GREEN][st.step[GREEN]]] == "Eagle Peak Pass"
+    assert st.minions[loc("Eagle Peak Pass")][GREEN] == 2
+    st.step[GREEN] = 3  # Orc Valley
+    with pytest.raises(G.GameOver) as end:
+        st.general_line(line(GREEN, "Monarch City", 0))
+    assert end.value.outcome == G.GENERAL_IN_CITY
+
+
+def test_a_general_in_its_serious_zone_ignores_its_lines():
+    st = table()
+    st.life[GREEN] = 2
+    st.general_line(line(GREEN, "Amarak Peak", 2))
+    assert st.step[GREEN] == 0
+    st.life[GREEN] = 3
+    st.general_line(line(GREEN, "Amarak Peak", 2))
+    assert st.step[GREEN] == 1
+
+
+@pytest.mark.parametrize("name, shape, ground, wounds", [
+    ("Cleric", G.NO_SHAPE, False, 4), ("Paladin", G.NO_SHAPE, False, 2), ("Dwarf", G.NO_SHAPE, False, 3),
+    ("Rogue", G.NO_SHAPE, False, 1), ("Sorceress", GREEN, False, 2), ("Eagle Rider", G.NO_SHAPE, False, 0),
+    ("Eagle Rider", G.NO_SHAPE, True, 4), ("Sorceress", BLACK, False, 2),
+])
+def test_example_6_end_of_day_wounds(name, shape, ground, wounds):
+    st = table(heroes=(name,))
+    st.loc[0] = loc("Orc Valley")
+    put(st, "Orc Valley", GREEN, 2)
+    put(st, "Orc Valley", BLACK, 1)
+    st.shape[0], st.ground[0] = shape, ground
+    assert st.end_of_day_wounds(0) == wounds
+
+
+def test_example_7_hit_chances_per_die():
+    st = table()
+    assert [hit_chance(st, cat.MINION_TO_HIT[c], 0) for c in (GREEN, RED, BLACK, BLUE)] == [4 / 6, 3 / 6, 3 / 6, 2 / 6]
+    assert hit_chance(st, cat.MINION_TO_HIT[BLACK], 1) == 4 / 6  # the Cleric's +1 against undead
+
+
+def combat_table(general: int, heroes=("Paladin",)) -> G.State:
+    st = table(heroes=heroes)
+    where = int(C.path[general][0])
+    for p in range(len(heroes)):
+        st.loc[p] = where
+    st.turn = 10
+    return st
+
+
+def test_example_8_gorgutts_parry():
+    st = combat_table(GREEN)
+    st.hand[0] = cards_of(GREEN, 1, 5)
+    fixed_dice(st, [6, 4, 1, 3, 2])
+    st.attack_general(GREEN)
+    assert st.life[GREEN] == 4 and not st.slain[GREEN]
+    assert st.combats[-1].cards1 == 5 and st.combats[-1].slain is False
+
+
+def test_example_9_balazargs_curse_and_penalty():
+    st = combat_table(RED)
+    ones = cards_of(RED, 1, 2)
+    two = cards_of(RED, 2, 1)
+    st.hand[0] = ones + two + cards_of(GREEN, 1, 2)
+    st.hp[0] = 5
+    # curse dice [1, 4, 6] (the first card lost), attack dice [5, 2, 4], then the 1d3 wound die
+    fixed_dice(st, [1, 4, 6, 5, 2, 4, 3])
+    st.policies[0] = type("Commit", (), {"commit": lambda self, st, p, g, eligible: ones + two,
+                                         "battle_luck": lambda self, st, p, g: False})()
+    st.attack_general(RED)
+    assert st.life[RED] == 4 and st.hand[0] == []  # every hero card lost
+    assert st.hp[0] == 5 - (2 - 1) and st.loc[0] == C.monarch  # 1d3 = 2 wounds, the Paladin's aura -1
+    assert st.heal_from[RED] == 11  # light zone: heals from the end of the next turn
+
+
+def test_example_10_sapphire_regenerates_and_the_hero_pays():
+    st = combat_table(BLUE, heroes=("Rogue",))
+    st.hand[0] = cards_of(BLUE, 2, 2) + cards_of(RED, 1, 6)
+    fixed_dice(st, [5, 6, 2, 5, 4])  # four attack dice, then the 1d6 of cards lost
+    st.chance = PyStream(3, 0, 0)  # which cards the penalty takes
+    st.attack_general(BLUE)
+    assert st.life[BLUE] == 4 and not st.slain[BLUE]
+    assert st.hp[0] == 6 - 3 and len(st.hand[0]) == 6 - 4 and st.loc[0] == C.monarch
+
+
+def test_example_11_a_general_heals_on_the_clock():
+    st = combat_table(GREEN, heroes=("Paladin", "Cleric", "Wizard"))
+    st.turn = 0
+    st.life[GREEN] = 4
+    st.heal_from[GREEN] = st.turn + 1  # as a failed combat leaving the light zone sets it
+    lives = []
+    for t in range(3):
+        st.turn = t
+        st.heal_generals()
+        lives.append(st.life[GREEN])
+    assert lives == [4, 5, 6] and st.heal_from[GREEN] == -1
+    st.life[GREEN], st.turn = 2, 0
+    st.heal_from[GREEN] = 0 + 3  # serious zone: the attacker's next turn (t + n)
+    lives = []
+    for t in range(4):
+        st.turn = t
+        st.heal_generals()
+        lives.append(st.life[GREEN])
+    assert lives == [2, 2, 2, 3]
+
+
+def test_a_failed_combat_sets_the_clock_by_zone():
+    for left, expected in ((4, 11), (2, 13)):
+        st = combat_table(GREEN, heroes=("Paladin", "Cleric", "Wizard"))
+        st.hand[0] = cards_of(GREEN, 1, 6)
+        hits = 6 - left
+        fixed_dice(st, [6] * hits + [2] * (6 - hits) + [1, 1])
+        st.attack_general(GREEN)
+        assert st.life[GREEN] == left and st.heal_from[GREEN] == expected
+
+
+def test_example_12_the_rogue_draws_five_a_rumor():
+    st = table(heroes=("Rogue",))
+    st.loc[0] = loc("Gryphon Inn")
+    st.actions = 6
+    drawn = st.hero_deck[-10:]
+    for _ in range(2):
+        st.do_action(0, (G.A_RUMORS, -1, RED))
+    kept = [k for k in drawn if C.card_colour[k] == RED or C.card_special[k] >= 0]
+    assert sorted(st.hand[0]) == sorted(kept) and len(st.hero_discard) == 10 - len(kept)
+    assert st.rumors == 2 and (G.A_RUMORS, -1, RED) not in st.day_options(0)
+
+
+def test_a_slain_general_rewards_the_group_and_the_fourth_wins():
+    st = combat_table(BLUE, heroes=("Paladin", "Cleric"))
+    st.hand[0] = cards_of(BLUE, 2, 2)
+    st.hand[1] = []
+    fixed_dice(st, [5, 6, 5, 6])
+    st.attack_general(BLUE)
+    assert st.slain[BLUE] and st.champion == [1, 0] and len(st.hand[0]) == 3 and len(st.hand[1]) == 3
+    assert st.war_status() == G.MID
+    st.slain = [True, True, False, True]  # Varkolak (black) the last one standing
+    st.hand[0] = cards_of(BLACK, 2, 3)
+    st.loc[0] = st.loc[1] = int(C.path[BLACK][0])
+    fixed_dice(st, [6] * 6)
+    with pytest.raises(G.GameOver) as end:
+        st.attack_general(BLACK)
+    assert end.value.outcome == G.WON
+
+
+# ---- whole games -------------------------------------------------------------------------------
+
+def strategies(name, n):
+    return [parse_strategy(name, STRATEGIES)] * n
+
+
+@pytest.mark.parametrize("name", ["random", "coordinated"])
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_games_end_and_repeat_from_their_seed(name, players):
+    r = Rules(players=players)
+    for g in range(6):
+        a = G.play_game(r, strategies(name, players), 5, g)
+        b = G.play_game(r, strategies(name, players), 5, g)
+        assert a == b and a.outcome in range(6) and 1 <= a.length <= r.turn_cap
+        assert a.win_units == [60 if a.outcome == G.WON else 0] * players
+
+
+class Checked(G.State):
+    """A state that checks the spec's invariants after every action and every night."""
+
+    def check(self):
+        r = self.r
+        for col in range(4):
+            on_board = sum(self.minions[v][col] for v in range(45))
+            assert on_board + self.supply[col] == r.minions_per_colour and self.supply[col] >= 0
+        assert sum(self.taint) + self.crystals_left == r.taint_crystals and self.crystals_left >= 0
+        assert all(self.total(v) <= r.location_cap for v in range(45) if v != self.monarch)
+        assert all(self.total(int(i)) == 0 for i in C.inns)
+        for p in range(self.n):
+            assert self.hp[p] <= self.max_hp(p)
+        for g in range(4):
+            assert 0 <= self.step[g] < PATH_STEPS and self.step[g] >= self.seen_step[g] - 1
+            self.seen_step[g] = max(self.seen_step[g], self.step[g])
+            assert 0 <= self.life[g] <= self.max_life[g]
+        cards = sorted(self.hero_deck + self.hero_discard + [k for h in self.hand for k in h])
+        assert cards == list(range(97))
+
+    def do_action(self, seat, action):
+        options = self.day_options(seat)
+        kind, card, arg = action
+        if kind == G.A_SPECIAL and C.card_special[card] == cat.SP_HAMMER:  # the Hammer goes anywhere
+            assert (kind, card, self.hammer_default(seat)) in options and self.can_enter(seat, arg)
+        else:
+            assert action in options
+        super().do_action(seat, action)
+        self.check()
+
+    def night(self, seat):
+        super().night(seat)
+        self.check()
+
+
+@pytest.mark.parametrize("name", ["random", "coordinated"])
+def test_invariants_hold_in_play(name):
+    """Minion supply conserved, crystals within the supply, no location over its cap, heroes'
+    life within their maximum, every hero card somewhere, generals only forward (a Battle
+    Strategy may push one back a step), over 60 games of 4 heroes."""
+    r = Rules(players=4)
+    ends = Counter()
+    for g in range(60):
+        pols = [policy(s, PyStream(3, g, 1 + p)) for p, s in enumerate(strategies(name, 4))]
+        st = Checked(r, 3, g, G.draw_heroes(r, 3, g), pols)
+        st.seen_step = [0] * 4
+        try:
+            st.setup()
+            st.started = True
+            st.check()
+            while st.turn < r.turn_cap:
+                st.hero_turn(st.turn % 4)
+        except G.GameOver as end:
+            ends[end.outcome] += 1
+    assert sum(ends.values()) == 60
+
+
+def test_drawn_heroes_are_distinct_and_from_the_pool():
+    r = Rules(players=4, hero_pool=("Paladin", "Cleric", "Wizard", "Druid", "Rogue"))
+    seen = Counter()
+    for g in range(200):
+        heroes = G.draw_heroes(r, 1, g)
+        assert len(set(heroes)) == 4 and set(heroes) <= set(r.pool)
+        seen.update(heroes)
+    assert set(seen) == set(r.pool)
