@@ -4,6 +4,7 @@ spec's worked examples (``rules/defenders-of-the-realm.md``, "Worked examples": 
 from collections import Counter
 
 import numpy as np
+import polars as pl
 import pytest
 
 from balance.core.errors import BalanceError
@@ -13,6 +14,7 @@ from balance.games.defenders import catalogue as cat
 from balance.games.defenders.catalogue import (BLACK, BLUE, GREEN, HEROES, PATH_STEPS, RED, SP_BATTLE_LUCK,
                                                catalogue)
 from balance.games.defenders.reference import game as G
+from balance.games.defenders.reference import team
 from balance.games.defenders.reference.team import hit_chance, policy
 from balance.games.defenders.rules import Rules
 from balance.games.defenders.strategies import STRATEGIES
@@ -431,3 +433,136 @@ def test_drawn_heroes_are_distinct_and_from_the_pool():
         assert len(set(heroes)) == 4 and set(heroes) <= set(r.pool)
         seen.update(heroes)
     assert set(seen) == set(r.pool)
+
+
+# ---- the kernel plays the reference's games -------------------------------------------------------
+
+from balance.games.defenders import kernel as K  # noqa: E402
+from balance.games.defenders.engine import Engine, champion_units  # noqa: E402
+
+
+def test_the_kernels_constants_are_the_catalogues():
+    assert K.MONARCH == C.monarch and K.STARTING_GATE == int(np.flatnonzero(C.start_gate)[0])
+    assert K.TO_HIT == cat.MINION_TO_HIT and K.PENALTY_WOUNDS == cat.PENALTY_WOUNDS
+    assert K.PENALTY_CARDS == cat.PENALTY_CARDS and K.PATH_STEPS == PATH_STEPS
+    assert (K.N_LOC, K.N_CARDS, K.N_DARK, K.N_HEROES) == (45, 97, 56, 9)
+    assert K.GENERAL_LIFE == (6, 6, 5, 4) == tuple(g["health"] for g in cat.raw()["generals"])
+    assert (K.SP_BATTLE_LUCK, K.SP_SPY, K.SP_HAMMER) == (cat.SP_BATTLE_LUCK, cat.SP_SPY, cat.SP_HAMMER)
+    assert (K.A_SPECIAL, K.A_ATTACK, K.NO_SHAPE) == (G.A_SPECIAL, G.A_ATTACK, G.NO_SHAPE)
+    assert (K.W_INN, K.W_HEAL) == (team.W_INN, team.W_HEAL)
+    from balance.games.defenders import strategies as S
+    assert (K.W_ATTACK_MARGIN, K.W_INN_BELOW, K.W_N) == (S.ATTACK_MARGIN, S.INN_BELOW, S.MAX_PARAMS)
+
+
+def summary(game: G.Game) -> tuple:
+    return (game.outcome, game.length, list(game.sides), list(game.champion), list(game.deaths),
+            [int(x) for x in game.slain], list(game.general_step), game.minions, game.crystals,
+            len(game.combats), sum(c.slain for c in game.combats))
+
+
+def kernel_summaries(chunk) -> list[tuple]:
+    cols = chunk.columns
+    return [(int(chunk.outcome[i]), int(chunk.length[i]), [int(x) for x in chunk.sides[i]],
+             [int(x) for x in cols["champion"][i]], [int(x) for x in cols["deaths"][i]],
+             [int(x) for x in cols["slain"][i]], [int(x) for x in cols["steps"][i]], int(cols["board"][i, 0]),
+             int(cols["board"][i, 1]), int(cols["board"][i, 2]), int(cols["board"][i, 3]))
+            for i in range(len(chunk))]
+
+
+def combat_counts(games) -> Counter:
+    """The reference's combats keyed as the kernel's combats table rows."""
+    out = Counter()
+    for game in games:
+        for c in game.combats:
+            key = (cat.GENERALS[c.general], 1, c.life, c.cards1, c.cards2, c.modifier, c.rerolls) if c.heroes == 1 \
+                else (cat.GENERALS[c.general], c.heroes, -1, -1, -1, -1, -1)
+            out[key] += 1
+            out[key + ("kills",)] += c.slain
+    return out
+
+
+def check_same_games(rules, names, seed, first, n, sides=None):
+    strategies = [parse_strategy(x, STRATEGIES) for x in names]
+    engine = Engine(rules, strategies, sides=sides)
+    chunk = engine.play(seed, first, n)
+    games = [G.play_game(rules, strategies, seed, first + i, sides) for i in range(n)]
+    assert kernel_summaries(chunk) == [summary(g) for g in games]
+    table = engine.tables(chunk.totals)["combats"]
+    got = Counter()
+    for row in table.iter_rows(named=True):
+        key = (row["general"], row["heroes"], row["life"], row["cards1"], row["cards2"], row["modifier"],
+               row["rerolls"])
+        got[key] += row["combats"]
+        got[key + ("kills",)] += row["kills"]
+    assert +got == +combat_counts(games)
+    return chunk
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("name", ["random", "coordinated"])
+def test_kernel_plays_the_references_games(name, players):
+    """Every strategy at 1 to 4 heroes, teams drawn: 150 games each, every per-game result and
+    the combat table identical (1,200 games in all)."""
+    chunk = check_same_games(Rules(players=players), [name] * players, 11, 500, 150)
+    assert len(set(chunk.outcome.tolist())) >= 2  # the games end in more than one way
+
+
+@pytest.mark.parametrize("overrides", [
+    {"war_cards": (0, 1, 2)}, {"overrun_per_instruction": False, "supply_loss_scope": "any"},
+    {"orc_patrol_target": "no_orc", "wound_check": "end_of_turn"},
+    {"group_scope": "committed", "penalty_roll": "shared", "hand_limit": 4},
+    {"general_to_hit": (3, 3, 3, 3), "serious_zone": (0, 0, 0, 0), "late_war_after": 1},
+    {"natural_one_misses": False, "rumor_draw": 4, "heal_elsewhere": 1, "slain_reward_cards": 0},
+    {"hero_pool": tuple(HEROES), "minions_per_colour": 12, "taint_crystals": 6, "turn_cap": 30},
+])
+def test_kernel_plays_the_references_games_under_rule_variants(overrides):
+    rules = Rules.from_overrides({"players": 4, **overrides})
+    check_same_games(rules, ["coordinated", "random", "coordinated", "random"], 3, 0, 60)
+
+
+def test_kernel_plays_the_references_games_with_given_heroes():
+    rules = Rules(players=3, hero_pool=tuple(HEROES))
+    for team_ in (("Wizard", "Sorceress", "Eagle Rider"), ("Druid", "Dwarf", "Ranger"), ("Cleric", "Rogue", "Paladin")):
+        sides = [hero(h) for h in team_]
+        for name in ("random", "coordinated"):
+            chunk = check_same_games(rules, [name] * 3, 9, 40, 40, sides=sides)
+            assert (chunk.sides == np.array(sides)).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["random", "coordinated"])
+def test_kernel_plays_the_references_games_at_length(name):
+    """The slow set: 2,500 games per strategy at 4 heroes and 1,000 at 1 and 2."""
+    check_same_games(Rules(players=4), [name] * 4, 2026, 10_000, 2500)
+    for players in (1, 2):
+        check_same_games(Rules(players=players), [name] * players, 2026, 20_000, 1000)
+
+
+def test_tables_add_up():
+    rules = Rules(players=4)
+    engine = Engine(rules, [parse_strategy("coordinated", STRATEGIES)] * 4)
+    chunk = engine.play(1, 0, 400)
+    t = engine.tables(chunk.totals)
+    assert t["generals"]["games"].to_list() == [400] * 4
+    assert t["generals"]["slain"].sum() == chunk.columns["slain"].sum()
+    assert t["generals"]["in_city"].sum() == (chunk.outcome == G.GENERAL_IN_CITY).sum()
+    assert t["combats"]["combats"].sum() == chunk.columns["board"][:, 2].sum()
+    assert t["combats"]["kills"].sum() == chunk.columns["board"][:, 3].sum()
+    heroes_t = t["heroes"]
+    assert heroes_t.group_by("seat").agg(pl.col("games").sum()).sort("seat")["games"].to_list() == [400] * 4
+    assert heroes_t["champion_units"].sum() == 400 * 60  # one title a game, shared out
+    assert t["champions"]["games"].sum() == 400 * 4
+    assert heroes_t["deaths"].sum() == chunk.columns["deaths"].sum()
+
+
+def test_the_champion_title_is_shared_among_the_most_slayers():
+    scores = np.array([[2, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0]])
+    assert champion_units(scores).tolist() == [[60, 0, 0, 0], [30, 30, 0, 0], [15, 15, 15, 15]]
+
+
+@pytest.mark.parametrize("sides, words", [
+    ([0, 0, 1, 2], "at most once"), ([0, 1, 2], "one per seat"), ([0, 1, 2, 12], "out of range"),
+])
+def test_the_engine_refuses_bad_teams(sides, words):
+    with pytest.raises(BalanceError, match=words):
+        Engine(Rules(players=4), [parse_strategy("random", STRATEGIES)] * 4, sides=sides)

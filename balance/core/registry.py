@@ -26,6 +26,7 @@ BUILT_IN = {
     "avengers-cards": "balance.games.avengers_cards",
     "smash-up": "balance.games.smash_up",
     "zenonzard": "balance.games.zenonzard",
+    "defenders-of-the-realm": "balance.games.defenders",
 }
 
 

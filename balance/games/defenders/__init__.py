@@ -9,6 +9,8 @@ plain-Python oracle, ``kernel.py`` the numba engine that plays the same games.
 """
 from balance.core.game import CAPPED, GameInfo, Kind
 
+from .tables import TABLES
+
 GAME = GameInfo(
     id="defenders-of-the-realm",
     title="Defenders of the Realm",
@@ -22,7 +24,8 @@ GAME = GameInfo(
     score=None,
     length="hero turns",
     side="hero",
-    tables=(),
+    tables=TABLES,
 )
 
 CAPPED_CODE = GAME.capped_code
+WON = GAME.outcomes.index("won")

@@ -75,6 +75,7 @@ class Game:
     outcome: int = CAPPED
     length: int = 0  # hero turns played
     win_units: list[int] = field(default_factory=list)
+    scores: None = None  # no score: the team wins or loses
     champion: list[int] = field(default_factory=list)  # slain-general cards per seat
     deaths: list[int] = field(default_factory=list)  # heroes lost per seat
     slain: list[bool] = field(default_factory=list)  # per general
@@ -82,6 +83,7 @@ class Game:
     combats: list[Combat] = field(default_factory=list)
     minions: int = 0  # on the board at the end
     crystals: int = 0  # on the board at the end
+    start_hands: list[list[int]] = field(default_factory=list)  # each seat's cards after setup
 
 
 class State:
@@ -941,9 +943,11 @@ def play_game(rules: Rules, strategies: list, seed: int, game: int, sides: list[
     heroes = list(sides) if sides is not None else draw_heroes(rules, seed, game)
     st = State(rules, seed, game, heroes, [policy(strategies[p], PyStream(seed, game, 1 + p)) for p in range(n)])
     outcome = CAPPED
+    start_hands: list[list[int]] = []
     try:
         st.setup()
         st.started = True
+        start_hands = [list(h) for h in st.hand]
         while st.turn < rules.turn_cap:
             st.hero_turn(st.turn % n)
     except GameOver as end:
@@ -952,4 +956,4 @@ def play_game(rules: Rules, strategies: list, seed: int, game: int, sides: list[
     return Game(sides=heroes, outcome=outcome, length=st.turn,
                 win_units=[WIN_UNIT if outcome == WON else 0] * n, champion=st.champion, deaths=st.deaths,
                 slain=st.slain, general_step=st.step, combats=st.combats,
-                minions=sum(map(sum, st.minions)), crystals=sum(st.taint))
+                minions=sum(map(sum, st.minions)), crystals=sum(st.taint), start_hands=start_hands)
