@@ -203,3 +203,26 @@ def test_cli_tune_writes_a_usable_tuned_toml(tmp_path):
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, ["tune", "avengers-cards", "--strategy", "random", "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "no parameters to tune" in r.output
+
+
+def test_a_cooperative_team_is_tuned_and_validated_as_a_whole_team(tmp_path):
+    """siege (the toy cooperative game): every seat plays the candidate, so the validation row
+    is the tuned team's own win rate, the same as playing that team directly on the validation
+    seed; no fair share is tested (a team's seats share one result)."""
+    from balance.analysis.tune import TEAM_FIELD
+
+    info = get_game("siege")
+    result = tune("siege", seed=3, threads=2, players=3, budget=1_800, population=6, games_per_candidate=60,
+                  validate_games=600, out=tmp_path / "t")
+    row = result.validation.row(0, named=True)
+    assert result.validation.height == 1 and row["field"] == TEAM_FIELD
+    assert np.isnan(row["fair"]) and np.isnan(row["p_fair_holm"]) and row["beats_field"] is False
+    rules = info.part("rules").Rules.from_overrides(result.manifest["rules"])
+    engine = info.part("engine").Engine(rules, [result.strategy] * 3)
+    team = engine.play(result.manifest["validation_seed"], 0, 600).win_units[:, 0].mean() / 60
+    assert row["win_share"] == pytest.approx(team, abs=1e-12)
+    assert _seating(result.strategy, [parse_strategy("fighter", info.strategies)] * 2, 1, team=True) == \
+        [result.strategy] * 3
+    report = (tmp_path / "t" / "report.md").read_text()
+    assert "plays every one of the 3 seats" in report and "fair share" in report.split("Validation")[1]
+    assert "p vs fair" not in report

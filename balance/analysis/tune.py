@@ -214,8 +214,9 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
             "(or a smaller population / games_per_candidate)")
 
     default = Strategy(start.info, tuple(p.default for p in start.info.params))
-    # a cooperative team is validated in self-play only (its other strategies are no opponents)
-    opponents = ([(default.label, [default] * (players - 1))] if spec.cooperative
+    # a cooperative team plays every seat itself: it is validated as a team against the default
+    # team on the same games (its other strategies are no opponents)
+    opponents = ([(TEAM_FIELD, [default] * (players - 1))] if spec.cooperative
                  else _opponents(default, field_, catalogue, players))
     tune_plan = TunePlan(population, games_per_candidate, generations, len(opponents), validate_games)
     return _Setup(spec, rules, spec.part("engine"), start, default, field_, opponents, tune_plan)
@@ -249,13 +250,18 @@ def _opponents(default: Strategy, field_, catalogue, players: int) -> list[tuple
 
 
 # --------------------------------------------------------------------------------------------
-# playing: one candidate seat, rotated, against a field
+# playing: one candidate seat, rotated, against a field (a cooperative game: the whole team)
+
+TEAM_FIELD = "the whole team"  # the validation row of a cooperative game's tuning
 
 
-def _seating(candidate: Strategy, field_: list[Strategy], seat: int) -> list[Strategy]:
-    """The candidate at ``seat``; the field's j-th strategy at seat (seat + 1 + j) mod P."""
+def _seating(candidate: Strategy, field_: list[Strategy], seat: int, team: bool = False) -> list[Strategy]:
+    """The candidate at ``seat``; the field's j-th strategy at seat (seat + 1 + j) mod P. A
+    cooperative ``team``: the candidate in every seat (the field is ignored)."""
     players = len(field_) + 1
     seats = [candidate] * players
+    if team:
+        return seats
     for j, s in enumerate(field_):
         seats[(seat + 1 + j) % players] = s
     return seats
@@ -277,7 +283,7 @@ def _shares(setup: _Setup, candidate: Strategy, field_: list[Strategy], seed: in
     ``first .. first + n - 1`` (same games and seats for every candidate: common random numbers)."""
     players = setup.rules.players
     for seat, offset, games in _blocks(n, players, chunk):
-        engine = setup.engine_mod.Engine(setup.rules, _seating(candidate, field_, seat))
+        engine = setup.engine_mod.Engine(setup.rules, _seating(candidate, field_, seat, setup.spec.cooperative))
         yield engine.play(seed, first + offset, games).win_units[:, seat] / WIN_UNIT
 
 
@@ -299,19 +305,21 @@ def _matchup(setup: _Setup, tuned: Strategy, label: str, field_: list[Strategy],
     return {"field": label, "games": n, "sums": sums}
 
 
-def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.DataFrame:
+def _validation_table(sums: list[dict], players: int, default_label: str, team: bool = False) -> pl.DataFrame:
     """One row per field: tuned's share vs fair, default's share, paired tuned - default;
-    Holm over both p-values of every row (one family)."""
+    Holm over both p-values of every row (one family). A cooperative ``team`` has no fair
+    share (every seat shares the team's result): only tuned - default is tested (fair and
+    p_fair are NaN)."""
     from balance.analysis import stats
 
-    fair = 1.0 / players
+    fair = float("nan") if team else 1.0 / players
     rows = []
     for m in sums:
         n = m["games"]
         sums = m["sums"]
         t, t2, b, b2, d, d2 = sums.b, sums.b2, sums.a, sums.a2, sums.d, sums.d2
         share, lo, hi = stats.mean_ci(t, t2, n)
-        vs_fair = stats.mean_test(t, t2, n, fair)  # observed (tie-aware) variance
+        vs_fair = {"pvalue": float("nan")} if team else stats.mean_test(t, t2, n, fair)  # tie-aware variance
         base, base_lo, base_hi = stats.mean_ci(b, b2, n)
         paired = stats.paired_mean_test(d, d2, n)
         rows.append({"field": m["field"], "games": n, "win_share": share, "lo": lo, "hi": hi,
@@ -319,11 +327,14 @@ def _validation_table(sums: list[dict], players: int, default_label: str) -> pl.
                      "default_win_share": base, "default_lo": base_lo, "default_hi": base_hi,
                      "difference": paired["mean"], "difference_lo": paired["lo"],
                      "difference_hi": paired["hi"], "p_difference": paired["pvalue"]})
-    adjusted = stats.holm([r["p_fair"] for r in rows] + [r["p_difference"] for r in rows])
+    if team:
+        adjusted = [float("nan")] * len(rows) + list(stats.holm([r["p_difference"] for r in rows]))
+    else:
+        adjusted = stats.holm([r["p_fair"] for r in rows] + [r["p_difference"] for r in rows])
     for r, holm_fair, holm_diff in zip(rows, adjusted[: len(rows)], adjusted[len(rows):]):
         r["p_fair_holm"] = float(holm_fair)
         r["p_difference_holm"] = float(holm_diff)
-        r["beats_field"] = bool(r["win_share"] > fair and holm_fair < ALPHA)
+        r["beats_field"] = bool(not team and r["win_share"] > fair and holm_fair < ALPHA)
         r["beats_default"] = bool(r["difference"] > 0 and holm_diff < ALPHA)
     return pl.DataFrame(rows)
 
@@ -383,7 +394,7 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
         for job in jobs:
             sums.append(job.result())
             progress(2 * validate_games)
-    validation = _validation_table(sums, setup.rules.players, setup.default.label)
+    validation = _validation_table(sums, setup.rules.players, setup.default.label, setup.spec.cooperative)
     history = _history_frame(setup, optimum)
     params = tuned.to_dict()["params"]
     manifest = _manifest(setup, tuned, seed, tune_seed, valid_seed, threads,
@@ -442,6 +453,7 @@ def _manifest(setup: _Setup, tuned: Strategy, seed, tune_seed, valid_seed, threa
         "rules": setup.rules.to_dict(), "strategy": tuned.name, "start": setup.start.label,
         "tuned": tuned.to_dict(), "default": setup.default.to_dict(),
         "against": "self" if setup.field is None else [s.label for s in setup.field],
+        "cooperative": bool(setup.spec.cooperative),
         "seed": seed, "tuning_seed": tune_seed, "validation_seed": valid_seed,
         "population": p.population, "games_per_candidate": p.games_per_candidate,
         "generations": p.generations, "tuning_games": p.tuning_games,
@@ -505,8 +517,11 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
     ax = axes[0]
     ax.plot(gen, h["objective_mean"], label="population mean")
     ax.plot(gen, h["objective_best"], label="best candidate", alpha=0.7)
-    ax.axhline(1.0 / result.manifest["players"], label="fair 1/players", **plots.FAIR_STYLE)
-    ax.set(title="win share vs field", xlabel="generation")
+    if result.manifest.get("cooperative"):
+        ax.set(title="team win rate (every seat the candidate)", xlabel="generation")
+    else:
+        ax.axhline(1.0 / result.manifest["players"], label="fair 1/players", **plots.FAIR_STYLE)
+        ax.set(title="win share vs field", xlabel="generation")
     plots.percent(ax)
     ax.legend(fontsize="x-small")
     for ax, p in zip(axes[1:], info.params):
@@ -525,6 +540,8 @@ def report_markdown(result: TuneResult, directory: Path) -> str:
                                 pvalue, to_markdown)
 
     m, v = result.manifest, result.validation
+    if m.get("cooperative"):
+        return _team_report(result, directory)
     against = m["against"] if m["against"] == "self" else ", ".join(m["against"])
     params = Table(["parameter", "default", "tuned"],
                    [[Code(k), str(m["default"]["params"][k]), str(val)] for k, val in result.params.items()])
@@ -563,3 +580,46 @@ def report_markdown(result: TuneResult, directory: Path) -> str:
             (f"Seed {m['seed']}; validation games use a seed the search never saw.",)])]),
     ]
     return to_markdown(f"{m['game']}: tuned {m['strategy']} ({m['players']} players)", sections, directory)
+
+
+def _team_report(result: TuneResult, directory: Path) -> str:
+    """report_markdown for a cooperative game: the tuned policy plays the whole team, validated
+    against the default team on the same games."""
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
+                                           pvalue, to_markdown)
+
+    m, v = result.manifest, result.validation
+    r = v.row(0, named=True)
+    params = Table(["parameter", "default", "tuned"],
+                   [[Code(k), str(m["default"]["params"][k]), str(val)] for k, val in result.params.items()])
+    table = Table(["team", "team win rate", "95% CI", f"{m['default']['label']} team", "tuned - default", "95% CI",
+                   "p"],
+                  [[Code(result.strategy.label), pct(r["win_share"]), ci(r["lo"], r["hi"]),
+                    pct(r["default_win_share"]), pp(r["difference"], signed=True),
+                    ci(r["difference_lo"], r["difference_hi"], " pp"), pvalue(r["p_difference_holm"])]])
+    better = "is" if r["beats_default"] else "is not"
+    sections = [
+        Section("Tuned parameters", [
+            Para(("Use as ", Code(f"--strategy {m['strategy']}:@DIR"), " or inline ",
+                  Code(result.strategy.label), ".")), params]),
+        Section("Validation on fresh seeds", [
+            Para((f"The tuned team {better} significantly better than the default {m['strategy']} team on the same "
+                  f"games (paired, alpha {ALPHA}).",)),
+            Para((f"A cooperative game: the tuned strategy plays every one of the {m['players']} seats, as does "
+                  f"the default on the same {count(m['validate_games'])} games, so tuned - default is paired "
+                  "game by game (a two-sided z-test); there is no fair share, every seat sharing the team's "
+                  "result.",)),
+            table]),
+        Section("Convergence", [Figure("convergence", directory / "convergence.png",
+                                       "objective and parameters per generation")]),
+        Section("Method", [Bullets([
+            (f"Cross-entropy method on parameters scaled to [0, 1] by their bounds: population "
+             f"{m['population']}, elite {ELITE:.0%}, smoothing {SMOOTHING}, sd floor {SD_FLOOR}; "
+             f"{m['generations']} generations x {count(m['games_per_candidate'])} games per candidate "
+             f"= {count(m['tuning_games'])} tuning games.",),
+            ("Objective: the team's win rate with the candidate in every seat; every candidate of a "
+             "generation plays the same games (common random numbers), a new block of games each "
+             "generation. The answer is the final sampling mean.",),
+            (f"Seed {m['seed']}; validation games use a seed the search never saw.",)])]),
+    ]
+    return to_markdown(f"{m['game']}: tuned {m['strategy']} team ({m['players']} players)", sections, directory)
