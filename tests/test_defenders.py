@@ -128,6 +128,7 @@ def test_the_hero_deck_has_the_spec_counts():
     ({"war_cards": [1, 2, 9]}, "war_cards"),
     ({"wound_check": "never"}, "never"),
     ({"quests": True}, "quests"),
+    ({"start_taint": 12}, "start_taint"),
     ({"turn_cap": 0}, "turn_cap"),
 ])
 def test_bad_rules_are_refused_in_one_line(overrides, words):
@@ -514,6 +515,7 @@ def test_kernel_plays_the_references_games(name, players):
     {"general_to_hit": (3, 3, 3, 3), "serious_zone": (0, 0, 0, 0), "late_war_after": 1},
     {"natural_one_misses": False, "rumor_draw": 4, "heal_elsewhere": 1, "slain_reward_cards": 0},
     {"hero_pool": tuple(HEROES), "minions_per_colour": 12, "taint_crystals": 6, "turn_cap": 30},
+    {"start_taint": 4, "evening_draw": 3, "start_hand": 4, "rumor_actions": 0},
 ])
 def test_kernel_plays_the_references_games_under_rule_variants(overrides):
     rules = Rules.from_overrides({"players": 4, **overrides})
@@ -566,3 +568,12 @@ def test_the_champion_title_is_shared_among_the_most_slayers():
 def test_the_engine_refuses_bad_teams(sides, words):
     with pytest.raises(BalanceError, match=words):
         Engine(Rules(players=4), [parse_strategy("random", STRATEGIES)] * 4, sides=sides)
+
+
+@pytest.mark.parametrize("k", [0, 3])
+def test_start_taint_sets_the_crystals_on_balazargs_start(k):
+    st = table(rules=Rules(players=4, start_taint=k))
+    st.setup()
+    demons3 = sum(st.minions[v][RED] == 3 for v in range(45) if v != C.path[RED][0])
+    assert st.taint[C.path[RED][0]] == k and sum(st.taint) == k + demons3
+    assert st.crystals_left == 12 - sum(st.taint)

@@ -54,9 +54,9 @@ W_INN, W_HEAL = 3.0, 4.0  # team.py's constants
 (R_PLAYERS, R_MINIONS, R_CRYSTALS, R_GATES, R_CAP, R_CITY_LIMIT, R_DEMON_TAINT, R_LATE_AFTER, R_OVERRUN_ONCE,
  R_SUPPLY_ANY, R_PATROL_NO_ORC, R_WOUND_END_OF_TURN, R_GROUP_COMMITTED, R_PENALTY_SHARED, R_START_HAND,
  R_EVENING, R_HAND_LIMIT, R_RUMOR_ACTIONS, R_RUMOR_DRAW, R_SLAIN_REWARD, R_HEAL_ELSEWHERE, R_ONE_MISSES,
- R_TURN_CAP, R_POOL_N) = range(24)
-R_TO_HIT, R_SERIOUS, R_WAR = 24, 28, 32
-R_N = 35
+ R_TURN_CAP, R_POOL_N, R_START_TAINT) = range(25)
+R_TO_HIT, R_SERIOUS, R_WAR = 25, 29, 33
+R_N = 36
 
 # game values gv[G_*]
 (G_TURN, G_ACTIVE, G_ACTIONS, G_RUMORS, G_TELEPORTED, G_AMBUSH_USED, G_ACTIVE_DEAD, G_STARTED, G_OVER,
@@ -106,7 +106,7 @@ def rules_row(rules) -> np.ndarray:
            int(r.orc_patrol_target == "no_orc"), int(r.wound_check == "end_of_turn"),
            int(r.group_scope == "committed"), int(r.penalty_roll == "shared"), r.start_hand, r.evening_draw,
            r.hand_limit, r.rumor_actions, r.rumor_draw, r.slain_reward_cards, r.heal_elsewhere,
-           int(r.natural_one_misses), r.turn_cap, len(r.pool)]
+           int(r.natural_one_misses), r.turn_cap, len(r.pool), r.start_taint]
     row += list(r.general_to_hit) + list(r.serious_zone) + list(r.war_cards)
     assert len(row) == R_N
     return np.array(row, np.int64)
@@ -429,8 +429,8 @@ def setup(st, n, monarch):
         start = st.path[g, 0]
         st.mi[start, g] += 3
         st.sup[g] -= 3
-    st.tn[st.path[RED, 0]] += 1
-    gv[G_CRYSTALS_LEFT] -= 1
+    st.tn[st.path[RED, 0]] += rr[R_START_TAINT]
+    gv[G_CRYSTALS_LEFT] -= rr[R_START_TAINT]
     shuffle_dd(st, gv[G_DDN])
     chosen = stack_empty(N_LOC)
     for v in range(N_LOC):

@@ -30,6 +30,7 @@ DOCS: dict[str, tuple[str, str]] = {
     "minions_per_colour": ("integer 5..100", "Minions of each colour in the supply."),
     "taint_crystals": ("integer 2..50", "Taint crystals; placing the last one loses the game."),
     "gate_tokens": ("integer 1..20", "Magic gate tokens (the starting gate on Dancing Stone is one of them)."),
+    "start_taint": ("integer 0..6", "Taint crystals on Scorpion Canyon (Balazarg's start) at setup."),
     "location_cap": ("integer 2..6", "Minions a location holds before a new one overruns it."),
     "monarch_city_limit": ("integer 1..20", "Minions in Monarch City that lose the game."),
     "demon_taint_at": ("integer 1..6", "Demons at a location that place a taint crystal there when reached."),
@@ -75,6 +76,7 @@ class Rules(RulesBase):
     minions_per_colour: int = 25
     taint_crystals: int = 12
     gate_tokens: int = 5
+    start_taint: int = 1
     location_cap: int = 3
     monarch_city_limit: int = 5
     demon_taint_at: int = 3
@@ -115,6 +117,10 @@ class Rules(RulesBase):
         check_int("minions_per_colour", self.minions_per_colour, 5, 100)
         check_int("taint_crystals", self.taint_crystals, 2, 50)
         check_int("gate_tokens", self.gate_tokens, 1, 20)
+        check_int("start_taint", self.start_taint, 0, 6)
+        if self.start_taint >= self.taint_crystals:
+            raise BalanceError(f"start_taint={self.start_taint} places every crystal of taint_crystals="
+                               f"{self.taint_crystals} at setup; allowed: 0..{self.taint_crystals - 1}")
         check_int("location_cap", self.location_cap, 2, 6)
         check_int("monarch_city_limit", self.monarch_city_limit, 1, 20)
         check_int("demon_taint_at", self.demon_taint_at, 1, 6)

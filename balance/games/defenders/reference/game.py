@@ -284,8 +284,8 @@ class State:
             for _ in range(3):
                 self.minions[start][g] += 1
                 self.supply[g] -= 1
-        self.taint[int(c.path[RED][0])] += 1
-        self.crystals_left -= 1
+        self.taint[int(c.path[RED][0])] += r.start_taint
+        self.crystals_left -= r.start_taint
         self.shuffle(self.dark_deck)
         chosen: set[int] = set()
         taken = 0
