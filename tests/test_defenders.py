@@ -577,3 +577,112 @@ def test_start_taint_sets_the_crystals_on_balazargs_start(k):
     demons3 = sum(st.minions[v][RED] == 3 for v in range(45) if v != C.path[RED][0])
     assert st.taint[C.path[RED][0]] == k and sum(st.taint) == k + demons3
     assert st.crystals_left == 12 - sum(st.taint)
+
+
+# ---- the report: each verdict line points the right way on a planted truth ------------------------
+
+from itertools import combinations  # noqa: E402
+
+from balance.games.defenders import report as R  # noqa: E402
+
+
+def planted_tables(rate_with=None, losses=(700, 100, 150, 50), in_city=(10, 10, 10, 10), kills_scale=1.0,
+                   players=4, games=400):
+    """A run's tables with planted truths: every 4-hero team of the 8 plays ``games`` games, won
+    at 5% or, for a team holding a hero of ``rate_with`` (hero -> rate), that rate; the lost
+    games end by the causes in the proportions ``losses``; the generals enter the city
+    ``in_city`` times; lone combats kill ``kills_scale`` times what the exact odds expect."""
+    rate_with = rate_with or {}
+    rows = []
+    for team_ in combinations(cat.RULES_HEROES, players):
+        rate = max([rate_with.get(h, 0.05) for h in team_])
+        rows.append({"players": players, "team": "+".join(team_), "games": games, "won": round(games * rate)})
+    teams = pl.DataFrame(rows, schema={"players": pl.Int8, "team": pl.String, "games": pl.Int64, "won": pl.Int64})
+    lost = int(teams["games"].sum() - teams["won"].sum())
+    shares = np.array(losses) / sum(losses)
+    counts = np.floor(shares * lost).astype(int)
+    counts[0] += lost - counts.sum()
+    outcomes = pl.DataFrame({"players": [players] * 6, "outcome": list(R.LOSSES) + ["won", "capped"],
+                             "games": list(counts) + [int(teams["won"].sum()), 0],
+                             "length_sum": [0] * 6, "length_sq_sum": [0] * 6,
+                             "won": [0] * 4 + [int(teams["won"].sum()), 0]},
+                            schema_overrides={"players": pl.Int8})
+    total = int(teams["games"].sum())
+    generals = pl.DataFrame({"players": [players] * 4, "general": list(cat.GENERALS), "games": [total] * 4,
+                             "slain": [100] * 4, "in_city": list(in_city), "step_sum": [0] * 4},
+                            schema_overrides={"players": pl.Int8})
+    crows = []
+    for g in cat.GENERALS:
+        for cards1 in range(4, 12):
+            p = R.exact_kill(g, R.ODDS[g].life, cards1, 0, 0, 0)
+            crows.append({"players": players, "general": g, "heroes": 1, "life": R.ODDS[g].life, "cards1": cards1,
+                          "cards2": 0, "modifier": 0, "rerolls": 0, "combats": 2000,
+                          "kills": min(2000, round(2000 * p * kills_scale))})
+    combats = pl.DataFrame(crows)
+    heroes_t = pl.DataFrame({"players": [players], "seat": [0], "hero": ["Paladin"], "games": [1], "won": [0],
+                             "deaths": [0], "slain": [0], "champion_units": [60], "champion_units_won": [0]})
+    champions = pl.DataFrame({"players": [players], "seat": [0], "score": [0], "games": [1], "won": [0]})
+    return {"teams": teams, "outcomes": outcomes, "generals": generals, "combats": combats, "heroes": heroes_t,
+            "champions": champions}
+
+
+def verdict_text(tables) -> str:
+    a = R.analyse(tables, {"sides": "drawn"}, "wilson")
+    out = []
+    for block in R.verdict(a):
+        items = block.items if hasattr(block, "items") else [block.parts]
+        out += ["".join(str(x) for x in item) for item in items]
+    return "\n".join(out)
+
+
+def test_a_planted_strong_hero_is_named_alone_and_a_fair_pool_names_none():
+    """A strong Rogue beats every other hero, and no other hero beats another (the presence test
+    would have called all seven others weak: a team with one of them holds the Rogue less often)."""
+    strong = verdict_text(planted_tables({"Rogue": 0.30}))
+    assert ("4 heroes: 1 hero beats others: Rogue beats Cleric, Dwarf, Eagle Rider, Paladin, Ranger, Sorceress, "
+            "Wizard (by") in strong
+    a = R.analyse(planted_tables({"Rogue": 0.30}), {"sides": "drawn"}, "wilson")
+    assert a.heroes.filter((pl.col("name") == "Wizard") & (pl.col("p_adjusted") < 0.05)).height == 1  # displaced
+    fair = verdict_text(planted_tables())
+    assert "4 heroes: no hero beats another" in fair
+
+
+def test_the_commonest_loss_cause_is_named_only_when_it_leads():
+    assert "lost mostly to the last taint crystal" in verdict_text(planted_tables(losses=(100, 150, 700, 50)))
+    even = verdict_text(planted_tables(losses=(300, 300, 301, 100)))
+    assert "lost as often to" in even and "lost mostly" not in even
+
+
+def test_the_real_threat_is_named_only_when_one_general_leads():
+    assert "Sapphire is the real threat" in verdict_text(planted_tables(in_city=(20, 15, 18, 90)))
+    even = verdict_text(planted_tables(in_city=(30, 31, 29, 30)))
+    assert "no general is a greater threat than another" in even and "real threat" not in even
+
+
+def test_the_dice_check_agrees_with_exact_kills_and_flags_wrong_ones():
+    assert "the simulated combats agree with the exact odds" in verdict_text(planted_tables())
+    wrong = verdict_text(planted_tables(kills_scale=1.15))
+    assert "the simulated combats disagree with the exact odds" in wrong and "do not trust" in wrong
+
+
+def test_a_runs_combats_agree_with_the_exact_odds():
+    """The engine's dice against odds.py: one hero that attacks whenever its expected hits come
+    within 3 of a general's life, 6,000 games (about 20,000 combats; fixed seed, deterministic).
+    If both are right, each general's adjusted p is below 0.001 with probability at most 0.001
+    (Holm's adjusted p is at least the raw one), so this fails by chance at most 0.4% of seeds."""
+    engine = Engine(Rules(players=1), [parse_strategy("coordinated:attack_margin=-3,inn_below=8", STRATEGIES)])
+    chunk = engine.play(2026, 0, 6000)
+    odds = R.odds_check(engine.tables(chunk.totals)["combats"])
+    assert (odds["combats"] > 3000).all() and (odds["p_adjusted"] > 1e-3).all()
+
+
+def test_the_report_part_renders_a_real_run(tmp_path):
+    from balance.core.api import simulate
+    from balance.analysis.report import write_run_report
+
+    simulate("defenders-of-the-realm", players=[1, 2], games=400, strategies=["coordinated"], out=tmp_path / "run")
+    write_run_report(tmp_path / "run")
+    text = (tmp_path / "run" / "report.md").read_text()
+    for heading in ("## Heroes", "## Generals", "## Why games are lost", "## Combat odds", "## King's Champion"):
+        assert heading in text
+    assert "**Dice**" in text and (tmp_path / "run" / "figures" / "combat_odds.png").exists()

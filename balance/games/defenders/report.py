@@ -1,0 +1,563 @@
+"""Defenders of the Realm's own report sections: which heroes and hero pairs help the team, why
+games are lost, which general is the real threat, each general's kill rate, the combat odds
+computed exactly and checked against the simulation, and the King's Champion.
+
+Why the hero tests are causal: a run that draws its team per game (no --side) draws the heroes
+from the game's side stream, independently of everything else, so the team win rate of the
+games with a hero against the games without it is the hero's doing (averaged over its
+team-mates). With the heroes given, the numbers describe the teams that played.
+
+The generic run report (balance.analysis.report) calls these through the game's declaration;
+it already shows the team's win rate by player count and by team, and how games end.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from balance.analysis import aggregate, plots, stats
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
+                                       p_phrase, pct, pp)
+from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
+
+from .catalogue import GENERALS
+from .odds import GENERALS as ODDS, kill_probability
+
+FIGURES = ("heroes", "generals", "losses", "combat_odds")
+LOSSES = ("general in city", "no minions", "no taint", "city overrun")
+LOSS_WORDS = {"general in city": "a general reaching Monarch City", "no minions": "the minion supply running out",
+              "no taint": "the last taint crystal", "city overrun": "Monarch City overrun"}
+MAX_TABLE_DICE = 14  # the attack-size table's rows
+MIN_POINT = 20  # plain combats of one size the figure needs to show the simulated rate
+
+
+@dataclass
+class DefendersAnalysis:
+    """heroes / pairs: per (players, name) the team win rate of the games with the hero (both
+    heroes of the pair) and without, the difference and Holm-adjusted p (``presence``; a
+    description: a hero's presence also displaces others); swaps: per (players, hero, other)
+    the swap contrast that decides which hero is stronger (``swaps``); losses: per (players,
+    cause) its share of the lost games; top_loss: per
+    player count the commonest cause against the next (``loss_ranking``); generals: per
+    (players, general) its kill and city rates; threat: per player count the test of equal
+    city shares over the generals (``threat_test``); odds: per general the lone heroes'
+    combats, kills and the kills the exact odds expect (``odds_check``); attack: the plain
+    combats by attack size (``attack_sizes``); champions: the King's Champion score shares;
+    hero_detail: per (players, hero) deaths, slain generals and title share per game; drawn:
+    the team was drawn per game (the hero tests are causal)."""
+
+    heroes: pl.DataFrame
+    swaps: pl.DataFrame
+    pairs: pl.DataFrame
+    losses: pl.DataFrame
+    top_loss: pl.DataFrame
+    generals: pl.DataFrame
+    threat: pl.DataFrame
+    odds: pl.DataFrame
+    attack: pl.DataFrame
+    champions: pl.DataFrame
+    hero_detail: pl.DataFrame
+    drawn: bool
+
+
+def analyse(tables: dict, manifest: dict, method: str) -> DefendersAnalysis | None:
+    """The game's frames from a run's tables, or None when the run lacks them."""
+    needed = ("teams", "generals", "combats", "heroes", "champions", "outcomes")
+    if any(t not in tables for t in needed):
+        return None
+    teams = tables["teams"]
+    heroes = presence(teams, 1, method)
+    pairs = presence(teams, 2, method)
+    hero_swaps = swaps(teams)
+    losses, top_loss = loss_ranking(tables["outcomes"], method)
+    g = tables["generals"].group_by("players", "general", maintain_order=True).agg(
+        pl.col("games", "slain", "in_city", "step_sum").sum())
+    generals = aggregate.rate(aggregate.rate(g, "slain", "games", "kill", method), "in_city", "games", "city", method)
+    hero_detail = tables["heroes"].group_by("players", "hero").agg(
+        pl.col("games", "deaths", "slain", "champion_units", "champion_units_won", "won").sum()).with_columns(
+        deaths_per_game=pl.col("deaths") / pl.col("games"), slain_per_game=pl.col("slain") / pl.col("games"),
+        title=pl.col("champion_units") / 60 / pl.col("games")).sort("players", "hero")
+    champions = tables["champions"].group_by("players", "score").agg(pl.col("games", "won").sum()).with_columns(
+        share=pl.col("games") / pl.col("games").sum().over("players"),
+        share_won=pl.when(pl.col("won").sum().over("players") > 0)
+        .then(pl.col("won") / pl.col("won").sum().over("players")).otherwise(None)).sort("players", "score")
+    return DefendersAnalysis(heroes, hero_swaps, pairs, losses, top_loss, generals, threat_test(g),
+                             odds_check(tables["combats"]),
+                             attack_sizes(tables["combats"], method), champions, hero_detail,
+                             manifest.get("sides") == "drawn")
+
+
+def presence(teams: pl.DataFrame, size: int, method: str) -> pl.DataFrame:
+    """Per (players, name): the team win rate of the games whose team holds the hero (size 1)
+    or both heroes of a pair (size 2) against the other games at that count; pooled
+    two-proportion z-test, Holm over every row (one family per ``size``). A name held by every
+    team (a pool as large as the team) has nothing to compare and is left out. ``detectable``:
+    the difference these games detect with POWER at the Bonferroni level ALPHA / rows."""
+    from scipy.stats import norm
+
+    rows = []
+    for (players,), g in teams.group_by("players", maintain_order=True):
+        members = [set(t.split("+")) for t in g["team"].to_list()]
+        games, won = g["games"].to_numpy(), g["won"].to_numpy()
+        heroes = sorted(set().union(*members))
+        for names in combinations(heroes, size):
+            holds = np.array([set(names) <= m for m in members])
+            n1, n2 = int(games[holds].sum()), int(games[~holds].sum())
+            if n1 == 0 or n2 == 0:
+                continue
+            rows.append({"players": players, "name": "+".join(names), "games": n1, "won": int(won[holds].sum()),
+                         "other_games": n2, "other_won": int(won[~holds].sum())})
+    schema = {"players": pl.Int64, "name": pl.String, "games": pl.Int64, "won": pl.Int64, "other_games": pl.Int64,
+              "other_won": pl.Int64}
+    out = pl.DataFrame(rows, schema=schema)
+    if out.height == 0:
+        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in
+                                  ("rate", "lo", "hi", "other_rate", "expected", "difference", "p_value",
+                                   "p_adjusted", "detectable")))
+    out = aggregate.rate(out, "won", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
+    out = out.with_columns(other_rate=pl.col("other_won") / pl.col("other_games"),
+                           expected=(pl.col("won") + pl.col("other_won")) / (pl.col("games") + pl.col("other_games")))
+    diff, _, p = stats.two_proportion_test(out["won"].to_numpy(), out["games"].to_numpy(),
+                                           out["other_won"].to_numpy(), out["other_games"].to_numpy())
+    z = norm.ppf(1 - ALPHA / max(out.height, 1) / 2) + norm.ppf(POWER)
+    pooled = (out["won"] + out["other_won"]) / (out["games"] + out["other_games"])
+    q = np.clip(pooled.to_numpy(), 1e-9, 1 - 1e-9)
+    edge = z * np.sqrt(q * (1 - q) * (1 / out["games"].to_numpy() + 1 / out["other_games"].to_numpy()))
+    return out.with_columns(difference=pl.Series(np.atleast_1d(diff)), p_value=pl.Series(np.atleast_1d(p)),
+                            p_adjusted=pl.Series(stats.holm(np.atleast_1d(p))), detectable=pl.Series(edge))
+
+
+def swaps(teams: pl.DataFrame) -> pl.DataFrame:
+    """Per (players, hero, other), hero < other in name order: the team win rate of the games
+    whose team holds the hero but not the other, against those holding the other but not the
+    hero. With teams drawn at random the rest of the team is distributed alike in both, so the
+    difference is the effect of swapping one hero for the other; the presence test cannot say
+    this, since a team holding one hero holds fewer of the others (a strong hero makes every
+    other look weak). Pooled two-proportion z-test, Holm over every pair and player count.
+    ``detectable``: the difference these games detect with POWER at ALPHA / rows."""
+    from scipy.stats import norm
+
+    rows = []
+    for (players,), g in teams.group_by("players", maintain_order=True):
+        members = [set(t.split("+")) for t in g["team"].to_list()]
+        games, won = g["games"].to_numpy(), g["won"].to_numpy()
+        for hero, other in combinations(sorted(set().union(*members)), 2):
+            one = np.array([hero in m and other not in m for m in members])
+            two = np.array([other in m and hero not in m for m in members])
+            n1, n2 = int(games[one].sum()), int(games[two].sum())
+            if n1 and n2:
+                rows.append({"players": players, "hero": hero, "other": other, "games": n1, "won": int(won[one].sum()),
+                             "other_games": n2, "other_won": int(won[two].sum())})
+    out = pl.DataFrame(rows, schema={"players": pl.Int64, "hero": pl.String, "other": pl.String, "games": pl.Int64,
+                                     "won": pl.Int64, "other_games": pl.Int64, "other_won": pl.Int64})
+    if out.height == 0:
+        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in
+                                  ("difference", "p_value", "p_adjusted", "detectable")))
+    diff, _, p = stats.two_proportion_test(out["won"].to_numpy(), out["games"].to_numpy(),
+                                           out["other_won"].to_numpy(), out["other_games"].to_numpy())
+    z = norm.ppf(1 - ALPHA / out.height / 2) + norm.ppf(POWER)
+    q = np.clip(((out["won"] + out["other_won"]) / (out["games"] + out["other_games"])).to_numpy(), 1e-9, 1 - 1e-9)
+    edge = z * np.sqrt(q * (1 - q) * (1 / out["games"].to_numpy() + 1 / out["other_games"].to_numpy()))
+    return out.with_columns(difference=pl.Series(np.atleast_1d(diff)), p_value=pl.Series(np.atleast_1d(p)),
+                            p_adjusted=pl.Series(stats.holm(np.atleast_1d(p))), detectable=pl.Series(edge))
+
+
+def loss_ranking(outcomes: pl.DataFrame, method: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per (players, cause): its share of the lost games (Wilson interval); and per player count
+    the commonest cause against the second: an exact binomial test that, among the games lost to
+    either, each is equally likely (Holm over the player counts)."""
+    from scipy.stats import binomtest
+
+    lost = (outcomes.filter(pl.col("outcome").is_in(LOSSES)).group_by("players", "outcome", maintain_order=True)
+            .agg(pl.col("games").sum()).with_columns(lost=pl.col("games").sum().over("players")))
+    lost = aggregate.rate(lost.filter(pl.col("lost") > 0), "games", "lost", "share", method).sort(
+        "players", "games", descending=[False, True])
+    rows = []
+    for (players,), g in lost.group_by("players", maintain_order=True):
+        if g.height < 2 or g["games"][0] == 0:
+            continue
+        a, b = int(g["games"][0]), int(g["games"][1])
+        rows.append({"players": players, "first": g["outcome"][0], "second": g["outcome"][1], "first_games": a,
+                     "second_games": b, "p_value": binomtest(a, a + b, 0.5).pvalue})
+    schema = {"players": pl.Int64, "first": pl.String, "second": pl.String, "first_games": pl.Int64,
+              "second_games": pl.Int64, "p_value": pl.Float64}
+    top = pl.DataFrame(rows, schema=schema)
+    p = top["p_value"].to_numpy()
+    return lost, top.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
+
+
+def threat_test(generals: pl.DataFrame) -> pl.DataFrame:
+    """Per player count: which general entered Monarch City most often, and the chi-square test
+    that the games lost that way are spread equally over the four generals (a game ends when one
+    enters, so the counts are one multinomial sample); Holm over the player counts."""
+    from scipy.stats import chisquare
+
+    rows = []
+    for (players,), g in generals.group_by("players", maintain_order=True):
+        counts = g["in_city"].to_numpy()
+        total = int(counts.sum())
+        top = int(counts.argmax())
+        p = float(chisquare(counts).pvalue) if total > 0 else 1.0
+        rows.append({"players": players, "general": g["general"][top], "in_city": int(counts[top]),
+                     "lost_this_way": total, "p_value": p if not math.isnan(p) else 1.0})
+    out = pl.DataFrame(rows, schema={"players": pl.Int64, "general": pl.String, "in_city": pl.Int64,
+                                     "lost_this_way": pl.Int64, "p_value": pl.Float64})
+    p = out["p_value"].to_numpy()
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
+
+
+def exact_kill(general: str, life: int, cards1: int, cards2: int, modifier: int, rerolls: int) -> float:
+    """The exact chance that a lone hero with these committed cards kills the general (odds.py)."""
+    if cards1 + cards2 == 0:
+        return 0.0
+    return kill_probability(ODDS[general], [((1,) * cards1 + (2,) * cards2, modifier, rerolls)], life)
+
+
+def _lone_combats(combats: pl.DataFrame) -> pl.DataFrame:
+    """The lone heroes' combats pooled over player counts, each configuration's exact kill chance."""
+    lone = (combats.filter(pl.col("heroes") == 1)
+            .group_by("general", "life", "cards1", "cards2", "modifier", "rerolls")
+            .agg(pl.col("combats", "kills").sum()))
+    exact = [exact_kill(r["general"], r["life"], r["cards1"], r["cards2"], r["modifier"], r["rerolls"])
+             for r in lone.iter_rows(named=True)]
+    return lone.with_columns(exact=pl.Series(exact, dtype=pl.Float64))
+
+
+def odds_check(combats: pl.DataFrame) -> pl.DataFrame:
+    """Per general: a lone hero's combats, kills, and the kills the exact odds expect given each
+    combat's cards, life, modifier and rerolls (sum of exact chances); z = (kills - expected) /
+    sqrt(sum p (1 - p)) (a sum of independent Bernoulli trials), two-sided, Holm over the generals.
+    A disagreement means the engine does not roll the dice the rules say (or odds.py does not)."""
+    from scipy.stats import norm
+
+    lone = _lone_combats(combats)
+    rows = []
+    for general in GENERALS:
+        g = lone.filter(pl.col("general") == general)
+        n = g["combats"].to_numpy().astype(float)
+        p = g["exact"].to_numpy()
+        expected, var = float((n * p).sum()), float((n * p * (1 - p)).sum())
+        kills = int(g["kills"].sum())
+        z = (kills - expected) / math.sqrt(var) if var > 0 else 0.0
+        rows.append({"general": general, "combats": int(n.sum()), "kills": kills, "expected": expected,
+                     "z": z, "p_value": float(2 * norm.sf(abs(z)))})
+    out = pl.DataFrame(rows, schema={"general": pl.String, "combats": pl.Int64, "kills": pl.Int64,
+                                     "expected": pl.Float64, "z": pl.Float64, "p_value": pl.Float64})
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy()), dtype=pl.Float64))
+
+
+def attack_sizes(combats: pl.DataFrame, method: str) -> pl.DataFrame:
+    """Per (general, dice) for 1 .. MAX_TABLE_DICE dice: a lone hero's exact chance to kill the
+    general at full life with no modifier or reroll (odds.attack_table: 1-die cards against the
+    curse) and the expected net hits; beside it, the run's plain combats of that size (a lone
+    hero, full life, no modifier, no reroll; dice = 1-die cards + 2 x 2-die cards): combats,
+    kills, the simulated rate with its interval and the exact chance of the cards actually
+    committed (``exact_committed``; it differs from ``exact`` only for the curse general)."""
+    from .odds import attack_table
+
+    table = pl.concat([attack_table(ODDS[g], MAX_TABLE_DICE).select(
+        "general", "dice", exact="kill_probability", net_hits="expected_net_hits") for g in GENERALS])
+    full = {name: o.life for name, o in ODDS.items()}
+    lone = _lone_combats(combats).filter((pl.col("modifier") == 0) & (pl.col("rerolls") == 0))
+    lone = lone.filter(pl.col("life") == pl.col("general").replace_strict(full, return_dtype=pl.Int8))
+    sized = (lone.with_columns(dice=pl.col("cards1").cast(pl.Int64) + 2 * pl.col("cards2").cast(pl.Int64),
+                               weighted=pl.col("exact") * pl.col("combats"))
+             .group_by("general", "dice").agg(pl.col("combats", "kills", "weighted").sum())
+             .with_columns(exact_committed=pl.col("weighted") / pl.col("combats")).drop("weighted"))
+    out = (table.with_columns(pl.col("dice").cast(pl.Int64)).join(sized, on=["general", "dice"], how="left")
+           .with_columns(pl.col("combats", "kills").fill_null(0)))
+    out = aggregate.rate(out, "kills", "combats", "rate", method)
+    return out.with_columns(*(pl.when(pl.col("combats") > 0).then(pl.col(c)).otherwise(None).alias(c)
+                              for c in ("rate", "rate_lo", "rate_hi")))
+
+
+# --------------------------------------------------------------------------------------------
+# verdict
+
+
+def _swap_lines(frame: pl.DataFrame) -> list[tuple]:
+    """Per player count: each hero that beats others (the swap contrasts found), strongest first."""
+    lines = []
+    for (players,), g in frame.group_by("players", maintain_order=True):
+        found = g.filter(pl.col("p_adjusted") < ALPHA)
+        if found.height == 0:
+            far = g.row(int(g["difference"].abs().arg_max()), named=True)
+            lines.append((_heroes(players), Strong("no hero beats another"),
+                          f": swapping one hero for another changes the team's win rate by less than this run "
+                          f"detects (furthest: {far['hero']} for {far['other']} {pp(-far['difference'], signed=True)}, "
+                          f"adjusted {p_phrase(far['p_adjusted'])}; detectable {pp(float(g['detectable'].max()))} "
+                          f"with {POWER:.0%} power).",))
+            continue
+        beats: dict[str, list] = {}
+        for r in each_row(found):
+            winner, loser = (r["hero"], r["other"]) if r["difference"] > 0 else (r["other"], r["hero"])
+            beats.setdefault(winner, []).append((loser, abs(r["difference"])))
+        order = sorted(beats, key=lambda h: (-len(beats[h]), -max(d for _, d in beats[h]), h))
+        parts = [f"{h} beats {', '.join(name for name, _ in sorted(beats[h]))} ({_by(beats[h])})" for h in order]
+        lines.append((_heroes(players), Strong(f"{len(order)} {'heroes beat' if len(order) > 1 else 'hero beats'} "
+                                               "others"), ": " + "; ".join(parts) + ".",))
+    return lines
+
+
+def _by(found: list) -> str:
+    low, high = min(d for _, d in found), max(d for _, d in found)
+    return f"by {pp(low)}" if pp(low) == pp(high) else f"by {pp(low)} to {pp(high)}"
+
+
+def _heroes(players: int) -> str:
+    return f"{players} hero{'' if players == 1 else 'es'}: "
+
+
+def plural(noun: str) -> str:
+    return noun + ("es" if noun.endswith("o") else "s")
+
+
+def verdict(a: DefendersAnalysis) -> list:
+    """The verdict's Heroes, Hero pairs, Losses, Threat and Dice blocks."""
+    how = ("every game drew its team at random, so a difference is the hero's doing, averaged over its "
+           "team-mates" if a.drawn else "the heroes were given with --side, so these describe the teams "
+           "that played; draw the team (no --side) for a causal answer")
+    blocks = []
+    if a.swaps.height:
+        blocks += [Para((Strong("Heroes"), f" (which hero is stronger: the team's win rate with one hero and not the "
+                         f"other against the reverse; {how}; two-proportion z-tests, Holm over every pair of "
+                         "heroes and player count)."),),
+                   Bullets(_swap_lines(a.swaps))]
+    losses = []
+    for r in each_row(a.top_loss):
+        share = a.losses.filter((pl.col("players") == r["players"]) & (pl.col("outcome") == r["first"])).row(
+            0, named=True)
+        if r["p_adjusted"] < ALPHA:
+            losses.append((_heroes(r["players"]), Strong(f"lost mostly to {LOSS_WORDS[r['first']]}"),
+                           f", {pct(share['share'])} of the lost games ({LEVEL} CI "
+                           f"{ci(share['share_lo'], share['share_hi'])}); "
+                           f"more than to {LOSS_WORDS[r['second']]} ({count(r['second_games'])} games; exact binomial "
+                           f"test, adjusted {p_phrase(r['p_adjusted'])}).",))
+        else:
+            losses.append((_heroes(r["players"]), Strong(f"lost as often to {LOSS_WORDS[r['first']]} as to "
+                                                             f"{LOSS_WORDS[r['second']]}"),
+                           f" ({count(r['first_games'])} and {count(r['second_games'])} games; adjusted "
+                           f"{p_phrase(r['p_adjusted'])}).",))
+    if losses:
+        blocks += [Para((Strong("Why games are lost"), " (the commonest cause against the next, among the "
+                         "games lost to either)."),), Bullets(losses)]
+    threats = []
+    for r in each_row(a.threat):
+        if r["lost_this_way"] == 0:
+            threats.append((_heroes(r["players"]), "no general reached Monarch City.",))
+        elif r["p_adjusted"] < ALPHA:
+            threats.append((_heroes(r["players"]), Strong(f"{r['general']} is the real threat"),
+                            f": it entered Monarch City in {count(r['in_city'])} of the {count(r['lost_this_way'])} "
+                            f"games lost that way (chi-square of an equal spread over the generals, adjusted "
+                            f"{p_phrase(r['p_adjusted'])}).",))
+        else:
+            threats.append((_heroes(r["players"]), Strong("no general is a greater threat than another"),
+                            f" ({count(r['lost_this_way'])} games lost to a general in the city, spread evenly; "
+                            f"adjusted {p_phrase(r['p_adjusted'])}).",))
+    if threats:
+        blocks += [Para((Strong("Generals"), " (which general reaches Monarch City)."),), Bullets(threats)]
+    blocks += [Para((Strong("Dice"), " (a lone hero's combats with a general against the exact odds of the cards "
+                     "it committed; z-test of the kills against their expectation, Holm over the generals)."),),
+               Bullets([_odds_line(a.odds)])]
+    return blocks
+
+
+def _odds_line(odds: pl.DataFrame) -> tuple:
+    tested = odds.filter(pl.col("combats") > 0)
+    if tested.height == 0:
+        return ("No lone hero fought a general in this run: the combat odds were not checked.",)
+    off = tested.filter(pl.col("p_adjusted") < ALPHA)
+    if off.height:
+        names = "; ".join(f"{r['general']} {count(r['kills'])} kills where the odds expect {num(r['expected'], 1)} "
+                          f"(adjusted {p_phrase(r['p_adjusted'])})" for r in each_row(off))
+        return (Strong("the simulated combats disagree with the exact odds"), f": {names}. The engine's dice "
+                "do not follow the rules as odds.py computes them: do not trust this run's combat numbers.",)
+    return (Strong("the simulated combats agree with the exact odds"), f" ({count(int(tested['combats'].sum()))} "
+            f"combats of {tested.height} generals; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}).",)
+
+
+def variant_hint(a: DefendersAnalysis) -> dict | None:
+    """No item to deny: the generic hint (compare a rule change of yours) applies."""
+    return None
+
+
+def methods() -> list[tuple]:
+    return [
+        ("Heroes: for every two heroes, the team's win rate in the games whose team held the first and "
+         "not the second against the reverse; pooled two-proportion z-test, Holm over every pair of "
+         "heroes and player count. With the team drawn per game (the default) the rest of the team is "
+         "distributed alike in both groups, so the difference is the effect of swapping one hero for "
+         "the other. The detectable difference is for the Bonferroni level, 90% power. The with/without "
+         "table and the hero-pair table (both heroes in the team against the other games, Holm) are "
+         "descriptions: a hero's presence also displaces the others.",),
+        ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
+         "of equal chances (Holm over player counts); shares with Wilson intervals.",),
+        ("The real threat: the games lost to a general entering Monarch City, counted per general (one "
+         "per game, so one multinomial sample), chi-square test of an equal spread, Holm over player "
+         "counts. Kill and city rates per general are descriptions with Wilson intervals.",),
+        ("Combat odds: the exact chance that a lone hero kills a general, given the general's life and "
+         "skill and the hero's committed cards, to-hit modifier and reroll passes, by convolution of the "
+         "per-die outcomes and a binomial mixture over the curse (odds.py, scipy). The check sums those "
+         "chances over the run's combats: kills minus expected, over the root of the summed Bernoulli "
+         "variances, a two-sided z-test per general, Holm over the four.",),
+        ("King's Champion: the seats with the most slain-general cards share the title (1/k each); "
+         "shares over all games and over won games.",),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# figures and sections
+
+
+def figures(a: DefendersAnalysis, fig_dir: Path) -> dict[str, Path]:
+    drawn = {}
+    if a.heroes.height:
+        drawn["heroes"] = plots.named_rates(a.heroes, fig_dir / "heroes.png", "hero")
+    drawn["generals"] = generals_figure(a.generals, fig_dir / "generals.png")
+    drawn["losses"] = losses_figure(a.losses, fig_dir / "losses.png")
+    drawn["combat_odds"] = odds_figure(a.attack, fig_dir / "combat_odds.png")
+    return drawn
+
+
+def generals_figure(generals: pl.DataFrame, path: Path) -> Path:
+    """Per player count: each general's kill rate and city rate with their intervals."""
+    counts = generals["players"].unique().sort().to_list()
+    fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 3.2), squeeze=False,
+                             layout="constrained", sharey=True)
+    for ax, players in zip(axes[0], counts):
+        g = generals.filter(pl.col("players") == players)
+        x = np.arange(g.height)
+        plots.interval(ax, x - 0.12, g["kill"].to_numpy(), g["kill_lo"].to_numpy(), g["kill_hi"].to_numpy(),
+                       label="slain")
+        plots.interval(ax, x + 0.12, g["city"].to_numpy(), g["city_lo"].to_numpy(), g["city_hi"].to_numpy(),
+                       label="entered Monarch City")
+        ax.set_xticks(x, g["general"].to_list(), rotation=30)
+        ax.set_title(_heroes(players).rstrip(": "))
+        plots.percent(ax)
+    axes[0][0].legend(fontsize="x-small")
+    return plots.save(fig, path)
+
+
+def losses_figure(losses: pl.DataFrame, path: Path) -> Path:
+    """Per player count: the share of the lost games each cause ended."""
+    counts = losses["players"].unique().sort().to_list()
+    fig, ax = plt.subplots(figsize=(6.5, 3.2), layout="constrained")
+    width = 0.8 / len(LOSSES)
+    for k, cause in enumerate(LOSSES):
+        g = losses.filter(pl.col("outcome") == cause).sort("players")
+        x = np.array([counts.index(p) for p in g["players"].to_list()]) + (k - (len(LOSSES) - 1) / 2) * width
+        ax.bar(x, g["share"].to_numpy(), width, label=cause)
+    ax.set_xticks(range(len(counts)), [f"{p} heroes" for p in counts])
+    ax.set_ylabel("share of the lost games")
+    plots.percent(ax)
+    ax.legend(fontsize="x-small")
+    return plots.save(fig, path)
+
+
+def odds_figure(attack: pl.DataFrame, path: Path) -> Path:
+    """Per general: the exact kill chance by dice committed (line) and, where the run has at least
+    ``MIN_POINT`` plain combats of that size, the simulated rate (points)."""
+    fig, axes = plt.subplots(1, len(GENERALS), figsize=(12, 3.2), squeeze=False, layout="constrained", sharey=True)
+    labelled = False
+    for ax, general in zip(axes[0], GENERALS):
+        g = attack.filter(pl.col("general") == general)
+        ax.plot(g["dice"].to_numpy(), g["exact"].to_numpy(), color="0.3", label="exact")
+        seen = g.filter(pl.col("combats") >= MIN_POINT)
+        if seen.height:
+            plots.interval(ax, seen["dice"].to_numpy(), seen["rate"].to_numpy(), seen["rate_lo"].to_numpy(),
+                           seen["rate_hi"].to_numpy(), label="simulated")
+            if not labelled:
+                ax.legend(fontsize="x-small")
+                labelled = True
+        ax.set(title=general, xlabel="dice committed")
+        plots.percent(ax)
+    return plots.save(fig, path)
+
+
+def _presence_table(frame: pl.DataFrame, what: str) -> Table:
+    rows = [[str(r["players"]), Code(r["name"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"]),
+             count(r["other_games"]), pct(r["other_rate"]), pp(r["difference"], signed=True),
+             p_phrase(r["p_adjusted"])]
+            for r in each_row(frame.sort("players", "difference", descending=[False, True]))]
+    return Table(["heroes", what, "games with", "team win rate", f"{LEVEL} CI", "games without", "without",
+                  "difference", "adjusted p"], rows, left=2)
+
+
+def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
+    out = []
+    if a.heroes.height:
+        blocks = [Para(("Which hero is stronger: for each two heroes, the team's win rate in the games whose team held "
+                        "the first and not the second, against the reverse (the rest of the team is drawn alike in "
+                        "both); two-proportion z-test, Holm over every pair of heroes and player count. Positive: the "
+                        "first hero is the better one.",)),
+                  Table(["heroes", "hero", "instead of", "games", "team win rate", "games", "team win rate",
+                         "difference", "adjusted p"],
+                        [[str(r["players"]), Code(r["hero"]), Code(r["other"]), count(r["games"]),
+                          pct(r["won"] / r["games"]), count(r["other_games"]), pct(r["other_won"] / r["other_games"]),
+                          pp(r["difference"], signed=True), p_phrase(r["p_adjusted"])]
+                         for r in each_row(a.swaps.sort("players", "p_value"))], left=3),
+                  Para(("With each hero in the team, against the games without it (a description: a team holding "
+                        "one hero holds fewer of the others, so a strong hero makes every other look weak here; the "
+                        "swaps above decide).",))]
+        if "heroes" in figures:
+            blocks.append(Figure("heroes", figures["heroes"], "Team win rate with each hero"))
+        blocks.append(_presence_table(a.heroes, "hero"))
+        if a.pairs.height:
+            blocks += [Para(("Hero pairs: both heroes in the team, against the other games (Holm over every pair and "
+                             "player count). A pair of two strong heroes wins more without any synergy; with two "
+                             "heroes the pair is the team (the Team section's composition test).",)),
+                       _presence_table(a.pairs, "pair")]
+        blocks += [Para(("Per hero (the seat's first hero): heroes lost, generals slain and the King's Champion "
+                         "title (shared among the seats with the most slain generals), per game.",)),
+                   Table(["heroes", "hero", "seat-games", "deaths / game", "slain / game", "title share"],
+                         [[str(r["players"]), Code(r["hero"]), count(r["games"]), num(r["deaths_per_game"], 2),
+                           num(r["slain_per_game"], 2), pct(r["title"])] for r in each_row(a.hero_detail)], left=2)]
+        out.append(Section("Heroes", blocks))
+    out.append(Section("Generals", [
+        Para(("Each general's kill rate (games in which it was slain) and city rate (games it ended by entering "
+              "Monarch City), with Wilson intervals; mean step: how far along its path it stood at the end "
+              "(0 its start, 4 the city).",)),
+        Figure("generals", figures["generals"], "Slain and in the city, per general"),
+        Table(["heroes", "general", "games", "slain", f"{LEVEL} CI", "in the city", f"{LEVEL} CI", "mean step"],
+              [[str(r["players"]), r["general"], count(r["games"]), pct(r["kill"]), ci(r["kill_lo"], r["kill_hi"]),
+                pct(r["city"]), ci(r["city_lo"], r["city_hi"]), num(r["step_sum"] / r["games"], 2)]
+               for r in each_row(a.generals)], left=2)]))
+    out.append(Section("Why games are lost", [
+        Para(("The share of the lost games each cause ended, with Wilson intervals (the Game length section "
+              "gives every outcome's share of all games and its length).",)),
+        Figure("losses", figures["losses"], "Causes of the lost games"),
+        Table(["heroes", "cause", "games", "share of losses", f"{LEVEL} CI"],
+              [[str(r["players"]), LOSS_WORDS[r["outcome"]], count(r["games"]), pct(r["share"]),
+                ci(r["share_lo"], r["share_hi"])] for r in each_row(a.losses)], left=2)]))
+    blocks = [Para(("A lone hero's combats with a general: the kills against those the exact odds expect for the "
+                    "cards each hero committed, its to-hit modifier and reroll passes and the general's life "
+                    "(odds.py), per general.",)),
+              Table(["general", "combats", "kills", "expected", "z", "adjusted p"],
+                    [[r["general"], count(r["combats"]), count(r["kills"]), num(r["expected"], 1), num(r["z"], 2),
+                      p_phrase(r["p_adjusted"])] for r in each_row(a.odds)], left=1)]
+    blocks += [Para(("By attack size: a lone hero's exact chance to kill each general at full life with no "
+                     "modifier or reroll (1-die cards against Balazarg's curse) and its expected net hits; beside it "
+                     "the run's plain combats of that size (a lone hero, full life, no modifier, no reroll), the "
+                     "simulated rate with its interval and the exact chance of the cards those heroes committed.",)),
+               Figure("combat_odds", figures["combat_odds"], "Kill chance by dice committed"),
+               Table(["general", "dice", "exact", "net hits", "combats", "simulated", f"{LEVEL} CI",
+                      "exact as committed"],
+                     [[r["general"], str(r["dice"]), pct(r["exact"]), num(r["net_hits"], 2), count(r["combats"]),
+                       pct(r["rate"]) if r["combats"] else "—",
+                       ci(r["rate_lo"], r["rate_hi"]) if r["combats"] else "—",
+                       pct(r["exact_committed"]) if r["combats"] else "—"] for r in each_row(a.attack)], left=1)]
+    out.append(Section("Combat odds", blocks))
+    out.append(Section("King's Champion", [
+        Para(("The score (slain-general cards) of each seat: its share of the seat-games, over all games and over "
+              "the won games.",)),
+        Table(["heroes", "score", "seat-games", "share", "in won games"],
+              [[str(r["players"]), str(r["score"]), count(r["games"]), pct(r["share"]),
+                pct(r["share_won"]) if r["share_won"] is not None else "—"]
+               for r in each_row(a.champions)], left=1)]))
+    return out
