@@ -7,12 +7,14 @@ Measures, side by side in one run (machines are noisy, so ratios matter more tha
 - the report of a 10-million-game run; throughput by threads and backend; peak memory by
   number of games; the cost of checkpoints;
 - smash-up: kernel vs reference, greedy at 2 players and random at 4 players;
-- zenonzard: kernel vs reference, aggro vs control, random and evaluator self-play.
+- zenonzard: kernel vs reference, aggro vs control, random and evaluator self-play;
+- defenders-of-the-realm: kernel vs reference, coordinated and random teams of 4 (and 1) heroes.
 
 Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
        python scripts/bench.py --against REF [--only smash-up]   (kernel games/s of this
                                      tree and of git REF, interleaved in one run; a table only)
-       python scripts/bench.py --only smash-up|zenonzard   (that game's section, updated in --out)
+       python scripts/bench.py --only smash-up|zenonzard|defenders-of-the-realm   (that game's
+                                     section, updated in --out)
 """
 from __future__ import annotations
 
@@ -38,6 +40,9 @@ SMASH_SECTION = "## Games per second (smash-up)"
 # zenonzard (issue 12): (seat 0, seat 1) -> kernel games/s target on one core (None: recorded)
 ZZ_CASES = {("aggro", "control"): 50_000, ("random", "random"): None, ("evaluator", "evaluator"): None}
 ZZ_SECTION = "## Games per second (zenonzard)"
+# defenders-of-the-realm (issue 13): (strategy, heroes) -> kernel games/s target on one core (None: recorded)
+DR_CASES = {("coordinated", 4): 5_000, ("random", 4): None, ("coordinated", 1): None}
+DR_SECTION = "## Games per second (defenders-of-the-realm)"
 
 
 def kernel_rate(players: int, spec: str, games: int, repeats: int) -> float:
@@ -121,6 +126,58 @@ def zenonzard_rates(seats: tuple[str, str], games: int, ref_games: int, repeats:
     for g in range(ref_games):
         play_game(rules, engine.strategies, 0, g)
     return rate, ref_games / (time.perf_counter() - t)
+
+
+def defenders_rates(spec: str, heroes: int, games: int, ref_games: int, repeats: int) -> tuple[float, float]:
+    """(kernel, reference) games/s of Defenders of the Realm on one core, the team drawn per
+    game as in a default run; the reference plays the first ``ref_games`` of the same games."""
+    from balance.core.strategy import parse_strategy
+    from balance.games.defenders.engine import Engine
+    from balance.games.defenders.reference import play_game
+    from balance.games.defenders.rules import Rules
+    from balance.games.defenders.strategies import STRATEGIES
+
+    rules = Rules(players=heroes)
+    engine = Engine(rules, [parse_strategy(spec, STRATEGIES)] * heroes)
+    rate = chunked_rate(engine, games, repeats)
+    t = time.perf_counter()
+    for g in range(ref_games):
+        play_game(rules, engine.strategies, 0, g)
+    return rate, ref_games / (time.perf_counter() - t)
+
+
+def defenders_section(quick: bool, repeats: int) -> list[str]:
+    """The defenders-of-the-realm rows of docs/BENCHMARKS.md (measured now)."""
+    cold, warm = start_seconds("defenders-of-the-realm", "coordinated")
+    print(f"defenders start: cold {cold:.0f} s, warm {warm:.1f} s", flush=True)
+    rows = []
+    for (spec, heroes), target in DR_CASES.items():
+        k, ref = defenders_rates(spec, heroes, 20_000 if quick else 200_000, 50 if quick else 500, repeats)
+        rows.append((spec, heroes, k, ref, target))
+        print(f"defenders {spec:<12} {heroes} heroes kernel {k:>10,.0f} games/s  reference {ref:>7,.1f}  "
+              f"x{k / ref:,.0f}", flush=True)
+    return [
+        DR_SECTION,
+        "",
+        "`python scripts/bench.py --only defenders-of-the-realm` (this section alone) or `make bench`.",
+        "One core, the team drawn per game from the rules' 8 heroes, every counter on (the combat",
+        "tables included); the reference plays the first games of the same run in the same process.",
+        "",
+        "| strategy | heroes | kernel games/s | reference games/s | kernel / reference | target |",
+        "|---|---|---|---|---|---|",
+        *(f"| `{spec}` | {heroes} | {k:,.0f} | {ref:,.1f} | {k / ref:,.0f}x | "
+          f"{f'>= {target:,}: ' + ('met' if k >= target else 'NOT met') if target else 'recorded'} |"
+          for spec, heroes, k, ref, target in rows),
+        "",
+        "Target (issue 13): `coordinated` with 4 heroes >= 5,000 games/s on one core.",
+        f"Measured {time.strftime('%Y-%m-%d')} at {tree_commit()}.",
+        "",
+        "| `balance simulate defenders-of-the-realm --games 100 -s coordinated` (fresh process) | seconds |",
+        "|---|---|",
+        f"| cold (empty numba cache: compiles the kernel) | {cold:.0f} |",
+        f"| warm (cached) | {warm:.1f} |",
+        "",
+    ]
 
 
 def start_seconds(game: str, strategy: str) -> tuple[float, float]:
@@ -416,7 +473,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer games (a smoke run, noisier)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "BENCHMARKS.md"))
     ap.add_argument("--against", metavar="REF", help="compare kernel speed with git REF only")
-    ap.add_argument("--only", choices=["smash-up", "zenonzard"], help="measure one game's section and update it in --out")
+    ap.add_argument("--only", choices=["smash-up", "zenonzard", "defenders-of-the-realm"],
+                    help="measure one game's section and update it in --out")
     ap.add_argument("--cold", action="store_true",
                     help="with --against: time the Smash Up kernel's cold compile in both trees at once")
     args = ap.parse_args()
@@ -426,7 +484,7 @@ def main() -> None:
         cold_against(args.against, 1 if args.quick else 2)
         return
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
-    if args.against and args.only == "zenonzard":
+    if args.against and args.only in ("zenonzard", "defenders-of-the-realm"):
         ap.error("--against compares avengers-cards (default) or smash-up (--only smash-up)")
     if args.against:
         smash = args.only == "smash-up"
@@ -435,8 +493,9 @@ def main() -> None:
         against(args.against, kernel_games, 1 if args.quick else 3, smash)
         return
     repeats = 1 if args.quick else 3
-    if args.only in ("smash-up", "zenonzard"):
-        sections = {"smash-up": smash_section, "zenonzard": zenonzard_section}
+    if args.only in ("smash-up", "zenonzard", "defenders-of-the-realm"):
+        sections = {"smash-up": smash_section, "zenonzard": zenonzard_section,
+                    "defenders-of-the-realm": defenders_section}
         section = sections[args.only](args.quick, repeats)  # minutes: read the file after, not before
         out = Path(args.out)
         out.write_text(replace_section(out.read_text(encoding="utf-8") if out.exists() else "# Benchmarks\n",
@@ -475,6 +534,7 @@ def main() -> None:
     print(f"checkpointing: {with_ckpt:.2f} s vs {without_ckpt:.2f} s without")
     smash = smash_section(args.quick, repeats)
     zenonzard = zenonzard_section(args.quick, repeats)
+    defenders = defenders_section(args.quick, repeats)
     cold = cli_seconds(clear_cache=True)
     warm = cli_seconds(clear_cache=False)
     print(f"balance simulate, 10,000 games: cold {cold:.1f} s, warm {warm:.1f} s")
@@ -557,6 +617,8 @@ def main() -> None:
         *smash,
         "",
         *zenonzard,
+        "",
+        *defenders,
     ]
     out = Path(args.out)
     kept = written_sections(out.read_text(encoding="utf-8") if out.exists() else "", lines)

@@ -857,6 +857,7 @@ def discard_choice(st, p):
     if st.sid[p] == RANDOM:
         return pick(st, p, n)
     best, best_keep = 0, 0
+    tg = target_general(st)
     for i in range(n):
         card = st.hand[p, i]
         colour = st.ccol[card]
@@ -864,6 +865,8 @@ def discard_choice(st, p):
         if colour == ANY or st.gs[colour, GS_SLAIN] == 0:
             keep += 2
         if st.csp[card] >= 0:
+            keep += 3
+        if colour == tg:
             keep += 3
         if i == 0 or keep < best_keep:
             best, best_keep = i, keep
@@ -1154,6 +1157,12 @@ def goal(st, p, monarch):
 
 
 # ---- coordinated: moving -------------------------------------------------------------------------
+@jit_inline
+def card_cost(st, card, tg):
+    """``Coordinated.card_cost``: a card's dice, +3 when it can fight the target general."""
+    return st.cdice[card] + (3 if st.ccol[card] == tg or st.ccol[card] == ANY else 0)
+
+
 @jit
 def nearest_in_range(st, p, low, high, target):
     """Of the locations at ``low..high`` steps the hero may enter (index order), the one nearest
@@ -1186,6 +1195,7 @@ def travel(st, p, target, out):
     here, h = st.hs[p, HS_LOC], st.hs[p, HS_HERO]
     d = st.dist[here, target]
     ts = st.wt[p, W_TRAVEL_SAVING]
+    tg = target_general(st)
     best_kind, best_card, best_v, best_saving = -1, -1, -1, 0
     for step in range(4):  # the free moves, in the reference's order
         kind, v = -1, -1
@@ -1219,7 +1229,8 @@ def travel(st, p, target, out):
         saving = d if kind == A_SPECIAL else d - 1 - st.dist[v, target]
         if saving < ts:
             continue
-        if saving > best_saving or (saving == best_saving and best_card >= 0 and st.cdice[card] < st.cdice[best_card]):
+        if saving > best_saving or (saving == best_saving and best_card >= 0 and
+                                    card_cost(st, card, tg) < card_cost(st, best_card, tg)):
             best_kind, best_card, best_v, best_saving = kind, card, v, saving
     if best_kind >= 0:
         out[0], out[1], out[2] = best_kind, best_card, best_v

@@ -9,14 +9,18 @@ The decisions (``docs/DEFENDERS.md`` gives each in full, both engines follow it)
 
 - the day: ``random`` picks an action kind uniformly among the legal kinds (ending the day is
   one), then one of that kind's options uniformly (a destination, a card, a colour).
-  ``coordinated`` in order: play a free special card whose trigger holds; attack the general
-  here when the team's expected net hits reach its life plus ``attack_margin``; clear the
-  minions here (Battle Fury when two or more); heal at ``heal_at`` life or less; heal the
-  land here; else go toward the best goal (the location of most value less its distance:
-  minions, plus ``w_overrun`` where one more overruns, ``w_city`` per minion next to Monarch
-  City, ``w_general`` for a general the hero can kill, an inn when the hand's dice for the
-  most advanced general are below ``inn_below``, Monarch City to heal), spending a travel card
-  only when it saves ``travel_saving`` actions over walking; else end the day;
+  ``coordinated``, in order: play a free special card whose trigger holds; attack the general
+  here when the expected net hits of the heroes here reach its life plus ``attack_margin``;
+  heal at ``heal_at`` life or less; when the whole team could kill a general (the one nearest
+  Monarch City first) and this hero holds dice for it, go there (and wait, clearing its
+  minions); when the hand's dice against the target general (the one nearest the city) are
+  fewer than ``inn_below``, draw at an inn in reach; else do the day's best work in reach: at
+  each location, the minions its remaining actions there are expected to remove (weighted up
+  by ``w_overrun`` where one more minion overruns and by ``w_city`` next to Monarch City),
+  ``w_taint`` per crystal it expects to cleanse, ``w_general`` for a general it can kill, less
+  ``w_distance`` a step; else head for the location of most value less its distance; else end
+  the day. Moving, it spends a travel card only when the card saves ``travel_saving`` actions
+  over walking, the card of least worth (dice, +3 if it can fight the target general);
 - commitments to a general's combat: ``random`` each eligible card with probability 1/2;
   ``coordinated`` every eligible card but Battle Luck, which it keeps for the reroll;
 - Battle Luck, night cards (All Is Quiet, Militia Secures Area, Strong Defenses) and the
@@ -24,7 +28,8 @@ The decisions (``docs/DEFENDERS.md`` gives each in full, both engines follow it)
   trigger (a general one step from Monarch City, a line that would overrun or reach Monarch
   City, a general that would reach it);
 - the Sorceress' shape and the Eagle Rider's style at the start of their turn; the cards
-  discarded to the hand limit.
+  discarded to the hand limit (``coordinated``: the card of least worth: dice, +2 for a living
+  general's colour or any, +3 for a special card, +3 for the target general's colour).
 
 Secondary choices follow one documented default for every strategy (a special card's targets,
 the Cleric's Turn Undead, the order of a group's rolls, and, by chance, the cards a penalty

@@ -359,6 +359,13 @@ class Coordinated:
                 best, best_score = v, score
         return best
 
+    @staticmethod
+    def card_cost(st, card: int, tg: int) -> int:
+        """What spending a card costs the team: its dice, +3 when it can fight the target general
+        (its colour, or any)."""
+        colour = st.c.card_colour[card]
+        return int(st.c.card_dice[card]) + (3 if colour == tg or colour == ANY else 0)
+
     def nearest(self, st, seat, targets, goal) -> int:
         """Of ``targets`` (index order), the one nearest ``goal`` (the first on a tie)."""
         best = -1
@@ -369,9 +376,11 @@ class Coordinated:
 
     def travel(self, st, seat, goal):
         """One action toward ``goal``: the move saving the most actions over walking (a card only
-        when it saves ``travel_saving``), else a step along a shortest path."""
+        when it saves ``travel_saving``; of two cards saving as much, the one of least worth by
+        ``card_cost``), else a step along a shortest path."""
         c, here, h = st.c, st.loc[seat], st.hero[seat]
         d = int(c.distance[here][goal])
+        tg = target_general(st)
         best, best_saving = None, 0
         others = [v for v in st.gates() if v != here and st.can_enter(seat, v)]
 
@@ -381,7 +390,7 @@ class Coordinated:
                 return
             # more saved wins; on a tie a free move stays, and a card of fewer dice replaces a card
             if saving > best_saving or (saving == best_saving and best is not None and best[1] >= 0
-                                        and c.card_dice[card] < c.card_dice[best[1]]):
+                                        and self.card_cost(st, card, tg) < self.card_cost(st, best[1], tg)):
                 best, best_saving = (kind, card, v), saving
 
         def move(kind, card, targets, free):
@@ -421,12 +430,13 @@ class Coordinated:
 
     def discard(self, st, seat):
         """The hand position of least worth: dice, +2 for a living general's colour or any, +3 for
-        a special card (the first on a tie)."""
+        a special card, +3 for the target general's colour (the first on a tie)."""
         c, best, best_keep = st.c, 0, 0
+        tg = target_general(st)
         for i, card in enumerate(st.hand[seat]):
             colour = int(c.card_colour[card])
             keep = int(c.card_dice[card]) + (2 if colour == ANY or not st.slain[colour] else 0) + \
-                (3 if c.card_special[card] >= 0 else 0)
+                (3 if c.card_special[card] >= 0 else 0) + (3 if colour == tg else 0)
             if i == 0 or keep < best_keep:
                 best, best_keep = i, keep
         return best
