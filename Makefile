@@ -6,8 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test test-slow test-all report report-smash-up report-zenonzard tune tune-smash-up \
-	tune-zenonzard skill bench clean
+.PHONY: install test test-slow test-all report report-smash-up report-zenonzard report-defenders tune \
+	tune-smash-up tune-zenonzard tune-defenders skill bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,7 @@ report: $(STAMP)
 	$(BIN)/balance report $(STUDY)/run --mix $(STUDY)/mix --out $(STUDY)
 	$(MAKE) report-smash-up
 	$(MAKE) report-zenonzard
+	$(MAKE) report-defenders
 
 # Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
 # pair tests are randomised experiments), 2, 3 and 4 players; then card strength at 2 players:
@@ -82,6 +83,32 @@ report-zenonzard: $(STAMP)
 tune-zenonzard: $(STAMP)
 	$(BIN)/balance tune zenonzard --strategy evaluator --against self --budget 3000000 --seed 0 \
 		$(ZZ_STUDY) --validate-games 100000 --out $(ZZ)/tuned-evaluator --force
+
+# Defenders of the Realm (issue 13), the cooperative game: the tuned coordinated team policy
+# (`make tune-defenders`, committed in $(DR)/tuned-coordinated) in every seat, 1 to 4 heroes,
+# each game's team drawn from the 8 heroes (so the hero tests are randomised experiments).
+# Then the difficulty levers at 4 heroes, each against the rulebook on the same games (common
+# random numbers): Darkness cards per night, the war's pace, the minion supply, starting taint.
+DR := reports/defenders-of-the-realm
+DR_TUNED := coordinated:@$(DR)/tuned-coordinated
+DR_GAMES ?= 200000
+DR_VARIANT_GAMES ?= 100000
+report-defenders: $(STAMP)
+	$(BIN)/balance simulate defenders-of-the-realm --players 1,2,3,4 --games $(DR_GAMES) --seed 1 \
+		--strategy $(DR_TUNED) --out $(DR)/run --force
+	$(BIN)/balance report $(DR)/run --out $(DR)
+	$(BIN)/balance compare defenders-of-the-realm --players 4 --strategy $(DR_TUNED) --games $(DR_VARIANT_GAMES) \
+		--seed 2 --variant default --variant "fewer_cards:war_cards=[1, 1, 2]" \
+		--variant "more_cards:war_cards=[2, 2, 3]" --variant "fast_war:late_war_after=2" \
+		--variant "more_minions:minions_per_colour=30" --variant "fewer_minions:minions_per_colour=20" \
+		--variant "clean_start:start_taint=0" --variant "tainted_start:start_taint=3" \
+		--out $(DR)/variants --force
+
+# Defenders: tune the coordinated team's weights in self-play for the team's win rate at 4
+# heroes (cross-entropy, common random numbers), validated on fresh games against the default team.
+tune-defenders: $(STAMP)
+	$(BIN)/balance tune defenders-of-the-realm --strategy coordinated --players 4 --budget 4000000 \
+		--seed 0 --validate-games 100000 --out $(DR)/tuned-coordinated --force
 
 # Skilled play (issue 5): tune greedy by self-play (about 8 minutes on one core), then the
 # ladder random -> heuristics -> greedy -> tuned greedy, and card strength by restricted play.

@@ -61,13 +61,14 @@ def games(
         typer.echo("core tables (every game; pairs for competitive games, scores with a score):")
         for name, (_, keys, meaning) in CORE_TABLES.items():
             typer.echo(f"  {name:<14} {meaning} [keys: {', '.join(keys)}]")
+    width = max(len(g) for g in game_ids()) + 1  # the ids in one column however long the longest
     for game_id in game_ids():
         try:
             info = get_game(game_id)
             sides = f"; seats play as: {info.side}" if info.side else ""
             low, high = info.players
             counts = f"{low}" if low == high else f"{low}-{high}"
-            typer.echo(f"{game_id:<18} {info.title} ({info.kind.value}, {counts} players; "
+            typer.echo(f"{game_id:<{width}}{info.title} ({info.kind.value}, {counts} players; "
                        f"default strategy {info.default_strategy}{sides})")
             for t in info.tables if tables else ():
                 extra = " (on request)" if t.optional else ""
@@ -77,7 +78,7 @@ def games(
                 typer.echo(f"  restricted play: a {info.restrictable} is denied to {info.restrict_seat}; "
                            f"--when {modes}; --card takes {info.restrict_items}")
         except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
-            typer.echo(f"{game_id:<18} (unusable: {e})")
+            typer.echo(f"{game_id:<{width}}(unusable: {e})")
 
 
 @app.command()

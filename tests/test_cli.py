@@ -28,7 +28,11 @@ def test_help_and_version():
 
 
 def test_games_and_strategies_list():
-    assert "avengers-cards" in invoke("games").output
+    listed = invoke("games").output
+    assert "avengers-cards" in listed and "defenders-of-the-realm" in listed
+    lines = [line for line in listed.splitlines() if line and not line.startswith(" ")]
+    # every title starts in one column, however long the longest id
+    assert len({len(line) - len(line.split(" ", 1)[1].lstrip()) for line in lines}) == 1
     out = invoke("strategies", "avengers-cards").output
     for word in ("random", "lowest", "highest", "threshold", "greedy", "margin=1.0", "samples=8", "1..64"):
         assert word in out
