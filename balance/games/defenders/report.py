@@ -93,10 +93,20 @@ def analyse(tables: dict, manifest: dict, method: str) -> DefendersAnalysis | No
                              manifest.get("sides") == "drawn")
 
 
+def _fisher(won, games, other_won, other_games) -> np.ndarray:
+    """Two-sided p-values of Fisher's exact test, row by row, of equal win rates in two groups:
+    exact at any count (a team win rate of a few per cent leaves some cells near 0, where a
+    z-test's normal approximation is not to be trusted)."""
+    from scipy.stats import fisher_exact
+
+    return np.array([fisher_exact([[w, n - w], [ow, on - ow]]).pvalue
+                     for w, n, ow, on in zip(won, games, other_won, other_games)], dtype=float)
+
+
 def presence(teams: pl.DataFrame, size: int, method: str) -> pl.DataFrame:
     """Per (players, name): the team win rate of the games whose team holds the hero (size 1)
-    or both heroes of a pair (size 2) against the other games at that count; pooled
-    two-proportion z-test, Holm over every row (one family per ``size``). A name held by every
+    or both heroes of a pair (size 2) against the other games at that count; Fisher's exact
+    test, Holm over every row (one family per ``size``). A name held by every
     team (a pool as large as the team) has nothing to compare and is left out. ``detectable``:
     the difference these games detect with POWER at the Bonferroni level ALPHA / rows."""
     from scipy.stats import norm
@@ -123,8 +133,8 @@ def presence(teams: pl.DataFrame, size: int, method: str) -> pl.DataFrame:
     out = aggregate.rate(out, "won", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
     out = out.with_columns(other_rate=pl.col("other_won") / pl.col("other_games"),
                            expected=(pl.col("won") + pl.col("other_won")) / (pl.col("games") + pl.col("other_games")))
-    diff, _, p = stats.two_proportion_test(out["won"].to_numpy(), out["games"].to_numpy(),
-                                           out["other_won"].to_numpy(), out["other_games"].to_numpy())
+    diff = (out["won"] / out["games"] - out["other_won"] / out["other_games"]).to_numpy()
+    p = _fisher(out["won"], out["games"], out["other_won"], out["other_games"])
     z = norm.ppf(1 - ALPHA / max(out.height, 1) / 2) + norm.ppf(POWER)
     pooled = (out["won"] + out["other_won"]) / (out["games"] + out["other_games"])
     q = np.clip(pooled.to_numpy(), 1e-9, 1 - 1e-9)
@@ -139,8 +149,9 @@ def swaps(teams: pl.DataFrame) -> pl.DataFrame:
     hero. With teams drawn at random the rest of the team is distributed alike in both, so the
     difference is the effect of swapping one hero for the other; the presence test cannot say
     this, since a team holding one hero holds fewer of the others (a strong hero makes every
-    other look weak). Pooled two-proportion z-test, Holm over every pair and player count.
-    ``detectable``: the difference these games detect with POWER at ALPHA / rows."""
+    other look weak). Fisher's exact test, Holm over every pair and player count.
+    ``detectable``: the difference these games detect with POWER at ALPHA / rows (normal
+    approximation)."""
     from scipy.stats import norm
 
     rows = []
@@ -159,8 +170,8 @@ def swaps(teams: pl.DataFrame) -> pl.DataFrame:
     if out.height == 0:
         return out.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in
                                   ("difference", "p_value", "p_adjusted", "detectable")))
-    diff, _, p = stats.two_proportion_test(out["won"].to_numpy(), out["games"].to_numpy(),
-                                           out["other_won"].to_numpy(), out["other_games"].to_numpy())
+    diff = (out["won"] / out["games"] - out["other_won"] / out["other_games"]).to_numpy()
+    p = _fisher(out["won"], out["games"], out["other_won"], out["other_games"])
     z = norm.ppf(1 - ALPHA / out.height / 2) + norm.ppf(POWER)
     q = np.clip(((out["won"] + out["other_won"]) / (out["games"] + out["other_games"])).to_numpy(), 1e-9, 1 - 1e-9)
     edge = z * np.sqrt(q * (1 - q) * (1 / out["games"].to_numpy() + 1 / out["other_games"].to_numpy()))
@@ -326,7 +337,7 @@ def verdict(a: DefendersAnalysis) -> list:
     blocks = []
     if a.swaps.height:
         blocks += [Para((Strong("Heroes"), f" (which hero is stronger: the team's win rate with one hero and not the "
-                         f"other against the reverse; {how}; two-proportion z-tests, Holm over every pair of "
+                         f"other against the reverse; {how}; Fisher's exact tests, Holm over every pair of "
                          "heroes and player count)."),),
                    Bullets(_swap_lines(a.swaps))]
     losses = []
@@ -390,10 +401,11 @@ def variant_hint(a: DefendersAnalysis) -> dict | None:
 def methods() -> list[tuple]:
     return [
         ("Heroes: for every two heroes, the team's win rate in the games whose team held the first and "
-         "not the second against the reverse; pooled two-proportion z-test, Holm over every pair of "
+         "not the second against the reverse; Fisher's exact test, Holm over every pair of "
          "heroes and player count. With the team drawn per game (the default) the rest of the team is "
          "distributed alike in both groups, so the difference is the effect of swapping one hero for "
-         "the other. The detectable difference is for the Bonferroni level, 90% power. The with/without "
+         "the other. The detectable difference is for the Bonferroni level, 90% power (normal "
+         "approximation). The with/without "
          "table and the hero-pair table (both heroes in the team against the other games, Holm) are "
          "descriptions: a hero's presence also displaces the others.",),
         ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
@@ -494,7 +506,7 @@ def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
     if a.heroes.height:
         blocks = [Para(("Which hero is stronger: for each two heroes, the team's win rate in the games whose team held "
                         "the first and not the second, against the reverse (the rest of the team is drawn alike in "
-                        "both); two-proportion z-test, Holm over every pair of heroes and player count. Positive: the "
+                        "both); Fisher's exact test, Holm over every pair of heroes and player count. Positive: the "
                         "first hero is the better one.",)),
                   Table(["heroes", "hero", "instead of", "games", "team win rate", "games", "team win rate",
                          "difference", "adjusted p"],
