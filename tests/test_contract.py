@@ -106,8 +106,10 @@ def test_a_game_from_another_package_works_with_every_command(plugin, tmp_path):
     assert registry.game_ids()[-3:] == ["studio-avengers", "broken", "liar"]
     listed = CliRunner().invoke(app, ["games"])
     assert listed.exit_code == 0
-    assert "studio-avengers    Studio copy (competitive, 2-5 players" in listed.output
-    assert "broken             (unusable: game 'broken': its entry point" in listed.output
+    lines = {line.split(" ", 1)[0]: line.split(" ", 1)[1].lstrip() for line in listed.output.splitlines()
+             if line and not line.startswith(" ")}
+    assert lines["studio-avengers"].startswith("Studio copy (competitive, 2-5 players")
+    assert lines["broken"].startswith("(unusable: game 'broken': its entry point")
     assert "declares id 'someone-else'" in listed.output
     run = balance.simulate("studio-avengers", players=4, games=400, seed=1, out=tmp_path / "run")
     assert run.manifest["game"] == "studio-avengers"

@@ -2,6 +2,7 @@
 spec's worked examples (``rules/defenders-of-the-realm.md``, "Worked examples": each
 ``test_example_N`` is example N), and invariants of random play."""
 from collections import Counter
+from itertools import combinations
 
 import numpy as np
 import polars as pl
@@ -11,8 +12,11 @@ from balance.core.errors import BalanceError
 from balance.core.rng import PyStream
 from balance.core.strategy import parse_strategy
 from balance.games.defenders import catalogue as cat
+from balance.games.defenders import kernel as K
+from balance.games.defenders import report as R
 from balance.games.defenders.catalogue import (BLACK, BLUE, GREEN, HEROES, PATH_STEPS, RED, SP_BATTLE_LUCK,
                                                catalogue)
+from balance.games.defenders.engine import Engine, champion_units
 from balance.games.defenders.reference import game as G
 from balance.games.defenders.reference import team
 from balance.games.defenders.reference.team import hit_chance, policy
@@ -129,6 +133,7 @@ def test_the_hero_deck_has_the_spec_counts():
     ({"wound_check": "never"}, "never"),
     ({"quests": True}, "quests"),
     ({"start_taint": 12}, "start_taint"),
+    ({"monarch_card": "half"}, "half"), ({"parry_scope": "all"}, "all"), ({"fireball_action": "yes"}, "fireball"),
     ({"turn_cap": 0}, "turn_cap"),
 ])
 def test_bad_rules_are_refused_in_one_line(overrides, words):
@@ -438,16 +443,13 @@ def test_drawn_heroes_are_distinct_and_from_the_pool():
 
 # ---- the kernel plays the reference's games -------------------------------------------------------
 
-from balance.games.defenders import kernel as K  # noqa: E402
-from balance.games.defenders.engine import Engine, champion_units  # noqa: E402
-
 
 def test_the_kernels_constants_are_the_catalogues():
     assert K.MONARCH == C.monarch and K.STARTING_GATE == int(np.flatnonzero(C.start_gate)[0])
     assert K.TO_HIT == cat.MINION_TO_HIT and K.PENALTY_WOUNDS == cat.PENALTY_WOUNDS
     assert K.PENALTY_CARDS == cat.PENALTY_CARDS and K.PATH_STEPS == PATH_STEPS
     assert (K.N_LOC, K.N_CARDS, K.N_DARK, K.N_HEROES) == (45, 97, 56, 9)
-    assert K.GENERAL_LIFE == (6, 6, 5, 4) == tuple(g["health"] for g in cat.raw()["generals"])
+    assert K.GENERAL_LIFE == (6, 6, 5, 4) == tuple(int(x) for x in C.general_life)
     assert (K.SP_BATTLE_LUCK, K.SP_SPY, K.SP_HAMMER) == (cat.SP_BATTLE_LUCK, cat.SP_SPY, cat.SP_HAMMER)
     assert (K.A_SPECIAL, K.A_ATTACK, K.NO_SHAPE) == (G.A_SPECIAL, G.A_ATTACK, G.NO_SHAPE)
     assert (K.W_INN, K.W_HEAL) == (team.W_INN, team.W_HEAL)
@@ -516,6 +518,9 @@ def test_kernel_plays_the_references_games(name, players):
     {"natural_one_misses": False, "rumor_draw": 4, "heal_elsewhere": 1, "slain_reward_cards": 0},
     {"hero_pool": tuple(HEROES), "minions_per_colour": 12, "taint_crystals": 6, "turn_cap": 30},
     {"start_taint": 4, "evening_draw": 3, "start_hand": 4, "rumor_actions": 0},
+    {"heal_land_with_minions": False, "fireball_action": False, "wound_limits_actions": False,
+     "monarch_card": "nothing", "parry_scope": "own", "ambush_scope": "every", "undead_form_fear": True,
+     "hero_pool": tuple(HEROES)},
 ])
 def test_kernel_plays_the_references_games_under_rule_variants(overrides):
     rules = Rules.from_overrides({"players": 4, **overrides})
@@ -580,10 +585,6 @@ def test_start_taint_sets_the_crystals_on_balazargs_start(k):
 
 
 # ---- the report: each verdict line points the right way on a planted truth ------------------------
-
-from itertools import combinations  # noqa: E402
-
-from balance.games.defenders import report as R  # noqa: E402
 
 
 def planted_tables(rate_with=None, losses=(700, 100, 150, 50), in_city=(10, 10, 10, 10), kills_scale=1.0,
@@ -686,3 +687,85 @@ def test_the_report_part_renders_a_real_run(tmp_path):
     for heading in ("## Heroes", "## Generals", "## Why games are lost", "## Combat odds", "## King's Champion"):
         assert heading in text
     assert "**Dice**" in text and (tmp_path / "run" / "figures" / "combat_odds.png").exists()
+
+
+# ---- the spec's other [decision]s as rules keys -------------------------------------------------
+
+def test_the_druid_heals_the_land_without_a_card():
+    st = table(heroes=("Druid",), rules=Rules(players=1, hero_pool=tuple(HEROES)))
+    here = loc("Windy Pass")
+    st.loc[0], st.actions, st.taint[here], st.crystals_left = here, 5, 2, 10
+    st.hand[0] = cards_of(RED, 1, 1)
+    heal = [o for o in st.day_options(0) if o[0] == G.A_HEAL_LAND]
+    assert heal == [(G.A_HEAL_LAND, -1, -1)]
+    fixed_dice(st, [6, 2])
+    st.do_action(0, heal[0])
+    assert st.taint[here] == 1 and st.hand[0] == cards_of(RED, 1, 1) and st.actions == 4
+
+
+def test_heal_land_with_minions_present_is_a_rule():
+    for allowed in (True, False):
+        st = table(heroes=("Paladin",), rules=Rules(players=1, heal_land_with_minions=allowed))
+        here = loc("Windy Pass")
+        st.loc[0], st.actions, st.taint[here] = here, 5, 1
+        st.hand[0] = cards_of(RED, 1, 1)
+        put(st, "Windy Pass", RED, 1)
+        assert any(o[0] == G.A_HEAL_LAND for o in st.day_options(0)) is allowed
+
+
+def test_fireball_and_wounds_against_the_actions_left():
+    for costs in (True, False):
+        st = table(heroes=("Wizard",), rules=Rules(players=1, fireball_action=costs))
+        st.loc[0], st.actions = loc("Windy Pass"), 4
+        put(st, "Windy Pass", RED, 2)
+        st.hand[0] = cards_of(RED, 1, 1)
+        fixed_dice(st, [2, 1])
+        st.do_action(0, (G.A_FIREBALL, st.hand[0][0], -1))
+        assert st.actions == (3 if costs else 4) and st.minions[loc("Windy Pass")][RED] == 1
+    for limits in (True, False):
+        st = table(heroes=("Paladin",), rules=Rules(players=1, wound_limits_actions=limits))
+        st.actions, st.hp[0] = 4, 5
+        st.wound(0, 3)
+        assert st.actions == (2 if limits else 4)
+
+
+def test_the_monarch_city_card_can_do_nothing():
+    card = int(np.flatnonzero(C.darkness[:, 0] == cat.DK_MONARCH)[0])
+    for effect, expected in (("spread", 1), ("nothing", 0)):
+        st = table(rules=Rules(players=4, monarch_card=effect))
+        put(st, "Wolf Pass", GREEN, 1)
+        st.dark_deck.remove(card)
+        st.resolve(card, True, [0, 1, 2, 3])
+        assert st.total(C.monarch) == expected
+        assert (card in st.dark_deck) is (effect == "spread") and (card in st.dark_discard) is (effect == "nothing")
+
+
+def test_gorgutts_parry_pool_or_own():
+    """The first hero rolls two 1s and no hit, the second two hits: the pool cancels them, 'own'
+    does not."""
+    for scope, left in (("pool", 6), ("own", 4)):
+        st = combat_table(GREEN, heroes=("Paladin", "Cleric"))
+        st.r = Rules(players=2, parry_scope=scope)
+        st.hand[0], st.hand[1] = cards_of(GREEN, 1, 2), cards_of(GREEN, 1, 4)[2:]
+        fixed_dice(st, [1, 1, 6, 6] + [1] * 4)
+        st.attack_general(GREEN)
+        assert st.life[GREEN] == left
+
+
+def test_ambush_first_or_every_attack_and_undead_form_fear():
+    """A demon at Windy Pass, engaged twice with a 2 each time: the ambush's +2 hits (4+) on the
+    first engage always, on the second only when every attack is an ambush."""
+    for scope in ("first", "every"):
+        st = table(heroes=("Sorceress",), rules=Rules(players=1, ambush_scope=scope))
+        st.loc[0], st.shape[0] = loc("Windy Pass"), RED
+        put(st, "Windy Pass", RED, 1)
+        fixed_dice(st, [2, 2])  # 2 + 2 hits a demon (4+) only with the ambush's +2
+        st.engage(0, loc("Windy Pass"))
+        put(st, "Windy Pass", RED, 1 - st.minions[loc("Windy Pass")][RED])
+        st.engage(0, loc("Windy Pass"))
+        assert st.minions[loc("Windy Pass")][RED] == (1 if scope == "first" else 0)
+    for fear, wounds in ((False, 0), (True, 1)):
+        st = table(heroes=("Sorceress",), rules=Rules(players=1, undead_form_fear=fear))
+        st.loc[0], st.shape[0] = loc("Windy Pass"), BLACK
+        put(st, "Windy Pass", BLACK, 1)
+        assert st.end_of_day_wounds(0) == wounds

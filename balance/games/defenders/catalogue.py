@@ -74,7 +74,7 @@ class Catalogue:
     Locations: names (45,), colour int64[45] (NO_COLOUR for the city and inns), kind int64[45],
     chest bool[45], start_gate bool[45], adjacency int64[45, 6] padded with -1, degree int64[45],
     distance int64[45, 45] (edges on the shortest path). Generals: path int64[4, 5] (start ..
-    Monarch City). Heroes: life int64[9]. Hero deck (97 cards): card_location int64 (-1 for a
+    Monarch City), general_life int64[4]. Heroes: life int64[9]. Hero deck (97 cards): card_location int64 (-1 for a
     special), card_colour (0..3 or ANY), card_icon, card_dice, card_special (-1 or SPECIALS
     index). Darkness deck (56 cards): int64[56, 10] rows (kind, colour1, n1, loc1, colour2, n2,
     loc2, general, target, k), -1 where a field does not apply; target may be NEXT_LOCATION.
@@ -89,6 +89,7 @@ class Catalogue:
     degree: np.ndarray
     distance: np.ndarray
     path: np.ndarray
+    general_life: np.ndarray
     hero_life: np.ndarray
     card_name: tuple[str, ...]
     card_location: np.ndarray
@@ -156,6 +157,8 @@ def catalogue() -> Catalogue:
             adjacency[i, j] = v
         degree[i] = len(d["connections"][name])
     path = np.array([[idx[step] for step in p] for p in PATHS], np.int64)
+    health = {g["name"]: g["health"] for g in d["generals"]}
+    general_life = np.array([health[g] for g in GENERALS], np.int64)
     life = {h["name"]: h["health"] for h in d["heroes"]}
     hero_life = np.array([life[h] for h in HEROES], np.int64)
 
@@ -169,7 +172,8 @@ def catalogue() -> Catalogue:
                             np.int64)
     darkness = np.array([_darkness_row(c, idx) for c in d["darkness_deck"]], np.int64)
     return Catalogue(names, colour, kind, chest, start_gate, adjacency, degree, _distances(adjacency), path,
-                     hero_life, card_name, card_location, card_colour, card_icon, card_dice, card_special, darkness)
+                     general_life, hero_life, card_name, card_location, card_colour, card_icon, card_dice,
+                     card_special, darkness)
 
 
 def _darkness_row(card: dict, idx: dict) -> list[int]:

@@ -54,9 +54,10 @@ W_INN, W_HEAL = 3.0, 4.0  # team.py's constants
 (R_PLAYERS, R_MINIONS, R_CRYSTALS, R_GATES, R_CAP, R_CITY_LIMIT, R_DEMON_TAINT, R_LATE_AFTER, R_OVERRUN_ONCE,
  R_SUPPLY_ANY, R_PATROL_NO_ORC, R_WOUND_END_OF_TURN, R_GROUP_COMMITTED, R_PENALTY_SHARED, R_START_HAND,
  R_EVENING, R_HAND_LIMIT, R_RUMOR_ACTIONS, R_RUMOR_DRAW, R_SLAIN_REWARD, R_HEAL_ELSEWHERE, R_ONE_MISSES,
- R_TURN_CAP, R_POOL_N, R_START_TAINT) = range(25)
-R_TO_HIT, R_SERIOUS, R_WAR = 25, 29, 33
-R_N = 36
+ R_TURN_CAP, R_POOL_N, R_START_TAINT, R_HEAL_WITH_MINIONS, R_FIREBALL_ACTION, R_WOUND_LIMITS, R_MONARCH_SPREAD,
+ R_PARRY_OWN, R_AMBUSH_EVERY, R_UNDEAD_FEAR) = range(32)
+R_TO_HIT, R_SERIOUS, R_WAR = 32, 36, 40
+R_N = 43
 
 # game values gv[G_*]
 (G_TURN, G_ACTIVE, G_ACTIONS, G_RUMORS, G_TELEPORTED, G_AMBUSH_USED, G_ACTIVE_DEAD, G_STARTED, G_OVER,
@@ -106,7 +107,9 @@ def rules_row(rules) -> np.ndarray:
            int(r.orc_patrol_target == "no_orc"), int(r.wound_check == "end_of_turn"),
            int(r.group_scope == "committed"), int(r.penalty_roll == "shared"), r.start_hand, r.evening_draw,
            r.hand_limit, r.rumor_actions, r.rumor_draw, r.slain_reward_cards, r.heal_elsewhere,
-           int(r.natural_one_misses), r.turn_cap, len(r.pool), r.start_taint]
+           int(r.natural_one_misses), r.turn_cap, len(r.pool), r.start_taint, int(r.heal_land_with_minions),
+           int(r.fireball_action), int(r.wound_limits_actions), int(r.monarch_card == "spread"),
+           int(r.parry_scope == "own"), int(r.ambush_scope == "every"), int(r.undead_form_fear)]
     row += list(r.general_to_hit) + list(r.serious_zone) + list(r.war_cards)
     assert len(row) == R_N
     return np.array(row, np.int64)
@@ -525,7 +528,7 @@ def wound(st, p, w, monarch):
     if w <= 0:
         return
     st.hs[p, HS_HP] -= w
-    if p == st.gv[G_ACTIVE]:
+    if p == st.gv[G_ACTIVE] and st.rr[R_WOUND_LIMITS]:
         st.gv[G_ACTIONS] = min(st.gv[G_ACTIONS], max(st.hs[p, HS_HP], 0))
     if st.hs[p, HS_HP] <= 0:
         die_hero(st, p, monarch)
@@ -541,7 +544,8 @@ def end_of_day_wounds(st, p):
         for col in range(4):
             if not (h == SORCERESS and shape == col):
                 w += st.mi[v, col]
-    if st.mi[v, BLACK] and h != PALADIN and not (h == SORCERESS and shape == BLACK):
+    undead_form = h == SORCERESS and shape == BLACK and st.rr[R_UNDEAD_FEAR] == 0
+    if st.mi[v, BLACK] and h != PALADIN and not undead_form:
         w += 1
     if h == PALADIN or h == DWARF:
         w -= 1
@@ -591,7 +595,7 @@ def engage(st, p, v, archery):
             n += 1
         if col == shape and st.mi[v, col] > 0:
             present = True
-    ambush = h == SORCERESS and st.gv[G_AMBUSH_USED] == 0 and present
+    ambush = h == SORCERESS and ambush_ready(st) and present
     green_here = st.lcol[st.hs[p, HS_LOC]] == GREEN
     for i in range(n):
         col = cols[i]
@@ -618,6 +622,12 @@ def engage(st, p, v, archery):
     for i in range(n):
         if hits(st, faces[i], mods[i], TO_HIT[cols[i]]):
             remove(st, v, cols[i], 1)
+
+
+@jit_inline
+def ambush_ready(st):
+    """``State.ambush_ready``: her first attack this turn, or every one."""
+    return st.rr[R_AMBUSH_EVERY] == 1 or st.gv[G_AMBUSH_USED] == 0
 
 
 @jit
@@ -713,7 +723,7 @@ def attack_general(st, g, monarch):
         m = 0
         if h == RANGER and st.lcol[v] == GREEN:
             m += 1
-        if h == SORCERESS and p == s and hs[p, HS_SHAPE] == g and gv[G_AMBUSH_USED] == 0:
+        if h == SORCERESS and p == s and hs[p, HS_SHAPE] == g and ambush_ready(st):
             m += 1
             gv[G_AMBUSH_USED] = 1
         passes = 0
@@ -739,6 +749,8 @@ def attack_general(st, g, monarch):
             if faces[j] == 1:
                 ones += 1
         if g == GREEN:
+            if st.rr[R_PARRY_OWN]:
+                pool = 0  # a participant's 1s cancel its own hits only
             pool += ones
             cancel = min(pool, hit)
             pool -= cancel
@@ -1088,7 +1100,7 @@ def cheapest_heal_card(st, p, v):
 def cleanse_chance(st, p, v):
     if st.hs[p, HS_HERO] == CLERIC:
         return 1.0 / 3.0
-    if cheapest_heal_card(st, p, v) < 0:
+    if st.hs[p, HS_HERO] != DRUID and cheapest_heal_card(st, p, v) < 0:
         return 0.0
     miss = 4.0 / 6.0
     if st.hs[p, HS_HERO] == SORCERESS:
@@ -1379,7 +1391,8 @@ def work_here(st, p, out):
     if st.hs[p, HS_HERO] == CLERIC:
         out[0], out[1], out[2] = A_SANCTIFY, -1, -1
         return
-    out[0], out[1], out[2] = A_HEAL_LAND, cheapest_heal_card(st, p, here), -1
+    card = -1 if st.hs[p, HS_HERO] == DRUID else cheapest_heal_card(st, p, here)  # Cleanse Corruption
+    out[0], out[1], out[2] = A_HEAL_LAND, card, -1
 
 
 @jit
@@ -1515,11 +1528,14 @@ def day_options(st, p, monarch):
         if st.lkind[here] == INN and st.gv[G_RUMORS] < st.rr[R_RUMOR_ACTIONS]:
             for col in range(4):
                 n = add_opt(st, n, A_RUMORS, -1, col)
-        if st.tn[here] > 0 and st.lcol[here] >= 0:
-            for i in range(nh):
-                if st.ccol[st.hand[p, i]] == st.lcol[here]:
-                    n = add_opt(st, n, A_HEAL_LAND, st.hand[p, i], -1)
         t = total(st, here)
+        if st.tn[here] > 0 and (st.rr[R_HEAL_WITH_MINIONS] or t == 0):
+            if h == DRUID:  # Cleanse Corruption: no card
+                n = add_opt(st, n, A_HEAL_LAND, -1, -1)
+            elif st.lcol[here] >= 0:
+                for i in range(nh):
+                    if st.ccol[st.hand[p, i]] == st.lcol[here]:
+                        n = add_opt(st, n, A_HEAL_LAND, st.hand[p, i], -1)
         if h == CLERIC and st.tn[here] > 0 and t == 0:
             n = add_opt(st, n, A_SANCTIFY, -1, -1)
         if st.hs[p, HS_HP] < max_hp(st, p) and t == 0 and general_at(st, here) < 0:
@@ -1597,7 +1613,9 @@ def search(st, p, draws, colour):
 @jit
 def do_action(st, p, kind, card, arg, monarch):
     here, h = st.hs[p, HS_LOC], st.hs[p, HS_HERO]
-    if not (kind == A_SPECIAL and st.csp[card] != SP_BATTLE_FURY):
+    free = (kind == A_SPECIAL and st.csp[card] != SP_BATTLE_FURY) or \
+        (kind == A_FIREBALL and st.rr[R_FIREBALL_ACTION] == 0)
+    if not free:
         st.gv[G_ACTIONS] -= 1
     if kind >= A_WALK and kind <= A_TELEPORT:
         if card >= 0:
@@ -1613,7 +1631,8 @@ def do_action(st, p, kind, card, arg, monarch):
         st.gv[G_RUMORS] += 1
         search(st, p, 5 if h == ROGUE else st.rr[R_RUMOR_DRAW], arg)
     elif kind == A_HEAL_LAND:
-        spend(st, p, card)
+        if card >= 0:
+            spend(st, p, card)
         heal_land(st, here, 3 if h == SORCERESS else 2)
     elif kind == A_SANCTIFY:
         heal_land(st, here, 1)
@@ -1845,7 +1864,7 @@ def resolve(st, s, card, full, monarch):
                     place(st, GREEN, 1, v, True, monarch)
                     if ended(st):
                         return
-    elif full and kind == DK_MONARCH:
+    elif full and kind == DK_MONARCH and st.rr[R_MONARCH_SPREAD]:
         if not night_card(st, s, SP_MILITIA, 1, card, 0, monarch):
             for col in range(4):
                 present = False

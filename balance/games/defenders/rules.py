@@ -20,6 +20,9 @@ PATROL_TARGETS = ("empty", "no_orc")
 WOUND_CHECKS = ("end_of_day", "end_of_turn")
 GROUP_SCOPES = ("present", "committed")
 PENALTY_ROLLS = ("per_hero", "shared")
+MONARCH_CARDS = ("spread", "nothing")
+PARRY_SCOPES = ("pool", "own")
+AMBUSH_SCOPES = ("first", "every")
 MAX_TURN_CAP = 2000
 
 DOCS: dict[str, tuple[str, str]] = {
@@ -59,6 +62,18 @@ DOCS: dict[str, tuple[str, str]] = {
     "slain_reward_cards": ("integer 0..10", "Hero cards every participant draws when a general is slain."),
     "heal_elsewhere": ("integer 0..6", "Life Heal Wounds gives outside Monarch City and the inns."),
     "natural_one_misses": ("true or false", "A die showing 1 always misses, whatever the modifiers."),
+    "heal_land_with_minions": ("true or false", "Heal the Land is allowed where enemy minions stand (the rules do "
+                               "not forbid it)."),
+    "fireball_action": ("true or false", "The Wizard's Fireball costs an action."),
+    "wound_limits_actions": ("true or false", "A wound taken during the day leaves the hero no more actions than "
+                             "its life."),
+    "monarch_card": (" / ".join(MONARCH_CARDS), "The Monarch City Darkness card: a minion of each colour next to "
+                     "the city into it, then both decks reshuffled (spread); or nothing."),
+    "parry_scope": (" / ".join(PARRY_SCOPES), "Gorgutt's parry: the 1s cancel hits of the same and later "
+                    "participants (pool), or only their roller's own."),
+    "ambush_scope": (" / ".join(AMBUSH_SCOPES), "The Sorceress' Ambush bonus: her first attack of the turn on her "
+                     "shape's colour, or every one."),
+    "undead_form_fear": ("true or false", "The Sorceress in undead shape still takes the fear wound."),
     "quests": ("false", "Quests are not simulated: the data hold no quest cards."),
     "turn_cap": (f"integer 1..{MAX_TURN_CAP}", "Hero turns after which a stalled game ends as the 'capped' "
                  "outcome."),
@@ -98,6 +113,13 @@ class Rules(RulesBase):
     slain_reward_cards: int = 3
     heal_elsewhere: int = 2
     natural_one_misses: bool = True
+    heal_land_with_minions: bool = True
+    fireball_action: bool = True
+    wound_limits_actions: bool = True
+    monarch_card: str = "spread"
+    parry_scope: str = "pool"
+    ambush_scope: str = "first"
+    undead_form_fear: bool = False
     quests: bool = False
     turn_cap: int = 400
 
@@ -131,14 +153,16 @@ class Rules(RulesBase):
             for v in value:
                 check_int(key, v, low, high)
         check_int("late_war_after", self.late_war_after, 1, 4)
-        for key in ("overrun_per_instruction", "natural_one_misses", "quests"):
+        for key in ("overrun_per_instruction", "natural_one_misses", "quests", "heal_land_with_minions",
+                    "fireball_action", "wound_limits_actions", "undead_form_fear"):
             if not isinstance(getattr(self, key), bool):
                 raise BalanceError(f"{key}={getattr(self, key)!r} is not true or false")
         if self.quests:
             raise BalanceError("quests=true: quests are not simulated (the data hold no quest cards); allowed: false")
         for key, allowed in (("supply_loss_scope", SUPPLY_LOSS), ("orc_patrol_target", PATROL_TARGETS),
                              ("wound_check", WOUND_CHECKS), ("group_scope", GROUP_SCOPES),
-                             ("penalty_roll", PENALTY_ROLLS)):
+                             ("penalty_roll", PENALTY_ROLLS), ("monarch_card", MONARCH_CARDS),
+                             ("parry_scope", PARRY_SCOPES), ("ambush_scope", AMBUSH_SCOPES)):
             if getattr(self, key) not in allowed:
                 raise one_of(key.replace("_", " "), getattr(self, key), allowed)
         check_int("start_hand", self.start_hand, 0, 10)

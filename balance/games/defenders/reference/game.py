@@ -20,7 +20,7 @@ from balance.core.game import WIN_UNIT
 from balance.core.kit import SIDE_STREAM
 from balance.core.rng import PyStream
 
-from ..catalogue import (ANY, BLACK, BLUE, CITY, CLERIC, DK_MONARCH, DK_PATROL, DK_REGULAR,
+from ..catalogue import (ANY, BLACK, BLUE, CITY, CLERIC, DK_MONARCH, DK_PATROL, DK_REGULAR, DRUID,
                          DK_WAR_PARTY, DWARF, EAGLE_ICON, EAGLE_RIDER, GATE_ICON, GREEN, HORSE_ICON, INN,
                          MINION_TO_HIT, NEXT_LOCATION, PALADIN, PATH_STEPS, PENALTY_CARDS, PENALTY_WOUNDS, RANGER,
                          RED, ROGUE, SORCERESS, SP_ALL_QUIET, SP_BATTLE_FURY, SP_BATTLE_LUCK,
@@ -104,7 +104,7 @@ class State:
         self.supply = [rules.minions_per_colour] * 4
         self.crystals_left = rules.taint_crystals
         self.step = [0] * 4
-        self.life = [int(x) for x in (6, 6, 5, 4)]
+        self.life = [int(x) for x in c.general_life]
         self.max_life = list(self.life)
         self.slain = [False] * 4
         self.heal_from = [-1] * 4  # the first turn whose end heals the general (-1: not healing)
@@ -329,7 +329,7 @@ class State:
         if w <= 0:
             return False
         self.hp[seat] -= w
-        if seat == self.active:
+        if seat == self.active and self.r.wound_limits_actions:
             self.actions = min(self.actions, max(self.hp[seat], 0))
         if self.hp[seat] <= 0:
             self.die_hero(seat)
@@ -363,7 +363,8 @@ class State:
         if sum(m) == 0 or (h == EAGLE_RIDER and not self.ground[seat]):
             return 0
         w = 0 if h == ROGUE else sum(m[col] for col in range(4) if not (h == SORCERESS and self.shape[seat] == col))
-        if m[BLACK] and h != PALADIN and not (h == SORCERESS and self.shape[seat] == BLACK):
+        undead_form = h == SORCERESS and self.shape[seat] == BLACK and not self.r.undead_form_fear
+        if m[BLACK] and h != PALADIN and not undead_form:
             w += 1
         if h in (PALADIN, DWARF):
             w -= 1
@@ -399,7 +400,7 @@ class State:
         hero allows; each hit removes its minion."""
         h = self.hero[seat]
         colours = [col for col in range(4) for _ in range(self.minions[loc][col])]
-        ambush = h == SORCERESS and not self.ambush_used and self.shape[seat] in colours
+        ambush = h == SORCERESS and self.ambush_ready() and self.shape[seat] in colours
         mods = []
         for col in colours:
             m = 0
@@ -424,6 +425,10 @@ class State:
         for i, col in enumerate(colours):
             if self.hits(faces[i], mods[i], MINION_TO_HIT[col]):
                 self.remove(loc, col, 1)
+
+    def ambush_ready(self) -> bool:
+        """The Sorceress' Ambush applies: her first attack this turn, or every one."""
+        return self.r.ambush_scope == "every" or not self.ambush_used
 
     def fireball(self, loc: int) -> None:
         colours = [col for col in range(4) for _ in range(self.minions[loc][col])]
@@ -479,7 +484,7 @@ class State:
             m = 0
             if h == RANGER and c.colour[loc] == GREEN:
                 m += 1
-            if h == SORCERESS and p == s and self.shape[p] == g and not self.ambush_used:
+            if h == SORCERESS and p == s and self.shape[p] == g and self.ambush_ready():
                 m += 1
                 self.ambush_used = True
             passes_p = 0 if no_rerolls else (int(h == EAGLE_RIDER and self.ground[p]) + int(h == DWARF and g == BLUE)
@@ -495,6 +500,8 @@ class State:
                         faces[j] = self.die()
             hit = sum(self.hits(f, m, to_hit) for f in faces)
             if skill_parry:
+                if self.r.parry_scope == "own":
+                    pool = 0  # a participant's 1s cancel its own hits only
                 pool += sum(f == 1 for f in faces)
                 cancel = min(pool, hit)
                 pool -= cancel
@@ -642,8 +649,11 @@ class State:
                 opts += [(A_BUILD_GATE, card, -1) for card in hand if c.card_location[card] == here]
             if c.kind[here] == INN and self.rumors < self.r.rumor_actions:
                 opts += [(A_RUMORS, -1, col) for col in range(4)]
-            if self.taint[here] > 0 and c.colour[here] >= 0:
-                opts += [(A_HEAL_LAND, card, -1) for card in hand if c.card_colour[card] == c.colour[here]]
+            if self.taint[here] > 0 and (self.r.heal_land_with_minions or self.total(here) == 0):
+                if h == DRUID:  # Cleanse Corruption: no card
+                    opts.append((A_HEAL_LAND, -1, -1))
+                elif c.colour[here] >= 0:
+                    opts += [(A_HEAL_LAND, card, -1) for card in hand if c.card_colour[card] == c.colour[here]]
             if h == CLERIC and self.taint[here] > 0 and self.total(here) == 0:
                 opts.append((A_SANCTIFY, -1, -1))
             if self.hp[seat] < self.max_hp(seat) and self.total(here) == 0 and self.general_at(here) < 0:
@@ -689,7 +699,9 @@ class State:
     def do_action(self, seat: int, action: tuple[int, int, int]) -> None:
         kind, card, arg = action
         c, here, h = self.c, self.loc[seat], self.hero[seat]
-        if not (kind == A_SPECIAL and c.card_special[card] != SP_BATTLE_FURY):
+        free = (kind == A_SPECIAL and c.card_special[card] != SP_BATTLE_FURY) or \
+            (kind == A_FIREBALL and not self.r.fireball_action)
+        if not free:
             self.actions -= 1
         if kind in MOVES:
             if card >= 0:
@@ -705,7 +717,8 @@ class State:
             self.rumors += 1
             self.search(seat, 5 if h == ROGUE else self.r.rumor_draw, arg)
         elif kind == A_HEAL_LAND:
-            self.spend(seat, card)
+            if card >= 0:
+                self.spend(seat, card)
             self.heal_land(here, 3 if h == SORCERESS else 2)
         elif kind == A_SANCTIFY:
             self.heal_land(here, 1)
@@ -862,7 +875,7 @@ class State:
                 for v in range(len(self.c.names)):
                     if self.minions[v][GREEN] == 1 and self.total(v) == 1:
                         self.place(GREEN, 1, v)
-        elif full and kind == DK_MONARCH:
+        elif full and kind == DK_MONARCH and self.r.monarch_card == "spread":
             if not self.militia(order, card, 0):
                 ring = [int(v) for v in self.c.adjacency[self.monarch] if v >= 0]
                 for col in range(4):

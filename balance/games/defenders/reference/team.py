@@ -7,7 +7,7 @@ repeated products, so the kernel computes bit-identical values.
 """
 from __future__ import annotations
 
-from ..catalogue import (ANY, BLACK, BLUE, CITY, CLERIC, DK_MONARCH, DK_REGULAR, DWARF, EAGLE_ICON, EAGLE_RIDER,
+from ..catalogue import (ANY, BLACK, BLUE, CITY, CLERIC, DK_MONARCH, DK_REGULAR, DRUID, DWARF, EAGLE_ICON, EAGLE_RIDER,
                          GATE_ICON, MINION_TO_HIT, GREEN, HORSE_ICON, INN, N_LOCATIONS, PALADIN, RANGER, RED, SORCERESS,
                          SP_BATTLE_FURY, SP_BATTLE_LUCK, SP_BATTLE_STRATEGY, SP_CAVALRY_SWEEP, SP_DARK_VISIONS,
                          SP_ELVEN_ARCHERS, SP_HAMMER, SP_KINGS_GUARD, SP_LOCAL_INFORMATION, SP_PURITY, SP_SPY,
@@ -242,10 +242,11 @@ class Coordinated:
 
     def cleanse_chance(self, st, seat, v: int) -> float:
         """The chance one action removes a crystal at ``v`` once no minion is there: Sanctify for
-        the Cleric (a 5+ on one die), else Heal the Land with a card of its colour (none: 0)."""
+        the Cleric (a 5+ on one die), else Heal the Land (the Druid needs no card; the others a
+        card of its colour, none: 0)."""
         if st.hero[seat] == CLERIC:
             return 1.0 / 3.0
-        if self.heal_card(st, seat, v) < 0:
+        if st.hero[seat] != DRUID and self.heal_card(st, seat, v) < 0:
             return 0.0
         miss = 4.0 / 6.0  # a die below 5
         return 1.0 - miss * miss * miss if st.hero[seat] == SORCERESS else 1.0 - miss * miss
@@ -288,7 +289,7 @@ class Coordinated:
             return (A_ATTACK, -1, g)
         if st.hero[seat] == CLERIC:
             return (A_SANCTIFY, -1, -1)
-        return (A_HEAL_LAND, self.heal_card(st, seat, here), -1)
+        return (A_HEAL_LAND, -1 if st.hero[seat] == DRUID else self.heal_card(st, seat, here), -1)
 
     def special(self, st, seat, card):
         """A free special card to play now (its trigger holds), as an action, or None."""
