@@ -53,8 +53,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
                          Param("attack_margin", 0.5, -3.0, 6.0, "Attack a general when the expected net hits of "
                                "every hero there, committing every card of its colour, reach its life plus this."),
                          Param("heal_at", 2.0, 0.0, 6.0, "Heal wounds at this much life or less.", integer=True),
-                         Param("w_overrun", 3.0, 0.0, 10.0, "Extra value of clearing a location one minion short "
-                               "of an overrun."),
+                         Param("w_overrun", 3.0, 0.0, 10.0, "Extra weight of the minions removed where one more "
+                               "minion would overrun the location (it holds location_cap)."),
                          Param("w_city", 2.0, 0.0, 10.0, "Extra value per minion on Monarch City and the "
                                "locations next to it."),
                          Param("w_general", 6.0, 0.0, 20.0, "Value of a general the heroes there can kill, "
