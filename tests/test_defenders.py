@@ -656,8 +656,9 @@ def test_the_commonest_loss_cause_is_named_only_when_it_leads():
 
 def test_the_real_threat_is_named_only_when_one_general_leads():
     assert "Sapphire is the real threat" in verdict_text(planted_tables(in_city=(20, 15, 18, 90)))
-    even = verdict_text(planted_tables(in_city=(30, 31, 29, 30)))
-    assert "no general is a greater threat than another" in even and "real threat" not in even
+    for counts in ((30, 31, 29, 30), (60, 60, 5, 5)):  # even; two leaders, neither ahead of the other
+        even = verdict_text(planted_tables(in_city=counts))
+        assert "no general is a greater threat than every other" in even and "real threat" not in even
 
 
 def test_the_dice_check_agrees_with_exact_kills_and_flags_wrong_ones():

@@ -204,21 +204,22 @@ def loss_ranking(outcomes: pl.DataFrame, method: str) -> tuple[pl.DataFrame, pl.
 
 
 def threat_test(generals: pl.DataFrame) -> pl.DataFrame:
-    """Per player count: which general entered Monarch City most often, and the chi-square test
-    that the games lost that way are spread equally over the four generals (a game ends when one
-    enters, so the counts are one multinomial sample); Holm over the player counts."""
-    from scipy.stats import chisquare
+    """Per player count: the general that entered Monarch City most often against the next one:
+    among the games either ended, an exact binomial test that each was as likely (a game ends
+    when one enters, so the counts come from one multinomial sample, and the test conditions on
+    the two); Holm over the player counts. ``lost_this_way``: all games a general entered."""
+    from scipy.stats import binomtest
 
     rows = []
     for (players,), g in generals.group_by("players", maintain_order=True):
-        counts = g["in_city"].to_numpy()
-        total = int(counts.sum())
-        top = int(counts.argmax())
-        p = float(chisquare(counts).pvalue) if total > 0 else 1.0
-        rows.append({"players": players, "general": g["general"][top], "in_city": int(counts[top]),
-                     "lost_this_way": total, "p_value": p if not math.isnan(p) else 1.0})
-    out = pl.DataFrame(rows, schema={"players": pl.Int64, "general": pl.String, "in_city": pl.Int64,
-                                     "lost_this_way": pl.Int64, "p_value": pl.Float64})
+        g = g.sort("in_city", "general", descending=[True, False])
+        a, b = int(g["in_city"][0]), int(g["in_city"][1])
+        rows.append({"players": players, "general": g["general"][0], "second": g["general"][1], "in_city": a,
+                     "second_in_city": b, "lost_this_way": int(g["in_city"].sum()),
+                     "p_value": float(binomtest(a, a + b, 0.5).pvalue) if a + b else 1.0})
+    out = pl.DataFrame(rows, schema={"players": pl.Int64, "general": pl.String, "second": pl.String,
+                                     "in_city": pl.Int64, "second_in_city": pl.Int64, "lost_this_way": pl.Int64,
+                                     "p_value": pl.Float64})
     p = out["p_value"].to_numpy()
     return out.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
 
@@ -365,12 +366,13 @@ def verdict(a: DefendersAnalysis) -> list:
         elif r["p_adjusted"] < ALPHA:
             threats.append((_heroes(r["players"]), Strong(f"{r['general']} is the real threat"),
                             f": it entered Monarch City in {count(r['in_city'])} of the {count(r['lost_this_way'])} "
-                            f"games lost that way (chi-square of an equal spread over the generals, adjusted "
-                            f"{p_phrase(r['p_adjusted'])}).",))
+                            f"games lost that way, more than {r['second']} ({count(r['second_in_city'])}; exact "
+                            f"binomial test, adjusted {p_phrase(r['p_adjusted'])}).",))
         else:
-            threats.append((_heroes(r["players"]), Strong("no general is a greater threat than another"),
-                            f" ({count(r['lost_this_way'])} games lost to a general in the city, spread evenly; "
-                            f"adjusted {p_phrase(r['p_adjusted'])}).",))
+            threats.append((_heroes(r["players"]), Strong("no general is a greater threat than every other"),
+                            f" ({r['general']} {count(r['in_city'])} and {r['second']} {count(r['second_in_city'])} "
+                            f"of the {count(r['lost_this_way'])} games lost to a general in the city; adjusted "
+                            f"{p_phrase(r['p_adjusted'])}).",))
     if threats:
         blocks += [Para((Strong("Generals"), " (which general reaches Monarch City)."),), Bullets(threats)]
     blocks += [Para((Strong("Dice"), " (a lone hero's combats with a general against the exact odds of the cards "
@@ -411,8 +413,9 @@ def methods() -> list[tuple]:
         ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
          "of equal chances (Holm over player counts); shares with Wilson intervals.",),
         ("The real threat: the games lost to a general entering Monarch City, counted per general (one "
-         "per game, so one multinomial sample), chi-square test of an equal spread, Holm over player "
-         "counts. Kill and city rates per general are descriptions with Wilson intervals.",),
+         "per game); the commonest against the next, an exact binomial test of equal chances among "
+         "the games either ended, Holm over player counts. Kill and city rates per general are "
+         "descriptions with Wilson intervals.",),
         ("Combat odds: the exact chance that a lone hero kills a general, given the general's life and "
          "skill and the hero's committed cards, to-hit modifier and reroll passes, by convolution of the "
          "per-die outcomes and a binomial mixture over the curse (odds.py, scipy). The check sums those "
