@@ -1,6 +1,8 @@
 """Defenders of the Realm (issue 13): the components, the rules, the reference engine and the
 spec's worked examples (``rules/defenders-of-the-realm.md``, "Worked examples": each
-``test_example_N`` is example N), and invariants of random play."""
+``test_example_N`` is example N), invariants of play, the kernel playing the reference's games,
+the engine's tables, the report's verdict lines on planted truths, and the spec's other
+[decision]s as rules keys."""
 from collections import Counter
 from itertools import combinations
 
