@@ -40,7 +40,6 @@ SPECIALS = ("place_magic_gate", "move_hero", "purify_location", "elven_archers",
 (SP_MAGIC_GATE, SP_HAMMER, SP_PURITY, SP_ELVEN_ARCHERS, SP_BATTLE_STRATEGY, SP_ALL_QUIET, SP_BATTLE_LUCK,
  SP_BATTLE_FURY, SP_LOCAL_INFORMATION, SP_KINGS_GUARD, SP_CAVALRY_SWEEP, SP_DARK_VISIONS, SP_MILITIA,
  SP_STRONG_DEFENSES, SP_SPY) = range(len(SPECIALS))
-NIGHT_SPECIALS = (SP_ALL_QUIET, SP_MILITIA, SP_STRONG_DEFENSES)  # played by any holder at night
 
 # Darkness Spreads card kinds.
 DK_REGULAR, DK_ALL_QUIET, DK_PATROL, DK_WAR_PARTY, DK_MONARCH = range(5)
@@ -91,7 +90,6 @@ class Catalogue:
     path: np.ndarray
     general_life: np.ndarray
     hero_life: np.ndarray
-    card_name: tuple[str, ...]
     card_location: np.ndarray
     card_colour: np.ndarray
     card_icon: np.ndarray
@@ -163,7 +161,6 @@ def catalogue() -> Catalogue:
     hero_life = np.array([life[h] for h in HEROES], np.int64)
 
     deck = d["hero_deck"]
-    card_name = tuple(c["name"] for c in deck)
     card_location = np.array([-1 if c.get("special") else idx[c["name"]] for c in deck], np.int64)
     card_colour = np.array([ANY if c["color"] == "any" else COLOURS.index(c["color"]) for c in deck], np.int64)
     card_icon = np.array([_ICONS[c["type"]] for c in deck], np.int64)
@@ -172,7 +169,7 @@ def catalogue() -> Catalogue:
                             np.int64)
     darkness = np.array([_darkness_row(c, idx) for c in d["darkness_deck"]], np.int64)
     return Catalogue(names, colour, kind, chest, start_gate, adjacency, degree, _distances(adjacency), path,
-                     general_life, hero_life, card_name, card_location, card_colour, card_icon, card_dice,
+                     general_life, hero_life, card_location, card_colour, card_icon, card_dice,
                      card_special, darkness)
 
 

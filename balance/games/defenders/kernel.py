@@ -143,33 +143,37 @@ def die(st):
 
 
 @jit
-def shuffle_hd(st, n):
+def shuffle(st, deck, n):
+    """Fisher-Yates on ``deck[:n]`` (the hero or Darkness deck) from the chance stream."""
     for i in range(n - 1, 0, -1):
         j = below(st.states, 0, i + 1)
-        st.hd[i], st.hd[j] = st.hd[j], st.hd[i]
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 @jit
-def shuffle_dd(st, n):
-    for i in range(n - 1, 0, -1):
-        j = below(st.states, 0, i + 1)
-        st.dd[i], st.dd[j] = st.dd[j], st.dd[i]
-
-
-@jit
-def draw_hero_card(st):
-    """The hero deck's top card (-1 when deck and discard are empty); an empty deck is refilled
-    from its shuffled discard."""
+def draw(st, deck, discard, top, pile):
+    """The top card of ``deck`` (its count in ``gv[top]``), -1 when it and ``discard`` (count
+    ``gv[pile]``) are both empty; an empty deck is refilled from its shuffled discard."""
     gv = st.gv
-    if gv[G_HDN] == 0:
-        if gv[G_HXN] == 0:
+    if gv[top] == 0:
+        if gv[pile] == 0:
             return -1
-        for i in range(gv[G_HXN]):
-            st.hd[i] = st.hx[i]
-        gv[G_HDN], gv[G_HXN] = gv[G_HXN], 0
-        shuffle_hd(st, gv[G_HDN])
-    gv[G_HDN] -= 1
-    return st.hd[gv[G_HDN]]
+        for i in range(gv[pile]):
+            deck[i] = discard[i]
+        gv[top], gv[pile] = gv[pile], 0
+        shuffle(st, deck, gv[top])
+    gv[top] -= 1
+    return deck[gv[top]]
+
+
+@jit_inline
+def draw_hero_card(st):
+    return draw(st, st.hd, st.hx, G_HDN, G_HXN)
+
+
+@jit_inline
+def draw_darkness(st):
+    return draw(st, st.dd, st.dx, G_DDN, G_DXN)
 
 
 @jit_inline
@@ -231,18 +235,6 @@ def spend(st, p, card):
     to_discard(st, card)
 
 
-@jit
-def draw_darkness(st):
-    gv = st.gv
-    if gv[G_DDN] == 0:
-        for i in range(gv[G_DXN]):
-            st.dd[i] = st.dx[i]
-        gv[G_DDN], gv[G_DXN] = gv[G_DXN], 0
-        shuffle_dd(st, gv[G_DDN])
-    gv[G_DDN] -= 1
-    return st.dd[gv[G_DDN]]
-
-
 @jit_inline
 def dark_discard(st, card):
     st.dx[st.gv[G_DXN]] = card
@@ -302,6 +294,18 @@ def add_to_city(st, col, monarch):
 
 
 @jit
+def arrive(st, col, v, monarch):
+    """``State.arrive``: one minion onto ``v`` if it has room (the city always has): True."""
+    if v == monarch:
+        add_to_city(st, col, monarch)
+    elif total(st, v) < st.rr[R_CAP]:
+        add_minion(st, col, v)
+    else:
+        return False
+    return True
+
+
+@jit
 def overrun(st, col, v, monarch):
     for j in range(MAX_DEG):
         u = st.adj[v, j]
@@ -314,11 +318,7 @@ def overrun(st, col, v, monarch):
                 st.gv[G_OVER] = NO_MINIONS
                 return
             continue
-        if u == monarch:
-            add_to_city(st, col, monarch)
-        elif total(st, u) < st.rr[R_CAP]:
-            add_minion(st, col, u)
-        else:
+        if not arrive(st, col, u, monarch):
             add_crystal(st, u)
         if ended(st):
             return
@@ -335,11 +335,7 @@ def place(st, col, n, v, direct, monarch):
                 st.gv[G_OVER] = NO_MINIONS
                 return
             continue
-        if v == monarch:
-            add_to_city(st, col, monarch)
-        elif total(st, v) < st.rr[R_CAP]:
-            add_minion(st, col, v)
-        else:
+        if not arrive(st, col, v, monarch):
             add_crystal(st, v)
             if ended(st):
                 return
@@ -425,7 +421,7 @@ def threat_order(st, monarch):
 @jit
 def setup(st, n, monarch):
     rr, gv = st.rr, st.gv
-    shuffle_hd(st, gv[G_HDN])
+    shuffle(st, st.hd, gv[G_HDN])
     for p in range(n):
         give(st, p, rr[R_START_HAND])
     for g in range(4):
@@ -434,7 +430,7 @@ def setup(st, n, monarch):
         st.sup[g] -= 3
     st.tn[st.path[RED, 0]] += rr[R_START_TAINT]
     gv[G_CRYSTALS_LEFT] -= rr[R_START_TAINT]
-    shuffle_dd(st, gv[G_DDN])
+    shuffle(st, st.dd, gv[G_DDN])
     chosen = stack_empty(N_LOC)
     for v in range(N_LOC):
         chosen[v] = 0
@@ -474,7 +470,7 @@ def setup(st, n, monarch):
     for i in range(N_DARK):
         st.dd[i] = i
     gv[G_DDN], gv[G_DXN] = N_DARK, 0
-    shuffle_dd(st, N_DARK)
+    shuffle(st, st.dd, N_DARK)
 
 
 # ---- heroes ---------------------------------------------------------------------------------------
@@ -1879,12 +1875,12 @@ def resolve(st, s, card, full, monarch):
         for i in range(N_DARK):
             st.dd[i] = i
         st.gv[G_DDN], st.gv[G_DXN] = N_DARK, 0
-        shuffle_dd(st, N_DARK)
+        shuffle(st, st.dd, N_DARK)
         m = st.gv[G_HDN]
         for i in range(st.gv[G_HXN]):
             st.hd[m + i] = st.hx[i]
         st.gv[G_HDN], st.gv[G_HXN] = m + st.gv[G_HXN], 0
-        shuffle_hd(st, st.gv[G_HDN])
+        shuffle(st, st.hd, st.gv[G_HDN])
         return
     if (kind == DK_REGULAR or kind == DK_PATROL or kind == DK_WAR_PARTY) and moves_general(st, card):
         if not night_card(st, s, SP_STRONG_DEFENSES, 2, card, 0, monarch):

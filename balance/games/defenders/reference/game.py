@@ -38,7 +38,6 @@ EARLY, MID, LATE = range(3)
 (A_END, A_WALK, A_HORSE, A_NOBLE_STEED, A_EAGLE, A_EAGLE_FLIGHT, A_GATE_CARD, A_GATE_TO_GATE, A_TELEPORT,
  A_BUILD_GATE, A_RUMORS, A_HEAL_LAND, A_SANCTIFY, A_HEAL_WOUNDS, A_ENGAGE, A_ARCHERY, A_FIREBALL, A_ATTACK,
  A_SLAYER, A_SPECIAL) = range(20)
-N_KINDS = 20
 MOVES = (A_WALK, A_HORSE, A_NOBLE_STEED, A_EAGLE, A_EAGLE_FLIGHT, A_GATE_CARD, A_GATE_TO_GATE, A_TELEPORT)
 DAY_SPECIALS = (SP_MAGIC_GATE, SP_HAMMER, SP_PURITY, SP_ELVEN_ARCHERS, SP_BATTLE_STRATEGY, SP_BATTLE_FURY,
                 SP_LOCAL_INFORMATION, SP_KINGS_GUARD, SP_CAVALRY_SWEEP, SP_DARK_VISIONS, SP_SPY)
@@ -200,6 +199,17 @@ class State:
         if self.total(self.monarch) >= self.r.monarch_city_limit:
             raise GameOver(CITY_OVERRUN)
 
+    def arrive(self, colour: int, loc: int) -> bool:
+        """One minion of ``colour`` onto ``loc`` when it has room (Monarch City always has):
+        True; a location at its cap takes none: False (the caller taints it)."""
+        if loc == self.monarch:
+            self.add_to_city(colour)
+        elif self.total(loc) < self.r.location_cap:
+            self.add_minion(colour, loc)
+        else:
+            return False
+        return True
+
     def place(self, colour: int, n: int, loc: int, direct: bool = True) -> None:
         """A Darkness instruction: ``n`` minions of ``colour`` onto ``loc`` (spec, "Placement")."""
         if self.c.kind[loc] == INN:
@@ -209,11 +219,7 @@ class State:
                 if direct or self.r.supply_loss_scope == "any":
                     raise GameOver(NO_MINIONS)
                 continue
-            if loc == self.monarch:
-                self.add_to_city(colour)
-            elif self.total(loc) < self.r.location_cap:
-                self.add_minion(colour, loc)
-            else:
+            if not self.arrive(colour, loc):
                 self.add_crystal(loc)
                 self.overrun(colour, loc)
                 if self.r.overrun_per_instruction:
@@ -230,11 +236,7 @@ class State:
                 if self.r.supply_loss_scope == "any":
                     raise GameOver(NO_MINIONS)
                 continue
-            if v == self.monarch:
-                self.add_to_city(colour)
-            elif self.total(v) < self.r.location_cap:
-                self.add_minion(colour, v)
-            else:
+            if not self.arrive(colour, v):
                 self.add_crystal(v)
 
     def remove(self, loc: int, colour: int, k: int) -> None:
