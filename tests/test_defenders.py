@@ -570,7 +570,7 @@ def test_the_champion_title_is_shared_among_the_most_slayers():
 
 
 @pytest.mark.parametrize("sides, words", [
-    ([0, 0, 1, 2], "at most once"), ([0, 1, 2], "one per seat"), ([0, 1, 2, 12], "out of range"),
+    ([0, 0, 1, 2], "at most once"), ([0, 1, 2], "give one hero per seat"), ([0, 1, 2, 12], "out of range"),
 ])
 def test_the_engine_refuses_bad_teams(sides, words):
     with pytest.raises(BalanceError, match=words):

@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from balance.core import schema
+from balance.core.errors import BalanceError
 from balance.core.game import WIN_UNIT
 
 
@@ -185,6 +186,23 @@ def games_table(chunk: Chunk, players: int, labels: list[str], side_names: list[
         "side": names[sides.ravel()], "outcome": np.array(outcomes)[np.repeat(chunk.outcome, n)],
         "length": np.repeat(chunk.length, n),
     }, {**schema.GAMES, **game_schema, **schema.GAMES_TAIL})
+
+
+def distinct_sides(sides, players: int, names: list[str], noun: str) -> tuple[int, ...] | None:
+    """Given sides for a team game whose seats hold different sides (heroes): one index into
+    ``names`` per seat, each in range, none twice; a one-line BalanceError naming the problem
+    otherwise. None (the sides drawn per game) stays None."""
+    if sides is None:
+        return None
+    sides = tuple(int(s) for s in sides)
+    if len(sides) != players:
+        raise BalanceError(f"{len(sides)} sides given for {players} players; give one {noun} per seat")
+    bad = [s for s in sides if not 0 <= s < len(names)]
+    if bad:
+        raise BalanceError(f"{noun} index {bad[0]} is out of range; allowed: 0..{len(names) - 1} ({', '.join(names)})")
+    if len(set(sides)) != len(sides):
+        raise BalanceError(f"a team has each {noun} at most once; got {', '.join(names[s] for s in sides)}")
+    return sides
 
 
 class BaseEngine:

@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 from balance.core import kit, schema
-from balance.core.counters import BaseEngine, Chunk
+from balance.core.counters import BaseEngine, Chunk, distinct_sides
 from balance.core.errors import BalanceError
 from balance.core.game import WIN_UNIT
 from balance.core.strategy import Strategy
@@ -63,16 +63,7 @@ class Engine(BaseEngine):
         self.rules = rules
         self.strategies = list(strategies)
         self.side_names = side_names(rules)
-        if sides is not None:
-            sides = tuple(int(s) for s in sides)
-            if len(sides) != rules.players:
-                raise BalanceError(f"{len(sides)} heroes for {rules.players} players; give one per seat")
-            bad = [s for s in sides if not 0 <= s < len(HEROES)]
-            if bad:
-                raise BalanceError(f"hero index {bad[0]} is out of range; allowed: 0..{len(HEROES) - 1} "
-                                   f"({', '.join(HEROES)})")
-            if len(set(sides)) != len(sides):
-                raise BalanceError("a team has each hero at most once; got " + ", ".join(HEROES[s] for s in sides))
+        sides = distinct_sides(sides, rules.players, self.side_names, "hero")
         self.given_sides = sides
         self.given = np.array(sides if sides is not None else [-1] * rules.players, np.int64)
         self.state = K.new_state(rules, strategies)  # a template: play copies it

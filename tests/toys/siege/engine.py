@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.core import kit
-from balance.core.counters import BaseEngine, Chunk
+from balance.core.counters import BaseEngine, Chunk, distinct_sides
 from balance.core.errors import BalanceError
 from balance.core.strategy import Strategy
 
@@ -38,17 +38,7 @@ class Engine(BaseEngine):
         self.rules = rules
         self.strategies = list(strategies)
         self.side_names = side_names(rules)
-        if sides is not None:
-            sides = tuple(int(s) for s in sides)
-            if len(sides) != rules.players:
-                raise BalanceError(f"{len(sides)} heroes for {rules.players} players; give one per seat")
-            bad = [s for s in sides if not 0 <= s < len(HEROES)]
-            if bad:
-                raise BalanceError(f"hero index {bad[0]} is out of range; allowed: 0..{len(HEROES) - 1} "
-                                   f"({', '.join(HEROES)})")
-            if len(set(sides)) != len(sides):
-                raise BalanceError("a team has each hero class at most once; got "
-                                   f"{', '.join(HEROES[s] for s in sides)}")
+        sides = distinct_sides(sides, rules.players, list(HEROES), "hero class")
         self.given_sides = sides
         self.sids = np.array([s.info.id for s in strategies], np.int64)
         self.prm = np.array([s.param_row(MAX_PARAMS) for s in strategies], np.float64)
