@@ -535,16 +535,42 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
 
 
 def report_markdown(result: TuneResult, directory: Path) -> str:
-    """A short report: tuned parameters, the validation table and the convergence figure."""
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
-                                pvalue, to_markdown)
+    """A short report: tuned parameters, the validation table and the convergence figure. A
+    cooperative game's tuned strategy plays the whole team (``_team_validation``)."""
+    from balance.analysis.document import Bullets, Code, Figure, Para, Section, Table, count, to_markdown
 
-    m, v = result.manifest, result.validation
-    if m.get("cooperative"):
-        return _team_report(result, directory)
+    m = result.manifest
+    team = bool(m.get("cooperative"))
     against = m["against"] if m["against"] == "self" else ", ".join(m["against"])
+    objective = ("the team's win rate with the candidate in every seat" if team
+                 else f"win share against {against}, seat rotated")
     params = Table(["parameter", "default", "tuned"],
                    [[Code(k), str(m["default"]["params"][k]), str(val)] for k, val in result.params.items()])
+    sections = [
+        Section("Tuned parameters", [
+            Para(("Use as ", Code(f"--strategy {m['strategy']}:@DIR"), " or inline ",
+                  Code(result.strategy.label), ".")), params]),
+        Section("Validation on fresh seeds", _team_validation(result) if team else _field_validation(result)),
+        Section("Convergence", [Figure("convergence", directory / "convergence.png",
+                                       "objective and parameters per generation")]),
+        Section("Method", [Bullets([
+            (f"Cross-entropy method on parameters scaled to [0, 1] by their bounds: population "
+             f"{m['population']}, elite {ELITE:.0%}, smoothing {SMOOTHING}, sd floor {SD_FLOOR}; "
+             f"{m['generations']} generations x {count(m['games_per_candidate'])} games per candidate "
+             f"= {count(m['tuning_games'])} tuning games.",),
+            (f"Objective: {objective}; every candidate of a generation plays the same games (common random "
+             "numbers), a new block of games each generation. The answer is the final sampling mean.",),
+            (f"Seed {m['seed']}; validation games use a seed the search never saw.",)])]),
+    ]
+    title = f"{m['game']}: tuned {m['strategy']}{' team' if team else ''} ({m['players']} players)"
+    return to_markdown(title, sections, directory)
+
+
+def _field_validation(result: TuneResult) -> list:
+    """The tuned strategy in one rotated seat against each field, beside the default."""
+    from balance.analysis.document import Code, Para, Table, ci, count, pct, pp, pvalue
+
+    m, v = result.manifest, result.validation
     table = Table(
         ["field (every other seat)", "tuned win share", "95% CI", "p vs fair (Holm)",
          f"{m['default']['label']} win share", "tuned - default", "95% CI", "p (Holm)"],
@@ -552,74 +578,36 @@ def report_markdown(result: TuneResult, directory: Path) -> str:
           pct(r["default_win_share"]), pp(r["difference"], signed=True),
           ci(r["difference_lo"], r["difference_hi"], " pp"), pvalue(r["p_difference_holm"])]
          for r in v.iter_rows(named=True)])
-    sections = [
-        Section("Tuned parameters", [
-            Para(("Use as ", Code(f"--strategy {m['strategy']}:@DIR"), " or inline ",
-                  Code(result.strategy.label), ".")), params]),
-        Section("Validation on fresh seeds", [
-            Para((f"Significantly above the fair share against {int(v['beats_field'].sum())} of "
-                  f"{v.height} fields; significantly better than the default {m['strategy']} on the "
-                  f"same games against {int(v['beats_default'].sum())} of {v.height} (Holm, "
-                  f"alpha {ALPHA}).",)),
-            Para((f"The tuned strategy holds one seat (rotated over all {m['players']} seats in "
-                  f"equal blocks) against a field of one strategy; {count(m['validate_games'])} games "
-                  f"per field, fair share {pct(1 / m['players'])}. The default {m['strategy']} plays "
-                  "the same games in the same seat, so tuned - default is paired game by game. "
-                  f"p-values are two-sided z-tests, Holm-adjusted over all {2 * v.height} tests.",)),
-            table]),
-        Section("Convergence", [Figure("convergence", directory / "convergence.png",
-                                       "objective and parameters per generation")]),
-        Section("Method", [Bullets([
-            (f"Cross-entropy method on parameters scaled to [0, 1] by their bounds: population "
-             f"{m['population']}, elite {ELITE:.0%}, smoothing {SMOOTHING}, sd floor {SD_FLOOR}; "
-             f"{m['generations']} generations x {count(m['games_per_candidate'])} games per candidate "
-             f"= {count(m['tuning_games'])} tuning games.",),
-            (f"Objective: win share against {against}, seat rotated; every candidate of a "
-             "generation plays the same games (common random numbers), a new block of games "
-             "each generation. The answer is the final sampling mean.",),
-            (f"Seed {m['seed']}; validation games use a seed the search never saw.",)])]),
-    ]
-    return to_markdown(f"{m['game']}: tuned {m['strategy']} ({m['players']} players)", sections, directory)
+    return [
+        Para((f"Significantly above the fair share against {int(v['beats_field'].sum())} of "
+              f"{v.height} fields; significantly better than the default {m['strategy']} on the "
+              f"same games against {int(v['beats_default'].sum())} of {v.height} (Holm, "
+              f"alpha {ALPHA}).",)),
+        Para((f"The tuned strategy holds one seat (rotated over all {m['players']} seats in "
+              f"equal blocks) against a field of one strategy; {count(m['validate_games'])} games "
+              f"per field, fair share {pct(1 / m['players'])}. The default {m['strategy']} plays "
+              "the same games in the same seat, so tuned - default is paired game by game. "
+              f"p-values are two-sided z-tests, Holm-adjusted over all {2 * v.height} tests.",)),
+        table]
 
 
-def _team_report(result: TuneResult, directory: Path) -> str:
-    """report_markdown for a cooperative game: the tuned policy plays the whole team, validated
-    against the default team on the same games."""
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, count, pct, pp,
-                                           pvalue, to_markdown)
+def _team_validation(result: TuneResult) -> list:
+    """A cooperative game: the tuned team against the default team on the same games."""
+    from balance.analysis.document import Code, Para, Table, ci, count, pct, pp, pvalue
 
-    m, v = result.manifest, result.validation
-    r = v.row(0, named=True)
-    params = Table(["parameter", "default", "tuned"],
-                   [[Code(k), str(m["default"]["params"][k]), str(val)] for k, val in result.params.items()])
+    m = result.manifest
+    r = result.validation.row(0, named=True)
     table = Table(["team", "team win rate", "95% CI", f"{m['default']['label']} team", "tuned - default", "95% CI",
                    "p"],
                   [[Code(result.strategy.label), pct(r["win_share"]), ci(r["lo"], r["hi"]),
                     pct(r["default_win_share"]), pp(r["difference"], signed=True),
                     ci(r["difference_lo"], r["difference_hi"], " pp"), pvalue(r["p_difference_holm"])]])
     better = "is" if r["beats_default"] else "is not"
-    sections = [
-        Section("Tuned parameters", [
-            Para(("Use as ", Code(f"--strategy {m['strategy']}:@DIR"), " or inline ",
-                  Code(result.strategy.label), ".")), params]),
-        Section("Validation on fresh seeds", [
-            Para((f"The tuned team {better} significantly better than the default {m['strategy']} team on the same "
-                  f"games (paired, alpha {ALPHA}).",)),
-            Para((f"A cooperative game: the tuned strategy plays every one of the {m['players']} seats, as does "
-                  f"the default on the same {count(m['validate_games'])} games, so tuned - default is paired "
-                  "game by game (a two-sided z-test); there is no fair share, every seat sharing the team's "
-                  "result.",)),
-            table]),
-        Section("Convergence", [Figure("convergence", directory / "convergence.png",
-                                       "objective and parameters per generation")]),
-        Section("Method", [Bullets([
-            (f"Cross-entropy method on parameters scaled to [0, 1] by their bounds: population "
-             f"{m['population']}, elite {ELITE:.0%}, smoothing {SMOOTHING}, sd floor {SD_FLOOR}; "
-             f"{m['generations']} generations x {count(m['games_per_candidate'])} games per candidate "
-             f"= {count(m['tuning_games'])} tuning games.",),
-            ("Objective: the team's win rate with the candidate in every seat; every candidate of a "
-             "generation plays the same games (common random numbers), a new block of games each "
-             "generation. The answer is the final sampling mean.",),
-            (f"Seed {m['seed']}; validation games use a seed the search never saw.",)])]),
-    ]
-    return to_markdown(f"{m['game']}: tuned {m['strategy']} team ({m['players']} players)", sections, directory)
+    return [
+        Para((f"The tuned team {better} significantly better than the default {m['strategy']} team on the same "
+              f"games (paired, alpha {ALPHA}).",)),
+        Para((f"A cooperative game: the tuned strategy plays every one of the {m['players']} seats, as does "
+              f"the default on the same {count(m['validate_games'])} games, so tuned - default is paired "
+              "game by game (a two-sided z-test); there is no fair share, every seat sharing the team's "
+              "result.",)),
+        table]
