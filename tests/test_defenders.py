@@ -629,8 +629,8 @@ def planted_tables(rate_with=None, losses=(700, 100, 150, 50), in_city=(10, 10, 
             "champions": champions}
 
 
-def verdict_text(tables) -> str:
-    a = R.analyse(tables, {"sides": "drawn"}, "wilson")
+def verdict_text(tables, sides="drawn") -> str:
+    a = R.analyse(tables, {"sides": sides}, "wilson")
     out = []
     for block in R.verdict(a):
         items = block.items if hasattr(block, "items") else [block.parts]
@@ -648,6 +648,8 @@ def test_a_planted_strong_hero_is_named_alone_and_a_fair_pool_names_none():
     assert a.heroes.filter((pl.col("name") == "Wizard") & (pl.col("p_adjusted") < 0.05)).height == 1  # displaced
     fair = verdict_text(planted_tables())
     assert "4 heroes: no hero beats another" in fair
+    given = verdict_text(planted_tables({"Rogue": 0.30}), sides=["Rogue", "Cleric", "Wizard", "Dwarf"])
+    assert "describe the teams that played" in given and "the hero's doing" not in given
 
 
 def test_the_commonest_loss_cause_is_named_only_when_it_leads():
@@ -661,6 +663,8 @@ def test_the_real_threat_is_named_only_when_one_general_leads():
     for counts in ((30, 31, 29, 30), (60, 60, 5, 5)):  # even; two leaders, neither ahead of the other
         even = verdict_text(planted_tables(in_city=counts))
         assert "no general is a greater threat than every other" in even and "real threat" not in even
+    never = verdict_text(planted_tables(in_city=(0, 0, 0, 0)))
+    assert "4 heroes: no general reached Monarch City." in never and "threat" not in never.split("Generals")[1]
 
 
 def test_the_dice_check_agrees_with_exact_kills_and_flags_wrong_ones():
@@ -690,6 +694,8 @@ def test_the_report_part_renders_a_real_run(tmp_path):
     for heading in ("## Heroes", "## Generals", "## Why games are lost", "## Combat odds", "## King's Champion"):
         assert heading in text
     assert "**Dice**" in text and (tmp_path / "run" / "figures" / "combat_odds.png").exists()
+    generals = text.split("## Generals")[1].split("## Why games are lost")[0]
+    assert all(f"| {players} | {g} | 400 |" in generals for g in cat.GENERALS for players in (1, 2))
 
 
 # ---- the spec's other [decision]s as rules keys -------------------------------------------------

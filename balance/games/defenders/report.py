@@ -43,11 +43,10 @@ class DefendersAnalysis:
     heroes of the pair) and without, the difference and Holm-adjusted p (``presence``; a
     description: a hero's presence also displaces others); swaps: per (players, hero, other)
     the swap contrast that decides which hero is stronger (``swaps``); losses: per (players,
-    cause) its share of the lost games; top_loss: per
-    player count the commonest cause against the next (``loss_ranking``); generals: per
-    (players, general) its kill and city rates; threat: per player count the test of equal
-    city shares over the generals (``threat_test``); odds: per general the lone heroes'
-    combats, kills and the kills the exact odds expect (``odds_check``); attack: the plain
+    cause) its share of the lost games; top_loss: per player count the commonest cause against
+    the next (``leader``); generals: per (players, general) its kill and city rates; threat:
+    per player count the general that entered Monarch City most often against the next
+    (``leader``); odds: per general the lone heroes' combats, kills and the kills the exact odds expect (``odds_check``); attack: the plain
     combats by attack size (``attack_sizes``); champions: the King's Champion score shares;
     hero_detail: per (players, hero) deaths, slain generals and title share per game; drawn:
     the team was drawn per game (the hero tests are causal)."""
@@ -87,30 +86,39 @@ def analyse(tables: dict, manifest: dict, method: str) -> DefendersAnalysis | No
         share=pl.col("games") / pl.col("games").sum().over("players"),
         share_won=pl.when(pl.col("won").sum().over("players") > 0)
         .then(pl.col("won") / pl.col("won").sum().over("players")).otherwise(None)).sort("players", "score")
-    return DefendersAnalysis(heroes, hero_swaps, pairs, losses, top_loss, generals, threat_test(g),
+    return DefendersAnalysis(heroes, hero_swaps, pairs, losses, top_loss, generals, leader(g, "general", "in_city"),
                              odds_check(tables["combats"]),
                              attack_sizes(tables["combats"], method), champions, hero_detail,
                              manifest.get("sides") == "drawn")
 
 
-def _fisher(won, games, other_won, other_games) -> np.ndarray:
-    """Two-sided p-values of Fisher's exact test, row by row, of equal win rates in two groups:
-    exact at any count (a team win rate of a few per cent leaves some cells near 0, where a
-    z-test's normal approximation is not to be trusted)."""
-    from scipy.stats import fisher_exact
+def compared(out: pl.DataFrame) -> pl.DataFrame:
+    """Two groups per row (``won`` of ``games`` against ``other_won`` of ``other_games``): the
+    difference of their win rates, the two-sided p-value of Fisher's exact test (exact at any
+    count: a team win rate of a few per cent leaves cells near 0, where a z-test's normal
+    approximation is not to be trusted), Holm over every row, and ``detectable``: the
+    difference these games detect with POWER at the Bonferroni level ALPHA / rows (normal
+    approximation)."""
+    from scipy.stats import fisher_exact, norm
 
-    return np.array([fisher_exact([[w, n - w], [ow, on - ow]]).pvalue
-                     for w, n, ow, on in zip(won, games, other_won, other_games)], dtype=float)
+    if out.height == 0:
+        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c)
+                                  for c in ("difference", "p_value", "p_adjusted", "detectable")))
+    won, n, other_won, other_n = (out[c].to_numpy() for c in ("won", "games", "other_won", "other_games"))
+    p = np.array([fisher_exact([[w, m - w], [ow, om - ow]]).pvalue
+                  for w, m, ow, om in zip(won, n, other_won, other_n)], dtype=float)
+    q = np.clip((won + other_won) / (n + other_n), 1e-9, 1 - 1e-9)
+    z = norm.ppf(1 - ALPHA / out.height / 2) + norm.ppf(POWER)
+    return out.with_columns(difference=pl.Series(won / n - other_won / other_n), p_value=pl.Series(p),
+                            p_adjusted=pl.Series(stats.holm(p)),
+                            detectable=pl.Series(z * np.sqrt(q * (1 - q) * (1 / n + 1 / other_n))))
 
 
 def presence(teams: pl.DataFrame, size: int, method: str) -> pl.DataFrame:
     """Per (players, name): the team win rate of the games whose team holds the hero (size 1)
-    or both heroes of a pair (size 2) against the other games at that count; Fisher's exact
-    test, Holm over every row (one family per ``size``). A name held by every
-    team (a pool as large as the team) has nothing to compare and is left out. ``detectable``:
-    the difference these games detect with POWER at the Bonferroni level ALPHA / rows."""
-    from scipy.stats import norm
-
+    or both heroes of a pair (size 2) against the other games at that count (``compared``:
+    Fisher's exact test, Holm over every row, one family per ``size``). A name held by every
+    team (a pool as large as the team) has nothing to compare and is left out."""
     rows = []
     for (players,), g in teams.group_by("players", maintain_order=True):
         members = [set(t.split("+")) for t in g["team"].to_list()]
@@ -119,41 +127,24 @@ def presence(teams: pl.DataFrame, size: int, method: str) -> pl.DataFrame:
         for names in combinations(heroes, size):
             holds = np.array([set(names) <= m for m in members])
             n1, n2 = int(games[holds].sum()), int(games[~holds].sum())
-            if n1 == 0 or n2 == 0:
-                continue
-            rows.append({"players": players, "name": "+".join(names), "games": n1, "won": int(won[holds].sum()),
-                         "other_games": n2, "other_won": int(won[~holds].sum())})
-    schema = {"players": pl.Int64, "name": pl.String, "games": pl.Int64, "won": pl.Int64, "other_games": pl.Int64,
-              "other_won": pl.Int64}
-    out = pl.DataFrame(rows, schema=schema)
-    if out.height == 0:
-        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in
-                                  ("rate", "lo", "hi", "other_rate", "expected", "difference", "p_value",
-                                   "p_adjusted", "detectable")))
+            if n1 and n2:
+                rows.append({"players": players, "name": "+".join(names), "games": n1,
+                             "won": int(won[holds].sum()), "other_games": n2, "other_won": int(won[~holds].sum())})
+    out = pl.DataFrame(rows, schema={"players": pl.Int64, "name": pl.String, "games": pl.Int64, "won": pl.Int64,
+                                     "other_games": pl.Int64, "other_won": pl.Int64})
     out = aggregate.rate(out, "won", "games", "rate", method).rename({"rate_lo": "lo", "rate_hi": "hi"})
     out = out.with_columns(other_rate=pl.col("other_won") / pl.col("other_games"),
                            expected=(pl.col("won") + pl.col("other_won")) / (pl.col("games") + pl.col("other_games")))
-    diff = (out["won"] / out["games"] - out["other_won"] / out["other_games"]).to_numpy()
-    p = _fisher(out["won"], out["games"], out["other_won"], out["other_games"])
-    z = norm.ppf(1 - ALPHA / max(out.height, 1) / 2) + norm.ppf(POWER)
-    pooled = (out["won"] + out["other_won"]) / (out["games"] + out["other_games"])
-    q = np.clip(pooled.to_numpy(), 1e-9, 1 - 1e-9)
-    edge = z * np.sqrt(q * (1 - q) * (1 / out["games"].to_numpy() + 1 / out["other_games"].to_numpy()))
-    return out.with_columns(difference=pl.Series(np.atleast_1d(diff)), p_value=pl.Series(np.atleast_1d(p)),
-                            p_adjusted=pl.Series(stats.holm(np.atleast_1d(p))), detectable=pl.Series(edge))
+    return compared(out)
 
 
 def swaps(teams: pl.DataFrame) -> pl.DataFrame:
     """Per (players, hero, other), hero < other in name order: the team win rate of the games
     whose team holds the hero but not the other, against those holding the other but not the
-    hero. With teams drawn at random the rest of the team is distributed alike in both, so the
-    difference is the effect of swapping one hero for the other; the presence test cannot say
-    this, since a team holding one hero holds fewer of the others (a strong hero makes every
-    other look weak). Fisher's exact test, Holm over every pair and player count.
-    ``detectable``: the difference these games detect with POWER at ALPHA / rows (normal
-    approximation)."""
-    from scipy.stats import norm
-
+    hero (``compared``: Fisher's exact test, Holm over every pair and player count). With teams
+    drawn at random the rest of the team is distributed alike in both, so the difference is the
+    effect of swapping one hero for the other; the presence test cannot say this, since a team
+    holding one hero holds fewer of the others (a strong hero makes every other look weak)."""
     rows = []
     for (players,), g in teams.group_by("players", maintain_order=True):
         members = [set(t.split("+")) for t in g["team"].to_list()]
@@ -165,63 +156,41 @@ def swaps(teams: pl.DataFrame) -> pl.DataFrame:
             if n1 and n2:
                 rows.append({"players": players, "hero": hero, "other": other, "games": n1, "won": int(won[one].sum()),
                              "other_games": n2, "other_won": int(won[two].sum())})
-    out = pl.DataFrame(rows, schema={"players": pl.Int64, "hero": pl.String, "other": pl.String, "games": pl.Int64,
-                                     "won": pl.Int64, "other_games": pl.Int64, "other_won": pl.Int64})
-    if out.height == 0:
-        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in
-                                  ("difference", "p_value", "p_adjusted", "detectable")))
-    diff = (out["won"] / out["games"] - out["other_won"] / out["other_games"]).to_numpy()
-    p = _fisher(out["won"], out["games"], out["other_won"], out["other_games"])
-    z = norm.ppf(1 - ALPHA / out.height / 2) + norm.ppf(POWER)
-    q = np.clip(((out["won"] + out["other_won"]) / (out["games"] + out["other_games"])).to_numpy(), 1e-9, 1 - 1e-9)
-    edge = z * np.sqrt(q * (1 - q) * (1 / out["games"].to_numpy() + 1 / out["other_games"].to_numpy()))
-    return out.with_columns(difference=pl.Series(np.atleast_1d(diff)), p_value=pl.Series(np.atleast_1d(p)),
-                            p_adjusted=pl.Series(stats.holm(np.atleast_1d(p))), detectable=pl.Series(edge))
+    return compared(pl.DataFrame(rows, schema={"players": pl.Int64, "hero": pl.String, "other": pl.String,
+                                               "games": pl.Int64, "won": pl.Int64, "other_games": pl.Int64,
+                                               "other_won": pl.Int64}))
+
+
+def leader(counts: pl.DataFrame, name: str, n: str) -> pl.DataFrame:
+    """Per player count, the commonest of ``counts``' rows (``name``, count ``n``; one game counts
+    once, so the counts are one multinomial sample) against the next: among the games either
+    ended, an exact binomial test that each was as likely; Holm over the player counts.
+    Columns: first, second, first_n, second_n, total (every row's games), p_value, p_adjusted."""
+    from scipy.stats import binomtest
+
+    rows = []
+    for (players,), g in counts.group_by("players", maintain_order=True):
+        g = g.sort(n, name, descending=[True, False])
+        if g.height < 2:
+            continue
+        a, b = int(g[n][0]), int(g[n][1])
+        rows.append({"players": players, "first": g[name][0], "second": g[name][1], "first_n": a, "second_n": b,
+                     "total": int(g[n].sum()), "p_value": float(binomtest(a, a + b, 0.5).pvalue) if a + b else 1.0})
+    out = pl.DataFrame(rows, schema={"players": pl.Int64, "first": pl.String, "second": pl.String,
+                                     "first_n": pl.Int64, "second_n": pl.Int64, "total": pl.Int64,
+                                     "p_value": pl.Float64})
+    p = out["p_value"].to_numpy()
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
 
 
 def loss_ranking(outcomes: pl.DataFrame, method: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Per (players, cause): its share of the lost games (Wilson interval); and per player count
-    the commonest cause against the second: an exact binomial test that, among the games lost to
-    either, each is equally likely (Holm over the player counts)."""
-    from scipy.stats import binomtest
-
+    the commonest cause against the next (``leader``)."""
     lost = (outcomes.filter(pl.col("outcome").is_in(LOSSES)).group_by("players", "outcome", maintain_order=True)
             .agg(pl.col("games").sum()).with_columns(lost=pl.col("games").sum().over("players")))
     lost = aggregate.rate(lost.filter(pl.col("lost") > 0), "games", "lost", "share", method).sort(
         "players", "games", descending=[False, True])
-    rows = []
-    for (players,), g in lost.group_by("players", maintain_order=True):
-        if g.height < 2 or g["games"][0] == 0:
-            continue
-        a, b = int(g["games"][0]), int(g["games"][1])
-        rows.append({"players": players, "first": g["outcome"][0], "second": g["outcome"][1], "first_games": a,
-                     "second_games": b, "p_value": binomtest(a, a + b, 0.5).pvalue})
-    schema = {"players": pl.Int64, "first": pl.String, "second": pl.String, "first_games": pl.Int64,
-              "second_games": pl.Int64, "p_value": pl.Float64}
-    top = pl.DataFrame(rows, schema=schema)
-    p = top["p_value"].to_numpy()
-    return lost, top.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
-
-
-def threat_test(generals: pl.DataFrame) -> pl.DataFrame:
-    """Per player count: the general that entered Monarch City most often against the next one:
-    among the games either ended, an exact binomial test that each was as likely (a game ends
-    when one enters, so the counts come from one multinomial sample, and the test conditions on
-    the two); Holm over the player counts. ``lost_this_way``: all games a general entered."""
-    from scipy.stats import binomtest
-
-    rows = []
-    for (players,), g in generals.group_by("players", maintain_order=True):
-        g = g.sort("in_city", "general", descending=[True, False])
-        a, b = int(g["in_city"][0]), int(g["in_city"][1])
-        rows.append({"players": players, "general": g["general"][0], "second": g["general"][1], "in_city": a,
-                     "second_in_city": b, "lost_this_way": int(g["in_city"].sum()),
-                     "p_value": float(binomtest(a, a + b, 0.5).pvalue) if a + b else 1.0})
-    out = pl.DataFrame(rows, schema={"players": pl.Int64, "general": pl.String, "second": pl.String,
-                                     "in_city": pl.Int64, "second_in_city": pl.Int64, "lost_this_way": pl.Int64,
-                                     "p_value": pl.Float64})
-    p = out["p_value"].to_numpy()
-    return out.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
+    return lost, leader(lost, "outcome", "games")
 
 
 def exact_kill(general: str, life: int, cards1: int, cards2: int, modifier: int, rerolls: int) -> float:
@@ -349,29 +318,29 @@ def verdict(a: DefendersAnalysis) -> list:
             losses.append((_heroes(r["players"]), Strong(f"lost mostly to {LOSS_WORDS[r['first']]}"),
                            f", {pct(share['share'])} of the lost games ({LEVEL} CI "
                            f"{ci(share['share_lo'], share['share_hi'])}); "
-                           f"more than to {LOSS_WORDS[r['second']]} ({count(r['second_games'])} games; exact binomial "
+                           f"more than to {LOSS_WORDS[r['second']]} ({count(r['second_n'])} games; exact binomial "
                            f"test, adjusted {p_phrase(r['p_adjusted'])}).",))
         else:
             losses.append((_heroes(r["players"]), Strong(f"lost as often to {LOSS_WORDS[r['first']]} as to "
                                                              f"{LOSS_WORDS[r['second']]}"),
-                           f" ({count(r['first_games'])} and {count(r['second_games'])} games; adjusted "
+                           f" ({count(r['first_n'])} and {count(r['second_n'])} games; adjusted "
                            f"{p_phrase(r['p_adjusted'])}).",))
     if losses:
         blocks += [Para((Strong("Why games are lost"), " (the commonest cause against the next, among the "
                          "games lost to either)."),), Bullets(losses)]
     threats = []
     for r in each_row(a.threat):
-        if r["lost_this_way"] == 0:
+        if r["total"] == 0:
             threats.append((_heroes(r["players"]), "no general reached Monarch City.",))
         elif r["p_adjusted"] < ALPHA:
-            threats.append((_heroes(r["players"]), Strong(f"{r['general']} is the real threat"),
-                            f": it entered Monarch City in {count(r['in_city'])} of the {count(r['lost_this_way'])} "
-                            f"games lost that way, more than {r['second']} ({count(r['second_in_city'])}; exact "
+            threats.append((_heroes(r["players"]), Strong(f"{r['first']} is the real threat"),
+                            f": it entered Monarch City in {count(r['first_n'])} of the {count(r['total'])} "
+                            f"games lost that way, more than {r['second']} ({count(r['second_n'])}; exact "
                             f"binomial test, adjusted {p_phrase(r['p_adjusted'])}).",))
         else:
             threats.append((_heroes(r["players"]), Strong("no general is a greater threat than every other"),
-                            f" ({r['general']} {count(r['in_city'])} and {r['second']} {count(r['second_in_city'])} "
-                            f"of the {count(r['lost_this_way'])} games lost to a general in the city; adjusted "
+                            f" ({r['first']} {count(r['first_n'])} and {r['second']} {count(r['second_n'])} "
+                            f"of the {count(r['total'])} games lost to a general in the city; adjusted "
                             f"{p_phrase(r['p_adjusted'])}).",))
     if threats:
         blocks += [Para((Strong("Generals"), " (which general reaches Monarch City)."),), Bullets(threats)]
