@@ -814,7 +814,7 @@ class State:
 
     def day(self, seat: int) -> None:
         while not self.active_dead:
-            action = self.policies[seat].day(self, seat, self.day_options(seat))
+            action = self.policies[seat].day(self, seat)
             if action[0] == A_END:
                 return
             self.do_action(seat, action)

@@ -48,7 +48,8 @@ class RandomPolicy:
     def ground(self, st, seat):
         return self.coin()
 
-    def day(self, st, seat, opts):
+    def day(self, st, seat):
+        opts = st.day_options(seat)
         kinds = sorted({o[0] for o in opts})
         kind = kinds[self.pick(len(kinds))]
         of_kind = [o for o in opts if o[0] == kind]
@@ -151,7 +152,8 @@ class Coordinated:
         return e >= st.life[g] + self.w[ATTACK_MARGIN]
 
     # ---- the day -----------------------------------------------------------------------------
-    def day(self, st, seat, opts):
+    def day(self, st, seat):
+        """The day's next action (the legal list is not needed: every rule below names a legal one)."""
         c, r, here, hand = st.c, st.r, st.loc[seat], st.hand[seat]
         for card in hand:
             action = self.special(st, seat, card)
