@@ -60,8 +60,8 @@ R_TO_HIT, R_SERIOUS, R_WAR = 32, 36, 40
 R_N = 43
 
 # game values gv[G_*]
-(G_TURN, G_ACTIVE, G_ACTIONS, G_RUMORS, G_TELEPORTED, G_AMBUSH_USED, G_ACTIVE_DEAD, G_STARTED, G_OVER,
- G_GATES_LEFT, G_CRYSTALS_LEFT, G_HDN, G_HXN, G_DDN, G_DXN, G_COMBATS, G_KILLS, G_N) = range(18)
+(G_TURN, G_ACTIVE, G_ACTIONS, G_RUMORS, G_TELEPORTED, G_AMBUSH_USED, G_ACTIVE_DEAD, G_OVER,
+ G_GATES_LEFT, G_CRYSTALS_LEFT, G_HDN, G_HXN, G_DDN, G_DXN, G_COMBATS, G_KILLS, G_N) = range(17)
 # generals gs[g, GS_*]
 GS_STEP, GS_LIFE, GS_MAX, GS_SLAIN, GS_HEAL_FROM, GS_SKIP, GS_N = range(7)
 GENERAL_LIFE = (6, 6, 5, 4)
@@ -2002,7 +2002,6 @@ def play_game(st, heroes):
     n = st.rr[R_PLAYERS]
     reset(st, heroes, n, MONARCH)
     setup(st, n, MONARCH)
-    st.gv[G_STARTED] = 1
     while st.gv[G_TURN] < st.rr[R_TURN_CAP]:
         hero_turn(st, st.gv[G_TURN] % n, MONARCH)
         if ended(st):
