@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test test-slow test-all report report-smash-up report-zenonzard report-defenders tune \
+.PHONY: install test test-slow test-all boundscheck report report-smash-up report-zenonzard report-defenders tune \
 	tune-smash-up tune-zenonzard tune-defenders skill bench clean
 
 $(STAMP): pyproject.toml
@@ -28,6 +28,11 @@ test-slow: $(STAMP)
 
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadgroup -m 'slow or not slow'
+
+# The Smash Up, ZENONZARD and Defenders tests in kernels compiled with every array index checked
+# (they compile without negative-index wraparound, balance/core/_jit.py); about 6 minutes.
+boundscheck: $(STAMP)
+	$(BIN)/python scripts/boundscheck.py
 
 # The default study: 3, 4 and 5 players, 300,000 games each (seat win rates within about
 # +-0.2 pp). The headline numbers come from one strategy in every seat, the strongest we have

@@ -150,3 +150,63 @@ def test_probes_refuse_to_share_the_plain_cache():
                          capture_output=True, text=True)
     assert out.returncode != 0
     assert "NUMBA_CACHE_DIR" in out.stderr
+
+
+WRAP_MODULE = '''
+from balance.core._jit import jit, jit_novec, jit_widened
+
+
+@jit
+def read_plain(a, i):
+    return a[i]
+
+
+@jit_widened
+def read_widened(a, i):
+    return a[i]
+
+
+@jit_widened
+def read_both(a, i):
+    return read_plain(a, i) * 100 + a[i]  # read_plain is compiled while this one is typed
+
+
+@jit_novec
+def entry(a, i):
+    return read_widened(a, i)
+'''
+
+WRAP_RUNNER = '''
+import sys
+sys.path.insert(0, {folder!r})
+import numpy as np
+import wrap_for_test as k
+a = np.arange(5) + 10
+
+
+def outcome(fn, i):
+    try:
+        return fn(a, i)
+    except IndexError:
+        return "IndexError"
+
+
+print(outcome(k.read_plain, -1), outcome(k.read_widened, -1), outcome(k.read_widened, 5),
+      outcome(k.read_both, -1), outcome(k.read_both, 2), outcome(k.entry, -1), outcome(k.entry, 4))
+'''
+
+
+def test_widened_kernels_compile_without_negative_index_wraparound(tmp_path):
+    """``jit_widened`` functions read ``a[i]`` with no ``i < 0`` wraparound (a compare and a
+    select at every index; Smash Up x1.17 without them); every other function keeps it, also
+    one compiled while a widened caller is typed. Seen under NUMBA_BOUNDSCHECK=1 (as
+    ``scripts/boundscheck.py`` runs the kernels): there a widened ``a[-1]`` is an IndexError, a
+    plain one the last element."""
+    import os
+
+    (tmp_path / "wrap_for_test.py").write_text(WRAP_MODULE)
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    code = textwrap.dedent(WRAP_RUNNER.format(folder=str(tmp_path)))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["14", "IndexError", "IndexError", "IndexError", "1212", "IndexError", "14"]

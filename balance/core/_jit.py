@@ -12,6 +12,8 @@ SLP vectorizers (``_no_vectorizers``): Smash Up's code is branches over small in
 which they do not speed up, and they took about a tenth of its cold compile. avengers-cards'
 greedy kernel runs 2.3x slower without them, so the other decorators keep them
 (docs/BENCHMARKS.md).
+``jit_widened`` kernels also compile without negative-index wraparound (``_NO_WRAPAROUND``):
+they promise that every array index is in range, ``scripts/boundscheck.py`` checks it.
 """
 import os
 from contextlib import contextmanager, nullcontext
@@ -21,9 +23,10 @@ import numba
 import numba.extending
 import numpy as np
 from llvmlite import ir
-from numba.core import cgutils, sigutils, types
+from numba.core import cgutils, lowering, sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
+from numba.np import arrayobj
 
 try:
     import fcntl
@@ -69,6 +72,43 @@ def _no_vectorizers():
         yield
     finally:
         numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE = saved
+
+
+# Negative-index wraparound. numba reads ``a[i]`` for a signed ``i`` as ``a[i + n if i < 0 else
+# i]``: a compare and a select at every access whose index LLVM cannot prove non-negative, which
+# is most accesses of a kernel that indexes arrays by values read from other arrays (Smash Up's
+# cards, lists and slots). Python's ``a[-1]`` is never meant in the ``jit_widened`` kernels, so
+# their functions compile without it: Smash Up's greedy games ran x1.17 faster, the same games
+# (docs/BENCHMARKS.md). The setting follows the function being lowered (``_NO_WRAPAROUND``,
+# with the helpers IR-inlined into it), not the compile around it: numba's own implementations
+# compiled meanwhile (and cached for every later caller) keep Python's indexing. numba looks
+# ``fix_integer_index`` up in its module at each use, so replacing the module's function once
+# reaches every array access.
+_NO_WRAPAROUND: set = set()  # (module, qualname) of the functions compiled without wraparound
+_WRAPAROUND = [True]  # the setting of the function being lowered now
+_numba_fix_integer_index = arrayobj.fix_integer_index
+_numba_lower = lowering.BaseLower.lower
+
+
+def _fix_integer_index(context, builder, idxty, idx, size):
+    if _WRAPAROUND[0] or not idxty.signed:
+        return _numba_fix_integer_index(context, builder, idxty, idx, size)
+    return context.cast(builder, idx, idxty, types.intp)
+
+
+def _lower(self):
+    """``BaseLower.lower`` with the function's own wraparound setting, the caller's restored
+    after (numba lowers a subroutine in the middle of its caller)."""
+    saved = _WRAPAROUND[0]
+    _WRAPAROUND[0] = (self.fndesc.modname, self.fndesc.qualname) not in _NO_WRAPAROUND
+    try:
+        return _numba_lower(self)
+    finally:
+        _WRAPAROUND[0] = saved
+
+
+arrayobj.fix_integer_index = _fix_integer_index
+lowering.BaseLower.lower = _lower
 
 
 class _LockedDispatcher(CPUDispatcher):
@@ -146,11 +186,14 @@ def jit_widened(fn):
     (no reference counting code at every call and array unpacking: about half of each
     function's compile time, and a faster kernel). Functions compiled this way allocate
     nothing: scratch arrays come from ``stack_empty`` / ``stack_zeros``; the caller from
-    Python allocates the state."""
+    Python allocates the state. They index arrays only in range: ``a[-1]`` is not the last
+    element but memory before the array (no wraparound, ``_NO_WRAPAROUND``; checked by
+    ``scripts/boundscheck.py``)."""
     dispatcher = jit_nonrt(fn)
     if isinstance(dispatcher, _LockedDispatcher):  # not under NUMBA_DISABLE_JIT (a plain function)
         dispatcher.__class__ = _WidenedDispatcher
         dispatcher.vectorize = False
+        _NO_WRAPAROUND.add((fn.__module__, fn.__qualname__))
     return dispatcher
 
 
