@@ -11,8 +11,9 @@ Measures, side by side in one run (machines are noisy, so ratios matter more tha
 - defenders-of-the-realm: kernel vs reference, coordinated and random teams of 4 (and 1) heroes.
 
 Usage: python scripts/bench.py [--quick] [--out docs/BENCHMARKS.md]
-       python scripts/bench.py --against REF [--only smash-up]   (kernel games/s of this
-                                     tree and of git REF, interleaved in one run; a table only)
+       python scripts/bench.py --against REF [--only GAME]   (kernel games/s of this tree and
+                                     of git REF, interleaved in one run; a table only; avengers-cards
+                                     or GAME's section's cases)
        python scripts/bench.py --only smash-up|zenonzard|defenders-of-the-realm   (that game's
                                      section, updated in --out)
 """
@@ -376,48 +377,80 @@ def checkpoint_overhead(games: int, repeats: int) -> tuple[float, float]:
         ckpt.CHECKPOINT_SECONDS = default
 
 
-# smash-up's kernel games/s in the tree it runs in, self-contained: an older tree's bench.py
-# may not have the function (the engine API it uses is the one every tree since issue 11 has)
-SMASH_RATE = """
+# A game's kernel games/s in the tree it runs in, self-contained: an older tree's bench.py may
+# not have the function (the engine API used is the one every tree has since the game came).
+# ``{engine}``: the lines that make ``engine`` from the case's ``players`` and ``specs`` (one
+# strategy per seat).
+GAME_RATE = """
 import time
 from balance.core.runner import DEFAULT_CHUNK
 from balance.core.strategy import parse_strategy
-from balance.games.smash_up.engine import Engine
-from balance.games.smash_up.rules import Rules
-from balance.games.smash_up.strategies import STRATEGIES
-engine = Engine(Rules.from_overrides({{"players": {players}}}), [parse_strategy({spec!r}, STRATEGIES)] * {players})
+{engine}
 engine.play(0, 0, 10)
 t = time.perf_counter()
 for first in range(0, {games}, DEFAULT_CHUNK):
     engine.play(0, first, min(DEFAULT_CHUNK, {games} - first))
 print({games} / (time.perf_counter() - t))
 """
+ENGINE_LINES = {
+    "smash-up": ("from balance.games.smash_up.engine import Engine\n"
+                 "from balance.games.smash_up.rules import Rules\n"
+                 "from balance.games.smash_up.strategies import STRATEGIES\n"
+                 "engine = Engine(Rules.from_overrides({{'players': {players}}}), "
+                 "[parse_strategy(s, STRATEGIES) for s in {specs!r}])"),
+    "zenonzard": ("from balance.games.zenonzard.engine import Engine\n"
+                  "from balance.games.zenonzard.rules import Rules\n"
+                  "from balance.games.zenonzard.strategies import STRATEGIES\n"
+                  "engine = Engine(Rules(), [parse_strategy(s, STRATEGIES) for s in {specs!r}])"),
+    "defenders-of-the-realm": ("from balance.games.defenders.engine import Engine\n"
+                               "from balance.games.defenders.rules import Rules\n"
+                               "from balance.games.defenders.strategies import STRATEGIES\n"
+                               "engine = Engine(Rules(players={players}), "
+                               "[parse_strategy(s, STRATEGIES) for s in {specs!r}])"),
+}
 
 
-def against(ref: str, games: dict, rounds: int = 3, smash: bool = False) -> list[tuple]:
+def game_cases(game: str) -> list[tuple[str, int, list[str]]]:
+    """``--against``'s cases of a game's section: (label, players, one strategy per seat)."""
+    if game == "zenonzard":
+        return [(" v ".join(seats), 2, list(seats)) for seats in ZZ_CASES]
+    cases = SMASH_CASES if game == "smash-up" else DR_CASES
+    return [(spec, players, [spec] * players) for spec, players in cases]
+
+
+def against(ref: str, games: dict, rounds: int = 3, game: str | None = None) -> list[tuple]:
     """Kernel games/s (one core) of this tree and of the commit ``ref``, each in a fresh
     process and interleaved round by round, so machine drift hits both alike: the check that
-    a change costs no speed, or what it gains. avengers-cards by default; smash-up's cases
-    with ``smash`` (``--only smash-up``). Returns (spec, players, ref rate, this rate) medians.
-    The first call in each tree compiles its kernel (or loads that tree's numba cache)."""
-    code = SMASH_RATE if smash else ("import sys; sys.path.insert(0, 'scripts'); import bench; "
-                                     "print(bench.kernel_rate({players}, {spec!r}, {games}, 1))")
-    cases = list(SMASH_CASES) if smash else [("random", 4), ("greedy", 4), ("random", 5)]
+    a change costs no speed, or what it gains. avengers-cards by default (``game`` None), else
+    the cases of that game's section (``--only``; ``ref`` must have the game). Returns (label,
+    players, ref rate, this rate) medians. The first call in each tree compiles its kernel (or
+    loads that tree's numba cache)."""
+    if game is None:
+        cases = [(spec, players, [spec] * players) for spec, players in [("random", 4), ("greedy", 4), ("random", 5)]]
+    else:
+        cases = game_cases(game)
 
-    def rate(tree: Path, spec: str, players: int) -> float:
-        out = subprocess.run([sys.executable, "-c", code.format(players=players, spec=spec, games=games[spec])],
+    def code(players: int, specs: list[str]) -> str:
+        n = games.get(specs[0], games["greedy"])  # a game's own strategy names: the greedy count
+        if game is None:
+            return ("import sys; sys.path.insert(0, 'scripts'); import bench; "
+                    f"print(bench.kernel_rate({players}, {specs[0]!r}, {n}, 1))")
+        return GAME_RATE.format(engine=ENGINE_LINES[game].format(players=players, specs=specs), games=n)
+
+    def rate(tree: Path, players: int, specs: list[str]) -> float:
+        out = subprocess.run([sys.executable, "-c", code(players, specs)],
                              cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
                              capture_output=True, text=True).stdout
         return float(out.strip().splitlines()[-1])
 
     rows = []
     with ref_worktree(ref) as old:
-        for spec, players in cases:
-            rate(old, spec, players), rate(ROOT, spec, players)  # compile or load both caches
-            pairs = [(rate(old, spec, players), rate(ROOT, spec, players)) for _ in range(rounds)]
+        for label, players, specs in cases:
+            rate(old, players, specs), rate(ROOT, players, specs)  # compile or load both caches
+            pairs = [(rate(old, players, specs), rate(ROOT, players, specs)) for _ in range(rounds)]
             before, after = (statistics.median(x) for x in zip(*pairs))
-            rows.append((spec, players, before, after))
-            print(f"{spec:<8} {players}p  {ref}: {before:>12,.0f}  this tree: {after:>12,.0f}  "
+            rows.append((label, players, before, after))
+            print(f"{label:<8} {players}p  {ref}: {before:>12,.0f}  this tree: {after:>12,.0f}  "
                   f"ratio {after / before:.3f}", flush=True)
     return rows
 
@@ -484,13 +517,11 @@ def main() -> None:
         cold_against(args.against, 1 if args.quick else 2)
         return
     kernel_games = {"random": 200_000, "greedy": 20_000} if args.quick else {"random": 2_000_000, "greedy": 200_000}
-    if args.against and args.only in ("zenonzard", "defenders-of-the-realm"):
-        ap.error("--against compares avengers-cards (default) or smash-up (--only smash-up)")
     if args.against:
-        smash = args.only == "smash-up"
-        if smash:
-            kernel_games = {"random": 2_000, "greedy": 2_000} if args.quick else {"random": 10_000, "greedy": 10_000}
-        against(args.against, kernel_games, 1 if args.quick else 3, smash)
+        if args.only:  # games per timing: about a second of each game's kernel
+            n = {"smash-up": 10_000, "zenonzard": 50_000, "defenders-of-the-realm": 10_000}[args.only]
+            kernel_games = dict.fromkeys(("random", "greedy"), n // 5 if args.quick else n)
+        against(args.against, kernel_games, 1 if args.quick else 3, args.only)
         return
     repeats = 1 if args.quick else 3
     if args.only in ("smash-up", "zenonzard", "defenders-of-the-realm"):
