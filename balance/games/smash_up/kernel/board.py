@@ -298,15 +298,22 @@ CNT_ALPHA, CNT_FIXER, CNT_MINIONS = 0, MAX_PLAYERS, 2 * MAX_PLAYERS
 CNT_N = 3 * MAX_PLAYERS
 
 
-@jit
+@jit_inline
 def power_counts(st, cnt):
     """``cnt int64[CNT_N]``: per controller p, its Microbot Alphas (``cnt[CNT_ALPHA + p]``),
     Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play: as kept per
-    seat (``count_minion``), or counted on the board while it is edited "as if" (``as_if``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    seat (``count_minion``), or counted on the board while it is edited "as if" (``as_if``).
+    All 0 in a game without an Alpha or Fixer, where no power reads them: inlined, so the many
+    readings of such a game make no call (619 a greedy game at 2 players)."""
     cnt[:] = 0
-    if tv[T_MICROBOTS] == 0:  # no Alpha or Fixer in this game: nothing reads the counts
-        return
+    if st.tv[T_MICROBOTS] != 0:
+        microbot_counts(st, cnt)
+
+
+@jit
+def microbot_counts(st, cnt):
+    """``power_counts`` in a game whose decks hold an Alpha or Fixer (``cnt`` zeroed)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_ASIF] == 0:
         for p in range(tv[T_PLAYERS]):
             cnt[CNT_ALPHA + p] = ps[p, P_ALPHAS]
@@ -421,7 +428,7 @@ def slot_power(st, s, cnt, pw):
     ``power_counts``; returns the slot's total power."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     raptors, base_power = slot_bonus(st, s)
-    for p in range(tv[T_PLAYERS]):
+    for p in range(MAX_PLAYERS):  # a constant count: stores, where tv[T_PLAYERS] made a memset call
         pw[p] = -1
     total = 0
     for i in range(ln[L_SMIN + s]):
