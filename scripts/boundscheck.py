@@ -6,8 +6,8 @@ memory before the array instead of its last element, and nothing says so. This s
 those games' tests (kernel = reference, game by game, every strategy, player count and rules
 variant the tests play) in kernels compiled with NUMBA_BOUNDSCHECK=1, where any index below 0
 or past the end stops the game with an IndexError, so the test fails. The checked kernels are
-compiled into a temporary cache of their own (numba's cache key does not hold the setting):
-the run takes a cold compile of each kernel: about 6 minutes on 2 cores.
+compiled into a temporary cache of their own, so they never mix with the plain kernels' cache:
+the run takes a cold compile of each kernel, about 6 minutes on 2 cores.
 
     python scripts/boundscheck.py                       # the three games' test files
     python scripts/boundscheck.py tests/test_zenonzard.py -k kernel   # pytest's arguments
