@@ -1462,6 +1462,17 @@ def add_opt(st, n, kind, card, arg):
 
 
 @jit
+def add_in_range(st, n, p, far, kind, card):
+    """Option (kind, card, v) for every location v that hero ``p`` may enter 1 to ``far`` steps
+    away, in location order (the reference's ``State.in_range``); returns the new count."""
+    here = st.hs[p, HS_LOC]
+    for v in range(N_LOC):
+        if 1 <= st.dist[here, v] <= far and can_enter(st, p, v):
+            n = add_opt(st, n, kind, card, v)
+    return n
+
+
+@jit
 def hammer_default(st, p, monarch):
     threat_order(st, monarch)
     here = st.hs[p, HS_LOC]
@@ -1485,23 +1496,15 @@ def day_options(st, p, monarch):
         for i in range(nh):
             card = st.hand[p, i]
             if st.cicon[card] == HORSE_ICON:
-                for v in range(N_LOC):
-                    if 1 <= st.dist[here, v] <= 2 and can_enter(st, p, v):
-                        n = add_opt(st, n, A_HORSE, card, v)
+                n = add_in_range(st, n, p, 2, A_HORSE, card)
         if h == PALADIN:
-            for v in range(N_LOC):
-                if 1 <= st.dist[here, v] <= 2 and can_enter(st, p, v):
-                    n = add_opt(st, n, A_NOBLE_STEED, -1, v)
+            n = add_in_range(st, n, p, 2, A_NOBLE_STEED, -1)
         for i in range(nh):
             card = st.hand[p, i]
             if st.cicon[card] == EAGLE_ICON:
-                for v in range(N_LOC):
-                    if 1 <= st.dist[here, v] <= 4 and can_enter(st, p, v):
-                        n = add_opt(st, n, A_EAGLE, card, v)
+                n = add_in_range(st, n, p, 4, A_EAGLE, card)
         if h == EAGLE_RIDER:
-            for v in range(N_LOC):
-                if 1 <= st.dist[here, v] <= 4 and can_enter(st, p, v):
-                    n = add_opt(st, n, A_EAGLE_FLIGHT, -1, v)
+            n = add_in_range(st, n, p, 4, A_EAGLE_FLIGHT, -1)
         for i in range(nh):
             card = st.hand[p, i]
             if st.cicon[card] == GATE_ICON:
