@@ -24,7 +24,7 @@ def outranked(st, p, s):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     now = stack_empty(MAX_PLAYERS)
     vp_now(st, s, now)
-    return best_rival(tv[T_PLAYERS], p, now) > now[p]
+    return best_rival(p, now) > now[p]
 
 
 @jit
@@ -162,7 +162,7 @@ def read_board(st, p, cnt, reading):
     now = stack_empty(MAX_PLAYERS)
     for s in range(tv[T_NSLOTS]):
         reading[RD_GAP + s] = breakpoint_of(st, s) - counted_vp_now(st, s, cnt, now)
-        reading[RD_OUTRANKED + s] = 1 if best_rival(tv[T_PLAYERS], p, now) > now[p] else 0
+        reading[RD_OUTRANKED + s] = 1 if best_rival(p, now) > now[p] else 0
         reading[RD_RAPTORS + s], reading[RD_BRAIN + s] = slot_bonus(st, s)
 
 
@@ -317,7 +317,8 @@ def place_read(st, p, x, in_play, slots, n, cnt, terms, pws, totals, before):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[x, C_DEF], D_NAME]
     raptor = name == N_WAR_RAPTOR
-    local = in_play or not (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER or cnt[CNT_ALPHA + p] > 0)
+    local = in_play or tv[T_MICROBOTS] == 0 \
+        or not (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER or cnt[CNT_ALPHA + p] > 0)
     alone = local and defs[cs[x, C_DEF], D_PER_NAME] == 0
     best = -1
     bk = (0, 0, 0, 0)

@@ -303,10 +303,11 @@ def power_counts(st, cnt):
     """``cnt int64[CNT_N]``: per controller p, its Microbot Alphas (``cnt[CNT_ALPHA + p]``),
     Microbot Fixers (``CNT_FIXER + p``) and minions (``CNT_MINIONS + p``) in play: as kept per
     seat (``count_minion``), or counted on the board while it is edited "as if" (``as_if``).
-    All 0 in a game without an Alpha or Fixer, where no power reads them: inlined, so the many
-    readings of such a game make no call (619 a greedy game at 2 players)."""
-    cnt[:] = 0
+    Left unset in a game without an Alpha or Fixer (``T_MICROBOTS`` 0), where nothing reads
+    them (``card_power`` and PLACE's ``place_read`` ask ``T_MICROBOTS`` first): inlined, so the
+    many readings of such a game make no call (619 a greedy game at 2 players) and clear nothing."""
     if st.tv[T_MICROBOTS] != 0:
+        cnt[:] = 0
         microbot_counts(st, cnt)
 
 
@@ -462,14 +463,15 @@ def gap(st, s):
 
 
 @jit_inline
-def rank(n, pw, place):
-    """``place[p]`` (0 = first; -1: no place) from ``pw[:n]`` (-1: no minion): a player's place
-    is the number of players with strictly more power (seed 003)."""
-    for p in range(n):
+def rank(pw, place):
+    """``place[p]`` (0 = first; -1: no place) from ``pw`` (``slot_power``'s, -1: no minion,
+    and so for every seat past the players): a player's place is the number of players with
+    strictly more power (seed 003). Over every seat slot, as ``powers_term``."""
+    for p in range(MAX_PLAYERS):
         place[p] = -1
         if pw[p] >= 0:
             k = 0
-            for q in range(n):
+            for q in range(MAX_PLAYERS):
                 if pw[q] > pw[p]:
                     k += 1
             place[p] = k
@@ -482,7 +484,7 @@ def places(st, s, pw, place):
     cnt = stack_empty(CNT_N)
     power_counts(st, cnt)
     slot_power(st, s, cnt, pw)
-    rank(tv[T_PLAYERS], pw, place)
+    rank(pw, place)
 
 
 @jit
@@ -498,19 +500,20 @@ def counted_vp_now(st, s, cnt, out):
 @jit_inline
 def vp_of_powers(st, s, pw, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places with the seats' powers
-    there ``pw`` (``slot_power``'s, -1: no minion)."""
-    ss, tv, bases = st.ss, st.tv, st.bases
+    there ``pw`` (``slot_power``'s, -1: no minion); 0 for every seat past the players."""
+    ss, bases = st.ss, st.bases
     place = stack_empty(MAX_PLAYERS)
-    rank(tv[T_PLAYERS], pw, place)
-    for p in range(tv[T_PLAYERS]):
+    rank(pw, place)
+    for p in range(MAX_PLAYERS):
         out[p] = bases[ss[s, S_BASE], BS_VP0 + place[p]] if 0 <= place[p] < 3 else 0
 
 
 @jit_inline
-def best_rival(n, p, now):
-    """The most VP any seat but ``p`` would take (``now[:n]``, e.g. ``vp_now``'s), at least 0."""
+def best_rival(p, now):
+    """The most VP any seat but ``p`` would take (``now``, ``vp_now``'s: 0 past the players),
+    at least 0."""
     best = 0
-    for q in range(n):
+    for q in range(MAX_PLAYERS):
         if q != p and now[q] > best:
             best = now[q]
     return best
@@ -561,16 +564,19 @@ def slot_term(st, p, s, cnt):
 def powers_term(st, p, s, pw, total):
     """Slot ``s``'s term of ``V`` for seat ``p`` from the seats' powers there ``pw`` (-1: no
     minion) and the slot's ``total`` power (``slot_term`` without reading the slot)."""
-    strat, tv, bases = st.strat, st.tv, st.bases
+    strat, bases = st.strat, st.bases
     b = st.ss[s, S_BASE]
     mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays: V's hot loop
-    n = tv[T_PLAYERS]
-    for q in range(n):
-        if pw[q] < 0:
+    # Over every seat slot, not tv[T_PLAYERS]: past the players pw is -1 (``slot_power``), so
+    # those seats neither place nor outrank anyone, and a constant count compiles to straight
+    # code, where a variable one compiled to unrolled loops with their entry and exit tests.
+    for q in range(MAX_PLAYERS):
+        x = pw[q]
+        if x < 0:
             continue
         k = 0  # q's place (``rank``)
-        for r in range(n):
-            if pw[r] > pw[q]:
+        for r in range(MAX_PLAYERS):
+            if pw[r] > x:
                 k += 1
         if k < 3:
             v = bases[b, BS_VP0 + k]
