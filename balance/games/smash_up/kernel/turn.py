@@ -274,32 +274,32 @@ def wanted_talent_or_extra(st, p):
 def greedy_minion_move(st, p):
     """``baseline.greedy_minion`` over the Play Cards minion moves, without listing them: the
     card by its key among the cards some base takes (a Pixie whose own default is its action
-    mode is not played as a minion, §7.5 Default), then its base by PLACE. A card's bases are
-    looked up only when its key could beat the best so far. (-1, -1, -1): no minion move."""
+    mode is not played as a minion, §7.5 Default), then its base by PLACE. The cards are
+    tried lowest key first (ties: the earlier), so only the card played has its bases looked
+    up, unless a better one is refused. (-1, -1, -1): no minion move."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     kinds = stack_empty(CAP)
     cards = stack_empty(CAP)
     slots = stack_empty(MAX_SLOTS)
-    best_slots = stack_empty(MAX_SLOTS)  # the best card's bases, kept as found
     first = ps[p, P_MINIONS_PLAYED] == 0
-    best, nb = -1, 0
-    bk = (0, 0, 0)
-    for i in range(minion_cards(st, p, kinds, cards)):
-        c = cards[i]
-        k = minion_key(st, first, c, kinds[i])
-        if best >= 0 and not k < bk:
-            continue
-        if defs[cs[c, C_DEF], D_KIND] == K_DUAL and hooks.want(st, p, c):
-            continue
-        n = card_slots(st, p, kinds[i], c, slots)
-        if n > 0:
-            best, bk, nb = i, k, n
-            for j in range(n):
-                best_slots[j] = slots[j]
-    if best < 0:
-        return -1, -1, -1
-    c = cards[best]
-    return kinds[best], c, best_slots[place(st, p, c, False, best_slots, nb)]
+    n = minion_cards(st, p, kinds, cards)
+    for _ in range(n):
+        best = -1
+        bk = (0, 0, 0)
+        for i in range(n):
+            if kinds[i] >= 0:  # not refused yet
+                k = minion_key(st, first, cards[i], kinds[i])
+                if best < 0 or k < bk:
+                    best, bk = i, k
+        if best < 0:
+            break
+        c = cards[best]
+        if defs[cs[c, C_DEF], D_KIND] != K_DUAL or not hooks.want(st, p, c):
+            k = card_slots(st, p, kinds[best], c, slots)
+            if k > 0:
+                return kinds[best], c, slots[place(st, p, c, False, slots, k)]
+        kinds[best] = -1  # refused: no base takes it, or a Pixie kept for its action
+    return -1, -1, -1
 
 
 @jit_inline
