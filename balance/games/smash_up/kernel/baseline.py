@@ -116,8 +116,15 @@ def best_move(st, p, mm, md, k):
     pws = stack_empty(SLOT_POWERS)
     before = read_slots(st, p, cnt, terms, pws, totals)
     best, bg = -1, 0
+    gone, left = -1, 0  # the minion last valued leaving its slot, and V then (``v_left``)
     for i in range(k):
-        g = v_move(st, p, mm[i], md[i], cnt, pws, totals, terms, before) - before
+        m = mm[i]
+        if st.defs[st.cs[m, C_DEF], D_PER_NAME] != 0 or md[i] == st.cs[m, C_SLOT]:
+            g = v_move(st, p, m, md[i], cnt, pws, totals, terms, before) - before
+        else:  # as v_moved_alone, with each minion's leaving valued once for all its bases
+            if m != gone:
+                gone, left = m, v_left(st, p, m, cnt, pws, totals, terms, before)
+            g = v_arrived(st, p, m, md[i], cnt, pws, totals, terms, left) - before
         if best < 0 or g > bg:
             best, bg = i, g
     return best if bg > 0 else -1
@@ -398,12 +405,20 @@ def v_move(st, p, m, s, cnt, pws, totals, terms, before):
 def v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before):
     """``v_moved`` for a minion whose move changes no other minion's power (not a War Raptor;
     a move keeps ``cnt``): its old slot loses its power there and slot ``s`` gains its power
-    there (only the base's bonus differs), without editing the board. Its controller keeps a
-    place on the old slot only while another of its minions stays there."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    old = cs[m, C_SLOT]
-    if s == old:  # V does not depend on the order of a slot's minions
+    there (only the base's bonus differs), without editing the board."""
+    if s == st.cs[m, C_SLOT]:  # V does not depend on the order of a slot's minions
         return before
+    return v_arrived(st, p, m, s, cnt, pws, totals, terms, v_left(st, p, m, cnt, pws, totals, terms, before))
+
+
+@jit_inline
+def v_left(st, p, m, cnt, pws, totals, terms, before):
+    """V for ``p`` once minion ``m`` (not a War Raptor) has left its slot, from ``read_slots``'
+    reading (V ``before``): the first half of ``v_moved_alone``, the same for every base it
+    may go to. Its controller keeps a place on the old slot only while another of its minions
+    stays there."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    old = cs[m, C_SLOT]
     q = cs[m, C_CTRL]
     stays = False
     for i in range(ln[L_SMIN + old]):
@@ -416,12 +431,20 @@ def v_moved_alone(st, p, m, s, cnt, pws, totals, terms, before):
     for o in range(MAX_PLAYERS):
         pw[o] = pws[old * MAX_PLAYERS + o]
     pw[q] = pw[q] - own if stays else -1
-    v = before - terms[old] + powers_term(st, p, old, pw, totals[old] - own)
+    return before - terms[old] + powers_term(st, p, old, pw, totals[old] - own)
+
+
+@jit_inline
+def v_arrived(st, p, m, s, cnt, pws, totals, terms, left):
+    """V for ``p`` once minion ``m``, gone from its slot (V ``left``, ``v_left``), arrives on slot
+    ``s`` (another): the second half of ``v_moved_alone``."""
+    q = st.cs[m, C_CTRL]
+    pw = stack_empty(MAX_PLAYERS)
     own = counted_power(st, m, cnt, 0, base_bonus(st, s))
     for o in range(MAX_PLAYERS):
         pw[o] = pws[s * MAX_PLAYERS + o]
     pw[q] = max(pw[q], 0) + own
-    return v - terms[s] + powers_term(st, p, s, pw, totals[s] + own)
+    return left - terms[s] + powers_term(st, p, s, pw, totals[s] + own)
 
 
 @jit
