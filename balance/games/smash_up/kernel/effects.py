@@ -21,10 +21,11 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .board import (
-    CNT_N, as_if, affectable, can_move, count_on, destroyable, detach, discard_attached, discard_choice,
+    CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
     has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
-    places, pop, power, power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_term, slot_terms,
+    places, pop, power, power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_bonus,
+    slot_term, slot_terms,
     to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
@@ -227,18 +228,23 @@ def candidates(st, i, p, c, action, out):
         value = count_on(st, p, here)
     same_name = (pg[i, I_FLAGS] & FLAG_NOT_SAME_NAME) != 0
     name = defs[cs[c, C_DEF], D_NAME] if c >= 0 else -1
+    by_power = test == TEST_POWER_LE or test == TEST_POWER_LT  # read as ``power``, the counts once
+    cnt = stack_empty(CNT_N)
+    if by_power:
+        power_counts(st, cnt)
     k = 0
     for t in range(tv[T_NSLOTS]):
         if pg[i, I_WHERE] == WHERE_HERE and t != here:
             continue
+        raptors, base_power = slot_bonus(st, t) if by_power else (0, 0)
         for j in range(ln[L_SMIN + t]):
             x = lst[L_SMIN + t, j]
             if (who == OWNER_MINE and cs[x, C_CTRL] != p) or (who == OWNER_THEIRS and cs[x, C_CTRL] == p):
                 continue
-            if test == TEST_POWER_LE and power(st, x) > value:
-                continue
-            if test == TEST_POWER_LT and power(st, x) >= value:
-                continue
+            if by_power:
+                x_power = counted_power(st, x, cnt, raptors, base_power)
+                if x_power > value or (test == TEST_POWER_LT and x_power == value):
+                    continue
             if test == TEST_PRINTED_LE and printed(st, x) > value:
                 continue
             if same_name and defs[cs[x, C_DEF], D_NAME] == name:
