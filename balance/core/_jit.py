@@ -8,10 +8,10 @@ Every kernel function compiles under a file lock (``_LockedDispatcher``): proces
 the same function at once (test workers, a dask cluster's workers on one machine) compile it
 once and the others load it from the cache.
 ``jit_widened`` kernels and ``jit_novec`` (their entry points) compile without LLVM's loop and
-SLP vectorizers (``_no_vectorizers``): Smash Up's code is branches over small integer arrays,
-which they do not speed up, and they took about a tenth of its cold compile. avengers-cards'
-greedy kernel runs 2.3x slower without them, so the other decorators keep them
-(docs/BENCHMARKS.md).
+SLP vectorizers and without runtime loop unrolling (``_lean_llvm``): Smash Up's code is branches
+over small integer arrays, which they do not speed up, and they took about a tenth of its cold
+compile. avengers-cards' greedy kernel runs 2.3x slower without the vectorizers, so the other
+decorators keep them (docs/BENCHMARKS.md).
 ``jit_widened`` kernels also compile without negative-index wraparound (``_NO_WRAPAROUND``):
 they promise that every array index is in range, ``scripts/boundscheck.py`` checks it.
 """
@@ -22,6 +22,7 @@ from functools import partial
 import numba
 import numba.extending
 import numpy as np
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba.core import cgutils, lowering, sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
@@ -63,15 +64,35 @@ def _file_lock(folder: str, name: str):
 
 
 @contextmanager
-def _no_vectorizers():
-    """numba's LLVM pass builders read these flags at every compile; restored on exit, so
-    numba code outside the kernels keeps the user's settings."""
+def _lean_llvm():
+    """LLVM without its vectorizers and without runtime loop unrolling, for one compile.
+
+    numba's pass builders read the vectorizer flags at every compile; they are restored on
+    exit, so numba code outside the kernels keeps the user's settings. Runtime unrolling
+    copies a loop whose count is known only at run time several times over, with tests to
+    enter and leave the copies: these kernels' loops run over a few players, slots or cards,
+    so the tests cost more than they save (Smash Up: 3% fewer instructions a game without it,
+    docs/BENCHMARKS.md). Loops of a constant count are still unrolled in full. LLVM's flag is
+    one global setting that cannot be unset again: on exit it is set to on, which on x86 is
+    what LLVM chooses unset (the same machine code, checked for the host CPU and ``generic``).
+    Compiles nest (a kernel function compiles its callees while it is typed, and is optimised
+    after them), so the flag is set back only when the outermost one ends.
+    """
     saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
     numba.config.LOOP_VECTORIZE = numba.config.SLP_VECTORIZE = False
+    if _LEAN_DEPTH[0] == 0:
+        llvm.set_option("", "-unroll-runtime=false")
+    _LEAN_DEPTH[0] += 1
     try:
         yield
     finally:
         numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE = saved
+        _LEAN_DEPTH[0] -= 1
+        if _LEAN_DEPTH[0] == 0:
+            llvm.set_option("", "-unroll-runtime=true")
+
+
+_LEAN_DEPTH = [0]  # how many ``_lean_llvm`` compiles are open (under numba's compiler lock)
 
 
 # Negative-index wraparound. numba reads ``a[i]`` for a signed ``i`` as ``a[i + n if i < 0 else
@@ -122,7 +143,7 @@ class _LockedDispatcher(CPUDispatcher):
     numba's cache files, by module and name: functions of one name in several modules of a
     folder may call each other."""
 
-    vectorize = True  # False: compiled without LLVM's vectorizers (``_no_vectorizers``)
+    vectorize = True  # False: compiled without LLVM's vectorizers (``_lean_llvm``)
 
     def compile(self, sig):
         folder = getattr(self._cache, "_cache_path", None)  # None: not cached (cache=False)
@@ -131,7 +152,7 @@ class _LockedDispatcher(CPUDispatcher):
             return super().compile(sig)
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock"
         with global_compiler_lock, _file_lock(folder, name), \
-                (nullcontext() if self.vectorize else _no_vectorizers()):
+                (nullcontext() if self.vectorize else _lean_llvm()):
             return super().compile(sig)
 
 
@@ -150,7 +171,7 @@ def _locked(make, vectorize=True):
 jit = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy"))
 
 # ``jit`` for the entry point of a ``jit_widened`` kernel: its library links and optimises the
-# whole kernel again, so it too compiles without the vectorizers.
+# whole kernel again, so it too compiles with their LLVM settings (``_lean_llvm``).
 jit_novec = _locked(partial(numba.njit, cache=True, nogil=True, error_model="numpy"), vectorize=False)
 
 # Hot helpers called per card or per fight: inlined at the Numba IR level, so the kernel's
