@@ -1,13 +1,16 @@
 """Dispatch of card hooks to the card's faction module (``cards/``), by the faction of the
 card's definition; a hook goes only to the factions whose cards have it (the others' cards do
 nothing there and get the neutral answer here). Faction numbers follow ``catalogue.FACTIONS``."""
+from balance.core._jit import jit_inline
 from balance.core._jit import jit_widened as jit
 
 from . import effects
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE
-from .layout import DONE, C_DEF, F_C
+from .layout import DONE, C_DEF, F_C, T_FACTIONS
 from .tables import D_FACTION, D_PROG
+
+NINJAS, PIRATES, TRICKSTERS, ZOMBIES = 2, 3, 5, 7  # catalogue.FACTIONS' order, as the numbers below
 
 
 @jit
@@ -123,15 +126,27 @@ def faction_of(st, c):
     return defs[cs[c, C_DEF], D_FACTION]
 
 
+@jit_inline
+def in_game(st, f):
+    """Some deck of this game holds a card of faction ``f`` (``T_FACTIONS``)."""
+    return (st.tv[T_FACTIONS] >> f) & 1 != 0
+
+
 @jit
 def specials(st, q, s, n):
-    """Every faction's before-scoring Specials, in faction order (the reference's BEFORE order)."""
-    n = ninjas.specials(st, q, s, n)
-    n = pirates.specials(st, q, s, n)
-    return tricksters.specials(st, q, s, n)
+    """Every faction's before-scoring Specials, in faction order (the reference's BEFORE order);
+    each faction's board search only in its games."""
+    if in_game(st, NINJAS):
+        n = ninjas.specials(st, q, s, n)
+    if in_game(st, PIRATES):
+        n = pirates.specials(st, q, s, n)
+    if in_game(st, TRICKSTERS):
+        n = tricksters.specials(st, q, s, n)
+    return n
 
 
 @jit
 def extra_moves(st, p, n):
-    """Play Cards moves a faction adds (They're Coming To Get You)."""
-    return zombies.extra_moves(st, p, n)
+    """Play Cards moves a faction adds (They're Coming To Get You), asked at every greedy
+    choice: the board is searched only in a game with Zombies."""
+    return zombies.extra_moves(st, p, n) if in_game(st, ZOMBIES) else n

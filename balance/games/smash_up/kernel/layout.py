@@ -78,7 +78,7 @@ SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
     T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_MICROBOTS, T_QUIET, T_MEMO, T_MEMO_P, \
-    T_ASIF, T_RAPTORS, T_MEMO_AT = range(21)
+    T_ASIF, T_RAPTORS, T_FACTIONS, T_MEMO_AT = range(22)
 # T_MEMO: while a greedy seat's Play Cards choice is made (``turn.greedy_play``: the board does
 # not change while its wants and hosts are asked), 1 = a board reading for seat T_MEMO_P may be
 # kept, 2 = kept in tv[T_MEMO_AT:T_N] (``baseline.board_reading``); 0 otherwise
@@ -89,6 +89,8 @@ T_N = T_MEMO_AT + MEMO_N
 # board), else 0 (set up once per game: a board reading then skips the count)
 # T_RAPTORS: 1 if a deck of this game holds a card whose power counts its name on its base
 # (static PER_NAME_HERE: War Raptor), else 0 (a slot's reading then skips that count)
+# T_FACTIONS: a bit per faction (``D_FACTION``) some deck of this game holds a card of: a
+# faction's rule-wide code (its Specials, its extra Play Cards moves) runs only in its games
 # T_QUIET: > 0 while a destruction's replacements and triggers run (``triggers.destroy``): they
 # are not the own steps of the card being played, whatever frame is on top (``board.touch``)
 # T_ASIF: > 0 while the baseline edits the board "as if" (to read it, then restore it exactly,

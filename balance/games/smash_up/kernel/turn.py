@@ -32,7 +32,8 @@ from .layout import (
     GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
-    T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_RAPTORS, T_SP, T_TENACIOUS,
+    T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_RAPTORS, T_FACTIONS, T_SP,
+    T_TENACIOUS,
     T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_DISCARDED, H_AFTER_SCORING, H_END,
     H_START, H_TALENT,
     MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
@@ -40,7 +41,9 @@ from .layout import (
 )
 from .names import N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import leaf
-from .tables import BS_PROG, BS_VP0, D_KIND, D_NAME, D_PER_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT
+from .tables import (
+    BS_PROG, BS_VP0, D_FACTION, D_KIND, D_NAME, D_PER_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT,
+)
 from . import hooks
 from .stack import (
     add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move,
@@ -89,6 +92,8 @@ def setup(st, deck_defs):
             tv[T_MICROBOTS] = 1
         if cs[c, C_ZONE] == Z_DECK and defs[cs[c, C_DEF], D_PER_NAME] != 0:
             tv[T_RAPTORS] = 1
+        if cs[c, C_ZONE] == Z_DECK:
+            tv[T_FACTIONS] |= 1 << defs[cs[c, C_DEF], D_FACTION]
     tv[T_NSLOTS] = rs[8]  # R_BASES_IN_PLAY
     for s in range(tv[T_NSLOTS]):
         ss[s, :] = 0
