@@ -300,9 +300,9 @@ def greedy_minion_move(st, p):
             break
         c = cards[best]
         if defs[cs[c, C_DEF], D_KIND] != K_DUAL or not hooks.want(st, p, c):
-            k = card_slots(st, p, kinds[best], c, slots)
-            if k > 0:
-                return kinds[best], c, slots[place(st, p, c, False, slots, k)]
+            ns = card_slots(st, p, kinds[best], c, slots)
+            if ns > 0:
+                return kinds[best], c, slots[place(st, p, c, False, slots, ns)]
         kinds[best] = -1  # refused: no base takes it, or a Pixie kept for its action
     return -1, -1, -1
 
