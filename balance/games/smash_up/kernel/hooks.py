@@ -4,13 +4,15 @@ nothing there and get the neutral answer here). Faction numbers follow ``catalog
 from balance.core._jit import jit_inline
 from balance.core._jit import jit_widened as jit
 
+from ..catalogue import FACTIONS
 from . import effects
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE
 from .layout import DONE, C_DEF, F_C, T_FACTIONS
 from .tables import D_FACTION, D_PROG
 
-NINJAS, PIRATES, TRICKSTERS, ZOMBIES = 2, 3, 5, 7  # catalogue.FACTIONS' order, as the numbers below
+# the factions whose rule-wide code runs only in their games (``in_game``)
+NINJAS, PIRATES, TRICKSTERS, ZOMBIES = (FACTIONS.index(f) for f in ("Ninjas", "Pirates", "Tricksters", "Zombies"))
 
 
 @jit

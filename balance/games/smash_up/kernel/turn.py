@@ -86,14 +86,15 @@ def setup(st, deck_defs):
     shuffle(lst, ln, L_BDECK, states)
     tv[:] = 0
     tv[T_PLAYERS] = n
-    for c in range(n * DECK):
-        name = defs[cs[c, C_DEF], D_NAME]
-        if cs[c, C_ZONE] == Z_DECK and (name == N_MICROBOT_ALPHA or name == N_MICROBOT_FIXER):
+    for c in range(n * DECK):  # what this game's decks hold (a removed card is out of the game)
+        if cs[c, C_ZONE] != Z_DECK:
+            continue
+        d = cs[c, C_DEF]
+        if defs[d, D_NAME] == N_MICROBOT_ALPHA or defs[d, D_NAME] == N_MICROBOT_FIXER:
             tv[T_MICROBOTS] = 1
-        if cs[c, C_ZONE] == Z_DECK and defs[cs[c, C_DEF], D_PER_NAME] != 0:
+        if defs[d, D_PER_NAME] != 0:
             tv[T_RAPTORS] = 1
-        if cs[c, C_ZONE] == Z_DECK:
-            tv[T_FACTIONS] |= 1 << defs[cs[c, C_DEF], D_FACTION]
+        tv[T_FACTIONS] |= 1 << defs[d, D_FACTION]
     tv[T_NSLOTS] = rs[8]  # R_BASES_IN_PLAY
     for s in range(tv[T_NSLOTS]):
         ss[s, :] = 0
