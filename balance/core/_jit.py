@@ -63,6 +63,9 @@ def _file_lock(folder: str, name: str):
             _HELD.discard(path)
 
 
+_LEAN_DEPTH = [0]  # how many ``_lean_llvm`` compiles are open (under numba's compiler lock)
+
+
 @contextmanager
 def _lean_llvm():
     """LLVM without its vectorizers and without runtime loop unrolling, for one compile.
@@ -91,8 +94,6 @@ def _lean_llvm():
         if _LEAN_DEPTH[0] == 0:
             llvm.set_option("", "-unroll-runtime=true")
 
-
-_LEAN_DEPTH = [0]  # how many ``_lean_llvm`` compiles are open (under numba's compiler lock)
 
 
 # Negative-index wraparound. numba reads ``a[i]`` for a signed ``i`` as ``a[i + n if i < 0 else

@@ -569,7 +569,7 @@ def powers_term(st, p, s, pw, total):
     mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays: V's hot loop
     # Over every seat slot, not tv[T_PLAYERS]: past the players pw is -1 (``slot_power``), so
     # those seats neither place nor outrank anyone, and a constant count compiles to straight
-    # code, where a variable one compiled to unrolled loops with their entry and exit tests.
+    # code with no count to test (docs/ARCHITECTURE.md, "Loops of a few").
     for q in range(MAX_PLAYERS):
         x = pw[q]
         if x < 0:
