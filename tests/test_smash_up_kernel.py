@@ -453,8 +453,9 @@ def test_enough_cards_are_data_to_count():
 @pytest.mark.parametrize("tricksters", ["current", "2012"])
 def test_state_record_holds_the_tables_and_refuses_ones_past_its_bounds(monkeypatch, tricksters):
     """The kernel's state is one record of fixed shapes (kernel/run.STATE), so the kernel
-    compiles once for every run: the run's tables fill the first rows, the rest stay zero, and
-    a card list that outgrew a bound is refused, naming it, rather than cut short."""
+    compiles once for every run: the run's tables fill the first rows (and columns: the rows
+    are padded to a power of two, ``layout.pow2``), the rest stay zero, and a card list that
+    outgrew a bound is refused, naming it, rather than cut short."""
     from balance.games.smash_up.kernel import run
     from balance.games.smash_up.kernel.tables import card_tables
 
@@ -462,9 +463,11 @@ def test_state_record_holds_the_tables_and_refuses_ones_past_its_bounds(monkeypa
     defs, _, bases, prog = card_tables(rules.catalogue(), run.switches_on(rules))
     box, _ = run.new_state(rules, ["greedy", "random"])
     st = box[0]
-    assert (st["defs"][:len(defs)] == defs).all() and not st["defs"][len(defs):].any()
-    assert (st["pg"][:len(prog)] == prog).all() and not st["pg"][len(prog):].any()
-    assert (st["bases"] == bases).all()
+    for name, table in (("defs", defs), ("pg", prog), ("bases", bases)):
+        rows, cols = table.shape
+        assert (st[name][:rows, :cols] == table).all(), name
+        assert not st[name][rows:].any() and not st[name][:, cols:].any(), name
+    assert defs.shape[1] < st["defs"].shape[1] == 32 and bases.shape[1] < st["bases"].shape[1] == 32
     monkeypatch.setattr(run, "MAX_PROG", len(prog) - 1)
     with pytest.raises(ValueError, match=f"{len(prog)} pg rows exceed the state's {len(prog) - 1}"):
         run.new_state(rules, ["greedy", "random"])

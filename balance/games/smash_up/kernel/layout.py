@@ -27,6 +27,16 @@ much of its time (the record: greedy x1.85, docs/BENCHMARKS.md).
 """
 from balance.core._jit import jit_inline
 
+
+def pow2(n: int) -> int:
+    """The width a table's rows are padded to: the least power of two >= ``n``. The kernel finds
+    ``a[i, j]`` at ``i * width + j``: for a power of two that is a shift, where another width is a
+    multiply, on the way to every load from a row whose index was itself loaded (a card's row,
+    then its definition's). Measured: greedy games at 2 players x1.02 faster, random at 4
+    players x1.02 (docs/BENCHMARKS.md, session 30)."""
+    return 1 << (n - 1).bit_length()
+
+
 MAX_PLAYERS = 4
 DECK = 40  # two factions of 20
 MAX_SLOTS = 16
@@ -38,7 +48,8 @@ MAX_OPTIONS = 4096  # a choice's options (minion plays: cards x bases)
 
 # cs columns
 C_DEF, C_OWNER, C_ZONE, C_CTRL, C_SLOT, C_ENTERED, C_COUNTERS, C_TEMP, C_TALENT, C_STEGO, \
-    C_BUCC, C_HOST, C_NAMED, C_TOUCH, C_TURN, C_N = range(16)
+    C_BUCC, C_HOST, C_NAMED, C_TOUCH, C_TURN = range(15)
+C_N = pow2(C_TURN + 1)  # the columns above and a spare
 # C_TURN: the turn an attached action attached in (the reference's ``Attached.turn``).
 # C_NAMED: a minion's once-per-turn use (``MARK self used``: the turn + 1; the reference's
 # ``flags`` keyed by card, so it survives the card leaving and re-entering play); Block the
@@ -64,7 +75,8 @@ def n_lists(ncards: int) -> int:
 
 
 # ss columns
-S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE, S_N = range(6)  # S_SINCE: turns played when it came into play
+S_BASE, S_REDUCTION, S_TARPITS, S_CANCEL, S_SINCE = range(5)  # S_SINCE: turns played when it came into play
+S_N = pow2(S_SINCE + 1)
 
 # ps columns; P_BASES_USED: a bit per base definition row, set once this player used that
 # base's once-per-turn ability this turn (The Homeworld, Cave of Shinies: ``MARK self used``);

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalogue import FACTIONS
-from .layout import K_ACTION, K_DUAL, K_MINION, N_HOOKS
+from .layout import K_ACTION, K_DUAL, K_MINION, N_HOOKS, pow2
 from .names import BASE_NAMES, card_code
 
 D_NAME, D_KIND, D_POWER, D_FACTION, D_PLAYON, D_TRIGGERS = range(6)
@@ -23,7 +23,8 @@ D_WANT = D_PROG + N_HOOKS  # its want's start row, -1: the faction module decide
 # a play-on action's host rule (data/effects ``host``; opcodes HOST_, 0: the faction module's)
 D_HOST_POWER, D_PER_NAME, D_FLAGS, D_PROTECT = D_WANT + 1, D_WANT + 2, D_WANT + 3, D_WANT + 4
 D_HOST = D_PROTECT + 1
-D_N = D_HOST + 1
+D_COLS = D_HOST + 1  # a definition row's columns; the state's rows are padded to D_N
+D_N = pow2(D_COLS)
 BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2 = range(5)
 # a base's data (data/effects/bases.toml): its program start row per hook (-1: none), the power
 # every minion on it has beyond its own (static MINION_POWER: The Central Brain), and the VP it
@@ -31,7 +32,8 @@ BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2 = range(5)
 BS_PROG = 5
 BS_MINION_POWER = BS_PROG + N_HOOKS
 BS_VP_RULE, BS_VP_ARG = BS_MINION_POWER + 1, BS_MINION_POWER + 2
-BS_N = BS_VP_ARG + 1
+BS_COLS = BS_VP_ARG + 1  # a base row's columns; the state's rows are padded to BS_N
+BS_N = pow2(BS_COLS)
 PLAYON_NONE, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN = range(4)
 # rules/smash-up-cards.md §1.1: "Play on a base / on a minion / on one of your minions"
 PLAY_ON = {
