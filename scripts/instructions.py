@@ -1,11 +1,9 @@
-"""Machine instructions one Smash Up game executes, counted by cachegrind: a speed measure
-that does not drift with the machine's load, for steps too small for games/s to show.
+"""Machine instructions one Smash Up game executes, counted by cachegrind.
 
-Games per second on this machine move by several per cent between runs (docs/BENCHMARKS.md
-compares trees interleaved for that reason); the instructions a game executes do not. The
-kernel is instruction-bound (about 2.6 instructions per cycle, docs/BENCHMARKS.md, session
-23), so fewer instructions per game is a faster game, up to what changes in branches or
-caches add back; confirm a step's speed with ``scripts/bench.py --against``.
+They show where a step acts and do not drift with the machine's load. They are not its
+speed: fewer instructions are often a faster game, but not always (session 30: LLVM-inlining
+three board readings took 8.6% of them and no time, the calls' instructions having run while
+the core waited on loads and branches). Time a step with ``scripts/speed_ab.py REF``.
 
 Each tree is compiled for ``NUMBA_CPU_NAME=generic`` into a cache of its own (under valgrind
 numba sees another CPU and would compile again, for hours), then played twice under

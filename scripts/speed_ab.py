@@ -5,7 +5,9 @@ too small for ``bench.py --against`` (whose ratios move by 2%) and whose instruc
 A process per tree plays ``--games`` games per round, the same games each round; the two take
 turns (ABBA order, never both at once) for ``--rounds`` rounds, and then a fresh pair does
 (``--pairs``); each tree's fastest round and median round are compared. A process is warmed
-before its rounds, so a round times the kernel alone.
+before its rounds, so a round times the kernel alone. Two copies of one tree read x0.999
+(fastest) and x0.998 (median) (session 30, ``python scripts/speed_ab.py HEAD`` with nothing
+changed); a single pair of processes once read x1.037 for a step that fresh pairs put at x1.00.
 Compiles REF's kernel first, cold (about 3 minutes); keep the other core idle while it runs.
 
     python scripts/speed_ab.py 4fa1c53                      # greedy at 2 players
