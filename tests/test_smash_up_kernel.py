@@ -457,7 +457,8 @@ def test_state_record_holds_the_tables_and_refuses_ones_past_its_bounds(monkeypa
     are padded to a power of two, ``layout.pow2``), the rest stay zero, and a card list that
     outgrew a bound is refused, naming it, rather than cut short."""
     from balance.games.smash_up.kernel import run
-    from balance.games.smash_up.kernel.tables import card_tables
+    from balance.games.smash_up.kernel.layout import pow2
+    from balance.games.smash_up.kernel.tables import BS_COLS, BS_N, D_COLS, D_N, card_tables
 
     rules = Rules(tricksters=tricksters)
     defs, _, bases, prog = card_tables(rules.catalogue(), run.switches_on(rules))
@@ -467,7 +468,8 @@ def test_state_record_holds_the_tables_and_refuses_ones_past_its_bounds(monkeypa
         rows, cols = table.shape
         assert (st[name][:rows, :cols] == table).all(), name
         assert not st[name][rows:].any() and not st[name][:, cols:].any(), name
-    assert defs.shape[1] < st["defs"].shape[1] == 32 and bases.shape[1] < st["bases"].shape[1] == 32
+    assert defs.shape[1] == D_COLS and st["defs"].shape[1] == D_N == pow2(D_COLS) == 32
+    assert bases.shape[1] == BS_COLS and st["bases"].shape[1] == BS_N == pow2(BS_COLS) == 32
     monkeypatch.setattr(run, "MAX_PROG", len(prog) - 1)
     with pytest.raises(ValueError, match=f"{len(prog)} pg rows exceed the state's {len(prog) - 1}"):
         run.new_state(rules, ["greedy", "random"])
