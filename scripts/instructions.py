@@ -2,8 +2,9 @@
 
 They show where a step acts and do not drift with the machine's load. They are not its
 speed: fewer instructions are often a faster game, but not always (session 30: LLVM-inlining
-three board readings took 8.6% of them and no time, the calls' instructions having run while
-the core waited on loads and branches). Time a step with ``scripts/speed_ab.py REF``.
+three board readings took 8.6% of them and no time, most likely because the calls'
+instructions ran while the core waited on loads and branches). Time a step with
+``scripts/speed_ab.py REF``.
 
 Each tree is compiled for ``NUMBA_CPU_NAME=generic`` into a cache of its own (under valgrind
 numba sees another CPU and would compile again, for hours), then played twice under
