@@ -25,28 +25,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench import ref_worktree  # noqa: E402  (scripts/ is not a package)
+from bench import ENGINE_LINES, ref_worktree  # noqa: E402  (scripts/ is not a package)
 
+# ``{engine}``: bench.py's lines that make ``engine`` (``ENGINE_LINES``), one strategy per seat
 WORKER = """
 import sys, time
 from balance.core.strategy import parse_strategy
-from balance.games.smash_up.engine import Engine
-from balance.games.smash_up.rules import Rules
-from balance.games.smash_up.strategies import STRATEGIES
-players, spec, games = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-engine = Engine(Rules.from_overrides({"players": players}), [parse_strategy(spec, STRATEGIES)] * players)
+{engine}
 engine.play(0, 0, 20)
 print("ready", flush=True)
 for _ in sys.stdin:
     t = time.perf_counter()
-    engine.play(0, 0, games)
+    engine.play(0, 0, {games})
     print(time.perf_counter() - t, flush=True)
 """
 
 
 def worker(tree: Path, players: int, spec: str, games: int) -> subprocess.Popen:
     """A process playing ``tree``'s kernel, compiled and warm, that plays a round per line."""
-    proc = subprocess.Popen([sys.executable, "-c", WORKER, str(players), spec, str(games)], cwd=tree,
+    code = WORKER.format(engine=ENGINE_LINES["smash-up"].format(players=players, specs=[spec] * players),
+                         games=games)
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=tree,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(tree)})
     if proc.stdout.readline().strip() != "ready":
