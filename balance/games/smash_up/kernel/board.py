@@ -566,6 +566,12 @@ def powers_term(st, p, s, pw, total):
     minion) and the slot's ``total`` power (``slot_term`` without reading the slot)."""
     strat, bases = st.strat, st.bases
     b = st.ss[s, S_BASE]
+    if st.tv[T_PLAYERS] == 2:  # p and one rival: a place is one comparison (the same VP as below)
+        x, y = pw[p], pw[1 - p]
+        mine = bases[b, BS_VP0 + (1 if y > x else 0)] if x >= 0 else 0
+        rival = bases[b, BS_VP0 + (1 if x > y else 0)] if y >= 0 else 0
+        w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
+        return w * (100 * mine - strat[SW_DENY + 2 * p] * rival)
     mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays: V's hot loop
     # Over every seat slot, not tv[T_PLAYERS]: past the players pw is -1 (``slot_power``), so
     # those seats neither place nor outrank anyone, and a constant count compiles to straight
