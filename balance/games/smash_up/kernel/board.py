@@ -498,10 +498,23 @@ def counted_vp_now(st, s, cnt, out):
 
 
 @jit_inline
+def vp_of_two(bases, b, x, y):
+    """The VP base ``b`` gives a seat with power ``x`` there (-1: no minion) in a game of two
+    players, the other with ``y``: first place unless ``y`` is more (a tie shares first)."""
+    return bases[b, BS_VP0 + (1 if y > x else 0)] if x >= 0 else 0
+
+
+@jit_inline
 def vp_of_powers(st, s, pw, out):
     """``out[p]``: the VP each seat would take from slot ``s``'s places with the seats' powers
     there ``pw`` (``slot_power``'s, -1: no minion); 0 for every seat past the players."""
     ss, bases = st.ss, st.bases
+    if st.tv[T_PLAYERS] == 2:  # as ``powers_term``: a place is one comparison
+        b = ss[s, S_BASE]
+        x, y = pw[0], pw[1]
+        out[0], out[1] = vp_of_two(bases, b, x, y), vp_of_two(bases, b, y, x)
+        out[2] = out[3] = 0
+        return
     place = stack_empty(MAX_PLAYERS)
     rank(pw, place)
     for p in range(MAX_PLAYERS):
@@ -568,8 +581,7 @@ def powers_term(st, p, s, pw, total):
     b = st.ss[s, S_BASE]
     if st.tv[T_PLAYERS] == 2:  # p and one rival: a place is one comparison (the same VP as below)
         x, y = pw[p], pw[1 - p]
-        mine = bases[b, BS_VP0 + (1 if y > x else 0)] if x >= 0 else 0
-        rival = bases[b, BS_VP0 + (1 if x > y else 0)] if y >= 0 else 0
+        mine, rival = vp_of_two(bases, b, x, y), vp_of_two(bases, b, y, x)
         w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
         return w * (100 * mine - strat[SW_DENY + 2 * p] * rival)
     mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays: V's hot loop
