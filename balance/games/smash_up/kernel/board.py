@@ -579,29 +579,28 @@ def powers_term(st, p, s, pw, total):
     minion) and the slot's ``total`` power (``slot_term`` without reading the slot)."""
     strat, bases = st.strat, st.bases
     b = st.ss[s, S_BASE]
-    if st.tv[T_PLAYERS] == 2:  # p and one rival: a place is one comparison (the same VP as below)
+    if st.tv[T_PLAYERS] == 2:  # p and one rival: a place is one comparison (the loop's VP)
         x, y = pw[p], pw[1 - p]
         mine, rival = vp_of_two(bases, b, x, y), vp_of_two(bases, b, y, x)
-        w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
-        return w * (100 * mine - strat[SW_DENY + 2 * p] * rival)
-    mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays: V's hot loop
-    # Over every seat slot, not tv[T_PLAYERS]: past the players pw is -1 (``slot_power``), so
-    # those seats neither place nor outrank anyone, and a constant count compiles to straight
-    # code with no count to test (docs/ARCHITECTURE.md, "Loops of a few").
-    for q in range(MAX_PLAYERS):
-        x = pw[q]
-        if x < 0:
-            continue
-        k = 0  # q's place (``rank``)
-        for r in range(MAX_PLAYERS):
-            if pw[r] > x:
-                k += 1
-        if k < 3:
-            v = bases[b, BS_VP0 + k]
-            if q == p:
-                mine = v
-            elif v > rival:
-                rival = v
+    else:
+        mine, rival = 0, 0  # vp_of_powers' VP for p and best_rival's, without the arrays
+        # Over every seat slot, not tv[T_PLAYERS]: past the players pw is -1 (``slot_power``),
+        # so those seats neither place nor outrank anyone, and a constant count compiles to
+        # straight code with no count to test (docs/ARCHITECTURE.md, "Loops of a few").
+        for q in range(MAX_PLAYERS):
+            x = pw[q]
+            if x < 0:
+                continue
+            k = 0  # q's place (``rank``)
+            for r in range(MAX_PLAYERS):
+                if pw[r] > x:
+                    k += 1
+            if k < 3:
+                v = bases[b, BS_VP0 + k]
+                if q == p:
+                    mine = v
+                elif v > rival:
+                    rival = v
     w = strat[SW_READY + 2 * p] if total >= breakpoint_of(st, s) else 100
     return w * (100 * mine - strat[SW_DENY + 2 * p] * rival)
 
