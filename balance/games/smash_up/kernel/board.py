@@ -513,7 +513,8 @@ def vp_of_powers(st, s, pw, out):
         b = ss[s, S_BASE]
         x, y = pw[0], pw[1]
         out[0], out[1] = vp_of_two(bases, b, x, y), vp_of_two(bases, b, y, x)
-        out[2] = out[3] = 0
+        for q in range(2, MAX_PLAYERS):
+            out[q] = 0
         return
     place = stack_empty(MAX_PLAYERS)
     rank(pw, place)

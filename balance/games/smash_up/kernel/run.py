@@ -68,7 +68,7 @@ def new_state(rules, strategies, mode=MODE_BASES | MODE_CARDS):
     for name, table, limit in (("defs", defs, MAX_DEFS), ("pg", prog, MAX_PROG)):
         if len(table) > limit:  # the layout's bound, not a user's input: a card list grew past it
             raise ValueError(f"{len(table)} {name} rows exceed the state's {limit}; raise the bound in layout.py")
-        st[name][:len(table), :table.shape[1]] = table  # defs' rows padded (D_COLS of D_N, layout.pow2)
+        st[name][:len(table), :table.shape[1]] = table  # defs' rows are padded (D_COLS of D_N, pow2), pg's not
     st["bases"][:, :bases.shape[1]] = bases
     st["rs"][:] = rules_row(rules, mode)
     st["strat"][:] = strategy_row(strategies)
