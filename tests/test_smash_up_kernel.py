@@ -75,7 +75,8 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
     """The bases whose abilities are data (data/effects/bases.toml) act in these games, counted
     in the reference: The Mothership returns minions, The Great Library's players draw, Evans
     City Cemetery's winners get a new hand, Factory 436-1337 and Rhodes Plaza Mall give VP,
-    Ninja Dojo's winners destroy, Temple of Goju sends minions to the decks' bottoms. The
+    Ninja Dojo's winners destroy, Temple of Goju sends minions to the decks' bottoms, and a
+    minion moves at The Grey Opal, Tortuga and Mushroom Kingdom. The
     kernel plays each game alike: base abilities only, 2-4 players, both strategies, four bases
     in play beyond the players' count so that these bases score often, 15 games per cell."""
     counts = {}
@@ -103,6 +104,9 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
     wrap("Temple of Goju", "after_scoring", lambda g, slot, *a: len(slot.minions))
     wrap("Factory 436-1337", "scoring_vp", lambda g, slot, places, gained: sum(gained))
     wrap("Rhodes Plaza Mall", "scoring_vp", lambda g, slot, places, gained: sum(gained))
+    for name, hook in (("The Grey Opal", "after_scoring"), ("Tortuga", "after_replaced"),
+                       ("Mushroom Kingdom", "start_of_turn")):  # a minion moved
+        wrap(name, hook, lambda g, *a: [(id(m), id(m.slot)) for m in g.minions()])
     for players in (2, 3, 4):
         rules = Rules(players=players, extra_bases=4)
         factions = SEATS[:players] if players < 4 else SEATS[::-1]
@@ -111,7 +115,8 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
                 assert play_one(rules, factions, [strategy] * players, 17, game, mode=MODE_BASES) == \
                     _reference(rules, factions, strategy, 17, game), (players, strategy, game)
     assert set(counts) == {"The Mothership", "The Great Library", "Evans City Cemetery", "Factory 436-1337",
-                           "Rhodes Plaza Mall", "Ninja Dojo", "Temple of Goju"} \
+                           "Rhodes Plaza Mall", "Ninja Dojo", "Temple of Goju", "The Grey Opal", "Tortuga",
+                           "Mushroom Kingdom"} \
         and all(v > 0 for v in counts.values()), counts
 
 
@@ -131,6 +136,32 @@ def test_ninja_dojo_default_is_hit_elsewhere(tmp_path, monkeypatch):
         (tmp_path / f.name).write_text(text.replace("rule=HIT_ELSEWHERE", "rule=HIT"), encoding="utf-8")
     monkeypatch.setattr(effects, "DATA", tmp_path)
     assert [play_one(rules, SEATS[:3], ["greedy"] * 3, 17, g) for g in games] != played
+
+
+@pytest.mark.parametrize("rule, players, games", [
+    ("STRONGEST_BY_PLACE", 2, (0, 1, 8)),  # The Grey Opal
+    ("FREE_STRONGEST", 2, (12,)),  # Tortuga
+    ("FREE_STRONGEST", 4, (13,)),
+    ("PUSH_OUT", 2, (3, 6)),  # Mushroom Kingdom
+])
+def test_base_move_rules_decide_greedy_games(bases_only, tmp_path, monkeypatch, rule, players, games):
+    """The bases' MOVE rules (bases.toml, ``kernel/bases.py``) are the reference's defaults:
+    kernel = reference on greedy games with base abilities only where the rule decides a
+    choice, and the same games with the rule swapped for BEST_MOVE differ in the kernel (so
+    these games do test it; found by comparing the two rules over 40 games at 2, 3 and 4
+    players, four bases beyond the players' count)."""
+    from balance.games.smash_up import effects
+
+    rules = Rules(players=players, extra_bases=4)
+    factions = SEATS[:players] if players < 4 else SEATS[::-1]
+    played = [play_one(rules, factions, ["greedy"] * players, 17, g, mode=MODE_BASES) for g in games]
+    assert played == [_reference(rules, factions, "greedy", 17, g) for g in games]
+    for f in effects.DATA.glob("*.toml"):
+        text = f.read_text(encoding="utf-8")
+        (tmp_path / f.name).write_text(text.replace(f"rule={rule}", "rule=BEST_MOVE"), encoding="utf-8")
+    monkeypatch.setattr(effects, "DATA", tmp_path)
+    swapped = [play_one(rules, factions, ["greedy"] * players, 17, g, mode=MODE_BASES) for g in games]
+    assert all(a != b for a, b in zip(swapped, played)), (swapped, played)
 
 
 def test_temple_of_goju_default_spares_after_scoring_specials():
@@ -548,7 +579,9 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader.if.invaders_win]\non_play = ["DRAW me 1"]', "unknown switch; allowed: collector_excludes"),
     ('[Invaderz]\non_play = ["DRAW me 1"]', "no Aliens card named 'Invaderz'"),
     ('[Invader]\naction = ["MOVE who=mine mode=each rule=BEST_MOVE"]', "unknown mode 'each'"),
-    ('[Invader]\naction = ["MOVE where=here mode=one rule=BEST_MOVE"]', "unknown selector field 'where'"),
+    ('[Invader]\naction = ["MOVE where=here mode=one rule=BEST_MOVE"]', "a card's MOVE lists minions on every base: "
+     "where= and the rules STRONGEST_BY_PLACE, FREE_STRONGEST, PUSH_OUT are for a base's program"),
+    ('[Invader]\naction = ["MOVE who=mine mode=may rule=PUSH_OUT"]', "a card's MOVE lists minions on every base"),
     ('[Invader]\naction = ["MOVE mode=one rule=HIT"]', "unknown rule 'HIT'; allowed: BEST_MOVE, HIT_TO_GAP"),
     ('[Invader]\naction = ["SEL_MINION who=mine mode=each"]\nwant = ["V_RISES"]', "needs POWER_TEMP"),
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["HAS_HIT"]', "reads the action's first selection"),
@@ -656,7 +689,15 @@ def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypat
     ('["The Mothership"]\nafter_scoring = ["FOR winners", "DRAW me 1"]', "FOR without a NEXT"),
     ('["The Mothership"]\nafter_scoring = []', "after_scoring must be a non-empty list of strings"),
     ('["The Mothership"]\nafter_shuffle = ["DRAW me 1"]', "'The Mothership' has after_shuffle; allowed: "
-     "after_scoring, after_played, after_destroyed, static, scoring_vp, if"),
+     "after_scoring, after_played, after_destroyed, start_of_turn, after_replaced, static, scoring_vp, if"),
+    ('["Tortuga"]\nafter_replaced = ["FOR winners", "DRAW me 1", "NEXT"]', "'Tortuga' after_replaced step 'FOR "
+     "winners': in after_replaced the base's minions are gone: FOR runners_up or FOR players only"),
+    ('["Mushroom Kingdom"]\nstart_of_turn = ["FOR runners_up", "DRAW me 1", "NEXT"]', "FOR runners_up lists the "
+     "runners-up of the base that scored: in after_scoring or after_replaced only"),
+    ('["The Grey Opal"]\nafter_scoring = ["MOVE who=mine where=here legal=affect mode=may rule=BEST_MOVE"]',
+     "a base's MOVE takes legal=none"),
+    ('["The Grey Opal"]\nafter_scoring = ["MOVE where=there mode=may rule=BEST_MOVE"]',
+     "unknown where 'there'; allowed: any, here, to_here, out_or_in"),
     ('["The Central Brain"]\nstatic = ["MINION_POWER one"]', "'one' is not a whole number"),
     ('["The Central Brain"]\nstatic = ["GLOWING 1"]', "expected MINION_POWER N"),
     ('["Factory 436-1337"]\nscoring_vp = "WINNERS_POWER_DIV 0"', "N must be 1 or more"),
@@ -701,7 +742,8 @@ def test_every_base_program_is_a_hook_the_reference_gives_that_base(trickster_ba
     _, _, bases, prog = card_tables(cat, switches_on(rules))
     data = base_data(base_switches(cat, switches_on(rules)))
     assert {"The Mothership", "The Great Library", "Evans City Cemetery", "The Homeworld", "Cave of Shinies",
-            "Ninja Dojo", "Temple of Goju"} <= {n for n, e in data.items() if e.hooks}
+            "Ninja Dojo", "Temple of Goju", "The Grey Opal", "Tortuga", "Mushroom Kingdom"} \
+        == {n for n, e in data.items() if e.hooks}
     for name, printing in (("The Homeworld", each_time), ("Cave of Shinies", trickster_bases == "2012")):
         program = next(iter(data[name].hooks.values()))  # once per turn, unless the other printing
         once = any(r[I_OP] == OP_IF and r[I_ARG1] == COND_UNUSED_THIS_TURN for r in program)

@@ -23,17 +23,19 @@ operands, bare or ``key=value``::
 
 ``bases.toml`` holds the bases' data, a table per base name (``BASE_HOOKS``): ``after_scoring``
 steps (run once the base has scored, before its cards are discarded, "me" the current player
-until a ``FOR winners``, ``FOR players_here`` or ``FOR players`` loop makes each listed player
-"me"), ``after_played`` (after a minion is played there, "me" its controller) and
-``after_destroyed`` (after a minion there is destroyed, "me" its owner; a leaf: ``LEAF_OPS``
-only). A base's program runs as a frame with no card: "here" is the base, only the steps and
-conditions that read no card are allowed (``BASE_OPS``, ``BASE_CONDITIONS``), its
-``legal=destroy`` and ``DESTROY`` are for no player's card, as the reference's base code, and
-``UNUSED_THIS_TURN`` / ``MARK self used`` are "me"'s use of the base this turn. Beside them,
-``static = ["MINION_POWER N"]`` (every minion on it has +N power), ``scoring_vp =
-"WINNERS_POWER_DIV N"`` (each winner gains its power there // N VP) or ``"PER_MINION N"`` (each
-player N VP per minion of theirs there), and ``if`` tables for a rules switch or ``bases_2012``
-(the 2012 printing of Cave of Shinies and Mushroom Kingdom).
+until a ``FOR`` loop over the base's players makes each listed player "me"), ``after_played``
+(after a minion is played there, "me" its controller), ``after_destroyed`` (after a minion
+there is destroyed, "me" its owner; a leaf: ``LEAF_OPS`` only), ``start_of_turn`` (at the start
+of each player's turn, "me" that player) and ``after_replaced`` (once the base has scored and
+another took its place: "here" is that slot, the base's minions are gone, so its only player
+loops are ``FOR runners_up`` and ``FOR players``). A base's program runs as a frame with no
+card: "here" is the base, only the steps and conditions that read no card are allowed
+(``BASE_OPS``, ``BASE_CONDITIONS``), its ``legal=destroy`` and ``DESTROY`` are for no player's
+card, as the reference's base code, and ``UNUSED_THIS_TURN`` / ``MARK self used`` are "me"'s
+use of the base this turn. Beside them, ``static = ["MINION_POWER N"]`` (every minion on it has
++N power), ``scoring_vp = "WINNERS_POWER_DIV N"`` (each winner gains its power there // N VP)
+or ``"PER_MINION N"`` (each player N VP per minion of theirs there), and ``if`` tables for a
+rules switch or ``bases_2012`` (the 2012 printing of Cave of Shinies and Mushroom Kingdom).
 
 A rules switch (``Rules.SWITCHES``) that changes a card is a table ``["Card".if.switch]`` whose
 hooks replace the card's when the switch is on. The 2012 Tricksters list reads
@@ -98,7 +100,14 @@ player in turn order after ``me``):
   (minion, base) pairs, minions in board order and each one's legal bases in slot order;
   BEST_MOVE the move raising V most, HIT_TO_GAP the minion HIT picks, to the base with the
   largest gap, SAIL (Full Sail) while a base scores in or out of it as its Special's default
-  (``baseline.sail_default``), else BEST_MOVE
+  (``baseline.sail_default``), else BEST_MOVE. In a base's program only (a card's MOVE lists
+  minions on every base): ``where=here`` (the minions on the base, to another), ``to_here``
+  (minions on other bases, onto it) or ``out_or_in`` (the moves out of it, then those onto it,
+  each in the order above), ``legal=none``, and the rules ``STRONGEST_BY_PLACE`` (your
+  highest-power minion here, the earliest in play on ties, to the base PLACE picks; The Grey
+  Opal), ``FREE_STRONGEST`` (the highest-power minion whose leaving costs you no VP where it
+  is; Tortuga) and ``PUSH_OUT`` (when an opponent outranks you here, their strongest minion
+  here to the base with the largest gap; Mushroom Kingdom)
 - ``TAKE_TOP me N``: up to N cards off the top of your deck (rebuilt on the way [D17]) become
   the card's revealed cards, in no pile; ``SEL_CARD pile=revealed`` chooses among them and
   ``TO_PILE`` moves the chosen; ``RESTACK`` puts the rest back on top, one pick at a time (the
@@ -107,8 +116,10 @@ player in turn order after ``me``):
   of yours when the loop started (slot order, skipping bases gone since), with that base as the
   chosen base (``legal=allowed``, ``PLAY_MINION``); loops do not nest. In a base's program,
   ``FOR winners`` (the players in first place), ``FOR players_here`` (those with a minion on
-  the base) and ``FOR players`` (all), each listed when the loop starts, in turn order from
-  the current player: the steps between run once per listed player as "me"
+  the base), ``FOR players`` (all), ``FOR non_winners`` (those not in first place) and ``FOR
+  runners_up`` (those second when the base scored: after_scoring and after_replaced only),
+  each listed when the loop starts, in turn order from the current player: the steps between
+  run once per listed player as "me"
 - ``IF cond [N] skip=K``: when the condition fails, skip the next K steps instead of ending
 
 Static abilities (``static = [...]``):
@@ -137,7 +148,8 @@ carrying another player's action, else the first base).
 Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
 played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
 selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
-``HAND_HAS_MINION_PRINTED_LE N`` (a minion card of printed power <= N in hand),
+``HAND_HAS_MINION_PRINTED_LE N`` (a minion card of printed power <= N in hand), ``HAND_MOST``
+(more cards in hand than every other player [D32]),
 ``DISCARD_HAS_MINION``, ``MINION_PLAY_USEFUL`` (two minions in hand, or one and no minion play
 left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS`` (the first
 selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
@@ -167,7 +179,7 @@ from balance.core.errors import BalanceError
 from .kernel import opcodes as oc
 from .kernel.layout import (
     C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_DESTROYED, H_AFTER_DISCARDED, H_AFTER_PLAYED,
-    H_AFTER_SCORING, H_ATTACH, H_END, H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
+    H_AFTER_REPLACED, H_AFTER_SCORING, H_ATTACH, H_END, H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
 )
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
@@ -194,7 +206,7 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "UNUSED_THIS_TURN": oc.COND_UNUSED_THIS_TURN, "PLAYED_BY_OTHER": oc.COND_PLAYED_BY_OTHER,
               "PLAYED_ON_BASE": oc.COND_PLAYED_ON_BASE, "PLAYED_HERE": oc.COND_PLAYED_HERE,
               "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE,
-              "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE}
+              "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE, "HAND_MOST": oc.COND_HAND_MOST}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -208,7 +220,14 @@ SELECTOR = {
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
              "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS},
 }
-MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL}
+# MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
+# MOVE lists minions on every base)
+BASE_MOVE_RULES = {"STRONGEST_BY_PLACE": oc.RULE_STRONGEST_BY_PLACE, "FREE_STRONGEST": oc.RULE_FREE_STRONGEST,
+                   "PUSH_OUT": oc.RULE_PUSH_OUT}
+MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL,
+              **BASE_MOVE_RULES}
+MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO_HERE,
+              "out_or_in": oc.WHERE_OUT_OR_IN}
 CARD_SELECTOR = {
     "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN, "deck": oc.PILE_DECK,
              "revealed": oc.PILE_REVEALED, "actions_here": oc.PILE_ACTIONS_HERE,
@@ -221,8 +240,10 @@ CARD_SELECTOR = {
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
 FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,
-             "players_here": oc.FOR_PLAYERS_HERE, "players": oc.FOR_PLAYERS}
-BASE_FOR_LISTS = (oc.FOR_WINNERS, oc.FOR_PLAYERS_HERE, oc.FOR_PLAYERS)  # a base's players: its programs only
+             "players_here": oc.FOR_PLAYERS_HERE, "players": oc.FOR_PLAYERS, "non_winners": oc.FOR_NON_WINNERS,
+             "runners_up": oc.FOR_RUNNERS_UP}
+# a base's players: its programs only
+BASE_FOR_LISTS = (oc.FOR_WINNERS, oc.FOR_PLAYERS_HERE, oc.FOR_PLAYERS, oc.FOR_NON_WINNERS, oc.FOR_RUNNERS_UP)
 PILES = {"hand": oc.TO_HAND, "deck": oc.TO_DECK, "discard": oc.TO_DISCARD}
 TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": oc.TEST_PRINTED_LE}
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
@@ -347,6 +368,10 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
                 if value not in rules:
                     raise where.error(step, f"unknown rule {value!r}; allowed: {', '.join(rules)}")
                 row[oc.I_RULE] = rules[value]
+            elif key == "where" and op == oc.OP_MOVE:
+                if value not in MOVE_WHERE:
+                    raise where.error(step, f"unknown where {value!r}; allowed: {', '.join(MOVE_WHERE)}")
+                row[oc.I_WHERE] = MOVE_WHERE[value]
             elif key in SELECTOR and (op == oc.OP_SEL_MINION or key in ("who", "legal")):
                 if value not in SELECTOR[key]:
                     raise where.error(step, f"unknown {key} {value!r}; allowed: {', '.join(SELECTOR[key])}")
@@ -693,10 +718,13 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                              f"a card's leaf ({hook} runs inside a {CARD_LEAVES[hook]}, with no card frame)")
             if hook == "action":
                 _check_not_in_play(where, table[hook], rows)
-            if hook != "after_played":
-                for text, row in zip(table[hook], rows):
-                    if _reads_played(row):
-                        raise where.error(text, "reads the minion just played: in after_played only")
+            for text, row in zip(table[hook], rows):
+                if hook != "after_played" and _reads_played(row):
+                    raise where.error(text, "reads the minion just played: in after_played only")
+                if row[oc.I_OP] == oc.OP_MOVE and (row[oc.I_WHERE] != oc.WHERE_ANY
+                                                   or row[oc.I_RULE] in BASE_MOVE_RULES.values()):
+                    raise where.error(text, "a card's MOVE lists minions on every base: where= and the rules "
+                                      f"{', '.join(BASE_MOVE_RULES)} are for a base's program (bases.toml)")
             hooks[hook] = tuple(map(tuple, rows))
     want = None
     if "want" in table:
@@ -755,15 +783,20 @@ BASE_FILE = "bases.toml"
 # destroyed (a leaf, ``triggers.leaf``: "me" the minion's owner; it runs inside the
 # destruction, so it pushes no frame)
 BASE_HOOKS = {"after_scoring": H_AFTER_SCORING, "after_played": H_AFTER_PLAYED,
-              "after_destroyed": H_AFTER_DESTROYED}
+              "after_destroyed": H_AFTER_DESTROYED, "start_of_turn": H_START, "after_replaced": H_AFTER_REPLACED}
+# the hooks in which a base's minions are gone: its players are the runners-up kept from its
+# scoring (``FOR runners_up``, also in after_scoring), or every player
+GONE_HOOKS = ("after_replaced",)
 # a base's frame has no card, so its programs use only the steps and conditions that read none
 BASE_OPS = {oc.OP_FOR: "FOR", oc.OP_NEXT: "NEXT", oc.OP_IF: "IF", oc.OP_MAY: "MAY",
             oc.OP_SEL_MINION: "SEL_MINION", oc.OP_DESTROY: "DESTROY", oc.OP_RETURN: "RETURN", oc.OP_BOTTOM: "BOTTOM",
             oc.OP_DRAW: "DRAW me N",
             oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DISCARD_HAND: "DISCARD me hand",
-            oc.OP_GRANT_MINION: "GRANT_MINION (not here)", oc.OP_MARK_USED: "MARK self used"}
+            oc.OP_GRANT_MINION: "GRANT_MINION (not here)", oc.OP_MARK_USED: "MARK self used",
+            oc.OP_MOVE: "MOVE"}
 BASE_CONDITIONS = ("ALWAYS", "NEVER", "HAND_LE", "HAND_HAS_MINION", "HAND_HAS_MINION_PRINTED_LE",
-                   "DISCARD_HAS_MINION", "DISCARD_GT_DECK", "DECK_HAS_ACTION", "SELECTED", "UNUSED_THIS_TURN")
+                   "DISCARD_HAS_MINION", "DISCARD_GT_DECK", "DECK_HAS_ACTION", "SELECTED", "UNUSED_THIS_TURN",
+                   "HAND_MOST")
 LEAF_OPS = {oc.OP_IF: "IF", oc.OP_MARK_USED: "MARK self used", oc.OP_GAIN_VP: "GAIN_VP", oc.OP_DRAW: "DRAW me N"}
 LEAF_CONDITIONS = ("ALWAYS", "NEVER", "UNUSED_THIS_TURN")
 # a card's leaves (``triggers.leaf``, "me" the minion's owner): after it was destroyed (inside
@@ -806,6 +839,15 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
         if row[oc.I_OP] == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT or row[oc.I_FLAGS]):
             raise where.error(text, "a base's selection takes legal=none or legal=destroy (by no "
                               "player's card) and no not_same_name (it reads the acting card)")
+        if row[oc.I_OP] == oc.OP_MOVE and row[oc.I_LEGAL] != oc.LEGAL_NONE:
+            raise where.error(text, "a base's MOVE takes legal=none (a base is no player's card)")
+        if row[oc.I_OP] == oc.OP_FOR and row[oc.I_ARG1] == oc.FOR_RUNNERS_UP \
+                and hook not in ("after_scoring", *GONE_HOOKS):
+            raise where.error(text, "FOR runners_up lists the runners-up of the base that scored: in "
+                              f"after_scoring or {', '.join(GONE_HOOKS)} only")
+        if hook in GONE_HOOKS and row[oc.I_OP] == oc.OP_FOR \
+                and row[oc.I_ARG1] not in (oc.FOR_RUNNERS_UP, oc.FOR_PLAYERS):
+            raise where.error(text, f"in {hook} the base's minions are gone: FOR runners_up or FOR players only")
     _check_order(where, steps, rows)
     _link_loops(where, steps, rows)
     return tuple(map(tuple, rows))

@@ -1,25 +1,20 @@
-"""Base abilities in the kernel that are code (reference/bases.py class by class, §11): The
-Grey Opal, School of Wizardry, Tortuga and Mushroom Kingdom here, Tar Pits in ``triggers``.
-The others are data (data/effects/bases.toml): programs run by ``turn.score_base`` (after
-scoring), ``vm.base_after_played`` (The Homeworld) and ``triggers.leaf`` (Cave of
-Shinies); ``scoring_vp`` here reads the scoring-VP rule (Factory 436-1337, Rhodes Plaza Mall)
-and ``board.slot_bonus`` the static power (The Central Brain)."""
+"""Base abilities in the kernel (reference/bases.py, §11): the two that are code, School of
+Wizardry here and Tar Pits in ``triggers``; the scoring-VP rule (Factory 436-1337, Rhodes Plaza
+Mall); and the baseline's rules for the bases' MOVE steps (The Grey Opal, Tortuga, Mushroom
+Kingdom). The other abilities are data (data/effects/bases.toml): programs run by
+``turn.score_base`` (after scoring, after being replaced), ``turn.start_of_turn`` (at the start
+of a turn), ``vm.base_after_played`` (The Homeworld) and ``triggers.leaf`` (Cave of Shinies);
+``board.slot_bonus`` reads the static power (The Central Brain)."""
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from .layout import unpack
-from .baseline import outranked, place, v_with_minion
-from .board import (
-    as_if, V, active, can_move, gap, move, pick, power, remove, insert, vp_now,
-)
-from .layout import (
-    C_CTRL, C_ENTERED, C_SLOT, CAP, L_BDECK, L_HAND, L_SMIN, S_BASE, T_CURRENT, T_NSLOTS, T_PLAYERS,
-)
-from .names import B_MUSHROOM_KINGDOM, B_SCHOOL_OF_WIZARDRY, B_THE_GREY_OPAL, B_TORTUGA
+from .baseline import outranked, place
+from .board import as_if, gap, pick, power, remove, insert, vp_now
+from .layout import C_CTRL, C_ENTERED, C_SLOT, L_BDECK, L_SMIN, MAX_SLOTS, S_BASE, T_PLAYERS
+from .names import B_SCHOOL_OF_WIZARDRY
 from .opcodes import VP_PER_MINION, VP_WINNERS_POWER_DIV
 from .tables import BS_BREAK, BS_NAME, BS_VP0, BS_VP_ARG, BS_VP_RULE
-
-R_BASES_2012 = 11
 
 
 @jit
@@ -43,86 +38,31 @@ def scoring_vp(st, s, place_, gained):
 
 
 @jit
-def mine_on(st, p, s, out):
-    """``p``'s minions on slot ``s`` (arrival order) into ``out``; returns how many."""
+def after_scoring(st, s, winners, nw):
+    """School of Wizardry's after-scoring ability, the one base ability left as code here: its
+    first winner (``winners[:nw]``, turn order) looks at the top 3 bases of the base deck and
+    picks the replacement; the others go back on top. Returns the base picked, or -1 (another
+    base, or no winner or base deck: the usual replacement)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if cs[m, C_CTRL] == p:
-            out[k] = m
-            k += 1
-    return k
-
-
-@jit
-def after_scoring(st, s, winners, nw, runners, nr):
-    """The base's own after-scoring ability; returns the replacement base School of Wizardry
-    picked, or -1 (``base_after_scoring``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    b = bases[ss[s, S_BASE], BS_NAME]
-    n = tv[T_PLAYERS]
-    cur = tv[T_CURRENT]
-    buf = stack_empty(CAP)
-    buf2 = stack_empty(CAP)
-    if b == B_THE_GREY_OPAL:
-        for o in range(n):
-            p = (cur + o) % n
-            skip = False
-            for w in range(nw):
-                if winners[w] == p:
-                    skip = True
-            if skip:
-                continue
-            k = mine_on(st, p, s, buf)
-            no = 0  # options (minion, slot) in opt rows
-            for i in range(k):
-                for t in range(tv[T_NSLOTS]):
-                    if t != s and can_move(st, p, buf[i], t):
-                        opt[no, 0], opt[no, 1] = buf[i], t
-                        no += 1
-            if no == 0:
-                continue
-            best = buf[0]
-            for i in range(1, k):  # highest power; ties: the earliest to enter play
-                m = buf[i]
-                if (power(st, m), -cs[m, C_ENTERED]) > (power(st, best), -cs[best, C_ENTERED]):
-                    best = m
-            nd = 0
-            for i in range(no):
-                if opt[i, 0] == best:
-                    buf2[nd] = opt[i, 1]
-                    nd += 1
-            default = no
-            if nd > 0:
-                dest = buf2[place(st, p, best, True, buf2, nd)]
-                for i in range(no):
-                    if opt[i, 0] == best and opt[i, 1] == dest:
-                        default = i
-            i = pick(st, p, no + 1, default)
-            if i < no:
-                move(st, opt[i, 0], opt[i, 1])
-    elif b == B_SCHOOL_OF_WIZARDRY:
-        if nw == 0 or ln[L_BDECK] == 0:
-            return -1
-        p = winners[0]
-        k = min(3, ln[L_BDECK])
-        for i in range(k):
-            buf[i] = lst[L_BDECK, ln[L_BDECK] - 1 - i]  # the top first
-        ln[L_BDECK] -= k
-        best = 0
-        for i in range(1, k):
-            bi, bb = buf[i], buf[best]
-            if (bases[bi, BS_VP0], -bases[bi, BS_BREAK]) > (bases[bb, BS_VP0], -bases[bb, BS_BREAK]):
-                best = i
-        j = pick(st, p, k, best)
-        for i in range(k - 1, -1, -1):  # the others back, the first seen on top
-            if i != j:
-                lst[L_BDECK, ln[L_BDECK]] = buf[i]
-                ln[L_BDECK] += 1
-        return buf[j]
-    _ = runners, nr
-    return -1
+    if bases[ss[s, S_BASE], BS_NAME] != B_SCHOOL_OF_WIZARDRY or nw == 0 or ln[L_BDECK] == 0:
+        return -1
+    buf = stack_empty(3)
+    p = winners[0]
+    k = min(3, ln[L_BDECK])
+    for i in range(k):
+        buf[i] = lst[L_BDECK, ln[L_BDECK] - 1 - i]  # the top first
+    ln[L_BDECK] -= k
+    best = 0
+    for i in range(1, k):
+        bi, bb = buf[i], buf[best]
+        if (bases[bi, BS_VP0], -bases[bi, BS_BREAK]) > (bases[bb, BS_VP0], -bases[bb, BS_BREAK]):
+            best = i
+    j = pick(st, p, k, best)
+    for i in range(k - 1, -1, -1):  # the others back, the first seen on top
+        if i != j:
+            lst[L_BDECK, ln[L_BDECK]] = buf[i]
+            ln[L_BDECK] += 1
+    return buf[j]
 
 
 @jit
@@ -139,99 +79,70 @@ def vp_without(st, p, m):
     return now[p]
 
 
+# ---- the baseline's rules for the bases' MOVE steps (``effects.move_pick``) --------------------
+# Each takes the (minion ``mm[j]``, base ``md[j]``) options of the step (``board.move_pairs``) and
+# returns the index of the baseline's move, or -1 for none (the decline).
+
 @jit
-def after_replaced(st, old_base, new, runners, nr):
-    """Tortuga: each runner-up may move one of its minions elsewhere to the replacement."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if bases[old_base, BS_NAME] != B_TORTUGA:
-        return
-    buf = stack_empty(CAP)
+def strongest_by_place(st, p, here, mm, md, k):
+    """RULE_STRONGEST_BY_PLACE (The Grey Opal): ``p``'s highest-power minion on slot ``here``
+    (ties: the earliest to enter play), to the base PLACE picks among its moves; none if that
+    minion has no move."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    best = -1
+    for i in range(ln[L_SMIN + here]):
+        m = lst[L_SMIN + here, i]
+        if cs[m, C_CTRL] == p and (best < 0 or (power(st, m), -cs[m, C_ENTERED]) >
+                                   (power(st, best), -cs[best, C_ENTERED])):
+            best = m
+    dests = stack_empty(MAX_SLOTS)
+    nd = 0
+    for j in range(k):
+        if mm[j] == best:
+            dests[nd] = md[j]
+            nd += 1
+    if nd == 0:
+        return -1
+    dest = dests[place(st, p, best, True, dests, nd)]
+    for j in range(k):
+        if mm[j] == best and md[j] == dest:
+            return j
+    return -1
+
+
+@jit
+def free_strongest(st, p, mm, k):
+    """RULE_FREE_STRONGEST (Tortuga): the highest-power minion among the options whose leaving
+    its base costs ``p`` no VP there now (ties: the first); none if every one costs some."""
+    cs = st.cs
     now = stack_empty(4)
-    for r in range(nr):
-        p = runners[r]
-        k = 0
-        for t in range(tv[T_NSLOTS]):
-            for i in range(ln[L_SMIN + t]):
-                m = lst[L_SMIN + t, i]
-                if cs[m, C_CTRL] == p and t != new and can_move(st, p, m, new):
-                    buf[k] = m
-                    k += 1
-        if k == 0:
-            continue
-        default, bp = k, -1
-        for i in range(k):
-            m = buf[i]
-            vp_now(st, cs[m, C_SLOT], now)
-            if vp_without(st, p, m) == now[p] and power(st, m) > bp:
-                default, bp = i, power(st, m)
-        i = pick(st, p, k + 1, default)
-        if i < k:
-            move(st, buf[i], new)
+    best, bp = -1, -1
+    for j in range(k):
+        m = mm[j]
+        vp_now(st, cs[m, C_SLOT], now)
+        if vp_without(st, p, m) == now[p] and power(st, m) > bp:
+            best, bp = j, power(st, m)
+    return best
 
 
 @jit
-def start_of_turn_bases(st, p):
-    """Mushroom Kingdom (§11.12), current or 2012 [D5]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    for s in range(tv[T_NSLOTS]):
-        if bases[ss[s, S_BASE], BS_NAME] == B_MUSHROOM_KINGDOM and active(st, s):
-            mushroom(st, s, p)
-
-
-@jit
-def mushroom(st, s, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    n = tv[T_PLAYERS]
-    no = 0
-    default = 0
-    if rs[R_BASES_2012] == 0:
-        for q in range(n):  # strictly more cards than every other player [D32]
-            if q != p and ln[L_HAND + p] <= ln[L_HAND + q]:
-                return
-        for i in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, i]
-            for t in range(tv[T_NSLOTS]):
-                if t != s and can_move(st, p, m, t):
-                    opt[no, 0], opt[no, 1] = m, t
-                    no += 1
-        for t in range(tv[T_NSLOTS]):
-            if t != s:
-                for i in range(ln[L_SMIN + t]):
-                    m = lst[L_SMIN + t, i]
-                    if can_move(st, p, m, s):
-                        opt[no, 0], opt[no, 1] = m, s
-                        no += 1
-        default = no
-        if outranked(st, p, s):
-            target, tp, te = -1, -1, 0
-            for i in range(ln[L_SMIN + s]):
-                m = lst[L_SMIN + s, i]
-                if cs[m, C_CTRL] != p and (power(st, m) > tp or (power(st, m) == tp and cs[m, C_ENTERED] < te)):
-                    target, tp, te = m, power(st, m), cs[m, C_ENTERED]
-            best, bg, bs = -1, 0, 0
-            for i in range(no):
-                if opt[i, 0] == target:
-                    t = opt[i, 1]
-                    g = gap(st, t)
-                    if best < 0 or g > bg or (g == bg and t < bs):
-                        best, bg, bs = i, g, t
-            if best >= 0:
-                default = best
-    else:
-        for t in range(tv[T_NSLOTS]):
-            if t != s:
-                for i in range(ln[L_SMIN + t]):
-                    m = lst[L_SMIN + t, i]
-                    if cs[m, C_CTRL] != p and can_move(st, p, m, s):
-                        opt[no, 0], opt[no, 1] = m, s
-                        no += 1
-        before = V(st, p)
-        default, bg = no, 0
-        for i in range(no):
-            g = v_with_minion(st, p, opt[i, 0], s) - before
-            if g > bg:
-                default, bg = i, g
-    if no > 0:
-        i = pick(st, p, no + 1, default)
-        if i < no:
-            move(st, opt[i, 0], opt[i, 1])
+def push_out(st, p, here, mm, md, k):
+    """RULE_PUSH_OUT (Mushroom Kingdom): when an opponent outranks ``p`` on slot ``here``, the
+    strongest minion of another player there (ties: the earliest to enter play) to the base
+    with the largest gap among its moves (ties: the lower slot); else none."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    if not outranked(st, p, here):
+        return -1
+    target, tp, te = -1, -1, 0
+    for i in range(ln[L_SMIN + here]):
+        m = lst[L_SMIN + here, i]
+        if cs[m, C_CTRL] != p and (power(st, m) > tp or (power(st, m) == tp and cs[m, C_ENTERED] < te)):
+            target, tp, te = m, power(st, m), cs[m, C_ENTERED]
+    best, bg, bs = -1, 0, 0
+    for j in range(k):
+        if mm[j] == target:
+            t = md[j]
+            g = gap(st, t)
+            if best < 0 or g > bg or (g == bg and t < bs):
+                best, bg, bs = j, g, t
+    return best

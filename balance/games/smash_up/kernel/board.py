@@ -14,7 +14,7 @@ from balance.core.rng import below
 from .layout import unpack
 from .opcodes import (
     FL_INDESTRUCTIBLE, FL_MICROBOT, LEGAL_AFFECT, OWNER_MINE, OWNER_THEIRS, PROT_ACTIONS_HOST,
-    PROT_ACTIONS_MINE_HERE, PROT_CARDS_HOST,
+    PROT_ACTIONS_MINE_HERE, PROT_CARDS_HOST, WHERE_HERE, WHERE_OUT_OR_IN, WHERE_TO_HERE,
 )
 from .layout import (
     C_BUCC, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_STEGO,
@@ -636,14 +636,27 @@ def destroyable(st, m, by, action):
 
 
 @jit
-def move_pairs(st, who, legal, p, action, moved, nm, mm, md):
+def move_pairs(st, who, legal, where, here, p, action, moved, nm, mm, md):
     """The (minion ``mm[j]``, base ``md[j]``) moves a card of seat ``p`` offers: minions in board
     order of ``who`` (``opcodes.OWNER_*``) not in ``moved[:nm]``, that the card may affect when
     ``legal`` is LEGAL_AFFECT (``action``: an action card's), each one's legal bases in slot
-    order; the count."""
+    order; the count. ``where`` (``opcodes.WHERE_*``) narrows them to the minions on slot
+    ``here`` (WHERE_HERE), to the moves onto it (WHERE_TO_HERE), or lists the moves out of it
+    and then those onto it (WHERE_OUT_OR_IN: Mushroom Kingdom)."""
+    if where == WHERE_OUT_OR_IN:
+        k = moves_listed(st, who, legal, WHERE_HERE, here, p, action, moved, nm, mm, md, 0)
+        return moves_listed(st, who, legal, WHERE_TO_HERE, here, p, action, moved, nm, mm, md, k)
+    return moves_listed(st, who, legal, where, here, p, action, moved, nm, mm, md, 0)
+
+
+@jit
+def moves_listed(st, who, legal, where, here, p, action, moved, nm, mm, md, k):
+    """``move_pairs`` for one ``where`` other than WHERE_OUT_OR_IN, written from ``mm[k]`` on;
+    returns the new count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
     for t in range(tv[T_NSLOTS]):
+        if where == WHERE_HERE and t != here:
+            continue
         for j in range(ln[L_SMIN + t]):
             m = lst[L_SMIN + t, j]
             if (who == OWNER_MINE and cs[m, C_CTRL] != p) or (who == OWNER_THEIRS and cs[m, C_CTRL] == p):
@@ -655,7 +668,7 @@ def move_pairs(st, who, legal, p, action, moved, nm, mm, md):
             if done or (legal == LEGAL_AFFECT and not affectable(st, m, p, action)):
                 continue
             for s in range(tv[T_NSLOTS]):
-                if can_move(st, p, m, s):
+                if (where != WHERE_TO_HERE or s == here) and can_move(st, p, m, s):
                     mm[k], md[k] = m, s
                     k += 1
     return k

@@ -12,14 +12,16 @@ offers, in its order, with the decline (None) last, and the baseline's default f
 both engines.
 
 A base's program (``bases.toml``) runs in a card frame without a card: its ``F_C`` is
-``-1 - slot`` (``stack.push_base_frame``), "here" is that slot, and its steps never read a card (the
-assembler allows a base only the steps and conditions that do not).
+``-1 - (slot + MAX_SLOTS * base)`` (``stack.push_base_frame``; ``here_of`` and ``frame_base``),
+"here" is that slot, and its steps never read a card (the assembler allows a base only the steps
+and conditions that do not).
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty
 
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
+from .bases import free_strongest, push_out, strongest_by_place
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
@@ -32,13 +34,14 @@ from .layout import (
     CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
     MAX_PLAYERS, MAX_SLOTS,
-    P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_BASE, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT,
-    T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
+    P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT,
+    T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_RUNNERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
-    COND_UNUSED_THIS_TURN, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
+    COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
+    RULE_STRONGEST_BY_PLACE, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER,
     COND_HAND_HAS_MINION_PRINTED_LE,
@@ -71,8 +74,8 @@ def step(st, d, hook, pc):
     resume at (a frame was pushed above this one), or DONE."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
-    # a base's frame has no card: F_C is -1 - its slot (``stack.push_base_frame``)
-    start = defs[cs[c, C_DEF], D_PROG + hook] if c >= 0 else bases[ss[here_of(st, c), S_BASE], BS_PROG + hook]
+    # a base's frame has no card: F_C encodes its slot and base (``stack.push_base_frame``)
+    start = defs[cs[c, C_DEF], D_PROG + hook] if c >= 0 else bases[frame_base(c), BS_PROG + hook]
     # an action card's effect (played, or attached: its on-attach and triggered abilities, also
     # once it discarded itself), so protection from actions applies
     action = hook != H_ON_PLAY and c >= 0 and is_action_card(st, c)
@@ -159,7 +162,7 @@ def step(st, d, hook, pc):
                 if touch(st, sc[d, j]):
                     cs[sc[d, j], C_TEMP] += pg[i, I_ARG1]
         elif op == OP_MOVE:
-            move_minions(st, i, p, action)
+            move_minions(st, i, p, here_of(st, c), action)
         elif op == OP_MARK:
             cs[c, pg[i, I_ARG1]] = pg[i, I_ARG2]
         elif op == OP_DISCARD_SELF:  # an attached card leaves play (a card gone since: nothing)
@@ -177,7 +180,7 @@ def step(st, d, hook, pc):
             if c >= 0:
                 cs[c, C_NAMED] = tv[T_TURNS] + 1
             else:  # a base's: p's use of it this turn
-                ps[p, P_BASES_USED] |= 1 << ss[here_of(st, c), S_BASE]
+                ps[p, P_BASES_USED] |= 1 << frame_base(c)
         elif op == OP_SEL_SELF:  # the card itself (a minion in play) becomes the selection
             sc[d, 0], fs[d, F_K] = c, 1
         elif op == OP_MOVE_SELF:
@@ -271,8 +274,15 @@ def candidates(st, i, p, c, action, out):
 @jit
 def here_of(st, c):
     """The slot "here" means for card ``c``: its own, or for a base's frame (``c`` < 0, see
-    ``step``) the base's: the one place that decodes ``stack.push_base_frame``'s -1 - slot."""
-    return st.cs[c, C_SLOT] if c >= 0 else -1 - c
+    ``step``) the base's: with ``frame_base``, the one place that decodes
+    ``stack.push_base_frame``'s -1 - (slot + MAX_SLOTS * base)."""
+    return st.cs[c, C_SLOT] if c >= 0 else (-1 - c) % MAX_SLOTS
+
+
+@jit_inline
+def frame_base(c):
+    """The base (definition row) whose program a base's frame runs (``c`` < 0, ``here_of``)."""
+    return (-1 - c) // MAX_SLOTS
 
 
 @jit
@@ -381,16 +391,23 @@ def take(sc, d, n, cand, j, k):
 
 
 @jit
-def move_pick(st, p, rule, mm, md, k, mandatory):
+def move_pick(st, p, rule, here, mm, md, k, mandatory):
     """The baseline's move among ``k`` >= 1 options: BEST_MOVE (raising V most, else -1), SAIL
-    (while a base scores, Full Sail's Special's ``sail_default``; else BEST_MOVE), or HIT_TO_GAP
+    (while a base scores, Full Sail's Special's ``sail_default``; else BEST_MOVE), HIT_TO_GAP
     (the minion HIT picks among the movable ones, to its base with the largest gap, the lower
-    slot on ties); a mandatory choice takes the first when the rule finds none."""
+    slot on ties), or a base's rule (``kernel/bases.py``; ``here`` its slot); a mandatory
+    choice takes the first when the rule finds none."""
     j = -1
     if rule == RULE_SAIL and st.tv[T_WINDOW] != 0:  # the scoring base is the window frame's slot
         j = sail_default(st, p, st.fs[st.tv[T_WINDOW] - 1, F_S], mm, md, k)
     elif rule == RULE_BEST_MOVE or rule == RULE_SAIL:
         j = best_move(st, p, mm, md, k)
+    elif rule == RULE_STRONGEST_BY_PLACE:
+        j = strongest_by_place(st, p, here, mm, md, k)
+    elif rule == RULE_FREE_STRONGEST:
+        j = free_strongest(st, p, mm, k)
+    elif rule == RULE_PUSH_OUT:
+        j = push_out(st, p, here, mm, md, k)
     else:
         movable = stack_empty(CAP)
         n = 0
@@ -412,28 +429,29 @@ def move_pick(st, p, rule, mm, md, k, mandatory):
 
 
 @jit
-def move_minions(st, i, p, action):
+def move_minions(st, i, p, here, action):
     """``OP_MOVE``: MODE_ONE, one move (no decline); MODE_UP_TO, up to I_COUNT moves, each minion
-    at most once, the moves left and None last each time (None stops)."""
+    at most once, the moves left and None last each time (None stops). ``here``: the slot the
+    row's I_WHERE reads (``board.move_pairs``)."""
     strat, pg = st.strat, st.pg
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     moved = stack_empty(CAP)
-    rule = pg[i, I_RULE]
+    rule, who, legal, where = pg[i, I_RULE], pg[i, I_WHO], pg[i, I_LEGAL], pg[i, I_WHERE]
     if pg[i, I_MODE] == MODE_ONE:
-        k = move_pairs(st, pg[i, I_WHO], pg[i, I_LEGAL], p, action, moved, 0, mm, md)
+        k = move_pairs(st, who, legal, where, here, p, action, moved, 0, mm, md)
         if k > 0:
-            default = move_pick(st, p, rule, mm, md, k, True) if strat[p] == GREEDY else 0
+            default = move_pick(st, p, rule, here, mm, md, k, True) if strat[p] == GREEDY else 0
             j = pick(st, p, k, default)
             move(st, mm[j], md[j])
         return
     for nm in range(pg[i, I_COUNT]):
-        k = move_pairs(st, pg[i, I_WHO], pg[i, I_LEGAL], p, action, moved, nm, mm, md)
+        k = move_pairs(st, who, legal, where, here, p, action, moved, nm, mm, md)
         if k == 0:
             return
         default = k
         if strat[p] == GREEDY:
-            j = move_pick(st, p, rule, mm, md, k, False)
+            j = move_pick(st, p, rule, here, mm, md, k, False)
             if j >= 0:
                 default = j
         j = pick(st, p, k + 1, default)
@@ -653,9 +671,12 @@ def bases_none_mine(st, p):
 
 @jit
 def players_listed(st, kind, s):
-    """The players a base's FOR loop lists (FOR_WINNERS, FOR_PLAYERS_HERE on slot ``s``,
-    FOR_PLAYERS), a bit per turn-order position from the current player (``next_listed``)."""
+    """The players a base's FOR loop lists (FOR_WINNERS, FOR_PLAYERS_HERE, FOR_NON_WINNERS on
+    slot ``s``, FOR_PLAYERS, FOR_RUNNERS_UP of the base scored last), a bit per turn-order
+    position from the current player (``next_listed``)."""
     tv = st.tv
+    if kind == FOR_RUNNERS_UP:
+        return tv[T_RUNNERS]
     n = tv[T_PLAYERS]
     pw = stack_empty(MAX_PLAYERS)
     place_ = stack_empty(MAX_PLAYERS)
@@ -663,7 +684,8 @@ def players_listed(st, kind, s):
     mask = 0
     for o in range(n):
         q = (tv[T_CURRENT] + o) % n
-        if kind == FOR_PLAYERS or (place_[q] == 0 if kind == FOR_WINNERS else has_minion_on(st, q, s)):
+        if kind == FOR_PLAYERS or (place_[q] == 0 if kind == FOR_WINNERS else place_[q] != 0
+                                   if kind == FOR_NON_WINNERS else has_minion_on(st, q, s)):
             mask |= 1 << o
     return mask
 
@@ -749,7 +771,7 @@ def condition(st, d, p, c, cond, arg):
         return ln[L_DISC + p] > ln[L_DECK + p]
     elif cond == COND_UNUSED_THIS_TURN:  # its once-per-turn use (MARK self used) not spent
         if c < 0:  # a base's frame: p's use of the base this turn
-            return (ps[p, P_BASES_USED] >> ss[here_of(st, c), S_BASE]) & 1 == 0
+            return (ps[p, P_BASES_USED] >> frame_base(c)) & 1 == 0
         return cs[c, C_NAMED] != tv[T_TURNS] + 1
     elif COND_PLAYED_BY_OTHER <= cond <= COND_PLAYED_DESTROYABLE:  # the minion whose play triggered it
         return played(st, d, p, c, cond)
@@ -764,6 +786,11 @@ def condition(st, d, p, c, cond, arg):
             if place_[q] == 0:
                 firsts += 1
         return place_[p] == 0 and firsts == 1
+    elif cond == COND_HAND_MOST:  # more cards in hand than every other player [D32]
+        for q in range(tv[T_PLAYERS]):
+            if q != p and ln[L_HAND + p] <= ln[L_HAND + q]:
+                return False
+        return True
     elif cond == COND_FIRST_MINION:  # no other minion played earlier this turn
         return ps[p, P_MINIONS_PLAYED] == 1
     elif cond == COND_HAS_HIT:  # arg: the row of the selection whose candidates HIT reads
@@ -800,7 +827,8 @@ def condition(st, d, p, c, cond, arg):
             return candidates(st, arg, p, c, True, cand) > 0
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
-        k = move_pairs(st, pg[arg, I_WHO], pg[arg, I_LEGAL], p, True, mm, 0, mm, md)
+        k = move_pairs(st, pg[arg, I_WHO], pg[arg, I_LEGAL], pg[arg, I_WHERE], here_of(st, c), p, True, mm, 0,
+                       mm, md)
         return k > 0 if cond == COND_HAS_OPTIONS else best_move(st, p, mm, md, k) >= 0
     elif cond == COND_V_RISES:  # the selection's POWER_TEMP (the next row) read into V
         cand = stack_empty(CAP)

@@ -90,7 +90,7 @@ SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \
     T_NGRANTS, T_NSLOTS, T_TENACIOUS, T_PLAYERS, T_SP, T_WINDOW, T_MICROBOTS, T_QUIET, T_MEMO, T_MEMO_P, \
-    T_ASIF, T_RAPTORS, T_FACTIONS, T_MEMO_AT = range(22)
+    T_ASIF, T_RAPTORS, T_FACTIONS, T_RUNNERS, T_MEMO_AT = range(23)
 # T_MEMO: while a greedy seat's Play Cards choice is made (``turn.greedy_play``: the board does
 # not change while its wants and hosts are asked), 1 = a board reading for seat T_MEMO_P may be
 # kept, 2 = kept in tv[T_MEMO_AT:T_N] (``baseline.board_reading``); 0 otherwise
@@ -103,6 +103,9 @@ T_N = T_MEMO_AT + MEMO_N
 # (static PER_NAME_HERE: War Raptor), else 0 (a slot's reading then skips that count)
 # T_FACTIONS: a bit per faction (``D_FACTION``) some deck of this game holds a card of: a
 # faction's rule-wide code (its Specials, its extra Play Cards moves) runs only in its games
+# T_RUNNERS: the runners-up (second place) of the base scored last, a bit per turn-order position
+# from the current player (``turn.score_base``; a base's ``FOR runners_up``, which its
+# after_replaced program runs once the base's minions are gone)
 # T_QUIET: > 0 while a destruction's replacements and triggers run (``triggers.destroy``): they
 # are not the own steps of the card being played, whatever frame is on top (``board.touch``)
 # T_ASIF: > 0 while the baseline edits the board "as if" (to read it, then restore it exactly,
@@ -123,10 +126,13 @@ MV_HAND, MV_DISCARD, MV_TENACIOUS, MV_ACTION, MV_TALENT, MV_CTGY, MV_END = range
 # Special on the base that scored) run data programs only; H_AFTER_DESTROYED (after a minion is
 # destroyed: its base's program, and the minion's own) and H_AFTER_DISCARDED (a minion's own,
 # after it is discarded from play because its base scored) are leaf programs, run inside the
-# destruction or the scoring without a frame (``triggers.leaf``)
+# destruction or the scoring without a frame (``triggers.leaf``). A base's programs (bases.toml)
+# run for H_AFTER_SCORING, H_AFTER_PLAYED, H_AFTER_DESTROYED, H_START (at the start of every
+# player's turn, "me" that player) and H_AFTER_REPLACED (once the base scored and another took
+# its place: Tortuga's)
 H_ON_PLAY, H_ACTION, H_ATTACH, H_TALENT, H_SPECIAL, H_START, H_END, H_AFTER_PLAYED, H_AFTER_SCORING, \
-    H_AFTER_DESTROYED, H_AFTER_DISCARDED = range(11)
-N_HOOKS = 11
+    H_AFTER_DESTROYED, H_AFTER_DISCARDED, H_AFTER_REPLACED = range(12)
+N_HOOKS = 12
 DONE = -1
 
 # frames of the resolution stack (``vm``): a procedure, its step, its arguments and registers

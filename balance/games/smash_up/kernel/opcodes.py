@@ -34,10 +34,11 @@ SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 DRAW_FIXED, DRAW_MINE_AT_BASE = 0, 1
 # OP_FOR's list (I_ARG1), fixed when the loop starts: the bases with no minion of yours; or, in
 # a base's program, players in turn order from the current one: the base's winners (first
-# place), those with a minion on it, or every player. A player loop makes each listed player the frame's
-# player (``F_P``, "me") in turn. FOR's I_ARG2 is the row offset of its OP_NEXT, whose I_ARG1 is
-# the offset back to the OP_FOR
-FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS = 0, 1, 2, 3
+# place), those with a minion on it, every player, those not in first place, or the runners-up
+# of the base just scored (second place; ``layout.T_RUNNERS``). A player loop makes each listed
+# player the frame's player (``F_P``, "me") in turn. FOR's I_ARG2 is the row offset of its
+# OP_NEXT, whose I_ARG1 is the offset back to the OP_FOR
+FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS, FOR_NON_WINNERS, FOR_RUNNERS_UP = range(6)
 # OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
 # cards), apart from the selection in sc[d, :F_K]
 MAX_REVEAL = 8
@@ -47,6 +48,9 @@ MAX_REVEAL = 8
 # rule (I_RULE), flags (I_FLAGS). In a base's program the legality is for no player's card
 # (the reference's ``destroyable(m, None, False)``), and a DESTROY is by no player
 WHERE_ANY, WHERE_HERE = 0, 1
+# MOVE's where (I_WHERE): minions anywhere to any other base, minions "here" to another base,
+# minions elsewhere to "here", or the moves out of "here" and then those into it
+WHERE_TO_HERE, WHERE_OUT_OR_IN = 2, 3
 OWNER_ANY, OWNER_MINE, OWNER_THEIRS = 0, 1, 2
 TEST_NONE, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE = 0, 1, 2, 3
 TEST_TOP_POWER = 4  # of the minions the rest admits, those of the highest power (Temple of Goju)
@@ -72,6 +76,11 @@ RULE_THEIRS = 11
 # candidates not on "here" (Ninja Dojo); the lowest printed power among the minions without an
 # after-scoring ability, else among all (Temple of Goju [D33]; the first on ties)
 RULE_HIGHEST_PRINTED, RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS = 12, 13, 14
+# MOVE's for the bases (``kernel/bases.py``): your highest-power minion "here" to the base PLACE
+# picks (The Grey Opal); your highest-power minion whose leaving costs you no VP where it is
+# (Tortuga); another player's strongest minion "here" to the base with the largest gap, when
+# someone outranks you here (Mushroom Kingdom)
+RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
 # first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
 # (not on minions there), the other actions on the minion the card is attached to
@@ -105,7 +114,8 @@ COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAN
     COND_V_RISES, COND_DISCARD_GT_DECK, COND_SELECTED, COND_SEL_IS_MINION, \
     COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION, COND_MOST_MINE_GE, COND_ATTACHED_THIS_TURN, \
     COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN, COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, \
-    COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE, COND_HAND_HAS_MINION_PRINTED_LE = range(26)
+    COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE, COND_HAND_HAS_MINION_PRINTED_LE, \
+    COND_HAND_MOST = range(27)
 # conditions that read the running card in play (its attach turn, its once-per-turn use, its
 # base's places): never in a want (in a base's program, UNUSED_THIS_TURN reads "me"'s use of the
 # base this turn, ``layout.P_BASES_USED``)

@@ -34,11 +34,12 @@ def push_frame(st, proc, p, c, s, x):
 
 
 @jit
-def push_base_frame(st, p, s, hook):
-    """Push a frame running slot ``s``'s base program for ``hook`` with ``p`` as "me": a card
-    frame without a card, its ``F_C`` -1 - s (``kernel.effects.step`` reads the base's program
-    and takes "here" from it). Returns its depth."""
-    return push_frame(st, PR_CARD, p, -1 - s, s, hook)
+def push_base_frame(st, p, b, s, hook):
+    """Push a frame running base ``b``'s program for ``hook`` (the base in slot ``s``, or for
+    H_AFTER_REPLACED the base that was there) with ``p`` as "me": a card frame without a card,
+    its ``F_C`` -1 - (s + MAX_SLOTS * b) (``kernel.effects.here_of`` and ``frame_base`` decode
+    it). Returns its depth."""
+    return push_frame(st, PR_CARD, p, -1 - (s + MAX_SLOTS * b), s, hook)
 
 
 @jit

@@ -16,7 +16,7 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import PROBE, cycles, jit_inline, probe_add, stack_empty, stack_zeros
 
 from .layout import unpack
-from .bases import after_replaced, after_scoring, scoring_vp, start_of_turn_bases
+from .bases import after_scoring, scoring_vp
 from .baseline import minion_key, place
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN,
@@ -31,11 +31,11 @@ from .layout import (
     O_VP, O_WINNER, S_N, CAP, C_BUCC, C_CTRL, C_DEF, C_HOST, C_OWNER, C_SLOT, C_STEGO, C_TALENT, C_TEMP, C_ZONE, DECK,
     GREEDY, L_ATT, L_BDECK, L_BDISC, L_DECK, L_HAND, L_SACT, L_SMIN, MV_ACTION, MV_DISCARD, MV_END, MV_HAND,
     MV_TENACIOUS, P_ACTIONS_PLAYED, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP,
-    S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_EXTRA_ACT, T_FREE_ACT,
+    S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, SLEEP_NONE, T_CURRENT, T_RUNNERS, T_EXTRA_ACT, T_FREE_ACT,
     T_FREE_MIN, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_MICROBOTS, T_RAPTORS, T_FACTIONS, T_SP,
     T_TENACIOUS,
-    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_DISCARDED, H_AFTER_SCORING, H_END,
-    H_START, H_TALENT,
+    T_TURNS, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION, Z_NONE, G_ANY, H_AFTER_DISCARDED, H_AFTER_REPLACED,
+    H_AFTER_SCORING, H_END, H_START, H_TALENT,
     MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
     PB_CHOICE, PB_END, PB_MINION, PB_MOVE, PB_PLAY, PB_SCORE, PB_SETUP, PB_START, PB_TALENTS, PB_WANT,
 )
@@ -404,7 +404,6 @@ def score_base(st, s):
     place = stack_empty(4)
     gained = stack_zeros(4)
     winners = stack_empty(4)
-    runners = stack_empty(4)
     places(st, s, pw, place)
     is_active = active(st, s) and (rs[R_MODE] & MODE_BASES) != 0
     b = ss[s, S_BASE]
@@ -416,22 +415,20 @@ def score_base(st, s):
     for p in range(n):
         ps[p, P_VP] += gained[p]
     count_scored(st, s, place, gained)
-    nw, nr = 0, 0
+    nw = 0
+    tv[T_RUNNERS] = 0  # a bit per turn-order position (a base's FOR runners_up)
     for o in range(n):
         p = (cur + o) % n
         if place[p] == 0:
             winners[nw] = p
             nw += 1
         elif place[p] == 1:
-            runners[nr] = p
-            nr += 1
+            tv[T_RUNNERS] |= 1 << o
     choice = -1
     if is_active and bases[b, BS_PROG + H_AFTER_SCORING] >= 0:  # the base's program (bases.toml)
-        sp = tv[T_SP]
-        push_base_frame(st, cur, s, H_AFTER_SCORING)
-        run(st, sp)
+        base_program(st, cur, b, s, H_AFTER_SCORING)
     elif is_active:
-        choice = after_scoring(st, s, winners, nw, runners, nr)
+        choice = after_scoring(st, s, winners, nw)
     if rs[R_MODE] & MODE_CARDS:  # after-scoring Specials (Scout, First Mate), in turn order
         after_specials(st, s)
     while ln[L_SMIN + s] > 0:
@@ -454,8 +451,17 @@ def score_base(st, s):
     ss[s, S_BASE] = new
     ss[s, S_SINCE] = tv[T_TURNS]
     stats[O_BASE + new * BST_N + BST_ENTERED] += 1
-    if is_active:
-        after_replaced(st, b, s, runners, nr)
+    if is_active and bases[b, BS_PROG + H_AFTER_REPLACED] >= 0:  # the old base's (Tortuga)
+        base_program(st, cur, b, s, H_AFTER_REPLACED)
+
+
+@jit
+def base_program(st, p, b, s, hook):
+    """Run base ``b``'s program for ``hook`` (bases.toml) to its end, "here" slot ``s``, "me"
+    seat ``p`` (``stack.push_base_frame``)."""
+    sp = st.tv[T_SP]
+    push_base_frame(st, p, b, s, hook)
+    run(st, sp)
 
 
 @jit
@@ -533,8 +539,11 @@ def start_of_turn(st, p):
         ss[s, S_CANCEL] &= ~(1 << p)
     if rs[R_MODE] & MODE_CARDS:
         edge_hooks(st, p, True)
-    if rs[R_MODE] & MODE_BASES:
-        start_of_turn_bases(st, p)
+    if rs[R_MODE] & MODE_BASES:  # the bases' start-of-turn programs, slot order (Mushroom Kingdom)
+        for s in range(tv[T_NSLOTS]):
+            b = ss[s, S_BASE]
+            if bases[b, BS_PROG + H_START] >= 0 and active(st, s):
+                base_program(st, p, b, s, H_START)
 
 
 @jit_inline

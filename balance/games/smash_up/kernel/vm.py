@@ -160,8 +160,9 @@ def base_after_played(st, m, s):
     Homeworld, §11.1), if it has one and its ability is on: a base frame with ``m``'s
     controller as "me" and ``m`` in ``F_M``, pushed on top (it runs before the cards' triggers)."""
     cs, ss, bases, rs = st.cs, st.ss, st.bases, st.rs
-    if (rs[R_MODE] & MODE_BASES) != 0 and bases[ss[s, S_BASE], BS_PROG + H_AFTER_PLAYED] >= 0 and active(st, s):
-        d = push_base_frame(st, cs[m, C_CTRL], s, H_AFTER_PLAYED)
+    b = ss[s, S_BASE]
+    if (rs[R_MODE] & MODE_BASES) != 0 and bases[b, BS_PROG + H_AFTER_PLAYED] >= 0 and active(st, s):
+        d = push_base_frame(st, cs[m, C_CTRL], b, s, H_AFTER_PLAYED)
         st.fs[d, F_M] = m
 
 

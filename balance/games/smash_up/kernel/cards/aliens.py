@@ -26,7 +26,7 @@ from ..hosts import favours_opponent, lead_most
 from ..names import (
     N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_TERRAFORMING,
 )
-from ..opcodes import LEGAL_AFFECT, OWNER_ANY
+from ..opcodes import LEGAL_AFFECT, OWNER_ANY, WHERE_ANY
 from ..stack import grant_minion
 from ..tables import BS_BREAK, BS_VP0, D_NAME
 
@@ -162,7 +162,7 @@ def invasion(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
-    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, c, True, mm, 0, mm, md)  # board order, slot order
+    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, WHERE_ANY, -1, c, True, mm, 0, mm, md)  # board order, slot order
     if k == 0:
         return
     default = 0
@@ -178,7 +178,7 @@ def invasion(st, c):
 def invasion_want(st, p):
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
-    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, p, True, mm, 0, mm, md)
+    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, WHERE_ANY, -1, p, True, mm, 0, mm, md)
     res = stack_zeros(3)
     invasion_default(st, p, mm, md, k, res)
     return res[0] >= 0 and res[1] > res[2]

@@ -21,7 +21,7 @@ from ..layout import (
     L_SMIN, T_NSLOTS, T_PLAYERS, Z_HAND,
 )
 from ..names import N_BROADSIDE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
-from ..opcodes import LEGAL_AFFECT, OWNER_MINE
+from ..opcodes import LEGAL_AFFECT, OWNER_MINE, WHERE_ANY
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
@@ -387,6 +387,6 @@ def special_want(st, q, s, code, a, b):
     if code == SP_SAIL:
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
-        k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, q, True, mm, 0, mm, md)
+        k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, WHERE_ANY, -1, q, True, mm, 0, mm, md)
         return k > 0 and sail_default(st, q, s, mm, md, k) >= 0
     return False
