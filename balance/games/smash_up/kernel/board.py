@@ -654,9 +654,10 @@ def moves_listed(st, who, legal, where, here, p, action, moved, nm, mm, md, k):
     """``move_pairs`` for one ``where`` other than WHERE_OUT_OR_IN, written from ``mm[k]`` on;
     returns the new count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    lo, hi = (here, here + 1) if where == WHERE_TO_HERE else (0, tv[T_NSLOTS])  # the destinations
     for t in range(tv[T_NSLOTS]):
-        if where == WHERE_HERE and t != here:
-            continue
+        if where == WHERE_HERE and t != here or where == WHERE_TO_HERE and t == here:
+            continue  # WHERE_HERE: the minions here only; WHERE_TO_HERE: the others
         for j in range(ln[L_SMIN + t]):
             m = lst[L_SMIN + t, j]
             if (who == OWNER_MINE and cs[m, C_CTRL] != p) or (who == OWNER_THEIRS and cs[m, C_CTRL] == p):
@@ -667,8 +668,8 @@ def moves_listed(st, who, legal, where, here, p, action, moved, nm, mm, md, k):
                     done = True
             if done or (legal == LEGAL_AFFECT and not affectable(st, m, p, action)):
                 continue
-            for s in range(tv[T_NSLOTS]):
-                if (where != WHERE_TO_HERE or s == here) and can_move(st, p, m, s):
+            for s in range(lo, hi):
+                if can_move(st, p, m, s):
                     mm[k], md[k] = m, s
                     k += 1
     return k
