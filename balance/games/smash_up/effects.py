@@ -46,6 +46,7 @@ Steps (docs/SMASH_UP_EFFECTS.md §2.4; ``me`` is the card's controller, ``others
 player in turn order after ``me``):
 
 - ``DRAW me N``, ``DRAW me mine_at_base`` (as many as your minions on the chosen base),
+  ``DRAW me sel_power`` (as many as the selected minion's power; none selected: none),
   ``GAIN_VP me N``, ``DISCARD others random N``, ``DISCARD me hand`` (your whole hand, in order)
 - ``DECK_OPS me hand_to_deck`` (the hand goes onto the deck), ``DECK_OPS me shuffle``
 - ``GRANT_MINION any|power<=2|empty|discard|here`` (one extra minion play: any, of printed
@@ -71,7 +72,8 @@ player in turn order after ``me``):
   ``rule=HIT|STRONGEST_THEIRS|HIGHEST_PRINTED|HIT_ELSEWHERE|SPARE_SPECIALS`` (the baseline's
   choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT among the
   candidates not "here"; the lowest printed power among those without an after-scoring
-  ability, else among all; none for ``each``), and the flag ``not_same_name``
+  ability, else among all; none for ``each``) or a card's own rule (``kernel/choosers.py``:
+  ``SACRIFICE``), and the flag ``not_same_name``
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
@@ -218,7 +220,7 @@ SELECTOR = {
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
-             "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS},
+             "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE},
 }
 # MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
 # MOVE lists minions on every base)
@@ -474,6 +476,8 @@ def _step(where: _Where, step: str) -> list[int]:
 
     if op == "DRAW" and args == ["me", "mine_at_base"]:
         row[oc.I_OP], row[oc.I_ARG1] = oc.OP_DRAW, oc.DRAW_MINE_AT_BASE
+    elif op == "DRAW" and args == ["me", "sel_power"]:
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_DRAW, oc.DRAW_SEL_POWER
     elif op == "DRAW" or op == "GAIN_VP":
         expect("me", None)
         row[oc.I_OP] = oc.OP_DRAW if op == "DRAW" else oc.OP_GAIN_VP
@@ -606,6 +610,8 @@ def _needs(row) -> tuple:
         return ()
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
         return ("base",)
+    if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_SEL_POWER:
+        return ("minions",)
     if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
         return ("cards",) if row[oc.I_ARG1] != oc.COND_SELECTED else ()
     return _NEEDS.get(op, ())

@@ -22,6 +22,7 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
+from .choosers import sacrifice
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
@@ -41,7 +42,8 @@ from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
-    RULE_STRONGEST_BY_PLACE, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_MOVE_SELF, OP_SEL_PLAYED,
+    RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, DRAW_SEL_POWER, I_NOT, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
+    OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER,
     COND_HAND_HAS_MINION_PRINTED_LE,
@@ -119,7 +121,7 @@ def step(st, d, hook, pc):
                     return DONE
                 pc += pg[i, I_ARG3]
         elif op == OP_DRAW:
-            draw(st, p, count_on(st, p, fs[d, F_I]) if pg[i, I_ARG1] == DRAW_MINE_AT_BASE else pg[i, I_ARG2])
+            draw(st, p, draw_count(st, d, p, i))
         elif op == OP_GAIN_VP:
             ps[p, P_VP] += pg[i, I_ARG2]
         elif op == OP_DISCARD_RANDOM:
@@ -208,6 +210,17 @@ def step(st, d, hook, pc):
             play_minion_now(st, p, sc[d, 0], fs[d, F_I], zone)
             return resume_at(pg, start, pc)
         # OP_NAMES: the names of the SEL_CARD row above it (RULE_PREFER); nothing to run
+
+
+@jit_inline
+def draw_count(st, d, p, i):
+    """How many cards OP_DRAW row ``i`` of frame ``d`` draws for ``p`` (``opcodes.DRAW_*``)."""
+    kind = st.pg[i, I_ARG1]
+    if kind == DRAW_MINE_AT_BASE:
+        return count_on(st, p, st.fs[d, F_I])
+    if kind == DRAW_SEL_POWER:  # the selected minion's power now (Sacrifice: before it goes)
+        return power(st, st.sc[d, 0]) if st.fs[d, F_K] > 0 else 0
+    return st.pg[i, I_ARG2]
 
 
 @jit
@@ -311,6 +324,8 @@ def rule_pick(st, p, rule, cand, k, mandatory, here):
         return hit_elsewhere(st, p, cand, k, here)
     if rule == RULE_SPARE_SPECIALS:
         return spare_specials(st, cand, k)
+    if rule == RULE_SACRIFICE:
+        return sacrifice(st, p, cand, k, mandatory)
     return strongest_theirs(st, p, cand, k, mandatory)
 
 

@@ -30,8 +30,9 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_DISCARD_HAND = range(38)
 # steps that act on the card itself as a minion (a minion card's hooks only)
 SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
-# OP_DRAW's amount (I_ARG1): the number I_ARG2, or your minions on the chosen base (F_I)
-DRAW_FIXED, DRAW_MINE_AT_BASE = 0, 1
+# OP_DRAW's amount (I_ARG1): the number I_ARG2, your minions on the chosen base (F_I), or the
+# power of the first selected minion (none selected: nothing)
+DRAW_FIXED, DRAW_MINE_AT_BASE, DRAW_SEL_POWER = 0, 1, 2
 # OP_FOR's list (I_ARG1), fixed when the loop starts: the bases with no minion of yours; or, in
 # a base's program, players in turn order from the current one: the base's winners (first
 # place), those with a minion on it, every player, those not in first place, or the runners-up
@@ -81,6 +82,8 @@ RULE_HIGHEST_PRINTED, RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS = 12, 13, 14
 # (Tortuga); another player's strongest minion "here" to the base with the largest gap, when
 # someone outranks you here (Mushroom Kingdom)
 RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
+# SEL_MINION's hand-written rules for one card each (``kernel/choosers.py``): Sacrifice's
+RULE_SACRIFICE = 18
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
 # first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
 # (not on minions there), the other actions on the minion the card is attached to

@@ -1,7 +1,7 @@
 """Wizards in the kernel (reference/cards/wizards.py function by function): the cards that are
 not data (Enchantress, Chronomage, Archmage's talent, Mystic Studies, Portal, Scry, Summon, Time
-Loop's effect and Winds of Change are programs in data/effects/wizards.toml, run by
-``kernel.effects``).
+Loop's effect, Winds of Change and Sacrifice's effect are programs in data/effects/wizards.toml,
+run by ``kernel.effects``; Sacrifice's default is ``choosers.sacrifice``).
 
 Grant A (Chronomage, Archmage, Time Loop, Winds of Change) is ``stack.grant_action``: in the
 receiver's own Play Cards phase it adds to the extra action plays, anywhere else it is a frame
@@ -23,18 +23,15 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..board import (
-    as_if, affectable, can_play_actions, draw, insert, is_action_card, pick, power, push, remove, top, vp_now,
-)
+from ..board import affectable, can_play_actions, is_action_card, pick, push, remove, top
 from ..layout import (
-    C_CTRL, C_DEF, C_SLOT, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, L_SMIN,
+    C_CTRL, C_DEF, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, L_SMIN,
     T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
 )
 from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_NEOPHYTE, N_SACRIFICE, N_TIME_LOOP
-from ..opcodes import FL_INDESTRUCTIBLE
 from ..stack import play_action_now, special_only
-from ..tables import D_FACTION, D_FLAGS, D_NAME
-from ..triggers import destroy
+from ..tables import D_FACTION, D_NAME
+from ..choosers import sacrifice_pick
 from .. import effects
 from . import aliens, dinosaurs, ninjas, pirates, robots, tricksters, zombies
 
@@ -53,8 +50,6 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_MASS_ENCHANTMENT:
             mass_enchantment(st, p)
-        elif name == N_SACRIFICE:
-            sacrifice(st, p)
     return DONE  # a frame pushed above (a play at once) runs before this one is removed
 
 
@@ -206,50 +201,6 @@ def mass_enchantment(st, c):
 
 
 @jit
-def vp_without_same(st, p, m, now):
-    """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    s = cs[m, C_SLOT]
-    as_if(st, 1)
-    i = remove(lst, ln, L_SMIN + s, m)
-    out = stack_empty(4)
-    same = True
-    for t in range(tv[T_NSLOTS]):
-        vp_now(st, t, out)
-        if out[p] != now[t]:
-            same = False
-    insert(lst, ln, L_SMIN + s, i, m)
-    as_if(st, -1)
-    return same
-
-
-@jit
-def sacrifice_pick(st, c, mine, k):
-    """The spec's default: a Warbot (an indestructible minion: it survives), else the
-    highest-power minion whose loss costs no vp_now (ties: board order); -1 for none."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    best, bp = -1, 0
-    for i in range(k):
-        if defs[cs[mine[i], C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE:
-            pw = power(st, mine[i])
-            if best < 0 or pw > bp:
-                best, bp = i, pw
-    if best >= 0:
-        return best
-    now = stack_empty(16)
-    out = stack_empty(4)
-    for t in range(tv[T_NSLOTS]):
-        vp_now(st, t, out)
-        now[t] = out[c]
-    for i in range(k):
-        if vp_without_same(st, c, mine[i], now):
-            pw = power(st, mine[i])
-            if best < 0 or pw > bp:
-                best, bp = i, pw
-    return best
-
-
-@jit
 def own_targets(st, c, out):
     """c's minions its action may affect (board order; a Warbot too)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
@@ -261,27 +212,6 @@ def own_targets(st, c, out):
                 out[k] = m
                 k += 1
     return k
-
-
-@jit
-def sacrifice(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    mine = stack_empty(CAP)
-    k = own_targets(st, c, mine)
-    if k == 0:
-        return
-    default = 0
-    if strat[c] == GREEDY:
-        default = sacrifice_pick(st, c, mine, k)
-        if default < 0:  # your lowest-power minion [D9]
-            default = 0
-            for i in range(1, k):
-                if power(st, mine[i]) < power(st, mine[default]):
-                    default = i
-    mine[0] = mine[pick(st, c, k, default)]
-    draw(st, c, power(st, mine[0]))
-    out = stack_empty(1)
-    destroy(st, mine, 1, c, True, out)  # a Warbot survives
 
 
 @jit

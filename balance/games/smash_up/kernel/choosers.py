@@ -1,0 +1,72 @@
+"""The baseline's hand-written rules for data cards (class D* in docs/SMASH_UP_EFFECTS.md): a
+card whose effect is data but whose default choice is no shared rule names one here
+(``rule=NAME`` in its data; ``effects.rule_pick`` calls it). A chooser reads the board and
+returns the index of the baseline's pick among the step's candidates, or -1 (decline).
+
+It lives below the interpreter (``effects`` imports it; it imports no faction module), so a
+faction module may ask it too, for its card's want.
+"""
+from balance.core._jit import jit_widened as jit
+from balance.core._jit import stack_empty
+
+from .layout import unpack
+from .baseline import weakest
+from .board import as_if, insert, power, remove, vp_now
+from .layout import C_DEF, C_SLOT, L_SMIN, T_NSLOTS
+from .opcodes import FL_INDESTRUCTIBLE
+from .tables import D_FLAGS
+
+
+@jit
+def vp_without_same(st, p, m, now):
+    """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    s = cs[m, C_SLOT]
+    as_if(st, 1)
+    i = remove(lst, ln, L_SMIN + s, m)
+    out = stack_empty(4)
+    same = True
+    for t in range(tv[T_NSLOTS]):
+        vp_now(st, t, out)
+        if out[p] != now[t]:
+            same = False
+    insert(lst, ln, L_SMIN + s, i, m)
+    as_if(st, -1)
+    return same
+
+
+@jit
+def sacrifice_pick(st, c, mine, k):
+    """Sacrifice's default (rules/smash-up-cards.md): among seat ``c``'s minions ``mine[:k]``, a
+    Warbot (an indestructible minion: it survives), else the highest-power minion whose loss
+    costs no vp_now (ties: board order); -1 for none (the card's want: not played)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    best, bp = -1, 0
+    for i in range(k):
+        if defs[cs[mine[i], C_DEF], D_FLAGS] & FL_INDESTRUCTIBLE:
+            pw = power(st, mine[i])
+            if best < 0 or pw > bp:
+                best, bp = i, pw
+    if best >= 0:
+        return best
+    now = stack_empty(16)
+    out = stack_empty(4)
+    for t in range(tv[T_NSLOTS]):
+        vp_now(st, t, out)
+        now[t] = out[c]
+    for i in range(k):
+        if vp_without_same(st, c, mine[i], now):
+            pw = power(st, mine[i])
+            if best < 0 or pw > bp:
+                best, bp = i, pw
+    return best
+
+
+@jit
+def sacrifice(st, p, cand, k, mandatory):
+    """RULE_SACRIFICE: ``sacrifice_pick``; when it finds none, for a mandatory choice (played
+    anyway, e.g. by Neophyte) your lowest-power minion (ties: the first) [D9]."""
+    j = sacrifice_pick(st, p, cand, k)
+    if j < 0 and mandatory and k > 0:
+        j = weakest(st, cand, k)
+    return j
