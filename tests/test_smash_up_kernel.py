@@ -138,29 +138,38 @@ def test_ninja_dojo_default_is_hit_elsewhere(tmp_path, monkeypatch):
     assert [play_one(rules, SEATS[:3], ["greedy"] * 3, 17, g) for g in games] != played
 
 
-@pytest.mark.parametrize("rule, players, games", [
-    ("STRONGEST_BY_PLACE", 2, (0, 1, 8)),  # The Grey Opal
-    ("FREE_STRONGEST", 2, (12,)),  # Tortuga
-    ("FREE_STRONGEST", 4, (13,)),
-    ("PUSH_OUT", 2, (3, 6)),  # Mushroom Kingdom
+WIZ, ZOM = [("Wizards", "Robots"), ("Pirates", "Zombies")], [("Zombies", "Tricksters"), ("Pirates", "Wizards")]
+
+
+@pytest.mark.parametrize("rule, swap, players, factions, games", [
+    ("STRONGEST_BY_PLACE", "BEST_MOVE", 2, None, (0, 1, 8)),  # The Grey Opal
+    ("FREE_STRONGEST", "BEST_MOVE", 2, None, (12,)),  # Tortuga
+    ("FREE_STRONGEST", "BEST_MOVE", 4, None, (13,)),
+    ("PUSH_OUT", "BEST_MOVE", 2, None, (3, 6)),  # Mushroom Kingdom
+    ("SACRIFICE", "HIT", 2, WIZ, (1, 2, 3)),  # kernel/choosers.py
+    ("GRAVE_ROBBING", "YES", 2, ZOM, (1, 2, 3)),
 ])
-def test_base_move_rules_decide_greedy_games(bases_only, tmp_path, monkeypatch, rule, players, games):
-    """The bases' MOVE rules (bases.toml, ``kernel/bases.py``) are the reference's defaults:
-    kernel = reference on greedy games with base abilities only where the rule decides a
-    choice, and the same games with the rule swapped for BEST_MOVE differ in the kernel (so
-    these games do test it; found by comparing the two rules over 40 games at 2, 3 and 4
-    players, four bases beyond the players' count)."""
+def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, swap, players, factions, games):
+    """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
+    ``kernel/bases.py``, the cards' in ``kernel/choosers.py``) are the reference's: kernel =
+    reference on greedy games where the rule decides a choice, and the same games with ``swap``
+    in its place differ in the kernel (so these games do test it; found by comparing the two
+    over 40 to 60 games at 2, 3 and 4 players). The bases' games have base abilities only, four
+    bases beyond the players' count (``factions`` None); the cards' every ability on."""
     from balance.games.smash_up import effects
 
-    rules = Rules(players=players, extra_bases=4)
-    factions = SEATS[:players] if players < 4 else SEATS[::-1]
-    played = [play_one(rules, factions, ["greedy"] * players, 17, g, mode=MODE_BASES) for g in games]
+    rules, mode = Rules(players=players), {}
+    if factions is None:
+        request.getfixturevalue("bases_only")  # the reference's card abilities off
+        rules, mode = Rules(players=players, extra_bases=4), {"mode": MODE_BASES}
+        factions = SEATS[:players] if players < 4 else SEATS[::-1]
+    played = [play_one(rules, factions, ["greedy"] * players, 17, g, **mode) for g in games]
     assert played == [_reference(rules, factions, "greedy", 17, g) for g in games]
     for f in effects.DATA.glob("*.toml"):
         text = f.read_text(encoding="utf-8")
-        (tmp_path / f.name).write_text(text.replace(f"rule={rule}", "rule=BEST_MOVE"), encoding="utf-8")
+        (tmp_path / f.name).write_text(text.replace(f"rule={rule}", f"rule={swap}"), encoding="utf-8")
     monkeypatch.setattr(effects, "DATA", tmp_path)
-    swapped = [play_one(rules, factions, ["greedy"] * players, 17, g, mode=MODE_BASES) for g in games]
+    swapped = [play_one(rules, factions, ["greedy"] * players, 17, g, **mode) for g in games]
     assert all(a != b for a, b in zip(swapped, played)), (swapped, played)
 
 

@@ -44,22 +44,3 @@ MIXES_3 = [("Wizards", "Ninjas"), ("Ninjas", "Wizards"), ("Wizards", "Pirates"),
 def test_wizards_with_ported_factions(mix, players, strategy):
     _check(Rules(players=players), mix[:players], strategy, 37, N)
 
-
-def test_sacrifice_default_is_its_own_rule(tmp_path, monkeypatch):
-    """Sacrifice's effect is data (wizards.toml) and its default the hand-written rule SACRIFICE
-    (``kernel/choosers.py``: a Warbot, else the strongest minion whose loss costs no VP, else
-    [D9] your weakest): kernel = reference on greedy games where it decides the choice, and the
-    same games with ``rule=HIT`` in its place differ in the kernel (so these games do test it;
-    most of 60 games at 2 and 3 players differ)."""
-    from balance.games.smash_up import effects
-
-    rules = Rules(players=2)
-    factions = [("Wizards", "Robots"), ("Pirates", "Zombies")]
-    games = (1, 2, 3)
-    played = [play_one(rules, factions, ["greedy"] * 2, 17, g) for g in games]
-    assert played == [_reference(rules, factions, "greedy", 17, g) for g in games]
-    for f in effects.DATA.glob("*.toml"):
-        text = f.read_text(encoding="utf-8")
-        (tmp_path / f.name).write_text(text.replace("rule=SACRIFICE", "rule=HIT"), encoding="utf-8")
-    monkeypatch.setattr(effects, "DATA", tmp_path)
-    assert all(a != b for a, b in zip([play_one(rules, factions, ["greedy"] * 2, 17, g) for g in games], played))

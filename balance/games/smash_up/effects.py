@@ -84,7 +84,8 @@ player in turn order after ``me``):
   other actions on the minion it attached to), ``kind=any|minion|action|microbot``,
   ``printed<=N``, ``legal=allowed`` (playable on the chosen base), ``by_name`` (one card per
   name, the first met, listed in data order), ``mode=one|may|up_to:N|any_number|each_may``
-  (each_may: a yes/no per card in pile order) and ``rule=BEST_PRINTED|YES|PREFER|THEIRS``;
+  (each_may: a yes/no per card in pile order) and ``rule=BEST_PRINTED|YES|PREFER|THEIRS`` or a
+  card's own rule (``kernel/choosers.py``: ``GRAVE_ROBBING``);
   PREFER takes the first card with the earliest name of the ``NAMES Card, Card, ...`` step that
   must follow it, else the first card; THEIRS the first card of another player, else none (the
   first under mode=one). ``TO_PILE
@@ -238,7 +239,7 @@ CARD_SELECTOR = {
              "microbot": oc.KIND_MICROBOT},
     "legal": {"allowed": oc.LEGAL_ALLOWED},
     "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES, "PREFER": oc.RULE_PREFER,
-             "THEIRS": oc.RULE_THEIRS},
+             "THEIRS": oc.RULE_THEIRS, "GRAVE_ROBBING": oc.RULE_GRAVE_ROBBING},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
 FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,

@@ -11,7 +11,7 @@ from balance.core._jit import stack_empty
 
 from .layout import unpack
 from .baseline import weakest
-from .board import as_if, insert, power, remove, vp_now
+from .board import as_if, insert, is_minion_card, power, printed, remove, vp_now
 from .layout import C_DEF, C_SLOT, L_SMIN, T_NSLOTS
 from .opcodes import FL_INDESTRUCTIBLE
 from .tables import D_FLAGS
@@ -70,3 +70,22 @@ def sacrifice(st, p, cand, k, mandatory):
     if j < 0 and mandatory and k > 0:
         j = weakest(st, cand, k)
     return j
+
+
+@jit
+def grave_robbing(st, cand, k):
+    """RULE_GRAVE_ROBBING (SEL_CARD, your discard pile ``cand[:k]``, k >= 1): the minion card of
+    the highest printed power (ties: the first), else the card first in data order (its
+    definition row; ties: the first)."""
+    cs = st.cs
+    best, bp = -1, 0
+    for j in range(k):
+        if is_minion_card(st, cand[j]) and (best < 0 or printed(st, cand[j]) > bp):
+            best, bp = j, printed(st, cand[j])
+    if best >= 0:
+        return best
+    best = 0
+    for j in range(1, k):
+        if cs[cand[j], C_DEF] < cs[cand[best], C_DEF]:
+            best = j
+    return best

@@ -1,6 +1,7 @@
 """Zombies in the kernel (reference/cards/zombies.py function by function): the cards that are
-not data (Zombie Lord, Grave Digger, Walker, Lend a Hand, and Outbreak's and They Keep Coming's
-effects are programs in data/effects/zombies.toml, run by ``kernel.effects``).
+not data (Zombie Lord, Grave Digger, Walker, Lend a Hand, and Outbreak's, They Keep Coming's and
+Grave Robbing's effects are programs in data/effects/zombies.toml, run by ``kernel.effects``;
+Grave Robbing's default is ``choosers.grave_robbing``).
 
 Already in the kernel's core, not here: Tenacious Z from the discard pile (``stack.minion_moves``),
 Overrun's ban (``board.minion_allowed``), the M∅ and Mdisc grants (``board.grant_for``), playing
@@ -17,7 +18,7 @@ from balance.core._jit import stack_empty, stack_zeros
 from ..layout import unpack
 from ..baseline import place
 from ..board import (
-    has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill, remove,
+    has_minion_on, is_minion_card, minion_allowed, pick, printed, push, refill,
     shuffle, to_discard,
 )
 from ..layout import (
@@ -39,9 +40,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
-        if name == N_GRAVE_ROBBING:
-            grave_robbing(st, p)
-        elif name == N_MALL_CRAWL:
+        if name == N_MALL_CRAWL:
             mall_crawl(st, p)
         elif name == N_NOT_ENOUGH_BULLETS:
             not_enough_bullets(st, p)
@@ -61,42 +60,7 @@ def discard_minions(st, p, out):
     return k
 
 
-@jit
-def to_hand(st, p, c):
-    """A card of ``p``'s discard pile goes to ``p``'s hand."""
-    cs, lst, ln = st.cs, st.lst, st.ln
-    remove(lst, ln, L_DISC + p, c)
-    push(lst, ln, L_HAND + p, c)
-    cs[c, C_ZONE] = Z_HAND
-
-
-# ---- 5. Grave Robbing ----------------------------------------------------------------------------
-@jit
-def robbing_default(st, p):
-    cs, lst, ln = st.cs, st.lst, st.ln
-    best, bp = -1, 0
-    for i in range(ln[L_DISC + p]):
-        c = lst[L_DISC + p, i]
-        if is_minion_card(st, c) and (best < 0 or printed(st, c) > bp):
-            best, bp = i, printed(st, c)
-    if best >= 0:
-        return best
-    best = 0
-    for i in range(1, ln[L_DISC + p]):
-        if cs[lst[L_DISC + p, i], C_DEF] < cs[lst[L_DISC + p, best], C_DEF]:
-            best = i
-    return best
-
-
-@jit
-def grave_robbing(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = ln[L_DISC + c]
-    if k > 0:
-        default = robbing_default(st, c) if strat[c] == GREEDY else 0
-        to_hand(st, c, lst[L_DISC + c, pick(st, c, k, default)])
-
-
+# ---- 5. Grave Robbing (its effect is data, its default ``choosers.grave_robbing``) -----------
 @jit
 def grave_robbing_want(st, p):
     cs, lst, ln, defs = st.cs, st.lst, st.ln, st.defs
