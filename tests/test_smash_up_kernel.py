@@ -139,6 +139,7 @@ def test_ninja_dojo_default_is_hit_elsewhere(tmp_path, monkeypatch):
 
 
 WIZ, ZOM = [("Wizards", "Robots"), ("Pirates", "Zombies")], [("Zombies", "Tricksters"), ("Pirates", "Wizards")]
+DIN = [("Dinosaurs", "Robots"), ("Pirates", "Zombies")]
 
 
 @pytest.mark.parametrize("rule, swap, players, factions, games", [
@@ -148,6 +149,7 @@ WIZ, ZOM = [("Wizards", "Robots"), ("Pirates", "Zombies")], [("Zombies", "Tricks
     ("PUSH_OUT", "BEST_MOVE", 2, None, (3, 6)),  # Mushroom Kingdom
     ("SACRIFICE", "HIT", 2, WIZ, (1, 2, 3)),  # kernel/choosers.py
     ("GRAVE_ROBBING", "YES", 2, ZOM, (1, 2, 3)),
+    ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, swap, players, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in

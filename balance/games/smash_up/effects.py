@@ -73,7 +73,7 @@ player in turn order after ``me``):
   choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT among the
   candidates not "here"; the lowest printed power among those without an after-scoring
   ability, else among all; none for ``each``) or a card's own rule (``kernel/choosers.py``:
-  ``SACRIFICE``), and the flag ``not_same_name``
+  ``SACRIFICE``, ``AUGMENTATION``), and the flag ``not_same_name``
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
@@ -221,7 +221,8 @@ SELECTOR = {
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
-             "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE},
+             "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE,
+             "AUGMENTATION": oc.RULE_AUGMENTATION},
 }
 # MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
 # MOVE lists minions on every base)

@@ -10,9 +10,12 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from .layout import unpack
-from .baseline import weakest
-from .board import as_if, insert, is_minion_card, power, printed, remove, vp_now
-from .layout import C_DEF, C_SLOT, L_SMIN, T_NSLOTS
+from .baseline import help_, help_w, weakest
+from .board import (
+    CNT_N, as_if, counted_power, insert, is_minion_card, power, power_counts, printed, remove, slot_bonus,
+    slot_power, vp_now, vp_of_powers,
+)
+from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, L_SMIN, MAX_PLAYERS, T_NSLOTS
 from .opcodes import FL_INDESTRUCTIBLE
 from .tables import D_FLAGS
 
@@ -89,3 +92,53 @@ def grave_robbing(st, cand, k):
         if cs[cand[j], C_DEF] < cs[cand[best], C_DEF]:
             best = j
     return best
+
+
+@jit
+def raises_vp(st, p, m, by):
+    """Would ``by`` more power on minion ``m`` raise ``p``'s vp_now at its base? Only ``m``'s
+    own power changes (no power reads another minion's), so the slot is read once and ``m``'s
+    power taken with and without the bonus."""
+    cs = st.cs
+    s = cs[m, C_SLOT]
+    cnt = stack_empty(CNT_N)
+    power_counts(st, cnt)
+    pw = stack_empty(MAX_PLAYERS)
+    slot_power(st, s, cnt, pw)
+    now = stack_empty(MAX_PLAYERS)
+    vp_of_powers(st, s, pw, now)
+    before = now[p]
+    raptors, base_power = slot_bonus(st, s)
+    own = counted_power(st, m, cnt, raptors, base_power)
+    cs[m, C_TEMP] += by  # read, then undone at once: nothing else runs meanwhile
+    pw[cs[m, C_CTRL]] += counted_power(st, m, cnt, raptors, base_power) - own
+    cs[m, C_TEMP] -= by
+    vp_of_powers(st, s, pw, now)
+    return now[p] > before
+
+
+@jit
+def augment_pick(st, p, cand, k):
+    """Augmentation's default: HELP among your minions in ``cand[:k]`` whose +4 raises your
+    vp_now there, as an index into ``cand``; -1 if none (the card's want: not played)."""
+    cs = st.cs
+    good = stack_empty(CAP)
+    idx = stack_empty(CAP)
+    n = 0
+    for i in range(k):
+        m = cand[i]
+        if cs[m, C_CTRL] == p and raises_vp(st, p, m, 4):
+            good[n], idx[n] = m, i
+            n += 1
+    i = help_(st, p, good, n)
+    return -1 if i < 0 else idx[i]
+
+
+@jit
+def augmentation(st, p, cand, k, mandatory):
+    """RULE_AUGMENTATION: ``augment_pick``; when it finds none, for a mandatory choice, HELP
+    else the lowest-power minion (``baseline.help_w``)."""
+    j = augment_pick(st, p, cand, k)
+    if j < 0 and mandatory and k > 0:
+        j = help_w(st, p, cand, k)
+    return j

@@ -1,6 +1,7 @@
 """Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function): the cards that
-are not data (Lasertops, Armor Stego's talent and Howl are programs in
-data/effects/dinosaurs.toml, run by ``kernel.effects``).
+are not data (Lasertops, Armor Stego's talent, Howl and Augmentation's effect are programs in
+data/effects/dinosaurs.toml, run by ``kernel.effects``; Augmentation's default is
+``choosers.augmentation``).
 
 War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
 ``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
@@ -13,20 +14,18 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
-from ..baseline import help_, help_w, hit, outranked
-from ..board import (
-    affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power, touch,
-    CNT_N, counted_power, power_counts, slot_bonus, slot_power, vp_of_powers,
-)
+from ..baseline import help_, hit, outranked
+from ..board import affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_TEMP, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN,
-    MAX_PLAYERS, MAX_SLOTS, S_REDUCTION, T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN, MAX_SLOTS, S_REDUCTION,
+    T_NSLOTS, T_PLAYERS,
 )
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
     N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
+from ..choosers import augment_pick
 from ..triggers import destroy
 
 
@@ -36,9 +35,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
-        if name == N_AUGMENTATION:
-            augmentation(st, p)
-        elif name == N_NATURAL_SELECTION:
+        if name == N_NATURAL_SELECTION:
             natural_selection(st, p)
         elif name == N_RAMPAGE:
             rampage(st, p)
@@ -47,7 +44,7 @@ def card_step(st, d, hook, step):
     return DONE
 
 
-# ---- Augmentation, Howl ------------------------------------------------------------------------
+# ---- the targets of Augmentation, Tooth and Claw and Upgrade (their wants) ---------------------
 @jit
 def targets(st, c, out):
     """Minions ``c``'s action may affect (board order); the count."""
@@ -60,63 +57,6 @@ def targets(st, c, out):
                 out[k] = m
                 k += 1
     return k
-
-
-@jit
-def raises_vp(st, p, m, by):
-    """Would ``by`` more power on minion ``m`` raise ``p``'s vp_now at its base? Only ``m``'s
-    own power changes (no power reads another minion's), so the slot is read once and ``m``'s
-    power taken with and without the bonus."""
-    cs = st.cs
-    s = cs[m, C_SLOT]
-    cnt = stack_empty(CNT_N)
-    power_counts(st, cnt)
-    pw = stack_empty(MAX_PLAYERS)
-    slot_power(st, s, cnt, pw)
-    now = stack_empty(MAX_PLAYERS)
-    vp_of_powers(st, s, pw, now)
-    before = now[p]
-    raptors, base_power = slot_bonus(st, s)
-    own = counted_power(st, m, cnt, raptors, base_power)
-    cs[m, C_TEMP] += by  # read, then undone at once: nothing else runs meanwhile
-    pw[cs[m, C_CTRL]] += counted_power(st, m, cnt, raptors, base_power) - own
-    cs[m, C_TEMP] -= by
-    vp_of_powers(st, s, pw, now)
-    return now[p] > before
-
-
-@jit
-def augment_pick(st, p, cand, k):
-    """HELP among your minions whose +4 raises your vp_now there, as an index into
-    ``cand``; -1 if none."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    good = stack_empty(CAP)
-    idx = stack_empty(CAP)
-    n = 0
-    for i in range(k):
-        m = cand[i]
-        if cs[m, C_CTRL] == p and raises_vp(st, p, m, 4):
-            good[n], idx[n] = m, i
-            n += 1
-    i = help_(st, p, good, n)
-    return -1 if i < 0 else idx[i]
-
-
-@jit
-def augmentation(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    cand = stack_empty(CAP)
-    k = targets(st, c, cand)
-    if k == 0:
-        return
-    default = 0
-    if strat[c] == GREEDY:
-        default = augment_pick(st, c, cand, k)
-        if default < 0:
-            default = help_w(st, c, cand, k)
-    m = cand[pick(st, c, k, default)]
-    if touch(st, m):
-        cs[m, C_TEMP] += 4
 
 
 # ---- Natural Selection ----------------------------------------------------------------------------
