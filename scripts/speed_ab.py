@@ -12,6 +12,7 @@ Compiles REF's kernel first, cold (about 3 minutes); keep the other core idle wh
 
     python scripts/speed_ab.py 4fa1c53                      # greedy at 2 players
     python scripts/speed_ab.py 4fa1c53 --players 4 -s random
+    python scripts/speed_ab.py HEAD --env NUMBA_OPT=max     # a setting, on the same code
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,27 +43,28 @@ for _ in sys.stdin:
 """
 
 
-def worker(tree: Path, players: int, spec: str, games: int) -> subprocess.Popen:
-    """A process playing ``tree``'s kernel, compiled and warm, that plays a round per line."""
+def worker(tree: Path, players: int, spec: str, games: int, env: dict) -> subprocess.Popen:
+    """A process playing ``tree``'s kernel, compiled and warm, that plays a round per line;
+    ``env``: variables added to its environment."""
     code = WORKER.format(engine=ENGINE_LINES["smash-up"].format(players=players, specs=[spec] * players),
                          games=games)
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=tree,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(tree)})
+                            env={**os.environ, "PYTHONPATH": str(tree), **env})
     if proc.stdout.readline().strip() != "ready":
         raise SystemExit(f"the kernel of {tree} did not start")
     return proc
 
 
 def rounds_seconds(trees: list[Path], players: int, spec: str, games: int, rounds: int,
-                   pairs: int) -> list[list[float]]:
+                   pairs: int, envs: list[dict]) -> list[list[float]]:
     """Per tree, the seconds of each round: ``pairs`` times a fresh process per tree, which take
     turns (A B, B A, ...) for ``rounds`` rounds. Fresh processes because one process runs up to
     about 1% faster or slower than another of the same tree for as long as it lives (where its
     arrays and code fall in memory)."""
     seconds = [[] for _ in trees]
     for _ in range(pairs):
-        procs = [worker(t, players, spec, games) for t in trees]
+        procs = [worker(t, players, spec, games, env) for t, env in zip(trees, envs)]
         try:
             for r in range(rounds):
                 for i in (0, 1) if r % 2 == 0 else (1, 0):
@@ -83,16 +86,27 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3000, help="games per round")
     ap.add_argument("--rounds", type=int, default=6, help="rounds per pair of processes")
     ap.add_argument("--pairs", type=int, default=6, help="pairs of fresh processes")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="run this tree's processes with this environment variable (repeatable), and a "
+                         "numba cache of their own, so that a compile setting takes effect: e.g. "
+                         "NUMBA_OPT=max, with REF HEAD")
     args = ap.parse_args()
-    with ref_worktree(args.ref) as old:
+    bad = [e for e in args.env if "=" not in e or not e.split("=", 1)[0]]
+    if bad:
+        raise SystemExit(f"--env takes KEY=VALUE; got {', '.join(bad)}")
+    env = dict(e.split("=", 1) for e in args.env)
+    with ref_worktree(args.ref) as old, tempfile.TemporaryDirectory() as cache:
+        if env:
+            env["NUMBA_CACHE_DIR"] = cache  # numba's cache key does not hold the compile settings
         seconds = rounds_seconds([old, ROOT], args.players, args.strategy, args.games, args.rounds,
-                                 args.pairs)
-    for name, s in zip((args.ref, "this tree"), seconds):
+                                 args.pairs, [{}, env])
+    this = "this tree" + "".join(f" {e}" for e in args.env)
+    for name, s in zip((args.ref, this), seconds):
         print(f"{name:>12}: fastest round {args.games / min(s):9,.0f} games/s, "
               f"median {args.games / statistics.median(s):9,.0f}")
     (before, after) = seconds
     fastest, median = min(before) / min(after), statistics.median(before) / statistics.median(after)
-    print(f"{args.strategy} at {args.players} players, this tree / {args.ref}: fastest x{fastest:.3f}, "
+    print(f"{args.strategy} at {args.players} players, {this} / {args.ref}: fastest x{fastest:.3f}, "
           f"median x{median:.3f}")
 
 

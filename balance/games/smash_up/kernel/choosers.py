@@ -1,7 +1,8 @@
 """The baseline's hand-written rules for data cards (class D* in docs/SMASH_UP_EFFECTS.md): a
 card whose effect is data but whose default choice is no shared rule names one here
-(``rule=NAME`` in its data; ``effects.rule_pick`` calls it). A chooser reads the board and
-returns the index of the baseline's pick among the step's candidates, or -1 (decline).
+(``rule=NAME`` in its data; ``effects.rule_pick`` calls it for SEL_MINION, ``card_rule`` for
+SEL_CARD). A chooser reads the board and returns the index of the baseline's pick among the
+step's candidates, or -1 (decline).
 
 It lives below the interpreter (``effects`` imports it; it imports no faction module), so a
 faction module may ask it too, for its card's want.
