@@ -43,4 +43,3 @@ MIXES_3 = [("Wizards", "Ninjas"), ("Ninjas", "Wizards"), ("Wizards", "Pirates"),
 @pytest.mark.parametrize("mix", [MIXES, MIXES_2, MIXES_3])
 def test_wizards_with_ported_factions(mix, players, strategy):
     _check(Rules(players=players), mix[:players], strategy, 37, N)
-

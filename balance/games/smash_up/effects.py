@@ -792,9 +792,6 @@ BASE_FILE = "bases.toml"
 # destruction, so it pushes no frame)
 BASE_HOOKS = {"after_scoring": H_AFTER_SCORING, "after_played": H_AFTER_PLAYED,
               "after_destroyed": H_AFTER_DESTROYED, "start_of_turn": H_START, "after_replaced": H_AFTER_REPLACED}
-# the hooks in which a base's minions are gone: its players are the runners-up kept from its
-# scoring (``FOR runners_up``, also in after_scoring), or every player
-GONE_HOOKS = ("after_replaced",)
 # a base's frame has no card, so its programs use only the steps and conditions that read none
 BASE_OPS = {oc.OP_FOR: "FOR", oc.OP_NEXT: "NEXT", oc.OP_IF: "IF", oc.OP_MAY: "MAY",
             oc.OP_SEL_MINION: "SEL_MINION", oc.OP_DESTROY: "DESTROY", oc.OP_RETURN: "RETURN", oc.OP_BOTTOM: "BOTTOM",
@@ -850,10 +847,12 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
         if row[oc.I_OP] == oc.OP_MOVE and row[oc.I_LEGAL] != oc.LEGAL_NONE:
             raise where.error(text, "a base's MOVE takes legal=none (a base is no player's card)")
         if row[oc.I_OP] == oc.OP_FOR and row[oc.I_ARG1] == oc.FOR_RUNNERS_UP \
-                and hook not in ("after_scoring", *GONE_HOOKS):
+                and hook not in ("after_scoring", "after_replaced"):
             raise where.error(text, "FOR runners_up lists the runners-up of the base that scored: in "
-                              f"after_scoring or {', '.join(GONE_HOOKS)} only")
-        if hook in GONE_HOOKS and row[oc.I_OP] == oc.OP_FOR \
+                              "after_scoring or after_replaced only")
+        # after_replaced: the base's minions are gone, so its players are the runners-up kept
+        # from its scoring, or every player
+        if hook == "after_replaced" and row[oc.I_OP] == oc.OP_FOR \
                 and row[oc.I_ARG1] not in (oc.FOR_RUNNERS_UP, oc.FOR_PLAYERS):
             raise where.error(text, f"in {hook} the base's minions are gone: FOR runners_up or FOR players only")
     _check_order(where, steps, rows)

@@ -10,7 +10,8 @@ from balance.core._jit import stack_empty
 
 from .layout import unpack
 from .baseline import outranked, place
-from .board import as_if, gap, pick, power, remove, insert, vp_now
+from .choosers import vp_without
+from .board import gap, pick, power, vp_now
 from .layout import C_CTRL, C_ENTERED, C_SLOT, L_BDECK, L_SMIN, MAX_SLOTS, S_BASE, T_PLAYERS
 from .names import B_SCHOOL_OF_WIZARDRY
 from .opcodes import VP_PER_MINION, VP_WINNERS_POWER_DIV
@@ -63,20 +64,6 @@ def after_scoring(st, s, winners, nw):
             lst[L_BDECK, ln[L_BDECK]] = buf[i]
             ln[L_BDECK] += 1
     return buf[j]
-
-
-@jit
-def vp_without(st, p, m):
-    """``p``'s vp_now at ``m``'s base if ``m`` were gone."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    s = cs[m, C_SLOT]
-    now = stack_empty(4)
-    as_if(st, 1)
-    i = remove(lst, ln, L_SMIN + s, m)
-    vp_now(st, s, now)
-    insert(lst, ln, L_SMIN + s, i, m)
-    as_if(st, -1)
-    return now[p]
 
 
 # ---- the baseline's rules for the bases' MOVE steps (``effects.move_pick``) --------------------

@@ -22,6 +22,20 @@ from .tables import D_FLAGS
 
 
 @jit
+def vp_without(st, p, m):
+    """``p``'s vp_now at ``m``'s base if minion ``m`` were gone (Tortuga's rule, the Gnome's want)."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    s = cs[m, C_SLOT]
+    now = stack_empty(4)
+    as_if(st, 1)
+    i = remove(lst, ln, L_SMIN + s, m)
+    vp_now(st, s, now)
+    insert(lst, ln, L_SMIN + s, i, m)
+    as_if(st, -1)
+    return now[p]
+
+
+@jit
 def vp_without_same(st, p, m, now):
     """``_vp_without(g, p, m) == now``: p's vp_now on every base with minion ``m`` gone."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)

@@ -23,7 +23,7 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
-    as_if, R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
+    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
     is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_triggered, vp_now,
 )
 from ..layout import (
@@ -37,6 +37,7 @@ from ..names import (
     N_JAMMED_SIGNAL, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
+from ..choosers import vp_without
 from ..triggers import destroy
 
 SP_GNOME = 501
@@ -138,19 +139,6 @@ def gnome_used(st, g):
         if sc[w, i] == g:
             return True
     return False
-
-
-@jit
-def vp_without(st, p, m):
-    cs, lst, ln = st.cs, st.lst, st.ln
-    s = cs[m, C_SLOT]
-    as_if(st, 1)
-    i = remove(lst, ln, L_SMIN + s, m)
-    now = stack_empty(4)
-    vp_now(st, s, now)
-    insert(lst, ln, L_SMIN + s, i, m)
-    as_if(st, -1)
-    return now[p]
 
 
 @jit
