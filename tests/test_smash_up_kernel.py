@@ -150,6 +150,7 @@ DIN = [("Dinosaurs", "Robots"), ("Pirates", "Zombies")]
     ("SACRIFICE", "HIT", 2, WIZ, (1, 2, 3)),  # kernel/choosers.py
     ("GRAVE_ROBBING", "YES", 2, ZOM, (1, 2, 3)),
     ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
+    ("RAMPAGE", "HIT", 2, DIN, (0, 5, 6)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, swap, players, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -651,7 +652,9 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["DRAW me 1"]\nwant = ["ATTACHED_THIS_TURN"]', "reads the card in play: not in a want"),
     ('[Invader]\naction = ["REDUCE_BREAKPOINT here 4"]', "not in an action's effect"),
     ('[Invader]\naction = ["IF ALONE_FIRST_HERE", "DRAW me 1"]', "not in an action's effect"),
-    ('[Invader]\non_play = ["REDUCE_BREAKPOINT there 4"]', "expected REDUCE_BREAKPOINT here N"),
+    ('[Invader]\non_play = ["REDUCE_BREAKPOINT there 4"]', "expected REDUCE_BREAKPOINT here N or "
+                                                          "REDUCE_BREAKPOINT sel_base sel_power"),
+    ('[Invader]\naction = ["REDUCE_BREAKPOINT sel_base sel_power"]', "needs an earlier step that chooses its minions"),
     ('[Invader]\non_play = ["DISCARD self 1"]', "expected DISCARD others random N, DISCARD self, DISCARD played "
                                                 "choice or DISCARD me hand"),
     ('[Invader]\non_play = ["FOR winners", "DRAW me 1", "NEXT"]', "FOR winners and FOR players_here list a "

@@ -58,6 +58,8 @@ player in turn order after ``me``):
 - for an attached action: ``DISCARD self`` (it goes to its owner's discard pile; gone already:
   nothing), ``SEL_HOST`` (the minion it is attached to becomes the selection, for ``DESTROY``
   ...), ``REDUCE_BREAKPOINT here N`` (its base's breakpoint is N lower until the end of the turn)
+- ``REDUCE_BREAKPOINT sel_base sel_power``: the base of the first selected minion has its
+  breakpoint lower by that minion's power now, until the end of the turn (Rampage)
 - in ``after_played``: ``SEL_PLAYED`` (the minion just played becomes the selection),
   ``DISCARD played choice`` (its controller discards a card of their choice)
 - for a minion card: ``SEL_SELF`` (the card itself becomes the selection), ``MOVE_SELF mode=may
@@ -222,7 +224,7 @@ SELECTOR = {
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
              "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE,
-             "AUGMENTATION": oc.RULE_AUGMENTATION},
+             "AUGMENTATION": oc.RULE_AUGMENTATION, "RAMPAGE": oc.RULE_RAMPAGE},
 }
 # MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
 # MOVE lists minions on every base)
@@ -578,8 +580,11 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "MOVE_SELF":
         expect("mode=may", "rule=PLACE")
         row[oc.I_OP] = oc.OP_MOVE_SELF
+    elif op == "REDUCE_BREAKPOINT" and args == ["sel_base", "sel_power"]:
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_REDUCE_BREAKPOINT, oc.REDUCE_SEL_POWER
     elif op == "REDUCE_BREAKPOINT":
-        expect("here", None)
+        if len(args) != 2 or args[0] != "here":
+            raise where.error(step, "expected REDUCE_BREAKPOINT here N or REDUCE_BREAKPOINT sel_base sel_power")
         row[oc.I_OP], row[oc.I_ARG2] = oc.OP_REDUCE_BREAKPOINT, _number(where, step, args[1])
     elif op == "SEL_MINION":
         row = _selector(where, step, args)
@@ -613,6 +618,8 @@ def _needs(row) -> tuple:
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
         return ("base",)
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_SEL_POWER:
+        return ("minions",)
+    if op == oc.OP_REDUCE_BREAKPOINT and row[oc.I_ARG1] == oc.REDUCE_SEL_POWER:
         return ("minions",)
     if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
         return ("cards",) if row[oc.I_ARG1] != oc.COND_SELECTED else ()
@@ -672,6 +679,14 @@ def _link_loops(where: _Where, steps: list[str], rows: list[list[int]]) -> None:
 IN_PLAY_STEPS = (oc.OP_DISCARD_SELF, oc.OP_SEL_HOST, oc.OP_REDUCE_BREAKPOINT, oc.OP_MARK_USED)
 
 
+def _reads_card_in_play(row) -> bool:
+    """The step reads the card itself in play (``REDUCE_BREAKPOINT sel_base`` reads a selection)."""
+    if row[oc.I_OP] == oc.OP_REDUCE_BREAKPOINT:
+        return row[oc.I_ARG1] == oc.REDUCE_HERE
+    return row[oc.I_OP] in IN_PLAY_STEPS or \
+        row[oc.I_OP] in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.IN_PLAY_CONDITIONS
+
+
 def _reads_played(row) -> bool:
     """The step reads the minion whose play triggered the card (after_played only)."""
     return row[oc.I_OP] in oc.PLAYED_STEPS or \
@@ -681,8 +696,7 @@ def _reads_played(row) -> bool:
 def _check_not_in_play(where: _Where, steps: list[str], rows) -> None:
     """An action's effect (it resolves out of play) reads no card in play."""
     for text, row in zip(steps, rows):
-        if row[oc.I_OP] in IN_PLAY_STEPS or \
-                row[oc.I_OP] in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.IN_PLAY_CONDITIONS:
+        if _reads_card_in_play(row):
             raise where.error(text, "reads the card in play: not in an action's effect (played, not in play)")
 
 

@@ -13,10 +13,10 @@ from balance.core._jit import stack_empty
 from .layout import unpack
 from .baseline import help_, help_w, weakest
 from .board import (
-    CNT_N, as_if, counted_power, insert, is_minion_card, power, power_counts, printed, remove, slot_bonus,
-    slot_power, vp_now, vp_of_powers,
+    CNT_N, as_if, breakpoint_of, counted_power, insert, is_minion_card, places, power, power_counts, printed, remove,
+    slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
-from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, L_SMIN, MAX_PLAYERS, T_NSLOTS
+from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, L_SMIN, MAX_PLAYERS, T_NSLOTS, T_PLAYERS
 from .opcodes import FL_INDESTRUCTIBLE
 from .tables import D_FLAGS
 
@@ -157,3 +157,50 @@ def augmentation(st, p, cand, k, mandatory):
     if j < 0 and mandatory and k > 0:
         j = help_w(st, p, cand, k)
     return j
+
+
+@jit
+def rampage_wins(st, p, m):
+    """Would Rampage on minion ``m`` (its base's breakpoint lower by its power) make that base
+    ready with ``p`` alone in first place?"""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    s = cs[m, C_SLOT]
+    if total_power(st, s) < max(0, breakpoint_of(st, s) - power(st, m)):
+        return False
+    pw = stack_empty(4)
+    pl = stack_empty(4)
+    places(st, s, pw, pl)
+    for q in range(tv[T_PLAYERS]):
+        if (pl[q] == 0) != (q == p):
+            return False
+    return True
+
+
+@jit
+def rampage_pick(st, p, mine, k):
+    """Rampage's default when it wins a base: among ``p``'s minions ``mine[:k]`` (board order),
+    base by base in slot order, your highest-power minion there (ties: the first) if its
+    reduction wins that base (``rampage_wins``); -1 if none (the card's want: not played)."""
+    cs, tv = st.cs, st.tv
+    for s in range(tv[T_NSLOTS]):
+        best = -1
+        for i in range(k):
+            if cs[mine[i], C_SLOT] == s and (best < 0 or power(st, mine[i]) > power(st, mine[best])):
+                best = i
+        if best >= 0 and rampage_wins(st, p, mine[best]):
+            return best
+    return -1
+
+
+@jit
+def rampage(st, p, cand, k, mandatory):
+    """RULE_RAMPAGE: ``rampage_pick``; when it finds none, for a mandatory choice your
+    highest-power minion (ties: the first)."""
+    j = rampage_pick(st, p, cand, k)
+    if j >= 0 or not mandatory or k == 0:
+        return j
+    best = 0
+    for i in range(1, k):
+        if power(st, cand[i]) > power(st, cand[best]):
+            best = i
+    return best

@@ -22,7 +22,7 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
-from .choosers import augmentation, grave_robbing, sacrifice
+from .choosers import augmentation, grave_robbing, rampage, sacrifice
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
@@ -42,7 +42,8 @@ from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
-    RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, DRAW_SEL_POWER, I_NOT,
+    RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
+    I_NOT, REDUCE_SEL_POWER,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -173,8 +174,11 @@ def step(st, d, hook, pc):
                 discard_attached(st, c)
         elif op == OP_SEL_HOST:  # the minion the card is attached to becomes the selection
             sc[d, 0], fs[d, F_K] = cs[c, C_HOST], 1
-        elif op == OP_REDUCE_BREAKPOINT:  # the card's base, until the end of the turn
-            ss[cs[c, C_SLOT], S_REDUCTION] += pg[i, I_ARG2]
+        elif op == OP_REDUCE_BREAKPOINT:  # until the end of the turn; fixed now, floored in breakpoint_of [D11]
+            if pg[i, I_ARG1] != REDUCE_SEL_POWER:  # the card's base, by I_ARG2
+                ss[cs[c, C_SLOT], S_REDUCTION] += pg[i, I_ARG2]
+            elif fs[d, F_K] > 0:  # the selected minion's base, by its power now
+                ss[cs[sc[d, 0], C_SLOT], S_REDUCTION] += power(st, sc[d, 0])
         elif op == OP_SEL_PLAYED:  # the minion whose play triggered the card becomes the selection
             sc[d, 0], fs[d, F_K] = fs[d, F_M], 1
         elif op == OP_DISCARD_CHOICE_PLAYED:  # that minion's controller discards a card they choose
@@ -329,6 +333,8 @@ def rule_pick(st, p, rule, cand, k, mandatory, here):
         return sacrifice(st, p, cand, k, mandatory)
     if rule == RULE_AUGMENTATION:
         return augmentation(st, p, cand, k, mandatory)
+    if rule == RULE_RAMPAGE:
+        return rampage(st, p, cand, k, mandatory)
     return strongest_theirs(st, p, cand, k, mandatory)
 
 

@@ -82,9 +82,12 @@ RULE_HIGHEST_PRINTED, RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS = 12, 13, 14
 # (Tortuga); another player's strongest minion "here" to the base with the largest gap, when
 # someone outranks you here (Mushroom Kingdom)
 RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
-# hand-written rules for one card each (``kernel/choosers.py``): SEL_MINION's Sacrifice and
-# Augmentation, SEL_CARD's Grave Robbing
-RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION = 18, 19, 20
+# hand-written rules for one card each (``kernel/choosers.py``): SEL_MINION's Sacrifice,
+# Augmentation and Rampage, SEL_CARD's Grave Robbing
+RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE = 18, 19, 20, 21
+# OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
+# attached card), or the first selected minion's base by that minion's power now (Rampage)
+REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
 # SEL_CARD's pile: your discard pile, the chosen player's hand, your deck (from the top, rebuilt
 # first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
 # (not on minions there), the other actions on the minion the card is attached to

@@ -1,7 +1,7 @@
 """Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function): the cards that
-are not data (Lasertops, Armor Stego's talent, Howl and Augmentation's effect are programs in
-data/effects/dinosaurs.toml, run by ``kernel.effects``; Augmentation's default is
-``choosers.augmentation``).
+are not data (Lasertops, Armor Stego's talent, Howl's, Augmentation's and Rampage's effect are
+programs in data/effects/dinosaurs.toml, run by ``kernel.effects``; Augmentation's and
+Rampage's defaults are ``choosers.augmentation`` and ``choosers.rampage``).
 
 War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
 ``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
@@ -15,17 +15,16 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
 from ..baseline import help_, hit, outranked
-from ..board import affectable, breakpoint_of, destroyable, gap, pick, places, power, total_power
+from ..board import affectable, destroyable, gap, pick, power
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN, MAX_SLOTS, S_REDUCTION,
-    T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN, MAX_SLOTS, T_NSLOTS,
 )
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
     N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
-from ..choosers import augment_pick
+from ..choosers import augment_pick, rampage_pick
 from ..triggers import destroy
 
 
@@ -37,8 +36,6 @@ def card_step(st, d, hook, step):
     if hook == H_ACTION:
         if name == N_NATURAL_SELECTION:
             natural_selection(st, p)
-        elif name == N_RAMPAGE:
-            rampage(st, p)
         elif name == N_SURVIVAL_OF_THE_FITTEST:
             survival(st, p)
     return DONE
@@ -158,67 +155,6 @@ def natural_selection(st, c):
     destroy(st, tg, 1, c, True, out)
 
 
-# ---- Rampage ------------------------------------------------------------------------------------
-@jit
-def rampage_wins(st, p, m):
-    """Would m's reduction make its base ready with p alone in first place?"""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    s = cs[m, C_SLOT]
-    if total_power(st, s) < max(0, breakpoint_of(st, s) - power(st, m)):
-        return False
-    pw = stack_empty(4)
-    pl = stack_empty(4)
-    places(st, s, pw, pl)
-    for q in range(tv[T_PLAYERS]):
-        if (pl[q] == 0) != (q == p):
-            return False
-    return True
-
-
-@jit
-def rampage_default(st, p, mine, k, res):
-    """res = (index of the baseline's minion, 1 if the baseline plays Rampage)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    for s in range(tv[T_NSLOTS]):
-        best = -1
-        for i in range(k):  # your highest-power minion here (ties: the first)
-            if cs[mine[i], C_SLOT] == s and (best < 0 or power(st, mine[i]) > power(st, mine[best])):
-                best = i
-        if best >= 0 and rampage_wins(st, p, mine[best]):
-            res[0], res[1] = best, 1
-            return
-    best = 0
-    for i in range(1, k):
-        if power(st, mine[i]) > power(st, mine[best]):
-            best = i
-    res[0], res[1] = best, 0
-
-
-@jit
-def rampage(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    mine = stack_empty(CAP)
-    k = minions_of(st, c, mine)
-    if k == 0:
-        return
-    res = stack_zeros(2)
-    if strat[c] == GREEDY:
-        rampage_default(st, c, mine, k, res)
-    m = mine[pick(st, c, k, res[0])]
-    ss[cs[m, C_SLOT], S_REDUCTION] += power(st, m)  # fixed now; floored in breakpoint_of [D11]
-
-
-@jit
-def rampage_want(st, p):
-    mine = stack_empty(CAP)
-    k = minions_of(st, p, mine)
-    if k == 0:
-        return False
-    res = stack_zeros(2)
-    rampage_default(st, p, mine, k, res)
-    return res[1] != 0
-
-
 # ---- Survival of the Fittest ---------------------------------------------------------------------
 @jit
 def sotf_candidates(st, c, cands, counts):
@@ -294,7 +230,8 @@ def want(st, p, c):
         ns_pair(st, p, pair)
         return pair[0] >= 0
     elif name == N_RAMPAGE:
-        return rampage_want(st, p)
+        mine = stack_empty(CAP)
+        return rampage_pick(st, p, mine, minions_of(st, p, mine)) >= 0
     elif name == N_SURVIVAL_OF_THE_FITTEST:
         return survival_want(st, p)
     elif name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
