@@ -140,6 +140,7 @@ def test_ninja_dojo_default_is_hit_elsewhere(tmp_path, monkeypatch):
 
 WIZ, ZOM = [("Wizards", "Robots"), ("Pirates", "Zombies")], [("Zombies", "Tricksters"), ("Pirates", "Wizards")]
 DIN = [("Dinosaurs", "Robots"), ("Pirates", "Zombies")]
+ALI = [("Aliens", "Robots"), ("Pirates", "Zombies")]
 
 
 @pytest.mark.parametrize("rule, swap, players, factions, games", [
@@ -151,6 +152,7 @@ DIN = [("Dinosaurs", "Robots"), ("Pirates", "Zombies")]
     ("GRAVE_ROBBING", "YES", 2, ZOM, (1, 2, 3)),
     ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
     ("RAMPAGE", "HIT", 2, DIN, (0, 5, 6)),
+    ("CROP_CIRCLES", "MOST_MINE", 2, ALI, (2, 4, 6)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, swap, players, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -616,6 +618,11 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["MARK chosen sleep"]', "chooses its player"),
     ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego, MARK self used or MARK chosen sleep"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=may rule=MOST_MINE"]', "expected SEL_BASE"),
+    ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=PLACE"]', "rule=MOST_MINE|CROP_CIRCLES"),
+    ('[Invader]\naction = ["SEL_MINION where=base legal=affect mode=each", "RETURN"]', "chooses its base"),
+    ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=MOST_MINE", '
+     '"SEL_MINION where=base legal=affect mode=one rule=HIT", "RETURN"]\nwant = ["HAS_HIT"]',
+     "whose where=base a want has not chosen"),
     ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=PREFER", "TO_PILE hand"]',
      "rule=PREFER and a NAMES step"),
     ('[Invader]\naction = ["SEL_CARD pile=deck mode=one rule=YES", "NAMES Scry"]', "rule=PREFER and a NAMES"),
@@ -698,6 +705,8 @@ def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypat
      "condition; allowed: ALWAYS, NEVER"),
     ('["The Mothership"]\nafter_scoring = ["SEL_MINION where=here legal=affect mode=may rule=HIT", "RETURN"]',
      "a base's selection takes legal=none or legal=destroy"),
+    ('["The Mothership"]\nafter_scoring = ["FOR winners", "SEL_MINION where=base mode=may rule=HIT", "RETURN", '
+     '"NEXT"]', "where=base reads a base a card chose: not in a base's program"),
     ('["Temple of Goju"]\nafter_scoring = ["SEL_MINION where=here power<=2 top_power mode=one rule=HIT", "BOTTOM"]',
      "test given twice"),
     ('["The Mothership"]\nafter_scoring = ["FOR winners", "DRAW me 1"]', "FOR without a NEXT"),

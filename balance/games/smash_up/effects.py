@@ -66,7 +66,8 @@ player in turn order after ``me``):
   rule=PLACE`` (you may move it to another base it may go to; the baseline's by PLACE)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
   ``IF not cond [N]``: unless it fails (``MAY not cond`` likewise)
-- ``SEL_MINION`` with ``where=any|here`` (here: the card's base), ``who=any|mine|theirs``,
+- ``SEL_MINION`` with ``where=any|here|base`` (here: the card's base; base: the one chosen by
+  SEL_BASE or the FOR loop's), ``who=any|mine|theirs``,
   a test ``power<=N``, ``power<N``, ``printed<=N``, ``power<mine_here`` (fewer than your
   minions on the card's base) or ``top_power`` (of the minions the rest admits, those of the
   highest power), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
@@ -97,7 +98,8 @@ player in turn order after ``me``):
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
   on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once.
   ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
-  of your minions (the lower slot on ties)
+  of your minions (the lower slot on ties); ``rule=CROP_CIRCLES``: the one where returning the
+  minions the card may affect takes most power from others, less yours (``kernel/choosers.py``)
 - ``MAY cond [N]``: options yes and None (the program ends); the baseline says yes when the
   condition holds; ``MAY cond [N] skip=K``: None skips the next K steps instead of ending
 - ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` and ``any_number``
@@ -218,7 +220,7 @@ READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: 
                    oc.COND_HAS_OPTIONS: (oc.OP_SEL_MINION, oc.OP_MOVE), oc.COND_V_RISES: (oc.OP_SEL_MINION,)}
 WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE", "MOST_MINE_GE", "HAND_HAS_MINION_PRINTED_LE"}
 SELECTOR = {
-    "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE},
+    "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "base": oc.WHERE_BASE},
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
@@ -232,6 +234,7 @@ BASE_MOVE_RULES = {"STRONGEST_BY_PLACE": oc.RULE_STRONGEST_BY_PLACE, "FREE_STRON
                    "PUSH_OUT": oc.RULE_PUSH_OUT}
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL,
               **BASE_MOVE_RULES}
+ANY_BASE_RULES = {"MOST_MINE": oc.RULE_MOST_MINE, "CROP_CIRCLES": oc.RULE_CROP_CIRCLES}  # SEL_BASE legal=any's
 MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO_HERE,
               "out_or_in": oc.WHERE_OUT_OR_IN}
 CARD_SELECTOR = {
@@ -563,13 +566,13 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "SEL_PLAYER":
         expect("others", "rule=OPPONENT")
         row[oc.I_OP] = oc.OP_SEL_PLAYER
-    elif op == "SEL_BASE":  # the two forms the cards need (kernel.effects.choose_base, most_mine)
-        if args == ["legal=any", "mode=one", "rule=MOST_MINE"]:
-            row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_MOST_MINE
+    elif op == "SEL_BASE":  # the forms the cards need (kernel.effects.choose_base, any_base)
+        if args[:2] == ["legal=any", "mode=one"] and len(args) == 3 and args[2][5:] in ANY_BASE_RULES:
+            row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, ANY_BASE_RULES[args[2][5:]]
         else:
             if args != ["legal=allowed", "mode=may", "rule=PLACE"]:
                 raise where.error(step, "expected SEL_BASE legal=allowed mode=may rule=PLACE or SEL_BASE "
-                                  "legal=any mode=one rule=MOST_MINE")
+                                  f"legal=any mode=one rule={'|'.join(ANY_BASE_RULES)}")
             row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_PLACE
     elif op == "PLAY_MINION":
         expect()
@@ -613,8 +616,10 @@ def _needs(row) -> tuple:
     if op == oc.OP_SEL_CARD:
         base = ("base",) if row[oc.I_LEGAL] == oc.LEGAL_ALLOWED else ()
         return _CARD_PILE_NEEDS.get(row[oc.I_WHERE], ()) + base
-    if op == oc.OP_SEL_BASE and row[oc.I_RULE] == oc.RULE_MOST_MINE:
+    if op == oc.OP_SEL_BASE and row[oc.I_RULE] != oc.RULE_PLACE:
         return ()
+    if op == oc.OP_SEL_MINION and row[oc.I_WHERE] == oc.WHERE_BASE:
+        return ("base",)
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
         return ("base",)
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_SEL_POWER:
@@ -858,6 +863,9 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
         if row[oc.I_OP] == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT or row[oc.I_FLAGS]):
             raise where.error(text, "a base's selection takes legal=none or legal=destroy (by no "
                               "player's card) and no not_same_name (it reads the acting card)")
+        if row[oc.I_OP] == oc.OP_SEL_MINION and row[oc.I_WHERE] == oc.WHERE_BASE:
+            raise where.error(text, "where=base reads a base a card chose: not in a base's program (its "
+                              "loops list players)")
         if row[oc.I_OP] == oc.OP_MOVE and row[oc.I_LEGAL] != oc.LEGAL_NONE:
             raise where.error(text, "a base's MOVE takes legal=none (a base is no player's card)")
         if row[oc.I_OP] == oc.OP_FOR and row[oc.I_ARG1] == oc.FOR_RUNNERS_UP \
@@ -1037,6 +1045,10 @@ def assemble(cat, switches=frozenset()):
                             if action_selection is None or rows[action_selection][oc.I_OP] not in allowed:
                                 raise BalanceError(f"{card.name!r}: its want reads the action's first "
                                                    "selection, which is not of the kind it needs")
+                            if rows[action_selection][oc.I_OP] == oc.OP_SEL_MINION \
+                                    and rows[action_selection][oc.I_WHERE] == oc.WHERE_BASE:
+                                raise BalanceError(f"{card.name!r}: its want reads the action's first "
+                                                   "selection, whose where=base a want has not chosen")
                             if row[oc.I_ARG1] == oc.COND_V_RISES and \
                                     rows[action_selection + 1][oc.I_OP] != oc.OP_POWER_TEMP:
                                 raise BalanceError(f"{card.name!r}: want V_RISES needs POWER_TEMP "

@@ -13,8 +13,8 @@ from balance.core._jit import stack_empty
 from .layout import unpack
 from .baseline import help_, help_w, weakest
 from .board import (
-    CNT_N, as_if, breakpoint_of, counted_power, insert, is_minion_card, places, power, power_counts, printed, remove,
-    slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
+    CNT_N, affectable, as_if, breakpoint_of, counted_power, insert, is_minion_card, places, power, power_counts,
+    printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
 from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, L_SMIN, MAX_PLAYERS, T_NSLOTS, T_PLAYERS
 from .opcodes import FL_INDESTRUCTIBLE
@@ -203,4 +203,29 @@ def rampage(st, p, cand, k, mandatory):
     for i in range(1, k):
         if power(st, cand[i]) > power(st, cand[best]):
             best = i
+    return best
+
+
+@jit
+def crop_score(st, p, s):
+    """Crop Circles on slot ``s``: the power it returns of other players' minions minus ``p``'s
+    (the minions it may not affect stay)."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    t = 0
+    for i in range(ln[L_SMIN + s]):
+        m = lst[L_SMIN + s, i]
+        if affectable(st, m, p, True):
+            t += power(st, m) if cs[m, C_CTRL] != p else -power(st, m)
+    return t
+
+
+@jit
+def crop_circles(st, p):
+    """RULE_CROP_CIRCLES (SEL_BASE, any base; at least one in play): the slot of the highest
+    ``crop_score`` (ties: the lower)."""
+    best, bv = 0, 0
+    for s in range(st.tv[T_NSLOTS]):
+        v = crop_score(st, p, s)
+        if s == 0 or v > bv:
+            best, bv = s, v
     return best

@@ -22,7 +22,7 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
-from .choosers import augmentation, grave_robbing, rampage, sacrifice
+from .choosers import augmentation, crop_circles, grave_robbing, rampage, sacrifice
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
@@ -60,9 +60,9 @@ from .opcodes import (
     OP_PLAY_MINION, OP_POWER_TEMP, OP_REDUCE_BREAKPOINT, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
     OP_SEL_CARD, OP_SEL_HOST, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE,
     OWNER_MINE, OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD,
-    PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PREFER, RULE_SAIL,
+    PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PLACE, RULE_PREFER, RULE_SAIL,
     RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE,
-    WHERE_HERE,
+    WHERE_ANY, WHERE_BASE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
 from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_WANT
@@ -205,8 +205,7 @@ def step(st, d, hook, pc):
         elif op == OP_SEL_PLAYER:
             fs[d, F_Z] = choose_opponent(st, p)
         elif op == OP_SEL_BASE:
-            fs[d, F_I] = choose_base(st, d, p) if pg[i, I_RULE] != RULE_MOST_MINE else pick(
-                st, p, tv[T_NSLOTS], most_mine(st, p))
+            fs[d, F_I] = choose_base(st, d, p) if pg[i, I_RULE] == RULE_PLACE else any_base(st, p, pg[i, I_RULE])
             if fs[d, F_I] < 0:
                 return DONE
         elif op == OP_PLAY_MINION:  # the selected card, at once (no grant used), from its pile
@@ -237,11 +236,12 @@ def resume_at(pg, start, pc):
 
 # ---- minion selections -----------------------------------------------------------------------------
 @jit
-def candidates(st, i, p, c, action, out):
-    """The minions selector row ``i`` admits for card ``c`` of controller ``p``, in board order
-    (slot, then arrival); the count."""
+def candidates(st, d, i, p, c, action, out):
+    """The minions selector row ``i`` of frame ``d`` (-1 in a want) admits for card ``c`` of
+    controller ``p``, in board order (slot, then arrival); the count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     here = here_of(st, c)
+    at = fs[d, F_I] if pg[i, I_WHERE] == WHERE_BASE else here  # where=here|base: that slot alone
     by = p if c >= 0 else -1  # a base's ability is no player's card
     who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
     value = pg[i, I_VAL]
@@ -255,7 +255,7 @@ def candidates(st, i, p, c, action, out):
         power_counts(st, cnt)
     k = 0
     for t in range(tv[T_NSLOTS]):
-        if pg[i, I_WHERE] == WHERE_HERE and t != here:
+        if pg[i, I_WHERE] != WHERE_ANY and t != at:
             continue
         raptors, base_power = slot_bonus(st, t) if by_power else (0, 0)
         for j in range(ln[L_SMIN + t]):
@@ -374,7 +374,7 @@ def select_minions(st, d, i, p, c, action):
     the candidates left and None last; None stops."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cand = stack_empty(CAP)
-    k = candidates(st, i, p, c, action, cand)
+    k = candidates(st, d, i, p, c, action, cand)
     rule = pg[i, I_RULE]
     here = here_of(st, c)
     n = 0
@@ -749,6 +749,19 @@ def most_mine(st, p):
 
 
 @jit
+def any_base(st, p, rule):
+    """``OP_SEL_BASE legal=any mode=one``: a base in play, the baseline's by ``rule`` (MOST_MINE,
+    CROP_CIRCLES); -1: none in play."""
+    n = st.tv[T_NSLOTS]
+    if n == 0:
+        return -1
+    default = 0
+    if st.strat[p] == GREEDY:
+        default = most_mine(st, p) if rule == RULE_MOST_MINE else crop_circles(st, p)
+    return pick(st, p, n, default)
+
+
+@jit
 def choose_base(st, d, p):
     """``OP_SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be
     played on (slot order) and None last; the baseline's PLACE. -1: none, or declined."""
@@ -822,7 +835,7 @@ def condition(st, d, p, c, cond, arg):
         return ps[p, P_MINIONS_PLAYED] == 1
     elif cond == COND_HAS_HIT:  # arg: the row of the selection whose candidates HIT reads
         cand = stack_empty(CAP)
-        k = candidates(st, arg, p, c, True, cand)
+        k = candidates(st, -1, arg, p, c, True, cand)
         return hit(st, p, cand, k, False) >= 0
     elif cond == COND_HAND_LE:  # the card itself aside
         k = 0
@@ -851,7 +864,7 @@ def condition(st, d, p, c, cond, arg):
     elif cond == COND_HAS_OPTIONS or cond == COND_HAS_BEST_MOVE:
         if pg[arg, I_OP] == OP_SEL_MINION:
             cand = stack_empty(CAP)
-            return candidates(st, arg, p, c, True, cand) > 0
+            return candidates(st, -1, arg, p, c, True, cand) > 0
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
         k = move_pairs(st, pg[arg, I_WHO], pg[arg, I_LEGAL], pg[arg, I_WHERE], here_of(st, c), p, True, mm, 0,
@@ -859,7 +872,7 @@ def condition(st, d, p, c, cond, arg):
         return k > 0 if cond == COND_HAS_OPTIONS else best_move(st, p, mm, md, k) >= 0
     elif cond == COND_V_RISES:  # the selection's POWER_TEMP (the next row) read into V
         cand = stack_empty(CAP)
-        k = candidates(st, arg, p, c, True, cand)
+        k = candidates(st, -1, arg, p, c, True, cand)
         by = pg[arg + 1, I_ARG1]
         cnt = stack_empty(CNT_N)  # a power change keeps the counts: V changes on its slots only
         power_counts(st, cnt)

@@ -49,6 +49,7 @@ MAX_REVEAL = 8
 # rule (I_RULE), flags (I_FLAGS). In a base's program the legality is for no player's card
 # (the reference's ``destroyable(m, None, False)``), and a DESTROY is by no player
 WHERE_ANY, WHERE_HERE = 0, 1
+WHERE_BASE = 4  # SEL_MINION's: on the base SEL_BASE chose (the frame's F_I; not in a want)
 # MOVE's where (I_WHERE): minions anywhere to any other base, minions "here" to another base,
 # minions elsewhere to "here", or the moves out of "here" and then those into it
 WHERE_TO_HERE, WHERE_OUT_OR_IN = 2, 3
@@ -83,8 +84,8 @@ RULE_HIGHEST_PRINTED, RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS = 12, 13, 14
 # someone outranks you here (Mushroom Kingdom)
 RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 # hand-written rules for one card each (``kernel/choosers.py``): SEL_MINION's Sacrifice,
-# Augmentation and Rampage, SEL_CARD's Grave Robbing
-RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE = 18, 19, 20, 21
+# Augmentation and Rampage, SEL_CARD's Grave Robbing, SEL_BASE's (any base, mode=one) Crop Circles
+RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, RULE_CROP_CIRCLES = 18, 19, 20, 21, 22
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1

@@ -1,6 +1,7 @@
 """Aliens in the kernel (reference/cards/aliens.py function by function): the cards that are not
-data (Supreme Overlord, Invader, Collector, Abduction, Beam Up, Disintegrator and Probe are
-programs in data/effects/aliens.toml, run by ``kernel.effects``).
+data (Supreme Overlord, Invader, Collector, Abduction, Beam Up, Disintegrator, Probe and Crop
+Circles are programs in data/effects/aliens.toml, run by ``kernel.effects``; Crop Circles'
+default is ``choosers.crop_circles``).
 
 Jammed Signal's cancellation is in ``board.active``; Scout's after-scoring Special and Jammed
 Signal's host are data too. Option lists live in local arrays, never in ``opt``: ``want`` is called
@@ -15,11 +16,9 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
 from ..baseline import SLOT_POWERS, hit, lead, outranked, place_read, read_slots, v_move
-from ..board import (
-    CNT_N, active, affectable, breakpoint_of, move, move_pairs, pick, power, remove, return_to_hand, shuffle, push,
-)
+from ..board import CNT_N, active, breakpoint_of, move, move_pairs, pick, remove, shuffle, push
 from ..layout import (
-    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, L_SMIN, MAX_SLOTS,
+    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, MAX_SLOTS,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_TURNS,
 )
 from ..hosts import favours_opponent, lead_most
@@ -27,6 +26,7 @@ from ..names import (
     N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_TERRAFORMING,
 )
 from ..opcodes import LEGAL_AFFECT, OWNER_ANY, WHERE_ANY
+from ..choosers import crop_circles, crop_score
 from ..stack import grant_minion
 from ..tables import BS_BREAK, BS_VP0, D_NAME
 
@@ -39,9 +39,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
-        if name == N_CROP_CIRCLES:
-            crop_circles(st, p)
-        elif name == N_INVASION:
+        if name == N_INVASION:
             invasion(st, p)
         elif name == N_TERRAFORMING:
             terraforming(st, p)
@@ -50,52 +48,11 @@ def card_step(st, d, hook, step):
 
 # ---- Crop Circles -------------------------------------------------------------------------------
 @jit
-def crop_score(st, p, s):
-    """Opponents' returned power minus yours (protected minions stay)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    t = 0
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if affectable(st, m, p, True):
-            t += power(st, m) if cs[m, C_CTRL] != p else -power(st, m)
-    return t
-
-
-@jit
-def crop_default(st, p):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    best, bv = 0, 0
-    for s in range(tv[T_NSLOTS]):
-        v = crop_score(st, p, s)
-        if s == 0 or v > bv:
-            best, bv = s, v
-    return best
-
-
-@jit
-def crop_circles(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if tv[T_NSLOTS] == 0:
-        return
-    default = crop_default(st, c) if strat[c] == GREEDY else 0
-    s = pick(st, c, tv[T_NSLOTS], default)
-    gone = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if affectable(st, m, c, True):
-            gone[k] = m
-            k += 1
-    for i in range(k):
-        return_to_hand(st, gone[i])
-
-
-@jit
 def crop_circles_want(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if tv[T_NSLOTS] == 0:
         return False
-    s = crop_default(st, p)
+    s = crop_circles(st, p)
     return crop_score(st, p, s) > 0 and outranked(st, p, s)
 
 
