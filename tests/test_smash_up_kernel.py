@@ -141,6 +141,7 @@ def test_ninja_dojo_default_is_hit_elsewhere(tmp_path, monkeypatch):
 WIZ, ZOM = [("Wizards", "Robots"), ("Pirates", "Zombies")], [("Zombies", "Tricksters"), ("Pirates", "Wizards")]
 DIN = [("Dinosaurs", "Robots"), ("Pirates", "Zombies")]
 ALI = [("Aliens", "Robots"), ("Pirates", "Zombies")]
+ZRO = [("Zombies", "Robots"), ("Pirates", "Wizards")]
 
 
 @pytest.mark.parametrize("rule, swap, players, factions, games", [
@@ -153,6 +154,8 @@ ALI = [("Aliens", "Robots"), ("Pirates", "Zombies")]
     ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
     ("RAMPAGE", "HIT", 2, DIN, (0, 5, 6)),
     ("CROP_CIRCLES", "MOST_MINE", 2, ALI, (2, 4, 6)),
+    ("CRAWL", "BULLETS", 2, ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
+    ("BULLETS", "CRAWL", 2, ZRO, (19, 21, 29)),  # Not Enough Bullets'
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, swap, players, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -619,6 +622,10 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego, MARK self used or MARK chosen sleep"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=may rule=MOST_MINE"]', "expected SEL_BASE"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=PLACE"]', "rule=MOST_MINE|CROP_CIRCLES"),
+    ('[Invader]\naction = ["TAKE_NAMED pile=hand to=discard rule=CRAWL"]', "unknown pile 'hand'; allowed: deck, "
+                                                                          "discard"),
+    ('[Invader]\naction = ["TAKE_NAMED pile=deck rule=CRAWL"]', "give to"),
+    ('[Invader]\naction = ["TAKE_NAMED pile=deck to=hand rule=HIT"]', "unknown rule 'HIT'; allowed: CRAWL, BULLETS"),
     ('[Invader]\naction = ["SEL_MINION where=base legal=affect mode=each", "RETURN"]', "chooses its base"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=MOST_MINE", '
      '"SEL_MINION where=base legal=affect mode=one rule=HIT", "RETURN"]\nwant = ["HAS_HIT"]',

@@ -115,6 +115,12 @@ player in turn order after ``me``):
   Opal), ``FREE_STRONGEST`` (the highest-power minion whose leaving costs you no VP where it
   is; Tortuga) and ``PUSH_OUT`` (when an opponent outranks you here, their strongest minion
   here to the base with the largest gap; Mushroom Kingdom)
+- ``TAKE_NAMED pile=deck|discard [kind=minion] to=hand|discard rule=CRAWL|BULLETS``: you name
+  a card of your pile (of minions only with kind=minion; the deck rebuilt first when empty),
+  then take any number of its copies (the baseline: all) to your hand or discard pile; nothing
+  to name ends the program. The rules (``kernel/choosers.py``): CRAWL (Mall Crawl: the minion
+  name of most copies, then Tenacious Z, then the highest printed power; without minions the
+  action of most copies), BULLETS (Not Enough Bullets: most copies x printed power)
 - ``TAKE_TOP me N``: up to N cards off the top of your deck (rebuilt on the way [D17]) become
   the card's revealed cards, in no pile; ``SEL_CARD pile=revealed`` chooses among them and
   ``TO_PILE`` moves the chosen; ``RESTACK`` puts the rest back on top, one pick at a time (the
@@ -234,6 +240,9 @@ BASE_MOVE_RULES = {"STRONGEST_BY_PLACE": oc.RULE_STRONGEST_BY_PLACE, "FREE_STRON
                    "PUSH_OUT": oc.RULE_PUSH_OUT}
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL,
               **BASE_MOVE_RULES}
+TAKE_NAMED = {"pile": {"deck": oc.PILE_DECK, "discard": oc.PILE_DISCARD}, "kind": {"any": oc.KIND_ANY,
+              "minion": oc.KIND_MINION}, "to": {"hand": oc.TO_HAND, "discard": oc.TO_DISCARD},
+              "rule": {"CRAWL": oc.RULE_CRAWL, "BULLETS": oc.RULE_BULLETS}}
 ANY_BASE_RULES = {"MOST_MINE": oc.RULE_MOST_MINE, "CROP_CIRCLES": oc.RULE_CROP_CIRCLES}  # SEL_BASE legal=any's
 MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO_HERE,
               "out_or_in": oc.WHERE_OUT_OR_IN}
@@ -258,7 +267,7 @@ TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": o
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
-           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF")
+           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF", "TAKE_NAMED")
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -543,6 +552,10 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "RESTACK":
         expect()
         row[oc.I_OP] = oc.OP_RESTACK
+    elif op == "TAKE_NAMED":
+        given = _keyed(where, step, args, TAKE_NAMED, {"pile", "to", "rule"})
+        row[oc.I_OP], row[oc.I_WHERE], row[oc.I_VAL] = oc.OP_TAKE_NAMED, given["pile"], given["to"]
+        row[oc.I_TEST], row[oc.I_RULE] = given.get("kind", oc.KIND_ANY), given["rule"]
     elif op == "NAMES":
         names = [n.strip() for n in step.split(None, 1)[1].split(",")] if args else []
         if not names or not all(names) or len(names) > oc.I_N - 1:

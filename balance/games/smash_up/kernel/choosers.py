@@ -16,9 +16,10 @@ from .board import (
     CNT_N, affectable, as_if, breakpoint_of, counted_power, insert, is_minion_card, places, power, power_counts,
     printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
-from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, L_SMIN, MAX_PLAYERS, T_NSLOTS, T_PLAYERS
+from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, T_NSLOTS, T_PLAYERS
+from .names import N_TENACIOUS_Z
 from .opcodes import FL_INDESTRUCTIBLE
-from .tables import D_FLAGS
+from .tables import D_FLAGS, D_KIND, D_NAME, D_POWER
 
 
 @jit
@@ -228,4 +229,68 @@ def crop_circles(st, p):
         v = crop_score(st, p, s)
         if s == 0 or v > bv:
             best, bv = s, v
+    return best
+
+
+@jit
+def names_in_data_order(st, li, minions_only, out, count):
+    """The distinct definitions (names) of list ``li`` (only minion cards if ``minions_only``),
+    in data order, in ``out``; ``count[j]`` the copies of ``out[j]``. Returns how many. Data
+    order (the reference's ``_data_rank``: the faction order of the card list, then the card's
+    place in its faction) is the definition row ``C_DEF``: ``tables.card_tables`` builds the
+    rows in exactly that order, one per distinct name."""
+    cs, lst, ln = st.cs, st.lst, st.ln
+    k = 0
+    for i in range(ln[li]):
+        c = lst[li, i]
+        if minions_only and not is_minion_card(st, c):
+            continue
+        dd = cs[c, C_DEF]
+        j = 0
+        while j < k and out[j] < dd:
+            j += 1
+        if j < k and out[j] == dd:
+            count[j] += 1
+            continue
+        for t in range(k, j, -1):
+            out[t] = out[t - 1]
+            count[t] = count[t - 1]
+        out[j] = dd
+        count[j] = 1
+        k += 1
+    return k
+
+
+@jit
+def crawl(st, names, count, k):
+    """RULE_CRAWL (Mall Crawl; ``names[:k]`` definitions, k >= 1, with ``count`` copies): among
+    the minion names if any, the most copies, then Tenacious Z, then the highest printed power;
+    among actions the most copies; the first on ties."""
+    defs = st.defs
+    any_minion = False
+    for i in range(k):
+        if defs[names[i], D_KIND] != K_ACTION:
+            any_minion = True
+    best, bk = -1, (0, 0, 0, 0)
+    for i in range(k):
+        if any_minion:
+            if defs[names[i], D_KIND] == K_ACTION:
+                continue
+            key = (count[i], 1 if defs[names[i], D_NAME] == N_TENACIOUS_Z else 0, defs[names[i], D_POWER], -i)
+        else:
+            key = (count[i], 0, 0, -i)
+        if best < 0 or key > bk:
+            best, bk = i, key
+    return best
+
+
+@jit
+def bullets(st, names, count, k):
+    """RULE_BULLETS (Not Enough Bullets; minion ``names[:k]``, k >= 1): the most copies x printed
+    power (the first on ties)."""
+    best, bv = 0, 0
+    for i in range(k):
+        v = count[i] * st.defs[names[i], D_POWER]
+        if i == 0 or v > bv:
+            best, bv = i, v
     return best

@@ -22,7 +22,7 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
-from .choosers import augmentation, crop_circles, grave_robbing, rampage, sacrifice
+from .choosers import augmentation, bullets, crawl, crop_circles, grave_robbing, names_in_data_order, rampage, sacrifice
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
@@ -43,7 +43,7 @@ from .opcodes import (
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
-    I_NOT, REDUCE_SEL_POWER,
+    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -115,6 +115,9 @@ def step(st, d, hook, pc):
             ps[fs[d, F_Z], P_SLEEP_MODE], ps[fs[d, F_Z], P_SLEEP_BY] = SLEEP_ACTIONS, p
         elif op == OP_TAKE_TOP:
             take_top(st, d, p, pg[i, I_ARG1])
+        elif op == OP_TAKE_NAMED:
+            if not take_named(st, p, i):
+                return DONE
         elif op == OP_RESTACK:
             restack(st, d, p)
         elif op == OP_MAY:  # options yes, None; the baseline says yes when the condition holds
@@ -654,6 +657,42 @@ def take_top(st, d, p, n):
         sc[d, REVEALED + k] = pop(lst, ln, L_DECK + p)
         k += 1
     fs[d, F_J] = k
+
+
+@jit
+def take_named(st, p, i):
+    """``OP_TAKE_NAMED`` row ``i``: ``p`` names a card of their pile (the deck rebuilt first when
+    empty, §1.9; or the discard pile), names in data order, of minions only with kind=minion; then
+    how many of its copies to take (the baseline: all), from the pile's end; they go to ``p``'s
+    hand or their discard pile. False: nothing to name (the program ends)."""
+    cs, lst, ln, pg = st.cs, st.lst, st.ln, st.pg
+    li = L_DECK + p if pg[i, I_WHERE] == PILE_DECK else L_DISC + p
+    if pg[i, I_WHERE] == PILE_DECK and not refill(st, p):
+        return False
+    names = stack_empty(CAP)
+    count = stack_empty(CAP)
+    k = names_in_data_order(st, li, pg[i, I_TEST] == KIND_MINION, names, count)
+    if k == 0:
+        return False
+    default = 0
+    if st.strat[p] == GREEDY:
+        default = crawl(st, names, count, k) if pg[i, I_RULE] == RULE_CRAWL else bullets(st, names, count, k)
+    j = pick(st, p, k, default)
+    n_copies = count[j]
+    n = n_copies - pick(st, p, n_copies + 1, 0)  # option t: all but t (the last, n_copies: none)
+    t = ln[li] - 1
+    while t >= 0 and n > 0:
+        x = lst[li, t]
+        if cs[x, C_DEF] == names[j]:
+            remove(lst, ln, li, x)
+            n -= 1
+            if pg[i, I_VAL] == TO_HAND:
+                push(lst, ln, L_HAND + p, x)
+                cs[x, C_ZONE] = Z_HAND
+            else:
+                to_discard(st, x)
+        t -= 1
+    return True
 
 
 @jit

@@ -27,7 +27,7 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
     OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP, OP_DISCARD_SELF, OP_SEL_HOST, \
     OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_SELF, OP_MOVE_SELF, \
-    OP_DISCARD_HAND = range(38)
+    OP_DISCARD_HAND, OP_TAKE_NAMED = range(39)
 # steps that act on the card itself as a minion (a minion card's hooks only)
 SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, your minions on the chosen base (F_I), or the
@@ -86,6 +86,8 @@ RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 # hand-written rules for one card each (``kernel/choosers.py``): SEL_MINION's Sacrifice,
 # Augmentation and Rampage, SEL_CARD's Grave Robbing, SEL_BASE's (any base, mode=one) Crop Circles
 RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, RULE_CROP_CIRCLES = 18, 19, 20, 21, 22
+# TAKE_NAMED's, for Mall Crawl and Not Enough Bullets
+RULE_CRAWL, RULE_BULLETS = 23, 24
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
@@ -95,6 +97,9 @@ REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
 PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST = range(6)
 KIND_ANY, KIND_MINION, KIND_ACTION, KIND_MICROBOT = 0, 1, 2, 3  # SEL_CARD's kind
 TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
+# TAKE_NAMED's row (you name a card of your pile, then take copies of it): the pile (I_WHERE:
+# PILE_DECK or PILE_DISCARD), the kind of card named (I_TEST: KIND_ANY or KIND_MINION), where
+# the copies go (I_VAL: TO_HAND or TO_DISCARD) and the rule naming it (I_RULE)
 LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
 CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
