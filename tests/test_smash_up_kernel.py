@@ -154,6 +154,7 @@ ZRO = [("Zombies", "Robots"), ("Pirates", "Wizards")]
     ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
     ("RAMPAGE", "HIT", 2, DIN, (0, 5, 6)),
     ("CROP_CIRCLES", "MOST_MINE", 2, ALI, (2, 4, 6)),
+    ("INVASION", "BEST_MOVE", 2, ALI, (1, 2, 4)),
     ("CRAWL", "BULLETS", 2, ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
     ("BULLETS", "CRAWL", 2, ZRO, (19, 21, 29)),  # Not Enough Bullets'
 ])

@@ -103,11 +103,12 @@ player in turn order after ``me``):
 - ``MAY cond [N]``: options yes and None (the program ends); the baseline says yes when the
   condition holds; ``MAY cond [N] skip=K``: None skips the next K steps instead of ending
 - ``MOVE`` with ``who``, ``legal`` and ``mode`` as SEL_MINION (``up_to:N`` and ``any_number``
-  move each minion at most once) and ``rule=BEST_MOVE|HIT_TO_GAP|SAIL``: one choice over
+  move each minion at most once) and ``rule=BEST_MOVE|HIT_TO_GAP|SAIL|INVASION``: one choice over
   (minion, base) pairs, minions in board order and each one's legal bases in slot order;
   BEST_MOVE the move raising V most, HIT_TO_GAP the minion HIT picks, to the base with the
   largest gap, SAIL (Full Sail) while a base scores in or out of it as its Special's default
-  (``baseline.sail_default``), else BEST_MOVE. In a base's program only (a card's MOVE lists
+  (``baseline.sail_default``), else BEST_MOVE; INVASION Invasion's own (``kernel/choosers.py``:
+  by V, a HIT target to the largest gap or your minion by PLACE). In a base's program only (a card's MOVE lists
   minions on every base): ``where=here`` (the minions on the base, to another), ``to_here``
   (minions on other bases, onto it) or ``out_or_in`` (the moves out of it, then those onto it,
   each in the order above), ``legal=none``, and the rules ``STRONGEST_BY_PLACE`` (your
@@ -239,7 +240,7 @@ SELECTOR = {
 BASE_MOVE_RULES = {"STRONGEST_BY_PLACE": oc.RULE_STRONGEST_BY_PLACE, "FREE_STRONGEST": oc.RULE_FREE_STRONGEST,
                    "PUSH_OUT": oc.RULE_PUSH_OUT}
 MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, "SAIL": oc.RULE_SAIL,
-              **BASE_MOVE_RULES}
+              "INVASION": oc.RULE_INVASION, **BASE_MOVE_RULES}
 TAKE_NAMED = {"pile": {"deck": oc.PILE_DECK, "discard": oc.PILE_DISCARD}, "kind": {"any": oc.KIND_ANY,
               "minion": oc.KIND_MINION}, "to": {"hand": oc.TO_HAND, "discard": oc.TO_DISCARD},
               "rule": {"CRAWL": oc.RULE_CRAWL, "BULLETS": oc.RULE_BULLETS}}

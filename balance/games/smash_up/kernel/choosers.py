@@ -8,15 +8,17 @@ It lives below the interpreter (``effects`` imports it; it imports no faction mo
 faction module may ask it too, for its card's want.
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty
+from balance.core._jit import stack_empty, stack_zeros
 
 from .layout import unpack
-from .baseline import help_, help_w, weakest
+from .baseline import SLOT_POWERS, help_, help_w, hit, place_read, read_slots, v_move, weakest
 from .board import (
     CNT_N, affectable, as_if, breakpoint_of, counted_power, insert, is_minion_card, places, power, power_counts,
     printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
-from .layout import C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, T_NSLOTS, T_PLAYERS
+from .layout import (
+    C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS, T_PLAYERS,
+)
 from .names import N_TENACIOUS_Z
 from .opcodes import FL_INDESTRUCTIBLE
 from .tables import D_FLAGS, D_KIND, D_NAME, D_POWER
@@ -294,3 +296,71 @@ def bullets(st, names, count, k):
         if i == 0 or v > bv:
             best, bv = i, v
     return best
+
+
+@jit
+def invasion_pick(st, p, mm, md, k, res):
+    """Invasion's default among the moves ``mm[:k]``/``md[:k]`` (minions in board order, each
+    one's destinations in slot order): the HIT target among other players' minions to the base
+    with the largest gap (ties: the lower slot), unless moving one of your own minions by PLACE
+    gives a higher V. res = (the move's index, V after it, V now); res[0] = -1 without options.
+    Every V comes from one reading of the board (``read_slots``, ``v_move``)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    res[0], res[1] = -1, 0
+    if k == 0:
+        return
+    cnt = stack_empty(CNT_N)
+    terms = stack_empty(MAX_SLOTS)
+    totals = stack_empty(MAX_SLOTS)
+    pws = stack_empty(SLOT_POWERS)
+    res[2] = read_slots(st, p, cnt, terms, pws, totals)
+    theirs = stack_empty(CAP)
+    nt = 0
+    for i in range(k):  # the moves of one minion are contiguous
+        if (i == 0 or mm[i] != mm[i - 1]) and cs[mm[i], C_CTRL] != p:
+            theirs[nt] = mm[i]
+            nt += 1
+    found = False
+    bi, bv = -1, 0
+    j = hit(st, p, theirs, nt, False)
+    if j >= 0:  # the HIT target to the base with the largest gap (ties: lower slot)
+        m = theirs[j]
+        bk = (0, 0)
+        for i in range(k):
+            if mm[i] == m:
+                key = (breakpoint_of(st, md[i]) - totals[md[i]], -md[i])
+                if bi < 0 or key > bk:
+                    bi, bk = i, key
+        bv = v_move(st, p, m, md[bi], cnt, pws, totals, terms, res[2])
+        found = True
+    # your own minion whose PLACE move gives the highest V (ties: board order)
+    dests = stack_empty(16)
+    oi, ov = -1, 0
+    i = 0
+    while i < k:
+        m = mm[i]
+        a = i
+        while i < k and mm[i] == m:
+            i += 1
+        if cs[m, C_CTRL] != p:
+            continue
+        nd = i - a
+        for t in range(nd):
+            dests[t] = md[a + t]
+        j, v = place_read(st, p, m, True, dests, nd, cnt, terms, pws, totals, res[2])
+        idx = a + j
+        if oi < 0 or v > ov:
+            oi, ov = idx, v
+    if oi >= 0 and (not found or ov > bv):  # ties go to the HIT move
+        bi, bv = oi, ov
+        found = True
+    if found:
+        res[0], res[1] = bi, bv
+
+
+@jit
+def invasion(st, p, mm, md, k):
+    """RULE_INVASION (MOVE who=any legal=affect): ``invasion_pick``'s move, -1 for none."""
+    res = stack_zeros(3)
+    invasion_pick(st, p, mm, md, k, res)
+    return res[0]

@@ -22,7 +22,9 @@ from balance.core._jit import jit_inline, stack_empty
 from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
-from .choosers import augmentation, bullets, crawl, crop_circles, grave_robbing, names_in_data_order, rampage, sacrifice
+from .choosers import (
+    augmentation, bullets, crawl, crop_circles, grave_robbing, invasion, names_in_data_order, rampage, sacrifice,
+)
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
     discard_from_hand, discard_random_others, draw, gap,
@@ -43,7 +45,7 @@ from .opcodes import (
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
-    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL,
+    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -422,8 +424,8 @@ def move_pick(st, p, rule, here, mm, md, k, mandatory):
     """The baseline's move among ``k`` >= 1 options: BEST_MOVE (raising V most, else -1), SAIL
     (while a base scores, Full Sail's Special's ``sail_default``; else BEST_MOVE), HIT_TO_GAP
     (the minion HIT picks among the movable ones, to its base with the largest gap, the lower
-    slot on ties), or a base's rule (``kernel/bases.py``; ``here`` its slot); a mandatory
-    choice takes the first when the rule finds none."""
+    slot on ties), INVASION (``choosers.invasion``), or a base's rule (``kernel/bases.py``; ``here``
+    its slot); a mandatory choice takes the first when the rule finds none."""
     j = -1
     if rule == RULE_SAIL and st.tv[T_WINDOW] != 0:  # the scoring base is the window frame's slot
         j = sail_default(st, p, st.fs[st.tv[T_WINDOW] - 1, F_S], mm, md, k)
@@ -435,6 +437,8 @@ def move_pick(st, p, rule, here, mm, md, k, mandatory):
         j = free_strongest(st, p, mm, k)
     elif rule == RULE_PUSH_OUT:
         j = push_out(st, p, here, mm, md, k)
+    elif rule == RULE_INVASION:
+        j = invasion(st, p, mm, md, k)
     else:
         movable = stack_empty(CAP)
         n = 0

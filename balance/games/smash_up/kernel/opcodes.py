@@ -86,8 +86,8 @@ RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 # hand-written rules for one card each (``kernel/choosers.py``): SEL_MINION's Sacrifice,
 # Augmentation and Rampage, SEL_CARD's Grave Robbing, SEL_BASE's (any base, mode=one) Crop Circles
 RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, RULE_CROP_CIRCLES = 18, 19, 20, 21, 22
-# TAKE_NAMED's, for Mall Crawl and Not Enough Bullets
-RULE_CRAWL, RULE_BULLETS = 23, 24
+# TAKE_NAMED's, for Mall Crawl and Not Enough Bullets; a card's MOVE's, for Invasion
+RULE_CRAWL, RULE_BULLETS, RULE_INVASION = 23, 24, 25
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1

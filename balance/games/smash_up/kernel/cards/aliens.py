@@ -1,7 +1,7 @@
 """Aliens in the kernel (reference/cards/aliens.py function by function): the cards that are not
-data (Supreme Overlord, Invader, Collector, Abduction, Beam Up, Disintegrator, Probe and Crop
-Circles are programs in data/effects/aliens.toml, run by ``kernel.effects``; Crop Circles'
-default is ``choosers.crop_circles``).
+data (Supreme Overlord, Invader, Collector, Abduction, Beam Up, Disintegrator, Probe, Crop
+Circles and Invasion are programs in data/effects/aliens.toml, run by ``kernel.effects``; Crop
+Circles' and Invasion's defaults are ``choosers.crop_circles`` and ``choosers.invasion``).
 
 Jammed Signal's cancellation is in ``board.active``; Scout's after-scoring Special and Jammed
 Signal's host are data too. Option lists live in local arrays, never in ``opt``: ``want`` is called
@@ -15,10 +15,10 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
-from ..baseline import SLOT_POWERS, hit, lead, outranked, place_read, read_slots, v_move
-from ..board import CNT_N, active, breakpoint_of, move, move_pairs, pick, remove, shuffle, push
+from ..baseline import lead, outranked
+from ..board import active, move_pairs, pick, remove, shuffle, push
 from ..layout import (
-    BST_ENTERED, BST_N, O_BASE, C_CTRL, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, MAX_SLOTS,
+    BST_ENTERED, BST_N, O_BASE, C_DEF, CAP, DONE, F_C, F_P, G_AT, GREEDY, H_ACTION, L_BDECK, MAX_SLOTS,
     S_BASE, S_CANCEL, S_REDUCTION, S_SINCE, S_TARPITS, T_NSLOTS, T_TURNS,
 )
 from ..hosts import favours_opponent, lead_most
@@ -26,7 +26,7 @@ from ..names import (
     N_CROP_CIRCLES, N_INVASION, N_JAMMED_SIGNAL, N_TERRAFORMING,
 )
 from ..opcodes import LEGAL_AFFECT, OWNER_ANY, WHERE_ANY
-from ..choosers import crop_circles, crop_score
+from ..choosers import crop_circles, crop_score, invasion_pick
 from ..stack import grant_minion
 from ..tables import BS_BREAK, BS_VP0, D_NAME
 
@@ -39,9 +39,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
-        if name == N_INVASION:
-            invasion(st, p)
-        elif name == N_TERRAFORMING:
+        if name == N_TERRAFORMING:
             terraforming(st, p)
     return DONE
 
@@ -58,86 +56,12 @@ def crop_circles_want(st, p):
 
 # ---- Invasion ---------------------------------------------------------------------------------------
 @jit
-def invasion_default(st, p, mm, md, k, res):
-    """res = (index of the baseline's move, V after it, V now); res[0] = -1 without options.
-    Every V comes from one reading of the board (``read_slots``, ``v_move``)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    res[0], res[1] = -1, 0
-    if k == 0:
-        return
-    cnt = stack_empty(CNT_N)
-    terms = stack_empty(MAX_SLOTS)
-    totals = stack_empty(MAX_SLOTS)
-    pws = stack_empty(SLOT_POWERS)
-    res[2] = read_slots(st, p, cnt, terms, pws, totals)
-    theirs = stack_empty(CAP)
-    nt = 0
-    for i in range(k):  # the moves of one minion are contiguous
-        if (i == 0 or mm[i] != mm[i - 1]) and cs[mm[i], C_CTRL] != p:
-            theirs[nt] = mm[i]
-            nt += 1
-    found = False
-    bi, bv = -1, 0
-    j = hit(st, p, theirs, nt, False)
-    if j >= 0:  # the HIT target to the base with the largest gap (ties: lower slot)
-        m = theirs[j]
-        bk = (0, 0)
-        for i in range(k):
-            if mm[i] == m:
-                key = (breakpoint_of(st, md[i]) - totals[md[i]], -md[i])
-                if bi < 0 or key > bk:
-                    bi, bk = i, key
-        bv = v_move(st, p, m, md[bi], cnt, pws, totals, terms, res[2])
-        found = True
-    # your own minion whose PLACE move gives the highest V (ties: board order)
-    dests = stack_empty(16)
-    oi, ov = -1, 0
-    i = 0
-    while i < k:
-        m = mm[i]
-        a = i
-        while i < k and mm[i] == m:
-            i += 1
-        if cs[m, C_CTRL] != p:
-            continue
-        nd = i - a
-        for t in range(nd):
-            dests[t] = md[a + t]
-        j, v = place_read(st, p, m, True, dests, nd, cnt, terms, pws, totals, res[2])
-        idx = a + j
-        if oi < 0 or v > ov:
-            oi, ov = idx, v
-    if oi >= 0 and (not found or ov > bv):  # ties go to the HIT move
-        bi, bv = oi, ov
-        found = True
-    if found:
-        res[0], res[1] = bi, bv
-
-
-@jit
-def invasion(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    mm = stack_empty(MAX_MOVES)
-    md = stack_empty(MAX_MOVES)
-    k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, WHERE_ANY, -1, c, True, mm, 0, mm, md)  # board order, slot order
-    if k == 0:
-        return
-    default = 0
-    if strat[c] == GREEDY:
-        res = stack_zeros(3)
-        invasion_default(st, c, mm, md, k, res)
-        default = res[0]
-    i = pick(st, c, k, default)
-    move(st, mm[i], md[i])
-
-
-@jit
 def invasion_want(st, p):
     mm = stack_empty(MAX_MOVES)
     md = stack_empty(MAX_MOVES)
     k = move_pairs(st, OWNER_ANY, LEGAL_AFFECT, WHERE_ANY, -1, p, True, mm, 0, mm, md)
     res = stack_zeros(3)
-    invasion_default(st, p, mm, md, k, res)
+    invasion_pick(st, p, mm, md, k, res)
     return res[0] >= 0 and res[1] > res[2]
 
 
