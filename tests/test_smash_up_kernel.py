@@ -153,6 +153,7 @@ ZRO = [("Zombies", "Robots"), ("Pirates", "Wizards")]
     ("GRAVE_ROBBING", "YES", 2, ZOM, (1, 2, 3)),
     ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
     ("RAMPAGE", "HIT", 2, DIN, (0, 5, 6)),
+    ("NS_MINE", "HIT", 2, DIN, (2, 3, 5)),  # Natural Selection's minion (its target: HIT's)
     ("CROP_CIRCLES", "MOST_MINE", 2, ALI, (2, 4, 6)),
     ("INVASION", "BEST_MOVE", 2, ALI, (1, 2, 4)),
     ("CRAWL", "BULLETS", 2, ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
@@ -628,6 +629,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["TAKE_NAMED pile=deck rule=CRAWL"]', "give to"),
     ('[Invader]\naction = ["TAKE_NAMED pile=deck to=hand rule=HIT"]', "unknown rule 'HIT'; allowed: CRAWL, BULLETS"),
     ('[Invader]\naction = ["SEL_MINION where=base legal=affect mode=each", "RETURN"]', "chooses its base"),
+    ('[Invader]\naction = ["SEL_MINION where=sel_base legal=affect mode=each", "RETURN"]', "chooses its minions"),
+    ('[Invader]\naction = ["SEL_MINION power<sel_power legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=MOST_MINE", '
      '"SEL_MINION where=base legal=affect mode=one rule=HIT", "RETURN"]\nwant = ["HAS_HIT"]',
      "whose where=base a want has not chosen"),

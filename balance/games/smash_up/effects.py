@@ -66,17 +66,20 @@ player in turn order after ``me``):
   rule=PLACE`` (you may move it to another base it may go to; the baseline's by PLACE)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
   ``IF not cond [N]``: unless it fails (``MAY not cond`` likewise)
-- ``SEL_MINION`` with ``where=any|here|base`` (here: the card's base; base: the one chosen by
-  SEL_BASE or the FOR loop's), ``who=any|mine|theirs``,
+- ``SEL_MINION`` with ``where=any|here|base|sel_base`` (here: the card's base; base: the one
+  chosen by SEL_BASE or the FOR loop's; sel_base: that of the minion selected before, which the
+  new selection replaces), ``who=any|mine|theirs``,
   a test ``power<=N``, ``power<N``, ``printed<=N``, ``power<mine_here`` (fewer than your
-  minions on the card's base) or ``top_power`` (of the minions the rest admits, those of the
+  minions on the card's base), ``power<sel_power`` (less than the minion selected before) or
+  ``top_power`` (of the minions the rest admits, those of the
   highest power), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
   (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice),
   ``rule=HIT|STRONGEST_THEIRS|HIGHEST_PRINTED|HIT_ELSEWHERE|SPARE_SPECIALS`` (the baseline's
   choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT among the
   candidates not "here"; the lowest printed power among those without an after-scoring
   ability, else among all; none for ``each``) or a card's own rule (``kernel/choosers.py``:
-  ``SACRIFICE``, ``AUGMENTATION``), and the flag ``not_same_name``
+  ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``), and the flag
+  ``not_same_name``
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
@@ -227,13 +230,13 @@ READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: 
                    oc.COND_HAS_OPTIONS: (oc.OP_SEL_MINION, oc.OP_MOVE), oc.COND_V_RISES: (oc.OP_SEL_MINION,)}
 WITH_NUMBER = {"HAND_LE", "SEL_MINION_PRINTED_LE", "MOST_MINE_GE", "HAND_HAS_MINION_PRINTED_LE"}
 SELECTOR = {
-    "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "base": oc.WHERE_BASE},
+    "where": {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "base": oc.WHERE_BASE, "sel_base": oc.WHERE_SEL_BASE},
     "who": {"any": oc.OWNER_ANY, "mine": oc.OWNER_MINE, "theirs": oc.OWNER_THEIRS},
     "legal": {"none": oc.LEGAL_NONE, "affect": oc.LEGAL_AFFECT, "destroy": oc.LEGAL_DESTROY},
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
              "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE,
-             "AUGMENTATION": oc.RULE_AUGMENTATION, "RAMPAGE": oc.RULE_RAMPAGE},
+             "AUGMENTATION": oc.RULE_AUGMENTATION, "RAMPAGE": oc.RULE_RAMPAGE, "NS_MINE": oc.RULE_NS_MINE},
 }
 # MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
 # MOVE lists minions on every base)
@@ -363,8 +366,8 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
         if test is not None and "=" not in word[len(test):]:
             key, value = "test", word[len(test):]
             row[oc.I_TEST] = TESTS[test]
-            if value == "mine_here":
-                row[oc.I_VSRC] = oc.VAL_MINE_HERE
+            if value in ("mine_here", "sel_power"):
+                row[oc.I_VSRC] = oc.VAL_MINE_HERE if value == "mine_here" else oc.VAL_SEL_POWER
             else:
                 row[oc.I_VAL] = _number(where, step, value)
         elif "=" in word:
@@ -399,7 +402,7 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
             else:
                 raise where.error(step, f"unknown selector field {key!r}; allowed: "
                                   f"{', '.join(['mode', *SELECTOR])}, a test (power<=N, power<N, "
-                                  "printed<=N, power<mine_here, top_power) or not_same_name")
+                                  "printed<=N, power<mine_here, power<sel_power, top_power) or not_same_name")
         else:
             raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag")
         if key in given:
@@ -634,6 +637,8 @@ def _needs(row) -> tuple:
         return ()
     if op == oc.OP_SEL_MINION and row[oc.I_WHERE] == oc.WHERE_BASE:
         return ("base",)
+    if op == oc.OP_SEL_MINION and (row[oc.I_WHERE] == oc.WHERE_SEL_BASE or row[oc.I_VSRC] == oc.VAL_SEL_POWER):
+        return ("minions",)
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
         return ("base",)
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_SEL_POWER:

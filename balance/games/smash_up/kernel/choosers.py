@@ -11,13 +11,13 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from .layout import unpack
-from .baseline import SLOT_POWERS, help_, help_w, hit, place_read, read_slots, v_move, weakest
+from .baseline import SLOT_POWERS, help_, help_w, hit, outranked, place_read, read_slots, v_move, weakest
 from .board import (
-    CNT_N, affectable, as_if, breakpoint_of, counted_power, insert, is_minion_card, places, power, power_counts,
-    printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
+    CNT_N, affectable, as_if, breakpoint_of, counted_power, destroyable, gap, insert, is_minion_card, places, power,
+    power_counts, printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS, T_PLAYERS,
 )
 from .names import N_TENACIOUS_Z
 from .opcodes import FL_INDESTRUCTIBLE
@@ -364,3 +364,81 @@ def invasion(st, p, mm, md, k):
     res = stack_zeros(3)
     invasion_pick(st, p, mm, md, k, res)
     return res[0]
+
+
+@jit
+def minions_of(st, p, out):
+    """``p``'s minions in board order (slot, then arrival) in ``out``; the count."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == p:
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def weaker(st, c, m, out):
+    """The minions on m's base with less power than m that seat ``c``'s action may destroy."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    s = cs[m, C_SLOT]
+    pm = power(st, m)
+    k = 0
+    for i in range(ln[L_SMIN + s]):
+        t = lst[L_SMIN + s, i]
+        if power(st, t) < pm and destroyable(st, t, c, True):
+            out[k] = t
+            k += 1
+    return k
+
+
+@jit
+def ns_key(st, p, t):
+    """Natural Selection's order of targets: on a base where ``p`` is outranked first, then the
+    highest power, the smallest gap, the lower slot, the earliest in play."""
+    cs = st.cs
+    s = cs[t, C_SLOT]
+    return (0 if outranked(st, p, s) else 1, -power(st, t), gap(st, s), s, cs[t, C_ENTERED])
+
+
+@jit
+def ns_pair(st, p, res):
+    """res = (your minion, other player's target) of Natural Selection's baseline (the least
+    ``ns_key``), or (-1, -1) (the card's want: not played)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    mine = stack_empty(CAP)
+    k = minions_of(st, p, mine)
+    tg = stack_empty(CAP)
+    res[0], res[1] = -1, -1
+    bk = (0, 0, 0, 0, 0)
+    for i in range(k):
+        m = mine[i]
+        nt = weaker(st, p, m, tg)
+        for j in range(nt):
+            t = tg[j]
+            if cs[t, C_CTRL] != p:
+                key = ns_key(st, p, t)
+                if res[0] < 0 or key < bk:
+                    res[0], res[1], bk = m, t, key
+
+
+@jit
+def ns_mine(st, p, cand, k):
+    """RULE_NS_MINE (``cand[:k]`` your minions, board order, k >= 1): the minion of ``ns_pair``,
+    else one with no weaker minion on its base, else your lowest-power one (ties: the first).
+    Its target is then HIT's among the weaker minions there: on one base HIT's order (highest
+    power, the earliest in play) is ``ns_key``'s, so it is ``ns_pair``'s target."""
+    pair = stack_zeros(2)
+    ns_pair(st, p, pair)
+    best, bk = 0, (0, 0)
+    tg = stack_empty(CAP)
+    for i in range(k):
+        if cand[i] == pair[0]:
+            return i
+        key = (1 if weaker(st, p, cand[i], tg) > 0 else 0, power(st, cand[i]))
+        if i == 0 or key < bk:
+            best, bk = i, key
+    return best

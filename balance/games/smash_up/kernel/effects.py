@@ -23,7 +23,8 @@ from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
 from .choosers import (
-    augmentation, bullets, crawl, crop_circles, grave_robbing, invasion, names_in_data_order, rampage, sacrifice,
+    augmentation, bullets, crawl, crop_circles, grave_robbing, invasion, names_in_data_order, ns_mine,
+    rampage, sacrifice,
 )
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
@@ -45,7 +46,7 @@ from .opcodes import (
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
-    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION,
+    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -64,7 +65,7 @@ from .opcodes import (
     OWNER_MINE, OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD,
     PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PLACE, RULE_PREFER, RULE_SAIL,
     RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE,
-    WHERE_ANY, WHERE_BASE,
+    VAL_SEL_POWER, WHERE_ANY, WHERE_BASE, WHERE_SEL_BASE,
 )
 from .stack import grant_action, grant_minion, play_minion_now
 from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_WANT
@@ -246,12 +247,18 @@ def candidates(st, d, i, p, c, action, out):
     controller ``p``, in board order (slot, then arrival); the count."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     here = here_of(st, c)
-    at = fs[d, F_I] if pg[i, I_WHERE] == WHERE_BASE else here  # where=here|base: that slot alone
+    at = here  # where=here|base|sel_base: that slot alone
+    if pg[i, I_WHERE] == WHERE_BASE:
+        at = fs[d, F_I]
+    elif pg[i, I_WHERE] == WHERE_SEL_BASE:
+        at = cs[sc[d, 0], C_SLOT]
     by = p if c >= 0 else -1  # a base's ability is no player's card
     who, test, legal = pg[i, I_WHO], pg[i, I_TEST], pg[i, I_LEGAL]
     value = pg[i, I_VAL]
     if pg[i, I_VSRC] == VAL_MINE_HERE:
         value = count_on(st, p, here)
+    elif pg[i, I_VSRC] == VAL_SEL_POWER:
+        value = power(st, sc[d, 0])
     same_name = (pg[i, I_FLAGS] & FLAG_NOT_SAME_NAME) != 0
     name = defs[cs[c, C_DEF], D_NAME] if c >= 0 else -1
     by_power = test == TEST_POWER_LE or test == TEST_POWER_LT  # read as ``power``, the counts once
@@ -340,6 +347,8 @@ def rule_pick(st, p, rule, cand, k, mandatory, here):
         return augmentation(st, p, cand, k, mandatory)
     if rule == RULE_RAMPAGE:
         return rampage(st, p, cand, k, mandatory)
+    if rule == RULE_NS_MINE:
+        return ns_mine(st, p, cand, k)
     return strongest_theirs(st, p, cand, k, mandatory)
 
 

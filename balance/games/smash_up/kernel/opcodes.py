@@ -50,13 +50,16 @@ MAX_REVEAL = 8
 # (the reference's ``destroyable(m, None, False)``), and a DESTROY is by no player
 WHERE_ANY, WHERE_HERE = 0, 1
 WHERE_BASE = 4  # SEL_MINION's: on the base SEL_BASE chose (the frame's F_I; not in a want)
+WHERE_SEL_BASE = 5  # SEL_MINION's: on the base of the minion selected before (sc[d, 0])
 # MOVE's where (I_WHERE): minions anywhere to any other base, minions "here" to another base,
 # minions elsewhere to "here", or the moves out of "here" and then those into it
 WHERE_TO_HERE, WHERE_OUT_OR_IN = 2, 3
 OWNER_ANY, OWNER_MINE, OWNER_THEIRS = 0, 1, 2
 TEST_NONE, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE = 0, 1, 2, 3
 TEST_TOP_POWER = 4  # of the minions the rest admits, those of the highest power (Temple of Goju)
-VAL_LITERAL, VAL_MINE_HERE = 0, 1  # a number, or the card's controller's minions on its base
+# a number, the card's controller's minions on its base, or the power of the minion selected
+# before (sc[d, 0])
+VAL_LITERAL, VAL_MINE_HERE, VAL_SEL_POWER = 0, 1, 2
 LEGAL_NONE, LEGAL_AFFECT, LEGAL_DESTROY = 0, 1, 2
 # one (mandatory: no decline), up to I_COUNT (each may decline), each candidate (no choice), or
 # a yes/no per candidate in list order (yes first)
@@ -88,6 +91,8 @@ RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, RULE_CROP_CIRCLES = 18, 19, 20, 21, 22
 # TAKE_NAMED's, for Mall Crawl and Not Enough Bullets; a card's MOVE's, for Invasion
 RULE_CRAWL, RULE_BULLETS, RULE_INVASION = 23, 24, 25
+# SEL_MINION's, for Natural Selection's minion of yours
+RULE_NS_MINE = 26
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1

@@ -1,30 +1,28 @@
 """Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function): the cards that
-are not data (Lasertops, Armor Stego's talent, Howl's, Augmentation's and Rampage's effect are
-programs in data/effects/dinosaurs.toml, run by ``kernel.effects``; Augmentation's and
-Rampage's defaults are ``choosers.augmentation`` and ``choosers.rampage``).
+are not data (Lasertops, Armor Stego's talent, and the effects of Howl, Augmentation, Rampage and
+Natural Selection are programs in data/effects/dinosaurs.toml, run by ``kernel.effects``; the
+defaults of the last three are rules in ``choosers``).
 
 War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
 ``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
 Claw...and Guns and Wildlife Preserve is in ``board.affectable`` (and ``protect`` on every
 arrival, ``protect_on_attach`` when they attach); their hosts, as every play-on action's, are
-data rules (``kernel/hosts.py``); Rampage's reduction ends with the turn (``turn.end_of_turn``). King Rex has no
-ability. Option lists live in local arrays, never in ``opt``.
+data rules (``kernel/hosts.py``); Rampage's reduction ends with the turn
+(``turn.end_of_turn``). King Rex has no ability. Option lists live in local arrays, never in ``opt``.
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
-from ..baseline import help_, hit, outranked
-from ..board import affectable, destroyable, gap, pick, power
-from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_SLOT, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN, MAX_SLOTS, T_NSLOTS,
-)
+from ..baseline import help_, hit
+from ..board import affectable, destroyable, pick, power
+from ..layout import C_CTRL, C_DEF, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN, MAX_SLOTS, T_NSLOTS
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
     N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
-from ..choosers import augment_pick, rampage_pick
+from ..choosers import augment_pick, minions_of, ns_pair, rampage_pick
 from ..triggers import destroy
 
 
@@ -34,9 +32,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_ACTION:
-        if name == N_NATURAL_SELECTION:
-            natural_selection(st, p)
-        elif name == N_SURVIVAL_OF_THE_FITTEST:
+        if name == N_SURVIVAL_OF_THE_FITTEST:
             survival(st, p)
     return DONE
 
@@ -54,105 +50,6 @@ def targets(st, c, out):
                 out[k] = m
                 k += 1
     return k
-
-
-# ---- Natural Selection ----------------------------------------------------------------------------
-@jit
-def minions_of(st, p, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] == p:
-                out[k] = m
-                k += 1
-    return k
-
-
-@jit
-def weaker(st, c, m, out):
-    """The minions on m's base with less power than m that ``c``'s action may destroy."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    s = cs[m, C_SLOT]
-    pm = power(st, m)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        t = lst[L_SMIN + s, i]
-        if power(st, t) < pm and destroyable(st, t, c, True):
-            out[k] = t
-            k += 1
-    return k
-
-
-@jit
-def ns_key(st, p, t):
-    cs = st.cs
-    s = cs[t, C_SLOT]
-    return (0 if outranked(st, p, s) else 1, -power(st, t), gap(st, s), s, cs[t, C_ENTERED])
-
-
-@jit
-def ns_pair(st, p, res):
-    """res = (your minion, other player's target) of the baseline, or (-1, -1)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    mine = stack_empty(CAP)
-    k = minions_of(st, p, mine)
-    tg = stack_empty(CAP)
-    res[0], res[1] = -1, -1
-    bk = (0, 0, 0, 0, 0)
-    for i in range(k):
-        m = mine[i]
-        nt = weaker(st, p, m, tg)
-        for j in range(nt):
-            t = tg[j]
-            if cs[t, C_CTRL] != p:
-                key = ns_key(st, p, t)
-                if res[0] < 0 or key < bk:
-                    res[0], res[1], bk = m, t, key
-
-
-@jit
-def natural_selection(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    mine = stack_empty(CAP)
-    k = minions_of(st, c, mine)
-    if k == 0:
-        return
-    greedy = strat[c] == GREEDY
-    pair = stack_zeros(2)
-    tg = stack_empty(CAP)
-    default = 0
-    if greedy:
-        ns_pair(st, c, pair)
-        if pair[0] >= 0:
-            for i in range(k):
-                if mine[i] == pair[0]:
-                    default = i
-                    break
-        else:  # your minion with no weaker minion on its base, else your lowest-power one
-            bk = (0, 0)
-            for i in range(k):
-                key = (1 if weaker(st, c, mine[i], tg) > 0 else 0, power(st, mine[i]))
-                if i == 0 or key < bk:
-                    default, bk = i, key
-    m = mine[pick(st, c, k, default)]
-    nt = weaker(st, c, m, tg)
-    if nt == 0:
-        return
-    default = 0
-    if greedy:
-        default = -1
-        if pair[0] >= 0:
-            for i in range(nt):
-                if tg[i] == pair[1]:
-                    default = i
-                    break
-        if default < 0:
-            default = hit(st, c, tg, nt, True)
-    tg[0] = tg[pick(st, c, nt, default)]
-    out = stack_empty(1)
-    destroy(st, tg, 1, c, True, out)
 
 
 # ---- Survival of the Fittest ---------------------------------------------------------------------
