@@ -142,6 +142,7 @@ WIZ, ZOM = [("Wizards", "Robots"), ("Pirates", "Zombies")], [("Zombies", "Tricks
 DIN = [("Dinosaurs", "Robots"), ("Pirates", "Zombies")]
 ALI = [("Aliens", "Robots"), ("Pirates", "Zombies")]
 ZRO = [("Zombies", "Robots"), ("Pirates", "Wizards")]
+PIR = [("Pirates", "Robots"), ("Dinosaurs", "Zombies")]
 
 
 @pytest.mark.parametrize("rule, swap, players, factions, games", [
@@ -156,6 +157,7 @@ ZRO = [("Zombies", "Robots"), ("Pirates", "Wizards")]
     ("NS_MINE", "HIT", 2, DIN, (2, 3, 5)),  # Natural Selection's minion (its target: HIT's)
     ("CROP_CIRCLES", "MOST_MINE", 2, ALI, (2, 4, 6)),
     ("INVASION", "BEST_MOVE", 2, ALI, (1, 2, 4)),
+    ("POWDERKEG", "HIT", 2, PIR, (4, 5, 6)),
     ("CRAWL", "BULLETS", 2, ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
     ("BULLETS", "CRAWL", 2, ZRO, (19, 21, 29)),  # Not Enough Bullets'
 ])
@@ -181,6 +183,23 @@ def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, s
     monkeypatch.setattr(effects, "DATA", tmp_path)
     swapped = [play_one(rules, factions, ["greedy"] * players, 17, g, **mode) for g in games]
     assert all(a != b for a, b in zip(swapped, played)), (swapped, played)
+
+
+def test_powderkeg_destroys_its_own_minion_first(tmp_path, monkeypatch):
+    """Powderkeg's victims are its minion first, then the others on that base in board order
+    (the reference's list; their triggers run in that order): its data says ``sel_first``. Kernel
+    = reference on games where that order decides, and without the flag those games differ (3 of
+    200 greedy games at 3 players, found by comparing the two)."""
+    from balance.games.smash_up import effects
+
+    rules, factions = Rules(players=3), [("Pirates", "Robots"), ("Tricksters", "Zombies"), ("Dinosaurs", "Ninjas")]
+    games = (125, 148, 179)
+    played = [play_one(rules, factions, ["greedy"] * 3, 17, g) for g in games]
+    assert played == [_reference(rules, factions, "greedy", 17, g) for g in games]
+    for f in effects.DATA.glob("*.toml"):
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8").replace("sel_first ", ""), encoding="utf-8")
+    monkeypatch.setattr(effects, "DATA", tmp_path)
+    assert all(a != b for a, b in zip([play_one(rules, factions, ["greedy"] * 3, 17, g) for g in games], played))
 
 
 def test_temple_of_goju_default_spares_after_scoring_specials():
@@ -631,6 +650,9 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["SEL_MINION where=base legal=affect mode=each", "RETURN"]', "chooses its base"),
     ('[Invader]\naction = ["SEL_MINION where=sel_base legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["SEL_MINION power<sel_power legal=affect mode=each", "RETURN"]', "chooses its minions"),
+    ('[Invader]\naction = ["SEL_MINION sel_first legal=affect mode=each", "RETURN"]', "chooses its minions"),
+    ('[Invader]\naction = ["SEL_MINION first_sel legal=affect mode=each"]',
+     "cannot read 'first_sel': give key=value, a test or a flag (not_same_name, sel_first"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=MOST_MINE", '
      '"SEL_MINION where=base legal=affect mode=one rule=HIT", "RETURN"]\nwant = ["HAS_HIT"]',
      "whose where=base a want has not chosen"),

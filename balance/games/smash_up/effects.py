@@ -78,8 +78,8 @@ player in turn order after ``me``):
   choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT among the
   candidates not "here"; the lowest printed power among those without an after-scoring
   ability, else among all; none for ``each``) or a card's own rule (``kernel/choosers.py``:
-  ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``), and the flag
-  ``not_same_name``
+  ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``, ``POWDERKEG``), and the flags
+  ``not_same_name`` and ``sel_first`` (the minion selected before, if admitted, first)
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
@@ -236,7 +236,8 @@ SELECTOR = {
     "rule": {"HIT": oc.RULE_HIT, "STRONGEST_THEIRS": oc.RULE_STRONGEST_THEIRS,
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
              "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE,
-             "AUGMENTATION": oc.RULE_AUGMENTATION, "RAMPAGE": oc.RULE_RAMPAGE, "NS_MINE": oc.RULE_NS_MINE},
+             "AUGMENTATION": oc.RULE_AUGMENTATION, "RAMPAGE": oc.RULE_RAMPAGE, "NS_MINE": oc.RULE_NS_MINE,
+             "POWDERKEG": oc.RULE_POWDERKEG},
 }
 # MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
 # MOVE lists minions on every base)
@@ -247,6 +248,7 @@ MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, 
 TAKE_NAMED = {"pile": {"deck": oc.PILE_DECK, "discard": oc.PILE_DISCARD}, "kind": {"any": oc.KIND_ANY,
               "minion": oc.KIND_MINION}, "to": {"hand": oc.TO_HAND, "discard": oc.TO_DISCARD},
               "rule": {"CRAWL": oc.RULE_CRAWL, "BULLETS": oc.RULE_BULLETS}}
+SELECTOR_FLAGS = {"not_same_name": oc.FLAG_NOT_SAME_NAME, "sel_first": oc.FLAG_SEL_FIRST}
 ANY_BASE_RULES = {"MOST_MINE": oc.RULE_MOST_MINE, "CROP_CIRCLES": oc.RULE_CROP_CIRCLES}  # SEL_BASE legal=any's
 MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO_HERE,
               "out_or_in": oc.WHERE_OUT_OR_IN}
@@ -352,8 +354,8 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
     row[oc.I_COUNT] = 1
     given = set()
     for word in words:
-        if word == "not_same_name" and op == oc.OP_SEL_MINION:
-            row[oc.I_FLAGS] |= oc.FLAG_NOT_SAME_NAME
+        if word in SELECTOR_FLAGS and op == oc.OP_SEL_MINION:
+            row[oc.I_FLAGS] |= SELECTOR_FLAGS[word]
             continue
         if word == "top_power" and op == oc.OP_SEL_MINION:
             if "test" in given:
@@ -402,9 +404,11 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
             else:
                 raise where.error(step, f"unknown selector field {key!r}; allowed: "
                                   f"{', '.join(['mode', *SELECTOR])}, a test (power<=N, power<N, "
-                                  "printed<=N, power<mine_here, power<sel_power, top_power) or not_same_name")
+                                  "printed<=N, power<mine_here, power<sel_power, top_power) or a flag: "
+                                  f"{', '.join(SELECTOR_FLAGS)}")
         else:
-            raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag")
+            raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag "
+                              f"({', '.join(SELECTOR_FLAGS)})")
         if key in given:
             raise where.error(step, f"{key} given twice")
         given.add(key)
@@ -637,7 +641,8 @@ def _needs(row) -> tuple:
         return ()
     if op == oc.OP_SEL_MINION and row[oc.I_WHERE] == oc.WHERE_BASE:
         return ("base",)
-    if op == oc.OP_SEL_MINION and (row[oc.I_WHERE] == oc.WHERE_SEL_BASE or row[oc.I_VSRC] == oc.VAL_SEL_POWER):
+    if op == oc.OP_SEL_MINION and (row[oc.I_WHERE] == oc.WHERE_SEL_BASE or row[oc.I_VSRC] == oc.VAL_SEL_POWER
+                                   or row[oc.I_FLAGS] & oc.FLAG_SEL_FIRST):
         return ("minions",)
     if op == oc.OP_DRAW and row[oc.I_ARG1] == oc.DRAW_MINE_AT_BASE:
         return ("base",)
@@ -879,7 +884,8 @@ def _base_program(source: str, name: str, hook: str, steps) -> tuple:
     else:
         _check_steps(where, steps, rows, BASE_OPS, BASE_CONDITIONS, "a base's (a base has no card)")
     for text, row in zip(steps, rows):
-        if row[oc.I_OP] == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT or row[oc.I_FLAGS]):
+        if row[oc.I_OP] == oc.OP_SEL_MINION and (row[oc.I_LEGAL] == oc.LEGAL_AFFECT
+                                                 or row[oc.I_FLAGS] & oc.FLAG_NOT_SAME_NAME):
             raise where.error(text, "a base's selection takes legal=none or legal=destroy (by no "
                               "player's card) and no not_same_name (it reads the acting card)")
         if row[oc.I_OP] == oc.OP_SEL_MINION and row[oc.I_WHERE] == oc.WHERE_BASE:

@@ -442,3 +442,62 @@ def ns_mine(st, p, cand, k):
         if i == 0 or key < bk:
             best, bk = i, key
     return best
+
+
+@jit
+def keg_victims(st, c, m, out):
+    """What Powderkeg on ``m`` destroys: m first if destroyable (a Warbot m survives, the others
+    still die), then the others on its base with power <= m's that ``c``'s action may destroy."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    pw = power(st, m)
+    k = 0
+    if destroyable(st, m, c, True):
+        out[k] = m
+        k += 1
+    s = cs[m, C_SLOT]
+    for i in range(ln[L_SMIN + s]):
+        x = lst[L_SMIN + s, i]
+        if x != m and power(st, x) <= pw and destroyable(st, x, c, True):
+            out[k] = x
+            k += 1
+    return k
+
+
+@jit
+def own_targets(st, c, out):
+    """Seat ``c``'s minions its action may affect (board order; a Warbot too [D8]): the choices
+    of Powderkeg and Sacrifice (for their wants) and of Pixie's action."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
+def keg_pick(st, c, options, n, res):
+    """Powderkeg's default among ``options[:n]``: res = (the index of the minion whose blast
+    destroys most power of other players less yours, the first on ties; that difference)."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    vic = stack_empty(CAP)
+    res[0], res[1] = 0, 0
+    for i in range(n):
+        k = keg_victims(st, c, options[i], vic)
+        t = 0
+        for j in range(k):
+            x = vic[j]
+            t += power(st, x) if cs[x, C_CTRL] != c else -power(st, x)
+        if i == 0 or t > res[1]:
+            res[0], res[1] = i, t
+
+
+@jit
+def powderkeg(st, p, cand, k):
+    """RULE_POWDERKEG (``cand[:k]`` your minions its action may affect, k >= 1): ``keg_pick``."""
+    res = stack_zeros(2)
+    keg_pick(st, p, cand, k, res)
+    return res[0]

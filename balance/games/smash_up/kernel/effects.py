@@ -24,7 +24,7 @@ from .baseline import best_move, best_printed, hit, opponent, place, sail_defaul
 from .bases import free_strongest, push_out, strongest_by_place
 from .choosers import (
     augmentation, bullets, crawl, crop_circles, grave_robbing, invasion, names_in_data_order, ns_mine,
-    rampage, sacrifice,
+    powderkeg, rampage, sacrifice,
 )
 from .board import (
     CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
@@ -46,7 +46,7 @@ from .opcodes import (
     COND_PLAYED_BY_OTHER, COND_PLAYED_DESTROYABLE, COND_PLAYED_HERE, COND_PLAYED_ON_BASE, COND_PLAYED_WEAKER,
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
-    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE,
+    I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE, RULE_POWDERKEG, FLAG_SEL_FIRST,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -349,6 +349,8 @@ def rule_pick(st, p, rule, cand, k, mandatory, here):
         return rampage(st, p, cand, k, mandatory)
     if rule == RULE_NS_MINE:
         return ns_mine(st, p, cand, k)
+    if rule == RULE_POWDERKEG:
+        return powderkeg(st, p, cand, k)
     return strongest_theirs(st, p, cand, k, mandatory)
 
 
@@ -389,6 +391,13 @@ def select_minions(st, d, i, p, c, action):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     cand = stack_empty(CAP)
     k = candidates(st, d, i, p, c, action, cand)
+    if pg[i, I_FLAGS] & FLAG_SEL_FIRST:  # the minion selected before, if a candidate, goes first
+        for j in range(k):
+            if cand[j] == sc[d, 0]:
+                for t in range(j, 0, -1):
+                    cand[t] = cand[t - 1]
+                cand[0] = sc[d, 0]
+                break
     rule = pg[i, I_RULE]
     here = here_of(st, c)
     n = 0

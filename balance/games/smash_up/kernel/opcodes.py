@@ -91,8 +91,8 @@ RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, RULE_CROP_CIRCLES = 18, 19, 20, 21, 22
 # TAKE_NAMED's, for Mall Crawl and Not Enough Bullets; a card's MOVE's, for Invasion
 RULE_CRAWL, RULE_BULLETS, RULE_INVASION = 23, 24, 25
-# SEL_MINION's, for Natural Selection's minion of yours
-RULE_NS_MINE = 26
+# SEL_MINION's, for Natural Selection's minion of yours and Powderkeg's
+RULE_NS_MINE, RULE_POWDERKEG = 26, 27
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
@@ -107,6 +107,7 @@ TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 # the copies go (I_VAL: TO_HAND or TO_DISCARD) and the rule naming it (I_RULE)
 LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
+FLAG_SEL_FIRST = 2  # SEL_MINION's: the minion selected before first, if admitted (Powderkeg's)
 CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
 
 # a base's VP when it scores beyond its places' (``scoring_vp`` in bases.toml; tables.BS_VP_RULE,

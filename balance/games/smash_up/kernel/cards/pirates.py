@@ -22,6 +22,7 @@ from ..layout import (
 )
 from ..names import N_BROADSIDE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
 from ..opcodes import LEGAL_AFFECT, OWNER_MINE, WHERE_ANY
+from ..choosers import keg_pick, own_targets
 from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
@@ -44,8 +45,6 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_BROADSIDE:
             broadside(st, p)
-        elif name == N_POWDERKEG:
-            powderkeg(st, p)
         elif name == N_SEA_DOGS:
             sea_dogs(st, p)
     return DONE
@@ -133,72 +132,6 @@ def broadside(st, c):
 
 
 
-
-
-@jit
-def keg_victims(st, c, m, out):
-    """m first if destroyable (a Warbot m survives, the others still die), then the others on
-    its base with power <= m's."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    pw = power(st, m)
-    k = 0
-    if destroyable(st, m, c, True):
-        out[k] = m
-        k += 1
-    s = cs[m, C_SLOT]
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if x != m and power(st, x) <= pw and destroyable(st, x, c, True):
-            out[k] = x
-            k += 1
-    return k
-
-
-@jit
-def keg_options(st, c, out):
-    """c's minions its action may affect (a Warbot too [D8])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
-                out[k] = m
-                k += 1
-    return k
-
-
-@jit
-def keg_default(st, c, options, n, res):
-    """res = (index, other players' destroyed power - yours) of the best m."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    vic = stack_empty(CAP)
-    res[0], res[1] = 0, 0
-    for i in range(n):
-        k = keg_victims(st, c, options[i], vic)
-        t = 0
-        for j in range(k):
-            x = vic[j]
-            t += power(st, x) if cs[x, C_CTRL] != c else -power(st, x)
-        if i == 0 or t > res[1]:
-            res[0], res[1] = i, t
-
-
-@jit
-def powderkeg(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    options = stack_empty(CAP)
-    n = keg_options(st, c, options)
-    if n == 0:
-        return
-    res = stack_zeros(2)
-    if strat[c] == GREEDY:
-        keg_default(st, c, options, n, res)
-    m = options[pick(st, c, n, res[0])]
-    vic = stack_empty(CAP)
-    k = keg_victims(st, c, m, vic)
-    out = stack_empty(CAP)
-    destroy(st, vic, k, c, True, out)
 
 
 @jit
@@ -353,9 +286,9 @@ def want(st, p, c):
         return res[1] > 0
     elif name == N_POWDERKEG:
         options = stack_empty(CAP)
-        n = keg_options(st, p, options)
+        n = own_targets(st, p, options)
         res = stack_zeros(2)
-        keg_default(st, p, options, n, res)
+        keg_pick(st, p, options, n, res)
         return res[1] > 0
     elif name == N_SEA_DOGS:
         return sea_dogs_want(st, p)

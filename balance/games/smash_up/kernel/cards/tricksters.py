@@ -37,7 +37,7 @@ from ..names import (
     N_JAMMED_SIGNAL, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
-from ..choosers import vp_without
+from ..choosers import own_targets, vp_without
 from ..triggers import destroy
 
 SP_GNOME = 501
@@ -204,13 +204,7 @@ def pixie_action(st, c):
     discard_attached(st, acts[pick(st, c, k, default)])
     mine = stack_empty(CAP)
     for _ in range(2):
-        n = 0
-        for s in range(tv[T_NSLOTS]):
-            for i in range(ln[L_SMIN + s]):
-                m = lst[L_SMIN + s, i]
-                if cs[m, C_CTRL] == c and affectable(st, m, c, True):
-                    mine[n] = m
-                    n += 1
+        n = own_targets(st, c, mine)
         if n == 0:
             return
         default = help_(st, c, mine, n) if strat[c] == GREEDY else 0

@@ -23,15 +23,15 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..board import affectable, can_play_actions, is_action_card, pick, push, remove, top
+from ..board import can_play_actions, is_action_card, pick, push, remove, top
 from ..layout import (
-    C_CTRL, C_DEF, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, L_SMIN,
-    T_NSLOTS, T_PLAYERS, T_WINDOW, Z_DECK, Z_HAND,
+    C_DEF, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, T_PLAYERS, T_WINDOW, Z_DECK,
+    Z_HAND,
 )
 from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_NEOPHYTE, N_SACRIFICE, N_TIME_LOOP
 from ..stack import play_action_now, special_only
 from ..tables import D_FACTION, D_NAME
-from ..choosers import sacrifice_pick
+from ..choosers import own_targets, sacrifice_pick
 from .. import effects
 from . import aliens, dinosaurs, ninjas, pirates, robots, tricksters, zombies
 
@@ -198,20 +198,6 @@ def mass_enchantment(st, c):
                 default = i
                 break
     play_action_now(st, c, actions[pick(st, c, k, default)], Z_DECK)  # owner unchanged [D28]
-
-
-@jit
-def own_targets(st, c, out):
-    """c's minions its action may affect (board order; a Warbot too)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] == c and affectable(st, m, c, True):
-                out[k] = m
-                k += 1
-    return k
 
 
 @jit
