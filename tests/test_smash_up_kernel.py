@@ -145,61 +145,53 @@ ZRO = [("Zombies", "Robots"), ("Pirates", "Wizards")]
 PIR = [("Pirates", "Robots"), ("Dinosaurs", "Zombies")]
 
 
-@pytest.mark.parametrize("rule, swap, players, factions, games", [
-    ("STRONGEST_BY_PLACE", "BEST_MOVE", 2, None, (0, 1, 8)),  # The Grey Opal
-    ("FREE_STRONGEST", "BEST_MOVE", 2, None, (12,)),  # Tortuga
-    ("FREE_STRONGEST", "BEST_MOVE", 4, None, (13,)),
-    ("PUSH_OUT", "BEST_MOVE", 2, None, (3, 6)),  # Mushroom Kingdom
-    ("SACRIFICE", "HIT", 2, WIZ, (1, 2, 3)),  # kernel/choosers.py
-    ("GRAVE_ROBBING", "YES", 2, ZOM, (1, 2, 3)),
-    ("AUGMENTATION", "HIT", 2, DIN, (4, 7, 8)),
-    ("RAMPAGE", "HIT", 2, DIN, (0, 5, 6)),
-    ("NS_MINE", "HIT", 2, DIN, (2, 3, 5)),  # Natural Selection's minion (its target: HIT's)
-    ("CROP_CIRCLES", "MOST_MINE", 2, ALI, (2, 4, 6)),
-    ("INVASION", "BEST_MOVE", 2, ALI, (1, 2, 4)),
-    ("POWDERKEG", "HIT", 2, PIR, (4, 5, 6)),
-    ("CRAWL", "BULLETS", 2, ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
-    ("BULLETS", "CRAWL", 2, ZRO, (19, 21, 29)),  # Not Enough Bullets'
+P3 = [("Pirates", "Robots"), ("Tricksters", "Zombies"), ("Dinosaurs", "Ninjas")]
+T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")]
+
+
+@pytest.mark.parametrize("text, swap, rules, factions, games", [
+    ("rule=STRONGEST_BY_PLACE", "rule=BEST_MOVE", Rules(players=2), None, (0, 1, 8)),  # The Grey Opal
+    ("rule=FREE_STRONGEST", "rule=BEST_MOVE", Rules(players=2), None, (12,)),  # Tortuga
+    ("rule=FREE_STRONGEST", "rule=BEST_MOVE", Rules(players=4), None, (13,)),
+    ("rule=PUSH_OUT", "rule=BEST_MOVE", Rules(players=2), None, (3, 6)),  # Mushroom Kingdom
+    ("rule=SACRIFICE", "rule=HIT", Rules(players=2), WIZ, (1, 2, 3)),  # kernel/choosers.py
+    ("rule=GRAVE_ROBBING", "rule=YES", Rules(players=2), ZOM, (1, 2, 3)),
+    ("rule=AUGMENTATION", "rule=HIT", Rules(players=2), DIN, (4, 7, 8)),
+    ("rule=RAMPAGE", "rule=HIT", Rules(players=2), DIN, (0, 5, 6)),
+    ("rule=NS_MINE", "rule=HIT", Rules(players=2), DIN, (2, 3, 5)),  # Natural Selection's minion (target: HIT's)
+    ("rule=CROP_CIRCLES", "rule=MOST_MINE", Rules(players=2), ALI, (2, 4, 6)),
+    ("rule=INVASION", "rule=BEST_MOVE", Rules(players=2), ALI, (1, 2, 4)),
+    ("rule=POWDERKEG", "rule=HIT", Rules(players=2), PIR, (4, 5, 6)),
+    # Powderkeg's victims: its minion first, as the reference lists them (their triggers run in
+    # that order); 3 of 200 greedy games at 3 players
+    ("sel_first ", "", Rules(players=3), P3, (125, 148, 179)),
+    ("rule=CRAWL", "rule=BULLETS", Rules(players=2), ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
+    ("rule=BULLETS", "rule=CRAWL", Rules(players=2), ZRO, (19, 21, 29)),  # Not Enough Bullets'
+    ("rule=DISENCHANT", "rule=THEIRS", Rules(players=3, tricksters="2012"), T12, (2, 19, 21)),
 ])
-def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, rule, swap, players, factions, games):
+def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
-    ``kernel/bases.py``, the cards' in ``kernel/choosers.py``) are the reference's: kernel =
-    reference on greedy games where the rule decides a choice, and the same games with ``swap``
-    in its place differ in the kernel (so these games do test it; found by comparing the two
-    over 40 to 60 games at 2, 3 and 4 players). The bases' games have base abilities only, four
-    bases beyond the players' count (``factions`` None); the cards' every ability on."""
+    ``kernel/bases.py``, the cards' in ``kernel/choosers.py``), and a selector flag, are the
+    reference's: kernel = reference on greedy games where the rule decides a choice, and the same
+    games with ``swap`` in place of ``text`` in the data differ in the kernel (so these games do
+    test it; found by comparing the two over 40 to 200 games at 2, 3 and 4 players). The bases'
+    games have base abilities only, four bases beyond the players' count (``factions`` None); the
+    cards' every ability on."""
+    from dataclasses import replace
     from balance.games.smash_up import effects
 
-    rules, mode = Rules(players=players), {}
+    players, mode = rules.players, {}
     if factions is None:
         request.getfixturevalue("bases_only")  # the reference's card abilities off
-        rules, mode = Rules(players=players, extra_bases=4), {"mode": MODE_BASES}
+        rules, mode = replace(rules, extra_bases=4), {"mode": MODE_BASES}
         factions = SEATS[:players] if players < 4 else SEATS[::-1]
     played = [play_one(rules, factions, ["greedy"] * players, 17, g, **mode) for g in games]
     assert played == [_reference(rules, factions, "greedy", 17, g) for g in games]
     for f in effects.DATA.glob("*.toml"):
-        text = f.read_text(encoding="utf-8")
-        (tmp_path / f.name).write_text(text.replace(f"rule={rule}", f"rule={swap}"), encoding="utf-8")
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8").replace(text, swap), encoding="utf-8")
     monkeypatch.setattr(effects, "DATA", tmp_path)
     swapped = [play_one(rules, factions, ["greedy"] * players, 17, g, **mode) for g in games]
     assert all(a != b for a, b in zip(swapped, played)), (swapped, played)
-
-
-def test_powderkeg_destroys_its_own_minion_first(tmp_path, monkeypatch):
-    """Powderkeg's victims are its minion first, then the others on that base in board order
-    (the reference's list; their triggers run in that order): its data says ``sel_first``. Kernel
-    = reference on games where that order decides, and without the flag those games differ (3 of
-    200 greedy games at 3 players, found by comparing the two)."""
-    from balance.games.smash_up import effects
-
-    rules, factions = Rules(players=3), [("Pirates", "Robots"), ("Tricksters", "Zombies"), ("Dinosaurs", "Ninjas")]
-    games = (125, 148, 179)
-    played = [play_one(rules, factions, ["greedy"] * 3, 17, g) for g in games]
-    assert played == [_reference(rules, factions, "greedy", 17, g) for g in games]
-    for f in effects.DATA.glob("*.toml"):
-        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8").replace("sel_first ", ""), encoding="utf-8")
-    monkeypatch.setattr(effects, "DATA", tmp_path)
-    assert all(a != b for a, b in zip([play_one(rules, factions, ["greedy"] * 3, 17, g) for g in games], played))
 
 
 def test_temple_of_goju_default_spares_after_scoring_specials():

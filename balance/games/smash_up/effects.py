@@ -84,14 +84,15 @@ player in turn order after ``me``):
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
   the program ends
-- ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed|actions_here|actions_on_host``
+- ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed|actions_here|actions_on_host|actions_in_play``
   (your discard pile, the chosen player's hand, your deck from the top, rebuilt first when empty,
-  the revealed cards, the actions on the card's base but not on minions there [D22], or the
-  other actions on the minion it attached to), ``kind=any|minion|action|microbot``,
+  the revealed cards, the actions on the card's base but not on minions there [D22], the
+  other actions on the minion it attached to, or every action in play: on bases in slot order,
+  then on minions in board order), ``kind=any|minion|action|microbot``,
   ``printed<=N``, ``legal=allowed`` (playable on the chosen base), ``by_name`` (one card per
   name, the first met, listed in data order), ``mode=one|may|up_to:N|any_number|each_may``
   (each_may: a yes/no per card in pile order) and ``rule=BEST_PRINTED|YES|PREFER|THEIRS`` or a
-  card's own rule (``kernel/choosers.py``: ``GRAVE_ROBBING``);
+  card's own rule (``kernel/choosers.py``: ``GRAVE_ROBBING``, ``DISENCHANT``);
   PREFER takes the first card with the earliest name of the ``NAMES Card, Card, ...`` step that
   must follow it, else the first card; THEIRS the first card of another player, else none (the
   first under mode=one). ``TO_PILE
@@ -255,12 +256,12 @@ MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO
 CARD_SELECTOR = {
     "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN, "deck": oc.PILE_DECK,
              "revealed": oc.PILE_REVEALED, "actions_here": oc.PILE_ACTIONS_HERE,
-             "actions_on_host": oc.PILE_ACTIONS_ON_HOST},
+             "actions_on_host": oc.PILE_ACTIONS_ON_HOST, "actions_in_play": oc.PILE_ACTIONS_IN_PLAY},
     "kind": {"any": oc.KIND_ANY, "minion": oc.KIND_MINION, "action": oc.KIND_ACTION,
              "microbot": oc.KIND_MICROBOT},
     "legal": {"allowed": oc.LEGAL_ALLOWED},
     "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES, "PREFER": oc.RULE_PREFER,
-             "THEIRS": oc.RULE_THEIRS, "GRAVE_ROBBING": oc.RULE_GRAVE_ROBBING},
+             "THEIRS": oc.RULE_THEIRS, "GRAVE_ROBBING": oc.RULE_GRAVE_ROBBING, "DISENCHANT": oc.RULE_DISENCHANT},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
 FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,

@@ -793,6 +793,25 @@ def add_grant(st, kind, s):
 
 # ---- leaving play and moving (the parts without triggers) ---------------------------------------
 @jit
+def actions_in_play(st, out):
+    """Every action in play in ``out``: on bases (slot order), then on minions (board order);
+    the count."""
+    lst, ln, tv = st.lst, st.ln, st.tv
+    k = 0
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SACT + s]):
+            out[k] = lst[L_SACT + s, i]
+            k += 1
+    for s in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + s]):
+            m = lst[L_SMIN + s, i]
+            for j in range(ln[L_ATT + m]):
+                out[k] = lst[L_ATT + m, j]
+                k += 1
+    return k
+
+
+@jit
 def discard_attached(st, a):
     """An attached action leaves play to its owner's discard pile."""
     detach(st, a)

@@ -17,9 +17,12 @@ from .board import (
     power_counts, printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS, T_PLAYERS,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS,
+    T_PLAYERS,
 )
-from .names import N_TENACIOUS_Z
+from .names import (
+    N_BLOCK_THE_PATH, N_FLAME_TRAP, N_JAMMED_SIGNAL, N_OVERRUN, N_PAY_THE_PIPER, N_TENACIOUS_Z, N_WILDLIFE_PRESERVE,
+)
 from .opcodes import FL_INDESTRUCTIBLE
 from .tables import D_FLAGS, D_KIND, D_NAME, D_POWER
 
@@ -501,3 +504,36 @@ def powderkeg(st, p, cand, k):
     res = stack_zeros(2)
     keg_pick(st, p, cand, k, res)
     return res[0]
+
+
+@jit
+def disenchant_pick(st, p, acts, k):
+    """Disenchant's (2012) default among the actions in play ``acts[:k]``: another player's
+    action on a minion of a base where an opponent outranks you, else another player's on a
+    base among the listed names (abilities that favour them); -1 (the want: hold) if none."""
+    cs, defs = st.cs, st.defs
+    for i in range(k):
+        a = acts[i]
+        if cs[a, C_CTRL] != p and cs[a, C_HOST] >= 0 and outranked(st, p, cs[a, C_SLOT]):
+            return i
+    for i in range(k):
+        a = acts[i]
+        if cs[a, C_CTRL] != p and cs[a, C_HOST] < 0:
+            nm = defs[cs[a, C_DEF], D_NAME]
+            if nm == N_OVERRUN or nm == N_BLOCK_THE_PATH or nm == N_FLAME_TRAP or \
+                    nm == N_PAY_THE_PIPER or nm == N_JAMMED_SIGNAL or nm == N_WILDLIFE_PRESERVE:
+                return i
+    return -1
+
+
+@jit
+def disenchant(st, p, cand, k):
+    """RULE_DISENCHANT (SEL_CARD over the actions in play, k >= 1): ``disenchant_pick``, else
+    another player's first action, else the first."""
+    i = disenchant_pick(st, p, cand, k)
+    if i >= 0:
+        return i
+    for j in range(k):
+        if st.cs[cand[j], C_CTRL] != p:
+            return j
+    return 0

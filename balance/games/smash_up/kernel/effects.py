@@ -23,15 +23,14 @@ from .layout import unpack
 from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
 from .choosers import (
-    augmentation, bullets, crawl, crop_circles, grave_robbing, invasion, names_in_data_order, ns_mine,
+    augmentation, bullets, crawl, crop_circles, disenchant, grave_robbing, invasion, names_in_data_order, ns_mine,
     powderkeg, rampage, sacrifice,
 )
 from .board import (
-    CNT_N, as_if, affectable, can_move, count_on, counted_power, destroyable, detach, discard_attached, discard_choice,
-    discard_from_hand, discard_random_others, draw, gap,
-    has_minion_on, is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick,
-    places, pop, power, power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_bonus,
-    slot_term, slot_terms,
+    CNT_N, actions_in_play, as_if, affectable, can_move, count_on, counted_power, destroyable, detach,
+    discard_attached, discard_choice, discard_from_hand, discard_random_others, draw, gap, has_minion_on,
+    is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, places, pop, power,
+    power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_bonus, slot_term, slot_terms,
     to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
@@ -47,6 +46,7 @@ from .opcodes import (
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
     I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE, RULE_POWDERKEG, FLAG_SEL_FIRST,
+    RULE_DISENCHANT,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -62,7 +62,7 @@ from .opcodes import (
     OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_NEXT,
     OP_PLAY_MINION, OP_POWER_TEMP, OP_REDUCE_BREAKPOINT, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
     OP_SEL_CARD, OP_SEL_HOST, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE,
-    OWNER_MINE, OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD,
+    OWNER_MINE, OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_IN_PLAY, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD,
     PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PLACE, RULE_PREFER, RULE_SAIL,
     RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE,
     VAL_SEL_POWER, WHERE_ANY, WHERE_BASE, WHERE_SEL_BASE,
@@ -547,6 +547,10 @@ def select_cards(st, d, i, p):
     if where == PILE_REVEALED:
         for j in range(fs[d, F_J]):
             k = admit(st, d, i, p, sc[d, REVEALED + j], cand, k)
+    elif where == PILE_ACTIONS_IN_PLAY:  # in no one list (F_Y -1): TO_PILE detaches an attached card
+        acts = stack_empty(CAP)
+        for j in range(actions_in_play(st, acts)):
+            k = admit(st, d, i, p, acts[j], cand, k)
     else:
         if where == PILE_DECK:
             if not refill(st, p):
@@ -630,6 +634,8 @@ def card_rule(st, p, i, rule, cand, k):
         return best_printed(st, cand, k)
     if rule == RULE_GRAVE_ROBBING:
         return grave_robbing(st, cand, k)
+    if rule == RULE_DISENCHANT:
+        return disenchant(st, p, cand, k)
     if rule == RULE_THEIRS:
         for j in range(k):
             if cs[cand[j], C_CTRL] != p:

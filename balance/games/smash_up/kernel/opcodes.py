@@ -91,8 +91,9 @@ RULE_STRONGEST_BY_PLACE, RULE_FREE_STRONGEST, RULE_PUSH_OUT = 15, 16, 17
 RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, RULE_CROP_CIRCLES = 18, 19, 20, 21, 22
 # TAKE_NAMED's, for Mall Crawl and Not Enough Bullets; a card's MOVE's, for Invasion
 RULE_CRAWL, RULE_BULLETS, RULE_INVASION = 23, 24, 25
-# SEL_MINION's, for Natural Selection's minion of yours and Powderkeg's
-RULE_NS_MINE, RULE_POWDERKEG = 26, 27
+# SEL_MINION's, for Natural Selection's minion of yours and Powderkeg's; SEL_CARD's, for the 2012
+# Disenchant
+RULE_NS_MINE, RULE_POWDERKEG, RULE_DISENCHANT = 26, 27, 28
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
@@ -100,6 +101,7 @@ REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
 # first when empty), the frame's revealed cards (OP_TAKE_TOP), the actions on the card's base
 # (not on minions there), the other actions on the minion the card is attached to
 PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST = range(6)
+PILE_ACTIONS_IN_PLAY = 6  # every action in play: on bases (slot order), then on minions (board order)
 KIND_ANY, KIND_MINION, KIND_ACTION, KIND_MICROBOT = 0, 1, 2, 3  # SEL_CARD's kind
 TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 # TAKE_NAMED's row (you name a card of your pile, then take copies of it): the pile (I_WHERE:

@@ -23,21 +23,21 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import help_, hit, opponent, outranked
 from ..board import (
-    R_TRICKSTERS_2012, affectable, count_on, destroyable, discard_attached, insert,
+    R_TRICKSTERS_2012, actions_in_play, affectable, count_on, destroyable, discard_attached, insert,
     is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_triggered, vp_now,
 )
 from ..layout import (
     SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
     DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, K_ACTION,
-    L_ATT, L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, SLEEP_ACTIONS, SLEEP_MOVES,
-    T_NSLOTS, T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
+    L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, SLEEP_ACTIONS, SLEEP_MOVES,
+    T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
 )
 from ..names import (
-    N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
-    N_JAMMED_SIGNAL, N_MARK_OF_SLEEP, N_OVERRUN, N_PAY_THE_PIPER, N_PIXIE, N_WILDLIFE_PRESERVE,
+    N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT, N_MARK_OF_SLEEP,
+    N_PAY_THE_PIPER, N_PIXIE,
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
-from ..choosers import own_targets, vp_without
+from ..choosers import disenchant_pick, own_targets, vp_without
 from ..triggers import destroy
 
 SP_GNOME = 501
@@ -47,24 +47,6 @@ F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
 @jit
 def current(st):
     return st.rs[R_TRICKSTERS_2012] == 0
-
-
-@jit
-def attached_anywhere(st, out):
-    """Every action in play: on bases (slot order), then on minions (board order)."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SACT + s]):
-            out[k] = lst[L_SACT + s, i]
-            k += 1
-    for s in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + s]):
-            m = lst[L_SMIN + s, i]
-            for j in range(ln[L_ATT + m]):
-                out[k] = lst[L_ATT + m, j]
-                k += 1
-    return k
 
 
 @jit
@@ -97,8 +79,6 @@ def card_step(st, d, hook, step):
             pixie_action(st, p)
         elif name == N_MARK_OF_SLEEP:
             mark_of_sleep(st, p)
-        elif name == N_DISENCHANT:
-            disenchant(st, p)
     elif hook == H_ATTACH:
         if name == N_BLOCK_THE_PATH:
             name_factions(st, c)
@@ -194,7 +174,7 @@ def pixie_minion(st, p, m):
 def pixie_action(st, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     acts = stack_empty(CAP)
-    k = attached_anywhere(st, acts)
+    k = actions_in_play(st, acts)
     if k == 0:  # "do X to do Y": no X, no Y [D10]
         return
     default = 0
@@ -220,7 +200,7 @@ def pixie_want(st, p):
     if more_cards_than_someone(st, p, ln[L_HAND + p] - 1):
         return False
     acts = stack_empty(CAP)
-    k = attached_anywhere(st, acts)
+    k = actions_in_play(st, acts)
     for i in range(k):
         if cs[acts[i], C_CTRL] != p:
             return True
@@ -417,43 +397,6 @@ def mark_of_sleep(st, c):
         ps[q, P_SLEEP_BY] = c
 
 
-# ---- 2012: Disenchant ---------------------------------------------------------------------------
-@jit
-def disenchant_default(st, p, acts, k):
-    """Another player's action: first one on a minion of a base where an opponent outranks you,
-    then one on a base among the listed names; -1 (hold) if none."""
-    cs, defs = st.cs, st.defs
-    for i in range(k):
-        a = acts[i]
-        if cs[a, C_CTRL] != p and cs[a, C_HOST] >= 0 and outranked(st, p, cs[a, C_SLOT]):
-            return i
-    for i in range(k):
-        a = acts[i]
-        if cs[a, C_CTRL] != p and cs[a, C_HOST] < 0:
-            nm = defs[cs[a, C_DEF], D_NAME]
-            if nm == N_OVERRUN or nm == N_BLOCK_THE_PATH or nm == N_FLAME_TRAP or \
-                    nm == N_PAY_THE_PIPER or nm == N_JAMMED_SIGNAL or nm == N_WILDLIFE_PRESERVE:
-                return i
-    return -1
-
-
-@jit
-def disenchant(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    acts = stack_empty(CAP)
-    k = attached_anywhere(st, acts)
-    if k == 0:
-        return
-    i = disenchant_default(st, c, acts, k)
-    if i < 0:
-        i = 0
-        for j in range(k):
-            if cs[acts[j], C_CTRL] != c:
-                i = j
-                break
-    discard_attached(st, acts[pick(st, c, k, i)])
-
-
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
@@ -471,8 +414,8 @@ def want(st, p, c):
         return False
     elif name == N_DISENCHANT:
         acts = stack_empty(CAP)
-        k = attached_anywhere(st, acts)
-        return disenchant_default(st, p, acts, k) >= 0
+        k = actions_in_play(st, acts)
+        return disenchant_pick(st, p, acts, k) >= 0
     return False
 
 
