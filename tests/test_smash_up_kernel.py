@@ -168,6 +168,11 @@ T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")
     ("rule=CRAWL", "rule=BULLETS", Rules(players=2), ZRO, (0, 2, 4)),  # Mall Crawl's TAKE_NAMED
     ("rule=BULLETS", "rule=CRAWL", Rules(players=2), ZRO, (19, 21, 29)),  # Not Enough Bullets'
     ("rule=DISENCHANT", "rule=THEIRS", Rules(players=3, tricksters="2012"), T12, (2, 19, 21)),
+    # Pixie: its action's action to destroy and its counters, its minion's yes per minion here
+    ("rule=THEIRS_OUTRANKED", "rule=THEIRS", Rules(players=3), T12, (41, 44)),
+    ("rule=HELP", "rule=HIT", Rules(players=2), T12[:2], (0, 4, 8)),
+    ("legal=affect mode=each_may rule=YES", "legal=affect mode=each_may rule=HIT", Rules(players=2), T12[:2],
+     (1, 8, 10)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -643,6 +648,9 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["SEL_MINION where=sel_base legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["SEL_MINION power<sel_power legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["SEL_MINION sel_first legal=affect mode=each", "RETURN"]', "chooses its minions"),
+    ('[Invader]\naction = ["COUNTERS 1"]', "chooses its minions"),
+    ('[Invader]\naction = ["SEL_MINION where=any mode=all rule=YES"]', "allowed: one, may, up_to:N, any_number, each, "
+                                                                      "each_may"),
     ('[Invader]\naction = ["SEL_MINION first_sel legal=affect mode=each"]',
      "cannot read 'first_sel': give key=value, a test or a flag (not_same_name, sel_first"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=MOST_MINE", '

@@ -72,16 +72,19 @@ player in turn order after ``me``):
   a test ``power<=N``, ``power<N``, ``printed<=N``, ``power<mine_here`` (fewer than your
   minions on the card's base), ``power<sel_power`` (less than the minion selected before) or
   ``top_power`` (of the minions the rest admits, those of the
-  highest power), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each``
-  (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice),
-  ``rule=HIT|STRONGEST_THEIRS|HIGHEST_PRINTED|HIT_ELSEWHERE|SPARE_SPECIALS`` (the baseline's
-  choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT among the
-  candidates not "here"; the lowest printed power among those without an after-scoring
-  ability, else among all; none for ``each``) or a card's own rule (``kernel/choosers.py``:
+  highest power), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each|each_may``
+  (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice;
+  each_may: a yes/no per candidate in list order),
+  ``rule=HIT|HELP|STRONGEST_THEIRS|HIGHEST_PRINTED|HIT_ELSEWHERE|SPARE_SPECIALS|YES`` (the
+  baseline's choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT
+  among the candidates not "here"; the lowest printed power among those without an
+  after-scoring ability, else among all; YES for each_may; none for ``each``) or a card's own
+  rule (``kernel/choosers.py``:
   ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``, ``POWDERKEG``), and the flags
   ``not_same_name`` and ``sel_first`` (the minion selected before, if admitted, first)
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
-  (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn)
+  (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn),
+  ``COUNTERS N`` (N +1 power counters each, while it stays in play)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
   the program ends
 - ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed|actions_here|actions_on_host|actions_in_play``
@@ -167,7 +170,7 @@ Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (n
 played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
 selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
 ``HAND_HAS_MINION_PRINTED_LE N`` (a minion card of printed power <= N in hand), ``HAND_MOST``
-(more cards in hand than every other player [D32]),
+(more cards in hand than every other player [D32]), ``HAND_GT_SOMEONE`` (more than at least one),
 ``DISCARD_HAS_MINION``, ``MINION_PLAY_USEFUL`` (two minions in hand, or one and no minion play
 left), ``HAS_BEST_MOVE`` (some move of the first MOVE raises V), ``HAS_OPTIONS`` (the first
 selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEMP would raise V),
@@ -224,7 +227,8 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "UNUSED_THIS_TURN": oc.COND_UNUSED_THIS_TURN, "PLAYED_BY_OTHER": oc.COND_PLAYED_BY_OTHER,
               "PLAYED_ON_BASE": oc.COND_PLAYED_ON_BASE, "PLAYED_HERE": oc.COND_PLAYED_HERE,
               "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE,
-              "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE, "HAND_MOST": oc.COND_HAND_MOST}
+              "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE, "HAND_MOST": oc.COND_HAND_MOST,
+              "HAND_GT_SOMEONE": oc.COND_HAND_GT_SOMEONE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -238,7 +242,7 @@ SELECTOR = {
              "HIGHEST_PRINTED": oc.RULE_HIGHEST_PRINTED, "HIT_ELSEWHERE": oc.RULE_HIT_ELSEWHERE,
              "SPARE_SPECIALS": oc.RULE_SPARE_SPECIALS, "SACRIFICE": oc.RULE_SACRIFICE,
              "AUGMENTATION": oc.RULE_AUGMENTATION, "RAMPAGE": oc.RULE_RAMPAGE, "NS_MINE": oc.RULE_NS_MINE,
-             "POWDERKEG": oc.RULE_POWDERKEG},
+             "POWDERKEG": oc.RULE_POWDERKEG, "HELP": oc.RULE_HELP, "YES": oc.RULE_YES},
 }
 # MOVE's where and the rules that read "here" as a base: in a base's program only (a card's
 # MOVE lists minions on every base)
@@ -261,7 +265,8 @@ CARD_SELECTOR = {
              "microbot": oc.KIND_MICROBOT},
     "legal": {"allowed": oc.LEGAL_ALLOWED},
     "rule": {"BEST_PRINTED": oc.RULE_BEST_PRINTED, "YES": oc.RULE_YES, "PREFER": oc.RULE_PREFER,
-             "THEIRS": oc.RULE_THEIRS, "GRAVE_ROBBING": oc.RULE_GRAVE_ROBBING, "DISENCHANT": oc.RULE_DISENCHANT},
+             "THEIRS": oc.RULE_THEIRS, "GRAVE_ROBBING": oc.RULE_GRAVE_ROBBING, "DISENCHANT": oc.RULE_DISENCHANT,
+             "THEIRS_OUTRANKED": oc.RULE_THEIRS_OUTRANKED},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
 FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,
@@ -274,7 +279,8 @@ TESTS = {"power<=": oc.TEST_POWER_LE, "power<": oc.TEST_POWER_LT, "printed<=": o
 OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTION", "MARK", "IF",
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
-           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF", "TAKE_NAMED")
+           "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF", "TAKE_NAMED",
+           "COUNTERS")
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -386,9 +392,11 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
                     row[oc.I_MODE], row[oc.I_COUNT] = oc.MODE_UP_TO, ANY_NUMBER
                 elif value == "each" and op == oc.OP_SEL_MINION:
                     row[oc.I_MODE] = oc.MODE_EACH
+                elif value == "each_may" and op == oc.OP_SEL_MINION:
+                    row[oc.I_MODE] = oc.MODE_EACH_MAY
                 else:
                     raise where.error(step, f"unknown mode {value!r}; allowed: one, may, up_to:N, any_number"
-                                      + (", each" if op == oc.OP_SEL_MINION else ""))
+                                      + (", each, each_may" if op == oc.OP_SEL_MINION else ""))
             elif key == "rule":
                 if value not in rules:
                     raise where.error(step, f"unknown rule {value!r}; allowed: {', '.join(rules)}")
@@ -537,9 +545,10 @@ def _step(where: _Where, step: str) -> list[int]:
         if args != ["self", "stego"]:
             raise where.error(step, "expected MARK self stego, MARK self used or MARK chosen sleep")
         row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_MARK, C_STEGO, 1
-    elif op == "POWER_TEMP":
+    elif op == "POWER_TEMP" or op == "COUNTERS":
         expect(None)
-        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_POWER_TEMP, _number(where, step, args[0])
+        row[oc.I_OP] = oc.OP_POWER_TEMP if op == "POWER_TEMP" else oc.OP_COUNTERS
+        row[oc.I_ARG1] = _number(where, step, args[0])
     elif op == "MOVE":
         row = _selector(where, step, args, oc.OP_MOVE)
     elif op == "IF" or op == "MAY":
@@ -622,7 +631,8 @@ def _step(where: _Where, step: str) -> list[int]:
 # what each step needs an earlier step to have made: a minion selection, a card selection (or
 # the revealed card), a chosen player, a chosen base
 _NEEDS = {oc.OP_DESTROY: ("minions",), oc.OP_RETURN: ("minions",), oc.OP_BOTTOM: ("minions",),
-          oc.OP_POWER_TEMP: ("minions",), oc.OP_TO_PILE: ("cards",), oc.OP_SEL_BASE: ("cards",),
+          oc.OP_POWER_TEMP: ("minions",), oc.OP_COUNTERS: ("minions",), oc.OP_TO_PILE: ("cards",),
+          oc.OP_SEL_BASE: ("cards",),
           oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_RESTACK: ("revealed cards",),
           oc.OP_SLEEP: ("player",)}
 _MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_SEL_HOST: "minions", oc.OP_SEL_PLAYED: "minions",

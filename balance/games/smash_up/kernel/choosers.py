@@ -537,3 +537,23 @@ def disenchant(st, p, cand, k):
         if st.cs[cand[j], C_CTRL] != p:
             return j
     return 0
+
+
+@jit
+def theirs_outranked(st, p, acts, k):
+    """RULE_THEIRS_OUTRANKED (SEL_CARD among actions ``acts[:k]``; Pixie's): another player's
+    action on a base where an opponent outranks you, else another player's first action; -1
+    when every action is yours."""
+    cs = st.cs
+    first = -1
+    for i in range(k):
+        a = acts[i]
+        if cs[a, C_CTRL] != p:
+            if outranked(st, p, cs[a, C_SLOT]):
+                return i
+            if first < 0:
+                first = i
+    return first
+
+
+# ---- the resumable part of the cards -------------------------------------------------------------

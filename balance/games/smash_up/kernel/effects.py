@@ -20,11 +20,11 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty
 
 from .layout import unpack
-from .baseline import best_move, best_printed, hit, opponent, place, sail_default, weakest
+from .baseline import best_move, best_printed, help_, hit, opponent, place, sail_default, weakest
 from .bases import free_strongest, push_out, strongest_by_place
 from .choosers import (
     augmentation, bullets, crawl, crop_circles, disenchant, grave_robbing, invasion, names_in_data_order, ns_mine,
-    powderkeg, rampage, sacrifice,
+    powderkeg, rampage, sacrifice, theirs_outranked,
 )
 from .board import (
     CNT_N, actions_in_play, as_if, affectable, can_move, count_on, counted_power, destroyable, detach,
@@ -34,7 +34,7 @@ from .board import (
     to_deck_bottom, to_discard, top, touch,
 )
 from .layout import (
-    CAP, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
+    CAP, C_COUNTERS, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
     MAX_PLAYERS, MAX_SLOTS,
     P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT,
@@ -46,7 +46,7 @@ from .opcodes import (
     COND_UNUSED_THIS_TURN, COND_HAND_MOST, FOR_NON_WINNERS, FOR_RUNNERS_UP, RULE_FREE_STRONGEST, RULE_PUSH_OUT,
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
     I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE, RULE_POWDERKEG, FLAG_SEL_FIRST,
-    RULE_DISENCHANT,
+    RULE_DISENCHANT, RULE_HELP, RULE_THEIRS_OUTRANKED, OP_COUNTERS, COND_HAND_GT_SOMEONE,
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
@@ -167,10 +167,11 @@ def step(st, d, hook, pc):
         elif op == OP_BOTTOM:  # not destroyed: no trigger, no Tar Pits
             for j in range(fs[d, F_K]):
                 to_deck_bottom(st, sc[d, j])
-        elif op == OP_POWER_TEMP:  # the selected minions, until the end of the turn
+        elif op == OP_POWER_TEMP or op == OP_COUNTERS:  # the selected minions: until the end of the turn, or
+            column = C_TEMP if op == OP_POWER_TEMP else C_COUNTERS  # +1 power counters (while in play)
             for j in range(fs[d, F_K]):
                 if touch(st, sc[d, j]):
-                    cs[sc[d, j], C_TEMP] += pg[i, I_ARG1]
+                    cs[sc[d, j], column] += pg[i, I_ARG1]
         elif op == OP_MOVE:
             move_minions(st, i, p, here_of(st, c), action)
         elif op == OP_MARK:
@@ -351,6 +352,8 @@ def rule_pick(st, p, rule, cand, k, mandatory, here):
         return ns_mine(st, p, cand, k)
     if rule == RULE_POWDERKEG:
         return powderkeg(st, p, cand, k)
+    if rule == RULE_HELP:
+        return help_(st, p, cand, k)
     return strongest_theirs(st, p, cand, k, mandatory)
 
 
@@ -405,6 +408,11 @@ def select_minions(st, d, i, p, c, action):
         for j in range(k):
             sc[d, j] = cand[j]
         n = k
+    elif pg[i, I_MODE] == MODE_EACH_MAY:  # a yes/no per candidate in list order (yes first)
+        for j in range(k):
+            if pick(st, p, 2, 0 if rule == RULE_YES else 1) == 0:
+                sc[d, n] = cand[j]
+                n += 1
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
             default = rule_pick(st, p, rule, cand, k, True, here) if strat[p] == GREEDY else 0
@@ -636,6 +644,8 @@ def card_rule(st, p, i, rule, cand, k):
         return grave_robbing(st, cand, k)
     if rule == RULE_DISENCHANT:
         return disenchant(st, p, cand, k)
+    if rule == RULE_THEIRS_OUTRANKED:
+        return theirs_outranked(st, p, cand, k)
     if rule == RULE_THEIRS:
         for j in range(k):
             if cs[cand[j], C_CTRL] != p:
@@ -893,6 +903,11 @@ def condition(st, d, p, c, cond, arg):
             if place_[q] == 0:
                 firsts += 1
         return place_[p] == 0 and firsts == 1
+    elif cond == COND_HAND_GT_SOMEONE:  # more cards in hand than at least one other player (Pixie)
+        for q in range(tv[T_PLAYERS]):
+            if q != p and ln[L_HAND + p] > ln[L_HAND + q]:
+                return True
+        return False
     elif cond == COND_HAND_MOST:  # more cards in hand than every other player [D32]
         for q in range(tv[T_PLAYERS]):
             if q != p and ln[L_HAND + p] <= ln[L_HAND + q]:

@@ -27,7 +27,7 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
     OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP, OP_DISCARD_SELF, OP_SEL_HOST, \
     OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_SELF, OP_MOVE_SELF, \
-    OP_DISCARD_HAND, OP_TAKE_NAMED = range(39)
+    OP_DISCARD_HAND, OP_TAKE_NAMED, OP_COUNTERS = range(40)
 # steps that act on the card itself as a minion (a minion card's hooks only)
 SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, your minions on the chosen base (F_I), or the
@@ -94,6 +94,9 @@ RULE_CRAWL, RULE_BULLETS, RULE_INVASION = 23, 24, 25
 # SEL_MINION's, for Natural Selection's minion of yours and Powderkeg's; SEL_CARD's, for the 2012
 # Disenchant
 RULE_NS_MINE, RULE_POWDERKEG, RULE_DISENCHANT = 26, 27, 28
+# SEL_MINION's HELP (your minion on the smallest-gap base, the highest power; ``baseline.help_``);
+# SEL_CARD's for Pixie's action (``choosers.theirs_outranked``)
+RULE_HELP, RULE_THEIRS_OUTRANKED = 29, 30
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
@@ -136,7 +139,7 @@ COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAN
     COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION, COND_MOST_MINE_GE, COND_ATTACHED_THIS_TURN, \
     COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN, COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, \
     COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE, COND_HAND_HAS_MINION_PRINTED_LE, \
-    COND_HAND_MOST = range(27)
+    COND_HAND_MOST, COND_HAND_GT_SOMEONE = range(28)
 # conditions that read the running card in play (its attach turn, its once-per-turn use, its
 # base's places): never in a want (in a base's program, UNUSED_THIS_TURN reads "me"'s use of the
 # base this turn, ``layout.P_BASES_USED``)

@@ -21,14 +21,14 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..baseline import help_, hit, opponent, outranked
+from ..baseline import hit, opponent
 from ..board import (
-    R_TRICKSTERS_2012, actions_in_play, affectable, count_on, destroyable, discard_attached, insert,
-    is_minion_card, minion_allowed, pick, power, push, remove, shuffle, touch, track_triggered, vp_now,
+    R_TRICKSTERS_2012, actions_in_play, count_on, destroyable, insert, is_minion_card, minion_allowed, pick, power,
+    push, remove, shuffle, track_triggered, vp_now,
 )
 from ..layout import (
-    SCRATCH, C_COUNTERS, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
-    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_ON_PLAY, H_SPECIAL, H_TALENT, K_ACTION,
+    SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
+    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, K_ACTION,
     L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, SLEEP_ACTIONS, SLEEP_MOVES,
     T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
 )
@@ -37,7 +37,7 @@ from ..names import (
     N_PAY_THE_PIPER, N_PIXIE,
 )
 from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
-from ..choosers import disenchant_pick, own_targets, vp_without
+from ..choosers import disenchant_pick, vp_without
 from ..triggers import destroy
 
 SP_GNOME = 501
@@ -50,34 +50,12 @@ def current(st):
 
 
 @jit
-def destroy_action_default(st, p, acts, k):
-    """Another player's action on a base where an opponent outranks you, else another player's
-    first action; -1 when every action is yours."""
-    cs = st.cs
-    first = -1
-    for i in range(k):
-        a = acts[i]
-        if cs[a, C_CTRL] != p:
-            if outranked(st, p, cs[a, C_SLOT]):
-                return i
-            if first < 0:
-                first = i
-    return first
-
-
-# ---- the resumable part of the cards -------------------------------------------------------------
-@jit
 def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_PIXIE:
-            pixie_minion(st, p, c)
-    elif hook == H_ACTION:
-        if name == N_PIXIE:
-            pixie_action(st, p)
-        elif name == N_MARK_OF_SLEEP:
+    if hook == H_ACTION:
+        if name == N_MARK_OF_SLEEP:
             mark_of_sleep(st, p)
     elif hook == H_ATTACH:
         if name == N_BLOCK_THE_PATH:
@@ -149,48 +127,6 @@ def more_cards_than_someone(st, p, k):
         if k > ln[L_HAND + (p + o) % n]:
             return True
     return False
-
-
-@jit
-def pixie_minion(st, p, m):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if not more_cards_than_someone(st, p, ln[L_HAND + p]):
-        return
-    s = cs[m, C_SLOT]
-    mine = stack_empty(CAP)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        x = lst[L_SMIN + s, i]
-        if cs[x, C_CTRL] == p:
-            mine[k] = x
-            k += 1
-    for i in range(k):
-        x = mine[i]
-        if affectable(st, x, p, False) and pick(st, p, 2, 0) == 0 and touch(st, x):
-            cs[x, C_COUNTERS] += 1
-
-
-@jit
-def pixie_action(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    acts = stack_empty(CAP)
-    k = actions_in_play(st, acts)
-    if k == 0:  # "do X to do Y": no X, no Y [D10]
-        return
-    default = 0
-    if strat[c] == GREEDY:
-        i = destroy_action_default(st, c, acts, k)
-        default = 0 if i < 0 else i
-    discard_attached(st, acts[pick(st, c, k, default)])
-    mine = stack_empty(CAP)
-    for _ in range(2):
-        n = own_targets(st, c, mine)
-        if n == 0:
-            return
-        default = help_(st, c, mine, n) if strat[c] == GREEDY else 0
-        m = mine[pick(st, c, n, default)]
-        if touch(st, m):
-            cs[m, C_COUNTERS] += 1
 
 
 @jit
