@@ -159,6 +159,8 @@ T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")
     ("rule=AUGMENTATION", "rule=HIT", Rules(players=2), DIN, (4, 7, 8)),
     ("rule=RAMPAGE", "rule=HIT", Rules(players=2), DIN, (0, 5, 6)),
     ("rule=NS_MINE", "rule=HIT", Rules(players=2), DIN, (2, 3, 5)),  # Natural Selection's minion (target: HIT's)
+    # Survival of the Fittest: a pick per base, destroyed together (without append, the last alone)
+    ("legal=destroy append mode=one", "legal=destroy mode=one", Rules(players=2), DIN, (1, 3, 4)),
     ("rule=CROP_CIRCLES", "rule=MOST_MINE", Rules(players=2), ALI, (2, 4, 6)),
     ("rule=INVASION", "rule=BEST_MOVE", Rules(players=2), ALI, (1, 2, 4)),
     ("rule=POWDERKEG", "rule=HIT", Rules(players=2), PIR, (4, 5, 6)),
@@ -649,6 +651,7 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["SEL_MINION power<sel_power legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["SEL_MINION sel_first legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["COUNTERS 1"]', "chooses its minions"),
+    ('[Invader]\naction = ["SEL_MINION top_power lowest_if_mixed mode=each"]', "test given twice"),
     ('[Invader]\naction = ["SEL_MINION where=any mode=all rule=YES"]', "allowed: one, may, up_to:N, any_number, each, "
                                                                       "each_may"),
     ('[Invader]\naction = ["SEL_MINION first_sel legal=affect mode=each"]',

@@ -70,9 +70,10 @@ player in turn order after ``me``):
   chosen by SEL_BASE or the FOR loop's; sel_base: that of the minion selected before, which the
   new selection replaces), ``who=any|mine|theirs``,
   a test ``power<=N``, ``power<N``, ``printed<=N``, ``power<mine_here`` (fewer than your
-  minions on the card's base), ``power<sel_power`` (less than the minion selected before) or
-  ``top_power`` (of the minions the rest admits, those of the
-  highest power), ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each|each_may``
+  minions on the card's base), ``power<sel_power`` (less than the minion selected before),
+  ``top_power`` (of the minions the rest admits, those of the highest power) or
+  ``lowest_if_mixed`` (on a base whose minions' powers differ, those of the lowest power),
+  ``legal=none|affect|destroy``, ``mode=one|may|up_to:N|each|each_may``
   (one: a mandatory choice; may: up to 1, None declines; each: every candidate, no choice;
   each_may: a yes/no per candidate in list order),
   ``rule=HIT|HELP|STRONGEST_THEIRS|HIGHEST_PRINTED|HIT_ELSEWHERE|SPARE_SPECIALS|YES`` (the
@@ -81,7 +82,8 @@ player in turn order after ``me``):
   after-scoring ability, else among all; YES for each_may; none for ``each``) or a card's own
   rule (``kernel/choosers.py``:
   ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``, ``POWDERKEG``), and the flags
-  ``not_same_name`` and ``sel_first`` (the minion selected before, if admitted, first)
+  ``not_same_name``, ``sel_first`` (the minion selected before, if admitted, first) and
+  ``append`` (the choice joins the selection so far: a loop's picks, destroyed together)
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
   (to the bottom of their owners' decks), ``POWER_TEMP N`` (+N power until the end of the turn),
   ``COUNTERS N`` (N +1 power counters each, while it stays in play)
@@ -135,7 +137,8 @@ player in turn order after ``me``):
   first picked on top; the baseline keeps the revealed order)
 - ``FOR bases_none_mine`` ... ``NEXT``: the steps between run once per base that had no minion
   of yours when the loop started (slot order, skipping bases gone since), with that base as the
-  chosen base (``legal=allowed``, ``PLAY_MINION``); loops do not nest. In a base's program,
+  chosen base (``legal=allowed``, ``PLAY_MINION``, ``where=base``); ``FOR bases``: every base in
+  play when the loop started; loops do not nest. In a base's program,
   ``FOR winners`` (the players in first place), ``FOR players_here`` (those with a minion on
   the base), ``FOR players`` (all), ``FOR non_winners`` (those not in first place) and ``FOR
   runners_up`` (those second when the base scored: after_scoring and after_replaced only),
@@ -253,7 +256,7 @@ MOVE_RULES = {"BEST_MOVE": oc.RULE_BEST_MOVE, "HIT_TO_GAP": oc.RULE_HIT_TO_GAP, 
 TAKE_NAMED = {"pile": {"deck": oc.PILE_DECK, "discard": oc.PILE_DISCARD}, "kind": {"any": oc.KIND_ANY,
               "minion": oc.KIND_MINION}, "to": {"hand": oc.TO_HAND, "discard": oc.TO_DISCARD},
               "rule": {"CRAWL": oc.RULE_CRAWL, "BULLETS": oc.RULE_BULLETS}}
-SELECTOR_FLAGS = {"not_same_name": oc.FLAG_NOT_SAME_NAME, "sel_first": oc.FLAG_SEL_FIRST}
+SELECTOR_FLAGS = {"not_same_name": oc.FLAG_NOT_SAME_NAME, "sel_first": oc.FLAG_SEL_FIRST, "append": oc.FLAG_APPEND}
 ANY_BASE_RULES = {"MOST_MINE": oc.RULE_MOST_MINE, "CROP_CIRCLES": oc.RULE_CROP_CIRCLES}  # SEL_BASE legal=any's
 MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO_HERE,
               "out_or_in": oc.WHERE_OUT_OR_IN}
@@ -269,7 +272,7 @@ CARD_SELECTOR = {
              "THEIRS_OUTRANKED": oc.RULE_THEIRS_OUTRANKED},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
-FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "winners": oc.FOR_WINNERS,
+FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "bases": oc.FOR_BASES, "winners": oc.FOR_WINNERS,
              "players_here": oc.FOR_PLAYERS_HERE, "players": oc.FOR_PLAYERS, "non_winners": oc.FOR_NON_WINNERS,
              "runners_up": oc.FOR_RUNNERS_UP}
 # a base's players: its programs only
@@ -364,10 +367,10 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
         if word in SELECTOR_FLAGS and op == oc.OP_SEL_MINION:
             row[oc.I_FLAGS] |= SELECTOR_FLAGS[word]
             continue
-        if word == "top_power" and op == oc.OP_SEL_MINION:
+        if word in ("top_power", "lowest_if_mixed") and op == oc.OP_SEL_MINION:
             if "test" in given:
                 raise where.error(step, "test given twice")
-            row[oc.I_TEST] = oc.TEST_TOP_POWER
+            row[oc.I_TEST] = oc.TEST_TOP_POWER if word == "top_power" else oc.TEST_LOWEST_MIXED
             given.add("test")
             continue
         test = next((t for t in TESTS if word.startswith(t) and word[len(t):]), None) \
@@ -413,7 +416,8 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
             else:
                 raise where.error(step, f"unknown selector field {key!r}; allowed: "
                                   f"{', '.join(['mode', *SELECTOR])}, a test (power<=N, power<N, "
-                                  "printed<=N, power<mine_here, power<sel_power, top_power) or a flag: "
+                                  "printed<=N, power<mine_here, power<sel_power, top_power, lowest_if_mixed) or a "
+                                  "flag: "
                                   f"{', '.join(SELECTOR_FLAGS)}")
         else:
             raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag "

@@ -793,6 +793,19 @@ def add_grant(st, kind, s):
 
 # ---- leaving play and moving (the parts without triggers) ---------------------------------------
 @jit
+def lowest_if_mixed(st, s):
+    """The lowest power among the minions on slot ``s`` if their powers differ, else -1 (none,
+    or all equal: Survival of the Fittest [D38])."""
+    lst, ln = st.lst, st.ln
+    low, high = 1 << 30, -1
+    for i in range(ln[L_SMIN + s]):
+        pw = power(st, lst[L_SMIN + s, i])
+        low = min(low, pw)
+        high = max(high, pw)
+    return low if high > low else -1
+
+
+@jit
 def actions_in_play(st, out):
     """Every action in play in ``out``: on bases (slot order), then on minions (board order);
     the count."""

@@ -27,7 +27,7 @@ from .choosers import (
     powderkeg, rampage, sacrifice, theirs_outranked,
 )
 from .board import (
-    CNT_N, actions_in_play, as_if, affectable, can_move, count_on, counted_power, destroyable, detach,
+    CNT_N, actions_in_play, lowest_if_mixed, as_if, affectable, can_move, count_on, counted_power, destroyable, detach,
     discard_attached, discard_choice, discard_from_hand, discard_random_others, draw, gap, has_minion_on,
     is_action_card, is_microbot_card, is_minion_card, minion_allowed, move, move_pairs, pick, places, pop, power,
     power_counts, printed, push, refill, remove, return_to_hand, shuffle, slot_bonus, slot_term, slot_terms,
@@ -50,7 +50,7 @@ from .opcodes import (
     OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
-    RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER,
+    RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER, TEST_LOWEST_MIXED, FLAG_APPEND, FOR_BASES,
     COND_HAND_HAS_MINION_PRINTED_LE,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
@@ -100,11 +100,13 @@ def step(st, d, hook, pc):
         elif op == OP_FOR:  # fix the loop's list, then let its NEXT take the first
             kind = pg[i, I_ARG1]
             fs[d, F_L] = bases_none_mine(st, p) if kind == FOR_BASES_NONE_MINE else \
+                (1 << tv[T_NSLOTS]) - 1 if kind == FOR_BASES else \
                 players_listed(st, kind, here_of(st, c))
             fs[d, F_I] = -1
             pc += pg[i, I_ARG2] - 1
         elif op == OP_NEXT:  # the next listed base still in play, or player: run the body again
-            if pg[i - pg[i, I_ARG1], I_ARG1] == FOR_BASES_NONE_MINE:
+            kind = pg[i - pg[i, I_ARG1], I_ARG1]
+            if kind == FOR_BASES_NONE_MINE or kind == FOR_BASES:
                 s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_NSLOTS])
             else:
                 s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_PLAYERS])
@@ -270,9 +272,14 @@ def candidates(st, d, i, p, c, action, out):
     for t in range(tv[T_NSLOTS]):
         if pg[i, I_WHERE] != WHERE_ANY and t != at:
             continue
+        low = lowest_if_mixed(st, t) if test == TEST_LOWEST_MIXED else 0
+        if low < 0:
+            continue
         raptors, base_power = slot_bonus(st, t) if by_power else (0, 0)
         for j in range(ln[L_SMIN + t]):
             x = lst[L_SMIN + t, j]
+            if test == TEST_LOWEST_MIXED and power(st, x) != low:
+                continue
             if (who == OWNER_MINE and cs[x, C_CTRL] != p) or (who == OWNER_THEIRS and cs[x, C_CTRL] == p):
                 continue
             if by_power:
@@ -403,11 +410,11 @@ def select_minions(st, d, i, p, c, action):
                 break
     rule = pg[i, I_RULE]
     here = here_of(st, c)
-    n = 0
+    n = fs[d, F_K] if pg[i, I_FLAGS] & FLAG_APPEND else 0  # append: after the selection so far
     if pg[i, I_MODE] == MODE_EACH:
         for j in range(k):
-            sc[d, j] = cand[j]
-        n = k
+            sc[d, n + j] = cand[j]
+        n += k
     elif pg[i, I_MODE] == MODE_EACH_MAY:  # a yes/no per candidate in list order (yes first)
         for j in range(k):
             if pick(st, p, 2, 0 if rule == RULE_YES else 1) == 0:
@@ -416,8 +423,8 @@ def select_minions(st, d, i, p, c, action):
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
             default = rule_pick(st, p, rule, cand, k, True, here) if strat[p] == GREEDY else 0
-            sc[d, 0] = cand[pick(st, p, k, default)]
-            n = 1
+            sc[d, n] = cand[pick(st, p, k, default)]
+            n += 1
     else:
         for _ in range(pg[i, I_COUNT]):
             default = k

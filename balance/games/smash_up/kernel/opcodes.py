@@ -33,13 +33,14 @@ SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, your minions on the chosen base (F_I), or the
 # power of the first selected minion (none selected: nothing)
 DRAW_FIXED, DRAW_MINE_AT_BASE, DRAW_SEL_POWER = 0, 1, 2
-# OP_FOR's list (I_ARG1), fixed when the loop starts: the bases with no minion of yours; or, in
+# OP_FOR's list (I_ARG1), fixed when the loop starts: the bases with no minion of yours, or every
+# base (FOR_BASES, after the others: a card's base loop); or, in
 # a base's program, players in turn order from the current one: the base's winners (first
 # place), those with a minion on it, every player, those not in first place, or the runners-up
 # of the base just scored (second place; ``layout.T_RUNNERS``). A player loop makes each listed
 # player the frame's player (``F_P``, "me") in turn. FOR's I_ARG2 is the row offset of its
 # OP_NEXT, whose I_ARG1 is the offset back to the OP_FOR
-FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS, FOR_NON_WINNERS, FOR_RUNNERS_UP = range(6)
+FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS, FOR_NON_WINNERS, FOR_RUNNERS_UP, FOR_BASES = range(7)
 # OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
 # cards), apart from the selection in sc[d, :F_K]
 MAX_REVEAL = 8
@@ -57,6 +58,7 @@ WHERE_TO_HERE, WHERE_OUT_OR_IN = 2, 3
 OWNER_ANY, OWNER_MINE, OWNER_THEIRS = 0, 1, 2
 TEST_NONE, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE = 0, 1, 2, 3
 TEST_TOP_POWER = 4  # of the minions the rest admits, those of the highest power (Temple of Goju)
+TEST_LOWEST_MIXED = 5  # on a base whose minions' powers differ, those of the lowest power (else none)
 # a number, the card's controller's minions on its base, or the power of the minion selected
 # before (sc[d, 0])
 VAL_LITERAL, VAL_MINE_HERE, VAL_SEL_POWER = 0, 1, 2
@@ -113,6 +115,7 @@ TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 LEGAL_ALLOWED = 3
 FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4])
 FLAG_SEL_FIRST = 2  # SEL_MINION's: the minion selected before first, if admitted (Powderkeg's)
+FLAG_APPEND = 4  # SEL_MINION's: added to the selection, not replacing it (a loop's picks, together)
 CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
 
 # a base's VP when it scores beyond its places' (``scoring_vp`` in bases.toml; tables.BS_VP_RULE,

@@ -1,7 +1,6 @@
-"""Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function): the cards that
-are not data (Lasertops, Armor Stego's talent, and the effects of Howl, Augmentation, Rampage and
-Natural Selection are programs in data/effects/dinosaurs.toml, run by ``kernel.effects``; the
-defaults of the last three are rules in ``choosers``).
+"""Dinosaurs in the kernel (reference/cards/dinosaurs.py function by function): their wants.
+Every effect is a program in data/effects/dinosaurs.toml, run by ``kernel.effects``; the
+defaults of Augmentation, Rampage and Natural Selection are rules in ``choosers``.
 
 War Raptor's, Armor Stego's and Upgrade's power are in ``board.power`` (the Stego's mark is
 ``C_STEGO``, cleared at the start of its controller's turn); the protection of Tooth and
@@ -15,25 +14,19 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
 from ..baseline import help_, hit
-from ..board import affectable, destroyable, pick, power
-from ..layout import C_CTRL, C_DEF, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_SMIN, MAX_SLOTS, T_NSLOTS
+from ..board import affectable, destroyable, lowest_if_mixed, power
+from ..layout import C_CTRL, C_DEF, CAP, DONE, L_SMIN, MAX_SLOTS, T_NSLOTS
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
     N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
 from ..choosers import augment_pick, minions_of, ns_pair, rampage_pick
-from ..triggers import destroy
 
 
 @jit
 def card_step(st, d, hook, step):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    c, p = fs[d, F_C], fs[d, F_P]
-    name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ACTION:
-        if name == N_SURVIVAL_OF_THE_FITTEST:
-            survival(st, p)
+    """Every Dinosaurs card's effect is data now; kept so that the dispatch stays uniform."""
     return DONE
 
 
@@ -56,22 +49,16 @@ def targets(st, c, out):
 @jit
 def sotf_candidates(st, c, cands, counts):
     """Per base with unequal powers: its lowest-power minions ``c``'s card can destroy [D38]
-    (``cands[j, :counts[j]]``, bases in slot order); returns the number of lists."""
+    (``cands[j, :counts[j]]``, bases in slot order); returns the number of lists. (The card's
+    effect is data, ``SEL_MINION ... lowest_if_mixed``; its want reads the same lists.)"""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = 0
     for s in range(tv[T_NSLOTS]):
-        nm = ln[L_SMIN + s]
-        if nm == 0:
-            continue
-        low, high = 1 << 30, -1
-        for i in range(nm):
-            pw = power(st, lst[L_SMIN + s, i])
-            low = min(low, pw)
-            high = max(high, pw)
-        if low == high:
+        low = lowest_if_mixed(st, s)
+        if low < 0:
             continue
         k = 0
-        for i in range(nm):
+        for i in range(ln[L_SMIN + s]):
             m = lst[L_SMIN + s, i]
             if power(st, m) == low and destroyable(st, m, c, True):
                 cands[n, k] = m
@@ -80,21 +67,6 @@ def sotf_candidates(st, c, cands, counts):
             counts[n] = k
             n += 1
     return n
-
-
-@jit
-def survival(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    cands = stack_empty((MAX_SLOTS, CAP))
-    counts = stack_zeros(MAX_SLOTS)
-    n = sotf_candidates(st, c, cands, counts)
-    chosen = stack_empty(MAX_SLOTS)
-    for j in range(n):
-        default = hit(st, c, cands[j], counts[j], True) if strat[c] == GREEDY else 0
-        chosen[j] = cands[j, pick(st, c, counts[j], default)]
-    if n > 0:
-        out = stack_empty(MAX_SLOTS)
-        destroy(st, chosen, n, c, True, out)  # together [D19]
 
 
 @jit
