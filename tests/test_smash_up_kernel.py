@@ -175,6 +175,8 @@ T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")
     ("rule=HELP", "rule=HIT", Rules(players=2), T12[:2], (0, 4, 8)),
     ("legal=affect mode=each_may rule=YES", "legal=affect mode=each_may rule=HIT", Rules(players=2), T12[:2],
      (1, 8, 10)),
+    # the current Mark of Sleep: a player with Pirates loses moves, not actions (choosers.sleep_moves)
+    ('"MARK chosen sleep choice"', '"MARK chosen sleep"', Rules(players=3), T12, (1, 2, 3)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -639,7 +641,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
      '"SEL_BASE legal=allowed mode=may rule=PLACE", "PLAY_MINION"]', "not one of the revealed cards"),
     ('[Invader]\naction = ["DRAW me mine_at_base"]', "chooses its base"),
     ('[Invader]\naction = ["MARK chosen sleep"]', "chooses its player"),
-    ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego, MARK self used or MARK chosen sleep"),
+    ('[Invader]\naction = ["MARK chosen stego"]', "expected MARK self stego, MARK self used, MARK chosen sleep or MARK "
+                                                      "chosen sleep choice"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=may rule=MOST_MINE"]', "expected SEL_BASE"),
     ('[Invader]\naction = ["SEL_BASE legal=any mode=one rule=PLACE"]', "rule=MOST_MINE|CROP_CIRCLES"),
     ('[Invader]\naction = ["TAKE_NAMED pile=hand to=discard rule=CRAWL"]', "unknown pile 'hand'; allowed: deck, "
@@ -651,6 +654,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["SEL_MINION power<sel_power legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["SEL_MINION sel_first legal=affect mode=each", "RETURN"]', "chooses its minions"),
     ('[Invader]\naction = ["COUNTERS 1"]', "chooses its minions"),
+    ('[Invader]\naction = ["FOR others", "SEL_MINION where=base mode=each", "NEXT"]', "chooses its base"),
+    ('[Invader]\naction = ["MARK chosen sleep always"]', "or MARK chosen sleep choice"),
     ('[Invader]\naction = ["SEL_MINION top_power lowest_if_mixed mode=each"]', "test given twice"),
     ('[Invader]\naction = ["SEL_MINION where=any mode=all rule=YES"]', "allowed: one, may, up_to:N, any_number, each, "
                                                                       "each_may"),

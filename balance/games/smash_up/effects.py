@@ -54,7 +54,9 @@ player in turn order after ``me``):
   ``GRANT_ACTION N``
 - ``MARK self stego`` (Armor Stego's mark on the card itself), ``MARK self used`` (a minion's
   once-per-turn use is spent, for ``UNUSED_THIS_TURN``), ``MARK chosen sleep`` (the chosen
-  player cannot play actions until the start of your next turn: Mark of Sleep, 2012)
+  player cannot play actions until the start of your next turn: Mark of Sleep, 2012), ``MARK
+  chosen sleep choice`` (you pick: no actions, or no moves; the baseline's ``choosers.sleep_moves``,
+  moves for a player with Pirates: the current Mark of Sleep)
 - for an attached action: ``DISCARD self`` (it goes to its owner's discard pile; gone already:
   nothing), ``SEL_HOST`` (the minion it is attached to becomes the selection, for ``DESTROY``
   ...), ``REDUCE_BREAKPOINT here N`` (its base's breakpoint is N lower until the end of the turn)
@@ -138,7 +140,8 @@ player in turn order after ``me``):
 - ``FOR bases_none_mine`` ... ``NEXT``: the steps between run once per base that had no minion
   of yours when the loop started (slot order, skipping bases gone since), with that base as the
   chosen base (``legal=allowed``, ``PLAY_MINION``, ``where=base``); ``FOR bases``: every base in
-  play when the loop started; loops do not nest. In a base's program,
+  play when the loop started; ``FOR others``: the other players in turn order after you, each
+  the chosen player in turn (``MARK chosen ...``) while you stay "me"; loops do not nest. In a base's program,
   ``FOR winners`` (the players in first place), ``FOR players_here`` (those with a minion on
   the base), ``FOR players`` (all), ``FOR non_winners`` (those not in first place) and ``FOR
   runners_up`` (those second when the base scored: after_scoring and after_replaced only),
@@ -272,7 +275,8 @@ CARD_SELECTOR = {
              "THEIRS_OUTRANKED": oc.RULE_THEIRS_OUTRANKED},
 }
 ANY_NUMBER = 1 << 30  # mode=any_number: up to as many as there are
-FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "bases": oc.FOR_BASES, "winners": oc.FOR_WINNERS,
+FOR_LISTS = {"bases_none_mine": oc.FOR_BASES_NONE_MINE, "bases": oc.FOR_BASES, "others": oc.FOR_OTHERS,
+             "winners": oc.FOR_WINNERS,
              "players_here": oc.FOR_PLAYERS_HERE, "players": oc.FOR_PLAYERS, "non_winners": oc.FOR_NON_WINNERS,
              "runners_up": oc.FOR_RUNNERS_UP}
 # a base's players: its programs only
@@ -541,13 +545,14 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "GRANT_ACTION":
         expect(None)
         row[oc.I_OP], row[oc.I_ARG1] = oc.OP_GRANT_ACTION, _number(where, step, args[0])
-    elif op == "MARK" and args == ["chosen", "sleep"]:
-        row[oc.I_OP] = oc.OP_SLEEP
+    elif op == "MARK" and args[:2] == ["chosen", "sleep"] and args[2:] in ([], ["choice"]):
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_SLEEP, oc.SLEEP_CHOICE if args[2:] else oc.SLEEP_ACTIONS_ONLY
     elif op == "MARK" and args == ["self", "used"]:
         row[oc.I_OP] = oc.OP_MARK_USED
     elif op == "MARK":
         if args != ["self", "stego"]:
-            raise where.error(step, "expected MARK self stego, MARK self used or MARK chosen sleep")
+            raise where.error(step, "expected MARK self stego, MARK self used, MARK chosen sleep or MARK chosen "
+                              "sleep choice")
         row[oc.I_OP], row[oc.I_ARG1], row[oc.I_ARG2] = oc.OP_MARK, C_STEGO, 1
     elif op == "POWER_TEMP" or op == "COUNTERS":
         expect(None)
@@ -695,8 +700,8 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
         for need in _needs(row):
             if need not in made:
                 raise where.error(text, f"needs an earlier step that chooses its {need}")
-        if op in _MAKES:
-            made.add(_MAKES[op])
+        if op in _MAKES:  # FOR others lists players, the other loops bases
+            made.add("player" if op == oc.OP_FOR and row[oc.I_ARG1] == oc.FOR_OTHERS else _MAKES[op])
 
 
 def _link_loops(where: _Where, steps: list[str], rows: list[list[int]]) -> None:

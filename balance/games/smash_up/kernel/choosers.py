@@ -17,14 +17,16 @@ from .board import (
     power_counts, printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TEMP, CAP, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TEMP, CAP, DECK, K_ACTION, L_SMIN, MAX_PLAYERS, MAX_SLOTS, T_NSLOTS,
     T_PLAYERS,
 )
 from .names import (
     N_BLOCK_THE_PATH, N_FLAME_TRAP, N_JAMMED_SIGNAL, N_OVERRUN, N_PAY_THE_PIPER, N_TENACIOUS_Z, N_WILDLIFE_PRESERVE,
 )
 from .opcodes import FL_INDESTRUCTIBLE
-from .tables import D_FLAGS, D_KIND, D_NAME, D_POWER
+from .tables import D_FACTION, D_FLAGS, D_KIND, D_NAME, D_POWER
+
+F_PIRATES = 3  # catalogue.FACTIONS
 
 
 @jit
@@ -557,3 +559,18 @@ def theirs_outranked(st, p, acts, k):
 
 
 # ---- the resumable part of the cards -------------------------------------------------------------
+
+
+@jit
+def seat_faction(st, q, half):
+    """Seat ``q``'s faction ``half`` (0: the first drafted, 1: the second): its deck holds the
+    first faction's 20 cards, then the second's."""
+    cs, defs = st.cs, st.defs
+    return defs[cs[q * DECK + half * 20, C_DEF], D_FACTION]
+
+
+@jit
+def sleep_moves(st, q):
+    """Mark of Sleep's default for the chosen player ``q`` (OP_SLEEP's choice; 0 actions, 1
+    moves): moves if ``q`` plays Pirates (whose actions move), else actions."""
+    return 1 if seat_faction(st, q, 0) == F_PIRATES or seat_faction(st, q, 1) == F_PIRATES else 0

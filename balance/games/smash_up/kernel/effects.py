@@ -24,7 +24,7 @@ from .baseline import best_move, best_printed, help_, hit, opponent, place, sail
 from .bases import free_strongest, push_out, strongest_by_place
 from .choosers import (
     augmentation, bullets, crawl, crop_circles, disenchant, grave_robbing, invasion, names_in_data_order, ns_mine,
-    powderkeg, rampage, sacrifice, theirs_outranked,
+    powderkeg, rampage, sacrifice, sleep_moves, theirs_outranked,
 )
 from .board import (
     CNT_N, actions_in_play, lowest_if_mixed, as_if, affectable, can_move, count_on, counted_power, destroyable, detach,
@@ -37,7 +37,7 @@ from .layout import (
     CAP, C_COUNTERS, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
     MAX_PLAYERS, MAX_SLOTS,
-    P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, T_CURRENT,
+    P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT,
     T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_RUNNERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .opcodes import (
@@ -51,6 +51,7 @@ from .opcodes import (
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER, TEST_LOWEST_MIXED, FLAG_APPEND, FOR_BASES,
+    FOR_OTHERS, SLEEP_CHOICE,
     COND_HAND_HAS_MINION_PRINTED_LE,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
@@ -101,6 +102,7 @@ def step(st, d, hook, pc):
             kind = pg[i, I_ARG1]
             fs[d, F_L] = bases_none_mine(st, p) if kind == FOR_BASES_NONE_MINE else \
                 (1 << tv[T_NSLOTS]) - 1 if kind == FOR_BASES else \
+                (1 << tv[T_PLAYERS]) - 2 if kind == FOR_OTHERS else \
                 players_listed(st, kind, here_of(st, c))
             fs[d, F_I] = -1
             pc += pg[i, I_ARG2] - 1
@@ -110,14 +112,20 @@ def step(st, d, hook, pc):
                 s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_NSLOTS])
             else:
                 s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_PLAYERS])
-                if s >= 0:  # the player of the body's steps ("me")
+                if s >= 0 and kind == FOR_OTHERS:  # the chosen player, s seats after "me"
+                    fs[d, F_Z] = (p + s) % tv[T_PLAYERS]
+                elif s >= 0:  # the player of the body's steps ("me")
                     p = (tv[T_CURRENT] + s) % tv[T_PLAYERS]
                     fs[d, F_P] = p
             if s >= 0:
                 fs[d, F_I] = s
                 pc -= pg[i, I_ARG1]
-        elif op == OP_SLEEP:  # the chosen player cannot play actions until your next turn [D36]
-            ps[fs[d, F_Z], P_SLEEP_MODE], ps[fs[d, F_Z], P_SLEEP_BY] = SLEEP_ACTIONS, p
+        elif op == OP_SLEEP:  # the chosen player cannot play actions (or move) until your next turn [D36]
+            q = fs[d, F_Z]
+            mode = SLEEP_ACTIONS
+            if pg[i, I_ARG1] == SLEEP_CHOICE and pick(st, p, 2, sleep_moves(st, q)) != 0:
+                mode = SLEEP_MOVES
+            ps[q, P_SLEEP_MODE], ps[q, P_SLEEP_BY] = mode, p
         elif op == OP_TAKE_TOP:
             take_top(st, d, p, pg[i, I_ARG1])
         elif op == OP_TAKE_NAMED:

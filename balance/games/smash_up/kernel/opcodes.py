@@ -41,6 +41,11 @@ DRAW_FIXED, DRAW_MINE_AT_BASE, DRAW_SEL_POWER = 0, 1, 2
 # player the frame's player (``F_P``, "me") in turn. FOR's I_ARG2 is the row offset of its
 # OP_NEXT, whose I_ARG1 is the offset back to the OP_FOR
 FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS, FOR_NON_WINNERS, FOR_RUNNERS_UP, FOR_BASES = range(7)
+# ... and a card's loop over the other players in turn order after "me", each the chosen player
+# (F_Z) in turn while "me" stays (Mark of Sleep)
+FOR_OTHERS = 7
+# OP_SLEEP's (I_ARG1): actions only (the 2012 Mark of Sleep), or "me" picks actions or moves
+SLEEP_ACTIONS_ONLY, SLEEP_CHOICE = 0, 1
 # OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
 # cards), apart from the selection in sc[d, :F_K]
 MAX_REVEAL = 8

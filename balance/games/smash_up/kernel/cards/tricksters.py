@@ -28,20 +28,19 @@ from ..board import (
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
-    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ACTION, H_ATTACH, H_SPECIAL, H_TALENT, K_ACTION,
-    L_DECK, L_HAND, L_SACT, L_SMIN, P_SLEEP_BY, P_SLEEP_MODE, SLEEP_ACTIONS, SLEEP_MOVES,
-    T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
+    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ATTACH, H_SPECIAL, H_TALENT, K_ACTION,
+    L_DECK, L_HAND, L_SACT, L_SMIN, T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
 )
 from ..names import (
-    N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT, N_MARK_OF_SLEEP,
+    N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
     N_PAY_THE_PIPER, N_PIXIE,
 )
-from ..tables import D_FACTION, D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
-from ..choosers import disenchant_pick, vp_without
+from ..tables import D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
+from ..choosers import disenchant_pick, seat_faction, vp_without
 from ..triggers import destroy
 
 SP_GNOME = 501
-F_PIRATES, F_ROBOTS = 3, 4  # catalogue.FACTIONS
+F_ROBOTS = 4  # catalogue.FACTIONS
 
 
 @jit
@@ -54,10 +53,7 @@ def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ACTION:
-        if name == N_MARK_OF_SLEEP:
-            mark_of_sleep(st, p)
-    elif hook == H_ATTACH:
+    if hook == H_ATTACH:
         if name == N_BLOCK_THE_PATH:
             name_factions(st, c)
     elif hook == H_TALENT:
@@ -153,12 +149,6 @@ def faction_minion_cards(st, q, half):
         if defs[cs[q * DECK + half * 20 + i, C_DEF], D_KIND] != K_ACTION:
             k += 1
     return k
-
-
-@jit
-def seat_faction(st, q, half):
-    cs, defs = st.cs, st.defs
-    return defs[cs[q * DECK + half * 20, C_DEF], D_FACTION]
 
 
 @jit
@@ -320,28 +310,13 @@ def hideout_want(st, p, x):
     return False
 
 
-# ---- 10. Mark of Sleep ------------------------------------------------------------------------
-@jit
-def mark_of_sleep(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    n = tv[T_PLAYERS]
-    for o in range(1, n):  # until the start of your next turn [D36]; the 2012 card is data
-        q = (c + o) % n
-        pirates = seat_faction(st, q, 0) == F_PIRATES or seat_faction(st, q, 1) == F_PIRATES
-        i = pick(st, c, 2, 1 if pirates else 0)
-        ps[q, P_SLEEP_MODE] = SLEEP_ACTIONS if i == 0 else SLEEP_MOVES
-        ps[q, P_SLEEP_BY] = c
-
-
-# ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_PIXIE:
         return pixie_want(st, p)
-    elif name == N_BLOCK_THE_PATH or name == N_FLAME_TRAP or name == N_HIDEOUT or \
-            name == N_MARK_OF_SLEEP or name == N_PAY_THE_PIPER:
+    elif name == N_BLOCK_THE_PATH or name == N_FLAME_TRAP or name == N_HIDEOUT or name == N_PAY_THE_PIPER:
         return True
     elif name == N_ENSHROUDING_MIST:
         for i in range(ln[L_HAND + p]):
