@@ -82,8 +82,8 @@ player in turn order after ``me``):
   baseline's choice, smash-up-cards.md §1.11; the highest printed power, the first on ties; HIT
   among the candidates not "here"; the lowest printed power among those without an
   after-scoring ability, else among all; YES for each_may; none for ``each``) or a card's own
-  rule (``kernel/choosers.py``:
-  ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``, ``POWDERKEG``), and the flags
+  rule (``kernel/choosers.py``: ``SACRIFICE``, ``AUGMENTATION``, ``RAMPAGE``, ``NS_MINE``,
+  ``POWDERKEG``), and the flags
   ``not_same_name``, ``sel_first`` (the minion selected before, if admitted, first) and
   ``append`` (the choice joins the selection so far: a loop's picks, destroyed together)
 - ``DESTROY`` (the selection, together), ``RETURN`` (to their owners' hands), ``BOTTOM``
@@ -119,8 +119,8 @@ player in turn order after ``me``):
   BEST_MOVE the move raising V most, HIT_TO_GAP the minion HIT picks, to the base with the
   largest gap, SAIL (Full Sail) while a base scores in or out of it as its Special's default
   (``baseline.sail_default``), else BEST_MOVE; INVASION Invasion's own (``kernel/choosers.py``:
-  by V, a HIT target to the largest gap or your minion by PLACE). In a base's program only (a card's MOVE lists
-  minions on every base): ``where=here`` (the minions on the base, to another), ``to_here``
+  by V, a HIT target to the largest gap or your minion by PLACE). In a base's program only (a
+  card's MOVE lists minions on every base): ``where=here`` (the minions on the base, to another), ``to_here``
   (minions on other bases, onto it) or ``out_or_in`` (the moves out of it, then those onto it,
   each in the order above), ``legal=none``, and the rules ``STRONGEST_BY_PLACE`` (your
   highest-power minion here, the earliest in play on ties, to the base PLACE picks; The Grey
@@ -141,7 +141,8 @@ player in turn order after ``me``):
   of yours when the loop started (slot order, skipping bases gone since), with that base as the
   chosen base (``legal=allowed``, ``PLAY_MINION``, ``where=base``); ``FOR bases``: every base in
   play when the loop started; ``FOR others``: the other players in turn order after you, each
-  the chosen player in turn (``MARK chosen ...``) while you stay "me"; loops do not nest. In a base's program,
+  the chosen player in turn (``MARK chosen ...``) while you stay "me"; loops do not nest. In a
+  base's program,
   ``FOR winners`` (the players in first place), ``FOR players_here`` (those with a minion on
   the base), ``FOR players`` (all), ``FOR non_winners`` (those not in first place) and ``FOR
   runners_up`` (those second when the base scored: after_scoring and after_replaced only),
@@ -421,8 +422,7 @@ def _selector(where: _Where, step: str, words: list[str], op: int = oc.OP_SEL_MI
                 raise where.error(step, f"unknown selector field {key!r}; allowed: "
                                   f"{', '.join(['mode', *SELECTOR])}, a test (power<=N, power<N, "
                                   "printed<=N, power<mine_here, power<sel_power, top_power, lowest_if_mixed) or a "
-                                  "flag: "
-                                  f"{', '.join(SELECTOR_FLAGS)}")
+                                  f"flag: {', '.join(SELECTOR_FLAGS)}")
         else:
             raise where.error(step, f"cannot read {word!r}: give key=value, a test or a flag "
                               f"({', '.join(SELECTOR_FLAGS)})")

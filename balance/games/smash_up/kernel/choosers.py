@@ -1,11 +1,13 @@
 """The baseline's hand-written rules for data cards (class D* in docs/SMASH_UP_EFFECTS.md): a
 card whose effect is data but whose default choice is no shared rule names one here
-(``rule=NAME`` in its data; ``effects.rule_pick`` calls it for SEL_MINION, ``card_rule`` for
-SEL_CARD). A chooser reads the board and returns the index of the baseline's pick among the
-step's candidates, or -1 (decline).
+(``rule=NAME`` in its data; ``kernel.effects`` calls it: ``rule_pick`` for SEL_MINION,
+``card_rule`` for SEL_CARD, ``move_pick`` for MOVE, ``any_base`` for SEL_BASE, ``take_named`` for
+TAKE_NAMED, and OP_SLEEP's choice). A chooser reads the board and returns the index of the
+baseline's pick among the step's candidates, or -1 (decline).
 
 It lives below the interpreter (``effects`` imports it; it imports no faction module), so a
-faction module may ask it too, for its card's want.
+faction module may ask it too, for its card's want; the readings a chooser and a want share
+(``minions_of``, ``own_targets``, ``names_in_data_order``, ``seat_faction``) are here for that.
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
