@@ -471,6 +471,21 @@ def keg_victims(st, c, m, out):
 
 
 @jit
+def action_targets(st, c, out):
+    """The minions seat ``c``'s action may affect (board order): the hosts a play-on-minion
+    action may take, and Augmentation's, Upgrade's and Tooth and Claw's choices, for their wants."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    k = 0
+    for t in range(tv[T_NSLOTS]):
+        for i in range(ln[L_SMIN + t]):
+            m = lst[L_SMIN + t, i]
+            if affectable(st, m, c, True):
+                out[k] = m
+                k += 1
+    return k
+
+
+@jit
 def own_targets(st, c, out):
     """Seat ``c``'s minions its action may affect (board order; a Warbot too [D8]): the choices
     of Powderkeg and Sacrifice (for their wants) and of Pixie's action."""

@@ -14,14 +14,14 @@ from balance.core._jit import stack_empty, stack_zeros
 
 from ..layout import unpack
 from ..baseline import help_, hit
-from ..board import affectable, destroyable, lowest_if_mixed, power
+from ..board import destroyable, lowest_if_mixed, power
 from ..layout import C_CTRL, C_DEF, CAP, DONE, L_SMIN, MAX_SLOTS, T_NSLOTS
 from ..names import (
     N_ARMOR_STEGO, N_AUGMENTATION, N_NATURAL_SELECTION, N_RAMPAGE, N_SURVIVAL_OF_THE_FITTEST,
     N_TOOTH_AND_CLAW_AND_GUNS, N_UPGRADE, N_WILDLIFE_PRESERVE,
 )
 from ..tables import D_NAME
-from ..choosers import augment_pick, minions_of, ns_pair, rampage_pick
+from ..choosers import action_targets, augment_pick, minions_of, ns_pair, rampage_pick
 
 
 @jit
@@ -30,22 +30,6 @@ def card_step(st, d, hook, step):
     return DONE
 
 
-# ---- the targets of Augmentation, Tooth and Claw and Upgrade (their wants) ---------------------
-@jit
-def targets(st, c, out):
-    """Minions ``c``'s action may affect (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if affectable(st, m, c, True):
-                out[k] = m
-                k += 1
-    return k
-
-
-# ---- Survival of the Fittest ---------------------------------------------------------------------
 @jit
 def sotf_candidates(st, c, cands, counts):
     """Per base with unequal powers: its lowest-power minions ``c``'s card can destroy [D38]
@@ -92,7 +76,7 @@ def want(st, p, c):
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_AUGMENTATION:
         cand = stack_empty(CAP)
-        k = targets(st, p, cand)
+        k = action_targets(st, p, cand)
         return augment_pick(st, p, cand, k) >= 0
     elif name == N_NATURAL_SELECTION:
         pair = stack_zeros(2)
@@ -105,7 +89,7 @@ def want(st, p, c):
         return survival_want(st, p)
     elif name == N_TOOTH_AND_CLAW_AND_GUNS or name == N_UPGRADE:
         cand = stack_empty(CAP)
-        k = targets(st, p, cand)
+        k = action_targets(st, p, cand)
         return help_(st, p, cand, k) >= 0
     elif name == N_WILDLIFE_PRESERVE:
         mine = stack_empty(CAP)

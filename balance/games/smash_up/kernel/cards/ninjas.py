@@ -31,6 +31,7 @@ from ..layout import (
 from ..names import (
     N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
 )
+from ..choosers import action_targets
 from ..stack import play_action_now, play_minion_now
 from ..tables import D_NAME, D_PER_NAME
 
@@ -67,20 +68,6 @@ def hand_minions(st, p, s, out):
         if is_minion_card(st, c) and minion_allowed(st, p, c, s):
             out[k] = c
             k += 1
-    return k
-
-
-@jit
-def hosts_for(st, p, out):
-    """The hosts a play-on-minion action of ``p`` may take (board order); the count."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    k = 0
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if affectable(st, m, p, True):
-                out[k] = m
-                k += 1
     return k
 
 
@@ -392,7 +379,7 @@ def want(st, p, c):
     name = defs[cs[c, C_DEF], D_NAME]
     if name == N_ASSASSIN:
         hosts = stack_empty(CAP)
-        k = hosts_for(st, p, hosts)
+        k = action_targets(st, p, hosts)
         return hit_unscored(st, p, hosts, k) >= 0
     elif name == N_DISGUISE:
         return disguise_want(st, p)
@@ -400,11 +387,11 @@ def want(st, p, c):
         return their_action_base(st, p) >= 0
     elif name == N_POISON:
         hosts = stack_empty(CAP)
-        k = hosts_for(st, p, hosts)
+        k = action_targets(st, p, hosts)
         return hit(st, p, hosts, k, False) >= 0
     elif name == N_SMOKE_BOMB:
         hosts = stack_empty(CAP)
-        k = hosts_for(st, p, hosts)
+        k = action_targets(st, p, hosts)
         for i in range(k):
             if cs[hosts[i], C_CTRL] == p:
                 return True
