@@ -141,6 +141,16 @@ def best_printed(st, cards, k):
 
 
 @jit
+def strongest(st, cand, k):
+    """The highest-power minion of ``cand[:k]`` (ties: the first); ``k`` >= 1."""
+    best = 0
+    for i in range(1, k):
+        if power(st, cand[i]) > power(st, cand[best]):
+            best = i
+    return best
+
+
+@jit
 def weakest(st, cand, k):
     """The lowest-power minion of ``cand[:k]`` (ties: the first); ``k`` >= 1."""
     best = 0

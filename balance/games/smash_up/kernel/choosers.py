@@ -13,7 +13,9 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty, stack_zeros
 
 from .layout import unpack
-from .baseline import SLOT_POWERS, help_, help_w, hit, outranked, place_read, read_slots, v_move, weakest
+from .baseline import (
+    SLOT_POWERS, help_, help_w, hit, outranked, place_read, read_slots, strongest, v_move, weakest,
+)
 from .board import (
     CNT_N, affectable, as_if, breakpoint_of, counted_power, destroyable, gap, insert, is_minion_card, places, power,
     power_counts, printed, remove, slot_bonus, slot_power, total_power, vp_now, vp_of_powers,
@@ -207,13 +209,7 @@ def rampage(st, p, cand, k, mandatory):
     """RULE_RAMPAGE: ``rampage_pick``; when it finds none, for a mandatory choice your
     highest-power minion (ties: the first)."""
     j = rampage_pick(st, p, cand, k)
-    if j >= 0 or not mandatory or k == 0:
-        return j
-    best = 0
-    for i in range(1, k):
-        if power(st, cand[i]) > power(st, cand[best]):
-            best = i
-    return best
+    return strongest(st, cand, k) if j < 0 and mandatory and k > 0 else j
 
 
 @jit

@@ -423,11 +423,8 @@ def select_minions(st, d, i, p, c, action):
         for j in range(k):
             sc[d, n + j] = cand[j]
         n += k
-    elif pg[i, I_MODE] == MODE_EACH_MAY:  # a yes/no per candidate in list order (yes first)
-        for j in range(k):
-            if pick(st, p, 2, 0 if rule == RULE_YES else 1) == 0:
-                sc[d, n] = cand[j]
-                n += 1
+    elif pg[i, I_MODE] == MODE_EACH_MAY:
+        n = ask_each(st, d, p, rule, cand, k, n)
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
             default = rule_pick(st, p, rule, cand, k, True, here) if strat[p] == GREEDY else 0
@@ -446,6 +443,18 @@ def select_minions(st, d, i, p, c, action):
             take(sc, d, n, cand, j, k)
             n, k = n + 1, k - 1
     fs[d, F_K] = n
+
+
+@jit_inline
+def ask_each(st, d, p, rule, cand, k, n):
+    """MODE_EACH_MAY (minions or cards): a yes/no per candidate of ``cand[:k]`` in list order
+    (yes first; the baseline's yes with rule YES), each yes selected into ``sc[d, n:]``; returns
+    the new selection count."""
+    for j in range(k):
+        if pick(st, p, 2, 0 if rule == RULE_YES else 1) == 0:
+            st.sc[d, n] = cand[j]
+            n += 1
+    return n
 
 
 @jit
@@ -592,10 +601,7 @@ def select_cards(st, d, i, p):
                 k = admit(st, d, i, p, x, cand, k)
     rule, n = pg[i, I_RULE], 0
     if pg[i, I_MODE] == MODE_EACH_MAY:
-        for j in range(k):
-            if pick(st, p, 2, 0 if rule == RULE_YES else 1) == 0:
-                sc[d, n] = cand[j]
-                n += 1
+        n = ask_each(st, d, p, rule, cand, k, n)
     elif pg[i, I_MODE] == MODE_ONE:
         if k > 0:
             default = max(card_rule(st, p, i, rule, cand, k), 0) if strat[p] == GREEDY else 0
