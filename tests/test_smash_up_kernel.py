@@ -129,6 +129,7 @@ PIR = [("Pirates", "Robots"), ("Dinosaurs", "Zombies")]
 
 P3 = [("Pirates", "Robots"), ("Tricksters", "Zombies"), ("Dinosaurs", "Ninjas")]
 T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")]
+NPS = [("Ninjas", "Pirates"), ("Pirates", "Ninjas"), ("Ninjas", "Robots"), ("Pirates", "Zombies")]
 
 
 @pytest.mark.parametrize("text, swap, rules, factions, games", [
@@ -161,15 +162,24 @@ T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")
      (1, 8, 10)),
     # the current Mark of Sleep: a player with Pirates loses moves, not actions (choosers.sleep_moves)
     ('"MARK chosen sleep choice"', '"MARK chosen sleep"', Rules(players=3), T12, (1, 2, 3)),
+    # before-scoring Specials (kernel/window.py): Shinobi's one use per player per scoring [D26],
+    # Pirate King to the scoring base (not the base with most of yours), Hidden Ninja's minion
+    ('window = "hand once_per_player"', 'window = "hand"', Rules(players=2), NPS[:2], (0,)),
+    ('window = "hand once_per_player"', 'window = "hand"', Rules(players=3), NPS[:3], (27, 47)),
+    ('"SEL_BASE scoring", "MOVE_SELF', '"SEL_BASE legal=any mode=one rule=MOST_MINE", "MOVE_SELF', Rules(players=4),
+     NPS, (3, 5, 10)),
+    ("legal=allowed mode=one rule=BEST_PRINTED", "legal=allowed mode=one rule=YES", Rules(players=2), NPS[:2],
+     (0, 6, 9)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
-    ``kernel/bases.py``, the cards' in ``kernel/choosers.py``), and a selector flag, are the
-    reference's: kernel = reference on greedy games where the rule decides a choice, and the same
-    games with ``swap`` in place of ``text`` in the data differ in the kernel (so these games do
-    test it; found by comparing the two over 40 to 200 games at 2, 3 and 4 players). The bases'
-    games have base abilities only, four bases beyond the players' count (``factions`` None); the
-    cards' every ability on."""
+    ``kernel/bases.py``, the cards' in ``kernel/choosers.py``), a selector flag, a Special's
+    window limit and the base it goes to, are the reference's: kernel = reference on greedy
+    games where the rule decides a choice, and the same games with ``swap`` in place of
+    ``text`` in the data differ in the kernel (so these games do test it; found by comparing
+    the two over 40 to 200 games at 2, 3 and 4 players). The bases' games have base abilities
+    only, four bases beyond the players' count (``factions`` None); the cards' every ability
+    on."""
     from dataclasses import replace
     from balance.games.smash_up import effects
 
@@ -422,6 +432,17 @@ def test_play_on_actions_attach_act_and_match(monkeypatch):
     assert all(counts.get(k, 0) > 0 for k in acted), counts
 
 
+def _match_at_every_count(seats, seed, games):
+    """Kernel = reference on ``games`` games at 2, 3 and 4 players (the first seats of ``seats``),
+    greedy and random."""
+    for players in (2, 3, 4):
+        for strategy in ("greedy", "random"):
+            rules = Rules(players=players)
+            for game in range(games):
+                assert play_one(rules, seats[:players], [strategy] * players, seed, game) == \
+                    _reference(rules, seats[:players], strategy, seed, game), (players, strategy, game)
+
+
 @pytest.mark.slow
 def test_after_scoring_specials_act_and_match(monkeypatch):
     """Scouts go back to hand and First Mates move after their bases score in these games (their
@@ -436,14 +457,30 @@ def test_after_scoring_specials_act_and_match(monkeypatch):
             fn(g, q, slot, m)
             acted[name] += there and m not in slot.minions
         monkeypatch.setitem(ab.AFTER, name, wrapped)
-    seats = [("Aliens", "Pirates"), ("Pirates", "Zombies"), ("Aliens", "Robots"), ("Pirates", "Wizards")]
-    for players in (2, 3, 4):
-        for strategy in ("greedy", "random"):
-            rules = Rules(players=players)
-            for game in range(20):
-                assert play_one(rules, seats[:players], [strategy] * players, 303, game) == \
-                    _reference(rules, seats[:players], strategy, 303, game), (players, strategy, game)
+    _match_at_every_count(
+        [("Aliens", "Pirates"), ("Pirates", "Zombies"), ("Aliens", "Robots"), ("Pirates", "Wizards")], 303, 20)
     assert acted["Scout"] > 0 and acted["First Mate"] > 0, acted
+
+
+@pytest.mark.slow
+def test_before_scoring_specials_act_and_match(monkeypatch):
+    """Shinobi, Hidden Ninja, Pirate King and Full Sail are used as Specials in these games, and a
+    Hidden Ninja with no minion to play too (their ``window`` and ``special`` are data, listed by
+    ``kernel/window.py``; counted in the reference), and the kernel plays each game alike: 2-4
+    players, both strategies, seats holding Ninjas and Pirates, 12 games per cell (72 games)."""
+    used = {name: 0 for name in ab.BEFORE if name != "Gnome"}
+    used["Hidden Ninja, no minion"] = 0
+    for name in list(used)[:-1]:
+        options, do, want = ab.BEFORE[name]
+
+        def wrapped(g, q, slot, o, do=do, name=name):
+            used[name] += 1
+            if name == "Hidden Ninja":
+                used["Hidden Ninja, no minion"] += not any(c.kind != "action" for c in g.players[q].hand)
+            do(g, q, slot, o)
+        monkeypatch.setitem(ab.BEFORE, name, (options, wrapped, want))
+    _match_at_every_count(NPS, 41, 12)
+    assert len(used) == 5 and all(n > 0 for n in used.values()), used
 
 
 # ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
@@ -707,6 +744,31 @@ def test_a_rules_switch_selects_the_cards_other_program():
      "scoring, with no card frame"),
     ('[Invader]\nafter_discarded = ["IF FIRST_MINION", "DRAW me 1"]', "condition; allowed: ALWAYS, NEVER$"),
     ('[Abduction]\nafter_destroyed = ["DRAW me 1"]', "'Abduction' after_destroyed: only a minion is destroyed"),
+    # before-scoring Specials: a window and a special go together, and each fits the card
+    ('[Invader]\nspecial = ["PLAY_SELF"]', "'Invader' has a special but no window: give window = "
+     '"hand|elsewhere '),
+    ('[Invader]\nwindow = "hand"', "'Invader' has a window but no special"),
+    ('[Invader]\nwindow = "pocket"\nspecial = ["PLAY_SELF"]', "'Invader' window = 'pocket': give where the card "
+     "offers its Special from (hand, elsewhere\\), then any of once_per_player, only"),
+    ('[Invader]\nwindow = "hand twice"\nspecial = ["SEL_BASE scoring", "PLAY_SELF"]', "window = 'hand twice'"),
+    ('[Invader]\nwindow = "elsewhere only"\nspecial = ["SEL_BASE scoring", "MOVE_SELF to=base"]',
+     "is for a card played from your hand"),
+    ('[Abduction]\nwindow = "elsewhere"\nspecial = ["DRAW me 1"]', "'Abduction' window = \"elsewhere\": an action is "
+     "not on a base"),
+    ('[Invader]\nwindow = "hand only"\nspecial = ["SEL_BASE scoring", "PLAY_SELF"]', "'Invader' window \"only\" "
+     "(never an ordinary play\\) is for an action"),
+    ('[Invader]\non_play = ["PLAY_SELF"]', "'Invader' on_play step 'PLAY_SELF': plays the card itself from your "
+     'hand: in a special with window = "hand ..." only'),
+    ('[Invader]\nwindow = "elsewhere"\nspecial = ["PLAY_SELF"]', "plays the card itself from your hand"),
+    ('[Invader]\nwindow = "hand"\nspecial = ["PLAY_SELF"]', "PLAY_SELF plays a minion on the chosen base: give "
+     "SEL_BASE before it"),
+    ('[Invader]\nwindow = "elsewhere"\nspecial = ["MOVE_SELF to=base"]', "needs an earlier step that chooses its "
+     "base"),
+    ('[Abduction]\nwindow = "hand"\nspecial = ["SEL_BASE scoring", "MOVE_SELF to=base"]',
+     "'Abduction' special: SEL_SELF and MOVE_SELF act on a minion card itself"),
+    ('[Invader]\naction = ["SEL_BASE scoring now"]', "or SEL_BASE scoring"),
+    ('[Invader]\nafter_scoring = ["MOVE_SELF to=there"]', "expected MOVE_SELF mode=may rule=PLACE or MOVE_SELF "
+     "to=base"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError
@@ -726,6 +788,7 @@ def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypat
     ('["The Mothership"]\nafter_scoring = ["FOR winners", "DISCARD self", "NEXT"]', "'The Mothership' after_scoring "
      "step 'DISCARD self': not a base's (a base has no card) step; allowed: FOR, NEXT, IF, MAY"),
     ('["The Mothership"]\nafter_scoring = ["DRAW me mine_at_base"]', "not a base's (a base has no card) step"),
+    ('["The Mothership"]\nafter_scoring = ["SEL_BASE scoring"]', "not a base's (a base has no card) step"),
     ('["The Mothership"]\nafter_scoring = ["IF FIRST_MINION", "DRAW me 1"]', "not a base's (a base has no card) "
      "condition; allowed: ALWAYS, NEVER"),
     ('["The Mothership"]\nafter_scoring = ["SEL_MINION where=here legal=affect mode=may rule=HIT", "RETURN"]',

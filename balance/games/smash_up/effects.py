@@ -11,10 +11,18 @@ One file per faction; a card is a table keyed by its name, with a list of steps 
 of every turn, ``after_played`` for a card in play after any minion is played and its own
 ability resolved, ``after_scoring`` for a minion on a base that just scored: its after-scoring
 Special, ``after_destroyed`` for a minion just destroyed and ``after_discarded`` for a minion
-discarded from play because its base scored: leaves, "me" its owner, ``CARD_LEAF_OPS`` only),
+discarded from play because its base scored: leaves, "me" its owner, ``CARD_LEAF_OPS`` only,
+and ``special`` for a before-scoring Special, run when its player uses it in the window),
 an optional ``want`` (for an action: when the baseline plays it), its
 ``static`` abilities (what it does while in play, read by the kernel's power and protection
-rules) and, for a play-on action, its ``host`` rule. A step is a string: the opcode, then its
+rules), for a play-on action its ``host`` rule and, for a card with a ``special``, its
+``window``: where the card offers the Special from, ``hand`` (its first copy in your hand; a
+minion must be playable on the scoring base, an action playable by you) or ``elsewhere`` (each
+of your copies on another base that may move to the scoring base), then any of
+``once_per_player`` (one such use per player per scoring of a base: Shinobi [D26]) and ``only``
+(an action played only so, never as an ordinary play: Hidden Ninja [D25]). The window lists
+the data's Specials in definition order (``kernel/window.py``); whether the baseline uses one
+stays its faction module's ``special_want``. A step is a string: the opcode, then its
 operands, bare or ``key=value``::
 
     ["Seeing Stars"]
@@ -65,7 +73,10 @@ player in turn order after ``me``):
 - in ``after_played``: ``SEL_PLAYED`` (the minion just played becomes the selection),
   ``DISCARD played choice`` (its controller discards a card of their choice)
 - for a minion card: ``SEL_SELF`` (the card itself becomes the selection), ``MOVE_SELF mode=may
-  rule=PLACE`` (you may move it to another base it may go to; the baseline's by PLACE)
+  rule=PLACE`` (you may move it to another base it may go to; the baseline's by PLACE),
+  ``MOVE_SELF to=base`` (it moves to the chosen base: Pirate King's Special)
+- in a ``special`` with ``window = "hand ..."``: ``PLAY_SELF`` (the card itself from your hand,
+  at once and using no play: a minion onto the chosen base, an action played)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
   ``IF not cond [N]``: unless it fails (``MAY not cond`` likewise)
 - ``SEL_MINION`` with ``where=any|here|base|sel_base`` (here: the card's base; base: the one
@@ -91,8 +102,8 @@ player in turn order after ``me``):
   ``COUNTERS N`` (N +1 power counters each, while it stays in play)
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
   the program ends
-- ``SEL_CARD`` with ``pile=discard|hand_of_chosen|deck|revealed|actions_here|actions_on_host|actions_in_play``
-  (your discard pile, the chosen player's hand, your deck from the top, rebuilt first when empty,
+- ``SEL_CARD`` with ``pile=discard|hand|hand_of_chosen|deck|revealed|actions_here|actions_on_host|actions_in_play``
+  (your discard pile, your hand, the chosen player's hand, your deck from the top, rebuilt first when empty,
   the revealed cards, the actions on the card's base but not on minions there [D22], the
   other actions on the minion it attached to, or every action in play: on bases in slot order,
   then on minions in board order), ``kind=any|minion|action|microbot``,
@@ -107,7 +118,9 @@ player in turn order after ``me``):
   owner's discard pile
 - ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
-  on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once.
+  on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once (none
+  selected: the program ends). ``SEL_BASE scoring``: the base about to score (in a
+  before-scoring window; outside one the program ends).
   ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
   of your minions (the lower slot on ties); ``rule=CROP_CIRCLES``: the one where returning the
   minions the card may affect takes most power from others, less yours (``kernel/choosers.py``)
@@ -207,7 +220,7 @@ from balance.core.errors import BalanceError
 from .kernel import opcodes as oc
 from .kernel.layout import (
     C_STEGO, G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, H_ACTION, H_AFTER_DESTROYED, H_AFTER_DISCARDED, H_AFTER_PLAYED,
-    H_AFTER_REPLACED, H_AFTER_SCORING, H_ATTACH, H_END, H_ON_PLAY, H_START, H_TALENT, N_HOOKS,
+    H_AFTER_REPLACED, H_AFTER_SCORING, H_ATTACH, H_END, H_ON_PLAY, H_SPECIAL, H_START, H_TALENT, N_HOOKS,
 )
 from .kernel.names import card_code
 from .kernel.tables import PLAY_ON, PLAYON_BASE
@@ -217,10 +230,11 @@ DATA = Path(__file__).parent / "data" / "effects"
 HOOKS = {"on_play": H_ON_PLAY, "action": H_ACTION, "on_attach": H_ATTACH, "talent": H_TALENT,
          "start": H_START, "end": H_END, "after_played": H_AFTER_PLAYED,
          "after_scoring": H_AFTER_SCORING, "after_destroyed": H_AFTER_DESTROYED,
-         "after_discarded": H_AFTER_DISCARDED}
+         "after_discarded": H_AFTER_DISCARDED, "special": H_SPECIAL}
 REFERENCE_TABLES = {"on_play": "ON_PLAY", "action": "ACTION", "on_attach": "ATTACH", "talent": "TALENT",
                     "start": "START", "end": "END", "after_played": "AFTER_PLAYED", "after_scoring": "AFTER",
-                    "after_destroyed": "AFTER_DESTROYED", "after_discarded": "AFTER_DISCARDED", "want": "WANT"}
+                    "after_destroyed": "AFTER_DESTROYED", "after_discarded": "AFTER_DISCARDED", "want": "WANT",
+                    "special": "BEFORE"}
 GRANTS = {"any": G_ANY, "power<=2": G_TWO, "empty": G_EMPTY, "discard": G_DISC, "here": G_AT}
 CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": oc.COND_FIRST_MINION,
               "HAS_HIT": oc.COND_HAS_HIT, "HAND_LE": oc.COND_HAND_LE,
@@ -267,7 +281,8 @@ MOVE_WHERE = {"any": oc.WHERE_ANY, "here": oc.WHERE_HERE, "to_here": oc.WHERE_TO
 CARD_SELECTOR = {
     "pile": {"discard": oc.PILE_DISCARD, "hand_of_chosen": oc.PILE_HAND_OF_CHOSEN, "deck": oc.PILE_DECK,
              "revealed": oc.PILE_REVEALED, "actions_here": oc.PILE_ACTIONS_HERE,
-             "actions_on_host": oc.PILE_ACTIONS_ON_HOST, "actions_in_play": oc.PILE_ACTIONS_IN_PLAY},
+             "actions_on_host": oc.PILE_ACTIONS_ON_HOST, "actions_in_play": oc.PILE_ACTIONS_IN_PLAY,
+             "hand": oc.PILE_HAND},
     "kind": {"any": oc.KIND_ANY, "minion": oc.KIND_MINION, "action": oc.KIND_ACTION,
              "microbot": oc.KIND_MICROBOT},
     "legal": {"allowed": oc.LEGAL_ALLOWED},
@@ -288,7 +303,13 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
            "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF", "TAKE_NAMED",
-           "COUNTERS")
+           "COUNTERS", "PLAY_SELF")
+# a card's ``window`` (its before-scoring Special; opcodes.WINDOW_*): where it offers it from, then
+# its limits
+WINDOW_SOURCES = {"hand": oc.WINDOW_HAND, "elsewhere": oc.WINDOW_ELSEWHERE}
+WINDOW_LIMITS = {"once_per_player": oc.WINDOW_ONCE_PER_PLAYER, "only": oc.WINDOW_ONLY}
+# steps for a Special only: the card itself from your hand, or from another base
+SPECIAL_STEPS = {oc.OP_PLAY_SELF: oc.WINDOW_HAND}
 
 
 STATICS = ("HOST_POWER", "PER_NAME_HERE", "INDESTRUCTIBLE", "MICROBOT", "PROTECT")
@@ -308,12 +329,12 @@ HOST_RULES = {**MINION_HOST_RULES, **BASE_HOST_RULES}
 @dataclass(frozen=True)
 class CardEffects:
     """One card's data: a step list per hook name, its want's conditions (None: none given) and
-    its static abilities and host rule (host power, power per same-named minion here, flags,
-    protection, HOST_ rule or 0)."""
+    its static abilities, host rule and Special's window (host power, power per same-named minion
+    here, flags, protection, HOST_ rule or 0, WINDOW_ bits or 0)."""
 
     hooks: dict
     want: tuple | None
-    static: tuple = (0, 0, 0, 0, 0)
+    static: tuple = (0,) * 6
 
 
 def _static(where: _Where, texts: list[str]) -> tuple:
@@ -606,13 +627,15 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "SEL_PLAYER":
         expect("others", "rule=OPPONENT")
         row[oc.I_OP] = oc.OP_SEL_PLAYER
+    elif op == "SEL_BASE" and args == ["scoring"]:
+        row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_SCORING
     elif op == "SEL_BASE":  # the forms the cards need (kernel.effects.choose_base, any_base)
         if args[:2] == ["legal=any", "mode=one"] and len(args) == 3 and args[2][5:] in ANY_BASE_RULES:
             row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, ANY_BASE_RULES[args[2][5:]]
         else:
             if args != ["legal=allowed", "mode=may", "rule=PLACE"]:
-                raise where.error(step, "expected SEL_BASE legal=allowed mode=may rule=PLACE or SEL_BASE "
-                                  f"legal=any mode=one rule={'|'.join(ANY_BASE_RULES)}")
+                raise where.error(step, "expected SEL_BASE legal=allowed mode=may rule=PLACE, SEL_BASE "
+                                  f"legal=any mode=one rule={'|'.join(ANY_BASE_RULES)} or SEL_BASE scoring")
             row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_PLACE
     elif op == "PLAY_MINION":
         expect()
@@ -620,9 +643,15 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op in ("SEL_HOST", "SEL_PLAYED", "SEL_SELF"):
         expect()
         row[oc.I_OP] = {"SEL_HOST": oc.OP_SEL_HOST, "SEL_PLAYED": oc.OP_SEL_PLAYED, "SEL_SELF": oc.OP_SEL_SELF}[op]
+    elif op == "MOVE_SELF" and args == ["to=base"]:
+        row[oc.I_OP], row[oc.I_ARG1] = oc.OP_MOVE_SELF, oc.MOVE_SELF_TO_BASE
     elif op == "MOVE_SELF":
-        expect("mode=may", "rule=PLACE")
+        if args != ["mode=may", "rule=PLACE"]:
+            raise where.error(step, "expected MOVE_SELF mode=may rule=PLACE or MOVE_SELF to=base")
         row[oc.I_OP] = oc.OP_MOVE_SELF
+    elif op == "PLAY_SELF":
+        expect()
+        row[oc.I_OP] = oc.OP_PLAY_SELF
     elif op == "REDUCE_BREAKPOINT" and args == ["sel_base", "sel_power"]:
         row[oc.I_OP], row[oc.I_ARG1] = oc.OP_REDUCE_BREAKPOINT, oc.REDUCE_SEL_POWER
     elif op == "REDUCE_BREAKPOINT":
@@ -670,6 +699,8 @@ def _needs(row) -> tuple:
         return ("minions",)
     if op == oc.OP_REDUCE_BREAKPOINT and row[oc.I_ARG1] == oc.REDUCE_SEL_POWER:
         return ("minions",)
+    if op == oc.OP_MOVE_SELF and row[oc.I_ARG1] == oc.MOVE_SELF_TO_BASE:
+        return ("base",)
     if op in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.FRAME_CONDITIONS:
         return ("cards",) if row[oc.I_ARG1] != oc.COND_SELECTED else ()
     return _NEEDS.get(op, ())
@@ -763,10 +794,11 @@ def _switched(source: str, name: str, table: dict, switches: frozenset, allowed:
 
 def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
     table = _switched(source, name, table, switches, SWITCHES)
-    unknown = set(table) - set(HOOKS) - {"want", "static", "host"}
+    unknown = set(table) - set(HOOKS) - {"want", "static", "host", "window"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
-                           f"{', '.join([*HOOKS, 'want', 'static', 'host', 'if'])}")
+                           f"{', '.join([*HOOKS, 'want', 'static', 'host', 'window', 'if'])}")
+    window = _window(source, name, table.pop("window", None), "special" in table)
     host = table.pop("host", None)
     if host is not None and host not in HOST_RULES:
         raise BalanceError(f"{source}: {name!r} host = {host!r}: unknown host rule; allowed: "
@@ -790,6 +822,10 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
             if hook == "action":
                 _check_not_in_play(where, table[hook], rows)
             for text, row in zip(table[hook], rows):
+                need = SPECIAL_STEPS.get(row[oc.I_OP])
+                if need is not None and (hook != "special" or not window & need):
+                    raise where.error(text, "plays the card itself from your hand: in a special with "
+                                      "window = \"hand ...\" only")
                 if hook != "after_played" and _reads_played(row):
                     raise where.error(text, "reads the minion just played: in after_played only")
                 if row[oc.I_OP] == oc.OP_MOVE and (row[oc.I_WHERE] != oc.WHERE_ANY
@@ -811,7 +847,30 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
     static = _static(_Where(source, name, "static"), table.get("static", []))
-    return CardEffects(hooks, want, (*static, HOST_RULES.get(host, 0)))
+    return CardEffects(hooks, want, (*static, HOST_RULES.get(host, 0), window))
+
+
+def _window(source: str, name: str, text, special: bool) -> int:
+    """A card's ``window`` (opcodes.WINDOW_* bits; 0: none): ``hand`` or ``elsewhere``, then any
+    of ``once_per_player`` and ``only``. A card has a window exactly when it has a special."""
+    if text is None:
+        if special:
+            raise BalanceError(f"{source}: {name!r} has a special but no window: give window = "
+                               f"\"{'|'.join(WINDOW_SOURCES)} [{' '.join(WINDOW_LIMITS)}]\"")
+        return 0
+    words = text.split() if isinstance(text, str) else []
+    if not words or words[0] not in WINDOW_SOURCES or any(w not in WINDOW_LIMITS for w in words[1:]):
+        raise BalanceError(f"{source}: {name!r} window = {text!r}: give where the card offers its "
+                           f"Special from ({', '.join(WINDOW_SOURCES)}), then any of {', '.join(WINDOW_LIMITS)}")
+    if not special:
+        raise BalanceError(f"{source}: {name!r} has a window but no special (what the Special does)")
+    bits = WINDOW_SOURCES[words[0]]
+    for w in words[1:]:
+        bits |= WINDOW_LIMITS[w]
+    if bits & oc.WINDOW_ONLY and not bits & oc.WINDOW_HAND:
+        raise BalanceError(f"{source}: {name!r} window = {text!r}: only (never an ordinary play) is for a card "
+                           "played from your hand")
+    return bits
 
 
 @lru_cache(maxsize=None)
@@ -1038,10 +1097,27 @@ def _check_play_on(source: str, name: str, effects: CardEffects | None) -> None:
                            f"{', '.join(rules)}")
 
 
+def _check_window(source: str, card, effects: CardEffects) -> None:
+    """What a card's window asks of its kind: a minion from another base moves, an action never
+    played otherwise is an action, and a minion played from your hand by its Special needs the
+    base chosen first."""
+    window = effects.static[-1]
+    if window & oc.WINDOW_ELSEWHERE and card.kind == "action":
+        raise BalanceError(f"{source}: {card.name!r} window = \"elsewhere\": an action is not on a base")
+    if window & oc.WINDOW_ONLY and card.kind != "action":
+        raise BalanceError(f"{source}: {card.name!r} window \"only\" (never an ordinary play) is for an action")
+    steps = effects.hooks.get("special", ())
+    for j, row in enumerate(steps):
+        if row[oc.I_OP] == oc.OP_PLAY_SELF and card.kind != "action" and \
+                not any(r[oc.I_OP] == oc.OP_SEL_BASE for r in steps[:j]):
+            raise BalanceError(f"{source}: {card.name!r} special: PLAY_SELF plays a minion on the chosen "
+                               "base: give SEL_BASE before it")
+
+
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
     definition rows): (prog int64[n, I_N], starts int64[ndefs, N_HOOKS] (a row per hook number, -1:
-    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 5] (``CardEffects.static``), bases
+    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 6] (``CardEffects.static``), bases
     int64[nbases, N_HOOKS + 3] (``_assemble_bases``)). Program rows start with a lone OP_END at
     row 0, so that a start of 0 never names a program."""
     switches = frozenset(switches)
@@ -1067,6 +1143,7 @@ def assemble(cat, switches=frozenset()):
                         raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} {hook}: "
                                            "SEL_SELF and MOVE_SELF act on a minion card itself")
             if effects is not None:
+                _check_window(faction_file(faction, cat.tricksters).name, card, effects)
                 for hook, steps in effects.hooks.items():
                     if any(r[oc.I_OP] == oc.OP_FOR and r[oc.I_ARG1] in BASE_FOR_LISTS for r in steps):
                         raise BalanceError(f"{faction_file(faction, cat.tricksters).name}: {card.name!r} {hook}: "
@@ -1103,8 +1180,8 @@ def assemble(cat, switches=frozenset()):
                     rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
             starts.append(hook_starts)
             wants.append(want)
-            statics.append(effects.static if effects is not None else (0, 0, 0, 0, 0))
-    statics = np.array(statics, np.int64).reshape(-1, 5)
+            statics.append(effects.static if effects is not None else (0,) * 6)
+    statics = np.array(statics, np.int64).reshape(-1, 6)
     names = [c.name for cards in cat.factions.values() for c in cards]
     per_name = sorted({n for n, s in zip(names, statics) if s[1]})
     if len(per_name) > 1:

@@ -47,7 +47,7 @@ from .opcodes import (
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
     I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE, RULE_POWDERKEG, FLAG_SEL_FIRST,
     RULE_DISENCHANT, RULE_HELP, RULE_THEIRS_OUTRANKED, OP_COUNTERS, COND_HAND_GT_SOMEONE,
-    OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED,
+    OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_PLAY_SELF, RULE_SCORING, MOVE_SELF_TO_BASE, PILE_HAND,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER, TEST_LOWEST_MIXED, FLAG_APPEND, FOR_BASES,
@@ -68,7 +68,7 @@ from .opcodes import (
     RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE,
     VAL_SEL_POWER, WHERE_ANY, WHERE_BASE, WHERE_SEL_BASE,
 )
-from .stack import grant_action, grant_minion, play_minion_now
+from .stack import grant_action, grant_minion, play_action_now, play_minion_now
 from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_WANT
 from .triggers import destroy
 
@@ -208,7 +208,10 @@ def step(st, d, hook, pc):
         elif op == OP_SEL_SELF:  # the card itself (a minion in play) becomes the selection
             sc[d, 0], fs[d, F_K] = c, 1
         elif op == OP_MOVE_SELF:
-            move_self(st, p, c)
+            if pg[i, I_ARG1] == MOVE_SELF_TO_BASE:  # to the chosen base, no choice (Pirate King's Special)
+                move(st, c, fs[d, F_I])
+            else:
+                move_self(st, p, c)
         elif op == OP_REVEAL:  # the top card of p's deck (refilled first) becomes the selection
             x = top(st, p)
             if x < 0:
@@ -222,13 +225,24 @@ def step(st, d, hook, pc):
         elif op == OP_SEL_PLAYER:
             fs[d, F_Z] = choose_opponent(st, p)
         elif op == OP_SEL_BASE:
-            fs[d, F_I] = choose_base(st, d, p) if pg[i, I_RULE] == RULE_PLACE else any_base(st, p, pg[i, I_RULE])
+            rule = pg[i, I_RULE]
+            fs[d, F_I] = choose_base(st, d, p) if rule == RULE_PLACE else \
+                (fs[tv[T_WINDOW] - 1, F_S] if tv[T_WINDOW] != 0 else -1) if rule == RULE_SCORING else \
+                any_base(st, p, rule)
             if fs[d, F_I] < 0:
                 return DONE
         elif op == OP_PLAY_MINION:  # the selected card, at once (no grant used), from its pile
+            if fs[d, F_K] == 0:  # none to choose from (SEL_CARD mode=one of an empty pile): nothing
+                return DONE
             li = fs[d, F_Y]
             zone = Z_DECK if li < L_HAND else Z_HAND if li < L_DISC else Z_DISCARD
             play_minion_now(st, p, sc[d, 0], fs[d, F_I], zone)
+            return resume_at(pg, start, pc)
+        elif op == OP_PLAY_SELF:  # from p's hand at once, no play used: a minion on the chosen base
+            if is_action_card(st, c):
+                play_action_now(st, p, c, Z_HAND)
+            else:
+                play_minion_now(st, p, c, fs[d, F_I], Z_HAND)
             return resume_at(pg, start, pc)
         # OP_NAMES: the names of the SEL_CARD row above it (RULE_PREFER); nothing to run
 
@@ -593,7 +607,7 @@ def select_cards(st, d, i, p):
         elif where == PILE_ACTIONS_ON_HOST:
             li = L_ATT + cs[fs[d, F_C], C_HOST]
         else:
-            li = L_DISC + p if where == PILE_DISCARD else L_HAND + fs[d, F_Z]
+            li = L_DISC + p if where == PILE_DISCARD else L_HAND + p if where == PILE_HAND else L_HAND + fs[d, F_Z]
         n = ln[li]
         for j in range(n):
             x = lst[li, n - 1 - j] if where == PILE_DECK else lst[li, j]

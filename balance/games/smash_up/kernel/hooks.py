@@ -5,14 +5,14 @@ from balance.core._jit import jit_inline
 from balance.core._jit import jit_widened as jit
 
 from ..catalogue import FACTIONS
-from . import effects
+from . import effects, window
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE
 from .layout import DONE, C_DEF, F_C, T_FACTIONS
 from .tables import D_FACTION, D_PROG
 
 # the factions whose rule-wide code runs only in their games (``in_game``)
-NINJAS, PIRATES, TRICKSTERS, ZOMBIES = (FACTIONS.index(f) for f in ("Ninjas", "Pirates", "Tricksters", "Zombies"))
+TRICKSTERS, ZOMBIES = (FACTIONS.index(f) for f in ("Tricksters", "Zombies"))
 
 
 @jit
@@ -100,8 +100,10 @@ def talent_want(st, p, x):
 
 
 @jit
-def special_want(st, f, q, s, code, a, b):
-    """Special ``code`` of faction ``f``."""
+def special_want(st, q, s, code, a, b):
+    """Window option (``code``, card ``a``, ``b``) of ``q`` before slot ``s`` scores: its card's
+    faction module decides."""
+    f = faction_of(st, a)
     if f == 2:
         return ninjas.special_want(st, q, s, code, a, b)
     elif f == 3:
@@ -136,12 +138,10 @@ def in_game(st, f):
 
 @jit
 def specials(st, q, s, n):
-    """Every faction's before-scoring Specials, in faction order (the reference's BEFORE order);
-    each faction's board search only in its games."""
-    if in_game(st, NINJAS):
-        n = ninjas.specials(st, q, s, n)
-    if in_game(st, PIRATES):
-        n = pirates.specials(st, q, s, n)
+    """Every before-scoring Special ``q`` may use: those the data declares (``window``), in
+    definition order, then the current Gnome's (code; the Tricksters come after every faction
+    with a data Special, so this is the reference's BEFORE order)."""
+    n = window.data_specials(st, q, s, n)
     if in_game(st, TRICKSTERS):
         n = tricksters.specials(st, q, s, n)
     return n

@@ -27,7 +27,7 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
     OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP, OP_DISCARD_SELF, OP_SEL_HOST, \
     OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_SELF, OP_MOVE_SELF, \
-    OP_DISCARD_HAND, OP_TAKE_NAMED, OP_COUNTERS = range(40)
+    OP_DISCARD_HAND, OP_TAKE_NAMED, OP_COUNTERS, OP_PLAY_SELF = range(41)
 # steps that act on the card itself as a minion (a minion card's hooks only)
 SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, your minions on the chosen base (F_I), or the
@@ -104,6 +104,11 @@ RULE_NS_MINE, RULE_POWDERKEG, RULE_DISENCHANT = 26, 27, 28
 # SEL_MINION's HELP (your minion on the smallest-gap base, the highest power; ``baseline.help_``);
 # SEL_CARD's for Pixie's action (``choosers.theirs_outranked``)
 RULE_HELP, RULE_THEIRS_OUTRANKED = 29, 30
+# SEL_BASE's: the base about to score (the before-scoring window's; no window: the program ends)
+RULE_SCORING = 31
+# OP_MOVE_SELF's (I_ARG1): you may move it to a base of your choice (PLACE), or it moves to the
+# chosen base (SEL_BASE; Pirate King's Special)
+MOVE_SELF_MAY, MOVE_SELF_TO_BASE = 0, 1
 # OP_REDUCE_BREAKPOINT's base and amount (I_ARG1): the card's own base by the number I_ARG2 (an
 # attached card), or the first selected minion's base by that minion's power now (Rampage)
 REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
@@ -112,6 +117,7 @@ REDUCE_HERE, REDUCE_SEL_POWER = 0, 1
 # (not on minions there), the other actions on the minion the card is attached to
 PILE_DISCARD, PILE_HAND_OF_CHOSEN, PILE_DECK, PILE_REVEALED, PILE_ACTIONS_HERE, PILE_ACTIONS_ON_HOST = range(6)
 PILE_ACTIONS_IN_PLAY = 6  # every action in play: on bases (slot order), then on minions (board order)
+PILE_HAND = 7  # your hand (hand order)
 KIND_ANY, KIND_MINION, KIND_ACTION, KIND_MICROBOT = 0, 1, 2, 3  # SEL_CARD's kind
 TO_HAND, TO_DECK, TO_DISCARD = 0, 1, 2  # TO_PILE's destination (I_ARG1)
 # TAKE_NAMED's row (you name a card of your pile, then take copies of it): the pile (I_WHERE:
@@ -122,6 +128,13 @@ FLAG_NOT_SAME_NAME = 1  # not a minion of this card's name (Collector under [D4]
 FLAG_SEL_FIRST = 2  # SEL_MINION's: the minion selected before first, if admitted (Powderkeg's)
 FLAG_APPEND = 4  # SEL_MINION's: added to the selection, not replacing it (a loop's picks, together)
 CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
+
+# a card's before-scoring Special (``window`` in the data; tables.D_WINDOW, 0: none or the faction
+# module's): where the card offers it from, your hand (the first copy there; a minion must be
+# playable on the scoring base, an action playable by you) or another base (each of your copies
+# that may move to the scoring base), and its limits: one use per player per scoring of a base
+# (Shinobi [D26]); only as a Special, never an ordinary play (Hidden Ninja [D25])
+WINDOW_HAND, WINDOW_ELSEWHERE, WINDOW_ONCE_PER_PLAYER, WINDOW_ONLY = 1, 2, 4, 8
 
 # a base's VP when it scores beyond its places' (``scoring_vp`` in bases.toml; tables.BS_VP_RULE,
 # its number N in BS_VP_ARG): none; each winner gains its power there // N (Factory 436-1337);

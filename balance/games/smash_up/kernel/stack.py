@@ -18,8 +18,9 @@ from .layout import (
     MV_TENACIOUS, P_TENACIOUS_Z, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
     Z_DISCARD, Z_HAND,
 )
-from .names import N_HIDDEN_NINJA, N_TENACIOUS_Z
+from .names import N_TENACIOUS_Z
 from .tables import D_NAME
+from .window import window_only
 
 
 @jit
@@ -185,9 +186,8 @@ def greedy_now(st, p, n):
 
 @jit
 def special_only(st, c, in_window):
-    """Hidden Ninja can be played only in a before-scoring window [D25]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    return defs[cs[c, C_DEF], D_NAME] == N_HIDDEN_NINJA and not in_window
+    """A card played only as a before-scoring Special (Hidden Ninja [D25]), outside a window."""
+    return window_only(st, c) and not in_window
 
 
 

@@ -23,7 +23,10 @@ D_WANT = D_PROG + N_HOOKS  # its want's start row, -1: the faction module decide
 # a play-on action's host rule (data/effects ``host``; opcodes HOST_, 0: the faction module's)
 D_HOST_POWER, D_PER_NAME, D_FLAGS, D_PROTECT = D_WANT + 1, D_WANT + 2, D_WANT + 3, D_WANT + 4
 D_HOST = D_PROTECT + 1
-D_COLS = D_HOST + 1  # a definition row's columns; the state's rows are padded to D_N
+# its before-scoring Special's window (data/effects ``window``; opcodes WINDOW_ bits, 0: none or
+# the faction module's)
+D_WINDOW = D_HOST + 1
+D_COLS = D_WINDOW + 1  # a definition row's columns; the state's rows are padded to D_N
 D_N = pow2(D_COLS)
 BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2 = range(5)
 # a base's data (data/effects/bases.toml): its program start row per hook (-1: none), the power

@@ -39,7 +39,8 @@ from .layout import (
     MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
     PB_CHOICE, PB_END, PB_MINION, PB_MOVE, PB_PLAY, PB_SCORE, PB_SETUP, PB_START, PB_TALENTS, PB_WANT,
 )
-from .names import N_HIDDEN_NINJA, N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
+from .window import window_only
+from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import leaf
 from .tables import (
     BS_PROG, BS_VP0, D_FACTION, D_KIND, D_NAME, D_PER_NAME, D_PROG, D_TRIGGERS, TR_END, TR_START, TR_TALENT,
@@ -151,7 +152,7 @@ def play_moves(st, p):
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
             c = lst[L_HAND + p, i]
-            if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA:
+            if is_action_card(st, c) and not window_only(st, c):
                 n = add_option(opt, n, MV_ACTION, c, -1)
     if rs[R_MODE] & MODE_CARDS:
         n = talent_moves(st, p, n)
@@ -250,7 +251,7 @@ def greedy_choice(st, p):
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
             c = lst[L_HAND + p, i]
-            if is_action_card(st, c) and defs[cs[c, C_DEF], D_NAME] != N_HIDDEN_NINJA:
+            if is_action_card(st, c) and not window_only(st, c):
                 t0 = cycles() if PROBE else 0
                 yes = hooks.want(st, p, c)
                 if PROBE:

@@ -8,9 +8,8 @@ The helpers above the cards (``vp_with_card``, ``hand_minions``; ``baseline.vp_o
 arrays, never in ``opt``: ``want``/``special_want`` are called while the caller walks its own
 ``opt`` rows.
 
-Before-scoring Specials (window option codes, faction 2): 201 Shinobi, 202 Hidden Ninja; ``a``
-the card in hand. Shinobi's once per player per scoring [D26] is a bit per seat in the window
-frame's ``F_J``.
+The before-scoring Specials of Shinobi and Hidden Ninja are data too (``window``, ``special``;
+``kernel.window`` lists them); whether the baseline uses one stays here (``special_want``).
 """
 
 from balance.core._jit import jit_widened as jit
@@ -19,23 +18,22 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import SLOT_POWERS, best_printed, hit, place, read_slots, v_slot_edited, vp_of
 from ..board import (
-    CNT_N, as_if, affectable, can_play_actions, card_power, counted_power, discard_attached, enter_play,
+    CNT_N, as_if, affectable, card_power, counted_power, discard_attached, enter_play,
     is_minion_card, minion_allowed, pick, powers_term, printed, remove, return_to_hand, slot_bonus,
 )
 from ..hosts import hit_unscored, their_action_base
 from ..layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I, F_J,
-    F_P, F_S, F_Y, F_Z, GREEDY, H_ACTION, H_SPECIAL, H_TALENT, L_HAND, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
-    S_CANCEL, T_MICROBOTS, T_NSLOTS, T_PHASE_MIN, T_WINDOW, Z_HAND, Z_MINION,
+    C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I,
+    F_P, F_Y, F_Z, GREEDY, H_ACTION, H_TALENT, L_HAND, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
+    S_CANCEL, T_MICROBOTS, T_NSLOTS, T_PHASE_MIN, Z_HAND, Z_MINION,
 )
 from ..names import (
     N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
 )
 from ..choosers import action_targets
-from ..stack import play_action_now, play_minion_now
+from ..stack import play_minion_now
 from ..tables import D_NAME, D_PER_NAME
 
-SP_SHINOBI, SP_HIDDEN = 201, 202
 MAX_MOVES = CAP * 16
 
 
@@ -71,31 +69,13 @@ def hand_minions(st, p, s, out):
     return k
 
 
-@jit
-def first_in_hand(st, p, name):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if defs[cs[c, C_DEF], D_NAME] == name:
-            return c
-    return -1
-
-
 # ---- the resumable part of the cards -------------------------------------------------------------
 @jit
 def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_SPECIAL:
-        code = fs[d, F_Y]
-        if code == SP_SHINOBI:
-            w = tv[T_WINDOW] - 1
-            fs[w, F_J] |= 1 << p
-            play_minion_now(st, p, c, fs[d, F_S], Z_HAND)
-        elif code == SP_HIDDEN:
-            play_action_now(st, p, c, Z_HAND)  # a Special: no action play spent
-    elif hook == H_TALENT:
+    if hook == H_TALENT:
         if name == N_NINJA_ACOLYTE:
             acolyte_use(st, p, c)
         elif name == N_INFILTRATE:
@@ -105,8 +85,6 @@ def card_step(st, d, hook, step):
     elif hook == H_ACTION:
         if name == N_DISGUISE:
             return disguise(st, d, p, step)
-        elif name == N_HIDDEN_NINJA:
-            hidden_ninja(st, p)
     return DONE
 
 
@@ -358,20 +336,6 @@ def disguise_want(st, p):
     return value > now
 
 
-@jit
-def hidden_ninja(st, c):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if tv[T_WINDOW] == 0:  # only its Special does something [D25]
-        return
-    s = fs[tv[T_WINDOW] - 1, F_S]
-    cards = stack_empty(CAP)
-    k = hand_minions(st, c, s, cards)
-    if k == 0:
-        return
-    i = pick(st, c, k, best_printed(st, cards, k))
-    play_minion_now(st, c, cards[i], s, Z_HAND)
-
-
 # ---- the hooks -----------------------------------------------------------------------------------
 @jit
 def want(st, p, c):
@@ -417,28 +381,13 @@ def talent_want(st, p, x):
 
 
 @jit
-def specials(st, q, s, n):
-    """Shinobi (once per player per scoring [D26]), Hidden Ninja (Mark of Sleep covers it [D36])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    w = tv[T_WINDOW] - 1
-    if (fs[w, F_J] >> q) & 1 == 0:
-        c = first_in_hand(st, q, N_SHINOBI)
-        if c >= 0 and minion_allowed(st, q, c, s):
-            opt[n, 0], opt[n, 1], opt[n, 2] = SP_SHINOBI, c, -1
-            n += 1
-    if can_play_actions(st, q):
-        c = first_in_hand(st, q, N_HIDDEN_NINJA)
-        if c >= 0:
-            opt[n, 0], opt[n, 1], opt[n, 2] = SP_HIDDEN, c, -1
-            n += 1
-    return n
-
-
-@jit
 def special_want(st, q, s, code, a, b):
-    if code == SP_SHINOBI:
+    """Use Shinobi (card ``a`` in hand) when it raises ``q``'s vp_now at the scoring base ``s``;
+    Hidden Ninja when the highest-printed minion it would play there does."""
+    name = st.defs[st.cs[a, C_DEF], D_NAME]
+    if name == N_SHINOBI:
         return vp_with_card(st, q, a, s) > vp_of(st, s, q)
-    if code == SP_HIDDEN:
+    if name == N_HIDDEN_NINJA:
         cards = stack_empty(CAP)
         k = hand_minions(st, q, s, cards)
         return k > 0 and vp_with_card(st, q, cards[best_printed(st, cards, k)], s) > vp_of(st, s, q)

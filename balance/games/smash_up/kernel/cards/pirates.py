@@ -1,11 +1,11 @@
 """Pirates in the kernel (reference/cards/pirates.py function by function): the cards that are
 not data (Cut Lass, Cannon, Dinghy, Full Sail, Shanghai and Swashbuckling are programs in
-data/effects/pirates.toml, run by ``kernel.effects``; Full Sail's Special stays here).
-Buccaneer's move instead of destruction is in ``triggers``.
+data/effects/pirates.toml, run by ``kernel.effects``). Buccaneer's move instead of destruction
+is in ``triggers``.
 
-Before-scoring Specials (window option codes, faction 3): 301 Pirate King (``a`` the King in
-play, one option per King on another base, board order), 302 Full Sail (``a`` the card in
-hand). First Mate's after-scoring Special is a program (``after_scoring``) in the data.
+The before-scoring Specials of Pirate King and Full Sail are data too (``window``, ``special``;
+``kernel.window`` lists them); whether the baseline uses one stays here (``special_want``).
+First Mate's after-scoring Special is a program (``after_scoring``) in the data.
 """
 
 from balance.core._jit import jit_widened as jit
@@ -14,21 +14,18 @@ from balance.core._jit import stack_empty, stack_zeros
 from ..layout import unpack
 from ..baseline import outranked, sail_default, vp_of, vp_with_move
 from ..board import (
-    as_if, V, affectable, can_move, can_play_actions, destroyable, gap, move, move_pairs, pick, power, remove, push,
+    as_if, V, affectable, can_move, destroyable, gap, move, move_pairs, pick, power, remove, push,
 )
 from ..layout import (
-    SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, F_S, F_Y, GREEDY, H_ACTION, H_SPECIAL,
-    L_SMIN, T_NSLOTS, T_PLAYERS, Z_HAND,
+    SEA_OPTIONS, C_CTRL, C_DEF, C_SLOT, CAP, DECK, DONE, F_C, F_P, GREEDY, H_ACTION,
+    L_SMIN, T_NSLOTS, T_PLAYERS,
 )
 from ..names import N_BROADSIDE, N_FULL_SAIL, N_PIRATE_KING, N_POWDERKEG, N_SEA_DOGS
 from ..opcodes import LEGAL_AFFECT, OWNER_MINE, WHERE_ANY
 from ..choosers import keg_pick, own_targets
-from ..stack import play_action_now
 from ..tables import D_FACTION, D_NAME
 from ..triggers import destroy
-from .ninjas import MAX_MOVES, first_in_hand
-
-SP_KING, SP_SAIL = 301, 302
+from .ninjas import MAX_MOVES
 
 
 @jit
@@ -36,13 +33,7 @@ def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_SPECIAL:
-        code = fs[d, F_Y]
-        if code == SP_KING:
-            move(st, c, fs[d, F_S])
-        elif code == SP_SAIL:
-            play_action_now(st, p, c, Z_HAND)
-    elif hook == H_ACTION:
+    if hook == H_ACTION:
         if name == N_BROADSIDE:
             broadside(st, p)
         elif name == N_SEA_DOGS:
@@ -294,30 +285,13 @@ def want(st, p, c):
         return sea_dogs_want(st, p)
     return False  # Full Sail: the baseline keeps it for the Special
 @jit
-def specials(st, q, s, n):
-    """Each of q's Pirate Kings on another base (board order); Full Sail (Mark of Sleep covers
-    it [D36])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    for t in range(tv[T_NSLOTS]):
-        for i in range(ln[L_SMIN + t]):
-            m = lst[L_SMIN + t, i]
-            if cs[m, C_CTRL] == q and defs[cs[m, C_DEF], D_NAME] == N_PIRATE_KING \
-                    and affectable(st, m, q, False) and can_move(st, q, m, s):
-                opt[n, 0], opt[n, 1], opt[n, 2] = SP_KING, m, -1
-                n += 1
-    if can_play_actions(st, q):
-        c = first_in_hand(st, q, N_FULL_SAIL)
-        if c >= 0:
-            opt[n, 0], opt[n, 1], opt[n, 2] = SP_SAIL, c, -1
-            n += 1
-    return n
-
-
-@jit
 def special_want(st, q, s, code, a, b):
-    if code == SP_KING:
+    """Move Pirate King ``a`` when its vp_now gain at the scoring base ``s`` exceeds its loss where
+    it stands; play Full Sail when its default moves some minion (``baseline.sail_default``)."""
+    name = st.defs[st.cs[a, C_DEF], D_NAME]
+    if name == N_PIRATE_KING:
         return king_want(st, q, s, a)
-    if code == SP_SAIL:
+    if name == N_FULL_SAIL:
         mm = stack_empty(MAX_MOVES)
         md = stack_empty(MAX_MOVES)
         k = move_pairs(st, OWNER_MINE, LEGAL_AFFECT, WHERE_ANY, -1, q, True, mm, 0, mm, md)
