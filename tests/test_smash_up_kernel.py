@@ -130,6 +130,7 @@ PIR = [("Pirates", "Robots"), ("Dinosaurs", "Zombies")]
 P3 = [("Pirates", "Robots"), ("Tricksters", "Zombies"), ("Dinosaurs", "Ninjas")]
 T12 = [("Tricksters", "Robots"), ("Pirates", "Zombies"), ("Dinosaurs", "Ninjas")]
 NPS = [("Ninjas", "Pirates"), ("Pirates", "Ninjas"), ("Ninjas", "Robots"), ("Pirates", "Zombies")]
+TRI = [("Tricksters", "Ninjas"), ("Pirates", "Tricksters"), ("Tricksters", "Robots"), ("Zombies", "Tricksters")]
 
 
 @pytest.mark.parametrize("text, swap, rules, factions, games", [
@@ -170,6 +171,9 @@ NPS = [("Ninjas", "Pirates"), ("Pirates", "Ninjas"), ("Ninjas", "Robots"), ("Pir
      NPS, (3, 5, 10)),
     ("legal=allowed mode=one rule=BEST_PRINTED", "legal=allowed mode=one rule=YES", Rules(players=2), NPS[:2],
      (0, 6, 9)),
+    # the Gnome's once per Gnome per scoring [D26] (1 of 150 games at 3 and at 4 players)
+    ('window = "here each_target once_per_card"', 'window = "here each_target"', Rules(players=3), TRI[:3], (117,)),
+    ('window = "here each_target once_per_card"', 'window = "here each_target"', Rules(players=4), TRI, (50,)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -464,11 +468,12 @@ def test_after_scoring_specials_act_and_match(monkeypatch):
 
 @pytest.mark.slow
 def test_before_scoring_specials_act_and_match(monkeypatch):
-    """Shinobi, Hidden Ninja, Pirate King and Full Sail are used as Specials in these games, and a
-    Hidden Ninja with no minion to play too (their ``window`` and ``special`` are data, listed by
-    ``kernel/window.py``; counted in the reference), and the kernel plays each game alike: 2-4
-    players, both strategies, seats holding Ninjas and Pirates, 12 games per cell (72 games)."""
-    used = {name: 0 for name in ab.BEFORE if name != "Gnome"}
+    """Shinobi, Hidden Ninja, Pirate King, Full Sail and the Gnome are used as Specials in these
+    games, and a Hidden Ninja with no minion to play too (their ``window`` and ``special`` are
+    data, listed by ``kernel/window.py``; counted in the reference), and the kernel plays each
+    game alike: 2-4 players, both strategies, seats holding Ninjas, Pirates and Tricksters, 12
+    games per cell (72 games)."""
+    used = {name: 0 for name in ab.BEFORE}
     used["Hidden Ninja, no minion"] = 0
     for name in list(used)[:-1]:
         options, do, want = ab.BEFORE[name]
@@ -479,8 +484,9 @@ def test_before_scoring_specials_act_and_match(monkeypatch):
                 used["Hidden Ninja, no minion"] += not any(c.kind != "action" for c in g.players[q].hand)
             do(g, q, slot, o)
         monkeypatch.setitem(ab.BEFORE, name, (options, wrapped, want))
-    _match_at_every_count(NPS, 41, 12)
-    assert len(used) == 5 and all(n > 0 for n in used.values()), used
+    _match_at_every_count([("Ninjas", "Tricksters"), ("Pirates", "Ninjas"), ("Tricksters", "Pirates"),
+                           ("Pirates", "Zombies")], 41, 12)
+    assert len(used) == 6 and all(n > 0 for n in used.values()), used
 
 
 # ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
@@ -746,15 +752,15 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Abduction]\nafter_destroyed = ["DRAW me 1"]', "'Abduction' after_destroyed: only a minion is destroyed"),
     # before-scoring Specials: a window and a special go together, and each fits the card
     ('[Invader]\nspecial = ["PLAY_SELF"]', "'Invader' has a special but no window: give window = "
-     '"hand|elsewhere '),
+     '"hand|elsewhere|here '),
     ('[Invader]\nwindow = "hand"', "'Invader' has a window but no special"),
     ('[Invader]\nwindow = "pocket"\nspecial = ["PLAY_SELF"]', "'Invader' window = 'pocket': give where the card "
-     "offers its Special from (hand, elsewhere\\), then any of once_per_player, only"),
+     "offers its Special from (hand, elsewhere, here\\), then any of once_per_player, only, once_per_card, "
+     "each_target"),
     ('[Invader]\nwindow = "hand twice"\nspecial = ["SEL_BASE scoring", "PLAY_SELF"]', "window = 'hand twice'"),
     ('[Invader]\nwindow = "elsewhere only"\nspecial = ["SEL_BASE scoring", "MOVE_SELF to=base"]',
      "is for a card played from your hand"),
-    ('[Abduction]\nwindow = "elsewhere"\nspecial = ["DRAW me 1"]', "'Abduction' window = \"elsewhere\": an action is "
-     "not on a base"),
+    ('[Abduction]\nwindow = "elsewhere"\nspecial = ["DRAW me 1"]', "'Abduction' window on a base"),
     ('[Invader]\nwindow = "hand only"\nspecial = ["SEL_BASE scoring", "PLAY_SELF"]', "'Invader' window \"only\" "
      "(never an ordinary play\\) is for an action"),
     ('[Invader]\non_play = ["PLAY_SELF"]', "'Invader' on_play step 'PLAY_SELF': plays the card itself from your "
@@ -769,6 +775,12 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\naction = ["SEL_BASE scoring now"]', "or SEL_BASE scoring"),
     ('[Invader]\nafter_scoring = ["MOVE_SELF to=there"]', "expected MOVE_SELF mode=may rule=PLACE or MOVE_SELF "
      "to=base"),
+    ('[Abduction]\nwindow = "here"\nspecial = ["DRAW me 1"]', "'Abduction' window on a base (elsewhere, here\\): "
+     "an action is not on a base"),
+    ('[Invader]\nwindow = "here each_target"\nspecial = ["DRAW me 1"]', "'Invader' window each_target: the "
+     "special's first step must be a SEL_MINION with mode=one"),
+    ('[Invader]\nwindow = "here each_target"\nspecial = ["SEL_MINION where=here legal=destroy mode=may rule=HIT", '
+     '"DESTROY"]', "first step must be a SEL_MINION with mode=one"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

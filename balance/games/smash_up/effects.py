@@ -17,10 +17,13 @@ an optional ``want`` (for an action: when the baseline plays it), its
 ``static`` abilities (what it does while in play, read by the kernel's power and protection
 rules), for a play-on action its ``host`` rule and, for a card with a ``special``, its
 ``window``: where the card offers the Special from, ``hand`` (its first copy in your hand; a
-minion must be playable on the scoring base, an action playable by you) or ``elsewhere`` (each
-of your copies on another base that may move to the scoring base), then any of
-``once_per_player`` (one such use per player per scoring of a base: Shinobi [D26]) and ``only``
-(an action played only so, never as an ordinary play: Hidden Ninja [D25]). The window lists
+minion must be playable on the scoring base, an action playable by you), ``elsewhere`` (each
+of your copies on another base that may move to the scoring base) or ``here`` (the first of
+your copies on the scoring base not used in this window), then any of ``once_per_player`` (one
+such use per player per scoring of a base: Shinobi [D26]), ``only`` (an action played only so,
+never as an ordinary play: Hidden Ninja [D25]), ``once_per_card`` (one use per copy per
+scoring: the Gnome [D26]) and ``each_target`` (one option per candidate of the special's first
+step, a SEL_MINION with mode=one, which the option then makes: the Gnome's targets). The window lists
 the data's Specials in definition order (``kernel/window.py``); whether the baseline uses one
 stays its faction module's ``special_want``. A step is a string: the opcode, then its
 operands, bare or ``key=value``::
@@ -306,8 +309,9 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
            "COUNTERS", "PLAY_SELF")
 # a card's ``window`` (its before-scoring Special; opcodes.WINDOW_*): where it offers it from, then
 # its limits
-WINDOW_SOURCES = {"hand": oc.WINDOW_HAND, "elsewhere": oc.WINDOW_ELSEWHERE}
-WINDOW_LIMITS = {"once_per_player": oc.WINDOW_ONCE_PER_PLAYER, "only": oc.WINDOW_ONLY}
+WINDOW_SOURCES = {"hand": oc.WINDOW_HAND, "elsewhere": oc.WINDOW_ELSEWHERE, "here": oc.WINDOW_HERE}
+WINDOW_LIMITS = {"once_per_player": oc.WINDOW_ONCE_PER_PLAYER, "only": oc.WINDOW_ONLY,
+                 "once_per_card": oc.WINDOW_ONCE_PER_CARD, "each_target": oc.WINDOW_EACH_TARGET}
 # steps for a Special only: the card itself from your hand, or from another base
 SPECIAL_STEPS = {oc.OP_PLAY_SELF: oc.WINDOW_HAND}
 
@@ -1102,11 +1106,14 @@ def _check_window(source: str, card, effects: CardEffects) -> None:
     played otherwise is an action, and a minion played from your hand by its Special needs the
     base chosen first."""
     window = effects.static[-1]
-    if window & oc.WINDOW_ELSEWHERE and card.kind == "action":
-        raise BalanceError(f"{source}: {card.name!r} window = \"elsewhere\": an action is not on a base")
+    if window & (oc.WINDOW_ELSEWHERE | oc.WINDOW_HERE) and card.kind == "action":
+        raise BalanceError(f"{source}: {card.name!r} window on a base (elsewhere, here): an action is not on a base")
     if window & oc.WINDOW_ONLY and card.kind != "action":
         raise BalanceError(f"{source}: {card.name!r} window \"only\" (never an ordinary play) is for an action")
     steps = effects.hooks.get("special", ())
+    if window & oc.WINDOW_EACH_TARGET and (steps[0][oc.I_OP] != oc.OP_SEL_MINION or steps[0][oc.I_MODE] != oc.MODE_ONE):
+        raise BalanceError(f"{source}: {card.name!r} window each_target: the special's first step must be "
+                           "a SEL_MINION with mode=one (its candidates are the window's options)")
     for j, row in enumerate(steps):
         if row[oc.I_OP] == oc.OP_PLAY_SELF and card.kind != "action" and \
                 not any(r[oc.I_OP] == oc.OP_SEL_BASE for r in steps[:j]):

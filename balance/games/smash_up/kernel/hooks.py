@@ -12,7 +12,7 @@ from .layout import DONE, C_DEF, F_C, T_FACTIONS
 from .tables import D_FACTION, D_PROG
 
 # the factions whose rule-wide code runs only in their games (``in_game``)
-TRICKSTERS, ZOMBIES = (FACTIONS.index(f) for f in ("Tricksters", "Zombies"))
+ZOMBIES = FACTIONS.index("Zombies")
 
 
 @jit
@@ -100,16 +100,16 @@ def talent_want(st, p, x):
 
 
 @jit
-def special_want(st, q, s, code, a, b):
-    """Window option (``code``, card ``a``, ``b``) of ``q`` before slot ``s`` scores: its card's
-    faction module decides."""
+def special_want(st, q, s, a, b):
+    """Window option (card ``a``, target ``b`` or -1) of ``q`` before slot ``s`` scores: its
+    card's faction module decides."""
     f = faction_of(st, a)
     if f == 2:
-        return ninjas.special_want(st, q, s, code, a, b)
+        return ninjas.special_want(st, q, s, a)
     elif f == 3:
-        return pirates.special_want(st, q, s, code, a, b)
+        return pirates.special_want(st, q, s, a)
     elif f == 5:
-        return tricksters.special_want(st, q, s, code, a, b)
+        return tricksters.special_want(st, q, s, a, b)
     return False
 
 
@@ -138,13 +138,9 @@ def in_game(st, f):
 
 @jit
 def specials(st, q, s, n):
-    """Every before-scoring Special ``q`` may use: those the data declares (``window``), in
-    definition order, then the current Gnome's (code; the Tricksters come after every faction
-    with a data Special, so this is the reference's BEFORE order)."""
-    n = window.data_specials(st, q, s, n)
-    if in_game(st, TRICKSTERS):
-        n = tricksters.specials(st, q, s, n)
-    return n
+    """Every before-scoring Special ``q`` may use before slot ``s`` scores (the data's ``window``,
+    ``kernel/window.py``)."""
+    return window.data_specials(st, q, s, n)
 
 
 @jit

@@ -129,12 +129,16 @@ FLAG_SEL_FIRST = 2  # SEL_MINION's: the minion selected before first, if admitte
 FLAG_APPEND = 4  # SEL_MINION's: added to the selection, not replacing it (a loop's picks, together)
 CARD_PRINTED_LE, CARD_BY_NAME = 2, 4  # SEL_CARD: printed power <= I_VAL; one per name, data order
 
-# a card's before-scoring Special (``window`` in the data; tables.D_WINDOW, 0: none or the faction
-# module's): where the card offers it from, your hand (the first copy there; a minion must be
-# playable on the scoring base, an action playable by you) or another base (each of your copies
-# that may move to the scoring base), and its limits: one use per player per scoring of a base
-# (Shinobi [D26]); only as a Special, never an ordinary play (Hidden Ninja [D25])
+# a card's before-scoring Special (``window`` in the data; tables.D_WINDOW, 0: none): where the
+# card offers it from, your hand (the first copy there; a minion must be playable on the scoring
+# base, an action playable by you), another base (each of your copies that may move to the
+# scoring base) or the scoring base (the first of your copies there not used in this window),
+# and its limits: one use per player per scoring of a base (Shinobi [D26]); only as a Special,
+# never an ordinary play (Hidden Ninja [D25]); one use per copy per scoring (Gnome [D26]); one
+# option per candidate of the special's first step, a SEL_MINION, which the option then makes
+# (Gnome's targets)
 WINDOW_HAND, WINDOW_ELSEWHERE, WINDOW_ONCE_PER_PLAYER, WINDOW_ONLY = 1, 2, 4, 8
+WINDOW_HERE, WINDOW_ONCE_PER_CARD, WINDOW_EACH_TARGET = 16, 32, 64
 
 # a base's VP when it scores beyond its places' (``scoring_vp`` in bases.toml; tables.BS_VP_RULE,
 # its number N in BS_VP_ARG): none; each winner gains its power there // N (Factory 436-1337);

@@ -19,8 +19,8 @@ from .layout import (
     Z_DISCARD, Z_HAND,
 )
 from .names import N_TENACIOUS_Z
-from .tables import D_NAME
-from .window import window_only
+from .opcodes import WINDOW_ONLY
+from .tables import D_NAME, D_WINDOW
 
 
 @jit
@@ -187,7 +187,7 @@ def greedy_now(st, p, n):
 @jit
 def special_only(st, c, in_window):
     """A card played only as a before-scoring Special (Hidden Ninja [D25]), outside a window."""
-    return window_only(st, c) and not in_window
+    return st.defs[st.cs[c, C_DEF], D_WINDOW] & WINDOW_ONLY != 0 and not in_window
 
 
 

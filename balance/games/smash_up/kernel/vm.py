@@ -16,15 +16,15 @@ from .board import (
     is_action_card, pick, protect, protect_on_attach, remove, to_discard, touch, use_grant,
 )
 from .layout import (
-    C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_J, F_K, F_M, F_P, F_PC,
-    F_PROC, F_S, F_X, F_Y, F_Z, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL,
+    C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
+    F_PROC, F_S, F_X, F_Y, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL,
     L_DECK, L_DISC, L_HAND, L_SMIN, L_TRIGGERED, O_PLAYED, PB_STEP, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
     PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, S_BASE,
     T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
 )
 from .hosts import host_rule
-from .window import once_per_player
+from .window import chosen
 from .stack import greedy_now, minion_moves_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
     BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
@@ -319,7 +319,7 @@ def window_step(st, d):
     default = k
     if strat[q] == GREEDY:
         for i in range(k):
-            if hooks.special_want(st, q, s, opt[i, 0], opt[i, 1], opt[i, 2]):
+            if hooks.special_want(st, q, s, opt[i, 1], opt[i, 2]):
                 default = i
                 break
     i = pick(st, q, k + 1, default)
@@ -327,10 +327,7 @@ def window_step(st, d):
         fs[d, F_Y] += 1
         return True
     fs[d, F_Y] = 0
-    code, a, b = opt[i, 0], opt[i, 1], opt[i, 2]
-    if once_per_player(st, a):
-        fs[d, F_J] |= 1 << q
-    e = push_frame(st, PR_CARD, q, a, s, H_SPECIAL)
-    fs[e, F_Y], fs[e, F_Z] = code, b
+    e = push_frame(st, PR_CARD, q, opt[i, 1], s, H_SPECIAL)
+    chosen(st, d, q, e, opt[i, 1], opt[i, 2])
     return True
 

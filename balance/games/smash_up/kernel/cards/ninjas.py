@@ -381,7 +381,7 @@ def talent_want(st, p, x):
 
 
 @jit
-def special_want(st, q, s, code, a, b):
+def special_want(st, q, s, a):
     """Use Shinobi (card ``a`` in hand) when it raises ``q``'s vp_now at the scoring base ``s``;
     Hidden Ninja when the highest-printed minion it would play there does."""
     name = st.defs[st.cs[a, C_DEF], D_NAME]

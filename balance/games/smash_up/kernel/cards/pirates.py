@@ -285,7 +285,7 @@ def want(st, p, c):
         return sea_dogs_want(st, p)
     return False  # Full Sail: the baseline keeps it for the Special
 @jit
-def special_want(st, q, s, code, a, b):
+def special_want(st, q, s, a):
     """Move Pirate King ``a`` when its vp_now gain at the scoring base ``s`` exceeds its loss where
     it stands; play Full Sail when its default moves some minion (``baseline.sail_default``)."""
     name = st.defs[st.cs[a, C_DEF], D_NAME]

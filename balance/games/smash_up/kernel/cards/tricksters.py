@@ -11,9 +11,8 @@ Gremlin's triggers are in ``triggers`` (destroyed) and
 (the Hideout's shield, asked by every primitive that affects a minion) and ``board.brownies``
 (run by ``vm`` when a played card's own steps end).
 
-- Gnome's before-scoring Special (window option code 501, ``a`` the Gnome, ``b`` the target):
-  the Gnomes used in the window are listed in the window frame's scratch list ``sc[w]``, their
-  count in its register ``F_K`` (the reference's ``window["used"]``).
+- The current Gnome's before-scoring Special is data (``window``, ``special``; ``kernel.window``
+  lists it, once per target); whether the baseline uses it stays here (``special_want``).
 - Block the Path's named factions: a bit per faction in the attached card's ``C_NAMED``.
 """
 
@@ -28,8 +27,8 @@ from ..board import (
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
-    DECK, DONE, F_C, F_K, F_P, F_Y, F_Z, GREEDY, H_ATTACH, H_SPECIAL, H_TALENT, K_ACTION,
-    L_DECK, L_HAND, L_SACT, L_SMIN, T_PLAYERS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_HAND,
+    DECK, DONE, F_C, F_P, GREEDY, H_ATTACH, H_TALENT, K_ACTION,
+    L_DECK, L_HAND, L_SACT, L_SMIN, T_PLAYERS, Z_ATTACHED, Z_DECK, Z_HAND,
 )
 from ..names import (
     N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
@@ -39,7 +38,6 @@ from ..tables import D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
 from ..choosers import disenchant_pick, seat_faction, vp_without
 from ..triggers import destroy
 
-SP_GNOME = 501
 F_ROBOTS = 4  # catalogue.FACTIONS
 
 
@@ -59,15 +57,6 @@ def card_step(st, d, hook, step):
     elif hook == H_TALENT:
         if name == N_HIDEOUT:
             hideout_use(st, p, c)
-    elif hook == H_SPECIAL:
-        if fs[d, F_Y] == SP_GNOME:
-            w = tv[T_WINDOW] - 1
-            sc[w, fs[w, F_K]] = c
-            fs[w, F_K] += 1
-            vic = stack_empty(1)
-            out = stack_empty(1)
-            vic[0] = fs[d, F_Z]
-            destroy(st, vic, 1, p, False, out)
     return DONE
 
 
@@ -83,16 +72,6 @@ def gnome_targets(st, p, s, out):
             out[k] = m
             k += 1
     return k
-
-
-@jit
-def gnome_used(st, g):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    w = tv[T_WINDOW] - 1
-    for i in range(fs[w, F_K]):
-        if sc[w, i] == g:
-            return True
-    return False
 
 
 @jit
@@ -353,30 +332,9 @@ def talent_want(st, p, x):
 
 
 @jit
-def specials(st, q, s, n):
-    """Current Gnome: (the first Gnome of q on the scoring base not used in this window, each
-    target), targets in board order [D26]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if not current(st):
-        return n
-    g = -1
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if defs[cs[m, C_DEF], D_NAME] == N_GNOME and cs[m, C_CTRL] == q and not gnome_used(st, m):
-            g = m
-            break
-    if g < 0:
-        return n
-    cand = stack_empty(CAP)
-    k = gnome_targets(st, q, s, cand)
-    for i in range(k):
-        opt[n, 0], opt[n, 1], opt[n, 2] = SP_GNOME, g, cand[i]
-        n += 1
-    return n
-
-
-@jit
-def special_want(st, q, s, code, a, b):
-    if code == SP_GNOME:
+def special_want(st, q, s, a, b):
+    """Gnome ``a`` destroys target ``b`` when ``b`` is the highest-power one of another player and
+    that raises ``q``'s vp_now at the scoring base ``s``."""
+    if st.defs[st.cs[a, C_DEF], D_NAME] == N_GNOME:
         return gnome_want(st, q, s, b)
     return False
