@@ -174,6 +174,9 @@ TRI = [("Tricksters", "Ninjas"), ("Pirates", "Tricksters"), ("Tricksters", "Robo
     # the Gnome's once per Gnome per scoring [D26] (1 of 150 games at 3 and at 4 players)
     ('window = "here each_target once_per_card"', 'window = "here each_target"', Rules(players=3), TRI[:3], (117,)),
     ('window = "here each_target once_per_card"', 'window = "here each_target"', Rules(players=4), TRI, (50,)),
+    # Ninja Acolyte's usable test [D37]: only before a minion is played in the Play Cards phase
+    ('usable = ["PHASE_NO_MINION", "MINION_PLAYABLE_HERE"]', 'usable = ["MINION_PLAYABLE_HERE"]', Rules(players=2),
+     NPS[:2], (1, 3, 5)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -503,7 +506,7 @@ def test_every_card_program_is_a_hook_the_reference_gives_that_card(rules):
     from balance.games.smash_up.effects import HOOKS, REFERENCE_TABLES, faction_data
     from balance.games.smash_up.kernel.opcodes import OP_END
     from balance.games.smash_up.kernel.run import switches_on
-    from balance.games.smash_up.kernel.tables import D_PROG, D_WANT, card_tables
+    from balance.games.smash_up.kernel.tables import D_PROG, D_USABLE, D_WANT, card_tables
 
     cat = rules.catalogue()
     defs, _, _, prog = card_tables(cat, switches_on(rules))
@@ -523,6 +526,10 @@ def test_every_card_program_is_a_hook_the_reference_gives_that_card(rules):
             assert (defs[d, D_WANT] > 0) == has_want, card.name
             if has_want:
                 assert card.name in ab.WANT, card.name
+            has_usable = effects is not None and effects.usable is not None
+            assert (defs[d, D_USABLE] > 0) == has_usable, card.name
+            if has_usable:
+                assert card.name in ab.TALENT, card.name
             d += 1
 
 
@@ -761,6 +768,14 @@ def test_a_rules_switch_selects_the_cards_other_program():
     ('[Invader]\nwindow = "elsewhere only"\nspecial = ["SEL_BASE scoring", "MOVE_SELF to=base"]',
      "is for a card played from your hand"),
     ('[Abduction]\nwindow = "elsewhere"\nspecial = ["DRAW me 1"]', "'Abduction' window on a base"),
+    ('[Invader]\nusable = ["PHASE_NO_MINION"]', "'Invader' has a usable test but no talent"),
+    ('[Invader]\ntalent = ["DRAW me 1"]\nusable = ["SELECTED"]', "'Invader' usable step 'SELECTED': reads a "
+     "selection or a played minion"),
+    ('[Invader]\ntalent = ["DRAW me 1"]\nusable = ["HAS_HIT"]', "reads a selection or a played minion"),
+    ('[Invader]\ntalent = ["DRAW me 1"]\nusable = ["SOON"]', "unknown condition"),
+    ('[Abduction]\naction = ["SEL_BASE here", "DRAW me mine_at_base"]', "'Abduction' action step 'SEL_BASE here': "
+     "reads the card in play: not in an action's effect"),
+    ('[Invader]\naction = ["DRAW me 1"]\nwant = ["MINION_PLAYABLE_HERE"]', "reads the card in play: not in a want"),
     ('[Invader]\nwindow = "hand only"\nspecial = ["SEL_BASE scoring", "PLAY_SELF"]', "'Invader' window \"only\" "
      "(never an ordinary play\\) is for an action"),
     ('[Invader]\non_play = ["PLAY_SELF"]', "'Invader' on_play step 'PLAY_SELF': plays the card itself from your "
@@ -772,7 +787,7 @@ def test_a_rules_switch_selects_the_cards_other_program():
      "base"),
     ('[Abduction]\nwindow = "hand"\nspecial = ["SEL_BASE scoring", "MOVE_SELF to=base"]',
      "'Abduction' special: SEL_SELF and MOVE_SELF act on a minion card itself"),
-    ('[Invader]\naction = ["SEL_BASE scoring now"]', "or SEL_BASE scoring"),
+    ('[Invader]\naction = ["SEL_BASE scoring now"]', "SEL_BASE scoring or SEL_BASE here"),
     ('[Invader]\nafter_scoring = ["MOVE_SELF to=there"]', "expected MOVE_SELF mode=may rule=PLACE or MOVE_SELF "
      "to=base"),
     ('[Abduction]\nwindow = "here"\nspecial = ["DRAW me 1"]', "'Abduction' window on a base (elsewhere, here\\): "

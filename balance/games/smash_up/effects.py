@@ -13,7 +13,9 @@ ability resolved, ``after_scoring`` for a minion on a base that just scored: its
 Special, ``after_destroyed`` for a minion just destroyed and ``after_discarded`` for a minion
 discarded from play because its base scored: leaves, "me" its owner, ``CARD_LEAF_OPS`` only,
 and ``special`` for a before-scoring Special, run when its player uses it in the window),
-an optional ``want`` (for an action: when the baseline plays it), its
+an optional ``want`` (for an action: when the baseline plays it), for a card with a ``talent``
+an optional ``usable`` (conditions: when its player may use it; without one its faction module
+says), its
 ``static`` abilities (what it does while in play, read by the kernel's power and protection
 rules), for a play-on action its ``host`` rule and, for a card with a ``special``, its
 ``window``: where the card offers the Special from, ``hand`` (its first copy in your hand; a
@@ -77,7 +79,8 @@ player in turn order after ``me``):
   ``DISCARD played choice`` (its controller discards a card of their choice)
 - for a minion card: ``SEL_SELF`` (the card itself becomes the selection), ``MOVE_SELF mode=may
   rule=PLACE`` (you may move it to another base it may go to; the baseline's by PLACE),
-  ``MOVE_SELF to=base`` (it moves to the chosen base: Pirate King's Special)
+  ``MOVE_SELF to=base`` (it moves to the chosen base: Pirate King's Special), ``SEL_BASE here``
+  (its own base becomes the chosen base, kept after it leaves: Ninja Acolyte's talent)
 - in a ``special`` with ``window = "hand ..."``: ``PLAY_SELF`` (the card itself from your hand,
   at once and using no play: a minion onto the chosen base, an action played)
 - ``IF cond [N]``: the program ends here unless the condition holds (conditions below);
@@ -106,19 +109,18 @@ player in turn order after ``me``):
 - ``REVEAL me``: the top card of your deck (refilled first) becomes the selection; with no card
   the program ends
 - ``SEL_CARD`` with ``pile=discard|hand|hand_of_chosen|deck|revealed|actions_here|actions_on_host|actions_in_play``
-  (your discard pile, your hand, the chosen player's hand, your deck from the top, rebuilt first when empty,
-  the revealed cards, the actions on the card's base but not on minions there [D22], the
-  other actions on the minion it attached to, or every action in play: on bases in slot order,
-  then on minions in board order), ``kind=any|minion|action|microbot``,
-  ``printed<=N``, ``legal=allowed`` (playable on the chosen base), ``by_name`` (one card per
-  name, the first met, listed in data order), ``mode=one|may|up_to:N|any_number|each_may``
-  (each_may: a yes/no per card in pile order) and ``rule=BEST_PRINTED|YES|PREFER|THEIRS`` or a
-  card's own rule (``kernel/choosers.py``: ``GRAVE_ROBBING``, ``DISENCHANT``);
-  PREFER takes the first card with the earliest name of the ``NAMES Card, Card, ...`` step that
-  must follow it, else the first card; THEIRS the first card of another player, else none (the
-  first under mode=one). ``TO_PILE
-  hand|deck|discard`` moves the selected cards to your hand, the top of your deck, or their
-  owner's discard pile
+  (your discard pile, your hand (the card itself too, once returned there), the chosen player's
+  hand, your deck from the top, rebuilt first when empty, the revealed cards, the actions on the
+  card's base but not on minions there [D22], the other actions on the minion it attached to, or
+  every action in play: on bases in slot order, then on minions in board order),
+  ``kind=any|minion|action|microbot``, ``printed<=N``, ``legal=allowed`` (playable on the chosen
+  base), ``by_name`` (one card per name, the first met, listed in data order),
+  ``mode=one|may|up_to:N|any_number|each_may`` (each_may: a yes/no per card in pile order) and
+  ``rule=BEST_PRINTED|YES|PREFER|THEIRS`` or a card's own rule (``kernel/choosers.py``:
+  ``GRAVE_ROBBING``, ``DISENCHANT``); PREFER takes the first card with the earliest name of the
+  ``NAMES Card, Card, ...`` step that must follow it, else the first card; THEIRS the first card
+  of another player, else none (the first under mode=one). ``TO_PILE hand|deck|discard`` moves
+  the selected cards to your hand, the top of your deck, or their owner's discard pile
 - ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
   on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once (none
@@ -189,8 +191,9 @@ PLACE would play your highest-printed minion card from hand, or from your discar
 among the bases it may go to; else the smallest gap), ``THEIR_ACTION`` (the first base
 carrying another player's action, else the first base).
 
-Conditions (for ``IF`` and ``want``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no other minion
-played this turn), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
+Conditions (for ``IF``, ``want`` and ``usable``): ``ALWAYS``, ``NEVER``, ``FIRST_MINION`` (no
+other minion played this turn), ``PHASE_NO_MINION`` (no minion played yet in this Play Cards
+phase), ``HAS_HIT`` (the rule HIT finds another player's minion among the first
 selection's candidates), ``HAND_LE N`` (at most N other cards in hand), ``HAND_HAS_MINION``,
 ``HAND_HAS_MINION_PRINTED_LE N`` (a minion card of printed power <= N in hand), ``HAND_MOST``
 (more cards in hand than every other player [D32]), ``HAND_GT_SOMEONE`` (more than at least one),
@@ -203,7 +206,9 @@ from), ``MOST_MINE_GE N`` (the base with most of your minions holds N or more); 
 after a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the
 first selected card is a minion card), ``SEL_MINION_PRINTED_LE N``; and, for a card in play
 (never in a want), ``ATTACHED_THIS_TURN`` (an action attached in this turn),
-``ALONE_FIRST_HERE`` (you alone have the most power on its base) and ``UNUSED_THIS_TURN``; in
+``ALONE_FIRST_HERE`` (you alone have the most power on its base), ``UNUSED_THIS_TURN`` and
+``MINION_PLAYABLE_HERE`` (the card itself, or a minion card in your hand, could be played on its
+base: Ninja Acolyte [D37]); in
 ``after_played``, of the minion just played: ``PLAYED_BY_OTHER`` (by another player),
 ``PLAYED_ON_BASE`` (on this card's base), ``PLAYED_HERE`` (in play on this card's base now),
 ``PLAYED_WEAKER`` (less power than this card), ``PLAYED_DESTROYABLE`` (in play, and this card
@@ -252,7 +257,8 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "PLAYED_ON_BASE": oc.COND_PLAYED_ON_BASE, "PLAYED_HERE": oc.COND_PLAYED_HERE,
               "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE,
               "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE, "HAND_MOST": oc.COND_HAND_MOST,
-              "HAND_GT_SOMEONE": oc.COND_HAND_GT_SOMEONE}
+              "HAND_GT_SOMEONE": oc.COND_HAND_GT_SOMEONE, "PHASE_NO_MINION": oc.COND_PHASE_NO_MINION,
+              "MINION_PLAYABLE_HERE": oc.COND_MINION_PLAYABLE_HERE}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -339,6 +345,7 @@ class CardEffects:
     hooks: dict
     want: tuple | None
     static: tuple = (0,) * 6
+    usable: tuple | None = None  # a talent's usable test (conditions; None: its faction module's)
 
 
 def _static(where: _Where, texts: list[str]) -> tuple:
@@ -631,15 +638,16 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "SEL_PLAYER":
         expect("others", "rule=OPPONENT")
         row[oc.I_OP] = oc.OP_SEL_PLAYER
-    elif op == "SEL_BASE" and args == ["scoring"]:
-        row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_SCORING
+    elif op == "SEL_BASE" and args in (["scoring"], ["here"]):
+        row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_SCORING if args == ["scoring"] else oc.RULE_HERE
     elif op == "SEL_BASE":  # the forms the cards need (kernel.effects.choose_base, any_base)
         if args[:2] == ["legal=any", "mode=one"] and len(args) == 3 and args[2][5:] in ANY_BASE_RULES:
             row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, ANY_BASE_RULES[args[2][5:]]
         else:
             if args != ["legal=allowed", "mode=may", "rule=PLACE"]:
                 raise where.error(step, "expected SEL_BASE legal=allowed mode=may rule=PLACE, SEL_BASE "
-                                  f"legal=any mode=one rule={'|'.join(ANY_BASE_RULES)} or SEL_BASE scoring")
+                                  f"legal=any mode=one rule={'|'.join(ANY_BASE_RULES)}, SEL_BASE scoring or "
+                                  "SEL_BASE here")
             row[oc.I_OP], row[oc.I_RULE] = oc.OP_SEL_BASE, oc.RULE_PLACE
     elif op == "PLAY_MINION":
         expect()
@@ -767,6 +775,8 @@ def _reads_card_in_play(row) -> bool:
     """The step reads the card itself in play (``REDUCE_BREAKPOINT sel_base`` reads a selection)."""
     if row[oc.I_OP] == oc.OP_REDUCE_BREAKPOINT:
         return row[oc.I_ARG1] == oc.REDUCE_HERE
+    if row[oc.I_OP] == oc.OP_SEL_BASE:
+        return row[oc.I_RULE] == oc.RULE_HERE
     return row[oc.I_OP] in IN_PLAY_STEPS or \
         row[oc.I_OP] in (oc.OP_IF, oc.OP_MAY) and row[oc.I_ARG1] in oc.IN_PLAY_CONDITIONS
 
@@ -798,10 +808,10 @@ def _switched(source: str, name: str, table: dict, switches: frozenset, allowed:
 
 def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> CardEffects:
     table = _switched(source, name, table, switches, SWITCHES)
-    unknown = set(table) - set(HOOKS) - {"want", "static", "host", "window"}
+    unknown = set(table) - set(HOOKS) - {"want", "usable", "static", "host", "window"}
     if unknown:
         raise BalanceError(f"{source}: {name!r} has {', '.join(sorted(unknown))}; allowed: "
-                           f"{', '.join([*HOOKS, 'want', 'static', 'host', 'window', 'if'])}")
+                           f"{', '.join([*HOOKS, 'want', 'usable', 'static', 'host', 'window', 'if'])}")
     window = _window(source, name, table.pop("window", None), "special" in table)
     host = table.pop("host", None)
     if host is not None and host not in HOST_RULES:
@@ -850,8 +860,18 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
                 raise where.error(s, "reads the minion just played: not in a want")
         if "action" not in hooks:
             raise BalanceError(f"{source}: {name!r} has a want but no action")
+    usable = None
+    if "usable" in table:
+        where = _Where(source, name, "usable")
+        usable = tuple(tuple(_condition(where, s, s.split())) for s in table["usable"])
+        for s, row in zip(table["usable"], usable):
+            if row[oc.I_ARG1] in oc.FRAME_CONDITIONS or row[oc.I_ARG1] in READS_SELECTION or _reads_played(row):
+                raise where.error(s, "reads a selection or a played minion: a talent's usable test reads the card "
+                                  "and the board")
+        if "talent" not in hooks:
+            raise BalanceError(f"{source}: {name!r} has a usable test but no talent")
     static = _static(_Where(source, name, "static"), table.get("static", []))
-    return CardEffects(hooks, want, (*static, HOST_RULES.get(host, 0), window))
+    return CardEffects(hooks, want, (*static, HOST_RULES.get(host, 0), window), usable)
 
 
 def _window(source: str, name: str, text, special: bool) -> int:
@@ -1124,12 +1144,13 @@ def _check_window(source: str, card, effects: CardEffects) -> None:
 def assemble(cat, switches=frozenset()):
     """The programs of card list ``cat`` (catalogue order, as ``kernel.tables.card_tables``'s
     definition rows): (prog int64[n, I_N], starts int64[ndefs, N_HOOKS] (a row per hook number, -1:
-    none), wants int64[ndefs] (-1: none), statics int64[ndefs, 6] (``CardEffects.static``), bases
+    none), wants int64[ndefs] and usables int64[ndefs] (a talent's usable test; -1: none), statics
+    int64[ndefs, 6] (``CardEffects.static``), bases
     int64[nbases, N_HOOKS + 3] (``_assemble_bases``)). Program rows start with a lone OP_END at
     row 0, so that a start of 0 never names a program."""
     switches = frozenset(switches)
     rows: list = [[oc.OP_END] + [0] * (oc.I_N - 1)]
-    starts, wants, statics = [], [], []
+    starts, wants, usables, statics = [], [], [], []
     for faction, cards in cat.factions.items():
         data = faction_data(faction, cat.tricksters, switches)
         unknown = set(data) - {c.name for c in cards}
@@ -1138,7 +1159,7 @@ def assemble(cat, switches=frozenset()):
                                f"named {', '.join(sorted(map(repr, unknown)))}")
         for card in cards:
             hook_starts = [-1] * N_HOOKS
-            want, action_selection = -1, None
+            want, usable, action_selection = -1, -1, None
             effects = data.get(card.name)
             _check_play_on(faction_file(faction, cat.tricksters).name, card.name, effects)
             if effects is not None and card.kind != "minion":
@@ -1185,8 +1206,12 @@ def assemble(cat, switches=frozenset()):
                             row[oc.I_ARG2] = action_selection
                         rows.append(row)
                     rows.append([oc.OP_END] + [0] * (oc.I_N - 1))
+                if effects.usable is not None:
+                    usable = len(rows)
+                    rows += [list(row) for row in effects.usable] + [[oc.OP_END] + [0] * (oc.I_N - 1)]
             starts.append(hook_starts)
             wants.append(want)
+            usables.append(usable)
             statics.append(effects.static if effects is not None else (0,) * 6)
     statics = np.array(statics, np.int64).reshape(-1, 6)
     names = [c.name for cards in cat.factions.values() for c in cards]
@@ -1196,4 +1221,4 @@ def assemble(cat, switches=frozenset()):
                            "such name per base; give it to one card name")
     bases = _assemble_bases(cat, rows, switches)
     return (np.array(rows, np.int64), np.array(starts, np.int64).reshape(-1, N_HOOKS),
-            np.array(wants, np.int64), statics, bases)
+            np.array(wants, np.int64), np.array(usables, np.int64), statics, bases)

@@ -38,7 +38,8 @@ from .layout import (
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
     MAX_PLAYERS, MAX_SLOTS,
     P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT,
-    T_FREE_MIN, T_NSLOTS, T_PLAYERS, T_RUNNERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND, Z_MINION,
+    T_FREE_MIN, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_RUNNERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND,
+    Z_MINION,
 )
 from .opcodes import (
     CARD_BY_NAME, CARD_PRINTED_LE, COND_ALONE_FIRST_HERE, COND_ALWAYS, COND_DECK_HAS_ACTION,
@@ -47,7 +48,8 @@ from .opcodes import (
     RULE_STRONGEST_BY_PLACE, RULE_SACRIFICE, RULE_GRAVE_ROBBING, RULE_AUGMENTATION, RULE_RAMPAGE, DRAW_SEL_POWER,
     I_NOT, REDUCE_SEL_POWER, OP_TAKE_NAMED, RULE_CRAWL, RULE_INVASION, RULE_NS_MINE, RULE_POWDERKEG, FLAG_SEL_FIRST,
     RULE_DISENCHANT, RULE_HELP, RULE_THEIRS_OUTRANKED, OP_COUNTERS, COND_HAND_GT_SOMEONE,
-    OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_PLAY_SELF, RULE_SCORING, MOVE_SELF_TO_BASE, PILE_HAND,
+    OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_PLAY_SELF, RULE_SCORING, MOVE_SELF_TO_BASE, PILE_HAND, RULE_HERE,
+    COND_PHASE_NO_MINION, COND_MINION_PLAYABLE_HERE,
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER, TEST_LOWEST_MIXED, FLAG_APPEND, FOR_BASES,
@@ -69,7 +71,7 @@ from .opcodes import (
     VAL_SEL_POWER, WHERE_ANY, WHERE_BASE, WHERE_SEL_BASE,
 )
 from .stack import grant_action, grant_minion, play_action_now, play_minion_now
-from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_WANT
+from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_USABLE, D_WANT
 from .triggers import destroy
 
 MAX_MOVES = CAP * MAX_SLOTS  # (minion, base) pairs of one MOVE
@@ -228,7 +230,7 @@ def step(st, d, hook, pc):
             rule = pg[i, I_RULE]
             fs[d, F_I] = choose_base(st, d, p) if rule == RULE_PLACE else \
                 (fs[tv[T_WINDOW] - 1, F_S] if tv[T_WINDOW] != 0 else -1) if rule == RULE_SCORING else \
-                any_base(st, p, rule)
+                cs[c, C_SLOT] if rule == RULE_HERE else any_base(st, p, rule)
             if fs[d, F_I] < 0:
                 return DONE
         elif op == OP_PLAY_MINION:  # the selected card, at once (no grant used), from its pile
@@ -611,7 +613,7 @@ def select_cards(st, d, i, p):
         n = ln[li]
         for j in range(n):
             x = lst[li, n - 1 - j] if where == PILE_DECK else lst[li, j]
-            if x != fs[d, F_C]:  # an attached card is not among its own pile's others
+            if x != fs[d, F_C] or li < L_SACT:  # an attached card is not among its own pile's others
                 k = admit(st, d, i, p, x, cand, k)
     rule, n = pg[i, I_RULE], 0
     if pg[i, I_MODE] == MODE_EACH_MAY:
@@ -966,6 +968,15 @@ def condition(st, d, p, c, cond, arg):
             if is_minion_card(st, x) and printed(st, x) <= arg:
                 return True
         return False
+    elif cond == COND_PHASE_NO_MINION:  # no minion played yet in this Play Cards phase (Ninja Acolyte)
+        return tv[T_PHASE_MIN] == 0
+    elif cond == COND_MINION_PLAYABLE_HERE:  # the card itself, or a minion in your hand, could go on its base
+        if minion_allowed(st, p, c, cs[c, C_SLOT]):
+            return True
+        for j in range(ln[L_HAND + p]):
+            if is_minion_card(st, lst[L_HAND + p, j]) and minion_allowed(st, p, lst[L_HAND + p, j], cs[c, C_SLOT]):
+                return True
+        return False
     elif cond == COND_HAND_HAS_MINION or cond == COND_DISCARD_HAS_MINION:
         li = L_HAND + p if cond == COND_HAND_HAS_MINION else L_DISC + p
         for j in range(ln[li]):
@@ -1032,8 +1043,22 @@ def played(st, d, p, c, cond):
 def want(st, p, c):
     """The data want of action card ``c`` for seat ``p``: 1 (play it now), 0, or -1 (the card has
     none: its faction module decides)."""
+    return conditions(st, p, c, D_WANT)
+
+
+@jit
+def usable(st, p, c):
+    """The data usable test of card ``c``'s talent for seat ``p``: 1 (usable now), 0, or -1 (the
+    card has none: its faction module decides)."""
+    return conditions(st, p, c, D_USABLE)
+
+
+@jit_inline
+def conditions(st, p, c, column):
+    """The OP_IF rows from ``defs[c's row, column]`` for card ``c`` of seat ``p`` (no frame): 1
+    when every one holds, 0, or -1 when there are none."""
     cs, defs, pg = st.cs, st.defs, st.pg
-    i = defs[cs[c, C_DEF], D_WANT]
+    i = defs[cs[c, C_DEF], column]
     if i < 0:
         return -1
     while pg[i, I_OP] == OP_IF:

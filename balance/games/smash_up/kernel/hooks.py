@@ -73,6 +73,9 @@ def want(st, p, c):
 
 @jit
 def talent_usable(st, p, x):
+    u = effects.usable(st, p, x)
+    if u >= 0:
+        return u == 1
     f = faction_of(st, x)
     if f == 1:
         return dinosaurs.talent_usable(st, p, x)

@@ -106,6 +106,7 @@ RULE_NS_MINE, RULE_POWDERKEG, RULE_DISENCHANT = 26, 27, 28
 RULE_HELP, RULE_THEIRS_OUTRANKED = 29, 30
 # SEL_BASE's: the base about to score (the before-scoring window's; no window: the program ends)
 RULE_SCORING = 31
+RULE_HERE = 32  # SEL_BASE's: the card's own base (a card in play: its talent, before it leaves)
 # OP_MOVE_SELF's (I_ARG1): you may move it to a base of your choice (PLACE), or it moves to the
 # chosen base (SEL_BASE; Pirate King's Special)
 MOVE_SELF_MAY, MOVE_SELF_TO_BASE = 0, 1
@@ -164,11 +165,12 @@ COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAN
     COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION, COND_MOST_MINE_GE, COND_ATTACHED_THIS_TURN, \
     COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN, COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, \
     COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE, COND_HAND_HAS_MINION_PRINTED_LE, \
-    COND_HAND_MOST, COND_HAND_GT_SOMEONE = range(28)
+    COND_HAND_MOST, COND_HAND_GT_SOMEONE, COND_PHASE_NO_MINION, COND_MINION_PLAYABLE_HERE = range(30)
 # conditions that read the running card in play (its attach turn, its once-per-turn use, its
 # base's places): never in a want (in a base's program, UNUSED_THIS_TURN reads "me"'s use of the
 # base this turn, ``layout.P_BASES_USED``)
-IN_PLAY_CONDITIONS = (COND_ATTACHED_THIS_TURN, COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN)
+IN_PLAY_CONDITIONS = (COND_ATTACHED_THIS_TURN, COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN,
+                      COND_MINION_PLAYABLE_HERE)
 # conditions, and steps, that read the minion whose play triggered the card (F_M): after_played only
 PLAYED_CONDITIONS = (COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, COND_PLAYED_HERE, COND_PLAYED_WEAKER,
                      COND_PLAYED_DESTROYABLE)

@@ -26,7 +26,8 @@ D_HOST = D_PROTECT + 1
 # its before-scoring Special's window (data/effects ``window``; opcodes WINDOW_ bits, 0: none or
 # the faction module's)
 D_WINDOW = D_HOST + 1
-D_COLS = D_WINDOW + 1  # a definition row's columns; the state's rows are padded to D_N
+D_USABLE = D_WINDOW + 1  # its talent's usable test (data/effects ``usable``: OP_IF rows; -1: the faction module's)
+D_COLS = D_USABLE + 1  # a definition row's columns; the state's rows are padded to D_N
 D_N = pow2(D_COLS)
 BS_NAME, BS_BREAK, BS_VP0, BS_VP1, BS_VP2 = range(5)
 # a base's data (data/effects/bases.toml): its program start row per hook (-1: none), the power
@@ -75,7 +76,7 @@ def card_tables(cat, switches=()):
     ``rules.SWITCHES``: a switch may change a card's program): see the module docstring."""
     from ..effects import assemble
 
-    prog, starts, wants, statics, base_data = assemble(cat, switches)
+    prog, starts, wants, usables, statics, base_data = assemble(cat, switches)
     rows, decks = [], {}
     triggers = _triggers()
     for f, faction in enumerate(FACTIONS):
@@ -84,7 +85,7 @@ def card_tables(cat, switches=()):
             d = len(rows)
             rows.append((card_code(spec.name), _KIND[spec.kind], spec.power or 0, f,
                          PLAY_ON.get(spec.name, PLAYON_NONE), triggers.get(spec.name, 0),
-                         *starts[d], wants[d], *statics[d]))
+                         *starts[d], wants[d], *statics[d], usables[d]))
             decks[faction] += [d] * spec.copies
     bases = np.array([(BASE_NAMES.index(b.name), b.breakpoint, *b.vp, *base_data[i])
                       for i, b in enumerate(cat.bases)], np.int64)

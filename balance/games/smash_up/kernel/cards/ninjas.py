@@ -25,12 +25,13 @@ from ..hosts import hit_unscored, their_action_base
 from ..layout import (
     C_CTRL, C_DEF, C_ENTERED, C_HOST, C_SLOT, C_TALENT, C_ZONE, CAP, DONE, F_C, F_I,
     F_P, F_Y, F_Z, GREEDY, H_ACTION, H_TALENT, L_HAND, L_SMIN, MAX_PLAYERS, MAX_SLOTS,
-    S_CANCEL, T_MICROBOTS, T_NSLOTS, T_PHASE_MIN, Z_HAND, Z_MINION,
+    S_CANCEL, T_MICROBOTS, T_NSLOTS, Z_HAND, Z_MINION,
 )
 from ..names import (
     N_ASSASSIN, N_DISGUISE, N_HIDDEN_NINJA, N_INFILTRATE, N_NINJA_ACOLYTE, N_POISON, N_SHINOBI, N_SMOKE_BOMB,
 )
 from ..choosers import action_targets
+from ..effects import usable
 from ..stack import play_minion_now
 from ..tables import D_NAME, D_PER_NAME
 
@@ -76,9 +77,7 @@ def card_step(st, d, hook, step):
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
     if hook == H_TALENT:
-        if name == N_NINJA_ACOLYTE:
-            acolyte_use(st, p, c)
-        elif name == N_INFILTRATE:
+        if name == N_INFILTRATE:
             s = cs[c, C_SLOT]
             discard_attached(st, c)
             ss[s, S_CANCEL] |= 1 << p  # for everyone, until the start of p's next turn
@@ -89,35 +88,6 @@ def card_step(st, d, hook, step):
 
 
 # ---- minions ---------------------------------------------------------------------------------------
-
-
-@jit
-def acolyte_usable(st, p, x):
-    """No minion yet in this Play Cards phase, and something could be played here after [D37]."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    if tv[T_PHASE_MIN] != 0:
-        return False
-    s = cs[x, C_SLOT]
-    if minion_allowed(st, p, x, s):
-        return True
-    for i in range(ln[L_HAND + p]):
-        c = lst[L_HAND + p, i]
-        if is_minion_card(st, c) and minion_allowed(st, p, c, s):
-            return True
-    return False
-
-
-@jit
-def acolyte_use(st, p, x):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    s = cs[x, C_SLOT]
-    return_to_hand(st, x)
-    cards = stack_empty(CAP)
-    k = hand_minions(st, p, s, cards)
-    if k == 0:
-        return
-    i = pick(st, p, k, best_printed(st, cards, k))
-    play_minion_now(st, p, cards[i], s, Z_HAND)  # not a grant: the free minion play stays open
 
 
 @jit
@@ -140,7 +110,7 @@ def acolyte_want(st, p, x):
             a = lst[L_SMIN + t, i]
             if cs[a, C_CTRL] != p or defs[cs[a, C_DEF], D_NAME] != N_NINJA_ACOLYTE or cs[a, C_TALENT] != 0:
                 continue
-            if acolyte_usable(st, p, a) and minion_allowed(st, p, card, t):
+            if usable(st, p, a) == 1 and minion_allowed(st, p, card, t):  # its data test
                 seen = False
                 for j in range(n):
                     if slots[j] == t:
@@ -366,10 +336,7 @@ def want(st, p, c):
 @jit
 def talent_usable(st, p, x):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    name = defs[cs[x, C_DEF], D_NAME]
-    if name == N_NINJA_ACOLYTE:
-        return acolyte_usable(st, p, x)
-    return name == N_INFILTRATE
+    return defs[cs[x, C_DEF], D_NAME] == N_INFILTRATE
 
 
 @jit
