@@ -184,9 +184,10 @@ def greedy_now(st, p, n):
     return 0
 
 
-@jit
+@jit_inline
 def special_only(st, c, in_window):
-    """A card played only as a before-scoring Special (Hidden Ninja [D25]), outside a window."""
+    """A card played only as a before-scoring Special (``window = "hand only"``: Hidden Ninja
+    [D25]), outside a window: not playable."""
     return st.defs[st.cs[c, C_DEF], D_WINDOW] & WINDOW_ONLY != 0 and not in_window
 
 

@@ -39,7 +39,6 @@ from .layout import (
     MV_TALENT, MV_CTGY, K_DUAL, T_MEMO, T_MEMO_P, MAX_PLAYERS, MAX_SLOTS, L_TRIGGERED, P_TENACIOUS_Z, Z_ATTACHED,
     PB_CHOICE, PB_END, PB_MINION, PB_MOVE, PB_PLAY, PB_SCORE, PB_SETUP, PB_START, PB_TALENTS, PB_WANT,
 )
-from .window import window_only
 from .names import N_MICROBOT_ALPHA, N_MICROBOT_FIXER, N_TENACIOUS_Z
 from .triggers import leaf
 from .tables import (
@@ -48,6 +47,7 @@ from .tables import (
 from . import hooks
 from .stack import (
     add_option, card_slots, minion_cards, minion_moves, play_minion_now, push_base_frame, push_frame, push_move,
+    special_only,
 )
 from .vm import in_play_by_order, run, still_in_play
 
@@ -152,7 +152,7 @@ def play_moves(st, p):
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
             c = lst[L_HAND + p, i]
-            if is_action_card(st, c) and not window_only(st, c):
+            if is_action_card(st, c) and not special_only(st, c, False):
                 n = add_option(opt, n, MV_ACTION, c, -1)
     if rs[R_MODE] & MODE_CARDS:
         n = talent_moves(st, p, n)
@@ -251,7 +251,7 @@ def greedy_choice(st, p):
     if (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p):
         for i in range(ln[L_HAND + p]):
             c = lst[L_HAND + p, i]
-            if is_action_card(st, c) and not window_only(st, c):
+            if is_action_card(st, c) and not special_only(st, c, False):
                 t0 = cycles() if PROBE else 0
                 yes = hooks.want(st, p, c)
                 if PROBE:

@@ -12,7 +12,6 @@ from .layout import (
 )
 from .opcodes import (
     WINDOW_EACH_TARGET, WINDOW_ELSEWHERE, WINDOW_HAND, WINDOW_HERE, WINDOW_ONCE_PER_CARD, WINDOW_ONCE_PER_PLAYER,
-    WINDOW_ONLY,
 )
 from .tables import D_PROG, D_WINDOW
 
@@ -98,13 +97,6 @@ def insert(keys, cards, k, key, c):
         j -= 1
     keys[j], cards[j] = key, c
     return k + 1
-
-
-@jit_inline
-def window_only(st, c):
-    """Card ``c`` is played only as a before-scoring Special, never as an ordinary play (Hidden
-    Ninja [D25])."""
-    return st.defs[st.cs[c, C_DEF], D_WINDOW] & WINDOW_ONLY != 0
 
 
 @jit

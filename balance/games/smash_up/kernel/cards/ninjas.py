@@ -9,7 +9,8 @@ arrays, never in ``opt``: ``want``/``special_want`` are called while the caller 
 ``opt`` rows.
 
 The before-scoring Specials of Shinobi and Hidden Ninja are data too (``window``, ``special``;
-``kernel.window`` lists them); whether the baseline uses one stays here (``special_want``).
+``kernel.window`` lists them), as is Ninja Acolyte's talent (``usable``, ``talent``); whether
+the baseline uses one stays here (``special_want``, ``acolyte_want``).
 """
 
 from balance.core._jit import jit_widened as jit
