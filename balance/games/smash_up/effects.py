@@ -25,8 +25,8 @@ your copies on the scoring base not used in this window), then any of ``once_per
 such use per player per scoring of a base: Shinobi [D26]), ``only`` (an action played only so,
 never as an ordinary play: Hidden Ninja [D25]), ``once_per_card`` (one use per copy per
 scoring: the Gnome [D26]) and ``each_target`` (one option per candidate of the special's first
-step, a SEL_MINION with mode=one, which the option then makes: the Gnome's targets). The window lists
-the data's Specials in definition order (``kernel/window.py``); whether the baseline uses one
+step, a SEL_MINION with mode=one, which the option then makes: the Gnome's targets). The
+window lists the data's Specials in definition order (``kernel/window.py``); whether the baseline uses one
 stays its faction module's ``special_want``. A step is a string: the opcode, then its
 operands, bare or ``key=value``::
 
@@ -318,7 +318,7 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
 WINDOW_SOURCES = {"hand": oc.WINDOW_HAND, "elsewhere": oc.WINDOW_ELSEWHERE, "here": oc.WINDOW_HERE}
 WINDOW_LIMITS = {"once_per_player": oc.WINDOW_ONCE_PER_PLAYER, "only": oc.WINDOW_ONLY,
                  "once_per_card": oc.WINDOW_ONCE_PER_CARD, "each_target": oc.WINDOW_EACH_TARGET}
-# steps for a Special only: the card itself from your hand, or from another base
+# steps for a Special only, and the window source they need: PLAY_SELF plays the card from your hand
 SPECIAL_STEPS = {oc.OP_PLAY_SELF: oc.WINDOW_HAND}
 
 
@@ -875,8 +875,8 @@ def _card_effects(source: str, name: str, table: dict, switches: frozenset) -> C
 
 
 def _window(source: str, name: str, text, special: bool) -> int:
-    """A card's ``window`` (opcodes.WINDOW_* bits; 0: none): ``hand`` or ``elsewhere``, then any
-    of ``once_per_player`` and ``only``. A card has a window exactly when it has a special."""
+    """A card's ``window`` (opcodes.WINDOW_* bits; 0: none): a source of ``WINDOW_SOURCES``, then
+    any of ``WINDOW_LIMITS``. A card has a window exactly when it has a special."""
     if text is None:
         if special:
             raise BalanceError(f"{source}: {name!r} has a special but no window: give window = "
