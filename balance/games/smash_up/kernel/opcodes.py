@@ -167,8 +167,8 @@ COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAN
     COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE, COND_HAND_HAS_MINION_PRINTED_LE, \
     COND_HAND_MOST, COND_HAND_GT_SOMEONE, COND_PHASE_NO_MINION, COND_MINION_PLAYABLE_HERE = range(30)
 # conditions that read the running card in play (its attach turn, its once-per-turn use, its
-# base's places, what may be played on its base): never in a want (in a base's program, UNUSED_THIS_TURN reads "me"'s use of the
-# base this turn, ``layout.P_BASES_USED``)
+# base's places, what may be played on its base): never in a want (in a base's program,
+# UNUSED_THIS_TURN reads "me"'s use of the base this turn, ``layout.P_BASES_USED``)
 IN_PLAY_CONDITIONS = (COND_ATTACHED_THIS_TURN, COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN,
                       COND_MINION_PLAYABLE_HERE)
 # conditions, and steps, that read the minion whose play triggered the card (F_M): after_played only
