@@ -100,6 +100,18 @@ def insert(lst, ln, li, pos, x):
     ln[li] += 1
 
 
+@jit_inline
+def insert_sorted(keys, cards, k, key, c):
+    """Insert (key, c) into ``keys[:k]``/``cards[:k]``, kept sorted by key, after any equal key
+    (insertion sort: the lists are short); returns the new count."""
+    j = k
+    while j > 0 and keys[j - 1] > key:
+        keys[j], cards[j] = keys[j - 1], cards[j - 1]
+        j -= 1
+    keys[j], cards[j] = key, c
+    return k + 1
+
+
 @jit
 def shuffle(lst, ln, li, states):
     """Fisher-Yates from the chance stream (slot 0), as the reference's ``Game.shuffle``."""

@@ -22,7 +22,7 @@ from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN,
     R_PLAYERS, R_VP_TO_WIN, active,
     can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
-    leave, pick, places, pop, position, push, remove, shuffle, to_discard, vp_now,
+    insert_sorted, leave, pick, places, pop, position, push, remove, shuffle, to_discard, vp_now,
     CNT_N, breakpoint_of, power_counts, slot_power,
 )
 from .layout import (
@@ -174,13 +174,7 @@ def talent_moves(st, p, n):
         x = lst[L_TRIGGERED + p, i]
         if not talent_ready(st, p, x):
             continue
-        key = board_order(st, x)
-        j = k  # insertion sort: the list is short
-        while j > 0 and keys[j - 1] > key:
-            keys[j], cards[j] = keys[j - 1], cards[j - 1]
-            j -= 1
-        keys[j], cards[j] = key, x
-        k += 1
+        k = insert_sorted(keys, cards, k, board_order(st, x), x)
     for i in range(k):
         n = add_option(opt, n, MV_TALENT, cards[i], cs[cards[i], C_SLOT])
     return n

@@ -5,7 +5,7 @@ uses one stays its faction module's ``special_want``."""
 from balance.core._jit import jit_inline, stack_empty
 from balance.core._jit import jit_widened as jit
 
-from .board import affectable, can_move, can_play_actions, is_action_card, minion_allowed
+from .board import affectable, can_move, can_play_actions, insert_sorted, is_action_card, minion_allowed
 from .effects import candidates
 from .layout import (
     C_CTRL, C_DEF, CAP, F_J, F_K, F_PC, H_SPECIAL, L_HAND, L_SMIN, MAX_SLOTS, T_NSLOTS, T_WINDOW, unpack,
@@ -40,9 +40,9 @@ def data_specials(st, q, s, n):
             continue
         if not (used and bits & WINDOW_ONCE_PER_PLAYER) and \
                 (can_play_actions(st, q) if is_action_card(st, c) else minion_allowed(st, q, c, s)):
-            k = insert(keys, cards, k, key, c)
+            k = insert_sorted(keys, cards, k, key, c)
         else:  # the first copy decides: a later one is not offered in its place
-            k = insert(keys, cards, k, key, -1)
+            k = insert_sorted(keys, cards, k, key, -1)
     for t in range(tv[T_NSLOTS]):
         for i in range(ln[L_SMIN + t]):
             m = lst[L_SMIN + t, i]
@@ -51,10 +51,10 @@ def data_specials(st, q, s, n):
                 continue
             key = cs[m, C_DEF] * KEY
             if t != s and bits & WINDOW_ELSEWHERE and affectable(st, m, q, False) and can_move(st, q, m, s):
-                k = insert(keys, cards, k, key + 1 + t * CAP + i, m)
+                k = insert_sorted(keys, cards, k, key + 1 + t * CAP + i, m)
             elif t == s and bits & WINDOW_HERE and not seen(keys, k, key + 1, key + KEY) \
                     and not (bits & WINDOW_ONCE_PER_CARD and used_here(sc, fs, w, m)):
-                k = insert(keys, cards, k, key + 1 + t * CAP + i, m)  # the first unused copy only
+                k = insert_sorted(keys, cards, k, key + 1 + t * CAP + i, m)  # the first unused copy only
     targets = stack_empty(CAP)
     for i in range(k):
         c = cards[i]
@@ -86,17 +86,6 @@ def seen(keys, k, lo, hi):
         if lo <= keys[i] < hi:
             return True
     return False
-
-
-@jit_inline
-def insert(keys, cards, k, key, c):
-    """Insert (key, c) into ``keys[:k]``/``cards[:k]`` sorted by key (a few entries); the count."""
-    j = k
-    while j > 0 and keys[j - 1] > key:
-        keys[j], cards[j] = keys[j - 1], cards[j - 1]
-        j -= 1
-    keys[j], cards[j] = key, c
-    return k + 1
 
 
 @jit

@@ -22,20 +22,21 @@ from balance.core._jit import stack_empty
 from ..layout import unpack
 from ..baseline import hit, opponent
 from ..board import (
-    R_TRICKSTERS_2012, actions_in_play, count_on, destroyable, insert, is_minion_card, minion_allowed, pick, power,
+    R_TRICKSTERS_2012, actions_in_play, destroyable, insert, is_minion_card, minion_allowed, pick, power,
     push, remove, shuffle, track_triggered, vp_now,
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
-    DECK, DONE, F_C, F_P, GREEDY, H_ATTACH, H_TALENT, K_ACTION,
+    DECK, DONE, F_C, F_P, GREEDY, H_ATTACH, H_SPECIAL, H_TALENT, K_ACTION,
     L_DECK, L_HAND, L_SACT, L_SMIN, T_PLAYERS, Z_ATTACHED, Z_DECK, Z_HAND,
 )
 from ..names import (
     N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
     N_PAY_THE_PIPER, N_PIXIE,
 )
-from ..tables import D_KIND, D_NAME, D_PLAYON, PLAYON_BASE
+from ..tables import D_KIND, D_NAME, D_PLAYON, D_PROG, PLAYON_BASE
 from ..choosers import disenchant_pick, seat_faction, vp_without
+from ..effects import candidates
 from ..triggers import destroy
 
 F_ROBOTS = 4  # catalogue.FACTIONS
@@ -62,23 +63,13 @@ def card_step(st, d, hook, step):
 
 # ---- 3. Gnome ------------------------------------------------------------------------------------
 @jit
-def gnome_targets(st, p, s, out):
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    n = count_on(st, p, s)
-    k = 0
-    for i in range(ln[L_SMIN + s]):
-        m = lst[L_SMIN + s, i]
-        if power(st, m) < n and destroyable(st, m, p, False):
-            out[k] = m
-            k += 1
-    return k
-
-
-@jit
-def gnome_want(st, q, s, target):
+def gnome_want(st, q, s, g, target):
+    """Gnome ``g`` (on the scoring base ``s``) destroys ``target`` when it is, among the targets its
+    special's selector lists (``effects.candidates``, as the window does), another player's of the
+    highest power (the earliest in play on ties) and that raises ``q``'s vp_now there."""
     cs = st.cs
     cand = stack_empty(CAP)
-    k = gnome_targets(st, q, s, cand)
+    k = candidates(st, -1, st.defs[cs[g, C_DEF], D_PROG + H_SPECIAL], q, g, False, cand)
     best, bk = -1, (0, 0)
     for i in range(k):
         m = cand[i]
@@ -336,5 +327,5 @@ def special_want(st, q, s, a, b):
     """Gnome ``a`` destroys target ``b`` when ``b`` is the highest-power one of another player and
     that raises ``q``'s vp_now at the scoring base ``s``."""
     if st.defs[st.cs[a, C_DEF], D_NAME] == N_GNOME:
-        return gnome_want(st, q, s, b)
+        return gnome_want(st, q, s, a, b)
     return False
