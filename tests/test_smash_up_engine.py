@@ -57,6 +57,44 @@ def test_thousands_of_games_equal_the_reference(players, strategy):
     _same_games_as_the_reference(players, strategy, 2026, 0, 1000)
 
 
+# Seats mixing every strategy, the planner at weights other than the baseline's (which would make
+# it greedy): at 4 players its two extremes, ignoring the base about to score or the rivals' VP.
+MIXED_SEATS = {2: ("planner:ready=400,deny=50", "random"),
+               3: ("planner:ready=100,deny=0", "greedy", "random"),
+               4: ("random", "planner:ready=0,deny=300", "greedy", "planner:ready=600,deny=0")}
+
+
+def _mixed_games_equal_the_reference(players, factions, seed, n):
+    """Every game of a chunk with ``MIXED_SEATS``: the reference (``play_game``, which draws or
+    drafts the sides itself) gives the same sides, scores, length, outcome and winner."""
+    from balance.games.smash_up.reference import play_game
+
+    rules = Rules(players=players, factions=factions)
+    strategies = [parse_strategy(s, STRATEGIES) for s in MIXED_SEATS[players]]
+    chunk = Engine(rules, strategies).play(seed=seed, first_game=0, n_games=n)
+    for i in range(n):
+        ref = play_game(rules, strategies, seed, i)
+        assert [int(s) for s in chunk.sides[i]] == ref.sides, i
+        assert ([int(v) for v in chunk.scores[i]], int(chunk.length[i]), int(chunk.outcome[i])) \
+            == (ref.scores, ref.length, ref.outcome), i
+        assert [int(w) for w in chunk.win_units[i]] == ref.win_units, i
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_mixed_seats_with_the_planner_play_the_references_games(players):
+    _mixed_games_equal_the_reference(players, "drawn", 11, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("factions", ["drawn", "draft"])
+def test_thousands_of_games_with_every_strategy_equal_the_reference(players, factions):
+    """1,000 games per player count with the planner (at weights that are not greedy's), greedy
+    and random in one game, sides drawn per game; 300 more with the sides drafted by the seats'
+    strategies (the draft changes only who holds which factions)."""
+    _mixed_games_equal_the_reference(players, factions, 2027, 1000 if factions == "drawn" else 300)
+
+
 def test_swapped_cards_play_the_references_games():
     """Per-faction substitutions (rules key swap) change the decks both engines build: the
     Robots play 6 Zapbots and no Microbot Alpha, the Wizards a second Portal for a Neophyte."""
