@@ -177,6 +177,9 @@ TRI = [("Tricksters", "Ninjas"), ("Pirates", "Tricksters"), ("Tricksters", "Robo
     # Ninja Acolyte's usable test [D37]: only before a minion is played in the Play Cards phase
     ('usable = ["PHASE_NO_MINION", "MINION_PLAYABLE_HERE"]', 'usable = ["MINION_PLAYABLE_HERE"]', Rules(players=2),
      NPS[:2], (1, 3, 5)),
+    # Neophyte's revealed action: into your hand unless you would play it (without alt=hand it stays on top)
+    ('"PLAY_ACTION alt=hand mode=may rule=WANT"', '"PLAY_ACTION mode=may rule=WANT"', Rules(players=2), WIZ,
+     (6, 14, 17)),
 ])
 def test_named_rules_decide_greedy_games(request, tmp_path, monkeypatch, text, swap, rules, factions, games):
     """The hand-written defaults that data names (``rule=NAME``: the bases' MOVE rules in
@@ -492,6 +495,25 @@ def test_before_scoring_specials_act_and_match(monkeypatch):
     assert len(used) == 6 and all(n > 0 for n in used.values()), used
 
 
+def test_neophyte_takes_every_option_and_matches(monkeypatch):
+    """Neophyte's revealed action (its PLAY_ACTION, data; the default asks the card's want from
+    ``vm.offer``) goes to hand and is played by greedy seats, and also stays on top for random
+    ones, in these games (counted in the reference); the kernel plays each game alike: 2-4
+    players, both strategies, seats holding Wizards, 12 games per cell (72 games)."""
+    taken = set()
+    for cls in (Greedy, Random):
+        def recorded(self, g, p, key, options, default, pick=cls.pick):
+            i = pick(self, g, p, key, options, default)
+            if key == "Neophyte":
+                taken.add((type(self).__name__, options[i]))
+            return i
+        monkeypatch.setattr(cls, "pick", recorded)
+    _match_at_every_count([("Wizards", "Robots"), ("Wizards", "Zombies"), ("Pirates", "Wizards"),
+                           ("Ninjas", "Wizards")], 5, 12)
+    assert taken == {("Greedy", "hand"), ("Greedy", "play"), ("Random", "hand"), ("Random", "play"),
+                     ("Random", None)}, taken
+
+
 # ---- card effects as data (smash_up/effects.py, data/effects/*.toml) ------------------------------
 EFFECT_RULES = [Rules(), Rules(tricksters="2012"), Rules(collector_excludes_collectors=True),
                 Rules(tiger_assassin_any_base=True)]
@@ -796,6 +818,24 @@ def test_a_rules_switch_selects_the_cards_other_program():
      "special's first step must be a SEL_MINION with mode=one"),
     ('[Invader]\nwindow = "here each_target"\nspecial = ["SEL_MINION where=here legal=destroy mode=may rule=HIT", '
      '"DESTROY"]', "first step must be a SEL_MINION with mode=one"),
+    # PLAY_ACTION (Neophyte): its options, and a selection known to be an action card, from a pile
+    ('[Invader]\non_play = ["REVEAL me", "IF SEL_IS_ACTION", "PLAY_ACTION alt=hand mode=may rule=HIT"]',
+     "'Invader' on_play step 'PLAY_ACTION alt=hand mode=may rule=HIT': expected PLAY_ACTION"),
+    ('[Invader]\non_play = ["REVEAL me", "IF SEL_IS_ACTION", "PLAY_ACTION alt=discard mode=may rule=WANT"]',
+     "alt=hand\\] mode=may|one rule=WANT"),
+    ('[Invader]\non_play = ["PLAY_ACTION mode=may rule=WANT"]', "needs an earlier step that chooses its cards"),
+    ('[Invader]\non_play = ["REVEAL me", "PLAY_ACTION mode=one rule=WANT"]', "plays the selected card as an "
+     "action: select with kind=action, or give IF SEL_IS_ACTION before it"),
+    ('[Invader]\non_play = ["REVEAL me", "IF not SEL_IS_ACTION", "PLAY_ACTION mode=one rule=WANT"]',
+     "give IF SEL_IS_ACTION before it"),
+    ('[Invader]\non_play = ["REVEAL me", "IF SEL_IS_ACTION skip=1", "DRAW me 1", "PLAY_ACTION mode=one rule=WANT"]',
+     "give IF SEL_IS_ACTION before it"),
+    ('[Invader]\non_play = ["REVEAL me", "IF SEL_IS_ACTION", "SEL_MINION where=here legal=affect mode=one rule=HIT", '
+     '"PLAY_ACTION mode=one rule=WANT"]', "give IF SEL_IS_ACTION before it"),
+    ('[Invader]\non_play = ["TAKE_TOP me 2", "SEL_CARD pile=revealed kind=action mode=one rule=YES", '
+     '"PLAY_ACTION mode=one rule=WANT"]', "plays a card from a pile, not one of the revealed cards"),
+    ('[Invader]\non_play = ["SEL_CARD pile=discard kind=action mode=one rule=YES", "IF SEL_IS_ACTION", "DRAW me 1"]\n'
+     'want = ["SEL_IS_ACTION"]', "want step 'SEL_IS_ACTION': reads a running card's selection: not in a want"),
 ])
 def test_bad_effect_data_is_refused_with_a_message_naming_it(tmp_path, monkeypatch, text, message):
     from balance.core.errors import BalanceError

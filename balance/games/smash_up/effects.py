@@ -124,7 +124,12 @@ player in turn order after ``me``):
 - ``SEL_PLAYER others rule=OPPONENT`` (most VP, the next in turn order on ties)
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
   on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once (none
-  selected: the program ends). ``SEL_BASE scoring``: the base about to score (in a
+  selected: the program ends). ``PLAY_ACTION [alt=hand] mode=may|one rule=WANT``: you may play
+  the selected action card at once as an extra action, from where it is; ``alt=hand`` offers to
+  put it into your hand instead (listed first), ``mode=may`` to decline (listed last: it stays
+  where it is). The options are in that order, "play" only while you may play it now. The
+  baseline plays it when it would play the card from its hand (the card's want), else takes
+  the first option (Neophyte). ``SEL_BASE scoring``: the base about to score (in a
   before-scoring window; outside one the program ends).
   ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
   of your minions (the lower slot on ties); ``rule=CROP_CIRCLES``: the one where returning the
@@ -204,7 +209,8 @@ selection or MOVE has a candidate), ``V_RISES`` (the first selection's POWER_TEM
 (your deck holds an action card; an empty deck: your discard pile, which a search rebuilds it
 from), ``MOST_MINE_GE N`` (the base with most of your minions holds N or more); in a program
 after a selection (never in a want), ``SELECTED`` (something was chosen), ``SEL_IS_MINION`` (the
-first selected card is a minion card), ``SEL_MINION_PRINTED_LE N``; and, for a card in play
+first selected card is a minion card), ``SEL_IS_ACTION`` (an action card; Pixie is both),
+``SEL_MINION_PRINTED_LE N``; and, for a card in play
 (never in a want), ``ATTACHED_THIS_TURN`` (an action attached in this turn),
 ``ALONE_FIRST_HERE`` (you alone have the most power on its base), ``UNUSED_THIS_TURN`` and
 ``MINION_PLAYABLE_HERE`` (the card itself, or a minion card in your hand, could be played on its
@@ -258,7 +264,7 @@ CONDITIONS = {"ALWAYS": oc.COND_ALWAYS, "NEVER": oc.COND_NEVER, "FIRST_MINION": 
               "PLAYED_WEAKER": oc.COND_PLAYED_WEAKER, "PLAYED_DESTROYABLE": oc.COND_PLAYED_DESTROYABLE,
               "HAND_HAS_MINION_PRINTED_LE": oc.COND_HAND_HAS_MINION_PRINTED_LE, "HAND_MOST": oc.COND_HAND_MOST,
               "HAND_GT_SOMEONE": oc.COND_HAND_GT_SOMEONE, "PHASE_NO_MINION": oc.COND_PHASE_NO_MINION,
-              "MINION_PLAYABLE_HERE": oc.COND_MINION_PLAYABLE_HERE}
+              "MINION_PLAYABLE_HERE": oc.COND_MINION_PLAYABLE_HERE, "SEL_IS_ACTION": oc.COND_SEL_IS_ACTION}
 # the conditions that read the first selection (SEL_MINION or MOVE) of the card's action: the
 # opcodes it may be
 READS_SELECTION = {oc.COND_HAS_HIT: (oc.OP_SEL_MINION,), oc.COND_HAS_BEST_MOVE: (oc.OP_MOVE,),
@@ -312,7 +318,7 @@ OPCODES = ("DRAW", "GAIN_VP", "DISCARD", "DECK_OPS", "GRANT_MINION", "GRANT_ACTI
            "MAY", "SEL_MINION", "DESTROY", "RETURN", "BOTTOM", "POWER_TEMP", "MOVE", "REVEAL",
            "SEL_CARD", "TO_PILE", "SEL_PLAYER", "SEL_BASE", "PLAY_MINION", "FOR", "NEXT", "TAKE_TOP",
            "RESTACK", "NAMES", "SEL_HOST", "REDUCE_BREAKPOINT", "SEL_PLAYED", "SEL_SELF", "MOVE_SELF", "TAKE_NAMED",
-           "COUNTERS", "PLAY_SELF")
+           "COUNTERS", "PLAY_SELF", "PLAY_ACTION")
 # a card's ``window`` (its before-scoring Special; opcodes.WINDOW_*): where it offers it from, then
 # its limits
 WINDOW_SOURCES = {"hand": oc.WINDOW_HAND, "elsewhere": oc.WINDOW_ELSEWHERE, "here": oc.WINDOW_HERE}
@@ -652,6 +658,12 @@ def _step(where: _Where, step: str) -> list[int]:
     elif op == "PLAY_MINION":
         expect()
         row[oc.I_OP] = oc.OP_PLAY_MINION
+    elif op == "PLAY_ACTION":
+        alt = args[:1] == ["alt=hand"]
+        if args[alt:] not in (["mode=may", "rule=WANT"], ["mode=one", "rule=WANT"]):
+            raise where.error(step, "expected PLAY_ACTION [alt=hand] mode=may|one rule=WANT")
+        row[oc.I_OP] = oc.OP_PLAY_ACTION
+        row[oc.I_ARG1] = (oc.PLAY_ALT_HAND if alt else 0) | (oc.PLAY_MAY if args[alt] == "mode=may" else 0)
     elif op in ("SEL_HOST", "SEL_PLAYED", "SEL_SELF"):
         expect()
         row[oc.I_OP] = {"SEL_HOST": oc.OP_SEL_HOST, "SEL_PLAYED": oc.OP_SEL_PLAYED, "SEL_SELF": oc.OP_SEL_SELF}[op]
@@ -683,7 +695,7 @@ def _step(where: _Where, step: str) -> list[int]:
 _NEEDS = {oc.OP_DESTROY: ("minions",), oc.OP_RETURN: ("minions",), oc.OP_BOTTOM: ("minions",),
           oc.OP_POWER_TEMP: ("minions",), oc.OP_COUNTERS: ("minions",), oc.OP_TO_PILE: ("cards",),
           oc.OP_SEL_BASE: ("cards",),
-          oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_RESTACK: ("revealed cards",),
+          oc.OP_PLAY_MINION: ("cards", "base"), oc.OP_PLAY_ACTION: ("cards",), oc.OP_RESTACK: ("revealed cards",),
           oc.OP_SLEEP: ("player",)}
 _MAKES = {oc.OP_SEL_MINION: "minions", oc.OP_SEL_HOST: "minions", oc.OP_SEL_PLAYED: "minions",
           oc.OP_SEL_SELF: "minions",
@@ -721,8 +733,13 @@ def _needs(row) -> tuple:
 def _check_order(where: _Where, steps: list[str], rows) -> None:
     made = set()
     revealed_selection = False  # the last card selection is of revealed cards (in no pile)
+    actions_selected = False  # ... is known to hold only action cards
     for j, (text, row) in enumerate(zip(steps, rows)):
         op = row[oc.I_OP]
+        if _MAKES.get(op) in ("cards", "minions"):  # a new selection
+            actions_selected = op == oc.OP_SEL_CARD and row[oc.I_TEST] == oc.KIND_ACTION
+        if op == oc.OP_IF and row[oc.I_ARG1] == oc.COND_SEL_IS_ACTION and not row[oc.I_NOT] and row[oc.I_ARG3] == 0:
+            actions_selected = True  # the program ends unless the selected card is an action
         if op == oc.OP_SEL_CARD:
             if row[oc.I_WHERE] == oc.PILE_REVEALED and row[oc.I_LEGAL] == oc.LEGAL_ALLOWED:
                 raise where.error(text, "legal=allowed reads a pile, not the revealed cards")
@@ -733,7 +750,7 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
         if op == oc.OP_NAMES and (j == 0 or rows[j - 1][oc.I_RULE] != oc.RULE_PREFER
                                   or rows[j - 1][oc.I_OP] != oc.OP_SEL_CARD):
             raise where.error(text, "NAMES must follow a SEL_CARD with rule=PREFER")
-        if op == oc.OP_PLAY_MINION and revealed_selection:  # PLAY_MINION takes its card from a pile
+        if op in (oc.OP_PLAY_MINION, oc.OP_PLAY_ACTION) and revealed_selection:  # it takes its card from a pile
             raise where.error(text, "plays a card from a pile, not one of the revealed cards")
         if op in (oc.OP_IF, oc.OP_MAY) and j + 1 + row[oc.I_ARG3] > len(rows):
             raise where.error(text, f"skips past the end of the program ({len(rows) - j - 1} steps follow)")
@@ -743,6 +760,9 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
         for need in _needs(row):
             if need not in made:
                 raise where.error(text, f"needs an earlier step that chooses its {need}")
+        if op == oc.OP_PLAY_ACTION and not actions_selected:
+            raise where.error(text, "plays the selected card as an action: select with kind=action, or give "
+                              "IF SEL_IS_ACTION before it")
         if op in _MAKES:  # FOR others lists players, the other loops bases
             made.add("player" if op == oc.OP_FOR and row[oc.I_ARG1] == oc.FOR_OTHERS else _MAKES[op])
 

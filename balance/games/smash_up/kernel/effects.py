@@ -37,7 +37,8 @@ from .layout import (
     CAP, C_COUNTERS, C_CTRL, C_DEF, C_HOST, C_NAMED, C_SLOT, C_TEMP, C_TURN, C_ZONE, DONE, F_C, F_I, F_J, F_K, F_L, F_M,
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
     MAX_PLAYERS, MAX_SLOTS,
-    P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT,
+    PR_OFFER, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES,
+    T_CURRENT,
     T_FREE_MIN, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_RUNNERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK, Z_DISCARD, Z_HAND,
     Z_MINION,
 )
@@ -57,20 +58,21 @@ from .opcodes import (
     COND_HAND_HAS_MINION_PRINTED_LE,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
-    COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_V_RISES,
+    COND_MOST_MINE_GE, COND_SELECTED, COND_SEL_IS_ACTION, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE,
+    COND_V_RISES,
     DRAW_MINE_AT_BASE, FLAG_NOT_SAME_NAME, I_ARG1, I_ARG2, I_ARG3, I_COUNT, I_FLAGS, I_LEGAL, I_MODE, I_N,
     I_OP, I_RULE, I_TEST, I_VAL, I_VSRC, I_WHERE, I_WHO, KIND_ACTION, KIND_MICROBOT, KIND_MINION,
     LEGAL_AFFECT, LEGAL_ALLOWED, LEGAL_DESTROY, MAX_REVEAL, MODE_EACH, MODE_EACH_MAY, MODE_ONE,
     OP_BOTTOM, OP_DESTROY, OP_DISCARD_RANDOM, OP_DISCARD_SELF, OP_DRAW, OP_END, OP_FOR, OP_GAIN_VP,
     OP_GRANT_ACTION, OP_GRANT_MINION, OP_HAND_TO_DECK, OP_IF, OP_MARK, OP_MAY, OP_MOVE, OP_NEXT,
-    OP_PLAY_MINION, OP_POWER_TEMP, OP_REDUCE_BREAKPOINT, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
+    OP_PLAY_ACTION, OP_PLAY_MINION, OP_POWER_TEMP, OP_REDUCE_BREAKPOINT, OP_RESTACK, OP_RETURN, OP_REVEAL, OP_SEL_BASE,
     OP_SEL_CARD, OP_SEL_HOST, OP_SEL_MINION, OP_SEL_PLAYER, OP_SHUFFLE, OP_SLEEP, OP_TAKE_TOP, OP_TO_PILE,
     OWNER_MINE, OWNER_THEIRS, PILE_ACTIONS_HERE, PILE_ACTIONS_IN_PLAY, PILE_ACTIONS_ON_HOST, PILE_DECK, PILE_DISCARD,
     PILE_REVEALED, RULE_BEST_MOVE, RULE_BEST_PRINTED, RULE_HIT, RULE_MOST_MINE, RULE_PLACE, RULE_PREFER, RULE_SAIL,
     RULE_THEIRS, RULE_YES, TEST_POWER_LE, TEST_POWER_LT, TEST_PRINTED_LE, TO_DECK, TO_HAND, VAL_MINE_HERE,
     VAL_SEL_POWER, WHERE_ANY, WHERE_BASE, WHERE_SEL_BASE,
 )
-from .stack import grant_action, grant_minion, play_action_now, play_minion_now
+from .stack import grant_action, grant_minion, play_action_now, play_minion_now, push_frame
 from .tables import BS_PROG, D_NAME, D_POWER, D_PROG, D_USABLE, D_WANT
 from .triggers import destroy
 
@@ -239,6 +241,11 @@ def step(st, d, hook, pc):
             li = fs[d, F_Y]
             zone = Z_DECK if li < L_HAND else Z_HAND if li < L_DISC else Z_DISCARD
             play_minion_now(st, p, sc[d, 0], fs[d, F_I], zone)
+            return resume_at(pg, start, pc)
+        elif op == OP_PLAY_ACTION:  # the selected action: offered by its own frame, which asks wants
+            if fs[d, F_K] == 0:
+                return DONE
+            push_frame(st, PR_OFFER, p, sc[d, 0], pg[i, I_ARG1], fs[d, F_Y])
             return resume_at(pg, start, pc)
         elif op == OP_PLAY_SELF:  # from p's hand at once, no play used: a minion on the chosen base
             if is_action_card(st, c):
@@ -913,6 +920,8 @@ def condition(st, d, p, c, cond, arg):
     elif cond == COND_SEL_IS_MINION or cond == COND_SEL_MINION_PRINTED_LE:
         x = sc[d, 0]
         return is_minion_card(st, x) and (cond == COND_SEL_IS_MINION or printed(st, x) <= arg)
+    elif cond == COND_SEL_IS_ACTION:
+        return is_action_card(st, sc[d, 0])
     elif cond == COND_DECK_HAS_ACTION:  # your deck, or the discard pile a search rebuilds it from
         li = L_DECK + p if ln[L_DECK + p] > 0 else L_DISC + p
         for j in range(ln[li]):

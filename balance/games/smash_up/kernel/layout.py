@@ -143,9 +143,11 @@ F_PROC, F_PC, F_P, F_C, F_S, F_X, F_Y, F_Z, F_I, F_J, F_K, F_L, F_SHIELD, F_M, F
 MAX_DEPTH = 63  # nested resolutions (a play inside a play ...); sc[depth] is that frame's list
 # (a depth is a bit of the int64 C_TOUCH, so at most 63)
 
-# the procedures a frame runs (``stack`` pushes them, ``vm.run`` executes them)
+# the procedures a frame runs (``stack`` pushes them, ``vm.run`` executes them); PR_OFFER: a
+# card's offer to play an action at once (``effects.py``'s PLAY_ACTION, ``vm.offer``)
 PR_PLAY_MINION, PR_AFTER_PLAYED, PR_GRANT_NOW, PR_PLAY_ACTION, PR_CARD, PR_GRANT_ACTION, \
-    PR_WINDOW = range(7)
+    PR_WINDOW, PR_OFFER = range(8)
+N_PROCEDURES = 8
 
 # strategies: ``strat`` int64[STRAT_N]: each seat's kernel strategy (RANDOM or GREEDY, a
 # planner plays as GREEDY), then from SW_READY + 2p and SW_DENY + 2p its V weights in percent
@@ -179,12 +181,12 @@ CT_IN_DECK, CT_IN_DECK_WON, CT_PLAYED, CT_PLAYED_WON, CT_N = range(5)
 # (cycles, calls, yes). Per game: setup; per turn: its phases; per greedy Play Cards choice:
 # the whole choice, its talent and extra-move wants, its minion move (card and PLACE); per move
 # done: PB_MOVE + its kind (MV_*); per step ``vm.run`` takes: PB_STEP + 5 x its procedure
-# (PR_*, a finished frame's as 7) + its step (4: 4 and later); per action want asked in the
+# (PR_*, a finished frame's as N_PROCEDURES) + its step (4: 4 and later); per action want asked in the
 # choice: PB_WANT + the card's name code (``names``), yes when it wants to be played
 PB_SETUP, PB_START, PB_PLAY, PB_SCORE, PB_END, PB_CHOICE, PB_TALENTS, PB_MINION = range(8)
 PB_MOVE = 8
 PB_STEP = 16
-PB_WANT = PB_STEP + 8 * 5
+PB_WANT = PB_STEP + (N_PROCEDURES + 1) * 5
 PROBE_ROWS = PB_WANT + 128  # the names: 95 card names
 
 

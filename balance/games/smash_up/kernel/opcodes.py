@@ -27,7 +27,7 @@ OP_END, OP_IF, OP_DRAW, OP_GAIN_VP, OP_GRANT_MINION, OP_GRANT_ACTION, OP_DISCARD
     OP_MOVE, OP_MARK, OP_REVEAL, OP_SEL_CARD, OP_TO_PILE, OP_SEL_PLAYER, OP_SEL_BASE, OP_PLAY_MINION, \
     OP_MAY, OP_FOR, OP_NEXT, OP_TAKE_TOP, OP_RESTACK, OP_NAMES, OP_SLEEP, OP_DISCARD_SELF, OP_SEL_HOST, \
     OP_REDUCE_BREAKPOINT, OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED, OP_MARK_USED, OP_SEL_SELF, OP_MOVE_SELF, \
-    OP_DISCARD_HAND, OP_TAKE_NAMED, OP_COUNTERS, OP_PLAY_SELF = range(41)
+    OP_DISCARD_HAND, OP_TAKE_NAMED, OP_COUNTERS, OP_PLAY_SELF, OP_PLAY_ACTION = range(42)
 # steps that act on the card itself as a minion (a minion card's hooks only)
 SELF_MINION_STEPS = (OP_SEL_SELF, OP_MOVE_SELF)
 # OP_DRAW's amount (I_ARG1): the number I_ARG2, your minions on the chosen base (F_I), or the
@@ -46,6 +46,10 @@ FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS, FOR_NON_WINNERS
 FOR_OTHERS = 7
 # OP_SLEEP's (I_ARG1): actions only (the 2012 Mark of Sleep), or "me" picks actions or moves
 SLEEP_ACTIONS_ONLY, SLEEP_CHOICE = 0, 1
+# OP_PLAY_ACTION's options (I_ARG1 bits): the selected action may go to your hand instead (listed
+# first), and may be declined (listed last: it stays where it is); its rule is the baseline's
+# want of the card (``vm.offer``)
+PLAY_ALT_HAND, PLAY_MAY = 1, 2
 # OP_TAKE_TOP puts the cards it takes in sc[d, REVEALED:REVEALED + F_J] (the frame's revealed
 # cards), apart from the selection in sc[d, :F_K]
 MAX_REVEAL = 8
@@ -165,7 +169,8 @@ COND_ALWAYS, COND_NEVER, COND_FIRST_MINION, COND_HAS_HIT, COND_HAND_LE, COND_HAN
     COND_SEL_MINION_PRINTED_LE, COND_DECK_HAS_ACTION, COND_MOST_MINE_GE, COND_ATTACHED_THIS_TURN, \
     COND_ALONE_FIRST_HERE, COND_UNUSED_THIS_TURN, COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, \
     COND_PLAYED_HERE, COND_PLAYED_WEAKER, COND_PLAYED_DESTROYABLE, COND_HAND_HAS_MINION_PRINTED_LE, \
-    COND_HAND_MOST, COND_HAND_GT_SOMEONE, COND_PHASE_NO_MINION, COND_MINION_PLAYABLE_HERE = range(30)
+    COND_HAND_MOST, COND_HAND_GT_SOMEONE, COND_PHASE_NO_MINION, COND_MINION_PLAYABLE_HERE, \
+    COND_SEL_IS_ACTION = range(31)
 # conditions that read the running card in play (its attach turn, its once-per-turn use, its
 # base's places, what may be played on its base): never in a want (in a base's program,
 # UNUSED_THIS_TURN reads "me"'s use of the base this turn, ``layout.P_BASES_USED``)
@@ -176,4 +181,4 @@ PLAYED_CONDITIONS = (COND_PLAYED_BY_OTHER, COND_PLAYED_ON_BASE, COND_PLAYED_HERE
                      COND_PLAYED_DESTROYABLE)
 PLAYED_STEPS = (OP_SEL_PLAYED, OP_DISCARD_CHOICE_PLAYED)
 # conditions that read the running frame's selection (never in a want)
-FRAME_CONDITIONS = (COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE)
+FRAME_CONDITIONS = (COND_SELECTED, COND_SEL_IS_MINION, COND_SEL_MINION_PRINTED_LE, COND_SEL_IS_ACTION)

@@ -11,11 +11,11 @@ from balance.core._jit import jit_inline, stack_empty
 
 from .layout import unpack
 from .baseline import greedy_minion
-from .board import add_grant, grant_for, hand_play_open, is_minion_card, minion_allowed, use_grant
+from .board import add_grant, can_play_actions, grant_for, hand_play_open, is_minion_card, minion_allowed, use_grant
 from .layout import (
     CAP, MAX_SLOTS, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION,
     C_DEF, F_C, F_P, F_PROC, F_S, F_X, G_DISC, GREEDY, L_DISC, L_HAND, MV_DISCARD, MV_HAND,
-    MV_TENACIOUS, P_TENACIOUS_Z, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS,
+    MV_TENACIOUS, P_TENACIOUS_Z, T_CURRENT, T_EXTRA_ACT, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_SP, T_TENACIOUS, T_WINDOW,
     Z_DISCARD, Z_HAND,
 )
 from .names import N_TENACIOUS_Z
@@ -189,6 +189,13 @@ def special_only(st, c, in_window):
     """A card played only as a before-scoring Special (``window = "hand only"``: Hidden Ninja
     [D25]), outside a window: not playable."""
     return st.defs[st.cs[c, C_DEF], D_WINDOW] & WINDOW_ONLY != 0 and not in_window
+
+
+@jit
+def playable_now(st, p, c):
+    """May ``p`` play action card ``c`` at once (Neophyte, Mass Enchantment; Mark of Sleep [D36],
+    Hidden Ninja [D25])?"""
+    return can_play_actions(st, p) and not special_only(st, c, st.tv[T_WINDOW] != 0)
 
 
 

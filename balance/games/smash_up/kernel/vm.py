@@ -13,19 +13,21 @@ from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions,
     count_minion, enter_play, track_triggered,
-    is_action_card, pick, protect, protect_on_attach, remove, to_discard, touch, use_grant,
+    is_action_card, pick, protect, protect_on_attach, push, remove, to_discard, touch, use_grant,
 )
+from .opcodes import PLAY_ALT_HAND, PLAY_MAY
 from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
     F_PROC, F_S, F_X, F_Y, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL,
     L_DECK, L_DISC, L_HAND, L_SMIN, L_TRIGGERED, O_PLAYED, PB_STEP, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
-    PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_PLAY_ACTION, PR_PLAY_MINION, PR_WINDOW, S_BASE,
+    N_PROCEDURES, PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_OFFER, PR_PLAY_ACTION, PR_PLAY_MINION,
+    PR_WINDOW, S_BASE,
     T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
 )
 from .hosts import host_rule
 from .window import chosen
-from .stack import greedy_now, minion_moves_now, push_base_frame, push_frame, push_move, special_only
+from .stack import greedy_now, minion_moves_now, playable_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
     BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
 )
@@ -99,8 +101,11 @@ def run(st, base):
             if not window_step(st, d):
                 tv[T_WINDOW] = 0
                 finish(st, d)
+        elif proc == PR_OFFER:
+            offer(st, d)
+            finish(st, d)
         if PROBE:  # a step that runs frames of its own (``run`` inside it) counts them too
-            probe_add(st.probe, PB_STEP + 5 * (7 if proc == PR_DONE else proc) + min(pc, 4), t0, 0)
+            probe_add(st.probe, PB_STEP + 5 * (N_PROCEDURES if proc == PR_DONE else proc) + min(pc, 4), t0, 0)
 
 
 # ---- minions -------------------------------------------------------------------------------------
@@ -300,6 +305,33 @@ def action_now(st, p):
         return False
     push_frame(st, PR_PLAY_ACTION, p, cards[i], -1, Z_HAND)
     return True
+
+
+@jit
+def offer(st, d):
+    """A card's PLAY_ACTION (``effects.py``): action card ``fs[d, F_C]``, in list ``F_X`` (a pile
+    of player ``F_P``), with the step's options ``F_S`` (``opcodes.PLAY_*``): into the hand
+    (PLAY_ALT_HAND), played at once while ``p`` may play it, declined (PLAY_MAY: it stays), in
+    that order. The baseline plays it when it wants to (``hooks.want``, above the interpreter),
+    else puts it into the hand, else declines. Neophyte: ``Game``'s ``neophyte``."""
+    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
+    p, c, flags, li = fs[d, F_P], fs[d, F_C], fs[d, F_S], fs[d, F_X]
+    hand = (flags & PLAY_ALT_HAND) != 0
+    play = playable_now(st, p, c)
+    n = (1 if hand else 0) + (1 if play else 0) + (1 if flags & PLAY_MAY else 0)
+    if n == 0:
+        return
+    yes = 1 if hand else 0  # the index of "play"
+    default = 0 if hand else n - 1
+    if play and strat[p] == GREEDY and hooks.want(st, p, c):
+        default = yes
+    i = pick(st, p, n, default)
+    if hand and i == 0:
+        remove(lst, ln, li, c)
+        push(lst, ln, L_HAND + p, c)
+        cs[c, C_ZONE] = Z_HAND
+    elif play and i == yes:
+        push_frame(st, PR_PLAY_ACTION, p, c, -1, Z_DECK if li < L_HAND else Z_HAND if li < L_DISC else Z_DISCARD)
 
 
 # ---- the before-scoring window ----------------------------------------------------------------------

@@ -1,16 +1,16 @@
 """Wizards in the kernel (reference/cards/wizards.py function by function): the cards that are
-not data (Enchantress, Chronomage, Archmage's talent, Mystic Studies, Portal, Scry, Summon, Time
-Loop's effect, Winds of Change and Sacrifice's effect are programs in data/effects/wizards.toml,
-run by ``kernel.effects``; Sacrifice's default is ``choosers.sacrifice``).
+not data (Enchantress, Chronomage, Neophyte, Archmage's talent, Mystic Studies, Portal, Scry,
+Summon, Time Loop's effect, Winds of Change and Sacrifice's effect are programs in
+data/effects/wizards.toml, run by ``kernel.effects``; Sacrifice's default is
+``choosers.sacrifice``; Neophyte's PLAY_ACTION asks ``hooks.want`` from ``vm.offer``).
 
 Grant A (Chronomage, Archmage, Time Loop, Winds of Change) is ``stack.grant_action``: in the
 receiver's own Play Cards phase it adds to the extra action plays, anywhere else it is a frame
-(a play at once or lost). Neophyte and Mass Enchantment play an action at once
-(``stack.play_action_now`` from the deck of the card's owner; Mass Enchantment's player
-controls it).
+(a play at once or lost). Mass Enchantment plays an action at once (``stack.play_action_now``
+from the deck of the card's owner; Mass Enchantment's player controls it).
 
-"The baseline would play this card" (``ab.want`` in the reference: Neophyte's and Mass
-Enchantment's defaults, Time Loop's and Archmage's wants) must read every faction's ``want``;
+"The baseline would play this card" (``ab.want`` in the reference: Mass Enchantment's default,
+Time Loop's and Archmage's wants) must read every faction's ``want``;
 calling back into ``hooks`` would make the call graph recursive (numba cannot cache that), so
 this module dispatches itself to the other faction modules (``other_want``). Time Loop's want
 reads the other cards' wants, which may be a Time Loop again (another player's revealed by Mass
@@ -23,13 +23,10 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from ..layout import unpack
-from ..board import can_play_actions, is_action_card, pick, push, remove, top
-from ..layout import (
-    C_DEF, C_ZONE, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, H_ON_PLAY, L_DECK, L_HAND, T_PLAYERS, T_WINDOW, Z_DECK,
-    Z_HAND,
-)
-from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_NEOPHYTE, N_SACRIFICE, N_TIME_LOOP
-from ..stack import play_action_now, special_only
+from ..board import can_play_actions, is_action_card, pick, top
+from ..layout import C_DEF, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_HAND, T_PLAYERS, Z_DECK
+from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_SACRIFICE, N_TIME_LOOP
+from ..stack import play_action_now, playable_now, special_only
 from ..tables import D_FACTION, D_NAME
 from ..choosers import own_targets, sacrifice_pick
 from .. import effects
@@ -44,21 +41,9 @@ def card_step(st, d, hook, step):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     c, p = fs[d, F_C], fs[d, F_P]
     name = defs[cs[c, C_DEF], D_NAME]
-    if hook == H_ON_PLAY:
-        if name == N_NEOPHYTE:
-            neophyte(st, p)
-    elif hook == H_ACTION:
-        if name == N_MASS_ENCHANTMENT:
-            mass_enchantment(st, p)
+    if hook == H_ACTION and name == N_MASS_ENCHANTMENT:
+        mass_enchantment(st, p)
     return DONE  # a frame pushed above (a play at once) runs before this one is removed
-
-
-# ---- grant A -----------------------------------------------------------------------------------
-@jit
-def playable_now(st, p, c):
-    """May ``p`` play this action card at once (Mark of Sleep [D36]; Hidden Ninja [D25])?"""
-    tv = st.tv
-    return can_play_actions(st, p) and not special_only(st, c, tv[T_WINDOW] != 0)
 
 
 @jit
@@ -135,7 +120,7 @@ def hand_wants(st, p, card):
 
 @jit
 def want_of(st, p, c):
-    """``ab.want`` of any card (Neophyte's, Mass Enchantment's and Archmage's defaults)."""
+    """``ab.want`` of any card (Mass Enchantment's default and Archmage's want)."""
     w = own_want(st, p, c)
     if w >= 0:
         return w == 1
@@ -152,29 +137,6 @@ def plain_want(st, p, c):
     elif name == N_SACRIFICE:
         return sacrifice_want(st, p)
     return False
-
-
-# ---- minions -------------------------------------------------------------------------------------
-@jit
-def neophyte(st, p):
-    """Options "hand", "play" (when it may be played now), None (back on top [D27])."""
-    cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    c = top(st, p)
-    if c < 0 or not is_action_card(st, c):  # not an action: it stays on top
-        return
-    play = playable_now(st, p, c)
-    n = 3 if play else 2
-    default = 0
-    if play and strat[p] == GREEDY and want_of(st, p, c):
-        default = 1
-    i = pick(st, p, n, default)
-    if i == 0:
-        remove(lst, ln, L_DECK + p, c)
-        push(lst, ln, L_HAND + p, c)
-        cs[c, C_ZONE] = Z_HAND
-    elif i == 1 and play:
-        play_action_now(st, p, c, Z_DECK)
-    # None: it stays on top [D27]
 
 
 # ---- actions -----------------------------------------------------------------------------------
