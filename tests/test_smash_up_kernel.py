@@ -834,6 +834,8 @@ def test_a_rules_switch_selects_the_cards_other_program():
      '"PLAY_ACTION mode=one rule=WANT"]', "give IF SEL_IS_ACTION before it"),
     ('[Invader]\non_play = ["TAKE_TOP me 2", "SEL_CARD pile=revealed kind=action mode=one rule=YES", '
      '"PLAY_ACTION mode=one rule=WANT"]', "plays a card from a pile, not one of the revealed cards"),
+    ('[Invader]\non_play = ["SEL_CARD pile=discard kind=action mode=one rule=YES", "PLAY_ACTION mode=one rule=WANT"]',
+     "plays an action from your deck or your hand: select it with REVEAL me or SEL_CARD pile=deck|hand"),
     ('[Invader]\non_play = ["SEL_CARD pile=discard kind=action mode=one rule=YES", "IF SEL_IS_ACTION", "DRAW me 1"]\n'
      'want = ["SEL_IS_ACTION"]', "want step 'SEL_IS_ACTION': reads a running card's selection: not in a want"),
 ])

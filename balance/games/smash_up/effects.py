@@ -125,11 +125,12 @@ player in turn order after ``me``):
 - ``SEL_BASE legal=allowed mode=may rule=PLACE``: a base the selected minion card may be played
   on, or None (the program ends); ``PLAY_MINION`` plays the selected card there at once (none
   selected: the program ends). ``PLAY_ACTION [alt=hand] mode=may|one rule=WANT``: you may play
-  the selected action card at once as an extra action, from where it is; ``alt=hand`` offers to
+  the selected action card at once as an extra action, from your deck (``REVEAL me``,
+  ``SEL_CARD pile=deck``) or your hand (``SEL_CARD pile=hand``); ``alt=hand`` offers to
   put it into your hand instead (listed first), ``mode=may`` to decline (listed last: it stays
   where it is). The options are in that order, "play" only while you may play it now. The
-  baseline plays it when it would play the card from its hand (the card's want), else takes
-  the first option (Neophyte). ``SEL_BASE scoring``: the base about to score (in a
+  baseline plays it when it would play the card from its hand (the card's want); else it puts
+  it into your hand, else declines, else (mode=one, no alt) plays it (Neophyte). ``SEL_BASE scoring``: the base about to score (in a
   before-scoring window; outside one the program ends).
   ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
   of your minions (the lower slot on ties); ``rule=CROP_CIRCLES``: the one where returning the
@@ -734,10 +735,12 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
     made = set()
     revealed_selection = False  # the last card selection is of revealed cards (in no pile)
     actions_selected = False  # ... is known to hold only action cards
+    own_pile = False  # ... is of your deck (REVEAL me, SEL_CARD pile=deck) or your hand
     for j, (text, row) in enumerate(zip(steps, rows)):
         op = row[oc.I_OP]
         if _MAKES.get(op) in ("cards", "minions"):  # a new selection
             actions_selected = op == oc.OP_SEL_CARD and row[oc.I_TEST] == oc.KIND_ACTION
+            own_pile = op == oc.OP_REVEAL or (op == oc.OP_SEL_CARD and row[oc.I_WHERE] in (oc.PILE_DECK, oc.PILE_HAND))
         if op == oc.OP_IF and row[oc.I_ARG1] == oc.COND_SEL_IS_ACTION and not row[oc.I_NOT] and row[oc.I_ARG3] == 0:
             actions_selected = True  # the program ends unless the selected card is an action
         if op == oc.OP_SEL_CARD:
@@ -763,6 +766,9 @@ def _check_order(where: _Where, steps: list[str], rows) -> None:
         if op == oc.OP_PLAY_ACTION and not actions_selected:
             raise where.error(text, "plays the selected card as an action: select with kind=action, or give "
                               "IF SEL_IS_ACTION before it")
+        if op == oc.OP_PLAY_ACTION and not own_pile and not revealed_selection:
+            raise where.error(text, "plays an action from your deck or your hand: select it with REVEAL me or "
+                              "SEL_CARD pile=deck|hand")
         if op in _MAKES:  # FOR others lists players, the other loops bases
             made.add("player" if op == oc.OP_FOR and row[oc.I_ARG1] == oc.FOR_OTHERS else _MAKES[op])
 

@@ -309,8 +309,8 @@ def action_now(st, p):
 
 @jit
 def offer(st, d):
-    """A card's PLAY_ACTION (``effects.py``): action card ``fs[d, F_C]``, in list ``F_X`` (a pile
-    of player ``F_P``), with the step's options ``F_S`` (``opcodes.PLAY_*``): into the hand
+    """A card's PLAY_ACTION (``effects.py``): action card ``fs[d, F_C]``, in list ``F_X`` (the
+    deck or the hand of player ``F_P``), with the step's options ``F_S`` (``opcodes.PLAY_*``): into the hand
     (PLAY_ALT_HAND), played at once while ``p`` may play it, declined (PLAY_MAY: it stays), in
     that order. The baseline plays it when it wants to (``hooks.want``, above the interpreter),
     else puts it into the hand, else declines. Neophyte: ``Game``'s ``neophyte``."""
@@ -331,7 +331,7 @@ def offer(st, d):
         push(lst, ln, L_HAND + p, c)
         cs[c, C_ZONE] = Z_HAND
     elif play and i == yes:
-        push_frame(st, PR_PLAY_ACTION, p, c, -1, Z_DECK if li < L_HAND else Z_HAND if li < L_DISC else Z_DISCARD)
+        push_frame(st, PR_PLAY_ACTION, p, c, -1, Z_DECK if li < L_HAND else Z_HAND)
 
 
 # ---- the before-scoring window ----------------------------------------------------------------------
