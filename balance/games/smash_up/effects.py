@@ -130,8 +130,9 @@ player in turn order after ``me``):
   put it into your hand instead (listed first), ``mode=may`` to decline (listed last: it stays
   where it is). The options are in that order, "play" only while you may play it now. The
   baseline plays it when it would play the card from its hand (the card's want); else it puts
-  it into your hand, else declines, else (mode=one, no alt) plays it (Neophyte). ``SEL_BASE scoring``: the base about to score (in a
-  before-scoring window; outside one the program ends).
+  it into your hand, else declines, else (mode=one, no alt) plays it (Neophyte).
+  ``SEL_BASE scoring``: the base about to score (in a before-scoring window; outside one the
+  program ends).
   ``SEL_BASE legal=any mode=one rule=MOST_MINE``: any base, the baseline's the one with most
   of your minions (the lower slot on ties); ``rule=CROP_CIRCLES``: the one where returning the
   minions the card may affect takes most power from others, less yours (``kernel/choosers.py``)
