@@ -5,7 +5,7 @@ from balance.core._jit import jit_inline
 from balance.core._jit import jit_widened as jit
 
 from ..catalogue import FACTIONS
-from . import effects, window
+from . import effects
 from .cards import aliens, dinosaurs, ninjas, pirates, robots, tricksters, wizards, zombies
 from .board import MODE_CARDS, R_MODE
 from .layout import DONE, C_DEF, F_C, T_FACTIONS
@@ -137,13 +137,6 @@ def faction_of(st, c):
 def in_game(st, f):
     """Some deck of this game holds a card of faction ``f`` (``T_FACTIONS``)."""
     return (st.tv[T_FACTIONS] >> f) & 1 != 0
-
-
-@jit
-def specials(st, q, s, n):
-    """Every before-scoring Special ``q`` may use before slot ``s`` scores (the data's ``window``,
-    ``kernel/window.py``)."""
-    return window.data_specials(st, q, s, n)
 
 
 @jit

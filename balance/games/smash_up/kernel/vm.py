@@ -26,7 +26,7 @@ from .layout import (
     Z_DISCARD, Z_HAND, Z_NONE,
 )
 from .hosts import host_rule
-from .window import chosen
+from .window import chosen, data_specials
 from .stack import greedy_now, minion_moves_now, playable_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
     BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
@@ -347,7 +347,7 @@ def window_step(st, d):
     tv[T_WINDOW] = d + 1
     q = (tv[T_CURRENT] + fs[d, F_I]) % n
     fs[d, F_I] += 1
-    k = hooks.specials(st, q, s, 0) if rs[R_MODE] & MODE_CARDS else 0
+    k = data_specials(st, q, s, 0) if rs[R_MODE] & MODE_CARDS else 0
     default = k
     if strat[q] == GREEDY:
         for i in range(k):

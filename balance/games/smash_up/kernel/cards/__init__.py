@@ -10,17 +10,18 @@ the hook); a card without the ability in question does nothing / returns the neu
   holds the player (``fs[d, F_P]``), the card (``F_C``), its slot (``F_S``) and registers
   ``F_Y, F_Z, F_I, F_J, F_K``, ``sc[d]`` a scratch list. A step that pushes a frame (a play at
   once) returns the step to continue at; the last step returns DONE.
-- ``host(st, p, c, hosts, k) -> index``: the baseline's host for a play-on action
-  (``hosts[:k]`` slots or minions in the reference's order).
-- ``want(st, p, c)``: the baseline plays this action card now.
-- ``talent_usable(st, p, x)``, ``talent_want(st, p, x)``: a talent of card x in play.
-- ``after_played(st, x, m)``: card x in play reacts to minion m having been played.
-- ``start(st, p, x)`` / ``end(st, p, x)``: turn-edge abilities of card x in play.
-- ``specials(st, q, s, n) -> n``: before-scoring Specials ``q`` may use on slot ``s``,
-  appended to ``opt`` rows from ``n`` as (code, a, b); ``special_want(st, q, s, code, a, b)``.
-- ``after_special(st, q, s, m)``: an after-scoring Special of minion m (Scout, First Mate).
+- ``want(st, p, c)``: the baseline plays this action card now (asked when the card's data
+  gives no ``want``).
+- ``talent_usable(st, p, x)``, ``talent_want(st, p, x)``: a talent of card x in play (usable
+  asked when the data gives no ``usable``).
+- ``special_want(st, q, s, a[, b])``: the baseline uses card a's before-scoring Special on
+  slot ``s`` (target b); which Specials are offered is the data's ``window``
+  (``kernel/window.py``).
 - ``extra_moves(st, p, n) -> n`` / ``extra_want(st, p, i)``: Play Cards moves a faction adds
   (They're Coming To Get You).
+
+Hosts, after-played and turn-edge abilities and after-scoring Specials are data now
+(``host``, ``after_played``, ``start``, ``end``, ``after_scoring`` in data/effects).
 
 Destruction triggers (Nukebot, Gremlin, Microbot Archive, Cave of Shinies) are in ``triggers``:
 they run inside ``destroy``, which card modules call.
