@@ -419,6 +419,10 @@ def report(
         help="A second run in which several strategies were rotated over the seats "
         "(`simulate -s A -s B -s C --rotate`): reported as the Strategies section, so the main run "
         "can have one strategy in every seat and its seat and card numbers are not mixed.")] = None,
+    card_strength: Annotated[Optional[Path], typer.Option(
+        "--card-strength", help="A run made with `simulate --card-strength` under the same rules, "
+        "strategies and sides (checked), at some or all of this run's player counts: its card "
+        "strength is reported as this run's. For a main run too large to play again once per card.")] = None,
     interval: Annotated[str, typer.Option(
         help="Interval for counted rates: wilson or clopper-pearson (exact).")] = "wilson",
 ) -> None:
@@ -430,11 +434,14 @@ def report(
     `balance compare` command to try next.
 
     Example: balance report runs/study --mix runs/study-mix --out reports/study
+
+    Card strength replays every game once per card; for a large study, measure it in a smaller
+    run of its own and give that: balance report runs/study --card-strength runs/study-cards
     """
     from balance.analysis.report import write_run_report
 
     try:
-        paths = write_run_report(run_dir, out, interval, mix_dir=mix)
+        paths = write_run_report(run_dir, out, interval, mix_dir=mix, cards_dir=card_strength)
     except BalanceError as e:
         fail(str(e))
     typer.echo(f"wrote {paths['html']} and {paths['markdown']}")

@@ -3,6 +3,7 @@ per game, results do not depend on threads or chunks, the tables add up, `balanc
 what is not simulated, and the report's faction verdicts point the right way on planted truths.
 """
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -172,6 +173,27 @@ def test_the_cards_played_table_adds_up_and_is_reported(tmp_path):
     assert result.exit_code == 0, result.output
     text = (tmp_path / "report" / "report.md").read_text()
     assert "## Cards played (a description)" in text and "`King Rex`" in text
+
+
+def test_a_separate_card_strength_run_reaches_the_reports_first_screen(tmp_path):
+    """`make report-smash-up`'s shape: the faction study at 2 and 3 players, card strength in a
+    smaller run at 2 players (here three cards), one report. Its Cards verdict is the card
+    run's and names its source. Removing the Invader costs its seat about 23 pp (the committed
+    report); about 300 of the 600 games deal the Aliens, so its paired interval is about
+    +-6 pp wide and it is named, with Holm over three cards, for any seed."""
+    main, cards = tmp_path / "run", tmp_path / "card-strength"
+    balance.simulate("smash-up", players=[2, 3], games=120, seed=1, strategies=["greedy"], out=main)
+    balance.simulate("smash-up", players=2, games=600, seed=1, strategies=["greedy"], out=cards,
+                     card_strength="always", card_strength_cards=["Invader", "Leprechaun", "Collector"])
+    result = CliRunner().invoke(app, ["report", str(main), "--card-strength", str(cards),
+                                      "--out", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "report" / "report.md").read_text()
+    verdict = text.split("## Verdict", 1)[1].split("\n## ", 1)[0]
+    assert "Card strength was not measured" not in verdict
+    assert re.search(r"^- 2 players: the Invader matters most — removing it costs its seat", verdict, re.M), verdict
+    assert "Card strength is from the separate run `card-strength`: 600 games at 2 players, seed 1" in verdict
+    assert "| Invader |" in text or "`Invader`" in text
 
 
 def test_cards_lists_what_is_not_simulated():

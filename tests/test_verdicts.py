@@ -143,6 +143,63 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+def test_card_strength_from_a_separate_run_is_reported_as_the_runs(tmp_path):
+    """The planted hand of the first test: the main run (no --card-strength) says no card was
+    measured; given a separate 4,000-game card-strength run under the same rules and strategy,
+    the same report names the 15 (its effect 5 half-widths beyond the next card's, as there)
+    and says where the numbers came from."""
+    rules = {"hand": [1, 2, 3, 4, 5, 15], "reward_order": "highest_first"}
+    main = simulate(tmp_path, "main", players=[3, 4], games=600, seed=0, strategies=["random"],
+                    overrides=rules)
+    assert "Card strength was not measured in this run" in verdict_of(main, tmp_path)
+    cards = simulate(tmp_path, "cards", players=4, games=4000, seed=5, strategies=["random"],
+                     overrides=rules, card_strength=True)
+    verdict = verdict_of(main, tmp_path, cards_dir=cards)
+    assert re.search(r"^- 4 players: the 15 matters most — removing it costs its seat \d+\.\d\d pp",
+                     verdict, flags=re.M)
+    assert "Card strength was not measured" not in verdict
+    assert ("Card strength is from the separate run `cards`: 4,000 games at 4 players, seed 5, with "
+            "the same rules, strategies and sides as this run (checked).") in verdict
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "in the separate run cards (4,000 games at 4 players, seed 5)" in md
+    assert (tmp_path / "report" / "figures" / "card_strength.png").is_file()
+
+
+def test_a_card_strength_run_unlike_the_main_run_is_a_clear_error(tmp_path):
+    """Card strength describes the game and strategies it was measured under: a separate run
+    must match the main run in each, or the report refuses it and names the difference."""
+    from balance.core.errors import BalanceError
+
+    main = simulate(tmp_path, "main", players=[3, 4], games=200, seed=0, strategies=["random"])
+    cases = {
+        "plain": (dict(players=4, strategies=["random"]), "measured no card strength"),
+        "five": (dict(players=5, strategies=["random"], card_strength=True),
+                 r"has 5 players; allowed: the main run's player counts \(3 and 4\)"),
+        "rules": (dict(players=4, strategies=["random"], card_strength=True, overrides={"loss_rule": "none"}),
+                  r"has other rules at 4 players \(loss_rule\); allowed: the main run's rules"),
+        "strategy": (dict(players=4, strategies=["lowest"], card_strength=True),
+                     r"has other strategies at 4 players \(lowest against random\); allowed: the main run's"),
+        "rotated": (dict(players=4, strategies=["random"], card_strength=True, rotate=True),
+                    "has rotate True where the main run has False; allowed: the same"),
+    }
+    for name, (kwargs, message) in cases.items():
+        run = simulate(tmp_path, name, games=100, seed=0, **kwargs)
+        with pytest.raises(BalanceError, match=rf"--card-strength '.*{name}' {message}"):
+            write_run_report(main, tmp_path / "r", cards_dir=run)
+    with pytest.raises(BalanceError, match="measured card strength itself"):
+        write_run_report(tmp_path / "five", tmp_path / "r", cards_dir=tmp_path / "five")
+    with pytest.raises(BalanceError, match="does not exist"):
+        write_run_report(main, tmp_path / "r", cards_dir=tmp_path / "nowhere")
+    assert not (tmp_path / "r" / "report.md").exists()  # nothing written
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    r = CliRunner().invoke(app, ["report", str(main), "--card-strength", str(tmp_path / "plain")])
+    assert r.exit_code == 2 and "error: --card-strength" in r.output and "measured no card strength" in r.output
+    assert "Traceback" not in r.output and not (main / "report.md").exists()
+
+
 @pytest.mark.parametrize("bad", ["nowhere"])
 def test_a_bad_mix_directory_is_a_clear_error(tmp_path, bad):
     from balance.core.errors import BalanceError

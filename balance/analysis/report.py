@@ -59,13 +59,16 @@ COOPERATIVE_SECTIONS = ("Verdict", "Run", "Team", "Strategies", "Scores", "Game 
 # entry point
 
 
-def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None) -> dict:
+def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None, cards_dir=None) -> dict:
     """Write report.md, report.html and figures/*.png for the run in ``run_dir``.
 
     out_dir: where to write; default ``run_dir`` itself. method: interval of counted rates,
     ``wilson`` or ``clopper-pearson`` (fractional win shares keep their own intervals).
     mix_dir: a run of several strategies rotated over the seats, reported as the Strategies
-    section. Returns ``{"markdown": Path, "html": Path, "figures": [Path, ...]}``.
+    section. cards_dir: a run made with ``--card-strength`` under the same rules, strategies
+    and sides (checked; ``card_run``), whose card strength the report gives, for a main run
+    too large to play again once per card.
+    Returns ``{"markdown": Path, "html": Path, "figures": [Path, ...]}``.
     Raises BalanceError when a directory is not a readable run directory (the message names
     the path and the missing or broken file) or ``out_dir`` cannot be written.
     """
@@ -82,8 +85,13 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         if mix[1]["seats"]["strategy"].n_unique() < 2:
             raise BalanceError(f"--mix {str(mix_dir)!r} has one strategy; allowed: a run of several "
                                "strategies (balance simulate ... -s A -s B -s C --rotate)")
+    cards = None
+    if cards_dir is not None:
+        cards = card_run(Path(cards_dir), run_dir, manifest, tables)
+        tables = {**tables, "card_strength": cards.table}
     out_dir = run_dir if out_dir is None else Path(out_dir)
     analysis = analyse(tables, method, manifest, mix)
+    analysis.cards = cards
     try:
         figures = draw_figures(analysis, tables.get("scores"), out_dir / "figures")
         sections = build_sections(manifest, analysis, figures)
@@ -157,6 +165,58 @@ def _declared_columns(game: str) -> dict[str, dict]:
         return core
 
 
+@dataclass
+class CardRun:
+    """Card strength measured in a separate run (``balance report --card-strength DIR``)."""
+
+    name: str  # its directory's name
+    manifest: dict
+    table: pl.DataFrame  # its card_strength.parquet
+
+
+def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> CardRun:
+    """The separate card-strength run, checked against the main run: the same game, a card
+    strength table, player counts among the main run's, and at each of them the same rules,
+    strategies and sides, so its cards are those of the game the report describes.
+    BalanceError naming the first difference otherwise."""
+    where = f"--card-strength {str(cards_dir)!r}"
+    cards_manifest, cards_tables = load_run(cards_dir)
+    if cards_manifest["game"] != manifest["game"]:
+        raise BalanceError(f"{where} is a run of {cards_manifest['game']!r}, not {manifest['game']!r}")
+    if "card_strength" not in cards_tables:
+        raise BalanceError(f"{where} measured no card strength; allowed: a run made with "
+                           "`balance simulate ... --card-strength`")
+    if "card_strength" in tables:
+        raise BalanceError(f"{str(run_dir)!r} measured card strength itself; give --card-strength "
+                           "only for a run without it")
+    main_runs = {run["players"]: run for run in manifest["runs"]}
+    for run in cards_manifest["runs"]:
+        n = run["players"]
+        if n not in main_runs:
+            raise BalanceError(f"{where} has {n} players; allowed: the main run's player counts "
+                               f"({and_list(sorted(main_runs))})")
+        differ = [k for k in dict.fromkeys([*run["rules"], *main_runs[n]["rules"]])
+                  if run["rules"].get(k) != main_runs[n]["rules"].get(k)]
+        if differ:
+            raise BalanceError(f"{where} has other rules at {n} players ({', '.join(differ)}); "
+                               "allowed: the main run's rules")
+        held, main_held = _strategies_held(run), _strategies_held(main_runs[n])
+        if held.keys() != main_held.keys():
+            raise BalanceError(f"{where} has other strategies at {n} players ({and_list(sorted(held.values()))} "
+                               f"against {and_list(sorted(main_held.values()))}); allowed: the main run's")
+    for key in ("sides", "rotate"):
+        if cards_manifest.get(key) != manifest.get(key):
+            raise BalanceError(f"{where} has {key} {cards_manifest.get(key)!r} where the main run has "
+                               f"{manifest.get(key)!r}; allowed: the same")
+    return CardRun(cards_dir.name, cards_manifest, cards_tables["card_strength"])
+
+
+def _strategies_held(run: dict) -> dict[str, str]:
+    """The strategies a player count's seats held: their name and every parameter -> label."""
+    return {json.dumps([s["name"], s.get("params")], sort_keys=True): s["label"]
+            for block in run["seatings"] for s in block["strategies"]}
+
+
 # --------------------------------------------------------------------------------------------
 # numbers
 
@@ -207,6 +267,7 @@ class Analysis:
     team: Team | None = None  # a cooperative game's team result (no seat tests then)
     sides: pl.DataFrame | None = None  # a competitive game with sides: win rate per side
     side_matchups: pl.DataFrame | None = None  # ... and side against side (pairs by side)
+    cards: CardRun | None = None  # card strength from a separate run (--card-strength DIR)
 
 
 def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: dict | None = None,
@@ -433,12 +494,12 @@ def build_sections(manifest: dict, a: Analysis, figures: dict[str, Path]) -> lis
     """The report's sections in reading order (Strategies only when there is a comparison)."""
     comparable = _seats_comparable(manifest, a)
     if a.team is not None:  # cooperative: the team's result replaces the seat sections
-        sections = [verdict_section(manifest, a, comparable), run_section(manifest, a.strategies),
+        sections = [verdict_section(manifest, a, comparable), run_section(manifest, a.strategies, a.cards),
                     team_section(a)]
     else:
         sections = [
             verdict_section(manifest, a, comparable),
-            run_section(manifest, a.strategies),
+            run_section(manifest, a.strategies, a.cards),
             seat_section(a, figures, comparable),
             player_count_section(a),
             *([side_section(a, figures)] if a.sides is not None else []),
@@ -500,6 +561,10 @@ def _verdict_tail(manifest: dict, a: Analysis) -> list:
         blocks += [Para((Strong("Turn cap."),)), Bullets([capped])]
     if a.game is not None:
         blocks += a.game_report.verdict(a.game)
+    if a.cards is not None:
+        blocks.append(Para(("Card strength is from the separate run ", Code(a.cards.name), ": ",
+                            _card_run_games(a.cards), ", with the same rules, strategies and sides as "
+                            "this run (checked).")))
     if a.strategies is not None:
         blocks += [Para(_strategy_heading(a.strategies)), Bullets(strategy_lines(a.strategies))]
     return blocks + [Para((Strong("What to try next."),)), Bullets([try_next(manifest, a)])]
@@ -861,11 +926,18 @@ _RUN_KEYS = {"game", "title", "rules_version", "package_version", "seed", "games
              "tables"}
 
 
-def run_section(manifest: dict, strategies: Strategies | None = None) -> Section:
+def _card_run_games(cards: CardRun) -> str:
+    """'6,000 games at 2 players, seed 1' (a separate card-strength run's size)."""
+    m = cards.manifest
+    return (f"{count(m['games'])} games at {and_list(run['players'] for run in m['runs'])} players, "
+            f"seed {m['seed']}")
+
+
+def run_section(manifest: dict, strategies: Strategies | None = None, cards: CardRun | None = None) -> Section:
     """Everything needed to reproduce the run: game, counts, seed, strategies, every rule."""
     variant = manifest.get("variant") or {}
     timing = manifest.get("timing") or {}
-    measured = manifest.get("card_strength")
+    measured = manifest.get("card_strength") or (cards.manifest.get("card_strength") if cards else None)
     facts = [
         ("game", Code(manifest["game"])), ("title", manifest.get("title", "—")),
         ("player counts", _value(manifest["players"])), ("games per player count", count(manifest["games"])),
@@ -878,7 +950,8 @@ def run_section(manifest: dict, strategies: Strategies | None = None) -> Section
         ("per-game rows kept", _value(manifest.get("keep_games", False))),
         *([("tables written", _value(list(manifest["tables"])))] if isinstance(manifest.get("tables"), dict) else []),
         *([("card strength (--card-strength)",
-            f"restricted play, {_restrict_meaning(manifest['game'], measured['when'])}")]
+            f"restricted play, {_restrict_meaning(manifest['game'], measured['when'])}"
+            + (f", in the separate run {cards.name} ({_card_run_games(cards)})" if cards else ""))]
           if measured else []),
         ("simulation time", f"{timing['seconds']} s ({count(timing.get('games_per_second'))} games/s, "
                             f"{timing.get('machine', '?')}, Python {timing.get('python', '?')})"
