@@ -196,6 +196,53 @@ def test_a_separate_card_strength_run_reaches_the_reports_first_screen(tmp_path)
     assert "| Invader |" in text or "`Invader`" in text
 
 
+def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction():
+    """A planted truth: both Invaders swapped for Collectors (the Invader's removal costs its
+    seat about 23 pp, the committed report). `compare` must find the Aliens' win rate fallen,
+    far beyond its interval (about -26 pp against a half-width near 4 pp at 2,000 games with
+    half of them dealing the Aliens), while the seats' win shares cannot show it: the factions
+    are drawn over the seats, so the seat_shift test holds its level (a false alarm at 5%;
+    seed 1 is not one)."""
+    from balance.analysis.compare import compare
+
+    weaker = 'noInvader:swap=["Aliens: Invader -> Collector", "Aliens: Invader -> Collector"]'
+    report = compare("smash-up", ["default", weaker], players=2, games=2000, seed=1,
+                     strategies=["greedy"]).report
+    rows = {r["metric"]: r for r in report["results"]}
+    aliens = rows["win_share_Aliens"]
+    assert aliens["significant"] and aliens["hi"] < -0.15, aliens
+    assert 0.6 < aliens["baseline"] < 0.72  # the report's Aliens at 2 players: 67.19%
+    assert not rows["seat_shift"]["significant"]
+    # the eight factions' estimates add up as the seats' shares do: 4 of 8 dealt, one winner's 2
+    assert abs(sum(rows[f"win_share_{f}"]["baseline"] for f in FACTIONS) - 4.0) < 1e-9
+
+
+def test_compares_faction_rates_are_the_reports_where_every_faction_is_dealt(tmp_path):
+    """At 4 players every game deals all 8 factions, so a faction's compare baseline is its
+    exact win rate on those games: the same number the report's Factions section counts from
+    the seats table of a run with the same seed. A draft deals factions by the seats' choices,
+    with no known chance each, so a comparison of drafted games measures no faction."""
+    from balance.analysis.compare import compare
+
+    report = compare("smash-up", ["default", "vp12:vp_to_win=12"], players=4, games=300, seed=2,
+                     strategies=["greedy"]).report
+    base = {r["metric"]: r["baseline"] for r in report["results"] if r["variant"] == "vp12"}
+    balance.simulate("smash-up", players=4, games=300, seed=2, strategies=["greedy"], out=tmp_path / "run")
+    analysis = su_report.analyse(*_tables_and_manifest(tmp_path / "run"), "wilson")
+    for row in analysis.factions.iter_rows(named=True):
+        assert abs(base[f"win_share_{row['name']}"] - row["rate"]) < 1e-12, row["name"]
+    drafted = compare("smash-up", ["factions=draft", "vp12:factions=draft;vp_to_win=12"], players=2,
+                      games=50, seed=2, strategies=["greedy"]).report
+    assert not any(r["metric"].startswith("win_share_A") for r in drafted["results"])
+
+
+def _tables_and_manifest(run):
+    from balance.analysis.report import load_run
+
+    manifest, tables = load_run(run)
+    return tables, manifest
+
+
 def test_cards_lists_what_is_not_simulated():
     cat = load_catalogue(Rules().tricksters, trickster_bases=Rules().trickster_bases)
     n_distinct = sum(len(cat.factions[f]) for f in FACTIONS)  # one line per distinct card
