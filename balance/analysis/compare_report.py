@@ -142,7 +142,8 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
 
 def _sprt_line(report: dict, base: str, v: dict) -> tuple:
     s = report["sprt"]
-    size = f"{_diff(report, s['metric'], s['delta'])} in {s['metric']}"
+    # the test is two-sided: delta is a size either way, so it carries no sign
+    size = (pp(s["delta"]) if _is_rate(report, s["metric"]) else f"{s['delta']:.3f}") + f" in {s['metric']}"
     word = {"H1": (Strong("different"), f": a difference of at least {size}"),
             "H0": (Strong("no difference that matters"), f": none as large as {size}"),
             "continue": (Strong("undecided"), f" about a difference of {size} at the cap")}[v["decision"]]
