@@ -236,6 +236,37 @@ def test_compares_faction_rates_are_the_reports_where_every_faction_is_dealt(tmp
     assert not any(r["metric"].startswith("win_share_A") for r in drafted["results"])
 
 
+def test_try_next_swaps_a_copy_of_the_card_that_carries_the_strongest_found_faction():
+    """The ready variant aims at the faction the tests found strongest (the Aliens' higher
+    rate is not significant here, so the Robots) and at the card found to carry it, swapped
+    for one more of the faction's card whose removal costs least; the variant is one
+    `balance compare` accepts. No variant without a found carrier, without card strength, or
+    with factions not drawn at random."""
+    from dataclasses import replace
+
+    from balance.analysis.compare import parse_variant
+
+    factions = pl.DataFrame({"players": [2, 2, 2, 3], "name": ["Robots", "Aliens", "Wizards", "Ninjas"],
+                             "rate": [0.60, 0.65, 0.30, 0.60], "expected": [0.5, 0.5, 0.5, 1 / 3],
+                             "p_adjusted": [1e-9, 0.2, 1e-9, 1e-12]})
+    effects = pl.DataFrame({"players": [2] * 4, "card": ["Microbot Fixer", "Hoverbot", "Nukebot", "Invader"],
+                            "faction": ["Robots", "Robots", "Robots", "Aliens"],
+                            "difference": [-0.07, -0.05, 0.01, -0.20], "p_adjusted": [1e-6, 1e-3, 1.0, 1e-9]})
+    a = su_report.SmashAnalysis(factions=factions, pairs=factions, matchups=None, bases=None, unsupported=[],
+                                drawn=True, card_effects=effects)
+    hint = su_report.variant_hint(a)
+    assert hint["players"] == 2 and hint["item"] == "Microbot Fixer"
+    assert hint["variant"] == 'oneMicrobotFixer:swap=["Robots: Microbot Fixer -> Nukebot"]'
+    assert hint["why"].startswith("the Robots win most at 2 players (60.00% against 50.00%) and the "
+                                  "Microbot Fixer carries them (removing it costs 7.00 pp)")
+    spec = parse_variant(hint["variant"])
+    assert spec.name == "oneMicrobotFixer"
+    Rules.from_overrides(spec.overrides).catalogue()  # a swap the rules accept
+    quiet = effects.with_columns(p_adjusted=pl.lit(0.5))
+    for other in (replace(a, card_effects=quiet), replace(a, card_effects=None), replace(a, drawn=False)):
+        assert su_report.variant_hint(other) is None
+
+
 def _tables_and_manifest(run):
     from balance.analysis.report import load_run
 

@@ -868,9 +868,9 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
     edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None
              else pl.DataFrame())
     runs = {run["players"]: run for run in manifest["runs"]}
-    hint = a.game_report.variant_hint(a.game) if a.game is not None else None
-    if hint is not None:  # the game's most decisive item (e.g. a card whose removal matters)
-        players, card, why = hint["players"], hint["item"], hint["why"]
+    found = a.game_report.variant_hint(a.game) if a.game is not None else None
+    if found is not None:  # the game's most decisive item (e.g. a card whose removal matters)
+        players, card, why = found["players"], found["item"], found["why"]
     elif edges.height:
         top = edges.row(int(edges["p_adjusted"].arg_min()), named=True)
         players, card = top["players"], None
@@ -882,7 +882,9 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
     run = runs.get(players, manifest["runs"][0])
     key = _restrictable_rule(manifest["game"])  # the rules key listing what was denied
     items = run["rules"].get(key) if key else None
-    if card is not None and isinstance(items, list) and card in items:
+    if found is not None and "variant" in found:  # the game's own ready variant
+        variant, hint = found["variant"], found["hint"]
+    elif card is not None and isinstance(items, list) and card in items:
         variant = f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"
         hint = f"compare the rulebook with the {key} without the {card}"
     else:

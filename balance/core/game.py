@@ -42,7 +42,8 @@ PARTS = {
 # Parts a game may provide. report: the game's own report sections over its own tables
 # (analyse(tables, manifest, method) -> analysis or None, figures(analysis, dir) -> {name: path},
 # verdict(analysis) -> [Para/Bullets blocks], sections(analysis, figures) -> [Section],
-# variant_hint(analysis, run) -> (why, variant, hint) or None for the report's "try next",
+# variant_hint(analysis) -> {"players", "item", "why"} (and optionally a ready "variant" with
+# the "hint" that says what it changes) or None, for the report's "try next",
 # methods() -> [paragraph parts] for the report's Methods section).
 # cards: a game with a card list (card_list(rules) -> polars frame with a boolean "simulated"
 # column, unsupported(rules) -> ["what: name", ...] the engine plays without their abilities;

@@ -25,7 +25,7 @@ import seaborn as sns
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
-from balance.analysis.report import LEVEL, card_verdict, each_row
+from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
 from balance.analysis.sides import ranked_lines, tested
 
 FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
@@ -184,8 +184,34 @@ def verdict(a: SmashAnalysis) -> list:
 
 
 def variant_hint(a: SmashAnalysis) -> dict | None:
-    """No rule variant is proposed from these findings yet (a faction is a deck, not a rule)."""
-    return None
+    """A deck change aimed at the strongest faction, when the tests found one and found the
+    card that carries it: one copy of that card swapped for one more of the faction's card
+    whose removal costs its seat least (the same causal measure), as a ready ``--variant``
+    (``balance compare`` measures each faction's win rate). None otherwise: with the factions
+    not drawn (their rates are not the factions' doing), without card strength, or when no
+    card of that faction is found to matter."""
+    if a.card_effects is None or not a.drawn:
+        return None
+    measured = a.card_effects["players"].unique().to_list()
+    above = a.factions.filter(pl.col("players").is_in(measured) & (pl.col("p_adjusted") < ALPHA)
+                              & (pl.col("rate") > pl.col("expected")))
+    if not above.height:
+        return None
+    top = above.row(int((above["rate"] - above["expected"]).arg_max()), named=True)
+    n, faction = top["players"], top["name"]
+    cards = a.card_effects.filter((pl.col("players") == n) & (pl.col("faction") == faction)).sort("difference")
+    carrier = cards.row(0, named=True)
+    if carrier["p_adjusted"] >= ALPHA or carrier["difference"] >= 0 or cards.height < 2:
+        return None
+    spare = cards.row(cards.height - 1, named=True)["card"]
+    card = carrier["card"]
+    return {"players": n, "item": card,
+            "why": (f"the {faction} win most at {n} players ({100 * top['rate']:.2f}% against "
+                    f"{100 * top['expected']:.2f}%) and the {card} carries them (removing it costs "
+                    f"{-100 * carrier['difference']:.2f} pp)"),
+            "variant": f'one{card.replace(" ", "")}:swap=["{faction}: {card} -> {spare}"]',
+            "hint": (f"compare the rulebook with one {card} swapped for one more {spare} (the "
+                     f"{faction} card whose removal costs least), each faction's win rate measured")}
 
 
 def methods() -> list[tuple]:
