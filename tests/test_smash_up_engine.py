@@ -196,7 +196,7 @@ def test_a_separate_card_strength_run_reaches_the_reports_first_screen(tmp_path)
     assert "| Invader |" in text or "`Invader`" in text
 
 
-def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction():
+def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tmp_path):
     """A planted truth: both Invaders swapped for Collectors (the Invader's removal costs its
     seat about 23 pp, the committed report). `compare` must find the Aliens' win rate fallen,
     far beyond its interval (about -26 pp against a half-width near 4 pp at 2,000 games with
@@ -214,7 +214,15 @@ def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction():
     assert 0.6 < aliens["baseline"] < 0.72  # the report's Aliens at 2 players: 67.19%
     assert not rows["seat_shift"]["significant"]
     # the eight factions' estimates add up as the seats' shares do: 4 of 8 dealt, one winner's 2
-    assert abs(sum(rows[f"win_share_{f}"]["baseline"] for f in FACTIONS) - 4.0) < 1e-9
+    rates = [rows[f"win_share_{f}"]["baseline"] for f in FACTIONS]
+    assert abs(sum(rates) - 4.0) < 1e-9
+    # side_imbalance describes the spread of those eight rates, for each variant
+    assert rows["side_imbalance"]["baseline"] == pytest.approx(sum(abs(r - 0.5) for r in rates))
+    assert rows["side_imbalance"]["p_value"] is None and report["sides"]["label"] == "factions"
+    from balance.analysis.compare_report import write_compare_report
+
+    text = write_compare_report(report, tmp_path)["markdown"].read_text()
+    assert re.search(r"^- Factions under `noInvader`: moved most `win_share_Aliens` 6\d\.\d\d% → ", text, re.M)
 
 
 def test_compares_faction_rates_are_the_reports_where_every_faction_is_dealt(tmp_path):

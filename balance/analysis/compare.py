@@ -32,7 +32,7 @@ from balance.core.variants import load_variant_file, parse_setting
 
 # Rows that describe each variant without a test: no interval, no p-value, outside the
 # multiple-comparison family.
-DESCRIPTIVE = ("seat_gap", "seat_imbalance")
+DESCRIPTIVE = ("seat_gap", "seat_imbalance", "side_imbalance")
 
 
 @dataclass(frozen=True)
@@ -73,13 +73,15 @@ def _var(total, total_sq, n):
 
 
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
-              players: int) -> list[dict]:
+              players: int, sides: list[str] = ()) -> list[dict]:
     """One dict per metric of ``names`` (the game's compare metrics, seats first), then, when
     ``players`` seat columns lead them (competitive games; 0 for cooperative ones),
-    ``seat_shift``, ``seat_gap`` and ``seat_imbalance``: baseline and variant (``value``)
-    means, the paired difference with its CI and p-value (None for the descriptive rows), the
-    variance reduction of pairing, ``games`` (n) and ``seat`` (the seat a seat_shift row
-    names, else None). Sums are the metrics' scaled integers (``scales``)."""
+    ``seat_shift``, ``seat_gap`` and ``seat_imbalance``, and with ``sides`` (the metrics that
+    are each side's win rate, e.g. each faction's) ``side_imbalance``: baseline and variant
+    (``value``) means, the paired difference with its CI and p-value (None for the
+    descriptive rows), the variance reduction of pairing, ``games`` (n) and ``seat`` (the
+    seat a seat_shift row names, else None). Sums are the metrics' scaled integers
+    (``scales``)."""
     n = sums.n
     rows = []
     for i, name in enumerate(names):
@@ -95,9 +97,24 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
             "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
+    if sides:
+        rows.append(_side_imbalance([r for r in rows if r["metric"] in sides], n))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
     return rows + _seat_rows(sums, scales[:players], alpha, rows[:players])
+
+
+def _side_imbalance(side_rows: list[dict], n: int) -> dict:
+    """side_imbalance, a description: how far the sides' win rates are from their average in
+    total, sum over sides of |rate - mean rate|, for each variant. Like seat_imbalance, noise
+    adds to it (each rate's own error counts as distance)."""
+    def measure(key):
+        rates = np.array([r[key] for r in side_rows])
+        return float(np.abs(rates - rates.mean()).sum())
+
+    b, v = measure("baseline"), measure("value")
+    return {"metric": "side_imbalance", "seat": None, "games": n, "baseline": b, "value": v,
+            "difference": v - b, "lo": None, "hi": None, "p_value": None, "variance_reduction": None}
 
 
 def seat_confidence(alpha: float, players: int) -> float:
@@ -201,6 +218,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
     metric_names, scales = metrics.names, metrics.scales
     seat_columns = seat_metric_count(metrics, players)
+    sides = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -251,7 +269,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                         active.remove(v)
 
     rows = [{"variant": name, **row} for name, s in zip(names[1:], sums)
-            for row in summarize(metric_names, s, scales, alpha, seat_columns)]
+            for row in summarize(metric_names, s, scales, alpha, seat_columns, sides)]
     _adjust(rows, correction, alpha, sequential=bool(tests))
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
@@ -272,6 +290,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "units": {**dict(zip(metric_names, metrics.units)),
                   **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)}},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
+        # the metrics that are each side's win rate, and what the game calls its sides
+        "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
         "warnings": _identical_rules(names, engines),
         "any_different": bool(any_different),

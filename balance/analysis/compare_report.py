@@ -124,7 +124,28 @@ def verdict(report: dict) -> Section:
             items.append(_fixed_line(report, base, variant, rows))
         if any(r["metric"] == "seat_shift" for r in rows):  # none for a cooperative game
             items.append(_seat_lines(report, variant, rows))
+        if report.get("sides"):
+            items.append(_side_line(report, variant, rows))
     return Section("Verdict", [Bullets(items)])
+
+
+def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
+    """The sides (e.g. factions) in words: the side whose win rate moved most, with its own
+    test, and the descriptive total distance from the average side of both variants."""
+    label, names = report["sides"]["label"], report["sides"]["metrics"]
+    moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
+    imbalance = _row(rows, "side_imbalance")
+    fairer = ("fairer" if imbalance["difference"] < 0 else "less fair"
+              if imbalance["difference"] > 0 else "as fair")
+    test = (f", Holm-adjusted {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
+            else ", descriptive at the sequential stop")
+    return (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(moved["metric"]),
+            f" {_value(report, moved['metric'], moved['baseline'])} → {_value(report, moved['metric'], moved['value'])} "
+            f"({_diff(report, moved['metric'], moved['difference'])}, 95% CI {_interval(report, moved)}{test}); "
+            f"total distance from the average of the {label} "
+            f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
+            f"{_value(report, 'side_imbalance', imbalance['value'])} ({fairer} as measured; "
+            "descriptive, noise adds to it).")
 
 
 def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tuple:
@@ -189,7 +210,9 @@ def results_section(report: dict, figure: Path) -> Section:
             f"seat_shift: the seat whose win rate moved most (largest |z|), with a "
             f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
             f"intervals of all seats hold together with {confidence} confidence; seat_gap and "
-            "seat_imbalance describe each variant (no test).",)))
+            "seat_imbalance describe each variant (no test)"
+            + (f"; so does side_imbalance, the {report['sides']['label']}' total distance from their "
+               "average." if report.get("sides") else "."),)))
     seat0 = [r for r in report["results"] if r["metric"] == "win_share_seat0"
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:

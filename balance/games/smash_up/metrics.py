@@ -32,6 +32,12 @@ class CompareMetrics:
 
     players: int
     factions: bool = False
+    side_label = "factions"  # what compare's side_imbalance row calls the sides
+
+    @property
+    def side_metrics(self) -> list[str]:
+        """The metrics that are each faction's win rate (compare's side_imbalance reads them)."""
+        return [f"win_share_{f}" for f in FACTIONS] if self.factions else []
 
     @property
     def dealt(self) -> float:
@@ -41,8 +47,7 @@ class CompareMetrics:
     @property
     def names(self) -> list[str]:
         return [f"win_share_seat{s}" for s in range(self.players)] + [
-            "capped", "length", "mean_vp", "vp_margin"] + (
-            [f"win_share_{f}" for f in FACTIONS] if self.factions else [])
+            "capped", "length", "mean_vp", "vp_margin"] + self.side_metrics
 
     @property
     def units(self) -> list[str]:
