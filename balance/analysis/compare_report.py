@@ -139,9 +139,10 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
               if imbalance["difference"] > 0 else "as fair")
     test = (f", Holm-adjusted {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
             else ", descriptive at the sequential stop")
-    return (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(moved["metric"]),
-            f" {_value(report, moved['metric'], moved['baseline'])} → {_value(report, moved['metric'], moved['value'])} "
-            f"({_diff(report, moved['metric'], moved['difference'])}, 95% CI {_interval(report, moved)}{test}); "
+    metric = moved["metric"]
+    return (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
+            f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
+            f"({_diff(report, metric, moved['difference'])}, 95% CI {_interval(report, moved)}{test}); "
             f"total distance from the average of the {label} "
             f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
             f"{_value(report, 'side_imbalance', imbalance['value'])} ({fairer} as measured; "
