@@ -142,7 +142,8 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     metric = moved["metric"]
     return (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
-            f"({_diff(report, metric, moved['difference'])}, 95% CI {_interval(report, moved)}{test}); "
+            f"({_diff(report, metric, moved['difference'])}, {100 * report['confidence']:.0f}% CI "
+            f"{_interval(report, moved)}{test}); "
             f"total distance from the average of the {label} "
             f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
             f"{_value(report, 'side_imbalance', imbalance['value'])} ({fairer} as measured; "
