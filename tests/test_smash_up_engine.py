@@ -271,8 +271,17 @@ def test_try_next_swaps_a_copy_of_the_card_that_carries_the_strongest_found_fact
     assert spec.name == "oneMicrobotFixer"
     Rules.from_overrides(spec.overrides).catalogue()  # a swap the rules accept
     quiet = effects.with_columns(p_adjusted=pl.lit(0.5))
-    for other in (replace(a, card_effects=quiet), replace(a, card_effects=None), replace(a, drawn=False)):
+    alone = effects.filter(pl.col("card") != "Hoverbot").filter(pl.col("card") != "Nukebot")  # --card
+    for other in (replace(a, card_effects=quiet), replace(a, card_effects=None), replace(a, drawn=False),
+                  replace(a, card_effects=alone)):
         assert su_report.variant_hint(other) is None
+    # a card name with an apostrophe makes a variant name of letters alone, still accepted
+    zombies = effects.with_columns(faction=pl.lit("Zombies"), card=pl.Series(
+        ["Walker", "Zombie Lord", "Grave Digger", "They're Coming To Get You"]))
+    hint = su_report.variant_hint(replace(a, factions=factions.with_columns(
+        name=pl.Series(["Zombies", "Aliens", "Wizards", "Ninjas"])), card_effects=zombies))
+    assert hint["variant"] == """oneTheyreComingToGetYou:swap=["Zombies: They're Coming To Get You -> Grave Digger"]"""
+    Rules.from_overrides(parse_variant(hint["variant"]).overrides).catalogue()
 
 
 def _tables_and_manifest(run):

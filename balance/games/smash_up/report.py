@@ -200,16 +200,19 @@ def variant_hint(a: SmashAnalysis) -> dict | None:
     top = above.row(int((above["rate"] - above["expected"]).arg_max()), named=True)
     n, faction = top["players"], top["name"]
     cards = a.card_effects.filter((pl.col("players") == n) & (pl.col("faction") == faction)).sort("difference")
+    if cards.height < 2:  # a run measuring only some cards (--card): nothing to swap between
+        return None
     carrier = cards.row(0, named=True)
-    if carrier["p_adjusted"] >= ALPHA or carrier["difference"] >= 0 or cards.height < 2:
+    if carrier["p_adjusted"] >= ALPHA or carrier["difference"] >= 0:
         return None
     spare = cards.row(cards.height - 1, named=True)["card"]
     card = carrier["card"]
+    name = "one" + "".join(ch for ch in card if ch.isalnum())  # "They're Coming..." -> "oneTheyreComing..."
     return {"players": n, "item": card,
             "why": (f"the {faction} win most at {n} players ({100 * top['rate']:.2f}% against "
                     f"{100 * top['expected']:.2f}%) and the {card} carries them (removing it costs "
                     f"{-100 * carrier['difference']:.2f} pp)"),
-            "variant": f'one{card.replace(" ", "")}:swap=["{faction}: {card} -> {spare}"]',
+            "variant": f'{name}:swap=["{faction}: {card} -> {spare}"]',
             "hint": (f"compare the rulebook with one {card} swapped for one more {spare} (the "
                      f"{faction} card whose removal costs least), each faction's win rate measured")}
 
