@@ -55,8 +55,9 @@ report: $(STAMP)
 # Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
 # pair tests are randomised experiments), 2, 3 and 4 players; then card strength in a smaller
 # run at 2 players: every card removed from the deck of the seat holding its faction, the same
-# games played again (each game is replayed once per card of its four factions, about 47 times,
-# so the main run's size would cost about 40 times its time); one report gives both.
+# games played again (each game is replayed once per card of its factions: about 47 times at 2
+# players, 94 at 4, so measured on the main run it would take 50 to 90 times as long); one
+# report gives both.
 SMASH := reports/smash-up
 SMASH_GAMES ?= 50000
 SMASH_CARD_GAMES ?= 6000
