@@ -31,8 +31,8 @@ from balance.core.paired import PairedSums
 from balance.core.variants import load_variant_file, parse_setting
 
 # Rows that describe each variant without a test: no interval, no p-value, outside the
-# multiple-comparison family.
-DESCRIPTIVE = ("seat_gap", "seat_imbalance", "side_imbalance")
+# multiple-comparison family (side_imbalance too, for a game that measures its sides).
+DESCRIPTIVE = ("seat_gap", "seat_imbalance")
 
 
 @dataclass(frozen=True)
@@ -97,23 +97,19 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
             "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
-    if sides:
-        rows.append(_side_imbalance([r for r in rows if r["metric"] in sides], n))
+    if sides:  # how far the sides' rates are from their average in total (noise adds to it)
+        rates = [np.array([r[key] for r in rows if r["metric"] in sides]) for key in ("baseline", "value")]
+        rows.append(_described("side_imbalance", *rates, lambda r: np.abs(r - r.mean()).sum(), n))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
     return rows + _seat_rows(sums, scales[:players], alpha, rows[:players])
 
 
-def _side_imbalance(side_rows: list[dict], n: int) -> dict:
-    """side_imbalance, a description: how far the sides' win rates are from their average in
-    total, sum over sides of |rate - mean rate|, for each variant. Like seat_imbalance, noise
-    adds to it (each rate's own error counts as distance)."""
-    def measure(key):
-        rates = np.array([r[key] for r in side_rows])
-        return float(np.abs(rates - rates.mean()).sum())
-
-    b, v = measure("baseline"), measure("value")
-    return {"metric": "side_imbalance", "seat": None, "games": n, "baseline": b, "value": v,
+def _described(metric: str, base: np.ndarray, other: np.ndarray, measure, n: int) -> dict:
+    """A descriptive row: ``measure`` of the baseline's and the variant's rates (float64[k]
+    each), with no interval or test."""
+    b, v = float(measure(base)), float(measure(other))
+    return {"metric": metric, "seat": None, "games": n, "baseline": b, "value": v,
             "difference": v - b, "lo": None, "hi": None, "p_value": None, "variance_reduction": None}
 
 
@@ -145,19 +141,13 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
     other = sums.b[:players] / scales / n
     fair = 1.0 / players
 
-    def described(metric, measure):
-        b, v = float(measure(base)), float(measure(other))
-        return {"metric": metric, "seat": None, "games": n, "baseline": b, "value": v,
-                "difference": v - b, "lo": None, "hi": None, "p_value": None,
-                "variance_reduction": None}
-
     return [
         {"metric": "seat_shift", "seat": seat, "games": n, "baseline": float(base[seat]),
          "value": float(other[seat]), "difference": float(np.asarray(test["mean"])[seat]),
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
-        described("seat_gap", lambda rates: rates.max() - rates.min()),
-        described("seat_imbalance", lambda rates: np.abs(rates - fair).sum()),
+        _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
+        _described("seat_imbalance", base, other, lambda rates: np.abs(rates - fair).sum(), n),
     ]
 
 
@@ -288,7 +278,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "seat_confidence": seat_confidence(alpha, players),
         # how each metric reads: a "rate" in % (differences in pp), a "value" as a number
         "units": {**dict(zip(metric_names, metrics.units)),
-                  **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)}},
+                  **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)},
+                  **({"side_imbalance": "rate"} if sides else {})},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,

@@ -102,8 +102,7 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
     shift, imbalance = _row(rows, "seat_shift"), _row(rows, "seat_imbalance")
     moved = {True: "a seat moved", False: "no significant move",
              None: "descriptive, at the sequential stop"}[shift["significant"]]
-    fairer = ("fairer" if imbalance["difference"] < 0 else "less fair"
-              if imbalance["difference"] > 0 else "as fair")
+    fairer = _fairer(imbalance)
     return ("Seats under ", Code(variant), f": {moved} (largest: seat {shift['seat']}, "
             f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous 95% CI {_interval(report, shift)}, "
             f"Šidák over seats, then Holm-adjusted {p_phrase(shift['p_adjusted'])}); total distance from fair "
@@ -129,14 +128,19 @@ def verdict(report: dict) -> Section:
     return Section("Verdict", [Bullets(items)])
 
 
+def _fairer(imbalance: dict) -> str:
+    """An imbalance row's change in a word: a smaller distance from fair is fairer."""
+    d = imbalance["difference"]
+    return "fairer" if d < 0 else "less fair" if d > 0 else "as fair"
+
+
 def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The sides (e.g. factions) in words: the side whose win rate moved most, with its own
     test, and the descriptive total distance from the average side of both variants."""
     label, names = report["sides"]["label"], report["sides"]["metrics"]
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
     imbalance = _row(rows, "side_imbalance")
-    fairer = ("fairer" if imbalance["difference"] < 0 else "less fair"
-              if imbalance["difference"] > 0 else "as fair")
+    fairer = _fairer(imbalance)
     test = (f", Holm-adjusted {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
             else ", descriptive at the sequential stop")
     metric = moved["metric"]
