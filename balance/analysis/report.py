@@ -90,8 +90,7 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         cards = card_run(Path(cards_dir), run_dir, manifest, tables)
         tables = {**tables, "card_strength": cards.table}
     out_dir = run_dir if out_dir is None else Path(out_dir)
-    analysis = analyse(tables, method, manifest, mix)
-    analysis.cards = cards
+    analysis = analyse(tables, method, manifest, mix, cards)
     try:
         figures = draw_figures(analysis, tables.get("scores"), out_dir / "figures")
         sections = build_sections(manifest, analysis, figures)
@@ -271,8 +270,9 @@ class Analysis:
 
 
 def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: dict | None = None,
-            mix: tuple[dict, dict, str] | None = None) -> Analysis:
-    """Every frame of the report. mix: (manifest, tables, name) of a strategy-mix run."""
+            mix: tuple[dict, dict, str] | None = None, cards: CardRun | None = None) -> Analysis:
+    """Every frame of the report. mix: (manifest, tables, name) of a strategy-mix run; cards:
+    the separate card-strength run whose table ``tables`` already holds (``card_run``)."""
     manifest = manifest or {"runs": []}
     seats = tables["seats"]
     game_report, info = _game_report(manifest.get("game"))
@@ -310,6 +310,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
         sides=aggregate.side_rates(seats, method) if has_sides and not cooperative else None,
         side_matchups=(aggregate.matchups(tables["pairs"], method, by="side")
                        if has_sides and not cooperative and "pairs" in tables else None),
+        cards=cards,
     )
 
 
