@@ -23,6 +23,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # joins a docstring's lines: a sentence wraps where the terminal ends
 )
 
 EXIT_BAD_INPUT = 2
@@ -577,6 +578,7 @@ def tune(
     its win share against a field, then validate on fresh seeds.
 
     Use the result as --strategy greedy:@DIR/tuned.toml.
+
     Example: balance tune avengers-cards --strategy greedy --players 4 --against self --budget 5000000
     """
     from balance.core.interrupts import interrupting
