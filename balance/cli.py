@@ -536,12 +536,15 @@ def _print_comparison(report: dict, out: Path) -> None:
     up_to = "up to " if report.get("sprt") else ""  # sequential: each variant stops at its decision
     typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
                f"variant, baseline {report['baseline']!r} -> {out}")
+    from balance.analysis.compare_report import level  # imported already: the report is written
+
     significant = [r for r in report["results"] if r["significant"]]
     for r in significant:
         where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
+        together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
         typer.echo(f"  {r['variant']}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "
-                   f"(difference {r['difference']:+.4f}, 95% CI {r['lo']:+.4f} to {r['hi']:+.4f}, "
-                   f"adjusted p = {r['p_adjusted']:.2g})")
+                   f"(difference {r['difference']:+.4f}, {together}{level(report)} CI {r['lo']:+.4f} to "
+                   f"{r['hi']:+.4f}, adjusted p = {r['p_adjusted']:.2g})")
     sprt = report.get("sprt")
     if sprt:
         for v in sprt["variants"]:

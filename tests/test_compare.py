@@ -372,6 +372,28 @@ def test_cli_compare_writes_json_and_report_and_exit_codes(tmp_path):
     assert not (tmp_path / "c5").exists()
 
 
+def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path):
+    """--alpha 0.1 --correction bh: every interval is a 90% one and every adjusted p a
+    Benjamini-Hochberg one, so the verdict, the printed summary and the tables say so (they
+    read "95%" and "Holm" whatever was asked). The planted seat advantage moves seat 0, so the
+    seat test's row is printed (adjusted p far below 0.1 at 5,000 games; the CLI test above
+    finds it at 0.05)."""
+    out = tmp_path / "cmp"
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
+                                 "--games", "5000", "--seed", "4", "--alpha", "0.1", "--correction", "bh",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "seat_shift (seat 0)" in r.output and "simultaneous 90% CI" in r.output, r.output
+    assert "95%" not in r.output
+    text = (out / "report.md").read_text()
+    verdict = text[text.index("## Verdict"):text.index("## Setup")]
+    assert "simultaneous 90% CI" in verdict and "then Benjamini-Hochberg-adjusted p" in verdict, verdict
+    assert "95%" not in verdict and "Holm" not in verdict
+    assert "| 90% CI |" in text and "Variant minus baseline, 90% intervals" in text
+    report = json.loads((out / "comparison.json").read_text())
+    assert report["confidence"] == pytest.approx(0.9) and report["correction"].startswith("Benjamini")
+
+
 def test_same_numbers_for_any_threads_and_chunk_size():
     kwargs = dict(players=4, games=6_000, seed=8, strategies=["greedy:samples=2"])
     variants = ["default", PLANTED, "bonus:set_bonus=2;villains_per_battle=5"]

@@ -13,6 +13,16 @@ from balance.analysis import plots
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
                               num, p_phrase, pct, pp, pvalue, to_html, to_markdown)
 
+def level(report: dict) -> str:
+    """The comparison's confidence in words: '95%' at --alpha 0.05, '99.9%' at 0.001."""
+    return f"{100 * report['confidence']:.4g}%"
+
+
+def _adjusted(report: dict) -> str:
+    """How an adjusted p was adjusted: 'Holm-adjusted' or 'Benjamini-Hochberg-adjusted'."""
+    return report["correction"].split(" ")[0] + "-adjusted"
+
+
 def _is_rate(report: dict, metric: str) -> bool:
     """A rate (shown in %, its differences in pp), as the game's metrics declare it."""
     return report["units"].get(metric) == "rate"
@@ -63,7 +73,7 @@ def write_compare_report(report: dict, out_dir) -> dict:
         .select("variant", "metric", "difference", "lo", "hi", pl.col("significant").fill_null(False))
         .with_columns(is_rate=pl.col("metric").is_in(
             [m for m, unit in report["units"].items() if unit == "rate"])),  # as _is_rate
-        fig_dir / "differences.png")}
+        fig_dir / "differences.png", level(report))}
     sprt = report.get("sprt")
     if sprt:
         history = pl.DataFrame(
@@ -104,8 +114,9 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
              None: "descriptive, at the sequential stop"}[shift["significant"]]
     fairer = _fairer(imbalance)
     return ("Seats under ", Code(variant), f": {moved} (largest: seat {shift['seat']}, "
-            f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous 95% CI {_interval(report, shift)}, "
-            f"Šidák over seats, then Holm-adjusted {p_phrase(shift['p_adjusted'])}); total distance from fair "
+            f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous {level(report)} CI "
+            f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report)} "
+            f"{p_phrase(shift['p_adjusted'])}); total distance from fair "
             f"{_value(report, 'seat_imbalance', imbalance['baseline'])} → "
             f"{_value(report, 'seat_imbalance', imbalance['value'])} ({fairer} as measured; "
             "descriptive, noise adds to it).")
@@ -141,12 +152,12 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
     imbalance = _row(rows, "side_imbalance")
     fairer = _fairer(imbalance)
-    test = (f", Holm-adjusted {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
+    test = (f", {_adjusted(report)} {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
             else ", descriptive at the sequential stop")
     metric = moved["metric"]
     return (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
-            f"({_diff(report, metric, moved['difference'])}, {100 * report['confidence']:.0f}% CI "
+            f"({_diff(report, metric, moved['difference'])}, {level(report)} CI "
             f"{_interval(report, moved)}{test}); "
             f"total distance from the average of the {label} "
             f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
@@ -194,7 +205,7 @@ def setup(report: dict) -> Section:
 
 
 def results_section(report: dict, figure: Path) -> Section:
-    confidence = f"{100 * report['confidence']:.0f}%"
+    confidence = level(report)
     blocks = [Figure("differences", figure, f"Variant minus baseline, {confidence} intervals")]
     if report.get("sprt"):
         blocks.append(Para((Strong("Descriptive."), " In sequential mode each variant's rows are "

@@ -265,9 +265,9 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
     return save(fig, path)
 
 
-def differences(frame: pl.DataFrame, path) -> Path:
-    """Forest plot of variant - baseline differences with their intervals, one panel per
-    metric, zero dashed; red: significant after correction.
+def differences(frame: pl.DataFrame, path, level: str = "95%") -> Path:
+    """Forest plot of variant - baseline differences with their ``level`` intervals (the
+    comparison's confidence), one panel per metric, zero dashed; red: significant after correction.
 
     frame: rows of comparison results (variant, metric, difference, lo, hi, significant) and
     optionally ``is_rate`` (bool): True where the metric is a rate (a win share, a success
@@ -297,7 +297,7 @@ def differences(frame: pl.DataFrame, path) -> Path:
         if metric in rate_metrics:
             points(ax, "x")
             ax.set_xlabel("pp")
-    fig.suptitle("variant - baseline (95% CI; red: significant after correction)", fontsize="medium")
+    fig.suptitle(f"variant - baseline ({level} CI; red: significant after correction)", fontsize="medium")
     return save(fig, path)
 
 
