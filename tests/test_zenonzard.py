@@ -848,6 +848,32 @@ def test_the_engines_tables_add_up():
     assert set(decks["colours"]) == set(cat.COLOURED) and decks["mean_cost"].min() > 2
 
 
+def test_compare_measures_each_forces_win_rate_on_the_runs_games(tmp_path):
+    """`balance compare zenonzard` estimates each Force's win rate (Horvitz-Thompson: the win
+    units of the seats holding it over the expected 0.4 holders a game). On the same games as
+    `simulate` with the same seed, its baseline times games times 0.4 is exactly the wins the
+    run's forces table counts for the pairs holding that Force; the ten add up to the seats'
+    (each seat holds two Forces); and the verdict has a Forces line."""
+    import balance
+    from balance.analysis.compare import compare
+    from balance.analysis.compare_report import write_compare_report
+
+    games, seed, strategies = 300, 3, ["aggro", "control"]
+    report = compare("zenonzard", ["default", "over:force_overflow=to_player"], games=games, seed=seed,
+                     strategies=strategies).report
+    base = {r["metric"]: r["baseline"] for r in report["results"] if r["variant"] == "over"}
+    forces_t = balance.simulate("zenonzard", games=games, seed=seed, strategies=strategies,
+                                threads=1).tables["forces"]
+    for force in cat.forces():
+        wins = forces_t.filter(pl.col("forces").str.split("+").list.contains(force.name))["wins"].sum()
+        assert abs(base[f"win_share_{force.name}"] * games * 0.4 - wins) < 1e-9, force.name
+    won = 1 - base["capped"]
+    assert sum(base[f"win_share_{f.name}"] for f in cat.forces()) == pytest.approx(2 * won / 0.4, abs=1e-12)
+    assert report["sides"]["label"] == "Forces" and len(report["sides"]["metrics"]) == 10
+    text = write_compare_report(report, tmp_path)["markdown"].read_text()
+    assert "- Forces under `over`: moved most `win_share_" in text
+
+
 def test_the_card_list_and_what_it_does_not_simulate():
     """1,439 cards; the unsupported ones are every magic card and every card whose text holds
     more than the v1 numbers and keywords; the summary's counts add up to the list."""
