@@ -160,8 +160,9 @@ def drawn(monkeypatch):
 
     def keep(fig, path):
         figures[path.name] = fig
-        fig.canvas.draw()  # lay the figure out as it is saved, so limits and layout are final
-        return save(fig, path)
+        written = save(fig, path)
+        fig.canvas.draw()  # the figure as it was saved: limits and layout final (closed, still drawable)
+        return written
 
     monkeypatch.setattr(plots, "save", keep)
     return figures
@@ -345,6 +346,37 @@ def test_card_restriction_without_players_draws_one_panel_as_restrict_does(tmp_p
     assert "pp" in ax.get_xlabel() and pp_tick(ax.xaxis, -0.0728) == pytest.approx(-7.28, abs=0.05)
     labels = ax.get_legend().get_texts()
     assert sorted(t.get_text() for t in labels) == ["interval excludes 0", "interval includes 0"]
+
+
+def test_a_name_the_font_cannot_draw_keeps_its_id_instead_of_empty_boxes(tmp_path, drawn):
+    """142 ZENONZARD cards have only a Japanese name, which the figures' font (DejaVu Sans) has
+    no glyphs for: matplotlib warned and drew empty boxes. The label shows '…' for the name and
+    keeps the image id, which the report's table lists beside the name."""
+    import warnings
+
+    frame = restriction_frame().with_columns(
+        pl.Series("card", ["復讐のドラゴン (colorless_09_02_02r_00)", "Alrûna (green_01)", "Ashbringer", "「獣王」x"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph ... missing from font(s)" is a UserWarning
+        plots.card_restriction(frame, tmp_path / "jp.png")
+    (ax,) = panels(drawn["jp.png"])
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "… (colorless_09_02_02r_00)", "Alrûna (green_01)", "Ashbringer", "…x"]
+
+
+def test_a_long_card_list_is_drawn_as_its_largest_changes():
+    """ZENONZARD's 280 cards made a figure thousands of pixels tall: a figure shows the 24
+    largest |differences| (per player count), the most harmful and the most helpful alike."""
+    rng = np.random.default_rng(5)
+    d = rng.normal(0, 0.02, 100)
+    frame = pl.DataFrame({"card": [f"c{i}" for i in range(100)], "difference": d, "lo": d - 0.01, "hi": d + 0.01})
+    top = plots.largest_changes(frame)
+    assert top.height == plots.CARDS_DRAWN == 24
+    assert set(top["card"]) == {f"c{i}" for i in np.argsort(-np.abs(d))[:24]}
+    both = pl.concat([frame.with_columns(players=pl.lit(p)) for p in (2, 3)]).head(130)  # 30 rows at 3
+    top = plots.largest_changes(both)
+    assert top.group_by("players").len().sort("players")["len"].to_list() == [24, 24]
+    assert plots.largest_changes(frame.head(10)).height == 10
 
 
 def test_card_restriction_with_players_shares_one_axis_across_panels(tmp_path, drawn):

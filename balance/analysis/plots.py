@@ -10,6 +10,9 @@ so the same height means the same value in every panel; heatmaps carry a labelle
 """
 from __future__ import annotations
 
+import re
+import warnings
+from functools import lru_cache
 from pathlib import Path
 
 import matplotlib
@@ -17,6 +20,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 import seaborn as sns
+from matplotlib import font_manager
+from matplotlib.ft2font import FT2Font
+from matplotlib.text import Text
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 # Files only: no display, no GUI toolkit. pyplot resolves its backend at the first figure, so
@@ -51,15 +57,44 @@ def grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool = 
 
 def save(fig, path) -> Path:
     path = Path(path)
+    for text in fig.findobj(Text):  # titles, legends (tick labels: ``names`` where they are set)
+        text.set_text(legible(text.get_text()))
     if fig.get_layout_engine() is None:  # heatmaps lay out with their colour bar (constrained)
-        fig.tight_layout()
+        with warnings.catch_warnings():  # long names (a ZENONZARD card's) leave it no room to
+            warnings.filterwarnings("ignore", "Tight layout not applied")  # move; "tight" below frames them
+            fig.tight_layout()
     fig.savefig(path, dpi=DPI, bbox_inches="tight")  # "tight" keeps outside legends in frame
     plt.close(fig)
     return path
 
 
+@lru_cache(maxsize=1)
+def _drawable() -> frozenset[int]:
+    """The code points the figures' font has glyphs for (DejaVu Sans: Latin, Greek, Cyrillic,
+    symbols; no Japanese)."""
+    return frozenset(FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
+
+
+def legible(label: str) -> str:
+    """``label`` with each run of characters the font cannot draw shown as one '…' instead of
+    empty boxes: a ZENONZARD card known only by its Japanese name keeps its image id,
+    '… (colorless_09_02_02r_00)', by which the report's table (which shows the name) finds it."""
+    drawable = _drawable()
+    if all(ord(c) in drawable or c in "\n\t" for c in label):
+        return label
+    marked = "".join(c if ord(c) in drawable or c.isspace() else "\0" for c in label)
+    return re.sub(r"\0+", "…", marked)
+
+
+def names(labels) -> list[str]:
+    """Tick labels from names in the data (cards, sides, variants), each ``legible``: matplotlib
+    draws a tick label from its formatter at draw time, after ``save`` could mend its text."""
+    return [legible(str(label)) for label in labels]
+
+
 def wrap(label: str) -> str:
     """A long strategy spec on several lines (name, then one parameter a line) for tick labels."""
+    label = legible(label)
     return label if len(label) <= 14 else label.replace(":", ":\n").replace(",", ",\n")
 
 
@@ -226,7 +261,7 @@ def named_rates(frame: pl.DataFrame, path, noun: str) -> Path:
         y = np.arange(g.height)
         interval(ax, y, g["rate"].to_numpy(), g["lo"].to_numpy(), g["hi"].to_numpy(), horizontal=True)
         ax.axvline(float(g["expected"][0]), color="grey", linestyle="--", linewidth=1)
-        ax.set_yticks(y, g["name"].to_list())
+        ax.set_yticks(y, names(g["name"]))
         ax.set_title(f"{players} players")
         ax.set_xlabel(f"win rate of the seats holding the {noun}")
         percent(ax, "x")
@@ -291,7 +326,7 @@ def differences(frame: pl.DataFrame, path, level: str = "95%") -> Path:
         for i, (d, lo, hi, c) in enumerate(zip(g["difference"], g["lo"], g["hi"], colours)):
             interval(ax, [y[i]], [d], [lo], [hi], horizontal=True, color=c)
         ax.axvline(0.0, **FAIR_STYLE)
-        ax.set_yticks(y, g["variant"].to_list())
+        ax.set_yticks(y, names(g["variant"]))
         ax.set_ylim(-0.7, g.height - 0.3)
         ax.set_title(metric, fontsize="medium")
         if metric in rate_metrics:
@@ -364,14 +399,28 @@ def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
                             lambda players: 1.0 / players)
 
 
+CARDS_DRAWN = 24  # a card-strength figure shows this many largest changes per player count
+
+
+def largest_changes(frame: pl.DataFrame, most: int = CARDS_DRAWN) -> pl.DataFrame:
+    """The ``most`` rows of largest |difference| (per player count, with a ``players`` column):
+    a list of hundreds of cards (ZENONZARD's 280) would be a figure thousands of pixels tall;
+    the report's table lists every card."""
+    ranked = frame.with_columns(size=pl.col("difference").abs()).sort("size", descending=True)
+    if "players" not in frame.columns:
+        return ranked.head(most)
+    return ranked.group_by("players", maintain_order=True).head(most).sort("players")
+
+
 def card_restriction(frame: pl.DataFrame, path) -> Path:
     """Win-share change of a seat denied each card (restricted play), in pp with its 95%
     interval, most harmful first; zero dashed. A card whose interval excludes 0 is drawn
     filled, one whose interval includes 0 hollow.
 
     frame: ``restrict.RestrictResult.table`` (card, difference, lo, hi; fractions, -0.0728 is
-    -7.28 pp). With a ``players`` column: one panel per player count, all on one shared axis
-    (a win-share change is the same kind of number at every count); without: one panel.
+    -7.28 pp), or its ``largest_changes``. With a ``players`` column: one panel per player
+    count, all on one shared axis (a win-share change is the same kind of number at every
+    count); without: one panel.
     """
     groups = list(by_players(frame)) if "players" in frame.columns else [(None, frame)]
     most_cards = max(g.height for _, g in groups)
@@ -389,7 +438,7 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
                 interval(ax, y[mask], *(c[mask] for c in columns), horizontal=True, color=colour,
                           markerfacecolor=face, markersize=5, label=label)
         ax.axvline(0.0, **FAIR_STYLE)
-        ax.set_yticks(y, [f"card {c}" if isinstance(c, int) else str(c) for c in g["card"]])
+        ax.set_yticks(y, names(f"card {c}" if isinstance(c, int) else c for c in g["card"]))
         ax.set_ylim(g.height - 0.5, -0.5)  # most harmful on top
         if players is not None:
             ax.set_title(f"{players} players")

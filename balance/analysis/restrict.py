@@ -74,7 +74,9 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     result.table.write_parquet(out / "restrict.parquet")
-    figure = plots.card_restriction(result.table, out / "figures" / "restrict.png")
+    figure = plots.card_restriction(plots.largest_changes(result.table), out / "figures" / "restrict.png")
+    drawn = ("per card" if result.table.height <= plots.CARDS_DRAWN else
+             f"the {plots.CARDS_DRAWN} largest changes of {result.table.height} cards (the table lists every one)")
     info = get_game(result.game)
     item, situation = info.restrictable, info.restrict_meaning(result.when)
     rows = [[str(r["card"]), f"{r['games']:,}", pct(r["baseline"]), pct(r["restricted"]),
@@ -89,7 +91,7 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
                   f"; {info.restrict_seat} has the card {situation}. Difference: the "
                   "restricted seat's win share minus the same seat's on the same games unrestricted "
                   "(paired, normal interval); Holm correction over the cards.",)),
-            Figure("restrict", figure, "Win-share change of the restricted seat, per card"),
+            Figure("restrict", figure, f"Win-share change of the restricted seat, {drawn}"),
             Table(["card", "games", "unrestricted", "restricted", "difference", "95% CI", "p",
                    "Holm p"], rows, left=1),
         ]),

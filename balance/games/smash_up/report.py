@@ -29,7 +29,6 @@ from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
 from balance.analysis.sides import ranked_lines, tested
 
 FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
-FIGURE_CARDS = 24  # the card-strength figure shows this many largest changes per player count
 MATRIX_PLAYERS = 2  # the faction-vs-faction matrix: every other seat is one opponent
 
 
@@ -251,10 +250,8 @@ def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
                                                    title="row faction outscores column faction")
     drawn["bases"] = bases_figure(a.bases, fig_dir / "bases.png")
     if a.card_effects is not None:
-        largest = (a.card_effects.with_columns(size=pl.col("difference").abs())
-                   .sort("size", descending=True).group_by("players", maintain_order=True)
-                   .head(FIGURE_CARDS).sort("players"))
-        drawn["card_strength"] = plots.card_restriction(largest, fig_dir / "card_strength.png")
+        drawn["card_strength"] = plots.card_restriction(plots.largest_changes(a.card_effects),
+                                                        fig_dir / "card_strength.png")
     return drawn
 
 
@@ -303,7 +300,7 @@ def card_section(a: SmashAnalysis, figures: dict) -> Section:
               "(negative: the card helps its seat); normal interval of the paired differences; "
               "Holm over every card and player count. Most harmful removals first.",)),
         Figure("card_strength", figures["card_strength"],
-               f"Win-rate change without the card (the {FIGURE_CARDS} largest per player count)"),
+               f"Win-rate change without the card (the {plots.CARDS_DRAWN} largest per player count)"),
         Table(["players", "card", "faction", "games", "with it", "without", "difference",
                f"{LEVEL} CI", "adjusted p"], rows, left=3)])
 

@@ -30,7 +30,6 @@ from balance.analysis.report import LEVEL, card_verdict, each_row
 from balance.analysis.sides import ranked_lines, tested
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
-FIGURE_CARDS = 24  # the card-strength figure shows this many largest changes per player count
 ACT = ("swapping {} for its stand-in", "swapped for its stand-in")  # GameInfo.restrict_act
 FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field minions of cost 1-2",
             "keywords": "field minions with a keyword"}
@@ -254,10 +253,8 @@ def figures(a: ZenonzardAnalysis, fig_dir: Path) -> dict[str, Path]:
                                                   title="row colour's seat wins")
     drawn["curve"] = curve_figure(a.curve, fig_dir / "curve.png")
     if a.card_effects is not None:
-        largest = (a.card_effects.with_columns(size=pl.col("difference").abs())
-                   .sort("size", descending=True).group_by("players", maintain_order=True)
-                   .head(FIGURE_CARDS).sort("players"))
-        drawn["card_strength"] = plots.card_restriction(largest, fig_dir / "card_strength.png")
+        drawn["card_strength"] = plots.card_restriction(plots.largest_changes(a.card_effects),
+                                                        fig_dir / "card_strength.png")
     return drawn
 
 
@@ -354,7 +351,7 @@ def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
               "(negative: the card is better than an average card of its cost); normal interval of the "
               "paired differences; Holm over every card. Strongest cards first.",)),
         Figure("card_strength", figures["card_strength"],
-               f"Win-rate change with the stand-in (the {FIGURE_CARDS} largest per player count)"),
+               f"Win-rate change with the stand-in (the {plots.CARDS_DRAWN} largest per player count)"),
         Table(["players", "card", "games", "with it", "stand-in", "difference", f"{LEVEL} CI", "adjusted p"],
               rows, left=2)])
 
