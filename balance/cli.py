@@ -562,25 +562,34 @@ def tune(
         "the game's default strategy (`balance games` names it).")] = None,
     players: Annotated[Optional[int], typer.Option(
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    against: Annotated[str, typer.Option(
+    against: Annotated[Optional[str], typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
-        "SPEC,SPEC,... (one for all other seats, or one per other seat).")] = "self",
-    budget: Annotated[int, typer.Option(help="Games the search may play (validation not included).")] = 2_000_000,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same tuned parameters.")] = 0,
+        "SPEC,SPEC,... (one for all other seats, or one per other seat). Default: self.")] = None,
+    budget: Annotated[Optional[int], typer.Option(
+        help="Games the search may play (validation not included). Default: 2000000.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Seed: the same seed gives the same tuned parameters. Default: 0.")] = None,
     population: Annotated[Optional[int], typer.Option(help="Candidates per generation.")] = None,
     games_per_candidate: Annotated[Optional[int], typer.Option(help="Games per candidate and generation.")] = None,
-    validate_games: Annotated[int, typer.Option(help="Fresh games per validation matchup.")] = 200_000,
+    validate_games: Annotated[Optional[int], typer.Option(
+        help="Fresh games per validation matchup. Default: 200000.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace --out (and discard an interrupted tuning there) if it exists.")] = False,
+    resume: Annotated[Optional[Path], typer.Option(
+        help="Continue the interrupted tuning in this directory (after Ctrl-C, a kill or a crash) from "
+        "its last finished generation; options not given are taken from it, options given must match it.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Tune a strategy's parameters (cross-entropy method, common random numbers) to maximise
     its win share against a field, then validate on fresh seeds.
 
-    Use the result as --strategy greedy:@DIR/tuned.toml.
+    Use the result as --strategy greedy:@DIR/tuned.toml. Each finished generation is kept: after
+    Ctrl-C, a kill or a crash, --resume DIR continues the search and ends with the same parameters
+    as an uninterrupted one.
 
     Example: balance tune avengers-cards --strategy greedy --players 4 --against self --budget 5000000
     """
@@ -588,22 +597,39 @@ def tune(
     from balance.analysis.matchups import split_pool
     from balance.analysis.tune import plan as tune_plan
     from balance.analysis.tune import tune as run_tune
+    from balance.analysis.tune_checkpoint import saved_arguments
     from balance.core.variants import parse_overrides
 
-    field = against if against == "self" else split_pool([against])
-    out = out or _default_out("tune", game)
+    field = None if against is None else against if against == "self" else split_pool([against])
     try:
         overrides = parse_overrides(set_)
+        if resume is not None:  # what was not given is the interrupted tuning's
+            if out is not None and out != resume:
+                fail(f"--out {out} and --resume {resume} name different directories")
+            saved = saved_arguments(resume)
+            if saved["game"] != game:
+                fail(f"--resume {resume} holds a tuning of {saved['game']!r}, not {game!r}")
+            out, overrides = resume, overrides or saved["overrides"]
+            strategy, players, field, budget, seed, population, games_per_candidate, validate_games = (
+                saved[k] if given is None else given for k, given in (
+                    ("strategy", strategy), ("players", players), ("against", field), ("budget", budget),
+                    ("seed", seed), ("population", population), ("games_per_candidate", games_per_candidate),
+                    ("validate_games", validate_games)))
+        field = "self" if field is None else field
+        budget, seed = 2_000_000 if budget is None else budget, 0 if seed is None else seed
+        validate_games = 200_000 if validate_games is None else validate_games
+        out = out or _default_out("tune", game)
         total = tune_plan(game, strategy, players, field, budget, population, games_per_candidate,
                           validate_games, overrides).total_games
         with interrupting(), _progress(quiet, total) as advance:
             result = run_tune(game, strategy, players, field, budget, seed, population,
                               games_per_candidate, validate_games, out, advance, overrides,
-                              threads, force)
+                              threads, force, resume is not None)
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
+        typer.echo(f"interrupted: finished generations are kept; continue with "
+                   f"balance tune {game} --resume {out}", err=True)
         raise typer.Exit(130)
     if not quiet:
         typer.echo(f"tuned {result.strategy.label} -> {out / 'tuned.toml'}")

@@ -177,6 +177,74 @@ def test_an_occupied_out_is_refused_before_tuning(tmp_path):
         tune(GAME, out=tmp_path, threads=1, **{**SMALL, "budget": 10**9})  # would take minutes
 
 
+# ---- interrupted and resumed --------------------------------------------------------------
+
+def _interrupted(out, after: int, resume: bool = False, **kwargs):
+    """A tuning into ``out`` stopped as by Ctrl-C once ``after`` games are done."""
+    seen = [0]
+
+    def progress(n):
+        seen[0] += n
+        if seen[0] > after:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        tune(GAME, seed=5, threads=2, out=out, on_progress=progress, resume=resume, **{**SMALL, **kwargs})
+
+
+def test_an_interrupted_tuning_resumes_to_the_uninterrupted_answer(tmp_path):
+    """Each finished generation is kept next to --out; a tuning cut in generation 1, resumed,
+    cut again in generation 2 and resumed again ends exactly where one uninterrupted run does
+    (the same games per generation, the optimiser's random state restored), and leaves nothing
+    behind but its outputs."""
+    import json
+
+    whole = tune(GAME, seed=5, threads=2, out=tmp_path / "whole", **SMALL)
+    out, partial = tmp_path / "cut", tmp_path / ".cut.partial"
+    _interrupted(out, after=1_200)  # 800 games a generation: in the second
+    assert not out.exists() and len(json.loads((partial / "generations.json").read_text())["generations"]) == 1
+    _interrupted(out, after=2_000, resume=True)  # the 800 resumed count first: in the third
+    assert len(json.loads((partial / "generations.json").read_text())["generations"]) == 2
+    seen = []
+    resumed = tune(GAME, seed=5, threads=1, out=out, resume=True, on_progress=seen.append, **SMALL)
+    assert resumed.params == whole.params
+    assert resumed.history.equals(whole.history) and resumed.validation.equals(whole.validation)
+    assert sum(seen) == resumed.plan.total_games  # the bar starts where the tuning stopped
+    assert not partial.exists()
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in (tmp_path / "whole").iterdir())
+    assert (out / "tuned.toml").read_text() == (tmp_path / "whole" / "tuned.toml").read_text()
+
+
+def test_resume_refuses_another_tuning_and_a_missing_one(tmp_path):
+    out = tmp_path / "t"
+    with pytest.raises(BalanceError, match="nothing to resume at .*no interrupted tuning"):
+        tune(GAME, seed=5, out=out, resume=True, **SMALL)
+    _interrupted(out, after=1_200)
+    with pytest.raises(BalanceError, match="differs in seed, generations"):
+        tune(GAME, seed=6, out=out, resume=True, **{**SMALL, "budget": 4_000})
+    with pytest.raises(BalanceError, match="an interrupted tuning of .* exists .* or discard it with --force"):
+        tune(GAME, seed=5, out=out, **SMALL)
+    with pytest.raises(BalanceError, match="holds an interrupted `balance tune`, not a run"):
+        import balance
+        balance.simulate(GAME, games=100, out=out, resume=True)
+    fresh = tune(GAME, seed=5, threads=2, out=out, force=True, **SMALL)  # --force discards it
+    assert fresh.paths and not (tmp_path / ".t.partial").exists()
+
+
+def test_cli_resume_takes_the_interrupted_tunings_options(tmp_path):
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    whole = tune(GAME, seed=5, threads=2, **SMALL)
+    out = tmp_path / "t"
+    _interrupted(out, after=1_200)
+    r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--budget", "9999", "-q"])
+    assert r.exit_code == 2 and "differs in generations" in r.output, r.output
+    r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "-q"])  # every option from it
+    assert r.exit_code == 0, r.output
+    assert parse_strategy(f"greedy:@{out}", CATALOGUE).to_dict()["params"] == whole.params
+
+
 # ---- a real tuning -------------------------------------------------------------------------
 
 @pytest.mark.slow

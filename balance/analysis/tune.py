@@ -77,7 +77,8 @@ class Optimum:
 
 def maximise(f: Callable, dim: int, rng: np.random.Generator, generations: int, population: int,
              x0=None, sd0: float = SD_START, elite: float = ELITE, smoothing: float = SMOOTHING,
-             sd_floor: float = SD_FLOOR, on_generation: Callable | None = None) -> Optimum:
+             sd_floor: float = SD_FLOOR, on_generation: Callable | None = None,
+             done: list[Generation] | None = None) -> Optimum:
     """Maximise a noisy ``f`` over [0, 1]^dim with the cross-entropy method.
 
     f(x, g, mean) -> float[population]: x float[population, dim] (candidates of generation g),
@@ -85,13 +86,16 @@ def maximise(f: Callable, dim: int, rng: np.random.Generator, generations: int, 
     the same noise where possible (common random numbers): selection then compares candidates,
     not luck. x0: starting mean (default the centre). The answer is the final mean, an average
     over many elites, rather than the best single sample, whose score is the most inflated
-    by noise.
+    by noise. on_generation(history): after each generation, every generation so far.
+    done: generations already played (a resumed search; ``rng`` in its state after them).
     """
     mean = np.full(dim, 0.5) if x0 is None else np.clip(np.asarray(x0, np.float64), 0.0, 1.0)
     sd = np.full(dim, float(sd0))
     n_elite = max(2, math.ceil(elite * population))
-    history = []
-    for g in range(generations):
+    history = list(done or [])
+    if history:
+        mean, sd = history[-1].mean.copy(), history[-1].sd.copy()
+    for g in range(len(history), generations):
         x = np.clip(mean + sd * rng.standard_normal((population, dim)), 0.0, 1.0)
         y = np.asarray(f(x, g, mean), np.float64)
         top = x[np.argsort(-y, kind="stable")[:n_elite]]
@@ -99,7 +103,7 @@ def maximise(f: Callable, dim: int, rng: np.random.Generator, generations: int, 
         sd = np.maximum(smoothing * top.std(axis=0) + (1 - smoothing) * sd, sd_floor)
         history.append(Generation(g, x, y, mean.copy(), sd.copy()))
         if on_generation is not None:
-            on_generation(history[-1])
+            on_generation(history)
     return Optimum(mean, sd, history)
 
 
@@ -358,7 +362,7 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
          budget: int = 2_000_000, seed: int = 0, population: int | None = None,
          games_per_candidate: int | None = None, validate_games: int = 200_000, out=None,
          on_progress: Callable[[int], None] | None = None, overrides: dict | None = None,
-         threads: int | None = None, force: bool = False) -> TuneResult:
+         threads: int | None = None, force: bool = False, resume: bool = False) -> TuneResult:
     """Tune ``strategy``'s parameters for win share against ``against``; validate; write ``out``.
 
     strategy: a strategy name (the search starts at its defaults), a spec whose values are
@@ -369,8 +373,12 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
     ``plan`` says. validate_games: games per validation field and arm, on a fresh seed.
     on_progress(games) is called from this thread as games finish (total: ``plan(...)
     .total_games``). Results are identical for any ``threads`` (default: every core).
+    With ``out``, each finished generation is kept in ``.NAME.partial`` next to it
+    (``tune_checkpoint``); ``resume=True`` continues the interrupted tuning there, to the
+    same parameters as an uninterrupted one.
     """
-    from balance.core import output, runner
+    from balance.analysis.tune_checkpoint import TuneCheckpointer
+    from balance.core import runner
     from balance.core.api import MAX_SEED
 
     setup = _setup(game, strategy, players, against, budget, population, games_per_candidate,
@@ -378,15 +386,35 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
     check_int("seed", seed, 0, MAX_SEED)
     threads = runner.default_threads() if threads is None else threads
     check_int("threads", threads, 1, 1024)
-    if out is not None:
-        output.check_target(Path(out), force)  # fail now, not after the search
+    if resume and out is None:
+        raise BalanceError("resume needs the tuning's directory (--resume DIR)")
     opt_seq, tune_seq, valid_seq = np.random.SeedSequence(seed).spawn(3)
     tune_seed, valid_seed = (int(s.generate_state(1, np.uint64)[0]) for s in (tune_seq, valid_seq))
+    rng = np.random.default_rng(opt_seq)  # the optimiser's: a resumed search restores its state
+    checkpoint, done = None, []
+    if out is not None:  # fail now, not after the search
+        arguments = {"game": game, "strategy": strategy, "players": setup.rules.players, "against": against,
+                     "budget": budget, "seed": seed, "population": population,
+                     "games_per_candidate": games_per_candidate, "validate_games": validate_games,
+                     "overrides": overrides or {}}
+        checkpoint = TuneCheckpointer(Path(out), _request(setup, seed, arguments))
+        if resume:
+            checkpoint.reopen()
+            done, rng_state = checkpoint.load_generations()
+            if rng_state is not None:
+                rng.bit_generator.state = rng_state
+        else:
+            checkpoint.start(force)
     progress = on_progress or (lambda n: None)
+    progress(len(done) * setup.plan.population * setup.plan.games_per_candidate)  # a resumed search's
     started = time.perf_counter()
 
+    def keep(history: list[Generation]) -> None:
+        if checkpoint is not None:
+            checkpoint.save_generations(history, rng.bit_generator.state)
+
     with ThreadPoolExecutor(threads) as pool:
-        optimum = _search(setup, np.random.default_rng(opt_seq), tune_seed, pool, progress)
+        optimum = _search(setup, rng, tune_seed, pool, progress, done, keep)
         tuned = Strategy(setup.start.info, decode(setup.start.info, optimum.x))
         jobs = [pool.submit(_matchup, setup, tuned, label, f, valid_seed, validate_games)
                 for label, f in setup.opponents]
@@ -400,15 +428,28 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
     manifest = _manifest(setup, tuned, seed, tune_seed, valid_seed, threads,
                          time.perf_counter() - started)
     result = TuneResult(params, tuned, history, validation, setup.plan, manifest)
-    if out is not None:
-        with output.atomic_dir(Path(out), force) as tmp:
-            names = write_outputs(result, tmp)
+    if checkpoint is not None:
+        names = {}
+        checkpoint.finish(lambda directory: names.update(write_outputs(result, directory)))
         result.paths = {k: Path(out) / v for k, v in names.items()}
     return result
 
 
-def _search(setup: _Setup, rng, tune_seed: int, pool, progress) -> Optimum:
-    """Run CEM; generation g plays games g*G .. (g+1)*G - 1 of ``tune_seed`` for every candidate."""
+def _request(setup: _Setup, seed: int, arguments: dict) -> dict:
+    """What a tuning's checkpoint records: the values that decide its games and its answer
+    (``tune_checkpoint.TUNE_KEYS``), and the ``arguments`` a bare --resume takes again."""
+    p = setup.plan
+    request = {"command": "tune", "game": setup.spec.id, "rules_version": setup.spec.rules_version,
+               "players": setup.rules.players, "rules": setup.rules.to_dict(), "start": setup.start.to_dict(),
+               "against": "self" if setup.field is None else [s.to_dict() for s in setup.field],
+               "seed": seed, "population": p.population, "games_per_candidate": p.games_per_candidate,
+               "generations": p.generations, "validate_games": p.validate_games, "arguments": arguments}
+    return json.loads(json.dumps(request))  # as it reads back (tuples as lists): compared on --resume
+
+
+def _search(setup: _Setup, rng, tune_seed: int, pool, progress, done=(), on_generation=None) -> Optimum:
+    """Run CEM; generation g plays games g*G .. (g+1)*G - 1 of ``tune_seed`` for every candidate.
+    ``done``: the generations a resumed search has played; on_generation(history) after each."""
     info, plan_ = setup.start.info, setup.plan
     players, n = setup.rules.players, plan_.games_per_candidate
 
@@ -422,7 +463,7 @@ def _search(setup: _Setup, rng, tune_seed: int, pool, progress) -> Optimum:
         return np.array(scores)
 
     return maximise(objective, len(info.params), rng, plan_.generations, plan_.population,
-                    x0=encode(info, setup.start.values))
+                    x0=encode(info, setup.start.values), on_generation=on_generation, done=list(done))
 
 
 def _history_frame(setup: _Setup, optimum: Optimum) -> pl.DataFrame:

@@ -414,23 +414,18 @@ def _plan_tuple(engine) -> tuple:
 
 def resume_arguments(out: str | Path) -> dict:
     """simulate() arguments of the interrupted run in ``out`` (for a bare ``--resume DIR``)."""
-    import json
+    from balance.core.checkpoint import partial_dir, read_request
 
-    from balance.core.checkpoint import partial_dir
-
-    path = partial_dir(Path(out)) / "request.json"
+    request = read_request(Path(out))
     try:
-        request = json.loads(path.read_text("utf-8"))
         return {"game": request["game"], "players": request["players"], "games": request["games"],
                 "seed": request["seed"], "strategies": request["strategies"],
                 "overrides": request["variant"]["overrides"], "variant": request["variant"]["file"],
                 "rotate": request["rotate"], "keep_games": request["keep_games"],
                 "card_strength": request.get("card_strength"),
                 "sides": request["sides"] if isinstance(request.get("sides"), list) else None}
-    except FileNotFoundError:
-        done = " (it is complete)" if (Path(out) / "manifest.json").is_file() else ""
-        raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted run{done}") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (KeyError, TypeError) as e:
+        path = partial_dir(Path(out)) / "request.json"
         raise BalanceError(f"{str(path)!r} is unreadable ({e}); start again with --force") from None
 
 

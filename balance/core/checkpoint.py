@@ -45,7 +45,14 @@ class RunState:
 
 
 class Checkpointer:
-    """Owns ``.NAME.partial``: creates or reopens it, saves and loads checkpoints, finishes."""
+    """Owns ``.NAME.partial``: creates or reopens it, saves and loads checkpoints, finishes.
+
+    A simulation's; ``balance.analysis.tune_checkpoint`` subclasses it for a tuning, with its
+    own ``keys`` (what must match to resume), ``noun``, ``command`` and ``state_files``."""
+
+    keys = RESUME_KEYS
+    noun, command = "run", "simulate"  # "an interrupted run", "balance simulate GAME --resume"
+    state_files = ("checkpoint.npz",)  # removed when the outputs are in place
 
     def __init__(self, out: Path, request: dict):
         self.out = Path(out)
@@ -62,34 +69,31 @@ class Checkpointer:
         if self.dir.exists():
             if not force:
                 raise BalanceError(
-                    f"an interrupted run of {str(self.out)!r} exists ({self.dir.name}); continue it "
-                    f"with --resume {self.out} or discard it with --force"
+                    f"an interrupted {self.noun} of {str(self.out)!r} exists ({self.dir.name}); continue "
+                    f"it with --resume {self.out} or discard it with --force"
                 )
             shutil.rmtree(self.dir)
         try:
             (self.dir / "games").mkdir(parents=True)
-            _write_atomic(self.dir / "request.json", json.dumps(self.request, indent=2).encode())
+            write_atomic(self.dir / "request.json", json.dumps(self.request, indent=2).encode())
         except OSError as e:
             raise BalanceError(f"cannot create {str(self.dir)!r}: {e.strerror or e}") from None
 
     def resume(self, state: RunState) -> RunState:
         """Reopen an interrupted run; checks it is the same run and loads its checkpoint."""
-        if not self.dir.is_dir():
-            done = " (it is complete)" if (self.out / "manifest.json").is_file() else ""
-            raise BalanceError(f"nothing to resume at {str(self.out)!r}: no interrupted run{done}")
-        try:
-            saved = json.loads((self.dir / "request.json").read_text("utf-8"))
-        except (OSError, ValueError) as e:
-            raise BalanceError(f"{str(self.dir / 'request.json')!r} is unreadable ({e}); "
-                               "start again with --force") from None
-        differ = [k for k in RESUME_KEYS if saved.get(k) != self.request.get(k)]
+        self.reopen()
+        return self.load(state)
+
+    def reopen(self) -> None:
+        """Check that ``.NAME.partial`` holds an interrupted run of this very request."""
+        saved = read_request(self.out, self.noun, self.command)
+        differ = [k for k in self.keys if saved.get(k) != self.request.get(k)]
         if differ:
             raise BalanceError(
-                f"--resume {self.out}: the interrupted run differs in {', '.join(differ)} "
-                f"(it was: {', '.join(f'{k}={_short(saved.get(k))}' for k in differ)}); "
-                "give the same game, rules, strategies, seed and games, or start again with --force"
+                f"--resume {self.out}: the interrupted {self.noun} differs in {', '.join(differ)} "
+                f"(it was: {', '.join(f'{k}={_short(saved.get(k))}' for k in differ)}); give the "
+                "same options (or none: they are taken from it), or start again with --force"
             )
-        return self.load(state)
 
     # ---- checkpoints ---------------------------------------------------------------------------
     def maybe_save(self, state: RunState) -> None:
@@ -147,13 +151,38 @@ class Checkpointer:
             write_outputs(self.dir)
             # Cut here, the run would have neither its checkpoint nor its outputs in place.
             with deferred():
-                for name in ("checkpoint.npz", "request.json"):
+                for name in (*self.state_files, "request.json"):
                     (self.dir / name).unlink(missing_ok=True)
                 shutil.rmtree(self.dir / "games", ignore_errors=True)
                 swap_into_place(self.dir, self.out)
         except OSError as e:
             raise BalanceError(f"writing {str(self.out)!r} failed: {e.strerror or e}; the finished "
-                               f"chunks are kept in {str(self.dir)!r} (--resume)") from None
+                               f"work is kept in {str(self.dir)!r} (--resume)") from None
+
+
+def read_request(out: Path, noun: str = "run", command: str = "simulate") -> dict:
+    """The request.json of the interrupted run (or tuning) in ``out``, or a BalanceError saying
+    why there is none to resume. A tuning's request names its command; a run's names none."""
+    path = partial_dir(Path(out)) / "request.json"
+    try:
+        saved = json.loads(path.read_text("utf-8"))
+        kind = saved.get("command", "simulate")
+    except FileNotFoundError:
+        done = " (it is complete)" if Path(out).is_dir() and any(Path(out).iterdir()) else ""
+        raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted {noun}{done}") from None
+    except (OSError, ValueError, AttributeError) as e:  # not JSON, or not an object
+        raise BalanceError(f"{str(path)!r} is unreadable ({e}); start again with --force") from None
+    if kind != command:
+        raise BalanceError(f"{str(out)!r} holds an interrupted `balance {kind}`, not a {noun}: "
+                           f"continue it with balance {kind} --resume {out}")
+    return saved
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` in one step (a temp file renamed): a cut leaves the old file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def merge_games(chunk_files: list[Path], target: Path) -> None:
@@ -170,12 +199,6 @@ def merge_games(chunk_files: list[Path], target: Path) -> None:
     finally:
         if writer is not None:
             writer.close()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def _short(value) -> str:
