@@ -698,6 +698,36 @@ def test_the_report_part_renders_a_real_run(tmp_path):
     assert all(f"| {players} | {g} | 400 |" in generals for g in cat.GENERALS for players in (1, 2))
 
 
+def test_compare_measures_each_heros_team_win_rate_on_the_runs_games(tmp_path):
+    """`balance compare` estimates the team's win rate with each hero of the pool (Horvitz-
+    Thompson: the team's wins with the hero over the chance 2/8 a team of 2 holds it). On the
+    same games as `simulate` with the same seed, the baseline times games times 2/8 is exactly
+    the report's wins with that hero; the eight average to the team's win rate; and the verdict
+    has a Heroes line. No hero is measured when the variants draw from different pools, or
+    when the pool is the team (every hero in every game)."""
+    from balance.analysis.compare import compare
+    from balance.analysis.compare_report import write_compare_report
+    from balance.core.api import simulate
+
+    games, seed = 300, 3
+    report = compare("defenders-of-the-realm", ["default", "fewer:minions_per_colour=20"], players=2,
+                     games=games, seed=seed).report
+    base = {r["metric"]: r["baseline"] for r in report["results"] if r["variant"] == "fewer"}
+    run = simulate("defenders-of-the-realm", players=2, games=games, seed=seed, threads=1)
+    heroes = R.presence(run.tables["teams"], 1, "wilson")
+    assert heroes.height == 8
+    for row in heroes.iter_rows(named=True):
+        assert abs(base[f"team_win_{row['name'].replace(' ', '')}"] * games * 2 / 8 - row["won"]) < 1e-9, row
+    rates = [base[m] for m in report["sides"]["metrics"]]
+    assert report["sides"]["label"] == "heroes" and sum(rates) / 8 == pytest.approx(base["team_win"], abs=1e-12)
+    text = write_compare_report(report, tmp_path)["markdown"].read_text()
+    assert "- Heroes under `fewer`: moved most `team_win_" in text
+    four = "hero_pool=[\"Paladin\", \"Cleric\", \"Wizard\", \"Dwarf\"]"
+    for variants, players in ((["default", four], 2), ([four, "b:" + four + ";minions_per_colour=20"], 4)):
+        other = compare("defenders-of-the-realm", variants, players=players, games=20, seed=seed).report
+        assert other["sides"] is None and not any(r["metric"].startswith("team_win_") for r in other["results"])
+
+
 # ---- the spec's other [decision]s as rules keys -------------------------------------------------
 
 def test_the_druid_heals_the_land_without_a_card():
