@@ -287,6 +287,24 @@ def test_rate_differences_share_one_pp_axis_and_scores_keep_theirs(tmp_path, dra
     assert not win.get_shared_x_axes().joined(win, heroes) and win.get_xlabel() == ""
 
 
+def test_a_figures_title_sits_above_its_panels_titles(tmp_path, drawn):
+    """The comparison's title overlapped its first panels' titles (tight_layout leaves no room
+    for a figure title): it must sit wholly above them."""
+    many = pl.DataFrame([{"variant": f"v{k}", "metric": f"m{m}", "difference": 0.01 * k, "lo": 0.0,
+                          "hi": 0.02 * k, "significant": True, "is_rate": True} for m in range(15) for k in range(7)])
+    plots.differences(many, tmp_path / "d.png", level="90%")  # 5 rows of panels, as Defenders' levers
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = drawn["d.png"]
+    canvas = FigureCanvasAgg(fig)  # the saved figure, closed: draw it again as saved
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    title = fig.get_suptitle()
+    assert title.startswith("variant - baseline (90% CI")
+    bottom = next(t for t in fig.texts if t.get_text() == title).get_window_extent(renderer).y0
+    assert all(ax.title.get_window_extent(renderer).y1 <= bottom for ax in panels(fig))
+
+
 def test_ladder_gap_is_in_pp_and_skill_share_in_percent(tmp_path, drawn):
     plots.ladder_gaps(rungs_frame(), tmp_path / "gaps.png", ["random", "greedy"])
     (ax,) = panels(drawn["gaps.png"])

@@ -60,9 +60,10 @@ def save(fig, path) -> Path:
     for text in fig.findobj(Text):  # titles, legends (tick labels: ``names`` where they are set)
         text.set_text(legible(text.get_text()))
     if fig.get_layout_engine() is None:  # heatmaps lay out with their colour bar (constrained)
+        top = 1 - 0.35 / fig.get_figheight() if fig.get_suptitle() else 1  # keep the title off the panels
         with warnings.catch_warnings():  # long names (a ZENONZARD card's) leave it no room to
             warnings.filterwarnings("ignore", "Tight layout not applied")  # move; "tight" below frames them
-            fig.tight_layout()
+            fig.tight_layout(rect=(0, 0, 1, top))
     fig.savefig(path, dpi=DPI, bbox_inches="tight")  # "tight" keeps outside legends in frame
     plt.close(fig)
     return path
