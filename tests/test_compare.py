@@ -394,6 +394,20 @@ def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path
     assert report["confidence"] == pytest.approx(0.9) and report["correction"].startswith("Benjamini")
 
 
+def test_the_sides_spread_is_relative_so_a_harder_game_is_not_called_fairer():
+    """side_imbalance is the sides' mean distance from their average divided by it: halving
+    every hero's rate (a harder cooperative game) leaves it unchanged, where a total distance
+    would halve and call the heroes closer; sides none of which won are not comparable."""
+    from balance.analysis.compare import relative_spread
+    from balance.analysis.compare_report import _fairer
+
+    rates = np.array([0.02, 0.03, 0.035, 0.04])
+    assert relative_spread(rates) == pytest.approx(np.abs(rates - 0.03125).mean() / 0.03125)
+    assert relative_spread(rates / 2) == pytest.approx(relative_spread(rates))
+    assert math.isnan(relative_spread(np.zeros(4)))
+    assert _fairer({"difference": None}) == "not comparable: no side won"
+
+
 def test_same_numbers_for_any_threads_and_chunk_size():
     kwargs = dict(players=4, games=6_000, seed=8, strategies=["greedy:samples=2"])
     variants = ["default", PLANTED, "bonus:set_bonus=2;villains_per_battle=5"]

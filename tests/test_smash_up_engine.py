@@ -217,13 +217,18 @@ def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tm
     # the eight factions' estimates add up as the seats' shares do: 4 of 8 dealt, one winner's 2
     rates = [rows[f"win_share_{f}"]["baseline"] for f in FACTIONS]
     assert abs(sum(rates) - 4.0) < 1e-9
-    # side_imbalance describes the spread of those eight rates, for each variant
-    assert rows["side_imbalance"]["baseline"] == pytest.approx(sum(abs(r - 0.5) for r in rates))
+    # side_imbalance describes the spread of those eight rates (mean distance from their
+    # average, 0.5, relative to it), for each variant
+    assert rows["side_imbalance"]["baseline"] == pytest.approx(sum(abs(r - 0.5) for r in rates) / 8 / 0.5)
     assert rows["side_imbalance"]["p_value"] is None and report["sides"]["label"] == "factions"
     from balance.analysis.compare_report import write_compare_report
 
     text = write_compare_report(report, tmp_path)["markdown"].read_text()
     assert re.search(r"^- Factions under `noInvader`: moved most `win_share_Aliens` 6\d\.\d\d% → ", text, re.M)
+    # the first line counts the factions that moved instead of listing each (their line does)
+    different = next(line for line in text.splitlines() if line.startswith("- `noInvader` vs `default`"))
+    assert re.search(r"the win rates of [1-8] of the 8 factions \(the factions line", different), different
+    assert "win\\_share\\_Aliens" not in different
 
 
 def test_compares_faction_rates_are_the_reports_where_every_faction_is_dealt(tmp_path):

@@ -97,12 +97,21 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
             "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
-    if sides:  # how far the sides' rates are from their average in total (noise adds to it)
+    if sides:  # how far the sides' rates are from their average, relative to it (noise adds to it)
         rates = [np.array([r[key] for r in rows if r["metric"] in sides]) for key in ("baseline", "value")]
-        rows.append(_described("side_imbalance", *rates, lambda r: np.abs(r - r.mean()).sum(), n))
+        rows.append(_described("side_imbalance", *rates, relative_spread, n))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
     return rows + _seat_rows(sums, scales[:players], alpha, rows[:players])
+
+
+def relative_spread(rates: np.ndarray) -> float:
+    """The sides' mean absolute distance from their average win rate, divided by that average
+    (float64[k] rates; NaN when no side won). Relative, because a variant may move every side:
+    a cooperative lever that makes the game harder lowers every hero's rate, and an absolute
+    distance would shrink with them, calling the heroes closer when only the game got harder."""
+    mean = rates.mean()
+    return float(np.abs(rates - mean).mean() / mean) if mean > 0 else math.nan
 
 
 def _described(metric: str, base: np.ndarray, other: np.ndarray, measure, n: int) -> dict:

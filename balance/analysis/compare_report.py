@@ -142,12 +142,14 @@ def verdict(report: dict) -> Section:
 def _fairer(imbalance: dict) -> str:
     """An imbalance row's change in a word: a smaller distance from fair is fairer."""
     d = imbalance["difference"]
+    if missing(d):  # a relative spread of sides none of which won
+        return "not comparable: no side won"
     return "fairer" if d < 0 else "less fair" if d > 0 else "as fair"
 
 
 def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The sides (e.g. factions) in words: the side whose win rate moved most, with its own
-    test, and the descriptive total distance from the average side of both variants."""
+    test, and the descriptive relative spread of the sides of both variants."""
     label, names = report["sides"]["label"], report["sides"]["metrics"]
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
     imbalance = _row(rows, "side_imbalance")
@@ -159,7 +161,7 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
             f"({_diff(report, metric, moved['difference'])}, {level(report)} CI "
             f"{_interval(report, moved)}{test}); "
-            f"total distance from the average of the {label} "
+            f"the {label}' mean distance from their average, relative to it, "
             f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
             f"{_value(report, 'side_imbalance', imbalance['value'])} ({fairer} as measured; "
             "descriptive, noise adds to it).")
@@ -170,11 +172,17 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
     if not significant:
         return (Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
                 f" in any metric ({rows[0]['games']:,} games each).")
+    sides = (report.get("sides") or {}).get("metrics", ())
+    named = [r for r in significant if r["metric"] not in sides]  # the sides have a line of their own
     parts = [Code(variant), " vs ", Code(base), ": ", Strong("different"), " — "]
-    for i, r in enumerate(significant):
+    for i, r in enumerate(named):
         parts += ([", "] if i else []) + [
             f"{_label(r)} {_value(report, r['metric'], r['baseline'])} → {_value(report, r['metric'], r['value'])} "
             f"({_diff(report, r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)"]
+    if len(named) < len(significant):
+        moved = len(significant) - len(named)
+        parts += [(", and " if named else "") + f"the win rates of {moved} of the {len(sides)} "
+                  f"{report['sides']['label']} (the {report['sides']['label']} line and the table)"]
     return tuple(parts) + (".",)
 
 
@@ -228,8 +236,8 @@ def results_section(report: dict, figure: Path) -> Section:
             f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
             f"intervals of all seats hold together with {confidence} confidence; seat_gap and "
             "seat_imbalance describe each variant (no test)"
-            + (f"; so does side_imbalance, the {report['sides']['label']}' total distance from their "
-               "average." if report.get("sides") else "."),)))
+            + (f"; so does side_imbalance, the {report['sides']['label']}' mean distance from their "
+               "average, relative to it." if report.get("sides") else "."),)))
     seat0 = [r for r in report["results"] if r["metric"] == "win_share_seat0"
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:
