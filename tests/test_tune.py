@@ -223,11 +223,14 @@ def test_resume_refuses_another_tuning_and_a_missing_one(tmp_path):
         tune(GAME, seed=6, out=out, resume=True, **{**SMALL, "budget": 4_000})
     with pytest.raises(BalanceError, match="an interrupted tuning of .* exists .* or discard it with --force"):
         tune(GAME, seed=5, out=out, **SMALL)
-    with pytest.raises(BalanceError, match="holds an interrupted `balance tune`, not a run"):
+    with pytest.raises(BalanceError, match="holds an interrupted `balance tune`, not a run: continue it "
+                                           f"with balance tune {GAME} --resume"):
         import balance
         balance.simulate(GAME, games=100, out=out, resume=True)
     fresh = tune(GAME, seed=5, threads=2, out=out, force=True, **SMALL)  # --force discards it
     assert fresh.paths and not (tmp_path / ".t.partial").exists()
+    with pytest.raises(BalanceError, match=r"no interrupted tuning \(it is complete\)"):
+        tune(GAME, seed=5, out=out, resume=True, **SMALL)
 
 
 def test_cli_resume_takes_the_interrupted_tunings_options(tmp_path):

@@ -32,6 +32,7 @@ class TuneCheckpointer(Checkpointer):
     keys = TUNE_KEYS
     noun, command = "tuning", "tune"
     state_files = (STATE,)
+    finished = "tune.json"
 
     def save_generations(self, generations: list, rng_state: dict) -> None:
         """Replace generations.json: every finished generation (``tune.Generation``) and the
@@ -67,7 +68,7 @@ class TuneCheckpointer(Checkpointer):
 
 def saved_arguments(out: str | Path) -> dict:
     """tune() arguments of the interrupted tuning in ``out`` (for a bare ``--resume DIR``)."""
-    request = read_request(Path(out), TuneCheckpointer.noun, TuneCheckpointer.command)
+    request = read_request(Path(out), TuneCheckpointer)
     try:
         return dict(request["arguments"])
     except (KeyError, TypeError, ValueError) as e:

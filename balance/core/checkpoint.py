@@ -53,6 +53,7 @@ class Checkpointer:
     keys = RESUME_KEYS
     noun, command = "run", "simulate"  # "an interrupted run", "balance simulate GAME --resume"
     state_files = ("checkpoint.npz",)  # removed when the outputs are in place
+    finished = "manifest.json"  # the file a finished one holds
 
     def __init__(self, out: Path, request: dict):
         self.out = Path(out)
@@ -86,7 +87,7 @@ class Checkpointer:
 
     def reopen(self) -> None:
         """Check that ``.NAME.partial`` holds an interrupted run of this very request."""
-        saved = read_request(self.out, self.noun, self.command)
+        saved = read_request(self.out, type(self))
         differ = [k for k in self.keys if saved.get(k) != self.request.get(k)]
         if differ:
             raise BalanceError(
@@ -160,21 +161,22 @@ class Checkpointer:
                                f"work is kept in {str(self.dir)!r} (--resume)") from None
 
 
-def read_request(out: Path, noun: str = "run", command: str = "simulate") -> dict:
-    """The request.json of the interrupted run (or tuning) in ``out``, or a BalanceError saying
-    why there is none to resume. A tuning's request names its command; a run's names none."""
+def read_request(out: Path, kind: type[Checkpointer] = Checkpointer) -> dict:
+    """The request.json of the interrupted run (or, with ``kind`` a subclass, tuning) in
+    ``out``, or a BalanceError saying why there is none to resume. A tuning's request names
+    its command; a run's names none."""
     path = partial_dir(Path(out)) / "request.json"
     try:
         saved = json.loads(path.read_text("utf-8"))
-        kind = saved.get("command", "simulate")
+        command = saved.get("command", "simulate")
     except FileNotFoundError:
-        done = " (it is complete)" if Path(out).is_dir() and any(Path(out).iterdir()) else ""
-        raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted {noun}{done}") from None
+        done = " (it is complete)" if (Path(out) / kind.finished).is_file() else ""
+        raise BalanceError(f"nothing to resume at {str(out)!r}: no interrupted {kind.noun}{done}") from None
     except (OSError, ValueError, AttributeError) as e:  # not JSON, or not an object
         raise BalanceError(f"{str(path)!r} is unreadable ({e}); start again with --force") from None
-    if kind != command:
-        raise BalanceError(f"{str(out)!r} holds an interrupted `balance {kind}`, not a {noun}: "
-                           f"continue it with balance {kind} --resume {out}")
+    if command != kind.command:
+        raise BalanceError(f"{str(out)!r} holds an interrupted `balance {command}`, not a {kind.noun}: "
+                           f"continue it with balance {command} {saved.get('game', 'GAME')} --resume {out}")
     return saved
 
 
