@@ -539,12 +539,20 @@ def _print_comparison(report: dict, out: Path) -> None:
     from balance.analysis.compare_report import level  # imported already: the report is written
 
     significant = [r for r in report["results"] if r["significant"]]
-    for r in significant:
-        where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
-        together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
-        typer.echo(f"  {r['variant']}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "
-                   f"(difference {r['difference']:+.4f}, {together}{level(report)} CI {r['lo']:+.4f} to "
-                   f"{r['hi']:+.4f}, adjusted p = {r['p_adjusted']:.2g})")
+    sides = (report.get("sides") or {}).get("metrics", ())
+    for variant in dict.fromkeys(r["variant"] for r in significant):
+        rows = [r for r in significant if r["variant"] == variant]
+        for r in (r for r in rows if r["metric"] not in sides):  # the sides are counted below
+            where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
+            together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
+            typer.echo(f"  {variant}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "
+                       f"(difference {r['difference']:+.4f}, {together}{level(report)} CI {r['lo']:+.4f} to "
+                       f"{r['hi']:+.4f}, adjusted p = {r['p_adjusted']:.2g})")
+        moved = sum(r["metric"] in sides for r in rows)
+        if moved:
+            label = report["sides"]["label"]
+            typer.echo(f"  {variant}: the win rates of {moved} of the {len(sides)} {label} moved "
+                       f"(report.md: the {label} line)")
     sprt = report.get("sprt")
     if sprt:
         for v in sprt["variants"]:

@@ -229,6 +229,16 @@ def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tm
     different = next(line for line in text.splitlines() if line.startswith("- `noInvader` vs `default`"))
     assert re.search(r"the win rates of [1-8] of the 8 factions \(the factions line", different), different
     assert "win\\_share\\_Aliens" not in different
+    # so does the printed summary
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    r = CliRunner().invoke(app, ["compare", "smash-up", "--players", "2", "-s", "greedy", "--variant", "default",
+                                 "--variant", weaker, "--games", "1000", "--seed", "1", "--out", str(tmp_path / "cli")])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"noInvader: the win rates of [1-8] of the 8 factions moved", r.output), r.output
+    assert "win_share_Aliens" not in r.output
 
 
 def test_compares_faction_rates_are_the_reports_where_every_faction_is_dealt(tmp_path):
