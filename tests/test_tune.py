@@ -192,10 +192,10 @@ def _interrupted(out, after: int, resume: bool = False, **kwargs):
 
 
 def test_an_interrupted_tuning_resumes_to_the_uninterrupted_answer(tmp_path):
-    """Each finished generation is kept next to --out; a tuning cut in generation 1, resumed,
-    cut again in generation 2 and resumed again ends exactly where one uninterrupted run does
-    (the same games per generation, the optimiser's random state restored), and leaves nothing
-    behind but its outputs."""
+    """Each finished generation and validation field is kept next to --out; a tuning cut in
+    generation 1, resumed, cut in generation 2, resumed, cut in its validation and resumed
+    again ends exactly where one uninterrupted run does (the same games per generation and
+    field, the optimiser's random state restored), and leaves nothing behind but its outputs."""
     import json
 
     whole = tune(GAME, seed=5, threads=2, out=tmp_path / "whole", **SMALL)
@@ -204,6 +204,9 @@ def test_an_interrupted_tuning_resumes_to_the_uninterrupted_answer(tmp_path):
     assert not out.exists() and len(json.loads((partial / "generations.json").read_text())["generations"]) == 1
     _interrupted(out, after=2_000, resume=True)  # the 800 resumed count first: in the third
     assert len(json.loads((partial / "generations.json").read_text())["generations"]) == 2
+    _interrupted(out, after=3_300, resume=True)  # the search is done (2,400): in validation's second field
+    assert len(json.loads((partial / "generations.json").read_text())["generations"]) == 3
+    assert len(json.loads((partial / "validation.json").read_text())) == 2  # each field of 800 kept
     seen = []
     resumed = tune(GAME, seed=5, threads=1, out=out, resume=True, on_progress=seen.append, **SMALL)
     assert resumed.params == whole.params
@@ -221,6 +224,12 @@ def test_resume_refuses_another_tuning_and_a_missing_one(tmp_path):
     _interrupted(out, after=1_200)
     with pytest.raises(BalanceError, match="differs in seed, generations"):
         tune(GAME, seed=6, out=out, resume=True, **{**SMALL, "budget": 4_000})
+    state = tmp_path / ".t.partial" / "generations.json"
+    kept = state.read_text()
+    state.write_text(kept[:len(kept) // 2])  # cut mid-write by something other than balance
+    with pytest.raises(BalanceError, match="generations.json' is corrupted .* start again with --force"):
+        tune(GAME, seed=5, out=out, resume=True, **SMALL)
+    state.write_text(kept)
     with pytest.raises(BalanceError, match="an interrupted tuning of .* exists .* or discard it with --force"):
         tune(GAME, seed=5, out=out, **SMALL)
     with pytest.raises(BalanceError, match="holds an interrupted `balance tune`, not a run: continue it "

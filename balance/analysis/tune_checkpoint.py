@@ -6,7 +6,8 @@ the values and plan they resolved to) and ``generations.json`` (each finished ge
 candidates, scores and updated sampling distribution, and the optimiser's random state after
 it), replaced in one step after every generation. Generation g plays games g*G .. (g+1)*G - 1
 of the tuning seed, so a resumed tuning ends with the same parameters as an uninterrupted one.
-The validation (fresh games, after the search) is not kept: a resumed tuning plays it whole.
+The validation (fresh games, after the search) is kept one field at a time in
+``validation.json`` (each field's paired sums, JSON numbers read back exactly).
 """
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ import numpy as np
 from balance.core.checkpoint import Checkpointer, read_request, write_atomic
 from balance.core.errors import BalanceError
 from balance.core.interrupts import deferred
+from balance.core.paired import PairedSums
 
-STATE = "generations.json"
+STATE, VALIDATION = "generations.json", "validation.json"
+SUMS = ("a", "a2", "b", "b2", "d", "d2")  # PairedSums' arrays, in its field order
 # What must match to resume: the arguments as resolved (a start spec's values, not its file
 # name; the budget's split into population, games per candidate and generations).
 TUNE_KEYS = ("command", "game", "rules_version", "players", "rules", "start", "against", "seed",
@@ -31,36 +34,57 @@ class TuneCheckpointer(Checkpointer):
 
     keys = TUNE_KEYS
     noun, command = "tuning", "tune"
-    state_files = (STATE,)
+    state_files = (STATE, VALIDATION)
     finished = "tune.json"
 
     def save_generations(self, generations: list, rng_state: dict) -> None:
         """Replace generations.json: every finished generation (``tune.Generation``) and the
         optimiser's ``bit_generator.state`` after the last one."""
-        data = {"rng": rng_state, "generations": [
+        self._save(STATE, {"rng": rng_state, "generations": [
             {"generation": g.generation, "x": g.x.tolist(), "objectives": g.objectives.tolist(),
-             "mean": g.mean.tolist(), "sd": g.sd.tolist()} for g in generations]}
-        try:
-            with deferred():  # a generation is saved whole or not at all
-                write_atomic(self.dir / STATE, json.dumps(data).encode())
-        except OSError as e:
-            raise BalanceError(f"cannot write the checkpoint {str(self.dir / STATE)!r}: "
-                               f"{e.strerror or e}") from None
+             "mean": g.mean.tolist(), "sd": g.sd.tolist()} for g in generations]})
 
     def load_generations(self) -> tuple[list, dict | None]:
         """The finished generations and the optimiser's state after them ([], None before the
         first generation finished). JSON floats read back exactly as written."""
         from balance.analysis.tune import Generation
 
-        path = self.dir / STATE
-        if not path.is_file():
-            return [], None
+        def read(data):
+            return [Generation(int(g["generation"]), *(np.array(g[k], np.float64)
+                                                       for k in ("x", "objectives", "mean", "sd")))
+                    for g in data["generations"]], data["rng"]
+        return self._load(STATE, read, ([], None))
+
+    def save_validation(self, fields: dict[str, dict]) -> None:
+        """Replace validation.json: the finished validation fields, label -> ``tune._matchup``'s
+        result (its PairedSums as plain numbers)."""
+        self._save(VALIDATION, {label: {"field": r["field"], "games": r["games"], "n": r["sums"].n,
+                                        **{k: np.asarray(getattr(r["sums"], k)).tolist() for k in SUMS}}
+                                for label, r in fields.items()})
+
+    def load_validation(self) -> dict[str, dict]:
+        """The validation fields finished before the interruption ({} if none)."""
+        def read(data):
+            return {label: {"field": r["field"], "games": int(r["games"]), "sums": PairedSums(
+                int(r["n"]), *(np.asarray(r[k], np.int64 if isinstance(r[k], int) else np.float64)
+                               for k in SUMS))} for label, r in data.items()}
+        return self._load(VALIDATION, read, {})
+
+    def _save(self, name: str, data) -> None:
+        """Replace ``name`` in the partial directory by ``data`` as JSON, whole or not at all."""
         try:
-            data = json.loads(path.read_text("utf-8"))
-            generations = [Generation(int(g["generation"]), np.array(g["x"], np.float64),
-                                      np.array(g["objectives"], np.float64), np.array(g["mean"], np.float64),
-                                      np.array(g["sd"], np.float64)) for g in data["generations"]]
-            return generations, data["rng"]
+            with deferred():
+                write_atomic(self.dir / name, json.dumps(data).encode())
+        except OSError as e:
+            raise BalanceError(f"cannot write the checkpoint {str(self.dir / name)!r}: {e.strerror or e}") from None
+
+    def _load(self, name: str, read, empty):
+        """``read`` of the JSON in ``name``, or ``empty`` when it was never written."""
+        path = self.dir / name
+        if not path.is_file():
+            return empty
+        try:
+            return read(json.loads(path.read_text("utf-8")))
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise BalanceError(f"the checkpoint {str(path)!r} is corrupted ({e}); nothing was changed: "
                                "start again with --force") from None
