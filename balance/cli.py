@@ -636,7 +636,7 @@ def tune(
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished generations are kept; continue with "
+        typer.echo(f"interrupted: the finished generations (and validation fields) are kept; continue with "
                    f"balance tune {game} --resume {out}", err=True)
         raise typer.Exit(130)
     if not quiet:
