@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.core.counters import holders_win_units
 from balance.core.game import WIN_UNIT
 
 from . import CAPPED_CODE
@@ -23,7 +24,8 @@ class CompareMetrics:
     turns); generals_slain; crystals and minions (on the board at the end); deaths (heroes lost);
     then, when every variant draws its team from the same hero pool (``pool``, hero indices) of
     more heroes than seats, team_win_{Hero} for each hero of the pool (``Eagle Rider``:
-    team_win_EagleRider): the team's win units in a game whose team holds the hero, else 0.
+    team_win_EagleRider): the team's win units in a game whose team holds the hero, else 0
+    (every seat carries the team's result, and one seat holds the hero).
 
     A hero's column is a Horvitz-Thompson estimate of the team's win rate with that hero: each
     game draws its players distinct heroes of the pool's m uniformly from its own stream, so a
@@ -62,16 +64,15 @@ class CompareMetrics:
     def per_game(self, chunk, rules) -> np.ndarray:
         """A chunk's per-game metrics as scaled integers: int64[n_games, n_metrics]."""
         board = chunk.columns["board"]
-        won = chunk.win_units[:, 0].astype(np.int64)
         return np.column_stack([
-            won,
+            chunk.win_units[:, 0].astype(np.int64),
             (chunk.outcome == CAPPED_CODE).astype(np.int64),
             chunk.length.astype(np.int64),
             chunk.columns["slain"].sum(axis=1),
             board[:, 1],
             board[:, 0],
             chunk.columns["deaths"].sum(axis=1),
-        ] + [np.where((chunk.sides == h).any(axis=1), won, 0) for h in self.pool])
+        ] + holders_win_units(chunk.sides[:, :, None], chunk.win_units, self.pool))  # one seat, the team's win
 
     def bounds(self, rules) -> np.ndarray:
         """The largest per-game value of each metric (unscaled, every metric >= 0)."""

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.core.counters import holders_win_units
 from balance.core.game import WIN_UNIT
 
 from . import CAPPED_CODE
@@ -72,8 +73,7 @@ class CompareMetrics:
             from .engine import PAIRS  # here: the engine imports this module
 
             held = np.asarray(PAIRS, np.int64)[chunk.sides.astype(np.int64)]  # [n, P, 2]: each seat's factions
-            for f in range(len(FACTIONS)):
-                columns.append(np.where((held == f).any(axis=2), units, 0).sum(axis=1))  # one seat at most
+            columns += holders_win_units(held, units, range(len(FACTIONS)))  # one seat at most
         return np.column_stack(columns)
 
     def bounds(self, rules) -> np.ndarray:

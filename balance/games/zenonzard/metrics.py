@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.core.counters import holders_win_units
 from balance.core.game import WIN_UNIT
 
 from . import CAPPED_CODE, GAME
@@ -65,10 +66,8 @@ class CompareMetrics:
             (life * won).sum(axis=1),
             chunk.columns["forces_lost"].sum(axis=1),
         ]
-        units = chunk.win_units.astype(np.int64)
         held = np.asarray(PAIRS, np.int64)[chunk.sides.astype(np.int64)]  # [n, 2, 2]: each seat's Forces
-        for f in range(len(FORCES)):
-            columns.append(np.where((held == f).any(axis=2), units, 0).sum(axis=1))  # both seats may hold it
+        columns += holders_win_units(held, chunk.win_units, range(len(FORCES)))  # both seats may hold one
         return np.column_stack(columns)
 
     def bounds(self, rules) -> np.ndarray:
