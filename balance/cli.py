@@ -618,11 +618,14 @@ def tune(
             if saved["game"] != game:
                 fail(f"--resume {resume} holds a tuning of {saved['game']!r}, not {game!r}")
             out, overrides = resume, overrides or saved["overrides"]
-            strategy, players, field, budget, seed, population, games_per_candidate, validate_games = (
-                saved[k] if given is None else given for k, given in (
-                    ("strategy", strategy), ("players", players), ("against", field), ("budget", budget),
-                    ("seed", seed), ("population", population), ("games_per_candidate", games_per_candidate),
-                    ("validate_games", validate_games)))
+            strategy = saved["strategy"] if strategy is None else strategy
+            players = saved["players"] if players is None else players
+            field = saved["against"] if field is None else field
+            budget = saved["budget"] if budget is None else budget
+            seed = saved["seed"] if seed is None else seed
+            population = saved["population"] if population is None else population
+            games_per_candidate = saved["games_per_candidate"] if games_per_candidate is None else games_per_candidate
+            validate_games = saved["validate_games"] if validate_games is None else validate_games
         field = "self" if field is None else field
         budget, seed = 2_000_000 if budget is None else budget, 0 if seed is None else seed
         validate_games = 200_000 if validate_games is None else validate_games

@@ -108,8 +108,8 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
 def relative_spread(rates: np.ndarray) -> float:
     """The sides' mean absolute distance from their average win rate, divided by that average
     (float64[k] rates; NaN when no side won). Relative, because a variant may move every side:
-    a cooperative lever that makes the game harder lowers every hero's rate, and an absolute
-    distance would shrink with them, calling the heroes closer when only the game got harder."""
+    a rule that makes a cooperative game harder lowers every side's rate, and an absolute
+    distance would shrink with them, calling the sides closer when only the game got harder."""
     mean = rates.mean()
     return float(np.abs(rates - mean).mean() / mean) if mean > 0 else math.nan
 

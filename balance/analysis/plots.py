@@ -61,8 +61,8 @@ def save(fig, path) -> Path:
         text.set_text(legible(text.get_text()))
     if fig.get_layout_engine() is None:  # heatmaps lay out with their colour bar (constrained)
         top = 1 - 0.35 / fig.get_figheight() if fig.get_suptitle() else 1  # keep the title off the panels
-        with warnings.catch_warnings():  # long names (a ZENONZARD card's) leave it no room to
-            warnings.filterwarnings("ignore", "Tight layout not applied")  # move; "tight" below frames them
+        with warnings.catch_warnings():  # long card names leave it no room to move;
+            warnings.filterwarnings("ignore", "Tight layout not applied")  # "tight" below frames them
             fig.tight_layout(rect=(0, 0, 1, top))
     fig.savefig(path, dpi=DPI, bbox_inches="tight")  # "tight" keeps outside legends in frame
     plt.close(fig)
@@ -78,8 +78,9 @@ def _drawable() -> frozenset[int]:
 
 def legible(label: str) -> str:
     """``label`` with each run of characters the font cannot draw shown as one '…' instead of
-    empty boxes: a ZENONZARD card known only by its Japanese name keeps its image id,
-    '… (colorless_09_02_02r_00)', by which the report's table (which shows the name) finds it."""
+    empty boxes: a card known only by a name in a script the font lacks (Japanese, say) keeps
+    the id its label carries, '… (colorless_09_02_02r_00)', by which the report's table (which
+    shows the name) finds it."""
     drawable = _drawable()
     if all(ord(c) in drawable or c in "\n\t" for c in label):
         return label
@@ -405,8 +406,8 @@ CARDS_DRAWN = 24  # a card-strength figure shows this many largest changes per p
 
 def largest_changes(frame: pl.DataFrame, most: int = CARDS_DRAWN) -> pl.DataFrame:
     """The ``most`` rows of largest |difference| (per player count, with a ``players`` column):
-    a list of hundreds of cards (ZENONZARD's 280) would be a figure thousands of pixels tall;
-    the report's table lists every card."""
+    a list of hundreds of cards would be a figure thousands of pixels tall; the report's
+    table lists every card."""
     ranked = frame.with_columns(size=pl.col("difference").abs()).sort("size", descending=True)
     if "players" not in frame.columns:
         return ranked.head(most)

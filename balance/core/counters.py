@@ -190,9 +190,9 @@ def games_table(chunk: Chunk, players: int, labels: list[str], side_names: list[
 
 def holders_win_units(held: np.ndarray, win_units: np.ndarray, codes) -> list[np.ndarray]:
     """Per code, each game's win units of the seats holding it (0 where no seat does): the
-    numerator of a compare metric that measures one side (a faction, a Force, a hero) at a
-    time. held int[n, P, k]: each seat's k codes (a faction pair's two factions; k = 1 for a
-    seat that is one side); win_units int[n, P]. Returns [int64[n] for each of ``codes``]."""
+    numerator of a compare metric that measures one side at a time. held int[n, P, k]: each
+    seat's k codes (the two members of a seat's side pair; k = 1 for a seat that is one side);
+    win_units int[n, P]. Returns [int64[n] for each of ``codes``]."""
     units = win_units.astype(np.int64)
     return [np.where((held == c).any(axis=2), units, 0).sum(axis=1) for c in codes]
 
