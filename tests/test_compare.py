@@ -408,6 +408,35 @@ def test_the_sides_spread_is_relative_so_a_harder_game_is_not_called_fairer():
     assert _fairer({"difference": None}) == "not comparable: no side won"
 
 
+@pytest.mark.parametrize("variant_rates, word", [
+    ((0.5, 0.5, 0.3), "fairer"),  # the strongest side pulled to the others
+    ((0.35, 0.25, 0.15), "as fair"),  # every side halved: a harder game, no side favoured more
+    ((0.9, 0.5, 0.3), "less fair"),  # the strongest side made stronger still
+])
+def test_the_sides_line_names_the_side_that_moved_and_says_fairer_only_when_it_is(variant_rates, word):
+    """Planted truths through the comparison's own summary: three sides winning 70%, 50% and
+    30% of 1,000 games, and a variant that moves them as given. The sides line names the side
+    that moved most (its own test) and calls the variant fairer, as fair or less fair by the
+    relative spread, so halving every side is not called fairer."""
+    from balance.analysis.compare import summarize
+    from balance.analysis.compare_report import _side_line
+
+    n, names = 1_000, ["win_share_A", "win_share_B", "win_share_C"]
+    def games(rates):  # int[n, 3]: side s wins the first rate x n games
+        return np.column_stack([(np.arange(n) < round(r * n)).astype(np.int64) for r in rates])
+    sums = PairedSums()
+    sums.add(games((0.7, 0.5, 0.3)), games(variant_rates))
+    rows = summarize(names, sums, np.ones(3), 0.05, players=0, sides=names)
+    for r in rows:
+        r["variant"], r["p_adjusted"] = "v", r["p_value"]
+    report = {"sides": {"label": "sides", "metrics": names}, "units": dict.fromkeys(names + ["side_imbalance"], "rate"),
+              "confidence": 0.95, "correction": "Holm (family-wise error)"}
+    line = "".join(str(getattr(part, "text", part)) for part in _side_line(report, "v", rows))
+    moved = max(zip(variant_rates, (0.7, 0.5, 0.3), "ABC"), key=lambda t: abs(t[0] - t[1]))[2]
+    assert f"moved most win_share_{moved}" in line, line
+    assert f"({word} as measured" in line, line
+
+
 def test_same_numbers_for_any_threads_and_chunk_size():
     kwargs = dict(players=4, games=6_000, seed=8, strategies=["greedy:samples=2"])
     variants = ["default", PLANTED, "bonus:set_bonus=2;villains_per_battle=5"]
