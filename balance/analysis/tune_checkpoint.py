@@ -57,17 +57,17 @@ class TuneCheckpointer(Checkpointer):
 
     def save_validation(self, fields: dict[str, dict]) -> None:
         """Replace validation.json: the finished validation fields, label -> ``tune._matchup``'s
-        result (its PairedSums as plain numbers)."""
+        result (its PairedSums: float sums of one metric, the win share)."""
         self._save(VALIDATION, {label: {"field": r["field"], "games": r["games"], "n": r["sums"].n,
-                                        **{k: np.asarray(getattr(r["sums"], k)).tolist() for k in SUMS}}
+                                        **{k: float(getattr(r["sums"], k)) for k in SUMS}}
                                 for label, r in fields.items()})
 
     def load_validation(self) -> dict[str, dict]:
         """The validation fields finished before the interruption ({} if none)."""
         def read(data):
             return {label: {"field": r["field"], "games": int(r["games"]), "sums": PairedSums(
-                int(r["n"]), *(np.asarray(r[k], np.int64 if isinstance(r[k], int) else np.float64)
-                               for k in SUMS))} for label, r in data.items()}
+                int(r["n"]), *(np.float64(r[k]) for k in SUMS))}  # win shares: float sums
+                    for label, r in data.items()}
         return self._load(VALIDATION, read, {})
 
     def _save(self, name: str, data) -> None:
