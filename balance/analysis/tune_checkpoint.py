@@ -11,14 +11,12 @@ The validation (fresh games, after the search) is kept one field at a time in
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
-from balance.core.checkpoint import Checkpointer, read_request, write_atomic
+from balance.core.checkpoint import Checkpointer, read_request
 from balance.core.errors import BalanceError
-from balance.core.interrupts import deferred
 from balance.core.paired import PairedSums
 
 STATE, VALIDATION = "generations.json", "validation.json"
@@ -40,7 +38,7 @@ class TuneCheckpointer(Checkpointer):
     def save_generations(self, generations: list, rng_state: dict) -> None:
         """Replace generations.json: every finished generation (``tune.Generation``) and the
         optimiser's ``bit_generator.state`` after the last one."""
-        self._save(STATE, {"rng": rng_state, "generations": [
+        self.save_json(STATE, {"rng": rng_state, "generations": [
             {"generation": g.generation, "x": g.x.tolist(), "objectives": g.objectives.tolist(),
              "mean": g.mean.tolist(), "sd": g.sd.tolist()} for g in generations]})
 
@@ -53,12 +51,12 @@ class TuneCheckpointer(Checkpointer):
             return [Generation(int(g["generation"]), *(np.array(g[k], np.float64)
                                                        for k in ("x", "objectives", "mean", "sd")))
                     for g in data["generations"]], data["rng"]
-        return self._load(STATE, read, ([], None))
+        return self.load_json(STATE, read, ([], None))
 
     def save_validation(self, fields: dict[str, dict]) -> None:
         """Replace validation.json: the finished validation fields, label -> ``tune._matchup``'s
         result (its PairedSums: float sums of one metric, the win share)."""
-        self._save(VALIDATION, {label: {"field": r["field"], "games": r["games"], "n": r["sums"].n,
+        self.save_json(VALIDATION, {label: {"field": r["field"], "games": r["games"], "n": r["sums"].n,
                                         **{k: float(getattr(r["sums"], k)) for k in SUMS}}
                                 for label, r in fields.items()})
 
@@ -68,26 +66,7 @@ class TuneCheckpointer(Checkpointer):
             return {label: {"field": r["field"], "games": int(r["games"]), "sums": PairedSums(
                 int(r["n"]), *(np.float64(r[k]) for k in SUMS))}  # win shares: float sums
                     for label, r in data.items()}
-        return self._load(VALIDATION, read, {})
-
-    def _save(self, name: str, data) -> None:
-        """Replace ``name`` in the partial directory by ``data`` as JSON, whole or not at all."""
-        try:
-            with deferred():
-                write_atomic(self.dir / name, json.dumps(data).encode())
-        except OSError as e:
-            raise BalanceError(f"cannot write the checkpoint {str(self.dir / name)!r}: {e.strerror or e}") from None
-
-    def _load(self, name: str, read, empty):
-        """``read`` of the JSON in ``name``, or ``empty`` when it was never written."""
-        path = self.dir / name
-        if not path.is_file():
-            return empty
-        try:
-            return read(json.loads(path.read_text("utf-8")))
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise BalanceError(f"the checkpoint {str(path)!r} is corrupted ({e}); nothing was changed: "
-                               "start again with --force") from None
+        return self.load_json(VALIDATION, read, {})
 
 
 def saved_arguments(out: str | Path) -> dict:

@@ -53,6 +53,7 @@ class Checkpointer:
     keys = RESUME_KEYS
     noun, command = "run", "simulate"  # "an interrupted run", "balance simulate GAME --resume"
     state_files = ("checkpoint.npz",)  # removed when the outputs are in place
+    state_dirs = ("games",)  # made at the start, removed when the outputs are in place
     finished = "manifest.json"  # the file a finished one holds
 
     def __init__(self, out: Path, request: dict):
@@ -75,7 +76,9 @@ class Checkpointer:
                 )
             shutil.rmtree(self.dir)
         try:
-            (self.dir / "games").mkdir(parents=True)
+            self.dir.mkdir(parents=True)
+            for name in self.state_dirs:
+                (self.dir / name).mkdir()
             write_atomic(self.dir / "request.json", json.dumps(self.request, indent=2).encode())
         except OSError as e:
             raise BalanceError(f"cannot create {str(self.dir)!r}: {e.strerror or e}") from None
@@ -139,6 +142,30 @@ class Checkpointer:
                                f"changed: start again with --force") from None
         return RunState(state.totals, done)
 
+    def save_json(self, name: str, data) -> None:
+        """Replace ``name`` in the partial directory by ``data`` as JSON, whole or not at all
+        (a command's own state: a tuning's generations, a comparison's sums)."""
+        from balance.core.interrupts import deferred
+
+        try:
+            with deferred():
+                write_atomic(self.dir / name, json.dumps(data).encode())
+        except OSError as e:
+            raise BalanceError(f"cannot write the checkpoint {str(self.dir / name)!r}: {e.strerror or e}") from None
+        self.last_save = time.monotonic()
+
+    def load_json(self, name: str, read, empty):
+        """``read`` of the JSON in ``name``, or ``empty`` when it was never written. JSON
+        numbers read back exactly as written (Python's float repr round-trips)."""
+        path = self.dir / name
+        if not path.is_file():
+            return empty
+        try:
+            return read(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise BalanceError(f"the checkpoint {str(path)!r} is corrupted ({e}); nothing was changed: "
+                               "start again with --force") from None
+
     def chunk_games_path(self, task) -> Path:
         return self.dir / "games" / f"b{task.block:03d}-{task.first:015d}.parquet"
 
@@ -154,7 +181,8 @@ class Checkpointer:
             with deferred():
                 for name in (*self.state_files, "request.json"):
                     (self.dir / name).unlink(missing_ok=True)
-                shutil.rmtree(self.dir / "games", ignore_errors=True)
+                for name in self.state_dirs:
+                    shutil.rmtree(self.dir / name, ignore_errors=True)
                 swap_into_place(self.dir, self.out)
         except OSError as e:
             raise BalanceError(f"writing {str(self.out)!r} failed: {e.strerror or e}; the finished "
