@@ -330,23 +330,65 @@ def _default_out(kind: str, game: str) -> Path:
     return Path("runs") / f"{kind}-{game}-{datetime.now():%Y%m%d-%H%M%S}"
 
 
-def _run_analysis(out: Path, force: bool, quiet: bool, total: int, run, write):
-    """The shape every analysis command shares: check --out before any work, run with a
-    progress bar, write the output directory atomically; BalanceError -> one line, exit 2."""
-    from balance.core.interrupts import interrupting
-    from balance.core.output import atomic_dir, check_target
+def _options(ctx: typer.Context, command: str, game: str, names: tuple[str, ...], resume: Optional[Path],
+             out: Optional[Path]) -> tuple[dict, Path]:
+    """The options ``names`` (parameter names) of an analysis command, keyed by their long
+    option ("--games" -> "games"), and its output directory. With --resume DIR, an option not
+    given on the command line is the interrupted command's (the checkpoint refuses one given
+    that differs, naming it)."""
+    from balance.analysis.study import saved_options
 
+    long = {p.name: next(o for o in p.opts if o.startswith("--"))[2:] for p in ctx.command.params
+            if p.name in names}
+    options = {long[name]: ctx.params[name] for name in names}
+    if resume is None:
+        return options, out or _default_out(command, game)
+    if out is not None and out != resume:
+        fail(f"--out {out} and --resume {resume} name different directories")
     try:
-        check_target(out, force)
+        saved_game, saved = saved_options(command, resume)
+    except BalanceError as e:
+        fail(str(e))
+    if saved_game != game:
+        fail(f"--resume {resume} holds a {command} of {saved_game!r}, not {game!r}")
+    for name in names:  # by name: typer vendors its own copy of click's ParameterSource
+        source = getattr(ctx.get_parameter_source(name), "name", "DEFAULT")
+        if source not in ("COMMANDLINE", "ENVIRONMENT") and long[name] in saved:
+            options[long[name]] = saved[long[name]]
+    return options, resume
+
+
+def _run_study(command: str, game: str, options: dict, out: Path, force: bool, resume: bool, quiet: bool,
+               total: int, run, write):
+    """The shape every analysis command shares: check --out before any work; run with a
+    progress bar, keeping finished work in .OUT.partial (``balance.analysis.study``); write the
+    outputs there and swap them into --out in one step. BalanceError -> one line, exit 2;
+    Ctrl-C or SIGTERM -> exit 130, the work kept and the command that resumes it printed.
+
+    run(advance, study) returns the result; write(result, directory) writes the outputs."""
+    from balance.core.interrupts import interrupting
+    from balance.analysis.study import KINDS
+
+    study = KINDS[command](out, game, options)
+    try:
         with interrupting():  # SIGTERM, like Ctrl-C, leaves no half-written output behind
-            with _progress(quiet, total) as advance:
-                result = run(advance)
-            with atomic_dir(out, force) as tmp:
-                write(result, tmp)
+            if resume:
+                study.reopen()
+            else:
+                study.start(force)
+            try:
+                with _progress(quiet, total) as advance:
+                    result = run(advance, study)
+            except BalanceError:
+                if not resume:
+                    study.discard_if_empty()  # bad input found by the analysis: nothing to resume
+                raise
+            study.finish(lambda directory: write(result, directory))
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt:
-        typer.echo("interrupted: nothing was written", err=True)
+        typer.echo(f"interrupted: the finished work is kept; continue with balance {command} {game} "
+                   f"--resume {out}", err=True)
         raise typer.Exit(130)
     return result
 
@@ -457,9 +499,10 @@ CORRECTION_NAMES = ("holm", "bh")
 def compare(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    variant: Annotated[list[str], typer.Option(
+    variant: Annotated[Optional[list[str]], typer.Option(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
-        "optionally named 'name:...'. Repeat; the first is the baseline.")],
+        "optionally named 'name:...'. Repeat, at least twice (unless --resume); the first is the "
+        "baseline.")] = None,
     players: Annotated[Optional[int], typer.Option(
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n",
@@ -485,7 +528,11 @@ def compare(
     fail_if_different: Annotated[bool, typer.Option(
         "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace --out (and discard an interrupted comparison there) if it exists.")] = False,
+    resume: Annotated[Optional[Path], typer.Option(
+        help="Continue the interrupted comparison in this directory (after Ctrl-C, a kill or a crash); "
+        "options not given are taken from it, options given must match it.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Compare rule variants on the same games (common random numbers, paired statistics).
@@ -500,28 +547,31 @@ def compare(
 
     if ctx.args:
         try:  # the variant the shell cut short names itself best
-            for v in variant:
+            for v in variant or ():
                 parse_variant(v)
         except BalanceError as e:
             fail(f"{e} (left over: {' '.join(ctx.args)})")
         fail(f"unexpected argument(s) {' '.join(map(repr, ctx.args))}: compare takes one game; a "
              "value with spaces was split by the shell, so quote it, e.g. "
              '--variant "KEY=[1, 2, 3]"')
-    if correction not in CORRECTION_NAMES:
-        fail(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTION_NAMES)}")
-    out = out or _default_out("compare", game)
-    sprt_spec = {"delta": delta, "alpha": alpha, "beta": beta, "metric": metric} if sprt else None
+    o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "alpha",
+                                              "correction", "sprt", "delta", "beta", "metric", "batch"), resume, out)
+    if o["correction"] not in CORRECTION_NAMES:
+        fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
+    sprt_spec = ({"delta": o["delta"], "alpha": o["alpha"], "beta": o["beta"], "metric": o["metric"]}
+                 if o["sprt"] else None)
 
-    def run(advance):
-        return run_compare(game, variant, players=players, games=n_games, seed=seed,
-                           strategies=strategy or None, alpha=alpha, correction=correction,
-                           sprt=sprt_spec, batch=batch, on_progress=advance, threads=threads)
+    def run(advance, study):
+        return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
+                           strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
+                           sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study)
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)
         write_compare_report(result.report, directory)
 
-    result = _run_analysis(out, force, quiet, n_games * len(variant), run, write)
+    result = _run_study("compare", game, o, out, force, resume is not None, quiet,
+                        o["games"] * len(o["variant"] or ()), run, write)
     for warning in result.report["warnings"]:  # even with --quiet: the run may not be the one meant
         typer.echo(f"warning: {warning}", err=True)
     if not quiet:
@@ -649,6 +699,7 @@ def tune(
 
 @app.command()
 def restrict(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     card: Annotated[Optional[list[str]], typer.Option(
         help="Card to deny one seat (repeatable), as the game names its cards (`balance games "
@@ -666,7 +717,11 @@ def restrict(
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace --out (and discard an interrupted restricted-play study there) if it exists.")] = False,
+    resume: Annotated[Optional[Path], typer.Option(
+        help="Continue the interrupted restricted-play study in this directory (after Ctrl-C, a kill or a crash); "
+        "options not given are taken from it, options given must match it.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Card strength by restricted play: how much a seat loses when it may not play a card.
@@ -676,11 +731,13 @@ def restrict(
     from balance.analysis.restrict import run_restrict, write_restrict
     from balance.core.variants import parse_overrides
 
-    out = out or _default_out("restrict", game)
-    result = _run_analysis(
-        out, force, quiet, n_games,
-        lambda advance: run_restrict(game, players, strategy, card, when, n_games, seed,
-                                     parse_overrides(set_), on_progress=advance),
+    o, out = _options(ctx, "restrict", game, ("card", "when", "players", "strategy", "n_games", "seed", "set_"),
+                      resume, out)
+    result = _run_study(
+        "restrict", game, o, out, force, resume is not None, quiet, o["games"],
+        lambda advance, study: run_restrict(game, o["players"], o["strategy"], o["card"], o["when"], o["games"],
+                                            o["seed"], parse_overrides(o["set"]), on_progress=advance,
+                                            play=study.simulate),
         lambda result, directory: write_restrict(result, directory,
                                                  f"{game}: card strength by restricted play"))
     if not quiet:
@@ -695,10 +752,11 @@ def restrict(
 
 @app.command()
 def matchups(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    pool: Annotated[list[str], typer.Option(
+    pool: Annotated[Optional[list[str]], typer.Option(
         help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
-        "kept together) or repeated.")],
+        "kept together) or repeated; at least two (unless --resume).")] = None,
     players: Annotated[Optional[int], typer.Option(
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per ordered pair.")] = 50_000,
@@ -707,7 +765,11 @@ def matchups(
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace --out (and discard an interrupted matchup study there) if it exists.")] = False,
+    resume: Annotated[Optional[Path], typer.Option(
+        help="Continue the interrupted matchup study in this directory (after Ctrl-C, a kill or a crash); "
+        "options not given are taken from it, options given must match it.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Every strategy of a pool against a field of every other, seat-rotated: a win-share
@@ -718,12 +780,12 @@ def matchups(
     from balance.analysis.matchups import run_matchups, split_pool, write_matchups
     from balance.core.variants import parse_overrides
 
-    specs = split_pool(pool)
-    out = out or _default_out("matchups", game)
-    result = _run_analysis(
-        out, force, quiet, n_games * len(specs) * (len(specs) - 1),
-        lambda advance: run_matchups(game, specs, players, n_games, seed, parse_overrides(set_),
-                                     threads, advance),
+    o, out = _options(ctx, "matchups", game, ("pool", "players", "n_games", "seed", "set_"), resume, out)
+    specs, n_games = split_pool(o["pool"] or []), o["games"]
+    result = _run_study(
+        "matchups", game, o, out, force, resume is not None, quiet, n_games * len(specs) * (len(specs) - 1),
+        lambda advance, study: run_matchups(game, specs, o["players"], n_games, o["seed"], parse_overrides(o["set"]),
+                                            threads, advance, play=study.simulate),
         lambda result, directory: write_matchups(result, directory,
                                                  f"{game}: strategy matchups, {result.players} players"))
     if not quiet:
@@ -736,10 +798,11 @@ def matchups(
 
 @app.command()
 def ladder(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    ladder_specs: Annotated[list[str], typer.Option(
+    ladder_specs: Annotated[Optional[list[str]], typer.Option(
         "--ladder", help="Strategies from weakest to strongest, comma-separated or repeated, e.g. "
-        "random,threshold,greedy,greedy:@runs/tune/tuned.toml.")],
+        "random,threshold,greedy,greedy:@runs/tune/tuned.toml; at least two (unless --resume).")] = None,
     players: Annotated[Optional[str], typer.Option(
         help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
@@ -748,7 +811,11 @@ def ladder(
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(help="Replace --out if it exists and is not empty.")] = False,
+    force: Annotated[bool, typer.Option(
+        help="Replace --out (and discard an interrupted ladder there) if it exists.")] = False,
+    resume: Annotated[Optional[Path], typer.Option(
+        help="Continue the interrupted ladder in this directory (after Ctrl-C, a kill or a crash); "
+        "options not given are taken from it, options given must match it.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Balance numbers side by side for a ladder of strategies of rising skill, and how often
@@ -760,13 +827,13 @@ def ladder(
     from balance.analysis.matchups import split_pool
     from balance.core.variants import parse_overrides
 
-    counts = _parse_players(players) if players is not None else [_default_players(game)]
-    specs = split_pool(ladder_specs)
-    out = out or _default_out("ladder", game)
-    _run_analysis(
-        out, force, quiet, n_games * len(counts) * (2 * len(specs) - 1),
-        lambda advance: run_ladder(game, specs, counts, n_games, seed, parse_overrides(set_),
-                                   threads, advance),
+    o, out = _options(ctx, "ladder", game, ("ladder_specs", "players", "n_games", "seed", "set_"), resume, out)
+    counts = _parse_players(o["players"]) if o["players"] is not None else [_default_players(game)]
+    specs = split_pool(o["ladder"] or [])
+    _run_study(
+        "ladder", game, o, out, force, resume is not None, quiet, o["games"] * len(counts) * (2 * len(specs) - 1),
+        lambda advance, study: run_ladder(game, specs, counts, o["games"], o["seed"], parse_overrides(o["set"]),
+                                          threads, advance, play=study.simulate),
         lambda result, directory: write_ladder(result, directory, f"{game}: balance by skill"))
     if not quiet:
         typer.echo(f"wrote {out / 'ladder.html'}")

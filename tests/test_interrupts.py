@@ -73,13 +73,15 @@ def test_an_ignored_sigint_stays_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
-def test_sigterm_during_an_analysis_exits_130_and_writes_nothing(tmp_path):
-    """The CLI's analysis commands (compare, restrict, matchups, ladder) share _run_analysis."""
+def test_sigterm_during_an_analysis_exits_130_and_leaves_its_output_unwritten(tmp_path):
+    """The CLI's analysis commands (compare, restrict, matchups, ladder) share _run_study: a
+    signal while playing or while writing the outputs leaves --out absent and the work in
+    .out.partial (what --resume continues from)."""
     import typer
 
     from balance import cli
 
-    def run(advance):
+    def run(advance, study):
         send(signal.SIGTERM)
         raise AssertionError("SIGTERM did not stop the run")
 
@@ -88,19 +90,152 @@ def test_sigterm_during_an_analysis_exits_130_and_writes_nothing(tmp_path):
         send(signal.SIGTERM)
         raise AssertionError("SIGTERM did not stop the writing")
 
-    def unhandled(signum, frame):  # what the test meets if _run_analysis takes no signals
+    def unhandled(signum, frame):  # what the test meets if _run_study takes no signals
         raise RuntimeError("SIGTERM reached the default handler")
 
     previous = signal.signal(signal.SIGTERM, unhandled)
     try:
         for kwargs in ({"run": run, "write": None},
-                       {"run": lambda advance: 1, "write": write_then_get_killed}):
+                       {"run": lambda advance, study: 1, "write": write_then_get_killed}):
             with pytest.raises(typer.Exit) as stopped:
-                cli._run_analysis(tmp_path / "out", False, True, 1, **kwargs)
+                cli._run_study("ladder", "avengers-cards", {}, tmp_path / "out", True, False, True, 1, **kwargs)
             assert stopped.value.exit_code == 130
-            assert list(tmp_path.iterdir()) == []  # neither the output nor its temp directory
+            assert [p.name for p in tmp_path.iterdir()] == [".out.partial"]
+            assert (tmp_path / ".out.partial" / "request.json").is_file()
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+# ---- analyses cut and resumed through the CLI ------------------------------------------------
+
+# Each command small, on avengers-cards, and where it is cut (games counted by the progress
+# bar). compare's chunks are shortened (below) so that the cut falls between two of them; its
+# --sprt case (batches of 2 chunks) drops set_bonus=2 after the first batch (H0) and is cut in
+# the third, loss_rule=one decides after the fourth.
+ANALYSES = {
+    "compare": (["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
+                 "--games", "6000", "--threads", "2"], 7_000),
+    "compare --sprt": (["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
+                        "--variant", "loss_rule=one", "--games", "8000", "--sprt", "--batch", "1000",
+                        "--delta", "0.02", "--threads", "2"], 6_000),
+    "ladder": (["ladder", "avengers-cards", "--ladder", "random,threshold", "--games", "2000",
+                "--threads", "2"], 2_500),
+    "matchups": (["matchups", "avengers-cards", "--pool", "random,threshold", "--games", "2000",
+                  "--threads", "2"], 2_500),
+    "restrict": (["restrict", "avengers-cards", "-s", "random", "--games", "4000", "--card", "1",
+                  "--card", "5"], 2_000),
+}
+
+
+def _cut_after(monkeypatch, games):
+    """Make the CLI's progress bar raise KeyboardInterrupt (as Ctrl-C does) once ``games``
+    games were counted (None: never); returns the list of counts it was given."""
+    from contextlib import contextmanager
+
+    from balance import cli
+
+    seen = []
+
+    @contextmanager
+    def progress(silent, total):
+        def advance(n):
+            seen.append(n)
+            if games is not None and sum(seen) >= games:
+                raise KeyboardInterrupt
+        yield advance
+
+    monkeypatch.setattr(cli, "_progress", progress)
+    return seen
+
+
+def _files(directory):
+    return {p.relative_to(directory): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("case", list(ANALYSES))
+def test_a_cut_analysis_resumes_to_the_uninterrupted_outputs(case, tmp_path, monkeypatch):
+    """Cut in the middle (in compare between chunks, in ladder and matchups inside their second
+    simulation), `--resume DIR` with no other option ends with the very files an uninterrupted
+    run writes; runs finished before the cut are read back, not played again."""
+    from typer.testing import CliRunner
+
+    import balance.core.api as api
+    from balance import cli
+    from balance.core import runner
+
+    monkeypatch.setattr(runner, "DEFAULT_CHUNK", 500)  # compare's chunks (the others choose their own)
+    monkeypatch.setenv("BALANCE_CHECKPOINT_SECONDS", "0")
+    (args, cut_at), cli_runner = ANALYSES[case], CliRunner()
+    whole = tmp_path / "whole"
+    _cut_after(monkeypatch, None)
+    r = cli_runner.invoke(cli.app, args + ["--out", str(whole), "-q"])
+    assert r.exit_code == 0, r.output
+
+    cut = tmp_path / "cut"
+    _cut_after(monkeypatch, cut_at)
+    r = cli_runner.invoke(cli.app, args + ["--out", str(cut), "-q"])
+    assert r.exit_code == 130, r.output
+    assert f"continue with balance {args[0]} avengers-cards --resume {cut}" in r.output
+    assert not cut.exists() and (tmp_path / ".cut.partial" / "request.json").is_file()
+    finished = [d for d in (tmp_path / ".cut.partial" / "runs").iterdir() if (d / "manifest.json").is_file()]
+
+    played = []
+    simulate = api.simulate
+    monkeypatch.setattr(api, "simulate", lambda *a, **k: played.append(k) or simulate(*a, **k))
+    seen = _cut_after(monkeypatch, None)
+    r = cli_runner.invoke(cli.app, [args[0], "avengers-cards", "--resume", str(cut), "-q"])
+    assert r.exit_code == 0, r.output
+    assert _files(cut) == _files(whole)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut", "whole"]  # nothing left behind
+    runs = {"compare": args.count("--variant"), "ladder": 3, "matchups": 2, "restrict": 1}[args[0]]
+    if args[0] != "compare":  # compare plays its variants itself, not through simulate
+        assert len(finished) == (args[0] != "restrict")  # the first simulation, read back
+        assert len(played) == runs - len(finished)  # the cut one resumed, and the rest
+        assert [k["resume"] for k in played] == [True] + [False] * (len(played) - 1)
+    total = int(args[args.index("--games") + 1]) * runs
+    if case != "compare --sprt":  # a variant that decides stops being played
+        assert sum(seen) == total  # the bar starts where the cut left it
+
+
+def test_resume_refuses_what_it_cannot_continue(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    runner, out = CliRunner(), tmp_path / "l"
+    args = ANALYSES["ladder"][0]
+    r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(out)])
+    assert r.exit_code == 2 and "nothing to resume at" in r.output and "no interrupted ladder" in r.output
+    _cut_after(monkeypatch, 2500)
+    assert runner.invoke(cli.app, args + ["--out", str(out), "-q"]).exit_code == 130
+    _cut_after(monkeypatch, None)
+    r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(out), "--games", "3000"])
+    assert r.exit_code == 2 and "differs in games (it was: games=2000)" in r.output
+    r = runner.invoke(cli.app, ["compare", "avengers-cards", "--resume", str(out)])
+    assert r.exit_code == 2 and "holds an interrupted `balance ladder`, not a comparison" in r.output
+    r = runner.invoke(cli.app, ["ladder", "zenonzard", "--resume", str(out)])
+    assert r.exit_code == 2 and "holds a ladder of 'avengers-cards', not 'zenonzard'" in r.output
+    r = runner.invoke(cli.app, args + ["--out", str(out), "-q"])
+    assert r.exit_code == 2 and "an interrupted ladder of" in r.output and "--resume" in r.output
+    r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(out)])
+    assert r.exit_code == 2 and "no interrupted ladder (it is complete)" in r.output
+
+
+def test_bad_input_leaves_nothing_to_resume(tmp_path):
+    """An analysis that refuses its input keeps no .partial directory: the corrected command
+    must not be told that an interrupted one is in the way."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    for args in (["ladder", "avengers-cards", "--ladder", "random"],
+                 ["restrict", "avengers-cards", "--card", "99"],
+                 ["compare", "avengers-cards", "--variant", "default"]):
+        r = CliRunner().invoke(cli.app, args + ["--out", str(tmp_path / "o"), "-q"])
+        assert r.exit_code == 2, (args, r.output)
+        assert list(tmp_path.iterdir()) == [], args
 
 
 def test_deferred_blocks_in_other_threads_do_not_hold_back_the_main_thread():

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from balance.analysis import stats
+from balance.analysis.study import STATE
 from balance.core.errors import BalanceError, check_int
 from balance.core.paired import PairedSums
 from balance.core.variants import load_variant_file, parse_setting
@@ -175,7 +176,7 @@ class Comparison:
 def compare(game: str, variants: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
             strategies=None, alpha: float = 0.05, correction: str = "holm",
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
-            on_progress=None, threads: int | None = None) -> Comparison:
+            on_progress=None, threads: int | None = None, keep=None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. Returns every metric's baseline, variant, paired
@@ -196,6 +197,10 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
 
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
+
+    keep: a ``balance.analysis.study`` checkpointer: the sums of every finished chunk (and each
+    SPRT's state) are kept in its ``state.json``, and a resumed comparison plays only the
+    chunks it lacks, to the same numbers.
     """
     from balance.core.api import MAX_GAMES, MAX_SEED
     from balance.core.runner import DEFAULT_CHUNK
@@ -232,40 +237,70 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     sums = [PairedSums() for _ in names[1:]]
     decisions = {name: "continue" for name in tests}
     active = list(range(1, len(engines)))  # variants still being played (indices of engines)
+    # games of the finished batches; first games of the chunks finished in the current one;
+    # games counted for the progress bar (each variant's game counts)
+    at = {"played": 0, "done": set(), "progress": 0}
+    if keep is not None:
+        rules = [e.rules.to_dict() for e in engines]
+        saved = keep.load_json(STATE, lambda data: _restore(data, rules, sums, decisions, tests), None)
+        if saved is not None:
+            at, active = saved
+            if on_progress is not None:
+                on_progress(at["progress"])
 
     def play_chunk(playing, first_n):
         """Metrics of the variants ``playing`` (the baseline first) on the same games; numba
         releases the GIL, so chunks run in parallel."""
         first, n = first_n
         return [metrics.per_game(engines[v].play(seed, first, n), engines[v].rules)
-                for v in playing], n
+                for v in playing], first, n
+
+    def save():
+        keep.save_json(STATE, {**at, "done": sorted(at["done"]), "active": active, "decisions": decisions,
+                               "rules": [e.rules.to_dict() for e in engines],
+                               "sums": [s.to_json() for s in sums],
+                               "tests": {name: {"llr": t.llr, "history": t.history} for name, t in tests.items()}})
 
     from concurrent.futures import ThreadPoolExecutor
     from functools import partial
 
+    from balance.core.interrupts import deferred
     from balance.core.runner import default_threads
 
-    played = 0
-    with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
-        while played < games and active:
-            n_batch = min(batch, games - played)
-            spans = [(f, min(chunk_size, played + n_batch - f))
-                     for f in range(played, played + n_batch, chunk_size)]
-            playing = [0] + active
-            for values, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
-                for j, v in enumerate(playing[1:], start=1):
-                    sums[v - 1].add(values[0], values[j])
-                if on_progress is not None:
-                    on_progress(n * len(playing))
-            played += n_batch
-            if tests:
-                i = metric_names.index(metric)  # the SPRT's column
-                k = scales[i]
-                for v in list(active):  # a decided variant stops here: its sums stay at n
-                    s, name = sums[v - 1], names[v]
-                    decisions[name] = tests[name].update(float(s.d[i] / k), float(s.d2[i] / k**2), s.n)
-                    if decisions[name] != "continue":
-                        active.remove(v)
+    try:
+        with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
+            while at["played"] < games and active:
+                played = at["played"]
+                n_batch = min(batch, games - played)
+                spans = [(f, min(chunk_size, played + n_batch - f))
+                         for f in range(played, played + n_batch, chunk_size) if f not in at["done"]]
+                playing = [0] + active
+                for values, first, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
+                    with deferred():  # a chunk is folded and marked done together, or not at all
+                        for j, v in enumerate(playing[1:], start=1):
+                            sums[v - 1].add(values[0], values[j])
+                        at["done"].add(first)
+                        at["progress"] += n * len(playing)
+                        if keep is not None and keep.due():
+                            save()
+                    if on_progress is not None:
+                        on_progress(n * len(playing))
+                with deferred():  # the batch's end: its decisions and the next batch's start
+                    at["played"], at["done"] = played + n_batch, set()
+                    if tests:
+                        i = metric_names.index(metric)  # the SPRT's column
+                        k = scales[i]
+                        for v in list(active):  # a decided variant stops here: its sums stay at n
+                            s, name = sums[v - 1], names[v]
+                            decisions[name] = tests[name].update(float(s.d[i] / k), float(s.d2[i] / k**2), s.n)
+                            if decisions[name] != "continue":
+                                active.remove(v)
+    except BaseException:
+        if keep is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
+            with deferred():
+                save()
+        raise
+    played = at["played"]
 
     rows = [{"variant": name, **row} for name, s in zip(names[1:], sums)
             for row in summarize(metric_names, s, scales, alpha, seat_columns, sides)]
@@ -297,6 +332,26 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "any_different": bool(any_different),
     }
     return Comparison(report)
+
+
+def _restore(data: dict, rules: list[dict], sums: list[PairedSums], decisions: dict,
+             tests: dict) -> tuple[dict, list[int]]:
+    """Fill ``sums``, ``decisions`` and ``tests`` from a checkpoint's state; (position, active).
+    The options match (the checkpointer checked them), but a variant file they name may have
+    changed since: the variants' rules must be those the kept games were played with."""
+    changed = [i for i, (now, then) in enumerate(zip(rules, data["rules"])) if now != then]
+    if changed:
+        raise BalanceError(f"the rules of variant {changed[0]} differ from those of the interrupted "
+                           "comparison (was its file edited?); start again with --force")
+    for i, saved in enumerate(data["sums"]):
+        sums[i] = PairedSums.from_json(saved)
+    decisions.update(data["decisions"])
+    for name, test in tests.items():
+        test.llr = float(data["tests"][name]["llr"])
+        test.history = [(int(n), float(x)) for n, x in data["tests"][name]["history"]]
+    at = {"played": int(data["played"]), "done": {int(f) for f in data["done"]},
+          "progress": int(data["progress"])}
+    return at, [int(v) for v in data["active"]]
 
 
 def _setup(game: str, variants: list[str], players: int | None, strategies):

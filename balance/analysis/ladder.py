@@ -36,10 +36,19 @@ class LadderResult:
 
 
 def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 100_000, seed: int = 0,
-               overrides: dict | None = None, threads: int | None = None, on_progress=None) -> LadderResult:
+               overrides: dict | None = None, threads: int | None = None, on_progress=None,
+               play=None) -> LadderResult:
+    """Every rung's balance numbers (each strategy in every seat) and each stronger strategy's
+    share against the weakest, at every player count.
+
+    play: what plays each run, with ``balance.core.api.simulate``'s arguments (default: it; the
+    CLI passes ``StudyCheckpointer.simulate``, which keeps every finished run for --resume).
+    """
     from balance.core.api import simulate
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
+
+    simulate = play or simulate
 
     spec = get_game(game)
     labels = [parse_strategy(s, spec.strategies).label for s in ladder]

@@ -47,11 +47,17 @@ class MatchupResult:
 
 def run_matchups(game: str, pool: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, threads: int | None = None,
-                 on_progress=None) -> MatchupResult:
-    """Play every ordered pair of the pool (``games`` games each) and summarise the matrix."""
+                 on_progress=None, play=None) -> MatchupResult:
+    """Play every ordered pair of the pool (``games`` games each) and summarise the matrix.
+
+    play: what plays each run, with ``balance.core.api.simulate``'s arguments (default: it; the
+    CLI passes ``StudyCheckpointer.simulate``, which keeps every finished run for --resume).
+    """
     from balance.core.api import simulate
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
+
+    simulate = play or simulate
 
     spec = get_game(game)
     players = spec.default_players if players is None else players

@@ -34,14 +34,20 @@ class RestrictResult:
 def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list | None = None,
                  when: str = "always", games: int = 100_000, seed: int = 0,
                  overrides: dict | None = None, chunk_size: int | None = None,
-                 on_progress=None, threads: int | None = None) -> RestrictResult:
+                 on_progress=None, threads: int | None = None, play=None) -> RestrictResult:
     """Every seat plays ``strategy`` (default: the game's declared default strategy); each card
     of ``cards`` (default: every card, as the game names them) is denied to one seat as the
     game's plan says (GameInfo.restrict_seat). The games are those of ``balance simulate
     --card-strength`` with the same seed, so this command and a run's report measure card
-    strength identically."""
+    strength identically.
+
+    play: what plays each run, with ``balance.core.api.simulate``'s arguments (default: it; the
+    CLI passes ``StudyCheckpointer.simulate``, which keeps every finished run for --resume).
+    """
     from balance.core.api import simulate
     from balance.core.registry import get_game
+
+    simulate = play or simulate
 
     spec = get_game(game)
     players = spec.default_players if players is None else players

@@ -100,8 +100,12 @@ class Checkpointer:
             )
 
     # ---- checkpoints ---------------------------------------------------------------------------
+    def due(self) -> bool:
+        """Whether the last save is CHECKPOINT_SECONDS old: time to save again."""
+        return time.monotonic() - self.last_save >= CHECKPOINT_SECONDS
+
     def maybe_save(self, state: RunState) -> None:
-        if time.monotonic() - self.last_save >= CHECKPOINT_SECONDS:
+        if self.due():
             self.save(state)
 
     def save(self, state: RunState) -> None:
@@ -162,6 +166,8 @@ class Checkpointer:
             return empty
         try:
             return read(json.loads(path.read_text("utf-8")))
+        except BalanceError:  # read() found the state readable but not this run's: it says why
+            raise
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise BalanceError(f"the checkpoint {str(path)!r} is corrupted ({e}); nothing was changed: "
                                "start again with --force") from None

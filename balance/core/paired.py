@@ -36,6 +36,21 @@ class PairedSums:
         if self.a is None:
             self.a, self.a2, self.b, self.b2, self.d, self.d2 = parts
         else:
-            for name, value in zip(("a", "a2", "b", "b2", "d", "d2"), parts):
+            for name, value in zip(self.FIELDS, parts):
                 setattr(self, name, getattr(self, name) + value)
         self.n += len(base)
+
+    FIELDS = ("a", "a2", "b", "b2", "d", "d2")
+
+    def to_json(self) -> dict:
+        """The sums as JSON values, read back exactly by ``from_json`` (a checkpoint's)."""
+        if self.a is None:
+            return {"n": self.n}
+        return {"n": self.n, "dtype": str(np.asarray(self.a).dtype),
+                **{k: np.asarray(getattr(self, k)).tolist() for k in self.FIELDS}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "PairedSums":
+        if "dtype" not in data:
+            return cls(int(data["n"]))
+        return cls(int(data["n"]), *(np.array(data[k], data["dtype"]) for k in cls.FIELDS))

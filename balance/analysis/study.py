@@ -1,0 +1,92 @@
+"""Analyses that play for minutes or hours (ladder, matchups, restrict, compare) keep their
+finished work when cut (Ctrl-C, SIGTERM, a kill, a crash) and resume with ``--resume DIR``.
+
+As ``balance simulate`` does (``balance.core.checkpoint``), such a command works in
+``.NAME.partial/`` next to ``--out``: ``request.json`` holds the command and its options;
+``runs/K/`` the K-th simulation the analysis asked for, in the order it asked. That order is
+a function of the options alone, so a resumed analysis asks for the same runs: a finished one
+is read back from its directory instead of played, a cut one resumes at its last checkpoint,
+the rest are played. A command with state of its own (compare's paired sums) keeps it as JSON
+(``save_json``). Either way a resumed analysis ends with the numbers an uninterrupted one
+would, and its outputs are swapped into ``NAME`` in one step when it is done.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from balance.core.checkpoint import Checkpointer, partial_dir, read_request
+from balance.core.errors import BalanceError
+
+
+STATE = "state.json"  # a command's own state, if it keeps any (compare's sums)
+
+
+class StudyCheckpointer(Checkpointer):
+    """``.NAME.partial`` of one analysis command; its subclasses name the command."""
+
+    state_files = (STATE,)
+    state_dirs = ("runs",)
+
+    def __init__(self, out: Path, game: str, options: dict):
+        """options: the command's options as resolved (JSON values); all must match to resume."""
+        super().__init__(out, {"command": self.command, "game": game, **options})
+        self.keys = ("command", "game", *options)
+        self.asked = 0  # simulations asked for so far
+
+    def discard_if_empty(self) -> None:
+        """Remove ``.NAME.partial`` if it keeps no work (the analysis refused its input)."""
+        import shutil
+
+        runs = self.dir / "runs"
+        if not (runs.is_dir() and any(runs.iterdir())) and not any(
+                (self.dir / name).exists() for name in self.state_files):
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def simulate(self, game: str, on_progress=None, **kwargs):
+        """``balance.core.api.simulate`` for the analysis's next run, kept under ``runs/``: read
+        back if it finished before the cut, resumed if it was cut, else played (and kept)."""
+        from balance.core.api import simulate
+
+        run_dir = self.dir / "runs" / f"{self.asked:04d}"
+        self.asked += 1
+        if (run_dir / "manifest.json").is_file():
+            result = load_result(run_dir)
+            if on_progress is not None:
+                on_progress(sum(s["games"] for run in result.manifest["runs"] for s in run["seatings"]))
+            return result
+        cut = (partial_dir(run_dir) / "request.json").is_file()  # else never started: start it
+        return simulate(game, out=run_dir, resume=cut, force=not cut, on_progress=on_progress, **kwargs)
+
+
+def load_result(run_dir: Path):
+    """The RunResult of a finished run directory (its manifest and tables)."""
+    from balance.analysis.report import load_run
+    from balance.core.api import RunResult, table_specs
+    from balance.core.registry import get_game
+
+    manifest, tables = load_run(run_dir)
+    return RunResult(manifest, tables, out=run_dir, declared=tuple(table_specs(get_game(manifest["game"]))))
+
+
+def _kind(command: str, noun: str, finished: str) -> type[StudyCheckpointer]:
+    return type(f"{command.title()}Checkpointer", (StudyCheckpointer,),
+                {"command": command, "noun": noun, "finished": finished})
+
+
+# One per command: what it is called in messages, and the file its finished output holds.
+KINDS = {kind.command: kind for kind in (
+    _kind("ladder", "ladder", "ladder.md"),
+    _kind("matchups", "matchup study", "matchups.md"),
+    _kind("restrict", "restricted-play study", "restrict.md"),
+    _kind("compare", "comparison", "comparison.json"),
+)}
+
+
+def saved_options(command: str, out: Path) -> tuple[str, dict]:
+    """(game, options) of the interrupted ``balance COMMAND`` in ``out``, for ``--resume``."""
+    request = read_request(Path(out), KINDS[command])
+    try:
+        return request["game"], {k: v for k, v in request.items() if k not in ("command", "game")}
+    except (KeyError, TypeError, AttributeError) as e:
+        raise BalanceError(f"the interrupted {command} in {str(out)!r} is unreadable ({e}); start "
+                           "again with --force") from None
