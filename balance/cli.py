@@ -482,11 +482,17 @@ def report(
     run of its own and give that: balance report runs/study --card-strength runs/study-cards
     """
     from balance.analysis.report import write_run_report
+    from balance.core.interrupts import interrupting
 
     try:
-        paths = write_run_report(run_dir, out, interval, mix_dir=mix, cards_dir=card_strength)
+        with interrupting():  # SIGTERM as Ctrl-C: the report's files are moved into place whole
+            paths = write_run_report(run_dir, out, interval, mix_dir=mix, cards_dir=card_strength)
     except BalanceError as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: no file was left half-written; run the command again for the report",
+                   err=True)
+        raise typer.Exit(130)
     typer.echo(f"wrote {paths['html']} and {paths['markdown']}")
 
 

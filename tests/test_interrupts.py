@@ -106,6 +106,40 @@ def test_sigterm_during_an_analysis_exits_130_and_leaves_its_output_unwritten(tm
         signal.signal(signal.SIGTERM, previous)
 
 
+def test_a_report_cut_while_drawing_leaves_the_previous_one_whole(tmp_path, monkeypatch):
+    """`balance report` writes beside the run's own files: cut (SIGTERM) after its figures
+    are drawn, it exits 130 and the report already there is untouched, with nothing staged
+    left behind; uncut, it replaces it."""
+    from typer.testing import CliRunner
+
+    import balance
+    from balance import cli
+    from balance.analysis import report
+
+    run = tmp_path / "run"
+    balance.simulate("avengers-cards", games=200, out=run)
+    (run / "report.md").write_text("the previous report")
+    (run / "figures").mkdir()
+    (run / "figures" / "seat_rates.png").write_bytes(b"its figure")
+    before = _files(run)
+    build = report.build_sections
+
+    def killed(*args):
+        send(signal.SIGTERM)
+        return build(*args)
+
+    monkeypatch.setattr(report, "build_sections", killed)
+    r = CliRunner().invoke(cli.app, ["report", str(run)])
+    assert r.exit_code == 130 and "interrupted: no file was left half-written" in r.output
+    assert _files(run) == before and not (run / ".report.partial").exists()
+    monkeypatch.setattr(report, "build_sections", build)
+    r = CliRunner().invoke(cli.app, ["report", str(run)])
+    assert r.exit_code == 0, r.output
+    assert (run / "report.md").read_text().startswith("# Balance report")
+    assert (run / "figures" / "seat_rates.png").read_bytes().startswith(b"\x89PNG")
+    assert not (run / ".report.partial").exists()
+
+
 # ---- analyses cut and resumed through the CLI ------------------------------------------------
 
 # Each command small, on avengers-cards, and where it is cut (games counted by the progress

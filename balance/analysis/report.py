@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Str
                               to_markdown)
 from balance.core.errors import BalanceError
 from balance.core.game import CAPPED
+from balance.core.output import publish
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = 0.9  # the power the detectable edge is sized for
@@ -91,16 +93,25 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         tables = {**tables, "card_strength": cards.table}
     out_dir = run_dir if out_dir is None else Path(out_dir)
     analysis = analyse(tables, method, manifest, mix, cards)
+    # Written beside the run's files, so not swapped in as a whole directory: staged, then
+    # each file moved into place (output.publish); a cut leaves the previous report whole.
+    staged = out_dir / ".report.partial"
     try:
-        figures = draw_figures(analysis, tables.get("scores"), out_dir / "figures")
+        shutil.rmtree(staged, ignore_errors=True)  # a report cut before it was published
+        figures = draw_figures(analysis, tables.get("scores"), staged / "figures")
         sections = build_sections(manifest, analysis, figures)
         title = f"Balance report: {manifest.get('title', manifest['game'])}"
-        md_path, html_path = out_dir / "report.md", out_dir / "report.html"
-        md_path.write_text(to_markdown(title, sections, out_dir), encoding="utf-8")
-        html_path.write_text(to_html(title, sections), encoding="utf-8")
+        (staged / "report.md").write_text(to_markdown(title, sections, staged), encoding="utf-8")
+        (staged / "report.html").write_text(to_html(title, sections), encoding="utf-8")
+        known = set(FIGURES) | set(getattr(analysis.game_report, "FIGURES", ()))
+        # a figure an earlier report left that this one has no use for (one strategy: no heatmap)
+        publish(staged, out_dir, [out_dir / "figures" / f"{name}.png" for name in known - set(figures)])
     except OSError as e:
         raise BalanceError(f"cannot write the report to {str(out_dir)!r}: {e.strerror or e}") from None
-    return {"markdown": md_path, "html": html_path, "figures": list(figures.values())}
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)
+    return {"markdown": out_dir / "report.md", "html": out_dir / "report.html",
+            "figures": [out_dir / path.relative_to(staged) for path in figures.values()]}
 
 
 def _read_table(path: Path, columns: dict) -> pl.DataFrame:
@@ -465,8 +476,8 @@ def constant_scores(scores: pl.DataFrame) -> dict:
 def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, Path]:
     """Draw the report's figures into ``fig_dir``; returns name -> path in report order.
 
-    A figure this run has no use for (the strategy heatmap of a one-strategy run) is removed
-    if an earlier report left it there, so the directory always matches the report.
+    (write_run_report removes the figures an earlier report drew that this one has no use
+    for, so the directory always matches the report.)
     """
     fig_dir.mkdir(parents=True, exist_ok=True)
     drawn = {"seat_rates": plots.seat_rates(a.seat_rates, fig_dir / "seat_rates.png")}
@@ -481,9 +492,6 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
         drawn["scores"] = plots.score_distributions(scores, fig_dir / "scores.png")
     if a.game is not None:
         drawn.update(a.game_report.figures(a.game, fig_dir))
-    known = set(FIGURES) | set(getattr(a.game_report, "FIGURES", ()))
-    for name in known - set(drawn):  # a figure an earlier report left behind
-        (fig_dir / f"{name}.png").unlink(missing_ok=True)
     return drawn
 
 

@@ -57,6 +57,23 @@ def swap_into_place(done: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def publish(staged: Path, out: Path, stale: list[Path] = ()) -> None:
+    """Move every file under ``staged`` to the same place under ``out`` (each replaced in one
+    step), remove ``stale`` (paths under ``out`` the new output no longer has), then remove
+    ``staged``. For outputs written into a directory that holds other things (a report in its
+    run directory): no file is ever half-written, and a signal cannot stop the moving half way."""
+    from balance.core.interrupts import deferred
+
+    with deferred():
+        for path in sorted(p for p in staged.rglob("*") if p.is_file()):
+            target = out / path.relative_to(staged)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        for path in stale:
+            path.unlink(missing_ok=True)
+        shutil.rmtree(staged, ignore_errors=True)
+
+
 def write_json(path: Path, data: dict) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
 
