@@ -235,6 +235,42 @@ def test_simulate_report_compare_tune_ladder_and_matchups_or_restrict_run_end_to
         assert r.exit_code == 0 and (tmp_path / "restrict" / "restrict.parquet").is_file(), text
 
 
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_a_cut_run_and_comparison_of_every_game_resume_to_the_uncut_numbers(game_id, tmp_path):
+    """A checkpoint keeps the request as JSON, which reads a rules tuple back as a list: each
+    game's run and comparison, cut after their first chunk, must still resume (Defenders'
+    runs once could not), and end with the numbers of an uncut one."""
+    from balance.analysis.compare import compare
+    from balance.analysis.study import KINDS
+
+    info = registry.get_game(game_id)
+    players = max(info.players[0], min(3, info.players[1]))
+    run = dict(players=players, games=400, seed=3, strategies=[info.default_strategy], chunk_size=100,
+               threads=1)
+
+    def cut(_games):
+        raise KeyboardInterrupt
+
+    whole = balance.simulate(game_id, **run)
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate(game_id, out=tmp_path / "run", on_progress=cut, **run)
+    resumed = balance.simulate(game_id, out=tmp_path / "run", resume=True, **run)
+    assert resumed.tables.keys() == whole.tables.keys()
+    assert all(resumed.tables[name].equals(table) for name, table in whole.tables.items())
+
+    variants = ["default", _a_rule_change(info, whole.manifest["runs"][0]["rules"])]
+    arms = dict(players=players, games=400, seed=3, strategies=[info.default_strategy], chunk_size=100,
+                threads=1)
+    uncut = compare(game_id, variants, **arms).report
+    keep = KINDS["compare"](tmp_path / "cmp", game_id, {"variant": variants})
+    keep.start(force=False)
+    with pytest.raises(KeyboardInterrupt):
+        compare(game_id, variants, on_progress=cut, keep=keep, **arms)
+    keep = KINDS["compare"](tmp_path / "cmp", game_id, {"variant": variants})
+    keep.reopen()
+    assert compare(game_id, variants, keep=keep, **arms).report == uncut
+
+
 def test_the_core_imports_no_analysis_module_and_no_game():
     """The layers in the tree hold: balance/core knows no report and no game (the registry
     names built-in packages only as strings, imported when a game is used)."""

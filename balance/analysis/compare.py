@@ -27,6 +27,7 @@ import numpy as np
 
 from balance.analysis import stats
 from balance.analysis.study import STATE
+from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, check_int
 from balance.core.paired import PairedSums
 from balance.core.variants import load_variant_file, parse_setting
@@ -241,7 +242,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     # games counted for the progress bar (each variant's game counts)
     at = {"played": 0, "done": set(), "progress": 0}
     if keep is not None:
-        rules = [e.rules.to_dict() for e in engines]
+        rules = as_json([e.rules.to_dict() for e in engines])  # as saved: tuples read back as lists
         saved = keep.load_json(STATE, lambda data: _restore(data, rules, sums, decisions, tests), None)
         if saved is not None:
             at, active = saved

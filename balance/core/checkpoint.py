@@ -91,7 +91,8 @@ class Checkpointer:
     def reopen(self) -> None:
         """Check that ``.NAME.partial`` holds an interrupted run of this very request."""
         saved = read_request(self.out, type(self))
-        differ = [k for k in self.keys if saved.get(k) != self.request.get(k)]
+        now = as_json(self.request)  # as it was saved: tuples in rules read back as lists
+        differ = [k for k in self.keys if saved.get(k) != now.get(k)]
         if differ:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in {', '.join(differ)} "
@@ -212,6 +213,12 @@ def read_request(out: Path, kind: type[Checkpointer] = Checkpointer) -> dict:
         raise BalanceError(f"{str(out)!r} holds an interrupted `balance {command}`, not a {kind.noun}: "
                            f"continue it with balance {command} {saved.get('game', 'GAME')} --resume {out}")
     return saved
+
+
+def as_json(value):
+    """``value`` as JSON reads it back (tuples become lists): what a saved request or state
+    is compared with."""
+    return json.loads(json.dumps(value))
 
 
 def write_atomic(path: Path, data: bytes) -> None:
