@@ -17,6 +17,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# What ends a command writing DIR: `--resume DIR` when a cut run or analysis of DIR is kept
+# (Ctrl-C or a crash during `make report`), so running make again continues where it stopped;
+# else `--force`, replacing the last output.
+again = $$(if [ -f $(dir $(1)).$(notdir $(1)).partial/request.json ]; then echo --resume $(1); else echo --force; fi)
+
 # -n auto --dist loadgroup: on every core, one test at a time per worker in the order
 # tests/conftest.py sets, so the long cold compiles overlap the rest of the suite.
 test: $(STAMP)
@@ -43,10 +48,10 @@ STUDY := reports/avengers-cards
 TUNED := greedy:@$(STUDY)/tuned-greedy
 report: $(STAMP)
 	$(BIN)/balance simulate avengers-cards --players 3,4,5 --games 300000 --seed 1 \
-		--strategy $(TUNED) --card-strength --out $(STUDY)/run --force
+		--strategy $(TUNED) --card-strength --out $(STUDY)/run $(call again,$(STUDY)/run)
 	$(BIN)/balance simulate avengers-cards --players 3,4,5 --games 300000 --seed 1 \
 		--strategy $(TUNED) --strategy threshold --strategy random --rotate \
-		--out $(STUDY)/mix --force
+		--out $(STUDY)/mix $(call again,$(STUDY)/mix)
 	$(BIN)/balance report $(STUDY)/run --mix $(STUDY)/mix --out $(STUDY)
 	$(MAKE) report-smash-up
 	$(MAKE) report-zenonzard
@@ -63,9 +68,9 @@ SMASH_GAMES ?= 50000
 SMASH_CARD_GAMES ?= 6000
 report-smash-up: $(STAMP)
 	$(BIN)/balance simulate smash-up --players 2,3,4 --games $(SMASH_GAMES) --seed 1 \
-		--strategy greedy --out $(SMASH)/run --force
+		--strategy greedy --out $(SMASH)/run $(call again,$(SMASH)/run)
 	$(BIN)/balance simulate smash-up --players 2 --games $(SMASH_CARD_GAMES) --seed 1 \
-		--strategy greedy --card-strength --out $(SMASH)/card-strength --force
+		--strategy greedy --card-strength --out $(SMASH)/card-strength $(call again,$(SMASH)/card-strength)
 	$(BIN)/balance report $(SMASH)/run --card-strength $(SMASH)/card-strength --out $(SMASH)
 
 # ZENONZARD (issue 12): the tuned evaluator (`make tune-zenonzard`, committed in
@@ -80,16 +85,16 @@ ZZ_GAMES ?= 200000
 ZZ_LADDER_GAMES ?= 30000
 report-zenonzard: $(STAMP)
 	$(BIN)/balance simulate zenonzard --games $(ZZ_GAMES) --seed 1 --strategy $(ZZ_TUNED) $(ZZ_STUDY) \
-		--card-strength --out $(ZZ)/run --force
+		--card-strength --out $(ZZ)/run $(call again,$(ZZ)/run)
 	$(BIN)/balance report $(ZZ)/run --out $(ZZ)
 	$(BIN)/balance ladder zenonzard --ladder random,aggro,control,evaluator --ladder $(ZZ_TUNED) \
-		--games $(ZZ_LADDER_GAMES) --seed 2 $(ZZ_STUDY) --out $(ZZ)/ladder --force
+		--games $(ZZ_LADDER_GAMES) --seed 2 $(ZZ_STUDY) --out $(ZZ)/ladder $(call again,$(ZZ)/ladder)
 
 # ZENONZARD: tune the evaluator's weights by self-play (cross-entropy, common random numbers),
 # on the study's decks, validated on fresh games against every strategy.
 tune-zenonzard: $(STAMP)
 	$(BIN)/balance tune zenonzard --strategy evaluator --against self --budget 3000000 --seed 0 \
-		$(ZZ_STUDY) --validate-games 100000 --out $(ZZ)/tuned-evaluator --force
+		$(ZZ_STUDY) --validate-games 100000 --out $(ZZ)/tuned-evaluator $(call again,$(ZZ)/tuned-evaluator)
 
 # Defenders of the Realm (issue 13), the cooperative game: the tuned coordinated team policy
 # (`make tune-defenders`, committed in $(DR)/tuned-coordinated) in every seat, 1 to 4 heroes,
@@ -102,40 +107,40 @@ DR_GAMES ?= 200000
 DR_VARIANT_GAMES ?= 100000
 report-defenders: $(STAMP)
 	$(BIN)/balance simulate defenders-of-the-realm --players 1,2,3,4 --games $(DR_GAMES) --seed 1 \
-		--strategy $(DR_TUNED) --out $(DR)/run --force
+		--strategy $(DR_TUNED) --out $(DR)/run $(call again,$(DR)/run)
 	$(BIN)/balance report $(DR)/run --out $(DR)
 	$(BIN)/balance compare defenders-of-the-realm --players 4 --strategy $(DR_TUNED) --games $(DR_VARIANT_GAMES) \
 		--seed 2 --variant default --variant "fewer_cards:war_cards=[1, 1, 2]" \
 		--variant "more_cards:war_cards=[2, 2, 3]" --variant "fast_war:late_war_after=2" \
 		--variant "more_minions:minions_per_colour=30" --variant "fewer_minions:minions_per_colour=20" \
 		--variant "clean_start:start_taint=0" --variant "tainted_start:start_taint=3" \
-		--out $(DR)/variants --force
+		--out $(DR)/variants $(call again,$(DR)/variants)
 
 # Defenders: tune the coordinated team's weights in self-play for the team's win rate at 4
 # heroes (cross-entropy, common random numbers), validated on fresh games against the default team.
 tune-defenders: $(STAMP)
 	$(BIN)/balance tune defenders-of-the-realm --strategy coordinated --players 4 --budget 4000000 \
-		--seed 0 --validate-games 100000 --out $(DR)/tuned-coordinated --force
+		--seed 0 --validate-games 100000 --out $(DR)/tuned-coordinated $(call again,$(DR)/tuned-coordinated)
 
 # Skilled play (issue 5): tune greedy by self-play (about 8 minutes on one core), then the
 # ladder random -> heuristics -> greedy -> tuned greedy, and card strength by restricted play.
 tune: $(STAMP)
 	$(BIN)/balance tune avengers-cards --strategy greedy --players 4 --against self \
 		--budget 24000000 --seed 0 --validate-games 200000 --threads 1 \
-		--out $(STUDY)/tuned-greedy --force
+		--out $(STUDY)/tuned-greedy $(call again,$(STUDY)/tuned-greedy)
 skill: $(STAMP)
 	$(BIN)/balance ladder avengers-cards --ladder random,lowest,threshold,greedy \
 		--ladder $(TUNED) --players 3,4,5 --games 100000 --seed 2 \
-		--out $(STUDY)/ladder --force
+		--out $(STUDY)/ladder $(call again,$(STUDY)/ladder)
 	$(BIN)/balance restrict avengers-cards --strategy $(TUNED) \
-		--when always --players 4 --games 200000 --seed 3 --out $(STUDY)/restrict --force
+		--when always --players 4 --games 200000 --seed 3 --out $(STUDY)/restrict $(call again,$(STUDY)/restrict)
 
 # Smash Up: tune the planner's V weights against greedy at 2 players (cross-entropy, common
 # random numbers), validated on fresh games against greedy and random.
 tune-smash-up: $(STAMP)
 	$(BIN)/balance tune smash-up --strategy planner --players 2 --against greedy \
 		--budget $(SMASH_TUNE_GAMES) --population 8 --games-per-candidate 2000 --seed 0 \
-		--validate-games 20000 --out $(SMASH)/tuned-planner --force
+		--validate-games 20000 --out $(SMASH)/tuned-planner $(call again,$(SMASH)/tuned-planner)
 SMASH_TUNE_GAMES ?= 160000
 
 bench: $(STAMP)
