@@ -898,3 +898,30 @@ def test_mean_test_is_the_paired_test_of_the_differences_from_the_value():
         assert got[key] == pytest.approx(want[key], rel=1e-9, abs=1e-12)
     assert S.mean_test(0.0, 0.0, 100, 0.25)["pvalue"] == 0.0  # never wins: not "fair"
     assert S.mean_test(25.0, 6.25, 100, 0.25)["pvalue"] == 1.0  # always exactly 1/4
+
+
+def test_paired_fairness_test_is_the_quadratic_form_it_documents():
+    """stats.paired_fairness_test against the dense formulas of its docstring on random seat
+    shares (x'Qx - tr(QC), variance 4 x'QCQx + 2 tr(QCQC), the unpaired one with the
+    cross-covariance zeroed), and exactly no difference (p = 1) for identical variants."""
+    from balance.analysis.stats import paired_fairness_test
+
+    rng = np.random.default_rng(5)
+    players, n = 3, 500
+    a = np.eye(players)[rng.choice(players, n, p=[0.5, 0.3, 0.2])]
+    b = np.where(rng.random((n, 1)) < 0.7, a, np.eye(players)[rng.choice(players, n)])
+    x = np.hstack([a, b])
+    means, cross = x.mean(0), x.T @ x / n
+    r = paired_fairness_test(means, cross, n)
+    c = np.cov(x, rowvar=False) / n
+    q = np.diag(np.r_[-np.ones(players), np.ones(players)])
+    v = means - 1 / players
+    assert r["delta"] == pytest.approx(v @ q @ v - np.trace(q @ c), rel=1e-10)
+    assert r["sd"] ** 2 == pytest.approx(4 * v @ q @ c @ q @ v + 2 * np.trace(q @ c @ q @ c), rel=1e-10)
+    c[:players, players:] = c[players:, :players] = 0
+    assert r["sd_unpaired"] ** 2 == pytest.approx(4 * v @ q @ c @ q @ v + 2 * np.trace(q @ c @ q @ c), rel=1e-10)
+    assert r["u_b"] - r["u_a"] == pytest.approx(r["delta"], rel=1e-10)
+    assert r["lo"] < r["delta"] < r["hi"] and r["pvalue"] == pytest.approx(2 * st.norm.sf(abs(r["z"])))
+    same = np.hstack([a, a])
+    r = paired_fairness_test(same.mean(0), same.T @ same / n, n)
+    assert r["delta"] == 0 and r["z"] == 0 and r["pvalue"] == 1

@@ -75,10 +75,12 @@ def _var(total, total_sq, n):
 
 
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
-              players: int, sides: list[str] = ()) -> list[dict]:
+              players: int, sides: list[str] = (), moments: np.ndarray | None = None) -> list[dict]:
     """One dict per metric of ``names`` (the game's compare metrics, seats first), then, when
     ``players`` seat columns lead them (competitive games; 0 for cooperative ones),
-    ``seat_shift``, ``seat_gap`` and ``seat_imbalance``, and with ``sides`` (the metrics that
+    ``seat_shift`` and ``seat_distance`` (tests), ``seat_gap`` and ``seat_imbalance``
+    (descriptions; ``moments``: the seats' per-game second moments, ``seat_moments``), and
+    with ``sides`` (the metrics that
     are each side's win rate, e.g. each faction's) ``side_imbalance``: baseline and variant
     (``value``) means, the paired difference with its CI and p-value (None for the
     descriptive rows), the variance reduction of pairing, ``games`` (n) and ``seat`` (the
@@ -104,7 +106,7 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
         rows.append(_described("side_imbalance", *rates, relative_spread, n))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
-    return rows + _seat_rows(sums, scales[:players], alpha, rows[:players])
+    return rows + _seat_rows(sums, scales[:players], alpha, rows[:players], moments)
 
 
 def relative_spread(rates: np.ndarray) -> float:
@@ -129,9 +131,11 @@ def seat_confidence(alpha: float, players: int) -> float:
     return (1 - alpha) ** (1 / players)
 
 
-def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: list[dict]) -> list[dict]:
-    """seat_shift (the test), seat_gap and seat_imbalance (descriptions) from the per-seat
-    sums: ``scales`` float64[players] (win units per share), ``seat_rows`` the win-share rows.
+def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: list[dict],
+               moments: np.ndarray) -> list[dict]:
+    """seat_shift and seat_distance (the tests), seat_gap and seat_imbalance (descriptions)
+    from the per-seat sums: ``scales`` float64[players] (win units per share), ``seat_rows``
+    the win-share rows, ``moments`` int64[2P, 2P] (``seat_moments``).
 
     seat_shift: with d_s a game's win-share difference of seat s, z_s = mean(d_s) / se_s and
     T = max_s |z_s|; p = 1 - (1 - p_min)^P with p_min = 2 Phi(-T), valid whatever the
@@ -151,15 +155,46 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
     base = sums.a[:players] / scales / n  # float64[players] win rates
     other = sums.b[:players] / scales / n
     fair = 1.0 / players
+    both = np.r_[scales, scales]  # the moments' scale: the baseline's seats, then the variant's
 
     return [
         {"metric": "seat_shift", "seat": seat, "games": n, "baseline": float(base[seat]),
          "value": float(other[seat]), "difference": float(np.asarray(test["mean"])[seat]),
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
+        _distance_row(base, other, moments / np.outer(both, both) / n, n, alpha),
         _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
         _described("seat_imbalance", base, other, lambda rates: np.abs(rates - fair).sum(), n),
     ]
+
+
+def seat_moments(base: np.ndarray, other: np.ndarray, players: int) -> np.ndarray:
+    """A chunk's per-game second moments of the seats' win shares, the baseline's seats then
+    the variant's: int64[2P, 2P] (sums of products over the chunk's games, from the scaled
+    integer metrics int64[games, k] whose first P columns are the seats'; exact, so they add
+    up the same in any chunking)."""
+    seats = np.hstack([base[:, :players], other[:, :players]]).astype(np.int64)
+    return seats.T @ seats
+
+
+def _distance_row(base: np.ndarray, other: np.ndarray, cross: np.ndarray, n: int, alpha: float) -> dict:
+    """seat_distance: the seats' root-mean-square distance from fair of each variant,
+    sqrt(U / P) with U = sum_s (w_s - 1/P)^2 less its noise (``stats.paired_fairness_test``),
+    and whether it changed. The test and its interval are on U; the interval is shown on the
+    distance scale at the baseline's U (the same map for both ends, so it excludes 0 exactly
+    when p < alpha)."""
+    players = base.size
+    test = stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha)
+
+    def distance(u):
+        return math.sqrt(max(u, 0.0) / players)
+
+    d_a = distance(test["u_a"])
+    return {"metric": "seat_distance", "seat": None, "games": n, "baseline": d_a,
+            "value": distance(test["u_b"]), "difference": distance(test["u_b"]) - d_a,
+            "lo": distance(test["u_a"] + test["lo"]) - d_a, "hi": distance(test["u_a"] + test["hi"]) - d_a,
+            "p_value": test["pvalue"],
+            "variance_reduction": (test["sd_unpaired"] / test["sd"]) ** 2 if test["sd"] > 0 else math.inf}
 
 
 @dataclass
@@ -236,6 +271,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         batch = games  # one batch: every chunk in parallel
 
     sums = [PairedSums() for _ in names[1:]]
+    # each variant's seats' second moments with the baseline's (the fairness test); none for a team
+    moments = [np.zeros((2 * seat_columns,) * 2, np.int64) for _ in names[1:]]
     decisions = {name: "continue" for name in tests}
     active = list(range(1, len(engines)))  # variants still being played (indices of engines)
     # games of the finished batches; first games of the chunks finished in the current one;
@@ -243,7 +280,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     at = {"played": 0, "done": set(), "progress": 0}
     if keep is not None:
         rules = as_json([e.rules.to_dict() for e in engines])  # as saved: tuples read back as lists
-        saved = keep.load_json(STATE, lambda data: _restore(data, rules, sums, decisions, tests), None)
+        saved = keep.load_json(STATE, lambda data: _restore(data, rules, sums, moments, decisions, tests), None)
         if saved is not None:
             at, active = saved
             if on_progress is not None:
@@ -259,7 +296,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     def save():
         keep.save_json(STATE, {**at, "done": sorted(at["done"]), "active": active, "decisions": decisions,
                                "rules": [e.rules.to_dict() for e in engines],
-                               "sums": [s.to_json() for s in sums],
+                               "sums": [s.to_json() for s in sums], "moments": [m.tolist() for m in moments],
                                "tests": {name: {"llr": t.llr, "history": t.history} for name, t in tests.items()}})
 
     from concurrent.futures import ThreadPoolExecutor
@@ -280,6 +317,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                     with deferred():  # a chunk is folded and marked done together, or not at all
                         for j, v in enumerate(playing[1:], start=1):
                             sums[v - 1].add(values[0], values[j])
+                            moments[v - 1] += seat_moments(values[0], values[j], seat_columns)
                         at["done"].add(first)
                         at["progress"] += n * len(playing)
                         if keep is not None and keep.due():
@@ -303,8 +341,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         raise
     played = at["played"]
 
-    rows = [{"variant": name, **row} for name, s in zip(names[1:], sums)
-            for row in summarize(metric_names, s, scales, alpha, seat_columns, sides)]
+    rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, moments)
+            for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
     _adjust(rows, correction, alpha, sequential=bool(tests))
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
@@ -323,7 +361,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "seat_confidence": seat_confidence(alpha, players),
         # how each metric reads: a "rate" in % (differences in pp), a "value" as a number
         "units": {**dict(zip(metric_names, metrics.units)),
-                  **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)},
+                  **{name: "rate" for name in ("seat_shift", "seat_distance", *DESCRIPTIVE)},
                   **({"side_imbalance": "rate"} if sides else {})},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
         # the metrics that are each side's win rate, and what the game calls its sides
@@ -335,9 +373,10 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     return Comparison(report)
 
 
-def _restore(data: dict, rules: list[dict], sums: list[PairedSums], decisions: dict,
-             tests: dict) -> tuple[dict, list[int]]:
-    """Fill ``sums``, ``decisions`` and ``tests`` from a checkpoint's state; (position, active).
+def _restore(data: dict, rules: list[dict], sums: list[PairedSums], moments: list[np.ndarray],
+             decisions: dict, tests: dict) -> tuple[dict, list[int]]:
+    """Fill ``sums``, ``moments``, ``decisions`` and ``tests`` from a checkpoint's state;
+    (position, active).
     The options match (the checkpointer checked them), but a variant file they name may have
     changed since: the variants' rules must be those the kept games were played with."""
     changed = [i for i, (now, then) in enumerate(zip(rules, data["rules"])) if now != then]
@@ -346,6 +385,7 @@ def _restore(data: dict, rules: list[dict], sums: list[PairedSums], decisions: d
                            "comparison (was its file edited?); start again with --force")
     for i, saved in enumerate(data["sums"]):
         sums[i] = PairedSums.from_json(saved)
+        moments[i][...] = np.array(data["moments"][i], np.int64).reshape(moments[i].shape)
     decisions.update(data["decisions"])
     for name, test in tests.items():
         test.llr = float(data["tests"][name]["llr"])
@@ -455,10 +495,18 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                       f"(Sidak: {100 * (1 - alpha):.0f}% for all seats at once, whatever their "
                       "correlation) and p = 1 - (1 - p_seat)^players, so p < alpha exactly when "
                       "that interval excludes 0",
+        "seat_distance": "are the seats nearer fair: the seats' root-mean-square distance from "
+                         "the fair 1/players, sqrt(U / players) with U = sum of (win rate - "
+                         "1/players)^2 less the part noise adds (unbiased), for baseline and "
+                         "variant; tested on the paired games by the change in U, z = change / "
+                         "its standard error (the delta method with the quadratic term, from the "
+                         "seats' per-game second moments of both variants; conservative where "
+                         "both are near fair), two-sided; its interval is shown on the distance "
+                         "scale at the baseline's U, so it excludes 0 exactly when p < alpha",
         "seat_gap": "best minus worst seat win rate of each variant; descriptive (no test): noise "
                     "alone makes it positive, and more so the noisier the seats, so a variant that "
-                    "only changes how often games tie moves it with every seat fair; seat_shift is "
-                    "the test of a change in the seats",
+                    "only changes how often games tie moves it with every seat fair; seat_shift "
+                    "and seat_distance are the tests",
         "seat_imbalance": "sum over the seats of |win rate - 1/players|: how far the seats are "
                           "from fair in total, for baseline and variant; descriptive, and biased "
                           "upward by noise like seat_gap",

@@ -107,19 +107,23 @@ def _row(rows: list[dict], metric: str) -> dict:
 
 
 def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
-    """The seats in words: the seat_shift test's most-moved seat and the descriptive
-    distance from fair of both variants."""
-    shift, imbalance = _row(rows, "seat_shift"), _row(rows, "seat_imbalance")
+    """The seats in words: are they nearer fair (the seat_distance test), and the seat_shift
+    test's most-moved seat."""
+    shift, distance = _row(rows, "seat_shift"), _row(rows, "seat_distance")
     moved = {True: "a seat moved", False: "no significant move",
              None: "descriptive, at the sequential stop"}[shift["significant"]]
-    fairer = _fairer(imbalance)
-    return ("Seats under ", Code(variant), f": {moved} (largest: seat {shift['seat']}, "
+    fairness = {True: "fairer" if distance["difference"] < 0 else "less fair",
+                False: "no significant change in fairness",
+                None: "fairness descriptive, at the sequential stop"}[distance["significant"]]
+    test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
+            else "")
+    return ("Seats under ", Code(variant), ": ", Strong(fairness),
+            f": the seats' distance from fair {pp(distance['baseline'])} → {pp(distance['value'])} "
+            f"({_diff(report, 'seat_distance', distance['difference'])}, {level(report)} CI "
+            f"{_interval(report, distance)}{test}); {moved} (largest: seat {shift['seat']}, "
             f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous {level(report)} CI "
             f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report)} "
-            f"{p_phrase(shift['p_adjusted'])}); total distance from fair "
-            f"{_value(report, 'seat_imbalance', imbalance['baseline'])} → "
-            f"{_value(report, 'seat_imbalance', imbalance['value'])} ({fairer} as measured; "
-            "descriptive, noise adds to it).")
+            f"{p_phrase(shift['p_adjusted'])}).")
 
 
 def verdict(report: dict) -> Section:
@@ -234,7 +238,8 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Para((
             f"seat_shift: the seat whose win rate moved most (largest |z|), with a "
             f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
-            f"intervals of all seats hold together with {confidence} confidence; seat_gap and "
+            f"intervals of all seats hold together with {confidence} confidence; seat_distance: the "
+            "seats' root-mean-square distance from fair (noise taken out), tested; seat_gap and "
             "seat_imbalance describe each variant (no test)"
             + (f"; so does side_imbalance, the {report['sides']['label']}' mean distance from their "
                "average, relative to it." if report.get("sides") else "."),)))
@@ -277,13 +282,14 @@ def methods(report: dict) -> Section:
         ("Pairing: ", m["pairing"], "."),
         ("Linear metrics: ", m["linear metrics"], "."),
         *([("Seat shift (the seat test): ", m["seat_shift"], "."),
+           *([("Seat distance (the fairness test): ", m["seat_distance"], ".")] if "seat_distance" in m else []),
            ("Seat gap: ", m["seat_gap"], "."),
            ("Seat imbalance: ", m["seat_imbalance"], ".")] if seats else
           [("Seats: a cooperative game gives every seat the team's result, so there is no seat "
             "test; the team's win is the first metric.",)]),
         ("Variance reduction: ", m["variance_reduction"], "."),
         (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
-         + (" and seat_shift) of every variant; seat_gap and seat_imbalance are not tests. "
+         + (", seat_shift and seat_distance) of every variant; seat_gap and seat_imbalance are not tests. "
             if seats else ") of every variant. ")
          + f"Significant means adjusted p < {report['alpha']}.",),
     ]

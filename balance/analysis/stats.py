@@ -417,6 +417,64 @@ def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
     }
 
 
+def paired_fairness_test(means, cross, n, confidence=0.95) -> dict:
+    """Are the seats of variant B nearer fair than those of A, on the same (paired) games?
+
+    means: float64[2P], the mean per-game win share of each seat under A, then under B;
+    cross: float64[2P, 2P], the mean per-game products of those shares (the games' second
+    moments, A's and B's seats together); n >= 2 games. Fair is 1/P for every seat.
+
+    The squared distance from fair is U = sum_s (w_s - 1/P)^2. With x = means - 1/P and
+    Q = diag(-I, I), x'Qx = U(B) - U(A) as measured; noise adds tr(QC) to it on average
+    (C = the covariance of the 2P means, the games' covariance over n), so the estimate
+    ``delta`` = x'Qx - tr(QC) is unbiased, and so are ``u_a``, ``u_b`` (each U less its
+    noise). Its variance, for normal means, is 4 x'QCQx + 2 tr(QCQC) (Mathai & Provost 1992,
+    Quadratic Forms in Random Variables, Thm 3.2b.2, with the mean estimated by x, which adds
+    the expectation of the first term again: conservative, most where both variants are near
+    fair). z = delta / sd gives the two-sided p-value and the interval delta -+ z* sd.
+    Checked by simulation in tests/test_compare.py (the false "fairer" rate where both are
+    equally unfair, and where both are fair).
+
+    Returns dict(u_a, u_b, delta, lo, hi, z, pvalue, sd, sd_unpaired): sd_unpaired is the
+    sd with the cross-covariance of A and B set to zero (independent runs), for the gain
+    of pairing. With no spread (identical variants), delta = 0 and p = 1.
+    """
+    z_crit = _z(confidence)
+    means = np.asarray(means, np.float64)
+    cross = np.asarray(cross, np.float64)
+    m = _check_int("n", n, 2)
+    k = means.size
+    players = k // 2
+    if k != 2 * players or players < 1 or cross.shape != (k, k):
+        raise BalanceError(f"means has {k} entries and cross shape {cross.shape}; allowed: 2P means "
+                           "and a 2P x 2P matrix")
+    cov = (cross - np.outer(means, means)) * (m / (m - 1)) / m  # covariance of the means
+    a, b = slice(0, players), slice(players, k)
+    x_a, x_b = means[a] - 1.0 / players, means[b] - 1.0 / players
+    v_a, v_b = np.diag(cov)[a], np.diag(cov)[b]
+    u_a = float((x_a**2 - v_a).sum())
+    u_b = float((x_b**2 - v_b).sum())
+    # seat by seat, so that a variant identical to the baseline gives exactly 0
+    delta = float(((x_b - x_a) * (x_b + x_a) - (v_b - v_a)).sum())
+
+    def sd_of(c_ab):
+        c_aa, c_bb = cov[a, a], cov[b, b]
+        g_a = c_aa @ x_a - c_ab @ x_b  # (C Q x) for Q x = (-x_a, x_b), up to sign per block
+        g_b = c_ab.T @ x_a - c_bb @ x_b
+        linear = float(x_a @ g_a - x_b @ g_b)  # x'QCQx
+        quadratic = float(np.trace(c_aa @ c_aa) - 2 * np.trace(c_ab @ c_ab.T) + np.trace(c_bb @ c_bb))  # tr(QCQC)
+        return math.sqrt(max(4 * linear + 2 * quadratic, 0.0))
+
+    sd = sd_of(cov[a, b])
+    if sd == 0:
+        z = 0.0 if delta == 0 else math.copysign(math.inf, delta)
+    else:
+        z = delta / sd
+    return {"u_a": u_a, "u_b": u_b, "delta": delta, "lo": delta - z_crit * sd, "hi": delta + z_crit * sd,
+            "z": z, "pvalue": float(2 * stats.norm.sf(abs(z))), "sd": sd,
+            "sd_unpaired": sd_of(np.zeros((players, players)))}
+
+
 def mean_test(total, total_sq, n, value, confidence=0.95) -> dict:
     """Normal test and interval of a per-game mean against a fixed ``value`` (e.g. a win share
     against the fair 1/players): ``paired_mean_test`` on d = x - value, from the sums of x.
