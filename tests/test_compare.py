@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from balance.analysis import stats
 from balance.cli import app
-from balance.analysis.compare import _setup, compare, parse_variant, seat_moments, summarize
+from balance.analysis.compare import _setup, compare, pair_moments, parse_variant, summarize
 from balance.games.avengers_cards.metrics import compare_metrics
 from balance.core.paired import PairedSums
 from balance.core.errors import BalanceError
@@ -153,7 +153,7 @@ def seat_rows(base, other, alpha=0.05):
     players = base.shape[1]
     names = [f"win_share_seat{s}" for s in range(players)]
     rows = summarize(names, sums, np.full(players, 60.0), alpha, players,
-                     moments=seat_moments(base, other, players))
+                     moments=pair_moments(base, other, list(range(players))))
     return {r["metric"]: r for r in rows}
 
 
@@ -290,6 +290,58 @@ def test_the_fairness_test_finds_a_fairer_variant_and_never_the_wrong_way():
         wrong += r["p_value"] < 0.05 and r["difference"] > 0
     assert fairer >= 180 and wrong == 0, (fairer, wrong)
     assert r["baseline"] == pytest.approx(0.05, abs=0.01) and r["value"] == pytest.approx(0.03, abs=0.01)
+
+
+def side_rows(rng, games, strengths, other_strengths, keep=0.9):
+    """summarize() on synthetic paired duels of sides: each game deals two of the k sides to
+    the two seats (uniformly, the same in both variants, as a drawn side is), and seat 0 wins
+    with chance s_i / (s_i + s_j) of the sides' strengths, by one uniform shared by both
+    variants in a fraction ``keep`` of games. Columns: the seats' win units, then each side's
+    (the win units of the seat holding it), whose scale is WIN_UNIT x 2/k (a side is dealt
+    with chance 2/k): the rows by metric."""
+    k = len(strengths)
+    first = rng.integers(k, size=games)
+    second = (first + rng.integers(1, k, size=games)) % k
+    u = rng.random(games)
+    u2 = np.where(rng.random(games) < keep, u, rng.random(games))
+
+    def play(s, u):
+        s = np.asarray(s, np.float64)
+        seat0 = u < s[first] / (s[first] + s[second])
+        out = np.zeros((games, 2 + k), np.int64)
+        out[:, 0], out[:, 1] = 60 * seat0, 60 * ~seat0
+        out[np.arange(games), 2 + first] += 60 * seat0
+        out[np.arange(games), 2 + second] += 60 * ~seat0
+        return out
+
+    base, other = play(strengths, u), play(other_strengths, u2)
+    names = ["win_share_seat0", "win_share_seat1", *(f"win_share_{c}" for c in "ABCDEFGH"[:k])]
+    sums = PairedSums()
+    sums.add(base, other)
+    columns = list(range(2 + k))
+    rows = summarize(names, sums, np.r_[60.0, 60.0, [60.0 * 2 / k] * k], 0.05, 2, sides=names[2:],
+                     moments=pair_moments(base, other, columns))
+    return {r["metric"]: r for r in rows}
+
+
+def test_the_sides_fairness_test_holds_its_level_and_finds_a_fairer_variant():
+    """Sides (``side_rows``: 4 sides dealt over 2 seats, 4,000 games). 1,000 comparisons where
+    the variant's sides are exactly as spread as the baseline's (the strengths reversed, so the
+    rates are permuted): side_distance (raw p < 0.05) must fire at most alpha + 3 binomial SDs
+    = 0.071 of the time (false-failure rate < 0.0015 at a true rate <= alpha). Then 200 where
+    the strongest side is pulled towards the others (strengths 2, 1, 1, 0.5 -> 1.4, 1, 1,
+    0.7): it must be called fairer in at least 90% and less fair in none."""
+    rng = np.random.default_rng(33)
+    reps = 1_000
+    hits = sum(side_rows(rng, 4_000, (2, 1, 1, 0.5), (0.5, 1, 1, 2))["side_distance"]["p_value"] < 0.05
+               for _ in range(reps))
+    assert hits / reps <= binomial_tolerance(0.05, reps), hits
+    fairer = wrong = 0
+    for _ in range(200):
+        r = side_rows(rng, 4_000, (2, 1, 1, 0.5), (1.4, 1, 1, 0.7))["side_distance"]
+        fairer += r["p_value"] < 0.05 and r["difference"] < 0
+        wrong += r["p_value"] < 0.05 and r["difference"] > 0
+    assert fairer >= 180 and wrong == 0, (fairer, wrong)
 
 
 def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer():

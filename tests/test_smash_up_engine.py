@@ -221,10 +221,16 @@ def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tm
     # average, 0.5, relative to it), for each variant
     assert rows["side_imbalance"]["baseline"] == pytest.approx(sum(abs(r - 0.5) for r in rates) / 8 / 0.5)
     assert rows["side_imbalance"]["p_value"] is None and report["sides"]["label"] == "factions"
+    # both Invaders gone, the Aliens fall from the top (about 66%) to below the average (about
+    # 40%) and the others rise: the factions are about as far from their average as before
+    # (11.6 -> 11.3 pp at 10,000 games), and the fairness test does not call it fairer
+    assert not rows["side_distance"]["significant"], rows["side_distance"]
     from balance.analysis.compare_report import write_compare_report
 
     text = write_compare_report(report, tmp_path)["markdown"].read_text()
-    assert re.search(r"^- Factions under `noInvader`: moved most `win_share_Aliens` 6\d\.\d\d% → ", text, re.M)
+    assert re.search(r"^- Factions under `noInvader`: moved most `win_share_Aliens` 6\d\.\d\d% → .*; "
+                     r"\*\*no significant change in fairness\*\*: the factions' distance from their average ",
+                     text, re.M), text
     # the first line counts the factions that moved instead of listing each (their line does)
     different = next(line for line in text.splitlines() if line.startswith("- `noInvader` vs `default`"))
     assert re.search(r"the win rates of [1-8] of the 8 factions \(the factions line", different), different
@@ -239,6 +245,24 @@ def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tm
     assert r.exit_code == 0, r.output
     assert re.search(r"noInvader: the win rates of [1-8] of the 8 factions moved", r.output), r.output
     assert "win_share_Aliens" not in r.output
+
+
+def test_compare_calls_the_factions_fairer_when_the_strongest_is_pulled_to_the_others():
+    """A planted truth: one of the Aliens' two Invaders swapped for a Collector (the report's
+    own suggestion) pulls the Aliens from about 67% to 55% without overshooting the average of
+    50%, and the factions' distance from their average falls (about 12.1 -> 11.3 pp at 5,000
+    games, where the test already finds it at p 0.004). At 20,000 games the side_distance test
+    must call it fairer, and the verdict line say so."""
+    from balance.analysis.compare import compare
+    from balance.analysis.compare_report import verdict
+
+    one = 'oneInvader:swap=["Aliens: Invader -> Collector"]'
+    report = compare("smash-up", ["default", one], players=2, games=20_000, seed=1, strategies=["greedy"]).report
+    distance = next(r for r in report["results"] if r["metric"] == "side_distance")
+    assert distance["significant"] and distance["hi"] < 0, distance
+    line = "".join(str(getattr(part, "text", part)) for part in verdict(report).blocks[0].items[-1])
+    assert line.startswith("Factions under oneInvader: moved most win_share_Aliens"), line
+    assert "; fairer: the factions' distance from their average" in line, line
 
 
 def test_compares_faction_rates_are_the_reports_where_every_faction_is_dealt(tmp_path):

@@ -912,7 +912,7 @@ def test_paired_fairness_test_is_the_quadratic_form_it_documents():
     b = np.where(rng.random((n, 1)) < 0.7, a, np.eye(players)[rng.choice(players, n)])
     x = np.hstack([a, b])
     means, cross = x.mean(0), x.T @ x / n
-    r = paired_fairness_test(means, cross, n)
+    r = paired_fairness_test(means, cross, n, target=1 / players)
     c = np.cov(x, rowvar=False) / n
     q = np.diag(np.r_[-np.ones(players), np.ones(players)])
     v = means - 1 / players
@@ -922,6 +922,9 @@ def test_paired_fairness_test_is_the_quadratic_form_it_documents():
     assert r["sd_unpaired"] ** 2 == pytest.approx(4 * v @ q @ c @ q @ v + 2 * np.trace(q @ c @ q @ c), rel=1e-10)
     assert r["u_b"] - r["u_a"] == pytest.approx(r["delta"], rel=1e-10)
     assert r["lo"] < r["delta"] < r["hi"] and r["pvalue"] == pytest.approx(2 * st.norm.sf(abs(r["z"])))
+    # one win per game: the seats' own average is 1/players, so centring on it changes nothing
+    centred = paired_fairness_test(means, cross, n)
+    assert all(centred[k] == pytest.approx(r[k], rel=1e-9) for k in ("delta", "sd", "u_a", "u_b"))
     same = np.hstack([a, a])
-    r = paired_fairness_test(same.mean(0), same.T @ same / n, n)
+    r = paired_fairness_test(same.mean(0), same.T @ same / n, n, target=1 / players)
     assert r["delta"] == 0 and r["z"] == 0 and r["pvalue"] == 1

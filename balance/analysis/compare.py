@@ -76,16 +76,16 @@ def _var(total, total_sq, n):
 
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
               players: int, sides: list[str] = (), moments: np.ndarray | None = None) -> list[dict]:
-    """One dict per metric of ``names`` (the game's compare metrics, seats first), then, when
-    ``players`` seat columns lead them (competitive games; 0 for cooperative ones),
-    ``seat_shift`` and ``seat_distance`` (tests), ``seat_gap`` and ``seat_imbalance``
-    (descriptions; ``moments``: the seats' per-game second moments, ``seat_moments``), and
-    with ``sides`` (the metrics that
-    are each side's win rate, e.g. each faction's) ``side_imbalance``: baseline and variant
-    (``value``) means, the paired difference with its CI and p-value (None for the
-    descriptive rows), the variance reduction of pairing, ``games`` (n) and ``seat`` (the
-    seat a seat_shift row names, else None). Sums are the metrics' scaled integers
-    (``scales``)."""
+    """One dict per metric of ``names`` (the game's compare metrics, seats first), then with
+    ``sides`` (the metrics that are each side's win rate, e.g. each faction's)
+    ``side_imbalance`` (a description) and, in a competitive game, ``side_distance`` (the
+    sides' fairness test); then, when ``players`` seat columns lead them (competitive games; 0
+    for cooperative ones), ``seat_shift`` and ``seat_distance`` (tests), ``seat_gap`` and
+    ``seat_imbalance`` (descriptions). Each: baseline and variant (``value``) means, the
+    paired difference with its CI and p-value (None for the descriptive rows), the variance
+    reduction of pairing, ``games`` (n) and ``seat`` (the seat a seat_shift row names, else
+    None). Sums are the metrics' scaled integers (``scales``); ``moments`` the per-game
+    second moments of the ``fairness_columns`` (``pair_moments``)."""
     n = sums.n
     rows = []
     for i, name in enumerate(names):
@@ -101,12 +101,18 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
             "hi": test["hi"], "p_value": test["pvalue"],
             "variance_reduction": float(unpaired / var_d) if var_d > 0 else math.inf,
         })
+    columns = fairness_columns(names, players, sides)
+    scale = np.r_[scales[columns], scales[columns]]  # the moments' columns: the baseline's, then the variant's
+    cross = moments / np.outer(scale, scale) / n if columns else None
     if sides:  # how far the sides' rates are from their average, relative to it (noise adds to it)
         rates = [np.array([r[key] for r in rows if r["metric"] in sides]) for key in ("baseline", "value")]
         rows.append(_described("side_imbalance", *rates, relative_spread, n))
+        if players:  # the sides' average is the seats' (fixed): their distance from it is tested
+            rows.append(_distance_row("side_distance", *rates, _block(cross, range(players, len(columns))),
+                                      n, alpha, target=None))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
-    return rows + _seat_rows(sums, scales[:players], alpha, rows[:players], moments)
+    return rows + _seat_rows(sums, scales[:players], alpha, rows[:players], _block(cross, range(players)))
 
 
 def relative_spread(rates: np.ndarray) -> float:
@@ -132,10 +138,10 @@ def seat_confidence(alpha: float, players: int) -> float:
 
 
 def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: list[dict],
-               moments: np.ndarray) -> list[dict]:
+               cross: np.ndarray) -> list[dict]:
     """seat_shift and seat_distance (the tests), seat_gap and seat_imbalance (descriptions)
     from the per-seat sums: ``scales`` float64[players] (win units per share), ``seat_rows``
-    the win-share rows, ``moments`` int64[2P, 2P] (``seat_moments``).
+    the win-share rows, ``cross`` float64[2P, 2P] the seats' mean per-game products.
 
     seat_shift: with d_s a game's win-share difference of seat s, z_s = mean(d_s) / se_s and
     T = max_s |z_s|; p = 1 - (1 - p_min)^P with p_min = 2 Phi(-T), valid whatever the
@@ -155,42 +161,57 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
     base = sums.a[:players] / scales / n  # float64[players] win rates
     other = sums.b[:players] / scales / n
     fair = 1.0 / players
-    both = np.r_[scales, scales]  # the moments' scale: the baseline's seats, then the variant's
 
     return [
         {"metric": "seat_shift", "seat": seat, "games": n, "baseline": float(base[seat]),
          "value": float(other[seat]), "difference": float(np.asarray(test["mean"])[seat]),
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
-        _distance_row(base, other, moments / np.outer(both, both) / n, n, alpha),
+        _distance_row("seat_distance", base, other, cross, n, alpha, target=fair),
         _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
         _described("seat_imbalance", base, other, lambda rates: np.abs(rates - fair).sum(), n),
     ]
 
 
-def seat_moments(base: np.ndarray, other: np.ndarray, players: int) -> np.ndarray:
-    """A chunk's per-game second moments of the seats' win shares, the baseline's seats then
-    the variant's: int64[2P, 2P] (sums of products over the chunk's games, from the scaled
-    integer metrics int64[games, k] whose first P columns are the seats'; exact, so they add
-    up the same in any chunking)."""
-    seats = np.hstack([base[:, :players], other[:, :players]]).astype(np.int64)
-    return seats.T @ seats
+def fairness_columns(names: list[str], players: int, sides=()) -> list[int]:
+    """The metric columns whose fairness compare tests (indices into ``names``): the P seats'
+    win shares, then each side's win rate; none in a cooperative game (no seats, and its sides'
+    average moves with the game's difficulty, so only their relative spread is described)."""
+    return [*range(players), *(names.index(side) for side in sides)] if players else []
 
 
-def _distance_row(base: np.ndarray, other: np.ndarray, cross: np.ndarray, n: int, alpha: float) -> dict:
-    """seat_distance: the seats' root-mean-square distance from fair of each variant,
-    sqrt(U / P) with U = sum_s (w_s - 1/P)^2 less its noise (``stats.paired_fairness_test``),
-    and whether it changed. The test and its interval are on U; the interval is shown on the
-    distance scale at the baseline's U (the same map for both ends, so it excludes 0 exactly
-    when p < alpha)."""
-    players = base.size
-    test = stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha)
+def pair_moments(base: np.ndarray, other: np.ndarray, columns: list[int]) -> np.ndarray:
+    """A chunk's per-game second moments of the ``columns`` (``fairness_columns``), the
+    baseline's then the variant's: int64[2L, 2L], sums of products over the chunk's games of
+    the scaled integer metrics int64[games, k]; exact, so they add up the same in any
+    chunking."""
+    values = np.hstack([base[:, columns], other[:, columns]]).astype(np.int64)
+    return values.T @ values
+
+
+def _block(cross: np.ndarray, index: range) -> np.ndarray:
+    """The baseline's and the variant's entries of ``index`` in ``cross`` (float64[2L, 2L]:
+    the baseline's L columns, then the variant's): float64[2k, 2k]."""
+    both = [*index, *(i + len(cross) // 2 for i in index)]
+    return cross[np.ix_(both, both)]
+
+
+def _distance_row(metric: str, base: np.ndarray, other: np.ndarray, cross: np.ndarray, n: int,
+                  alpha: float, target: float | None) -> dict:
+    """seat_distance or side_distance: the k rates' root-mean-square distance from fair of
+    each variant, sqrt(U / k) with U = sum (w - fair)^2 less its noise, fair ``target`` (1/P
+    for seats) or with None each variant's average of the k (sides), and whether it changed
+    (``stats.paired_fairness_test``). The test and its interval are on U; the interval is
+    shown on the distance scale at the baseline's U (the same map for both ends, so it
+    excludes 0 exactly when p < alpha)."""
+    k = base.size
+    test = stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha, target=target)
 
     def distance(u):
-        return math.sqrt(max(u, 0.0) / players)
+        return math.sqrt(max(u, 0.0) / k)
 
     d_a = distance(test["u_a"])
-    return {"metric": "seat_distance", "seat": None, "games": n, "baseline": d_a,
+    return {"metric": metric, "seat": None, "games": n, "baseline": d_a,
             "value": distance(test["u_b"]), "difference": distance(test["u_b"]) - d_a,
             "lo": distance(test["u_a"] + test["lo"]) - d_a, "hi": distance(test["u_a"] + test["hi"]) - d_a,
             "p_value": test["pvalue"],
@@ -271,8 +292,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         batch = games  # one batch: every chunk in parallel
 
     sums = [PairedSums() for _ in names[1:]]
-    # each variant's seats' second moments with the baseline's (the fairness test); none for a team
-    moments = [np.zeros((2 * seat_columns,) * 2, np.int64) for _ in names[1:]]
+    # second moments of the seats and sides with the baseline's (the fairness tests); none for a team
+    columns = fairness_columns(metric_names, seat_columns, sides)
+    moments = [np.zeros((2 * len(columns),) * 2, np.int64) for _ in names[1:]]
     decisions = {name: "continue" for name in tests}
     active = list(range(1, len(engines)))  # variants still being played (indices of engines)
     # games of the finished batches; first games of the chunks finished in the current one;
@@ -317,7 +339,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                     with deferred():  # a chunk is folded and marked done together, or not at all
                         for j, v in enumerate(playing[1:], start=1):
                             sums[v - 1].add(values[0], values[j])
-                            moments[v - 1] += seat_moments(values[0], values[j], seat_columns)
+                            moments[v - 1] += pair_moments(values[0], values[j], columns)
                         at["done"].add(first)
                         at["progress"] += n * len(playing)
                         if keep is not None and keep.due():
@@ -362,7 +384,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # how each metric reads: a "rate" in % (differences in pp), a "value" as a number
         "units": {**dict(zip(metric_names, metrics.units)),
                   **{name: "rate" for name in ("seat_shift", "seat_distance", *DESCRIPTIVE)},
-                  **({"side_imbalance": "rate"} if sides else {})},
+                  **({"side_imbalance": "rate", "side_distance": "rate"} if sides else {})},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
@@ -503,6 +525,10 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                          "seats' per-game second moments of both variants; conservative where "
                          "both are near fair), two-sided; its interval is shown on the distance "
                          "scale at the baseline's U, so it excludes 0 exactly when p < alpha",
+        "side_distance": "in a competitive game whose sides are measured one by one (each "
+                         "side's win rate): are the sides nearer their average, the same test as "
+                         "seat_distance with each variant's own average of the sides as fair "
+                         "(it is fixed by the seats' shares, 1/players, save capped games)",
         "seat_gap": "best minus worst seat win rate of each variant; descriptive (no test): noise "
                     "alone makes it positive, and more so the noisier the seats, so a variant that "
                     "only changes how often games tie moves it with every seat fair; seat_shift "

@@ -13,6 +13,9 @@ from balance.analysis import plots
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
                               num, p_phrase, pct, pp, pvalue, to_html, to_markdown)
 
+DISTANCES = ("seat_distance", "side_distance")  # the fairness tests' rows, in pp
+
+
 def level(report: dict) -> str:
     """The comparison's confidence in words: '95%' at --alpha 0.05, '99.9%' at 0.001."""
     return f"{100 * report['confidence']:.4g}%"
@@ -29,6 +32,8 @@ def _is_rate(report: dict, metric: str) -> bool:
 
 
 def _value(report: dict, metric: str, x) -> str:
+    if metric in DISTANCES:  # a distance between rates, not a rate
+        return pp(x)
     return pct(x) if _is_rate(report, metric) else num(x, 3)
 
 
@@ -106,21 +111,32 @@ def _row(rows: list[dict], metric: str) -> dict:
     return next(r for r in rows if r["metric"] == metric)
 
 
+def _fairness(distance: dict) -> str:
+    """A distance test's verdict in words: fairer or less fair only when it is significant."""
+    return {True: "fairer" if distance["difference"] < 0 else "less fair",
+            False: "no significant change in fairness",
+            None: "fairness descriptive, at the sequential stop"}[distance["significant"]]
+
+
+def _distance_words(report: dict, distance: dict) -> tuple:
+    """'11.36 pp → 6.96 pp (-4.39 pp, 95% CI ..., Holm-adjusted p ...)' of a distance row."""
+    metric = distance["metric"]
+    test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
+            else "")
+    return (f"{pp(distance['baseline'])} → {pp(distance['value'])} "
+            f"({_diff(report, metric, distance['difference'])}, {level(report)} CI "
+            f"{_interval(report, distance)}{test})",)
+
+
 def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The seats in words: are they nearer fair (the seat_distance test), and the seat_shift
     test's most-moved seat."""
     shift, distance = _row(rows, "seat_shift"), _row(rows, "seat_distance")
     moved = {True: "a seat moved", False: "no significant move",
              None: "descriptive, at the sequential stop"}[shift["significant"]]
-    fairness = {True: "fairer" if distance["difference"] < 0 else "less fair",
-                False: "no significant change in fairness",
-                None: "fairness descriptive, at the sequential stop"}[distance["significant"]]
-    test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
-            else "")
-    return ("Seats under ", Code(variant), ": ", Strong(fairness),
-            f": the seats' distance from fair {pp(distance['baseline'])} → {pp(distance['value'])} "
-            f"({_diff(report, 'seat_distance', distance['difference'])}, {level(report)} CI "
-            f"{_interval(report, distance)}{test}); {moved} (largest: seat {shift['seat']}, "
+    return ("Seats under ", Code(variant), ": ", Strong(_fairness(distance)), ": the seats' distance from fair ",
+            *_distance_words(report, distance),
+            f"; {moved} (largest: seat {shift['seat']}, "
             f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous {level(report)} CI "
             f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report)} "
             f"{p_phrase(shift['p_adjusted'])}).")
@@ -153,22 +169,27 @@ def _fairer(imbalance: dict) -> str:
 
 def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The sides (e.g. factions) in words: the side whose win rate moved most, with its own
-    test, and the descriptive relative spread of the sides of both variants."""
+    test; then, in a competitive game, whether the sides are nearer their average (the
+    side_distance test), else (a cooperative game, whose sides' average moves with its
+    difficulty) their descriptive relative spread."""
     label, names = report["sides"]["label"], report["sides"]["metrics"]
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
-    imbalance = _row(rows, "side_imbalance")
-    fairer = _fairer(imbalance)
     test = (f", {_adjusted(report)} {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
             else ", descriptive at the sequential stop")
     metric = moved["metric"]
-    return (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
+    head = (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
             f"({_diff(report, metric, moved['difference'])}, {level(report)} CI "
-            f"{_interval(report, moved)}{test}); "
-            f"the {label}' mean distance from their average, relative to it, "
-            f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
-            f"{_value(report, 'side_imbalance', imbalance['value'])} ({fairer} as measured; "
-            "descriptive, noise adds to it).")
+            f"{_interval(report, moved)}{test}); ")
+    distance = next((r for r in rows if r["metric"] == "side_distance"), None)
+    if distance is not None:
+        return head + (Strong(_fairness(distance)), f": the {label}' distance from their average ",
+                       *_distance_words(report, distance), ".")
+    imbalance = _row(rows, "side_imbalance")
+    return head + (f"the {label}' mean distance from their average, relative to it, "
+                   f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
+                   f"{_value(report, 'side_imbalance', imbalance['value'])} ({_fairer(imbalance)} as "
+                   "measured; descriptive, noise adds to it).",)
 
 
 def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tuple:
@@ -242,7 +263,10 @@ def results_section(report: dict, figure: Path) -> Section:
             "seats' root-mean-square distance from fair (noise taken out), tested; seat_gap and "
             "seat_imbalance describe each variant (no test)"
             + (f"; so does side_imbalance, the {report['sides']['label']}' mean distance from their "
-               "average, relative to it." if report.get("sides") else "."),)))
+               "average, relative to it"
+               + ("; side_distance: the root-mean-square distance of the sides from their average "
+                  "(noise taken out), tested." if _has_seat_rows(report) else ".")
+               if report.get("sides") else "."),)))
     seat0 = [r for r in report["results"] if r["metric"] == "win_share_seat0"
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:
@@ -283,13 +307,15 @@ def methods(report: dict) -> Section:
         ("Linear metrics: ", m["linear metrics"], "."),
         *([("Seat shift (the seat test): ", m["seat_shift"], "."),
            *([("Seat distance (the fairness test): ", m["seat_distance"], ".")] if "seat_distance" in m else []),
+           *([("Side distance: ", m["side_distance"], ".")] if "side_distance" in m and report.get("sides") else []),
            ("Seat gap: ", m["seat_gap"], "."),
            ("Seat imbalance: ", m["seat_imbalance"], ".")] if seats else
           [("Seats: a cooperative game gives every seat the team's result, so there is no seat "
             "test; the team's win is the first metric.",)]),
         ("Variance reduction: ", m["variance_reduction"], "."),
         (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
-         + (", seat_shift and seat_distance) of every variant; seat_gap and seat_imbalance are not tests. "
+         + (", seat_shift, seat_distance and, with sides, side_distance) of every variant; seat_gap, "
+            "seat_imbalance and side_imbalance are not tests. "
             if seats else ") of every variant. ")
          + f"Significant means adjusted p < {report['alpha']}.",),
     ]

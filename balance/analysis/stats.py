@@ -417,14 +417,17 @@ def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
     }
 
 
-def paired_fairness_test(means, cross, n, confidence=0.95) -> dict:
-    """Are the seats of variant B nearer fair than those of A, on the same (paired) games?
+def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
+    """Are the seats (or sides) of variant B nearer fair than those of A, on the same (paired)
+    games?
 
-    means: float64[2P], the mean per-game win share of each seat under A, then under B;
-    cross: float64[2P, 2P], the mean per-game products of those shares (the games' second
-    moments, A's and B's seats together); n >= 2 games. Fair is 1/P for every seat.
+    means: float64[2P], the mean per-game win share of each of P seats under A, then under B
+    (or P sides' win-rate estimates); cross: float64[2P, 2P], the mean per-game products of
+    those values (the games' second moments, A's and B's together); n >= 2 games. Fair is
+    ``target`` for every one, or with None each variant's own average of the P (sides whose
+    average is not fixed): x is then H m with H = I - 11'/P, and C becomes H C H per block.
 
-    The squared distance from fair is U = sum_s (w_s - 1/P)^2. With x = means - 1/P and
+    The squared distance from fair is U = sum_s (w_s - fair)^2. With x = means - fair and
     Q = diag(-I, I), x'Qx = U(B) - U(A) as measured; noise adds tr(QC) to it on average
     (C = the covariance of the 2P means, the games' covariance over n), so the estimate
     ``delta`` = x'Qx - tr(QC) is unbiased, and so are ``u_a``, ``u_b`` (each U less its
@@ -450,7 +453,13 @@ def paired_fairness_test(means, cross, n, confidence=0.95) -> dict:
                            "and a 2P x 2P matrix")
     cov = (cross - np.outer(means, means)) * (m / (m - 1)) / m  # covariance of the means
     a, b = slice(0, players), slice(players, k)
-    x_a, x_b = means[a] - 1.0 / players, means[b] - 1.0 / players
+    if target is None:  # each variant's own average is fair: centre both (x = H m, C -> H C H)
+        centre = np.eye(players) - 1.0 / players
+        both = np.kron(np.eye(2), centre)
+        cov = both @ cov @ both
+        x_a, x_b = centre @ means[a], centre @ means[b]
+    else:
+        x_a, x_b = means[a] - target, means[b] - target
     v_a, v_b = np.diag(cov)[a], np.diag(cov)[b]
     u_a = float((x_a**2 - v_a).sum())
     u_b = float((x_b**2 - v_b).sum())
