@@ -185,8 +185,10 @@ def pair_moments(base: np.ndarray, other: np.ndarray, columns: list[int]) -> np.
     baseline's then the variant's: int64[2L, 2L], sums of products over the chunk's games of
     the scaled integer metrics int64[games, k]; exact, so they add up the same in any
     chunking."""
-    values = np.hstack([base[:, columns], other[:, columns]]).astype(np.int64)
-    return values.T @ values
+    values = np.hstack([base[:, columns], other[:, columns]]).astype(np.float64)
+    # BLAS in float64, exact: a chunk's sums of products of win units (at most WIN_UNIT^2 per
+    # game, chunks of at most 10^8 games) stay far below 2^53
+    return np.rint(values.T @ values).astype(np.int64)
 
 
 def _block(cross: np.ndarray, index: range) -> np.ndarray:
