@@ -11,10 +11,14 @@ Rows of a comparison, per variant (``results``):
   paired difference, its normal interval and z-test;
 - ``seat_shift``: did the variant move any seat's win rate? The largest per-seat |z| of the
   paired win-share differences, Sidak-corrected over the seats; its interval is that seat's;
+- ``seat_distance``: are the seats nearer fair? Their root-mean-square distance from
+  1/players with the noise's share taken out, each variant's, and a paired test of its change
+  (``stats.paired_fairness_test``); ``side_distance`` the same for a competitive game's sides
+  (factions, Forces) around their average;
 - ``seat_gap`` (best minus worst seat) and ``seat_imbalance`` (total distance of the seats
   from the fair 1/players): descriptions of each variant, with no test. Both grow with noise,
   so a variant that makes the seats noisier (e.g. fewer ties) looks less fair by them even
-  when every seat is fair; ``seat_shift`` is the test.
+  when every seat is fair; ``seat_shift`` and ``seat_distance`` are the tests.
 With ``sprt``, each variant plays batches until its sequential test decides and stops there.
 """
 from __future__ import annotations
