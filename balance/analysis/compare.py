@@ -297,22 +297,12 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     else:
         batch = games  # one batch: every chunk in parallel
 
-    sums = [PairedSums() for _ in names[1:]]
-    # second moments of the seats and sides with the baseline's (the fairness tests); none for a team
-    columns = fairness_columns(metric_names, seat_columns, sides)
-    moments = [np.zeros((2 * len(columns),) * 2, np.int64) for _ in names[1:]]
-    decisions = {name: "continue" for name in tests}
-    active = list(range(1, len(engines)))  # variants still being played (indices of engines)
-    # games of the finished batches; first games of the chunks finished in the current one;
-    # games counted for the progress bar (each variant's game counts)
-    at = {"played": 0, "done": set(), "progress": 0}
-    if keep is not None:
-        rules = as_json([e.rules.to_dict() for e in engines])  # as saved: tuples read back as lists
-        saved = keep.load_json(STATE, lambda data: _restore(data, rules, sums, moments, decisions, tests), None)
-        if saved is not None:
-            at, active = saved
-            if on_progress is not None:
-                on_progress(at["progress"])
+    # what the variants' games add up to so far (and what a checkpoint keeps)
+    tally = _Tally(names, fairness_columns(metric_names, seat_columns, sides), tests)
+    rules = as_json([e.rules.to_dict() for e in engines])  # as a checkpoint saves them
+    if keep is not None and keep.load_json(STATE, lambda data: tally.restore(data, rules), None):
+        if on_progress is not None:
+            on_progress(tally.progress)
 
     def play_chunk(playing, first_n):
         """Metrics of the variants ``playing`` (the baseline first) on the same games; numba
@@ -321,55 +311,37 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         return [metrics.per_game(engines[v].play(seed, first, n), engines[v].rules)
                 for v in playing], first, n
 
-    def save():
-        keep.save_json(STATE, {**at, "done": sorted(at["done"]), "active": active, "decisions": decisions,
-                               "rules": [e.rules.to_dict() for e in engines],
-                               "sums": [s.to_json() for s in sums], "moments": [m.tolist() for m in moments],
-                               "tests": {name: {"llr": t.llr, "history": t.history} for name, t in tests.items()}})
-
     from concurrent.futures import ThreadPoolExecutor
     from functools import partial
 
     from balance.core.interrupts import deferred
     from balance.core.runner import default_threads
 
+    column = metric_names.index(metric) if tests else None  # the SPRT's metric
     try:
         with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
-            while at["played"] < games and active:
-                played = at["played"]
-                n_batch = min(batch, games - played)
-                spans = [(f, min(chunk_size, played + n_batch - f))
-                         for f in range(played, played + n_batch, chunk_size) if f not in at["done"]]
-                playing = [0] + active
+            while tally.played < games and tally.active:
+                n_batch = min(batch, games - tally.played)
+                spans = [(f, min(chunk_size, tally.played + n_batch - f))
+                         for f in range(tally.played, tally.played + n_batch, chunk_size) if f not in tally.done]
+                playing = [0] + tally.active
                 for values, first, n in pool.map(partial(play_chunk, playing), spans):  # integer sums: any order
                     with deferred():  # a chunk is folded and marked done together, or not at all
-                        for j, v in enumerate(playing[1:], start=1):
-                            sums[v - 1].add(values[0], values[j])
-                            moments[v - 1] += pair_moments(values[0], values[j], columns)
-                        at["done"].add(first)
-                        at["progress"] += n * len(playing)
+                        tally.fold(playing, values, first, n)
                         if keep is not None and keep.due():
-                            save()
+                            keep.save_json(STATE, tally.to_json(rules))
                     if on_progress is not None:
                         on_progress(n * len(playing))
                 with deferred():  # the batch's end: its decisions and the next batch's start
-                    at["played"], at["done"] = played + n_batch, set()
-                    if tests:
-                        i = metric_names.index(metric)  # the SPRT's column
-                        k = scales[i]
-                        for v in list(active):  # a decided variant stops here: its sums stay at n
-                            s, name = sums[v - 1], names[v]
-                            decisions[name] = tests[name].update(float(s.d[i] / k), float(s.d2[i] / k**2), s.n)
-                            if decisions[name] != "continue":
-                                active.remove(v)
+                    tally.end_batch(n_batch, column, scales[column] if tests else None)
     except BaseException:
         if keep is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
             with deferred():
-                save()
+                keep.save_json(STATE, tally.to_json(rules))
         raise
-    played = at["played"]
+    played, sums, decisions = tally.played, tally.sums, tally.decisions
 
-    rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, moments)
+    rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)
             for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
     _adjust(rows, correction, alpha, sequential=bool(tests))
     if tests:
@@ -401,26 +373,66 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     return Comparison(report)
 
 
-def _restore(data: dict, rules: list[dict], sums: list[PairedSums], moments: list[np.ndarray],
-             decisions: dict, tests: dict) -> tuple[dict, list[int]]:
-    """Fill ``sums``, ``moments``, ``decisions`` and ``tests`` from a checkpoint's state;
-    (position, active).
-    The options match (the checkpointer checked them), but a variant file they name may have
-    changed since: the variants' rules must be those the kept games were played with."""
-    changed = [i for i, (now, then) in enumerate(zip(rules, data["rules"])) if now != then]
-    if changed:
-        raise BalanceError(f"the rules of variant {changed[0]} differ from those of the interrupted "
-                           "comparison (was its file edited?); start again with --force")
-    for i, saved in enumerate(data["sums"]):
-        sums[i] = PairedSums.from_json(saved)
-        moments[i][...] = np.array(data["moments"][i], np.int64).reshape(moments[i].shape)
-    decisions.update(data["decisions"])
-    for name, test in tests.items():
-        test.llr = float(data["tests"][name]["llr"])
-        test.history = [(int(n), float(x)) for n, x in data["tests"][name]["history"]]
-    at = {"played": int(data["played"]), "done": {int(f) for f in data["done"]},
-          "progress": int(data["progress"])}
-    return at, [int(v) for v in data["active"]]
+class _Tally:
+    """What a comparison's games add up to so far: for each variant besides the baseline
+    (``names[1:]``) its PairedSums and the second moments of the ``columns`` (the fairness
+    tests'), each SPRT and its decision, the variants still played (indices of ``names``),
+    the games of the finished batches (``played``), the first games of the chunks finished
+    in the current batch (``done``) and the games the progress bar counted. All of it is what
+    a comparison's checkpoint keeps (``to_json``, ``restore``)."""
+
+    def __init__(self, names: list[str], columns: list[int], tests: dict):
+        self.names, self.columns, self.tests = names, columns, tests
+        self.sums = [PairedSums() for _ in names[1:]]
+        self.moments = [np.zeros((2 * len(columns),) * 2, np.int64) for _ in names[1:]]
+        self.decisions = {name: "continue" for name in tests}
+        self.active = list(range(1, len(names)))
+        self.played, self.done, self.progress = 0, set(), 0
+
+    def fold(self, playing: list[int], values: list[np.ndarray], first: int, n: int) -> None:
+        """Add a chunk's per-game metrics (int64[n, k] of each variant ``playing``, the
+        baseline first), whose first game is ``first``."""
+        for j, v in enumerate(playing[1:], start=1):
+            self.sums[v - 1].add(values[0], values[j])
+            self.moments[v - 1] += pair_moments(values[0], values[j], self.columns)
+        self.done.add(first)
+        self.progress += n * len(playing)
+
+    def end_batch(self, n_batch: int, column: int | None, scale: float | None) -> None:
+        """A batch of ``n_batch`` games is played: update each active variant's SPRT on its
+        ``column`` (of ``scale`` units); a variant that decides stops (its sums stay at n)."""
+        self.played, self.done = self.played + n_batch, set()
+        for v in list(self.active) if self.tests else ():
+            s, name = self.sums[v - 1], self.names[v]
+            self.decisions[name] = self.tests[name].update(float(s.d[column] / scale),
+                                                           float(s.d2[column] / scale**2), s.n)
+            if self.decisions[name] != "continue":
+                self.active.remove(v)
+
+    def to_json(self, rules: list) -> dict:
+        return {"played": self.played, "done": sorted(self.done), "progress": self.progress,
+                "active": self.active, "decisions": self.decisions, "rules": rules,
+                "sums": [s.to_json() for s in self.sums], "moments": [m.tolist() for m in self.moments],
+                "tests": {name: {"llr": t.llr, "history": t.history} for name, t in self.tests.items()}}
+
+    def restore(self, data: dict, rules: list) -> bool:
+        """Take a checkpoint's state. The options match (the checkpointer checked them), but a
+        variant file they name may have changed since: the variants' ``rules`` (as JSON) must
+        be those the kept games were played with."""
+        changed = [i for i, (now, then) in enumerate(zip(rules, data["rules"])) if now != then]
+        if changed:
+            raise BalanceError(f"the rules of variant {changed[0]} differ from those of the interrupted "
+                               "comparison (was its file edited?); start again with --force")
+        self.sums = [PairedSums.from_json(saved) for saved in data["sums"]]
+        self.moments = [np.array(m, np.int64).reshape(own.shape) for m, own in zip(data["moments"], self.moments)]
+        self.decisions.update(data["decisions"])
+        for name, test in self.tests.items():
+            test.llr = float(data["tests"][name]["llr"])
+            test.history = [(int(n), float(x)) for n, x in data["tests"][name]["history"]]
+        self.played, self.progress = int(data["played"]), int(data["progress"])
+        self.done = {int(f) for f in data["done"]}
+        self.active = [int(v) for v in data["active"]]
+        return True
 
 
 def _setup(game: str, variants: list[str], players: int | None, strategies):
