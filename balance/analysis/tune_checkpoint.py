@@ -20,7 +20,6 @@ from balance.core.errors import BalanceError
 from balance.core.paired import PairedSums
 
 STATE, VALIDATION = "generations.json", "validation.json"
-SUMS = ("a", "a2", "b", "b2", "d", "d2")  # PairedSums' arrays, in its field order
 # What must match to resume: the arguments as resolved (a start spec's values, not its file
 # name; the budget's split into population, games per candidate and generations).
 TUNE_KEYS = ("command", "game", "rules_version", "players", "rules", "start", "against", "seed",
@@ -57,14 +56,14 @@ class TuneCheckpointer(Checkpointer):
         """Replace validation.json: the finished validation fields, label -> ``tune._matchup``'s
         result (its PairedSums: float sums of one metric, the win share)."""
         self.save_json(VALIDATION, {label: {"field": r["field"], "games": r["games"], "n": r["sums"].n,
-                                        **{k: float(getattr(r["sums"], k)) for k in SUMS}}
+                                        **{k: float(getattr(r["sums"], k)) for k in PairedSums.FIELDS}}
                                 for label, r in fields.items()})
 
     def load_validation(self) -> dict[str, dict]:
         """The validation fields finished before the interruption ({} if none)."""
         def read(data):
             return {label: {"field": r["field"], "games": int(r["games"]), "sums": PairedSums(
-                int(r["n"]), *(np.float64(r[k]) for k in SUMS))}  # win shares: float sums
+                int(r["n"]), *(np.float64(r[k]) for k in PairedSums.FIELDS))}  # win shares: float sums
                     for label, r in data.items()}
         return self.load_json(VALIDATION, read, {})
 

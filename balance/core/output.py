@@ -57,7 +57,7 @@ def swap_into_place(done: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def publish(staged: Path, out: Path, stale: list[Path] = ()) -> None:
+def publish(staged: Path, out: Path, stale=()) -> None:
     """Move every file under ``staged`` to the same place under ``out`` (each replaced in one
     step), remove ``stale`` (paths under ``out`` the new output no longer has), then remove
     ``staged``. For outputs written into a directory that holds other things (a report in its

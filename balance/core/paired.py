@@ -21,6 +21,8 @@ class PairedSums:
     for k; the sums have shape () or (k,). Integer inputs (compare's scaled metrics) give
     exact integer sums, so totals do not depend on how the games were chunked."""
 
+    FIELDS = ("a", "a2", "b", "b2", "d", "d2")  # the sums, in field order (not a dataclass field)
+
     n: int = 0
     a: np.ndarray | None = None  # sum of baseline values
     a2: np.ndarray | None = None
@@ -39,8 +41,6 @@ class PairedSums:
             for name, value in zip(self.FIELDS, parts):
                 setattr(self, name, getattr(self, name) + value)
         self.n += len(base)
-
-    FIELDS = ("a", "a2", "b", "b2", "d", "d2")
 
     def to_json(self) -> dict:
         """The sums as JSON values, read back exactly by ``from_json`` (a checkpoint's)."""
