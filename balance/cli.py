@@ -596,9 +596,16 @@ def _print_comparison(report: dict, out: Path) -> None:
 
     significant = [r for r in report["results"] if r["significant"]]
     sides = (report.get("sides") or {}).get("metrics", ())
+    # the fairness tests, in words, seats first
+    distances = {"seat_distance": "the seats", "side_distance": f"the {(report.get('sides') or {}).get('label')}"}
     for variant in dict.fromkeys(r["variant"] for r in significant):
         rows = [r for r in significant if r["variant"] == variant]
-        for r in (r for r in rows if r["metric"] not in sides):  # the sides are counted below
+        for r in sorted((r for r in rows if r["metric"] in distances), key=lambda r: r["metric"] != "seat_distance"):
+            typer.echo(f"  {variant}: {distances[r['metric']]} {'fairer' if r['difference'] < 0 else 'less fair'}: "
+                       f"distance from {'fair' if r['metric'] == 'seat_distance' else 'their average'} "
+                       f"{100 * r['baseline']:.2f} -> {100 * r['value']:.2f} pp ({level(report)} CI "
+                       f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f} pp, adjusted p = {r['p_adjusted']:.2g})")
+        for r in (r for r in rows if r["metric"] not in sides and r["metric"] not in distances):  # sides: below
             where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
             together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
             typer.echo(f"  {variant}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "

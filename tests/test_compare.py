@@ -344,7 +344,7 @@ def test_the_sides_fairness_test_holds_its_level_and_finds_a_fairer_variant():
     assert fairer >= 180 and wrong == 0, (fairer, wrong)
 
 
-def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer():
+def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer(tmp_path):
     """Planted truths on the game (4 players, random play): a baseline that gives seat 0 two
     yellow tokens and a red one at the start (about +5 pp). The rulebook is called fairer; the
     same edge given to seat 1 instead is no fairer and no less fair (the seats moved: seat_shift
@@ -367,6 +367,10 @@ def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer(
     report = compare("avengers-cards", ["default", edge], **kwargs).report
     assert result(report, "edge", "seat_distance")["significant"]
     assert seat_lines(report)[0].startswith("Seats under edge: less fair"), seat_lines(report)
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", edge, "--variant", "default",
+                                 "--players", "4", "--games", "10000", "--seed", "0", "-s", "random",
+                                 "--out", str(tmp_path / "cli")])  # the printed summary says it too
+    assert r.exit_code == 0 and "  default: the seats fairer: distance from fair " in r.output, r.output
 
 
 def test_metric_bounds_hold_on_played_games():
