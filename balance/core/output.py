@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -23,28 +22,6 @@ def check_target(out: Path, force: bool) -> None:
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
-
-
-@contextmanager
-def atomic_dir(out: Path, force: bool = False):
-    """Yield a temp directory; on success it replaces ``out``, on any error it is removed."""
-    out = Path(out)
-    check_target(out, force)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
-    except OSError as e:
-        raise BalanceError(f"cannot create output directory {str(out)!r}: {e.strerror}") from None
-    try:
-        yield tmp
-        swap_into_place(tmp, out)
-    except BaseException as e:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(e, OSError):
-            raise BalanceError(f"writing {str(out)!r} failed: {e.strerror or e}") from None
-        raise
 
 
 def swap_into_place(done: Path, out: Path) -> None:
