@@ -543,6 +543,11 @@ def compare(
 ) -> None:
     """Compare rule variants on the same games (common random numbers, paired statistics).
 
+    For each variant: every metric's change with its interval and corrected p-value, whether
+    any seat moved, and whether the seats (and a game's factions or Forces) are fairer, each
+    by its own test (docs/COMPARE.md). Finished chunks are kept: after Ctrl-C, a kill or a
+    crash, --resume DIR continues to the same numbers.
+
     Example: balance compare avengers-cards --variant default --variant bonus2:set_bonus=2
     --players 4 --games 200000 -s greedy
     """
