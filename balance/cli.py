@@ -544,7 +544,7 @@ def compare(
     """Compare rule variants on the same games (common random numbers, paired statistics).
 
     For each variant: every metric's change with its interval and corrected p-value, whether
-    any seat moved, and whether the seats (and a game's factions or Forces) are fairer, each
+    any seat moved, and whether the seats (and the sides they play as) are fairer, each
     by its own test (docs/COMPARE.md). Finished chunks are kept: after Ctrl-C, a kill or a
     crash, --resume DIR continues to the same numbers.
 

@@ -6,6 +6,7 @@ implementation fails it on a fresh seed (its false-failure rate).
 """
 import json
 import math
+import re
 import time
 
 import numpy as np
@@ -368,6 +369,10 @@ def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer(
     report = compare("avengers-cards", ["default", edge], **kwargs).report
     assert result(report, "edge", "seat_distance")["significant"]
     assert seat_lines(report)[0].startswith("Seats under edge: less fair"), seat_lines(report)
+    from balance.analysis.compare_report import write_compare_report
+
+    table = write_compare_report(report, tmp_path / "md")["markdown"].read_text()
+    assert re.search(r"^\| `seat_distance` \| \d+\.\d\d pp \| \d+\.\d\d pp \| \+\d+\.\d\d pp \|", table, re.M), table
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", edge, "--variant", "default",
                                  "--players", "4", "--games", "10000", "--seed", "0", "-s", "random",
                                  "--out", str(tmp_path / "cli")])  # the printed summary says it too

@@ -14,7 +14,7 @@ Rows of a comparison, per variant (``results``):
 - ``seat_distance``: are the seats nearer fair? Their root-mean-square distance from
   1/players with the noise's share taken out, each variant's, and a paired test of its change
   (``stats.paired_fairness_test``); ``side_distance`` the same for a competitive game's sides
-  (factions, Forces) around their average;
+  (what its seats play as) around their average;
 - ``seat_gap`` (best minus worst seat) and ``seat_imbalance`` (total distance of the seats
   from the fair 1/players): descriptions of each variant, with no test. Both grow with noise,
   so a variant that makes the seats noisier (e.g. fewer ties) looks less fair by them even
@@ -81,7 +81,7 @@ def _var(total, total_sq, n):
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
               players: int, sides: list[str] = (), moments: np.ndarray | None = None) -> list[dict]:
     """One dict per metric of ``names`` (the game's compare metrics, seats first), then with
-    ``sides`` (the metrics that are each side's win rate, e.g. each faction's)
+    ``sides`` (the metrics that are each side's win rate)
     ``side_imbalance`` (a description) and, in a competitive game, ``side_distance`` (the
     sides' fairness test); then, when ``players`` seat columns lead them (competitive games; 0
     for cooperative ones), ``seat_shift`` and ``seat_distance`` (tests), ``seat_gap`` and
@@ -359,10 +359,12 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                      for n, p, e in zip(names, parsed, engines)],
         "alpha": alpha, "confidence": 1 - alpha, "correction": CORRECTIONS[correction],
         "seat_confidence": seat_confidence(alpha, players),
-        # how each metric reads: a "rate" in % (differences in pp), a "value" as a number
+        # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
+        # rates (in pp, as its differences), a "value" as a number
         "units": {**dict(zip(metric_names, metrics.units)),
-                  **{name: "rate" for name in ("seat_shift", "seat_distance", *DESCRIPTIVE)},
-                  **({"side_imbalance": "rate", "side_distance": "rate"} if sides else {})},
+                  **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)}, "seat_distance": "pp",
+                  **({"side_imbalance": "rate"} if sides else {}),
+                  **({"side_distance": "pp"} if sides and seat_columns else {})},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,

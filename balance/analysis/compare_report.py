@@ -13,7 +13,7 @@ from balance.analysis import plots
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
                               num, p_phrase, pct, pp, pvalue, to_html, to_markdown)
 
-DISTANCES = ("seat_distance", "side_distance")  # the fairness tests' rows, in pp
+RATE_UNITS = ("rate", "pp")  # a rate (shown in %) and a distance between rates (in pp)
 
 
 def level(report: dict) -> str:
@@ -27,12 +27,13 @@ def _adjusted(report: dict) -> str:
 
 
 def _is_rate(report: dict, metric: str) -> bool:
-    """A rate (shown in %, its differences in pp), as the game's metrics declare it."""
-    return report["units"].get(metric) == "rate"
+    """In rate units (differences in pp): a rate, as the game's metrics declare it, or a
+    distance between rates."""
+    return report["units"].get(metric) in RATE_UNITS
 
 
 def _value(report: dict, metric: str, x) -> str:
-    if metric in DISTANCES:  # a distance between rates, not a rate
+    if report["units"].get(metric) == "pp":  # a distance between rates, not a rate
         return pp(x)
     return pct(x) if _is_rate(report, metric) else num(x, 3)
 
@@ -77,7 +78,7 @@ def write_compare_report(report: dict, out_dir) -> dict:
         results.filter(pl.col("lo").is_not_null())
         .select("variant", "metric", "difference", "lo", "hi", pl.col("significant").fill_null(False))
         .with_columns(is_rate=pl.col("metric").is_in(
-            [m for m, unit in report["units"].items() if unit == "rate"])),  # as _is_rate
+            [m for m, unit in report["units"].items() if unit in RATE_UNITS])),  # as _is_rate
         fig_dir / "differences.png", level(report))}
     sprt = report.get("sprt")
     if sprt:

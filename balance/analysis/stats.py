@@ -431,10 +431,10 @@ def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
     Q = diag(-I, I), x'Qx = U(B) - U(A) as measured; noise adds tr(QC) to it on average
     (C = the covariance of the 2P means, the games' covariance over n), so the estimate
     ``delta`` = x'Qx - tr(QC) is unbiased, and so are ``u_a``, ``u_b`` (each U less its
-    noise). Its variance, for normal means, is 4 x'QCQx + 2 tr(QCQC) (Mathai & Provost 1992,
-    Quadratic Forms in Random Variables, Thm 3.2b.2, with the mean estimated by x, which adds
-    the expectation of the first term again: conservative, most where both variants are near
-    fair). z = delta / sd gives the two-sided p-value and the interval delta -+ z* sd.
+    noise). Its variance, for normal means mu, is 4 mu'QCQmu + 2 tr(QCQC) (the variance of a
+    quadratic form in normal variables: Mathai & Provost 1992, Quadratic Forms in Random
+    Variables, ch. 3). With mu estimated by x the first term is 4 tr(QCQC) too large on
+    average: conservative, most where both variants are near fair. z = delta / sd gives the two-sided p-value and the interval delta -+ z* sd.
     Checked by simulation in tests/test_compare.py (the false "fairer" rate where both are
     equally unfair, and where both are fair).
 
