@@ -434,9 +434,10 @@ def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
     noise). Its variance, for normal means mu, is 4 mu'QCQmu + 2 tr(QCQC) (the variance of a
     quadratic form in normal variables: Mathai & Provost 1992, Quadratic Forms in Random
     Variables, ch. 3). With mu estimated by x the first term is 4 tr(QCQC) too large on
-    average: conservative, most where both variants are near fair. z = delta / sd gives the two-sided p-value and the interval delta -+ z* sd.
-    Checked by simulation in tests/test_compare.py (the false "fairer" rate where both are
-    equally unfair, and where both are fair).
+    average: conservative, most where both variants are near fair. z = delta / sd gives the
+    two-sided p-value and the interval delta -+ z* sd. Checked by simulation in
+    tests/test_compare.py and scripts/fairness_calibration.py (the false "fairer" rate where
+    both are equally unfair, and where both are fair).
 
     Returns dict(u_a, u_b, delta, lo, hi, z, pvalue, sd, sd_unpaired): sd_unpaired is the
     sd with the cross-covariance of A and B set to zero (independent runs), for the gain
