@@ -448,7 +448,7 @@ def _request(setup: _Setup, seed: int, arguments: dict) -> dict:
                "against": "self" if setup.field is None else [s.to_dict() for s in setup.field],
                "seed": seed, "population": p.population, "games_per_candidate": p.games_per_candidate,
                "generations": p.generations, "validate_games": p.validate_games, "arguments": arguments}
-    return json.loads(json.dumps(request))  # as it reads back (tuples as lists): compared on --resume
+    return request  # compared on --resume as JSON reads it back (Checkpointer.reopen)
 
 
 def _search(setup: _Setup, rng, tune_seed: int, pool, progress, done=(), on_generation=None) -> Optimum:
