@@ -516,6 +516,9 @@ def compare(
     seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat.")] = None,
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", help="Rules setting KEY=VALUE every variant starts from (a study's conditions, e.g. "
+        "--set curves=varied); a variant's own setting of the key replaces it. Repeatable.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for comparison.json, report.md, report.html. Default: runs/compare-GAME-TIMESTAMP.")] = None,
     alpha: Annotated[float, typer.Option(help="Significance level (after correction).")] = 0.05,
@@ -555,6 +558,7 @@ def compare(
     from balance.analysis.compare import parse_variant
     from balance.analysis.compare_report import write_compare_report
     from balance.core.output import write_json
+    from balance.core.variants import parse_overrides
 
     if ctx.args:
         try:  # the variant the shell cut short names itself best
@@ -565,17 +569,22 @@ def compare(
         fail(f"unexpected argument(s) {' '.join(map(repr, ctx.args))}: compare takes one game; a "
              "value with spaces was split by the shell, so quote it, e.g. "
              '--variant "KEY=[1, 2, 3]"')
-    o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "alpha",
+    o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",
                                               "correction", "sprt", "delta", "beta", "metric", "batch"), resume, out)
     if o["correction"] not in CORRECTION_NAMES:
         fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     sprt_spec = ({"delta": o["delta"], "alpha": o["alpha"], "beta": o["beta"], "metric": o["metric"]}
                  if o["sprt"] else None)
+    try:
+        common = parse_overrides(o["set"])
+    except BalanceError as e:
+        fail(str(e))
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
                            strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
-                           sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study)
+                           sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study,
+                           common=common)
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)

@@ -514,6 +514,36 @@ def test_cli_compare_writes_json_and_report_and_exit_codes(tmp_path):
     assert not (tmp_path / "c5").exists()
 
 
+def test_set_is_the_start_of_every_variant_and_a_variants_own_setting_wins(tmp_path):
+    """--set K=V plays every variant with K=V: the same numbers as writing it into each
+    variant, with a variant's own setting of K taking its place. comparison.json and the
+    report's Setup name it; a bad --set is one line naming the key, and nothing is left."""
+    runner = CliRunner()
+    common = ["--games", "3000", "--seed", "3", "--quiet", "--players", "3"]
+    r = runner.invoke(app, ["compare", "avengers-cards", "--set", "set_bonus=4", "--set", "tokens_per_colour=4",
+                            "--variant", "default", "--variant", "b2:set_bonus=2", *common,
+                            "--out", str(tmp_path / "set")])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["compare", "avengers-cards", "--variant", "default:set_bonus=4;tokens_per_colour=4",
+                            "--variant", "b2:set_bonus=2;tokens_per_colour=4", *common,
+                            "--out", str(tmp_path / "inline")])
+    assert r.exit_code == 0, r.output
+    by_set, inline = (json.loads((tmp_path / d / "comparison.json").read_text()) for d in ("set", "inline"))
+    assert by_set["results"] == inline["results"]
+    assert [v["rules"] for v in by_set["variants"]] == [v["rules"] for v in inline["variants"]]
+    assert by_set["variants"][1]["rules"]["set_bonus"] == 2  # the variant's own setting wins
+    assert by_set["common"] == {"set_bonus": 4, "tokens_per_colour": 4} and inline["common"] == {}
+    assert "Every variant starts from `set_bonus=4, tokens_per_colour=4` (--set)" in \
+        (tmp_path / "set" / "report.md").read_text()
+    for bad, words in ((["--set", "colour=2"], "unknown rules key 'colour'"),
+                       (["--set", "players=3"], "compare at one player count with --players"),
+                       (["--set", "set_bonus"], "'set_bonus' is not KEY=VALUE")):
+        r = runner.invoke(app, ["compare", "avengers-cards", *bad, "--variant", "default", "--variant",
+                                "set_bonus=2", "--games", "100", "--out", str(tmp_path / "bad")])
+        assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output, r.output
+        assert not (tmp_path / "bad").exists() and not list(tmp_path.glob(".bad*"))
+
+
 def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path):
     """--alpha 0.1 --correction bh: every interval is a 90% one and every adjusted p a
     Benjamini-Hochberg one, so the verdict, the printed summary and the tables say so (they

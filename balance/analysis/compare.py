@@ -239,10 +239,12 @@ class Comparison:
 def compare(game: str, variants: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
             strategies=None, alpha: float = 0.05, correction: str = "holm",
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
-            on_progress=None, threads: int | None = None, keep=None) -> Comparison:
+            on_progress=None, threads: int | None = None, keep=None, common: dict | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
-    variants: specs for ``parse_variant``. Returns every metric's baseline, variant, paired
+    variants: specs for ``parse_variant``. common: rule settings every variant starts from
+    (a study's conditions, such as the decks a run drew: ``--set``); a variant's own setting
+    of the same key replaces it. Returns every metric's baseline, variant, paired
     difference with CI, p-value adjusted over all tested metrics and variants (Holm or
     Benjamini-Hochberg) and ``significant``; ``seat_shift`` tests every seat at once;
     ``seat_gap`` and ``seat_imbalance`` describe (no test). Metrics are summed as exact
@@ -279,7 +281,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                            f"--variant default --variant KEY=VALUE (`balance rules {game}` lists the keys)")
     chunk_size = chunk_size or DEFAULT_CHUNK
     check_int("chunk_size", chunk_size, 1, 10**8)
-    spec, parsed, seats, engines = _setup(game, variants, players, strategies)
+    spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
@@ -354,7 +356,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "game": spec.id, "title": spec.title, "rules_version": spec.rules_version,
         "package_version": __version__, "players": players, "seed": seed, "games": played,
         "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(seats)],
-        "baseline": names[0],
+        "baseline": names[0], "common": common or {},
         "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
                      for n, p, e in zip(names, parsed, engines)],
         "alpha": alpha, "confidence": 1 - alpha, "correction": CORRECTIONS[correction],
@@ -437,9 +439,9 @@ class _Tally:
         return True
 
 
-def _setup(game: str, variants: list[str], players: int | None, strategies):
+def _setup(game: str, variants: list[str], players: int | None, strategies, common: dict | None = None):
     """(game spec, parsed variants, one Strategy per seat, one Engine per variant);
-    players None: the game's default count."""
+    players None: the game's default count; common: the settings every variant starts from."""
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
 
@@ -455,11 +457,15 @@ def _setup(game: str, variants: list[str], players: int | None, strategies):
     if len(seats) not in (1, players):
         raise BalanceError(f"{len(seats)} strategies given for {players} players; give one for every seat or exactly {players}")
     seats = seats * players if len(seats) == 1 else seats
+    common = common or {}
+    if "players" in common:
+        raise BalanceError("--set players=... : compare at one player count with --players")
     engines = []
     for p in parsed:
         if "players" in p.overrides:
             raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
-        engines.append(engine_mod.Engine(rules_mod.Rules.from_overrides({**p.overrides, "players": players}), seats))
+        engines.append(engine_mod.Engine(rules_mod.Rules.from_overrides(
+            {**common, **p.overrides, "players": players}), seats))
     return spec, parsed, seats, engines
 
 

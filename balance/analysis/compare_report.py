@@ -230,10 +230,13 @@ def setup(report: dict) -> Section:
              Code(", ".join(f"{k}={v['overrides'][k]}" for k in v["overrides"]) or "(rulebook)")]
             for v in report["variants"]]
     games = ("up to " if report.get("sprt") else "") + f"{report['games']:,}"
+    common = report.get("common") or {}  # absent from comparisons written before --set
+    start = ((" Every variant starts from ", Code(", ".join(f"{k}={v}" for k, v in common.items())),
+              " (--set); the rules changed below are its own.") if common else ())
     return Section("Setup", [
         Para((f"{report['game']}, {report['players']} players, {games} games per "
               f"variant, seed {report['seed']}. Strategies: {strategies}. Baseline: ",
-              Code(report["baseline"]), ".")),
+              Code(report["baseline"]), ".", *start)),
         Table(["variant", "as given", "rules changed"], rows, left=3),
     ])
 
