@@ -11,7 +11,7 @@ import balance
 from balance.core import registry
 from balance.cli import app
 from balance.core.errors import BalanceError
-from balance.core.game import PARTS, WIN_UNIT, GameInfo, Kind
+from balance.core.game import PARTS, WIN_UNIT, GameInfo, Kind, Lever
 
 
 @pytest.fixture(autouse=True)
@@ -39,6 +39,26 @@ def test_every_registered_game_declares_itself_soundly(game_id):
     for outside in (low - 1, high + 1):  # outside it, the rules refuse the count
         with pytest.raises(BalanceError, match="players"):
             rules_cls.from_overrides({"players": outside})
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_every_declared_lever_is_a_variant_compare_accepts_that_changes_the_rules(game_id):
+    """A lever is proposed by the report as a ready --variant: it must parse, give valid rules
+    at every player count the game allows, and change them (a lever equal to the rulebook
+    would compare the rulebook with itself); it acts on what the game has (a difficulty for
+    a cooperative game's team, seats for a competitive one)."""
+    from balance.analysis.compare import parse_variant
+
+    info = registry.get_game(game_id)
+    rules_cls = info.part("rules").Rules
+    low, high = info.players
+    for lever in info.levers:
+        assert lever.acts_on == ("difficulty" if info.cooperative else "seats"), lever
+        variant = parse_variant(lever.variant)
+        assert variant.name == lever.name
+        for players in range(low, high + 1):
+            rulebook = rules_cls.from_overrides({"players": players})
+            assert rules_cls.from_overrides({**variant.overrides, "players": players}) != rulebook, lever
 
 
 def test_win_unit_is_declared_once():
@@ -75,6 +95,15 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing():
                        ".*restrictable_rule 'deck' is not a rules key"
                        ".*restrict_items does not say how --card names one"):
         wrong_default.check()
+    bad_levers = replace(registry.get_game("avengers-cards"), levers=(
+        Lever("two words", "a=1", "seats", "x"), Lever("same", "a=1", "luck", "x"), Lever("same", "a", "seats", ""),
+        "bonus=2"))
+    with pytest.raises(BalanceError, match="lever name 'two words' is not a distinct word"
+                       ".*lever 'same' acts on 'luck'; allowed: seats, difficulty"
+                       ".*lever name 'same' is not a distinct word"
+                       ".*lever 'same' needs a key=value setting and a description"
+                       ".*lever 'bonus=2' is not a balance.core.game.Lever"):
+        bad_levers.check()
 
 
 class FakeEntryPoint:

@@ -143,6 +143,58 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("value", [True, False, 7, 0.5, "varied", "2012", "a b", "x;y", [1, 1, 2],
+                                   ["Aliens: Invader -> Collector"], [[1, 0, 0]]])
+def test_a_rules_value_is_written_as_set_reads_it_back(value):
+    from balance.analysis.report import _setting
+    from balance.core.variants import parse_setting
+
+    assert parse_setting("key", _setting(value), "--set") == value
+
+
+# (study, the verdict line the proposal ends, the settings the study's run made, the levers' target)
+LEVER_STUDIES = {
+    "zenonzard": ("- A seat is favoured at 2 players: compare the rulebook with the game's seat levers (",
+                  ["deck_pool=72", "curves=varied"], "seats"),
+    "defenders-of-the-realm": ("- To make the game easier or harder, measure the change in the team's win "
+                               "rate: compare the rulebook with the game's difficulty levers (", [], "difficulty"),
+}
+
+
+@pytest.mark.parametrize("study", LEVER_STUDIES)
+def test_try_next_proposes_the_games_levers_on_the_runs_own_rules_and_runs(study, tmp_path):
+    """`make report`'s ZENONZARD study found a seat edge (61% for the first player) and its
+    game declares levers for the seats; Defenders is cooperative and declares difficulty levers.
+    Reported again from the committed tables, "what to try next" compares the rulebook with
+    each of its game's levers for that target, on the run's own rules (ZENONZARD's study drew
+    its decks with --set curves=varied --set deck_pool=72: without them the comparison would
+    play other decks), and the printed command runs (here on fewer games)."""
+    import json
+    import shlex
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+    from balance.core.registry import get_game
+
+    start, settings, target = LEVER_STUDIES[study]
+    md = write_run_report(Path(__file__).parent.parent / "reports" / study / "run", tmp_path / "report")
+    found = next(x for x in md["markdown"].read_text().splitlines() if x.startswith(start))
+    args = shlex.split(re.search(r"`(balance compare [^`]+)`", found).group(1))[1:]
+    levers = [lever for lever in get_game(study).levers if lever.acts_on == target]
+    assert levers
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--set"] == settings
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == ["default"] + [
+        lever.variant for lever in levers]
+    result = CliRunner().invoke(app, args + ["--games", "200", "--out", str(tmp_path / "cmp"), "-q"])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    assert [f"{k}={v}" for k, v in report["common"].items()] == settings
+    distance = "seat_distance" if target == "seats" else "team_win"
+    assert {r["variant"] for r in report["results"] if r["metric"] == distance} == {lever.name for lever in levers}
+
+
 def test_card_strength_from_a_separate_run_is_reported_as_the_runs(tmp_path):
     """The planted hand of the first test: the main run (no --card-strength) says no card was
     measured; given a separate 4,000-game card-strength run under the same rules and strategy,

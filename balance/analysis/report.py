@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shlex
 import shutil
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from balance.core import schema
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
                               diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
+from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError
 from balance.core.game import CAPPED
 from balance.core.output import publish
@@ -860,19 +862,53 @@ def _restrict_meaning(game: str, mode: str) -> str:
     return f"{info.restrictable or 'item'} {info.restrict_meaning(mode)}"
 
 
-def _restrictable_rule(game: str) -> str | None:
-    """The rules key listing what restricted play denies, from the game's declaration (None
-    when the game is not installed here or declares none: the suggestion is then generic)."""
+def _declared(game: str):
+    """The game's declaration, or None when the game is not installed here (the report of a
+    run from elsewhere: the suggestion is then generic)."""
     from balance.core.registry import get_game
 
     try:
-        return get_game(game).restrictable_rule
+        return get_game(game)
     except BalanceError:
         return None
 
 
+# The levers' name and what their comparison measures, by what they act on
+# (balance.core.game.LEVER_TARGETS)
+_LEVER_WORDS = {"seats": ("seat levers", "the seats' distance from fair tested"),
+                "difficulty": ("difficulty levers", "the team's win rate measured")}
+
+
+def _setting(value) -> str:
+    """A rules value as ``--set`` reads it back: a plain word bare, anything else as TOML."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][\w.-]*", value):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _run_settings(game, manifest: dict, run: dict) -> list[str]:
+    """``KEY=VALUE`` for every rule of ``run`` that differs from the rulebook (the run's
+    --set and variant file), so a proposed comparison plays the run's conditions; with the
+    game not installed, or no rulebook at the run's player count (avengers-cards at 2 needs a
+    hand), the run's --set alone."""
+    overrides = (manifest.get("variant") or {}).get("overrides") or {}
+    try:
+        if game is None:
+            raise BalanceError("no rulebook to compare with")
+        rulebook = as_json(game.part("rules").Rules.from_overrides({"players": run["players"]}).to_dict())
+    except BalanceError:
+        return [f"{k}={_setting(v)}" for k, v in overrides.items() if k != "players"]
+    return [f"{k}={_setting(v)}" for k, v in run["rules"].items()
+            if k != "players" and k in rulebook and as_json(v) != rulebook[k]]
+
+
 def try_next(manifest: dict, a: Analysis) -> tuple:
-    """A ready `balance compare` command aimed at the report's most decisive finding."""
+    """A ready `balance compare` command aimed at the report's most decisive finding: the
+    game's own proposal, else the rules without the item that decides most, else the game's
+    levers for what was found (a seat edge; a cooperative game's difficulty), else a
+    placeholder for a rule change of the designer's. It plays the run's rules (--set)."""
     f = a.fairness
     edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None
              else pl.DataFrame())
@@ -889,22 +925,32 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         why = ("to make the game easier or harder, measure the change in the team's win rate"
                if a.team is not None else "no seat edge or effect of the game's own was found")
     run = runs.get(players, manifest["runs"][0])
-    key = _restrictable_rule(manifest["game"])  # the rules key listing what was denied
+    game = _declared(manifest["game"])
+    key = game.restrictable_rule if game is not None else None  # the rules key listing what was denied
     items = run["rules"].get(key) if key else None
+    target = "difficulty" if a.team is not None else "seats" if edges.height else None
+    levers = [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
     if found is not None and "variant" in found:  # the game's own ready variant
-        variant, hint = found["variant"], found["hint"]
+        variants, hint = [found["variant"]], found["hint"]
     elif card is not None and isinstance(items, list) and card in items:
-        variant = f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"
+        variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
         hint = f"compare the rulebook with the {key} without the {card}"
+    elif levers:
+        variants = [lever.variant for lever in levers]
+        noun, measured = _LEVER_WORDS[target]
+        hint = (f"compare the rulebook with the game's {noun} ("
+                + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}")
     else:
-        variant = "mine:KEY=VALUE"
+        variants = ["mine:KEY=VALUE"]
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
     seats = run["seatings"][0]["strategies"]
     labels = [s["label"] for s in seats]
     strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
-    command = " ".join(["balance", "compare", manifest["game"], "--players", str(players),
-                        *strategy, "--variant", "default", "--variant", shlex.quote(variant),
+    settings = [w for setting in _run_settings(game, manifest, run) for w in ("--set", shlex.quote(setting))]
+    command = " ".join(["balance", "compare", manifest["game"], "--players", str(players), *strategy,
+                        *settings, "--variant", "default",
+                        *[w for v in variants for w in ("--variant", shlex.quote(v))],
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
     return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
             Code(command), " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")

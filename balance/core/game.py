@@ -74,6 +74,32 @@ class TableSpec:
     optional: bool = False
 
 
+# What a lever acts on: "seats", the seats' distance from fair (a competitive game's seat
+# edge); "difficulty", the team's win rate (a cooperative game).
+LEVER_TARGETS = ("seats", "difficulty")
+
+
+@dataclass(frozen=True)
+class Lever:
+    """A rule change the game's designers try for one purpose, declared so a report's "What to
+    try next" can propose it as a ready ``balance compare --variant NAME:SETTING``.
+
+    A lever is the game's knowledge of which rules act on what (the life total on the first
+    player's tempo), not a measured claim: the proposed comparison measures it. name: the
+    variant's name (a word); setting: ``key=value;key=value`` over the game's rules;
+    acts_on: one of LEVER_TARGETS; what: the change in words ("a player's life 24 instead of 12").
+    """
+
+    name: str
+    setting: str
+    acts_on: str
+    what: str
+
+    @property
+    def variant(self) -> str:
+        return f"{self.name}:{self.setting}"
+
+
 class Kind(str, Enum):
     """How a game's result is shared out."""
 
@@ -94,7 +120,8 @@ class GameInfo:
     so a report can propose the rule variant without one of them; restrict_modes: (mode,
     what it denies in words) per mode of restricted play; restrict_seat: which seat, in which
     games, is denied the item (the game's CardStrengthPlan decides it; reports say it);
-    restrict_items: how ``--card`` names an item ("a value of the hand").
+    restrict_items: how ``--card`` names an item ("a value of the hand"); levers: the rule
+    changes a report proposes to try (Lever).
     """
 
     id: str
@@ -116,6 +143,7 @@ class GameInfo:
     # what restricted play does to an item, for verdict sentences: (gerund phrase with {} for
     # the item, past participle phrase), e.g. ("swapping {} for its stand-in", "swapped for its stand-in")
     restrict_act: tuple[str, str] = ("removing {}", "removed")
+    levers: tuple[Lever, ...] = ()  # rule changes to try, by what they act on (Lever)
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
@@ -227,6 +255,7 @@ class GameInfo:
             problems.append("restrictable is set but restrict_modes names no mode of restricted play")
         if self.restrictable is not None and not self.restrict_items:
             problems.append("restrictable is set but restrict_items does not say how --card names one")
+        problems += self._check_levers()
         seen = set(CORE_TABLES)
         for t in self.tables:
             if not isinstance(t, TableSpec):
@@ -238,4 +267,22 @@ class GameInfo:
             if not set(t.keys) <= set(t.columns) or "players" not in t.keys:
                 problems.append(f"table {t.name!r}: keys {list(t.keys)} must be columns and "
                                 "include 'players'")
+        return problems
+
+    def _check_levers(self) -> list[str]:
+        """Problems of the declared levers' form (the contract test checks that each setting
+        is valid rules)."""
+        problems, names = [], set()
+        for lever in self.levers:
+            if not isinstance(lever, Lever):
+                problems.append(f"lever {lever!r} is not a balance.core.game.Lever")
+                continue
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", lever.name) or lever.name in names:
+                problems.append(f"lever name {lever.name!r} is not a distinct word")
+            names.add(lever.name)
+            if lever.acts_on not in LEVER_TARGETS:
+                problems.append(f"lever {lever.name!r} acts on {lever.acts_on!r}; allowed: "
+                                f"{', '.join(LEVER_TARGETS)}")
+            if "=" not in lever.setting or not lever.what.strip():
+                problems.append(f"lever {lever.name!r} needs a key=value setting and a description")
         return problems

@@ -8,7 +8,7 @@ own stream (a deck of the rules' generated pool, a Force pair uniformly of 45). 
 games. A game ends when a player's life reaches 0 (``life``) or a player cannot draw
 (``deck-out``).
 """
-from balance.core.game import CAPPED, GameInfo, Kind
+from balance.core.game import CAPPED, GameInfo, Kind, Lever
 
 from .tables import TABLES
 
@@ -31,6 +31,15 @@ GAME = GameInfo(
     length="turns",
     side="deck and Force pair",
     tables=TABLES,
+    # the rules that act on the first player's tempo, the seat edge's likely source
+    levers=tuple(Lever(name, setting, "seats", what) for name, setting, what in (
+        ("life16", "total_life=16", "a player's life total 16 instead of 12 (longer games)"),
+        ("life24", "total_life=24", "a player's life total 24 instead of 12 (longer games)"),
+        ("no_first_attack", "first_turn_attack=false",
+         "the first player may not attack on the game's first turn (the fan rulebook's rule)"),
+        ("summon_rested", "summon_enters=rested",
+         "a summoned minion enters rested: it cannot attack or block until its owner's next turn"),
+    )),
 )
 
 CAPPED_CODE = GAME.capped_code
