@@ -906,6 +906,12 @@ def plan(
     alpha: Annotated[float, typer.Option(help="False-alarm rate (two-sided).")] = 0.05,
     paired_sd: Annotated[Optional[float], typer.Option(
         help="SD of per-game paired differences from a pilot `balance compare` (for CRN designs).")] = None,
+    sides: Annotated[Optional[int], typer.Option(
+        help="Also size the report's side verdict: how many sides its table tests (Smash Up: 8 "
+        "factions or 28 faction pairs; ZENONZARD: 45 Force pairs).")] = None,
+    per_seat: Annotated[int, typer.Option(
+        help="With --sides: how many of them each seat holds in a game (Smash Up: 2 factions, 1 "
+        "pair; ZENONZARD: 1 Force pair).")] = 1,
 ) -> None:
     """How many games a run needs to detect a given seat edge or variant difference.
 
@@ -930,6 +936,12 @@ def plan(
     --paired-sd, the SD of the per-game differences from a pilot
     comparison (often many times fewer games).
 
+    a side edge (with --sides): games per player count for the side verdict
+    of a game with sides drawn at random (factions, faction pairs, Force
+    pairs) to catch one side whose seats win --effect more or less than the
+    average seat: an exact binomial test per side, Holm over every side and
+    player count, so sized at alpha / (sides x family).
+
     More in docs/POWER.md.
 
     Example: balance plan --effect 0.005 --players 3,4,5
@@ -946,8 +958,10 @@ def plan(
         independent = [stats.games_for_difference(effect, 1 / count, power, alpha) for count in counts]
         paired = ([stats.games_for_difference(effect, 1 / count, power, alpha, paired_sd)
                    for count in counts] if paired_sd is not None else None)
+        side = ([stats.games_for_side_edge(effect, count, sides, per_seat, family, power, alpha)
+                 for count in counts] if sides is not None else None)
     except BalanceError as e:
-        fail(str(e))
+        fail(str(e).replace("per_seat=", "--per-seat ").replace("sides=", "--sides "))
     fair = [f"{count} players (fair {1 / count:.2%})" for count in counts]
     level = f"level {alpha:g}" if family == 1 else (
         f"Holm-adjusted across {family} player counts: level {alpha:g}/{family}")
@@ -960,6 +974,14 @@ def plan(
     if len(counts) > 1:
         typer.echo(f"    one run of --players {','.join(map(str, counts))} --games {max(seat)} "
                    "covers them all")
+    if side:
+        held = f"each seat holding {per_seat}" if per_seat > 1 else "one held by each seat"
+        typer.echo(f"  a side edge (one of {sides} sides, {held}: its seats' win rate {effect * 100:.3g} pp "
+                   "from the average seat's),")
+        typer.echo(f"  by the report's side verdict (exact binomial test per side, Holm over {sides} sides x "
+                   f"{family} player count{'s' if family > 1 else ''}: level {alpha:g}/{sides * family}):")
+        for label, (games, seat_games) in zip(fair, side):
+            typer.echo(f"    {label}: {games:,} games (about {seat_games:,} seat-games per side)")
     typer.echo("  a variant difference in a seat's win rate, independent runs:")
     for label, games in zip(fair, independent):
         typer.echo(f"    {label}: {games:,} games per variant")

@@ -307,10 +307,28 @@ def test_plan_paired_lines_and_other_power_and_alpha():
                          f"{stats.games_for_difference(0.005, 0.2, 0.8, 0.01, 0.3):,} games per variant")
 
 
+def test_plan_sizes_the_side_verdict_when_given_the_sides():
+    """Smash Up's factions at 2, 3 and 4 players: 8 sides, 2 held by each seat, Holm over 8 x 3
+    rows; the lines come after the seat lines and name the level actually used."""
+    from balance.analysis import stats
+
+    lines = plan_lines("--effect", 0.02, "--players", "2,3,4", "--sides", 8, "--per-seat", 2)
+    start = lines.index("  a side edge (one of 8 sides, each seat holding 2: its seats' win rate 2 pp from "
+                        "the average seat's),")
+    assert lines[start - 1].startswith("    one run of --players 2,3,4")
+    assert "Holm over 8 sides x 3 player counts: level 0.05/24" in lines[start + 1]
+    for line, count in zip(lines[start + 2:start + 5], (2, 3, 4)):
+        games, seat_games = stats.games_for_side_edge(0.02, count, 8, 2, 3)
+        assert line == f"    {count} players (fair {1 / count:.2%}): {games:,} games (about {seat_games:,} " \
+                       "seat-games per side)"
+    assert "side edge" not in " ".join(plan_lines("--effect", 0.02))
+
+
 def test_plan_help_explains_each_line():
     out = " ".join(invoke("plan", "--help").output.split())  # a phrase may wrap anywhere
     for words in ("a seat edge:", "Holm-adjusted", "alpha / family", "least favourable",
-                  "independent runs:", "common random numbers:", "--family", "docs/POWER.md"):
+                  "independent runs:", "common random numbers:", "--family", "docs/POWER.md",
+                  "a side edge (with --sides):", "alpha / (sides x family)"):
         assert words in out, words
 
 
@@ -326,6 +344,8 @@ PLAN_BAD = [
     (["--power", "1.5"], "power=1.5"),
     (["--power", "0.04", "--alpha", "0.05"], "power=0.04 is not above alpha"),
     (["--paired-sd", "0"], "paired_sd=0.0"),
+    (["--sides", "1"], "--sides 1 is out of range; allowed: integer >= 2"),
+    (["--sides", "8", "--per-seat", "8"], "--per-seat 8 is out of range; allowed: integer 1..7"),
 ]
 
 

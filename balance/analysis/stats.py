@@ -687,6 +687,28 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
     return _ceil(lam / _lfc_lambda_per_game(edge, players))
 
 
+def games_for_side_edge(edge, players, sides, per_seat=1, family=1, power=0.9, alpha=0.05) -> tuple[int, int]:
+    """Games at one player count for a report's side verdict to find one side ``edge`` away
+    from the average seat's win rate with this power; returns (games, seat-games per side).
+
+    The verdict (``balance.analysis.sides.tested``): each of the ``sides`` names (factions,
+    pairs, Forces) is held by seats whose wins over their seat-games are tested against the
+    average seat's rate (1/players) by a two-sided exact binomial test, Holm over every side
+    and player count (sides * family rows). A side is found at least when its own p is below
+    alpha / (sides * family) (Holm's first step), so the seat-games it needs are those of
+    ``games_for_rate_edge`` at that level (the normal approximation of the exact test). With
+    sides drawn uniformly at random and each seat holding ``per_seat`` of them, a game gives a
+    side players * per_seat / sides seat-games on average, so games = seat-games * sides /
+    (players * per_seat), rounded up. The other sides may share the difference in any way:
+    the test of this side does not depend on them.
+    """
+    sides = _check_int("sides", sides, 2)
+    per_seat = _check_int("per_seat", per_seat, 1, sides - 1)
+    family = _check_int("family", family, 1)
+    seat_games = games_for_rate_edge(edge, players, power, alpha / (sides * family))
+    return _ceil(seat_games * sides / (players * per_seat)), seat_games
+
+
 def _difference_variance(p, paired_sd) -> float:
     """Per-game variance of the difference: 2 p (1-p) unpaired, paired_sd^2 paired."""
     if paired_sd is not None:
