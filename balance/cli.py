@@ -892,6 +892,7 @@ def _plan_counts(players: str, family: Optional[int]) -> tuple[list[int], int]:
 
 @app.command()
 def plan(
+    ctx: typer.Context,
     effect: Annotated[float, typer.Option(
         help="Smallest effect to detect, as a rate (0.01 = 1 pp): a seat's gap from the fair "
         "rate 1/players, and a difference in a seat's win rate between variants.")] = 0.01,
@@ -912,6 +913,10 @@ def plan(
     per_seat: Annotated[int, typer.Option(
         help="With --sides: how many of them each seat holds in a game (Smash Up: 2 factions, 1 "
         "pair; ZENONZARD: 1 Force pair).")] = 1,
+    pilot: Annotated[Optional[Path], typer.Option(
+        help="Plan the same `balance compare` from a pilot run of it (its --out directory): the "
+        "games each tested row needs, with the pilot's own noise. Takes --effect, --power and "
+        "--alpha only.")] = None,
 ) -> None:
     """How many games a run needs to detect a given seat edge or variant difference.
 
@@ -942,11 +947,21 @@ def plan(
     average seat: an exact binomial test per side, Holm over every side and
     player count, so sized at alpha / (sides x family).
 
+    from a pilot (with --pilot DIR, instead of the lines above): for each
+    tested row of a small `balance compare`, the games per variant the same
+    comparison needs to find --effect (rate rows) and to find the difference
+    the pilot saw, with the per-game noise the pilot measured (common random
+    numbers included), at Holm's first level alpha / (the pilot's tested rows).
+
     More in docs/POWER.md.
 
     Example: balance plan --effect 0.005 --players 3,4,5
     """
     from balance.analysis import stats
+
+    if pilot is not None:
+        _plan_from_pilot(ctx, pilot, effect, power, alpha)
+        return
 
     try:
         counts, family = _plan_counts(players, family)
@@ -992,6 +1007,50 @@ def plan(
     else:
         typer.echo("  with common random numbers (balance compare) far fewer: pass --paired-sd "
                    "from a pilot run")
+
+
+def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float) -> None:
+    """`balance plan --pilot`: one line per tested row of the pilot comparison."""
+    from balance.analysis.document import ci, pp
+    from balance.analysis.pilot import load_pilot, plan_from_pilot
+
+    other = [f"--{name.replace('_', '-')}" for name in ("players", "family", "paired_sd", "sides", "per_seat")
+             if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") == "COMMANDLINE"]
+    if other:
+        fail(f"--pilot plans the pilot's own comparison (its players, variants and rows); "
+             f"{', '.join(other)} cannot be given with it")
+    if not 0 < effect < 1:
+        fail(f"--effect {effect!r} is out of range; allowed: 0 < effect < 1 (a rate: 0.01 = 1 pp)")
+    try:
+        report = load_pilot(pilot)
+        planned = plan_from_pilot(report, effect, power, alpha)
+    except BalanceError as e:
+        fail(str(e))
+
+    def shown(r):  # a rate's (or distance's) difference in pp, anything else as a value
+        if r["unit"] in ("rate", "pp"):
+            return f"{pp(r['difference'], signed=True)[:-3]} ({ci(r['lo'], r['hi'], ' pp')})"
+        return f"{r['difference']:+.4g} ({r['lo']:+.4g} to {r['hi']:+.4g})"
+
+    def games(n):
+        return f"{n:,}" if n is not None else "-"
+
+    rows = [(r["variant"], r["metric"], shown(r), games(r["for_effect"]), games(r["for_own"]))
+            for r in planned["rows"]]
+    head = ("variant", "metric", f"pilot difference ({report['confidence']:.0%} CI)",
+            f"for {effect * 100:.3g} pp", "for its own")
+    widths = [max(len(str(x)) for x in column) for column in zip(head, *rows)]
+    typer.echo(f"From the pilot {pilot} ({report['game']}, {report['players']} players, "
+               f"{report['games']:,} games per variant, {planned['family']} tested rows):")
+    typer.echo(f"games per variant for the same comparison to find each difference with power "
+               f"{power:.0%},\nat Holm's first level {planned['alpha']:g}/{planned['family']}:")
+    for row in (head, *rows):
+        typer.echo("  " + "  ".join(str(x).ljust(w) if i < 3 else str(x).rjust(w)
+                                    for i, (x, w) in enumerate(zip(row, widths))).rstrip())
+    typer.echo(f"for {effect * 100:.3g} pp: a change of --effect in a rate. for its own: the difference the "
+               "pilot saw,\nitself uncertain (the fairness rows on the squared distance they test). -: not a "
+               "rate, or\nthe pilot saw no difference or no variation to scale. seat_shift is planned through "
+               "its seats'\nrows. More in docs/POWER.md.")
 
 
 def main() -> None:

@@ -324,11 +324,50 @@ def test_plan_sizes_the_side_verdict_when_given_the_sides():
     assert "side edge" not in " ".join(plan_lines("--effect", 0.02))
 
 
+def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_apply(tmp_path):
+    """--pilot DIR: a header naming the pilot and the level, then one row per tested row but
+    seat_shift, whose figures are plan_from_pilot's; options about a fresh run are refused,
+    and a missing or foreign file is one line."""
+    import json
+
+    from balance.analysis.pilot import plan_from_pilot
+
+    out = tmp_path / "pilot"
+    r = invoke("compare", "avengers-cards", "--variant", "default", "--variant", "seat0:extra_tokens=[[1,0,0]]",
+               "--players", 4, "-s", "random", "--games", 3000, "--seed", 1, "--out", out, "-q")
+    assert r.exit_code == 0, r.output
+    lines = plan_lines("--pilot", out, "--effect", 0.02, "--power", 0.8)
+    planned = plan_from_pilot(json.loads((out / "comparison.json").read_text()), 0.02, 0.8)
+    assert lines[0] == f"From the pilot {out} (avengers-cards, 4 players, 3,000 games per variant, " \
+                       f"{planned['family']} tested rows):"
+    assert lines[1].endswith("power 80%,") and lines[2] == f"at Holm's first level 0.05/{planned['family']}:"
+    assert lines[3].split() == ["variant", "metric", "pilot", "difference", "(95%", "CI)", "for", "2", "pp",
+                                "for", "its", "own"]
+    body = lines[4:4 + len(planned["rows"])]
+    for line, row in zip(body, planned["rows"]):
+        words = line.split()
+        assert words[:2] == ["seat0", row["metric"]]
+        assert words[-2:] == [f"{row['for_effect']:,}" if row["for_effect"] else "-",
+                              f"{row['for_own']:,}" if row["for_own"] else "-"], line
+    assert len(body) == len(planned["rows"]) and not any(" seat_shift " in line for line in body)
+    for args, words in (([ "--players", 3], "--players cannot be given with it"),
+                        (["--sides", 8], "--sides cannot be given with it"),
+                        (["--effect", 1.5], "--effect 1.5 is out of range")):
+        r = invoke("plan", "--pilot", out, *args)
+        assert r.exit_code == 2 and words in r.output, r.output
+    (tmp_path / "other.json").write_text('{"a": 1}')
+    for path, words in ((tmp_path / "none", "no comparison.json there"),
+                        (tmp_path / "other.json", "is not a `balance compare` comparison.json")):
+        r = invoke("plan", "--pilot", path)
+        assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
 def test_plan_help_explains_each_line():
     out = " ".join(invoke("plan", "--help").output.split())  # a phrase may wrap anywhere
     for words in ("a seat edge:", "Holm-adjusted", "alpha / family", "least favourable",
                   "independent runs:", "common random numbers:", "--family", "docs/POWER.md",
-                  "a side edge (with --sides):", "alpha / (sides x family)"):
+                  "a side edge (with --sides):", "alpha / (sides x family)", "from a pilot (with --pilot DIR",
+                  "alpha / (the pilot's tested rows)"):
         assert words in out, words
 
 

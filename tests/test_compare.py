@@ -544,6 +544,65 @@ def test_set_is_the_start_of_every_variant_and_a_variants_own_setting_wins(tmp_p
         assert not (tmp_path / "bad").exists() and not list(tmp_path.glob(".bad*"))
 
 
+def test_a_pilot_plan_scales_the_pilots_own_per_game_noise():
+    """plan_from_pilot reads each row's per-game sd back from its interval: the same as the sd
+    of the per-game paired differences of the pilot's games, played again here; a fairness row
+    scales its U test's standard error; the games are games_for_difference with that sd at
+    Holm's first level alpha / (tested rows). A row the pilot saw constant gets none."""
+    from balance.analysis.pilot import plan_from_pilot
+
+    pilot = compare("avengers-cards", ["default", PLANTED], players=4, games=4000, seed=1,
+                    strategies=["random"]).report
+    planned = plan_from_pilot(pilot, effect=0.02)
+    family = sum(r["p_value"] is not None for r in pilot["results"])
+    assert planned["family"] == family and planned["level"] == 0.05 / family
+    assert "seat_shift" not in {r["metric"] for r in planned["rows"]}
+    _, _, _, engines = _setup("avengers-cards", ["default", PLANTED], 4, ["random"])
+    metrics = compare_metrics([e.rules for e in engines], 4)
+    a, b = (metrics.per_game(e.play(1, 0, 4000), e.rules) / metrics.scales for e in engines)
+    for r in planned["rows"]:
+        column = metrics.names.index(r["metric"]) if r["metric"] in metrics.names else None
+        if column is not None:
+            sd = float(np.std(b[:, column] - a[:, column], ddof=1))
+            assert r["sd"] == pytest.approx(sd, rel=1e-9, abs=1e-12), r["metric"]
+        if r["sd"] > 0:
+            assert r["for_own"] == stats.games_for_difference(abs(r["difference"]) if column is not None else
+                                                              abs(next(x["u_change"] for x in pilot["results"]
+                                                                       if x["metric"] == r["metric"])),
+                                                              None, 0.9, 0.05 / family, paired_sd=r["sd"])
+        else:
+            assert r["for_own"] is None and r["for_effect"] is None, r
+    distance = next(x for x in pilot["results"] if x["metric"] == "seat_distance")
+    row = next(r for r in planned["rows"] if r["metric"] == "seat_distance")
+    assert row["sd"] == pytest.approx(distance["u_se"] * math.sqrt(4000)) and row["for_effect"] is None
+    seat0 = next(r for r in planned["rows"] if r["metric"] == "win_share_seat0")
+    assert seat0["for_effect"] == stats.games_for_difference(0.02, None, 0.9, 0.05 / family, paired_sd=seat0["sd"])
+
+
+def test_the_games_a_pilot_plans_find_the_planted_difference_with_the_power_asked():
+    """A 100,000-game pilot of the planted seat advantage (seat 0 +1.31 pp, its interval
+    +-0.10 pp) plans N games for its own difference at 90% power and Holm's first level. On
+    200 fresh comparisons of N games (other games of the same seed's stream), seat 0's paired
+    test rejects at that level in 0.82 to 0.98 of them: at a true power of 0.90 the count of
+    200 has sd 0.021, so the bounds are 3.8 sd away (a false failure about 1e-4; the pilot's
+    own error moves the power by about +-0.015)."""
+    from balance.analysis.pilot import plan_from_pilot
+
+    pilot = compare("avengers-cards", ["default", PLANTED], players=4, games=100_000, seed=1,
+                    strategies=["random"]).report
+    planned = plan_from_pilot(pilot, effect=None)
+    n = next(r for r in planned["rows"] if r["metric"] == "win_share_seat0")["for_own"]
+    reps = 200
+    _, _, _, engines = _setup("avengers-cards", ["default", PLANTED], 4, ["random"])
+    metrics = compare_metrics([e.rules for e in engines], 4)
+    first = 100_000  # after the pilot's games: fresh ones
+    a, b = (metrics.per_game(e.play(1, first, reps * n), e.rules)[:, 0] / metrics.scales[0] for e in engines)
+    d = (b - a).reshape(reps, n)
+    test = stats.paired_mean_test(d.sum(axis=1), (d**2).sum(axis=1), n)
+    found = float(np.mean(np.asarray(test["pvalue"]) < planned["level"]))
+    assert 0.82 <= found <= 0.98, (n, found)
+
+
 def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path):
     """--alpha 0.1 --correction bh: every interval is a 90% one and every adjusted p a
     Benjamini-Hochberg one, so the verdict, the printed summary and the tables say so (they

@@ -221,7 +221,9 @@ def _distance_row(metric: str, base: np.ndarray, other: np.ndarray, cross: np.nd
             "value": distance(test["u_b"]), "difference": distance(test["u_b"]) - d_a,
             "lo": distance(test["u_a"] + test["lo"]) - d_a, "hi": distance(test["u_a"] + test["hi"]) - d_a,
             "p_value": test["pvalue"],
-            "variance_reduction": (test["sd_unpaired"] / test["sd"]) ** 2 if test["sd"] > 0 else math.inf}
+            "variance_reduction": (test["sd_unpaired"] / test["sd"]) ** 2 if test["sd"] > 0 else math.inf,
+            # the tested change of U and its standard error, which `balance plan --pilot` scales
+            "u_change": test["delta"], "u_se": test["sd"]}
 
 
 @dataclass

@@ -1,0 +1,98 @@
+"""Planning a comparison from a pilot: how many games the same `balance compare` needs for each
+of its tested rows to find a difference, measured with the pilot's own noise.
+
+A pilot comparison (a few thousand games) gives, for every tested row, the paired difference
+and its interval. The interval's half-width is z * sd / sqrt(n), so it gives the per-game sd
+of the paired differences, the quantity common random numbers shrink and no formula knows in
+advance. The games a row needs to find a difference e with power 1 - beta at level a are then
+n = ((z_{1-a/2} + z_{1-beta}) sd / e)^2 (``stats.games_for_difference`` with that sd).
+
+The level is Holm's first, alpha / m over the m tested rows of the pilot (the comparison to
+be run tests the same rows): a row whose own p is below it is significant whatever the others
+show, so the figures are the games at which each difference is found with at least the power
+asked (Holm can only add to it).
+
+The fairness rows (seat_distance, side_distance) are tested on the squared distance U:
+comparison.json keeps their tested change ``u_change`` and its standard error ``u_se``, and
+the same formula sizes them for the change the pilot saw (an effect in pp of distance has no
+one meaning in U, so they get no --effect figure).
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from balance.analysis import stats
+from balance.core.errors import BalanceError
+
+# Tested rows planned otherwise: seat_shift is one test over every seat at once, whose seats'
+# own rows (win_share_seat0, ...) are planned one by one.
+SKIPPED = ("seat_shift",)
+
+
+def load_pilot(path: Path) -> dict:
+    """The comparison.json at ``path`` (the file, or the directory holding it)."""
+    path = Path(path)
+    file = path / "comparison.json" if path.is_dir() else path
+    try:
+        report = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BalanceError(f"--pilot {path}: no comparison.json there; give the directory a "
+                           "`balance compare` wrote (its --out)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BalanceError(f"--pilot {path}: {file.name} cannot be read as a comparison ({e})") from None
+    if not isinstance(report, dict) or not {"results", "units", "confidence"} <= report.keys():
+        raise BalanceError(f"--pilot {path}: {file.name} is not a `balance compare` comparison.json")
+    return report
+
+
+def _games(effect: float, sd: float, power: float, level: float) -> int | None:
+    """Games to find ``effect`` with per-game sd ``sd``; None without an effect, or without
+    variation to scale (a row the pilot saw constant, such as a turn cap never reached,
+    says nothing about the noise a change would bring)."""
+    if effect == 0 or not sd > 0 or not math.isfinite(sd):
+        return None
+    return stats.games_for_difference(abs(effect), None, power, level, paired_sd=sd)
+
+
+def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.9,
+                    alpha: float | None = None) -> dict:
+    """Games per variant for each tested row of the pilot ``report`` (a comparison.json).
+
+    effect: a difference in a rate (0.01 = 1 pp) to size the rate rows for (None: none);
+    alpha: the family-wise level planned (default the pilot's). Returns dict(family m, level
+    alpha / m, rows): one per tested row but seat_shift, with variant, metric, unit, games
+    (the pilot's), difference, lo, hi (the pilot's), sd (per game, on the test's scale:
+    ``u`` for the fairness rows), for_effect (games to find ``effect``, rate rows only) and
+    for_own (games to find the difference the pilot saw); each None where the pilot cannot
+    say (a row constant in its games, or no difference seen).
+    """
+    alpha = report.get("alpha", 0.05) if alpha is None else alpha
+    stats._check_power_alpha(power, alpha)
+    z = stats._z(report["confidence"])
+    tested = [r for r in report["results"] if r.get("p_value") is not None]
+    family = len(tested)
+    if not family:
+        raise BalanceError("the pilot has no tested row to plan from")
+    level = alpha / family
+    rows = []
+    for r in tested:
+        if r["metric"] in SKIPPED:
+            continue
+        unit = report["units"].get(r["metric"], "value")
+        n = int(r["games"])
+        if unit == "pp":  # a fairness row: its test is on U
+            if "u_se" not in r:
+                raise BalanceError(f"the pilot's {r['metric']} row predates planning (no u_se): run the "
+                                   "pilot again with this version")
+            sd, own = float(r["u_se"]) * math.sqrt(n), float(r["u_change"])
+        else:
+            sd, own = (float(r["hi"]) - float(r["lo"])) / (2 * z) * math.sqrt(n), float(r["difference"])
+        rows.append({
+            "variant": r["variant"], "metric": r["metric"], "unit": unit, "games": n,
+            "difference": r["difference"], "lo": r["lo"], "hi": r["hi"], "sd": sd,
+            "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect else None,
+            "for_own": _games(own, sd, power, level),
+        })
+    return {"family": family, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows}
