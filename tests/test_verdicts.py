@@ -152,12 +152,14 @@ def test_a_rules_value_is_written_as_set_reads_it_back(value):
     assert parse_setting("key", _setting(value), "--set") == value
 
 
-# (study, the verdict line the proposal ends, the settings the study's run made, the levers' target)
+# study: (the start of its "try next" line, the settings the study's run made, the levers' target)
 LEVER_STUDIES = {
     "zenonzard": ("- A seat is favoured at 2 players: compare the rulebook with the game's seat levers (",
                   ["deck_pool=72", "curves=varied"], "seats"),
-    "defenders-of-the-realm": ("- To make the game easier or harder, measure the change in the team's win "
-                               "rate: compare the rulebook with the game's difficulty levers (", [], "difficulty"),
+    # at the full table: 4 heroes, as the Makefile's difficulty comparison
+    "defenders-of-the-realm": ("- To make the game easier or harder (the team wins 2.54% at 4 players), measure "
+                               "the change in the team's win rate: compare the rulebook with the game's difficulty "
+                               "levers (", [], "difficulty"),
 }
 
 
@@ -183,7 +185,7 @@ def test_try_next_proposes_the_games_levers_on_the_runs_own_rules_and_runs(study
     found = next(x for x in md["markdown"].read_text().splitlines() if x.startswith(start))
     args = shlex.split(re.search(r"`(balance compare [^`]+)`", found).group(1))[1:]
     levers = [lever for lever in get_game(study).levers if lever.acts_on == target]
-    assert levers
+    assert levers and f"at {args[args.index('--players') + 1]} players" in found  # the count the line names
     assert [args[i + 1] for i, a in enumerate(args) if a == "--set"] == settings
     assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == ["default"] + [
         lever.variant for lever in levers]

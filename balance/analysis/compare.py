@@ -365,8 +365,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "seat_confidence": seat_confidence(alpha, players),
         # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
         # rates (in pp, as its differences), a "value" as a number
-        "units": {**dict(zip(metric_names, metrics.units)),
-                  **{name: "rate" for name in ("seat_shift", *DESCRIPTIVE)}, "seat_distance": "pp",
+        "units": {**dict(zip(metric_names, metrics.units)),  # the seat rows only where seats compete
+                  **({name: "rate" for name in ("seat_shift", *DESCRIPTIVE)} if seat_columns else {}),
+                  **({"seat_distance": "pp"} if seat_columns else {}),
                   **({"side_imbalance": "rate"} if sides else {}),
                   **({"side_distance": "pp"} if sides and seat_columns else {})},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),

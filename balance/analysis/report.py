@@ -894,12 +894,13 @@ def _run_settings(game, manifest: dict, run: dict) -> list[str]:
     game not installed, or no rulebook at the run's player count (avengers-cards at 2 needs a
     hand), the run's --set alone."""
     overrides = (manifest.get("variant") or {}).get("overrides") or {}
+    given = [f"{k}={_setting(v)}" for k, v in overrides.items() if k != "players"]
+    if game is None:
+        return given
     try:
-        if game is None:
-            raise BalanceError("no rulebook to compare with")
         rulebook = as_json(game.part("rules").Rules.from_overrides({"players": run["players"]}).to_dict())
     except BalanceError:
-        return [f"{k}={_setting(v)}" for k, v in overrides.items() if k != "players"]
+        return given
     return [f"{k}={_setting(v)}" for k, v in run["rules"].items()
             if k != "players" and k in rulebook and as_json(v) != rulebook[k]]
 
@@ -920,15 +921,20 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
         top = edges.row(int(edges["p_adjusted"].arg_min()), named=True)
         players, card = top["players"], None
         why = f"a seat is favoured at {players} players"
+    elif a.team is not None:  # at the full table (the largest count), where the game is usually played
+        team = a.team.rates.sort("players").row(-1, named=True)
+        players, card = team["players"], None
+        why = (f"to make the game easier or harder (the team wins {pct(team['rate'])} at {players} players), "
+               "measure the change in the team's win rate")
     else:
         players, card = manifest["runs"][0]["players"], None
-        why = ("to make the game easier or harder, measure the change in the team's win rate"
-               if a.team is not None else "no seat edge or effect of the game's own was found")
+        why = "no seat edge or effect of the game's own was found"
     run = runs.get(players, manifest["runs"][0])
     game = _declared(manifest["game"])
     key = game.restrictable_rule if game is not None else None  # the rules key listing what was denied
     items = run["rules"].get(key) if key else None
-    target = "difficulty" if a.team is not None else "seats" if edges.height else None
+    # what the game's levers should act on, when the game proposes nothing of its own
+    target = None if found is not None else "difficulty" if a.team is not None else "seats" if edges.height else None
     levers = [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
     if found is not None and "variant" in found:  # the game's own ready variant
         variants, hint = [found["variant"]], found["hint"]
