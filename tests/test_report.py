@@ -256,3 +256,27 @@ def test_card_effects_leaves_a_card_of_one_game_untested():
     e = card_effects(trials).sort("card")
     assert e["p_value"][0] is None and e["lo"][0] is None and e["difference"][0] == -1.0
     assert e["p_adjusted"][1] == min(1.0, 2 * e["p_value"][1]) and e["p_adjusted"][1] < 0.05
+
+
+# The committed studies (`make report`) and the extra runs their reports read, as the Makefile gives them.
+COMMITTED = {"avengers-cards": {"mix_dir": "mix"}, "smash-up": {"cards_dir": "card-strength"},
+             "zenonzard": {}, "defenders-of-the-realm": {}}
+
+
+@pytest.mark.parametrize("study", COMMITTED)
+def test_every_committed_report_is_what_balance_report_writes_from_its_committed_run(study, tmp_path):
+    """The reports under reports/ are the product's showcase: each must be what this version
+    writes from the committed tables (a report change must regenerate them; a stale line in
+    a committed report is a claim no code makes any more). Defenders' lever comparison too,
+    from its committed comparison.json."""
+    from pathlib import Path
+
+    from balance.analysis.compare_report import write_compare_report
+
+    root = Path(__file__).parent.parent / "reports" / study
+    extra = {key: root / name for key, name in COMMITTED[study].items()}
+    md = write_run_report(root / "run", tmp_path / "report", **extra)["markdown"]
+    assert md.read_text() == (root / "report.md").read_text()
+    if (root / "variants" / "comparison.json").is_file():
+        write_compare_report(json.loads((root / "variants" / "comparison.json").read_text()), tmp_path / "cmp")
+        assert (tmp_path / "cmp" / "report.md").read_text() == (root / "variants" / "report.md").read_text()
