@@ -962,6 +962,8 @@ def plan(
     if pilot is not None:
         _plan_from_pilot(ctx, pilot, effect, power, alpha)
         return
+    if sides is None and per_seat != 1:
+        fail(f"--per-seat {per_seat} says how many of the --sides a seat holds; give --sides too")
 
     try:
         counts, family = _plan_counts(players, family)

@@ -385,6 +385,7 @@ PLAN_BAD = [
     (["--paired-sd", "0"], "paired_sd=0.0"),
     (["--sides", "1"], "--sides 1 is out of range; allowed: integer >= 2"),
     (["--sides", "8", "--per-seat", "8"], "--per-seat 8 is out of range; allowed: integer 1..7"),
+    (["--per-seat", "2"], "--per-seat 2 says how many of the --sides a seat holds; give --sides too"),
 ]
 
 

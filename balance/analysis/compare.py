@@ -462,7 +462,7 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     seats = seats * players if len(seats) == 1 else seats
     common = common or {}
     if "players" in common:
-        raise BalanceError("--set players=... : compare at one player count with --players")
+        raise BalanceError("--set cannot set players; compare at one player count with --players")
     engines = []
     for p in parsed:
         if "players" in p.overrides:

@@ -237,7 +237,7 @@ class GameInfo:
         return self
 
     def _check_declared(self) -> list[str]:
-        """Problems of the declared outcomes, score, length, side and tables."""
+        """Problems of the declared outcomes, score, length, side, levers and tables."""
         from balance.core.schema import CORE_TABLES
 
         problems = []
