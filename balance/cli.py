@@ -604,8 +604,10 @@ def _print_comparison(report: dict, out: Path) -> None:
     """The verdict in a few lines; rows with ``significant`` None (descriptive, or every row
     in sequential mode) are never listed as differences."""
     up_to = "up to " if report.get("sprt") else ""  # sequential: each variant stops at its decision
+    common = ", ".join(f"{k}={v}" for k, v in report.get("common", {}).items())
     typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
-               f"variant, baseline {report['baseline']!r} -> {out}")
+               f"variant, baseline {report['baseline']!r}{f' (every variant starting from {common})' if common else ''}"
+               f" -> {out}")
     from balance.analysis.compare_report import level  # imported already: the report is written
 
     significant = [r for r in report["results"] if r["significant"]]

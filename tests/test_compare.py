@@ -519,13 +519,14 @@ def test_set_is_the_start_of_every_variant_and_a_variants_own_setting_wins(tmp_p
     variant, with a variant's own setting of K taking its place. comparison.json and the
     report's Setup name it; a bad --set is one line naming the key, and nothing is left."""
     runner = CliRunner()
-    common = ["--games", "3000", "--seed", "3", "--quiet", "--players", "3"]
+    common = ["--games", "3000", "--seed", "3", "--players", "3"]
     r = runner.invoke(app, ["compare", "avengers-cards", "--set", "set_bonus=4", "--set", "tokens_per_colour=4",
                             "--variant", "default", "--variant", "b2:set_bonus=2", *common,
                             "--out", str(tmp_path / "set")])
     assert r.exit_code == 0, r.output
+    assert "baseline 'default' (every variant starting from set_bonus=4, tokens_per_colour=4) -> " in r.output
     r = runner.invoke(app, ["compare", "avengers-cards", "--variant", "default:set_bonus=4;tokens_per_colour=4",
-                            "--variant", "b2:set_bonus=2;tokens_per_colour=4", *common,
+                            "--variant", "b2:set_bonus=2;tokens_per_colour=4", *common, "-q",
                             "--out", str(tmp_path / "inline")])
     assert r.exit_code == 0, r.output
     by_set, inline = (json.loads((tmp_path / d / "comparison.json").read_text()) for d in ("set", "inline"))
