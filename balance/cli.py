@@ -637,8 +637,12 @@ def _print_comparison(report: dict, out: Path) -> None:
         for v in sprt["variants"]:
             typer.echo(f"  SPRT {v['variant']}: {v['decision']} after {v['games']:,} games (llr {v['llr']:.2f})")
         typer.echo("  (sequential mode: the other rows are descriptive, taken where each test stopped)")
-    elif not significant:
-        typer.echo("  no significant difference")
+    else:  # each variant with nothing significant: what it could have found
+        from balance.analysis.compare_report import by_variant, sensitivity
+
+        for variant, rows in by_variant(report).items():
+            if not any(r["significant"] for r in rows):
+                typer.echo(f"  {variant}: no significant difference{sensitivity(report, rows)}")
 
 
 @app.command()

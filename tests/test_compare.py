@@ -580,6 +580,36 @@ def test_a_pilot_plan_scales_the_pilots_own_per_game_noise():
     assert seat0["for_effect"] == stats.games_for_difference(0.02, None, 0.9, 0.05 / family, paired_sd=seat0["sd"])
 
 
+def test_a_comparison_that_finds_nothing_says_what_it_could_have_found(tmp_path):
+    """"No significant difference" comes with the change of the first metric (seat 0's win
+    rate) the comparison finds with 90% power at Holm's first level: the inverse of the plan
+    on the row's own per-game sd (the planted check below holds that plan to its power).
+    Here the planted comparison's rows are marked not significant to render the line; a
+    variant identical to the baseline gets no such figure (no noise to scale)."""
+    import copy
+
+    from balance.analysis.compare_report import sensitivity, verdict
+    from balance.analysis.document import to_markdown
+
+    report = compare("avengers-cards", ["default", PLANTED, "same:set_bonus=3"], players=4, games=3000, seed=1,
+                     strategies=["random"]).report
+    family = sum(r["p_value"] is not None for r in report["results"])
+    rows = [r for r in report["results"] if r["variant"] == "seat0"]
+    _, _, _, engines = _setup("avengers-cards", ["default", PLANTED], 4, ["random"])
+    metrics = compare_metrics([e.rules for e in engines], 4)
+    a, b = (metrics.per_game(e.play(1, 0, 3000), e.rules)[:, 0] / metrics.scales[0] for e in engines)
+    change = stats.detectable_difference(3000, None, 0.9, 0.05 / family, paired_sd=float(np.std(b - a, ddof=1)))
+    assert sensitivity(report, rows) == f"; a change of {100 * change:.2f} pp in win_share_seat0 would have been " \
+                                        "found with 90% power"
+    quiet = copy.deepcopy(report)
+    for r in quiet["results"]:
+        r["significant"] = False
+    md = to_markdown("t", [verdict(quiet)], tmp_path)
+    assert f"`seat0` vs `default`: **no significant difference** in any metric (3,000 games each); a change of " \
+           f"{100 * change:.2f} pp in win\\_share\\_seat0 would have been found with 90% power." in md
+    assert "`same` vs `default`: **no significant difference** in any metric (3,000 games each)." in md
+
+
 def test_the_games_a_pilot_plans_find_the_planted_difference_with_the_power_asked():
     """A 100,000-game pilot of the planted seat advantage (seat 0 +1.31 pp, its interval
     +-0.10 pp) plans N games for its own difference at 90% power and Holm's first level. On

@@ -101,7 +101,7 @@ def write_compare_report(report: dict, out_dir) -> dict:
     return {"markdown": md, "html": page, "figures": list(figures.values())}
 
 
-def _by_variant(report: dict) -> dict[str, list[dict]]:
+def by_variant(report: dict) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for r in report["results"]:
         out.setdefault(r["variant"], []).append(r)
@@ -148,7 +148,7 @@ def verdict(report: dict) -> Section:
     base = report["baseline"]
     sprt = report.get("sprt")
     decided = {v["variant"]: v for v in (sprt or {}).get("variants", [])}
-    for variant, rows in _by_variant(report).items():
+    for variant, rows in by_variant(report).items():
         if sprt:
             items.append(_sprt_line(report, base, decided[variant]))
         else:
@@ -197,7 +197,7 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
     significant = [r for r in rows if r["significant"]]
     if not significant:
         return (Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
-                f" in any metric ({rows[0]['games']:,} games each).")
+                f" in any metric ({rows[0]['games']:,} games each){sensitivity(report, rows)}.")
     sides = (report.get("sides") or {}).get("metrics", ())
     named = [r for r in significant if r["metric"] not in sides]  # the sides have a line of their own
     parts = [Code(variant), " vs ", Code(base), ": ", Strong("different"), " — "]
@@ -210,6 +210,21 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
         parts += [(", and " if named else "") + f"the win rates of {moved} of the {len(sides)} "
                   f"{report['sides']['label']} (the {report['sides']['label']} line and the table)"]
     return tuple(parts) + (".",)
+
+
+def sensitivity(report: dict, rows: list[dict], power: float = 0.9) -> str:
+    """'; a change of 1.20 pp in win_share_seat0 would have been found with 90% power': what a
+    variant's comparison could have found in its first metric (a seat's win rate, or the
+    team's), at Holm's first level over the comparison's tests (``pilot.detectable_change``);
+    empty when its games were identical."""
+    from balance.analysis.pilot import detectable_change
+
+    first = rows[0]
+    change = detectable_change(report, first, power)
+    if change is None:
+        return ""
+    return (f"; a change of {_diff(report, first['metric'], change).lstrip('+')} in {first['metric']} would "
+            f"have been found with {power:.0%} power")
 
 
 def _sprt_line(report: dict, base: str, v: dict) -> tuple:
@@ -249,7 +264,7 @@ def results_section(report: dict, figure: Path) -> Section:
                             "taken where its test stopped. An interval or p-value at a stopping "
                             "point the data chose is not a valid test, so no row is marked "
                             "significant; the sequential test's decision is the verdict.")))
-    for variant, rows in _by_variant(report).items():
+    for variant, rows in by_variant(report).items():
         blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]),
                             f" ({rows[0]['games']:,} games)")))
         blocks.append(Table(

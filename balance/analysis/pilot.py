@@ -47,6 +47,35 @@ def load_pilot(path: Path) -> dict:
     return report
 
 
+def family(report: dict) -> int:
+    """The comparison's tested rows (its Holm family)."""
+    return sum(r.get("p_value") is not None for r in report["results"])
+
+
+def row_sd(report: dict, row: dict) -> float:
+    """The per-game sd of a tested row's paired differences, read back from its interval
+    (half-width z sd / sqrt(n)); of U for a fairness row (its ``u_se``)."""
+    n = int(row["games"])
+    if report["units"].get(row["metric"]) == "pp":
+        if "u_se" not in row:
+            raise BalanceError(f"the pilot's {row['metric']} row predates planning (no u_se): run the "
+                               "pilot again with this version")
+        return float(row["u_se"]) * math.sqrt(n)
+    return (float(row["hi"]) - float(row["lo"])) / (2 * stats._z(report["confidence"])) * math.sqrt(n)
+
+
+def detectable_change(report: dict, row: dict, power: float = 0.9) -> float | None:
+    """The change of a (non-fairness) tested row's metric that a comparison of this size finds
+    with ``power`` at Holm's first level alpha / m: (z_{1-a/(2m)} + z_power) sd / sqrt(n),
+    the inverse of the plan (``stats.detectable_difference``). None when the row's games
+    were identical (no noise to scale)."""
+    sd = row_sd(report, row)
+    if not sd > 0:
+        return None
+    return stats.detectable_difference(int(row["games"]), None, power, report["alpha"] / family(report),
+                                       paired_sd=sd)
+
+
 def _games(effect: float, sd: float, power: float, level: float) -> int | None:
     """Games to find ``effect`` with per-game sd ``sd``; None without an effect, or without
     variation to scale (a row the pilot saw constant, such as a turn cap never reached,
@@ -70,29 +99,21 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     """
     alpha = report.get("alpha", 0.05) if alpha is None else alpha
     stats._check_power_alpha(power, alpha)
-    z = stats._z(report["confidence"])
-    tested = [r for r in report["results"] if r.get("p_value") is not None]
-    family = len(tested)
-    if not family:
+    m = family(report)
+    if not m:
         raise BalanceError("the pilot has no tested row to plan from")
-    level = alpha / family
+    level = alpha / m
     rows = []
-    for r in tested:
-        if r["metric"] in SKIPPED:
+    for r in report["results"]:
+        if r.get("p_value") is None or r["metric"] in SKIPPED:
             continue
         unit = report["units"].get(r["metric"], "value")
-        n = int(r["games"])
-        if unit == "pp":  # a fairness row: its test is on U
-            if "u_se" not in r:
-                raise BalanceError(f"the pilot's {r['metric']} row predates planning (no u_se): run the "
-                                   "pilot again with this version")
-            sd, own = float(r["u_se"]) * math.sqrt(n), float(r["u_change"])
-        else:
-            sd, own = (float(r["hi"]) - float(r["lo"])) / (2 * z) * math.sqrt(n), float(r["difference"])
+        sd = row_sd(report, r)
+        own = float(r["u_change"] if unit == "pp" else r["difference"])  # a fairness row's test is on U
         rows.append({
-            "variant": r["variant"], "metric": r["metric"], "unit": unit, "games": n,
+            "variant": r["variant"], "metric": r["metric"], "unit": unit, "games": int(r["games"]),
             "difference": r["difference"], "lo": r["lo"], "hi": r["hi"], "sd": sd,
             "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect else None,
             "for_own": _games(own, sd, power, level),
         })
-    return {"family": family, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows}
+    return {"family": m, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows}
