@@ -239,6 +239,16 @@ def test_games_for_rate_edge_is_the_smallest_n_with_the_power(players, effect, p
         assert S.detectable_rate_edge(n - 1, players, power, alpha) > effect
 
 
+def test_detectable_from_interval_is_the_plans_inverse_on_the_intervals_games():
+    """An interval of a paired mean test (n games, per-game sd s) gives back the difference
+    those n games detect: detectable_difference(n, sd=s), for any confidence it was drawn at."""
+    for n, sd, confidence, power, alpha in ((5000, 0.3, 0.95, 0.9, 0.05 / 40), (200, 1.7, 0.9, 0.8, 0.01)):
+        test = S.paired_mean_test(0.01 * n, (sd**2) * (n - 1) + (0.01**2) * n, n, confidence)
+        assert test["sd"] == pytest.approx(sd)
+        assert S.detectable_from_interval(test["lo"], test["hi"], confidence, power, alpha) == pytest.approx(
+            S.detectable_difference(n, None, power, alpha, paired_sd=sd), rel=1e-12)
+
+
 def exact_binomial_power(n: int, p0: float, p1: float, level: float) -> float:
     """The exact power of scipy's two-sided exact binomial test of p0 at ``level`` when the
     true rate is p1: the probability under Binomial(n, p1) of the counts it rejects."""

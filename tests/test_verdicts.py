@@ -6,6 +6,7 @@ standard errors from the line the verdict draws, so another seed would give the 
 """
 import re
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -44,6 +45,38 @@ def test_a_dominant_card_is_named_and_a_worthless_one_is_better_removed(tmp_path
     assert re.search(r"removing the 1 \*\*helps\*\*: \+\d+\.\d\d pp \(95% CI \+", cards)
     effects = pl.read_parquet(run / "card_strength.parquet")
     assert set(effects["card"].to_list()) == {1, 2, 3, 4, 5, 15}
+
+
+@pytest.mark.parametrize("players, games", [(4, 3000), (3, 1500)])
+def test_cards_with_no_detectable_effect_say_what_the_run_would_have_found(players, games, tmp_path):
+    """The rulebook hand, random play: at 4 players and 3,000 games the 1 and the 4 change their
+    seat's win rate detectably and the other four do not; at 3 players and 1,500 games none
+    does. For the cards not found, the verdict gives the change the run would have found in
+    any one of them with 90% power: the largest of their ``detectable``, each
+    (z_{1-a/2m} + z_0.9) times the card's standard error at Holm's first level over the run's m
+    card tests (that formula's power is checked on a planted effect in tests/test_compare.py)."""
+    from scipy import stats as st
+
+    from balance.analysis import aggregate
+
+    run = simulate(tmp_path, "rulebook", players=players, games=games, seed=2, strategies=["random"],
+                   card_strength=True)
+    effects = aggregate.card_effects(pl.read_parquet(run / "card_strength.parquet"))
+    quiet = effects.filter((pl.col("p_adjusted") >= 0.05) & ~pl.col("unchanged"))
+    m = effects["p_value"].is_not_null().sum()
+    se = (effects["hi"] - effects["lo"]) / (2 * st.norm.ppf(0.975))
+    assert np.allclose(effects["detectable"], (st.norm.ppf(1 - 0.05 / (2 * m)) + st.norm.ppf(0.9)) * se)
+    worst = f"{100 * quiet['detectable'].max():.2f} pp"
+    cards = next(x for x in verdict_of(run, tmp_path).split("\n- ") if "the run's card tests" in x)
+    if quiet.height < effects.height:  # some found: the rest
+        assert quiet.height == 4
+        assert (f"makes no detectable difference; a change of {worst} or more in any one of these cards would "
+                "have been found with 90% power.") in cards, cards
+    else:
+        assert quiet.height == effects.height == 6
+        assert re.search(rf"no card's removal changes its seat's win rate detectably\*\* \(largest: the \d+, "
+                         rf"[^;]+; a change of {worst} or more in any one card would have been found with 90% "
+                         r"power\)", cards), cards
 
 
 def test_a_card_no_seat_ever_plays_is_called_useless(tmp_path):

@@ -17,6 +17,7 @@ import polars as pl
 from balance.analysis import stats
 
 CONFIDENCE = 0.95
+POWER = 0.9  # the power a detectable difference is sized for (as the report's)
 
 
 def share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, method: str) -> pl.DataFrame:
@@ -157,6 +158,9 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
     ``unchanged``: not one game's win share moved (the differences are all zero), so the card
     made no difference at all in these games and there is no test to speak of. A card paired
     in fewer than 2 games has no interval and no test (null lo, hi, p_value, p_adjusted).
+    ``detectable``: the change this card's test finds with POWER at Holm's first level
+    alpha / m over the m tested rows (a card whose own p is below it is found whatever the
+    others show), from its own interval (``stats.detectable_from_interval``).
     """
     pooled = (trials.group_by("players", "card", "when")
               .agg(pl.col("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum").sum())
@@ -175,6 +179,8 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
         lo[tested], hi[tested], p[tested] = test["lo"], test["hi"], test["pvalue"]
     adjusted = np.full(len(games), np.nan)
     adjusted[tested] = stats.holm(p[tested])
+    detectable = (stats.detectable_from_interval(lo, hi, CONFIDENCE, POWER, (1 - CONFIDENCE) / max(tested.sum(), 1))
+                  if len(games) else np.array([]))
     return pooled.with_columns(
         unrestricted=pl.Series(base / games), restricted=pl.Series(denied / games),
         # untested rows get nulls, not NaN: polars orders NaN above every number, so a NaN p would
@@ -182,8 +188,9 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
         difference=pl.Series(mean), lo=pl.Series(lo, nan_to_null=True), hi=pl.Series(hi, nan_to_null=True),
         p_value=pl.Series(p, nan_to_null=True), p_adjusted=pl.Series(adjusted, nan_to_null=True),
         unchanged=pl.col("diff_sq_sum") == 0,
+        detectable=pl.Series(np.atleast_1d(detectable), dtype=pl.Float64, nan_to_null=True),
     ).select("players", "card", "when", "games", "unrestricted", "restricted", "difference", "lo",
-             "hi", "p_value", "p_adjusted", "unchanged")
+             "hi", "p_value", "p_adjusted", "unchanged", "detectable")
 
 
 def outcome_shares(outcomes: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:

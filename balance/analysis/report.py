@@ -43,7 +43,7 @@ from balance.core.game import CAPPED
 from balance.core.output import publish
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
-POWER = 0.9  # the power the detectable edge is sized for
+POWER = aggregate.POWER  # the power every detectable edge and difference is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
 MAX_NAMED = 10  # a verdict sentence lists at most this many items by name (a table lists all)
 HELPS_NAMED = 3  # the card verdict names this many items whose restriction helps, the largest first
@@ -807,14 +807,32 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         top = g.row(int(g["difference"].abs().arg_max()), named=True)
         none = (f"no {item}'s removal changes its seat's win rate detectably" if passive == "removed" else
                 f"no {item} {passive} changes its seat's win rate detectably")
-        parts += [Strong(none), f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])})"]
+        parts += [Strong(none), f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])}"
+                  f"{_card_power(g, quiet, f'any one {item}')})"]
     if unchanged:
         parts += [f"; {act.format(_few(unchanged, item))} changed no game at all"]
     if quiet and found.height:
-        parts += [f"; {act.format(_few(quiet, item))} makes no detectable difference"]
+        parts += [f"; {act.format(_few(quiet, item))} makes no detectable difference{_card_power(g, quiet, _it(quiet, item))}"]
     summary = (f". {found.height} of {g.height} {item}s change their seat's win rate detectably "
                f"(Holm over the run's {item} tests).")
     return (*parts, summary)
+
+
+def _card_power(g: pl.DataFrame, names: list, which: str) -> str:
+    """'; a change of 2.10 pp or more in {which} would have been found with 90% power': the
+    largest ``detectable`` (aggregate.card_effects) of the items ``names``, so the claim holds
+    for each; empty without that column (a table written before it) or a tested item."""
+    if "detectable" not in g.columns or not names:
+        return ""
+    worst = g.filter(pl.col("card").is_in(names))["detectable"].max()
+    if worst is None:
+        return ""
+    return f"; a change of {pp(worst)} or more in {which} would have been found with {POWER:.0%} power"
+
+
+def _it(names: list, item: str) -> str:
+    """How a sentence refers back to the items ``names`` it just listed."""
+    return "it" if len(names) == 1 else f"any one of these {item}s"
 
 
 def _few(names: list, item: str) -> str:

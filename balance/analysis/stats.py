@@ -730,6 +730,17 @@ def games_for_difference(effect, p, power=0.9, alpha=0.05, paired_sd=None) -> in
     return _ceil((za + zb) ** 2 * var / effect**2)
 
 
+def detectable_from_interval(lo, hi, confidence=0.95, power=0.9, alpha=0.05):
+    """The difference a normal test finds with this power at level ``alpha``, given the
+    ``confidence`` interval (lo, hi) it produced: (z_{1-alpha/2} + z_power) se, with the
+    standard error se = (hi - lo) / (2 z_{(1+confidence)/2}). The inverse of
+    ``games_for_difference`` at the games behind the interval. Arrays broadcast; NaN where the
+    interval is missing."""
+    za, zb = _z_pair(power, alpha)
+    se = (np.asarray(hi, np.float64) - np.asarray(lo, np.float64)) / (2 * _z(confidence))
+    return _out((za + zb) * se)
+
+
 def detectable_difference(games, p, power=0.9, alpha=0.05, paired_sd=None) -> float:
     """Smallest difference ``games`` games per variant detect with this power.
 
