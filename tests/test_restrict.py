@@ -43,6 +43,10 @@ def test_cli_writes_the_ranking(tmp_path):
     assert sorted(table["card"].to_list()) == [1, 2, 3, 4, 5, 6]
     assert table["difference"].is_sorted()  # most harmful first
     assert "data:image/png;base64," in (out / "restrict.html").read_text()
+    # a card not found says what could have been: the largest detectable change of those cards
+    quiet = table.filter((pl.col("p_adjusted") >= 0.05) & ~pl.col("unchanged"))
+    assert quiet.height and f"a change of {100 * quiet['detectable'].max():.2f} pp or more in " in \
+        (out / "restrict.md").read_text()
 
 
 def test_card_strength_in_a_run_does_not_depend_on_chunks_or_threads_and_matches_restrict():

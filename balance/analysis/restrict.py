@@ -24,7 +24,8 @@ from balance.core.errors import BalanceError
 @dataclass
 class RestrictResult:
     table: pl.DataFrame  # card, games, baseline, restricted, difference, lo, hi, p_value,
-    #                      p_adjusted, unchanged (no game's share moved)
+    #                      p_adjusted, unchanged (no game's share moved), detectable (the
+    #                      change found with 90% power: aggregate.card_effects)
     players: int
     strategy: str
     when: str
@@ -64,7 +65,7 @@ def run_restrict(game: str, players: int | None = None, strategy: str | None = N
     table = (aggregate.card_effects(run.card_strength)
              .rename({"unrestricted": "baseline"})
              .select("card", "games", "baseline", "restricted", "difference", "lo", "hi",
-                     "p_value", "p_adjusted", "unchanged"))
+                     "p_value", "p_adjusted", "unchanged", "detectable"))
     label = run.manifest["runs"][0]["seatings"][0]["strategies"][0]["label"]
     return RestrictResult(table.sort("difference"), players, label, when, spec.id)
 
