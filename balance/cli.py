@@ -912,7 +912,8 @@ def plan(
     power: Annotated[float, typer.Option(help="Chance to detect the effect when it is real.")] = 0.9,
     alpha: Annotated[float, typer.Option(help="False-alarm rate (two-sided).")] = 0.05,
     paired_sd: Annotated[Optional[float], typer.Option(
-        help="SD of per-game paired differences from a pilot `balance compare` (for CRN designs).")] = None,
+        help="SD of per-game paired differences from a pilot `balance compare` (for CRN designs; "
+        "--pilot DIR reads each row's from the pilot itself).")] = None,
     sides: Annotated[Optional[int], typer.Option(
         help="Also size the report's side verdict: how many sides its table tests (Smash Up: 8 "
         "factions or 28 faction pairs; ZENONZARD: 45 Force pairs).")] = None,
@@ -926,7 +927,8 @@ def plan(
 ) -> None:
     """How many games a run needs to detect a given seat edge or variant difference.
 
-    The answer has three parts, each with one line per player count:
+    The answer has three parts (four with --sides), each with one line per
+    player count:
 
     a seat edge: games per player count for the seat verdict of
     `balance report` ("seats differ") to catch, with this power, a seat
