@@ -165,7 +165,8 @@ def rules(
     try:
         # Every game's rules module declares its keys' words (Rules.describe), so this command
         # prints them without knowing the game.
-        rows = get_game(game).part("rules").Rules.describe()
+        info = get_game(game)
+        rows = info.part("rules").Rules.describe()
     except BalanceError as e:
         fail(str(e))
     if as_json:
@@ -178,6 +179,14 @@ def rules(
                                      subsequent_indent="        "))
         typer.echo(textwrap.fill(row["meaning"], 92, initial_indent="    ", subsequent_indent="    "))
         typer.echo("")
+    if info.levers:  # the game's own suggestions, as a report's "what to try next" gives them
+        typer.echo("Levers: rule changes the game's designers try, by what they act on (a report "
+                   "proposes them;\ntry one with `balance compare GAME --variant default --variant NAME:SETTING`):")
+        for target in dict.fromkeys(lever.acts_on for lever in info.levers):
+            typer.echo(f"  {target}:")
+            for lever in (lever for lever in info.levers if lever.acts_on == target):
+                typer.echo(textwrap.fill(f"{lever.variant}  {lever.what}", 92, initial_indent="    ",
+                                         subsequent_indent="        "))
 
 
 def _parse_players(text: Optional[str]) -> Optional[list[int]]:

@@ -244,6 +244,20 @@ def test_rules_command_prints_every_key_with_default_and_meaning():
     assert "by player count" in r.output
 
 
+def test_rules_command_ends_with_the_games_levers():
+    """A game that declares levers lists each, by what it acts on, as the --variant a report
+    would propose; a game without any prints none (avengers-cards above ends with its keys)."""
+    from balance.core.registry import get_game
+
+    r = invoke("rules", "defenders-of-the-realm")
+    assert r.exit_code == 0, r.output
+    tail = " ".join(r.output.split("\nLevers: ", 1)[1].split())
+    assert tail.startswith("rule changes the game's designers try") and "difficulty:" in tail
+    for lever in get_game("defenders-of-the-realm").levers:
+        assert f"{lever.variant} {lever.what}" in tail
+    assert "Levers:" not in invoke("rules", "avengers-cards").output
+
+
 def test_rules_command_json_is_the_described_rows():
     r = invoke("rules", "avengers-cards", "--json")
     assert r.exit_code == 0, r.output
