@@ -61,7 +61,7 @@ def row_sd(report: dict, row: dict) -> float:
             raise BalanceError(f"the pilot's {row['metric']} row predates planning (no u_se): run the "
                                "pilot again with this version")
         return float(row["u_se"]) * math.sqrt(n)
-    return (float(row["hi"]) - float(row["lo"])) / (2 * stats._z(report["confidence"])) * math.sqrt(n)
+    return stats.se_from_interval(float(row["lo"]), float(row["hi"]), report["confidence"]) * math.sqrt(n)
 
 
 def detectable_change(report: dict, row: dict, power: float = 0.9) -> float | None:
@@ -98,7 +98,7 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     say (a row constant in its games, or no difference seen).
     """
     alpha = report.get("alpha", 0.05) if alpha is None else alpha
-    stats._check_power_alpha(power, alpha)
+    stats.check_power_alpha(power, alpha)
     m = family(report)
     if not m:
         raise BalanceError("the pilot has no tested row to plan from")

@@ -503,7 +503,7 @@ def mean_test(total, total_sq, n, value, confidence=0.95) -> dict:
 # Clinical Research, 2nd ed. 2008, §4.1 one-sample and §4.2 two-sample proportions)
 
 
-def _check_power_alpha(power, alpha) -> tuple[float, float]:
+def check_power_alpha(power, alpha) -> tuple[float, float]:
     """(power, alpha), each strictly between 0 and 1, power above alpha."""
     power = _check_open_unit("power", power)
     alpha = _check_open_unit("alpha", alpha)
@@ -517,7 +517,7 @@ def _check_power_alpha(power, alpha) -> tuple[float, float]:
 
 def _z_pair(power, alpha) -> tuple[float, float]:
     """(z_{1-alpha/2}, z_power) after validating both."""
-    power, alpha = _check_power_alpha(power, alpha)
+    power, alpha = check_power_alpha(power, alpha)
     return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
 
 
@@ -600,7 +600,7 @@ def _lfc_lambda_per_game(edge: float, players: int) -> float:
 def _check_seat_plan(players, family, power, alpha) -> tuple[int, int, float, float]:
     players = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
     family = _check_int("family", family, 1)
-    power, alpha = _check_power_alpha(power, alpha)
+    power, alpha = check_power_alpha(power, alpha)
     return players, family, power, alpha
 
 
@@ -730,15 +730,19 @@ def games_for_difference(effect, p, power=0.9, alpha=0.05, paired_sd=None) -> in
     return _ceil((za + zb) ** 2 * var / effect**2)
 
 
+def se_from_interval(lo, hi, confidence=0.95):
+    """The standard error behind a normal ``confidence`` interval (lo, hi): (hi - lo) /
+    (2 z_{(1+confidence)/2}). Arrays broadcast; NaN where the interval is missing."""
+    return _out((np.asarray(hi, np.float64) - np.asarray(lo, np.float64)) / (2 * _z(confidence)))
+
+
 def detectable_from_interval(lo, hi, confidence=0.95, power=0.9, alpha=0.05):
     """The difference a normal test finds with this power at level ``alpha``, given the
-    ``confidence`` interval (lo, hi) it produced: (z_{1-alpha/2} + z_power) se, with the
-    standard error se = (hi - lo) / (2 z_{(1+confidence)/2}). The inverse of
-    ``games_for_difference`` at the games behind the interval. Arrays broadcast; NaN where the
-    interval is missing."""
+    ``confidence`` interval (lo, hi) it produced: (z_{1-alpha/2} + z_power) se
+    (``se_from_interval``). The inverse of ``games_for_difference`` at the games behind the
+    interval. Arrays broadcast; NaN where the interval is missing."""
     za, zb = _z_pair(power, alpha)
-    se = (np.asarray(hi, np.float64) - np.asarray(lo, np.float64)) / (2 * _z(confidence))
-    return _out((za + zb) * se)
+    return _out((za + zb) * np.asarray(se_from_interval(lo, hi, confidence)))
 
 
 def detectable_difference(games, p, power=0.9, alpha=0.05, paired_sd=None) -> float:
