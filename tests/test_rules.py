@@ -82,3 +82,13 @@ def test_custom_villain_deck(tmp_path):
     f.write_text(json.dumps({"villains": cards}))
     with pytest.raises(BalanceError, match="token 'G'"):
         Rules.from_overrides({"villains": str(f)})
+
+
+@pytest.mark.parametrize("value", [True, False, 7, 0.5, "varied", "true", "2012", "a b", "x;y", [1, 1, 2],
+                                   ["Aliens: Invader -> Collector"], [[1, 0, 0]], "Sphinx+Chiron"])
+def test_a_rules_value_is_written_as_set_reads_it_back(value):
+    """setting_text is what a report writes into a ready --set (a plain word bare, the rest as
+    TOML): parse_setting reads back the same value, a word that looks like another type too."""
+    from balance.core.variants import parse_setting, setting_text
+
+    assert parse_setting("key", setting_text(value), "--set") == value

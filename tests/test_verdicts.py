@@ -176,15 +176,6 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     assert result.exit_code == 0, result.output
 
 
-@pytest.mark.parametrize("value", [True, False, 7, 0.5, "varied", "2012", "a b", "x;y", [1, 1, 2],
-                                   ["Aliens: Invader -> Collector"], [[1, 0, 0]]])
-def test_a_rules_value_is_written_as_set_reads_it_back(value):
-    from balance.analysis.report import _setting
-    from balance.core.variants import parse_setting
-
-    assert parse_setting("key", _setting(value), "--set") == value
-
-
 # study: (the start of its "try next" line, the settings the study's run made, the levers' target)
 LEVER_STUDIES = {
     "zenonzard": ("- A seat is favoured at 2 players: compare the rulebook with the game's seat levers (",

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import shlex
 import shutil
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError
 from balance.core.game import CAPPED
 from balance.core.output import publish
+from balance.core.variants import setting_text
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = aggregate.POWER  # the power every detectable edge and difference is sized for
@@ -897,29 +897,20 @@ _LEVER_WORDS = {"seats": ("seat levers", "the seats' distance from fair tested")
                 "difficulty": ("difficulty levers", "the team's win rate measured")}
 
 
-def _setting(value) -> str:
-    """A rules value as ``--set`` reads it back: a plain word bare, anything else as TOML."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][\w.-]*", value):
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def _run_settings(game, manifest: dict, run: dict) -> list[str]:
     """``KEY=VALUE`` for every rule of ``run`` that differs from the rulebook (the run's
     --set and variant file), so a proposed comparison plays the run's conditions; with the
-    game not installed, or no rulebook at the run's player count (avengers-cards at 2 needs a
-    hand), the run's --set alone."""
+    game not installed, or no rulebook at the run's player count (rules that need an explicit
+    choice there), the run's --set alone."""
     overrides = (manifest.get("variant") or {}).get("overrides") or {}
-    given = [f"{k}={_setting(v)}" for k, v in overrides.items() if k != "players"]
+    given = [f"{k}={setting_text(v)}" for k, v in overrides.items() if k != "players"]
     if game is None:
         return given
     try:
         rulebook = as_json(game.part("rules").Rules.from_overrides({"players": run["players"]}).to_dict())
     except BalanceError:
         return given
-    return [f"{k}={_setting(v)}" for k, v in run["rules"].items()
+    return [f"{k}={setting_text(v)}" for k, v in run["rules"].items()
             if k != "players" and k in rulebook and as_json(v) != rulebook[k]]
 
 

@@ -33,6 +33,7 @@ from balance.core.errors import BalanceError, check_int
 from balance.core.game import WIN_UNIT
 from balance.core.paired import PairedSums
 from balance.core.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
+from balance.core.variants import toml_value
 
 ALPHA = 0.05
 
@@ -526,26 +527,16 @@ def write_outputs(result: TuneResult, directory: Path) -> dict[str, str]:
             "convergence": "convergence.png", "report": "report.md", "manifest": "tune.json"}
 
 
-def _toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)  # Python's int and finite float reprs are valid TOML
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return json.dumps(str(v))  # a JSON string is a TOML basic string
-
-
 def tuned_toml(result: TuneResult) -> str:
     """The tuned parameters as TOML (read back by ``strategy.load_tuned``)."""
     m = result.manifest
     lines = [f"# Written by `balance tune`. Use as --strategy {result.strategy.name}:@DIR "
              f"(DIR holding this file) or paste the [params] inline:",
              f"# {result.strategy.label}",
-             f"strategy = {_toml_value(result.strategy.name)}", "", "[params]"]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in result.params.items()]
+             f"strategy = {toml_value(result.strategy.name)}", "", "[params]"]
+    lines += [f"{k} = {toml_value(v)}" for k, v in result.params.items()]
     lines += ["", "[tune]"]
-    lines += [f"{k} = {_toml_value(m[k])}" for k in
+    lines += [f"{k} = {toml_value(m[k])}" for k in
               ("game", "players", "against", "seed", "tuning_games", "population",
                "games_per_candidate", "generations", "validate_games", "package_version")]
     return "\n".join(lines) + "\n"

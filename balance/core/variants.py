@@ -15,6 +15,7 @@ and a value the shell cut at a space (``key=[1,`` from an unquoted ``key=[1, 2, 
 """
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -50,6 +51,25 @@ def _toml(text: str):
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return _NOT_TOML
+
+
+def toml_value(value) -> str:
+    """``value`` (a bool, number, string or list of them) written as a TOML value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)  # Python's int and finite float reprs are valid TOML
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in value) + "]"
+    return json.dumps(str(value))  # a JSON string is a TOML basic string
+
+
+def setting_text(value) -> str:
+    """``value`` as ``--set`` and ``--variant`` read it back (``parse_value``): a plain word
+    bare (``curves=varied``), anything else as TOML."""
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][\w.-]*", value) and value not in ("true", "false"):
+        return value
+    return toml_value(value)
 
 
 def parse_value(text: str):
