@@ -5,6 +5,7 @@ standard errors from the line the verdict draws, so another seed would give the 
 (the margins are stated at each test).
 """
 import re
+import shlex
 
 import numpy as np
 import polars as pl
@@ -170,8 +171,9 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     assert "--players 4" in command and "-s random" in command
     # it aims at a planted finding: the hand without the 1 or without the 15
     assert re.search(r"--variant 'no(1:hand=\[2,3,4,5,15\]|15:hand=\[1,2,3,4,5\])'", command), command
-    args = [a.strip("'") for a in command.split()[1:]] + ["--games", "500", "--out",
-                                                          str(tmp_path / "cmp"), "-q"]
+    # ... on the run's own rules: its hand and reward order, as a shell reads them
+    assert "--set 'hand=[1, 2, 3, 4, 5, 15]' --set reward_order=highest_first" in command, command
+    args = shlex.split(command)[1:] + ["--games", "500", "--out", str(tmp_path / "cmp"), "-q"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
 
@@ -196,7 +198,6 @@ def test_try_next_proposes_the_games_levers_on_the_runs_own_rules_and_runs(study
     its decks with --set curves=varied --set deck_pool=72: without them the comparison would
     play other decks), and the printed command runs (here on fewer games)."""
     import json
-    import shlex
     from pathlib import Path
 
     from typer.testing import CliRunner
