@@ -526,8 +526,8 @@ def compare(
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option(
-        "--set", help="Rules setting KEY=VALUE every variant starts from (a study's conditions, e.g. "
-        "--set curves=varied); a variant's own setting of the key replaces it. Repeatable.")] = None,
+        "--set", help="Rules setting KEY=VALUE every variant starts from (a study's conditions: the "
+        "settings its run used); a variant's own setting of the key replaces it. Repeatable.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for comparison.json, report.md, report.html. Default: runs/compare-GAME-TIMESTAMP.")] = None,
     alpha: Annotated[float, typer.Option(help="Significance level (after correction).")] = 0.05,
@@ -924,11 +924,11 @@ def plan(
         help="SD of per-game paired differences from a pilot `balance compare` (for CRN designs; "
         "--pilot DIR reads each row's from the pilot itself).")] = None,
     sides: Annotated[Optional[int], typer.Option(
-        help="Also size the report's side verdict: how many sides its table tests (Smash Up: 8 "
-        "factions or 28 faction pairs; ZENONZARD: 45 Force pairs).")] = None,
+        help="Also size the report's side verdict: how many sides one of its side tables tests "
+        "(the sides a seat can play as; docs/POWER.md works an example).")] = None,
     per_seat: Annotated[int, typer.Option(
-        help="With --sides: how many of them each seat holds in a game (Smash Up: 2 factions, 1 "
-        "pair; ZENONZARD: 1 Force pair).")] = 1,
+        help="With --sides: how many of them each seat holds in a game (a seat playing two of the "
+        "table's sides at once holds 2).")] = 1,
     pilot: Annotated[Optional[Path], typer.Option(
         help="Plan the same `balance compare` from a pilot run of it (its --out directory): the "
         "games each tested row needs, with the pilot's own noise. Takes --effect, --power and "
@@ -959,10 +959,10 @@ def plan(
     comparison (often many times fewer games).
 
     a side edge (with --sides): games per player count for the side verdict
-    of a game with sides drawn at random (factions, faction pairs, Force
-    pairs) to catch one side whose seats win --effect more or less than the
-    average seat: an exact binomial test per side, Holm over every side and
-    player count, so sized at alpha / (sides x family).
+    of a game whose seats play sides drawn at random, to catch one side
+    whose seats win --effect more or less than the average seat: an exact
+    binomial test per side, Holm over every side and player count, so sized
+    at alpha / (sides x family).
 
     from a pilot (with --pilot DIR, instead of the lines above): for each
     tested row of a small `balance compare`, the games per variant the same

@@ -245,8 +245,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. common: rule settings every variant starts from
-    (a study's conditions, such as the decks a run drew: ``--set``); a variant's own setting
-    of the same key replaces it. Returns every metric's baseline, variant, paired
+    (a study's conditions, the settings its run used: ``--set``); a variant's own setting of
+    the same key replaces it. Returns every metric's baseline, variant, paired
     difference with CI, p-value adjusted over all tested metrics and variants (Holm or
     Benjamini-Hochberg) and ``significant``; ``seat_shift`` tests every seat at once;
     ``seat_gap`` and ``seat_imbalance`` describe (no test). Metrics are summed as exact

@@ -691,10 +691,10 @@ def games_for_side_edge(edge, players, sides, per_seat=1, family=1, power=0.9, a
     """Games at one player count for a report's side verdict to find one side ``edge`` away
     from the average seat's win rate with this power; returns (games, seat-games per side).
 
-    The verdict (``balance.analysis.sides.tested``): each of the ``sides`` names (factions,
-    pairs, Forces) is held by seats whose wins over their seat-games are tested against the
-    average seat's rate (1/players) by a two-sided exact binomial test, Holm over every side
-    and player count (sides * family rows). A side is found at least when its own p is below
+    The verdict (``balance.analysis.sides.tested``): each of the ``sides`` names (what a
+    seat plays as, drawn per game) is held by seats whose wins over their seat-games are
+    tested against the average seat's rate (1/players) by a two-sided exact binomial test,
+    Holm over every side and player count (sides * family rows). A side is found at least when its own p is below
     alpha / (sides * family) (Holm's first step), so the seat-games it needs are those of
     ``games_for_rate_edge`` at that level (the normal approximation of the exact test). With
     sides drawn uniformly at random and each seat holding ``per_seat`` of them, a game gives a

@@ -84,10 +84,10 @@ class Lever:
     """A rule change the game's designers try for one purpose, declared so a report's "What to
     try next" can propose it as a ready ``balance compare --variant NAME:SETTING``.
 
-    A lever is the game's knowledge of which rules act on what (the life total on the first
-    player's tempo), not a measured claim: the proposed comparison measures it. name: the
-    variant's name (a word); setting: ``key=value;key=value`` over the game's rules;
-    acts_on: one of LEVER_TARGETS; what: the change in words ("a player's life 24 instead of 12").
+    A lever is the game's knowledge of which rules act on what, not a measured claim: the
+    proposed comparison measures it. name: the variant's name (a word); setting:
+    ``key=value;key=value`` over the game's rules; acts_on: one of LEVER_TARGETS; what: the
+    change in words, as a designer reads it.
     """
 
     name: str
