@@ -365,11 +365,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "seat_confidence": seat_confidence(alpha, players),
         # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
         # rates (in pp, as its differences), a "value" as a number
-        "units": {**dict(zip(metric_names, metrics.units)),  # the seat rows only where seats compete
-                  **({name: "rate" for name in ("seat_shift", *DESCRIPTIVE)} if seat_columns else {}),
-                  **({"seat_distance": "pp"} if seat_columns else {}),
-                  **({"side_imbalance": "rate"} if sides else {}),
-                  **({"side_distance": "pp"} if sides and seat_columns else {})},
+        "units": {**dict(zip(metric_names, metrics.units)), **_row_units(seat_columns, sides)},
         "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
@@ -378,6 +374,17 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "any_different": bool(any_different),
     }
     return Comparison(report)
+
+
+def _row_units(seat_columns: int, sides: list) -> dict:
+    """The units of the rows summarize adds to the game's metrics: the seat rows only where
+    seats compete, the side rows only with sides (side_distance only in a competitive game)."""
+    units = {}
+    if seat_columns:
+        units |= {name: "rate" for name in ("seat_shift", *DESCRIPTIVE)} | {"seat_distance": "pp"}
+    if sides:
+        units |= {"side_imbalance": "rate"} | ({"side_distance": "pp"} if seat_columns else {})
+    return units
 
 
 class _Tally:
