@@ -610,27 +610,35 @@ def test_a_comparison_that_finds_nothing_says_what_it_could_have_found(tmp_path)
     assert "`same` vs `default`: **no significant difference** in any metric (3,000 games each)." in md
 
 
-def test_the_games_a_pilot_plans_find_the_planted_difference_with_the_power_asked():
-    """A 100,000-game pilot of the planted seat advantage (seat 0 +1.31 pp, its interval
-    +-0.10 pp) plans N games for its own difference at 90% power and Holm's first level. On
-    200 fresh comparisons of N games (other games of the same seed's stream), seat 0's paired
-    test rejects at that level in 0.82 to 0.98 of them: at a true power of 0.90 the count of
-    200 has sd 0.021, so the bounds are 3.8 sd away (a false failure about 1e-4; the pilot's
-    own error moves the power by about +-0.015)."""
+def planted_pilot_power(seed: int, reps: int = 200) -> tuple[int, float]:
+    """(N, share found): a 100,000-game pilot (seed 1) of the planted seat advantage plans N
+    games for its own seat-0 difference at 90% power and Holm's first level; the share of
+    ``reps`` fresh comparisons of N games (games after the pilot's, on ``seed``'s stream) in
+    which seat 0's paired test rejects at that level. scripts/plan_power.py runs it on more
+    seeds."""
     from balance.analysis.pilot import plan_from_pilot
 
     pilot = compare("avengers-cards", ["default", PLANTED], players=4, games=100_000, seed=1,
                     strategies=["random"]).report
     planned = plan_from_pilot(pilot, effect=None)
     n = next(r for r in planned["rows"] if r["metric"] == "win_share_seat0")["for_own"]
-    reps = 200
     _, _, _, engines = _setup("avengers-cards", ["default", PLANTED], 4, ["random"])
     metrics = compare_metrics([e.rules for e in engines], 4)
     first = 100_000  # after the pilot's games: fresh ones
-    a, b = (metrics.per_game(e.play(1, first, reps * n), e.rules)[:, 0] / metrics.scales[0] for e in engines)
+    a, b = (metrics.per_game(e.play(seed, first, reps * n), e.rules)[:, 0] / metrics.scales[0] for e in engines)
     d = (b - a).reshape(reps, n)
     test = stats.paired_mean_test(d.sum(axis=1), (d**2).sum(axis=1), n)
-    found = float(np.mean(np.asarray(test["pvalue"]) < planned["level"]))
+    return n, float(np.mean(np.asarray(test["pvalue"]) < planned["level"]))
+
+
+def test_the_games_a_pilot_plans_find_the_planted_difference_with_the_power_asked():
+    """A 100,000-game pilot of the planted seat advantage (seat 0 +1.31 pp, its interval
+    +-0.10 pp) plans N games for its own difference at 90% power and Holm's first level. On
+    200 fresh comparisons of N games, seat 0's paired test rejects at that level in 0.82 to
+    0.98 of them: at a true power of 0.90 the count of 200 has sd 0.021, so the bounds are 3.8
+    sd away (a false failure about 1e-4; the pilot's own error moves the power by about
+    +-0.015)."""
+    n, found = planted_pilot_power(seed=1)
     assert 0.82 <= found <= 0.98, (n, found)
 
 
