@@ -812,7 +812,8 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     if unchanged:
         parts += [f"; {act.format(_few(unchanged, item))} changed no game at all"]
     if quiet and found.height:
-        parts += [f"; {act.format(_few(quiet, item))} makes no detectable difference{_card_power(g, quiet, _it(quiet, item))}"]
+        parts += [f"; {act.format(_few(quiet, item))} makes no detectable difference"
+                  f"{_card_power(g, quiet, _it(quiet, item))}"]
     summary = (f". {found.height} of {g.height} {item}s change their seat's win rate detectably "
                f"(Holm over the run's {item} tests).")
     return (*parts, summary)
