@@ -66,14 +66,13 @@ def row_sd(report: dict, row: dict) -> float:
 
 def detectable_change(report: dict, row: dict, power: float = 0.9) -> float | None:
     """The change of a (non-fairness) tested row's metric that a comparison of this size finds
-    with ``power`` at Holm's first level alpha / m: (z_{1-a/(2m)} + z_power) sd / sqrt(n),
-    the inverse of the plan (``stats.detectable_difference``). None when the row's games
-    were identical (no noise to scale)."""
-    sd = row_sd(report, row)
-    if not sd > 0:
+    with ``power`` at Holm's first level alpha / m: (z_{1-a/(2m)} + z_power) se, from the
+    row's own interval (``stats.detectable_from_interval``, the inverse of the plan). None
+    when the row's games were identical (no noise to scale)."""
+    if not row["hi"] > row["lo"]:
         return None
-    return stats.detectable_difference(int(row["games"]), None, power, report["alpha"] / family(report),
-                                       paired_sd=sd)
+    return stats.detectable_from_interval(row["lo"], row["hi"], report["confidence"], power,
+                                          report["alpha"] / family(report))
 
 
 def _games(effect: float, sd: float, power: float, level: float) -> int | None:
