@@ -446,21 +446,72 @@ def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
     z_crit = _z(confidence)
     means = np.asarray(means, np.float64)
     cross = np.asarray(cross, np.float64)
-    m = _check_int("n", n, 2)
-    k = means.size
-    players = k // 2
-    if k != 2 * players or players < 1 or cross.shape != (k, k):
-        raise BalanceError(f"means has {k} entries and cross shape {cross.shape}; allowed: 2P means "
-                           "and a 2P x 2P matrix")
-    cov = (cross - np.outer(means, means)) * (m / (m - 1)) / m  # covariance of the means
-    a, b = slice(0, players), slice(players, k)
+    cov = _covariance_of_means(means, cross, _check_int("n", n, 2))
+    players = means.size // 2
+    a, b = slice(0, players), slice(players, 2 * players)
     if target is None:  # each variant's own average is fair: centre both (x = H m, C -> H C H)
         centre = np.eye(players) - 1.0 / players
         both = np.kron(np.eye(2), centre)
-        cov = both @ cov @ both
-        x_a, x_b = centre @ means[a], centre @ means[b]
-    else:
-        x_a, x_b = means[a] - target, means[b] - target
+        return _distance_change(centre @ means[a], centre @ means[b], both @ cov @ both, z_crit)
+    return _distance_change(means[a] - target, means[b] - target, cov, z_crit)
+
+
+# The relative test's floor: the average's coefficient of variation, se(t) / t, at most this
+# (about 25 wins of a team). Below it the ratio's noise is no longer small: at about 6 team wins
+# in 20,000 games the test called equally unequal heroes "less fair" 6% of the time at alpha
+# 0.05, at 13 wins 1% (tests/test_compare.py, scripts/fairness_calibration.py).
+RELATIVE_MAX_CV = 0.2
+
+
+def paired_relative_fairness_test(means, cross, n, confidence=0.95) -> dict | None:
+    """Are the sides of variant B nearer their average than those of A, relative to it, on the
+    same (paired) games? For a cooperative game's heroes, whose average (the team's win rate)
+    moves with the game's difficulty: a rule that halves every hero's rate leaves them exactly
+    as unequal, and this test calls it no change.
+
+    means, cross, n: as ``paired_fairness_test`` (P sides' rate estimates under A, then B).
+    Each variant's rates h (float64[P]) become relative deviations r = h / mean(h) - 1, and
+    U = sum r^2 (less its noise) is the squared relative distance; its change is tested as in
+    ``paired_fairness_test`` (target 0), with the covariance of r from the delta method:
+    C -> J C J' per block, J = I / t - h 1' / (P t^2), t = mean(h). The mean's own noise is in
+    J (1' J = 0: r sums to 0 exactly); the ratio's second-order bias is a factor of about
+    1 + 2 CV(t)^2 on U, small while CV(t) = se(t) / t is at most ``RELATIVE_MAX_CV``.
+    Calibrated by simulation in tests/test_compare.py and scripts/fairness_calibration.py (a
+    harder game with the same relative spread; heroes' strengths reversed).
+
+    Returns the same dict, or None when a variant's average is too uncertain to be relative
+    to: t = 0 (its sides never won) or CV(t) > RELATIVE_MAX_CV (too few wins).
+    """
+    z_crit = _z(confidence)
+    means = np.asarray(means, np.float64)
+    cov = _covariance_of_means(means, np.asarray(cross, np.float64), _check_int("n", n, 2))
+    players = means.size // 2
+    t = means.reshape(2, players).mean(axis=1)
+    se_t = np.sqrt([cov[v, v].sum() for v in (slice(0, players), slice(players, 2 * players))]) / players
+    if not (t > 0).all() or (se_t > RELATIVE_MAX_CV * t).any():
+        return None
+    jac = [np.eye(players) / t_v - np.outer(h, np.ones(players)) / (players * t_v**2)
+           for t_v, h in zip(t, means.reshape(2, players))]
+    both = np.block([[jac[0], np.zeros_like(jac[0])], [np.zeros_like(jac[1]), jac[1]]])
+    relative = means.reshape(2, players) / t[:, None] - 1
+    return _distance_change(relative[0], relative[1], both @ cov @ both.T, z_crit)
+
+
+def _covariance_of_means(means: np.ndarray, cross: np.ndarray, n: int) -> np.ndarray:
+    """The covariance float64[2P, 2P] of the 2P means, from their per-game second moments
+    ``cross`` over n games (validated: 2P means and a 2P x 2P matrix)."""
+    k = means.size
+    if k % 2 or k < 2 or cross.shape != (k, k):
+        raise BalanceError(f"means has {k} entries and cross shape {cross.shape}; allowed: 2P means "
+                           "and a 2P x 2P matrix")
+    return (cross - np.outer(means, means)) * (n / (n - 1)) / n
+
+
+def _distance_change(x_a: np.ndarray, x_b: np.ndarray, cov: np.ndarray, z_crit: float) -> dict:
+    """The test of ``paired_fairness_test`` on the deviations from fair x_a, x_b (float64[P]
+    each) with their covariance ``cov`` (float64[2P, 2P], A's then B's)."""
+    players = x_a.size
+    a, b = slice(0, players), slice(players, 2 * players)
     v_a, v_b = np.diag(cov)[a], np.diag(cov)[b]
     u_a = float((x_a**2 - v_a).sum())
     u_b = float((x_b**2 - v_b).sum())
