@@ -622,13 +622,16 @@ def _print_comparison(report: dict, out: Path) -> None:
     significant = [r for r in report["results"] if r["significant"]]
     sides = (report.get("sides") or {}).get("metrics", ())
     # the fairness tests, in words, seats first
-    distances = {"seat_distance": "the seats", "side_distance": f"the {(report.get('sides') or {}).get('label')}"}
+    label = f"the {(report.get('sides') or {}).get('label')}"
+    distances = {"seat_distance": ("the seats", "from fair", " pp"),
+                 "side_distance": (label, "from their average", " pp"),
+                 "side_relative_distance": (label, "from their average, relative to it,", "%")}
     for variant in dict.fromkeys(r["variant"] for r in significant):
         rows = [r for r in significant if r["variant"] == variant]
         for r in sorted((r for r in rows if r["metric"] in distances), key=lambda r: r["metric"] != "seat_distance"):
-            typer.echo(f"  {variant}: {distances[r['metric']]} {'fairer' if r['difference'] < 0 else 'less fair'}: "
-                       f"distance from {'fair' if r['metric'] == 'seat_distance' else 'their average'} "
-                       f"{100 * r['baseline']:.2f} -> {100 * r['value']:.2f} pp ({level(report)} CI "
+            who, where, unit = distances[r["metric"]]
+            typer.echo(f"  {variant}: {who} {'fairer' if r['difference'] < 0 else 'less fair'}: distance {where} "
+                       f"{100 * r['baseline']:.2f}{unit} -> {100 * r['value']:.2f}{unit} ({level(report)} CI "
                        f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f} pp, adjusted p = {r['p_adjusted']:.2g})")
         for r in (r for r in rows if r["metric"] not in sides and r["metric"] not in distances):  # sides: below
             where = f" (seat {r['seat']})" if r.get("seat") is not None else ""

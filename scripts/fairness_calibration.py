@@ -8,9 +8,14 @@ both from tests/test_compare.py) and compare's own ``summarize``:
 - seat_distance where the variant is exactly as unfair as the baseline (the edge moved to
   another seat) and where both are fair; its power at 55/45 -> 53/47 on 20,000 games;
 - side_distance where the sides are exactly as spread (strengths reversed) and where every
-  side is equal; its power at strengths 2, 1, 1, 0.5 -> 1.4, 1, 1, 0.7.
+  side is equal; its power at strengths 2, 1, 1, 0.5 -> 1.4, 1, 1, 0.7;
+- side_relative_distance (a cooperative game's heroes, ``coop_rows``: 4 heroes, teams of 2)
+  where the heroes are exactly as unequal relative to the team's rate (a harder game: every
+  rate halved; strengths reversed), where every hero is equal, and with few team wins (8
+  heroes, teams of 4, 20,000 games, the variant's team winning about 14 games: untested below
+  the floor, stats.RELATIVE_MAX_CV); its power at strengths 2, 1.2, 1, 0.6 -> 1.6, 1.2, 1, 0.8.
 
-Usage: python scripts/fairness_calibration.py [--reps 4000]   (about two minutes)
+Usage: python scripts/fairness_calibration.py [--reps 4000]   (about four minutes)
 """
 from __future__ import annotations
 
@@ -23,10 +28,12 @@ import numpy as np
 root = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(root), str(root / "tests")]
 
-from test_compare import coupled_wins, seat_rows, side_rows  # noqa: E402
+from test_compare import HEROES, coop_rows, coupled_wins, seat_rows, side_rows  # noqa: E402
 
 SEATS = [((0.6, 0.4), (0.4, 0.6)), ((0.31, 0.23, 0.23, 0.23), (0.23, 0.31, 0.23, 0.23)),
          ((0.5, 0.5), (0.5, 0.5)), ((0.25,) * 4, (0.25,) * 4)]
+COOP = [(0.2, HEROES, 0.1, HEROES), (0.2, HEROES, 0.2, HEROES[::-1]), (0.2, (1,) * 4, 0.1, (1,) * 4),
+        (0.03, HEROES, 0.015, HEROES)]
 SIDES = [((2, 1, 1, 0.5), (0.5, 1, 1, 2)), ((1.5, 1.2, 1, 0.8), (0.8, 1, 1.2, 1.5)), ((1,) * 4, (1,) * 4)]
 
 
@@ -61,6 +68,26 @@ def main() -> None:
     rows = [side_rows(rng, 4_000, (2, 1, 1, 0.5), (1.4, 1, 1, 0.7))["side_distance"] for _ in range(200)]
     print("  side_distance strengths (2, 1, 1, 0.5) -> (1.4, 1, 1, 0.7), 200 comparisons: "
           "fairer {:.1%}, less fair {:.1%}".format(*called(rows)))
+    for base, strengths, other_base, other in COOP:
+        rng = np.random.default_rng(35)
+        rows = [coop_rows(rng, 4_000, base, strengths, other_base, other)["side_relative_distance"]
+                for _ in range(reps)]
+        print(f"  side_relative_distance base {base} strengths {strengths} -> base {other_base} {other}: "
+              f"fired in {fired(rows):.2%}")
+    rng = np.random.default_rng(36)
+    rows = [coop_rows(rng, 4_000, 0.2, HEROES, 0.2, (1.6, 1.2, 1, 0.8))["side_relative_distance"]
+            for _ in range(200)]
+    print(f"  side_relative_distance strengths {HEROES} -> (1.6, 1.2, 1, 0.8), 200 comparisons: "
+          "fairer {:.1%}, less fair {:.1%}".format(*called(rows)))
+    eight = (1.6, 1.4, 1.2, 1.1, 1.0, 0.9, 0.8, 0.6)
+    for other_base in (0.0012, 0.0006):  # the variant's team wins about 25 and 13 of 20,000 games
+        rng = np.random.default_rng(37)
+        found = [coop_rows(rng, 20_000, 0.03, eight, other_base, eight, players=4).get("side_relative_distance")
+                 for _ in range(reps // 4)]
+        rows = [r for r in found if r is not None]
+        print(f"  side_relative_distance 8 heroes, base 0.03 -> {other_base} (a harder game, as unequal), "
+              f"{reps // 4:,} comparisons of 20,000 games: tested in {len(rows):,}"
+              + (f", fired in {fired(rows):.2%}" if rows else ""))
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ from balance.core.variants import load_variant_file, parse_setting
 # Rows that describe each variant without a test: no interval, no p-value, outside the
 # multiple-comparison family (side_imbalance too, for a game that measures its sides).
 DESCRIPTIVE = ("seat_gap", "seat_imbalance")
+# The fairness rows: a root-mean-square distance from fair of each variant, tested on its
+# square U (their rows keep U's change and standard error: u_change, u_se).
+FAIRNESS = ("seat_distance", "side_distance", "side_relative_distance")
 
 
 @dataclass(frozen=True)
@@ -81,15 +84,17 @@ def _var(total, total_sq, n):
 def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: float,
               players: int, sides: list[str] = (), moments: np.ndarray | None = None) -> list[dict]:
     """One dict per metric of ``names`` (the game's compare metrics, seats first), then with
-    ``sides`` (the metrics that are each side's win rate)
-    ``side_imbalance`` (a description) and, in a competitive game, ``side_distance`` (the
-    sides' fairness test); then, when ``players`` seat columns lead them (competitive games; 0
-    for cooperative ones), ``seat_shift`` and ``seat_distance`` (tests), ``seat_gap`` and
-    ``seat_imbalance`` (descriptions). Each: baseline and variant (``value``) means, the
-    paired difference with its CI and p-value (None for the descriptive rows), the variance
-    reduction of pairing, ``games`` (n) and ``seat`` (the seat a seat_shift row names, else
-    None). Sums are the metrics' scaled integers (``scales``); ``moments`` the per-game
-    second moments of the ``fairness_columns`` (``pair_moments``)."""
+    ``sides`` (the metrics that are each side's win rate) ``side_imbalance`` (a description)
+    and the sides' fairness test: ``side_distance`` in a competitive game,
+    ``side_relative_distance`` in a cooperative one (left out when a variant's team won too
+    few games, ``stats.paired_relative_fairness_test``); then, when ``players`` seat columns
+    lead them (competitive games; 0 for cooperative ones), ``seat_shift`` and
+    ``seat_distance`` (tests), ``seat_gap`` and ``seat_imbalance`` (descriptions). Each:
+    baseline and variant (``value``) means, the paired difference with its CI and p-value
+    (None for the descriptive rows), the variance reduction of pairing, ``games`` (n) and
+    ``seat`` (the seat a seat_shift row names, else None). Sums are the metrics' scaled
+    integers (``scales``); ``moments`` the per-game second moments of the
+    ``fairness_columns`` (``pair_moments``)."""
     n = sums.n
     rows = []
     for i, name in enumerate(names):
@@ -111,9 +116,14 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
     if sides:  # how far the sides' rates are from their average, relative to it (noise adds to it)
         rates = [np.array([r[key] for r in rows if r["metric"] in sides]) for key in ("baseline", "value")]
         rows.append(_described("side_imbalance", *rates, relative_spread, n))
+        side_cross = _block(cross, range(players, len(columns)))
         if players:  # the sides' average is the seats' (fixed): their distance from it is tested
-            rows.append(_distance_row("side_distance", *rates, _block(cross, range(players, len(columns))),
-                                      n, alpha, target=None))
+            test = stats.paired_fairness_test(np.concatenate(rates), side_cross, n, 1 - alpha, target=None)
+            rows.append(_distance_row("side_distance", test, len(sides), n))
+        else:  # the team's rate moves with the difficulty: the distance relative to it is tested
+            test = stats.paired_relative_fairness_test(np.concatenate(rates), side_cross, n, 1 - alpha)
+            if test is not None:  # None: a variant's team never won (no relative distance)
+                rows.append(_distance_row("side_relative_distance", test, len(sides), n))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
     return rows + _seat_rows(sums, scales[:players], alpha, rows[:players], _block(cross, range(players)))
@@ -171,7 +181,8 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
          "value": float(other[seat]), "difference": float(np.asarray(test["mean"])[seat]),
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
-        _distance_row("seat_distance", base, other, cross, n, alpha, target=fair),
+        _distance_row("seat_distance", stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha,
+                                                                  target=fair), players, n),
         _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
         _described("seat_imbalance", base, other, lambda rates: np.abs(rates - fair).sum(), n),
     ]
@@ -179,9 +190,8 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
 
 def fairness_columns(names: list[str], players: int, sides=()) -> list[int]:
     """The metric columns whose fairness compare tests (indices into ``names``): the P seats'
-    win shares, then each side's win rate; none in a cooperative game (no seats, and its sides'
-    average moves with the game's difficulty, so only their relative spread is described)."""
-    return [*range(players), *(names.index(side) for side in sides)] if players else []
+    win shares (none in a cooperative game), then each side's win rate."""
+    return [*range(players), *(names.index(side) for side in sides)]
 
 
 def pair_moments(base: np.ndarray, other: np.ndarray, columns: list[int]) -> np.ndarray:
@@ -202,16 +212,12 @@ def _block(cross: np.ndarray, index: range) -> np.ndarray:
     return cross[np.ix_(both, both)]
 
 
-def _distance_row(metric: str, base: np.ndarray, other: np.ndarray, cross: np.ndarray, n: int,
-                  alpha: float, target: float | None) -> dict:
-    """seat_distance or side_distance: the k rates' root-mean-square distance from fair of
-    each variant, sqrt(U / k) with U = sum (w - fair)^2 less its noise, fair ``target`` (1/P
-    for seats) or with None each variant's average of the k (sides), and whether it changed
-    (``stats.paired_fairness_test``). The test and its interval are on U; the interval is
-    shown on the distance scale at the baseline's U (the same map for both ends, so it
-    excludes 0 exactly when p < alpha)."""
-    k = base.size
-    test = stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha, target=target)
+def _distance_row(metric: str, test: dict, k: int, n: int) -> dict:
+    """A fairness row (``FAIRNESS``) from its ``test`` of k rates (``stats.paired_fairness_test``
+    or ``paired_relative_fairness_test``): each variant's root-mean-square distance from fair,
+    sqrt(U / k) with U the squared distance less its noise, and whether it changed. The test
+    and its interval are on U; the interval is shown on the distance scale at the baseline's
+    U (the same map for both ends, so it excludes 0 exactly when p < alpha)."""
 
     def distance(u):
         return math.sqrt(max(u, 0.0) / k)
@@ -378,12 +384,15 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
 
 def _row_units(seat_columns: int, sides: list) -> dict:
     """The units of the rows summarize adds to the game's metrics: the seat rows only where
-    seats compete, the side rows only with sides (side_distance only in a competitive game)."""
+    seats compete, the side rows only with sides (side_distance in a competitive game,
+    side_relative_distance in a cooperative one)."""
     units = {}
     if seat_columns:
         units |= {name: "rate" for name in ("seat_shift", *DESCRIPTIVE)} | {"seat_distance": "pp"}
     if sides:
-        units |= {"side_imbalance": "rate"} | ({"side_distance": "pp"} if seat_columns else {})
+        # a competitive game's sides in pp from their average; a cooperative game's relative to it
+        units |= {"side_imbalance": "rate"} | ({"side_distance": "pp"} if seat_columns
+                                               else {"side_relative_distance": "rate"})
     return units
 
 
@@ -437,8 +446,12 @@ class _Tally:
         if changed:
             raise BalanceError(f"the rules of variant {changed[0]} differ from those of the interrupted "
                                "comparison (was its file edited?); start again with --force")
+        moments = [np.array(m, np.int64) for m in data["moments"]]  # (JSON keeps no shape of 0 x 0)
+        if any(m.size != own.size for m, own in zip(moments, self.moments)):
+            raise BalanceError("the interrupted comparison kept other fairness columns (it was written by "
+                               "another version of balance); start again with --force")
         self.sums = [PairedSums.from_json(saved) for saved in data["sums"]]
-        self.moments = [np.array(m, np.int64).reshape(own.shape) for m, own in zip(data["moments"], self.moments)]
+        self.moments = [m.reshape(own.shape) for m, own in zip(moments, self.moments)]
         self.decisions.update(data["decisions"])
         for name, test in self.tests.items():
             test.llr = float(data["tests"][name]["llr"])
@@ -565,6 +578,14 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                          "side's win rate): are the sides nearer their average, the same test as "
                          "seat_distance with each variant's own average of the sides as fair "
                          "(it is fixed by the seats' shares, 1/players, save capped games)",
+        "side_relative_distance": "in a cooperative game whose sides are measured one by one (each "
+                                  "hero's team win rate): are the sides nearer their average relative "
+                                  "to it, sqrt(U / sides) with U = sum of (rate / average - 1)^2 less "
+                                  "the part noise adds; the same test as seat_distance, with the "
+                                  "covariance of the relative rates from the delta method (the "
+                                  "average's own noise included). Relative, because the average is the "
+                                  "team's win rate, which every rule of difficulty moves: halving every "
+                                  "side's rate leaves them exactly as unequal",
         "seat_gap": "best minus worst seat win rate of each variant; descriptive (no test): noise "
                     "alone makes it positive, and more so the noisier the seats, so a variant that "
                     "only changes how often games tie moves it with every seat fair; seat_shift "

@@ -120,11 +120,12 @@ def _fairness(distance: dict) -> str:
 
 
 def _distance_words(report: dict, distance: dict) -> tuple:
-    """'11.36 pp → 6.96 pp (-4.39 pp, 95% CI ..., Holm-adjusted p ...)' of a distance row."""
+    """'11.36 pp → 6.96 pp (-4.39 pp, 95% CI ..., Holm-adjusted p ...)' of a distance row (a
+    relative distance in %)."""
     metric = distance["metric"]
     test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
             else "")
-    return (f"{pp(distance['baseline'])} → {pp(distance['value'])} "
+    return (f"{_value(report, metric, distance['baseline'])} → {_value(report, metric, distance['value'])} "
             f"({_diff(report, metric, distance['difference'])}, {level(report)} CI "
             f"{_interval(report, distance)}{test})",)
 
@@ -170,9 +171,10 @@ def _fairer(imbalance: dict) -> str:
 
 def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The sides (e.g. factions) in words: the side whose win rate moved most, with its own
-    test; then, in a competitive game, whether the sides are nearer their average (the
-    side_distance test), else (a cooperative game, whose sides' average moves with its
-    difficulty) their descriptive relative spread."""
+    test; then whether the sides are nearer their average: the side_distance test in a
+    competitive game, the side_relative_distance test in a cooperative one (whose sides'
+    average moves with its difficulty), else (a team that won too few games to test) their
+    descriptive relative spread."""
     label, names = report["sides"]["label"], report["sides"]["metrics"]
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
     test = (f", {_adjusted(report)} {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
@@ -182,15 +184,17 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
             f"({_diff(report, metric, moved['difference'])}, {level(report)} CI "
             f"{_interval(report, moved)}{test}); ")
-    distance = next((r for r in rows if r["metric"] == "side_distance"), None)
+    distance = next((r for r in rows if r["metric"] in ("side_distance", "side_relative_distance")), None)
     if distance is not None:
-        return head + (Strong(_fairness(distance)), f": the {label}' distance from their average ",
+        relative = ", relative to it," if distance["metric"] == "side_relative_distance" else ""
+        return head + (Strong(_fairness(distance)), f": the {label}' distance from their average{relative} ",
                        *_distance_words(report, distance), ".")
     imbalance = _row(rows, "side_imbalance")
     return head + (f"the {label}' mean distance from their average, relative to it, "
                    f"{_value(report, 'side_imbalance', imbalance['baseline'])} → "
                    f"{_value(report, 'side_imbalance', imbalance['value'])} ({_fairer(imbalance)} as "
-                   "measured; descriptive, noise adds to it).",)
+                   "measured; descriptive, noise adds to it; not tested: a variant's team won too few "
+                   "games, about 25 or fewer, to be relative to).",)
 
 
 def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tuple:
@@ -274,18 +278,23 @@ def results_section(report: dict, figure: Path) -> Section:
               _diff(report, r["metric"], r["difference"]), _interval(report, r),
               pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
               _reduction(r["variance_reduction"])] for r in rows]))
+    label = (report.get("sides") or {}).get("label")
+    sides = (f"side_imbalance, the {label}' mean distance from their average, relative to it, "
+             "describes each variant (no test); " + (
+                 "side_distance: the root-mean-square distance of the sides from their average "
+                 "(noise taken out), tested." if _has_seat_rows(report) else
+                 "side_relative_distance: their root-mean-square distance from their average, "
+                 "relative to it (noise taken out), tested, so a harder game that leaves them as "
+                 "unequal is no change.")) if label else ""
     if _has_seat_rows(report):
         blocks.append(Para((
             f"seat_shift: the seat whose win rate moved most (largest |z|), with a "
             f"{100 * report.get('seat_confidence', report['confidence']):.2f}% interval so that the "
             f"intervals of all seats hold together with {confidence} confidence; seat_distance: the "
             "seats' root-mean-square distance from fair (noise taken out), tested; seat_gap and "
-            "seat_imbalance describe each variant (no test)"
-            + (f"; so does side_imbalance, the {report['sides']['label']}' mean distance from their "
-               "average, relative to it"
-               + ("; side_distance: the root-mean-square distance of the sides from their average "
-                  "(noise taken out), tested." if _has_seat_rows(report) else ".")
-               if report.get("sides") else "."),)))
+            "seat_imbalance describe each variant (no test). " + sides,)))
+    elif sides:
+        blocks.append(Para((sides,)))
     seat0 = [r for r in report["results"] if r["metric"] == "win_share_seat0"
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:
@@ -330,12 +339,16 @@ def methods(report: dict) -> Section:
            ("Seat gap: ", m["seat_gap"], "."),
            ("Seat imbalance: ", m["seat_imbalance"], ".")] if seats else
           [("Seats: a cooperative game gives every seat the team's result, so there is no seat "
-            "test; the team's win is the first metric.",)]),
+            "test; the team's win is the first metric.",),
+           *([("Side relative distance: ", m["side_relative_distance"], ".")]
+             if "side_relative_distance" in m and report.get("sides") else [])]),
         ("Variance reduction: ", m["variance_reduction"], "."),
         (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
          + (", seat_shift, seat_distance and, with sides, side_distance) of every variant; seat_gap, "
             "seat_imbalance and side_imbalance are not tests. "
-            if seats else ") of every variant. ")
+            if seats else (", and side_relative_distance) of every variant; side_imbalance is not a test. "
+                           if any(r["metric"] == "side_relative_distance" for r in report["results"])
+                           else ") of every variant. "))
          + f"Significant means adjusted p < {report['alpha']}.",),
     ]
     if "sequential" in m:

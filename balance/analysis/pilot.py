@@ -12,7 +12,7 @@ be run tests the same rows): a row whose own p is below it is significant whatev
 show, so the figures are the games at which each difference is found with at least the power
 asked (Holm can only add to it).
 
-The fairness rows (seat_distance, side_distance) are tested on the squared distance U:
+The fairness rows (``compare.FAIRNESS``) are tested on the squared distance U:
 comparison.json keeps their tested change ``u_change`` and its standard error ``u_se``, and
 the same formula sizes them for the change the pilot saw (an effect in pp of distance has no
 one meaning in U, so they get no --effect figure).
@@ -24,6 +24,7 @@ import math
 from pathlib import Path
 
 from balance.analysis import stats
+from balance.analysis.compare import FAIRNESS
 from balance.core.errors import BalanceError
 
 # Tested rows planned otherwise: seat_shift is one test over every seat at once, whose seats'
@@ -56,7 +57,7 @@ def row_sd(report: dict, row: dict) -> float:
     """The per-game sd of a tested row's paired differences, read back from its interval
     (half-width z sd / sqrt(n)); of U for a fairness row (its ``u_se``)."""
     n = int(row["games"])
-    if report["units"].get(row["metric"]) == "pp":
+    if row["metric"] in FAIRNESS:
         if "u_se" not in row:
             raise BalanceError(f"the pilot's {row['metric']} row predates planning (no u_se): run the "
                                "pilot again with this version")
@@ -108,11 +109,12 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
             continue
         unit = report["units"].get(r["metric"], "value")
         sd = row_sd(report, r)
-        own = float(r["u_change"] if unit == "pp" else r["difference"])  # a fairness row's test is on U
+        fairness = r["metric"] in FAIRNESS  # tested on U: sized on its change, and for no --effect
+        own = float(r["u_change"] if fairness else r["difference"])
         rows.append({
             "variant": r["variant"], "metric": r["metric"], "unit": unit, "games": int(r["games"]),
             "difference": r["difference"], "lo": r["lo"], "hi": r["hi"], "sd": sd,
-            "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect else None,
+            "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect and not fairness else None,
             "for_own": _games(own, sd, power, level),
         })
     return {"family": m, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows}
