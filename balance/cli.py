@@ -281,11 +281,8 @@ def simulate(
 
         overrides = parse_overrides(set_)
         if resume is not None:
-            if out is not None and out != resume:
-                fail(f"--out {out} and --resume {resume} name different directories")
-            saved = resume_arguments(resume)
-            if saved["game"] != game:
-                fail(f"--resume {resume} holds a run of {saved['game']!r}, not {game!r}")
+            saved = resume_arguments(_resume_dir(resume, out))
+            _same_game(resume, "run", saved["game"], game)
             out = resume
             counts = saved["players"] if counts is None else counts
             n_games = saved["games"] if n_games is None else n_games
@@ -352,19 +349,29 @@ def _options(ctx: typer.Context, command: str, game: str, names: tuple[str, ...]
     options = {long[name]: ctx.params[name] for name in names}
     if resume is None:
         return options, out or _default_out(command, game)
-    if out is not None and out != resume:
-        fail(f"--out {out} and --resume {resume} name different directories")
     try:
-        saved_game, saved = saved_options(command, resume)
+        saved_game, saved = saved_options(command, _resume_dir(resume, out))
     except BalanceError as e:
         fail(str(e))
-    if saved_game != game:
-        fail(f"--resume {resume} holds a {command} of {saved_game!r}, not {game!r}")
+    _same_game(resume, command, saved_game, game)
     for name in names:  # by name: typer vendors its own copy of click's ParameterSource
         source = getattr(ctx.get_parameter_source(name), "name", "DEFAULT")
         if source not in ("COMMANDLINE", "ENVIRONMENT") and long[name] in saved:
             options[long[name]] = saved[long[name]]
     return options, resume
+
+
+def _resume_dir(resume: Path, out: Optional[Path]) -> Path:
+    """The directory --resume continues; --out may repeat it, not name another."""
+    if out is not None and out != resume:
+        fail(f"--out {out} and --resume {resume} name different directories")
+    return resume
+
+
+def _same_game(resume: Path, what: str, saved: str, game: str) -> None:
+    """--resume continues only the game it was started on."""
+    if saved != game:
+        fail(f"--resume {resume} holds a {what} of {saved!r}, not {game!r}")
 
 
 def _run_study(command: str, game: str, options: dict, out: Path, force: bool, resume: bool, quiet: bool,
@@ -707,11 +714,8 @@ def tune(
     try:
         overrides = parse_overrides(set_)
         if resume is not None:  # what was not given is the interrupted tuning's
-            if out is not None and out != resume:
-                fail(f"--out {out} and --resume {resume} name different directories")
-            saved = saved_arguments(resume)
-            if saved["game"] != game:
-                fail(f"--resume {resume} holds a tuning of {saved['game']!r}, not {game!r}")
+            saved = saved_arguments(_resume_dir(resume, out))
+            _same_game(resume, "tuning", saved["game"], game)
             out, overrides = resume, overrides or saved["overrides"]
             strategy = saved["strategy"] if strategy is None else strategy
             players = saved["players"] if players is None else players

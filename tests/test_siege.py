@@ -414,6 +414,10 @@ def test_an_interrupted_run_with_given_sides_resumes_with_them(tmp_path):
         balance.simulate("siege", out=out, on_progress=stop, **kwargs)
     saved = resume_arguments(out)
     assert saved["sides"] == ["mage", "knight", "archer"] and saved["rotate"]
+    result, text = invoke("simulate", "avengers-cards", "--resume", out, "-q")
+    assert result.exit_code == 2 and "holds a run of 'siege', not 'avengers-cards'" in text, text
+    result, text = invoke("simulate", "siege", "--resume", out, "--out", tmp_path / "other", "-q")
+    assert result.exit_code == 2 and "name different directories" in text, text
     result, text = invoke("simulate", "siege", "--resume", out, "-q")
     assert result.exit_code == 0, text
     assert pl.read_parquet(out / "seats.parquet").equals(whole.seats)

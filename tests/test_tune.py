@@ -252,6 +252,10 @@ def test_cli_resume_takes_the_interrupted_tunings_options(tmp_path):
     _interrupted(out, after=1_200)
     r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--budget", "9999", "-q"])
     assert r.exit_code == 2 and "differs in generations" in r.output, r.output
+    r = CliRunner().invoke(app, ["tune", "zenonzard", "--resume", str(out), "-q"])
+    assert r.exit_code == 2 and f"holds a tuning of {GAME!r}, not 'zenonzard'" in r.output, r.output
+    r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--out", str(tmp_path / "u"), "-q"])
+    assert r.exit_code == 2 and "name different directories" in r.output, r.output
     r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "-q"])  # every option from it
     assert r.exit_code == 0, r.output
     assert parse_strategy(f"greedy:@{out}", CATALOGUE).to_dict()["params"] == whole.params
