@@ -138,7 +138,7 @@ class GameInfo:
     side: str | None = None
     tables: tuple[TableSpec, ...] = ()
     restrict_modes: tuple[tuple[str, str], ...] = ()
-    restrict_seat: str = "one seat, rotated over all seats in equal blocks of games"
+    restrict_seat: str = "one seat (rotated over all seats in equal blocks of games)"
     restrict_items: str = ""  # how --card names an item, in words
     # what restricted play does to an item, for verdict sentences: (gerund phrase with {} for
     # the item, past participle phrase), e.g. ("swapping {} for its stand-in", "swapped for its stand-in")
