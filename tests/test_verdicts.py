@@ -80,6 +80,47 @@ def test_cards_with_no_detectable_effect_say_what_the_run_would_have_found(playe
                          r"power\)", cards), cards
 
 
+def card_trials(rng, games: int, effects) -> pl.DataFrame:
+    """A synthetic ``card_strength`` table of one row per card (4 players): ``games`` paired
+    games in which denying the card brings its seat a win in 8% + effect/2 of games and takes
+    one away in 8% - effect/2 (``effects``: each card's change of the win rate), summed as
+    card_effects reads them."""
+    rows = []
+    for card, effect in enumerate(effects):
+        up, down = rng.multinomial(games, [0.08 + effect / 2, 0.08 - effect / 2, 0.84])[:2]
+        rows.append({"players": 4, "card": card, "when": "always", "games": games,
+                     "win_share_unrestricted": 0.25 * games, "win_share_restricted": 0.25 * games + up - down,
+                     "diff_sq_sum": float(up + down)})
+    return pl.DataFrame(rows)
+
+
+def test_a_card_of_the_detectable_size_is_found_with_the_power_the_verdict_states():
+    """Planted truth for "a change of X pp or more in any one of these cards would have been
+    found with 90% power": six cards of no effect give each card's ``detectable`` X; then in 400
+    runs of the same size one card changes its seat's win rate by exactly -X (the others by
+    nothing), and card_effects must find it (Holm-adjusted p < 0.05, negative) in at least
+    90% - 3 binomial SDs = 85.5% of them (false-failure rate < 0.0015 if its power is 0.9), and
+    never the wrong way; the other five cards, of no effect, in at most 5% + 3 SDs of their
+    tests. (Seeds 40, 41, 42: X = 1.13, 1.11, 1.12 pp, found in 89.3%, 90.3%, 91.8%; the
+    others in 0.65-1.0%.)"""
+    from balance.analysis import aggregate
+
+    rng = np.random.default_rng(40)
+    games = 20_000
+    size = float(aggregate.card_effects(card_trials(rng, games, [0.0] * 6))["detectable"].max())
+    assert 0.005 < size < 0.02, size  # about 1 pp: (z_{1-0.05/12} + z_0.9) sqrt(0.16 / 20,000)
+    found = wrong = false = 0
+    reps = 400
+    for _ in range(reps):
+        effects = aggregate.card_effects(card_trials(rng, games, [-size, 0, 0, 0, 0, 0])).sort("card")
+        hit = effects["p_adjusted"].to_numpy() < 0.05
+        found += hit[0] and effects["difference"][0] < 0
+        wrong += hit[0] and effects["difference"][0] > 0
+        false += hit[1:].sum()
+    assert found >= reps * (0.9 - 3 * np.sqrt(0.9 * 0.1 / reps)) and wrong == 0, (found, wrong)
+    assert false <= 5 * reps * (0.05 + 3 * np.sqrt(0.05 * 0.95 / (5 * reps))), false
+
+
 def test_a_card_no_seat_ever_plays_is_called_useless(tmp_path):
     """Two players, hand 1..9, four villains a battle: `lowest` plays its 1..4 and `highest`
     its 9..6 in every battle, so neither ever plays the 5. Denying it changes no game, by
