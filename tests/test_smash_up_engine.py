@@ -108,6 +108,24 @@ def test_swapped_cards_play_the_references_games():
         == [2, 6, 0] and sum(c.copies for c in cat.factions["Robots"]) == 20
 
 
+def test_seats_given_starting_vp_or_cards_play_the_references_games():
+    """start_vp and extra_cards (handicaps for the later seats) give each seat its VP and its
+    opening hand's cards in both engines: the same games (winner, length, final VP); a seat
+    that starts 14 VP ahead ends every game with at least 14."""
+    _same_games_as_the_reference(2, "greedy", 8, 0, 8, start_vp=[0, 3])
+    _same_games_as_the_reference(4, "random", 9, 0, 8, start_vp=[0, 1, 2])
+    _same_games_as_the_reference(3, "greedy", 10, 0, 8, start_vp=[0, 2, 2, 5])  # seat 3's entry unused
+    _same_games_as_the_reference(2, "greedy", 11, 0, 8, extra_cards=[0, 2])
+    _same_games_as_the_reference(4, "greedy", 12, 0, 8, extra_cards=[0, 1, 1, 1], start_vp=[0, 0, 1, 1])
+    _same_games_as_the_reference(3, "random", 13, 0, 8, extra_cards=[3], mulligan=True)
+    g = Game(Rules(players=3, extra_cards=(0, 2), start_vp=(0, 0, 4), mulligan=False),
+             [("Aliens", "Ninjas"), ("Robots", "Wizards"), ("Pirates", "Zombies")], [Random()] * 3, 1, 0).setup()
+    assert [len(pl.hand) for pl in g.players] == [5, 7, 5] and [pl.vp for pl in g.players] == [0, 0, 4]
+    chunk = _engine(Rules.from_overrides({"players": 3, "start_vp": [0, 0, 14]}), "greedy").play(
+        seed=1, first_game=0, n_games=50)
+    assert (chunk.scores[:, 2] >= 14).all() and (chunk.scores[:, :2] < 14).any()
+
+
 def test_drawn_sides_never_share_a_faction_and_given_sides_are_kept():
     rules = Rules(players=4)
     chunk = _engine(rules, "random").play(seed=3, first_game=0, n_games=200)
@@ -328,7 +346,8 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     """`make report`'s Smash Up study, reported again from its committed tables: the Aliens are
     the strongest faction found (67.19% at 2 players against 50%, Holm p < 1e-6) and removing
     the Invader costs their seat most (23 pp), so "what to try next" swaps an Invader, and the
-    command it prints runs as printed (here on fewer games) and measures the Aliens."""
+    command it prints runs as printed (here on fewer games) and measures the Aliens. The
+    first seat's edge gets the next line: the game's seat levers, whose command runs too."""
     from pathlib import Path
 
     from balance.analysis.report import write_run_report
@@ -344,6 +363,19 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     assert result.exit_code == 0, result.output
     rows = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["results"]
     assert any(r["metric"] == "win_share_Aliens" for r in rows)
+    # the study also found a first-seat edge at every count (smallest p at 3 players): a second
+    # line compares the game's seat levers there, and its command runs too
+    lines = md.read_text().splitlines()
+    seats = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win most"))) + 1]
+    assert seats.startswith("- A seat is favoured at 3 players: compare the rulebook with the game's seat "
+                            "levers (sixth\\_card: every seat after the first draws a sixth card"), seats
+    args = shlex.split(re.search(r"`(balance compare [^`]+)`", seats).group(1))[1:]
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == [
+        "default", "sixth_card:extra_cards=[0, 1, 1, 1]", "one_vp:start_vp=[0, 1, 1, 1]"]
+    result = CliRunner().invoke(app, args + ["--games", "300", "--out", str(tmp_path / "seats"), "-q"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads((tmp_path / "seats" / "comparison.json").read_text())["results"]
+    assert {r["variant"] for r in rows if r["metric"] == "seat_distance"} == {"sixth_card", "one_vp"}
 
 
 def _tables_and_manifest(run):

@@ -578,7 +578,7 @@ def _verdict_tail(manifest: dict, a: Analysis) -> list:
                             "this run (checked).")))
     if a.strategies is not None:
         blocks += [Para(_strategy_heading(a.strategies)), Bullets(strategy_lines(a.strategies))]
-    return blocks + [Para((Strong("What to try next."),)), Bullets([try_next(manifest, a)])]
+    return blocks + [Para((Strong("What to try next."),)), Bullets(try_next(manifest, a))]
 
 
 def _team_verdict(manifest: dict, a: Analysis) -> Section:
@@ -915,21 +915,22 @@ def _run_settings(game, manifest: dict, run: dict) -> list[str]:
             if k != "players" and k in rulebook and as_json(v) != rulebook[k]]
 
 
-def try_next(manifest: dict, a: Analysis) -> tuple:
-    """A ready `balance compare` command aimed at the report's most decisive finding: the
-    game's own proposal, else the rules without the item that decides most, else the game's
-    levers for what was found (a seat edge; a cooperative game's difficulty), else a
-    placeholder for a rule change of the designer's. It plays the run's rules (--set)."""
+def try_next(manifest: dict, a: Analysis) -> list[tuple]:
+    """Ready `balance compare` commands, one bullet each. The first aims at the report's most
+    decisive finding: the game's own proposal, else the rules without the item that decides
+    most, else the game's levers for what was found (a seat edge; a cooperative game's
+    difficulty), else a placeholder for a rule change of the designer's. When a seat edge was
+    found and the first is about something else, a second compares the game's seat levers at
+    that edge's player count. Each plays the run's rules (--set)."""
     f = a.fairness
     edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None
              else pl.DataFrame())
-    runs = {run["players"]: run for run in manifest["runs"]}
+    edge_players = int(edges.row(int(edges["p_adjusted"].arg_min()), named=True)["players"]) if edges.height else None
     found = a.game_report.variant_hint(a.game) if a.game is not None else None
     if found is not None:  # the game's most decisive item (e.g. a card whose removal matters)
         players, card, why = found["players"], found["item"], found["why"]
-    elif edges.height:
-        top = edges.row(int(edges["p_adjusted"].arg_min()), named=True)
-        players, card = top["players"], None
+    elif edge_players is not None:
+        players, card = edge_players, None
         why = f"a seat is favoured at {players} players"
     elif a.team is not None:  # at the full table (the largest count), where the game is usually played
         team = a.team.rates.sort("players").row(-1, named=True)
@@ -939,28 +940,49 @@ def try_next(manifest: dict, a: Analysis) -> tuple:
     else:
         players, card = manifest["runs"][0]["players"], None
         why = "no seat edge or effect of the game's own was found"
-    run = runs.get(players, manifest["runs"][0])
+    run = {r["players"]: r for r in manifest["runs"]}.get(players, manifest["runs"][0])
     game = _declared(manifest["game"])
     key = game.restrictable_rule if game is not None else None  # the rules key listing what was denied
     items = run["rules"].get(key) if key else None
     # what the game's levers should act on, when the game proposes nothing of its own
     target = None if found is not None else "difficulty" if a.team is not None else "seats" if edges.height else None
-    levers = [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
     if found is not None and "variant" in found:  # the game's own ready variant
         variants, hint = [found["variant"]], found["hint"]
     elif card is not None and isinstance(items, list) and card in items:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
         hint = f"compare the rulebook with the {key} without the {card}"
-    elif levers:
-        variants = [lever.variant for lever in levers]
-        noun, measured = _LEVER_WORDS[target]
-        hint = (f"compare the rulebook with the game's {noun} ("
-                + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}")
+    elif _levers(game, target):
+        variants, hint = _lever_proposal(game, target)
     else:
         variants = ["mine:KEY=VALUE"]
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
-    seats = run["seatings"][0]["strategies"]
-    labels = [s["label"] for s in seats]
+    out = [_proposal(manifest, game, players, why, hint, variants)]
+    if target != "seats" and edge_players is not None and _levers(game, "seats"):
+        variants, hint = _lever_proposal(game, "seats")
+        out.append(_proposal(manifest, game, edge_players, f"a seat is favoured at {edge_players} players",
+                             hint, variants))
+    return out
+
+
+def _levers(game, target: str | None) -> list:
+    """The game's declared levers that act on ``target`` (none without a game or target)."""
+    return [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
+
+
+def _lever_proposal(game, target: str) -> tuple[list[str], str]:
+    """The variants of the game's levers for ``target`` and the words that propose them."""
+    levers = _levers(game, target)
+    noun, measured = _LEVER_WORDS[target]
+    return ([lever.variant for lever in levers],
+            f"compare the rulebook with the game's {noun} ("
+            + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}")
+
+
+def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str]) -> tuple:
+    """One "try next" bullet: why, what, and the ready command at ``players`` players with the
+    run's strategies, rules (--set), games and seed."""
+    run = {r["players"]: r for r in manifest["runs"]}.get(players, manifest["runs"][0])
+    labels = [s["label"] for s in run["seatings"][0]["strategies"]]
     strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
     settings = [w for setting in _run_settings(game, manifest, run) for w in ("--set", shlex.quote(setting))]

@@ -6,7 +6,7 @@ pair of distinct factions). The rules are ``rules/smash-up.md`` with every card 
 ``rules/smash-up-cards.md``; ``reference/`` is the plain-Python oracle, ``kernel/`` the numba
 engine that plays the same games.
 """
-from balance.core.game import CAPPED, GameInfo, Kind
+from balance.core.game import CAPPED, GameInfo, Kind, Lever
 
 from .tables import TABLES
 
@@ -28,6 +28,12 @@ GAME = GameInfo(
                      "(every copy)"),),
     restrict_seat="the seat whose faction pair holds the card, in every game where one does",
     restrict_items="a card name, optionally 'Faction: Card' (`balance cards smash-up` lists them)",
+    # handicaps for the seats that play later, the first seat's edge being its head start
+    levers=tuple(Lever(name, setting, "seats", what) for name, setting, what in (
+        ("sixth_card", "extra_cards=[0, 1, 1, 1]", "every seat after the first draws a sixth card for its "
+         "opening hand"),
+        ("one_vp", "start_vp=[0, 1, 1, 1]", "every seat after the first starts with 1 VP"),
+    )),
 )
 
 FINISHED = GAME.outcomes.index("finished")

@@ -29,6 +29,14 @@ DOCS: dict[str, tuple[str, str]] = {
     "action_plays": ("integer 0..5", "Free action plays each turn."),
     "hand_size": ("integer 1..20", "Cards drawn for the opening hand."),
     "mulligan": ("true or false", "A hand without a minion may be shown, discarded and redrawn once."),
+    "start_vp": (f"list of up to {MAX_PLAYERS} integers 0..vp_to_win-1, one per seat from seat 0",
+                 "VP each seat starts with: a handicap for the seats that play later. Seats not listed "
+                 "start with 0, and entries past the player count are unused, so one list serves every "
+                 "count: [0, 1, 1, 1] gives every seat after the first 1 VP."),
+    "extra_cards": (f"list of up to {MAX_PLAYERS} integers 0..10, one per seat from seat 0",
+                    "Cards each seat draws for its opening hand beyond hand_size (and again if it "
+                    "mulligans): a handicap for the seats that play later, read like start_vp: "
+                    "[0, 1, 1, 1] gives every seat after the first a sixth card."),
     "draw": ("integer 0..10", "Cards drawn at the end of each turn."),
     "hand_limit": ("integer 1..40", "Cards a player may keep after drawing; the rest are discarded."),
     "extra_bases": (f"integer 0..{BASES - MAX_PLAYERS}", "Bases in play = players + this (the rulebook: 1)."),
@@ -65,6 +73,8 @@ class Rules(RulesBase):
     action_plays: int = 1
     hand_size: int = 5
     mulligan: bool = True
+    start_vp: tuple[int, ...] = ()  # per seat from seat 0; seats past its end start with 0
+    extra_cards: tuple[int, ...] = ()  # the same, cards beyond hand_size in the opening hand
     draw: int = 2
     hand_limit: int = 10
     extra_bases: int = 1
@@ -88,6 +98,14 @@ class Rules(RulesBase):
         check_int("hand_limit", self.hand_limit, 1, 40)
         check_int("extra_bases", self.extra_bases, 0, BASES - MAX_PLAYERS)
         check_int("max_turns", self.max_turns, 1, 10_000)
+        for key, high in (("start_vp", self.vp_to_win - 1), ("extra_cards", 10)):
+            # start_vp below vp_to_win: a seat may not win before anyone plays
+            values = getattr(self, key)
+            if not isinstance(values, tuple) or len(values) > MAX_PLAYERS:
+                raise BalanceError(f"{key}={values!r}: give at most {MAX_PLAYERS} numbers, one per seat "
+                                   "from seat 0, e.g. [0, 1, 1, 1]")
+            for n in values:
+                check_int(key, n, 0, high)
         if self.players + self.extra_bases > BASES:
             raise BalanceError(f"players + extra_bases = {self.players + self.extra_bases} bases in play; "
                                f"allowed: at most the {BASES} bases of the core set")
@@ -112,3 +130,11 @@ class Rules(RulesBase):
     @property
     def bases_in_play(self) -> int:
         return self.players + self.extra_bases
+
+    def seat_start_vp(self, seat: int) -> int:
+        """The VP the seat starts with (``start_vp``, 0 past its end)."""
+        return self.start_vp[seat] if seat < len(self.start_vp) else 0
+
+    def opening_hand(self, seat: int) -> int:
+        """The cards the seat draws for its opening hand: hand_size plus its ``extra_cards``."""
+        return self.hand_size + (self.extra_cards[seat] if seat < len(self.extra_cards) else 0)

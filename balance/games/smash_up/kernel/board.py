@@ -37,7 +37,10 @@ from .tables import (
 # rules row
 R_PLAYERS, R_VP_TO_WIN, R_MINION_PLAYS, R_ACTION_PLAYS, R_HAND_SIZE, R_MULLIGAN, R_DRAW, \
     R_HAND_LIMIT, R_BASES_IN_PLAY, R_MAX_TURNS, R_TRICKSTERS_2012, R_BASES_2012, \
-    R_COLLECTOR_EXCL, R_TIGER_ANY, R_HOMEWORLD_EACH, R_MODE, R_N = range(17)
+    R_COLLECTOR_EXCL, R_TIGER_ANY, R_HOMEWORLD_EACH, R_MODE, R_START_VP = range(17)
+# R_START_VP + seat: the VP the seat starts with; R_OPENING_HAND + seat: its opening hand's cards
+R_OPENING_HAND = R_START_VP + MAX_PLAYERS
+R_N = R_OPENING_HAND + MAX_PLAYERS
 # R_COLLECTOR_EXCL, R_TIGER_ANY, R_HOMEWORLD_EACH: the rules switches, kept in the row as the
 # run's rules; no kernel code reads them (a switch selects a card's or base's data program)
 # R_MODE: which abilities the kernel runs (both in every real run; the tests switch them off to

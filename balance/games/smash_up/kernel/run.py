@@ -38,7 +38,9 @@ def rules_row(rules, mode=MODE_BASES | MODE_CARDS) -> np.ndarray:
                      rules.hand_size, int(rules.mulligan), rules.draw, rules.hand_limit,
                      rules.bases_in_play, rules.max_turns, int(rules.tricksters == "2012"),
                      int(rules.trickster_bases == "2012"), int(rules.collector_excludes_collectors),
-                     int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time), mode], np.int64)
+                     int(rules.tiger_assassin_any_base), int(rules.homeworld_each_time), mode,
+                     *(rules.seat_start_vp(p) for p in range(MAX_PLAYERS)),
+                     *(rules.opening_hand(p) for p in range(MAX_PLAYERS))], np.int64)
 
 
 def state_dtype() -> np.dtype:

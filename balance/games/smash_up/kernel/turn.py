@@ -19,8 +19,8 @@ from .layout import unpack
 from .bases import after_scoring, scoring_vp
 from .baseline import minion_key, place
 from .board import (
-    MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_HAND_SIZE, R_MAX_TURNS, R_MULLIGAN,
-    R_PLAYERS, R_VP_TO_WIN, active,
+    MODE_BASES, MODE_CARDS, R_MODE, R_DRAW, use_grant, R_HAND_LIMIT, R_MAX_TURNS, R_MULLIGAN,
+    R_OPENING_HAND, R_PLAYERS, R_START_VP, R_VP_TO_WIN, active,
     can_play_actions, discard_attached, discard_choice, draw, is_action_card, is_minion_card,
     insert_sorted, leave, pick, places, pop, position, push, remove, shuffle, to_discard, vp_now,
     CNT_N, breakpoint_of, power_counts, slot_power,
@@ -102,19 +102,21 @@ def setup(st, deck_defs):
         ss[s, S_BASE] = pop(lst, ln, L_BDECK)
         stats[O_BASE + ss[s, S_BASE] * BST_N + BST_ENTERED] += 1
     ps[:, :] = 0
+    for p in range(n):
+        ps[p, P_VP] = rs[R_START_VP + p]
     for c in range(n * DECK):
         if cs[c, C_ZONE] == Z_DECK and defs[cs[c, C_DEF], D_NAME] == N_TENACIOUS_Z:
             ps[cs[c, C_OWNER], P_TENACIOUS_Z] = 1
     reset_turn(st)
     for p in range(n):
-        draw(st, p, rs[R_HAND_SIZE])
+        draw(st, p, rs[R_OPENING_HAND + p])
         if rs[R_MULLIGAN] != 0 and not hand_has_minion(st, p):
             if pick(st, p, 2, 0) == 0:
                 while ln[L_HAND + p] > 0:
                     c = lst[L_HAND + p, 0]
                     remove(lst, ln, L_HAND + p, c)
                     to_discard(st, c)
-                draw(st, p, rs[R_HAND_SIZE])
+                draw(st, p, rs[R_OPENING_HAND + p])
 
 
 @jit

@@ -49,6 +49,8 @@ class Game:
         self.chance = PyStream(seed, game, 0)
         self.streams = [PyStream(seed, game, 1 + s) for s in range(self.n)]
         self.players = [Player(s, tuple(factions[s])) for s in range(self.n)]
+        for pl in self.players:
+            pl.vp = self.rules.seat_start_vp(pl.seat)
         self.slots: list[Slot] = []
         self.base_deck: list = []  # top = last
         self.base_discard: list = []
@@ -84,12 +86,12 @@ class Game:
         for i in range(self.rules.bases_in_play):
             self.slots.append(Slot(self.base_deck.pop(), i))
         for pl in self.players:
-            self.draw(pl.seat, self.rules.hand_size)
+            self.draw(pl.seat, self.rules.opening_hand(pl.seat))
             if self.rules.mulligan and not any(c.is_minion for c in pl.hand):
                 if self.choose(pl.seat, "mulligan", [True, None], 0):
                     pl.discard.extend(pl.hand)
                     pl.hand = []
-                    self.draw(pl.seat, self.rules.hand_size)
+                    self.draw(pl.seat, self.rules.opening_hand(pl.seat))
         return self
 
     # ---- choices and chance ----------------------------------------------------------------
