@@ -122,7 +122,7 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
             rows.append(_distance_row("side_distance", test, len(sides), n))
         else:  # the team's rate moves with the difficulty: the distance relative to it is tested
             test = stats.paired_relative_fairness_test(np.concatenate(rates), side_cross, n, 1 - alpha)
-            if test is not None:  # None: a variant's team never won (no relative distance)
+            if test is not None:  # None: a variant's team won too few games to be relative to
                 rows.append(_distance_row("side_relative_distance", test, len(sides), n))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
