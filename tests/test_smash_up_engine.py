@@ -124,6 +124,11 @@ def test_seats_given_starting_vp_or_cards_play_the_references_games():
     chunk = _engine(Rules.from_overrides({"players": 3, "start_vp": [0, 0, 14]}), "greedy").play(
         seed=1, first_game=0, n_games=50)
     assert (chunk.scores[:, 2] >= 14).all() and (chunk.scores[:, :2] < 14).any()
+    for bad, words in (({"extra_cards": [0, 1, 1, 1, 1]}, "extra_cards=[0, 1, 1, 1, 1]: give at most 4 numbers"),
+                       ({"start_vp": [0, 15]}, "start_vp=15 is out of range; allowed: integer 0..14"),
+                       ({"extra_cards": [0, -1]}, "extra_cards=-1 is out of range; allowed: integer 0..10")):
+        with pytest.raises(BalanceError, match=re.escape(words)):
+            Rules.from_overrides(bad)
 
 
 def test_drawn_sides_never_share_a_faction_and_given_sides_are_kept():

@@ -102,7 +102,8 @@ class Rules(RulesBase):
             # start_vp below vp_to_win: a seat may not win before anyone plays
             values = getattr(self, key)
             if not isinstance(values, tuple) or len(values) > MAX_PLAYERS:
-                raise BalanceError(f"{key}={values!r}: give at most {MAX_PLAYERS} numbers, one per seat "
+                shown = list(values) if isinstance(values, tuple) else values
+                raise BalanceError(f"{key}={shown!r}: give at most {MAX_PLAYERS} numbers, one per seat "
                                    "from seat 0, e.g. [0, 1, 1, 1]")
             for n in values:
                 check_int(key, n, 0, high)
