@@ -15,7 +15,7 @@ both from tests/test_compare.py) and compare's own ``summarize``:
   heroes, teams of 4, 20,000 games, the variant's team winning about 14 games: untested below
   the floor, stats.RELATIVE_MAX_CV); its power at strengths 2, 1.2, 1, 0.6 -> 1.6, 1.2, 1, 0.8.
 
-Usage: python scripts/fairness_calibration.py [--reps 4000]   (about four minutes)
+Usage: python scripts/fairness_calibration.py [--reps 4000]   (about three minutes)
 """
 from __future__ import annotations
 
