@@ -392,8 +392,9 @@ def test_the_cooperative_sides_test_holds_its_level_where_the_heroes_are_as_uneq
     from their average, relative to it, as the baseline's: side_relative_distance (raw p <
     0.05) must fire at most alpha + 3 binomial SDs = 0.071 of the time (false-failure rate <
     0.0015 at a true rate <= alpha). (`python scripts/fairness_calibration.py`, 4,000
-    comparisons: the figures in docs/COMPARE.md.) The distance itself is unbiased: its mean
-    over the comparisons is within 0.005 of the true 14.2%."""
+    comparisons: the figures in docs/COMPARE.md.) The distance is measured without the noise's
+    share: its mean over the comparisons is within 0.005 of the true 14.2% (U is unbiased, its
+    square root nearly so)."""
     rng = np.random.default_rng(35)
     reps = 1_000
     rows = [coop_rows(rng, 4_000, 0.2, HEROES, other_base, other)["side_relative_distance"] for _ in range(reps)]
