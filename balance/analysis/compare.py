@@ -585,7 +585,9 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                                   "covariance of the relative rates from the delta method (the "
                                   "average's own noise included). Relative, because the average is the "
                                   "team's win rate, which every rule of difficulty moves: halving every "
-                                  "side's rate leaves them exactly as unequal",
+                                  "side's rate leaves them exactly as unequal. Left out when a variant's "
+                                  "team won too few games for its rate to be relative to (standard error "
+                                  "above 0.2 of the rate, about 25 wins)",
         "seat_gap": "best minus worst seat win rate of each variant; descriptive (no test): noise "
                     "alone makes it positive, and more so the noisier the seats, so a variant that "
                     "only changes how often games tie moves it with every seat fair; seat_shift "
