@@ -176,6 +176,39 @@ def test_a_fair_game_is_called_fair_and_a_planted_edge_is_found(tmp_path):
     assert seats.startswith("**seat edge found** — seat 0 wins most")
 
 
+def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(tmp_path, monkeypatch):
+    """Planted truth for "A seat is favoured at N players: compare ... the game's seat levers":
+    avengers-cards given one seat lever here (it declares none). The rulebook's fair run (no
+    edge found, as the test above shows) proposes no seat lever; with seat 0's planted edge
+    (+1 token of each colour) the seat levers are proposed at 4 players: first when the
+    report has nothing of its own to propose, and as a second line after the card the
+    separate card-strength run found deciding most."""
+    from dataclasses import replace
+
+    from balance.analysis import report
+    from balance.core.game import Lever
+    from balance.core.registry import get_game
+
+    lever = Lever("catch_up", "extra_tokens=[[0,0,0],[1,0,0],[1,0,0],[1,0,0]]", "seats", "the later seats get a token")
+    monkeypatch.setattr(report, "_declared", lambda game: replace(get_game(game), levers=(lever,)))
+
+    def proposals(verdict):
+        return [x for x in verdict.split("**What to try next.**")[1].splitlines() if x.startswith("- ")]
+
+    fair = simulate(tmp_path, "fair", players=4, games=20_000, seed=3, strategies=["random"])
+    assert not any("seat levers" in x for x in proposals(verdict_of(fair, tmp_path)))
+    planted = {"extra_tokens": [[1, 1, 1]]}
+    edge = simulate(tmp_path, "planted", players=4, games=20_000, seed=3, strategies=["random"], overrides=planted)
+    seat_line = "- A seat is favoured at 4 players: compare the rulebook with the game's seat levers (catch\\_up: "
+    only = proposals(verdict_of(edge, tmp_path))
+    assert len(only) == 1 and only[0].startswith(seat_line), only
+    cards = simulate(tmp_path, "cards", players=4, games=4_000, seed=5, strategies=["random"], overrides=planted,
+                     card_strength=True)
+    both = proposals(verdict_of(edge, tmp_path, cards_dir=cards))
+    assert len(both) == 2 and "seat levers" not in both[0] and both[1].startswith(seat_line), both
+    assert "--variant 'catch_up:extra_tokens=" in both[1]
+
+
 def test_without_card_strength_the_report_says_cards_were_not_measured(tmp_path):
     run = simulate(tmp_path, "plain", players=4, games=500, seed=0, strategies=["random"])
     verdict = verdict_of(run, tmp_path)
