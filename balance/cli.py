@@ -988,6 +988,10 @@ def plan(
         return
     if sides is None and per_seat != 1:
         fail(f"--per-seat {per_seat} says how many of the --sides a seat holds; give --sides too")
+    if sides is not None and sides < 2:
+        fail(f"--sides {sides} is out of range; allowed: integer >= 2")
+    if sides is not None and not 1 <= per_seat < sides:
+        fail(f"--per-seat {per_seat} is out of range; allowed: integer 1..{sides - 1}")
 
     try:
         counts, family = _plan_counts(players, family)
@@ -1002,7 +1006,7 @@ def plan(
         side = ([stats.games_for_side_edge(effect, count, sides, per_seat, family, power, alpha)
                  for count in counts] if sides is not None else None)
     except BalanceError as e:
-        fail(str(e).replace("per_seat=", "--per-seat ").replace("sides=", "--sides "))
+        fail(str(e))
     fair = [f"{count} players (fair {1 / count:.2%})" for count in counts]
     level = f"level {alpha:g}" if family == 1 else (
         f"Holm-adjusted across {family} player counts: level {alpha:g}/{family}")
