@@ -578,8 +578,8 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                          "side's win rate): are the sides nearer their average, the same test as "
                          "seat_distance with each variant's own average of the sides as fair "
                          "(it is fixed by the seats' shares, 1/players, save capped games)",
-        "side_relative_distance": "in a cooperative game whose sides are measured one by one (each "
-                                  "hero's team win rate): are the sides nearer their average relative "
+        "side_relative_distance": "in a cooperative game whose sides are measured one by one (the "
+                                  "team's win rate with each): are the sides nearer their average relative "
                                   "to it, sqrt(U / sides) with U = sum of (rate / average - 1)^2 less "
                                   "the part noise adds; the same test as seat_distance, with the "
                                   "covariance of the relative rates from the delta method (the "

@@ -458,16 +458,16 @@ def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
 
 # The relative test's floor: the average's coefficient of variation, se(t) / t, at most this
 # (about 25 wins of a team). Below it the ratio's noise is no longer small: at about 6 team wins
-# in 20,000 games the test called equally unequal heroes "less fair" 6% of the time at alpha
+# in 20,000 games the test called equally unequal sides "less fair" 6% of the time at alpha
 # 0.05, at 13 wins 1% (tests/test_compare.py, scripts/fairness_calibration.py).
 RELATIVE_MAX_CV = 0.2
 
 
 def paired_relative_fairness_test(means, cross, n, confidence=0.95) -> dict | None:
     """Are the sides of variant B nearer their average than those of A, relative to it, on the
-    same (paired) games? For a cooperative game's heroes, whose average (the team's win rate)
-    moves with the game's difficulty: a rule that halves every hero's rate leaves them exactly
-    as unequal, and this test calls it no change.
+    same (paired) games? For a cooperative game's sides (each the team's win rate with it),
+    whose average, the team's win rate, moves with the game's difficulty: a rule that halves
+    every side's rate leaves them exactly as unequal, and this test calls it no change.
 
     means, cross, n: as ``paired_fairness_test`` (P sides' rate estimates under A, then B).
     Each variant's rates h (float64[P]) become relative deviations r = h / mean(h) - 1, and
@@ -477,7 +477,7 @@ def paired_relative_fairness_test(means, cross, n, confidence=0.95) -> dict | No
     J (1' J = 0: r sums to 0 exactly); the ratio's second-order bias is a factor of about
     1 + 2 CV(t)^2 on U, small while CV(t) = se(t) / t is at most ``RELATIVE_MAX_CV``.
     Calibrated by simulation in tests/test_compare.py and scripts/fairness_calibration.py (a
-    harder game with the same relative spread; heroes' strengths reversed).
+    harder game with the same relative spread; the sides' strengths reversed).
 
     Returns the same dict, or None when a variant's average is too uncertain to be relative
     to: t = 0 (its sides never won) or CV(t) > RELATIVE_MAX_CV (too few wins).
