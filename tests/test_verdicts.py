@@ -94,29 +94,36 @@ def card_trials(rng, games: int, effects) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def test_a_card_of_the_detectable_size_is_found_with_the_power_the_verdict_states():
-    """Planted truth for "a change of X pp or more in any one of these cards would have been
-    found with 90% power": six cards of no effect give each card's ``detectable`` X; then in 400
-    runs of the same size one card changes its seat's win rate by exactly -X (the others by
-    nothing), and card_effects must find it (Holm-adjusted p < 0.05, negative) in at least
-    90% - 3 binomial SDs = 85.5% of them (false-failure rate < 0.0015 if its power is 0.9), and
-    never the wrong way; the other five cards, of no effect, in at most 5% + 3 SDs of their
-    tests. (Seeds 40, 41, 42: X = 1.13, 1.11, 1.12 pp, found in 89.3%, 90.3%, 91.8%; the
-    others in 0.65-1.0%.)"""
+def planted_card_power(seed: int, reps: int = 400, games: int = 20_000) -> tuple[float, int, int, int]:
+    """Six synthetic cards (``card_trials``) of no effect give the largest ``detectable`` X;
+    then ``reps`` runs of the same size in which card 0 changes its seat's win rate by exactly
+    -X. Returns (X, runs finding card 0 negative at Holm-adjusted p < 0.05, runs finding it
+    positive, tests of the other five cards that fired). Also scripts/plan_power.py."""
     from balance.analysis import aggregate
 
-    rng = np.random.default_rng(40)
-    games = 20_000
+    rng = np.random.default_rng(seed)
     size = float(aggregate.card_effects(card_trials(rng, games, [0.0] * 6))["detectable"].max())
-    assert 0.005 < size < 0.02, size  # about 1 pp: (z_{1-0.05/12} + z_0.9) sqrt(0.16 / 20,000)
     found = wrong = false = 0
-    reps = 400
     for _ in range(reps):
         effects = aggregate.card_effects(card_trials(rng, games, [-size, 0, 0, 0, 0, 0])).sort("card")
         hit = effects["p_adjusted"].to_numpy() < 0.05
         found += hit[0] and effects["difference"][0] < 0
         wrong += hit[0] and effects["difference"][0] > 0
         false += hit[1:].sum()
+    return size, int(found), int(wrong), int(false)
+
+
+def test_a_card_of_the_detectable_size_is_found_with_the_power_the_verdict_states():
+    """Planted truth for "a change of X pp or more in any one of these cards would have been
+    found with 90% power" (``planted_card_power``, seed 40): card 0, changed by exactly its
+    detectable X among six cards, must be found in at least 90% - 3 binomial SDs = 85.5% of
+    400 runs (false-failure rate < 0.0015 if its power is 0.9) and never the wrong way; the
+    other five cards, of no effect, in at most 5% + 3 SDs of their tests. (`python
+    scripts/plan_power.py`, seeds 40-42: X = 1.13, 1.11, 1.12 pp, found in 89.2%, 90.2%,
+    91.8%.)"""
+    reps = 400
+    size, found, wrong, false = planted_card_power(40, reps)
+    assert 0.005 < size < 0.02, size  # about 1 pp: (z_{1-0.05/12} + z_0.9) sqrt(0.16 / 20,000)
     assert found >= reps * (0.9 - 3 * np.sqrt(0.9 * 0.1 / reps)) and wrong == 0, (found, wrong)
     assert false <= 5 * reps * (0.05 + 3 * np.sqrt(0.05 * 0.95 / (5 * reps))), false
 
