@@ -457,9 +457,9 @@ def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
 
 
 # The relative test's floor: the average's coefficient of variation, se(t) / t, at most this
-# (about 25 wins of a team). Below it the ratio's noise is no longer small: at about 6 team wins
-# in 20,000 games the test called equally unequal sides "less fair" 6% of the time at alpha
-# 0.05, at 13 wins 1% (tests/test_compare.py, scripts/fairness_calibration.py).
+# (about 25 wins of a team). Below it the ratio's noise is no longer small: without it, at about
+# 6 team wins in 20,000 games the test fired in 5.5% of comparisons of equally unequal sides at
+# alpha 0.05, at 13 wins 1.0% (scripts/fairness_calibration.py).
 RELATIVE_MAX_CV = 0.2
 
 
