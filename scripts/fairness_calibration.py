@@ -99,7 +99,8 @@ def main() -> None:
             rows = [coop_rows(rng, 20_000, 0.03, eight, other_base, eight, players=4).get("side_relative_distance")
                     for _ in range(reps // 4)]
             rows = [r for r in rows if r is not None]  # a team that never won has no rate to be relative to
-            print(f"  without the floor, base 0.03 -> {other_base}: tested in {len(rows):,}, fired in {fired(rows):.2%}")
+            print(f"  without the floor, base 0.03 -> {other_base}: tested in {len(rows):,}, "
+                  f"fired in {fired(rows):.2%}")
     finally:
         stats.RELATIVE_MAX_CV = floor
 
