@@ -940,10 +940,9 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     else:
         players, card = manifest["runs"][0]["players"], None
         why = "no seat edge or effect of the game's own was found"
-    run = {r["players"]: r for r in manifest["runs"]}.get(players, manifest["runs"][0])
     game = _declared(manifest["game"])
     key = game.restrictable_rule if game is not None else None  # the rules key listing what was denied
-    items = run["rules"].get(key) if key else None
+    items = _run_at(manifest, players)["rules"].get(key) if key else None
     # what the game's levers should act on, when the game proposes nothing of its own
     target = None if found is not None else "difficulty" if a.team is not None else "seats" if edges.height else None
     if found is not None and "variant" in found:  # the game's own ready variant
@@ -964,6 +963,11 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     return out
 
 
+def _run_at(manifest: dict, players: int) -> dict:
+    """The manifest's run at ``players`` players (its first run when it has none there)."""
+    return next((r for r in manifest["runs"] if r["players"] == players), manifest["runs"][0])
+
+
 def _levers(game, target: str | None) -> list:
     """The game's declared levers that act on ``target`` (none without a game or target)."""
     return [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
@@ -981,7 +985,7 @@ def _lever_proposal(game, target: str) -> tuple[list[str], str]:
 def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str]) -> tuple:
     """One "try next" bullet: why, what, and the ready command at ``players`` players with the
     run's strategies, rules (--set), games and seed."""
-    run = {r["players"]: r for r in manifest["runs"]}.get(players, manifest["runs"][0])
+    run = _run_at(manifest, players)
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
     strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
