@@ -352,7 +352,8 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     the strongest faction found (67.19% at 2 players against 50%, Holm p < 1e-6) and removing
     the Invader costs their seat most (23 pp), so "what to try next" swaps an Invader, and the
     command it prints runs as printed (here on fewer games) and measures the Aliens. The
-    first seat's edge gets the next line: the game's seat levers, whose command runs too."""
+    first seat's edge gets the next line: the game's seat levers, whose command runs too, and
+    the other counts with an edge, where the same command with their --players serves."""
     from pathlib import Path
 
     from balance.analysis.report import write_run_report
@@ -372,8 +373,11 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     # line compares the game's seat levers there, and its command runs too
     lines = md.read_text().splitlines()
     seats = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win most"))) + 1]
-    assert seats.startswith("- A seat is favoured at 3 players: compare the rulebook with the game's seat "
-                            "levers (sixth\\_card: every seat after the first draws a sixth card"), seats
+    assert seats.startswith("- A seat is favoured at 3 players (also at 2 and 4): compare the rulebook "
+                            "with the game's seat levers (sixth\\_card: every seat after the first draws a "
+                            "sixth card"), seats
+    # the run played 2 and 4 players with the same strategy and rules: the same command serves
+    assert "; at 2 and 4 players, the same command with `--players 2` or `--players 4`" in seats, seats
     args = shlex.split(re.search(r"`(balance compare [^`]+)`", seats).group(1))[1:]
     assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == [
         "default", "sixth_card:extra_cards=[0, 1, 1, 1]", "one_vp:start_vp=[0, 1, 1, 1]"]

@@ -4,6 +4,7 @@ Every run here is small and seeded, so the suite is deterministic; each planted 
 standard errors from the line the verdict draws, so another seed would give the same verdict
 (the margins are stated at each test).
 """
+import json
 import re
 import shlex
 
@@ -189,7 +190,9 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     edge found, as the test above shows) proposes no seat lever; with seat 0's planted edge
     (+1 token of each colour) the seat levers are proposed at 4 players: first when the
     report has nothing of its own to propose, and as a second line after the card the
-    separate card-strength run found deciding most."""
+    separate card-strength run found deciding most. With the edge at two counts, the line gives
+    the command at the one with the smaller p and names the other, where the same command with
+    its --players serves unless the run played it on other rules."""
     from dataclasses import replace
 
     from balance.analysis import report
@@ -214,6 +217,22 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     both = proposals(verdict_of(edge, tmp_path, cards_dir=cards))
     assert len(both) == 2 and "seat levers" not in both[0] and both[1].startswith(seat_line), both
     assert "--variant 'catch_up:extra_tokens=" in both[1]
+    # the same edge at 4 and 5 players: the command at the count with the smaller p, naming the other
+    two = simulate(tmp_path, "two", players=[4, 5], games=20_000, seed=3, strategies=["random"], overrides=planted)
+    line, = proposals(verdict_of(two, tmp_path))
+    favoured = r"- A seat is favoured at (\d) players \(also at (\d)\): compare the rulebook"
+    first, other = re.match(favoured, line).groups()
+    assert {first, other} == {"4", "5"} and f"--players {first} " in line, line
+    assert f"; at {other} players, the same command with `--players {other}` (" in line, line
+    # where the run played the other count on other rules, that count gets its own command
+    manifest = json.loads((two / "manifest.json").read_text())
+    run = next(r for r in manifest["runs"] if r["players"] == int(other))
+    run["rules"]["reward_order"] = "highest_first"  # as if the run had set it there only
+    (two / "manifest.json").write_text(json.dumps(manifest))
+    line, = proposals(verdict_of(two, tmp_path))
+    own = re.search(rf"; at {other} players: `(balance compare [^`]+)`", line).group(1)
+    assert f"--players {other} " in own and "--set reward_order=highest_first" in own, line
+    assert "the same command" not in line and "reward_order" not in line.split(own)[0], line
 
 
 def test_without_card_strength_the_report_says_cards_were_not_measured(tmp_path):

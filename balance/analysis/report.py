@@ -931,7 +931,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         players, card, why = found["players"], found["item"], found["why"]
     elif edge_players is not None:
         players, card = edge_players, None
-        why = f"a seat is favoured at {players} players"
+        why = _favoured(edges, players)
     elif a.team is not None:  # at the full table (the largest count), where the game is usually played
         team = a.team.rates.sort("players").row(-1, named=True)
         players, card = team["players"], None
@@ -955,12 +955,31 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     else:
         variants = ["mine:KEY=VALUE"]
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
-    out = [_proposal(manifest, game, players, why, hint, variants)]
+    also = _other_counts(edges, players) if target == "seats" else ()
+    out = [_proposal(manifest, game, players, why, hint, variants, also)]
     if target != "seats" and edge_players is not None and _levers(game, "seats"):
         variants, hint = _lever_proposal(game, "seats")
-        out.append(_proposal(manifest, game, edge_players, f"a seat is favoured at {edge_players} players",
-                             hint, variants))
+        out.append(_proposal(manifest, game, edge_players, _favoured(edges, edge_players), hint, variants,
+                             _other_counts(edges, edge_players)))
     return out
+
+
+def _other_counts(edges: pl.DataFrame, players: int) -> list[int]:
+    """The player counts besides ``players`` whose seats were found unequal (``edges``: the
+    fairness rows with an edge), in order."""
+    return sorted(int(n) for n in edges["players"] if int(n) != players)
+
+
+def _favoured(edges: pl.DataFrame, players: int) -> str:
+    """'a seat is favoured at 3 players (also at 2 and 4)': the count proposed first (the
+    smallest p), then the other counts with a seat edge."""
+    others = _other_counts(edges, players)
+    return f"a seat is favoured at {players} players" + (f" (also at {_and(others)})" if others else "")
+
+
+def _and(counts: list[int]) -> str:
+    """'2', '2 and 4', '2, 3 and 4'."""
+    return str(counts[0]) if len(counts) == 1 else f"{', '.join(map(str, counts[:-1]))} and {counts[-1]}"
 
 
 def _run_at(manifest: dict, players: int) -> dict:
@@ -982,9 +1001,28 @@ def _lever_proposal(game, target: str) -> tuple[list[str], str]:
             + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}")
 
 
-def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str]) -> tuple:
+def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str],
+              also: list[int] = ()) -> tuple:
     """One "try next" bullet: why, what, and the ready command at ``players`` players with the
-    run's strategies, rules (--set), games and seed."""
+    run's strategies, rules (--set), games and seed; then how to run it at the player counts
+    ``also``: the same command with their --players where the run played them with the same
+    strategies and rules, else their own command."""
+    command = _command(manifest, game, players, variants)
+    same, own = [], []
+    for n in also:
+        other = _command(manifest, game, n, variants)
+        (same if other == command.replace(f" --players {players} ", f" --players {n} ") else own).append((n, other))
+    tail = [f"; at {_and([n for n, _ in same])} players, the same command with "] if same else []
+    for i, (n, _) in enumerate(same):
+        tail += [" or "] * bool(i) + [Code(f"--players {n}")]
+    extra = [x for n, other in own for x in (f"; at {n} players: ", Code(other))]
+    return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
+            Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")
+
+
+def _command(manifest: dict, game, players: int, variants: list[str]) -> str:
+    """`balance compare` of ``variants`` against the rulebook at ``players`` players, with the
+    run's strategies, rules (--set), games and seed there."""
     run = _run_at(manifest, players)
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
     strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
@@ -994,8 +1032,7 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
                         *settings, "--variant", "default",
                         *[w for v in variants for w in ("--variant", shlex.quote(v))],
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
-    return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
-            Code(command), " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")
+    return command
 
 
 def _value(v, nested: bool = False) -> str:
