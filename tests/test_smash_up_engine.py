@@ -131,6 +131,25 @@ def test_seats_given_starting_vp_or_cards_play_the_references_games():
             Rules.from_overrides(bad)
 
 
+def test_per_seat_lists_that_play_the_same_games_are_the_same_rules(tmp_path):
+    """Entries past the player count and trailing zeros of start_vp and extra_cards change no
+    game, so the rules keep them out: lists that play the same games give equal rules, which
+    is how compare warns of two identical variants (and the report leaves a seat lever out
+    where it equals another at that count)."""
+    two = [Rules.from_overrides({"players": 2, "extra_cards": cards}) for cards in ([0, 1, 2, 3], [0, 1, 1, 1], [0, 1])]
+    assert two[0] == two[1] == two[2] and two[0].extra_cards == (0, 1)
+    assert Rules.from_overrides({"players": 3, "start_vp": [0, 0, 0, 2]}) == Rules.from_overrides({"players": 3})
+    three = [Rules.from_overrides({"players": 3, "extra_cards": cards}) for cards in ([0, 1, 2, 3], [0, 1, 1, 1])]
+    assert three[0] != three[1] and three[0].extra_cards == (0, 1, 2)
+    result = CliRunner().invoke(app, [
+        "compare", "smash-up", "--players", "2", "-s", "random", "--variant", "default", "--variant",
+        "sixth:extra_cards=[0, 1, 1, 1]", "--variant", "graded:extra_cards=[0, 1, 2, 3]", "--games", "20",
+        "--out", str(tmp_path / "cmp"), "-q"])
+    assert result.exit_code == 0, result.output
+    warnings = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["warnings"]
+    assert any("'sixth' and 'graded' have identical rules" in w for w in warnings), warnings
+
+
 def test_drawn_sides_never_share_a_faction_and_given_sides_are_kept():
     rules = Rules(players=4)
     chunk = _engine(rules, "random").play(seed=3, first_game=0, n_games=200)
@@ -376,15 +395,27 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     assert seats.startswith("- A seat is favoured at 3 players (also at 2 and 4): compare the rulebook "
                             "with the game's seat levers (sixth\\_card: every seat after the first draws a "
                             "sixth card"), seats
-    # the run played 2 and 4 players with the same strategy and rules: the same command serves
-    assert "; at 2 and 4 players, the same command with `--players 2` or `--players 4`" in seats, seats
+    # the run played 4 players with the same strategy and rules: the same command serves; at 2
+    # players cards_by_seat is sixth_card (a third card for seat 2, which is not there), so
+    # that count's command leaves it out
+    assert "; at 4 players, the same command with `--players 4`" in seats, seats
+    two = re.search(r"; at 2 players, where cards\\_by\\_seat plays the same rules as another variant: "
+                    r"`(balance compare [^`]+)`", seats)
+    assert two, seats
+    levers = ["default", "sixth_card:extra_cards=[0, 1, 1, 1]", "one_vp:start_vp=[0, 1, 1, 1]"]
+
+    def variants(command):
+        args = shlex.split(command)[1:]
+        return [args[i + 1] for i, a in enumerate(args) if a == "--variant"]
+
+    assert variants(two.group(1)) == levers and "--players 2 " in two.group(1)
     args = shlex.split(re.search(r"`(balance compare [^`]+)`", seats).group(1))[1:]
-    assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == [
-        "default", "sixth_card:extra_cards=[0, 1, 1, 1]", "one_vp:start_vp=[0, 1, 1, 1]"]
+    assert variants(re.search(r"`(balance compare [^`]+)`", seats).group(1)) == levers + [
+        "cards_by_seat:extra_cards=[0, 1, 2, 3]"]
     result = CliRunner().invoke(app, args + ["--games", "300", "--out", str(tmp_path / "seats"), "-q"])
     assert result.exit_code == 0, result.output
     rows = json.loads((tmp_path / "seats" / "comparison.json").read_text())["results"]
-    assert {r["variant"] for r in rows if r["metric"] == "seat_distance"} == {"sixth_card", "one_vp"}
+    assert {r["variant"] for r in rows if r["metric"] == "seat_distance"} == {"sixth_card", "one_vp", "cards_by_seat"}
 
 
 def _tables_and_manifest(run):

@@ -977,9 +977,9 @@ def _favoured(edges: pl.DataFrame, players: int) -> str:
     return f"a seat is favoured at {players} players" + (f" (also at {_and(others)})" if others else "")
 
 
-def _and(counts: list[int]) -> str:
+def _and(items: list) -> str:
     """'2', '2 and 4', '2, 3 and 4'."""
-    return str(counts[0]) if len(counts) == 1 else f"{', '.join(map(str, counts[:-1]))} and {counts[-1]}"
+    return str(items[0]) if len(items) == 1 else f"{', '.join(map(str, items[:-1]))} and {items[-1]}"
 
 
 def _run_at(manifest: dict, players: int) -> dict:
@@ -1015,7 +1015,7 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     tail = [f"; at {_and([n for n, _ in same])} players, the same command with "] if same else []
     for i, (n, _) in enumerate(same):
         tail += [" or "] * bool(i) + [Code(f"--players {n}")]
-    extra = [x for n, other in own for x in (f"; at {n} players: ", Code(other))]
+    extra = [x for n, other in own for x in (f"; at {n} players{_dropped(game, variants, n)}: ", Code(other))]
     return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
             Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")
 
@@ -1024,6 +1024,7 @@ def _command(manifest: dict, game, players: int, variants: list[str]) -> str:
     """`balance compare` of ``variants`` against the rulebook at ``players`` players, with the
     run's strategies, rules (--set), games and seed there."""
     run = _run_at(manifest, players)
+    variants = _distinct(game, variants, players)
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
     strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
@@ -1033,6 +1034,34 @@ def _command(manifest: dict, game, players: int, variants: list[str]) -> str:
                         *[w for v in variants for w in ("--variant", shlex.quote(v))],
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
     return command
+
+
+def _distinct(game, variants: list[str], players: int) -> list[str]:
+    """``variants`` less those whose rules at ``players`` players equal an earlier one's (a
+    per-seat lever list whose entries differ only past this count), which compare would play
+    as the same games; all of them where the game or a variant cannot be resolved."""
+    if game is None:
+        return variants
+    from balance.analysis.compare import parse_variant
+
+    rules_cls = game.part("rules").Rules
+    try:
+        resolved = [rules_cls.from_overrides({**parse_variant(v).overrides, "players": players}) for v in variants]
+    except BalanceError:  # e.g. the placeholder KEY=VALUE: nothing to resolve
+        return variants
+    return [v for i, v in enumerate(variants) if resolved[i] not in resolved[:i]]
+
+
+def _dropped(game, variants: list[str], players: int) -> str:
+    """', where cards_by_seat plays the same rules as another variant': the variants that
+    ``_distinct`` leaves out at ``players`` players, or nothing."""
+    from balance.analysis.compare import parse_variant
+
+    kept = _distinct(game, variants, players)
+    names = [parse_variant(v).name for v in variants if v not in kept]
+    if not names:
+        return ""
+    return f", where {_and(names)} {'plays' if len(names) == 1 else 'play'} the same rules as another variant"
 
 
 def _value(v, nested: bool = False) -> str:

@@ -33,6 +33,9 @@ GAME = GameInfo(
         ("sixth_card", "extra_cards=[0, 1, 1, 1]", "every seat after the first draws a sixth card for its "
          "opening hand"),
         ("one_vp", "start_vp=[0, 1, 1, 1]", "every seat after the first starts with 1 VP"),
+        # the same as sixth_card at 2 players, where the report leaves it out of the command
+        ("cards_by_seat", "extra_cards=[0, 1, 2, 3]", "each seat draws one more opening card than the seat "
+         "before it"),
     )),
 )
 

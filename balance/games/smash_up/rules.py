@@ -8,7 +8,7 @@ on while the lead is tied), and a simulation cap of 200 turns reported as ``capp
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from balance.core.errors import BalanceError, check_int, one_of
 from balance.core.rulebook import RulesBase
@@ -122,7 +122,11 @@ class Rules(RulesBase):
         if not isinstance(self.swap, tuple):
             raise BalanceError(f"swap={self.swap!r}: give a list of 'Faction: Card -> Card'")
         self.catalogue()  # every swap names two cards of its faction, with a copy to swap out
-        return self
+        # canonical per-seat lists: entries past the player count and trailing zeros change no
+        # game, so rules that play the same games compare equal (compare warns of identical
+        # variants; the report leaves a lever out where it equals another at that count)
+        trimmed = {key: _trimmed(getattr(self, key)[:self.players]) for key in ("start_vp", "extra_cards")}
+        return self if all(getattr(self, k) == v for k, v in trimmed.items()) else replace(self, **trimmed)
 
     def catalogue(self) -> Catalogue:
         """The card list these rules play: the Tricksters list and bases, then the swaps."""
@@ -139,3 +143,11 @@ class Rules(RulesBase):
     def opening_hand(self, seat: int) -> int:
         """The cards the seat draws for its opening hand: hand_size plus its ``extra_cards``."""
         return self.hand_size + (self.extra_cards[seat] if seat < len(self.extra_cards) else 0)
+
+
+def _trimmed(values: tuple[int, ...]) -> tuple[int, ...]:
+    """A per-seat list without its trailing zeros (seats past its end get 0)."""
+    end = len(values)
+    while end and values[end - 1] == 0:
+        end -= 1
+    return values[:end]
