@@ -590,7 +590,8 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
     across = a.team.across_counts
     if across is not None:
         verdict = "differs between player counts" if across["p_value"] < ALPHA else "does not differ detectably"
-        lines.append(("The team's win rate ", Strong(verdict), f" (chi-square test of equal rates, "
+        name, why = _homogeneity(across, "chi-square test", "wins")
+        lines.append(("The team's win rate ", Strong(verdict), f" ({name} of equal rates{why}, "
                       f"{p_phrase(across['p_value'])}).",))
     blocks = [Para((Strong("Team"), " (a cooperative game: every seat wins or loses with the team; "
                     "95% intervals)."),), Bullets(lines)]
@@ -601,6 +602,26 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
     return Section("Verdict", blocks + _verdict_tail(manifest, a))
 
 
+# The homogeneity tests' fallback in words (stats.rate_homogeneity), for the methods texts.
+PERMUTED = (f" When an expected count is under {stats.MIN_EXPECTED:.0f}, where the chi-square approximation "
+            f"fails, the p-value comes from {stats.PERMUTATIONS:,} random permutations of the "
+            "outcomes over the groups instead (an exact conditional test).")
+
+
+def _homogeneity(test: dict, name: str, events: str) -> tuple[str, str]:
+    """The homogeneity test that decided (``stats.rate_homogeneity``'s method) in words:
+    (``name``, "") for the chi-square test, else ("permutation test", why)."""
+    if test.get("method", "chi-square") == "chi-square":
+        return name, ""
+    return "permutation test", f", too few {events} for chi-square"
+
+
+def _permuted(test: dict) -> str:
+    """', its p from permutations (too few for the chi-square approximation)' when so."""
+    return "" if test.get("method", "chi-square") == "chi-square" else (
+        f", the p-value from {stats.PERMUTATIONS:,} permutations (too few for the chi-square approximation)")
+
+
 def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
     """One player count's verdict on team composition: chi-square over its teams, Holm over
     the counts; the best and worst team with their intervals."""
@@ -608,9 +629,10 @@ def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
     best = g.row(int(g["rate"].arg_max()), named=True)
     worst = g.row(int(g["rate"].arg_min()), named=True)
     found = r["p_adjusted"] < ALPHA
+    name, why = _homogeneity(r, "chi-square", "wins")
     return (f"{_players(r['players'])}: ", Strong("the team matters" if found else
                                                 "no difference between teams found"),
-            f" (chi-square of equal win rates over {r['teams']} teams, Holm-adjusted "
+            f" ({name} of equal win rates over {r['teams']} teams{why}, Holm-adjusted "
             f"{p_phrase(r['p_adjusted'])}); best ", Code(best["team"]),
             f" {rate_ci(best['rate'], best['rate_lo'], best['rate_hi'])}, worst ", Code(worst["team"]),
             f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}.")
@@ -772,8 +794,9 @@ def player_count_lines(a: Analysis) -> list[tuple]:
         lines.append((f"Games whose win was shared (a tie): {shares} players.",))
     else:
         verdict = "differ between player counts" if ties["p_value"] < ALPHA else "do not differ detectably"
+        name, why = _homogeneity(ties, "chi-square test", "ties")
         lines.append((f"Games whose win was shared (a tie): {shares} players; these rates ",
-                      Strong(verdict), f" (chi-square test of equal rates, {p_phrase(ties['p_value'])}).",))
+                      Strong(verdict), f" ({name} of equal rates{why}, {p_phrase(ties['p_value'])}).",))
     return lines
 
 
@@ -1250,7 +1273,7 @@ def player_count_section(a: Analysis) -> Section:
     ties = a.ties_across_counts
     tie_test = ([Para(("Tie rates across player counts: Pearson chi-square of homogeneity on games "
                        f"tied / not tied, chi-square {ties['chi2']:.1f} with {ties['dof']} dof, "
-                       f"{p_phrase(ties['p_value'])}.",))] if ties else [])
+                       f"{p_phrase(ties['p_value'])}{_permuted(ties)}.",))] if ties else [])
     clustering = ("per game (the seats of one game are one cluster: their scores are correlated)"
                   if a.clustered_scores else "over seat-games treated as independent (this run "
                   "predates the per-game score totals, so the interval may be too narrow)")
@@ -1344,14 +1367,14 @@ def _team_methods(a: Analysis) -> Section:
          "counts as not won), with the Wilson score interval; every seat of a game shares the "
          "result, so no seat test applies.",),
         ("Team win rate across player counts: Pearson chi-square test of homogeneity on the games "
-         "won and not won at each count.",),
+         f"won and not won at each count.{PERMUTED}",),
         ("With each side: the team's win rate over the seat-games that played the side, Wilson "
          "interval; a description, not a test, because the team's other sides vary with it.",),
         ("Team composition: when every game's sides were drawn at random (no --side), Pearson "
          "chi-square test of equal win rates over the teams that played at each player count, "
          "Holm over the counts; the draw is independent of everything else in the game, so a "
          "difference between teams is caused by them. With --side the team is fixed and "
-         "nothing is tested.",),
+         f"nothing is tested.{PERMUTED}",),
         ("Game length: mean with a normal interval from the observed variance, per outcome.",),
         *(a.game_report.methods() if a.game is not None else []),
     ])])

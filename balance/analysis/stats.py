@@ -294,11 +294,27 @@ def seat_gap(win_shares, games, confidence=0.95) -> dict:
     return {"best": best, "worst": worst, "gap": gap, "lo": gap - half, "hi": gap + half}
 
 
-def rate_homogeneity(successes, n) -> dict | None:
-    """Pearson chi-square test of homogeneity of one rate over groups (player counts, teams):
-    the (successes, failures) x group table. successes, n: arrays of shape (groups,). Returns
-    dict(chi2, dof, p_value), or None with one group or nothing to compare (no success at all,
-    or nothing but successes)."""
+# Cochran's rule: the chi-square distribution approximates Pearson's statistic when every
+# expected cell holds at least this many; below it, the p-value comes from permutations.
+MIN_EXPECTED = 5.0
+PERMUTATIONS = 100_000  # p-values down to about 1e-5; a few hundred ms for 50 groups
+
+
+def rate_homogeneity(successes, n, permutations: int = PERMUTATIONS) -> dict | None:
+    """Test of homogeneity of one rate over groups (player counts, teams): Pearson's
+    chi-square statistic on the (successes, failures) x group table. successes, n: arrays of
+    shape (groups,). Returns dict(chi2, dof, p_value, method), or None with one group or
+    nothing to compare (no success at all, or nothing but successes).
+
+    method "chi-square": the p-value from the chi-square distribution (dof = groups - 1),
+    when every expected cell is at least MIN_EXPECTED. Else "permutation": the exact
+    conditional test, estimated by Monte Carlo. Given the total successes S, under equal
+    rates the successes fall on the groups as a draw of S from the pooled games (a
+    multivariate hypergeometric), so p = (1 + #{draws with chi2 >= observed}) / (1 + B) over
+    B = ``permutations`` draws, from a fixed seed (the same data give the same p). With a few
+    wins over many teams the chi-square approximation fires far more often than its level
+    (tests/test_verdicts.py measures it); the permutation test holds it.
+    """
     from scipy.stats import chi2_contingency
 
     x, m = _check_counts(successes, n, integer=True)
@@ -306,8 +322,24 @@ def rate_homogeneity(successes, n) -> dict | None:
     x, m = x[m > 0], m[m > 0]  # a group that played nothing has no rate to compare
     if x.size < 2 or x.sum() == 0 or np.all(x == m):
         return None
-    chi2, p, dof, _ = chi2_contingency(np.vstack([x, m - x]), correction=False)
-    return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p)}
+    chi2, p, dof, expected = chi2_contingency(np.vstack([x, m - x]), correction=False)
+    if expected.min() >= MIN_EXPECTED:
+        return {"chi2": float(chi2), "dof": int(dof), "p_value": float(p), "method": "chi-square"}
+    m, total = m.astype(np.int64), int(x.sum())
+    draws = np.random.default_rng(0).multivariate_hypergeometric(m, total, size=permutations)
+    # ">=" with a relative margin: a draw equal to the data must count, rounding or not
+    above = int((_pearson(draws, m, total) >= _pearson(x, m, total) * (1 - 1e-12)).sum())
+    return {"chi2": float(chi2), "dof": int(dof), "p_value": (1 + above) / (1 + permutations),
+            "method": "permutation"}
+
+
+def _pearson(x: np.ndarray, m: np.ndarray, total: int) -> np.ndarray:
+    """Pearson's chi-square of (successes x, failures m - x) x group tables with ``total``
+    successes in all: x int64[..., groups] (one table per row), m int64[groups]."""
+    games = m.sum()
+    expected = m * (total / games)
+    # both rows of a group share (x - e)^2: 1/e + 1/(m - e) = games^2 / (m total (games - total))
+    return (((x - expected) ** 2) * (games * games / (m * total * (games - total)))).sum(axis=-1)
 
 
 # --------------------------------------------------------------------------------------------
