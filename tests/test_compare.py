@@ -735,7 +735,8 @@ def test_the_games_a_pilot_plans_find_the_planted_difference_with_the_power_aske
 def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path):
     """--alpha 0.1 --correction bh: every interval is a 90% one and every adjusted p a
     Benjamini-Hochberg one, so the verdict, the printed summary and the tables say so (they
-    read "95%" and "Holm" whatever was asked). The planted seat advantage moves seat 0, so the
+    read "95%" and "Holm" whatever was asked), and call the intervals unadjusted: each is its
+    own test's, while the calls are adjusted. The planted seat advantage moves seat 0, so the
     seat test's row is printed (adjusted p far below 0.1 at 5,000 games; the CLI test above
     finds it at 0.05)."""
     out = tmp_path / "cmp"
@@ -748,8 +749,12 @@ def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path
     text = (out / "report.md").read_text()
     verdict = text[text.index("## Verdict"):text.index("## Setup")]
     assert "simultaneous 90% CI" in verdict and "then Benjamini-Hochberg-adjusted p" in verdict, verdict
+    # the intervals are each test's own, the calls adjusted: the verdict and the methods say so
+    assert "unadjusted simultaneous 90% CI" in verdict and "distance from fair" in verdict, verdict
+    assert re.search(r"distance from fair [^(]*\([^,]*, unadjusted 90% CI", verdict), verdict
+    assert "Intervals: each row's interval is its own test's" in text and "not adjusted for the" in text
     assert "95%" not in verdict and "Holm" not in verdict
-    assert "| 90% CI |" in text and "Variant minus baseline, 90% intervals" in text
+    assert "| 90% CI (unadjusted) |" in text and "Variant minus baseline, 90% intervals" in text
     report = json.loads((out / "comparison.json").read_text())
     assert report["confidence"] == pytest.approx(0.9) and report["correction"].startswith("Benjamini")
 

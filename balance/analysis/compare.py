@@ -597,6 +597,11 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                           "upward by noise like seat_gap",
         "variance_reduction": "(Var(baseline) + Var(variant)) / Var(paired difference): how many times "
                               "fewer games the paired design needs than independent runs",
+        "intervals": "each row's interval is its own test's (seat_shift's simultaneous over the seats), "
+                     "not adjusted for the comparison's other tests, while a row is called "
+                     "significant by its adjusted p-value: an interval can exclude 0 where the "
+                     "adjusted p is above alpha, which is why the verdict calls such intervals "
+                     "unadjusted",
     }
     if sequential:
         out["sequential"] = (

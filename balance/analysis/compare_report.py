@@ -126,7 +126,7 @@ def _distance_words(report: dict, distance: dict) -> tuple:
     test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
             else "")
     return (f"{_value(report, metric, distance['baseline'])} → {_value(report, metric, distance['value'])} "
-            f"({_diff(report, metric, distance['difference'])}, {level(report)} CI "
+            f"({_diff(report, metric, distance['difference'])}, unadjusted {level(report)} CI "
             f"{_interval(report, distance)}{test})",)
 
 
@@ -139,7 +139,7 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
     return ("Seats under ", Code(variant), ": ", Strong(_fairness(distance)), ": the seats' distance from fair ",
             *_distance_words(report, distance),
             f"; {moved} (largest: seat {shift['seat']}, "
-            f"{_diff(report, 'seat_shift', shift['difference'])}, simultaneous {level(report)} CI "
+            f"{_diff(report, 'seat_shift', shift['difference'])}, unadjusted simultaneous {level(report)} CI "
             f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report)} "
             f"{p_phrase(shift['p_adjusted'])}).")
 
@@ -182,7 +182,7 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     metric = moved["metric"]
     head = (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
-            f"({_diff(report, metric, moved['difference'])}, {level(report)} CI "
+            f"({_diff(report, metric, moved['difference'])}, unadjusted {level(report)} CI "
             f"{_interval(report, moved)}{test}); ")
     distance = next((r for r in rows if r["metric"] in ("side_distance", "side_relative_distance")), None)
     if distance is not None:
@@ -272,7 +272,7 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]),
                             f" ({rows[0]['games']:,} games)")))
         blocks.append(Table(
-            ["metric", "baseline", "variant", "difference", f"{confidence} CI", "p", "adjusted p",
+            ["metric", "baseline", "variant", "difference", f"{confidence} CI (unadjusted)", "p", "adjusted p",
              "significant", "variance reduction"],
             [[Code(_label(r)), _value(report, r["metric"], r["baseline"]), _value(report, r["metric"], r["value"]),
               _diff(report, r["metric"], r["difference"]), _interval(report, r),
@@ -350,6 +350,7 @@ def methods(report: dict) -> Section:
                            if any(r["metric"] == "side_relative_distance" for r in report["results"])
                            else ") of every variant. "))
          + f"Significant means adjusted p < {report['alpha']}.",),
+        *([("Intervals: ", m["intervals"], ".")] if "intervals" in m else []),  # absent before 2026-12
     ]
     if "sequential" in m:
         items += [
