@@ -280,3 +280,14 @@ def test_every_committed_report_is_what_balance_report_writes_from_its_committed
     if (root / "variants" / "comparison.json").is_file():
         write_compare_report(json.loads((root / "variants" / "comparison.json").read_text()), tmp_path / "cmp")
         assert (tmp_path / "cmp" / "report.md").read_text() == (root / "variants" / "report.md").read_text()
+
+
+def test_p_values_near_a_level_are_told_apart():
+    """Two decimals showed 0.0496 (significant at 0.05) and 0.0504 (not) both as 0.05, so a
+    report could print the same p beside 'differ' and beside 'no difference'. Below 0.2 a p
+    has three significant digits; tiny ones keep their floor and exponent form."""
+    from balance.analysis.document import p_phrase, pvalue
+
+    assert (pvalue(0.0496), pvalue(0.0504)) == ("0.0496", "0.0504")
+    assert (pvalue(0.004123), pvalue(0.15), pvalue(0.41), pvalue(1.0)) == ("0.00412", "0.150", "0.41", "1.00")
+    assert (pvalue(3.14e-5), p_phrase(2e-7), p_phrase(0.0496)) == ("3.1e-05", "p < 1e-6", "p = 0.0496")

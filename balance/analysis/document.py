@@ -68,14 +68,16 @@ def num(x, digits: int = 2) -> str:
 
 
 def pvalue(p) -> str:
-    """'< 1e-6', '3.1e-05', '0.004', '0.41': precision where it matters, no false zeros."""
+    """'< 1e-6', '3.1e-05', '0.00412', '0.0496', '0.150', '0.41': precision where it matters, no
+    false zeros. Three significant digits below 0.2, where the levels are: 0.0496 and 0.0504
+    both read '0.05' at two decimals, one significant and one not."""
     if missing(p):
         return "—"
     if p < 1e-6:
         return "< 1e-6"
     if p < 1e-3:
         return f"{p:.1e}"
-    return f"{p:.3f}" if p < 0.01 else f"{p:.2f}"
+    return f"{p:#.3g}" if p < 0.2 else f"{p:.2f}"
 
 
 def p_phrase(p) -> str:
