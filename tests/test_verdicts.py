@@ -548,3 +548,27 @@ def test_the_team_win_rate_across_player_counts_points_the_right_way():
     assert _homogeneity(np.array([5, 0]), np.array([10, 0])) is None  # one group played
     with pytest.raises(BalanceError, match="outside 0..n"):
         _homogeneity(np.array([11, 3]), np.array([10, 10]))
+
+
+def test_every_card_found_costly_is_named_or_counted_in_the_card_verdict():
+    """The audit's Smash Up line named only the card that costs most ("removing any one of 92
+    other cards makes no detectable difference. 2 of 94 cards change ..."): the second
+    card found, at adjusted p 0.0485, was in neither list. Every found card is now named, or
+    counted past the first few, so the named and counted cards add up to the summary's."""
+    from balance.analysis.report import HELPS_NAMED, card_verdict
+
+    def verdict(differences, p_adjusted):
+        k = len(differences)
+        g = pl.DataFrame({"card": [f"c{i}" for i in range(k)], "difference": differences,
+                          "lo": [d - 0.02 for d in differences], "hi": [d + 0.02 for d in differences],
+                          "p_adjusted": p_adjusted, "unchanged": [False] * k, "detectable": [0.03] * k})
+        return "".join(card_verdict(g))
+
+    two = verdict([-0.30, -0.10, 0.0, 0.01], [1e-9, 0.0485, 0.9, 0.8])
+    assert "the c0 matters most — removing it costs its seat 30.00 pp" in two
+    assert "; removing the c1 also costs its seat 10.00 pp (95% CI 8.00 to 12.00 pp, Holm-adjusted p = 0.0485)" in two
+    assert "; removing the c2 and c3 makes no detectable difference" in two
+    assert two.endswith("2 of 4 cards change their seat's win rate detectably (Holm over the run's card tests).")
+    many = verdict([-0.3 + 0.01 * i for i in range(HELPS_NAMED + 3)] + [0.0], [1e-9] * (HELPS_NAMED + 3) + [0.9])
+    assert many.count("also costs its seat") == HELPS_NAMED
+    assert "; removing any one of 2 other cards also costs, by less (the table names them)" in many

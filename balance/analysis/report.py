@@ -46,7 +46,7 @@ ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means ad
 POWER = aggregate.POWER  # the power every detectable edge and difference is sized for
 LEVEL = f"{aggregate.CONFIDENCE:.0%}"
 MAX_NAMED = 10  # a verdict sentence lists at most this many items by name (a table lists all)
-HELPS_NAMED = 3  # the card verdict names this many items whose restriction helps, the largest first
+HELPS_NAMED = 3  # the card verdict names this many items whose restriction helps (or costs), the largest first
 REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
@@ -819,6 +819,14 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         parts += [f"the {top['card']} matters most — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
+    costly = hurts.slice(1)  # the other items whose removal costs their seat, largest first
+    for r in (costly if costly.height <= HELPS_NAMED + 1 else costly.head(HELPS_NAMED)).iter_rows(named=True):
+        name = f"the {r['card']}"
+        parts += [f"; {act.format(name)} also costs its seat {pp(-r['difference'])} "
+                  f"({LEVEL} CI {ci(-r['hi'], -r['lo'])[:-1]} pp, Holm-adjusted {p_phrase(r['p_adjusted'])})"]
+    if costly.height > HELPS_NAMED + 1:
+        parts += [f"; {act.format(f'any one of {costly.height - HELPS_NAMED} other {item}s')} also costs, "
+                  "by less (the table names them)"]
     named = helps if helps.height <= HELPS_NAMED + 1 else helps.head(HELPS_NAMED)  # the largest; the table has all
     for r in named.iter_rows(named=True):
         parts += [("; " if parts else "") + act.format(f"the {r['card']}") + " ", Strong("helps"),
