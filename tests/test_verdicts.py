@@ -206,7 +206,11 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
         return [x for x in verdict.split("**What to try next.**")[1].splitlines() if x.startswith("- ")]
 
     fair = simulate(tmp_path, "fair", players=4, games=20_000, seed=3, strategies=["random"])
-    assert not any("seat levers" in x for x in proposals(verdict_of(fair, tmp_path)))
+    fair_lines = proposals(verdict_of(fair, tmp_path))
+    assert not any("seat levers" in x for x in fair_lines)
+    # nothing found and no card strength measured: it says so, and where a proposal would come from
+    assert fair_lines[0].startswith("- No seat edge was found and the game proposes no change of its own (it "
+                                    "proposes one from card strength: simulate --card-strength): "), fair_lines
     planted = {"extra_tokens": [[1, 1, 1]]}
     edge = simulate(tmp_path, "planted", players=4, games=20_000, seed=3, strategies=["random"], overrides=planted)
     seat_line = "- A seat is favoured at 4 players: compare the rulebook with the game's seat levers (catch\\_up: "

@@ -958,6 +958,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
              else pl.DataFrame())
     edge_players = int(edges.row(int(edges["p_adjusted"].arg_min()), named=True)["players"]) if edges.height else None
     found = a.game_report.variant_hint(a.game) if a.game is not None else None
+    game = _declared(manifest["game"])
     if found is not None:  # the game's most decisive item (e.g. a card whose removal matters)
         players, card, why = found["players"], found["item"], found["why"]
     elif edge_players is not None:
@@ -970,8 +971,10 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
                "measure the change in the team's win rate")
     else:
         players, card = manifest["runs"][0]["players"], None
-        why = "no seat edge or effect of the game's own was found"
-    game = _declared(manifest["game"])
+        why = "no seat edge was found and the game proposes no change of its own"
+        if game is not None and game.restrictable and a.cards is None and not manifest.get("card_strength"):
+            # the game's proposals come from card strength, which this report has not seen
+            why += f" (it proposes one from {game.restrictable} strength: simulate --card-strength)"
     key = game.restrictable_rule if game is not None else None  # the rules key listing what was denied
     items = _run_at(manifest, players)["rules"].get(key) if key else None
     # what the game's levers should act on, when the game proposes nothing of its own
