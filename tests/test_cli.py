@@ -140,6 +140,37 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, words):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("address", ["tcp://localhost", "not-an-address", "http://x:y", "tcp://h:70000"])
+def test_a_malformed_scheduler_address_is_refused_before_the_run_directory_is_made(tmp_path, address):
+    """distributed finds a bad address only when the run asks for workers (a traceback, and the
+    run's .X.partial left behind to block the corrected command)."""
+    r = invoke("simulate", "avengers-cards", "--games", 200, "--backend", "dask", "--scheduler", address,
+               "--threads", 1, "--out", tmp_path / "X")
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: --scheduler {address!r}: give an address tcp://HOST:PORT "
+                        "(e.g. tcp://10.0.0.5:8786; also tls://, ws://, wss://, ucx://)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_that_fails_before_any_chunk_leaves_nothing_to_resume(tmp_path, monkeypatch):
+    """A scheduler that cannot be reached (or any failure before a chunk is done) keeps no
+    .X.partial: there is nothing to resume, and it would make the next run ask for --force."""
+    from balance.core import runner
+
+    def unreachable(*args, **kwargs):
+        raise BalanceError("cannot reach the dask scheduler 'tcp://10.0.0.5:8786': timed out")
+
+    monkeypatch.setattr(runner, "execute", unreachable)
+    args = ("simulate", "avengers-cards", "--games", 200, "--backend", "dask", "--scheduler",
+            "tcp://10.0.0.5:8786", "--out", tmp_path / "X")
+    r = invoke(*args)
+    assert r.exit_code == 2 and r.output == "error: cannot reach the dask scheduler 'tcp://10.0.0.5:8786': timed out\n"
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    r = invoke("simulate", "avengers-cards", "--games", 200, "--threads", 1, "--out", tmp_path / "X", "-q")
+    assert r.exit_code == 0, r.output
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")

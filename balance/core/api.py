@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import platform
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +126,8 @@ def simulate(
         raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise BalanceError("--scheduler needs --backend dask")
+    if scheduler is not None:
+        check_scheduler(scheduler)
 
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
     rule_changes.update(overrides or {})
@@ -211,6 +214,20 @@ def simulate(
     with interrupts.interrupting():  # Ctrl-C and SIGTERM stop the run as KeyboardInterrupt
         return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
                     execution, force, resume, on_status)
+
+
+# A dask scheduler's address as distributed parses it: a protocol it knows (or none: tcp), a
+# host (a name, an IPv4 address or a bracketed IPv6 one) and a port. Checked here, before the run
+# directory is made: distributed itself finds a bad one only when the workers are contacted.
+SCHEDULER_ADDRESS = re.compile(r"((tcp|tls|ws|wss|ucx)://)?([A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(\d{1,5})")
+
+
+def check_scheduler(address: str) -> None:
+    """A dask scheduler address with a host and a port, else one line naming it."""
+    match = SCHEDULER_ADDRESS.fullmatch(address)
+    if match is None or not 1 <= int(match.group(4)) <= 65535:
+        raise BalanceError(f"--scheduler {address!r}: give an address tcp://HOST:PORT "
+                           "(e.g. tcp://10.0.0.5:8786; also tls://, ws://, wss://, ucx://)")
 
 
 def _unsupported(cards_part, rules, seatings) -> list[str]:
@@ -358,10 +375,13 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     try:
         runner.execute(specs, todo, keep_games, on_done, execution["threads"],
                        execution["backend"], execution["scheduler"])
-    except BaseException:
+    except BaseException as e:
         if checkpoint is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
             with interrupts.deferred():
-                checkpoint.save(state)
+                if state.done or resume or isinstance(e, KeyboardInterrupt):
+                    checkpoint.save(state)
+                else:  # a failure before any chunk (e.g. no scheduler): nothing to resume, and a
+                    checkpoint.discard()  # .NAME.partial kept would only block the corrected command
         raise
 
     info = get_game(manifest["game"])
