@@ -171,6 +171,31 @@ def test_a_run_that_fails_before_any_chunk_leaves_nothing_to_resume(tmp_path, mo
     assert r.exit_code == 0, r.output
 
 
+OUT_COMMANDS = [
+    ["simulate", "avengers-cards", "--games", 100],
+    ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2", "--games", 100],
+    ["restrict", "avengers-cards", "--games", 100],
+    ["matchups", "avengers-cards", "--pool", "random,lowest", "--games", 100],
+    ["ladder", "avengers-cards", "--ladder", "random,lowest", "--games", 100],
+    ["tune", "avengers-cards", "--budget", 4000, "--population", 4, "--games-per-candidate", 100],
+]
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("out, shown", [("", "'' (or '.')"), (".", "'' (or '.')"), ("..", "'..'")])
+def test_an_out_that_is_the_current_directory_or_a_parent_is_refused(tmp_path, monkeypatch, command, out, shown):
+    """--out is replaced whole, built beside it as .NAME.partial: "" (read as ".") replaced the
+    current directory and left a folder named '..partial'."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    r = invoke(*command, "--out", out, "--force")
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: --out {shown} is the current directory or one of its parents, which would be "
+                        "replaced whole; allowed: a directory of its own, e.g. --out runs/NAME\n")
+    assert list(tmp_path.iterdir()) == [work] and list(work.iterdir()) == []
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")
