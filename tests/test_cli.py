@@ -127,6 +127,13 @@ BAD = [
     (["simulate", "avengers-cards", "--set", "loss_rule=half"], "loss_rule"),
     (["simulate", "avengers-cards", "--set", "set_bonus"], "not KEY=VALUE"),
     (["simulate", "avengers-cards", "--variant", "missing.toml"], "does not exist"),
+    # a value of the wrong type inside the range is not an integer, not "out of range"
+    (["simulate", "avengers-cards", "--set", "set_bonus=1e2"],
+     "error: set_bonus=100.0 is not an integer; allowed: integer 0..100"),
+    (["simulate", "avengers-cards", "--set", "set_bonus=true"],
+     "error: set_bonus=True is not an integer; allowed: integer 0..100"),
+    (["simulate", "avengers-cards", "--set", "set_bonus=101"],
+     "error: set_bonus=101 is out of range; allowed: integer 0..100"),
 ]
 
 
@@ -194,6 +201,15 @@ def test_an_out_that_is_the_current_directory_or_a_parent_is_refused(tmp_path, m
     assert r.output == (f"error: --out {shown} is the current directory or one of its parents, which would be "
                         "replaced whole; allowed: a directory of its own, e.g. --out runs/NAME\n")
     assert list(tmp_path.iterdir()) == [work] and list(work.iterdir()) == []
+
+
+def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text('set_bonus = "2"\n')
+    r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: set_bonus='2' is not an integer; allowed: integer 0..100\n"
+    assert not (tmp_path / "o").exists()
 
 
 def test_malformed_toml_is_a_clear_error(tmp_path):
