@@ -212,6 +212,16 @@ def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_an_empty_tuned_file_is_said_to_hold_no_strategy(tmp_path):
+    """It was said to hold parameters of strategy None, to be used as None:@DIR."""
+    (tmp_path / "tuned.toml").write_text("")
+    r = invoke("simulate", "avengers-cards", "-s", f"greedy:@{tmp_path}", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: {str(tmp_path / 'tuned.toml')!r} holds no tuned strategy (no line "
+                        'strategy = "NAME"); give a tuned.toml that `balance tune --out` wrote\n')
+    assert not (tmp_path / "o").exists()
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")

@@ -137,6 +137,9 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
     unknown = sorted(set(data) - set(TUNED_KEYS))
     if unknown:
         raise BalanceError(f"{str(p)!r}: unknown key {unknown[0]!r}; allowed: {', '.join(TUNED_KEYS)}")
+    if not isinstance(data.get("strategy"), str):  # an empty file, or one written by hand
+        raise BalanceError(f"{str(p)!r} holds no tuned strategy (no line strategy = \"NAME\"); give a "
+                           f"{TUNED_FILE} that `balance tune --out` wrote")
     if data.get("strategy") != info.name:
         raise BalanceError(f"{str(p)!r} holds parameters of strategy {data.get('strategy')!r}, "
                            f"not {info.name!r}; use it as {data.get('strategy')}:@{path}")
