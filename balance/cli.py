@@ -198,13 +198,38 @@ def _parse_players(text: Optional[str]) -> Optional[list[int]]:
         fail(f"--players {text!r} is not a number or a comma list like 3,4,5")
 
 
+def _whole_games(value):
+    """--games as an integer; typer's own refusal ("Input should be a valid integer") is a box that
+    names neither the option nor the value."""
+    if value is None or isinstance(value, int):  # the default
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        fail(f"--games {value!r} is not a whole number of games")
+
+
+def _one_count(command: str):
+    """--players of a command that plays one player count (simulate and ladder take a comma list):
+    the count as an integer, or one line naming the value instead of typer's box."""
+    def parse(value):
+        if value is None or isinstance(value, int):  # the default
+            return value
+        try:
+            return int(value)
+        except ValueError:
+            fail(f"--players {value!r}: {command} takes one player count, a whole number (run it once per count)")
+    return parse
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     players: Annotated[Optional[str], typer.Option(
         help="Player count, or a comma list (3,4,5) to run each count. Default: 4.")] = None,
     n_games: Annotated[Optional[int], typer.Option(
-        "--games", "-n", help="Games per player count. Default: 100000.")] = None,
+        "--games", "-n", parser=_whole_games, metavar="INTEGER",
+        help="Games per player count. Default: 100000.")] = None,
     seed: Annotated[Optional[int], typer.Option(
         help="Run seed: the same seed gives the same numbers. Default: 0.")] = None,
     strategy: Annotated[Optional[list[str]], typer.Option(
@@ -525,9 +550,9 @@ def compare(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
         "optionally named 'name:...'. Repeat, at least twice (unless --resume); the first is the "
         "baseline.")] = None,
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("compare"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n",
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
@@ -670,7 +695,7 @@ def tune(
     strategy: Annotated[Optional[str], typer.Option(
         help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
         "the game's default strategy (`balance games` names it).")] = None,
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("tune"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     against: Annotated[Optional[str], typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
@@ -756,12 +781,13 @@ def restrict(
     when: Annotated[str, typer.Option(
         help="The mode of restricted play, one the game declares (`balance games --tables` lists "
         "them with their meaning).")] = "always",
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("restrict"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     strategy: Annotated[Optional[str], typer.Option(
         "--strategy", "-s", help="Strategy of every seat. Default: the game's default strategy "
         "(`balance games` names it).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per card.")] = 100_000,
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+                                         help="Games per card.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     out: Annotated[Optional[Path], typer.Option(
@@ -806,9 +832,10 @@ def matchups(
     pool: Annotated[Optional[list[str]], typer.Option(
         help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
         "kept together) or repeated; at least two (unless --resume).")] = None,
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("matchups"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per ordered pair.")] = 50_000,
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+                                         help="Games per ordered pair.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
@@ -854,7 +881,8 @@ def ladder(
         "random,threshold,greedy,greedy:@runs/tune/tuned.toml; at least two (unless --resume).")] = None,
     players: Annotated[Optional[str], typer.Option(
         help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+                                         help="Games per run.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every run.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,

@@ -222,6 +222,25 @@ def test_an_empty_tuned_file_is_said_to_hold_no_strategy(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command", ["compare", "restrict", "tune", "matchups"])
+def test_a_command_of_one_player_count_names_a_comma_list_given_to_it(tmp_path, command):
+    """simulate takes --players 3,4; these took it to typer's box "Input should be a valid
+    integer", which names neither the option nor the value."""
+    r = invoke(command, "avengers-cards", "--players", "3,4", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: --players '3,4': {command} takes one player count, a whole number "
+                        "(run it once per count)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "restrict", "matchups", "ladder"])
+def test_games_that_are_not_a_whole_number_are_named(tmp_path, command):
+    r = invoke(command, "avengers-cards", "--games", "10k", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: --games '10k' is not a whole number of games\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")
