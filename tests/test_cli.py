@@ -241,6 +241,27 @@ def test_games_that_are_not_a_whole_number_are_named(tmp_path, command):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("deck, what", [
+    ('[{"id": "a", "battle": 1, "strength": 3, "rewards": [["Y"]]}]', 'not an object whose "villains" is a list'),
+    ('{"villains": [{"id": "a", "strength": 3, "rewards": [["Y"]]}]}', "villain 'a' has no 'battle'"),
+    ('{"villains": [{"id": "a", "battle": "1", "strength": 3, "rewards": [["Y"]]}]}',
+     "villain 'a' has battle '1', not an integer"),
+    ('{"villains": [{"id": "a", "battle": 1, "strength": 3, "rewards": ["Y"]}]}',
+     "villain 'a' has rewards ['Y'], not a list of token lists"),
+    ('{"villains": [', "not valid JSON (Expecting value: line 1 column 15 (char 14))"),
+])
+def test_a_villain_deck_of_the_wrong_shape_says_what_is_wrong_and_what_is_expected(tmp_path, deck, what):
+    """A top-level list was refused with Python's "TypeError: list indices must be integers or
+    slices, not str", which names neither the villain nor the shape."""
+    path = tmp_path / "deck.json"
+    path.write_text(deck)
+    r = invoke("simulate", "avengers-cards", "--set", f"villains={path}", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: villains {str(path)!r}: {what}; expected "
+                        '{"villains": [{"id", "battle", "strength", "rewards": [["Y", ...], ...]}, ...]}\n')
+    assert not (tmp_path / "o").exists()
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")
