@@ -595,8 +595,8 @@ def compare(
     Example: balance compare avengers-cards --variant default --variant bonus2:set_bonus=2
     --players 4 --games 200000 -s greedy
     """
+    from balance.analysis.compare import check_metric, metric_names, parse_variant
     from balance.analysis.compare import compare as run_compare
-    from balance.analysis.compare import parse_variant
     from balance.analysis.compare_report import write_compare_report
     from balance.core.output import write_json
     from balance.core.variants import parse_overrides
@@ -618,8 +618,14 @@ def compare(
                  if o["sprt"] else None)
     try:
         common = parse_overrides(o["set"])
+        if o["metric"] is not None and not o["sprt"]:  # checked all the same: it may be a typo
+            check_metric(o["metric"], metric_names(game, o["variant"] or ["default"], o["players"],
+                                                   o["strategy"] or None, common))
     except BalanceError as e:
         fail(str(e))
+    for name in ("metric", "batch"):  # the SPRT's settings would change nothing without it
+        if o[name] is not None and not o["sprt"]:
+            fail(f"--{name} {o[name]} applies to --sprt (the sequential mode); add --sprt (or drop --{name})")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
@@ -783,9 +789,10 @@ def restrict(
         "them with their meaning).")] = "always",
     players: Annotated[Optional[int], typer.Option(parser=_one_count("restrict"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    strategy: Annotated[Optional[str], typer.Option(
-        "--strategy", "-s", help="Strategy of every seat. Default: the game's default strategy "
-        "(`balance games` names it).")] = None,
+    # a list, so that a second -s is refused rather than silently replacing the first
+    strategy: Annotated[Optional[list[str]], typer.Option(
+        "--strategy", "-s", help="Strategy of every seat (once: restricted play measures a card "
+        "in one field). Default: the game's default strategy (`balance games` names it).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per card.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
@@ -806,6 +813,10 @@ def restrict(
     from balance.analysis.restrict import run_restrict, write_restrict
     from balance.core.variants import parse_overrides
 
+    if strategy and len(strategy) > 1:
+        fail(f"-s given {len(strategy)} times ({', '.join(strategy)}); restrict plays one strategy in "
+             "every seat: give -s once")
+    ctx.params["strategy"] = strategy[0] if strategy else None  # one spec, as a resumed study saved it
     o, out = _options(ctx, "restrict", game, ("card", "when", "players", "strategy", "n_games", "seed", "set_"),
                       resume, out)
     result = _run_study(

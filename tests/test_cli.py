@@ -262,6 +262,38 @@ def test_a_villain_deck_of_the_wrong_shape_says_what_is_wrong_and_what_is_expect
     assert not (tmp_path / "o").exists()
 
 
+def test_restrict_refuses_a_second_strategy(tmp_path):
+    """restrict plays one strategy in every seat; a second -s silently replaced the first."""
+    r = invoke("restrict", "avengers-cards", "-s", "greedy", "-s", "random", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == ("error: -s given 2 times (greedy, random); restrict plays one strategy in every seat: "
+                        "give -s once\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+COMPARE = ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2", "--games", 200]
+METRICS = ("win_share_seat0, win_share_seat1, win_share_seat2, win_share_seat3, mean_score, score_range, "
+           "heroes_success, tied_game, tokens_held")
+
+
+@pytest.mark.parametrize("args, message", [
+    # --metric is checked with or without --sprt
+    (["--metric", "win_rate"], f"unknown metric 'win_rate'; allowed: {METRICS}"),
+    (["--metric", "win_rate", "--sprt"], f"unknown metric 'win_rate'; allowed: {METRICS}"),
+    # the SPRT's settings alone were accepted and changed nothing
+    (["--metric", "mean_score"], "--metric mean_score applies to --sprt (the sequential mode); add --sprt "
+                                 "(or drop --metric)"),
+    (["--batch", "500"], "--batch 500 applies to --sprt (the sequential mode); add --sprt (or drop --batch)"),
+    # a batch of 0 quietly became 10000
+    (["--sprt", "--batch", "0"], "batch=0 is out of range; allowed: integer 2..1000000000000"),
+])
+def test_compare_refuses_sprt_settings_it_would_ignore(tmp_path, args, message):
+    r = invoke(*COMPARE, *args, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == f"error: {message}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")
