@@ -122,6 +122,8 @@ BAD = [
     (["simulate", "avengers-cards", "-s", "threshold:margin=-1"], "margin=-1"),
     (["simulate", "avengers-cards", "-s", "greedy:samples=2.5"], "samples=2.5"),
     (["simulate", "avengers-cards", "-s", "greedy:depth=2"], "'depth'"),
+    (["simulate", "avengers-cards", "-s", "greedy:samples=4,samples=5"],
+     "error: strategy 'greedy:samples=4,samples=5': samples is given twice; give each parameter once"),
     (["simulate", "avengers-cards", "-s", "random", "-s", "lowest"], "2 strategies given for 4 players"),
     (["simulate", "avengers-cards", "--set", "colours=4"], "unknown rules key 'colours'"),
     (["simulate", "avengers-cards", "--set", "loss_rule=half"], "loss_rule"),

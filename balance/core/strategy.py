@@ -98,6 +98,7 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     if rest.startswith("@"):
         path, _, rest = rest[1:].partition(",")
         values.update(load_tuned(path.strip(), info))
+    given = set()  # a tuned file's values may be overridden once each, not twice in one spec
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, text = item.partition("=")
         key = key.strip()
@@ -105,6 +106,9 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
             raise BalanceError(f"strategy {spec!r}: {item!r} is not param=value")
         if key not in by_name:
             raise one_of(f"parameter of strategy {name!r}:", key, by_name or ["(none)"])
+        if key in given:  # the last one silently won
+            raise BalanceError(f"strategy {spec!r}: {key} is given twice; give each parameter once")
+        given.add(key)
         try:
             number = float(text)
         except ValueError:
