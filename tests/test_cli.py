@@ -296,6 +296,15 @@ def test_compare_refuses_sprt_settings_it_would_ignore(tmp_path, args, message):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_compare_warns_that_a_repeated_variant_name_is_reported_under_another(tmp_path):
+    """Two variants named b were reported as b and b#2 without a word."""
+    r = invoke("compare", "avengers-cards", "--variant", "default", "--variant", "b:set_bonus=2",
+               "--variant", "b:set_bonus=4", "--games", 200, "--threads", 1, "--out", tmp_path / "o", "-q")
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ("warning: two variants are named 'b': the later one is reported as 'b#2'; name each "
+                        "with NAME:SETTINGS\n")
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")

@@ -375,7 +375,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
-        "warnings": _identical_rules(names, engines),
+        "warnings": _renamed([p.name for p in parsed], names) + _identical_rules(names, engines),
         "any_different": bool(any_different),
     }
     return Comparison(report)
@@ -549,6 +549,13 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool) -
     for r in rows:
         r.setdefault("p_adjusted", None)
         r.setdefault("significant", None)
+
+
+def _renamed(given: list[str], names: list[str]) -> list[str]:
+    """A warning for each variant reported under another name than its own (``b`` as ``b#2``):
+    a reader looking for the second ``b`` would not find it."""
+    return [f"two variants are named {g!r}: the later one is reported as {n!r}; name each with NAME:SETTINGS"
+            for g, n in zip(given, names) if g != n]
 
 
 def _identical_rules(names: list[str], engines) -> list[str]:
