@@ -305,6 +305,19 @@ def test_compare_warns_that_a_repeated_variant_name_is_reported_under_another(tm
                         "with NAME:SETTINGS\n")
 
 
+@pytest.mark.parametrize("command", [["simulate", "avengers-cards"],
+                                     ["compare", "avengers-cards", "--variant", "default"]])
+def test_a_variant_that_is_a_directory_is_called_one(tmp_path, command):
+    """It was said not to exist."""
+    folder = tmp_path / "dir.toml"
+    folder.mkdir()
+    r = invoke(*command, "--variant", folder, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: variant file {str(folder)!r} is a directory, not a file; give a TOML file of "
+                        "rules keys\n")
+    assert list(tmp_path.iterdir()) == [folder]
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")

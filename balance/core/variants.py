@@ -28,6 +28,8 @@ META_KEYS = ("name", "description")
 def load_variant_file(path: str | Path) -> dict:
     """Rules overrides from a TOML variant file (meta keys removed)."""
     p = Path(path)
+    if p.is_dir():  # "does not exist" would send the user looking for a file that is there
+        raise BalanceError(f"variant file {str(p)!r} is a directory, not a file; give a TOML file of rules keys")
     if not p.is_file():
         raise BalanceError(f"variant file {str(p)!r} does not exist")
     try:
