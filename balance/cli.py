@@ -226,7 +226,8 @@ def _one_count(command: str):
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     players: Annotated[Optional[str], typer.Option(
-        help="Player count, or a comma list (3,4,5) to run each count. Default: 4.")] = None,
+        help="Player count, or a comma list (3,4,5) to run each count. Default: the game's default "
+        "count (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[Optional[int], typer.Option(
         "--games", "-n", parser=_whole_games, metavar="INTEGER",
         help="Games per player count. Default: 100000.")] = None,
@@ -246,13 +247,13 @@ def simulate(
         help="Run directory to write. Default: runs/GAME-TIMESTAMP.")] = None,
     rotate: Annotated[bool, typer.Option(
         "--rotate", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
-        "of games, so every strategy plays every seat equally often (any number of strategies).")] = False,
+        "of games, so every strategy plays every seat equally often (at most one strategy per seat).")] = False,
     keep_games: Annotated[bool, typer.Option(
         "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
     side: Annotated[Optional[list[str]], typer.Option(
         "--side", help="For a game whose seats play as something (a hero, a faction pair; see "
         "`balance games`): the side of every seat (once), of each seat (once per seat), or with "
-        "--rotate any number, rotated over the seats with the strategies. Default: the game "
+        "--rotate up to one per seat, rotated over the seats with the strategies. Default: the game "
         "draws each game's sides from a stream of their own.")] = None,
     card_strength: Annotated[bool, typer.Option(
         "--card-strength", help="Also measure each card's strength causally: play games again "

@@ -84,7 +84,7 @@ def simulate(
 
     strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``);
     default: ``random`` (or the game's default strategy when it has no random play);
-    with ``rotate``, any number, cycled over the seats and rotated so each strategy plays
+    with ``rotate``, up to one per seat, cycled over the seats and rotated so each strategy plays
     every seat equally often (see ``_seatings``).
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
     overrides win. With ``out`` the run directory is written atomically and checkpointed;
@@ -100,7 +100,7 @@ def simulate(
     on_status: called with a one-line message when something slow happens that is not
     simulation (compiling the kernels on a first run).
     sides: for a game whose seats play as something (GameInfo.side: a hero, a faction pair):
-    one side name for every seat or one per seat, or with ``rotate`` any number cycled and
+    one side name for every seat or one per seat, or with ``rotate`` up to one per seat, cycled and
     rotated over the seats together with the strategies; None: the game's kernel draws each
     game's sides from a stream of their own (so they survive a change of strategy).
     """
