@@ -798,6 +798,7 @@ def restrict(
                                          help="Games per card.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -824,7 +825,7 @@ def restrict(
         "restrict", game, o, out, force, resume is not None, quiet, o["games"],
         lambda advance, study: run_restrict(game, o["players"], o["strategy"], o["card"], o["when"], o["games"],
                                             o["seed"], parse_overrides(o["set"]), on_progress=advance,
-                                            play=study.simulate),
+                                            threads=threads, play=study.simulate),
         lambda result, directory: write_restrict(result, directory,
                                                  f"{game}: card strength by restricted play"))
     if not quiet:
