@@ -925,8 +925,8 @@ def ladder(
         lambda advance, study: run_ladder(game, specs, counts, o["games"], o["seed"], parse_overrides(o["set"]),
                                           threads, advance, play=study.simulate),
         lambda result, directory: write_ladder(result, directory, f"{game}: balance by skill"))
-    if not quiet:
-        typer.echo(f"wrote {out / 'ladder.html'}")
+    if not quiet:  # both files, as report and compare say
+        typer.echo(f"wrote {out / 'ladder.html'} and {out / 'ladder.md'}")
 
 
 def _plan_counts(players: str, family: Optional[int]) -> tuple[list[int], int]:

@@ -318,6 +318,41 @@ def test_a_variant_that_is_a_directory_is_called_one(tmp_path, command):
     assert list(tmp_path.iterdir()) == [folder]
 
 
+def test_help_says_rotate_fits_one_strategy_or_side_per_seat_and_the_default_count(monkeypatch):
+    """The help said "(any number of strategies)" and "Default: 4"; the code refuses more
+    strategies or sides than seats, and smash-up and zenonzard default to 2 players."""
+    import typer.rich_utils
+
+    monkeypatch.setattr(typer.rich_utils, "MAX_WIDTH", 400)
+    text = invoke("simulate", "--help").output
+    assert "any number" not in text and "Default: 4" not in text
+    assert "every strategy plays every seat equally often (at most one strategy per seat)" in text
+    assert "or with --rotate up to one per seat, rotated over the seats with the strategies" in text
+    assert "Default: the game's default count (its rules' players: balance rules GAME)" in text
+    for game in ("smash-up", "zenonzard"):  # what that sentence points to
+        rows = {row["key"]: row for row in get_game(game).part("rules").Rules.describe()}
+        assert rows["players"]["default"] in ("2", 2)
+
+
+def test_restrict_takes_threads_and_its_numbers_do_not_depend_on_them(tmp_path):
+    outs = []
+    for threads in (1, 2):
+        outs.append(tmp_path / f"t{threads}")
+        r = invoke("restrict", "avengers-cards", "--players", 3, "-n", 400, "--threads", threads,
+                   "--out", outs[-1], "-q")
+        assert r.exit_code == 0, r.output
+    assert pl.read_parquet(outs[0] / "restrict.parquet").equals(pl.read_parquet(outs[1] / "restrict.parquet"))
+
+
+def test_ladder_names_both_files_it_wrote(tmp_path):
+    out = tmp_path / "l"
+    r = invoke("ladder", "avengers-cards", "--ladder", "random,lowest", "--players", 3, "-n", 200,
+               "--threads", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"wrote {out / 'ladder.html'} and {out / 'ladder.md'}\n"
+    assert (out / "ladder.md").is_file() and (out / "ladder.html").is_file()
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")
