@@ -353,6 +353,30 @@ def test_ladder_names_both_files_it_wrote(tmp_path):
     assert (out / "ladder.md").is_file() and (out / "ladder.html").is_file()
 
 
+@pytest.mark.parametrize("command", [
+    ["simulate", "avengers-cards", "--players", 5],  # ran 5 players without a word
+    ["simulate", "avengers-cards"],  # took players=3 as the count: one way to give it instead
+    ["tune", "avengers-cards"],
+    ["matchups", "avengers-cards", "--pool", "random,lowest"],
+    ["ladder", "avengers-cards", "--ladder", "random,lowest"],
+    ["restrict", "avengers-cards"],
+], ids=lambda c: "-".join(map(str, c[::2])))
+def test_a_player_count_among_the_rules_changes_is_refused(tmp_path, command):
+    r = invoke(*command, "--set", "players=3", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: give the player count with --players, not players=3 in --set\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_player_count_in_a_variant_file_is_refused(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text("players = 3\n")
+    r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == f"error: give the player count with --players, not players=3 in variant file {str(variant)!r}\n"
+    assert list(tmp_path.iterdir()) == [variant]
+
+
 def test_malformed_toml_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("set_bonus = = 2\n")

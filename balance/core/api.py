@@ -21,7 +21,7 @@ from balance.core import interrupts, schema
 from balance.core.errors import BalanceError, check_int
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
-from balance.core.variants import load_variant_file
+from balance.core.variants import load_variant_file, refuse_players
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
@@ -130,9 +130,11 @@ def simulate(
         check_scheduler(scheduler)
 
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
+    refuse_players(rule_changes, f"variant file {str(variant)!r}")
+    refuse_players(overrides or {}, "--set")
     rule_changes.update(overrides or {})
     if players is None:
-        players = rule_changes.get("players", rules_mod.Rules.players)
+        players = rules_mod.Rules.players
     counts = [players] if isinstance(players, int) else list(players)
     if not counts:
         raise BalanceError("players: give at least one player count")

@@ -44,6 +44,14 @@ def load_variant_file(path: str | Path) -> dict:
     return {k: v for k, v in data.items() if k not in META_KEYS}
 
 
+def refuse_players(changes: dict, where: str) -> None:
+    """Rules changes of a command that has --players hold no player count: --players 5 replaced
+    players=3 without a word, and simulate took players=3 as the count only when --players was
+    not given. One way to give it, the option."""
+    if "players" in changes:
+        raise BalanceError(f"give the player count with --players, not players={changes['players']!r} in {where}")
+
+
 _NOT_TOML = object()
 
 
