@@ -198,28 +198,27 @@ def _parse_players(text: Optional[str]) -> Optional[list[int]]:
         fail(f"--players {text!r} is not a number or a comma list like 3,4,5")
 
 
-def _whole_games(value):
-    """--games as an integer; typer's own refusal ("Input should be a valid integer") is a box that
-    names neither the option nor the value."""
-    if value is None or isinstance(value, int):  # the default
-        return value
-    try:
-        return int(value)
-    except ValueError:
-        fail(f"--games {value!r} is not a whole number of games")
-
-
-def _one_count(command: str):
-    """--players of a command that plays one player count (simulate and ladder take a comma list):
-    the count as an integer, or one line naming the value instead of typer's box."""
+def _integer(refusal):
+    """A typer parser for an integer option whose bad value gets the line ``refusal(value)``:
+    typer's own refusal ("Input should be a valid integer") is a box that names neither the
+    option nor the value."""
     def parse(value):
         if value is None or isinstance(value, int):  # the default
             return value
         try:
             return int(value)
         except ValueError:
-            fail(f"--players {value!r}: {command} takes one player count, a whole number (run it once per count)")
+            fail(refusal(value))
     return parse
+
+
+_whole_games = _integer(lambda value: f"--games {value!r} is not a whole number of games")
+
+
+def _one_count(command: str):
+    """--players of a command that plays one player count (simulate and ladder take a comma list)."""
+    return _integer(lambda value: f"--players {value!r}: {command} takes one player count, a whole number "
+                                  "(run it once per count)")
 
 
 @app.command()

@@ -115,7 +115,8 @@ def load_villains(spec: str) -> VillainDeck:
                 raise BalanceError(f"villains {source!r}: card {c['id']!r} has token {bad[0]!r}; allowed: Y, R, B")
             places.append(tuple(place.count(col) for col in COLOURS))
         if len(places) > MAX_PLACES:
-            raise BalanceError(f"villains {source!r}: card {c['id']!r} rewards {len(places)} places; at most {MAX_PLACES}")
+            raise BalanceError(f"villains {source!r}: card {c['id']!r} rewards {len(places)} places; "
+                               f"at most {MAX_PLACES}")
         s = c["strength"]
         if s < 1:
             raise BalanceError(f"villains {source!r}: card {c['id']!r} has strength {s}; must be >= 1")
