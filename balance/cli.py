@@ -198,13 +198,38 @@ def _parse_players(text: Optional[str]) -> Optional[list[int]]:
         fail(f"--players {text!r} is not a number or a comma list like 3,4,5")
 
 
+def _integer(refusal):
+    """A typer parser for an integer option whose bad value gets the line ``refusal(value)``:
+    typer's own refusal ("Input should be a valid integer") is a box that names neither the
+    option nor the value."""
+    def parse(value):
+        if value is None or isinstance(value, int):  # the default
+            return value
+        try:
+            return int(value)
+        except ValueError:
+            fail(refusal(value))
+    return parse
+
+
+_whole_games = _integer(lambda value: f"--games {value!r} is not a whole number of games")
+
+
+def _one_count(command: str):
+    """--players of a command that plays one player count (simulate and ladder take a comma list)."""
+    return _integer(lambda value: f"--players {value!r}: {command} takes one player count, a whole number "
+                                  "(run it once per count)")
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     players: Annotated[Optional[str], typer.Option(
-        help="Player count, or a comma list (3,4,5) to run each count. Default: 4.")] = None,
+        help="Player count, or a comma list (3,4,5) to run each count. Default: the game's default "
+        "count (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[Optional[int], typer.Option(
-        "--games", "-n", help="Games per player count. Default: 100000.")] = None,
+        "--games", "-n", parser=_whole_games, metavar="INTEGER",
+        help="Games per player count. Default: 100000.")] = None,
     seed: Annotated[Optional[int], typer.Option(
         help="Run seed: the same seed gives the same numbers. Default: 0.")] = None,
     strategy: Annotated[Optional[list[str]], typer.Option(
@@ -221,13 +246,13 @@ def simulate(
         help="Run directory to write. Default: runs/GAME-TIMESTAMP.")] = None,
     rotate: Annotated[bool, typer.Option(
         "--rotate", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
-        "of games, so every strategy plays every seat equally often (any number of strategies).")] = False,
+        "of games, so every strategy plays every seat equally often (at most one strategy per seat).")] = False,
     keep_games: Annotated[bool, typer.Option(
         "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
     side: Annotated[Optional[list[str]], typer.Option(
         "--side", help="For a game whose seats play as something (a hero, a faction pair; see "
         "`balance games`): the side of every seat (once), of each seat (once per seat), or with "
-        "--rotate any number, rotated over the seats with the strategies. Default: the game "
+        "--rotate up to one per seat, rotated over the seats with the strategies. Default: the game "
         "draws each game's sides from a stream of their own.")] = None,
     card_strength: Annotated[bool, typer.Option(
         "--card-strength", help="Also measure each card's strength causally: play games again "
@@ -525,9 +550,9 @@ def compare(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
         "optionally named 'name:...'. Repeat, at least twice (unless --resume); the first is the "
         "baseline.")] = None,
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("compare"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n",
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
@@ -570,8 +595,8 @@ def compare(
     Example: balance compare avengers-cards --variant default --variant bonus2:set_bonus=2
     --players 4 --games 200000 -s greedy
     """
+    from balance.analysis.compare import check_metric, metric_names, parse_variant
     from balance.analysis.compare import compare as run_compare
-    from balance.analysis.compare import parse_variant
     from balance.analysis.compare_report import write_compare_report
     from balance.core.output import write_json
     from balance.core.variants import parse_overrides
@@ -593,8 +618,14 @@ def compare(
                  if o["sprt"] else None)
     try:
         common = parse_overrides(o["set"])
+        if o["metric"] is not None and not o["sprt"]:  # checked all the same: it may be a typo
+            check_metric(o["metric"], metric_names(game, o["variant"] or ["default"], o["players"],
+                                                   o["strategy"] or None, common))
     except BalanceError as e:
         fail(str(e))
+    for name in ("metric", "batch"):  # the SPRT's settings would change nothing without it
+        if o[name] is not None and not o["sprt"]:
+            fail(f"--{name} {o[name]} applies to --sprt (the sequential mode); add --sprt (or drop --{name})")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
@@ -670,7 +701,7 @@ def tune(
     strategy: Annotated[Optional[str], typer.Option(
         help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
         "the game's default strategy (`balance games` names it).")] = None,
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("tune"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     against: Annotated[Optional[str], typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
@@ -756,14 +787,17 @@ def restrict(
     when: Annotated[str, typer.Option(
         help="The mode of restricted play, one the game declares (`balance games --tables` lists "
         "them with their meaning).")] = "always",
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("restrict"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    strategy: Annotated[Optional[str], typer.Option(
-        "--strategy", "-s", help="Strategy of every seat. Default: the game's default strategy "
-        "(`balance games` names it).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per card.")] = 100_000,
+    # a list, so that a second -s is refused rather than silently replacing the first
+    strategy: Annotated[Optional[list[str]], typer.Option(
+        "--strategy", "-s", help="Strategy of every seat (once: restricted play measures a card "
+        "in one field). Default: the game's default strategy (`balance games` names it).")] = None,
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+                                         help="Games per card.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
+    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -780,13 +814,17 @@ def restrict(
     from balance.analysis.restrict import run_restrict, write_restrict
     from balance.core.variants import parse_overrides
 
+    if strategy and len(strategy) > 1:
+        fail(f"-s given {len(strategy)} times ({', '.join(strategy)}); restrict plays one strategy in "
+             "every seat: give -s once")
+    ctx.params["strategy"] = strategy[0] if strategy else None  # one spec, as a resumed study saved it
     o, out = _options(ctx, "restrict", game, ("card", "when", "players", "strategy", "n_games", "seed", "set_"),
                       resume, out)
     result = _run_study(
         "restrict", game, o, out, force, resume is not None, quiet, o["games"],
         lambda advance, study: run_restrict(game, o["players"], o["strategy"], o["card"], o["when"], o["games"],
                                             o["seed"], parse_overrides(o["set"]), on_progress=advance,
-                                            play=study.simulate),
+                                            threads=threads, play=study.simulate),
         lambda result, directory: write_restrict(result, directory,
                                                  f"{game}: card strength by restricted play"))
     if not quiet:
@@ -806,9 +844,10 @@ def matchups(
     pool: Annotated[Optional[list[str]], typer.Option(
         help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
         "kept together) or repeated; at least two (unless --resume).")] = None,
-    players: Annotated[Optional[int], typer.Option(
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("matchups"), metavar="INTEGER",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per ordered pair.")] = 50_000,
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+                                         help="Games per ordered pair.")] = 50_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
@@ -854,7 +893,8 @@ def ladder(
         "random,threshold,greedy,greedy:@runs/tune/tuned.toml; at least two (unless --resume).")] = None,
     players: Annotated[Optional[str], typer.Option(
         help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+                                         help="Games per run.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every run.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
@@ -884,8 +924,8 @@ def ladder(
         lambda advance, study: run_ladder(game, specs, counts, o["games"], o["seed"], parse_overrides(o["set"]),
                                           threads, advance, play=study.simulate),
         lambda result, directory: write_ladder(result, directory, f"{game}: balance by skill"))
-    if not quiet:
-        typer.echo(f"wrote {out / 'ladder.html'}")
+    if not quiet:  # both files, as report and compare say
+        typer.echo(f"wrote {out / 'ladder.html'} and {out / 'ladder.md'}")
 
 
 def _plan_counts(players: str, family: Optional[int]) -> tuple[list[int], int]:

@@ -122,11 +122,20 @@ BAD = [
     (["simulate", "avengers-cards", "-s", "threshold:margin=-1"], "margin=-1"),
     (["simulate", "avengers-cards", "-s", "greedy:samples=2.5"], "samples=2.5"),
     (["simulate", "avengers-cards", "-s", "greedy:depth=2"], "'depth'"),
+    (["simulate", "avengers-cards", "-s", "greedy:samples=4,samples=5"],
+     "error: strategy 'greedy:samples=4,samples=5': samples is given twice; give each parameter once"),
     (["simulate", "avengers-cards", "-s", "random", "-s", "lowest"], "2 strategies given for 4 players"),
     (["simulate", "avengers-cards", "--set", "colours=4"], "unknown rules key 'colours'"),
     (["simulate", "avengers-cards", "--set", "loss_rule=half"], "loss_rule"),
     (["simulate", "avengers-cards", "--set", "set_bonus"], "not KEY=VALUE"),
     (["simulate", "avengers-cards", "--variant", "missing.toml"], "does not exist"),
+    # a value of the wrong type inside the range is not an integer, not "out of range"
+    (["simulate", "avengers-cards", "--set", "set_bonus=1e2"],
+     "error: set_bonus=100.0 is not an integer; allowed: integer 0..100"),
+    (["simulate", "avengers-cards", "--set", "set_bonus=true"],
+     "error: set_bonus=True is not an integer; allowed: integer 0..100"),
+    (["simulate", "avengers-cards", "--set", "set_bonus=101"],
+     "error: set_bonus=101 is out of range; allowed: integer 0..100"),
 ]
 
 
@@ -138,6 +147,234 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, words):
     assert words in r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("address", ["tcp://localhost", "not-an-address", "http://x:y", "tcp://h:70000"])
+def test_a_malformed_scheduler_address_is_refused_before_the_run_directory_is_made(tmp_path, address):
+    """distributed finds a bad address only when the run asks for workers (a traceback, and the
+    run's .X.partial left behind to block the corrected command)."""
+    r = invoke("simulate", "avengers-cards", "--games", 200, "--backend", "dask", "--scheduler", address,
+               "--threads", 1, "--out", tmp_path / "X")
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: --scheduler {address!r}: give an address tcp://HOST:PORT "
+                        "(e.g. tcp://10.0.0.5:8786; also tls://, ws://, wss://, ucx://)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_that_fails_before_any_chunk_leaves_nothing_to_resume(tmp_path, monkeypatch):
+    """A scheduler that cannot be reached (or any failure before a chunk is done) keeps no
+    .X.partial: there is nothing to resume, and it would make the next run ask for --force."""
+    from balance.core import runner
+
+    def unreachable(*args, **kwargs):
+        raise BalanceError("cannot reach the dask scheduler 'tcp://10.0.0.5:8786': timed out")
+
+    monkeypatch.setattr(runner, "execute", unreachable)
+    args = ("simulate", "avengers-cards", "--games", 200, "--backend", "dask", "--scheduler",
+            "tcp://10.0.0.5:8786", "--out", tmp_path / "X")
+    r = invoke(*args)
+    assert r.exit_code == 2 and r.output == "error: cannot reach the dask scheduler 'tcp://10.0.0.5:8786': timed out\n"
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    r = invoke("simulate", "avengers-cards", "--games", 200, "--threads", 1, "--out", tmp_path / "X", "-q")
+    assert r.exit_code == 0, r.output
+
+
+OUT_COMMANDS = [
+    ["simulate", "avengers-cards", "--games", 100],
+    ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2", "--games", 100],
+    ["restrict", "avengers-cards", "--games", 100],
+    ["matchups", "avengers-cards", "--pool", "random,lowest", "--games", 100],
+    ["ladder", "avengers-cards", "--ladder", "random,lowest", "--games", 100],
+    ["tune", "avengers-cards", "--budget", 4000, "--population", 4, "--games-per-candidate", 100],
+]
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("out, shown", [("", "'' (or '.')"), (".", "'' (or '.')"), ("..", "'..'")])
+def test_an_out_that_is_the_current_directory_or_a_parent_is_refused(tmp_path, monkeypatch, command, out, shown):
+    """--out is replaced whole, built beside it as .NAME.partial: "" (read as ".") replaced the
+    current directory and left a folder named '..partial'."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    r = invoke(*command, "--out", out, "--force")
+    assert r.exit_code == 2, r.output
+    assert r.output == (f"error: --out {shown} is the current directory or one of its parents, which would be "
+                        "replaced whole; allowed: a directory of its own, e.g. --out runs/NAME\n")
+    assert list(tmp_path.iterdir()) == [work] and list(work.iterdir()) == []
+
+
+def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text('set_bonus = "2"\n')
+    r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: set_bonus='2' is not an integer; allowed: integer 0..100\n"
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_empty_tuned_file_is_said_to_hold_no_strategy(tmp_path):
+    """It was said to hold parameters of strategy None, to be used as None:@DIR."""
+    (tmp_path / "tuned.toml").write_text("")
+    r = invoke("simulate", "avengers-cards", "-s", f"greedy:@{tmp_path}", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: {str(tmp_path / 'tuned.toml')!r} holds no tuned strategy (no line "
+                        'strategy = "NAME"); give a tuned.toml that `balance tune --out` wrote\n')
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("command", ["compare", "restrict", "tune", "matchups"])
+def test_a_command_of_one_player_count_names_a_comma_list_given_to_it(tmp_path, command):
+    """simulate takes --players 3,4; these took it to typer's box "Input should be a valid
+    integer", which names neither the option nor the value."""
+    r = invoke(command, "avengers-cards", "--players", "3,4", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: --players '3,4': {command} takes one player count, a whole number "
+                        "(run it once per count)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "restrict", "matchups", "ladder"])
+def test_games_that_are_not_a_whole_number_are_named(tmp_path, command):
+    r = invoke(command, "avengers-cards", "--games", "10k", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: --games '10k' is not a whole number of games\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("deck, what", [
+    ('[{"id": "a", "battle": 1, "strength": 3, "rewards": [["Y"]]}]', 'not an object whose "villains" is a list'),
+    ('{"villains": [{"id": "a", "strength": 3, "rewards": [["Y"]]}]}', "villain 'a' has no 'battle'"),
+    ('{"villains": [{"id": "a", "battle": "1", "strength": 3, "rewards": [["Y"]]}]}',
+     "villain 'a' has battle '1', not an integer"),
+    ('{"villains": [{"id": "a", "battle": 1, "strength": 3, "rewards": ["Y"]}]}',
+     "villain 'a' has rewards ['Y'], not a list of token lists"),
+    ('{"villains": [', "not valid JSON (Expecting value: line 1 column 15 (char 14))"),
+])
+def test_a_villain_deck_of_the_wrong_shape_says_what_is_wrong_and_what_is_expected(tmp_path, deck, what):
+    """A top-level list was refused with Python's "TypeError: list indices must be integers or
+    slices, not str", which names neither the villain nor the shape."""
+    path = tmp_path / "deck.json"
+    path.write_text(deck)
+    r = invoke("simulate", "avengers-cards", "--set", f"villains={path}", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: villains {str(path)!r}: {what}; expected "
+                        '{"villains": [{"id", "battle", "strength", "rewards": [["Y", ...], ...]}, ...]}\n')
+    assert not (tmp_path / "o").exists()
+
+
+def test_restrict_refuses_a_second_strategy(tmp_path):
+    """restrict plays one strategy in every seat; a second -s silently replaced the first."""
+    r = invoke("restrict", "avengers-cards", "-s", "greedy", "-s", "random", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == ("error: -s given 2 times (greedy, random); restrict plays one strategy in every seat: "
+                        "give -s once\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+COMPARE = ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2", "--games", 200]
+METRICS = ("win_share_seat0, win_share_seat1, win_share_seat2, win_share_seat3, mean_score, score_range, "
+           "heroes_success, tied_game, tokens_held")
+
+
+@pytest.mark.parametrize("args, message", [
+    # --metric is checked with or without --sprt
+    (["--metric", "win_rate"], f"unknown metric 'win_rate'; allowed: {METRICS}"),
+    (["--metric", "win_rate", "--sprt"], f"unknown metric 'win_rate'; allowed: {METRICS}"),
+    # the SPRT's settings alone were accepted and changed nothing
+    (["--metric", "mean_score"], "--metric mean_score applies to --sprt (the sequential mode); add --sprt "
+                                 "(or drop --metric)"),
+    (["--batch", "500"], "--batch 500 applies to --sprt (the sequential mode); add --sprt (or drop --batch)"),
+    # a batch of 0 quietly became 10000
+    (["--sprt", "--batch", "0"], "batch=0 is out of range; allowed: integer 2..1000000000000"),
+])
+def test_compare_refuses_sprt_settings_it_would_ignore(tmp_path, args, message):
+    r = invoke(*COMPARE, *args, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == f"error: {message}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_warns_that_a_repeated_variant_name_is_reported_under_another(tmp_path):
+    """Two variants named b were reported as b and b#2 without a word."""
+    r = invoke("compare", "avengers-cards", "--variant", "default", "--variant", "b:set_bonus=2",
+               "--variant", "b:set_bonus=4", "--games", 200, "--threads", 1, "--out", tmp_path / "o", "-q")
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ("warning: two variants are named 'b': the later one is reported as 'b#2'; name each "
+                        "with NAME:SETTINGS\n")
+
+
+@pytest.mark.parametrize("command", [["simulate", "avengers-cards"],
+                                     ["compare", "avengers-cards", "--variant", "default"]])
+def test_a_variant_that_is_a_directory_is_called_one(tmp_path, command):
+    """It was said not to exist."""
+    folder = tmp_path / "dir.toml"
+    folder.mkdir()
+    r = invoke(*command, "--variant", folder, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: variant file {str(folder)!r} is a directory, not a file; give a TOML file of "
+                        "rules keys\n")
+    assert list(tmp_path.iterdir()) == [folder]
+
+
+def test_help_says_rotate_fits_one_strategy_or_side_per_seat_and_the_default_count(monkeypatch):
+    """The help said "(any number of strategies)" and "Default: 4"; the code refuses more
+    strategies or sides than seats, and smash-up and zenonzard default to 2 players."""
+    import typer.rich_utils
+
+    monkeypatch.setattr(typer.rich_utils, "MAX_WIDTH", 400)
+    text = invoke("simulate", "--help").output
+    assert "any number" not in text and "Default: 4" not in text
+    assert "every strategy plays every seat equally often (at most one strategy per seat)" in text
+    assert "or with --rotate up to one per seat, rotated over the seats with the strategies" in text
+    assert "Default: the game's default count (its rules' players: balance rules GAME)" in text
+    for game in ("smash-up", "zenonzard"):  # what that sentence points to
+        rows = {row["key"]: row for row in get_game(game).part("rules").Rules.describe()}
+        assert rows["players"]["default"] in ("2", 2)
+
+
+def test_restrict_takes_threads_and_its_numbers_do_not_depend_on_them(tmp_path):
+    outs = []
+    for threads in (1, 2):
+        outs.append(tmp_path / f"t{threads}")
+        r = invoke("restrict", "avengers-cards", "--players", 3, "-n", 400, "--threads", threads,
+                   "--out", outs[-1], "-q")
+        assert r.exit_code == 0, r.output
+    assert pl.read_parquet(outs[0] / "restrict.parquet").equals(pl.read_parquet(outs[1] / "restrict.parquet"))
+
+
+def test_ladder_names_both_files_it_wrote(tmp_path):
+    out = tmp_path / "l"
+    r = invoke("ladder", "avengers-cards", "--ladder", "random,lowest", "--players", 3, "-n", 200,
+               "--threads", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"wrote {out / 'ladder.html'} and {out / 'ladder.md'}\n"
+    assert (out / "ladder.md").is_file() and (out / "ladder.html").is_file()
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "avengers-cards", "--players", 5],  # ran 5 players without a word
+    ["simulate", "avengers-cards"],  # took players=3 as the count: one way to give it instead
+    ["tune", "avengers-cards"],
+    ["matchups", "avengers-cards", "--pool", "random,lowest"],
+    ["ladder", "avengers-cards", "--ladder", "random,lowest"],
+    ["restrict", "avengers-cards"],
+], ids=lambda c: "-".join(map(str, c[::2])))
+def test_a_player_count_among_the_rules_changes_is_refused(tmp_path, command):
+    r = invoke(*command, "--set", "players=3", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: give the player count with --players, not players=3 in --set\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_player_count_in_a_variant_file_is_refused(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text("players = 3\n")
+    r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == f"error: give the player count with --players, not players=3 in variant file {str(variant)!r}\n"
+    assert list(tmp_path.iterdir()) == [variant]
 
 
 def test_malformed_toml_is_a_clear_error(tmp_path):

@@ -98,8 +98,9 @@ def test_identical_variants_warn_and_still_run():
     report = compare("avengers-cards", ["default", "default", "same:set_bonus=3", "set_bonus=2"],
                      games=2_000, seed=1).report
     assert report["warnings"] == [
-        f"variants 'default' and {name!r} have identical rules: they play the same games, so "
-        "their differences are zero by construction" for name in ("default#2", "same")]
+        "two variants are named 'default': the later one is reported as 'default#2'; name each with NAME:SETTINGS"
+    ] + [f"variants 'default' and {name!r} have identical rules: they play the same games, so "
+         "their differences are zero by construction" for name in ("default#2", "same")]
     assert all(r["difference"] == 0 for r in report["results"] if r["variant"] == "default#2")
 
 

@@ -127,7 +127,7 @@ def test_the_rulebook_validates_at_every_player_count_and_round_trips():
     ("tricksters", "2011", "unknown tricksters list '2011'; allowed: current, 2012"),
     ("trickster_bases", "old", "unknown trickster_bases edition 'old'"),
     ("mulligan", "yes", "mulligan='yes' is not true or false"),
-    ("draw", 2.5, "draw=2.5 is out of range"),
+    ("draw", 2.5, "draw=2.5 is not an integer; allowed: integer 0..10"),
     ("vp", 12, "unknown rules key 'vp'; allowed: players, vp_to_win"),
 ])
 def test_bad_rules_are_one_line_errors(key, value, words):

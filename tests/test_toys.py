@@ -351,8 +351,8 @@ def test_the_engine_refuses_restricted_play():
     ("target", 0, "target=0 is out of range; allowed: integer 1..200"),
     ("max_rounds", 0, "max_rounds=0 is out of range; allowed: integer 1..100"),
     ("bust_face", 7, "bust_face=7 is out of range; allowed: integer 0..6"),
-    ("target", True, "target=True is out of range"),
-    ("target", "high", "target='high' is out of range"),
+    ("target", True, "target=True is not an integer; allowed: integer 1..200"),
+    ("target", "high", "target='high' is not an integer; allowed: integer 1..200"),
     ("dice", 3, "unknown rules key 'dice'; allowed: players, target, max_rounds, bust_face"),
 ])
 def test_bad_rules_are_refused_in_one_line(key, value, words):

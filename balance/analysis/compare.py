@@ -299,10 +299,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
-        if metric not in metric_names:
-            raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(metric_names)}")
+        check_metric(metric, metric_names)
         tests = _sprt_tests(sprt, metric_names.index(metric), engines, names, metrics)
-        batch = batch or 10_000
+        batch = 10_000 if batch is None else batch  # not `batch or`: a batch of 0 is refused, not replaced
         check_int("batch", batch, 2, MAX_GAMES)
     else:
         batch = games  # one batch: every chunk in parallel
@@ -376,7 +375,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
-        "warnings": _identical_rules(names, engines),
+        "warnings": _renamed([p.name for p in parsed], names) + _identical_rules(names, engines),
         "any_different": bool(any_different),
     }
     return Comparison(report)
@@ -462,6 +461,20 @@ class _Tally:
         return True
 
 
+def check_metric(metric: str, names: list[str]) -> None:
+    """``metric`` is one of the game's compare metrics ``names``, else one line listing them."""
+    if metric not in names:
+        raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(names)}")
+
+
+def metric_names(game: str, variants: list[str], players: int | None = None, strategies=None,
+                 common: dict | None = None) -> list[str]:
+    """The metrics a comparison of ``variants`` pairs (what ``--metric`` may name), without
+    playing a game: the CLI checks a --metric given without --sprt against them."""
+    spec, _, seats, engines = _setup(game, variants, players, strategies, common)
+    return list(spec.part("metrics").compare_metrics([e.rules for e in engines], len(seats)).names)
+
+
 def _setup(game: str, variants: list[str], players: int | None, strategies, common: dict | None = None):
     """(game spec, parsed variants, one Strategy per seat, one Engine per variant);
     players None: the game's default count; common: the settings every variant starts from."""
@@ -536,6 +549,13 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool) -
     for r in rows:
         r.setdefault("p_adjusted", None)
         r.setdefault("significant", None)
+
+
+def _renamed(given: list[str], names: list[str]) -> list[str]:
+    """A warning for each variant reported under another name than its own (``b`` as ``b#2``):
+    a reader looking for the second ``b`` would not find it."""
+    return [f"two variants are named {g!r}: the later one is reported as {n!r}; name each with NAME:SETTINGS"
+            for g, n in zip(given, names) if g != n]
 
 
 def _identical_rules(names: list[str], engines) -> list[str]:

@@ -33,7 +33,7 @@ from balance.core.errors import BalanceError, check_int
 from balance.core.game import WIN_UNIT
 from balance.core.paired import PairedSums
 from balance.core.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
-from balance.core.variants import toml_value
+from balance.core.variants import refuse_players, toml_value
 
 ALPHA = 0.05
 
@@ -194,6 +194,7 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
         raise BalanceError(f"strategy {name!r} has no parameters to tune; allowed: {', '.join(tunable)}")
     start = parse_strategy(strategy, catalogue)
     check_int("players", players, *spec.players)
+    refuse_players(overrides or {}, "--set")
     rules = spec.part("rules").Rules.from_overrides({**(overrides or {}), "players": players})
     if spec.cooperative and not (isinstance(against, str) and against.strip() == "self"):
         raise BalanceError(f"{spec.id} is cooperative: every seat plays for one team, so it is tuned "

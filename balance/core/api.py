@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import platform
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from balance.core import interrupts, schema
 from balance.core.errors import BalanceError, check_int
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
-from balance.core.variants import load_variant_file
+from balance.core.variants import load_variant_file, refuse_players
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
@@ -83,7 +84,7 @@ def simulate(
 
     strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``);
     default: ``random`` (or the game's default strategy when it has no random play);
-    with ``rotate``, any number, cycled over the seats and rotated so each strategy plays
+    with ``rotate``, up to one per seat, cycled over the seats and rotated so each strategy plays
     every seat equally often (see ``_seatings``).
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
     overrides win. With ``out`` the run directory is written atomically and checkpointed;
@@ -99,7 +100,7 @@ def simulate(
     on_status: called with a one-line message when something slow happens that is not
     simulation (compiling the kernels on a first run).
     sides: for a game whose seats play as something (GameInfo.side: a hero, a faction pair):
-    one side name for every seat or one per seat, or with ``rotate`` any number cycled and
+    one side name for every seat or one per seat, or with ``rotate`` up to one per seat, cycled and
     rotated over the seats together with the strategies; None: the game's kernel draws each
     game's sides from a stream of their own (so they survive a change of strategy).
     """
@@ -125,11 +126,15 @@ def simulate(
         raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise BalanceError("--scheduler needs --backend dask")
+    if scheduler is not None:
+        check_scheduler(scheduler)
 
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
+    refuse_players(rule_changes, f"variant file {str(variant)!r}")
+    refuse_players(overrides or {}, "--set")
     rule_changes.update(overrides or {})
     if players is None:
-        players = rule_changes.get("players", rules_mod.Rules.players)
+        players = rules_mod.Rules.players
     counts = [players] if isinstance(players, int) else list(players)
     if not counts:
         raise BalanceError("players: give at least one player count")
@@ -211,6 +216,20 @@ def simulate(
     with interrupts.interrupting():  # Ctrl-C and SIGTERM stop the run as KeyboardInterrupt
         return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
                     execution, force, resume, on_status)
+
+
+# A dask scheduler's address as distributed parses it: a protocol it knows (or none: tcp), a
+# host (a name, an IPv4 address or a bracketed IPv6 one) and a port. Checked here, before the run
+# directory is made: distributed itself finds a bad one only when the workers are contacted.
+SCHEDULER_ADDRESS = re.compile(r"((tcp|tls|ws|wss|ucx)://)?([A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(\d{1,5})")
+
+
+def check_scheduler(address: str) -> None:
+    """A dask scheduler address with a host and a port, else one line naming it."""
+    match = SCHEDULER_ADDRESS.fullmatch(address)
+    if match is None or not 1 <= int(match.group(4)) <= 65535:
+        raise BalanceError(f"--scheduler {address!r}: give an address tcp://HOST:PORT "
+                           "(e.g. tcp://10.0.0.5:8786; also tls://, ws://, wss://, ucx://)")
 
 
 def _unsupported(cards_part, rules, seatings) -> list[str]:
@@ -358,10 +377,13 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     try:
         runner.execute(specs, todo, keep_games, on_done, execution["threads"],
                        execution["backend"], execution["scheduler"])
-    except BaseException:
+    except BaseException as e:
         if checkpoint is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
             with interrupts.deferred():
-                checkpoint.save(state)
+                if state.done or resume or isinstance(e, KeyboardInterrupt):
+                    checkpoint.save(state)
+                else:  # a failure before any chunk (e.g. no scheduler): nothing to resume, and a
+                    checkpoint.discard()  # .NAME.partial kept would only block the corrected command
         raise
 
     info = get_game(manifest["game"])

@@ -100,6 +100,10 @@ class Checkpointer:
                 "same options (or none: they are taken from it), or start again with --force"
             )
 
+    def discard(self) -> None:
+        """Remove ``.NAME.partial`` (a fresh start that failed before keeping any work)."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+
     # ---- checkpoints ---------------------------------------------------------------------------
     def due(self) -> bool:
         """Whether the last save is CHECKPOINT_SECONDS old: time to save again."""

@@ -12,6 +12,11 @@ def one_of(kind: str, value: object, allowed) -> BalanceError:
 
 
 def check_int(name: str, value, low: int, high: int) -> None:
-    """An integer (not a bool) in ``low..high``, else the standard out-of-range error."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BalanceError(f"{name}={value!r} is out of range; allowed: integer {low}..{high}")
+    """An integer (not a bool) in ``low..high``. A value of another type is called what it is,
+    not "out of range": 1e2, "2" and true may lie inside the range, and that wording hid the
+    real fault (a float, a quoted string, a bool) from the user."""
+    allowed = f"allowed: integer {low}..{high}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BalanceError(f"{name}={value!r} is not an integer; {allowed}")
+    if not low <= value <= high:
+        raise BalanceError(f"{name}={value!r} is out of range; {allowed}")

@@ -15,6 +15,7 @@ from balance.core.errors import BalanceError
 
 def check_target(out: Path, force: bool) -> None:
     """Fail early (before any simulation) if ``out`` cannot be written."""
+    _check_own_directory(out)
     if out.exists() and not out.is_dir():
         raise BalanceError(f"--out {str(out)!r} exists and is not a directory")
     if out.is_dir() and any(out.iterdir()) and not force:
@@ -22,6 +23,20 @@ def check_target(out: Path, force: bool) -> None:
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
+
+
+def _check_own_directory(out: Path) -> None:
+    """``out`` is replaced whole and built beside it as ``.NAME.partial``: the current directory
+    (``--out ""`` reads as ".") or one of its parents would be replaced under the user's feet,
+    and its partial directory would be named "..partial" or worse."""
+    target, here = out.resolve(), Path.cwd().resolve()
+    shown = "'' (or '.')" if str(out) == "." else repr(str(out))
+    allowed = "allowed: a directory of its own, e.g. --out runs/NAME"
+    if target == here or target in here.parents:
+        raise BalanceError(f"--out {shown} is the current directory or one of its parents, which would be "
+                           f"replaced whole; {allowed}")
+    if out.name == "..":
+        raise BalanceError(f"--out {shown} ends in '..'; {allowed}")
 
 
 def swap_into_place(done: Path, out: Path) -> None:

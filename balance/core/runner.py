@@ -143,7 +143,7 @@ def _dask_results(specs, tasks: list[Task], keep_games: bool, threads: int,
                                dashboard_address=":0")
     try:
         client = Client(cluster if cluster is not None else scheduler, timeout=30)
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address distributed cannot parse
         if cluster is not None:
             cluster.close()
         from balance.core.errors import BalanceError

@@ -98,6 +98,7 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     if rest.startswith("@"):
         path, _, rest = rest[1:].partition(",")
         values.update(load_tuned(path.strip(), info))
+    given = set()  # a tuned file's values may be overridden once each, not twice in one spec
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, text = item.partition("=")
         key = key.strip()
@@ -105,6 +106,9 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
             raise BalanceError(f"strategy {spec!r}: {item!r} is not param=value")
         if key not in by_name:
             raise one_of(f"parameter of strategy {name!r}:", key, by_name or ["(none)"])
+        if key in given:  # the last one silently won
+            raise BalanceError(f"strategy {spec!r}: {key} is given twice; give each parameter once")
+        given.add(key)
         try:
             number = float(text)
         except ValueError:
@@ -137,6 +141,9 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
     unknown = sorted(set(data) - set(TUNED_KEYS))
     if unknown:
         raise BalanceError(f"{str(p)!r}: unknown key {unknown[0]!r}; allowed: {', '.join(TUNED_KEYS)}")
+    if not isinstance(data.get("strategy"), str):  # an empty file, or one written by hand
+        raise BalanceError(f"{str(p)!r} holds no tuned strategy (no line strategy = \"NAME\"); give a "
+                           f"{TUNED_FILE} that `balance tune --out` wrote")
     if data.get("strategy") != info.name:
         raise BalanceError(f"{str(p)!r} holds parameters of strategy {data.get('strategy')!r}, "
                            f"not {info.name!r}; use it as {data.get('strategy')}:@{path}")

@@ -28,6 +28,8 @@ META_KEYS = ("name", "description")
 def load_variant_file(path: str | Path) -> dict:
     """Rules overrides from a TOML variant file (meta keys removed)."""
     p = Path(path)
+    if p.is_dir():  # "does not exist" would send the user looking for a file that is there
+        raise BalanceError(f"variant file {str(p)!r} is a directory, not a file; give a TOML file of rules keys")
     if not p.is_file():
         raise BalanceError(f"variant file {str(p)!r} does not exist")
     try:
@@ -40,6 +42,14 @@ def load_variant_file(path: str | Path) -> dict:
                 f"variant file {str(p)!r}: table [{key}] is not allowed; write rules as flat keys"
             )
     return {k: v for k, v in data.items() if k not in META_KEYS}
+
+
+def refuse_players(changes: dict, where: str) -> None:
+    """Rules changes of a command that has --players hold no player count: --players 5 replaced
+    players=3 without a word, and simulate took players=3 as the count only when --players was
+    not given. One way to give it, the option."""
+    if "players" in changes:
+        raise BalanceError(f"give the player count with --players, not players={changes['players']!r} in {where}")
 
 
 _NOT_TOML = object()

@@ -106,35 +106,59 @@ def load_villains(spec: str) -> VillainDeck:
         if not p.is_file():
             raise BalanceError(f"villains: {spec!r} is neither 'default' nor an existing JSON file")
         text, source = p.read_text("utf-8"), str(p)
-    try:
-        cards = json.loads(text)["villains"]
-        ids, battle, strength, rewards = [], [], [], []
-        for c in cards:
-            places = []
-            for place in c["rewards"]:
-                bad = [t for t in place if t not in COLOURS]
-                if bad:
-                    raise BalanceError(f"villains {source!r}: card {c['id']!r} has token {bad[0]!r}; allowed: Y, R, B")
-                places.append(tuple(place.count(col) for col in COLOURS))
-            if len(places) > MAX_PLACES:
-                raise BalanceError(f"villains {source!r}: card {c['id']!r} rewards {len(places)} places; at most {MAX_PLACES}")
-            s = int(c["strength"])
-            if s < 1:
-                raise BalanceError(f"villains {source!r}: card {c['id']!r} has strength {s}; must be >= 1")
-            ids.append(str(c["id"]))
-            battle.append(int(c["battle"]))
-            strength.append(s)
-            rewards.append(tuple(places))
-    except (KeyError, TypeError, ValueError, json.JSONDecodeError) as e:
-        if isinstance(e, BalanceError):
-            raise
-        raise BalanceError(
-            f"villains {source!r}: not a villain deck ({type(e).__name__}: {e}); expected "
-            '{"villains": [{"id", "battle", "strength", "rewards": [["Y", ...], ...]}, ...]}'
-        ) from None
+    ids, battle, strength, rewards = [], [], [], []
+    for c in _villain_cards(text, source):
+        places = []
+        for place in c["rewards"]:
+            bad = [t for t in place if t not in COLOURS]
+            if bad:
+                raise BalanceError(f"villains {source!r}: card {c['id']!r} has token {bad[0]!r}; allowed: Y, R, B")
+            places.append(tuple(place.count(col) for col in COLOURS))
+        if len(places) > MAX_PLACES:
+            raise BalanceError(f"villains {source!r}: card {c['id']!r} rewards {len(places)} places; "
+                               f"at most {MAX_PLACES}")
+        s = c["strength"]
+        if s < 1:
+            raise BalanceError(f"villains {source!r}: card {c['id']!r} has strength {s}; must be >= 1")
+        ids.append(str(c["id"]))
+        battle.append(c["battle"])
+        strength.append(s)
+        rewards.append(tuple(places))
     if len(set(ids)) != len(ids):
         raise BalanceError(f"villains {source!r}: villain ids are not unique")
     return VillainDeck(source, tuple(ids), tuple(battle), tuple(strength), tuple(rewards))
+
+
+VILLAIN_SHAPE = 'expected {"villains": [{"id", "battle", "strength", "rewards": [["Y", ...], ...]}, ...]}'
+VILLAIN_KEYS = ("id", "battle", "strength", "rewards")
+
+
+def _villain_cards(text: str, source: str) -> list[dict]:
+    """The villain objects of a deck's JSON, each with its keys and their types checked, or one
+    line saying which villain and key is wrong: Python's own KeyError or TypeError ("list
+    indices must be integers or slices, not str") named neither."""
+    def wrong(what: str) -> BalanceError:
+        return BalanceError(f"villains {source!r}: {what}; {VILLAIN_SHAPE}")
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise wrong(f"not valid JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("villains"), list):
+        raise wrong('not an object whose "villains" is a list')
+    for number, c in enumerate(data["villains"], 1):
+        if not isinstance(c, dict):
+            raise wrong(f"villain {number} is {c!r}, not an object")
+        name = repr(c.get("id", number))
+        missing = [key for key in VILLAIN_KEYS if key not in c]
+        if missing:
+            raise wrong(f"villain {name} has no {missing[0]!r}")
+        for key in ("battle", "strength"):
+            if isinstance(c[key], bool) or not isinstance(c[key], int):
+                raise wrong(f"villain {name} has {key} {c[key]!r}, not an integer")
+        if not isinstance(c["rewards"], list) or not all(isinstance(place, list) for place in c["rewards"]):
+            raise wrong(f"villain {name} has rewards {c['rewards']!r}, not a list of token lists")
+    return data["villains"]
 
 
 # What `balance rules avengers-cards` prints for each key: (allowed values, meaning), in plain
