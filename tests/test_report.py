@@ -164,6 +164,15 @@ def test_text_from_the_run_is_escaped(tmp_path):
     assert "a \\<b>bold\\</b> claim & \\*stars\\*" in md
 
 
+def test_bold_text_ending_in_a_space_still_renders_bold(tmp_path):
+    """CommonMark closes no emphasis after a space: "**Not measured: **this" shows its stars.
+    The markers go round the words, the spaces outside them."""
+    from balance.analysis.document import Para, Section, Strong, to_markdown
+
+    md = to_markdown("T", [Section("S", [Para((Strong("Not measured: "), "this run", Strong(" fair ")))])], tmp_path)
+    assert "**Not measured:** this run **fair** " in md, md
+
+
 def test_clopper_pearson_on_request(mixed, tmp_path):
     run, _ = mixed
     from balance.analysis import stats

@@ -147,7 +147,13 @@ def _md_inline(part, in_table: bool = False) -> str:
         return f"{fence}{text}{fence}"
     text = _MD_SPECIAL.sub(r"\\\1", str(part))
     text = re.sub(r"<(?=[A-Za-z/!?])", r"\\<", text)  # would open an HTML tag
-    return f"**{text}**" if isinstance(part, Strong) else text
+    if not isinstance(part, Strong):
+        return text
+    # CommonMark ends no emphasis after a space ("**Not measured: **this" stays literal): the
+    # spaces go outside the markers
+    core = text.strip()
+    lead, tail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    return f"{lead}**{core}**{tail}" if core else text
 
 
 def _md_parts(parts: tuple) -> str:
