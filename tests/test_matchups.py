@@ -30,7 +30,7 @@ def test_dominance_and_replicator_dynamics_on_known_matrices():
     # strategy 0 does best against every field: it dominates and takes over the population
     m = np.array([[0.25, 0.40, 0.50], [0.15, 0.25, 0.30], [0.10, 0.20, 0.25]])
     dominated = dict(_dominated(m, ["a", "b", "c"]).iter_rows())
-    assert dominated == {"a": "", "b": "a", "c": "a, b"}
+    assert dominated == {"a": "", "b": "a", "c": "a; b"}
     meta = _replicator(m, ["a", "b", "c"])["population_share"].to_numpy()
     assert meta[0] > 0.999
     # rock-paper-scissors: nothing dominated, the even mix is the rest point

@@ -124,12 +124,13 @@ def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int) -> np.n
 
 def _dominated(m: np.ndarray, labels: list[str]) -> pl.DataFrame:
     """Strategy i is dominated by k when k does at least as well as i against every field of
-    the pool and strictly better against one (point estimates)."""
+    the pool and strictly better against one (point estimates). ``dominated_by``: the labels
+    of those k, joined by "; " (a label's own parameters are joined by commas)."""
     rows = []
     for i, a in enumerate(labels):
         by = [labels[k] for k in range(len(labels))
               if k != i and np.all(m[k] >= m[i]) and np.any(m[k] > m[i])]
-        rows.append({"strategy": a, "dominated_by": ", ".join(by)})
+        rows.append({"strategy": a, "dominated_by": "; ".join(by)})  # "; ": a label has commas of its own
     return pl.DataFrame(rows)
 
 
@@ -165,7 +166,11 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
                  for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
-    dominated = [(Code(r["strategy"]), " is dominated by ", Code(r["dominated_by"]))
+    def codes(labels: str) -> list:
+        """'a; b' as separate code spans: `a`, `b` (one span would run the labels together)."""
+        return [x for i, label in enumerate(labels.split("; ")) for x in ([", "] if i else []) + [Code(label)]]
+
+    dominated = [(Code(r["strategy"]), " is dominated by ", *codes(r["dominated_by"]))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]]
     sections = [
         Section("Verdict", [Bullets([
