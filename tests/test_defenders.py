@@ -652,6 +652,14 @@ def test_a_planted_strong_hero_is_named_alone_and_a_fair_pool_names_none():
     assert "describe the teams that played" in given and "the hero's doing" not in given
 
 
+def test_a_team_that_never_won_tests_no_hero_and_claims_no_power():
+    """With no win at a count there is nothing to tell heroes apart: the line said "by less
+    than this run detects (... detectable 0.00 pp with 90% power)", a power no run has."""
+    never = verdict_text(planted_tables({hero: 0.0 for hero in cat.RULES_HEROES}))
+    assert "4 heroes: no hero tested: the team never won at this count" in never, never
+    assert "detectable 0.00 pp" not in never and "no hero beats another" not in never
+
+
 def test_the_commonest_loss_cause_is_named_only_when_it_leads():
     assert "lost mostly to the last taint crystal" in verdict_text(planted_tables(losses=(100, 150, 700, 50)))
     even = verdict_text(planted_tables(losses=(300, 300, 301, 100)))

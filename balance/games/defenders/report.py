@@ -267,6 +267,10 @@ def _swap_lines(frame: pl.DataFrame) -> list[tuple]:
     lines = []
     for (players,), g in frame.group_by("players", maintain_order=True):
         found = g.filter(pl.col("p_adjusted") < ALPHA)
+        if (g["won"] + g["other_won"]).sum() == 0:  # no win to tell heroes apart: no test, no power
+            lines.append((_heroes(players), Strong("no hero tested"), ": the team never won at this count, "
+                          "so no hero can be told from another.",))
+            continue
         if found.height == 0:
             far = g.row(int(g["difference"].abs().arg_max()), named=True)
             lines.append((_heroes(players), Strong("no hero beats another"),
