@@ -113,6 +113,9 @@ def test_interrupted_run_resumes_to_identical_outputs(tmp_path, reference_run):
         assert pl.read_parquet(out / f"{name}.parquet").equals(reference_run.tables[name])
     assert pl.read_parquet(out / "games.parquet").equals(reference_run.games)
     assert not partial_dir(out).exists()
+    # its timing is the resuming session's, so it says for how many games: those it played
+    timing = resumed.manifest["timing"]
+    assert 0 < timing["games"] < RUN["games"] * len(RUN["players"]), timing
 
 
 def test_a_signal_while_a_chunk_is_folded_waits_until_it_is_whole(tmp_path, reference_run, monkeypatch):

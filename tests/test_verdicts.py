@@ -239,6 +239,48 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     assert "the same command" not in line and "reward_order" not in line.split(own)[0], line
 
 
+def test_try_next_proposes_no_seat_change_where_the_seats_are_not_the_rules_doing(tmp_path, monkeypatch):
+    """Two runs whose seat numbers say nothing about the rules, with a seat lever declared (as
+    in the test above) that must not be proposed: greedy in seat 0 against random players (no
+    --rotate) wins far more than a quarter, but that edge is the strategy's; every seat playing
+    `highest` ties every game, so no seat can be tested. Each line says why it proposes no seat
+    change."""
+    from dataclasses import replace
+
+    from balance.analysis import report
+    from balance.core.game import Lever
+    from balance.core.registry import get_game
+
+    lever = Lever("catch_up", "extra_tokens=[[0,0,0],[1,0,0],[1,0,0],[1,0,0]]", "seats", "the later seats get a token")
+    monkeypatch.setattr(report, "_declared", lambda game: replace(get_game(game), levers=(lever,)))
+
+    def proposals(verdict):
+        return [x for x in verdict.split("**What to try next.**")[1].splitlines() if x.startswith("- ")]
+
+    mixed = simulate(tmp_path, "mixed", players=4, games=4_000, seed=3, strategies=["greedy", "random", "random",
+                                                                                     "random"])
+    verdict = verdict_of(mixed, tmp_path)
+    assert "seat edge found" in line(verdict, "4 players: ")  # greedy's edge, which the caution explains
+    only = proposals(verdict)
+    assert len(only) == 1 and only[0].startswith("- Each seat kept its own strategy, so a seat edge would be "
+                                                 "partly the strategies' (--rotate measures the seats)"), only
+    tied = simulate(tmp_path, "tied", players=4, games=500, seed=3, strategies=["highest"])
+    only = proposals(verdict_of(tied, tmp_path))
+    assert len(only) == 1 and only[0].startswith("- No seat could be tested (no seat's win share ever varied)"), only
+
+
+def test_a_run_of_a_one_count_game_is_not_told_to_add_counts():
+    """ZENONZARD is a duel: "give --players with several counts (e.g. 3,4,5)" was advice it
+    cannot take. A game of several counts is told the ones it has."""
+    from types import SimpleNamespace
+
+    from balance.analysis.report import player_count_lines
+
+    a = SimpleNamespace(fairness=pl.DataFrame({"players": [2]}))
+    assert player_count_lines(a, SimpleNamespace(players=(2, 2))) == [("The game is played by 2 players only.",)]
+    assert player_count_lines(a, SimpleNamespace(players=(2, 4)))[0][0].endswith("(e.g. 2,3,4) to compare them.")
+
+
 def test_without_card_strength_the_report_says_cards_were_not_measured(tmp_path):
     run = simulate(tmp_path, "plain", players=4, games=500, seed=0, strategies=["random"])
     verdict = verdict_of(run, tmp_path)
@@ -371,6 +413,13 @@ def test_a_card_strength_run_unlike_the_main_run_is_a_clear_error(tmp_path):
             write_run_report(main, tmp_path / "r", cards_dir=run)
     with pytest.raises(BalanceError, match="measured card strength itself"):
         write_run_report(tmp_path / "five", tmp_path / "r", cards_dir=tmp_path / "five")
+    # a strategy mix describes its strategies in the game it played: other rules are refused too
+    # (the audit's mix at set_bonus=3 beside a main run at 2 passed, under "the same rules unless ...")
+    mix = simulate(tmp_path, "mix", players=[4, 5], games=100, seed=0, strategies=["random", "lowest"],
+                   rotate=True, overrides={"set_bonus": 5})
+    with pytest.raises(BalanceError, match=r"--mix '.*mix' has other rules at 4 players \(set_bonus\); "
+                                           "allowed: the main run's rules"):
+        write_run_report(main, tmp_path / "r", mix_dir=mix)
     with pytest.raises(BalanceError, match="does not exist"):
         write_run_report(main, tmp_path / "r", cards_dir=tmp_path / "nowhere")
     assert not (tmp_path / "r" / "report.md").exists()  # nothing written

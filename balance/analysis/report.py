@@ -89,6 +89,10 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         if mix[1]["seats"]["strategy"].n_unique() < 2:
             raise BalanceError(f"--mix {str(mix_dir)!r} has one strategy; allowed: a run of several "
                                "strategies (balance simulate ... -s A -s B -s C --rotate)")
+        main_runs = {run["players"]: run for run in manifest["runs"]}
+        for run in mix[0]["runs"]:  # the strategies must play the game this report describes
+            if run["players"] in main_runs:
+                _check_same_rules(f"--mix {str(mix_dir)!r}", run, main_runs[run["players"]])
     cards = None
     if cards_dir is not None:
         cards = card_run(Path(cards_dir), run_dir, manifest, tables)
@@ -207,11 +211,7 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
         if n not in main_runs:
             raise BalanceError(f"{where} has {n} players; allowed: the main run's player counts "
                                f"({and_list(sorted(main_runs))})")
-        differ = [k for k in dict.fromkeys([*run["rules"], *main_runs[n]["rules"]])
-                  if run["rules"].get(k) != main_runs[n]["rules"].get(k)]
-        if differ:
-            raise BalanceError(f"{where} has other rules at {n} players ({', '.join(differ)}); "
-                               "allowed: the main run's rules")
+        _check_same_rules(where, run, main_runs[n])
         held, main_held = _strategies_held(run), _strategies_held(main_runs[n])
         if held.keys() != main_held.keys():
             raise BalanceError(f"{where} has other strategies at {n} players ({and_list(sorted(held.values()))} "
@@ -221,6 +221,16 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
             raise BalanceError(f"{where} has {key} {cards_manifest.get(key)!r} where the main run has "
                                f"{manifest.get(key)!r}; allowed: the same")
     return CardRun(cards_dir.name, cards_manifest, cards_tables["card_strength"])
+
+
+def _check_same_rules(where: str, run: dict, main_run: dict) -> None:
+    """A separate run's rules at a player count (a manifest run) are the main run's there, else
+    one line naming the keys that differ."""
+    differ = [k for k in dict.fromkeys([*run["rules"], *main_run["rules"]])
+              if run["rules"].get(k) != main_run["rules"].get(k)]
+    if differ:
+        raise BalanceError(f"{where} has other rules at {run['players']} players ({', '.join(differ)}); "
+                           "allowed: the main run's rules")
 
 
 def _strategies_held(run: dict) -> dict[str, str]:
@@ -559,7 +569,7 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
         if not comparable:
             blocks.append(Para(("Each seat kept its own strategy (no --rotate), so seat "
                                 "differences above include strategy differences.",)))
-    blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a))]
+    blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a, _declared(manifest["game"])))]
     return Section("Verdict", blocks + _verdict_tail(manifest, a))
 
 
@@ -765,14 +775,19 @@ def _players(n: int) -> str:
     return f"{n} player{'s' if n != 1 else ''}"
 
 
-def player_count_lines(a: Analysis) -> list[tuple]:
+def player_count_lines(a: Analysis, game=None) -> list[tuple]:
     """Which player counts have seat edges (the seat tests), and whether ties are more common
-    at some counts (chi-square of homogeneity)."""
+    at some counts (chi-square of homogeneity). ``game``: the game's declaration (None when not
+    installed here), for the counts a run of one count could add."""
     f = a.fairness
     counts = f["players"].to_list()
     if len(counts) == 1:
+        low, high = game.players if game is not None else (counts[0], counts[0] + 2)
+        if low == high:  # a game of one player count: nothing to compare, nothing to advise
+            return [(f"The game is played by {counts[0]} players only.",)]
+        every = ",".join(map(str, range(low, high + 1)))
         return [(f"Only {counts[0]} players was simulated; give --players with several counts "
-                 "(e.g. 3,4,5) to compare them.",)]
+                 f"(e.g. {every}) to compare them.",)]
     tested = f.filter(~pl.col("constant"))
     found = tested.filter(pl.col("p_adjusted") < ALPHA)["players"].to_list()
     untested = f.filter(pl.col("constant"))["players"].to_list()
@@ -954,7 +969,8 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     found and the first is about something else, a second compares the game's seat levers at
     that edge's player count. Each plays the run's rules (--set)."""
     f = a.fairness
-    edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None
+    comparable = _seats_comparable(manifest, a)  # else a seat edge is partly its seat's strategy's
+    edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None and comparable
              else pl.DataFrame())
     edge_players = int(edges.row(int(edges["p_adjusted"].arg_min()), named=True)["players"]) if edges.height else None
     found = a.game_report.variant_hint(a.game) if a.game is not None else None
@@ -972,6 +988,12 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     else:
         players, card = manifest["runs"][0]["players"], None
         why = "no seat edge was found and the game proposes no change of its own"
+        if f is not None and not comparable:
+            why = ("each seat kept its own strategy, so a seat edge would be partly the strategies' "
+                   "(--rotate measures the seats), and the game proposes no change of its own")
+        elif f is not None and f["constant"].all():
+            why = ("no seat could be tested (no seat's win share ever varied), and the game proposes no "
+                   "change of its own")
         if game is not None and game.restrictable and a.cards is None and not manifest.get("card_strength"):
             # the game's proposals come from card strength, which this report has not seen
             why += f" (it proposes one from {game.restrictable} strength: simulate --card-strength)"
@@ -1152,7 +1174,10 @@ def run_section(manifest: dict, strategies: Strategies | None = None, cards: Car
             f"restricted play, {_restrict_meaning(manifest['game'], measured['when'])}"
             + (f", in the separate run {cards.name} ({_card_run_games(cards)})" if cards else ""))]
           if measured else []),
-        ("simulation time", f"{timing['seconds']} s ({count(timing.get('games_per_second'))} games/s, "
+        ("simulation time", f"{timing['seconds']} s"
+                            # a resumed run's time is its last session's, for the games that session played
+                            + (f" for {count(timing['games'])} games" if "games" in timing else "")
+                            + f" ({count(timing.get('games_per_second'))} games/s, "
                             f"{timing.get('machine', '?')}, Python {timing.get('python', '?')})"
          + (f"; compiling the kernels took {timing['compile_seconds']} s more" if timing.get("compile_seconds")
             else "") if "seconds" in timing else "—"),
@@ -1179,7 +1204,8 @@ def _mix_blocks(s: Strategies) -> list:
     return [
         Para((Strong("Strategy mix run"), " ", Code(s.source), f": seed {m.get('seed')}, "
               f"{count(m.get('games'))} games per player count, seats rotated: "
-              f"{_value(m.get('rotate', False))}; the same rules unless the table below differs."),),
+              f"{_value(m.get('rotate', False))}; the same rules at the player counts both runs played "
+              "(checked)."),),
         _strategy_table(m["runs"]),
         _seating_table(m["runs"]),
         _rules_table(m["runs"]),

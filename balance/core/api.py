@@ -400,6 +400,7 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         "execution": execution,
         "timing": {  # of this invocation (a resumed run played only the missing chunks)
             "seconds": round(elapsed, 3),
+            "games": sum(t.n for t in todo),  # played by this invocation: all, or what a resume had left
             "games_per_second": round(sum(t.n for t in todo) / max(elapsed, 1e-9)),
             "compile_seconds": round(compile_seconds, 3),  # not in seconds or games/s
             "machine": platform.machine(),
