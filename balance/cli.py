@@ -655,7 +655,7 @@ def _print_comparison(report: dict, out: Path) -> None:
     typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
                f"variant, baseline {report['baseline']!r}{f' (every variant starting from {common})' if common else ''}"
                f" -> {out}")
-    from balance.analysis.compare_report import level  # imported already: the report is written
+    from balance.analysis.compare_report import change_text, level  # imported already: the report is written
 
     significant = [r for r in report["results"] if r["significant"]]
     sides = (report.get("sides") or {}).get("metrics", ())
@@ -674,9 +674,9 @@ def _print_comparison(report: dict, out: Path) -> None:
         for r in (r for r in rows if r["metric"] not in sides and r["metric"] not in distances):  # sides: below
             where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
             together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
-            typer.echo(f"  {variant}: {r['metric']}{where} {r['baseline']:.4f} -> {r['value']:.4f} "
-                       f"(difference {r['difference']:+.4f}, {together}{level(report)} CI {r['lo']:+.4f} to "
-                       f"{r['hi']:+.4f}, adjusted p = {r['p_adjusted']:.2g})")
+            typer.echo(f"  {variant}: {r['metric']}{where} "
+                       + change_text(report, r).replace(f"{level(report)} CI", f"{together}{level(report)} CI")
+                       + f", adjusted p = {r['p_adjusted']:.2g})")
         moved = sum(r["metric"] in sides for r in rows)
         if moved:
             label = report["sides"]["label"]
@@ -685,7 +685,10 @@ def _print_comparison(report: dict, out: Path) -> None:
     sprt = report.get("sprt")
     if sprt:
         for v in sprt["variants"]:
-            typer.echo(f"  SPRT {v['variant']}: {v['decision']} after {v['games']:,} games (llr {v['llr']:.2f})")
+            # the report's words: "continue" at the cap is a test still undecided
+            decision = {"H1": "different (H1)", "H0": "no difference that matters (H0)",
+                        "continue": "undecided at the cap"}[v["decision"]]
+            typer.echo(f"  SPRT {v['variant']}: {decision} after {v['games']:,} games (llr {v['llr']:.2f})")
         typer.echo("  (sequential mode: the other rows are descriptive, taken where each test stopped)")
     else:  # each variant with nothing significant: what it could have found
         from balance.analysis.compare_report import by_variant, sensitivity

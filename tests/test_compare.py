@@ -102,6 +102,9 @@ def test_identical_variants_warn_and_still_run():
     ] + [f"variants 'default' and {name!r} have identical rules: they play the same games, so "
          "their differences are zero by construction" for name in ("default#2", "same")]
     assert all(r["difference"] == 0 for r in report["results"] if r["variant"] == "default#2")
+    # identical games: no paired noise at all, said as such ("inf", not a reduction of 1e34 from rounding)
+    assert all(r["variance_reduction"] == "inf" for r in report["results"]
+               if r["variant"] == "same" and r["metric"] in ("seat_distance", "win_share_seat0")), report["results"]
 
 
 def test_planted_seat_advantage_is_found_and_a_no_op_is_not():
@@ -746,6 +749,9 @@ def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path
                                  "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "seat_shift (seat 0)" in r.output and "simultaneous 90% CI" in r.output, r.output
+    # rates in the report's units (percent, differences in pp), not as fractions
+    rate = r"win_share_seat0 \d+\.\d\d% -> \d+\.\d\d% \(difference \+\d+\.\d\d pp, 90% CI \+"
+    assert re.search(rate, r.output), r.output
     assert "95%" not in r.output
     text = (out / "report.md").read_text()
     verdict = text[text.index("## Verdict"):text.index("## Setup")]
@@ -847,7 +853,8 @@ def test_cli_prints_sequential_decisions(tmp_path):
                                  "same:set_bonus=3", "--variant", PLANTED, "--sprt", "--batch", "500",
                                  "--games", "100000", "--out", str(tmp_path / "s")])
     assert r.exit_code == 0, r.output
-    assert "SPRT same: H0 after 500 games" in r.output and "SPRT seat0: H1 after" in r.output
+    assert "SPRT same: no difference that matters (H0) after 500 games" in r.output
+    assert "SPRT seat0: different (H1) after" in r.output
     assert "descriptive" in r.output and "no significant difference" not in r.output
     page = (tmp_path / "s" / "report.md").read_text()
     assert "no row is marked significant" in page and "decided after 500 games" in page

@@ -227,7 +227,9 @@ def _distance_row(metric: str, test: dict, k: int, n: int) -> dict:
             "value": distance(test["u_b"]), "difference": distance(test["u_b"]) - d_a,
             "lo": distance(test["u_a"] + test["lo"]) - d_a, "hi": distance(test["u_a"] + test["hi"]) - d_a,
             "p_value": test["pvalue"],
-            "variance_reduction": (test["sd_unpaired"] / test["sd"]) ** 2 if test["sd"] > 0 else math.inf,
+            # identical games leave an sd of rounding error (1e-19), not 0: a reduction of 1e34 "x"
+            "variance_reduction": (math.inf if test["sd"] <= 1e-9 * test["sd_unpaired"]
+                                   else (test["sd_unpaired"] / test["sd"]) ** 2),
             # the tested change of U and its standard error, which `balance plan --pilot` scales
             "u_change": test["delta"], "u_se": test["sd"]}
 

@@ -53,6 +53,14 @@ def _interval(report: dict, r: dict) -> str:
     return f"{r['lo']:+.3f} to {r['hi']:+.3f}"
 
 
+def change_text(report: dict, r: dict) -> str:
+    """'40.02% -> 37.00% (difference -3.02 pp, 95% CI -3.51 to -2.53 pp': a row's change in its
+    own units, as the report writes it (the printed summary's words)."""
+    m = r["metric"]
+    return (f"{_value(report, m, r['baseline'])} -> {_value(report, m, r['value'])} (difference "
+            f"{_diff(report, m, r['difference'])}, {level(report)} CI {_interval(report, r)}")
+
+
 def _reduction(x) -> str:
     if x in (None, "inf"):
         return "identical games" if x == "inf" else "–"
@@ -302,7 +310,7 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Para((
             f"Common random numbers: pairing each game with its twin cut the variance of seat 0's "
             f"win-rate difference up to {best:,.1f} times, so independent runs would need about "
-            f"{best:,.0f} times as many games for the same precision.",)))
+            f"{best:,.1f} times as many games for the same precision.",)))
     return Section("Results", blocks)
 
 
