@@ -235,8 +235,8 @@ def simulate(
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s",
         help="NAME or NAME:PARAM=VALUE,... Once for every seat, or once per seat in seat order. "
-        "See `balance strategies GAME`. Default: random (a game without random play: its "
-        "default strategy, see `balance games`).")] = None,
+        "See `balance strategies GAME`. Default: random (a cooperative game, or one without random "
+        "play: its default strategy, see `balance games`).")] = None,
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules override KEY=VALUE, e.g. --set set_bonus=2 --set ties_cancel=false. "
         "Repeatable; wins over --variant.")] = None,
@@ -556,7 +556,8 @@ def compare(
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
-        "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat.")] = None,
+        "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat. "
+        "Default: random (a cooperative game, or one without random play: its default strategy).")] = None,
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules setting KEY=VALUE every variant starts from (a study's conditions: the "
         "settings its run used); a variant's own setting of the key replaces it. Repeatable.")] = None,

@@ -83,7 +83,8 @@ def simulate(
     """Simulate ``games`` games for each player count and aggregate them.
 
     strategies: one spec for every seat, or one per seat (``name`` or ``name:k=v,k=v``);
-    default: ``random`` (or the game's default strategy when it has no random play);
+    default: ``random`` (the game's default strategy for a cooperative game, or one with no
+    random play: GameInfo.simulate_strategy);
     with ``rotate``, up to one per seat, cycled over the seats and rotated so each strategy plays
     every seat equally often (see ``_seatings``).
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
