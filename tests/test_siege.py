@@ -54,6 +54,17 @@ def test_declared_as_a_cooperative_game_with_sides():
     assert [row["key"] for row in Rules.describe()] == Rules.keys()
 
 
+def test_a_cooperative_game_without_a_strategy_plays_its_default_not_random(tmp_path):
+    """A random team all but never wins a real cooperative game (Defenders: 0 of 200 games),
+    so every measure would be empty: simulate and compare play the game's default strategy,
+    where a competitive game keeps random play as its floor."""
+    assert get_game("siege").simulate_strategy == "coordinated" != "random"
+    assert get_game("dice-race").simulate_strategy == "random"  # competitive
+    run = balance.simulate("siege", players=2, games=200, seed=0)
+    labels = {s["label"] for block in run.manifest["runs"][0]["seatings"] for s in block["strategies"]}
+    assert labels == {"coordinated"}
+
+
 @pytest.mark.parametrize("overrides, named", [
     ({"players": 0}, "players=0"),
     ({"players": 5}, "players=5"),
