@@ -624,8 +624,9 @@ def compare(
                                                    o["strategy"] or None, common))
     except BalanceError as e:
         fail(str(e))
-    for name in ("metric", "batch"):  # the SPRT's settings would change nothing without it
-        if o[name] is not None and not o["sprt"]:
+    for name in ("metric", "batch", "delta", "beta"):  # the SPRT's settings would change nothing without it
+        given = o[name] is not None and getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+        if given and not o["sprt"]:
             fail(f"--{name} {o[name]} applies to --sprt (the sequential mode); add --sprt (or drop --{name})")
 
     def run(advance, study):

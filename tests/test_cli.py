@@ -286,6 +286,8 @@ METRICS = ("win_share_seat0, win_share_seat1, win_share_seat2, win_share_seat3, 
     (["--metric", "mean_score"], "--metric mean_score applies to --sprt (the sequential mode); add --sprt "
                                  "(or drop --metric)"),
     (["--batch", "500"], "--batch 500 applies to --sprt (the sequential mode); add --sprt (or drop --batch)"),
+    (["--delta", "0.02"], "--delta 0.02 applies to --sprt (the sequential mode); add --sprt (or drop --delta)"),
+    (["--beta", "0.1"], "--beta 0.1 applies to --sprt (the sequential mode); add --sprt (or drop --beta)"),
     # a batch of 0 quietly became 10000
     (["--sprt", "--batch", "0"], "batch=0 is out of range; allowed: integer 2..1000000000000"),
 ])
