@@ -213,6 +213,9 @@ def _integer(refusal):
 
 
 _whole_games = _integer(lambda value: f"--games {value!r} is not a whole number of games")
+_whole_seed = _integer(lambda value: f"--seed {value!r} is not a whole number (a seed is 0 or more)")
+_whole_threads = _integer(lambda value: f"--threads {value!r} is not a whole number of threads")
+_whole_batch = _integer(lambda value: f"--batch {value!r} is not a whole number of games")
 
 
 def _one_count(command: str):
@@ -230,7 +233,7 @@ def simulate(
     n_games: Annotated[Optional[int], typer.Option(
         "--games", "-n", parser=_whole_games, metavar="INTEGER",
         help="Games per player count. Default: 100000.")] = None,
-    seed: Annotated[Optional[int], typer.Option(
+    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER", 
         help="Run seed: the same seed gives the same numbers. Default: 0.")] = None,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s",
@@ -270,7 +273,7 @@ def simulate(
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    threads: Annotated[Optional[int], typer.Option(
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER", 
         help="Threads playing chunks in parallel. Default: every core.")] = None,
     backend: Annotated[str, typer.Option(
         help="local (threads of this process) or dask (a dask.distributed cluster).")] = "local",
@@ -554,7 +557,8 @@ def compare(
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Seed shared by every variant (common random numbers).")] = 0,
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER",
+            help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat. "
         "Default: random (a cooperative game, or one without random play: its default strategy).")] = None,
@@ -575,10 +579,12 @@ def compare(
         help="SPRT metric: one of the game's compare metrics (listed in comparison.json; "
         "avengers-cards: win_share_seat0, mean_score, heroes_success, tied_game, ...). Default: "
         "the first (seat 0's win share; a cooperative game: the team's win).")] = None,
-    batch: Annotated[Optional[int], typer.Option(help="SPRT: games per batch between decisions.")] = None,
+    batch: Annotated[Optional[int], typer.Option(parser=_whole_batch, metavar="INTEGER",
+            help="SPRT: games per batch between decisions.")] = None,
     fail_if_different: Annotated[bool, typer.Option(
         "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
-    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+            help="Threads. Default: every core.")] = None,
     force: Annotated[bool, typer.Option(
         help="Replace --out (and discard an interrupted comparison there) if it exists.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
@@ -713,14 +719,15 @@ def tune(
         "SPEC,SPEC,... (one for all other seats, or one per other seat). Default: self.")] = None,
     budget: Annotated[Optional[int], typer.Option(
         help="Games the search may play (validation not included). Default: 2000000.")] = None,
-    seed: Annotated[Optional[int], typer.Option(
+    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER", 
         help="Seed: the same seed gives the same tuned parameters. Default: 0.")] = None,
     population: Annotated[Optional[int], typer.Option(help="Candidates per generation.")] = None,
     games_per_candidate: Annotated[Optional[int], typer.Option(help="Games per candidate and generation.")] = None,
     validate_games: Annotated[Optional[int], typer.Option(
         help="Fresh games per validation matchup. Default: 200000.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+            help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -800,9 +807,11 @@ def restrict(
         "in one field). Default: the game's default strategy (`balance games` names it).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per card.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Seed shared by every card (common random numbers).")] = 0,
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER",
+            help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+            help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -853,9 +862,11 @@ def matchups(
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per ordered pair.")] = 50_000,
-    seed: Annotated[int, typer.Option(help="Seed shared by every pair (common random numbers).")] = 0,
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER",
+            help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+            help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -900,9 +911,10 @@ def ladder(
         help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
                                          help="Games per run.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Seed shared by every run.")] = 0,
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER", help="Seed shared by every run.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(help="Threads. Default: every core.")] = None,
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+            help="Threads. Default: every core.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(

@@ -243,6 +243,24 @@ def test_games_that_are_not_a_whole_number_are_named(tmp_path, command):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("--seed", "x1", "--seed 'x1' is not a whole number (a seed is 0 or more)"),
+    ("--threads", "two", "--threads 'two' is not a whole number of threads"),
+])
+@pytest.mark.parametrize("command", ["simulate", "compare", "restrict", "matchups", "ladder", "tune"])
+def test_a_seed_or_thread_count_that_is_not_a_whole_number_is_named(tmp_path, command, option, value, message):
+    """typer's own refusal is a box that names neither the option nor the value."""
+    r = invoke(command, "avengers-cards", option, value, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == f"error: {message}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_batch_that_is_not_a_whole_number_is_named(tmp_path):
+    r = invoke("compare", "avengers-cards", "--sprt", "--batch", "1e4", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output == "error: --batch '1e4' is not a whole number of games\n"
+
+
 @pytest.mark.parametrize("deck, what", [
     ('[{"id": "a", "battle": 1, "strength": 3, "rewards": [["Y"]]}]', 'not an object whose "villains" is a list'),
     ('{"villains": [{"id": "a", "strength": 3, "rewards": [["Y"]]}]}', "villain 'a' has no 'battle'"),
