@@ -627,7 +627,8 @@ def _homogeneity(test: dict, name: str, events: str) -> tuple[str, str]:
 
 
 def _permuted(test: dict) -> str:
-    """', its p from permutations (too few for the chi-square approximation)' when so."""
+    """', the p-value from 100,000 permutations (too few for the chi-square approximation)'
+    when ``stats.rate_homogeneity`` took it from permutations, else nothing."""
     return "" if test.get("method", "chi-square") == "chi-square" else (
         f", the p-value from {stats.PERMUTATIONS:,} permutations (too few for the chi-square approximation)")
 
@@ -967,7 +968,9 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     most, else the game's levers for what was found (a seat edge; a cooperative game's
     difficulty), else a placeholder for a rule change of the designer's. When a seat edge was
     found and the first is about something else, a second compares the game's seat levers at
-    that edge's player count. Each plays the run's rules (--set)."""
+    that edge's player count, naming the other counts with an edge. Each plays the run's rules
+    (--set). Seat edges count only where the seats differ by position alone (one strategy, or
+    --rotate): with each seat kept to its own strategy an edge is partly the strategies'."""
     f = a.fairness
     comparable = _seats_comparable(manifest, a)  # else a seat edge is partly its seat's strategy's
     edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None and comparable
