@@ -585,6 +585,17 @@ def test_few_wins_over_many_teams_hold_the_level_that_the_chi_square_approximati
     assert rate_homogeneity(np.array([500, 700]), np.array([1000, 1000]))["method"] == "chi-square"
 
 
+def test_a_clopper_pearson_report_names_its_intervals(tmp_path):
+    """The team's lines said "Wilson" whatever --interval chose (the audit's Defenders report at
+    --interval clopper-pearson); they now name the interval used."""
+    run = toy_run(tmp_path, "siege", "team", players=[1, 2], games=300, seed=2, strategies=["coordinated"])
+    md = write_run_report(run, tmp_path / "cp", method="clopper-pearson")["markdown"].read_text()
+    assert "the team's win rate (Clopper-Pearson interval) is the measure" in md
+    assert "with the Clopper-Pearson interval; every seat" in md and "Wilson" not in md
+    md = write_run_report(run, tmp_path / "w")["markdown"].read_text()
+    assert "the team's win rate (Wilson interval) is the measure" in md
+
+
 def test_the_team_win_rate_across_player_counts_points_the_right_way():
     """The homogeneity test behind the team line: equal rates are not called different,
     clearly different ones are (synthetic counts; p computed by scipy's chi-square)."""

@@ -18,6 +18,14 @@ from balance.analysis import stats
 
 CONFIDENCE = 0.95
 POWER = 0.9  # the power a detectable difference is sized for (as the report's)
+# How a game's report part names the binomial intervals: the report's --interval chooses them,
+# and its Methods name the one used.
+INTERVALS = "binomial intervals (Wilson, or Clopper-Pearson with --interval clopper-pearson)"
+
+
+def interval_name(method: str) -> str:
+    """'Wilson' or 'Clopper-Pearson': the binomial interval ``method`` (stats.PROPORTION_METHODS)."""
+    return {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson"}.get(method, method)
 
 
 def share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, method: str) -> pl.DataFrame:

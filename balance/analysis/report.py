@@ -654,7 +654,8 @@ def team_section(a: Analysis) -> Section:
     table = [[str(r["players"]), count(r["games"]), count(r["won"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
              for r in each_row(a.team.rates)]
     blocks = [Para(("Every seat of a cooperative game gets the team's result, so there is no seat "
-                    "advantage to test; the team's win rate (Wilson interval) is the measure.",)),
+                    f"advantage to test; the team's win rate ({aggregate.interval_name(a.method)} interval) is "
+                    "the measure.",)),
               Table(["players", "games", "won", "team win rate", f"{LEVEL} CI"], table, left=1)]
     if a.team.sides is not None:
         blocks += [Para(("With each side in the team (seat-games that played it; description: "
@@ -1404,12 +1405,13 @@ def _team_methods(a: Analysis) -> Section:
         (f"Level: every interval is a two-sided {LEVEL} interval; \"differs\" means p < {ALPHA} in a "
          "two-sided test.",),
         ("Team win rate: games the team won over every game played (a game stopped by the turn cap "
-         "counts as not won), with the Wilson score interval; every seat of a game shares the "
-         "result, so no seat test applies.",),
+         f"counts as not won), with the {aggregate.interval_name(a.method)} interval; every seat of a game "
+         "shares the result, so no seat test applies.",),
         ("Team win rate across player counts: Pearson chi-square test of homogeneity on the games "
          f"won and not won at each count.{PERMUTED}",),
-        ("With each side: the team's win rate over the seat-games that played the side, Wilson "
-         "interval; a description, not a test, because the team's other sides vary with it.",),
+        ("With each side: the team's win rate over the seat-games that played the side, "
+         f"{aggregate.interval_name(a.method)} interval; a description, not a test, because the team's other "
+         "sides vary with it.",),
         ("Team composition: when every game's sides were drawn at random (no --side), Pearson "
          "chi-square test of equal win rates over the teams that played at each player count, "
          "Holm over the counts; the draw is independent of everything else in the game, so a "

@@ -384,11 +384,11 @@ def methods() -> list[tuple]:
          "table and the hero-pair table (both heroes in the team against the other games, Holm) are "
          "descriptions: a hero's presence also displaces the others.",),
         ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
-         "of equal chances (Holm over player counts); shares with Wilson intervals.",),
+         f"of equal chances (Holm over player counts); shares with {aggregate.INTERVALS}.",),
         ("The real threat: the games lost to a general entering Monarch City, counted per general (one "
          "per game); the commonest against the next, an exact binomial test of equal chances among "
          "the games either ended, Holm over player counts. Kill and city rates per general are "
-         "descriptions with Wilson intervals.",),
+         f"descriptions with {aggregate.INTERVALS}.",),
         ("Combat odds: the exact chance that a lone hero kills a general, given the general's life and "
          "skill and the hero's committed cards, to-hit modifier and reroll passes, by convolution of the "
          "per-die outcomes and a binomial mixture over the curse (odds.py, scipy). The check sums those "
@@ -509,16 +509,16 @@ def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
         out.append(Section("Heroes", blocks))
     out.append(Section("Generals", [
         Para(("Each general's kill rate (games in which it was slain) and city rate (games it ended by entering "
-              "Monarch City), with Wilson intervals; mean step: how far along its path it stood at the end "
-              "(0 its start, 4 the city).",)),
+              f"Monarch City), with {aggregate.INTERVALS}; mean step: how far along its path it stood at "
+              "the end (0 its start, 4 the city).",)),
         Figure("generals", figures["generals"], "Slain and in the city, per general"),
         Table(["heroes", "general", "games", "slain", f"{LEVEL} CI", "in the city", f"{LEVEL} CI", "mean step"],
               [[str(r["players"]), r["general"], count(r["games"]), pct(r["kill"]), ci(r["kill_lo"], r["kill_hi"]),
                 pct(r["city"]), ci(r["city_lo"], r["city_hi"]), num(r["step_sum"] / r["games"], 2)]
                for r in each_row(a.generals)], left=2)]))
     out.append(Section("Why games are lost", [
-        Para(("The share of the lost games each cause ended, with Wilson intervals (the Game length section "
-              "gives every outcome's share of all games and its length).",)),
+        Para((f"The share of the lost games each cause ended, with {aggregate.INTERVALS} (the Game length "
+              "section gives every outcome's share of all games and its length).",)),
         Figure("losses", figures["losses"], "Causes of the lost games"),
         Table(["heroes", "cause", "games", "share of losses", f"{LEVEL} CI"],
               [[str(r["players"]), LOSS_WORDS[r["outcome"]], count(r["games"]), pct(r["share"]),

@@ -234,7 +234,7 @@ def methods() -> list[tuple]:
          "game\": every paired difference was exactly 0. A removal makes the deck thinner, so a "
          "weak card's removal can help: the test answers \"is the deck better with this card "
          "than without it\".",),
-        ("Faction against faction (2 players) and the bases: descriptions with Wilson intervals; "
+        (f"Faction against faction (2 players) and the bases: descriptions with {aggregate.INTERVALS}; "
          "the mean turns to score with a normal interval from the observed variance.",),
     ]
 
@@ -325,7 +325,8 @@ def faction_section(a: SmashAnalysis, figures: dict) -> Section:
         blocks += [Para((f"Faction against faction at {MATRIX_PLAYERS} players: how often the seat "
                          "holding the row faction outscored the one holding the column faction "
                          "(level scores count half; 50% is even). Each cell pools the pairs the two "
-                         "factions were in; a description with Wilson intervals, not tested cell by cell.",)),
+                         f"factions were in; a description with {aggregate.INTERVALS}, not tested cell "
+                         "by cell.",)),
                    Figure("faction_matchups", figures["faction_matchups"], "Faction against faction"),
                    Table(["faction", "opponent", "games", "score", f"{LEVEL} CI"],
                          [[Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]), pct(r["rate"]),

@@ -237,8 +237,8 @@ def methods() -> list[tuple]:
          "swapped in a replay of its own. The paired per-game change of that seat's win share gets a "
          "normal interval from its observed variance and a two-sided z-test; Holm over every card. "
          "Negative: the card is worth more than an average card of its cost.",),
-        ("Colour against colour, how games end and the played / drawn table: descriptions with Wilson "
-         "intervals.",),
+        ("Colour against colour, how games end and the played / drawn table: descriptions with "
+         f"{aggregate.INTERVALS}.",),
     ]
 
 
@@ -296,7 +296,7 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
     if "colour_matchups" in figures:
         colour_blocks += [
             Para(("Colour against colour: how often the seat with the row colour beat the seat with the "
-                  "column colour (all seats pooled; a description with Wilson intervals).",)),
+                  f"column colour (all seats pooled; a description with {aggregate.INTERVALS}).",)),
             Figure("colour_matchups", figures["colour_matchups"], "Colour against colour"),
             Table(["colours", "opponent", "games", "win rate", f"{LEVEL} CI"],
                   [[Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]), pct(r["rate"]),
@@ -321,7 +321,7 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
                for r in each_row(a.curve)], left=2)])
     ends = Section("How games end", [
         Para(("The share of games each way ends (a player's life reaches 0; a player must draw from "
-              "an empty deck; the turn cap) with Wilson intervals, and their mean length in turns.",)),
+              f"an empty deck; the turn cap) with {aggregate.INTERVALS}, and their mean length in turns.",)),
         Table(["players", "ending", "games", "share", f"{LEVEL} CI", "mean turns"],
               [[str(r["players"]), r["outcome"], count(r["games"]), pct(r["share"]),
                 ci(r["share_lo"], r["share_hi"]), num(r["mean_length"], 1)] for r in each_row(a.endings)], left=2)])
