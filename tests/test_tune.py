@@ -251,7 +251,8 @@ def test_cli_resume_takes_the_interrupted_tunings_options(tmp_path):
     out = tmp_path / "t"
     _interrupted(out, after=1_200)
     r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--budget", "9999", "-q"])
-    assert r.exit_code == 2 and "differs in generations" in r.output, r.output
+    # named by the options that set it (the request keeps the generations --budget buys)
+    assert r.exit_code == 2 and "differs in generations (set by --budget, --population and " in r.output, r.output
     r = CliRunner().invoke(app, ["tune", "zenonzard", "--resume", str(out), "-q"])
     assert r.exit_code == 2 and f"holds a tuning of {GAME!r}, not 'zenonzard'" in r.output, r.output
     r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--out", str(tmp_path / "u"), "-q"])
