@@ -233,7 +233,7 @@ def simulate(
     n_games: Annotated[Optional[int], typer.Option(
         "--games", "-n", parser=_whole_games, metavar="INTEGER",
         help="Games per player count. Default: 100000.")] = None,
-    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER", 
+    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER",
         help="Run seed: the same seed gives the same numbers. Default: 0.")] = None,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s",
@@ -273,7 +273,7 @@ def simulate(
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER", 
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
         help="Threads playing chunks in parallel. Default: every core.")] = None,
     backend: Annotated[str, typer.Option(
         help="local (threads of this process) or dask (a dask.distributed cluster).")] = "local",
@@ -719,7 +719,7 @@ def tune(
         "SPEC,SPEC,... (one for all other seats, or one per other seat). Default: self.")] = None,
     budget: Annotated[Optional[int], typer.Option(
         help="Games the search may play (validation not included). Default: 2000000.")] = None,
-    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER", 
+    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER",
         help="Seed: the same seed gives the same tuned parameters. Default: 0.")] = None,
     population: Annotated[Optional[int], typer.Option(help="Candidates per generation.")] = None,
     games_per_candidate: Annotated[Optional[int], typer.Option(help="Games per candidate and generation.")] = None,
