@@ -175,8 +175,8 @@ class GameInfo:
     def simulate_strategy(self) -> str:
         """What `simulate` and `compare` play when no strategy is given: uniform random play
         where the game has it (the floor every competitive study starts from), else its default
-        strategy. A cooperative game plays its default strategy: a random team all but never
-        wins (Defenders: 0 of 200 games), so every measure of it would be empty."""
+        strategy. A cooperative game plays its default strategy: a random team may all but
+        never win, and then every measure of it would be empty."""
         if self.cooperative or "random" not in self.strategies:
             return self.default_strategy
         return "random"
