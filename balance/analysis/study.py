@@ -26,6 +26,7 @@ class StudyCheckpointer(Checkpointer):
 
     state_files = (STATE,)
     state_dirs = ("runs",)
+    key_words: dict = {}  # its keys are its options' own names
 
     def __init__(self, out: Path, game: str, options: dict):
         """options: the command's options as resolved (JSON values); all must match to resume."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.core.checkpoint import Checkpointer, read_request
+from balance.core.checkpoint import KEY_WORDS, Checkpointer, read_request
 from balance.core.errors import BalanceError
 from balance.core.paired import PairedSums
 
@@ -30,6 +30,9 @@ class TuneCheckpointer(Checkpointer):
     """``.NAME.partial`` of a tuning: the generations the search finished."""
 
     keys = TUNE_KEYS
+    key_words = {"rules_version": KEY_WORDS["rules_version"], "rules": "rules (--set)",
+                 "start": "start (the strategy to tune: --strategy)", "against": "against (--against)",
+                 "generations": "generations (set by --budget, --population and --games-per-candidate)"}
     noun, command = "tuning", "tune"
     state_files = (STATE, VALIDATION)
     finished = "tune.json"

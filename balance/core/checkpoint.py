@@ -26,11 +26,9 @@ RESUME_KEYS = ("game", "rules_version", "seed", "games", "players", "rotate", "r
 # What a user changed, in the options' words, for the resume keys that are not an option's name
 # (the request keeps what the options resolve to).
 KEY_WORDS = {"runs": "runs (the rules, strategies or sides at a player count: --set, --variant, -s, --side)",
-             "generations": "generations (set by --budget, --population and --games-per-candidate)",
-             "start": "start (the strategy to tune: --strategy)", "against": "against (--against)",
-             "rules": "rules (--set)", "rules_version": "rules_version (the game's rules changed since: "
-             "start again with --force)", "chunk_size": "chunk_size (--chunk-size)",
-             "keep_games": "keep_games (--keep-games)", "card_strength": "card_strength (--card-strength)"}
+             "rules_version": "rules_version (the game's rules changed since: start again with --force)",
+             "chunk_size": "chunk_size (--chunk-size)", "keep_games": "keep_games (--keep-games)",
+             "card_strength": "card_strength (--card-strength)"}
 # How often the folded totals are saved: a crash loses at most this much work. Tests shorten it.
 CHECKPOINT_SECONDS = float(os.environ.get("BALANCE_CHECKPOINT_SECONDS", "5"))
 
@@ -59,6 +57,7 @@ class Checkpointer:
     own ``keys`` (what must match to resume), ``noun``, ``command`` and ``state_files``."""
 
     keys = RESUME_KEYS
+    key_words = KEY_WORDS  # a subclass names its own keys' options
     noun, command = "run", "simulate"  # "an interrupted run", "balance simulate GAME --resume"
     state_files = ("checkpoint.npz",)  # removed when the outputs are in place
     state_dirs = ("games",)  # made at the start, removed when the outputs are in place
@@ -104,7 +103,7 @@ class Checkpointer:
         if differ:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
-                f"{', '.join(KEY_WORDS.get(k, k) for k in differ)} "
+                f"{', '.join(self.key_words.get(k, k) for k in differ)} "
                 f"(it was: {', '.join(f'{k}={_short(saved.get(k))}' for k in differ)}); give the "
                 "same options (or none: they are taken from it), or start again with --force"
             )
