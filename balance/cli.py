@@ -602,8 +602,8 @@ def compare(
     Example: balance compare avengers-cards --variant default --variant bonus2:set_bonus=2
     --players 4 --games 200000 -s greedy
     """
-    from balance.analysis.compare import check_metric, metric_names, parse_variant
     from balance.analysis.compare import compare as run_compare
+    from balance.analysis.compare import parse_variant
     from balance.analysis.compare_report import write_compare_report
     from balance.core.output import write_json
     from balance.core.variants import parse_overrides
@@ -625,9 +625,6 @@ def compare(
                  if o["sprt"] else None)
     try:
         common = parse_overrides(o["set"])
-        if o["metric"] is not None and not o["sprt"]:  # checked all the same: it may be a typo
-            check_metric(o["metric"], metric_names(game, o["variant"] or ["default"], o["players"],
-                                                   o["strategy"] or None, common))
     except BalanceError as e:
         fail(str(e))
     for name in ("metric", "batch", "delta", "beta"):  # the SPRT's settings would change nothing without it
@@ -682,9 +679,8 @@ def _print_comparison(report: dict, out: Path) -> None:
         for r in (r for r in rows if r["metric"] not in sides and r["metric"] not in distances):  # sides: below
             where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
             together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
-            typer.echo(f"  {variant}: {r['metric']}{where} "
-                       + change_text(report, r).replace(f"{level(report)} CI", f"{together}{level(report)} CI")
-                       + f", adjusted p = {r['p_adjusted']:.2g})")
+            typer.echo(f"  {variant}: {r['metric']}{where} {change_text(report, r, together)}, "
+                       f"adjusted p = {r['p_adjusted']:.2g})")
         moved = sum(r["metric"] in sides for r in rows)
         if moved:
             label = report["sides"]["label"]

@@ -297,9 +297,9 @@ METRICS = ("win_share_seat0, win_share_seat1, win_share_seat2, win_share_seat3, 
 
 
 @pytest.mark.parametrize("args, message", [
-    # --metric is checked with or without --sprt
-    (["--metric", "win_rate"], f"unknown metric 'win_rate'; allowed: {METRICS}"),
     (["--metric", "win_rate", "--sprt"], f"unknown metric 'win_rate'; allowed: {METRICS}"),
+    (["--metric", "win_rate"], "--metric win_rate applies to --sprt (the sequential mode); add --sprt "
+                               "(or drop --metric)"),
     # the SPRT's settings alone were accepted and changed nothing
     (["--metric", "mean_score"], "--metric mean_score applies to --sprt (the sequential mode); add --sprt "
                                  "(or drop --metric)"),

@@ -301,7 +301,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
-        check_metric(metric, metric_names)
+        if metric not in metric_names:
+            raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(metric_names)}")
         tests = _sprt_tests(sprt, metric_names.index(metric), engines, names, metrics)
         batch = 10_000 if batch is None else batch  # not `batch or`: a batch of 0 is refused, not replaced
         check_int("batch", batch, 2, MAX_GAMES)
@@ -461,20 +462,6 @@ class _Tally:
         self.done = {int(f) for f in data["done"]}
         self.active = [int(v) for v in data["active"]]
         return True
-
-
-def check_metric(metric: str, names: list[str]) -> None:
-    """``metric`` is one of the game's compare metrics ``names``, else one line listing them."""
-    if metric not in names:
-        raise BalanceError(f"unknown metric {metric!r}; allowed: {', '.join(names)}")
-
-
-def metric_names(game: str, variants: list[str], players: int | None = None, strategies=None,
-                 common: dict | None = None) -> list[str]:
-    """The metrics a comparison of ``variants`` pairs (what ``--metric`` may name), without
-    playing a game: the CLI checks a --metric given without --sprt against them."""
-    spec, _, seats, engines = _setup(game, variants, players, strategies, common)
-    return list(spec.part("metrics").compare_metrics([e.rules for e in engines], len(seats)).names)
 
 
 def _setup(game: str, variants: list[str], players: int | None, strategies, common: dict | None = None):

@@ -53,12 +53,13 @@ def _interval(report: dict, r: dict) -> str:
     return f"{r['lo']:+.3f} to {r['hi']:+.3f}"
 
 
-def change_text(report: dict, r: dict) -> str:
+def change_text(report: dict, r: dict, kind: str = "") -> str:
     """'40.02% -> 37.00% (difference -3.02 pp, 95% CI -3.51 to -2.53 pp': a row's change in its
-    own units, as the report writes it (the printed summary's words)."""
+    own units, as the report writes it (the printed summary's words); ``kind`` qualifies the
+    interval ("simultaneous ")."""
     m = r["metric"]
     return (f"{_value(report, m, r['baseline'])} -> {_value(report, m, r['value'])} (difference "
-            f"{_diff(report, m, r['difference'])}, {level(report)} CI {_interval(report, r)}")
+            f"{_diff(report, m, r['difference'])}, {kind}{level(report)} CI {_interval(report, r)}")
 
 
 def _reduction(x) -> str:
