@@ -1034,12 +1034,7 @@ def _favoured(edges: pl.DataFrame, players: int) -> str:
     """'a seat is favoured at 3 players (also at 2 and 4)': the count proposed first (the
     smallest p), then the other counts with a seat edge."""
     others = _other_counts(edges, players)
-    return f"a seat is favoured at {players} players" + (f" (also at {_and(others)})" if others else "")
-
-
-def _and(items: list) -> str:
-    """'2', '2 and 4', '2, 3 and 4'."""
-    return str(items[0]) if len(items) == 1 else f"{', '.join(map(str, items[:-1]))} and {items[-1]}"
+    return f"a seat is favoured at {players} players" + (f" (also at {and_list(others)})" if others else "")
 
 
 def _run_at(manifest: dict, players: int) -> dict:
@@ -1072,7 +1067,7 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     for n in also:
         other = _command(manifest, game, n, variants)
         (same if other == command.replace(f" --players {players} ", f" --players {n} ") else own).append((n, other))
-    tail = [f"; at {_and([n for n, _ in same])} players, the same command with "] if same else []
+    tail = [f"; at {and_list([n for n, _ in same])} players, the same command with "] if same else []
     for i, (n, _) in enumerate(same):
         tail += [" or "] * bool(i) + [Code(f"--players {n}")]
     extra = [x for n, other in own for x in (f"; at {n} players{_dropped(game, variants, n)}: ", Code(other))]
@@ -1121,7 +1116,7 @@ def _dropped(game, variants: list[str], players: int) -> str:
     names = [parse_variant(v).name for v in variants if v not in kept]
     if not names:
         return ""
-    return f", where {_and(names)} {'plays' if len(names) == 1 else 'play'} the same rules as another variant"
+    return f", where {and_list(names)} {'plays' if len(names) == 1 else 'play'} the same rules as another variant"
 
 
 def _value(v, nested: bool = False) -> str:
