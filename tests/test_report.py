@@ -300,3 +300,13 @@ def test_p_values_near_a_level_are_told_apart():
     assert (pvalue(0.0496), pvalue(0.0504)) == ("0.0496", "0.0504")
     assert (pvalue(0.004123), pvalue(0.15), pvalue(0.41), pvalue(1.0)) == ("0.00412", "0.150", "0.41", "1.00")
     assert (pvalue(3.14e-5), p_phrase(2e-7), p_phrase(0.0496)) == ("3.1e-05", "p < 1e-6", "p = 0.0496")
+
+
+def test_a_count_of_one_takes_the_singular():
+    """A 200-game Defenders run printed '1 combats of 1 generals'; counts now agree with their noun."""
+    from balance.analysis.document import counted
+
+    assert (counted(1, "combat"), counted(7, "combat"), counted(1200, "game")) == ("1 combat", "7 combats",
+                                                                                 "1,200 games")
+    assert (counted(1, "hero", "heroes"), counted(2, "hero", "heroes"), counted(None, "game")) == (
+        "1 hero", "2 heroes", "— games")

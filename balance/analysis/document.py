@@ -63,6 +63,11 @@ def count(n) -> str:
     return "—" if missing(n) else f"{int(n):,}"
 
 
+def counted(n, noun: str, nouns: str | None = None) -> str:
+    """'1 game', '7 games' ('1,200 games'); ``nouns`` where the plural is not noun + 's'."""
+    return f"{count(n)} {noun if not missing(n) and int(n) == 1 else nouns or noun + 's'}"
+
+
 def num(x, digits: int = 2) -> str:
     return "—" if missing(x) or (isinstance(x, float) and math.isinf(x)) else f"{x:.{digits}f}"
 

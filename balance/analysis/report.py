@@ -33,7 +33,7 @@ import polars as pl
 
 from balance.analysis import aggregate, plots, stats
 from balance.core import schema
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count,
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, counted,
                               diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
 from balance.core.checkpoint import as_json
@@ -595,7 +595,7 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
     """A cooperative game's verdict: the team's win rate per player count and whether it
     differs between counts (chi-square of homogeneity); no seat lines (one shared result)."""
     lines = [(f"{_players(r['players'])}: the team wins ",
-              Strong(rate_ci(r["rate"], r["lo"], r["hi"])), f" of {count(r['games'])} games.")
+              Strong(rate_ci(r["rate"], r["lo"], r["hi"])), f" of {counted(r['games'], 'game')}.")
              for r in each_row(a.team.rates)]
     across = a.team.across_counts
     if across is not None:
@@ -1149,7 +1149,7 @@ _RUN_KEYS = {"game", "title", "rules_version", "package_version", "seed", "games
 def _card_run_games(cards: CardRun) -> str:
     """'6,000 games at 2 players, seed 1' (a separate card-strength run's size)."""
     m = cards.manifest
-    return (f"{count(m['games'])} games at {and_list(run['players'] for run in m['runs'])} players, "
+    return (f"{counted(m['games'], 'game')} at {and_list(run['players'] for run in m['runs'])} players, "
             f"seed {m['seed']}")
 
 
@@ -1175,7 +1175,7 @@ def run_section(manifest: dict, strategies: Strategies | None = None, cards: Car
           if measured else []),
         ("simulation time", f"{timing['seconds']} s"
                             # a resumed run's time is its last session's, for the games that session played
-                            + (f" for {count(timing['games'])} games" if "games" in timing else "")
+                            + (f" for {counted(timing['games'], 'game')}" if "games" in timing else "")
                             + f" ({count(timing.get('games_per_second'))} games/s, "
                             f"{timing.get('machine', '?')}, Python {timing.get('python', '?')})"
          + (f"; compiling the kernels took {timing['compile_seconds']} s more" if timing.get("compile_seconds")

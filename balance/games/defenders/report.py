@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from balance.analysis import aggregate, plots, stats
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, counted, num,
                                        p_phrase, pct, pp)
 from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
 
@@ -322,12 +322,12 @@ def verdict(a: DefendersAnalysis) -> list:
             losses.append((_heroes(r["players"]), Strong(f"lost mostly to {LOSS_WORDS[r['first']]}"),
                            f", {pct(share['share'])} of the lost games ({LEVEL} CI "
                            f"{ci(share['share_lo'], share['share_hi'])}); "
-                           f"more than to {LOSS_WORDS[r['second']]} ({count(r['second_n'])} games; exact binomial "
+                           f"more than to {LOSS_WORDS[r['second']]} ({counted(r['second_n'], 'game')}; exact binomial "
                            f"test, adjusted {p_phrase(r['p_adjusted'])}).",))
         else:
             losses.append((_heroes(r["players"]), Strong(f"lost as often to {LOSS_WORDS[r['first']]} as to "
                                                              f"{LOSS_WORDS[r['second']]}"),
-                           f" ({count(r['first_n'])} and {count(r['second_n'])} games; adjusted "
+                           f" ({count(r['first_n'])} and {counted(r['second_n'], 'game')}; adjusted "
                            f"{p_phrase(r['p_adjusted'])}).",))
     if losses:
         blocks += [Para((Strong("Why games are lost"), " (the commonest cause against the next, among the "
@@ -360,12 +360,13 @@ def _odds_line(odds: pl.DataFrame) -> tuple:
         return ("No lone hero fought a general in this run: the combat odds were not checked.",)
     off = tested.filter(pl.col("p_adjusted") < ALPHA)
     if off.height:
-        names = "; ".join(f"{r['general']} {count(r['kills'])} kills where the odds expect {num(r['expected'], 1)} "
+        names = "; ".join(f"{r['general']} {counted(r['kills'], 'kill')} where the odds expect {num(r['expected'], 1)} "
                           f"(adjusted {p_phrase(r['p_adjusted'])})" for r in each_row(off))
         return (Strong("the simulated combats disagree with the exact odds"), f": {names}. The engine's dice "
                 "do not follow the rules as odds.py computes them: do not trust this run's combat numbers.",)
-    return (Strong("the simulated combats agree with the exact odds"), f" ({count(int(tested['combats'].sum()))} "
-            f"combats of {tested.height} generals; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}).",)
+    combats = counted(int(tested["combats"].sum()), "combat")
+    return (Strong("the simulated combats agree with the exact odds"), f" ({combats} of "
+            f"{counted(tested.height, 'general')}; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}).",)
 
 
 def variant_hint(a: DefendersAnalysis) -> dict | None:
