@@ -964,3 +964,45 @@ def test_paired_fairness_test_is_the_quadratic_form_it_documents():
     same = np.hstack([a, a])
     r = paired_fairness_test(same.mean(0), same.T @ same / n, n, target=1 / players)
     assert r["delta"] == 0 and r["z"] == 0 and r["pvalue"] == 1
+
+
+@pytest.mark.parametrize("n1, n2, alpha", [(30, 40, 0.05), (323, 323, 0.05 / 56), (5, 300, 0.01), (200, 150, 1e-3)])
+def test_fishers_rejection_region_is_scipys(n1, n2, alpha):
+    """exact_power.fisher_bounds against scipy.stats.fisher_exact's p-value at alpha, table by
+    table, at 20 or more totals spread over all of them (exact: any disagreement fails)."""
+    from scipy.stats import fisher_exact
+
+    from balance.analysis.exact_power import fisher_bounds
+
+    totals = np.arange(0, n1 + n2 + 1, max(3, (n1 + n2) // 20))
+    low, high = fisher_bounds(n1, n2, alpha, totals)
+    wrong = [(t, x) for t, lo, hi in zip(totals, low, high) for x in range(max(0, t - n2), min(n1, t) + 1)
+             if (fisher_exact([[x, n1 - x], [t - x, n2 - t + x]]).pvalue <= alpha) != (x <= lo or x >= hi)]
+    assert wrong == []
+
+
+def test_fishers_exact_power_is_the_sum_over_every_table():
+    """fisher_power against brute force: every table of 25 and 30 games weighed by its two
+    binomial chances, rejected by scipy's own test (agreement to 1e-12)."""
+    from scipy.stats import binom, fisher_exact
+
+    from balance.analysis.exact_power import fisher_power
+
+    n1, n2, p1, p2, alpha = 25, 30, 0.45, 0.12, 0.01
+    brute = sum(binom.pmf(a, n1, p1) * binom.pmf(b, n2, p2) for a in range(n1 + 1) for b in range(n2 + 1)
+                if fisher_exact([[a, n1 - a], [b, n2 - b]]).pvalue <= alpha)
+    assert abs(fisher_power(n1, n2, p1, p2, alpha) - brute) < 1e-12
+
+
+@pytest.mark.parametrize("n1, n2, rate", [(323, 323, 0.0013), (3000, 2500, 0.04)])
+def test_the_fisher_detectable_difference_reaches_the_power_and_is_not_far_above_it(n1, n2, rate):
+    """detectable_fisher_difference: the power at d is at least 90% both ways round, and 0.1 pp
+    less falls short one way (the search found the crossing, not some larger d)."""
+    from balance.analysis.exact_power import detectable_fisher_difference, fisher_power
+
+    alpha = 0.05 / 56
+    d = detectable_fisher_difference(n1, n2, rate, 0.9, alpha)
+    assert min(fisher_power(n1, n2, rate + d, rate, alpha), fisher_power(n2, n1, rate + d, rate, alpha)) >= 0.9
+    assert min(fisher_power(n1, n2, rate + d - 1e-3, rate, alpha),
+               fisher_power(n2, n1, rate + d - 1e-3, rate, alpha)) < 0.9
+    assert np.isnan(detectable_fisher_difference(2, 2, 0.1, 0.9, alpha))  # 4 games can never reach 1e-3

@@ -96,22 +96,31 @@ def compared(out: pl.DataFrame) -> pl.DataFrame:
     """Two groups per row (``won`` of ``games`` against ``other_won`` of ``other_games``): the
     difference of their win rates, the two-sided p-value of Fisher's exact test (exact at any
     count: a team win rate of a few per cent leaves cells near 0, where a z-test's normal
-    approximation is not to be trusted), Holm over every row, and ``detectable``: the
-    difference these games detect with POWER at the Bonferroni level ALPHA / rows (normal
-    approximation)."""
-    from scipy.stats import fisher_exact, norm
+    approximation is not to be trusted) and Holm over every row."""
+    from scipy.stats import fisher_exact
 
     if out.height == 0:
-        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c)
-                                  for c in ("difference", "p_value", "p_adjusted", "detectable")))
+        return out.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in ("difference", "p_value", "p_adjusted")))
     won, n, other_won, other_n = (out[c].to_numpy() for c in ("won", "games", "other_won", "other_games"))
     p = np.array([fisher_exact([[w, m - w], [ow, om - ow]]).pvalue
                   for w, m, ow, om in zip(won, n, other_won, other_n)], dtype=float)
-    q = np.clip((won + other_won) / (n + other_n), 1e-9, 1 - 1e-9)
-    z = norm.ppf(1 - ALPHA / out.height / 2) + norm.ppf(POWER)
     return out.with_columns(difference=pl.Series(won / n - other_won / other_n), p_value=pl.Series(p),
-                            p_adjusted=pl.Series(stats.holm(p)),
-                            detectable=pl.Series(z * np.sqrt(q * (1 - q) * (1 / n + 1 / other_n))))
+                            p_adjusted=pl.Series(stats.holm(p)))
+
+
+def swap_detectable(count: pl.DataFrame, family: int) -> float:
+    """The change of the team's win rate that one swap of heroes at this count would show with
+    POWER: exact power of Fisher's test at the Bonferroni level ALPHA / family (Holm's first
+    step; Holm finds at least as much), one hero raising the team's win rate by d over the
+    count's. ``count``: the swaps rows of one player count; the sizes are the fewest games on
+    either side of any of them (fewer games find less), so every swap of the count detects d
+    at least as well, up to a discrete test's small steps. NaN when not even a hero winning
+    every game it plays would be found."""
+    from balance.analysis.exact_power import detectable_fisher_difference
+
+    rate = (count["won"] + count["other_won"]).sum() / (count["games"] + count["other_games"]).sum()
+    return detectable_fisher_difference(int(count["games"].min()), int(count["other_games"].min()), float(rate),
+                                        POWER, ALPHA / family)
 
 
 def presence(teams: pl.DataFrame, size: int, method: str) -> pl.DataFrame:
@@ -273,11 +282,14 @@ def _swap_lines(frame: pl.DataFrame) -> list[tuple]:
             continue
         if found.height == 0:
             far = g.row(int(g["difference"].abs().arg_max()), named=True)
+            edge = swap_detectable(g, frame.height)
+            power = (f"a swap raising it by {pp(edge)} or more would have been found with {POWER:.0%} power "
+                     "(exact power of Fisher's test at this run's strictest Holm level)" if not math.isnan(edge) else
+                     "this run is too small to find even a hero that wins every game it plays")
             lines.append((_heroes(players), Strong("no hero beats another"),
-                          f": swapping one hero for another changes the team's win rate by less than this run "
-                          f"detects (furthest: {far['hero']} for {far['other']} {pp(-far['difference'], signed=True)}, "
-                          f"adjusted {p_phrase(far['p_adjusted'])}; detectable {pp(float(g['detectable'].max()))} "
-                          f"with {POWER:.0%} power).",))
+                          f": no swap of one hero for another changed the team's win rate detectably (furthest: "
+                          f"{far['hero']} for {far['other']} {pp(-far['difference'], signed=True)}, adjusted "
+                          f"{p_phrase(far['p_adjusted'])}); {power}.",))
             continue
         beats: dict[str, list] = {}
         for r in each_row(found):
@@ -380,8 +392,11 @@ def methods() -> list[tuple]:
          "not the second against the reverse; Fisher's exact test, Holm over every pair of "
          "heroes and player count. With the team drawn per game (the default) the rest of the team is "
          "distributed alike in both groups, so the difference is the effect of swapping one hero for "
-         "the other. The detectable difference is for the Bonferroni level, 90% power (normal "
-         "approximation). The with/without "
+         "the other. Where no hero beats another, the difference stated is the one found with 90% "
+         "power by Fisher's test itself (its exact power, a sum over the tables it rejects), at the "
+         "Bonferroni level (Holm's first step), for one hero raising the team's win rate at that count "
+         "by that much, with the fewest games on either side of any swap of the count (fewer games "
+         "find less). The with/without "
          "table and the hero-pair table (both heroes in the team against the other games, Holm) are "
          "descriptions: a hero's presence also displaces the others.",),
         ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
