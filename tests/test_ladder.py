@@ -1,4 +1,5 @@
 """The skill ladder: balance numbers per strategy and skill vs luck, against direct runs."""
+import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -6,7 +7,7 @@ from typer.testing import CliRunner
 import balance
 from balance.cli import app
 from balance.core.errors import BalanceError
-from balance.analysis.ladder import run_ladder
+from balance.analysis.ladder import LadderResult, run_ladder, write_ladder
 
 
 def test_ladder_numbers_match_direct_runs():
@@ -40,3 +41,46 @@ def test_cli_writes_the_ladder(tmp_path):
     assert r.exit_code == 0, r.output
     html = (out / "ladder.html").read_text()
     assert html.count("data:image/png;base64,") == 2 and "Skill vs luck" in html
+
+
+def test_a_ladder_of_ties_says_nothing_was_tested_and_blames_no_determinism(tmp_path):
+    """With no tokens to win every game is a 4-way tie, under random players too. The ladder
+    said "seat edges found under no tested strategy" (nothing was tested), gave random's ties
+    to "identical deterministic players", and read a skilled player's 25.00% as luck winning."""
+    out = tmp_path / "l"
+    r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", "random,lowest", "--players", "4",
+                                 "--games", "300", "--seed", "1", "--set", "tokens_per_colour=0",
+                                 "--set", "start_tokens=[0,0,0]", "--threads", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    verdict = (out / "ladder.md").read_text().split("## Balance by skill")[0]
+    assert "4 players: no strategy of the ladder could be tested" in verdict and "seat edges found" not in verdict
+    random_line = next(line for line in verdict.splitlines() if "`random` in every seat" in line)
+    lowest_line = next(line for line in verdict.splitlines() if "`lowest` in every seat" in line)
+    assert "deterministic" not in random_line and "identical deterministic players" in lowest_line
+    assert "Skill vs luck, 4 players: not measured — every game was a 4-way tie" in verdict
+
+
+def _team_rungs(won: list[int], players: int, games: int = 2000) -> pl.DataFrame:
+    """A cooperative ladder's rungs at one count: strategy s<i> won won[i] of ``games``."""
+    from balance.analysis.stats import wilson
+
+    lo, hi = wilson(np.array(won), np.full(len(won), games))
+    return pl.DataFrame({"strategy": [f"s{i}" for i in range(len(won))], "players": players, "games": games,
+                         "capped": 0, "team_win": np.array(won) / games, "team_win_lo": lo, "team_win_hi": hi,
+                         "team_won": won, "top_card": None, "constant": True, "all_tied": False},
+                        schema_overrides={"top_card": pl.Int64})
+
+
+def test_a_cooperative_ladder_names_the_best_strategy_only_when_a_test_separates_it(tmp_path):
+    """"The team wins most with X" had no test. Planted: 10% against 2% and 1.5% of 2,000 games
+    is named, with the next strategy and a Holm-adjusted Fisher p; 5.0% against 4.8% is "not
+    told apart"; a team that never won names no strategy; no skill-vs-luck claim is made."""
+    rungs = pl.concat([_team_rungs([40, 200, 30], 1), _team_rungs([96, 100, 90], 2), _team_rungs([0, 0, 0], 3)])
+    result = LadderResult(rungs, pl.DataFrame(), ["s0", "s1", "s2"], None, {}, cooperative=True)
+    write_ladder(result, tmp_path, "planted")
+    verdict = (tmp_path / "ladder.md").read_text().split("## Balance by skill")[0]
+    assert ("1 player: the team wins most with `s1` in every seat, 10.00% (95% CI 8.76 to 11.39%), more than "
+            "with `s0`, the next, 2.00%") in verdict and "adjusted p < 1e-6" in verdict
+    assert "2 players: the two strategies under which the team wins most are not told apart: `s1` 5.00%" in verdict
+    assert "3 players: the team never won, under any strategy of the ladder" in verdict
+    assert "Skill vs luck: not measured — in a cooperative game" in verdict and "## Skill vs luck" not in verdict

@@ -10,7 +10,8 @@ designer sees whether an imbalance persists under skilled play or is an artefact
 bots. A rung where no seat's share ever varies (identical deterministic players: every game a
 tie) is named as such, with no test. Skill vs luck: the win share of one player of each
 strategy among players of the ladder's first (weakest) strategy, seat-rotated, against the
-1/n of pure luck.
+1/n of pure luck (not asked in a cooperative game, whose seats win or lose together; there the
+best strategy's team win rate is tested against the next).
 """
 from __future__ import annotations
 
@@ -21,13 +22,16 @@ import polars as pl
 
 from balance.analysis import aggregate, stats
 from balance.core.errors import BalanceError
+from balance.core.strategy import deterministic_alike
 
 
 @dataclass
 class LadderResult:
-    rungs: pl.DataFrame  # strategy, players, games, seat gap with CI, p, capped, team win (cooperative), the game's measures,
-    #                      top card (null where the game has no such measure)
-    skill: pl.DataFrame  # strategy, players, games, share, lo, hi, fair
+    # rungs: strategy, players, games, seat gap with CI, p, capped, team win rate and wins
+    # (cooperative), the game's measures, top card (null where the game has no such measure),
+    # constant / all_tied (nothing to test) and deterministic (the strategy draws nothing)
+    rungs: pl.DataFrame
+    skill: pl.DataFrame  # strategy, against, players, games, share, lo, hi, fair, all_tied (empty: cooperative)
     labels: list[str]
     restrictable: str | None = "card"  # what restricted play denies (GameInfo), None: not measured
     measures: dict = None  # the game's own rung columns (ladder_measures): column -> heading
@@ -65,7 +69,9 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
                        card_strength="always" if restricted else None)
         rungs.append(_rung(label, run, spec))
     weakest = labels[0]
-    for label in labels[1:]:
+    # skill vs luck asks how often one player beats the others: a cooperative game's seats win or
+    # lose together, so it has no such question (and its runs are not played)
+    for label in labels[1:] if not spec.cooperative else []:
         for n in players:
             run = simulate(game, players=n, games=games, seed=seed, overrides=overrides, rotate=True,
                            strategies=[label] + [weakest] * (n - 1), threads=threads,
@@ -73,12 +79,17 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             mine = run.seats.filter(pl.col("strategy") == label)
             count = int(mine["games"].sum())
             share, lo, hi = stats.mean_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), count)
+            # every game an n-way tie: the share is 1/n whatever the skill, so it measures nothing
+            tied = bool(aggregate.seat_fairness(run.seats)["all_tied"].all())
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
-                          "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n})
+                          "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n, "all_tied": tied})
     part = spec.optional_part("report")
     headings = {column: heading for column, heading, _ in
                 (part.ladder_measures({}) if part is not None and hasattr(part, "ladder_measures") else [])}
-    return LadderResult(pl.concat(rungs), pl.DataFrame(skill), labels, spec.restrictable,
+    skill = pl.DataFrame(skill, schema={"strategy": pl.String, "against": pl.String, "players": pl.Int64,
+                                        "games": pl.Int64, "share": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
+                                        "fair": pl.Float64, "all_tied": pl.Boolean})
+    return LadderResult(pl.concat(rungs), skill, labels, spec.restrictable,
                         headings, spec.cooperative, spec.id)
 
 
@@ -98,7 +109,7 @@ def _rung(label: str, run, spec) -> pl.DataFrame:
             gap_hi=pl.lit(None, pl.Float64), p_value=pl.lit(None, pl.Float64),
             p_adjusted=pl.lit(None, pl.Float64), constant=pl.lit(True), all_tied=pl.lit(False),
             largest_seat_edge=pl.lit(None, pl.Float64), team_win=pl.col("rate"), team_win_lo=pl.col("lo"),
-            team_win_hi=pl.col("hi"))
+            team_win_hi=pl.col("hi"), team_won=pl.col("won"))
     else:
         fairness = aggregate.seat_fairness(run.seats)
         rates = aggregate.seat_rates(run.seats).group_by("players").agg(
@@ -107,7 +118,7 @@ def _rung(label: str, run, spec) -> pl.DataFrame:
                                "p_adjusted", "constant", "all_tied")
                .join(rates, on="players")
                .with_columns(team_win=pl.lit(None, pl.Float64), team_win_lo=pl.lit(None, pl.Float64),
-                             team_win_hi=pl.lit(None, pl.Float64)))
+                             team_win_hi=pl.lit(None, pl.Float64), team_won=pl.lit(None, pl.Int64)))
     part = spec.optional_part("report")
     for column, _, frame in (part.ladder_measures(run.tables) if part is not None and
                              hasattr(part, "ladder_measures") else []):
@@ -124,23 +135,42 @@ def _rung(label: str, run, spec) -> pl.DataFrame:
         out = out.with_columns(top_card=pl.lit(None, pl.Int64), top_card_effect=pl.lit(None, pl.Float64),
                                top_card_p=pl.lit(None, pl.Float64))
     measures = [c for c in out.columns if c not in _RUNG_COLUMNS and c != "p_value"]
-    return out.with_columns(strategy=pl.lit(label)).select(
+    deterministic = deterministic_alike(run.manifest) is not None  # why a rung can have no variation
+    return out.with_columns(strategy=pl.lit(label), deterministic=pl.lit(deterministic)).select(
         "strategy", "players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_adjusted",
-        "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", *measures, "top_card",
-        "top_card_effect", "top_card_p", "constant", "all_tied").sort("players")
+        "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", "team_won", *measures, "top_card",
+        "top_card_effect", "top_card_p", "constant", "all_tied", "deterministic").sort("players")
 
 
 _RUNG_COLUMNS = {"strategy", "players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_adjusted",
-                 "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", "top_card",
-                 "top_card_effect", "top_card_p", "constant", "all_tied"}
+                 "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", "team_won", "top_card",
+                 "top_card_effect", "top_card_p", "constant", "all_tied", "deterministic"}
+
+
+def _team_leaders(rungs: pl.DataFrame) -> dict[int, tuple[dict, dict, float]]:
+    """A cooperative ladder: per player count, the rung with the best team win rate, the next
+    best, and the Holm-adjusted (over the player counts) p of Fisher's exact test of their win
+    counts over every game played. The rungs play the same seeds (common random numbers), so
+    their results are positively correlated where the strategies act alike; a test of
+    independent samples then overstates the noise: it is conservative, not lax."""
+    from scipy.stats import fisher_exact
+
+    leaders, p = {}, []
+    for (n,), g in rungs.group_by("players", maintain_order=True):
+        best, second = g.sort("team_win", descending=True).head(2).iter_rows(named=True)
+        played = [r["games"] + r["capped"] for r in (best, second)]
+        p.append(fisher_exact([[best["team_won"], played[0] - best["team_won"]],
+                               [second["team_won"], played[1] - second["team_won"]]]).pvalue)
+        leaders[n] = (best, second)
+    return {n: (*pair, float(q)) for (n, pair), q in zip(leaders.items(), stats.holm(p))}
 
 
 def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
     from balance.core.registry import get_game
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
-                                to_html, to_markdown)
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, counted, p_phrase,
+                                           pct, pp, pvalue, to_html, to_markdown)
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -151,7 +181,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     gap_fig = (plots.ladder_gaps(tested, out / "figures" / "ladder_gaps.png",
                                  [s for s in result.labels if s in set(tested["strategy"].to_list())])
                if tested.height else None)
-    skill_fig = plots.skill_vs_luck(result.skill, out / "figures" / "skill_vs_luck.png", result.labels)
+    skill_fig = (plots.skill_vs_luck(result.skill, out / "figures" / "skill_vs_luck.png", result.labels)
+                 if result.skill.height else None)
     item = result.restrictable or "card"
     passive = get_game(result.game).restrict_act[1] if result.game else "removed"
     # the columns a rung has: restricted play only for a game that declares it, the game's own
@@ -163,25 +194,51 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     has_capped = bool((rungs["capped"] > 0).any())
     strength = f" or {item} strength" if has_top else ""
     verdict = []
+    leaders = _team_leaders(result.rungs) if result.cooperative else None
     for n, g in result.rungs.group_by("players", maintain_order=True):
         if result.cooperative:
-            best = g.sort("team_win", descending=True).row(0, named=True)
-            verdict.append((f"{n[0]} players: the team wins most with ", Code(best["strategy"]),
-                            f" in every seat, {pct(best['team_win'])} (95% CI "
-                            f"{ci(best['team_win_lo'], best['team_win_hi'])}).",))
+            best, second, p = leaders[n[0]]
+
+            def rate(r):
+                return f"{pct(r['team_win'])} (95% CI {ci(r['team_win_lo'], r['team_win_hi'])})"
+
+            test = f"Fisher's exact test, Holm over the player counts, adjusted {p_phrase(p)}"
+            if best["team_won"] == 0:
+                verdict.append((f"{counted(n[0], 'player')}: the team never won, under any strategy of the "
+                                "ladder, so no strategy can be told from another.",))
+                continue
+            verdict.append((f"{counted(n[0], 'player')}: the team wins most with ", Code(best["strategy"]),
+                            f" in every seat, {rate(best)}, more than with ", Code(second["strategy"]),
+                            f", the next, {rate(second)} ({test}).",) if p < 0.05 else
+                           (f"{counted(n[0], 'player')}: the two strategies under which the team wins most are not "
+                            "told apart: ", Code(best["strategy"]), f" {rate(best)} and ", Code(second["strategy"]),
+                            f" {rate(second)} ({test}).",))
             continue
         unfair = g.filter(~pl.col("constant") & (pl.col("p_adjusted") < 0.05))["strategy"].to_list()
-        verdict.append((f"{n[0]} players: seat edges found under ",
-                        *([Code(", ".join(unfair))] if unfair else ["no tested strategy of the ladder"]),
-                        " (equal-seats test, Holm over the player counts)."))
+        if g["constant"].all():
+            verdict.append((f"{n[0]} players: no strategy of the ladder could be tested: no seat's win "
+                            "share varied under any of them.",))
+        else:
+            verdict.append((f"{n[0]} players: seat edges found under ",
+                            *([Code(", ".join(unfair))] if unfair else ["no tested strategy of the ladder"]),
+                            " (equal-seats test, Holm over the player counts)."))
         for r in g.filter(pl.col("constant")).iter_rows(named=True):
             what = (f"every game was a {n[0]}-way tie" if r["all_tied"]
                     else "no seat's win share ever varied")
-            verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what} — "
-                            "identical deterministic players make identical choices, so this rung "
+            why = (" — identical deterministic players make identical choices, so" if r.get("deterministic", True)
+                   else ", so")
+            verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what}{why} this rung "
                             f"says nothing about seat fairness{strength} (no test shown).",))
-    for n, g in result.skill.group_by("players", maintain_order=True):
-        top = g.sort("share", descending=True).row(0, named=True)
+    if result.cooperative:
+        verdict.append(("Skill vs luck: not measured — in a cooperative game every seat wins or loses with "
+                        "the team, so no player beats another.",))
+    for n, g in result.skill.group_by("players", maintain_order=True) if result.skill.height else []:
+        if "all_tied" in g.columns and g["all_tied"].all():
+            verdict.append((f"Skill vs luck, {n[0]} players: not measured — every game was a {n[0]}-way tie, "
+                            f"so one player's share is 1/{n[0]} whatever its skill.",))
+            continue
+        top = g.filter(~pl.col("all_tied")) if "all_tied" in g.columns else g
+        top = top.sort("share", descending=True).row(0, named=True)
         verdict.append((f"Skill vs luck, {n[0]} players: one ", Code(top["strategy"]), " player among ",
                         Code(top["against"]), f" players wins {pct(top['share'])} "
                         f"(95% CI {ci(top['lo'], top['hi'])}), against {pct(top['fair'])} for pure luck.",))
@@ -239,14 +296,15 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                       "where no seat's share varied are left out)")] if gap_fig else []),
             Table(header, rung_rows, left=2),
         ]),
-        Section("Skill vs luck", [
+    ]
+    if result.skill.height:
+        sections.append(Section("Skill vs luck", [
             Para(("One player of the strategy, seat-rotated, among players of the ladder's first "
                   "strategy; pure luck would give 1/n.",)),
             Figure("skill_vs_luck", skill_fig, "Win share of one skilled player against weaker players"),
             Table(["strategy", "against", "players", "games", "win share", "95% CI", "luck (1/n)"],
                   skill_rows, left=2),
-        ]),
-    ]
+        ]))
     md, page = out / "ladder.md", out / "ladder.html"
     md.write_text(to_markdown(title, sections, out), encoding="utf-8")
     page.write_text(to_html(title, sections), encoding="utf-8")

@@ -40,6 +40,7 @@ from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError
 from balance.core.game import CAPPED
 from balance.core.output import publish
+from balance.core.strategy import deterministic_alike
 from balance.core.variants import setting_text
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
@@ -322,7 +323,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
         outcomes=aggregate.outcome_shares(tables["outcomes"], method) if "outcomes" in tables else None,
         strategies=strategies,
         run_strategies=labels,
-        deterministic_alike=_deterministic_alike(manifest),
+        deterministic_alike=deterministic_alike(manifest),
         observed_variance="win_share_sq_sum" in seats.columns,
         clustered_scores="game_totals" in tables,
         method=method,
@@ -385,16 +386,6 @@ def _strategies(source: str, manifest: dict, tables: dict, method: str) -> Strat
     return Strategies(source, manifest, strategy_rates(seats), aggregate.strategy_seat(seats, method),
                       aggregate.matchups(tables["pairs"], method) if "pairs" in tables else None,
                       held)
-
-
-def _deterministic_alike(manifest: dict) -> str | None:
-    """The label of the one strategy every seat played, when it draws nothing at random."""
-    seen = {(s["label"], s.get("deterministic", False))
-            for run in manifest.get("runs", []) for block in run["seatings"] for s in block["strategies"]}
-    if len(seen) == 1:
-        label, deterministic = seen.pop()
-        return label if deterministic else None
-    return None
 
 
 def _share_ci(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

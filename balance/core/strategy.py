@@ -85,6 +85,17 @@ class Strategy:
         return row
 
 
+def deterministic_alike(manifest: dict) -> str | None:
+    """The label of the one strategy every seat of a run (its manifest) played, when that
+    strategy draws nothing at random; else None."""
+    seen = {(s["label"], s.get("deterministic", False))
+            for run in manifest.get("runs", []) for block in run["seatings"] for s in block["strategies"]}
+    if len(seen) == 1:
+        label, deterministic = seen.pop()
+        return label if deterministic else None
+    return None
+
+
 def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     """``'name'``, ``'name:param=value,param=value'`` or ``'name:@PATH[,param=value...]'``
     -> a validated ``Strategy``. PATH is a ``tuned.toml`` or a directory holding one."""
