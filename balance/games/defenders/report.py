@@ -1,5 +1,5 @@
 """Defenders of the Realm's own report sections: which heroes and hero pairs help the team, why
-games are lost, which general is the real threat, each general's kill rate, the combat odds
+games are lost, which general reaches Monarch City most often, each general's kill rate, the combat odds
 computed exactly and checked against the simulation, and the King's Champion.
 
 Why the hero tests are causal: a run that draws its team per game (no --side) draws the heroes
@@ -34,6 +34,7 @@ LOSSES = ("general in city", "no minions", "no taint", "city overrun")
 LOSS_WORDS = {"general in city": "a general reaching Monarch City", "no minions": "the minion supply running out",
               "no taint": "the last taint crystal", "city overrun": "Monarch City overrun"}
 MAX_TABLE_DICE = 14  # the attack-size table's rows
+DICE_TOO_FEW = 0.5  # a dice check that would miss a kill rate off by half says nothing
 MIN_POINT = 20  # plain combats of one size the figure needs to show the simulated rate
 
 
@@ -223,7 +224,11 @@ def odds_check(combats: pl.DataFrame) -> pl.DataFrame:
     """Per general: a lone hero's combats, kills, and the kills the exact odds expect given each
     combat's cards, life, modifier and rerolls (sum of exact chances); z = (kills - expected) /
     sqrt(sum p (1 - p)) (a sum of independent Bernoulli trials), two-sided, Holm over the generals.
-    A disagreement means the engine does not roll the dice the rules say (or odds.py does not)."""
+    A disagreement means the engine does not roll the dice the rules say (or odds.py does not).
+    ``detectable``: the relative error of the expected kills this test finds with POWER at the
+    Bonferroni level ALPHA / generals, and ``detectable_shift`` the log-odds shift of every
+    chance that makes it (``kill_rate_reach``; a figure above DICE_TOO_FEW is reported as too
+    few combats to check)."""
     from scipy.stats import norm
 
     lone = _lone_combats(combats)
@@ -236,10 +241,47 @@ def odds_check(combats: pl.DataFrame) -> pl.DataFrame:
         kills = int(g["kills"].sum())
         z = (kills - expected) / math.sqrt(var) if var > 0 else 0.0
         rows.append({"general": general, "combats": int(n.sum()), "kills": kills, "expected": expected,
-                     "z": z, "p_value": float(2 * norm.sf(abs(z)))})
+                     "z": z, "p_value": float(2 * norm.sf(abs(z))),
+                     **dict(zip(("detectable", "detectable_shift"), kill_rate_reach(n, p)))})
     out = pl.DataFrame(rows, schema={"general": pl.String, "combats": pl.Int64, "kills": pl.Int64,
-                                     "expected": pl.Float64, "z": pl.Float64, "p_value": pl.Float64})
+                                     "expected": pl.Float64, "z": pl.Float64, "p_value": pl.Float64,
+                                     "detectable": pl.Float64, "detectable_shift": pl.Float64})
     return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy()), dtype=pl.Float64))
+
+
+def kill_rate_reach(n: np.ndarray, p: np.ndarray) -> tuple[float, float]:
+    """``odds_check``'s detectable error for combats ``n`` at exact chances ``p``: (r, shift).
+
+    The error is a shift of every chance on the log-odds scale (p -> expit(logit p + shift),
+    which keeps chances near 1 chances); r is the relative change of the expected kills it
+    makes. The z-test at ALPHA / generals finds it with POWER where |E' - E| = z sqrt(var) +
+    z_power sqrt(var'), the primes under the shift (normal approximation; an exact sum over
+    the kills' law moved the shifts of the planted test by under 0.2%, and took 13 times as
+    long). Of the two directions,
+    the one that needs the larger r. (nan, nan) where no shift reaches it."""
+    from scipy.optimize import brentq
+    from scipy.special import expit, logit
+    from scipy.stats import norm
+
+    expected, var = float((n * p).sum()), float((n * p * (1 - p)).sum())
+    if var <= 0:
+        return math.nan, math.nan
+    z_a, z_b = norm.isf(ALPHA / len(GENERALS) / 2), norm.isf(1 - POWER)
+    odds = logit(np.clip(p, 1e-12, 1 - 1e-12))
+    worst = (math.nan, math.nan)
+    for sign in (1.0, -1.0):
+        def shortfall(shift: float) -> float:
+            q = expit(odds + sign * shift)
+            return (abs(float((n * q).sum()) - expected) - z_a * math.sqrt(var)
+                    - z_b * math.sqrt(float((n * q * (1 - q)).sum())))
+
+        if shortfall(30.0) <= 0:
+            return math.nan, math.nan
+        shift = sign * brentq(shortfall, 0.0, 30.0, xtol=1e-9)
+        r = abs(float((n * expit(odds + shift)).sum()) / expected - 1)
+        if not r <= worst[0]:
+            worst = (r, shift)
+    return worst
 
 
 def attack_sizes(combats: pl.DataFrame, method: str) -> pl.DataFrame:
@@ -349,17 +391,21 @@ def verdict(a: DefendersAnalysis) -> list:
         if r["total"] == 0:
             threats.append((_heroes(r["players"]), "no general reached Monarch City.",))
         elif r["p_adjusted"] < ALPHA:
-            threats.append((_heroes(r["players"]), Strong(f"{r['first']} is the real threat"),
+            threats.append((_heroes(r["players"]), Strong(f"{r['first']} reaches Monarch City most often"),
                             f": it entered Monarch City in {count(r['first_n'])} of the {count(r['total'])} "
                             f"games lost that way, more than {r['second']} ({count(r['second_n'])}; exact "
                             f"binomial test, adjusted {p_phrase(r['p_adjusted'])}).",))
         else:
-            threats.append((_heroes(r["players"]), Strong("no general is a greater threat than every other"),
+            threats.append((_heroes(r["players"]), Strong("no general reaches Monarch City more often than every "
+                                                          "other"),
                             f" ({r['first']} {count(r['first_n'])} and {r['second']} {count(r['second_n'])} "
                             f"of the {count(r['total'])} games lost to a general in the city; adjusted "
                             f"{p_phrase(r['p_adjusted'])}).",))
     if threats:
-        blocks += [Para((Strong("Generals"), " (which general reaches Monarch City)."),), Bullets(threats)]
+        blocks += [Para((Strong("Generals"), " (which general reaches Monarch City in the games lost that way: "
+                         "a count of how games end, not a measure of a general's strength, which only a "
+                         "rule change that weakens it, compared on the same games, can give)."),),
+                   Bullets(threats)]
     blocks += [Para((Strong("Dice"), " (a lone hero's combats with a general against the exact odds of the cards "
                      "it committed; z-test of the kills against their expectation, Holm over the generals)."),),
                Bullets([_odds_line(a.odds)])]
@@ -377,8 +423,15 @@ def _odds_line(odds: pl.DataFrame) -> tuple:
         return (Strong("the simulated combats disagree with the exact odds"), f": {names}. The engine's dice "
                 "do not follow the rules as odds.py computes them: do not trust this run's combat numbers.",)
     combats = counted(int(tested["combats"].sum()), "combat")
-    return (Strong("the simulated combats agree with the exact odds"), f" ({combats} of "
-            f"{counted(tested.height, 'general')}; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}).",)
+    reach = tested["detectable"].fill_null(math.nan).to_numpy()
+    reach = float(reach.max()) if np.isfinite(reach).all() else math.inf  # (polars' max skips NaN)
+    if reach > DICE_TOO_FEW:
+        return ("These ", combats, f" of {counted(tested.height, 'general')} are too few to check the dice "
+                f"against the exact odds (a kill rate off by less than {DICE_TOO_FEW:.0%} could pass unseen).",)
+    return (Strong("no disagreement with the exact odds found"), f" ({combats} of "
+            f"{counted(tested.height, 'general')}; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}); "
+            f"kills off by {reach:.1%} or more from what the odds expect, at any general, would have been found "
+            f"with {POWER:.0%} power.",)
 
 
 def variant_hint(a: DefendersAnalysis) -> dict | None:
@@ -401,7 +454,8 @@ def methods() -> list[tuple]:
          "descriptions: a hero's presence also displaces the others.",),
         ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
          f"of equal chances (Holm over player counts); shares with {aggregate.INTERVALS}.",),
-        ("The real threat: the games lost to a general entering Monarch City, counted per general (one "
+        ("Which general reaches Monarch City: the games lost to a general entering the city, counted per "
+         "general (one "
          "per game); the commonest against the next, an exact binomial test of equal chances among "
          "the games either ended, Holm over player counts. Kill and city rates per general are "
          f"descriptions with {aggregate.INTERVALS}.",),
