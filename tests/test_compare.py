@@ -871,3 +871,23 @@ def test_a_comparison_cut_by_a_version_with_other_fairness_columns_is_refused_no
     with pytest.raises(BalanceError, match="other fairness columns .* --force"):
         _Tally(["default", "v"], [1, 2], {}).restore(kept, rules)
     assert _Tally(["default", "v"], [], {}).restore(kept, rules)
+
+
+def test_a_distance_at_the_noise_floor_is_not_read_as_perfectly_fair():
+    """The seats' distance has its noise taken out and stops at 0: 150 random games (seats
+    spread 23% to 27%) read "distance from fair 0.00 pp → 0.00 pp", as if every seat sat on
+    25%. A 0 now says it is no more than noise; a distance above it carries no such words."""
+    from balance.analysis.compare_report import verdict
+
+    def seat_lines(report):
+        items = verdict(report).blocks[0].items
+        return [t for t in ("".join(str(getattr(p, "text", p)) for p in item) for item in items)
+                if t.startswith("Seats under")]
+
+    report = compare("avengers-cards", ["default", "tok14:tokens_per_colour=14"], players=4, games=150, seed=1,
+                     strategies=["random"]).report
+    line = seat_lines(report)[0]
+    assert "distance from fair 0.00 pp (no more than noise) → 0.00 pp (no more than noise)" in line, line
+    unfair = compare("avengers-cards", ["default", "set_bonus=2"], players=4, games=20_000, seed=1).report
+    row = next(r for r in unfair["results"] if r["metric"] == "seat_distance")
+    assert row["baseline"] > 0 and row["value"] > 0 and "noise" not in seat_lines(unfair)[0], seat_lines(unfair)

@@ -134,7 +134,13 @@ def _distance_words(report: dict, distance: dict) -> tuple:
     metric = distance["metric"]
     test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
             else "")
-    return (f"{_value(report, metric, distance['baseline'])} → {_value(report, metric, distance['value'])} "
+
+    def shown(x) -> str:
+        # the distance has the noise taken out and stops at 0: a 0 means the seats (or sides) spread
+        # no more than chance alone spreads them, not that every one sat on fair
+        return _value(report, metric, x) + (" (no more than noise)" if x == 0 else "")
+
+    return (f"{shown(distance['baseline'])} → {shown(distance['value'])} "
             f"({_diff(report, metric, distance['difference'])}, unadjusted {level(report)} CI "
             f"{_interval(report, distance)}{test})",)
 
