@@ -17,7 +17,7 @@ import seaborn as sns
 
 from balance.analysis import aggregate, plots
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
-                                       count, num, pct, pp, pvalue, rate_ci)
+                                       count, num, p_phrase, pct, pp, pvalue, rate_ci)
 from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
 
 FIGURES = ("card_strength", "card_usage", "villains")
@@ -61,7 +61,8 @@ def verdict(a: CardAnalysis) -> list:
                 "Card strength was not measured in this run: add --card-strength to ",
                 Code("balance simulate"), ". The Card strength section shows only how cards are "
                 "used, an association that says nothing about which card is strong.")]),
-            Para((Strong("Villains"), " (share of fights the heroes win, with 95% CIs)."),),
+            Para((Strong("Villains"), " (share of fights the heroes win, with 95% CIs; each end against the "
+                  "next villain in line by a two-proportion test, Holm over both ends of every player count)."),),
             Bullets(villain_lines(a.villains))]
 
 
@@ -119,15 +120,36 @@ def card_lines(effects: pl.DataFrame) -> list[tuple]:
 
 
 def villain_lines(villains: pl.DataFrame) -> list[tuple]:
-    lines = []
+    """Per player count, the hardest and the easiest villain, each against the next one in line:
+    a two-proportion test of their beaten shares, Holm over both ends of every count. Two
+    villains of one count are fought in the same games, whose outcomes go together (a strong
+    hand beats both), so a test of independent samples overstates the noise: conservative."""
+    from balance.analysis import stats
+
+    ends, p = [], []
     for (n,), g in villains.group_by("players", maintain_order=True):
-        if (g["beaten"] == 0).all():
+        g = g.filter(pl.col("fought") > 0).sort("success_rate")
+        if (g["beaten"] == 0).all() or g.height < 2:
+            ends.append((n, None))
+            continue
+        pairs = [(g.row(0, named=True), g.row(1, named=True)), (g.row(-1, named=True), g.row(-2, named=True))]
+        for end, next_ in pairs:
+            p.append(float(stats.two_proportion_test(end["beaten"], end["fought"], next_["beaten"],
+                                                     next_["fought"])[2]))
+        ends.append((n, pairs))
+    adjusted = iter(stats.holm(np.array(p)) if p else [])
+    lines = []
+    for n, pairs in ends:
+        if pairs is None:
             lines.append((f"{n} players: the heroes never beat a villain.",))
             continue
-        hard = g.row(int(g["success_rate"].arg_min()), named=True)
-        easy = g.row(int(g["success_rate"].arg_max()), named=True)
-        lines.append((f"{n} players: hardest ", Code(hard["villain"]), f" {_villain_facts(hard)}; "
-                      "easiest ", Code(easy["villain"]), f" {_villain_facts(easy)}."))
+        words = []
+        for (end, next_), word, than in zip(pairs, ("hardest", "easiest"), ("less", "more")):
+            q = next(adjusted)
+            versus = (f", {than} than the next, " if q < ALPHA else ", not told apart from the next, ")
+            words.append((f"{word} ", Code(end["villain"]), f" {_villain_facts(end)}{versus}", Code(next_["villain"]),
+                          f" {pct(next_['success_rate'])} (adjusted {p_phrase(q)})"))
+        lines.append((f"{n} players: ", *words[0], "; ", *words[1], "."))
     return lines
 
 
