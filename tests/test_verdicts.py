@@ -651,3 +651,22 @@ def test_every_card_found_costly_is_named_or_counted_in_the_card_verdict():
     many = verdict([-0.3 + 0.01 * i for i in range(HELPS_NAMED + 3)] + [0.0], [1e-9] * (HELPS_NAMED + 3) + [0.9])
     assert many.count("also costs its seat") == HELPS_NAMED
     assert "; removing any one of 2 other cards also costs, by less (the table names them)" in many
+
+
+def test_the_strongest_and_weakest_strategies_are_tested_against_fair():
+    """"Strongest X ..., weakest Y" named the extremes of a mix with no test. Planted, 10,000
+    seat-games each at 4 players: 40% is above the fair 25%, 10% below it; at 3 players the
+    extremes 34% and 33% are "not told apart" from the fair 33.33%."""
+    from balance.analysis.report import Strategies, strategy_lines, strategy_rates
+
+    rows = [(4, "a", 0.40), (4, "b", 0.25), (4, "c", 0.10), (3, "a", 0.34), (3, "b", 0.33)]
+    seats = pl.DataFrame([{"players": n, "seat": 0, "strategy": k, "games": 10_000, "win_share": rate * 10_000,
+                           "win_share_sq_sum": rate * 10_000, "score_sum": 0.0} for n, k, rate in rows])
+    share = pl.DataFrame({"players": [4], "strategy": ["a"], "share": [1.0]})
+    lines = strategy_lines(Strategies("run", {}, strategy_rates(seats), seats, None, share))
+    text = ["".join(str(getattr(p, "text", p)) for p in line) for line in lines]
+    four = next(t for t in text if t.startswith("4 players"))
+    assert "strongest a 40.00%" in four and "above the fair 25.00% (adjusted p < 1e-6)" in four, four
+    assert "weakest c 10.00%" in four and "below the fair 25.00% (adjusted p < 1e-6)" in four, four
+    three = next(t for t in text if t.startswith("3 players"))
+    assert three.count("not told apart from the fair 33.33%") == 2, three

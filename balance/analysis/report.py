@@ -882,22 +882,56 @@ def _few(names: list, item: str) -> str:
     return f"any one of {len(names)} other {item}s (the table names them)"
 
 
+_STRATEGY_TEST = ("; the strongest and weakest each tested against the fair 1/n, a z-test on the per-game "
+                  "shares, Holm over both ends of every player count; a rate depends on the opponents this "
+                  "mix gave it, so which strategy beats which is the question of ", Code("balance matchups"), ").")
+
+
 def _strategy_heading(s: Strategies) -> tuple:
     if s.source == "run":
-        return (Strong("Strategies"), " (win rate per seat played, pooled over seats, 95% CIs).")
+        return (Strong("Strategies"), " (win rate per seat played, pooled over seats, 95% CIs", *_STRATEGY_TEST)
     return (Strong("Strategy mix"), " (from the separate run ", Code(s.source), ", strategies ",
-            "rotated over the seats; win rate per seat played, 95% CIs).")
+            "rotated over the seats; win rate per seat played, 95% CIs", *_STRATEGY_TEST)
+
+
+def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
+    """Holm-adjusted p of each count's strongest and weakest strategy against the fair 1/n
+    (``stats.mean_test`` on the pooled seat-games' win shares; seat-games of one strategy in one
+    game are negatively correlated, so taking them as independent is conservative). Empty for
+    a run without squared shares (written before they were kept)."""
+    if "win_share_sq_sum" not in s.rates.columns:
+        return {}
+    keys, p = [], []
+    for (n,), g in s.rates.group_by("players", maintain_order=True):
+        for r in {g["rate"].arg_max(), g["rate"].arg_min()}:
+            row = g.row(int(r), named=True)
+            keys.append((n, row["strategy"]))
+            p.append(stats.mean_test(row["win_share"], row["win_share_sq_sum"], max(row["games"], 2),
+                                     1.0 / n)["pvalue"] if row["games"] >= 2 else 1.0)
+    return dict(zip(keys, stats.holm(np.array(p, dtype=float)).tolist()))
 
 
 def strategy_lines(s: Strategies) -> list[tuple]:
     lines = []
+    tested = _against_fair(s)
+
+    def against(n: int, row: dict) -> str:
+        p = tested.get((n, row["strategy"]))
+        if p is None:
+            return ""
+        if p >= ALPHA:
+            return f", not told apart from the fair {pct(1.0 / n)} (adjusted {p_phrase(p)})"
+        return f", {'above' if row['rate'] > 1.0 / n else 'below'} the fair {pct(1.0 / n)} (adjusted {p_phrase(p)})"
+
     for (n,), g in s.rates.group_by("players", maintain_order=True):
         best = g.row(int(g["rate"].arg_max()), named=True)
         worst = g.row(int(g["rate"].arg_min()), named=True)
         never = " It never won a game." if worst["rate"] == 0 else ""
+        fair = f"; fair {pct(1.0 / n)}" if not tested else ""
         lines.append((f"{n} players: strongest ", Code(best["strategy"]),
-                      f" {rate_ci(best['rate'], best['lo'], best['hi'])}, weakest ", Code(worst["strategy"]),
-                      f" {rate_ci(worst['rate'], worst['lo'], worst['hi'])}; fair {pct(1.0 / n)}.{never}"))
+                      f" {rate_ci(best['rate'], best['lo'], best['hi'])}{against(n, best)}; weakest ",
+                      Code(worst["strategy"]),
+                      f" {rate_ci(worst['rate'], worst['lo'], worst['hi'])}{against(n, worst)}{fair}.{never}"))
     mixes = {n: tuple(sorted(zip(g["strategy"].to_list(), np.round(g["share"].to_numpy(), 6))))
              for (n,), g in s.seat_share.group_by("players", maintain_order=True)}
     if len(set(mixes.values())) > 1:
