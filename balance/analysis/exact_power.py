@@ -27,6 +27,11 @@ TOLERANCE = 1e-7  # scipy.stats.fisher_exact's relative tolerance for "no more l
 SPAN = 10.0  # standard deviations kept either side of a law's mean
 LOG_FLOOR = -200.0  # log masses below this (e^-200) count as 0
 SHIFT = 1000.0  # keeps rows apart in one sorted search (a row's log masses span under 200)
+CELLS = 2_000_000  # tables held at once by fisher_bounds (a few arrays of this many floats)
+# Above this binomial variance in both groups (n q (1 - q); 2,500: a standard deviation of 50
+# wins) the test's discreteness no longer shows and the normal formula, with the variance the
+# difference brings, is used: it avoids sums over millions of tables, which grow with it
+LARGE = 2_500.0
 
 
 def _window(mean: float, sd: float, low: int, high: int) -> np.ndarray:
@@ -43,10 +48,21 @@ def fisher_bounds(n1: int, n2: int, alpha: float, totals: np.ndarray) -> tuple[n
     ``alpha``: equal to thresholding scipy.stats.fisher_exact's p-value at alpha.
 
     totals: (T,) total wins t. Returns (low, high), int arrays of shape (T,): at total t the
-    test rejects the tables where the first group won x1 <= low or x1 >= high.
+    test rejects the tables where the first group won x1 <= low or x1 >= high (no tail on a
+    side: just past the support, max(0, t - n2) - 1 or min(n1, t) + 1).
     """
+    totals = np.asarray(totals, np.int64)
     n = n1 + n2
-    t = np.asarray(totals, np.int64)[:, None]  # (T, 1)
+    sd = math.sqrt(float(totals.max()) * (n1 / n) * (n2 / n))  # at least each row's sd (n - t <= n - 1 + 1)
+    rows = max(1, CELLS // (2 * math.ceil(SPAN * sd + 2) + 1))
+    parts = [_bounds(n1, n2, alpha, totals[i:i + rows]) for i in range(0, len(totals), rows)]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _bounds(n1: int, n2: int, alpha: float, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``fisher_bounds`` for one block of totals."""
+    n = n1 + n2
+    t = totals[:, None]  # (T, 1)
     sd = np.sqrt(t * (n1 / n) * (n2 / n) * (n - t) / max(n - 1, 1))
     half = int(math.ceil(SPAN * float(sd.max()) + 2))
     x = (t * n1) // n + np.arange(-half, half + 1)[None, :]  # (T, W): each total's window around its mean
@@ -67,7 +83,8 @@ def fisher_bounds(n1: int, n2: int, alpha: float, totals: np.ndarray) -> tuple[n
     mode = np.argmax(log_mass, axis=1)[:, None]
     left = np.where(rejected & (np.arange(x.shape[1]) < mode), x, x[:, :1] - 1).max(axis=1)
     right = np.where(rejected & (np.arange(x.shape[1]) > mode), x, x[:, -1:] + 1).min(axis=1)
-    return left, right
+    # no tail on a side: just past the support, whatever the window's width
+    return np.maximum(left, first[:, 0] - 1), np.minimum(right, last[:, 0] + 1)
 
 
 def fisher_power(n1: int, n2: int, p1: float, p2: float, alpha: float) -> float:
@@ -96,6 +113,8 @@ def detectable_fisher_difference(n1: int, n2: int, rate: float, power: float, al
         return math.nan
     rate = min(max(float(rate), 0.0), 1.0 - 1e-6)
     top = 1.0 - rate
+    if min(n1, n2) * rate * (1 - rate) >= LARGE:
+        return _normal_difference(n1, n2, rate, power, alpha)
     z = stats.norm.isf(alpha / 2) + stats.norm.isf(1 - power)
     guess = min(top, max(1e-4, z * math.sqrt(max(rate * (1 - rate), 1e-4) * (1 / n1 + 1 / n2))))
     found = 0.0
@@ -116,3 +135,21 @@ def detectable_fisher_difference(n1: int, n2: int, rate: float, power: float, al
             d = min(top, d + 1e-4)
         found = max(found, d)
     return found
+
+
+def _normal_difference(n1: int, n2: int, rate: float, power: float, alpha: float) -> float:
+    """``detectable_fisher_difference`` where both groups' binomial variance is over LARGE: d
+    with d = z_alpha sqrt(q (1 - q) (1/n1 + 1/n2)) + z_power sqrt(p1 (1 - p1)/n1 + p2 (1 - p2)/n2),
+    q the pooled rate under the difference (the score test's power, Fleiss), rounded up to 1e-4;
+    the worse of the two ways round."""
+    z_a, z_b = stats.norm.isf(alpha / 2), stats.norm.isf(1 - power)
+    found = 0.0
+    for a, b in ((n1, n2), (n2, n1)):
+        def shortfall(d: float) -> float:
+            p1, p2 = rate + d, rate
+            q = (a * p1 + b * p2) / (a + b)
+            spread = math.sqrt(p1 * (1 - p1) / a + p2 * (1 - p2) / b)
+            return d - z_a * math.sqrt(q * (1 - q) * (1 / a + 1 / b)) - z_b * spread
+
+        found = max(found, optimize.brentq(shortfall, 1e-12, 1.0 - rate, xtol=1e-7))
+    return math.ceil(found * 1e4) / 1e4
