@@ -7,6 +7,7 @@ standard errors from the line the verdict draws, so another seed would give the 
 import json
 import re
 import shlex
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -322,6 +323,12 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     args = shlex.split(command)[1:] + ["--games", "500", "--out", str(tmp_path / "cmp"), "-q"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
+    # a 1,000-game run's comparison is offered as a pilot, and the plan it points to reads it
+    assert "The command plays this run's 1,000 games, which may be too few to settle a comparison" in verdict
+    plan = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path / "cmp")])
+    assert plan.exit_code == 0 and "games per variant for the same comparison" in plan.output, plan.output
+    studies = list((Path(__file__).parent.parent / "reports").glob("*/report.md"))  # 50,000 games or more
+    assert len(studies) == 4 and not any("treat it as a pilot" in report.read_text() for report in studies)
 
 
 # study: (the start of its "try next" line, the settings the study's run made, the levers' target)

@@ -988,6 +988,10 @@ def _run_settings(game, manifest: dict, run: dict) -> list[str]:
             if k != "players" and k in rulebook and as_json(v) != rulebook[k]]
 
 
+# Below this many games a run's proposed comparison is offered as a pilot for `balance plan`
+PILOT_GAMES = 10_000
+
+
 def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     """Ready `balance compare` commands, one bullet each. The first aims at the report's most
     decisive finding: the game's own proposal, else the rules without the item that decides
@@ -1046,6 +1050,11 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         variants, hint = _lever_proposal(game, "seats")
         out.append(_proposal(manifest, game, edge_players, _favoured(edges, edge_players), hint, variants,
                              _other_counts(edges, edge_players)))
+    if manifest["games"] < PILOT_GAMES:  # the commands replay the run's own size
+        out.append((f"{'These commands play' if len(out) > 1 else 'The command plays'} this run's "
+                    f"{counted(manifest['games'], 'game')}, which may be too few to settle a comparison: "
+                    "treat it as a pilot, run it with ", Code("--out DIR"), ", then ", Code("balance plan --pilot DIR"),
+                    " gives the games it needs to find the difference it saw.",))
     return out
 
 
