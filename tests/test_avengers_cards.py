@@ -384,13 +384,15 @@ def test_a_fight_tallied_from_the_table_resolves_as_a_computed_one(players):
 def test_the_hardest_and_easiest_villains_are_tested_against_the_next():
     """"Hardest X ... easiest Y" named the extremes with no test. Planted: at 3 players one villain
     beaten in 10% of 20,000 fights against 30% for the next is "less than the next", and the
-    easiest, 70% against 69.8%, is "not told apart"; at 4 players the heroes never won."""
+    easiest, 70% against 69.8%, is "not told apart"; at 4 players the heroes never won; two
+    villains make one test, and one villain none (it read "never beat a villain")."""
     from balance.analysis import aggregate
     from balance.games.avengers_cards.report import villain_lines
 
     fought = 20_000
     rows = [(3, "b1-s14", 1, 14, 0.10), (3, "b2-s12", 2, 12, 0.30), (3, "b2-s6", 2, 6, 0.50),
-            (3, "b3-s5", 3, 5, 0.698), (3, "b3-s4", 3, 4, 0.70), (4, "b1-s14", 1, 14, 0.0), (4, "b1-s4", 1, 4, 0.0)]
+            (3, "b3-s5", 3, 5, 0.698), (3, "b3-s4", 3, 4, 0.70), (4, "b1-s14", 1, 14, 0.0), (4, "b1-s4", 1, 4, 0.0),
+            (5, "b1-s14", 1, 14, 0.2), (5, "b1-s4", 1, 4, 0.6), (6, "b1-s4", 1, 4, 0.5)]
     villains = aggregate.rate(pl.DataFrame(
         [{"players": n, "villain": v, "battle": b, "strength": s, "fought": fought, "beaten": round(rate * fought)}
          for n, v, b, s, rate in rows]), "beaten", "fought", "success_rate", "wilson")
@@ -400,3 +402,6 @@ def test_the_hardest_and_easiest_villains_are_tested_against_the_next():
     assert "easiest b3-s4 (battle 3, strength 4): beaten in 70.00%" in text[0]
     assert "of fights, not told apart from the next, b3-s5 69.80% (adjusted p = 0.66)." in text[0], text[0]
     assert text[1] == "4 players: the heroes never beat a villain."
+    # two villains: one test, one sentence; one villain: no test, and not "never beat"
+    assert text[2].count("adjusted p") == 1 and "hardest b1-s14" in text[2] and "less than the easiest, b1-s4" in text[2]
+    assert text[3].startswith("6 players: only b1-s4 was fought (battle 1, strength 4): beaten in 50.00%"), text[3]
