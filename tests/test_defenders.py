@@ -762,15 +762,29 @@ def test_a_dice_error_of_the_stated_size_is_found_with_the_power_stated(per_size
     least = odds.row(int(odds["detectable"].arg_max()), named=True)
     stated = least["detectable"]
     assert 0 < stated < R.DICE_TOO_FEW
-    flagged = sum(R.odds_check(_lone_combats(rng, per_size, least["detectable_shift"], least["general"]))
+    flagged = sum(R.odds_check(_lone_combats(rng, per_size, least["detectable_shift"], least["general"]), reach=False)
                   .filter(pl.col("general") == least["general"])["p_adjusted"][0] < 0.05 for _ in range(400))
     assert flagged / 400 >= 0.855, (stated, flagged)
 
 
 def test_too_few_combats_are_not_called_a_check_of_the_dice():
-    """A 200-game run had 1 lone combat and printed that the combats agree with the odds."""
-    few = R._odds_line(R.odds_check(_lone_combats(np.random.default_rng(1), 1)))
-    assert "are too few to check the dice" in "".join(map(str, few)) and "no disagreement" not in "".join(map(str, few))
+    """A 200-game run had 1 lone combat and printed that the combats agree with the odds. Where
+    one general was fought rarely and the others often, the line names which were checked."""
+    few = "".join(map(str, R._odds_line(R.odds_check(_lone_combats(np.random.default_rng(1), 1)))))
+    assert "are too few to check the dice" in few and "no disagreement" not in few
+    some = _lone_combats(np.random.default_rng(2), 250).with_columns(
+        combats=pl.when(pl.col("general") == "Sapphire").then(1).otherwise(pl.col("combats")),
+        kills=pl.when(pl.col("general") == "Sapphire").then(0).otherwise(pl.col("kills")))
+    line = "".join(map(str, R._odds_line(R.odds_check(some))))
+    assert "no disagreement with the exact odds found" in line and "at Balazarg, Gorgutt and Varkolak" in line, line
+    assert line.endswith("the 8 combats with Sapphire are too few to check."), line
+
+
+def test_a_team_that_won_every_game_tests_no_hero():
+    """Never losing tells heroes apart no more than never winning: it read "too small to find
+    even a hero that wins every game it plays"."""
+    always = verdict_text(planted_tables({hero: 1.0 for hero in cat.RULES_HEROES}))
+    assert "4 heroes: no hero tested: the team won every game at this count" in always, always
 
 
 def test_a_runs_combats_agree_with_the_exact_odds():

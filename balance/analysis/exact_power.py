@@ -12,8 +12,8 @@ Fisher's two-sided p-value (scipy's "minlike") of x1 given the total t = x1 + x2
 hypergeometric mass of every x no more likely than x1, with scipy's relative tolerance of
 1e-7. That law is unimodal, so at each t the rejected x1 are two tails, x1 <= low[t] or
 x1 >= high[t]. Every sum is cut SPAN standard deviations (plus 2) either side of its law's
-mean: the mass left out is below 1e-20, which changes no power and no decision at a level
-above it.
+mean: the mass left out is below about 1e-11 (a skewed binomial's tail), which changes no
+power at the precision stated and no decision at a level above it.
 """
 
 from __future__ import annotations
@@ -139,9 +139,11 @@ def detectable_fisher_difference(n1: int, n2: int, rate: float, power: float, al
 
 def _normal_difference(n1: int, n2: int, rate: float, power: float, alpha: float) -> float:
     """``detectable_fisher_difference`` where both groups' binomial variance is over LARGE: d
-    with d = z_alpha sqrt(q (1 - q) (1/n1 + 1/n2)) + z_power sqrt(p1 (1 - p1)/n1 + p2 (1 - p2)/n2),
-    q the pooled rate under the difference (the score test's power, Fleiss), rounded up to 1e-4;
-    the worse of the two ways round."""
+    with d = z_alpha sqrt(q (1 - q) (1/n1 + 1/n2)) + z_power sqrt(p1 (1 - p1)/n1 + p2 (1 - p2)/n2)
+    + (1/n1 + 1/n2) / 2, q the pooled rate under the difference: the power of the score test
+    with Yates' continuity correction (Fleiss), which Fisher's test follows (without it the
+    figure fell short: 89.8% power at 10,000 games a side and 50%), rounded up to 1e-4; the
+    worse of the two ways round."""
     z_a, z_b = stats.norm.isf(alpha / 2), stats.norm.isf(1 - power)
     found = 0.0
     for a, b in ((n1, n2), (n2, n1)):
@@ -149,7 +151,7 @@ def _normal_difference(n1: int, n2: int, rate: float, power: float, alpha: float
             p1, p2 = rate + d, rate
             q = (a * p1 + b * p2) / (a + b)
             spread = math.sqrt(p1 * (1 - p1) / a + p2 * (1 - p2) / b)
-            return d - z_a * math.sqrt(q * (1 - q) * (1 / a + 1 / b)) - z_b * spread
+            return d - z_a * math.sqrt(q * (1 - q) * (1 / a + 1 / b)) - z_b * spread - (1 / a + 1 / b) / 2
 
         found = max(found, optimize.brentq(shortfall, 1e-12, 1.0 - rate, xtol=1e-7))
     return math.ceil(found * 1e4) / 1e4

@@ -24,7 +24,7 @@ import polars as pl
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, counted, num,
                                        p_phrase, pct, pp)
-from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
+from balance.analysis.report import ALPHA, LEVEL, POWER, and_list, each_row
 
 from .catalogue import GENERALS
 from .odds import GENERALS as ODDS, kill_probability
@@ -220,15 +220,15 @@ def _lone_combats(combats: pl.DataFrame) -> pl.DataFrame:
     return lone.with_columns(exact=pl.Series(exact, dtype=pl.Float64))
 
 
-def odds_check(combats: pl.DataFrame) -> pl.DataFrame:
+def odds_check(combats: pl.DataFrame, reach: bool = True) -> pl.DataFrame:
     """Per general: a lone hero's combats, kills, and the kills the exact odds expect given each
     combat's cards, life, modifier and rerolls (sum of exact chances); z = (kills - expected) /
-    sqrt(sum p (1 - p)) (a sum of independent Bernoulli trials), two-sided, Holm over the generals.
-    A disagreement means the engine does not roll the dice the rules say (or odds.py does not).
-    ``detectable``: the relative error of the expected kills this test finds with POWER at the
-    Bonferroni level ALPHA / generals, and ``detectable_shift`` the log-odds shift of every
-    chance that makes it (``kill_rate_reach``; a figure above DICE_TOO_FEW is reported as too
-    few combats to check)."""
+    sqrt(sum p (1 - p)) (a sum of independent Bernoulli trials; ``variance``), two-sided, Holm
+    over the generals. A disagreement means the engine does not roll the dice the rules say (or
+    odds.py does not). With ``reach``: ``detectable``, the relative error of the expected kills
+    this test finds with POWER at the Bonferroni level ALPHA / generals, and
+    ``detectable_shift``, the log-odds shift of every chance that makes it (``kill_rate_reach``;
+    a figure above DICE_TOO_FEW is reported as too few combats to check)."""
     from scipy.stats import norm
 
     lone = _lone_combats(combats)
@@ -241,11 +241,13 @@ def odds_check(combats: pl.DataFrame) -> pl.DataFrame:
         kills = int(g["kills"].sum())
         z = (kills - expected) / math.sqrt(var) if var > 0 else 0.0
         rows.append({"general": general, "combats": int(n.sum()), "kills": kills, "expected": expected,
-                     "z": z, "p_value": float(2 * norm.sf(abs(z))),
-                     **dict(zip(("detectable", "detectable_shift"), kill_rate_reach(n, p)))})
+                     "variance": var, "z": z, "p_value": float(2 * norm.sf(abs(z))),
+                     **dict(zip(("detectable", "detectable_shift"),
+                                kill_rate_reach(n, p) if reach else (math.nan, math.nan)))})
     out = pl.DataFrame(rows, schema={"general": pl.String, "combats": pl.Int64, "kills": pl.Int64,
-                                     "expected": pl.Float64, "z": pl.Float64, "p_value": pl.Float64,
-                                     "detectable": pl.Float64, "detectable_shift": pl.Float64})
+                                     "expected": pl.Float64, "variance": pl.Float64, "z": pl.Float64,
+                                     "p_value": pl.Float64, "detectable": pl.Float64,
+                                     "detectable_shift": pl.Float64})
     return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy()), dtype=pl.Float64))
 
 
@@ -254,11 +256,12 @@ def kill_rate_reach(n: np.ndarray, p: np.ndarray) -> tuple[float, float]:
 
     The error is a shift of every chance on the log-odds scale (p -> expit(logit p + shift),
     which keeps chances near 1 chances); r is the relative change of the expected kills it
-    makes. The z-test at ALPHA / generals finds it with POWER where |E' - E| = z sqrt(var) +
-    z_power sqrt(var'), the primes under the shift (normal approximation; an exact sum over
-    the kills' law moved the shifts of the planted test by under 0.2%, and took 13 times as
-    long). Of the two directions,
-    the one that needs the larger r. (nan, nan) where no shift reaches it."""
+    makes. The power is the z-test's own, exactly: the chance that the kills, a sum of
+    independent binomials under the shift (``_kills_law``), land more than z sqrt(var) from
+    the expected E, z for ALPHA / generals two-sided (a normal approximation of it fell up to
+    1.6 points short where chances are near 1). The shift is found where that power crosses
+    POWER, starting from the normal approximation, in the direction that needs the larger r.
+    (nan, nan) where the kills cannot vary or no shift reaches POWER."""
     from scipy.optimize import brentq
     from scipy.special import expit, logit
     from scipy.stats import norm
@@ -270,18 +273,47 @@ def kill_rate_reach(n: np.ndarray, p: np.ndarray) -> tuple[float, float]:
     odds = logit(np.clip(p, 1e-12, 1 - 1e-12))
     worst = (math.nan, math.nan)
     for sign in (1.0, -1.0):
-        def shortfall(shift: float) -> float:
-            q = expit(odds + sign * shift)
+        def kills(shift: float) -> np.ndarray:
+            return expit(odds + sign * shift)
+
+        def approximate(shift: float) -> float:  # the normal approximation: a starting bracket
+            q = kills(shift)
             return (abs(float((n * q).sum()) - expected) - z_a * math.sqrt(var)
                     - z_b * math.sqrt(float((n * q * (1 - q)).sum())))
 
-        if shortfall(30.0) <= 0:
+        def shortfall(shift: float) -> float:
+            first, law = _kills_law(n, kills(shift))
+            return float(law[np.abs(first + np.arange(len(law)) - expected) > z_a * math.sqrt(var)].sum()) - POWER
+
+        if approximate(30.0) <= 0 or shortfall(30.0) < 0:
             return math.nan, math.nan
-        shift = sign * brentq(shortfall, 0.0, 30.0, xtol=1e-9)
+        low = high = brentq(approximate, 0.0, 30.0, xtol=1e-6)
+        while shortfall(high) < 0:
+            low, high = high, min(30.0, high * 1.25 + 1e-3)
+        while low > 1e-6 and shortfall(low) >= 0:
+            low /= 1.25
+        shift = sign * (high if low <= 1e-6 else brentq(shortfall, low, high, xtol=1e-6))
         r = abs(float((n * expit(odds + shift)).sum()) / expected - 1)
         if not r <= worst[0]:
             worst = (r, shift)
     return worst
+
+
+def _kills_law(n: np.ndarray, q: np.ndarray) -> tuple[int, np.ndarray]:
+    """The law of a sum of independent Binomial(n_i, q_i): (its first value, the pmf from it
+    on), each binomial cut 12 standard deviations (plus 2) either side of its mean (mass left
+    out below about 1e-11), then convolved."""
+    from scipy.signal import fftconvolve
+    from scipy.stats import binom
+
+    first, law = 0, np.ones(1)
+    for size, chance in zip(n.astype(np.int64), q):
+        sd = math.sqrt(size * chance * (1 - chance))
+        low = max(0, math.floor(size * chance - 12 * sd - 2))
+        high = min(int(size), math.ceil(size * chance + 12 * sd + 2))
+        law = np.clip(fftconvolve(law, binom.pmf(np.arange(low, high + 1), size, chance)), 0, None)
+        first += low
+    return first, law
 
 
 def attack_sizes(combats: pl.DataFrame, method: str) -> pl.DataFrame:
@@ -320,6 +352,10 @@ def _swap_lines(frame: pl.DataFrame) -> list[tuple]:
         found = g.filter(pl.col("p_adjusted") < ALPHA)
         if (g["won"] + g["other_won"]).sum() == 0:  # no win to tell heroes apart: no test, no power
             lines.append((_heroes(players), Strong("no hero tested"), ": the team never won at this count, "
+                          "so no hero can be told from another.",))
+            continue
+        if (g["won"] + g["other_won"] == g["games"] + g["other_games"]).all():  # nor a loss
+            lines.append((_heroes(players), Strong("no hero tested"), ": the team won every game at this count, "
                           "so no hero can be told from another.",))
             continue
         if found.height == 0:
@@ -423,15 +459,22 @@ def _odds_line(odds: pl.DataFrame) -> tuple:
         return (Strong("the simulated combats disagree with the exact odds"), f": {names}. The engine's dice "
                 "do not follow the rules as odds.py computes them: do not trust this run's combat numbers.",)
     combats = counted(int(tested["combats"].sum()), "combat")
-    reach = tested["detectable"].fill_null(math.nan).to_numpy()
-    reach = float(reach.max()) if np.isfinite(reach).all() else math.inf  # (polars' max skips NaN)
-    if reach > DICE_TOO_FEW:
+    # a general whose every chance was 0 or 1 has kills the odds fix: nothing to check there
+    varied = tested.filter(pl.col("variance") > 0).with_columns(pl.col("detectable").fill_nan(None))
+    checked = varied.filter(pl.col("detectable") <= DICE_TOO_FEW)
+    few = varied.filter(pl.col("detectable").is_null() | (pl.col("detectable") > DICE_TOO_FEW))
+    if checked.height == 0:
         return ("These ", combats, f" of {counted(tested.height, 'general')} are too few to check the dice "
                 f"against the exact odds (a kill rate off by less than {DICE_TOO_FEW:.0%} could pass unseen).",)
+    where = ("at any general" if checked.height == tested.height
+             else f"at {and_list(checked['general'].to_list())}")
+    unchecked = ("" if few.height == 0 else
+                 f"; the {counted(int(few['combats'].sum()), 'combat')} with {and_list(few['general'].to_list())} "
+                 "are too few to check")
     return (Strong("no disagreement with the exact odds found"), f" ({combats} of "
             f"{counted(tested.height, 'general')}; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}); "
-            f"kills off by {reach:.1%} or more from what the odds expect, at any general, would have been found "
-            f"with {POWER:.0%} power.",)
+            f"kills off by {float(checked['detectable'].max()):.1%} or more from what the odds expect, {where}, "
+            f"would have been found with {POWER:.0%} power{unchecked}.",)
 
 
 def variant_hint(a: DefendersAnalysis) -> dict | None:
