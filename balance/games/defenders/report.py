@@ -506,7 +506,11 @@ def methods() -> list[tuple]:
          "skill and the hero's committed cards, to-hit modifier and reroll passes, by convolution of the "
          "per-die outcomes and a binomial mixture over the curse (odds.py, scipy). The check sums those "
          "chances over the run's combats: kills minus expected, over the root of the summed Bernoulli "
-         "variances, a two-sided z-test per general, Holm over the four.",),
+         "variances, a two-sided z-test per general, Holm over the four. Where it finds nothing, the "
+         "error stated is the one it finds with 90% power at the Bonferroni level: every kill chance "
+         "shifted alike on the log-odds scale, the power summed exactly over the kills' law (a sum of "
+         "binomials), the error given as the change of the expected kills; a general whose error "
+         "would have to pass 50% is named as fought too rarely to check.",),
         ("King's Champion: the seats with the most slain-general cards share the title (1/k each); "
          "shares over all games and over won games.",),
     ]
