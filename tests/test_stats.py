@@ -1036,3 +1036,13 @@ def test_the_normal_formula_takes_over_from_fishers_exact_power_where_they_agree
     assert n * rate * (1 - rate) >= E.LARGE and E.fisher_power(n, n, rate + normal, rate, alpha) >= 0.9
     monkeypatch.setattr(E, "LARGE", 1e12)
     assert abs(E.detectable_fisher_difference(n, n, rate, 0.9, alpha) - normal) <= 1.5e-4
+
+
+def test_fishers_exact_power_is_the_same_summed_in_blocks(monkeypatch):
+    """fisher_power sums the tables in blocks of the first group's wins (memory stays bounded
+    for very uneven groups): small blocks give the whole's power to 1e-12."""
+    import balance.analysis.exact_power as E
+
+    whole = E.fisher_power(400, 3000, 0.05, 0.02, 1e-3)
+    monkeypatch.setattr(E, "CELLS", 700)  # one row of x1 a block
+    assert abs(E.fisher_power(400, 3000, 0.05, 0.02, 1e-3) - whole) < 1e-12 and 0.5 < whole < 1

@@ -94,10 +94,14 @@ def fisher_power(n1: int, n2: int, p1: float, p2: float, alpha: float) -> float:
     x2 = _window(n2 * p2, math.sqrt(n2 * p2 * (1 - p2)), 0, n2)
     first = int(x1[0] + x2[0])
     low, high = fisher_bounds(n1, n2, alpha, np.arange(first, int(x1[-1] + x2[-1]) + 1))
-    at = x1[:, None] + x2[None, :] - first  # (len(x1), len(x2)): each table's total, as an index
-    rejected = (x1[:, None] <= low[at]) | (x1[:, None] >= high[at])
-    both = stats.binom.pmf(x1, n1, p1)[:, None] * stats.binom.pmf(x2, n2, p2)[None, :]
-    return float(min(1.0, (both * rejected).sum()))
+    b1, b2 = stats.binom.pmf(x1, n1, p1), stats.binom.pmf(x2, n2, p2)
+    power, rows = 0.0, max(1, CELLS // len(x2))  # blocks of x1 keep the tables held at once bounded
+    for i in range(0, len(x1), rows):
+        block = x1[i:i + rows, None]
+        at = block + x2[None, :] - first  # (rows, len(x2)): each table's total, as an index
+        rejected = (block <= low[at]) | (block >= high[at])
+        power += float(b1[i:i + rows] @ (rejected * b2[None, :]).sum(axis=1))
+    return min(1.0, power)
 
 
 def detectable_fisher_difference(n1: int, n2: int, rate: float, power: float, alpha: float) -> float:
