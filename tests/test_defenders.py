@@ -684,26 +684,35 @@ def test_a_swap_of_the_stated_detectable_size_is_found_with_the_power_stated(gam
     exactly 90%; the statement is for the hardest pair, so most pairs do better). At the d the
     normal approximation gave, the same planted swap is found in under half the runs at the
     rare win, and still under 90% at 3% (measured: 86%). About 25 s a case."""
+    out = swap_power(games, size, rate)
+    assert not np.isnan(out["stated"]) and out["found"] >= 0.855, out
+    assert out["normal"] < out["stated"] and out["normal_found"] < normal_found, out
+
+
+def swap_power(games: int, size: int, rate: float, runs: int = 400) -> dict:
+    """The hero-swap verdict's power statement, checked by planting (the slow test above and
+    scripts/verdict_power.py): the difference a fair run of ``games`` games over teams of
+    ``size`` heroes winning at ``rate`` states (``stated``) and the normal approximation it
+    replaced (``normal``); the share of ``runs`` runs, one hero (the Rogue) raising its team's
+    win rate by each, where its swap for the Dwarf is found in its favour."""
     from scipy.stats import norm
 
     rng = np.random.default_rng(20261206 + size)
     fair = R.swaps(_drawn_teams(rng, games, size, rate))
     stated = R.swap_detectable(fair, fair.height)
-    assert not np.isnan(stated)
     q = float((fair["won"] + fair["other_won"]).sum() / (fair["games"] + fair["other_games"]).sum())
-    normal = (norm.isf(0.05 / fair.height / 2) + norm.isf(0.1)) * np.sqrt(
-        q * (1 - q) * (1 / fair["games"].min() + 1 / fair["other_games"].min()))
+    normal = float((norm.isf(0.05 / fair.height / 2) + norm.isf(0.1)) * np.sqrt(
+        q * (1 - q) * (1 / fair["games"].min() + 1 / fair["other_games"].min())))
 
     def found(by: float) -> float:
         hits = 0
-        for _ in range(400):
+        for _ in range(runs):
             row = R.swaps(_drawn_teams(rng, games, size, rate, "Rogue", by)).filter(
                 (pl.col("hero") == "Dwarf") & (pl.col("other") == "Rogue")).row(0, named=True)
             hits += row["p_adjusted"] < 0.05 and row["difference"] < 0  # Rogue's side wins more
-        return hits / 400
+        return hits / runs
 
-    assert found(stated) >= 0.855, (stated, found(stated))
-    assert normal < stated and found(normal) < normal_found, (normal, stated)
+    return {"stated": stated, "normal": normal, "found": found(stated), "normal_found": found(normal)}
 
 
 def test_the_commonest_loss_cause_is_named_only_when_it_leads():
@@ -757,14 +766,21 @@ def test_a_dice_error_of_the_stated_size_is_found_with_the_power_stated(per_size
     failure about 1 time in 700 at exactly 90%). Measured: 87.25% at 100 combats a size, 89.5%
     at 250 (each within 2 standard errors of 90%). The line said "agree" before, with no power:
     183 combats passed as a check of the dice."""
+    out = dice_power(per_size)
+    assert 0 < out["stated"] < R.DICE_TOO_FEW and out["found"] >= 0.855, out
+
+
+def dice_power(per_size: int, runs: int = 400) -> dict:
+    """The dice line's power statement, checked by planting (the test above and
+    scripts/verdict_power.py): the error a fair run of ``per_size`` lone combats at each card
+    count states, the general it is stated for (the least checked), and the share of ``runs``
+    runs with that general's chances shifted by it in which the check flags that general."""
     rng = np.random.default_rng(7 + per_size)
     odds = R.odds_check(_lone_combats(rng, per_size))
     least = odds.row(int(odds["detectable"].arg_max()), named=True)
-    stated = least["detectable"]
-    assert 0 < stated < R.DICE_TOO_FEW
     flagged = sum(R.odds_check(_lone_combats(rng, per_size, least["detectable_shift"], least["general"]), reach=False)
-                  .filter(pl.col("general") == least["general"])["p_adjusted"][0] < 0.05 for _ in range(400))
-    assert flagged / 400 >= 0.855, (stated, flagged)
+                  .filter(pl.col("general") == least["general"])["p_adjusted"][0] < 0.05 for _ in range(runs))
+    return {"general": least["general"], "stated": least["detectable"], "found": flagged / runs}
 
 
 def test_too_few_combats_are_not_called_a_check_of_the_dice():

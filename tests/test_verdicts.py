@@ -682,20 +682,28 @@ def test_the_strongest_and_weakest_strategies_are_tested_against_fair():
 
 
 def test_the_strategy_ends_hold_the_level_where_every_strategy_is_fair():
-    """The ends are picked for being furthest from fair, so the family is every strategy: with
-    only the two ends in it, 4 equal strategies at 4 players were called off fair in 9.7% of
-    runs (the reviewer's simulation). Here 1,000 runs of 2,000 games, one strategy a seat and a
-    uniform winner (fixed seed): an end is called above or below fair in at most 7.1% (the
-    level 5% plus 3 standard errors of 1,000 runs)."""
+    """The ends are picked for being furthest from fair, so the family is every strategy (a
+    review found the two ends alone called equal strategies off fair about twice as often as
+    the level). Here 1,000 runs of 2,000 games, one strategy a seat and a uniform winner (fixed
+    seed): an end is called above or below fair in at most 7.1% (the level 5% plus 3 standard
+    errors of 1,000 runs); measured 5.3% (`python scripts/verdict_power.py strategies`)."""
+    alarms = strategy_null_alarms()
+    assert alarms <= 0.071, alarms
+
+
+def strategy_null_alarms(runs: int = 1000, seed: int = 42) -> float:
+    """The share of ``runs`` runs (2,000 games, 4 equal strategies, one a seat, a uniform winner)
+    in which the strategy verdict calls an end above or below fair (the test above and
+    scripts/verdict_power.py)."""
     from balance.analysis.report import Strategies, _against_fair, strategy_rates
 
-    rng = np.random.default_rng(42)
+    rng = np.random.default_rng(seed)
     share = pl.DataFrame({"players": [4], "strategy": ["a"], "share": [1.0]})
     alarms = 0
-    for _ in range(1000):
+    for _ in range(runs):
         wins = rng.multinomial(2000, [0.25] * 4)
         seats = pl.DataFrame({"players": 4, "seat": range(4), "strategy": list("abcd"), "games": 2000,
                               "win_share": wins.astype(float), "win_share_sq_sum": wins.astype(float),
                               "score_sum": 0.0})
         alarms += min(_against_fair(Strategies("run", {}, strategy_rates(seats), seats, None, share)).values()) < 0.05
-    assert alarms / 1000 <= 0.071, alarms
+    return alarms / runs

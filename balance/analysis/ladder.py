@@ -195,13 +195,13 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     strength = f" or {item} strength" if has_top else ""
     verdict = []
     leaders = _team_leaders(result.rungs) if result.cooperative else None
+
+    def rate(r):  # a rung's team win rate in words
+        return f"{pct(r['team_win'])} (95% CI {ci(r['team_win_lo'], r['team_win_hi'])})"
+
     for n, g in result.rungs.group_by("players", maintain_order=True):
         if result.cooperative:
             best, second, p = leaders[n[0]]
-
-            def rate(r):
-                return f"{pct(r['team_win'])} (95% CI {ci(r['team_win_lo'], r['team_win_hi'])})"
-
             test = f"Fisher's exact test, Holm over the player counts, adjusted {p_phrase(p)}"
             if best["team_won"] == 0:
                 verdict.append((f"{counted(n[0], 'player')}: the team never won, under any strategy of the "

@@ -898,8 +898,8 @@ def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
     """Holm-adjusted p of every strategy of every count against the fair 1/n (``stats.mean_test``
     on the pooled seat-games' win shares; seat-games of one strategy in one game are negatively
     correlated, so taking them as independent is conservative). Every strategy is in the family,
-    not only the two ends the verdict names: those are picked for being furthest from fair, and
-    correcting for them alone raised the false alarms to 10-20% with 4 to 9 equal strategies.
+    not only the two ends the verdict names: those are picked for being furthest from fair, so
+    correcting for them alone would call equal strategies off fair far above the level.
     Empty for a run without squared shares (written before they were kept)."""
     if "win_share_sq_sum" not in s.rates.columns:
         return {}

@@ -124,9 +124,10 @@ def villain_lines(villains: pl.DataFrame) -> list[tuple]:
     a two-proportion test of their beaten shares, Holm over every such test of the run. The
     villains of a count are fought in the same games, but their outcomes there are nearly
     uncorrelated (per-game correlations -0.13 to +0.09 between pairs, 3 players, random and
-    greedy), so the test takes them as independent samples. Where all villains are equal, an
-    end and its neighbour are the closest pair of the order, so the test is conservative
-    there. A count with two villains fought has one test; with one, none."""
+    greedy: `python scripts/verdict_power.py villains`), so the test takes them as independent
+    samples. Where all villains are equal, an end and its neighbour are the closest pair of
+    the order, so the test is conservative there. A count with two villains fought has one
+    test; with one, none."""
     from balance.analysis import stats
 
     ends, p = [], []

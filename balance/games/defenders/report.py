@@ -258,8 +258,8 @@ def kill_rate_reach(n: np.ndarray, p: np.ndarray) -> tuple[float, float]:
     which keeps chances near 1 chances); r is the relative change of the expected kills it
     makes. The power is the z-test's own, exactly: the chance that the kills, a sum of
     independent binomials under the shift (``_kills_law``), land more than z sqrt(var) from
-    the expected E, z for ALPHA / generals two-sided (a normal approximation of it fell up to
-    1.6 points short where chances are near 1). The shift is found where that power crosses
+    the expected E, z for ALPHA / generals two-sided (a normal approximation of it falls
+    short where chances are near 1, whose kills are skewed). The shift is found where that power crosses
     POWER, starting from the normal approximation, in the direction that needs the larger r.
     (nan, nan) where the kills cannot vary or no shift reaches POWER."""
     from scipy.optimize import brentq
