@@ -1,4 +1,4 @@
-"""The planted-truth figures of docs/MEASURES.md for the verdicts made honest in session 42,
+"""The planted-truth figures of docs/MEASURES.md for the verdicts made honest in sessions 42-43,
 reproduced with the tests' own helpers (tests/test_defenders.py, tests/test_verdicts.py):
 
   swaps       Defenders: the hero-swap difference a fair run states (exact power of Fisher's
@@ -6,11 +6,14 @@ reproduced with the tests' own helpers (tests/test_defenders.py, tests/test_verd
               that find it (2 heroes, 3,000 games, 0.4% wins; 4 heroes, 20,000 games, 3%)
   dice        Defenders: the dice line's stated error, planted: the share of 400 runs that flag it
               (100 and 250 lone combats at each card count)
+  sides       the side verdict's stated difference (exact power of the binomial test; 8 factions at
+              2 players, 140-161 seat-games), planted above and below: the share of 1,000 runs
+              that find it
   strategies  the strategy verdict's false alarms with 4 equal strategies (1,000 runs)
   villains    Avengers: per-game correlations of two villains' beaten results (3 players, the
               reference engine), the reason the villain test takes them as independent
 
-Usage: python scripts/verdict_power.py [swaps dice strategies villains]   (all: about 3 minutes)
+Usage: python scripts/verdict_power.py [swaps dice sides strategies villains]   (all: about 3.5 minutes)
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ root = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(root), str(root / "tests")]
 
 from test_defenders import dice_power, swap_power  # noqa: E402
-from test_verdicts import strategy_null_alarms  # noqa: E402
+from test_verdicts import side_power, strategy_null_alarms  # noqa: E402
 
 
 def swaps() -> None:
@@ -40,6 +43,12 @@ def dice() -> None:
     for per_size in (100, 250):
         out = dice_power(per_size)
         print(f"{per_size:>14}  {out['general']:<8}  {out['stated']:>12.2%}  {out['found']:>6.2%}")
+
+
+def sides() -> None:
+    above, below = side_power()
+    print(f"a faction 16.96 pp from the average (the stated figure), 1,000 runs: found {above:.1%} above, "
+          f"{below:.1%} below")
 
 
 def strategies() -> None:
@@ -73,7 +82,7 @@ def villains(games: int = 1500) -> None:
 
 
 def main() -> None:
-    parts = {"swaps": swaps, "dice": dice, "strategies": strategies, "villains": villains}
+    parts = {"swaps": swaps, "dice": dice, "sides": sides, "strategies": strategies, "villains": villains}
     asked = sys.argv[1:] or list(parts)
     unknown = [a for a in asked if a not in parts]
     if unknown:

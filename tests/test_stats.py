@@ -1046,3 +1046,40 @@ def test_fishers_exact_power_is_the_same_summed_in_blocks(monkeypatch):
     whole = E.fisher_power(400, 3000, 0.05, 0.02, 1e-3)
     monkeypatch.setattr(E, "CELLS", 700)  # one row of x1 a block
     assert abs(E.fisher_power(400, 3000, 0.05, 0.02, 1e-3) - whole) < 1e-12 and 0.5 < whole < 1
+
+
+@pytest.mark.parametrize("n, rate, alpha", [(1, 0.5, 0.05), (5, 0.5, 0.05), (37, 0.25, 0.05 / 24), (100, 0.5, 0.05 / 8),
+                                            (300, 0.3, 0.001), (400, 0.02, 0.01), (60, 0.95, 0.05), (90, 1 / 3, 0.05)])
+def test_the_binomial_rejection_region_is_scipys(n, rate, alpha):
+    """exact_power.binomial_bounds against scipy.stats.binomtest's p-value < alpha (the sides
+    verdict's decision) count by count, over every count (exact: any disagreement fails); cases
+    with no rejection on a side (5 trials at 5%), rate * n whole (100 x 0.5) and rates near 0
+    and 1."""
+    from balance.analysis.exact_power import binomial_bounds
+
+    low, high = binomial_bounds(n, rate, alpha)
+    wrong = [k for k in range(n + 1) if (st.binomtest(k, n, rate).pvalue < alpha) != (k <= low or k >= high)]
+    assert wrong == [] and -1 <= low < high <= n + 1
+
+
+def test_the_binomial_power_is_the_sum_over_the_counts_scipy_rejects():
+    """binomial_power against the brute force above (its acceptance region scanned count by
+    count with scipy), to 1e-12, both sides of the rate."""
+    from balance.analysis.exact_power import binomial_power
+
+    for n, rate, true_rate, alpha in [(150, 0.5, 0.62, 0.05 / 8), (300, 1 / 3, 0.25, 0.05 / 24), (40, 0.25, 0.5, 0.01)]:
+        assert abs(binomial_power(n, rate, true_rate, alpha) - exact_binomial_power(n, rate, true_rate, alpha)) < 1e-12
+
+
+@pytest.mark.parametrize("n, rate, alpha", [(150, 0.5, 0.05 / 8), (60, 0.25, 0.05 / 84), (5000, 0.3, 0.05 / 24)])
+def test_the_binomial_detectable_difference_reaches_the_power_both_ways_and_is_not_far_above_it(n, rate, alpha):
+    """detectable_binomial_difference: a true rate d above and d below is found with 90% power or
+    more, and 2e-4 less falls short one way (the crossing, not some larger d). A way the rate
+    cannot move so far needs nothing (25% - 29 pp). 5 trials at 5% never reject: NaN."""
+    from balance.analysis.exact_power import binomial_power, detectable_binomial_difference
+
+    d = detectable_binomial_difference(n, rate, 0.9, alpha)
+    ways = [rate + d] + ([rate - d] if rate - d >= 0 else [])
+    assert min(binomial_power(n, rate, p, alpha) for p in ways) >= 0.9
+    assert min(binomial_power(n, rate, p, alpha) for p in (rate + d - 2e-4, max(0, rate - d + 2e-4))) < 0.9
+    assert np.isnan(detectable_binomial_difference(5, 0.5, 0.9, 0.05))

@@ -1,4 +1,5 @@
-"""Exact power of Fisher's exact test, and the difference it detects.
+"""Exact power of Fisher's exact test and of the exact binomial test, and the difference each
+detects.
 
 Where wins are rare (a cooperative team winning a few per cent of its games, or fewer), the
 normal approximation behind a z-test's power formula is far off: at 323 games a side and a
@@ -160,3 +161,74 @@ def _normal_difference(n1: int, n2: int, rate: float, power: float, alpha: float
 
         found = max(found, optimize.brentq(shortfall, 1e-12, 1.0 - rate, xtol=1e-7))
     return math.ceil(found * 1e4) / 1e4
+
+
+# The exact binomial test (scipy.stats.binomtest, two-sided), as the sides verdicts use it: the
+# seats holding a faction against the average seat's rate. Its discreteness matters in small
+# runs, where the normal formula promised more than the test gives; and the average seat's rate
+# is not 1/players where games end without a winner (capped, tied). Here the rejection region
+# is found from scipy's own p-value, so the power is that of the decision the report makes.
+
+def binomial_bounds(n: int, rate: float, alpha: float) -> tuple[int, int]:
+    """The two-sided exact binomial test of ``rate`` on ``n`` trials rejects (scipy's
+    binomtest p-value < ``alpha``, the report's strict decision) exactly where the count is
+    <= low or >= high; (low, high), low = -1 or high = n + 1 where a side rejects nothing.
+
+    Found by bisection on scipy's p-value itself: below n * rate it rises with the count (the
+    count's own tail and every count above the mode no more likely), above it falls, so each
+    side's rejected counts are a tail (checked against every count in the tests)."""
+    from scipy.stats import binomtest
+
+    def rejected(k: int) -> bool:
+        return binomtest(k, n, rate).pvalue < alpha
+
+    def edge(inside: int, outside: int) -> int:
+        # inside: a count not rejected (or a sentinel); outside: rejected (or a sentinel past
+        # the support); returns the rejected count nearest the middle, or the sentinel
+        while abs(inside - outside) > 1:
+            mid = (inside + outside) // 2
+            if rejected(mid):
+                outside = mid
+            else:
+                inside = mid
+        return outside
+
+    below = math.ceil(n * rate) - 1  # the largest count under n * rate
+    above = math.floor(n * rate) + 1  # the smallest count over it
+    low = edge(below + 1, -1) if below >= 0 and rejected(0) else -1
+    high = edge(above - 1, n + 1) if above <= n and rejected(n) else n + 1
+    return low, high
+
+
+def binomial_power(n: int, rate: float, true_rate: float, alpha: float) -> float:
+    """The chance that the two-sided exact binomial test of ``rate`` at level ``alpha`` rejects
+    when ``n`` trials succeed at ``true_rate``."""
+    low, high = binomial_bounds(n, rate, alpha)
+    return float(stats.binom.cdf(low, n, true_rate) + stats.binom.sf(high - 1, n, true_rate))
+
+
+def detectable_binomial_difference(n: int, rate: float, power: float, alpha: float) -> float:
+    """The smallest d (rounded up to 1e-4) such that the exact binomial test of ``rate`` at
+    ``alpha`` on ``n`` trials finds a true rate of ``rate`` + d and of ``rate`` - d, each with at
+    least ``power`` (a side the rate cannot move d towards needs nothing), so "any difference
+    of d or more" holds either way. NaN when a side is never found so often (a run too small).
+
+    The power on each side rises with the distance (the rejected tail's mass grows towards it);
+    brentq finds the crossing, and the rounded value is checked to reach ``power``."""
+    if n < 1 or not 0.0 < rate < 1.0:
+        return math.nan
+    low, high = binomial_bounds(n, rate, alpha)
+
+    def reach(sign: int, d: float) -> float:
+        true_rate = rate + sign * d
+        return float(stats.binom.cdf(low, n, true_rate) + stats.binom.sf(high - 1, n, true_rate)) - power
+
+    found = 0.0
+    for sign, room in ((1, 1.0 - rate), (-1, rate)):
+        if reach(sign, room) < 0:
+            return math.nan
+        d = math.ceil(optimize.brentq(lambda x: reach(sign, x), 0.0, room, xtol=1e-7) * 1e4) / 1e4
+        while d < room and reach(sign, d) < 0:
+            d = min(room, d + 1e-4)
+        found = max(found, d)
+    return found

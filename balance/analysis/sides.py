@@ -7,6 +7,7 @@ randomised experiment, and the difference from the average seat is the name's do
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -14,8 +15,15 @@ import polars as pl
 
 from balance.analysis import aggregate, stats
 from balance.analysis.document import Strong, ci, p_phrase, pct, pp
+from balance.analysis.exact_power import detectable_binomial_difference
 from balance.analysis.report import ALPHA, LEVEL, POWER, each_row
 from balance.core.errors import BalanceError
+
+# The methods text of the "this run detects any X" figure, for the games' reports
+DETECTABLE = ("The detectable difference is the exact binomial test's own: the smallest distance "
+              f"above and below the average seat's rate that the test finds with {POWER:.0%} power at the "
+              "Bonferroni level (Holm's first step), summed exactly over the counts it rejects "
+              "(balance.analysis.exact_power), the largest of the rows of a player count.")
 
 
 def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFrame:
@@ -27,8 +35,9 @@ def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFra
     average: (players, win_share) wins per seat-game over every seat. A game hands out at most
     one whole win (the caller's game never splits one), so the wins are counts. Within a
     player count the names share games, so the rows are not independent; Holm holds the
-    family-wise error at ALPHA under any dependence. ``detectable``: the deviation this many
-    seat-games detect with POWER at the Bonferroni level ALPHA / rows (Holm's first step).
+    family-wise error at ALPHA under any dependence. ``detectable``: the deviation either way
+    from ``expected`` that this many seat-games detect with POWER in this exact test at the
+    Bonferroni level ALPHA / rows (Holm's first step; ``exact_power``), NaN where none is.
     """
     from scipy.stats import binomtest
 
@@ -43,16 +52,15 @@ def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFra
     p = np.array([binomtest(int(w), int(n), float(e)).pvalue if n and 0 < e < 1 else 1.0
                   for w, n, e in zip(wins, games, expected)])
     family = max(out.height, 1)
-    edge = [_detectable(int(n), players, family) for n, players in zip(games, out["players"].to_list())]
+    edge = [_detectable(int(n), float(e), family) for n, e in zip(games, expected)]
     return out.with_columns(difference=pl.col("rate") - pl.col("expected"), p_value=pl.Series(p),
                             p_adjusted=pl.Series(stats.holm(p) if p.size else p),
                             detectable=pl.Series(edge, dtype=pl.Float64))
 
 
-def _detectable(games: int, players: int, family: int) -> float:
-    if games < 1:
-        return math.nan
-    return stats.detectable_rate_edge(games, players, power=POWER, alpha=ALPHA / family)
+@functools.lru_cache(maxsize=4096)  # the rows of a player count often share their seat-games
+def _detectable(games: int, expected: float, family: int) -> float:
+    return detectable_binomial_difference(games, expected, POWER, ALPHA / family)
 
 
 def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where: str = "the tables") -> list[tuple]:

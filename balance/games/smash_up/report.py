@@ -26,7 +26,7 @@ from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
 from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
-from balance.analysis.sides import ranked_lines, tested
+from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
 MATRIX_PLAYERS = 2  # the faction-vs-faction matrix: every other seat is one opponent
@@ -223,7 +223,7 @@ def methods() -> list[tuple]:
          "binomial test (scipy.stats.binomtest), Holm over every row of the table (factions and "
          "pairs are separate families). With sides drawn per game (the default) the faction is "
          "assigned at random, independently of the rest of the game, so the difference is causal. "
-         "The detectable difference is for the Bonferroni level (Holm's first step), 90% power.",),
+         + DETECTABLE,),
         ("Card strength (causal, with --card-strength): restricted play (Jaffe et al., AIIDE 2012). "
          "Every game in which a seat's pair holds the card's faction is played again with every "
          "copy of the card removed from that seat's deck, on the same random streams: the same "

@@ -27,7 +27,7 @@ from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
                                        p_phrase, pct, pp)
 from balance.analysis.report import LEVEL, card_verdict, each_row
-from balance.analysis.sides import ranked_lines, tested
+from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
 ACT = ("swapping {} for its stand-in", "swapped for its stand-in")  # GameInfo.restrict_act
@@ -222,7 +222,7 @@ def methods() -> list[tuple]:
          "seat-games, against the average seat's wins per seat-game; two-sided exact binomial test "
          "(scipy.stats.binomtest), Holm over each table's rows (three families). With sides drawn "
          "per game (the default) the pair and the deck are assigned at random, so the difference "
-         "is causal. The detectable difference is for the Bonferroni level, 90% power.",),
+         "is causal. " + DETECTABLE,),
         ("Curve features: least squares of the first player's win (0/1) on its deck's feature minus "
          "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over "
          "features and player "
