@@ -968,7 +968,7 @@ def test_paired_fairness_test_is_the_quadratic_form_it_documents():
 
 @pytest.mark.parametrize("n1, n2, alpha", [(30, 40, 0.05), (323, 323, 0.05 / 56), (5, 300, 0.01), (200, 150, 1e-3)])
 def test_fishers_rejection_region_is_scipys(n1, n2, alpha):
-    """exact_power.fisher_bounds against scipy.stats.fisher_exact's p-value at alpha, table by
+    """exact_power.fisher_bounds against scipy.stats.fisher_exact's p-value < alpha, table by
     table, at 20 or more totals spread over all of them (exact: any disagreement fails)."""
     from scipy.stats import fisher_exact
 
@@ -977,7 +977,7 @@ def test_fishers_rejection_region_is_scipys(n1, n2, alpha):
     totals = np.arange(0, n1 + n2 + 1, max(3, (n1 + n2) // 20))
     low, high = fisher_bounds(n1, n2, alpha, totals)
     wrong = [(t, x) for t, lo, hi in zip(totals, low, high) for x in range(max(0, t - n2), min(n1, t) + 1)
-             if (fisher_exact([[x, n1 - x], [t - x, n2 - t + x]]).pvalue <= alpha) != (x <= lo or x >= hi)]
+             if (fisher_exact([[x, n1 - x], [t - x, n2 - t + x]]).pvalue < alpha) != (x <= lo or x >= hi)]
     assert wrong == []
 
 
@@ -990,7 +990,7 @@ def test_fishers_exact_power_is_the_sum_over_every_table():
 
     n1, n2, p1, p2, alpha = 25, 30, 0.45, 0.12, 0.01
     brute = sum(binom.pmf(a, n1, p1) * binom.pmf(b, n2, p2) for a in range(n1 + 1) for b in range(n2 + 1)
-                if fisher_exact([[a, n1 - a], [b, n2 - b]]).pvalue <= alpha)
+                if fisher_exact([[a, n1 - a], [b, n2 - b]]).pvalue < alpha)
     assert abs(fisher_power(n1, n2, p1, p2, alpha) - brute) < 1e-12
 
 

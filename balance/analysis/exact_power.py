@@ -8,7 +8,7 @@ the report's Holm level finds in about 4% of runs (``fisher_power(323, 323, 0.02
 0.05 / 56)``: 0.044). So a power statement beside a Fisher test
 is computed for that test itself, by summing the two binomial laws over the tables it rejects:
 
-    power = sum over (x1, x2) of Bin(x1; n1, p1) Bin(x2; n2, p2) [Fisher's p(x1, x1 + x2) <= alpha]
+    power = sum over (x1, x2) of Bin(x1; n1, p1) Bin(x2; n2, p2) [Fisher's p(x1, x1 + x2) < alpha]
 
 Fisher's two-sided p-value (scipy's "minlike") of x1 given the total t = x1 + x2 is the null
 hypergeometric mass of every x no more likely than x1, with scipy's relative tolerance of
@@ -47,7 +47,8 @@ def _log_choose(n, k):
 
 def fisher_bounds(n1: int, n2: int, alpha: float, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Fisher's two-sided rejection region for tables of ``n1`` against ``n2`` games at level
-    ``alpha``: equal to thresholding scipy.stats.fisher_exact's p-value at alpha.
+    ``alpha``: where scipy.stats.fisher_exact's p-value is below alpha (the report's strict
+    decision).
 
     totals: (T,) total wins t. Returns (low, high), int arrays of shape (T,): at total t the
     test rejects the tables where the first group won x1 <= low or x1 >= high (no tail on a
@@ -79,7 +80,7 @@ def _bounds(n1: int, n2: int, alpha: float, totals: np.ndarray) -> tuple[np.ndar
     order = np.sort(keys, axis=1)
     running = np.cumsum(np.where(order - rows > LOG_FLOOR, np.exp(order - rows), 0.0), axis=1)
     at = np.searchsorted(order.ravel(), (keys + math.log1p(TOLERANCE)).ravel(), side="right") - 1
-    rejected = valid & (running.ravel()[at].reshape(x.shape) <= alpha)
+    rejected = valid & (running.ravel()[at].reshape(x.shape) < alpha)  # the report's strict p < alpha
     # the law is unimodal, so p rises towards the mode from either end: the tails are the
     # rejected values left and right of the mode; outside the window every value is rejected
     mode = np.argmax(log_mass, axis=1)[:, None]
