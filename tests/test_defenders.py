@@ -738,6 +738,24 @@ def test_the_dice_check_agrees_with_exact_kills_and_flags_wrong_ones():
     assert "the simulated combats disagree with the exact odds" in wrong and "do not trust" in wrong
 
 
+def test_the_kills_law_is_the_convolution_of_the_binomials():
+    """_kills_law (merged chances, one vectorised pmf, direct or FFT convolution) against the
+    plain convolution of every binomial's whole pmf: equal to 1e-12 wherever either has mass,
+    with a chance repeated, chances 0 and 1, and laws long enough for the FFT path."""
+    from scipy.stats import binom
+
+    n = np.array([3, 5, 3, 200, 1000, 7, 7, 400])
+    q = np.array([0.2, 0.9, 0.2, 0.5, 0.3, 1.0, 0.0, 0.97])
+    brute = np.ones(1)
+    for size, chance in zip(n, q):
+        brute = np.convolve(brute, binom.pmf(np.arange(size + 1), size, chance))
+    first, law = R._kills_law(n.astype(float), q)
+    assert first >= 0 and first + len(law) <= len(brute) and R.DIRECT < len(law)
+    whole = np.zeros_like(brute)
+    whole[first:first + len(law)] = law
+    assert np.abs(whole - brute).max() < 1e-12
+
+
 def _lone_combats(rng, per_size: int, shift: float = 0.0, general: str = "") -> pl.DataFrame:
     """Lone combats against every general, ``per_size`` at each of 4 to 11 cards; kills drawn
     binomially at the exact odds, ``general``'s shifted by ``shift`` on the log-odds scale."""
