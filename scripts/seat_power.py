@@ -8,12 +8,14 @@ each of 3, 4 and 5 players (Holm family 3), the seat win counts of each count ar
 multinomial draw, the edge ``detectable_seat_edge(N, P, family=3)`` is planted at one count
 (least favourable seats: one seat ahead by it, or one behind) and the others are fair. It
 prints the share of runs in which the planted count's Holm-adjusted p is below 0.05, and how
-much of that Holm adds over the planning level 0.05 / 3.
+much of that Holm adds over the planning level 0.05 / 3; beside it, the seat ahead at the edge
+printed before session 43 (the noncentral chi-square's).
 
 The vectorised chi-square and Holm are checked against ``stats.seat_equality_test`` and
 ``stats.holm`` on the first runs of every case before anything is printed.
 
-Usage: python scripts/seat_power.py [--runs 1000000] [--seed 0]   (about a minute at 1e6)
+Usage: python scripts/seat_power.py [--runs 1000000] [--seed 0] [--games 200,1000,20000,300000]
+       (about two minutes at 1e6)
 """
 from __future__ import annotations
 
@@ -58,9 +60,14 @@ def holm_rows(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def case(games: int, planted: int, sign: int, runs: int, rng) -> tuple[float, float]:
+def noncentral_edge(games: int, players: int) -> float:
+    """The edge printed before session 43: the noncentral chi-square's, at the same level."""
+    lam = stats._seat_noncentrality(players, len(COUNTS), 0.9, ALPHA)
+    return (lam / (games * stats._lfc_lambda_per_game(1.0, players))) ** 0.5
+
+
+def case(games: int, planted: int, sign: int, runs: int, rng, edge: float) -> tuple[float, float]:
     """(power of the Holm verdict, power at the planning level alpha / 3) for one case."""
-    edge = stats.detectable_seat_edge(games, planted, family=len(COUNTS))
     draws = {players: rng.multinomial(games, seats(players, edge, sign) if players == planted
                                       else np.full(players, 1 / players), size=runs)
              for players in COUNTS}
@@ -78,19 +85,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", default="200,1000,20000,300000", help="games per count, comma-separated")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     se = (0.09 / args.runs) ** 0.5
     print(f"{args.runs:,} runs per case (standard error {se:.4f}); power of the seat verdict at "
           "the printed edge, Holm over 3, 4, 5 players (in brackets: p < 0.05/3 alone)")
-    print("| players | games per count | printed edge | one seat ahead | one seat behind |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
-    for games in (20_000, 300_000):
+    print("| players | games per count | printed edge | one seat ahead | one seat behind | noncentral edge "
+          "(before) | its seat ahead |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for games in (int(g) for g in args.games.split(",")):
         for players in COUNTS:
             edge = stats.detectable_seat_edge(games, players, family=len(COUNTS))
-            cells = [case(games, players, sign, args.runs, rng) for sign in (1, -1)]
+            cells = [case(games, players, sign, args.runs, rng, edge) for sign in (1, -1)]
             shown = " | ".join(f"{holm:.4f} ({alone:.4f})" for holm, alone in cells)
-            print(f"| {players} | {games:,} | {edge:.3%} | {shown} |", flush=True)
+            old = noncentral_edge(games, players)
+            before = case(games, players, 1, args.runs, rng, old)[0]
+            print(f"| {players} | {games:,} | {edge:.3%} | {shown} | {old:.3%} | {before:.4f} |", flush=True)
 
 
 if __name__ == "__main__":

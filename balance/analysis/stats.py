@@ -687,6 +687,62 @@ def _check_seat_plan(players, family, power, alpha) -> tuple[int, int, float, fl
     return players, family, power, alpha
 
 
+WOBBLE = 8  # games below the crossing games_for_seat_edge also tries
+SEAT_SPAN = 12.0  # standard deviations of the edged seat's count kept either side of its mean
+
+
+def seat_test_power(games: int, players: int, edge: float, alpha: float, sign: int = 1) -> float:
+    """The power of the seat test (Pearson chi-square of equal seats, dof P-1, level ``alpha``)
+    at ``games`` games when one seat wins 1/P + sign * edge and the other P-1 share the rest
+    equally (the least favourable seats, ``detectable_seat_edge``); whole wins.
+
+    Summed exactly over the edged seat's count k ~ Binomial(N, 1/P + sign * edge): given k the
+    other seats are a fair multinomial of N - k games over P - 1 seats, and the statistic is
+    A(k) + (m / (N/P)) X, where A(k) holds k's and the others' mean m = (N - k)/(P - 1)
+    distance from N/P and X is the others' own Pearson statistic about m, taken as chi-square
+    with P - 2 dof (the law of a fair multinomial's statistic; exact for P = 2, where there is
+    no X). Against 40,000 simulated runs a case it agreed within 0.002 (simulation's own
+    standard error 0.0015; 0.005 at 30 games and 3 players), where the noncentral chi-square
+    promised 0.90 and the test had 0.85 to 0.89 with one seat ahead in runs of 60 to 1,000 games
+    (docs/POWER.md). The chi-square law of the others is poor only where they hold a handful of
+    games in all (3 games at 3 players: 0.08 for the exact 0.25 with one seat never winning).
+    The counts beyond SEAT_SPAN standard deviations are left out (mass below about 1e-30)."""
+    n, share = int(games), 1.0 / players
+    rate = share + sign * edge
+    expected = n * share
+    sd = math.sqrt(n * rate * (1 - rate))
+    k = np.arange(max(0, math.floor(n * rate - SEAT_SPAN * sd - 2)), min(n, math.ceil(n * rate + SEAT_SPAN * sd + 2)) + 1)
+    mass = stats.binom.pmf(k, n, rate)
+    rest = (n - k) / (players - 1)  # the other seats' mean count given k
+    fixed = ((k - expected) ** 2 + (players - 1) * (rest - expected) ** 2) / expected
+    critical = float(stats.chi2.isf(alpha, players - 1))
+    if players == 2:
+        return float(mass[fixed > critical].sum())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        need = np.where(rest > 0, (critical - fixed) * expected / rest, np.inf)
+    # the others' statistic must exceed ``need``; where they hold no games it is 0
+    tail = np.where(rest > 0, stats.chi2.sf(np.maximum(need, 0.0), players - 2), (fixed > critical) * 1.0)
+    return float(mass @ np.where(need < 0, 1.0, tail))
+
+
+def _seat_edge_reach(games: int, players: int, alpha: float, power: float) -> float:
+    """The smallest edge e at which ``seat_test_power`` reaches ``power`` both with the seat
+    ahead by e and with it behind by e. A seat cannot fall more than 1/P behind: where even a
+    seat that never wins is not found so often, only edges ahead beyond 1/P are detected, and e
+    is at least 1/P. NaN where no edge ahead is found so often (a handful of games)."""
+    found = 0.0
+    for sign, room in ((1, 1.0 - 1.0 / players), (-1, 1.0 / players)):
+        top = room * (1 - 1e-12)
+        if seat_test_power(games, players, top, alpha, sign) < power:
+            if sign == 1:
+                return math.nan
+            found = max(found, room)
+            continue
+        found = max(found, float(optimize.brentq(lambda e: seat_test_power(games, players, e, alpha, sign) - power,
+                                                 1e-12, top, xtol=1e-12, rtol=1e-10)))
+    return found
+
+
 def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> float:
     """Smallest seat edge that the report's seat verdict finds with this power in ``games`` games.
 
@@ -706,29 +762,29 @@ def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> flo
     is therefore alpha / family; Holm can only add to that power, a little, when another
     count also rejects (with the others fair, a chance of about alpha; simulated: +0.001).
 
-    Method: under an alternative p the statistic is approximately noncentral chi-square with
-    dof P-1 and noncentrality lambda = N sum_s (p_s - 1/P)^2 / (1/P) = N w^2, Cohen's w
-    (Cohen 1988, Statistical Power Analysis, 2nd ed., ch. 7; Mitra 1958, Ann. Math. Statist.
-    29:1221). lambda* solves ncx2.sf(chi2.isf(alpha/family, P-1), P-1, lambda*) = power
-    (scipy.stats.ncx2, brentq), and the edge is sized at the least favourable seats:
+    Method: the edge is sized at the least favourable seats (below), and the test's power there
+    is summed over the edged seat's binomial count (``seat_test_power``); the edge is where it
+    reaches ``power`` both with the seat ahead and with it behind (brentq), so any seats whose
+    largest deviation is the edge are found at least that often. It was sized before by the
+    noncentral chi-square (``_seat_noncentrality``; Cohen 1988, Statistical Power Analysis, 2nd
+    ed., ch. 7; Mitra 1958, Ann. Math. Statist. 29:1221), which keeps the null covariance under
+    the alternative: with one seat ahead it promised 0.90 where the test had 0.895 at 20,000
+    games and 0.85 to 0.89 in runs of 60 to 1,000 (the seat ahead varies more than under the
+    null). It still gives games_for_seat_edge's starting point, and the configuration:
 
     Least favourable configuration. Write d_s = p_s - 1/P; sum_s d_s = 0 (every game awards
-    one win), so lambda = N P sum_s d_s^2. Let seat a have the largest |d_a| = e. The other
-    P-1 deviations sum to -d_a, so by Cauchy-Schwarz sum_{s!=a} d_s^2 >= d_a^2 / (P-1), with
-    equality only when each is -d_a/(P-1) (within e, so allowed). Hence
-    lambda >= N P e^2 (1 + 1/(P-1)) = N P^2 e^2 / (P-1), reached by one seat at 1/P + e and
-    the others at 1/P - e/(P-1) each. One seat short by e (d_a = -e, the others at
-    1/P + e/(P-1)) gives the same lambda: only d_a^2 enters. The noncentral chi-square is
-    stochastically increasing in lambda, so any seats whose largest deviation is e have at
-    least this power (to the approximation below). Solving N P^2 e^2 / (P-1) = lambda* gives
-    e = sqrt(lambda* (P-1) / (P^2 N)).
+    one win), so the noncentrality lambda = N P sum_s d_s^2. Let seat a have the largest |d_a|
+    = e. The other P-1 deviations sum to -d_a, so by Cauchy-Schwarz sum_{s!=a} d_s^2 >= d_a^2 /
+    (P-1), with equality only when each is -d_a/(P-1) (within e, so allowed). Hence lambda >=
+    N P^2 e^2 / (P-1), reached by one seat at 1/P + e and the others at 1/P - e/(P-1) each, or
+    by one seat short by e and the others at 1/P + e/(P-1). The test's power rises with lambda,
+    and among seats with largest deviation e these two had the least power in simulation (one
+    seat ahead with another at 1/P, two ahead, one ahead and one behind: 0.93 to 1.00 where the
+    least favourable had 0.90; docs/POWER.md).
 
-    Accuracy: a large-sample approximation that keeps the null covariance under the
-    alternative (a relative error of order e P in the variances). Simulated through the
-    whole verdict (multinomial seat counts, chi-square, Holm over 3, 4 and 5 players; 10^6
-    runs, scripts/seat_power.py), the power at this edge with one seat ahead by e is 0.900
-    at 300,000 games and 0.896-0.898 at 20,000; with one seat behind, 0.901-0.902 and
-    0.904-0.906 (docs/POWER.md; the slow test in tests/test_stats.py checks 0.88-0.92).
+    Accuracy: simulated through the whole verdict (multinomial seat counts, chi-square, Holm
+    over 3, 4 and 5 players; scripts/seat_power.py), see docs/POWER.md and the slow test in
+    tests/test_stats.py.
 
     Ties: shared wins (ties split 1/k) shrink the covariance of a game's share vector, so the
     test stays at level <= alpha (``seat_equality_test``) and its statistic varies less about
@@ -743,10 +799,7 @@ def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> flo
     """
     games = _check_int("games", games, 1)
     players, family, power, alpha = _check_seat_plan(players, family, power, alpha)
-    lam = _seat_noncentrality(players, family, power, alpha)
-    edge = math.sqrt(lam / (games * _lfc_lambda_per_game(1.0, players)))
-    # beyond 1 - 1/P one seat would have to win more than every game
-    return edge if edge < 1.0 - 1.0 / players else math.nan
+    return _seat_edge_reach(games, players, alpha / family, power)
 
 
 def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
@@ -754,10 +807,13 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
 
     edge: the largest deviation of any seat's win rate from 1/players, 0 < edge < 1 - 1/P;
     players 2..10; family: player counts tested together (Holm family, integer >= 1); power,
-    alpha in (0, 1), power > alpha. Scalars in, an int out: the smallest N whose noncentrality
-    at the least favourable seats, N P^2 edge^2 / (P-1), reaches lambda* (see
-    ``detectable_seat_edge`` for the test, the level alpha / family and the configuration),
-    i.e. N = ceil(lambda* (P-1) / (P^2 edge^2)). The inverse of ``detectable_seat_edge``.
+    alpha in (0, 1), power > alpha. Scalars in, an int out: the fewest games at which the seat
+    test at alpha / family finds the least favourable seats with this power, the seat ahead by
+    ``edge`` and behind by it (``seat_test_power``; ``detectable_seat_edge`` for the test, the
+    level and the configuration). Bisection from the noncentral chi-square's N, then the
+    WOBBLE counts below the crossing. A discrete test's power is not quite monotone in N (at 2
+    players the critical count steps every few thousand games at 10^7): the answer is a
+    crossing, within 1% of the games whose run states ``edge`` (``detectable_seat_edge``).
     """
     players, family, power, alpha = _check_seat_plan(players, family, power, alpha)
     edge = _check_positive("edge", edge)
@@ -766,8 +822,25 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
             f"edge={edge!r} is out of range for players={players}; "
             f"allowed: 0 < edge < {1 - 1.0 / players:.6g}"
         )
-    lam = _seat_noncentrality(players, family, power, alpha)
-    return _ceil(lam / _lfc_lambda_per_game(edge, players))
+    level = alpha / family
+
+    def enough(n: int) -> bool:
+        return all(seat_test_power(n, players, edge, level, sign) >= power
+                   for sign in ((1, -1) if edge <= 1.0 / players else (1,)))
+
+    # from the noncentral chi-square's N (close at large N), bracket and bisect the crossing
+    high = max(1, _ceil(_seat_noncentrality(players, family, power, alpha) / _lfc_lambda_per_game(edge, players)))
+    while not enough(high):
+        high = math.ceil(high * 1.25) + 1
+    low = high // 2
+    while low > 0 and enough(low):
+        low //= 2
+    while high - low > 1:  # low too few (or 0), high enough
+        mid = (low + high) // 2
+        low, high = (low, mid) if enough(mid) else (mid, high)
+    # a count's power wobbles a little from one N to the next (odd and even N at 2 players):
+    # a few games fewer may be enough too
+    return min([n for n in range(max(1, high - WOBBLE), high) if enough(n)] + [high])
 
 
 def games_for_side_edge(edge, players, sides, per_seat=1, family=1, power=0.9, alpha=0.05) -> tuple[int, int]:
