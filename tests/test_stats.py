@@ -463,6 +463,18 @@ def test_seat_edge_planning_round_trips_from_games():
     assert S.seat_test_power(3, 3, 1 / 3 * (1 - 1e-9), 0.05, -1) < 0.3
 
 
+def test_the_seat_power_hands_over_to_the_noncentral_chi_square_for_huge_runs(monkeypatch):
+    """Past SEAT_SD_MAX (the off-fair seat's count spread over some 10^8 games) the sum would
+    hold millions of counts: the noncentral chi-square takes over, and a plan for a 0.0001 pp
+    edge (about 3 x 10^12 games) is answered at once. Moved down to a spread of 500 (some 10^6
+    games, to keep the test quick), the switch is continuous to 1e-3 (to 1e-6 where it is)."""
+    assert 2.5e12 < S.games_for_seat_edge(1e-6, 3) < 3.5e12
+    monkeypatch.setattr(S, "SEAT_SD_MAX", 500.0)
+    at = int(S.SEAT_SD_MAX ** 2 / (1 / 3 * 2 / 3))  # 3 players: the count's variance N (1/3)(2/3)
+    below, above = S.detectable_seat_edge(at - 10, 3), S.detectable_seat_edge(at + 10, 3)
+    assert below == pytest.approx(above, rel=1e-3)
+
+
 SEAT_PLAN_BAD = [
     (lambda: S.detectable_seat_edge(0, 4), "games=0"),
     (lambda: S.detectable_seat_edge(10.5, 4), "games=10.5"),

@@ -689,6 +689,7 @@ def _check_seat_plan(players, family, power, alpha) -> tuple[int, int, float, fl
 
 WOBBLE = 8  # games below the crossing games_for_seat_edge also tries
 SEAT_SPAN = 12.0  # standard deviations of the edged seat's count kept either side of its mean
+SEAT_SD_MAX = 5_000.0  # past this standard deviation of that count, the noncentral chi-square
 
 
 def seat_test_power(games: int, players: int, edge: float, alpha: float, sign: int = 1) -> float:
@@ -706,16 +707,21 @@ def seat_test_power(games: int, players: int, edge: float, alpha: float, sign: i
     promised 0.90 and the test had 0.85 to 0.89 with one seat ahead in runs of 60 to 1,000 games
     (docs/POWER.md). The chi-square law of the others is poor only where they hold a handful of
     games in all (3 games at 3 players: 0.08 for the exact 0.25 with one seat never winning).
-    The counts beyond SEAT_SPAN standard deviations are left out (mass below about 1e-30)."""
+    The counts beyond SEAT_SPAN standard deviations are left out (mass below about 1e-30).
+    Past SEAT_SD_MAX standard deviations (some 10^8 games) the sum would hold millions of
+    counts, and the noncentral chi-square, within 0.0001 of it from 300,000 games on, is used."""
     n, share = int(games), 1.0 / players
     rate = share + sign * edge
     expected = n * share
     sd = math.sqrt(n * rate * (1 - rate))
-    k = np.arange(max(0, math.floor(n * rate - SEAT_SPAN * sd - 2)), min(n, math.ceil(n * rate + SEAT_SPAN * sd + 2)) + 1)
+    critical = float(stats.chi2.isf(alpha, players - 1))
+    if sd > SEAT_SD_MAX:
+        return float(stats.ncx2.sf(critical, players - 1, n * _lfc_lambda_per_game(edge, players)))
+    first, last = max(0, math.floor(n * rate - SEAT_SPAN * sd - 2)), min(n, math.ceil(n * rate + SEAT_SPAN * sd + 2))
+    k = np.arange(first, last + 1)
     mass = stats.binom.pmf(k, n, rate)
     rest = (n - k) / (players - 1)  # the other seats' mean count given k
     fixed = ((k - expected) ** 2 + (players - 1) * (rest - expected) ** 2) / expected
-    critical = float(stats.chi2.isf(alpha, players - 1))
     if players == 2:
         return float(mass[fixed > critical].sum())
     with np.errstate(divide="ignore", invalid="ignore"):
