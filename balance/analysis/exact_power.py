@@ -175,29 +175,35 @@ def binomial_bounds(n: int, rate: float, alpha: float) -> tuple[int, int]:
     binomtest p-value < ``alpha``, the report's strict decision) exactly where the count is
     <= low or >= high; (low, high), low = -1 or high = n + 1 where a side rejects nothing.
 
-    Found by bisection on scipy's p-value itself: below n * rate it rises with the count (the
-    count's own tail and every count above the mode no more likely), above it falls, so each
-    side's rejected counts are a tail (checked against every count in the tests)."""
+    scipy's p-value (its "minlike") of a count is the mass of every count no more likely (with
+    its relative tolerance 1e-7): computed here for the counts within SPAN standard deviations
+    at once (one sort, one running sum), those beyond counted rejected. It rises towards the
+    mode from either side, so each side's rejected counts are a tail; each tail's end is then
+    settled by scipy's own binomtest either side of it, so a p-value within rounding of alpha
+    is decided as scipy decides it (checked against every count in the tests)."""
     from scipy.stats import binomtest
 
     def rejected(k: int) -> bool:
         return binomtest(k, n, rate).pvalue < alpha
 
-    def edge(inside: int, outside: int) -> int:
-        # inside: a count not rejected (or a sentinel); outside: rejected (or a sentinel past
-        # the support); returns the rejected count nearest the middle, or the sentinel
-        while abs(inside - outside) > 1:
-            mid = (inside + outside) // 2
-            if rejected(mid):
-                outside = mid
-            else:
-                inside = mid
-        return outside
-
-    below = math.ceil(n * rate) - 1  # the largest count under n * rate
-    above = math.floor(n * rate) + 1  # the smallest count over it
-    low = edge(below + 1, -1) if below >= 0 and rejected(0) else -1
-    high = edge(above - 1, n + 1) if above <= n and rejected(n) else n + 1
+    k = _window(n * rate, math.sqrt(n * rate * (1 - rate)), 0, n)
+    mass = stats.binom.pmf(k, n, rate)
+    order = np.sort(mass)
+    p_value = np.cumsum(order)[np.searchsorted(order, mass * (1 + TOLERANCE), side="right") - 1]
+    mode = int(np.argmax(mass))
+    left = k[:mode][p_value[:mode] < alpha]
+    right = k[mode + 1:][p_value[mode + 1:] < alpha]
+    low = int(left.max()) if left.size else int(k[0]) - 1
+    high = int(right.min()) if right.size else int(k[-1]) + 1
+    top = int(k[mode])
+    while low >= 0 and not rejected(low):  # scipy decides the tails' ends
+        low -= 1
+    while low + 1 < top and rejected(low + 1):
+        low += 1
+    while high <= n and not rejected(high):
+        high += 1
+    while high - 1 > top and rejected(high - 1):
+        high -= 1
     return low, high
 
 

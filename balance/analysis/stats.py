@@ -687,7 +687,7 @@ def _check_seat_plan(players, family, power, alpha) -> tuple[int, int, float, fl
     return players, family, power, alpha
 
 
-WOBBLE = 8  # games below the crossing games_for_seat_edge also tries
+WOBBLE = 8  # counts below the crossing _fewest also tries
 SEAT_SPAN = 12.0  # standard deviations of the edged seat's count kept either side of its mean
 SEAT_SD_MAX = 5_000.0  # past this standard deviation of that count, the noncentral chi-square
 
@@ -816,10 +816,10 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
     alpha in (0, 1), power > alpha. Scalars in, an int out: the fewest games at which the seat
     test at alpha / family finds the least favourable seats with this power, the seat ahead by
     ``edge`` and behind by it (``seat_test_power``; ``detectable_seat_edge`` for the test, the
-    level and the configuration). Bisection from the noncentral chi-square's N, then the
-    WOBBLE counts below the crossing. A discrete test's power is not quite monotone in N (at 2
-    players the critical count steps every few thousand games at 10^7): the answer is a
-    crossing, within 1% of the games whose run states ``edge`` (``detectable_seat_edge``).
+    level and the configuration), found by ``_fewest`` from the noncentral chi-square's N. A
+    discrete test's power is not quite monotone in N (at 2 players the critical count steps
+    every few thousand games at 10^7): the answer is a crossing, within 1% of the games whose
+    run states ``edge`` (``detectable_seat_edge``).
     """
     players, family, power, alpha = _check_seat_plan(players, family, power, alpha)
     edge = _check_positive("edge", edge)
@@ -834,8 +834,16 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
         return all(seat_test_power(n, players, edge, level, sign) >= power
                    for sign in ((1, -1) if edge <= 1.0 / players else (1,)))
 
-    # from the noncentral chi-square's N (close at large N), bracket and bisect the crossing
-    high = max(1, _ceil(_seat_noncentrality(players, family, power, alpha) / _lfc_lambda_per_game(edge, players)))
+    noncentral = _seat_noncentrality(players, family, power, alpha) / _lfc_lambda_per_game(edge, players)
+    return _fewest(enough, _ceil(noncentral))  # the noncentral chi-square's N: close at large N
+
+
+def _fewest(enough, start: int) -> int:
+    """The fewest n >= 1 for which ``enough(n)``, from a guess ``start``: bracketed by factors of
+    1.25 up and halvings down, bisected, then the WOBBLE counts below tried too (a discrete
+    test's power is not monotone in n: odd and even n at 2 players, the critical count's steps),
+    so the answer is a crossing near the fewest, not a proof that no smaller n is enough."""
+    high = max(1, int(start))
     while not enough(high):
         high = math.ceil(high * 1.25) + 1
     low = high // 2
@@ -844,8 +852,6 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
     while high - low > 1:  # low too few (or 0), high enough
         mid = (low + high) // 2
         low, high = (low, mid) if enough(mid) else (mid, high)
-    # a count's power wobbles a little from one N to the next (odd and even N at 2 players):
-    # a few games fewer may be enough too
     return min([n for n in range(max(1, high - WOBBLE), high) if enough(n)] + [high])
 
 
@@ -856,18 +862,31 @@ def games_for_side_edge(edge, players, sides, per_seat=1, family=1, power=0.9, a
     The verdict (``balance.analysis.sides.tested``): each of the ``sides`` names (what a
     seat plays as, drawn per game) is held by seats whose wins over their seat-games are
     tested against the average seat's rate (1/players) by a two-sided exact binomial test,
-    Holm over every side and player count (sides * family rows). A side is found at least when its own p is below
-    alpha / (sides * family) (Holm's first step), so the seat-games it needs are those of
-    ``games_for_rate_edge`` at that level (the normal approximation of the exact test). With
-    sides drawn uniformly at random and each seat holding ``per_seat`` of them, a game gives a
-    side players * per_seat / sides seat-games on average, so games = seat-games * sides /
-    (players * per_seat), rounded up. The other sides may share the difference in any way:
-    the test of this side does not depend on them.
+    Holm over every side and player count (sides * family rows). A side is found at least when
+    its own p is below alpha / (sides * family) (Holm's first step), so the seat-games it needs
+    are the fewest at which that exact test finds a side ``edge`` above and ``edge`` below
+    (where the rate has room) with this power (``exact_power.binomial_power``; ``_fewest``
+    from the normal approximation ``games_for_rate_edge``), which is what the report's
+    "this run detects any side X pp" figure states at that many. With sides drawn uniformly at
+    random and each seat holding ``per_seat`` of them, a game gives a side players * per_seat
+    / sides seat-games on average, so games = seat-games * sides / (players * per_seat),
+    rounded up. The other sides may share the difference in any way: the test of this side
+    does not depend on them.
     """
+    from balance.analysis.exact_power import binomial_bounds
+
     sides = _check_int("sides", sides, 2)
     per_seat = _check_int("per_seat", per_seat, 1, sides - 1)
     family = _check_int("family", family, 1)
-    seat_games = games_for_rate_edge(edge, players, power, alpha / (sides * family))
+    start = games_for_rate_edge(edge, players, power, alpha / (sides * family))  # checks the rest
+    level, share = alpha / (sides * family), 1.0 / players
+    ways = [share + edge] + ([share - edge] if share - edge >= 0 else [])
+
+    def enough(n: int) -> bool:
+        low, high = binomial_bounds(n, share, level)
+        return all(stats.binom.cdf(low, n, p) + stats.binom.sf(high - 1, n, p) >= power for p in ways)
+
+    seat_games = _fewest(enough, start)
     return _ceil(seat_games * sides / (players * per_seat)), seat_games
 
 
