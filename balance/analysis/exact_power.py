@@ -34,6 +34,7 @@ CELLS = 2_000_000  # tables held at once by fisher_bounds (a few arrays of this 
 # wins) the test's discreteness no longer shows and the normal formula, with the variance the
 # difference brings, is used: it avoids sums over millions of tables, which grow with it
 LARGE = 2_500.0
+CLOSE = 1e-6  # p-values this near alpha (relative) are left to scipy's own binomtest
 
 
 def _window(mean: float, sd: float, low: int, high: int) -> np.ndarray:
@@ -196,14 +197,19 @@ def binomial_bounds(n: int, rate: float, alpha: float) -> tuple[int, int]:
     low = int(left.max()) if left.size else int(k[0]) - 1
     high = int(right.min()) if right.size else int(k[-1]) + 1
     top = int(k[mode])
-    while low >= 0 and not rejected(low):  # scipy decides the tails' ends
-        low -= 1
-    while low + 1 < top and rejected(low + 1):
-        low += 1
-    while high <= n and not rejected(high):
-        high += 1
-    while high - 1 > top and rejected(high - 1):
-        high -= 1
+    # scipy decides a tail's end where a p-value either side of it is within CLOSE of alpha
+    # (sums in another order differ in the last digits); elsewhere the sums above decide
+    near = np.abs(p_value - alpha) <= CLOSE * alpha
+    if near[np.isin(k, (low, low + 1))].any() or (low == int(k[0]) - 1 and low >= 0):
+        while low >= 0 and not rejected(low):
+            low -= 1
+        while low + 1 < top and rejected(low + 1):
+            low += 1
+    if near[np.isin(k, (high - 1, high))].any() or (high == int(k[-1]) + 1 and high <= n):
+        while high <= n and not rejected(high):
+            high += 1
+        while high - 1 > top and rejected(high - 1):
+            high -= 1
     return low, high
 
 
@@ -215,27 +221,34 @@ def binomial_power(n: int, rate: float, true_rate: float, alpha: float) -> float
 
 
 def detectable_binomial_difference(n: int, rate: float, power: float, alpha: float) -> float:
-    """The smallest d (rounded up to 1e-4) such that the exact binomial test of ``rate`` at
-    ``alpha`` on ``n`` trials finds a true rate of ``rate`` + d and of ``rate`` - d, each with at
-    least ``power`` (a side the rate cannot move d towards needs nothing), so "any difference
-    of d or more" holds either way. NaN when a side is never found so often (a run too small).
+    """The smallest d on a grid of 1e-4 past which the exact binomial test of ``rate`` at
+    ``alpha`` on ``n`` trials finds a true rate of ``rate`` + d and of ``rate`` - d with at least
+    ``power`` (a side the rate cannot move d towards needs nothing), so "any difference of d or
+    more" holds either way. NaN when a side is never found so often (a run too small).
 
-    The power on each side rises with the distance (the rejected tail's mass grows towards it);
-    brentq finds the crossing, and the rounded value is checked to reach ``power``."""
+    d is one step past the last grid point short of ``power``: the power rises with the
+    distance (the near tail's mass grows faster than the far tail's shrinks), so that point is
+    looked for from half to twice the normal approximation's d, and over the whole grid when
+    it is not there. Every point's power is summed at once over the one rejection region
+    (``binomial_bounds``): a few milliseconds."""
     if n < 1 or not 0.0 < rate < 1.0:
         return math.nan
     low, high = binomial_bounds(n, rate, alpha)
-
-    def reach(sign: int, d: float) -> float:
-        true_rate = rate + sign * d
-        return float(stats.binom.cdf(low, n, true_rate) + stats.binom.sf(high - 1, n, true_rate)) - power
-
+    guess = (stats.norm.isf(alpha / 2) + stats.norm.isf(1 - power)) * math.sqrt(rate * (1 - rate) / n)
     found = 0.0
     for sign, room in ((1, 1.0 - rate), (-1, rate)):
-        if reach(sign, room) < 0:
-            return math.nan
-        d = math.ceil(optimize.brentq(lambda x: reach(sign, x), 0.0, room, xtol=1e-7) * 1e4) / 1e4
-        while d < room and reach(sign, d) < 0:
-            d = min(room, d + 1e-4)
+        grid = np.append(np.arange(1, math.ceil(room * 1e4)) * 1e-4, room)  # (G,): ending at the room
+        near = grid[(grid >= guess / 2) & (grid <= 2 * guess)]
+        d = None
+        for points in ((near, grid) if near.size > 1 else (grid,)):
+            true_rate = rate + sign * points
+            short = stats.binom.cdf(low, n, true_rate) + stats.binom.sf(high - 1, n, true_rate) < power
+            if short.any() and not short[-1]:  # the last point short is inside
+                d = float(points[np.flatnonzero(short)[-1] + 1])
+                break
+        if d is None:  # the whole grid: nothing short, or the room itself short (never found)
+            if short[-1]:
+                return math.nan
+            d = float(points[0])
         found = max(found, d)
     return found
