@@ -15,7 +15,7 @@ The vectorised chi-square and Holm are checked against ``stats.seat_equality_tes
 ``stats.holm`` on the first runs of every case before anything is printed.
 
 Usage: python scripts/seat_power.py [--runs 1000000] [--seed 0] [--games 200,1000,20000,300000]
-       (about two minutes at 1e6)
+       (about a minute at 1e6)
 """
 from __future__ import annotations
 

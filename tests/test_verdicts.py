@@ -745,15 +745,30 @@ def test_no_side_found_states_what_the_exact_test_would_have_found():
     assert binomial_power(140, 0.5, 0.5 + normal, 0.05 / 8) < 0.89
 
 
+def test_a_side_the_run_cannot_test_leaves_no_detectable_figure():
+    """A faction of 5 seat-games, which the exact test can never find at 0.05/4, beside three of
+    about 145: "this run detects any faction X pp" would be false for it, so the line says the
+    run is too small (a review found the others' figure stated: polars' max skips NaN)."""
+    from balance.analysis.sides import ranked_lines, tested
+
+    rows = pl.DataFrame({"players": 2, "name": list("abcd"), "games": [5, 143, 146, 149],
+                         "win_share": [2.0, 71.0, 73.0, 75.0]})
+    table = tested(rows, pl.DataFrame({"players": [2], "win_share": [0.5]}), "wilson")
+    assert table["detectable"].is_nan().to_list() == [True, False, False, False]
+    line = "".join(str(getattr(p, "text", p)) for p in ranked_lines(table, "faction")[0])
+    assert line.endswith("; this run is too small to detect any difference reliably."), line
+
+
 @pytest.mark.slow
 def test_a_side_of_the_stated_detectable_size_is_found_with_the_power_stated():
     """The line above planted: the faction whose figure is the largest (143 seat-games), truly
     16.96 pp above and then below the average, is found by the verdict (Holm-adjusted p < 5%) in
-    at least 87.2% of 1,000 runs each (90% less 3 standard errors of 1,000 runs: a false failure
-    about 1 run in 700 if the power were exactly 90%; it is 90.04%, and Holm only adds; measured
-    88.3% above and 89.6% below, within 2 standard errors). About 25 s (`python scripts/verdict_power.py sides`)."""
+    at least 86.2% of 1,000 runs each (its exact power is 90.04% and Holm only adds: 4 standard
+    errors of 1,000 runs below it, so one of the two checks fails by chance about once in
+    11,000 runs; measured 88.3% above and 89.6% below, within 2 standard errors). About 25 s
+    (`python scripts/verdict_power.py sides`)."""
     above, below = side_power()
-    assert above >= 0.872 and below >= 0.872, (above, below)
+    assert above >= 0.862 and below >= 0.862, (above, below)
 
 
 def side_power(runs: int = 1000, seed: int = 7) -> tuple[float, float]:

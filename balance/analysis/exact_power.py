@@ -179,9 +179,10 @@ def binomial_bounds(n: int, rate: float, alpha: float) -> tuple[int, int]:
     scipy's p-value (its "minlike") of a count is the mass of every count no more likely (with
     its relative tolerance 1e-7): computed here for the counts within SPAN standard deviations
     at once (one sort, one running sum), those beyond counted rejected. It rises towards the
-    mode from either side, so each side's rejected counts are a tail; each tail's end is then
-    settled by scipy's own binomtest either side of it, so a p-value within rounding of alpha
-    is decided as scipy decides it (checked against every count in the tests)."""
+    mode from either side, so each side's rejected counts are a tail. Where a p-value next to a
+    tail's end lies within rounding (CLOSE) or the window's left-out mass of alpha, scipy's own
+    binomtest settles that end, so such a count is decided as scipy decides it (checked
+    against every count in the tests)."""
     from scipy.stats import binomtest
 
     def rejected(k: int) -> bool:
@@ -198,8 +199,10 @@ def binomial_bounds(n: int, rate: float, alpha: float) -> tuple[int, int]:
     high = int(right.min()) if right.size else int(k[-1]) + 1
     top = int(k[mode])
     # scipy decides a tail's end where a p-value either side of it is within CLOSE of alpha
-    # (sums in another order differ in the last digits); elsewhere the sums above decide
-    near = np.abs(p_value - alpha) <= CLOSE * alpha
+    # (sums in another order differ in the last digits) or of the mass the window leaves out;
+    # elsewhere the sums above decide
+    outside = float(stats.binom.cdf(k[0] - 1, n, rate) + stats.binom.sf(k[-1], n, rate))
+    near = np.abs(p_value - alpha) <= CLOSE * alpha + outside
     if near[np.isin(k, (low, low + 1))].any() or (low == int(k[0]) - 1 and low >= 0):
         while low >= 0 and not rejected(low):
             low -= 1
@@ -224,7 +227,8 @@ def detectable_binomial_difference(n: int, rate: float, power: float, alpha: flo
     """The smallest d on a grid of 1e-4 past which the exact binomial test of ``rate`` at
     ``alpha`` on ``n`` trials finds a true rate of ``rate`` + d and of ``rate`` - d with at least
     ``power`` (a side the rate cannot move d towards needs nothing), so "any difference of d or
-    more" holds either way. NaN when a side is never found so often (a run too small).
+    more" holds either way. Where even a rate of 0 is not found so often, d is past ``rate``
+    (no difference below can be that large). NaN when not even a rate of 1 is (a run too small).
 
     d is one step past the last grid point short of ``power``: the power rises with the
     distance (the near tail's mass grows faster than the far tail's shrinks), so that point is
@@ -246,9 +250,11 @@ def detectable_binomial_difference(n: int, rate: float, power: float, alpha: flo
             if short.any() and not short[-1]:  # the last point short is inside
                 d = float(points[np.flatnonzero(short)[-1] + 1])
                 break
-        if d is None:  # the whole grid: nothing short, or the room itself short (never found)
-            if short[-1]:
+        if d is None:  # the whole grid: nothing short, or the room itself short
+            if short[-1] and sign == 1:  # not even every trial succeeding is found so often
                 return math.nan
-            d = float(points[0])
+            # below: a rate of 0 not found so often, so only differences past the room (which
+            # cannot lie below) are detected, and d is the first grid point beyond it
+            d = math.floor(room * 1e4 + 1) / 1e4 if short[-1] else float(points[0])
         found = max(found, d)
-    return found
+    return round(found, 4)  # a grid point, without the float noise of k * 1e-4

@@ -81,7 +81,8 @@ def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where:
                           f" from {average}: " + "; ".join(parts) + ".",))
             continue
         far = g.row(int(g["difference"].abs().arg_max()), named=True)
-        edge = float(g["detectable"].max())
+        # a row the run cannot test reliably (NaN) leaves no "any" to state (polars' max skips NaN)
+        edge = math.nan if g["detectable"].is_nan().any() else float(g["detectable"].max())
         power = (f"; this run detects any {noun} {pp(edge)} or more from the average with {POWER:.0%} power"
                  if not math.isnan(edge) else "; this run is too small to detect any difference reliably")
         lines.append((f"{players} players: ", Strong(f"no {noun} differs"), f" from {average} (furthest: "

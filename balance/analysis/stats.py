@@ -704,14 +704,18 @@ def seat_test_power(games: int, players: int, edge: float, alpha: float, sign: i
     with P - 2 dof (the law of a fair multinomial's statistic; exact for P = 2, where there is
     no X). Against 40,000 simulated runs a case it agreed within 0.002 (simulation's own
     standard error 0.0015; 0.005 at 30 games and 3 players), where the noncentral chi-square
-    promised 0.90 and the test had 0.85 to 0.89 with one seat ahead in runs of 60 to 1,000 games
+    promised 0.90 and the test had 0.84 to 0.89 with one seat ahead in runs of 60 to 1,000 games
     (docs/POWER.md). The chi-square law of the others is poor only where they hold a handful of
     games in all (3 games at 3 players: 0.08 for the exact 0.25 with one seat never winning).
     The counts beyond SEAT_SPAN standard deviations are left out (mass below about 1e-30).
     Past SEAT_SD_MAX standard deviations (some 10^8 games) the sum would hold millions of
-    counts, and the noncentral chi-square, within 0.0001 of it from 300,000 games on, is used."""
+    counts, and the noncentral chi-square is used: there it differs from the sum by under 1e-4
+    in power (it is 0.0006 to 0.0013 off at 300,000 games, and the gap shrinks as runs grow)."""
     n, share = int(games), 1.0 / players
     rate = share + sign * edge
+    if not 0.0 <= rate <= 1.0:
+        raise BalanceError(f"edge={edge!r} with sign={sign!r} is out of range for players={players}; allowed: "
+                           f"0 <= 1/players + sign * edge <= 1")
     expected = n * share
     sd = math.sqrt(n * rate * (1 - rate))
     critical = float(stats.chi2.isf(alpha, players - 1))
@@ -775,7 +779,7 @@ def detectable_seat_edge(games, players, family=1, power=0.9, alpha=0.05) -> flo
     noncentral chi-square (``_seat_noncentrality``; Cohen 1988, Statistical Power Analysis, 2nd
     ed., ch. 7; Mitra 1958, Ann. Math. Statist. 29:1221), which keeps the null covariance under
     the alternative: with one seat ahead it promised 0.90 where the test had 0.895 at 20,000
-    games and 0.85 to 0.89 in runs of 60 to 1,000 (the seat ahead varies more than under the
+    games and 0.84 to 0.89 in runs of 60 to 1,000 (the seat ahead varies more than under the
     null). It still gives games_for_seat_edge's starting point, and the configuration:
 
     Least favourable configuration. Write d_s = p_s - 1/P; sum_s d_s = 0 (every game awards
@@ -813,7 +817,7 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
 
     edge: the largest deviation of any seat's win rate from 1/players, 0 < edge < 1 - 1/P;
     players 2..10; family: player counts tested together (Holm family, integer >= 1); power,
-    alpha in (0, 1), power > alpha. Scalars in, an int out: the fewest games at which the seat
+    alpha in (0, 1), power > alpha. Scalars in, an int out: about the fewest games at which the seat
     test at alpha / family finds the least favourable seats with this power, the seat ahead by
     ``edge`` and behind by it (``seat_test_power``; ``detectable_seat_edge`` for the test, the
     level and the configuration), found by ``_fewest`` from the noncentral chi-square's N. A
@@ -839,7 +843,7 @@ def games_for_seat_edge(edge, players, family=1, power=0.9, alpha=0.05) -> int:
 
 
 def _fewest(enough, start: int) -> int:
-    """The fewest n >= 1 for which ``enough(n)``, from a guess ``start``: bracketed by factors of
+    """About the fewest n >= 1 for which ``enough(n)``, from a guess ``start``: bracketed by factors of
     1.25 up and halvings down, bisected, then the WOBBLE counts below tried too (a discrete
     test's power is not monotone in n: odd and even n at 2 players, the critical count's steps),
     so the answer is a crossing near the fewest, not a proof that no smaller n is enough."""
@@ -848,7 +852,7 @@ def _fewest(enough, start: int) -> int:
         high = math.ceil(high * 1.25) + 1
     low = high // 2
     while low > 0 and enough(low):
-        low //= 2
+        high, low = low, low // 2
     while high - low > 1:  # low too few (or 0), high enough
         mid = (low + high) // 2
         low, high = (low, mid) if enough(mid) else (mid, high)
@@ -864,7 +868,7 @@ def games_for_side_edge(edge, players, sides, per_seat=1, family=1, power=0.9, a
     tested against the average seat's rate (1/players) by a two-sided exact binomial test,
     Holm over every side and player count (sides * family rows). A side is found at least when
     its own p is below alpha / (sides * family) (Holm's first step), so the seat-games it needs
-    are the fewest at which that exact test finds a side ``edge`` above and ``edge`` below
+    are about the fewest at which that exact test finds a side ``edge`` above and ``edge`` below
     (where the rate has room) with this power (``exact_power.binomial_power``; ``_fewest``
     from the normal approximation ``games_for_rate_edge``), which is what the report's
     "this run detects any side X pp" figure states at that many. With sides drawn uniformly at
@@ -886,7 +890,10 @@ def games_for_side_edge(edge, players, sides, per_seat=1, family=1, power=0.9, a
         low, high = binomial_bounds(n, share, level)
         return all(stats.binom.cdf(low, n, p) + stats.binom.sf(high - 1, n, p) >= power for p in ways)
 
-    seat_games = _fewest(enough, start)
+    # past SEAT_SD_MAX of spread the exact sums grow to millions of counts and the normal
+    # approximation they start from is within a few seat-games of them
+    large = start * share * (1 - share) > SEAT_SD_MAX ** 2
+    seat_games = start if large else _fewest(enough, start)
     return _ceil(seat_games * sides / (players * per_seat)), seat_games
 
 

@@ -312,6 +312,8 @@ def _kills_law(n: np.ndarray, q: np.ndarray) -> tuple[int, np.ndarray]:
     from scipy import special
     from scipy.signal import fftconvolve
 
+    if len(n) == 0:
+        return 0, np.ones(1)  # no combat: no kill, surely
     q, at = np.unique(q, return_inverse=True)
     n = np.bincount(at, weights=n, minlength=len(q)).round().astype(np.int64)
     sd = np.sqrt(n * q * (1 - q))
