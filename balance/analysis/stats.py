@@ -707,7 +707,7 @@ def seat_test_power(games: int, players: int, edge: float, alpha: float, sign: i
     promised 0.90 and the test had 0.84 to 0.89 with one seat ahead in runs of 60 to 1,000 games
     (docs/POWER.md). The chi-square law of the others is poor only where they hold a handful of
     games in all (3 games at 3 players: 0.08 for the exact 0.25 with one seat never winning).
-    The counts beyond SEAT_SPAN standard deviations are left out (mass below about 1e-30).
+    The counts beyond SEAT_SPAN standard deviations are left out (mass below about 1e-11).
     Past SEAT_SD_MAX standard deviations (some 10^8 games) the sum would hold millions of
     counts, and the noncentral chi-square is used: there it differs from the sum by under 1e-4
     in power (it is 0.0006 to 0.0013 off at 300,000 games, and the gap shrinks as runs grow)."""
