@@ -225,20 +225,18 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
         for r in g.filter(pl.col("constant")).iter_rows(named=True):
             what = (f"every game was a {n[0]}-way tie" if r["all_tied"]
                     else "no seat's win share ever varied")
-            why = (" — identical deterministic players make identical choices, so" if r.get("deterministic", True)
-                   else ", so")
+            why = " — identical deterministic players make identical choices, so" if r["deterministic"] else ", so"
             verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what}{why} this rung "
                             f"says nothing about seat fairness{strength} (no test shown).",))
     if result.cooperative:
         verdict.append(("Skill vs luck: not measured — in a cooperative game every seat wins or loses with "
                         "the team, so no player beats another.",))
     for n, g in result.skill.group_by("players", maintain_order=True) if result.skill.height else []:
-        if "all_tied" in g.columns and g["all_tied"].all():
+        if g["all_tied"].all():
             verdict.append((f"Skill vs luck, {n[0]} players: not measured — every game was a {n[0]}-way tie, "
                             f"so one player's share is 1/{n[0]} whatever its skill.",))
             continue
-        top = g.filter(~pl.col("all_tied")) if "all_tied" in g.columns else g
-        top = top.sort("share", descending=True).row(0, named=True)
+        top = g.filter(~pl.col("all_tied")).sort("share", descending=True).row(0, named=True)
         verdict.append((f"Skill vs luck, {n[0]} players: one ", Code(top["strategy"]), " player among ",
                         Code(top["against"]), f" players wins {pct(top['share'])} "
                         f"(95% CI {ci(top['lo'], top['hi'])}), against {pct(top['fair'])} for pure luck.",))

@@ -151,16 +151,16 @@ def villain_lines(villains: pl.DataFrame) -> list[tuple]:
                     else ("the heroes never beat a villain.",))
             lines.append((f"{n} players: ", *said))
             continue
-        words = []
+        parts = [f"{n} players: "]
         for (end, next_), word, than in zip(pairs, ("hardest", "easiest"), ("less", "more")):
             q = next(adjusted)
             versus = (f", {than} than the next, " if q < ALPHA else ", not told apart from the next, ")
             if len(pairs) == 1:  # two villains: the other one is the easiest
                 versus = (", less than the easiest, " if q < ALPHA else ", not told apart from the other, ")
-            words.append((f"{word} ", Code(end["villain"]), f" {_villain_facts(end)}{versus}", Code(next_["villain"]),
-                          f" {pct(next_['success_rate'])} (adjusted {p_phrase(q)})"))
-        lines.append((f"{n} players: ", *[x for i, w in enumerate(words) for x in (["; "] if i else []) + list(w)],
-                      "."))
+            parts += ["; "] if len(parts) > 1 else []
+            parts += [f"{word} ", Code(end["villain"]), f" {_villain_facts(end)}{versus}", Code(next_["villain"]),
+                      f" {pct(next_['success_rate'])} (adjusted {p_phrase(q)})"]
+        lines.append((*parts, "."))
     return lines
 
 

@@ -367,13 +367,12 @@ def _swap_lines(frame: pl.DataFrame) -> list[tuple]:
     lines = []
     for (players,), g in frame.group_by("players", maintain_order=True):
         found = g.filter(pl.col("p_adjusted") < ALPHA)
-        if (g["won"] + g["other_won"]).sum() == 0:  # no win to tell heroes apart: no test, no power
-            lines.append((_heroes(players), Strong("no hero tested"), ": the team never won at this count, "
-                          "so no hero can be told from another.",))
-            continue
-        if (g["won"] + g["other_won"] == g["games"] + g["other_games"]).all():  # nor a loss
-            lines.append((_heroes(players), Strong("no hero tested"), ": the team won every game at this count, "
-                          "so no hero can be told from another.",))
+        # no win, or no loss, to tell heroes apart: no test, no power
+        never_won = (g["won"] + g["other_won"]).sum() == 0
+        if never_won or (g["won"] + g["other_won"] == g["games"] + g["other_games"]).all():
+            lines.append((_heroes(players), Strong("no hero tested"), f": the team "
+                          f"{'never won' if never_won else 'won every game'} at this count, so no hero can be "
+                          "told from another.",))
             continue
         if found.height == 0:
             far = g.row(int(g["difference"].abs().arg_max()), named=True)
@@ -515,8 +514,7 @@ def methods() -> list[tuple]:
         ("Why games are lost: among the games lost to the two commonest causes, an exact binomial test "
          f"of equal chances (Holm over player counts); shares with {aggregate.INTERVALS}.",),
         ("Which general reaches Monarch City: the games lost to a general entering the city, counted per "
-         "general (one "
-         "per game); the commonest against the next, an exact binomial test of equal chances among "
+         "general (one per game); the commonest against the next, an exact binomial test of equal chances among "
          "the games either ended, Holm over player counts. Kill and city rates per general are "
          f"descriptions with {aggregate.INTERVALS}.",),
         ("Combat odds: the exact chance that a lone hero kills a general, given the general's life and "
@@ -524,10 +522,10 @@ def methods() -> list[tuple]:
          "per-die outcomes and a binomial mixture over the curse (odds.py, scipy). The check sums those "
          "chances over the run's combats: kills minus expected, over the root of the summed Bernoulli "
          "variances, a two-sided z-test per general, Holm over the four. Where it finds nothing, the "
-         "error stated is the one it finds with 90% power at the Bonferroni level: every kill chance "
-         "shifted alike on the log-odds scale, the power summed exactly over the kills' law (a sum of "
-         "binomials), the error given as the change of the expected kills; a general whose error "
-         "would have to pass 50% is named as fought too rarely to check.",),
+         f"error stated is the one it finds with {POWER:.0%} power at the Bonferroni level: every kill "
+         "chance shifted alike on the log-odds scale, the power summed exactly over the kills' law (a "
+         "sum of binomials), the error given as the change of the expected kills; a general whose error "
+         f"would have to pass {DICE_TOO_FEW:.0%} is named as fought too rarely to check.",),
         ("King's Champion: the seats with the most slain-general cards share the title (1/k each); "
          "shares over all games and over won games.",),
     ]
