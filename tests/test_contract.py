@@ -74,7 +74,7 @@ def test_win_unit_is_declared_once():
     assert WIN_UNIT == 60  # exact for ties of up to 6 (60/k is whole for k <= 6)
 
 
-def test_a_malformed_game_is_refused_with_everything_that_is_missing():
+def test_a_malformed_game_is_refused_with_everything_that_is_missing(monkeypatch):
     bad = GameInfo(id="Bad Game", title="", module="balance.games.no_such_game", players=(1, 4),
                    default_strategy="nope")
     with pytest.raises(BalanceError) as e:
@@ -95,6 +95,11 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing():
                        ".*restrictable_rule 'deck' is not a rules key"
                        ".*restrict_items does not say how --card names one"):
         wrong_default.check()
+    # an engine class that does not name its declaration (BaseEngine's GAME is None)
+    dice = registry.get_game("dice-race")
+    monkeypatch.setattr(dice.part("engine").Engine, "GAME", None)
+    with pytest.raises(BalanceError, match=r"toys\.dice_race\.engine\.Engine\.GAME is not a GameInfo"):
+        dice.check()
     bad_levers = replace(registry.get_game("avengers-cards"), levers=(
         Lever("two words", "a=1", "seats", "x"), Lever("same", "a=1", "luck", "x"), Lever("same", "a", "seats", ""),
         "bonus=2"))

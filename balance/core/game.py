@@ -225,6 +225,11 @@ class GameInfo:
             missing = [attr for attr in needed if not hasattr(modules[name], attr)]
             if missing:
                 problems.append(f"{self.module}.{name} lacks {', '.join(missing)}")
+        # BaseEngine reads the outcomes, kind and score from its class's GAME (None in the base)
+        engine_cls = getattr(modules.get("engine"), "Engine", None)
+        if engine_cls is not None and not isinstance(getattr(engine_cls, "GAME", None), GameInfo):
+            problems.append(f"{self.module}.engine.Engine.GAME is not a GameInfo "
+                            "(set GAME = GAME, the package's declaration, in the class)")
         catalogue = getattr(modules.get("strategies"), "STRATEGIES", None)
         if isinstance(catalogue, dict) and self.default_strategy not in catalogue:
             problems.append(f"default_strategy {self.default_strategy!r} is not one of its strategies "
