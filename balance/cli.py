@@ -844,6 +844,8 @@ def restrict(
             typer.echo(f"  card {r['card']:>2}: {diff_ci(r['difference'], r['lo'], r['hi'])}, "
                        + (f"Holm p = {r['p_adjusted']:.2g}" if r["p_adjusted"] is not None
                           else "untested (paired in fewer than 2 games)"))
+        if result.table.is_empty():
+            typer.echo("  no game dealt a card it measures: nothing was measured")
         typer.echo(f"-> {out}")
 
 

@@ -956,3 +956,16 @@ def test_ambush_first_or_every_attack_and_undead_form_fear():
         st.loc[0], st.shape[0] = loc("Windy Pass"), BLACK
         put(st, "Windy Pass", BLACK, 1)
         assert st.end_of_day_wounds(0) == wounds
+
+
+def test_a_run_without_a_combat_is_reported(tmp_path):
+    """Three 1-hero games end before any lone combat with a general: the run's combats table is
+    empty (a game's own table may be), and the report says the odds were not checked instead of
+    refusing the run."""
+    from balance.core.api import simulate
+    from balance.analysis.report import write_run_report
+
+    simulate("defenders-of-the-realm", players=1, games=3, seed=0, strategies=["coordinated"], out=tmp_path / "run")
+    assert pl.read_parquet(tmp_path / "run" / "combats.parquet").is_empty()
+    write_run_report(tmp_path / "run")
+    assert "No lone hero fought a general in this run" in (tmp_path / "run" / "report.md").read_text()

@@ -1,12 +1,14 @@
 """Card strength by restricted play: a restriction that never binds changes nothing; one that
 binds moves the restricted seat's win share, measured paired on the same games."""
+import dataclasses
+
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from balance.cli import app
 from balance.core.errors import BalanceError
-from balance.analysis.restrict import run_restrict
+from balance.analysis.restrict import run_restrict, write_restrict
 
 
 def test_a_restriction_that_never_binds_has_exactly_zero_effect():
@@ -32,6 +34,18 @@ def test_bad_restrictions():
         run_restrict("avengers-cards", players=4, cards=[7], games=100)
     with pytest.raises(BalanceError, match="unknown --when"):
         run_restrict("avengers-cards", players=4, when="sometimes", games=100)
+
+
+def test_a_study_whose_games_never_deal_the_card_says_so(tmp_path):
+    """Restricted play of a card no game dealt (a rare card of random decks, a faction no seat
+    held) measures nothing: the table has no rows, and the study says so, with no figure,
+    instead of failing after the games."""
+    result = run_restrict("avengers-cards", players=4, strategy="lowest", cards=[1], when="before-last",
+                          games=100, seed=1)
+    files = write_restrict(dataclasses.replace(result, table=result.table.clear()), tmp_path, "no card dealt")
+    assert files["figures"] == [] and not (tmp_path / "figures" / "restrict.png").exists()
+    assert "**no game dealt a card it measures**" in (tmp_path / "restrict.md").read_text()
+    assert pl.read_parquet(tmp_path / "restrict.parquet").is_empty()
 
 
 def test_cli_writes_the_ranking(tmp_path):

@@ -239,6 +239,22 @@ def test_a_separate_card_strength_run_reaches_the_reports_first_screen(tmp_path)
     assert "| Invader |" in text or "`Invader`" in text
 
 
+def test_card_strength_on_games_that_never_deal_the_card_is_said_so(tmp_path):
+    """A measured card whose faction no seat holds (fixed sides without the Aliens): the run's
+    card_strength table is empty, and the report says no game dealt it instead of failing."""
+    run = tmp_path / "run"
+    balance.simulate("smash-up", players=2, games=20, seed=1, strategies=["random"], out=run,
+                     sides=["Dinosaurs+Ninjas", "Pirates+Robots"], card_strength="always",
+                     card_strength_cards=["Invader"])
+    assert pl.read_parquet(run / "card_strength.parquet").is_empty()
+    result = CliRunner().invoke(app, ["report", str(run)])
+    assert result.exit_code == 0, result.output
+    text = (run / "report.md").read_text()
+    verdict = text.split("## Verdict", 1)[1].split("\n## ", 1)[0]
+    assert "Card strength was measured, but **no game dealt a card it measures**" in verdict
+    assert "## Card strength" not in text and not (run / "figures" / "card_strength.png").exists()
+
+
 def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tmp_path):
     """A planted truth: both Invaders swapped for Collectors (the Invader's removal costs its
     seat about 23 pp, the committed report). `compare` must find the Aliens' win rate fallen,

@@ -1127,3 +1127,27 @@ def test_simulate_takes_a_deck_list_file_as_a_side(tmp_path):
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
     assert f"{bad} line 3" in r.output and "No Such Card" in r.output
     assert not (tmp_path / "bad-run").exists()
+
+
+def test_card_strength_of_a_card_no_seats_deck_holds_is_said_so(tmp_path):
+    """Both seats play the mono:red reference deck; the measured card is a blue one, so no
+    game deals it: the card_strength table is empty, and the report says no game dealt it
+    instead of failing."""
+    import balance
+    from typer.testing import CliRunner
+    from balance.cli import app
+
+    red = generate("reference", "red", Rules(), 0, 0)
+    blue = next(c for c in pool(Rules()) if c.colours == ("blue",) and c.id not in {r.id for r in red})
+    path = tmp_path / "red.txt"
+    path.write_text("\n".join(c.id for c in red), encoding="utf-8")
+    side = f"deck={path},forces=Cyclops+Phoenix"
+    run = tmp_path / "run"
+    balance.simulate("zenonzard", games=20, seed=1, strategies=["random"], out=run, threads=1,
+                     sides=[side, side], card_strength="always", card_strength_cards=[blue.id])
+    assert pl.read_parquet(run / "card_strength.parquet").is_empty()
+    result = CliRunner().invoke(app, ["report", str(run)])
+    assert result.exit_code == 0, result.output
+    text = (run / "report.md").read_text()
+    assert "Card strength was measured, but **no game dealt a card it measures**" in text
+    assert "## Card strength" not in text

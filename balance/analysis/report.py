@@ -121,13 +121,16 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
             "figures": [out_dir / path.relative_to(staged) for path in figures.values()]}
 
 
-def _read_table(path: Path, columns: dict) -> pl.DataFrame:
+def _read_table(path: Path, columns: dict, may_be_empty: bool = False) -> pl.DataFrame:
+    """The table at ``path`` with its ``columns``; BalanceError if it is unreadable, lacks one,
+    or has no rows where rows are required (a core table always has some: every run plays
+    games; a game's own table may be empty, e.g. no combat in a short Defenders game)."""
     try:
         table = pl.read_parquet(path)
     except (OSError, pl.exceptions.PolarsError) as e:
         raise BalanceError(f"{str(path)!r} is not a readable Parquet table: {e}") from None
     lacking = [c for c in columns if c not in table.columns and c not in OPTIONAL_COLUMNS]
-    if lacking or table.is_empty():
+    if lacking or (table.is_empty() and not may_be_empty):
         what = f"lacks columns {', '.join(lacking)}" if lacking else "has no rows"
         raise BalanceError(f"{str(path)!r} {what}; allowed: a table written by `balance simulate`")
     return table
@@ -166,7 +169,8 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
         raise BalanceError(f"{str(run_dir)!r} is not a complete run directory: missing "
                            f"{', '.join(missing)} (write one with `balance simulate ... --out DIR`)")
     columns = _declared_columns(manifest["game"])
-    tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {})) for name in names}
+    tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {}),
+                                may_be_empty=name not in schema.CORE_TABLES) for name in names}
     return manifest, tables
 
 
@@ -814,7 +818,11 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     claim decided by the paired test with Holm over the run's tests. Used by every game with
     restricted play and by `balance restrict`. item: what restricted play denies
     (GameInfo.restrictable), for the sentences that name the kind; act and passive: what
-    restricted play does to it ("swapping {} for its stand-in", "swapped for its stand-in")."""
+    restricted play does to it ("swapping {} for its stand-in", "swapped for its stand-in").
+    No rows (no game dealt an item it measures): says so."""
+    if g.is_empty():
+        return (Strong(f"no game dealt a {item} it measures"), f", so no {item} is named strong or weak "
+                "(play more games, or give the seats sides or decks that hold it).")
     g = g.sort("difference")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
@@ -856,6 +864,26 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     summary = (f". {found.height} of {g.height} {item}s change their seat's win rate detectably "
                f"(Holm over the run's {item} tests).")
     return (*parts, summary)
+
+
+def card_strength_lines(effects: pl.DataFrame | None, game: str, act: tuple = ()) -> list[tuple]:
+    """The verdict's Cards lines of a game whose cards are measured by restricted play: each
+    player count's ``card_verdict`` (``act``: its GameInfo.restrict_act words), or why there is
+    none. effects: aggregate.card_effects rows, or None when the run did not measure them; no
+    rows when it did, but no game dealt a card it measured (fixed sides without the card's
+    faction, a card no drawn deck held)."""
+    if effects is None:
+        return [("Card strength was not measured in this run: add --card-strength to ", Code("balance simulate"),
+                 " (or run ", Code(f"balance restrict {game}"), "). No card is named strong or weak.",)]
+    if effects.is_empty():
+        return [("Card strength was measured, but ", *card_verdict(effects, "card", *act))]
+    return [(f"{n} players: ", *card_verdict(g, "card", *act))
+            for (n,), g in effects.group_by("players", maintain_order=True)]
+
+
+def cards_measured(effects: pl.DataFrame | None) -> bool:
+    """Card strength has rows to show: measured (not None), and some game dealt a card it measures."""
+    return effects is not None and not effects.is_empty()
 
 
 def _card_power(g: pl.DataFrame, names: list, which: str) -> str:

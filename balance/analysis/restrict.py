@@ -81,7 +81,9 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     result.table.write_parquet(out / "restrict.parquet")
-    figure = plots.card_restriction(plots.largest_changes(result.table), out / "figures" / "restrict.png")
+    # no figure of no rows: a study whose games never dealt the card it measures
+    figure = (plots.card_restriction(plots.largest_changes(result.table), out / "figures" / "restrict.png")
+              if result.table.height else None)
     drawn = ("per card" if result.table.height <= plots.CARDS_DRAWN else
              f"the {plots.CARDS_DRAWN} largest changes of {result.table.height} cards (the table lists every one)")
     info = get_game(result.game)
@@ -98,7 +100,7 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
                   f"; {info.restrict_seat} has the card {situation}. Difference: the "
                   "restricted seat's win share minus the same seat's on the same games unrestricted "
                   "(paired, normal interval); Holm correction over the cards.",)),
-            Figure("restrict", figure, f"Win-share change of the restricted seat, {drawn}"),
+            *([Figure("restrict", figure, f"Win-share change of the restricted seat, {drawn}")] if figure else []),
             Table(["card", "games", "unrestricted", "restricted", "difference", "95% CI", "p",
                    "Holm p"], rows, left=1),
         ]),
@@ -106,4 +108,4 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     md, page = out / "restrict.md", out / "restrict.html"
     md.write_text(to_markdown(title, sections, out), encoding="utf-8")
     page.write_text(to_html(title, sections), encoding="utf-8")
-    return {"markdown": md, "html": page, "figures": [figure]}
+    return {"markdown": md, "html": page, "figures": [figure] if figure else []}

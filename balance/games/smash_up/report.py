@@ -25,7 +25,7 @@ import seaborn as sns
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
-from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
+from balance.analysis.report import ALPHA, LEVEL, card_strength_lines, cards_measured, each_row
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
@@ -164,13 +164,7 @@ def verdict(a: SmashAnalysis) -> list:
               Para((Strong("Faction pairs"), " (the 28 pairs; the same test, Holm over every pair and "
                     "player count; the three strongest and weakest of those found)."),),
               Bullets(ranked_lines(a.pairs, "pair", ends=3, where="the Factions section"))]
-    if a.card_effects is not None:
-        cards = [(f"{n} players: ", *card_verdict(g)) for (n,), g
-                 in a.card_effects.group_by("players", maintain_order=True)]
-    else:
-        cards = [("Card strength was not measured in this run: add --card-strength to ",
-                  Code("balance simulate"), " (or run ", Code("balance restrict smash-up"), "). "
-                  "No card is named strong or weak.",)]
+    cards = card_strength_lines(a.card_effects, "smash-up")
     if a.unsupported:
         cards.insert(0, (Strong(f"{len(a.unsupported)} cards were played without their abilities"),
                          " (not simulated yet): ", ", ".join(a.unsupported), ". Every number in this "
@@ -249,7 +243,7 @@ def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
         drawn["faction_matchups"] = plots.matchups(a.matchups, fig_dir / "faction_matchups.png",
                                                    title="row faction outscores column faction")
     drawn["bases"] = bases_figure(a.bases, fig_dir / "bases.png")
-    if a.card_effects is not None:
+    if cards_measured(a.card_effects):
         drawn["card_strength"] = plots.card_restriction(plots.largest_changes(a.card_effects),
                                                         fig_dir / "card_strength.png")
     return drawn
@@ -267,7 +261,7 @@ def bases_figure(frame: pl.DataFrame, path: Path) -> Path:
 
 def sections(a: SmashAnalysis, figures: dict) -> list[Section]:
     out = [faction_section(a, figures), base_section(a, figures)]
-    out += [card_section(a, figures)] if a.card_effects is not None else []
+    out += [card_section(a, figures)] if cards_measured(a.card_effects) else []
     return out + ([played_section(a)] if a.cards_played is not None else [])
 
 

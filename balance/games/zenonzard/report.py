@@ -26,7 +26,7 @@ import polars as pl
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
                                        p_phrase, pct, pp)
-from balance.analysis.report import LEVEL, card_verdict, each_row
+from balance.analysis.report import LEVEL, card_strength_lines, cards_measured, each_row
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
@@ -174,16 +174,10 @@ def verdict(a: ZenonzardAnalysis) -> list:
         blocks += [Para((Strong("Mana curves"), " (the drawn decks' curves: low, standard, high; the same "
                          "test, Holm over the curves)."),),
                    Bullets(ranked_lines(a.curves, "curve"))]
-    if a.card_effects is not None:
-        cards = [(f"{n} players: ", *card_verdict(g, "card", *ACT)) for (n,), g
-                 in a.card_effects.group_by("players", maintain_order=True)]
-        how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
-               "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
-               "again; paired test, Holm over every card).")
-    else:
-        cards = [("Card strength was not measured in this run: add --card-strength to ", Code("balance simulate"),
-                  " (or run ", Code("balance restrict zenonzard"), "). No card is named strong or weak.",)]
-        how = "."
+    cards = card_strength_lines(a.card_effects, "zenonzard", ACT)
+    how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
+           "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
+           "again; paired test, Holm over every card)." if a.card_effects is not None else ".")
     blocks += [Para((Strong("Cards"), how),), Bullets(cards)]
     if a.unsupported:
         blocks.append(Para((Strong(f"{len(a.unsupported)} cards in this run's decks have text beyond "
@@ -252,7 +246,7 @@ def figures(a: ZenonzardAnalysis, fig_dir: Path) -> dict[str, Path]:
         drawn["colour_matchups"] = plots.matchups(a.matchups, fig_dir / "colour_matchups.png",
                                                   title="row colour's seat wins")
     drawn["curve"] = curve_figure(a.curve, fig_dir / "curve.png")
-    if a.card_effects is not None:
+    if cards_measured(a.card_effects):
         drawn["card_strength"] = plots.card_restriction(plots.largest_changes(a.card_effects),
                                                         fig_dir / "card_strength.png")
     return drawn
@@ -326,7 +320,7 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
               [[str(r["players"]), r["outcome"], count(r["games"]), pct(r["share"]),
                 ci(r["share_lo"], r["share_hi"]), num(r["mean_length"], 1)] for r in each_row(a.endings)], left=2)])
     out = [forces, Section("Colours", colour_blocks), curve, ends]
-    if a.card_effects is not None:
+    if cards_measured(a.card_effects):
         out.append(card_section(a, figures))
     if a.cards_played is not None:
         out.append(played_section(a))
@@ -337,7 +331,6 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
                   "numbers and keywords:",)),
             Bullets([(c,) for c in a.unsupported])]))
     return out
-
 
 
 def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
