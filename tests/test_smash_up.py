@@ -84,6 +84,9 @@ def test_bad_requests_are_one_line_errors():
     ("Aliens: Scout -> scout", "give two different cards"),
     (["Aliens: Supreme Overlord -> Scout"] * 2, "no copy of Supreme Overlord is left to swap out"),
     (3, "swap 3: write it as 'Faction: Card -> Card'"),
+    # TOML tables and nested lists (--set 'swap={a=1}', swap = [["a"]]): no traceback
+    ({"a": 1}, "swap {'a': 1}: write it as 'Faction: Card -> Card'"),
+    ([["Aliens: Invader -> Scout"]], "swap ['Aliens: Invader -> Scout']: write it as"),
 ])
 def test_a_bad_card_swap_is_a_one_line_error_naming_it(swap, message):
     from balance.games.smash_up.rules import Rules

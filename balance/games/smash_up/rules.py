@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from balance.core.errors import BalanceError, check_int, one_of
 from balance.core.rulebook import RulesBase
 
-from .catalogue import BASES, TRICKSTER_LISTS, Catalogue, catalogue_for
+from .catalogue import BASES, TRICKSTER_LISTS, Catalogue, catalogue_for, parse_swap
 
 RULES_VERSION = "smash-up/1"  # bump when a rule's meaning changes: runs record it
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -121,6 +121,8 @@ class Rules(RulesBase):
                 raise BalanceError(f"{key}={getattr(self, key)!r} is not true or false")
         if not isinstance(self.swap, tuple):
             raise BalanceError(f"swap={self.swap!r}: give a list of 'Faction: Card -> Card'")
+        for swap in self.swap:  # each one's form first: a table or list cannot key the cached catalogue
+            parse_swap(swap)
         self.catalogue()  # every swap names two cards of its faction, with a copy to swap out
         # canonical per-seat lists: entries past the player count and trailing zeros change no
         # game, so rules that play the same games compare equal (compare warns of identical
