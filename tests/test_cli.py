@@ -224,6 +224,18 @@ def test_an_empty_tuned_file_is_said_to_hold_no_strategy(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command", ["simulate", "restrict"])
+def test_a_tuned_integer_no_float_holds_is_out_of_range(tmp_path, command):
+    """TOML integers have no bound: one of 401 digits was an OverflowError traceback (and left
+    restrict's partial behind)."""
+    (tmp_path / "tuned.toml").write_text('strategy = "greedy"\n[params]\nsamples = 1' + "0" * 400 + "\n")
+    r = invoke(command, "avengers-cards", "-s", f"greedy:@{tmp_path}", "--games", "100", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == (f"error: {str(tmp_path / 'tuned.toml')!r}: samples is an integer of 401 digits, out of "
+                        "range; allowed 1..64\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tuned.toml"]
+
+
 @pytest.mark.parametrize("command", ["compare", "restrict", "tune", "matchups"])
 def test_a_command_of_one_player_count_names_a_comma_list_given_to_it(tmp_path, command):
     """simulate takes --players 3,4; these took it to typer's box "Input should be a valid

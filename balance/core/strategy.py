@@ -169,6 +169,9 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise BalanceError(
                 f"{str(p)!r}: {key}={value!r} is not a number; allowed {by_name[key].bounds()}")
+        if isinstance(value, int) and abs(value) > 2 ** 53:  # TOML integers are unbounded; no float holds this
+            raise BalanceError(f"{str(p)!r}: {key} is an integer of {len(str(abs(value)))} digits, out of "
+                               f"range; allowed {by_name[key].bounds()}")
         values[key] = by_name[key].check(float(value), info.name)
     return values
 
