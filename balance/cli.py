@@ -943,6 +943,25 @@ def ladder(
         typer.echo(f"wrote {out / 'ladder.html'} and {out / 'ladder.md'}")
 
 
+# The ranges `plan` answers in. Past them the games needed pass any run (0.001 pp takes about
+# 10^11 games), and the normal and binomial tails at alpha / (family x sides) run out of double
+# precision: the answer would be a traceback or a number that means nothing.
+PLAN_LIMITS = {"effect": (1e-5, None), "alpha": (1e-10, None), "paired-sd": (None, 1e6),
+               "sides": (None, 10_000), "family": (None, 100)}
+
+
+def _check_plan_limits(**given) -> None:
+    """One line naming the option, its value and its range, for a value past PLAN_LIMITS (or NaN)."""
+    for name, value in given.items():
+        option = name.replace("_", "-")
+        low, high = PLAN_LIMITS[option]
+        if value is None:
+            continue
+        if (low is not None and not value >= low) or (high is not None and not value <= high):
+            allowed = f">= {low:g}" if high is None else f"<= {high:,}"
+            fail(f"--{option} {value!r} is out of range for planning; allowed: {allowed}")
+
+
 def _plan_counts(players: str, family: Optional[int]) -> tuple[list[int], int]:
     """The player counts of a planned run and its Holm family (default: how many counts)."""
     from balance.core.errors import check_int
@@ -1038,6 +1057,7 @@ def plan(
     """
     from balance.analysis import stats
 
+    _check_plan_limits(effect=effect, alpha=alpha, paired_sd=paired_sd, sides=sides, family=family)
     if pilot is not None:
         _plan_from_pilot(ctx, pilot, effect, power, alpha)
         return

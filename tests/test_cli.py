@@ -669,7 +669,27 @@ PLAN_BAD = [
     (["--sides", "1"], "--sides 1 is out of range; allowed: integer >= 2"),
     (["--sides", "8", "--per-seat", "8"], "--per-seat 8 is out of range; allowed: integer 1..7"),
     (["--per-seat", "2"], "--per-seat 2 says how many of the --sides a seat holds; give --sides too"),
+    # past the ranges plan answers in (these were tracebacks: a division by zero, NaN, overflow)
+    (["--effect", "1e-300"], "--effect 1e-300 is out of range for planning; allowed: >= 1e-05"),
+    (["--alpha", "1e-17"], "--alpha 1e-17 is out of range for planning; allowed: >= 1e-10"),
+    (["--alpha", "nan"], "--alpha nan is out of range for planning"),
+    (["--sides", "1000000000", "--alpha", "1e-9"], "--sides 1000000000 is out of range for planning; allowed: <= 10,000"),
+    (["--paired-sd", "1e300"], "--paired-sd 1e+300 is out of range for planning"),
+    (["--family", "1000000"], "--family 1000000 is out of range for planning; allowed: <= 100"),
+    (["--pilot", ".", "--effect", "1e-300"], "--effect 1e-300 is out of range for planning"),
 ]
+
+
+def test_plan_answers_at_the_far_corner_of_its_ranges():
+    """The smallest alpha over the largest family and side count: alpha / (family x sides) =
+    1e-16, whose normal quantile 1 - alpha / 2 cannot hold (it was NaN): finite games."""
+    r = invoke("plan", "--effect", "0.001", "--alpha", "1e-10", "--sides", "10000", "--players", "10",
+               "--family", "100")
+    assert r.exit_code == 0, r.output
+    import re
+
+    games = [int(n.replace(",", "")) for n in re.findall(r": ([\d,]+) games", r.output)]
+    assert len(games) == 3 and all(n > 1_000_000 for n in games), r.output  # seat, side, variant lines
 
 
 @pytest.mark.parametrize("args, words", PLAN_BAD)

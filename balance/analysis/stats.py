@@ -601,7 +601,7 @@ def check_power_alpha(power, alpha) -> tuple[float, float]:
 def _z_pair(power, alpha) -> tuple[float, float]:
     """(z_{1-alpha/2}, z_power) after validating both."""
     power, alpha = check_power_alpha(power, alpha)
-    return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
+    return float(stats.norm.isf(alpha / 2)), float(stats.norm.ppf(power))
 
 
 def _ceil(x: float) -> int:
