@@ -34,6 +34,19 @@ def test_bad_ladders():
         run_ladder("avengers-cards", ["random", "random"], players=[4])
 
 
+def test_too_few_games_for_the_skill_runs_are_refused_before_any_rung_is_played(tmp_path):
+    """They were refused after every rung had been played, leaving a partial study that only
+    --force could clear (--resume failed the same way)."""
+    played = []
+    with pytest.raises(BalanceError, match="games=3 is too few to rotate over 5 seats in the skill runs"):
+        run_ladder("avengers-cards", ["random", "threshold"], players=[3, 5], games=3,
+                   play=lambda *a, **k: played.append(k))
+    assert played == []
+    r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", "random,threshold", "--players", "3,5",
+                                 "--games", "3", "--out", str(tmp_path / "l")])
+    assert r.exit_code == 2 and list(tmp_path.iterdir()) == []
+
+
 def test_cli_writes_the_ladder(tmp_path):
     out = tmp_path / "l"
     r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", "random,threshold",

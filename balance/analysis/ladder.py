@@ -61,6 +61,9 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
                            f"--ladder {','.join(list(spec.strategies)[:3])}")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"the ladder repeats a strategy: {', '.join(labels)}")
+    if not spec.cooperative and games < max(players):  # checked before any rung is played
+        raise BalanceError(f"games={games} is too few to rotate over {max(players)} seats in the skill "
+                           f"runs; give at least {max(players)}")
     restricted = spec.restrictable is not None  # the game declares restricted play
     rungs, skill = [], []
     for label in labels:
