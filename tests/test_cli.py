@@ -214,6 +214,19 @@ def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_rules_key_given_twice_is_refused(tmp_path):
+    """The last value won silently, while the command (and a variant's name) showed both."""
+    r = invoke("simulate", "avengers-cards", "--set", "set_bonus=2", "--set", "set_bonus=3", "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert r.output == "error: --set set_bonus is given twice; give each rules key once\n"
+    r = invoke("compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2;set_bonus=3",
+               "--games", "100", "--out", tmp_path / "c")
+    assert r.exit_code == 2
+    assert r.output == ("error: variant 'set_bonus=2;set_bonus=3': set_bonus is given twice; give each rules "
+                        "key once\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_empty_tuned_file_is_said_to_hold_no_strategy(tmp_path):
     """It was said to hold parameters of strategy None, to be used as None:@DIR."""
     (tmp_path / "tuned.toml").write_text("")

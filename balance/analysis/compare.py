@@ -70,6 +70,8 @@ def parse_variant(spec: str) -> VariantSpec:
                 f"variant {spec!r}: {item!r} is not key=value; a variant is 'default', a .toml "
                 "file, or 'key=value;key=value' (optionally 'name:...')"
             )
+        if key.strip() in overrides:  # the last would win silently, while the variant's name shows both
+            raise BalanceError(f"variant {spec!r}: {key.strip()} is given twice; give each rules key once")
         try:
             overrides[key.strip()] = parse_setting(key.strip(), value, "--variant", joiner=";")
         except BalanceError as e:

@@ -140,5 +140,7 @@ def parse_overrides(items: list[str] | None) -> dict:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise BalanceError(f"override {item!r} is not KEY=VALUE (`balance rules GAME` lists the keys)")
+        if key.strip() in out:  # the last would win silently, while the command line shows both
+            raise BalanceError(f"--set {key.strip()} is given twice; give each rules key once")
         out[key.strip()] = parse_setting(key.strip(), value, "--set")
     return out
