@@ -214,6 +214,18 @@ def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
+    """Windows editors save UTF-8 with a BOM; it was 'not valid TOML ... line 1, column 1'."""
+    from balance.core.strategy import load_tuned
+    from balance.core.variants import load_variant_file
+    from balance.games.avengers_cards.strategies import STRATEGIES
+
+    (tmp_path / "v.toml").write_text("set_bonus = 2\n", encoding="utf-8-sig")
+    assert load_variant_file(tmp_path / "v.toml") == {"set_bonus": 2}
+    (tmp_path / "tuned.toml").write_text('strategy = "greedy"\n[params]\nsamples = 4\n', encoding="utf-8-sig")
+    assert load_tuned(tmp_path, STRATEGIES["greedy"]) == {"samples": 4.0}
+
+
 def test_a_rules_key_given_twice_is_refused(tmp_path):
     """The last value won silently, while the command (and a variant's name) showed both."""
     r = invoke("simulate", "avengers-cards", "--set", "set_bonus=2", "--set", "set_bonus=3", "--out", tmp_path / "o")

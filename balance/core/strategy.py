@@ -146,7 +146,7 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
         raise BalanceError(f"tuned parameters {str(p)!r} do not exist; give a {TUNED_FILE} or "
                            "the directory `balance tune --out` wrote")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise BalanceError(f"tuned parameters {str(p)!r} are not valid TOML: {e}") from None
     unknown = sorted(set(data) - set(TUNED_KEYS))

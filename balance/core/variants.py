@@ -33,7 +33,7 @@ def load_variant_file(path: str | Path) -> dict:
     if not p.is_file():
         raise BalanceError(f"variant file {str(p)!r} does not exist")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise BalanceError(f"variant file {str(p)!r} is not valid TOML: {e}") from None
     for key, value in data.items():
