@@ -269,7 +269,8 @@ def simulate(
         help="With --card-strength: the mode of restricted play, one the game declares "
         "(`balance games --tables` lists them with their meaning).")] = "always",
     force: Annotated[bool, typer.Option(
-        help="Replace --out (and discard an interrupted run there) if it exists.")] = False,
+        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        "discard an interrupted run there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
@@ -586,7 +587,8 @@ def compare(
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
             help="Threads. Default: every core.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out (and discard an interrupted comparison there) if it exists.")] = False,
+        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        "discard an interrupted comparison there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted comparison in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
@@ -727,7 +729,8 @@ def tune(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out (and discard an interrupted tuning there) if it exists.")] = False,
+        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        "discard an interrupted tuning there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted tuning in this directory (after Ctrl-C, a kill or a crash) from "
         "its last finished generation; options not given are taken from it, options given must match it.")] = None,
@@ -811,7 +814,8 @@ def restrict(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out (and discard an interrupted restricted-play study there) if it exists.")] = False,
+        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        "discard an interrupted restricted-play study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted restricted-play study in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
@@ -868,7 +872,8 @@ def matchups(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out (and discard an interrupted matchup study there) if it exists.")] = False,
+        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        "discard an interrupted matchup study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted matchup study in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
@@ -916,7 +921,8 @@ def ladder(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out (and discard an interrupted ladder there) if it exists.")] = False,
+        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        "discard an interrupted ladder there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted ladder in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,

@@ -449,9 +449,27 @@ def test_existing_output_is_kept_without_force(tmp_path):
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out)
     assert r.exit_code == 2 and "--force" in r.output
     assert (out / "precious.txt").read_text() == "keep me"
+    # --force replaces a balance output, never a directory of the user's own files
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
-    assert r.exit_code == 0 and not (out / "precious.txt").exists()
+    assert r.exit_code == 2 and "holds files no balance command wrote (none of manifest.json" in r.output
+    assert sorted(p.name for p in out.iterdir()) == ["precious.txt"]
+    (out / "precious.txt").unlink()
+    assert invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "-q").exit_code == 0
+    (out / "notes.txt").write_text("a run's own notes go with it")
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
+    assert r.exit_code == 0 and not (out / "notes.txt").exists() and (out / "manifest.json").is_file()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp dirs left
+
+
+def test_force_knows_the_finished_file_of_every_command():
+    """The outputs --force may replace are those whose finished file a command writes."""
+    from balance.analysis.study import KINDS
+    from balance.analysis.tune_checkpoint import TuneCheckpointer
+    from balance.core.checkpoint import Checkpointer
+    from balance.core.output import FINISHED_OUTPUTS
+
+    written = {kind.finished for kind in (Checkpointer, TuneCheckpointer, *KINDS.values())}
+    assert written == set(FINISHED_OUTPUTS)
 
 
 def test_json_summary_is_machine_readable_and_quiet_is_silent(tmp_path):

@@ -13,13 +13,24 @@ import polars as pl
 from balance.core.errors import BalanceError
 
 
+# The file each command's finished output holds (Checkpointer.finished of simulate, tune and
+# the analysis commands): --force replaces a directory only when it holds one of them.
+FINISHED_OUTPUTS = ("manifest.json", "tune.json", "comparison.json", "ladder.md", "matchups.md", "restrict.md")
+
+
 def check_target(out: Path, force: bool) -> None:
-    """Fail early (before any simulation) if ``out`` cannot be written."""
+    """Fail early (before any simulation) if ``out`` cannot be written, or if --force would
+    delete a directory that is not a balance output (a typo like --out ~/Documents)."""
     _check_own_directory(out)
     if out.exists() and not out.is_dir():
         raise BalanceError(f"--out {str(out)!r} exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise BalanceError(f"--out {str(out)!r} exists and is not empty; use --force to replace it")
+    if out.is_dir() and any(out.iterdir()):
+        if not force:
+            raise BalanceError(f"--out {str(out)!r} exists and is not empty; use --force to replace it")
+        if not any((out / name).is_file() for name in FINISHED_OUTPUTS):
+            raise BalanceError(f"--out {str(out)!r} holds files no balance command wrote (none of "
+                               f"{', '.join(FINISHED_OUTPUTS)}), which --force would delete; give a "
+                               "new directory, or empty this one first")
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
