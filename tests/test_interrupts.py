@@ -257,6 +257,23 @@ def test_resume_refuses_what_it_cannot_continue(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "no interrupted ladder (it is complete)" in r.output
 
 
+def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
+    """It said the run directory does not exist, while the run waits in .NAME.partial."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    runner, out = CliRunner(), tmp_path / "run"
+    _cut_after(monkeypatch, 1000)
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--games", "4000", "--chunk-size", "500",
+                                "--threads", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 130 and not out.exists()
+    r = runner.invoke(cli.app, ["report", str(out)])
+    assert r.exit_code == 2
+    assert r.output == (f"error: the run {str(out)!r} was interrupted before it finished; continue it with "
+                        f"balance simulate avengers-cards --resume {out}\n")
+
+
 def test_bad_input_leaves_nothing_to_resume(tmp_path):
     """An analysis that refuses its input keeps no .partial directory: the corrected command
     must not be told that an interrupted one is in the way."""

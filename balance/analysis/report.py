@@ -142,6 +142,8 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     The tables are those the manifest lists (``tables``); each is checked against the columns
     its game declares when the game is installed here (the core tables always).
     """
+    if not run_dir.is_dir() or not (run_dir / "manifest.json").is_file():
+        _check_not_interrupted(run_dir)
     if not run_dir.is_dir():
         raise BalanceError(f"run directory {str(run_dir)!r} does not exist or is not a directory")
     path = run_dir / "manifest.json"
@@ -172,6 +174,19 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {}),
                                 may_be_empty=name not in schema.CORE_TABLES) for name in names}
     return manifest, tables
+
+
+def _check_not_interrupted(run_dir: Path) -> None:
+    """A run cut before it finished (Ctrl-C, a crash) is kept beside its directory: say how to
+    finish it, not that the directory is missing."""
+    from balance.core.checkpoint import read_request
+
+    try:
+        request = read_request(run_dir)
+    except BalanceError:
+        return  # no interrupted run there (or another command's)
+    raise BalanceError(f"the run {str(run_dir)!r} was interrupted before it finished; continue it with "
+                       f"balance simulate {request.get('game', 'GAME')} --resume {run_dir}")
 
 
 def _declared_columns(game: str) -> dict[str, dict]:
