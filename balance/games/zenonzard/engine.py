@@ -123,6 +123,9 @@ class Engine(BaseEngine):
         parsed = [read_side(s) for s in self.given_sides] if sides is not None else [Side(None, None)] * 2
         if len(parsed) != rules.players:
             raise BalanceError(f"sides {list(sides)}: give one side per seat")
+        if rules.mirror_decks and parsed[1].deck is not None:  # it would be silently ignored
+            raise BalanceError("mirror_decks=true gives seat 1 seat 0's deck, and --side gives seat 1 a deck of "
+                               "its own; give one or the other")
         self.decks, self.n_drawn, chosen = run_decks(rules, parsed)
         self.given_deck = np.array(chosen, np.int64)
         self.given_pair = np.array([-1 if p.pair is None else p.pair for p in parsed], np.int64)
