@@ -686,6 +686,14 @@ def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_appl
                         (tmp_path / "other.json", "is not a `balance compare` comparison.json")):
         r = invoke("plan", "--pilot", path)
         assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    # an edited comparison.json of the right keys but the wrong shapes (these were tracebacks)
+    report = json.loads((out / "comparison.json").read_text())
+    for edit, words in (({"results": None}, "results that are not a list of rows"),
+                        ({"confidence": 5}, "confidence 5, not a level between 0 and 1"),
+                        ({"results": [{**report["results"][0], "games": "x"}]}, "without numeric games, lo, hi")):
+        (tmp_path / "edited.json").write_text(json.dumps({**report, **edit}))
+        r = invoke("plan", "--pilot", tmp_path / "edited.json")
+        assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
 
 
 def test_plan_help_explains_each_line():

@@ -151,6 +151,40 @@ def test_missing_manifest_is_a_clear_error(mixed, tmp_path):
         write_run_report(broken)
 
 
+@pytest.mark.parametrize("edit, words", [
+    (lambda m: m.update(runs=[]), "lacks runs[].players/rules/seatings"),
+    (lambda m: m.update(runs=None), "lacks runs[].players/rules/seatings"),
+    (lambda m: m["runs"][0].update(seatings=[]), "lacks runs[].players/rules/seatings"),
+    (lambda m: m.update(game=5), "lacks game (a game id)"),
+])
+def test_a_manifest_of_the_wrong_shape_is_a_clear_error(mixed, tmp_path, edit, words):
+    """An edited manifest with every key but values of the wrong shape: these were tracebacks
+    (IndexError, TypeError)."""
+    run, _ = mixed
+    broken = tmp_path / "broken"
+    shutil.copytree(run, broken)
+    manifest = json.loads((broken / "manifest.json").read_text())
+    edit(manifest)
+    (broken / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(BalanceError, match=re.escape(words)):
+        write_run_report(broken)
+
+
+def test_a_table_column_of_the_wrong_type_and_an_empty_table_list_are_handled(mixed, tmp_path):
+    run, _ = mixed
+    broken = tmp_path / "broken"
+    shutil.copytree(run, broken)
+    seats = pl.read_parquet(broken / "seats.parquet")
+    seats.with_columns(pl.col("win_share").cast(pl.String)).write_parquet(broken / "seats.parquet")
+    with pytest.raises(BalanceError, match=r"seats\.parquet' has columns of the wrong type: win_share \(String, "
+                                           r"not Float64\)"):
+        write_run_report(broken)
+    seats.write_parquet(broken / "seats.parquet")
+    manifest = json.loads((broken / "manifest.json").read_text())
+    (broken / "manifest.json").write_text(json.dumps({**manifest, "tables": {}}))  # the seats are read anyway
+    assert write_run_report(broken)["markdown"].is_file()
+
+
 def test_text_from_the_run_is_escaped(tmp_path):
     """Names come from manifests and tables: they must not break a table or inject markup."""
     from balance.analysis.document import Code, Para, Section, Table, to_html, to_markdown

@@ -45,7 +45,29 @@ def load_pilot(path: Path) -> dict:
         raise BalanceError(f"--pilot {path}: {file.name} cannot be read as a comparison ({e})") from None
     if not isinstance(report, dict) or not {"results", "units", "confidence"} <= report.keys():
         raise BalanceError(f"--pilot {path}: {file.name} is not a `balance compare` comparison.json")
+    wrong = _malformed(report)
+    if wrong:
+        raise BalanceError(f"--pilot {path}: {file.name} has {wrong} (edited?); give the comparison.json "
+                           "`balance compare` wrote")
     return report
+
+
+def _malformed(report: dict) -> str | None:
+    """What of a comparison.json's shape planning reads is wrong (an edited or foreign file), or None."""
+    def number(x) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+    if not (number(report["confidence"]) and 0 < report["confidence"] < 1):
+        return f"confidence {report['confidence']!r}, not a level between 0 and 1"
+    if not isinstance(report["units"], dict):
+        return "units that are not a table of metric units"
+    rows = report["results"]
+    if not (isinstance(rows, list) and all(isinstance(r, dict) and isinstance(r.get("metric"), str) for r in rows)):
+        return "results that are not a list of rows, each naming its metric"
+    for r in rows:
+        if r.get("p_value") is not None and not all(number(r.get(k)) for k in ("games", "lo", "hi", "difference")):
+            return f"a tested {r['metric']} row without numeric games, lo, hi and difference"
+    return None
 
 
 def family(report: dict) -> int:

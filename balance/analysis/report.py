@@ -130,8 +130,12 @@ def _read_table(path: Path, columns: dict, may_be_empty: bool = False) -> pl.Dat
     except (OSError, pl.exceptions.PolarsError) as e:
         raise BalanceError(f"{str(path)!r} is not a readable Parquet table: {e}") from None
     lacking = [c for c in columns if c not in table.columns and c not in OPTIONAL_COLUMNS]
-    if lacking or (table.is_empty() and not may_be_empty):
-        what = f"lacks columns {', '.join(lacking)}" if lacking else "has no rows"
+    # numbers where numbers belong, text where text does (widths may differ: older runs)
+    mistyped = [f"{c} ({table[c].dtype}, not {columns[c]})" for c in columns
+                if c in table.columns and table[c].dtype.is_numeric() != columns[c].is_numeric()]
+    if lacking or mistyped or (table.is_empty() and not may_be_empty):
+        what = (f"lacks columns {', '.join(lacking)}" if lacking else
+                f"has columns of the wrong type: {', '.join(mistyped)}" if mistyped else "has no rows")
         raise BalanceError(f"{str(path)!r} {what}; allowed: a table written by `balance simulate`")
     return table
 
@@ -155,9 +159,8 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BalanceError(f"{str(path)!r} is not a readable JSON manifest: {e}") from None
     absent = [key for key in MANIFEST_KEYS if not isinstance(manifest, dict) or key not in manifest]
-    if not absent and not all(isinstance(run, dict) and {"players", "rules", "seatings"} <= run.keys()
-                              for run in manifest["runs"]):
-        absent = ["runs[].players/rules/seatings"]
+    if not absent:
+        absent = _malformed_manifest(manifest)
     if absent:
         raise BalanceError(f"{str(path)!r} lacks {', '.join(absent)}; allowed: a manifest written by "
                            "`balance simulate`")
@@ -165,8 +168,8 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     # a run written before the manifest listed its tables: every aggregated table in the directory
     names = list(listed) if isinstance(listed, dict) else sorted(
         p.stem for p in run_dir.glob("*.parquet") if p.stem != "games")
-    missing = [f"{n}.parquet" for n in dict.fromkeys([*REQUIRED_TABLES, *names])
-               if not (run_dir / f"{n}.parquet").is_file()]
+    names = list(dict.fromkeys([*REQUIRED_TABLES, *names]))  # a report reads these whatever is listed
+    missing = [f"{n}.parquet" for n in names if not (run_dir / f"{n}.parquet").is_file()]
     if missing:
         raise BalanceError(f"{str(run_dir)!r} is not a complete run directory: missing "
                            f"{', '.join(missing)} (write one with `balance simulate ... --out DIR`)")
@@ -174,6 +177,20 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {}),
                                 may_be_empty=name not in schema.CORE_TABLES) for name in names}
     return manifest, tables
+
+
+def _malformed_manifest(manifest: dict) -> list[str]:
+    """What a manifest with every key lacks in shape (an edited or foreign file): the game's id
+    as text, and a non-empty list of runs, each with its player count, rules and seatings."""
+    runs = manifest["runs"]
+    wrong = [] if isinstance(manifest["game"], str) else ["game (a game id)"]
+    if not (isinstance(runs, list) and runs and all(
+            isinstance(run, dict) and {"players", "rules", "seatings"} <= run.keys()
+            and isinstance(run["players"], int) and isinstance(run["rules"], dict)
+            and isinstance(run["seatings"], list) and run["seatings"] for run in runs)):
+        wrong.append("runs[].players/rules/seatings (a list of runs, each with a player count, its "
+                     "rules and its seatings)")
+    return wrong
 
 
 def _check_not_interrupted(run_dir: Path) -> None:
