@@ -179,6 +179,10 @@ def test_a_table_column_of_the_wrong_type_and_an_empty_table_list_are_handled(mi
     with pytest.raises(BalanceError, match=r"seats\.parquet' has columns of the wrong type: win_share \(String, "
                                            r"not Float64\)"):
         write_run_report(broken)
+    seats.filter(pl.col("players") == seats["players"].min()).write_parquet(broken / "seats.parquet")
+    with pytest.raises(BalanceError, match=r"seats\.parquet' counts games at \[3\] players, its manifest at "
+                                           r"\[3, 4\]"):
+        write_run_report(broken)
     seats.write_parquet(broken / "seats.parquet")
     manifest = json.loads((broken / "manifest.json").read_text())
     (broken / "manifest.json").write_text(json.dumps({**manifest, "tables": {}}))  # the seats are read anyway

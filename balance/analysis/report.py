@@ -176,6 +176,11 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     columns = _declared_columns(manifest["game"])
     tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {}),
                                 may_be_empty=name not in schema.CORE_TABLES) for name in names}
+    counts, seated = ({run["players"] for run in manifest["runs"]},
+                      set(tables["seats"]["players"].unique().to_list()))
+    if counts != seated:  # tables of another run copied in: every rate would be of the wrong games
+        raise BalanceError(f"{str(run_dir / 'seats.parquet')!r} counts games at {sorted(seated)} players, its "
+                           f"manifest at {sorted(counts)}; allowed: the tables `balance simulate` wrote with it")
     return manifest, tables
 
 
