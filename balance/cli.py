@@ -952,7 +952,7 @@ def ladder(
 # The ranges `plan` answers in. Past them the games needed pass any run (0.001 pp takes about
 # 10^11 games), and the normal and binomial tails at alpha / (family x sides) run out of double
 # precision: the answer would be a traceback or a number that means nothing.
-PLAN_LIMITS = {"effect": (1e-5, None), "alpha": (1e-10, None), "paired-sd": (None, 1e6),
+PLAN_LIMITS = {"effect": (1e-5, None), "alpha": (1e-10, None), "paired-sd": (None, 1_000_000),
                "sides": (None, 10_000), "family": (None, 100)}
 
 
