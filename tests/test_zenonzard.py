@@ -818,17 +818,21 @@ def test_bad_sides_are_refused_in_one_line(given, words):
     assert words in str(e.value) and "\n" not in str(e.value)
 
 
-def test_mirror_decks_with_a_deck_given_to_seat_1_is_refused():
-    """Seat 1's own deck was silently played instead of the mirror; seat 0's deck alone (seat 1
-    mirrors it) and Forces alone are fine."""
+def test_mirror_decks_with_another_deck_given_to_seat_1_is_refused():
+    """Seat 1's own deck was silently played instead of the mirror (also when --rotate moves a
+    given deck to seat 1); seat 0's deck alone (seat 1 mirrors it), the same deck in both
+    seats (one --side for both) and Forces alone are fine."""
     from balance.games.zenonzard.engine import Engine
 
     rules = Rules.from_overrides({"mirror_decks": True})
     seats = [parse_strategy("random", STRATEGIES)] * 2
-    with pytest.raises(BalanceError, match="mirror_decks=true gives seat 1 seat 0's deck, and --side gives seat 1"):
-        Engine(rules, seats, sides=["deck=mono:red", "deck=mono:blue"])
-    engine = Engine(rules, seats, sides=["deck=mono:red", "forces=Cyclops+Phoenix"])
-    assert engine.given_deck[1] == -1
+    for sides in (["deck=mono:red", "deck=mono:blue"], ["forces=Cyclops+Phoenix", "deck=mono:red"]):
+        with pytest.raises(BalanceError, match="mirror_decks=true gives seat 1 seat 0's deck, and seat 1 is "
+                                               "given another deck"):
+            Engine(rules, seats, sides=sides)
+    assert Engine(rules, seats, sides=["deck=mono:red", "forces=Cyclops+Phoenix"]).given_deck[1] == -1
+    same = Engine(rules, seats, sides=["deck=mono:red", "deck=mono:red"]).given_deck
+    assert same[0] == same[1] >= 0
 
 
 def test_a_deck_file_that_needs_chimera_names_the_card(tmp_path):

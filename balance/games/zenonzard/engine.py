@@ -123,10 +123,11 @@ class Engine(BaseEngine):
         parsed = [read_side(s) for s in self.given_sides] if sides is not None else [Side(None, None)] * 2
         if len(parsed) != rules.players:
             raise BalanceError(f"sides {list(sides)}: give one side per seat")
-        if rules.mirror_decks and parsed[1].deck is not None:  # it would be silently ignored
-            raise BalanceError("mirror_decks=true gives seat 1 seat 0's deck, and --side gives seat 1 a deck of "
-                               "its own; give one or the other")
         self.decks, self.n_drawn, chosen = run_decks(rules, parsed)
+        if rules.mirror_decks and chosen[1] >= 0 and chosen[1] != chosen[0]:  # the mirror would be ignored
+            raise BalanceError("mirror_decks=true gives seat 1 seat 0's deck, and seat 1 is given another deck "
+                               "(by --side, or by --rotate moving a seat's given deck to seat 1); give one or "
+                               "the other")
         self.given_deck = np.array(chosen, np.int64)
         self.given_pair = np.array([-1 if p.pair is None else p.pair for p in parsed], np.int64)
         self.pool = np.stack([K.deck_rows(d.cards) for d in self.decks])
