@@ -156,6 +156,10 @@ def test_missing_manifest_is_a_clear_error(mixed, tmp_path):
     (lambda m: m.update(runs=None), "lacks runs[].players/rules/seatings"),
     (lambda m: m["runs"][0].update(seatings=[]), "lacks runs[].players/rules/seatings"),
     (lambda m: m.update(game=5), "lacks game (a game id)"),
+    (lambda m: m["runs"][0].update(seatings=[{}]), "lacks runs[].players/rules/seatings"),
+    (lambda m: m["runs"][0]["seatings"][0]["strategies"][0].pop("label"), "lacks runs[].players/rules/seatings"),
+    (lambda m: m.update(games="x"), "lacks games (a whole number)"),
+    (lambda m: m.update(card_strength=5), "lacks card_strength (a table naming its mode 'when', or null)"),
 ])
 def test_a_manifest_of_the_wrong_shape_is_a_clear_error(mixed, tmp_path, edit, words):
     """An edited manifest with every key but values of the wrong shape: these were tracebacks

@@ -55,18 +55,29 @@ def load_pilot(path: Path) -> dict:
 def _malformed(report: dict) -> str | None:
     """What of a comparison.json's shape planning reads is wrong (an edited or foreign file), or None."""
     def number(x) -> bool:
-        return isinstance(x, (int, float)) and not isinstance(x, bool)
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    def count(x) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 1
 
     if not (number(report["confidence"]) and 0 < report["confidence"] < 1):
         return f"confidence {report['confidence']!r}, not a level between 0 and 1"
+    if not (number(report.get("alpha", 0.05)) and 0 < report.get("alpha", 0.05) < 1):
+        return f"alpha {report['alpha']!r}, not a level between 0 and 1"
+    if not (isinstance(report.get("game"), str) and count(report.get("players")) and count(report.get("games"))):
+        return "no game id, player count and games per variant"
     if not isinstance(report["units"], dict):
         return "units that are not a table of metric units"
     rows = report["results"]
     if not (isinstance(rows, list) and all(isinstance(r, dict) and isinstance(r.get("metric"), str) for r in rows)):
         return "results that are not a list of rows, each naming its metric"
     for r in rows:
-        if r.get("p_value") is not None and not all(number(r.get(k)) for k in ("games", "lo", "hi", "difference")):
-            return f"a tested {r['metric']} row without numeric games, lo, hi and difference"
+        # a fairness row's U figures (a row without them predates planning: row_sd says so)
+        numbers = ("lo", "hi", "difference", *(("u_change", "u_se") if r["metric"] in FAIRNESS and "u_se" in r else ()))
+        if r.get("p_value") is not None and not (isinstance(r.get("variant"), str) and count(r.get("games"))
+                                                 and all(number(r.get(k)) for k in numbers)):
+            return (f"a tested {r['metric']} row without its variant, a positive whole number of games and "
+                    f"finite {', '.join(numbers)}")
     return None
 
 

@@ -185,16 +185,33 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
 
 
 def _malformed_manifest(manifest: dict) -> list[str]:
-    """What a manifest with every key lacks in shape (an edited or foreign file): the game's id
-    as text, and a non-empty list of runs, each with its player count, rules and seatings."""
-    runs = manifest["runs"]
-    wrong = [] if isinstance(manifest["game"], str) else ["game (a game id)"]
+    """What a manifest with every key lacks in shape (an edited or foreign file): the parts the
+    report reads, each of the type `balance simulate` writes."""
+    def whole(x) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    def seating(s) -> bool:  # one block of games and its strategy per seat
+        return (isinstance(s, dict) and whole(s.get("first_game")) and whole(s.get("games"))
+                and isinstance(s.get("strategies"), list) and s["strategies"]
+                and all(isinstance(q, dict) and isinstance(q.get("label"), str) and isinstance(q.get("name"), str)
+                        for q in s["strategies"]))
+
+    runs, cards = manifest["runs"], manifest.get("card_strength")
+    wrong = [f"{key} (a {what})" for key, what, ok in (
+        ("game", "game id", isinstance(manifest["game"], str)),
+        ("seed", "whole number", whole(manifest["seed"])),
+        ("games", "whole number", whole(manifest["games"])),
+        ("players", "list of player counts", isinstance(manifest["players"], list)
+         and all(whole(n) for n in manifest["players"])),
+        ("card_strength", "table naming its mode 'when', or null", cards is None
+         or (isinstance(cards, dict) and isinstance(cards.get("when"), str)))) if not ok]
     if not (isinstance(runs, list) and runs and all(
             isinstance(run, dict) and {"players", "rules", "seatings"} <= run.keys()
-            and isinstance(run["players"], int) and isinstance(run["rules"], dict)
-            and isinstance(run["seatings"], list) and run["seatings"] for run in runs)):
+            and whole(run["players"]) and isinstance(run["rules"], dict)
+            and isinstance(run["seatings"], list) and run["seatings"] and all(map(seating, run["seatings"]))
+            for run in runs)):
         wrong.append("runs[].players/rules/seatings (a list of runs, each with a player count, its "
-                     "rules and its seatings)")
+                     "rules and its seatings: blocks of games, each with a labelled strategy per seat)")
     return wrong
 
 
@@ -859,7 +876,7 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     No rows (no game dealt an item it measures): says so."""
     if g.is_empty():
         return (Strong(f"no game dealt a {item} it measures"), f", so no {item} is named strong or weak "
-                "(play more games, or give the seats sides or decks that hold it).")
+                "(play more games).")
     g = g.sort("difference")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
@@ -913,7 +930,8 @@ def card_strength_lines(effects: pl.DataFrame | None, game: str, act: tuple = ()
         return [("Card strength was not measured in this run: add --card-strength to ", Code("balance simulate"),
                  " (or run ", Code(f"balance restrict {game}"), "). No card is named strong or weak.",)]
     if effects.is_empty():
-        return [("Card strength was measured, but ", *card_verdict(effects, "card", *act))]
+        return [("Card strength was measured, but ", Strong("no game dealt a card it measures"), ", so no card "
+                 "is named strong or weak (give the seats sides or decks that hold it, or play more games).")]
     return [(f"{n} players: ", *card_verdict(g, "card", *act))
             for (n,), g in effects.group_by("players", maintain_order=True)]
 
