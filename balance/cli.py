@@ -269,7 +269,7 @@ def simulate(
         help="With --card-strength: the mode of restricted play, one the game declares "
         "(`balance games --tables` lists them with their meaning).")] = "always",
     force: Annotated[bool, typer.Option(
-        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted run there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
@@ -587,7 +587,7 @@ def compare(
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
             help="Threads. Default: every core.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted comparison there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted comparison in this directory (after Ctrl-C, a kill or a crash); "
@@ -729,7 +729,7 @@ def tune(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted tuning there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted tuning in this directory (after Ctrl-C, a kill or a crash) from "
@@ -814,7 +814,7 @@ def restrict(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted restricted-play study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted restricted-play study in this directory (after Ctrl-C, a kill or a crash); "
@@ -872,7 +872,7 @@ def matchups(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted matchup study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted matchup study in this directory (after Ctrl-C, a kill or a crash); "
@@ -921,7 +921,7 @@ def ladder(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out, an earlier output of balance (never a directory of other files), and "
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted ladder there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted ladder in this directory (after Ctrl-C, a kill or a crash); "

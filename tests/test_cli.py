@@ -216,14 +216,21 @@ def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
 
 def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
     """Windows editors save UTF-8 with a BOM; it was 'not valid TOML ... line 1, column 1'."""
+    from importlib import resources
+
     from balance.core.strategy import load_tuned
     from balance.core.variants import load_variant_file
+    from balance.games.avengers_cards.rules import Rules
     from balance.games.avengers_cards.strategies import STRATEGIES
 
     (tmp_path / "v.toml").write_text("set_bonus = 2\n", encoding="utf-8-sig")
     assert load_variant_file(tmp_path / "v.toml") == {"set_bonus": 2}
     (tmp_path / "tuned.toml").write_text('strategy = "greedy"\n[params]\nsamples = 4\n', encoding="utf-8-sig")
     assert load_tuned(tmp_path, STRATEGIES["greedy"]) == {"samples": 4.0}
+    # a villain deck (avengers-cards' villains=PATH), the vendored one saved with a BOM
+    deck = resources.files("balance.games.avengers_cards").joinpath("data/villains.json").read_text("utf-8")
+    (tmp_path / "villains.json").write_text(deck, encoding="utf-8-sig")
+    assert Rules.from_overrides({"villains": str(tmp_path / "villains.json")}).to_kernel() is not None
 
 
 def test_a_rules_key_given_twice_is_refused(tmp_path):
@@ -451,7 +458,7 @@ def test_existing_output_is_kept_without_force(tmp_path):
     assert (out / "precious.txt").read_text() == "keep me"
     # --force replaces a balance output, never a directory of the user's own files
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
-    assert r.exit_code == 2 and "holds files no balance command wrote (none of manifest.json" in r.output
+    assert r.exit_code == 2 and "holds no finished output of simulate, tune or an analysis (none of manifest.json" in r.output
     assert sorted(p.name for p in out.iterdir()) == ["precious.txt"]
     (out / "precious.txt").unlink()
     assert invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "-q").exit_code == 0
@@ -690,7 +697,12 @@ def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_appl
     report = json.loads((out / "comparison.json").read_text())
     for edit, words in (({"results": None}, "results that are not a list of rows"),
                         ({"confidence": 5}, "confidence 5, not a level between 0 and 1"),
-                        ({"results": [{**report["results"][0], "games": "x"}]}, "without numeric games, lo, hi")):
+                        ({"results": [{**report["results"][0], "games": "x"}]}, "a positive whole number of games"),
+                        ({"results": [{**report["results"][0], "games": -5}]}, "a positive whole number of games"),
+                        ({"results": [{**report["results"][0], "lo": float("inf")}]}, "finite lo, hi, difference"),
+                        ({"results": [{k: v for k, v in report["results"][0].items() if k != "variant"}]},
+                         "without its variant"),
+                        ({"games": "x"}, "no game id, player count and games per variant")):
         (tmp_path / "edited.json").write_text(json.dumps({**report, **edit}))
         r = invoke("plan", "--pilot", tmp_path / "edited.json")
         assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output

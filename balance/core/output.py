@@ -28,9 +28,9 @@ def check_target(out: Path, force: bool) -> None:
         if not force:
             raise BalanceError(f"--out {str(out)!r} exists and is not empty; use --force to replace it")
         if not any((out / name).is_file() for name in FINISHED_OUTPUTS):
-            raise BalanceError(f"--out {str(out)!r} holds files no balance command wrote (none of "
-                               f"{', '.join(FINISHED_OUTPUTS)}), which --force would delete; give a "
-                               "new directory, or empty this one first")
+            raise BalanceError(f"--out {str(out)!r} holds no finished output of simulate, tune or an "
+                               f"analysis (none of {', '.join(FINISHED_OUTPUTS)}), and --force replaces only "
+                               "those; give a new directory, or empty this one first")
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")

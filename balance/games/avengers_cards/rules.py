@@ -105,7 +105,7 @@ def load_villains(spec: str) -> VillainDeck:
         p = Path(spec)
         if not p.is_file():
             raise BalanceError(f"villains: {spec!r} is neither 'default' nor an existing JSON file")
-        text, source = p.read_text("utf-8"), str(p)
+        text, source = p.read_text("utf-8-sig"), str(p)  # a BOM from a Windows editor is no error
     ids, battle, strength, rewards = [], [], [], []
     for c in _villain_cards(text, source):
         places = []
