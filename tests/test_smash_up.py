@@ -473,3 +473,15 @@ def test_a_cancelled_base_has_no_ability_but_still_pays_its_vp():
     attach(g, 0, "Jammed Signal", 0)
     g.score_base(g.slots[0])
     assert _vp(g) == [0, 0]
+
+
+def test_the_readmes_count_of_cards_whose_effects_are_data():
+    """README: 85 of the 94 cards have an entry in the faction files; King Rex has no ability and
+    eight cards' whole effects are code. A card moved into data (or back) must update it."""
+    from balance.games.smash_up.effects import faction_data
+
+    names = {c.name for f in FACTIONS for c in load_catalogue().factions[f]}
+    in_data = {name for f in FACTIONS for name in faction_data(f)}
+    assert (len(names), len(in_data & names)) == (94, 85)
+    assert names - in_data == {"King Rex", "Disguise", "Nukebot", "Terraforming", "Buccaneer",
+                               "Mass Enchantment", "Broadside", "Sea Dogs", "Tenacious Z"}
