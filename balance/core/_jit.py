@@ -76,14 +76,16 @@ def _lean_llvm():
     enter and leave the copies: these kernels' loops run over a few players, slots or cards,
     so the tests cost more than they save (Smash Up: 3% fewer instructions a game without it,
     docs/BENCHMARKS.md). Loops of a constant count are still unrolled in full. LLVM's flag is
-    one global setting that cannot be unset again: on exit it is set to on, which on x86 is
-    what LLVM chooses unset (the same machine code, checked for the host CPU and ``generic``).
+    one global setting that cannot be unset again: on exit it is set to what LLVM chooses for
+    this CPU unset (``_host_unrolls``: on for Intel's models, off for AMD Zen's), so later
+    compiles get the machine code they would have got without it.
     Compiles nest (a kernel function compiles its callees while it is typed, and is optimised
     after them), so the flag is set back only when the outermost one ends.
     """
     saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
     numba.config.LOOP_VECTORIZE = numba.config.SLP_VECTORIZE = False
     if _LEAN_DEPTH[0] == 0:
+        _host_unrolls()  # read before the flag is first set
         llvm.set_option("", "-unroll-runtime=false")
     _LEAN_DEPTH[0] += 1
     try:
@@ -92,7 +94,57 @@ def _lean_llvm():
         numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE = saved
         _LEAN_DEPTH[0] -= 1
         if _LEAN_DEPTH[0] == 0:
-            llvm.set_option("", "-unroll-runtime=true")
+            llvm.set_option("", f"-unroll-runtime={'true' if _host_unrolls() else 'false'}")
+
+
+# A loop of a run-time count (the sum of a[i] * 3 for i < n) in LLVM's IR: _host_unrolls' probe
+_PROBE_LOOP = r"""
+define i64 @probe(ptr %a, i64 %n) {
+entry:
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %exit
+loop:
+  %i = phi i64 [0, %entry], [%i1, %loop]
+  %s = phi i64 [0, %entry], [%s1, %loop]
+  %p = getelementptr i64, ptr %a, i64 %i
+  %x = load i64, ptr %p
+  %y = mul i64 %x, 3
+  %s1 = add i64 %s, %y
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  %r = phi i64 [0, %entry], [%s1, %loop]
+  ret i64 %r
+}
+"""
+_HOST_UNROLLS: list = []  # [bool], once read in this process
+
+
+def _host_unrolls() -> bool:
+    """Whether LLVM, its runtime-unrolling flag unset, unrolls a loop of a run-time count for
+    the CPU numba compiles for. LLVM decides it from the CPU's scheduling model (a loop buffer
+    size: Intel's models have one, AMD Zen's none), which llvmlite does not expose; so the
+    probe optimises a small loop as numba would (its target machine, -O3, no vectorizers) with
+    the flag unset and then on, and compares (a few ms). Read once a process, before
+    ``_lean_llvm`` first sets the flag: once set, it is never unset again."""
+    if not _HOST_UNROLLS:
+        from numba.core.registry import cpu_target
+
+        machine = cpu_target.target_context.codegen()._tm  # numba's (host CPU, or NUMBA_CPU_NAME)
+
+        def optimised() -> str:
+            module = llvm.parse_assembly(_PROBE_LOOP)
+            options = llvm.create_pipeline_tuning_options()
+            options.speed_level, options.loop_vectorization, options.slp_vectorization = 3, False, False
+            passes = llvm.create_pass_builder(machine, options)
+            passes.getModulePassManager().run(module, passes)
+            return str(module)
+
+        unset = optimised()
+        llvm.set_option("", "-unroll-runtime=true")
+        _HOST_UNROLLS.append(optimised() == unset)
+    return _HOST_UNROLLS[0]
 
 
 
