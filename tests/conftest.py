@@ -1,5 +1,6 @@
 import importlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,13 @@ import pytest
 from balance.core import registry
 
 DATA = Path(__file__).parent / "data"
+
+# The tests read help and messages as plain text. typer forces a colour terminal when any of
+# these is set (every GitHub Actions runner sets GITHUB_ACTIONS), and its escape codes then
+# split the phrases the tests look for. Unset for the session and the commands it starts,
+# before typer is first imported (it reads them at import).
+for _forcing in ("FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "TTY_COMPATIBLE"):
+    os.environ.pop(_forcing, None)
 
 # Toy games (tests/toys/) registered for the test session the way an installed plug-in is:
 # through the ``balance.games`` entry points that registry._plugins reads, so nothing in
