@@ -1,4 +1,5 @@
 """balance.core._jit: kernel functions compile once across processes (the lock file)."""
+import os
 import subprocess
 import sys
 import textwrap
@@ -37,7 +38,8 @@ def test_two_processes_asking_at_once_compile_a_function_once(tmp_path):
     (tmp_path / "kernel_for_lock_test.py").write_text(MODULE)
     start = tmp_path / "start"
     code = textwrap.dedent(RUNNER.format(folder=str(tmp_path), start=str(start)))
-    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}  # cache beside the module
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env)
              for _ in range(2)]
     start.touch()
     results = [tuple(map(int, p.communicate(timeout=120)[0].split())) for p in procs]
@@ -266,3 +268,54 @@ def test_lean_llvm_compiles_without_runtime_unrolling_and_restores_it():
     assert lean_shorter_than_forced == "True"  # the loop is runtime-unrolled when forced, not when lean
     assert lean_is_default == ("False" if host_unrolls == "True" else "True")
     assert restored == "True"  # after it, the code of the CPU's own default (on AMD Zen: off)
+
+
+def test_a_changed_source_clears_the_cache_where_numba_keeps_it(tmp_path, monkeypatch):
+    """drop_stale_cache clears a package's compiled functions when one of its sources changed,
+    in the folder numba really caches them in (a function is compiled there and found): beside
+    the sources, and under NUMBA_CACHE_DIR when it is set, where they were never cleared and a
+    changed helper ran as its old machine code."""
+    import importlib
+
+    import numba
+
+    from balance.core import _jit
+
+    package = tmp_path / "stale_pkg"
+    package.mkdir()
+    kernel = package / "stale_kernel.py"
+    kernel.write_text("import numba\n\n\n@numba.njit(cache=True)\ndef work(n):\n    return n + 1\n")
+    helper = package / "stale_helper.py"
+    monkeypatch.syspath_prepend(str(package))
+    for cache_dir in ("", str(tmp_path / "numba-cache")):
+        monkeypatch.setattr(numba.config, "CACHE_DIR", cache_dir)
+        folder = _jit._numba_cache_folder(kernel)
+        assert (folder == package / "__pycache__") == (cache_dir == "")
+        helper.write_text("y = 1\n")
+        _jit.drop_stale_cache(str(kernel))  # the sources' first stamp
+        module = importlib.reload(importlib.import_module("stale_kernel"))
+        assert module.work(1) == 2
+        compiled = sorted(folder.glob("stale_kernel.work-*.nb[ic]"))
+        assert len(compiled) == 2  # numba cached it here: its index and its code
+        _jit.drop_stale_cache(str(kernel))  # nothing changed: kept
+        assert all(f.exists() for f in compiled)
+        helper.write_text("y = 2\n")
+        _jit.drop_stale_cache(str(kernel))  # a source changed: cleared
+        assert not any(f.exists() for f in compiled)
+
+
+def test_a_file_system_without_locks_compiles_unlocked(tmp_path, monkeypatch):
+    """Where flock fails (NFS without lockd, some FUSE mounts: ENOLCK), the compile goes on
+    without the lock instead of every cached kernel's compile raising."""
+    import errno
+
+    from balance.core import _jit
+
+    def no_locks(*args):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(_jit.fcntl, "flock", no_locks)
+    ran = []
+    with _jit._file_lock(str(tmp_path), "kernel.work.lock"):
+        ran.append(True)
+    assert ran == [True]

@@ -54,8 +54,11 @@ def _file_lock(folder: str, name: str):
         yield
         return
     with handle:
-        if fcntl is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            if fcntl is not None:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:  # a file system without locks (NFS without lockd, some FUSE mounts): unlocked
+            pass
         _HELD.add(path)
         try:
             yield
@@ -278,29 +281,48 @@ def drop_stale_cache(module_file: str, recursive: bool = False) -> None:
     strategies.py, tokens.py or rng.py would keep running stale code after those change. We
     hash every source the package's kernels read and clear the cache when the hash moves.
     Call at the top of a kernel module, before anything is compiled. ``recursive``: the
-    kernel spans subpackages (every ``.py`` below the module's folder is hashed and every
-    ``__pycache__`` below it cleared; call it from the kernel package's ``__init__``).
+    kernel spans subpackages (every ``.py`` below the module's folder is hashed and the cache
+    of every folder below it cleared; call it from the kernel package's ``__init__``). The
+    cache is where numba keeps it (``_numba_cache_folder``): beside the sources, or under
+    NUMBA_CACHE_DIR or the user's cache folder, where it would otherwise never be cleared.
     """
     import hashlib
     from pathlib import Path
 
-    package = Path(module_file).resolve().parent
+    module = Path(os.path.abspath(module_file))  # as numba names it (symlinks not resolved)
+    package = module.parent
     root = Path(__file__).resolve().parent
     own = sorted(package.rglob("*.py") if recursive else package.glob("*.py"))
     sources = own + [root / "_jit.py", root / "rng.py", root / "kit.py"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = package / "__pycache__"
-    stamp = cache / "numba-sources.sha256"
     try:
+        stamp = _numba_cache_folder(module) / "numba-sources.sha256"
         if stamp.is_file() and stamp.read_text() == digest:
             return
-        for folder in {p.parent / "__pycache__" for p in own}:
+        for folder in {_numba_cache_folder(p) for p in own}:
             for f in folder.glob("*.nb[ic]"):
                 f.unlink()
-        cache.mkdir(exist_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest)
     except OSError:
-        pass  # a read-only install: numba then caches elsewhere and nothing here is stale
+        pass  # no writable cache: numba then compiles every time, and nothing is stale
+
+
+def _numba_cache_folder(source):
+    """The folder numba caches the functions of the file ``source`` in: the first of its
+    locators that applies, in numba's order (NUMBA_CACHE_DIR; the ``__pycache__`` beside the
+    file when writable; the user's cache folder), as ``numba.core.caching`` picks it for each
+    function (a locator reads only the function's line, so any function stands in)."""
+    from pathlib import Path
+
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # ``_CacheImpl`` in older numba
+    for locator_class in impl._locator_classes:
+        locator = locator_class.from_function(_numba_cache_folder, str(source))
+        if locator is not None:
+            return Path(locator.get_cache_path())
+    return Path(source).parent / "__pycache__"
 
 
 # Cycle probes: where a kernel's time goes, phase by phase. perf names a kernel's functions
