@@ -4,6 +4,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+from balance.core._jit import CYCLE_COUNTER
+
 
 MODULE = '''
 from balance.core._jit import jit
@@ -113,6 +117,7 @@ def test_novec_kernels_compile_without_the_loop_vectorizer_and_restore_numba_set
     assert numba.config.LOOP_VECTORIZE == before
 
 
+@pytest.mark.skipif(not CYCLE_COUNTER, reason="probes read x86's time-stamp counter")
 def test_probes_count_cycles_and_calls_and_are_off_unless_asked():
     """``cycles`` reads a counter that moves forward; ``probe_add`` adds the cycles since the
     reading, one call and the yes flag to its row; PROBE is off in a plain process (so the

@@ -15,6 +15,7 @@ import balance
 from balance.analysis.report import ALPHA
 from balance.analysis.sides import ranked_lines
 from balance.cli import app
+from balance.core._jit import CYCLE_COUNTER
 from balance.games.smash_up import cards as smash_cards
 from balance.games.smash_up import report as su_report
 from balance.games.smash_up.catalogue import FACTIONS, load_catalogue
@@ -779,6 +780,7 @@ print(json.dumps({"scores": scores.tolist(), "length": length.tolist(),
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not CYCLE_COUNTER, reason="probes read x86's time-stamp counter")
 def test_a_probed_kernel_plays_the_same_games_and_counts_every_turn(tmp_path):
     """scripts/phases.py's kernel (BALANCE_PROBE=1, its own numba cache: a cold compile) plays
     exactly the plain kernel's games, so what it measures is the games users run; its probes

@@ -16,6 +16,7 @@ decorators keep them (docs/BENCHMARKS.md).
 they promise that every array index is in range, ``scripts/boundscheck.py`` checks it.
 """
 import os
+import platform
 from contextlib import contextmanager, nullcontext
 from functools import partial
 
@@ -333,9 +334,15 @@ def _numba_cache_folder(source):
 # at import: False unless BALANCE_PROBE=1, and then numba drops every probe from the code.
 # numba keys its cache on the sources, not on PROBE, so a probed build needs a cache of its own.
 PROBE = os.environ.get("BALANCE_PROBE") == "1"
+# The cycle counter is x86's time-stamp counter. Elsewhere LLVM reads another register, which
+# user code may not read: on ARM (PMCCNTR_EL0) the process dies of an illegal instruction.
+CYCLE_COUNTER = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
 if PROBE and not os.environ.get("NUMBA_CACHE_DIR"):
     raise RuntimeError("BALANCE_PROBE=1 needs NUMBA_CACHE_DIR set to a folder of its own: numba would "
                        "otherwise mix probed and plain kernels in one cache (scripts/phases.py sets both)")
+if PROBE and not CYCLE_COUNTER:
+    raise RuntimeError(f"BALANCE_PROBE=1 reads x86's time-stamp counter; this CPU is {platform.machine()}, "
+                       "whose cycle counter a program may not read")
 
 
 @numba.extending.intrinsic
