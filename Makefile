@@ -1,7 +1,10 @@
 # On a fresh clone with only Python and make:
 #   make report   set up, simulate the default balance study, write it under reports/
 #   make test     set up and run the test suite
-PYTHON ?= python3
+# The interpreter .venv is made with: the first of these that is Python >= 3.11 (python3 is
+# older on some systems: Debian 11, Ubuntu 22.04, macOS's command-line tools), or PYTHON=...
+PYTHON ?= $(firstword $(foreach p,python3 python3.14 python3.13 python3.12 python3.11,\
+	$(shell $(p) -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $(p))))
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
@@ -10,6 +13,8 @@ STAMP := $(VENV)/.installed-stamp
 	tune-smash-up tune-zenonzard tune-defenders skill bench clean
 
 $(STAMP): pyproject.toml
+	@test -x $(BIN)/python || test -n "$(PYTHON)" || { echo "make: balance needs Python >= 3.11;" \
+		"python3 here is $$(python3 --version 2>&1). Install one, or name it: make PYTHON=/path/to/python3.12" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -22,8 +27,8 @@ install: $(STAMP)
 # else `--force`, replacing the last output.
 again = $$(if [ -f $(dir $(1)).$(notdir $(1)).partial/request.json ]; then echo --resume $(1); else echo --force; fi)
 
-# -n auto --dist loadgroup: on every core, one test at a time per worker in the order
-# tests/conftest.py sets, so the long cold compiles overlap the rest of the suite.
+# -n auto --dist loadgroup: a worker per CPU this process may use, one test at a time per worker
+# in the order tests/conftest.py sets, so the long cold compiles overlap the rest of the suite.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 

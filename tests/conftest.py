@@ -62,6 +62,17 @@ def scripted_games():
 SMASH_KERNEL = ("test_smash_up_kernel", "test_smash_up_engine", "smash-up")
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (make test): one worker per CPU this process may run on. xdist's own count,
+    with psutil installed (distributed brings it), is the machine's physical cores: one worker
+    on a VM of two vCPUs that are one core's two threads, and every core of a host whose
+    container may use a few. PYTEST_XDIST_AUTO_NUM_WORKERS still decides where set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist reads it
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    return len(usable) if usable else (os.cpu_count() or 1)
+
+
 def pytest_collection_modifyitems(config, items):
     smash = [item for item in items if any(key in item.nodeid for key in SMASH_KERNEL)]
     # the first to run must compile (not, say, test_cli's rules-key check of smash-up)
