@@ -81,8 +81,8 @@ def _lean_llvm():
     so the tests cost more than they save (Smash Up: 3% fewer instructions a game without it,
     docs/BENCHMARKS.md). Loops of a constant count are still unrolled in full. LLVM's flag is
     one global setting that cannot be unset again: on exit it is set to what LLVM chooses for
-    this CPU unset (``_host_unrolls``: on for Intel's models, off for AMD Zen's), so later
-    compiles get the machine code they would have got without it.
+    this CPU unset (``_host_unrolls``: on for the Intel CPUs the kernels were first tuned on,
+    off for AMD's Zen 2), so later compiles get the machine code they would have got without it.
     Compiles nest (a kernel function compiles its callees while it is typed, and is optimised
     after them), so the flag is set back only when the outermost one ends.
     """
@@ -127,8 +127,8 @@ _HOST_UNROLLS: list = []  # [bool], once read in this process
 
 def _host_unrolls() -> bool:
     """Whether LLVM, its runtime-unrolling flag unset, unrolls a loop of a run-time count for
-    the CPU numba compiles for. LLVM decides it from the CPU's scheduling model (a loop buffer
-    size: Intel's models have one, AMD Zen's none), which llvmlite does not expose; so the
+    the CPU numba compiles for. LLVM decides it from the CPU's scheduling model (whether it
+    gives a loop buffer size), which llvmlite does not expose; so the
     probe optimises a small loop as numba would (its target machine, -O3, no vectorizers) with
     the flag unset and then on, and compares (a few ms). Read once a process, before
     ``_lean_llvm`` first sets the flag: once set, it is never unset again."""
