@@ -5,16 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from balance.core import registry
-
-DATA = Path(__file__).parent / "data"
-
-# The tests read help and messages as plain text. typer forces a colour terminal when any of
-# these is set (every GitHub Actions runner sets GITHUB_ACTIONS), and its escape codes then
-# split the phrases the tests look for. Unset for the session and the commands it starts,
-# before typer is first imported (it reads them at import).
+# The tests read help and messages as plain text. typer (at import) and rich (for each console)
+# force a colour terminal when any of these is set (every GitHub Actions runner sets
+# GITHUB_ACTIONS), and the escape codes then split the phrases the tests look for. Unset for the
+# session and the commands it starts, before anything imports typer.
 for _forcing in ("FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "TTY_COMPATIBLE"):
     os.environ.pop(_forcing, None)
+
+from balance.core import registry  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
 
 # Toy games (tests/toys/) registered for the test session the way an installed plug-in is:
 # through the ``balance.games`` entry points that registry._plugins reads, so nothing in
@@ -66,7 +66,8 @@ def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (make test): one worker per CPU this process may run on. xdist's own count,
     with psutil installed (distributed brings it), is the machine's physical cores: one worker
     on a VM of two vCPUs that are one core's two threads, and every core of a host whose
-    container may use a few. PYTEST_XDIST_AUTO_NUM_WORKERS still decides where set."""
+    container is pinned to a few (a CPU quota, as ``docker --cpus``, is not seen by either).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides where set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist reads it
     usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None

@@ -6,6 +6,7 @@ import textwrap
 
 import pytest
 
+from balance.core import _jit
 from balance.core._jit import CYCLE_COUNTER
 
 
@@ -309,6 +310,7 @@ def test_a_changed_source_clears_the_cache_where_numba_keeps_it(tmp_path, monkey
         assert not any(f.exists() for f in compiled)
 
 
+@pytest.mark.skipif(_jit.fcntl is None, reason="no fcntl (not POSIX): compiles are never locked")
 def test_a_file_system_without_locks_compiles_unlocked(tmp_path, monkeypatch):
     """Where flock fails (NFS without lockd, some FUSE mounts: ENOLCK), the compile goes on
     without the lock instead of every cached kernel's compile raising."""

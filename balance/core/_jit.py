@@ -82,14 +82,19 @@ def _lean_llvm():
     docs/BENCHMARKS.md). Loops of a constant count are still unrolled in full. LLVM's flag is
     one global setting that cannot be unset again: on exit it is set to what LLVM chooses for
     this CPU unset (``_host_unrolls``: on for the Intel CPUs the kernels were first tuned on,
-    off for AMD's Zen 2), so later compiles get the machine code they would have got without it.
+    off for AMD's Zen 2). Where that is off, later compiles of the process get exactly the code
+    they would have got without it. Where it is on, one kind of loop still differs: LLVM unset
+    leaves a loop that calls a function as it is, and the flag set on unrolls it too, so such
+    loops compiled later in the process (and cached so) are unrolled; the results are the same,
+    the speed may not be.
     Compiles nest (a kernel function compiles its callees while it is typed, and is optimised
     after them), so the flag is set back only when the outermost one ends.
     """
+    if _LEAN_DEPTH[0] == 0:
+        _host_unrolls()  # read before the flag is first set (and before any setting changes)
     saved = numba.config.LOOP_VECTORIZE, numba.config.SLP_VECTORIZE
     numba.config.LOOP_VECTORIZE = numba.config.SLP_VECTORIZE = False
     if _LEAN_DEPTH[0] == 0:
-        _host_unrolls()  # read before the flag is first set
         llvm.set_option("", "-unroll-runtime=false")
     _LEAN_DEPTH[0] += 1
     try:
@@ -310,20 +315,20 @@ def drop_stale_cache(module_file: str, recursive: bool = False) -> None:
 
 
 def _numba_cache_folder(source):
-    """The folder numba caches the functions of the file ``source`` in: the first of its
-    locators that applies, in numba's order (NUMBA_CACHE_DIR; the ``__pycache__`` beside the
-    file when writable; the user's cache folder), as ``numba.core.caching`` picks it for each
-    function (a locator reads only the function's line, so any function stands in)."""
+    """The folder numba caches the functions of the file ``source`` in (NUMBA_CACHE_DIR; else
+    the ``__pycache__`` beside it when writable; else the user's cache folder; or the locators
+    NUMBA_CACHE_LOCATOR_CLASSES names), asked of numba's own cache for a stand-in function of
+    that file: the folder depends on the file, not on the function."""
     from pathlib import Path
 
     from numba.core import caching
 
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # ``_CacheImpl`` in older numba
-    for locator_class in impl._locator_classes:
-        locator = locator_class.from_function(_numba_cache_folder, str(source))
-        if locator is not None:
-            return Path(locator.get_cache_path())
-    return Path(source).parent / "__pycache__"
+    namespace: dict = {}
+    exec(compile("def stand_in():\n    pass\n", str(source), "exec"), namespace)
+    try:
+        return Path(caching.CompileResultCacheImpl(namespace["stand_in"]).locator.get_cache_path())
+    except RuntimeError:  # no folder numba can cache in: the in-tree one (absent) is as good
+        return Path(source).parent / "__pycache__"
 
 
 # Cycle probes: where a kernel's time goes, phase by phase. perf names a kernel's functions
@@ -335,14 +340,15 @@ def _numba_cache_folder(source):
 # numba keys its cache on the sources, not on PROBE, so a probed build needs a cache of its own.
 PROBE = os.environ.get("BALANCE_PROBE") == "1"
 # The cycle counter is x86's time-stamp counter. Elsewhere LLVM reads another register, which
-# user code may not read: on ARM (PMCCNTR_EL0) the process dies of an illegal instruction.
+# user code may not be allowed to: on AArch64 (PMCCNTR_EL0) the process dies of an illegal
+# instruction. Probes are for scripts/phases.py on x86 only.
 CYCLE_COUNTER = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
 if PROBE and not os.environ.get("NUMBA_CACHE_DIR"):
     raise RuntimeError("BALANCE_PROBE=1 needs NUMBA_CACHE_DIR set to a folder of its own: numba would "
                        "otherwise mix probed and plain kernels in one cache (scripts/phases.py sets both)")
 if PROBE and not CYCLE_COUNTER:
     raise RuntimeError(f"BALANCE_PROBE=1 reads x86's time-stamp counter; this CPU is {platform.machine()}, "
-                       "whose cycle counter a program may not read")
+                       "where the probes' counter may not be readable (on AArch64 it kills the process)")
 
 
 @numba.extending.intrinsic
