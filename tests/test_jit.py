@@ -265,7 +265,7 @@ def test_lean_llvm_compiles_without_runtime_unrolling_and_restores_it():
     unrolled (Smash Up: 3% fewer instructions a game), also after a nested compile ended;
     after it, a plain function compiles to the same code as before it: LLVM's flag, global and
     never unset again, is set back to this CPU's default, which ``_host_unrolls`` reads (on
-    for Intel's models; off for AMD Zen's, where setting it on made every later compile of the
+    for most x86 models; off for AMD's Zen 2, where setting it on made every later compile of the
     process unroll, and this test failed)."""
     out = subprocess.run([sys.executable, "-c", UNROLL_RUNNER], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -273,7 +273,7 @@ def test_lean_llvm_compiles_without_runtime_unrolling_and_restores_it():
     assert host_unrolls == default_is_forced  # the probe reads the CPU's default as numba's compile shows it
     assert lean_shorter_than_forced == "True"  # the loop is runtime-unrolled when forced, not when lean
     assert lean_is_default == ("False" if host_unrolls == "True" else "True")
-    assert restored == "True"  # after it, the code of the CPU's own default (on AMD Zen: off)
+    assert restored == "True"  # after it, the code of the CPU's own default (on Zen 2: off)
 
 
 def test_a_changed_source_clears_the_cache_where_numba_keeps_it(tmp_path, monkeypatch):
