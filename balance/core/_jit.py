@@ -83,10 +83,10 @@ def _lean_llvm():
     one global setting that cannot be unset again: on exit it is set to what LLVM chooses for
     this CPU unset (``_host_unrolls``: on for most x86 models, Intel's, AMD's Zen 3 and 4 and
     ``generic``; off for AMD's Zen 2). Where that is off, later compiles of the process get
-    exactly the code they would have got without it. Where it is on, one kind of loop still differs: LLVM unset
-    leaves a loop that calls a function as it is, and the flag set on unrolls it too, so such
-    loops compiled later in the process (and cached so) are unrolled; the results are the same,
-    the speed may not be.
+    exactly the code they would have got without it. Where it is on, one kind of loop still
+    differs: LLVM unset leaves a loop that calls a function as it is, and the flag set on
+    unrolls it too, so such loops compiled later in the process (and cached so) are unrolled;
+    the results are the same, the speed may not be.
     Compiles nest (a kernel function compiles its callees while it is typed, and is optimised
     after them), so the flag is set back only when the outermost one ends.
     """
