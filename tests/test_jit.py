@@ -151,8 +151,6 @@ def test_probes_count_cycles_and_calls_and_are_off_unless_asked():
 def test_probes_refuse_to_share_the_plain_cache():
     """BALANCE_PROBE=1 without a NUMBA_CACHE_DIR of its own stops at import with a message that
     says why: probed kernels would otherwise be cached beside the plain ones."""
-    import os
-
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["BALANCE_PROBE"] = "1"
     out = subprocess.run([sys.executable, "-c", "import balance.core._jit"], env=env,
@@ -211,8 +209,6 @@ def test_widened_kernels_compile_without_negative_index_wraparound(tmp_path):
     one compiled while a widened caller is typed. Seen under NUMBA_BOUNDSCHECK=1 (as
     ``scripts/boundscheck.py`` runs the kernels): there a widened ``a[-1]`` is an IndexError, a
     plain one the last element."""
-    import os
-
     (tmp_path / "wrap_for_test.py").write_text(WRAP_MODULE)
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     code = textwrap.dedent(WRAP_RUNNER.format(folder=str(tmp_path)))

@@ -876,7 +876,7 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     No rows (no game dealt an item it measures): says so."""
     if g.is_empty():
         return (Strong(f"no game dealt a {item} it measures"), f", so no {item} is named strong or weak "
-                "(play more games).")
+                "(give the seats sides or decks that hold it, or play more games).")
     g = g.sort("difference")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
@@ -920,19 +920,22 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     return (*parts, summary)
 
 
-def card_strength_lines(effects: pl.DataFrame | None, game: str, act: tuple = ()) -> list[tuple]:
+def card_strength_lines(effects: pl.DataFrame | None, game: str) -> list[tuple]:
     """The verdict's Cards lines of a game whose cards are measured by restricted play: each
-    player count's ``card_verdict`` (``act``: its GameInfo.restrict_act words), or why there is
-    none. effects: aggregate.card_effects rows, or None when the run did not measure them; no
-    rows when it did, but no game dealt a card it measured (fixed sides without the card's
-    faction, a card no drawn deck held)."""
+    player count's ``card_verdict``, in the words the game declares (GameInfo.restrictable,
+    restrict_act), or why there is none. effects: aggregate.card_effects rows, or None when the
+    run did not measure them; no rows when it did, but no game dealt a card it measured (fixed
+    sides without the card's faction, a card no drawn deck held)."""
+    from balance.core.registry import get_game
+
     if effects is None:
         return [("Card strength was not measured in this run: add --card-strength to ", Code("balance simulate"),
                  " (or run ", Code(f"balance restrict {game}"), "). No card is named strong or weak.",)]
+    info = get_game(game)
+    words = (info.restrictable, *info.restrict_act)
     if effects.is_empty():
-        return [("Card strength was measured, but ", Strong("no game dealt a card it measures"), ", so no card "
-                 "is named strong or weak (give the seats sides or decks that hold it, or play more games).")]
-    return [(f"{n} players: ", *card_verdict(g, "card", *act))
+        return [("Card strength was measured, but ", *card_verdict(effects, *words))]
+    return [(f"{n} players: ", *card_verdict(g, *words))
             for (n,), g in effects.group_by("players", maintain_order=True)]
 
 

@@ -18,7 +18,7 @@ import seaborn as sns
 from balance.analysis import aggregate, plots
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp, pvalue, rate_ci)
-from balance.analysis.report import ALPHA, LEVEL, card_verdict, each_row
+from balance.analysis.report import ALPHA, LEVEL, card_strength_lines, each_row
 
 FIGURES = ("card_strength", "card_usage", "villains")
 
@@ -57,7 +57,7 @@ def verdict(a: CardAnalysis) -> list:
     """The verdict's Cards and Villains blocks."""
     return [Para((Strong("Cards"), " (causal: the change in a seat's win rate when that "
                   "seat may not play the card, on the same games)."),),
-            Bullets(card_lines(a.card_effects) if a.card_effects is not None else [(
+            Bullets(card_strength_lines(a.card_effects, "avengers-cards") if a.card_effects is not None else [(
                 "Card strength was not measured in this run: add --card-strength to ",
                 Code("balance simulate"), ". The Card strength section shows only how cards are "
                 "used, an association that says nothing about which card is strong.")]),
@@ -108,15 +108,6 @@ def methods() -> list[tuple]:
 
 # --------------------------------------------------------------------------------------------
 # verdict lines
-
-
-def card_lines(effects: pl.DataFrame) -> list[tuple]:
-    """Per player count: which card matters most, which are better removed, which make no
-    difference; every claim decided by the restricted-play test with Holm over cards."""
-    lines = []
-    for (n,), g in effects.group_by("players", maintain_order=True):
-        lines.append((f"{n} players: ", *card_verdict(g)))
-    return lines
 
 
 def villain_lines(villains: pl.DataFrame) -> list[tuple]:

@@ -30,7 +30,6 @@ from balance.analysis.report import LEVEL, card_strength_lines, cards_measured, 
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
-ACT = ("swapping {} for its stand-in", "swapped for its stand-in")  # GameInfo.restrict_act
 FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field minions of cost 1-2",
             "keywords": "field minions with a keyword"}
 
@@ -174,7 +173,7 @@ def verdict(a: ZenonzardAnalysis) -> list:
         blocks += [Para((Strong("Mana curves"), " (the drawn decks' curves: low, standard, high; the same "
                          "test, Holm over the curves)."),),
                    Bullets(ranked_lines(a.curves, "curve"))]
-    cards = card_strength_lines(a.card_effects, "zenonzard", ACT)
+    cards = card_strength_lines(a.card_effects, "zenonzard")
     how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
            "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
            "again; paired test, Holm over every card)." if a.card_effects is not None else ".")
