@@ -13,6 +13,7 @@ for _forcing in ("FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "TTY_COMPATIBLE")
     os.environ.pop(_forcing, None)
 
 from balance.core import registry  # noqa: E402
+from balance.core.cpus import usable_cpus  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,15 +64,15 @@ SMASH_KERNEL = ("test_smash_up_kernel", "test_smash_up_engine", "smash-up")
 
 
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (make test): one worker per CPU this process may run on. xdist's own count,
-    with psutil installed (distributed brings it), is the machine's physical cores: one worker
-    on a VM of two vCPUs that are one core's two threads, and every core of a host whose
-    container is pinned to a few (a CPU quota, as ``docker --cpus``, is not seen by either).
-    PYTEST_XDIST_AUTO_NUM_WORKERS still decides where set."""
+    """``-n auto`` (make test): one worker per CPU this process may keep busy (its affinity,
+    capped by a CPU quota such as ``docker --cpus``: balance.core.cpus). xdist's own count, with
+    psutil installed (distributed brings it), is the machine's physical cores: one worker on a
+    VM of two vCPUs that are one core's two threads, and every core of a host whose container
+    is pinned to a few or given the time of a few. PYTEST_XDIST_AUTO_NUM_WORKERS still decides
+    where set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist reads it
-    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    return len(usable) if usable else (os.cpu_count() or 1)
+    return usable_cpus()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -249,3 +249,33 @@ def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code
     for name in TABLES:
         assert pl.read_parquet(out / f"{name}.parquet").equals(whole.tables[name]), name
     assert pl.read_parquet(out / "games.parquet").equals(whole.games)
+
+
+# The default thread count (and make test's worker count): the CPUs the process may run on,
+# capped by a cgroup CPU quota, read from a cgroup tree laid out as the kernel shows it.
+@pytest.mark.parametrize("files, quota", [
+    ({"cpu.max": "150000 100000\n"}, 1.5),  # cgroup v2, docker --cpus=1.5
+    ({"cpu.max": "max 100000\n"}, None),  # v2, no quota
+    ({"cpu/cpu.cfs_quota_us": "200000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 2.0),  # v1
+    ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None),  # v1, none
+    ({}, None),  # no cgroup files (not Linux, or not mounted)
+])
+def test_the_cpu_quota_is_read_from_cgroup_v2_or_v1(tmp_path, files, quota):
+    from balance.core.cpus import cpu_quota
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert cpu_quota(tmp_path) == quota
+
+
+def test_a_cpu_quota_caps_the_default_threads_at_its_whole_cpus(tmp_path, monkeypatch):
+    from balance.core import cpus
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert cpus.usable_cpus(tmp_path) == 64  # no quota: every CPU it may run on
+    (tmp_path / "cpu.max").write_text("250000 100000\n")
+    assert cpus.usable_cpus(tmp_path) == 2  # the time of 2.5 CPUs keeps 2 threads busy
+    (tmp_path / "cpu.max").write_text("50000 100000\n")
+    assert cpus.usable_cpus(tmp_path) == 1  # at least one
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    (tmp_path / "cpu.max").write_text("800000 100000\n")
+    assert cpus.usable_cpus(tmp_path) == 1  # a quota never adds CPUs to the affinity

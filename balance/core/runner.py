@@ -9,10 +9,11 @@ backend gives bit-identical totals. Memory stays flat: only the chunks in flight
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+
+from balance.core.cpus import usable_cpus
 
 DEFAULT_CHUNK = 50_000
 
@@ -77,10 +78,8 @@ def play_task(spec: BlockSpec, task: Task, keep_games: bool):
 
 
 def default_threads() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    """One thread per CPU this process may keep busy (its affinity, capped by a CPU quota)."""
+    return usable_cpus()
 
 
 def execute(specs: list[BlockSpec], tasks: Iterable[Task], keep_games: bool,
