@@ -275,7 +275,7 @@ def simulate(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
-        help="Threads playing chunks in parallel. Default: every core.")] = None,
+        help="Threads playing chunks in parallel. Default: every usable CPU (a CPU quota counts).")] = None,
     backend: Annotated[str, typer.Option(
         help="local (threads of this process) or dask (a dask.distributed cluster).")] = "local",
     scheduler: Annotated[Optional[str], typer.Option(
@@ -585,7 +585,7 @@ def compare(
     fail_if_different: Annotated[bool, typer.Option(
         "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
-            help="Threads. Default: every core.")] = None,
+            help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     force: Annotated[bool, typer.Option(
         help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted comparison there.")] = False,
@@ -725,7 +725,7 @@ def tune(
         help="Fresh games per validation matchup. Default: 200000.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
-            help="Threads. Default: every core.")] = None,
+            help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -810,7 +810,7 @@ def restrict(
             help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
-            help="Threads. Default: every core.")] = None,
+            help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -868,7 +868,7 @@ def matchups(
             help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
-            help="Threads. Default: every core.")] = None,
+            help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
@@ -917,7 +917,7 @@ def ladder(
     seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER", help="Seed shared by every run.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
-            help="Threads. Default: every core.")] = None,
+            help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
