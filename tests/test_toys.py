@@ -386,6 +386,38 @@ def test_the_highest_score_fits_the_histogram():
         assert chunk.scores.max() >= rules.max_score - 6  # the bound is not loose
 
 
+
+def test_an_engine_whose_max_score_is_too_low_is_stopped_before_it_writes_past_its_counters():
+    """A score above Engine.max_score would be counted past the score histogram's end (the
+    fold is unchecked): the chunk is refused first, naming the value, the game and the bound."""
+    from toys.dice_race.rules import Rules
+
+    engine = _engine(registry.get_game(TOY), Rules.from_overrides({"players": 2}), ["bold"])
+    engine.max_score = 12  # dice-race's scores run to target - 1 + 12 = 41
+    with pytest.raises(BalanceError, match=r"a score (1[3-9]|[2-4]\d) \(game \d+, seat [12]\) is "
+                                           r"outside 0\.\.12: 0 to the engine's max_score"):
+        engine.play(1, 0, 500)
+
+
+def test_each_value_a_chunk_cannot_be_counted_with_is_named():
+    from balance.core import kit
+    from balance.core.counters import Chunk, core_totals
+
+    totals = core_totals(players=2, sides=3, max_score=10, outcomes=2, max_length=5)
+    good = dict(win_units=np.array([[WIN_UNIT, 0], [0, WIN_UNIT]], np.int32), outcome=np.array([0, 1], np.int8),
+                length=np.array([3, 9], np.int32), scores=np.array([[10, 0], [4, 5]], np.int32),
+                sides=np.array([[2, 0], [1, 1]], np.int16))
+    kit.check_in_range(Chunk(100, **good), totals)  # a length past max_length is counted at its end
+    bad = {**good, "sides": np.array([[2, 0], [1, 3]], np.int16), "outcome": np.array([0, 2], np.int8),
+           "length": np.array([-1, 3], np.int32), "win_units": np.array([[WIN_UNIT + 1, 0], [0, 0]], np.int32)}
+    with pytest.raises(BalanceError) as refused:
+        kit.check_in_range(Chunk(100, **bad), totals)
+    message = str(refused.value)
+    for words in ("a side 3 (game 101, seat 2) is outside 0..2", "an outcome 2 (game 101) is outside 0..1",
+                  "a length -1 (game 100) is outside", f"a win share {WIN_UNIT + 1} (game 100, seat 1)"):
+        assert words in message
+    assert "a score" not in message
+
 # ---- dice-race: the turn cap and ties in a run's tables ----------------------------------------
 
 def test_the_turn_cap_shows_in_the_outcomes_table_with_no_win():

@@ -18,6 +18,7 @@ import numpy as np
 
 from balance.core._jit import jit, jit_inline
 from balance.core.counters import OutcomeStat, PairStat, SeatStat
+from balance.core.errors import BalanceError
 from balance.core.game import WIN_UNIT
 from balance.core.rng import below, game_key, game_stream_key, seed_key  # noqa: F401 (the kit's streams)
 
@@ -122,7 +123,9 @@ def fold_games(win_units, scores, sides, outcome, length, by_score, seat_stats, 
 
 
 def fold_chunk(chunk, totals: dict) -> None:
-    """``fold_games`` on a Chunk's arrays into ``totals`` (core_totals layout)."""
+    """``fold_games`` on a Chunk's arrays into ``totals`` (core_totals layout), after checking
+    that every value has its counter (``check_in_range``)."""
+    check_in_range(chunk, totals)
     n, players = chunk.win_units.shape
     scores = chunk.scores if chunk.scores is not None else np.zeros((n, players), np.int32)
     sides = chunk.sides if chunk.sides is not None else np.zeros((n, players), np.int16)
@@ -134,3 +137,38 @@ def fold_chunk(chunk, totals: dict) -> None:
                totals["seat_stats"],
                totals["score_hist"], totals["pair_stats"], totals["game_scores"],
                totals["outcome_stats"], totals["length_hist"])
+
+
+def check_in_range(chunk, totals: dict) -> None:
+    """BalanceError unless each of a chunk's values indexes the counters built for it: a score
+    in 0..max_score, a side below the engine's side names, an outcome below the game's
+    outcomes, a length and a win share at least 0 (a win share at most WIN_UNIT).
+
+    ``fold_games`` indexes its histograms with these values unchecked (a kernel's speed), so an
+    engine whose ``max_score`` is below a score its rules allow would write past the score
+    histogram's end: another array's counts, or the allocator's records (a crash, or wrong
+    numbers). Lengths above ``max_length`` are counted at its end; lengths, not scores, may
+    run past it. Costs a few passes over the chunk's arrays, against the games' playing.
+    """
+    seat_stats = totals["seat_stats"]
+    problems = []
+
+    def outside(name, values, low, high, what):
+        if values is None:
+            return
+        bad = (values < low) | (values > high)
+        if bad.any():
+            first = tuple(int(i) for i in np.argwhere(bad)[0])  # (game,) or (game, seat)
+            where = f"game {chunk.first_game + first[0]}" + (f", seat {first[1] + 1}" if len(first) > 1 else "")
+            problems.append(f"{name} {values[first]} ({where}) is outside {low}..{high}: {what}")
+
+    outside("a score", chunk.scores, 0, totals["score_hist"].shape[2] - 1,
+            "0 to the engine's max_score (set max_score to the highest score the rules allow)")
+    outside("a side", chunk.sides, 0, seat_stats.shape[1] - 1, "an index into the engine's side_names")
+    outside("an outcome", chunk.outcome, 0, totals["outcome_stats"].shape[0] - 1,
+            "an index into the game's outcomes")
+    outside("a length", chunk.length, 0, np.iinfo(chunk.length.dtype).max, "at least 0")
+    outside("a win share", chunk.win_units, 0, WIN_UNIT, f"0 to WIN_UNIT ({WIN_UNIT})")
+    if problems:
+        raise BalanceError("the engine played games its counters cannot hold: " + "; ".join(problems)
+                           + " (a defect of the game's engine, not of its rules or options)")
