@@ -111,6 +111,34 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing(monkeypatch
         bad_levers.check()
 
 
+
+def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_raised(tmp_path, monkeypatch):
+    """A plug-in's part with a syntax error, or one that raises while it loads, is a problem of
+    the declaration (so `balance games` lists the game as unusable and goes on), and so is a
+    rules key that Rules.DOCS does not describe (`balance rules GAME` prints every key)."""
+    package = tmp_path / "oops_game"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "rules.py").write_text("def broken(:\n", encoding="utf-8")
+    (package / "engine.py").write_text("raise RuntimeError('needs a GPU')\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    dice = registry.get_game("dice-race")
+    oops = replace(dice, id="oops", module="oops_game")
+    with pytest.raises(BalanceError) as refused:
+        oops.check()
+    assert "part oops_game.rules fails on import (SyntaxError: " in str(refused.value)
+    assert "part oops_game.engine fails on import (RuntimeError: needs a GPU)" in str(refused.value)
+    points = {"oops": FakeEntryPoint("oops", oops)}
+    monkeypatch.setattr(registry, "_plugins", lambda: points)
+    registry.get_game.cache_clear()
+    listed = CliRunner().invoke(app, ["games"])
+    assert listed.exit_code == 0 and "(unusable: game 'oops'" in listed.output
+
+    rules_cls = dice.part("rules").Rules
+    monkeypatch.setattr(rules_cls, "DOCS", {k: v for k, v in rules_cls.DOCS.items() if k != "bust_face"})
+    with pytest.raises(BalanceError, match=r"Rules\.DOCS describes no bust_face \(key -> \(allowed values"):
+        dice.check()
+
 class FakeEntryPoint:
     """What importlib.metadata gives for an installed plug-in: a name and a loadable object."""
 

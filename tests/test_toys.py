@@ -236,6 +236,30 @@ def test_compare_metrics_are_seats_first_integers_within_their_bounds(game_id):
     assert np.all(unscaled[:, :seats].sum(axis=1) <= 1 + 1e-12)
 
 
+
+def test_an_engine_is_given_only_the_options_its_game_uses():
+    """A game without sides or restricted play may define Engine(rules, strategies) alone."""
+    from types import SimpleNamespace
+
+    from balance.core.runner import build_engine
+
+    class Engine:
+        def __init__(self, rules, strategies):
+            self.rules, self.strategies = rules, strategies
+
+    plain = SimpleNamespace(side=None, part=lambda name: SimpleNamespace(Engine=Engine))
+    assert build_engine(plain, "rules", ["seat"]).strategies == ["seat"]
+
+    def given(rules, strategies, **options):
+        return options
+
+    recording = SimpleNamespace(Engine=given)
+    with_sides = SimpleNamespace(side="dice", part=lambda name: recording)
+    assert build_engine(with_sides, "rules", []) == {"sides": None}
+    assert build_engine(with_sides, "rules", [], (1, 0), "plan") == {"sides": (1, 0), "card_strength": "plan"}
+    no_sides = SimpleNamespace(side=None, part=lambda name: recording)
+    assert build_engine(no_sides, "rules", [], plan="plan") == {"card_strength": "plan"}
+
 # ---- dice-race: the rulebook, worked by hand ---------------------------------------------------
 
 @pytest.fixture

@@ -210,7 +210,7 @@ def simulate(
         # the --side list as given (each seat's side is in the seatings), or drawn per game
         **({"sides": list(sides) if sides is not None else "drawn"} if spec.side is not None else {}),
     }
-    blocks = [(_engine(engine_mod, spec, rules, seats, plan), first, n_games)
+    blocks = [(_engine(spec, rules, seats, plan), first, n_games)
               for rules, seatings, plan in runs for first, n_games, seats in seatings]
 
     execution = {"threads": threads, "backend": backend, "scheduler": scheduler}
@@ -248,14 +248,13 @@ def _unsupported(cards_part, rules, seatings) -> list[str]:
 CHUNKS_PER_THREAD = 4  # the default chunk size leaves each thread at least this many chunks
 
 
-def _engine(engine_mod, spec, rules, seats: list, plan):
+def _engine(spec, rules, seats: list, plan):
     """The block's engine: strategies per seat, and for a game with sides their indices
     (None: drawn per game). ``seats``: (Strategy, (side index, name) or None) per seat."""
-    strategies = [s for s, _ in seats]
-    if spec.side is None:
-        return engine_mod.Engine(rules, strategies, card_strength=plan)
+    from balance.core.runner import build_engine
+
     given = None if seats[0][1] is None else tuple(side[0] for _, side in seats)
-    return engine_mod.Engine(rules, strategies, sides=given, card_strength=plan)
+    return build_engine(spec, rules, [s for s, _ in seats], given, plan)
 
 
 def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tuple]:

@@ -222,6 +222,9 @@ class GameInfo:
             except ImportError as e:
                 problems.append(f"part {self.module}.{name} cannot be imported ({e})")
                 continue
+            except Exception as e:  # a plug-in's broken part must not take the CLI down
+                problems.append(f"part {self.module}.{name} fails on import ({type(e).__name__}: {e})")
+                continue
             missing = [attr for attr in needed if not hasattr(modules[name], attr)]
             if missing:
                 problems.append(f"{self.module}.{name} lacks {', '.join(missing)}")
@@ -238,6 +241,13 @@ class GameInfo:
         if self.restrictable_rule is not None and rules_cls is not None and \
                 self.restrictable_rule not in rules_cls.keys():
             problems.append(f"restrictable_rule {self.restrictable_rule!r} is not a rules key")
+        docs = getattr(rules_cls, "DOCS", None)
+        if isinstance(docs, dict) and callable(getattr(rules_cls, "keys", None)):
+            # `balance rules GAME` prints every key's allowed values and meaning from DOCS
+            undocumented = [key for key in rules_cls.keys() if key not in docs]
+            if undocumented:
+                problems.append(f"Rules.DOCS describes no {', '.join(undocumented)} "
+                                "(key -> (allowed values, meaning) for each rules key)")
         problems += self._check_declared()
         # Optional parts (the report sections) import the plotting stack: they are checked when
         # first used (optional_part), so simulating never loads matplotlib.

@@ -64,9 +64,18 @@ def engine_for(spec: BlockSpec):
     strategies = [parse_strategy(s, game.strategies) for s in spec.strategies]
     engine = game.part("engine")
     plan = engine.CardStrengthPlan(*spec.card_strength) if spec.card_strength else None
-    if game.side is None:
-        return engine.Engine(rules, strategies, card_strength=plan)
-    return engine.Engine(rules, strategies, sides=spec.sides, card_strength=plan)
+    return build_engine(game, rules, strategies, spec.sides, plan)
+
+
+def build_engine(game, rules, strategies: list, sides=None, plan=None):
+    """``Engine(rules, strategies)`` of ``game`` (a GameInfo), with only the options it uses:
+    ``sides=`` for a game with sides (a side per seat, or None: drawn per game), and
+    ``card_strength=`` when a card-strength plan is given (a game with restricted play). A
+    game with neither may define its Engine with those two arguments alone."""
+    options = {} if game.side is None else {"sides": sides}
+    if plan is not None:
+        options["card_strength"] = plan
+    return game.part("engine").Engine(rules, strategies, **options)
 
 
 def play_task(spec: BlockSpec, task: Task, keep_games: bool):
