@@ -72,16 +72,16 @@ def _engine(info, rules, specs):
 
 # ---- checks for every game ------------------------------------------------------------------------
 
-# games per (strategy, player count) in the kernel-vs-reference check: the reference is plain
-# Python, and avengers-cards' greedy strategy samples many plays per decision
-REFERENCE_GAMES = {"avengers-cards": 8, "smash-up": 8}
+# games per (strategy, player count) in the kernel-vs-reference check, unless the reference
+# names fewer (CHECK_GAMES: its plain Python is slow, as avengers-cards' greedy sampling plays)
+CHECK_GAMES = 30
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_kernel_equals_reference_game_by_game_for_every_strategy_and_player_count(game_id):
     info = registry.get_game(game_id)
     reference = info.part("reference")
-    n = REFERENCE_GAMES.get(game_id, 30)
+    n = getattr(reference, "CHECK_GAMES", CHECK_GAMES)
     checked = 0
     for players in _counts(info):
         rules = _rules(info, players)
@@ -137,45 +137,15 @@ def test_one_game_replays_alone(game_id):
     assert len({game(chunk, i) for i in range(len(chunk))}) > 1
 
 
-def _dice_by_seat(record, players):
-    return [record.dice_of(p) for p in range(players)]
-
-
-def _villain_order(record, players):
-    return [[f.villain for f in record.fights]] * players
-
-
-def _horde_and_heroes(record, players):
-    """siege: the horde's growth and each seat's action die, round by round, and its hero."""
-    return [[("hero", record.sides[p])] + [(r.growth, r.dice[p]) for r in record.rounds]
-            for p in range(players)]
-
-
-def _deck_and_forces(record, players):
-    """zenonzard: each seat's drawn Force pair and deck (its shuffles share the chance stream)."""
-    return [[(record.sides[p], record.decks[p])] for p in range(players)]
-
-
-def _hero_and_hand(record, players):
-    """defenders-of-the-realm: each seat's drawn hero and starting hand (the chance stream is
-    shared in time order after setup, so later dice follow the team's play)."""
-    return [[(record.sides[p], tuple(record.start_hands[p]))] for p in range(players)]
-
-
-# Chance draws per seat, read from a game's reference record: what one seat's strategy must
-# not move for any other seat.
-CHANCE_DRAWS = {"dice-race": _dice_by_seat, "avengers-cards": _villain_order,
-                "siege": _horde_and_heroes, "zenonzard": _deck_and_forces,
-                "defenders-of-the-realm": _hero_and_hand}
-
-
 @pytest.mark.parametrize("game_id", GAMES)
 def test_changing_one_seats_strategy_leaves_the_other_seats_chance_draws(game_id):
+    """Each game's reference reads, per seat, the chance draws no other seat's strategy may
+    move (``chance_draws(record, players)``): the common random numbers that paired
+    comparisons of strategies and variants rely on."""
     info = registry.get_game(game_id)
-    if game_id not in CHANCE_DRAWS:
-        pytest.skip(f"no reader of {game_id}'s chance draws in CHANCE_DRAWS yet")
-    draws = CHANCE_DRAWS[game_id]
     reference = info.part("reference")
+    draws = getattr(reference, "chance_draws", None)
+    assert draws is not None, f"{info.module}.reference defines no chance_draws(record, players)"
     players = _counts(info)[-1]
     rules = _rules(info, players)
     names = list(info.strategies)

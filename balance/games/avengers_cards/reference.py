@@ -14,6 +14,11 @@ from balance.core.strategy import Strategy
 from .outcomes import WIN_UNIT
 from .rules import Rules
 
+# Games per strategy and player count in every game's kernel = reference check
+# (tests/test_toys.py; 30 where a reference names none): this plain Python is slow
+# (greedy samples many plays per decision).
+CHECK_GAMES = 8
+
 Y, R, B = 0, 1, 2
 
 
@@ -361,3 +366,10 @@ def tally(rules: Rules, games: list[Game]) -> dict:
     return {"seat_stats": seat[:, None], "score_hist": hist[:, None], "card_stats": cards,
             "villain_stats": villains, "pair_stats": pairs[:, None, :, None], "game_scores": game_scores,
             "outcome_stats": outcome_stats, "length_hist": length_hist}
+
+
+def chance_draws(record, players: int) -> list[list]:
+    """The villains in the order they are fought, for every seat, in a game ``record`` (what
+    play_game returns): what no seat's strategy may move (the game contract's common random
+    numbers)."""
+    return [[f.villain for f in record.fights]] * players

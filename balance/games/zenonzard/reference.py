@@ -606,3 +606,10 @@ def play_game(rules: Rules, strategies, seed: int, game: int, sides=None) -> Res
     result = play_decks(rules, strategies, [decks[d].cards for d in chosen], forces, seed, game)
     result.sides, result.decks = tuple(pairs), tuple(chosen)
     return result
+
+
+def chance_draws(record, players: int) -> list[list]:
+    """Each seat's drawn Force pair and deck in a game ``record`` (what play_game returns): what
+    no other seat's strategy may move. Later draws are not: the seats' shuffles share the
+    chance stream, in the order play reaches them."""
+    return [[(record.sides[p], record.decks[p])] for p in range(players)]

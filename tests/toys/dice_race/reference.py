@@ -115,3 +115,9 @@ def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int,
     g.scores = scores
     g.sides = list(sides)
     return g
+
+
+def chance_draws(record, players: int) -> list[list]:
+    """Each seat's dice, turn by turn, in a game ``record`` (what play_game returns): what no
+    other seat's strategy may move (the game contract's common random numbers)."""
+    return [record.dice_of(p) for p in range(players)]

@@ -111,3 +111,10 @@ def play_game(rules: Rules, strategies: list[Strategy], seed: int, game: int,
             break
     g.win_units = [WIN_UNIT if g.outcome == WON else 0] * n
     return g
+
+
+def chance_draws(record, players: int) -> list[list]:
+    """Each seat's hero, then the horde's growth and the seat's action die round by round, in a
+    game ``record`` (what play_game returns): what no other seat's strategy may move."""
+    return [[("hero", record.sides[p])] + [(r.growth, r.dice[p]) for r in record.rounds]
+            for p in range(players)]

@@ -21,8 +21,13 @@ from . import bases, cards  # noqa: F401  (fill the ability tables)
 from .game import Game
 from .players import Greedy, Planner, Random, Scripted
 
+# Games per strategy and player count in every game's kernel = reference check
+# (tests/test_toys.py; 30 where a reference names none): this plain Python is slow
+# (its greedy values every move on every base).
+CHECK_GAMES = 8
+
 __all__ = ["Game", "Greedy", "Planner", "Random", "Scripted", "Result", "play_game", "play_seated", "draw_sides",
-           "draft_sides"]
+           "draft_sides", "chance_draws"]
 PLAYERS = {"greedy": Greedy, "random": Random, "planner": Planner}
 
 
@@ -40,6 +45,7 @@ class Result:
     sides: list[int]
     outcome: int
     length: int
+    decks: list[tuple[str, ...]]  # per seat its deck as setup shuffled it (card names, top last)
 
 
 def draw_sides(seed: int, game: int, players: int) -> list[int]:
@@ -92,4 +98,13 @@ def play_game(rules, strategies, seed: int, game: int, sides=None, removed=None)
     g = play_seated(rules, [factions_of(s) for s in sides], [PLAYERS[s.name](*s.values) for s in strategies],
                     seed, game, removed)
     return Result([WIN_UNIT if p == g.winner else 0 for p in range(n)], [pl.vp for pl in g.players],
-                  sides, FINISHED if g.winner is not None else CAPPED_CODE, g.turns)
+                  sides, FINISHED if g.winner is not None else CAPPED_CODE, g.turns,
+                  [pl.dealt for pl in g.players])
+
+
+def chance_draws(record: Result, players: int) -> list[list]:
+    """Each seat's faction pair and its deck as setup shuffled it, in a game ``record`` (what
+    play_game returns): what no other seat's strategy may move, with the pairs drawn (the
+    ``factions`` rule's default; in a draft each seat's picks narrow the next seat's choice).
+    Later draws are not: a reshuffled discard pile takes the chance stream where play left it."""
+    return [[record.sides[p], record.decks[p]] for p in range(players)]

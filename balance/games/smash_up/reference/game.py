@@ -81,6 +81,7 @@ class Game:
             self.shuffle(pl.deck)
             # shuffled in, then taken out: the shuffle draws what it draws without the removal
             pl.deck = [c for c in pl.deck if c.name != self.removed]
+            pl.dealt = tuple(c.name for c in pl.deck)
         self.base_deck = list(self.cat.bases)
         self.shuffle(self.base_deck)
         for i in range(self.rules.bases_in_play):

@@ -96,6 +96,7 @@ class Player:
     hand: list = field(default_factory=list)
     discard: list = field(default_factory=list)
     vp: int = 0
+    dealt: tuple = ()  # the deck's card names as setup shuffled it, top last (chance alone chose it)
 
 
 @dataclass(eq=False)
