@@ -69,8 +69,12 @@ def games(
             sides = f"; seats play as: {info.side}" if info.side else ""
             low, high = info.players
             counts = f"{low}" if low == high else f"{low}-{high}"
-            typer.echo(f"{game_id:<{width}}{info.title} ({info.kind.value}, {counts} players; "
-                       f"default strategy {info.default_strategy}{sides})")
+            # what simulate and compare play unless told (random, a floor) is not always what
+            # tune, ladder and restrict play (the game's default, e.g. its strongest)
+            plays = (f"plays {info.simulate_strategy} without -s" if info.simulate_strategy == info.default_strategy
+                     else f"simulate and compare play {info.simulate_strategy} without -s, "
+                          f"tune, ladder and restrict {info.default_strategy}")
+            typer.echo(f"{game_id:<{width}}{info.title} ({info.kind.value}, {counts} players; {plays}{sides})")
             for t in info.tables if tables else ():
                 extra = " (on request)" if t.optional else ""
                 typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")

@@ -460,8 +460,11 @@ def invoke(*args):
 def test_cli_lists_the_toy_with_its_rules_and_strategies():
     r = invoke("games")
     assert r.exit_code == 0
-    assert re.search(r"^dice-race\s+Dice race \(a toy game\) \(competitive, 2-4 players; "
-                     r"default strategy threshold; seats play as: dice\)$", r.output, flags=re.M)
+    assert re.search(r"^dice-race\s+Dice race \(a toy game\) \(competitive, 2-4 players; simulate and compare "
+                     r"play random without -s, tune, ladder and restrict threshold; seats play as: dice\)$",
+                     r.output, flags=re.M)
+    assert re.search(r"^siege\s+.*\(cooperative, 1-4 players; plays \w+ without -s; seats play as: hero\)$",
+                     r.output, flags=re.M)
     assert "avengers-cards" in r.output
     rules = json.loads(invoke("rules", TOY, "--json").output)
     assert [row["key"] for row in rules] == ["players", "target", "max_rounds", "bust_face"]
