@@ -67,7 +67,7 @@ DOCS: dict[str, tuple[str, str]] = {
     "infiltrate": (" / ".join(INFILTRATE), "Infiltrate: blocked only by a minion of the same cost, or never."),
     "decks": (" / ".join(DECK_KINDS), "The decks a seat draws from each game when --side gives it none: "
               "generated one-colour decks, two-colour decks, either, or the six reference decks "
-              "(rules/zenonzard.md, 'Generated decks')."),
+              "(docs/rules/zenonzard.md, 'Generated decks')."),
     "deck_pool": (f"integer 1..{MAX_DECK_POOL}", "How many decks a run generates to draw from: deck k from the "
                   "run's seed and k, its colours taken in turn (reference: always the six)."),
     "curves": (" / ".join(CURVE_KINDS), "The mana curve of the drawn decks: the spec's, or for curve studies "

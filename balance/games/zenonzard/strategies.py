@@ -63,8 +63,11 @@ STRATEGIES: dict[str, StrategyInfo] = {
                      "and then Forces; blocks to win, trade or save 2 life; holds Swoop mana; ramps. The evaluator "
                      "with aggression=0, attack_margin=-100, block_margin=2, hold_swoop=1, ramp=1.",
                      params=_params(0.0, -100, 2, 1, 1), deterministic=True),
-        StrategyInfo("evaluator", EVALUATOR, "The parameterised policy behind aggro and control (module "
-                     "docstring); `balance tune` optimises its weights.", params=_params(0.5, 0, 3, 0, 0)),
+        StrategyInfo("evaluator", EVALUATOR, "The policy aggro and control are settings of: attacks with the "
+                     "first minion no blocker beats by more than attack_margin BP (the player with probability "
+                     "aggression, else a Force); blocks to win or trade, or chumps once the damage reaches "
+                     "block_margin; may hold Swoop mana and ramp; `balance tune` optimises its weights.",
+                     params=_params(0.5, 0, 3, 0, 0)),
     )
 }
 assert all(s.params == () or tuple(p.name for p in s.params) == _WEIGHTS for s in STRATEGIES.values())
