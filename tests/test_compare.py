@@ -590,6 +590,14 @@ def test_cli_compare_writes_json_and_report_and_exit_codes(tmp_path):
     report = json.loads((out / "comparison.json").read_text())
     assert report["baseline"] == "default" and report["correction"].startswith("Holm")
     assert {"report.md", "report.html"} <= {p.name for p in out.iterdir()}
+    # a distance between win rates is in pp, as are its differences; a win rate in %
+    text = (out / "report.md").read_text(encoding="utf-8")
+    for metric in ("seat_gap", "seat_imbalance", "seat_distance"):
+        assert report["units"][metric] == "pp"
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{metric}` |"))
+        assert re.match(rf"\| `{metric}` \| [\d.]+ pp \| [\d.]+ pp \| [+-][\d.]+ pp \|", row), row
+    row = next(line for line in text.splitlines() if line.startswith("| `win_share_seat0` |"))
+    assert re.match(r"\| `win_share_seat0` \| [\d.]+% \| [\d.]+% \| [+-][\d.]+ pp \|", row), row
     r = runner.invoke(app, args + ["--out", str(tmp_path / "c2"), "--fail-if-different"])
     assert r.exit_code == 1
     r = runner.invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant",

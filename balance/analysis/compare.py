@@ -392,7 +392,8 @@ def _row_units(seat_columns: int, sides: list) -> dict:
     side_relative_distance in a cooperative one)."""
     units = {}
     if seat_columns:
-        units |= {name: "rate" for name in ("seat_shift", *DESCRIPTIVE)} | {"seat_distance": "pp"}
+        # seat_gap and seat_imbalance, like seat_distance, are distances between rates
+        units |= {"seat_shift": "rate"} | {name: "pp" for name in ("seat_distance", *DESCRIPTIVE)}
     if sides:
         # a competitive game's sides in pp from their average; a cooperative game's relative to it
         units |= {"side_imbalance": "rate"} | ({"side_distance": "pp"} if seat_columns
