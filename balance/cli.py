@@ -235,9 +235,9 @@ def simulate(
         help="Player count, or a comma list (3,4,5) to run each count. Default: the game's default "
         "count (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[Optional[int], typer.Option(
-        "--games", "-n", parser=_whole_games, metavar="INTEGER",
+        "--games", "-n", parser=_whole_games, metavar="<int>",
         help="Games per player count. Default: 100000.")] = None,
-    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER",
+    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="<int>",
         help="Run seed: the same seed gives the same numbers. Default: 0.")] = None,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s",
@@ -278,7 +278,7 @@ def simulate(
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
         help="Threads playing chunks in parallel. Default: every usable CPU (a CPU quota counts).")] = None,
     backend: Annotated[str, typer.Option(
         help="local (threads of this process) or dask (a dask.distributed cluster).")] = "local",
@@ -558,11 +558,11 @@ def compare(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
         "optionally named 'name:...'. Repeat, at least twice (unless --resume); the first is the "
         "baseline.")] = None,
-    players: Annotated[Optional[int], typer.Option(parser=_one_count("compare"), metavar="INTEGER",
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("compare"), metavar="<int>",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="<int>",
                                          help="Games per variant (the cap with --sprt).")] = 100_000,
-    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER",
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="<int>",
             help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s", help="NAME or NAME:PARAM=VALUE,...; once for all seats or once per seat. "
@@ -584,11 +584,11 @@ def compare(
         help="SPRT metric: one of the game's compare metrics (listed in comparison.json; "
         "avengers-cards: win_share_seat0, mean_score, heroes_success, tied_game, ...). Default: "
         "the first (seat 0's win share; a cooperative game: the team's win).")] = None,
-    batch: Annotated[Optional[int], typer.Option(parser=_whole_batch, metavar="INTEGER",
+    batch: Annotated[Optional[int], typer.Option(parser=_whole_batch, metavar="<int>",
             help="SPRT: games per batch between decisions.")] = None,
     fail_if_different: Annotated[bool, typer.Option(
         "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     force: Annotated[bool, typer.Option(
         help="Replace --out if it holds an earlier output of balance (never other files), and "
@@ -714,21 +714,21 @@ def tune(
     strategy: Annotated[Optional[str], typer.Option(
         help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
         "the game's default strategy (`balance games` names it).")] = None,
-    players: Annotated[Optional[int], typer.Option(parser=_one_count("tune"), metavar="INTEGER",
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("tune"), metavar="<int>",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     against: Annotated[Optional[str], typer.Option(
         help="The field in the other seats: 'self' (every seat plays the current best) or "
         "SPEC,SPEC,... (one for all other seats, or one per other seat). Default: self.")] = None,
     budget: Annotated[Optional[int], typer.Option(
         help="Games the search may play (validation not included). Default: 2000000.")] = None,
-    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="INTEGER",
+    seed: Annotated[Optional[int], typer.Option(parser=_whole_seed, metavar="<int>",
         help="Seed: the same seed gives the same tuned parameters. Default: 0.")] = None,
     population: Annotated[Optional[int], typer.Option(help="Candidates per generation.")] = None,
     games_per_candidate: Annotated[Optional[int], typer.Option(help="Games per candidate and generation.")] = None,
     validate_games: Annotated[Optional[int], typer.Option(
         help="Fresh games per validation matchup. Default: 200000.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
@@ -802,18 +802,18 @@ def restrict(
     when: Annotated[str, typer.Option(
         help="The mode of restricted play, one the game declares (`balance games --tables` lists "
         "them with their meaning).")] = "always",
-    players: Annotated[Optional[int], typer.Option(parser=_one_count("restrict"), metavar="INTEGER",
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("restrict"), metavar="<int>",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
     # a list, so that a second -s is refused rather than silently replacing the first
     strategy: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s", help="Strategy of every seat (once: restricted play measures a card "
         "in one field). Default: the game's default strategy (`balance games` names it).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="<int>",
                                          help="Games per card.")] = 100_000,
-    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER",
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="<int>",
             help="Seed shared by every card (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
@@ -864,14 +864,14 @@ def matchups(
     pool: Annotated[Optional[list[str]], typer.Option(
         help="Strategies, comma-separated (SPEC,SPEC,...; a spec's own k=v,k=v parameters are "
         "kept together) or repeated; at least two (unless --resume).")] = None,
-    players: Annotated[Optional[int], typer.Option(parser=_one_count("matchups"), metavar="INTEGER",
+    players: Annotated[Optional[int], typer.Option(parser=_one_count("matchups"), metavar="<int>",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="<int>",
                                          help="Games per ordered pair.")] = 50_000,
-    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER",
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="<int>",
             help="Seed shared by every pair (common random numbers).")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
@@ -916,11 +916,11 @@ def ladder(
         "random,threshold,greedy,greedy:@runs/tune/tuned.toml; at least two (unless --resume).")] = None,
     players: Annotated[Optional[str], typer.Option(
         help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
-    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="INTEGER",
+    n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="<int>",
                                          help="Games per run.")] = 100_000,
-    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="INTEGER", help="Seed shared by every run.")] = 0,
+    seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="<int>", help="Seed shared by every run.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Rules override KEY=VALUE.")] = None,
-    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="INTEGER",
+    threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
