@@ -139,6 +139,7 @@ def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_ra
     with pytest.raises(BalanceError, match=r"Rules\.DOCS describes no bust_face \(key -> \(allowed values"):
         dice.check()
 
+
 class FakeEntryPoint:
     """What importlib.metadata gives for an installed plug-in: a name and a loadable object."""
 

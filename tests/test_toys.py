@@ -72,8 +72,8 @@ def _engine(info, rules, specs):
 
 # ---- checks for every game ------------------------------------------------------------------------
 
-# games per (strategy, player count) in the kernel-vs-reference check, unless the reference
-# names fewer (CHECK_GAMES: its plain Python is slow, as avengers-cards' greedy sampling plays)
+# games per (strategy, player count) in the kernel-vs-reference check; a slow reference names
+# its own (its CHECK_GAMES)
 CHECK_GAMES = 30
 
 
@@ -206,7 +206,6 @@ def test_compare_metrics_are_seats_first_integers_within_their_bounds(game_id):
     assert np.all(unscaled[:, :seats].sum(axis=1) <= 1 + 1e-12)
 
 
-
 def test_an_engine_is_given_only_the_options_its_game_uses():
     """A game without sides or restricted play may define Engine(rules, strategies) alone."""
     from types import SimpleNamespace
@@ -229,6 +228,7 @@ def test_an_engine_is_given_only_the_options_its_game_uses():
     assert build_engine(with_sides, "rules", [], (1, 0), "plan") == {"sides": (1, 0), "card_strength": "plan"}
     no_sides = SimpleNamespace(side=None, part=lambda name: recording)
     assert build_engine(no_sides, "rules", [], plan="plan") == {"card_strength": "plan"}
+
 
 # ---- dice-race: the rulebook, worked by hand ---------------------------------------------------
 
@@ -380,7 +380,6 @@ def test_the_highest_score_fits_the_histogram():
         assert chunk.scores.max() >= rules.max_score - 6  # the bound is not loose
 
 
-
 def test_an_engine_whose_max_score_is_too_low_is_stopped_before_it_writes_past_its_counters():
     """A score above Engine.max_score would be counted past the score histogram's end (the
     fold is unchecked): the chunk is refused first, naming the value, the game and the bound."""
@@ -411,6 +410,7 @@ def test_each_value_a_chunk_cannot_be_counted_with_is_named():
                   "a length -1 (game 100) is outside", f"a win share {WIN_UNIT + 1} (game 100, seat 1)"):
         assert words in message
     assert "a score" not in message
+
 
 # ---- dice-race: the turn cap and ties in a run's tables ----------------------------------------
 
