@@ -899,3 +899,31 @@ def test_a_distance_at_the_noise_floor_is_not_read_as_perfectly_fair():
     unfair = compare("avengers-cards", ["default", "set_bonus=2"], players=4, games=20_000, seed=1).report
     row = next(r for r in unfair["results"] if r["metric"] == "seat_distance")
     assert row["baseline"] > 0 and row["value"] > 0 and "noise" not in seat_lines(unfair)[0], seat_lines(unfair)
+
+
+def test_the_python_api_takes_numpy_numbers_and_one_strategy_text_and_names_a_misplaced_text():
+    """A notebook passes numbers read from numpy or polars and writes strategies="greedy": both
+    mean what they say, and a text where a list belongs is named as such, not split into letters
+    ('unknown strategy g' was what a user saw)."""
+    import balance
+
+    run = balance.simulate("avengers-cards", players=np.array([3, 4]), games=np.int64(200), seed=np.int64(1),
+                           strategies="greedy")
+    same = balance.simulate("avengers-cards", players=[3, 4], games=200, seed=1, strategies=["greedy"])
+    assert run.manifest["players"] == [3, 4] and run.tables["seats"].equals(same.tables["seats"])
+    json.dumps(run.manifest)  # plain Python numbers throughout
+    for kwargs, words in [({"players": "3,4"}, "players='3,4' is text; give a count or a list of counts"),
+                          ({"players": 2.5}, "players=2.5: give e.g. 4 or [3, 4]"),
+                          ({"strategies": 5}, "strategies=5: give e.g. [\"greedy\"]")]:
+        with pytest.raises(BalanceError, match=re.escape(words)):
+            balance.simulate("avengers-cards", games=10, **kwargs)
+    cmp = compare("avengers-cards", ["default", "set_bonus=2"], players=np.int64(4), games=np.int64(300),
+                  strategies="greedy", threads=np.int64(2))
+    assert cmp.report["games_requested"] == 300 and {s["name"] for s in cmp.report["strategies"]} == {"greedy"}
+    both = ["default", "set_bonus=2"]
+    for kwargs, words in [({"variants": "default"}, "variants='default' is one text; give a list of at least two"),
+                          ({"variants": both, "threads": 0}, "threads=0 is out of range"),
+                          ({"variants": both, "alpha": "0.05"}, "alpha='0.05' is not a number"),
+                          ({"variants": both, "sprt": {"delta": 0.01}}, "sprt={'delta': 0.01} lacks alpha, beta")]:
+        with pytest.raises(BalanceError, match=re.escape(words)):
+            compare("avengers-cards", games=200, **kwargs)

@@ -32,7 +32,7 @@ import numpy as np
 from balance.analysis import stats
 from balance.analysis.study import STATE
 from balance.core.checkpoint import as_json
-from balance.core.errors import BalanceError, check_int
+from balance.core.errors import BalanceError, as_list, check_int, plain
 from balance.core.paired import PairedSums
 from balance.core.variants import load_variant_file, parse_setting
 
@@ -282,8 +282,21 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     from balance.core.api import MAX_GAMES, MAX_SEED
     from balance.core.runner import DEFAULT_CHUNK
 
+    games, seed, threads, chunk_size, batch, players, alpha = map(
+        plain, (games, seed, threads, chunk_size, batch, players, alpha))
     check_int("games", games, 2, MAX_GAMES)
     check_int("seed", seed, 0, MAX_SEED)
+    if threads is not None:
+        check_int("threads", threads, 1, 1024)
+    if isinstance(variants, str):
+        raise BalanceError(f"variants={variants!r} is one text; give a list of at least two, the baseline "
+                           "first, e.g. ['default', 'set_bonus=2']")
+    strategies = as_list("strategies", strategies, '["greedy"] or ["greedy", "random", "random"]')
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise BalanceError(f"alpha={alpha!r} is not a number; allowed: 0 < alpha < 1")
+    if sprt is not None and not {"delta", "alpha", "beta"} <= set(sprt):
+        raise BalanceError(f"sprt={sprt!r} lacks {', '.join(k for k in ('delta', 'alpha', 'beta') if k not in sprt)}"
+                           "; give {'delta': ..., 'alpha': ..., 'beta': ...} (and optionally 'metric')")
     if not 0 < alpha < 1:
         raise BalanceError(f"alpha={alpha} is out of range; allowed: 0 < alpha < 1")
     if correction not in CORRECTIONS:

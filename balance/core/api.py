@@ -18,7 +18,7 @@ import polars as pl
 
 from balance import __version__
 from balance.core import interrupts, schema
-from balance.core.errors import BalanceError, check_int
+from balance.core.errors import BalanceError, as_list, check_int, plain
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
 from balance.core.variants import load_variant_file, refuse_players
@@ -110,8 +110,12 @@ def simulate(
     spec = get_game(game)
     rules_mod = spec.part("rules")
     engine_mod = spec.part("engine")
+    games, seed, threads, chunk_size, players = map(plain, (games, seed, threads, chunk_size, players))
     check_int("games", games, 1, MAX_GAMES)
     check_int("seed", seed, 0, MAX_SEED)
+    if isinstance(players, str):
+        raise BalanceError(f"players={players!r} is text; give a count or a list of counts, e.g. 4 or [3, 4]")
+    strategies = as_list("strategies", strategies, '["greedy"] or ["greedy", "random", "random"]')
     if resume and out is None:
         raise BalanceError("resume needs the run directory (--resume DIR)")
     if chunk_size is None:  # a resumed run keeps its chunking (its checkpoint is per chunk)
@@ -136,7 +140,7 @@ def simulate(
     rule_changes.update(overrides or {})
     if players is None:
         players = rules_mod.Rules.players
-    counts = [players] if isinstance(players, int) else list(players)
+    counts = [players] if isinstance(players, int) else as_list("players", players, "4 or [3, 4]")
     if not counts:
         raise BalanceError("players: give at least one player count")
     if len(set(counts)) != len(counts):

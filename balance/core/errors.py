@@ -20,3 +20,22 @@ def check_int(name: str, value, low: int, high: int) -> None:
         raise BalanceError(f"{name}={value!r} is not an integer; {allowed}")
     if not low <= value <= high:
         raise BalanceError(f"{name}={value!r} is out of range; {allowed}")
+
+
+def plain(value):
+    """A numpy scalar or array as the Python value it holds (``np.int64(4)`` -> 4,
+    ``np.array([3, 4])`` -> [3, 4]); anything else unchanged. Python callers pass numbers read
+    from numpy or polars, and the checks (and the manifest's JSON) take Python ints."""
+    return value.tolist() if hasattr(value, "tolist") and not isinstance(value, (str, bytes)) else value
+
+
+def as_list(name: str, value, example: str) -> list | None:
+    """A list argument of the Python API given as one text: a strategy is one item ("greedy"
+    means ["greedy"]), not its letters; None stays None. ``example`` shows the list form."""
+    if value is None or isinstance(value, str):
+        return value if value is None else [value]
+    try:
+        return list(value)
+    except TypeError:
+        raise BalanceError(f"{name}={value!r}: give e.g. {example}") from None
+
