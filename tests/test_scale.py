@@ -279,3 +279,15 @@ def test_a_cpu_quota_caps_the_default_threads_at_its_whole_cpus(tmp_path, monkey
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     (tmp_path / "cpu.max").write_text("800000 100000\n")
     assert cpus.usable_cpus(tmp_path) == 1  # a quota never adds CPUs to the affinity
+
+
+def test_a_written_run_loads_back_from_python_and_prints_in_one_line(tmp_path):
+    run = balance.simulate("avengers-cards", players=4, games=300, seed=2, strategies=["greedy"],
+                           out=str(tmp_path / "run"))
+    loaded = balance.load(str(tmp_path / "run"))  # a path as text, as a notebook writes it
+    assert same_tables(loaded, run) and loaded.manifest == run.manifest
+    assert "seats" in dir(loaded) and {"simulate", "load"} <= set(dir(balance))
+    assert repr(loaded) == (f"RunResult(game='avengers-cards', players=[4], games=300, seed=2, strategies=['greedy'], "
+                            f"tables={list(run.tables)}, out={str(tmp_path / 'run')!r})")
+    with pytest.raises(BalanceError, match="is not a run directory: missing manifest.json"):
+        balance.load(tmp_path)

@@ -59,12 +59,15 @@ class StudyCheckpointer(Checkpointer):
         return simulate(game, out=run_dir, resume=cut, force=not cut, on_progress=on_progress, **kwargs)
 
 
-def load_result(run_dir: Path):
-    """The RunResult of a finished run directory (its manifest and tables)."""
+def load_result(run_dir: str | Path):
+    """The RunResult of a finished run directory (its manifest and tables, checked): what
+    ``balance.load(DIR)`` gives for a run written by ``simulate(..., out=DIR)`` or ``balance
+    simulate --out DIR``; BalanceError for a directory that holds none."""
     from balance.analysis.report import load_run
     from balance.core.api import RunResult, table_specs
     from balance.core.registry import get_game
 
+    run_dir = Path(run_dir)
     manifest, tables = load_run(run_dir)
     return RunResult(manifest, tables, out=run_dir, declared=tuple(table_specs(get_game(manifest["game"]))))
 

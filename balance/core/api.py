@@ -56,6 +56,16 @@ class RunResult:
         raise AttributeError(f"a run of {self.__dict__.get('manifest', {}).get('game')!r} has no "
                              f"table {name!r}; it has: {', '.join(tables)}")
 
+    def __dir__(self):  # a notebook's completion offers the tables
+        return sorted({*super().__dir__(), *self.__dict__.get("tables", {})})
+
+    def __repr__(self) -> str:
+        """One line, not the whole manifest: the game, counts, games, strategies and tables."""
+        m = self.manifest
+        where = f", out={str(self.out)!r}" if self.out is not None else ""
+        return (f"RunResult(game={m.get('game')!r}, players={m.get('players')}, games={m.get('games')}, "
+                f"seed={m.get('seed')}, strategies={m.get('strategies')}, tables={list(self.tables)}{where})")
+
 
 def simulate(
     game: str,
