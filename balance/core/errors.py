@@ -30,12 +30,12 @@ def plain(value):
 
 
 def as_list(name: str, value, example: str) -> list | None:
-    """A list argument of the Python API given as one text: a strategy is one item ("greedy"
-    means ["greedy"]), not its letters; None stays None. ``example`` shows the list form."""
+    """A list argument of the Python API as a list: one text is one item ("greedy" means
+    ["greedy"], not its letters), any other iterable its items, None stays None; anything else
+    is a BalanceError that shows ``example``."""
     if value is None or isinstance(value, str):
         return value if value is None else [value]
     try:
         return list(value)
     except TypeError:
         raise BalanceError(f"{name}={value!r}: give e.g. {example}") from None
-
