@@ -914,7 +914,8 @@ def test_the_python_api_takes_numpy_numbers_and_one_strategy_text_and_names_a_mi
     json.dumps(run.manifest)  # plain Python numbers throughout
     for kwargs, words in [({"players": "3,4"}, "players='3,4' is text; give a count or a list of counts"),
                           ({"players": 2.5}, "players=2.5: give e.g. 4 or [3, 4]"),
-                          ({"strategies": 5}, "strategies=5: give e.g. [\"greedy\"]")]:
+                          ({"strategies": 5}, "strategies=5: give e.g. ['random'] (one for every seat)"),
+                          ({"strategies": {"greedy": 1}}, "strategies={'greedy': 1}: give a list")]:
         with pytest.raises(BalanceError, match=re.escape(words)):
             balance.simulate("avengers-cards", games=10, **kwargs)
     cmp = compare("avengers-cards", ["default", "set_bonus=2"], players=np.int64(4), games=np.int64(300),
@@ -923,7 +924,8 @@ def test_the_python_api_takes_numpy_numbers_and_one_strategy_text_and_names_a_mi
     both = ["default", "set_bonus=2"]
     for kwargs, words in [({"variants": "default"}, "variants='default' is one text; give a list of at least two"),
                           ({"variants": both, "threads": 0}, "threads=0 is out of range"),
-                          ({"variants": both, "alpha": "0.05"}, "alpha='0.05' is not a number"),
-                          ({"variants": both, "sprt": {"delta": 0.01}}, "sprt={'delta': 0.01} lacks alpha, beta")]:
+                          ({"variants": both, "alpha": "0.05"}, "alpha='0.05' is out of range; allowed: a number"),
+                          ({"variants": both, "sprt": {"delta": 0.01}}, "sprt={'delta': 0.01}; give {'delta'"),
+                          ({"variants": both, "sprt": 0.01}, "sprt=0.01; give {'delta'")]:
         with pytest.raises(BalanceError, match=re.escape(words)):
             compare("avengers-cards", games=200, **kwargs)

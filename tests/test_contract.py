@@ -111,7 +111,6 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing(monkeypatch
         bad_levers.check()
 
 
-
 def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_raised(tmp_path, monkeypatch):
     """A plug-in's part with a syntax error, or one that raises while it loads, is a problem of
     the declaration (so `balance games` lists the game as unusable and goes on), and so is a
@@ -133,6 +132,9 @@ def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_ra
     registry.get_game.cache_clear()
     listed = CliRunner().invoke(app, ["games"])
     assert listed.exit_code == 0 and "(unusable: game 'oops'" in listed.output
+    (package / "report.py").write_text("raise RuntimeError('needs a GPU')\n", encoding="utf-8")
+    with pytest.raises(BalanceError, match=r"game 'oops': part oops_game.report fails on import \(RuntimeError"):
+        oops.optional_part("report")  # the report's sections, loaded when a report is written
 
     rules_cls = dice.part("rules").Rules
     monkeypatch.setattr(rules_cls, "DOCS", {k: v for k, v in rules_cls.DOCS.items() if k != "bust_face"})

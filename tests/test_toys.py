@@ -407,7 +407,7 @@ def test_each_value_a_chunk_cannot_be_counted_with_is_named():
         kit.check_in_range(Chunk(100, **bad), totals)
     message = str(refused.value)
     for words in ("a side 3 (game 101, seat 2) is outside 0..2", "an outcome 2 (game 101) is outside 0..1",
-                  "a length -1 (game 100) is outside", f"a win share {WIN_UNIT + 1} (game 100, seat 1)"):
+                  "a length -1 (game 100) is below 0", f"a win share {WIN_UNIT + 1} (game 100, seat 1)"):
         assert words in message
     assert "a score" not in message
 

@@ -34,6 +34,7 @@ from balance.analysis.study import STATE
 from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, as_list, check_int, plain
 from balance.core.paired import PairedSums
+from balance.core.runner import build_engine
 from balance.core.variants import load_variant_file, parse_setting
 
 # Rows that describe each variant without a test: no interval, no p-value, outside the
@@ -279,7 +280,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     SPRT's state) are kept in its ``state.json``, and a resumed comparison plays only the
     chunks it lacks, to the same numbers.
     """
-    from balance.core.api import MAX_GAMES, MAX_SEED
+    from balance.core.api import MAX_GAMES, MAX_SEED, MAX_THREADS
     from balance.core.runner import DEFAULT_CHUNK
 
     games, seed, threads, chunk_size, batch, players, alpha = map(
@@ -287,18 +288,16 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     check_int("games", games, 2, MAX_GAMES)
     check_int("seed", seed, 0, MAX_SEED)
     if threads is not None:
-        check_int("threads", threads, 1, 1024)
+        check_int("threads", threads, 1, MAX_THREADS)
     if isinstance(variants, str):
         raise BalanceError(f"variants={variants!r} is one text; give a list of at least two, the baseline "
-                           "first, e.g. ['default', 'set_bonus=2']")
-    strategies = as_list("strategies", strategies, '["greedy"] or ["greedy", "random", "random"]')
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise BalanceError(f"alpha={alpha!r} is not a number; allowed: 0 < alpha < 1")
-    if sprt is not None and not {"delta", "alpha", "beta"} <= set(sprt):
-        raise BalanceError(f"sprt={sprt!r} lacks {', '.join(k for k in ('delta', 'alpha', 'beta') if k not in sprt)}"
-                           "; give {'delta': ..., 'alpha': ..., 'beta': ...} (and optionally 'metric')")
-    if not 0 < alpha < 1:
-        raise BalanceError(f"alpha={alpha} is out of range; allowed: 0 < alpha < 1")
+                           f"first, e.g. ['default', 'KEY=VALUE'] (`balance rules {game}` lists the keys)")
+    strategies = as_list("strategies", strategies, "['NAME'] (one for every seat) or one per seat")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise BalanceError(f"alpha={alpha!r} is out of range; allowed: a number, 0 < alpha < 1")
+    if sprt is not None and not (isinstance(sprt, dict) and {"delta", "alpha", "beta"} <= set(sprt)):
+        raise BalanceError(f"sprt={sprt!r}; give {{'delta': ..., 'alpha': ..., 'beta': ...}} (and optionally "
+                           "'metric')")
     if correction not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     if len(variants) < 2:
@@ -492,7 +491,6 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     check_int("players", players, low, high)
     parsed = [parse_variant(v) for v in variants]
     rules_mod = spec.part("rules")
-    engine_mod = spec.part("engine")
     strategies = [spec.simulate_strategy] if strategies is None else strategies
     seats = [parse_strategy(s, spec.strategies) for s in strategies]
     if len(seats) not in (1, players):
@@ -505,7 +503,7 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     for p in parsed:
         if "players" in p.overrides:
             raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
-        engines.append(engine_mod.Engine(rules_mod.Rules.from_overrides(
+        engines.append(build_engine(spec, rules_mod.Rules.from_overrides(
             {**common, **p.overrides, "players": players}), seats))
     return spec, parsed, seats, engines
 

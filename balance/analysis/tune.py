@@ -29,9 +29,10 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from balance.core.errors import BalanceError, check_int
+from balance.core.errors import BalanceError, check_int, plain
 from balance.core.game import WIN_UNIT
 from balance.core.paired import PairedSums
+from balance.core.runner import build_engine
 from balance.core.strategy import TUNED_FILE, Strategy, StrategyInfo, parse_strategy
 from balance.core.variants import refuse_players, toml_value
 
@@ -289,7 +290,7 @@ def _shares(setup: _Setup, candidate: Strategy, field_: list[Strategy], seed: in
     ``first .. first + n - 1`` (same games and seats for every candidate: common random numbers)."""
     players = setup.rules.players
     for seat, offset, games in _blocks(n, players, chunk):
-        engine = setup.engine_mod.Engine(setup.rules, _seating(candidate, field_, seat, setup.spec.cooperative))
+        engine = build_engine(setup.spec, setup.rules, _seating(candidate, field_, seat, setup.spec.cooperative))
         yield engine.play(seed, first + offset, games).win_units[:, seat] / WIN_UNIT
 
 
@@ -381,13 +382,15 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
     """
     from balance.analysis.tune_checkpoint import TuneCheckpointer
     from balance.core import runner
-    from balance.core.api import MAX_SEED
+    from balance.core.api import MAX_SEED, MAX_THREADS
 
+    players, budget, seed, population, games_per_candidate, validate_games, threads = map(
+        plain, (players, budget, seed, population, games_per_candidate, validate_games, threads))
     setup = _setup(game, strategy, players, against, budget, population, games_per_candidate,
                    validate_games, overrides)
     check_int("seed", seed, 0, MAX_SEED)
     threads = runner.default_threads() if threads is None else threads
-    check_int("threads", threads, 1, 1024)
+    check_int("threads", threads, 1, MAX_THREADS)
     if resume and out is None:
         raise BalanceError("resume needs the tuning's directory (--resume DIR)")
     opt_seq, tune_seq, valid_seq = np.random.SeedSequence(seed).spawn(3)

@@ -25,6 +25,7 @@ from balance.core.variants import load_variant_file, refuse_players
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**64 - 1
+MAX_THREADS = 1024
 BACKENDS = ("local", "dask")
 # A warm-up longer than this is compiling, not loading numba's cache: say so.
 COMPILE_NOTICE_SECONDS = 2.0
@@ -42,7 +43,7 @@ class RunResult:
     """
 
     manifest: dict
-    tables: dict = field(default_factory=dict, repr=False)
+    tables: dict = field(default_factory=dict)
     games: pl.DataFrame | None = None
     out: Path | None = None
     declared: tuple[str, ...] = ()  # every table name the game can write
@@ -125,13 +126,13 @@ def simulate(
     check_int("seed", seed, 0, MAX_SEED)
     if isinstance(players, str):
         raise BalanceError(f"players={players!r} is text; give a count or a list of counts, e.g. 4 or [3, 4]")
-    strategies = as_list("strategies", strategies, '["greedy"] or ["greedy", "random", "random"]')
+    strategies = as_list("strategies", strategies, f"[{spec.simulate_strategy!r}] (one for every seat) or one per seat")
     if resume and out is None:
         raise BalanceError("resume needs the run directory (--resume DIR)")
     if chunk_size is None:  # a resumed run keeps its chunking (its checkpoint is per chunk)
         chunk_size = _saved_chunk_size(Path(out)) if resume else None
     threads = runner.default_threads() if threads is None else threads
-    check_int("threads", threads, 1, 1024)
+    check_int("threads", threads, 1, MAX_THREADS)
     # at least CHUNKS_PER_THREAD chunks per thread: every core busy and the progress bar moving
     # on a slow game (a few hundred games a second with card strength's replays)
     chunk_size = (min(runner.DEFAULT_CHUNK, max(1, -(-games // (CHUNKS_PER_THREAD * threads))))

@@ -1,4 +1,5 @@
 """Domain errors: bad input a user can fix. The CLI turns them into one line and exit code 2."""
+from collections.abc import Mapping, Set
 
 
 class BalanceError(ValueError):
@@ -35,6 +36,9 @@ def as_list(name: str, value, example: str) -> list | None:
     is a BalanceError that shows ``example``."""
     if value is None or isinstance(value, str):
         return value if value is None else [value]
+    # a mapping would give its keys, a set an order that changes from run to run, bytes numbers
+    if isinstance(value, (Mapping, Set, bytes)):
+        raise BalanceError(f"{name}={value!r}: give a list, e.g. {example}")
     try:
         return list(value)
     except TypeError:

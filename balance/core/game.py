@@ -107,6 +107,14 @@ class Kind(str, Enum):
     COOPERATIVE = "cooperative"  # one team result shared by every seat
 
 
+def _unimportable(module: str, name: str, error: Exception) -> str:
+    """A part that cannot be imported, in words: missing (ImportError) or failing as it loads
+    (a plug-in's syntax error, an exception at import)."""
+    if isinstance(error, ImportError):
+        return f"part {module}.{name} cannot be imported ({error})"
+    return f"part {module}.{name} fails on import ({type(error).__name__}: {error})"
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's declaration.
@@ -158,8 +166,8 @@ class GameInfo:
             if importlib.util.find_spec(f"{self.module}.{name}") is None:
                 return None
             module = self.part(name)
-        except ImportError as e:
-            raise BalanceError(f"game {self.id!r}: part {self.module}.{name} cannot be imported ({e})") from None
+        except Exception as e:  # a plug-in's broken part must not take the CLI down
+            raise BalanceError(f"game {self.id!r}: {_unimportable(self.module, name, e)}") from None
         missing = [attr for attr in OPTIONAL_PARTS[name] if not hasattr(module, attr)]
         if missing:
             raise BalanceError(f"game {self.id!r} ({self.module}) is malformed: "
@@ -219,11 +227,8 @@ class GameInfo:
         for name, needed in PARTS.items():
             try:
                 modules[name] = importlib.import_module(f"{self.module}.{name}")
-            except ImportError as e:
-                problems.append(f"part {self.module}.{name} cannot be imported ({e})")
-                continue
             except Exception as e:  # a plug-in's broken part must not take the CLI down
-                problems.append(f"part {self.module}.{name} fails on import ({type(e).__name__}: {e})")
+                problems.append(_unimportable(self.module, name, e))
                 continue
             missing = [attr for attr in needed if not hasattr(modules[name], attr)]
             if missing:

@@ -150,24 +150,24 @@ def check_in_range(chunk, totals: dict) -> None:
     numbers). Lengths above ``max_length`` are counted at its end; lengths, not scores, may
     run past it. Costs a few passes over the chunk's arrays, against the games' playing.
     """
-    seat_stats = totals["seat_stats"]
     problems = []
 
-    def outside(name, values, low, high, what):
+    def outside(name, values, low, high, what):  # high None: no upper bound
         if values is None:
             return
-        bad = (values < low) | (values > high)
+        bad = values < low if high is None else (values < low) | (values > high)
         if bad.any():
             first = tuple(int(i) for i in np.argwhere(bad)[0])  # (game,) or (game, seat)
             where = f"game {chunk.first_game + first[0]}" + (f", seat {first[1] + 1}" if len(first) > 1 else "")
-            problems.append(f"{name} {values[first]} ({where}) is outside {low}..{high}: {what}")
+            bounds = f"below {low}" if high is None else f"outside {low}..{high}"
+            problems.append(f"{name} {values[first]} ({where}) is {bounds}: {what}")
 
     outside("a score", chunk.scores, 0, totals["score_hist"].shape[2] - 1,
             "0 to the engine's max_score (set max_score to the highest score the rules allow)")
-    outside("a side", chunk.sides, 0, seat_stats.shape[1] - 1, "an index into the engine's side_names")
+    outside("a side", chunk.sides, 0, totals["seat_stats"].shape[1] - 1, "an index into the engine's side_names")
     outside("an outcome", chunk.outcome, 0, totals["outcome_stats"].shape[0] - 1,
             "an index into the game's outcomes")
-    outside("a length", chunk.length, 0, np.iinfo(chunk.length.dtype).max, "at least 0")
+    outside("a length", chunk.length, 0, None, "a game lasts at least 0")
     outside("a win share", chunk.win_units, 0, WIN_UNIT, f"0 to WIN_UNIT ({WIN_UNIT})")
     if problems:
         raise BalanceError("the engine played games its counters cannot hold: " + "; ".join(problems)
