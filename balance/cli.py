@@ -6,6 +6,7 @@ Bad input -> one line on stderr and exit code 2; no traceback, no half-written o
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -191,6 +192,62 @@ def rules(
             for lever in (lever for lever in info.levers if lever.acts_on == target):
                 typer.echo(textwrap.fill(f"{lever.variant}  {lever.what}", 92, initial_indent="    ",
                                          subsequent_indent="        "))
+
+
+EXIT_CHECK_FAILED = 1
+
+
+@app.command()
+def check(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--only", metavar="<name>", help="Run this check only (repeatable): declaration, rules, levers, reference, "
+        "chunks, replay, chance, wins, metrics. Default: all of them.")] = None,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", metavar="<int>", help="Games for each strategy and player count in the kernel = "
+        "reference check. Default: the reference's CHECK_GAMES, else 30.")] = None,
+) -> None:
+    """Check that a game keeps the contract every command relies on, by playing it.
+
+    For a game's authors (a studio's game installed beside balance, or a built-in one): the
+    rules round-trip and refuse bad keys; every lever is a valid rule change; the kernel plays
+    the same games as the plain-Python reference for every strategy and player count; a run is
+    identical for any chunk size and thread count; a game replays alone; one seat's strategy
+    moves no other seat's chance draws; wins are handed out as the game's kind says; and what
+    `balance compare` measures stays within its bounds. See docs/ADDING_A_GAME.md.
+
+    Exit status: 0 when every check passes, 1 when one fails, 2 for bad input.
+    """
+    from balance.analysis.contract import CHECKS, run_check
+    from balance.core.errors import check_int, one_of
+    from balance.core.registry import get_game
+
+    try:
+        info = get_game(game)
+        for name in only or ():
+            if name not in CHECKS:
+                raise one_of("check", name, list(CHECKS))
+        if games is not None:
+            check_int("--games", games, 1, 100_000)
+    except BalanceError as e:
+        fail(str(e))
+    chosen = [CHECKS[name] for name in CHECKS if not only or name in only]
+    typer.echo(f"Checking {game} ({info.title}): {len(chosen)} check{'s' * (len(chosen) > 1)}")
+    # on a terminal, the running check's line shows what it verifies (a cold compile or a slow
+    # reference takes minutes) until its result replaces it
+    live = sys.stdout.isatty()
+    width = shutil.get_terminal_size().columns - 1
+    failed = 0
+    for item in chosen:
+        if live:
+            typer.echo(f"  ...   {item.name:<12} {item.what}"[:width], nl=False)
+        outcome = run_check(item, info, games)
+        failed += not outcome.passed
+        mark = "ok  " if outcome.passed else "FAIL"
+        typer.echo(("\r\033[K" if live else "") + f"  {mark}  {item.name:<12} {outcome.line} ({outcome.seconds:.1f} s)")
+    typer.echo(f"{len(chosen) - failed} passed, {failed} failed" if failed else f"all {len(chosen)} passed")
+    if failed:
+        raise typer.Exit(EXIT_CHECK_FAILED)
 
 
 def _parse_players(text: Optional[str]) -> Optional[list[int]]:

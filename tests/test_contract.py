@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 import balance
+from balance.analysis import contract
 from balance.core import registry
 from balance.cli import app
 from balance.core.errors import BalanceError
@@ -30,15 +31,7 @@ def test_every_registered_game_declares_itself_soundly(game_id):
     assert info.default_strategy in info.strategies
     for name in PARTS:
         assert info.part(name) is not None
-    rules_cls = info.part("rules").Rules
-    for players in range(low, high + 1):  # inside the declared range, no range error
-        try:
-            rules_cls.from_overrides({"players": players})
-        except BalanceError as e:  # only a count that needs an explicit choice (a hand) may fail
-            assert "out of range" not in str(e) and "needs an explicit" in str(e), str(e)
-    for outside in (low - 1, high + 1):  # outside it, the rules refuse the count
-        with pytest.raises(BalanceError, match="players"):
-            rules_cls.from_overrides({"players": outside})
+    assert "refused outside" in contract.check_declaration(info)  # and the rules agree with the range
 
 
 @pytest.mark.parametrize("game_id", registry.game_ids())
@@ -47,18 +40,17 @@ def test_every_declared_lever_is_a_variant_compare_accepts_that_changes_the_rule
     at every player count the game allows, and change them (a lever equal to the rulebook
     would compare the rulebook with itself); it acts on what the game has (a difficulty for
     a cooperative game's team, seats for a competitive one)."""
-    from balance.analysis.compare import parse_variant
-
     info = registry.get_game(game_id)
-    rules_cls = info.part("rules").Rules
-    low, high = info.players
-    for lever in info.levers:
-        assert lever.acts_on == ("difficulty" if info.cooperative else "seats"), lever
-        variant = parse_variant(lever.variant)
-        assert variant.name == lever.name
-        for players in range(low, high + 1):
-            rulebook = rules_cls.from_overrides({"players": players})
-            assert rules_cls.from_overrides({**variant.overrides, "players": players}) != rulebook, lever
+    assert contract.check_levers(info).endswith(("at every player count", "no levers declared"))
+
+
+def test_a_lever_that_changes_nothing_or_is_refused_is_named():
+    info = registry.get_game("smash-up")
+    rules = info.part("rules").Rules()
+    for lever, words in ((Lever("same", f"vp_to_win={rules.vp_to_win}", "seats", "x"), "unchanged"),
+                         (Lever("nonsense", "vp_to_win=0", "seats", "x"), "refused at 2 players")):
+        with pytest.raises(contract.ContractFailure, match=f"lever {lever.variant} .*{words}"):
+            contract.check_levers(replace(info, levers=(lever,)))
 
 
 def test_win_unit_is_declared_once():
@@ -221,24 +213,9 @@ def _cli(*args):
 @pytest.mark.parametrize("game_id", registry.game_ids())
 def test_rules_round_trip_and_bad_input_is_one_line(game_id):
     info = registry.get_game(game_id)
-    rules_cls = info.part("rules").Rules
-    low, high = info.players
-    for players in range(low, high + 1):
-        try:
-            rules = rules_cls.from_overrides({"players": players})
-        except BalanceError:
-            continue  # a count that needs an explicit choice (checked above)
-        assert rules_cls.from_overrides(rules.to_dict()) == rules  # what manifests store
-    with pytest.raises(BalanceError, match=r"unknown rules key 'no_such_rule'; allowed: .*players") as e:
-        rules_cls.from_overrides({"no_such_rule": 1})
-    assert "\n" not in str(e.value)
-    tunable = next((s for s in info.strategies.values() if s.params), None)
-    if tunable is not None:
-        from balance.core.strategy import parse_strategy
-
-        with pytest.raises(BalanceError, match="nope") as e:
-            parse_strategy(f"{tunable.name}:nope=1", info.strategies)
-        assert "\n" not in str(e.value)
+    assert "round-trip" in contract.check_rules(info)  # what manifests store; bad keys in one line
+    with pytest.raises(BalanceError, match=r"unknown rules key 'no_such_rule'; allowed: .*players"):
+        info.part("rules").Rules.from_overrides({"no_such_rule": 1})
 
 
 def _a_rule_change(info, rules: dict) -> str:

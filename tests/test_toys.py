@@ -8,6 +8,7 @@ game-specific code outside it, these tests fail.
 import json
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 import balance
+from balance.analysis import contract
 from balance.core import registry
 from balance.cli import app
-from balance.analysis.compare import seat_metric_count
 from balance.core.errors import BalanceError
 from balance.core.game import CAPPED, WIN_UNIT
 from balance.core.strategy import parse_strategy
@@ -39,102 +40,33 @@ def test_the_toy_is_registered_as_a_plug_in_and_named_nowhere_in_balance():
     assert naming == []
 
 
-# ---- helpers: the player counts a game's default rules accept ----------------------------------
+# ---- the game contract (balance.analysis.contract, `balance check GAME`) for every game --------
 
 def _rules(info, players, **overrides):
-    return info.part("rules").Rules.from_overrides({**overrides, "players": players})
+    return contract.rules_at(info, players, **overrides)
 
 
 def _counts(info) -> list[int]:
-    """The declared player counts whose default rules validate (avengers-cards' 2 players
-    needs an explicit hand)."""
-    counts = []
-    for n in range(info.players[0], info.players[1] + 1):
-        try:
-            _rules(info, n)
-        except BalanceError as e:
-            assert "needs an explicit" in str(e), str(e)
-            continue
-        counts.append(n)
-    assert counts, f"{info.id}: no player count plays with the default rules"
-    return counts
-
-
-def _drawing(info) -> str:
-    """A strategy that draws from its seat's stream: ``random`` where the game has one."""
-    return "random" if "random" in info.strategies else info.default_strategy
+    return contract.player_counts(info)
 
 
 def _engine(info, rules, specs):
-    seats = [parse_strategy(s, info.strategies) for s in specs]
-    return info.part("engine").Engine(rules, seats * rules.players if len(seats) == 1 else seats)
-
-
-# ---- checks for every game ------------------------------------------------------------------------
-
-# games per (strategy, player count) in the kernel-vs-reference check; a slow reference names
-# its own (its CHECK_GAMES)
-CHECK_GAMES = 30
+    return contract.engine_for(info, rules, specs)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_kernel_equals_reference_game_by_game_for_every_strategy_and_player_count(game_id):
-    info = registry.get_game(game_id)
-    reference = info.part("reference")
-    n = getattr(reference, "CHECK_GAMES", CHECK_GAMES)
-    checked = 0
-    for players in _counts(info):
-        rules = _rules(info, players)
-        for name in info.strategies:
-            engine = _engine(info, rules, [name])
-            chunk = engine.play(7, 100, n)
-            for i in range(n):
-                ref = reference.play_game(rules, engine.strategies, 7, 100 + i)
-                where = f"{game_id} {name} {players}p game {100 + i}"
-                assert list(chunk.win_units[i]) == list(ref.win_units), where
-                if chunk.scores is not None:  # a game with a score
-                    assert list(chunk.scores[i]) == list(ref.scores), where
-                if chunk.sides is not None:  # a game whose seats play sides drawn per game
-                    assert list(chunk.sides[i]) == list(ref.sides), where
-                if hasattr(ref, "outcome"):  # a game whose reference records them
-                    assert chunk.outcome[i] == ref.outcome and chunk.length[i] == ref.length, where
-                checked += 1
-    assert checked >= n * len(info.strategies)
+    assert "games identical" in contract.check_reference(registry.get_game(game_id))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_same_seed_same_tables_for_any_chunk_size_and_thread_count(game_id):
-    info = registry.get_game(game_id)
-    counts = _counts(info)
-    runs = [balance.simulate(game_id, players=counts, games=150, seed=3,
-                             strategies=[info.default_strategy], chunk_size=chunk, threads=threads)
-            for chunk, threads in ((1000, 1), (7, 1), (7, 2))]
-    first = runs[0].tables
-    assert {"seats", "outcomes", "lengths", "game_totals"} <= set(first)
-    assert ("pairs" in first) == (not info.cooperative) and ("scores" in first) == (info.score is not None)
-    assert first["seats"]["games"].sum() == 150 * sum(counts)
-    for other in runs[1:]:
-        assert set(other.tables) == set(first)
-        for name, frame in first.items():
-            assert other.tables[name].equals(frame), name
+    assert "tables identical" in contract.check_chunks(registry.get_game(game_id))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_one_game_replays_alone(game_id):
-    info = registry.get_game(game_id)
-    rules = _rules(info, _counts(info)[-1])
-    engine = _engine(info, rules, [_drawing(info)])
-    chunk = engine.play(11, 40, 25)
-
-    def game(c, i):  # everything a chunk says about its i-th game
-        arrays = [c.win_units, c.scores, c.sides, *c.columns.values()]
-        return (tuple(tuple(np.ravel(a[i])) for a in arrays if a is not None),
-                int(c.outcome[i]), int(c.length[i]))
-
-    for g in (40, 52, 64):
-        assert game(engine.play(11, g, 1), 0) == game(chunk, g - 40)
-    # and the games differ from one another: the check above is not comparing constants
-    assert len({game(chunk, i) for i in range(len(chunk))}) > 1
+    assert "replay alone" in contract.check_replay(registry.get_game(game_id))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -142,68 +74,113 @@ def test_changing_one_seats_strategy_leaves_the_other_seats_chance_draws(game_id
     """Each game's reference reads, per seat, the chance draws no other seat's strategy may
     move (``chance_draws(record, players)``): the common random numbers that paired
     comparisons of strategies and variants rely on."""
-    info = registry.get_game(game_id)
-    reference = info.part("reference")
-    draws = getattr(reference, "chance_draws", None)
-    assert draws is not None, f"{info.module}.reference defines no chance_draws(record, players)"
-    players = _counts(info)[-1]
-    rules = _rules(info, players)
-    names = list(info.strategies)
-    base = [parse_strategy("random", info.strategies)] * players
-    moved = 0
-    for other in names:
-        changed = [parse_strategy(other, info.strategies)] + base[1:]  # seat 0 changes
-        for g in range(20):
-            before = reference.play_game(rules, base, 5, g)
-            after = reference.play_game(rules, changed, 5, g)
-            a, b = draws(before, players), draws(after, players)
-            for seat in range(1, players):
-                k = min(len(a[seat]), len(b[seat]))  # the game may end sooner or later
-                assert k > 0 and a[seat][:k] == b[seat][:k], (game_id, other, g, seat)
-            seen = [(g.scores, g.win_units, getattr(g, "outcome", None), getattr(g, "length", None))
-                    for g in (before, after)]
-            moved += seen[0] != seen[1]
-    assert moved > 0  # the strategies do change the games (their results, or how and when they end)
+    assert "draws alone" in contract.check_chance(registry.get_game(game_id))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_finished_competitive_game_hands_out_exactly_one_win_and_a_capped_one_none(game_id):
     """Competitive: one win per finished game, a k-way tie 60/k each. Cooperative: every seat
     gets the team's result. Either way a capped game hands out nothing."""
-    info = registry.get_game(game_id)
-    capped = info.capped_code
-    for players in _counts(info):
-        engine = _engine(info, _rules(info, players), [_drawing(info)])
-        chunk = engine.play(2, 0, 300)
-        total = chunk.win_units.sum(axis=1)
-        assert np.all(total[chunk.outcome == capped] == 0)
-        if info.cooperative:
-            assert np.all(chunk.win_units == chunk.win_units[:, :1])
-            assert np.isin(chunk.win_units, [0, WIN_UNIT]).all()
-        else:
-            assert np.all(total[chunk.outcome != capped] == WIN_UNIT)
-            shares = [0] + [WIN_UNIT // k for k in range(1, players + 1)]  # a k-way tie: 60/k each
-            assert np.isin(chunk.win_units, shares).all()
-        outcomes = engine.all_tables(chunk.totals)["outcomes"]
-        assert outcomes["games"].sum() == 300
-        assert outcomes.filter(pl.col("outcome") == CAPPED)["won"].to_list() == [0]
+    assert "hand out" in contract.check_wins(registry.get_game(game_id))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_compare_metrics_are_seats_first_integers_within_their_bounds(game_id):
-    info = registry.get_game(game_id)
-    players = _counts(info)[-1]
-    rules = _rules(info, players)
-    metrics = info.part("metrics").compare_metrics([rules], players)
-    seats = seat_metric_count(metrics, players)  # 0 for a cooperative game
-    assert seats == (0 if info.cooperative else players)
-    assert metrics.names[:seats] == [f"win_share_seat{s}" for s in range(seats)]
-    assert len(metrics.names) == len(metrics.units) == len(metrics.scales) == len(metrics.bounds(rules))
-    values = metrics.per_game(_engine(info, rules, [_drawing(info)]).play(4, 0, 400), rules)
-    assert values.dtype == np.int64 and values.shape == (400, len(metrics.names))
-    unscaled = values / metrics.scales
-    assert np.all(unscaled >= 0) and np.all(unscaled <= metrics.bounds(rules) + 1e-12)
-    assert np.all(unscaled[:, :seats].sum(axis=1) <= 1 + 1e-12)
+    assert "within their bounds" in contract.check_metrics(registry.get_game(game_id))
+
+
+# ---- planted breaches: each check names the fault it exists to catch ----------------------------
+
+def _cautious_rolls_two_at_first(monkeypatch):
+    """The reference's cautious seat rolls two dice while its score is 0; the kernel's does not."""
+    import toys.dice_race.reference as ref
+
+    original = ref.rolls_two
+    monkeypatch.setattr(ref, "rolls_two", lambda strategy, seat, scores, stream: (
+        strategy.name == "cautious" and scores[seat] == 0) or original(strategy, seat, scores, stream))
+
+
+def _bold_moves_the_next_seats_dice(monkeypatch):
+    """Seat 1's dice come out swapped when seat 0 plays bold: one seat's strategy moves another
+    seat's chance draws, which paired comparisons rely on not happening."""
+    import toys.dice_race.reference as ref
+
+    original = ref.play_game
+
+    def play_game(rules, strategies, seed, game, **options):
+        record = original(rules, strategies, seed, game, **options)
+        if strategies[0].name == "bold":
+            record.turns = [replace(t, dice=t.dice[::-1]) if t.seat == 1 else t for t in record.turns]
+        return record
+    monkeypatch.setattr(ref, "play_game", play_game)
+
+
+def _later_chunks_on_another_seed(monkeypatch):
+    """A chunk that does not start at game 0 plays on the next seed: a draw keyed by chunk."""
+    from toys.dice_race.engine import Engine
+
+    original = Engine.play
+    monkeypatch.setattr(Engine, "play", lambda self, seed, first, n: original(self, seed + (first > 0), first, n))
+
+
+def _game_3_loses_its_win(monkeypatch):
+    from toys.dice_race.engine import Engine
+
+    original = Engine.play
+
+    def play(self, seed, first, n):
+        chunk = original(self, seed, first, n)
+        if first == 0 and n > 3:
+            chunk.win_units[3] = 0
+        return chunk
+    monkeypatch.setattr(Engine, "play", play)
+
+
+def _length_bound_of_one_round(monkeypatch):
+    from toys.dice_race.metrics import CompareMetrics
+
+    original = CompareMetrics.bounds
+    monkeypatch.setattr(CompareMetrics, "bounds", lambda self, rules: np.where(
+        np.array(self.names) == "length", 1.0, original(self, rules)))
+
+
+@pytest.mark.parametrize("plant, check, words", [
+    (_cautious_rolls_two_at_first, "reference", r"cautious at 2 players, seed 7 game 10\d: the kernel's \w+ "),
+    (_bold_moves_the_next_seats_dice, "chance", r"seat 0 playing bold moves seat 1's chance draws"),
+    (_later_chunks_on_another_seed, "chunks", r"chunks of 7 on 1 thread changes the \w+ table"),
+    (_game_3_loses_its_win, "wins", r"at 2 players, seed 2 game 3: finished, but the win shares do not sum"),
+    (_length_bound_of_one_round, "metrics", r"length is \d+ in seed 4 game \d+, outside 0..1"),
+])
+def test_each_check_fails_on_the_fault_it_exists_to_catch_and_names_it(monkeypatch, plant, check, words):
+    info = registry.get_game(TOY)
+    assert contract.run_check(contract.CHECKS[check], info).passed  # the toy keeps the contract
+    plant(monkeypatch)
+    outcome = contract.run_check(contract.CHECKS[check], info)
+    assert not outcome.passed and re.search(words, outcome.line), outcome.line
+
+
+def test_a_game_whose_code_raises_fails_the_check_naming_the_error_and_where(monkeypatch):
+    from toys.dice_race.engine import Engine
+
+    def play(self, seed, first, n):
+        raise ZeroDivisionError("planted")
+    monkeypatch.setattr(Engine, "play", play)
+    outcome = contract.run_check(contract.CHECKS["replay"], registry.get_game(TOY))
+    assert not outcome.passed
+    assert re.fullmatch(r"raised ZeroDivisionError: planted \(at .*test_toys\.py:\d+\)", outcome.line)
+
+
+def test_cli_check_runs_the_chosen_checks_and_exits_1_on_a_failure(monkeypatch):
+    result = invoke("check", TOY, "--only", "replay", "--only", "wins")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  ok    replay .*\n  ok    wins .*\nall 2 passed$", result.output, re.M), result.output
+    for args, words in ((["--only", "nope"], "unknown check 'nope'; allowed: declaration, rules, levers"),
+                        (["--games", "0"], "--games=0 is out of range")):
+        bad = invoke("check", TOY, *args)
+        assert bad.exit_code == 2 and words in bad.output, bad.output
+    _game_3_loses_its_win(monkeypatch)
+    broken = invoke("check", TOY, "--only", "wins", "--only", "replay")
+    assert broken.exit_code == 1 and "  FAIL  wins " in broken.output and "1 passed, 1 failed" in broken.output
 
 
 def test_an_engine_is_given_only_the_options_its_game_uses():

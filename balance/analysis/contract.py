@@ -1,0 +1,383 @@
+"""The game contract, checked by playing the game: what ``balance check GAME`` runs and what the
+test suite runs for every registered game.
+
+A game's declaration (``GameInfo.check``) says that its parts exist; these checks say that
+they behave: the kernel plays the same games as the plain-Python reference, a run is the same
+for any chunk size and thread count, one seat's strategy moves no other seat's chance draws,
+wins are handed out as the game's kind says, and what ``compare`` measures stays in its bounds.
+A studio's game in its own package is checked with ``balance check my-game``, with no clone of
+balance and no test suite.
+
+Each check takes the checked ``GameInfo`` and returns one line saying what it verified, or
+raises ``ContractFailure`` naming the first game, seat or value that breaks the contract.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from balance.core.errors import BalanceError
+from balance.core.game import WIN_UNIT, GameInfo, Kind
+from balance.core.strategy import parse_strategy
+
+# games per (strategy, player count) in the kernel = reference check; a slow reference names
+# its own (its CHECK_GAMES)
+REFERENCE_GAMES = 30
+
+
+class ContractFailure(Exception):
+    """A game breaks the contract; the message names where."""
+
+
+def _require(condition, message: str) -> None:
+    if not condition:
+        raise ContractFailure(message)
+
+
+# ---- what the checks share ---------------------------------------------------------------------
+
+def rules_at(info: GameInfo, players: int, **overrides):
+    """The game's default rules at ``players`` (BalanceError if they do not validate)."""
+    return info.part("rules").Rules.from_overrides({**overrides, "players": players})
+
+
+def player_counts(info: GameInfo) -> list[int]:
+    """The declared player counts whose default rules validate (avengers-cards' 2 players
+    needs an explicit hand, so it is left out)."""
+    counts = []
+    for n in range(info.players[0], info.players[1] + 1):
+        try:
+            rules_at(info, n)
+        except BalanceError as e:
+            _require("needs an explicit" in str(e), f"the default rules at {n} players are refused "
+                     f"for another reason than an explicit choice they need: {e}")
+            continue
+        counts.append(n)
+    _require(counts, "no player count plays with the default rules")
+    return counts
+
+
+def drawing_strategy(info: GameInfo) -> str:
+    """A strategy that draws from its seat's stream: ``random`` where the game has one."""
+    return "random" if "random" in info.strategies else info.default_strategy
+
+
+def engine_for(info: GameInfo, rules, specs: list[str]):
+    """An Engine with one strategy text per seat, or one for every seat."""
+    from balance.core.runner import build_engine
+
+    seats = [parse_strategy(s, info.strategies) for s in specs]
+    return build_engine(info, rules, seats * rules.players if len(seats) == 1 else seats)
+
+
+# ---- the checks ------------------------------------------------------------------------------------
+
+def check_declaration(info: GameInfo) -> str:
+    """The player range is sane and the rules refuse the counts outside it."""
+    low, high = info.players
+    least = 1 if info.kind == Kind.COOPERATIVE else 2
+    _require(least <= low <= high, f"players {info.players}: a {info.kind.value} game needs "
+             f"{least} <= smallest <= largest")
+    counts = player_counts(info)
+    rules_cls = info.part("rules").Rules
+    for outside in (low - 1, high + 1):
+        try:
+            rules_cls.from_overrides({"players": outside})
+        except BalanceError as e:
+            _require("players" in str(e), f"{outside} players is refused without naming players: {e}")
+            continue
+        raise ContractFailure(f"the rules accept {outside} players, outside the declared {low}-{high}")
+    return (f"{_span(low, high)} player{'s' * (high > 1)} declared, the default rules play at "
+            f"{_listed(counts)}, refused outside")
+
+
+def check_rules(info: GameInfo) -> str:
+    """Rules survive to_dict/from_overrides (what a run's manifest stores), and an unknown key
+    or strategy parameter is refused in one line."""
+    rules_cls = info.part("rules").Rules
+    counts = player_counts(info)
+    for players in counts:
+        rules = rules_at(info, players)
+        again = rules_cls.from_overrides(rules.to_dict())
+        _require(again == rules, f"at {players} players the rules do not survive to_dict() and "
+                 f"from_overrides(): {rules} came back as {again}")
+    _refused_in_one_line(lambda: rules_cls.from_overrides({"no_such_rule": 1}), "no_such_rule",
+                         "an unknown rules key")
+    tunable = next((s for s in info.strategies.values() if s.params), None)
+    if tunable is not None:
+        _refused_in_one_line(lambda: parse_strategy(f"{tunable.name}:nope=1", info.strategies), "nope",
+                             f"an unknown parameter of {tunable.name}")
+    return f"{len(rules_cls.keys())} keys round-trip at {_listed(counts)} players; unknown ones refused"
+
+
+def _refused_in_one_line(call: Callable, word: str, what: str) -> None:
+    try:
+        call()
+    except BalanceError as e:
+        _require(word in str(e) and "\n" not in str(e),
+                 f"{what} is refused, but not in one line naming {word!r}: {e}")
+        return
+    raise ContractFailure(f"{what} ({word!r}) is accepted")
+
+
+def check_levers(info: GameInfo) -> str:
+    """Every lever is a variant compare accepts, valid at every player count, that changes the
+    rules, and acts on what the game has (seats, or a cooperative game's difficulty)."""
+    from balance.analysis.compare import parse_variant
+
+    rules_cls = info.part("rules").Rules
+    target = "difficulty" if info.cooperative else "seats"
+    for lever in info.levers:
+        _require(lever.acts_on == target, f"lever {lever.name} acts on {lever.acts_on!r}; "
+                 f"a {info.kind.value} game's levers act on {target!r}")
+        variant = parse_variant(lever.variant)
+        _require(variant.name == lever.name, f"lever {lever.name}'s variant is named {variant.name}")
+        for players in player_counts(info):
+            rulebook = rules_at(info, players)
+            try:
+                changed = rules_cls.from_overrides({**variant.overrides, "players": players})
+            except BalanceError as e:
+                raise ContractFailure(f"lever {lever.variant} is refused at {players} players: {e}") from None
+            _require(changed != rulebook, f"lever {lever.variant} leaves the rules at {players} players unchanged")
+    return f"{len(info.levers)} levers, each a valid change at every player count" if info.levers \
+        else "no levers declared"
+
+
+def check_reference(info: GameInfo, games: int | None = None) -> str:
+    """The kernel plays the same games as the plain-Python reference, for every strategy at
+    every player count: win shares, scores, sides, outcome and length."""
+    reference = info.part("reference")
+    n = games or getattr(reference, "CHECK_GAMES", REFERENCE_GAMES)
+    counts = player_counts(info)
+    for players in counts:
+        rules = rules_at(info, players)
+        for name in info.strategies:
+            engine = engine_for(info, rules, [name])
+            chunk = engine.play(7, 100, n)
+            for i in range(n):
+                ref = reference.play_game(rules, engine.strategies, 7, 100 + i)
+                where = f"{name} at {players} players, seed 7 game {100 + i}"
+                _same("win_units", chunk.win_units[i], ref.win_units, where)
+                if chunk.scores is not None:  # a game with a score
+                    _same("scores", chunk.scores[i], ref.scores, where)
+                if chunk.sides is not None:  # a game whose seats play sides
+                    _same("sides", chunk.sides[i], ref.sides, where)
+                if hasattr(ref, "outcome"):  # a reference that records them
+                    _same("outcome", [chunk.outcome[i]], [ref.outcome], where)
+                    _same("length", [chunk.length[i]], [ref.length], where)
+    return (f"{n * len(counts) * len(info.strategies):,} games identical ({n} for each of "
+            f"{len(info.strategies)} strategies at {_listed(counts)} players)")
+
+
+def _same(what: str, kernel, reference, where: str) -> None:
+    k, r = [int(x) for x in np.ravel(kernel)], [int(x) for x in np.ravel(reference)]
+    _require(k == r, f"{where}: the kernel's {what} {k} differ from the reference's {r}")
+
+
+def check_chunks(info: GameInfo) -> str:
+    """The same seed writes identical tables for any chunk size and thread count."""
+    from balance.core.api import simulate
+
+    counts = player_counts(info)
+    settings = ((1000, 1), (7, 1), (7, 2))
+    runs = [simulate(info.id, players=counts, games=150, seed=3, strategies=[info.default_strategy],
+                     chunk_size=chunk, threads=threads) for chunk, threads in settings]
+    first = runs[0].tables
+    written = set(first)
+    missing = {"seats", "outcomes", "lengths", "game_totals"} - written
+    _require(not missing, f"the run wrote no {', '.join(sorted(missing))} table")
+    _require(("pairs" in written) == (not info.cooperative),
+             f"a {info.kind.value} game's run {'wrote' if 'pairs' in written else 'did not write'} the pairs table")
+    _require(("scores" in written) == (info.score is not None),
+             f"a game {'with' if info.score else 'without'} a score "
+             f"{'wrote' if 'scores' in written else 'did not write'} the scores table")
+    for (chunk, threads), other in zip(settings[1:], runs[1:]):
+        setting = f"chunks of {chunk} on {threads} thread{'s' * (threads > 1)}"
+        _require(set(other.tables) == set(first), f"{setting} writes the tables {sorted(other.tables)}, "
+                 f"chunks of 1000 on 1 thread {sorted(first)}")
+        for name, frame in first.items():
+            _require(other.tables[name].equals(frame), f"{setting} changes the {name} table "
+                     "(a draw keyed by chunk or thread rather than by game number?)")
+    _require(first["seats"]["games"].sum() == 150 * sum(counts), "the seats table does not count every game")
+    return f"{len(first)} tables identical for chunks of 1000 and 7, on 1 and 2 threads"
+
+
+def check_replay(info: GameInfo) -> str:
+    """A game played alone is the same game as inside a chunk (every draw keyed by game number)."""
+    rules = rules_at(info, player_counts(info)[-1])
+    engine = engine_for(info, rules, [drawing_strategy(info)])
+    chunk = engine.play(11, 40, 25)
+
+    def game(c, i):  # everything a chunk says about its i-th game
+        arrays = [c.win_units, c.scores, c.sides, *c.columns.values()]
+        return (tuple(tuple(np.ravel(a[i]).tolist()) for a in arrays if a is not None),
+                int(c.outcome[i]), int(c.length[i]))
+
+    for g in (40, 52, 64):
+        _require(game(engine.play(11, g, 1), 0) == game(chunk, g - 40),
+                 f"game {g} played alone differs from game {g} played in a chunk from game 40")
+    _require(len({game(chunk, i) for i in range(len(chunk))}) > 1,
+             "25 games in a row are all the same game: the games draw nothing")
+    return f"games 40, 52 and 64 replay alone as in a chunk ({rules.players} players)"
+
+
+def check_chance(info: GameInfo) -> str:
+    """Changing seat 0's strategy moves no other seat's chance draws (the reference's
+    ``chance_draws(record, players)``): the common random numbers paired comparisons use."""
+    reference = info.part("reference")
+    draws = getattr(reference, "chance_draws", None)
+    _require(draws is not None, f"{info.module}.reference defines no chance_draws(record, players)")
+    players = player_counts(info)[-1]
+    rules = rules_at(info, players)
+    base = [parse_strategy("random" if "random" in info.strategies else info.default_strategy,
+                           info.strategies)] * players
+    moved = 0
+    for other in info.strategies:
+        changed = [parse_strategy(other, info.strategies)] + base[1:]  # seat 0 changes
+        for g in range(20):
+            before = reference.play_game(rules, base, 5, g)
+            after = reference.play_game(rules, changed, 5, g)
+            a, b = draws(before, players), draws(after, players)
+            for seat in range(1, players):
+                k = min(len(a[seat]), len(b[seat]))  # the game may end sooner or later
+                _require(k > 0, f"chance_draws gives seat {seat} no draws in game {g}")
+                _require(list(a[seat][:k]) == list(b[seat][:k]),
+                         f"seat 0 playing {other} moves seat {seat}'s chance draws in seed 5 game {g}: "
+                         "a strategy draws from the chance stream, or the draws depend on its moves")
+            seen = [(r.scores, r.win_units, getattr(r, "outcome", None), getattr(r, "length", None))
+                    for r in (before, after)]
+            moved += seen[0] != seen[1]
+    _require(moved > 0, "changing seat 0's strategy never changed a game: the check would be empty")
+    others = f"seat{'s' * (players > 2)} {_span(1, players - 1)}"
+    return (f"{len(info.strategies)} strategies in seat 0 leave {others}'s draws alone "
+            f"({moved} of {20 * len(info.strategies)} games changed)")
+
+
+def check_wins(info: GameInfo) -> str:
+    """A finished competitive game hands out one win (a k-way tie WIN_UNIT/k each), a
+    cooperative one the team's result to every seat, and a capped game none."""
+    import polars as pl
+
+    from balance.core.game import CAPPED
+
+    capped = info.capped_code
+    counts = player_counts(info)
+    for players in counts:
+        engine = engine_for(info, rules_at(info, players), [drawing_strategy(info)])
+        chunk = engine.play(2, 0, 300)
+        total = chunk.win_units.sum(axis=1)
+        where = f"at {players} players, seed 2 game"
+        _first_bad(total[chunk.outcome == capped] == 0, np.flatnonzero(chunk.outcome == capped),
+                   f"{where} {{}}: capped, yet it hands out a win")
+        if info.cooperative:
+            _first_bad((chunk.win_units == chunk.win_units[:, :1]).all(axis=1), np.arange(300),
+                       f"{where} {{}}: the seats of a cooperative game get different results")
+            _first_bad(np.isin(chunk.win_units, [0, WIN_UNIT]).all(axis=1), np.arange(300),
+                       f"{where} {{}}: a cooperative seat gets neither 0 nor {WIN_UNIT}")
+        else:
+            done = np.flatnonzero(chunk.outcome != capped)
+            _first_bad(total[done] == WIN_UNIT, done, f"{where} {{}}: finished, but the win shares "
+                       f"do not sum to {WIN_UNIT}")
+            shares = [0] + [WIN_UNIT // k for k in range(1, players + 1)]  # a k-way tie: 60/k each
+            _first_bad(np.isin(chunk.win_units, shares).all(axis=1), np.arange(300),
+                       f"{where} {{}}: a win share that is not {WIN_UNIT}/k")
+        outcomes = engine.all_tables(chunk.totals)["outcomes"]
+        _require(outcomes["games"].sum() == 300, f"at {players} players the outcomes table counts "
+                 f"{outcomes['games'].sum()} of 300 games")
+        _require(outcomes.filter(pl.col("outcome") == CAPPED)["won"].to_list() == [0],
+                 f"at {players} players the outcomes table counts wins in capped games")
+    return f"300 games at {_listed(counts)} players hand out the {info.kind.value} results"
+
+
+def _first_bad(ok: np.ndarray, games: np.ndarray, message: str) -> None:
+    """Fail naming the first game (of ``games``, where ``ok`` is False) in ``message``'s {}."""
+    bad = np.flatnonzero(~ok)
+    if len(bad):
+        raise ContractFailure(message.format(int(games[bad[0]])))
+
+
+def check_metrics(info: GameInfo) -> str:
+    """What compare pairs per game: seats first, int64, as many names as units, scales and
+    bounds, every value within its bounds, the seats' shares at most one win."""
+    from balance.analysis.compare import seat_metric_count
+
+    players = player_counts(info)[-1]
+    rules = rules_at(info, players)
+    metrics = info.part("metrics").compare_metrics([rules], players)
+    seats = seat_metric_count(metrics, players)  # 0 for a cooperative game
+    _require(seats == (0 if info.cooperative else players),
+             f"{seats} seat metrics for a {info.kind.value} game at {players} players")
+    _require(metrics.names[:seats] == [f"win_share_seat{s}" for s in range(seats)],
+             f"the first metrics are {metrics.names[:seats]}, not the seats' win_share_seatS")
+    sizes = [len(metrics.names), len(metrics.units), len(metrics.scales), len(metrics.bounds(rules))]
+    _require(len(set(sizes)) == 1, f"names, units, scales and bounds have lengths {sizes}")
+    values = metrics.per_game(engine_for(info, rules, [drawing_strategy(info)]).play(4, 0, 400), rules)
+    _require(values.dtype == np.int64 and values.shape == (400, sizes[0]),
+             f"per_game gives {values.dtype} {values.shape}, not int64 (400, {sizes[0]})")
+    unscaled = values / metrics.scales
+    outside = (unscaled < 0) | (unscaled > np.asarray(metrics.bounds(rules)) + 1e-12)
+    if outside.any():
+        game, column = (int(x) for x in np.argwhere(outside)[0])
+        raise ContractFailure(f"{metrics.names[column]} is {unscaled[game, column]:g} in seed 4 game {game}, "
+                              f"outside 0..{metrics.bounds(rules)[column]:g}")
+    _require(np.all(unscaled[:, :seats].sum(axis=1) <= 1 + 1e-12), "the seats' win shares sum above one win")
+    return f"{sizes[0]} metrics, within their bounds in 400 games at {players} players"
+
+
+def _listed(counts: list[int]) -> str:
+    return ", ".join(map(str, counts))
+
+
+def _span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    run: Callable[[GameInfo], str]
+
+    @property
+    def what(self) -> str:
+        """The first line of the check's docstring."""
+        return " ".join(self.run.__doc__.split("\n\n")[0].split())
+
+
+CHECKS = {c.name: c for c in (
+    Check("declaration", check_declaration),
+    Check("rules", check_rules),
+    Check("levers", check_levers),
+    Check("reference", check_reference),
+    Check("chunks", check_chunks),
+    Check("replay", check_replay),
+    Check("chance", check_chance),
+    Check("wins", check_wins),
+    Check("metrics", check_metrics),
+)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    passed: bool
+    line: str  # what was verified, or what broke
+    seconds: float
+
+
+def run_check(check: Check, info: GameInfo, games: int | None = None) -> Outcome:
+    """Run one check; a failure, or an exception from the game's own code, becomes its line."""
+    import time
+    import traceback
+
+    start = time.perf_counter()
+    try:
+        line = check_reference(info, games) if check.run is check_reference else check.run(info)
+        passed = True
+    except (ContractFailure, BalanceError) as e:
+        line, passed = str(e), False
+    except Exception as e:  # the game's code raised: name where, as a test runner would
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        line, passed = f"raised {type(e).__name__}: {e} (at {frame.filename}:{frame.lineno})", False
+    return Outcome(check.name, passed, line, time.perf_counter() - start)
