@@ -530,6 +530,16 @@ def test_kernel_plays_the_references_games_under_rule_variants(overrides):
     check_same_games(rules, ["coordinated", "random", "coordinated", "random"], 3, 0, 60)
 
 
+@pytest.mark.parametrize("players, pool", [(1, ("Paladin",)), (4, ("Paladin", "Cleric", "Wizard", "Dwarf"))])
+def test_a_pool_as_large_as_the_team_gives_a_dead_hero_back(players, pool):
+    """With no unused hero left, a player takes a fresh copy of a dead one (rules: Hero death),
+    the one that just died among them: a pool no larger than the team has no other. The
+    reference raised IndexError here and the kernel dealt a hero from unset memory."""
+    rules = Rules(players=players, hero_pool=pool)
+    chunk = check_same_games(rules, ["random"] * players, 1, 0, 30)
+    assert chunk.columns["deaths"].sum() > 0  # heroes did die: the case was played
+
+
 def test_kernel_plays_the_references_games_with_given_heroes():
     rules = Rules(players=3, hero_pool=tuple(HEROES))
     for team_ in (("Wizard", "Sorceress", "Eagle Rider"), ("Druid", "Dwarf", "Ranger"), ("Cleric", "Rogue", "Paladin")):

@@ -480,9 +480,10 @@ def max_hp(st, p):
 
 
 @jit
-def in_play(st, h):
-    for p in range(st.rr[R_PLAYERS]):
-        if st.hs[p, HS_HERO] == h:
+def held_by_another(st, h, p):
+    """Another seat than ``p`` plays hero ``h``."""
+    for q in range(st.rr[R_PLAYERS]):
+        if q != p and st.hs[q, HS_HERO] == h:
             return True
     return False
 
@@ -498,13 +499,13 @@ def die_hero(st, p, monarch):
     k = 0
     for i in range(rr[R_POOL_N]):
         h = st.pool[i]
-        if not in_play(st, h) and st.ever[h] == 0:
+        if not held_by_another(st, h, p) and st.ever[h] == 0:
             options[k] = h
             k += 1
     if k == 0:
         for i in range(rr[R_POOL_N]):
             h = st.pool[i]
-            if not in_play(st, h):
+            if not held_by_another(st, h, p):  # a dead one, the hero that just died among them
                 options[k] = h
                 k += 1
     new = options[below(st.states, 0, k)] if k > 1 else options[0]

@@ -343,9 +343,11 @@ class State:
         self.deaths[seat] += 1
         while self.hand[seat]:
             self.discard(seat, 0)
-        in_play = set(self.hero)
-        fresh = [h for h in self.r.pool if h not in in_play and h not in self.ever]
-        options = fresh or [h for h in self.r.pool if h not in in_play]
+        # the hero that died has left the game: with no unused hero left it is one of the dead
+        # a fresh copy may be taken of (a pool as large as the team has no other)
+        others = {h for p, h in enumerate(self.hero) if p != seat}
+        fresh = [h for h in self.r.pool if h not in others and h not in self.ever]
+        options = fresh or [h for h in self.r.pool if h not in others]
         new = options[self.chance.below(len(options))] if len(options) > 1 else options[0]
         self.hero[seat] = new
         self.ever.add(new)
