@@ -268,6 +268,32 @@ def test_example_10_resurge_stands_up_at_the_end_of_its_turn():
     assert armada.active and not other.active
 
 
+def test_the_flash_timing_stops_once_the_attacker_has_left_the_field():
+    """rules/zenonzard.md, Attack 2 (the original: if the attacking minion has left the field,
+    the flash timing stops): the attacker summons a Swoop minion onto its full field and trashes
+    the attacker for room; the defender is offered nothing more and takes no damage."""
+    g = table(seats=("random", "random"))
+    attacker = put(g, 0, card("Fire Beetle"))
+    for _ in range(g.rules.field_max - 1):
+        put(g, 0, card("Armadahlio"))
+    for seat in g.seats:
+        seat.base.extend(Unit(TOKEN) for _ in range(14))  # mana to pay any Swoop minion
+        for name in ("Gargantuan Eagle", "Cheetera"):
+            seat.deck_cards.append(card(name))
+            seat.hand.append(len(seat.deck_cards) - 1)
+    asked = []
+
+    def choose(s, n, default):  # seat 1 passes; seat 0 summons and trashes field[0], the attacker
+        asked.append(s)
+        return n - 1 if s == 1 else 0
+    g.choose = choose
+    life = g.seats[1].life
+    g.attack(0, 0, PLAYER)
+    assert asked == [1, 0, 0]  # the pass, the summon, the unit trashed for room; then nothing
+    assert all(u is not attacker for u in g.seats[0].field) and g.seats[1].life == life
+    assert len(g.seats[1].field) == 0  # the defender summoned nothing after the attacker left
+
+
 def test_example_11_an_empty_deck_at_the_draw_step_loses():
     g = table()
     g.seats[0].deck = []

@@ -747,7 +747,8 @@ def attack(st, s, i, target):
 
 @jit
 def flash(st, s, a):
-    """Defender first, then alternately: a Swoop summon or a pass, until two passes in a row."""
+    """Defender first, then alternately: a Swoop summon or a pass, until two passes in a row
+    or the attacker leaves the field."""
     cards = stack_empty(MAX_DECK)
     q, passes = 1 - s, 0
     while passes < 2:
@@ -766,6 +767,8 @@ def flash(st, s, a):
         else:
             passes = 0
             summon(st, q, cards[j])
+            if field_index(st, s, a) < 0:
+                return  # the attacker left the field (trashed for room): the flash timing stops at once
         q = 1 - q
 
 

@@ -481,7 +481,8 @@ class Game:
 
     def flash(self, s: int, attacker: Unit) -> None:
         """The defender first, then alternately: summon one Swoop minion or pass, until both
-        pass in a row. Options: each Swoop minion in hand it can pay (hand order), pass."""
+        pass in a row or the attacker leaves the field. Options: each Swoop minion in hand it
+        can pay (hand order), pass."""
         q, passes = 1 - s, 0
         while passes < 2:
             cards = self.summons(q, True)
@@ -498,6 +499,8 @@ class Game:
             else:
                 passes = 0
                 self.summon(q, cards[k])
+                if all(u is not attacker for u in self.seats[s].field):
+                    return  # the attacker left the field: the flash timing stops at once (the original's wording)
             q = 1 - q
 
     def block(self, d: int, s: int, attacker: Unit, target: int) -> Unit | None:
