@@ -39,7 +39,9 @@ _NO_BLOCK = re.compile(r"この(?:ミニオン|カード)はブロックでき�
 _NO_MOVE = re.compile(r"この(?:ミニオン|カード|マナ)は移動できない。?")
 _UNLIMITED = "このカードは何枚でもデッキに入れられる。"
 # lines that say nothing a simulator needs once the above are read
-_EMPTY_LINES = {"", "効果なし", "《デッキ》", "【常時】", "《ベース》"}
+_PASSIVE = "【常時】"
+_EMPTY_LINES = {"", "効果なし", "《デッキ》", _PASSIVE, "《ベース》"}
+_EN_EMPTY = {"", "no effect", "no effect.", "---", "———"}
 
 NINE_PLUS = 9  # the rules' default reading of "9+"
 
@@ -118,28 +120,43 @@ def _keywords(jp: str, en: str) -> tuple[int, bool, bool]:
 
     A printed keyword is a line of its own: "Swoop" in English, "［飛来］" or "飛来" in
     Japanese (several may share a line: "［襲撃］［再起］"); "this minion cannot block/move"
-    is a sentence of the Japanese text. Exact: nothing else is left of the Japanese text."""
+    is a sentence of the Japanese text, read only where it always holds: with no timing
+    line ("【...】") above it in its ability, or under 【常時】 (Passive). Under another
+    timing ("【相手のターン】", on the opponent's turn) it stays text, so the card is not
+    exact rather than restricted for good. Exact: nothing else is left of the Japanese text,
+    or, for a card with none, of the English one (a keyword line alone)."""
     bits, rest = 0, []
+    timing = None  # the timing line the current ability is under; a 《zone》 line starts another
     for line in _lines(jp):
         words = re.findall(r"［([^］]*)］", line)
         bare = line.strip("［］[] ")
         if words and "".join(f"［{w}］" for w in words) == line and all(w in _PRINTED for w in words):
             for w in words:
                 bits |= _PRINTED[w]
-        elif bare in _PRINTED:
+            continue
+        if bare in _PRINTED:
             bits |= _PRINTED[bare]
-        else:
-            rest.append(line)
-    for line in _lines(en):
+            continue
+        if line.startswith("《"):
+            timing = None
+        elif line.startswith("【"):
+            timing = line
+        elif timing in (None, _PASSIVE):
+            if _NO_BLOCK.search(line):
+                bits |= K_NO_BLOCK
+            if _NO_MOVE.search(line):
+                bits |= K_NO_MOVE
+            line = _NO_MOVE.sub("", _NO_BLOCK.sub("", line))
+        rest.append(line)
+    english = _lines(en)
+    for line in english:
         bits |= _EN_PRINTED.get(line.rstrip(".").strip().lower(), 0)
     text = "\n".join(rest)
-    if _NO_BLOCK.search(text):
-        bits |= K_NO_BLOCK
-    if _NO_MOVE.search(text):
-        bits |= K_NO_MOVE
     unlimited = _UNLIMITED in text
-    left = [line for line in _NO_MOVE.sub("", _NO_BLOCK.sub("", text.replace(_UNLIMITED, ""))).split("\n")
-            if line.strip() not in _EMPTY_LINES]
+    left = [line for line in text.replace(_UNLIMITED, "").split("\n") if line.strip() not in _EMPTY_LINES]
+    if not any(_lines(jp)) and any(english):  # no Japanese text: the English is all there is
+        left = [line for line in english if line.rstrip(".").strip().lower() not in _EN_PRINTED
+                and line.strip().lower() not in _EN_EMPTY]
     return bits, unlimited, not left
 
 

@@ -50,8 +50,8 @@ from typing import Callable, Iterable, Sequence
 from balance.core.errors import BalanceError, one_of
 from balance.core.rng import PyStream
 
-from .catalogue import BASE, COLOURED, FIELD, TOKEN, Card, basic_mana, cards, resolved
-from .sides import FORCES, PAIRS, Side
+from .catalogue import COLOURED, FIELD, TOKEN, Card, basic_mana, cards, resolved
+from .sides import Side
 
 # cost -> field slots of that cost (30 in all); the last slot's cost takes every card costing
 # at least that much (9 and the one printed 10; "9+" read as ``cost_9plus``).
@@ -194,14 +194,11 @@ def _label(card: Card) -> str:
     return f"{card.name_en or card.name} ({card.id})"
 
 
-def _has_chimera(forces: Iterable) -> bool:
-    # forces may be given as names or as catalogue.Force objects
-    return any(getattr(f, "name", f) == "Chimera" for f in forces)
-
-
-def _check(deck: Sequence[Card], rules, forces: Iterable, where: Callable[[Card | None], str]) -> None:
+def _check(deck: Sequence[Card], rules, where: Callable[[Card | None], str]) -> None:
     """Raise the first deck-rule violation of ``deck``; ``where(card)`` prefixes the message
-    (the file and line for a deck list, nothing for a generated deck)."""
+    (the file and line for a deck list, nothing for a generated deck). The rules' deck rules
+    are its size and copies: a deck whose mana cannot pay a card's colour part is legal (the
+    card waits in hand, or a field minion moved to the base supplies the colour)."""
     if len(deck) != rules.deck_size:
         raise BalanceError(f"{where(None)}{len(deck)} cards; allowed: exactly {rules.deck_size}")
     for c in deck:
@@ -212,28 +209,13 @@ def _check(deck: Sequence[Card], rules, forces: Iterable, where: Callable[[Card 
         if counts.get(c.name, 0) > rules.max_copies:
             raise BalanceError(f"{where(c)}{counts[c.name]} copies of {_label(c)} (name {c.name}); "
                                f"allowed: at most {rules.max_copies} of one name")
-    if _has_chimera(forces):
-        return  # Chimera's colourless mana pays any colour on its owner's turn (the only summon time)
-    mana = Counter(colour for c in deck if c.kind == BASE for colour in c.colours)
-    for c in deck:
-        if c.kind != FIELD or not c.coloured:
-            continue
-        # a dual-colour minion's colour part may be paid by either of its colours
-        have = max(mana[colour] for colour in c.colours)
-        need = c.part or 0
-        if need > have:
-            colour = " or ".join(c.colours)
-            raise BalanceError(f"{where(c)}{_label(c)} has colour part {need} {colour} but the deck holds "
-                               f"{have} {colour} mana card{'' if have == 1 else 's'}; allowed: at least {need}, "
-                               f"or the Chimera Force")
 
 
-def validate(deck: Sequence[Card], rules, forces: Iterable = ()) -> list[Card]:
+def validate(deck: Sequence[Card], rules) -> list[Card]:
     """``deck`` (resolved cards) as a list if it keeps the deck rules, else a one-line
-    BalanceError: wrong size, a token, more than ``max_copies`` copies of one name (Basic base
-    minions exempt), or a coloured field minion whose colour part exceeds the deck's base-minion
-    cards of its colour (lifted by the Chimera Force, named in ``forces``). Magic cards pass."""
-    _check(deck, rules, forces, lambda card: "")
+    BalanceError: wrong size, a token, or more than ``max_copies`` copies of one name (Basic
+    base minions exempt). Magic cards pass."""
+    _check(deck, rules, lambda card: "")
     return list(deck)
 
 
@@ -311,7 +293,7 @@ def named_card(text: str, rules, at: str) -> Card:
     raise BalanceError(f"{at}{_label(deckable[0])} has no printed BP/DP; allowed with --set missing_stats=impute")
 
 
-def read_list(path, rules, forces: Iterable = ()) -> list[Card]:
+def read_list(path, rules) -> list[Card]:
     """The deck of the deck-list file ``path`` (format: module docstring) as resolved cards in
     file order, checked by ``validate``. Magic cards are returned (v1 never plays them; the
     caller reports them). Raises a one-line BalanceError naming the file, line and card."""
@@ -344,7 +326,7 @@ def read_list(path, rules, forces: Iterable = ()) -> list[Card]:
         at = lines[card.name]
         return f"{path} line{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}: "
 
-    _check(deck, rules, forces, where)
+    _check(deck, rules, where)
     return deck
 
 
@@ -405,13 +387,12 @@ def drawn_pool(rules) -> tuple[Deck, ...]:
 
 def given_deck(rules, side: Side) -> Deck:
     """The deck a --side names: generated (deck GIVEN_K of the deck seed) or read from its file
-    (checked against the side's Forces when it gives them)."""
+    (checked against the deck rules)."""
     generated = side.generated
     if generated is not None:
         kind, colours, curve = generated
         return Deck(side.deck, colours, tuple(generate(kind, colours, rules, rules.deck_seed, GIVEN_K, curve)), curve)
-    pair = [FORCES[i] for i in PAIRS[side.pair]] if side.pair is not None else ()
-    cards = read_list(side.deck, rules, pair)
+    cards = read_list(side.deck, rules)
     colours = tuple(c for c in COLOURED if any(card.kind == "base" and c in card.colours for card in cards))
     return Deck(Path(side.deck).name, colours or ("colorless",), tuple(cards), "list")
 

@@ -57,8 +57,9 @@ DOCS: dict[str, tuple[str, str]] = {
     "summon_enters": (" / ".join(ENTERS), "State of a summoned minion."),
     "force_tutor_enters": (" / ".join(ENTERS), "State of the base minion a destroyed Force puts onto the base."),
     "cost_9plus": ("integer 9..12", "The cost of a card printed 9+."),
-    "colour_part": (" / ".join(COLOUR_PART), "Mana of the card's colour its cost needs where the card prints "
-                    "none: ceil(cost/3) for a coloured card; none; none."),
+    "colour_part": (" / ".join(COLOUR_PART), "Mana of the card's colour its cost needs: the printed part, "
+                    "else ceil(cost/3) for a coloured card (ceil_third); none at all, printed parts "
+                    "included (zero); the printed part, else none (printed_only)."),
     "missing_stats": (" / ".join(MISSING_STATS), "Minions without printed BP/DP: left out of generated decks "
                       "and refused in deck lists; or given the median of their cost (base minions 300/1)."),
     "keywords": ("list of " + ", ".join(KEYWORDS), "The keywords simulated (a card's others are ignored)."),
@@ -68,8 +69,9 @@ DOCS: dict[str, tuple[str, str]] = {
     "decks": (" / ".join(DECK_KINDS), "The decks a seat draws from each game when --side gives it none: "
               "generated one-colour decks, two-colour decks, either, or the six reference decks "
               "(docs/rules/zenonzard.md, 'Generated decks')."),
-    "deck_pool": (f"integer 1..{MAX_DECK_POOL}", "How many decks a run generates to draw from: deck k from the "
-                  "run's seed and k, its colours taken in turn (reference: always the six)."),
+    "deck_pool": (f"integer 1..{MAX_DECK_POOL}", "How many decks a run generates to draw from: deck k from "
+                  "deck_seed and k (not the run's seed: every run plays the same decks), its colours taken in "
+                  "turn (reference: always the six)."),
     "curves": (" / ".join(CURVE_KINDS), "The mana curve of the drawn decks: the spec's, or for curve studies "
                "low, standard and high curves in turn (every colour on every curve), so a deck's curve is "
                "drawn at random with it."),
@@ -137,9 +139,9 @@ class Rules(RulesBase):
         check_int("turn_cap", self.turn_cap, 0, 1000)
         check_int("deck_pool", self.deck_pool, 1, MAX_DECK_POOL)
         check_int("deck_seed", self.deck_seed, 0, 2**32 - 1)
-        if self.opening_hand > self.deck_size:
-            raise BalanceError(f"opening_hand={self.opening_hand} is more than deck_size={self.deck_size}; "
-                               f"allowed: integer 0..{self.deck_size}")
+        if self.opening_hand > min(self.deck_size, self.hand_max):
+            raise BalanceError(f"opening_hand={self.opening_hand} is more than deck_size={self.deck_size} or "
+                               f"hand_max={self.hand_max}; allowed: integer 0..{min(self.deck_size, self.hand_max)}")
         for key in ("first_turn_draw", "first_turn_move", "first_turn_attack", "tie_destroys_both", "mirror_decks"):
             if not isinstance(getattr(self, key), bool):
                 raise BalanceError(f"{key}={getattr(self, key)!r} is not true or false")

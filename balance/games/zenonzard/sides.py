@@ -122,11 +122,11 @@ def read_side(text: str) -> Side:
 
 
 def parse_side(rules, text: str) -> str:
-    """``text`` checked (a deck list is read and checked against the deck rules and, when
-    given, the side's Forces) and written canonically: ``deck=...,forces=A+B``."""
+    """``text`` checked (a deck list is read and checked against the deck rules) and written
+    canonically: ``deck=...,forces=A+B``."""
     side = read_side(text)
     if side.deck is not None and side.generated is None:
         from .decks import read_list
 
-        read_list(side.deck, rules, [FORCES[i] for i in PAIRS[side.pair]] if side.pair is not None else ())
+        read_list(side.deck, rules)
     return side.text
