@@ -308,6 +308,20 @@ def test_homeworld_grants_a_minion_of_printed_power_two_once_per_turn():
     assert [(m.name, m.slot.index) for m in g.minions()] == [("King Rex", 0), ("Enchantress", 0)]
 
 
+def test_homeworld_offers_its_minion_to_a_hand_without_one_and_the_baseline_declines():
+    """§11.1: "they may take grant M≤2", usable any time later in the phase (§1.5), so it is
+    offered with no small minion in hand (a card drawn later may use it); the baseline's default
+    takes it only when holding one."""
+    scripted = Scripted({"The Homeworld": [0]})  # take it
+    g = scenario(players=2, bases=["The Homeworld", "Jungle Oasis", "Tar Pits"],
+                 strategies=[scripted, Greedy()])
+    g.do_move(0, ("hand", hand(g, 0, "King Rex"), g.slots[0]))
+    assert ("The Homeworld", [True, None]) in scripted.seen and g.grants == [("M2", None)]
+    g = scenario(players=2, bases=["The Homeworld", "Jungle Oasis", "Tar Pits"])
+    g.do_move(0, ("hand", hand(g, 0, "King Rex"), g.slots[0]))
+    assert g.grants == [] and ("homeworld", 0) not in g.flags  # the baseline declines
+
+
 def test_homeworld_each_time_is_the_original_printing():
     g = scenario(players=2, bases=["The Homeworld", "Jungle Oasis", "Tar Pits"],
                  rules=Rules(players=2, homeworld_each_time=True))
@@ -421,6 +435,22 @@ def test_mushroom_kingdom_current_needs_the_biggest_hand_and_moves_an_opponent_o
     hand(g, 0, "Walker")
     g.start_of_turn(0)
     assert threat.slot.index == 2  # to the base with the largest gap (Tar Pits 16 - 2 > Oasis 12)
+
+
+def test_mushroom_kingdom_current_moves_the_minion_of_the_opponent_who_outranks_you():
+    """smash-up-cards.md §11.12's default: "if an opponent outranks you here, move that
+    opponent's highest-power minion". At 3 players the strongest opponent minion here (Ninja
+    Master, 5) belongs to seat 2, who ranks below seat 0; seat 1 outranks seat 0 with two
+    Lasertops, and one of them goes."""
+    g = scenario(players=3, bases=["Mushroom Kingdom", "Jungle Oasis", "Tar Pits", "Tortuga"])
+    put(g, 0, "King Rex", 0)  # seat 0: 7, second
+    lasertops = [put(g, 1, "Lasertops", 0), put(g, 1, "Lasertops", 0)]  # seat 1: 8, first
+    master = put(g, 2, "Ninja Master", 0)  # seat 2: 5, third
+    hand(g, 0, "Walker", "Walker", "Walker")
+    assert g.vp_now(g.slots[0])[:3] == [3, 4, 2]
+    g.start_of_turn(0)
+    assert master.slot.index == 0 and [m.slot.index for m in lasertops].count(0) == 1
+    assert g.vp_now(g.slots[0])[0] == 4  # seat 0 now takes the first place's VP
 
 
 def test_mushroom_kingdom_2012_pulls_the_opponent_minion_whose_departure_helps_most():

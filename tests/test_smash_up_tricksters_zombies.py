@@ -373,6 +373,26 @@ def test_pixie_is_offered_both_ways_and_the_baseline_plays_the_action_only_when_
     assert not _want(g, 0, "Pixie")
 
 
+def test_the_baseline_plays_a_pixie_as_a_minion_when_its_action_mode_cannot_be_played_now():
+    """§7.5's default keeps a Pixie for its action mode only when that mode can be played: with
+    the action play spent, or under Mark of Sleep, the minion mode is the only way to play it
+    (§1.11: minions are played whenever a minion play is open)."""
+    g = scenario(bases=B3)
+    attach(g, 1, "Overrun", 1)  # another player's action in play: the default wants the action
+    pixie = hand(g, 0, "Pixie")
+    g.free_minion = 1
+    assert _want(g, 0, "Pixie")
+    moves = g.play_moves(0)
+    assert moves[greedy_play(g, 0, moves)] == ("action", pixie)  # the action play is open
+    g.free_action = 0
+    moves = g.play_moves(0)
+    assert ("action", pixie) not in moves
+    assert moves[greedy_play(g, 0, moves)][:2] == ("hand", pixie)
+    g.free_action, g.sleep[0] = 1, ("actions", 1)  # Mark of Sleep: no actions this turn
+    moves = g.play_moves(0)
+    assert ("action", pixie) not in moves and moves[greedy_play(g, 0, moves)][:2] == ("hand", pixie)
+
+
 # ---- 6. Block the Path --------------------------------------------------------------------------
 def test_block_the_path_names_a_faction_for_each_other_player():
     g = scenario(players=3, bases=["Jungle Oasis", "The Great Library", "Tortuga", "Tar Pits"])
@@ -462,6 +482,19 @@ def test_flame_trap_destroys_itself_and_another_players_minion_played_here():
     g.play_minion(1, hand(g, 1, "King Rex"), g.slots[0])
     assert _on(g, 0) == ["Walker"] and _names(g.players[0].discard) == ["Flame Trap"]
     assert _names(g.players[1].discard) == ["King Rex"]
+
+
+def test_a_players_reactions_that_spend_nothing_come_first_leprechaun_before_flame_trap():
+    """§1.10 [D13]: each player orders its own simultaneous triggers, the baseline those that
+    spend nothing first. The trap entered play before the Leprechaun, yet the Leprechaun
+    destroys the weaker minion and the trap, with nothing left to destroy, stays."""
+    g = scenario(bases=B3)
+    trap = attach(g, 0, "Flame Trap", 0)
+    put(g, 0, "Leprechaun", 0)
+    g.current = 1
+    g.play_minion(1, hand(g, 1, "Armor Stego"), g.slots[0])
+    assert _on(g, 0) == ["Leprechaun"] and _names(g.players[1].discard) == ["Armor Stego"]
+    assert trap in g.slots[0].actions and _names(g.players[0].discard) == []
 
 
 def test_flame_trap_stays_when_the_minion_cannot_be_destroyed_or_is_protected():  # [D10]
@@ -669,11 +702,30 @@ def test_mark_of_sleep_2012_stops_the_opponent_pick_from_playing_actions():
     g = scenario(bases=["Jungle Oasis", "The Great Library", "Tortuga", "Tar Pits"], rules=rules)
     g.players[2].vp = 4
     g.play_action(0, hand(g, 0, "Mark of Sleep"))
-    assert g.sleep == {2: ("actions", 0)}
+    assert g.sleep == {2: ("actions_on_turn", 0)}
     g = scenario(bases=["Jungle Oasis", "The Great Library", "Tortuga", "Tar Pits"], rules=rules,
                  strategies=_seat(0, {"Mark of Sleep": [1]}, 3))
     g.play_action(0, hand(g, 0, "Mark of Sleep"))
-    assert g.sleep == {1: ("actions", 0)} and g.can_move(1, put(g, 1, "Scout", 0), g.slots[1])
+    assert g.sleep == {1: ("actions_on_turn", 0)} and g.can_move(1, put(g, 1, "Scout", 0), g.slots[1])
+
+
+def test_mark_of_sleep_2012_holds_during_the_marked_players_next_turn_only():
+    """§8.10: "during that player's next turn they cannot play actions (Specials included)":
+    not in the turn it was played (the marked player's Specials in its scoring window), not in
+    a third player's turn, and no longer from the marking player's next turn."""
+    rules = Rules(players=3, tricksters="2012")
+    g = scenario(bases=["Jungle Oasis", "The Great Library", "Tortuga", "Tar Pits"], rules=rules)
+    g.players[2].vp = 4  # the opponent pick
+    g.play_action(0, hand(g, 0, "Mark of Sleep"))
+    allowed = []
+    for turn in (0, 1, 2):
+        if turn:
+            g.current = turn
+            g.start_of_turn(turn)
+        allowed.append(g.can_play_actions(2))
+    g.current = 0
+    g.start_of_turn(0)
+    assert allowed + [g.can_play_actions(2)] == [True, True, False, True]
 
 
 # ---- 11. Pay the Piper --------------------------------------------------------------------------

@@ -24,7 +24,9 @@ FACTION_SETUPS = ("drawn", "draft")
 DOCS: dict[str, tuple[str, str]] = {
     "players": (f"integer {MIN_PLAYERS}..{MAX_PLAYERS}", "Number of players."),
     "vp_to_win": ("integer 1..100", "The game ends after a turn in which a player has this many VP "
-                  "(most VP wins; a tied lead plays on)."),
+                  "(most VP wins; a tied lead plays on). A scored base is replaced from the base deck "
+                  "while it lasts and the deck is never reshuffled (the rulebook), so well above 15 "
+                  "the bases run out and games end at max_turns: the report's capped share says so."),
     "minion_plays": ("integer 0..5", "Free minion plays each turn (extra plays granted by cards add to it)."),
     "action_plays": ("integer 0..5", "Free action plays each turn."),
     "hand_size": ("integer 1..20", "Cards drawn for the opening hand."),
@@ -37,9 +39,11 @@ DOCS: dict[str, tuple[str, str]] = {
                     "Cards each seat draws for its opening hand beyond hand_size (and again if it "
                     "mulligans): a handicap for the seats that play later, read like start_vp: "
                     "[0, 1, 1, 1] gives every seat after the first a sixth card."),
-    "draw": ("integer 0..10", "Cards drawn at the end of each turn."),
+    "draw": ("integer 0..10", "Cards drawn in each turn's draw phase (after scoring, before the "
+             "end of the turn)."),
     "hand_limit": ("integer 1..40", "Cards a player may keep after drawing; the rest are discarded."),
-    "extra_bases": (f"integer 0..{BASES - MAX_PLAYERS}", "Bases in play = players + this (the rulebook: 1)."),
+    "extra_bases": (f"integer 0..{BASES - MAX_PLAYERS}", "Bases in play = players + this (the rulebook: 1); "
+                    "more bases in play leave fewer in the base deck (see vp_to_win)."),
     "max_turns": ("integer 1..10000", "Simulation cap: a game still running after this many turns "
                   "stops as the 'capped' outcome (never counted as a finish)."),
     "factions": (" or ".join(FACTION_SETUPS), "How seats get their factions when no --side is given: "

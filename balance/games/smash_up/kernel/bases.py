@@ -9,10 +9,10 @@ from balance.core._jit import jit_widened as jit
 from balance.core._jit import stack_empty
 
 from .layout import unpack
-from .baseline import outranked, place
+from .baseline import place
 from .choosers import vp_without
 from .board import gap, pick, power, vp_now
-from .layout import C_CTRL, C_ENTERED, C_SLOT, L_BDECK, L_SMIN, MAX_SLOTS, S_BASE, T_PLAYERS
+from .layout import C_CTRL, C_ENTERED, C_SLOT, L_BDECK, L_SMIN, MAX_PLAYERS, MAX_SLOTS, S_BASE, T_PLAYERS
 from .names import B_SCHOOL_OF_WIZARDRY
 from .opcodes import VP_PER_MINION, VP_WINNERS_POWER_DIV
 from .tables import BS_BREAK, BS_NAME, BS_VP0, BS_VP_ARG, BS_VP_RULE
@@ -114,16 +114,25 @@ def free_strongest(st, p, mm, k):
 
 @jit
 def push_out(st, p, here, mm, md, k):
-    """RULE_PUSH_OUT (Mushroom Kingdom): when an opponent outranks ``p`` on slot ``here``, the
-    strongest minion of another player there (ties: the earliest to enter play) to the base
-    with the largest gap among its moves (ties: the lower slot); else none."""
+    """RULE_PUSH_OUT (Mushroom Kingdom): when an opponent outranks ``p`` on slot ``here``, that
+    opponent's strongest minion there (ties: the earliest to enter play) to the base with the
+    largest gap among its moves (ties: the lower slot); else none. Of several opponents who
+    outrank ``p``, the one taking the most VP there (ties: the first in turn order after ``p``)."""
     cs, lst, ln = st.cs, st.lst, st.ln
-    if not outranked(st, p, here):
+    n = st.tv[T_PLAYERS]
+    now = stack_empty(MAX_PLAYERS)
+    vp_now(st, here, now)
+    rival = -1
+    for i in range(1, n):
+        q = (p + i) % n
+        if now[q] > now[p] and (rival < 0 or now[q] > now[rival]):
+            rival = q
+    if rival < 0:
         return -1
     target, tp, te = -1, -1, 0
     for i in range(ln[L_SMIN + here]):
         m = lst[L_SMIN + here, i]
-        if cs[m, C_CTRL] != p and (power(st, m) > tp or (power(st, m) == tp and cs[m, C_ENTERED] < te)):
+        if cs[m, C_CTRL] == rival and (power(st, m) > tp or (power(st, m) == tp and cs[m, C_ENTERED] < te)):
             target, tp, te = m, power(st, m), cs[m, C_ENTERED]
     best, bg, bs = -1, 0, 0
     for j in range(k):

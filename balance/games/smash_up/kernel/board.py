@@ -22,7 +22,8 @@ from .layout import (
     PR_CARD, PR_PLAY_ACTION, T_QUIET, T_SP, MAX_PLAYERS, SW_DENY, SW_READY, T_ASIF, P_ALPHAS, P_FIXERS, P_MINIONS,
     G_ANY, G_AT, G_DISC, G_EMPTY, G_TWO, K_ACTION, K_MINION,
     L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, L_TRIGGERED, P_SLEEP_MODE, S_BASE, S_CANCEL,
-    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS, T_RAPTORS, T_NGRANTS,
+    S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES, SLEEP_ON_TURN, T_CURRENT, T_FREE_MIN, T_IN_PHASE, T_MICROBOTS,
+    T_RAPTORS, T_NGRANTS,
     T_NSLOTS, T_PLAYERS, T_TURNS, Z_ATTACHED, Z_DISCARD, Z_HAND, Z_MINION,
 )
 from .names import (
@@ -707,7 +708,8 @@ def can_move(st, p, m, dest):
 @jit_inline
 def can_play_actions(st, p):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
-    return ps[p, P_SLEEP_MODE] != SLEEP_ACTIONS
+    mode = ps[p, P_SLEEP_MODE]
+    return mode != SLEEP_ACTIONS and not (mode == SLEEP_ON_TURN and tv[T_CURRENT] == p)
 
 
 @jit_inline

@@ -38,6 +38,7 @@ from .layout import (
     F_P, F_S, F_Y, F_Z, GREEDY, G_AT, H_AFTER_SCORING, H_ON_PLAY, L_ATT, L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN,
     MAX_PLAYERS, MAX_SLOTS,
     PR_OFFER, P_BASES_USED, P_MINIONS_PLAYED, P_SLEEP_BY, P_SLEEP_MODE, P_VP, S_REDUCTION, SLEEP_ACTIONS, SLEEP_MOVES,
+    SLEEP_ON_TURN,
     T_CURRENT, T_FREE_MIN, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_RUNNERS, T_TURNS, T_WINDOW, Z_ATTACHED, Z_DECK,
     Z_DISCARD, Z_HAND, Z_MINION,
 )
@@ -53,7 +54,7 @@ from .opcodes import (
     OP_MOVE_SELF, OP_SEL_PLAYED,
     OP_SEL_SELF, OP_DISCARD_HAND, FOR_BASES_NONE_MINE, FOR_PLAYERS, FOR_WINNERS, RULE_HIGHEST_PRINTED,
     RULE_HIT_ELSEWHERE, RULE_SPARE_SPECIALS, TEST_TOP_POWER, TEST_LOWEST_MIXED, FLAG_APPEND, FOR_BASES,
-    FOR_OTHERS, SLEEP_CHOICE,
+    FOR_OTHERS, SLEEP_ACTIONS_ONLY, SLEEP_CHOICE,
     COND_HAND_HAS_MINION_PRINTED_LE,
     COND_DISCARD_GT_DECK, COND_DISCARD_HAS_MINION, COND_FIRST_MINION, COND_HAND_HAS_MINION, COND_HAND_LE,
     COND_HAS_BEST_MOVE, COND_HAS_HIT, COND_HAS_OPTIONS, COND_ATTACHED_THIS_TURN, COND_MINION_PLAY_USEFUL,
@@ -123,9 +124,9 @@ def step(st, d, hook, pc):
             if s >= 0:
                 fs[d, F_I] = s
                 pc -= pg[i, I_ARG1]
-        elif op == OP_SLEEP:  # the chosen player cannot play actions (or move) until your next turn [D36]
-            q = fs[d, F_Z]
-            mode = SLEEP_ACTIONS
+        elif op == OP_SLEEP:  # the chosen player cannot play actions (or move) until your next turn [D36];
+            q = fs[d, F_Z]  # the 2012 card's: cannot play actions during its own next turn
+            mode = SLEEP_ON_TURN if pg[i, I_ARG1] == SLEEP_ACTIONS_ONLY else SLEEP_ACTIONS
             if pg[i, I_ARG1] == SLEEP_CHOICE and pick(st, p, 2, sleep_moves(st, q)) != 0:
                 mode = SLEEP_MOVES
             ps[q, P_SLEEP_MODE], ps[q, P_SLEEP_BY] = mode, p

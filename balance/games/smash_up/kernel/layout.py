@@ -85,7 +85,9 @@ S_N = pow2(S_SINCE + 1)
 # Alphas, Microbot Fixers and minions in play the seat controls (``board.count_minion``)
 P_VP, P_MINIONS_PLAYED, P_ACTIONS_PLAYED, P_SLEEP_MODE, P_SLEEP_BY, P_BASES_USED, P_TENACIOUS_Z, \
     P_ALPHAS, P_FIXERS, P_MINIONS, P_N = range(11)
-SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES = 0, 1, 2
+# P_SLEEP_MODE: Mark of Sleep's, until the start of the turn of P_SLEEP_BY: no actions, no moves, or
+# (the 2012 card) no actions during the marked seat's own turn only
+SLEEP_NONE, SLEEP_ACTIONS, SLEEP_MOVES, SLEEP_ON_TURN = 0, 1, 2, 3
 
 # tv entries
 T_CURRENT, T_TURNS, T_FREE_MIN, T_FREE_ACT, T_EXTRA_ACT, T_PHASE_MIN, T_IN_PHASE, T_ENTRY, \

@@ -50,8 +50,9 @@ PLAY_ON = {
 }
 # D_TRIGGERS bits: the card has a talent, reacts to a minion being played, acts at the start or
 # at the end of a turn. The kernel asks only such cards (most have none of these), and sorts
-# only them into the §1.7 order, instead of calling every card in play's hook.
-TR_TALENT, TR_AFTER_PLAYED, TR_START, TR_END = 1, 2, 4, 8
+# only them into the §1.7 order, instead of calling every card in play's hook. TR_SPENT: its
+# reaction to a minion played uses the card up, so it comes after its controller's others.
+TR_TALENT, TR_AFTER_PLAYED, TR_START, TR_END, TR_SPENT = 1, 2, 4, 8, 16
 _KIND = {"minion": K_MINION, "action": K_ACTION, "dual": K_DUAL}
 
 
@@ -67,6 +68,8 @@ def _triggers() -> dict[str, int]:
                        (ab.START, TR_START), (ab.END, TR_END)):
         for name in table:
             bits[name] = bits.get(name, 0) | bit
+    for name in ab.SPENT_AFTER_PLAYED & set(ab.AFTER_PLAYED):  # (a test may empty AFTER_PLAYED)
+        bits[name] |= TR_SPENT
     return bits
 
 

@@ -277,7 +277,8 @@ def wanted_talent_or_extra(st, p):
 def greedy_minion_move(st, p):
     """``baseline.greedy_minion`` over the Play Cards minion moves, without listing them: the
     card by its key among the cards some base takes (a Pixie whose own default is its action
-    mode is not played as a minion, §7.5 Default), then its base by PLACE. The cards are
+    mode is not played as a minion while an action play is open to it, §7.5 Default), then its
+    base by PLACE. The cards are
     tried lowest key first (ties: the earlier), so only the card played has its bases looked
     up, unless a better one is refused. (-1, -1, -1): no minion move."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
@@ -285,6 +286,8 @@ def greedy_minion_move(st, p):
     cards = stack_empty(CAP)
     slots = stack_empty(MAX_SLOTS)
     first = ps[p, P_MINIONS_PLAYED] == 0
+    # a Pixie is kept for its action only when it can be played as one now
+    action_open = (tv[T_FREE_ACT] > 0 or tv[T_EXTRA_ACT] > 0) and can_play_actions(st, p)
     n = minion_cards(st, p, kinds, cards)
     for _ in range(n):
         best = -1
@@ -297,7 +300,7 @@ def greedy_minion_move(st, p):
         if best < 0:
             break
         c = cards[best]
-        if defs[cs[c, C_DEF], D_KIND] != K_DUAL or not hooks.want(st, p, c):
+        if defs[cs[c, C_DEF], D_KIND] != K_DUAL or not (action_open and hooks.want(st, p, c)):
             ns = card_slots(st, p, kinds[best], c, slots)
             if ns > 0:
                 return kinds[best], c, slots[place(st, p, c, False, slots, ns)]

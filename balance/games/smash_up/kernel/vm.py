@@ -29,7 +29,7 @@ from .hosts import host_rule
 from .window import chosen, data_specials
 from .stack import greedy_now, minion_moves_now, playable_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
-    BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED,
+    BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED, TR_SPENT,
 )
 
 PR_DONE = 99
@@ -176,9 +176,11 @@ def base_after_played(st, m, s):
 def in_play_by_order(st, out, trigger):
     """``cards_in_play_by_order`` of the cards with the ``trigger`` bit (``D_TRIGGERS``):
     minions and attached actions, by controller in turn order from the current player, each by
-    entry; returns the count. The cards come from the seats' ``L_TRIGGERED`` lists, not from a
-    search of the board: every card in play has its own entry (``T_ENTRY``; Hideout's swap
-    passes the leaving card's on), so the sort decides the order alone."""
+    entry (after a minion is played, the reactions that use their card up after their
+    controller's others: ``TR_SPENT``); returns the count. The cards come from the seats'
+    ``L_TRIGGERED`` lists, not from a search of the board: every card in play has its own entry
+    (``T_ENTRY``; Hideout's swap passes the leaving card's on), so the sort decides the order
+    alone."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for q in range(tv[T_PLAYERS]):
@@ -188,11 +190,13 @@ def in_play_by_order(st, out, trigger):
                 out[k] = x
                 k += 1
     n, cur = tv[T_PLAYERS], tv[T_CURRENT]
-    for j in range(1, k):  # insertion sort on (turn-order place of the controller, entry)
+    spent = TR_SPENT if trigger == TR_AFTER_PLAYED else 0  # a reaction that uses its card up: last
+    for j in range(1, k):  # insertion sort on (turn-order place of the controller, spent, entry)
         x = out[j]
-        kx = ((cs[x, C_CTRL] - cur) % n, cs[x, C_ENTERED])
+        kx = ((cs[x, C_CTRL] - cur) % n, defs[cs[x, C_DEF], D_TRIGGERS] & spent, cs[x, C_ENTERED])
         i = j - 1
-        while i >= 0 and ((cs[out[i], C_CTRL] - cur) % n, cs[out[i], C_ENTERED]) > kx:
+        while i >= 0 and ((cs[out[i], C_CTRL] - cur) % n, defs[cs[out[i], C_DEF], D_TRIGGERS] & spent,
+                          cs[out[i], C_ENTERED]) > kx:
             out[i + 1] = out[i]
             i -= 1
         out[i + 1] = x

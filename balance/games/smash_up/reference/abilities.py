@@ -9,6 +9,7 @@ Each faction module in ``cards/`` and ``bases.py`` fill these tables, keyed by c
 - ``WANT[name](g, p, card) -> bool``: whether the baseline plays this action now;
 - ``TALENT[name] = (usable(g, p, x), use(g, p, x), want(g, p, x))``: a talent of a card x in play;
 - ``AFTER_PLAYED[name](g, x, m)``: a card x in play reacting to minion m having been played;
+  ``SPENT_AFTER_PLAYED``: the names among them whose reaction uses the card up (Flame Trap);
 - ``AFTER_AFFECTED[name](g, p, m)``: minion m reacting to a card played by p whose own steps
   affected it (``Game.touch``), when that play's own steps end;
 - ``AFTER_DESTROYED[name](g, m, slot)`` / ``AFTER_DISCARDED[name](g, m)``: a minion's own trigger;
@@ -19,7 +20,10 @@ Each faction module in ``cards/`` and ``bases.py`` fill these tables, keyed by c
   ``after_replaced``, ``after_destroyed``, ``start_of_turn``.
 
 Order of simultaneous triggers (§1.10, [D13]): base abilities first, then players' cards in
-turn order from the current player, each player's own in the order they entered play.
+turn order from the current player, each player's own in the order they entered play; after a
+minion is played, a player's reactions that spend nothing come before those that use their card
+up (the baseline's order: Leprechaun before Flame Trap, so the trap is kept when the Leprechaun
+has already destroyed the minion).
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ HOST: dict = {}
 WANT: dict = {}
 TALENT: dict = {}
 AFTER_PLAYED: dict = {}
+SPENT_AFTER_PLAYED: set = set()
 AFTER_AFFECTED: dict = {}
 AFTER_DESTROYED: dict = {}
 AFTER_DISCARDED: dict = {}
@@ -40,11 +45,12 @@ AFTER: dict = {}
 BASES: dict = {}
 
 
-def cards_in_play_by_order(g):
-    """Minions and attached actions, grouped by controller in turn order, each by entry."""
+def cards_in_play_by_order(g, spent_last=frozenset()):
+    """Minions and attached actions, grouped by controller in turn order, each by entry; the
+    names in ``spent_last`` after the rest of their controller's."""
     items = [m for m in g.minions()] + g.attached_anywhere()
     order = g.turn_order()
-    return sorted(items, key=lambda x: (order.index(x.controller), x.entered))
+    return sorted(items, key=lambda x: (order.index(x.controller), x.card.name in spent_last, x.entered))
 
 
 def _base_hook(g, slot, hook):
@@ -67,7 +73,7 @@ def after_minion_played(g, m, slot):
     fn = _base_hook(g, slot, "after_played")
     if fn is not None:
         fn(g, slot, m)
-    for x in cards_in_play_by_order(g):
+    for x in cards_in_play_by_order(g, SPENT_AFTER_PLAYED):
         fn = AFTER_PLAYED.get(x.card.name)
         if fn is not None and _still_in_play(g, x):
             fn(g, x, m)

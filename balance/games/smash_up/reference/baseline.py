@@ -125,9 +125,11 @@ def greedy_play(g, p, moves) -> int:
     for i, mv in enumerate(moves):
         if mv is not None and mv[0] == "talent" and ab.talent_wanted(g, p, mv[1]):
             return i
-    # a Pixie whose own default is its action mode is not played as a minion (§7.5 Default)
+    # a Pixie whose own default is its action mode is not played as a minion (§7.5 Default),
+    # unless it cannot be played as an action now (no action play open, or Mark of Sleep)
+    as_action = {id(mv[1]) for mv in moves if mv is not None and mv[0] == "action"}
     minion = [i for i, mv in enumerate(moves) if mv is not None and mv[0] in ("hand", "discard", "tenacious")
-              and not (mv[1].kind == "dual" and ab.want(g, p, mv[1]))]
+              and not (mv[1].kind == "dual" and id(mv[1]) in as_action and ab.want(g, p, mv[1]))]
     ctgy = ab.WANT.get("They're Coming To Get You:use")
     for i, mv in enumerate(moves):
         if mv is not None and mv[0] == "ctgy" and ctgy is not None and ctgy(g, p, mv):

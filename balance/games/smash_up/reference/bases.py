@@ -2,8 +2,9 @@
 is in ``Game.destroy`` and The Central Brain's +1 in ``Game.power``. A cancelled base (Jammed
 Signal, Infiltrate) is never asked (``abilities._base_hook`` and ``Game.score_base`` check).
 
-Where the spec leaves the baseline open: The Homeworld offers its extra minion only to a
-player holding a minion of printed power 2 or less (nothing else could use it).
+The Homeworld offers its extra minion after every minion played there (a card drawn later in
+the phase may use it, §1.5); the baseline takes it when holding a minion of printed power 2 or
+less (§11.1 Default).
 """
 from __future__ import annotations
 
@@ -26,9 +27,8 @@ class Homeworld(Base):
         p = m.controller
         if ("homeworld", p) in g.flags and not g.rules.homeworld_each_time:
             return
-        if not any(c.is_minion and c.power <= 2 for c in g.players[p].hand):
-            return
-        if g.may(p, "The Homeworld", True, True):
+        holding = any(c.is_minion and c.power <= 2 for c in g.players[p].hand)
+        if g.may(p, "The Homeworld", True, holding):
             g.flags.add(("homeworld", p))  # once per player per turn [D16]
             g.grant_minion(p, "M2")  # any base [D31]
 
@@ -142,9 +142,13 @@ class MushroomKingdom(Base):
             options = [(m, s) for m in slot.minions for s in others if g.can_move(p, m, s)]
             options += [(m, slot) for s in others for m in s.minions if g.can_move(p, m, slot)]
             default = len(options)
-            from .baseline import outranked  # noqa: PLC0415
-            if outranked(g, p, slot):
-                theirs = [m for m in slot.minions if m.controller != p]
+            now = g.vp_now(slot)
+            # the opponent who outranks p here (of several, the one taking the most VP; ties:
+            # the first in turn order after p) loses its strongest minion here
+            rivals = [q for q in ((p + i) % g.n for i in range(1, g.n)) if now[q] > now[p]]
+            if rivals:
+                rival = max(rivals, key=lambda q: now[q])  # max keeps the first of equals
+                theirs = [m for m in slot.minions if m.controller == rival]
                 target = max(theirs, key=lambda m: (g.power(m), -m.entered))
                 dests = [s for (m, s) in options if m is target]
                 if dests:

@@ -65,7 +65,10 @@ class Game:
         self.window = None  # the before-scoring window in progress: {"slot", "used"}
         self.winner = None
         self.capped = False
-        self.sleep: dict = {}  # target player -> (mode "actions"|"moves", player who played it)
+        # Mark of Sleep: target player -> (mode, the player who played it, at whose turn's start
+        # it ends): "actions", "moves", or "actions_on_turn" (2012: no actions during the
+        # target's own turn only)
+        self.sleep: dict = {}
         self.base_scores: list = []  # (base name, turn, [vp per seat]) for the report
         self._reset_turn()
 
@@ -221,7 +224,8 @@ class Game:
                        for a in dest.actions)
 
     def can_play_actions(self, p) -> bool:
-        return self.sleep.get(p, (None,))[0] != "actions"
+        mode = self.sleep.get(p, (None,))[0]
+        return mode != "actions" and not (mode == "actions_on_turn" and self.current == p)
 
     # ---- cards moving ----------------------------------------------------------------------
     def draw(self, p, k=1):

@@ -379,7 +379,7 @@ def mark_of_sleep(g, c, card):
         return
     others = g.others(c)
     q = g.choose(c, "Mark of Sleep", others, others.index(_opponent_pick(g, c)))
-    g.sleep[q] = ("actions", c)
+    g.sleep[q] = ("actions_on_turn", c)  # 2012: "during that player's next turn" only
 
 
 # ---- 11. Pay the Piper ----------------------------------------------------------------------
@@ -452,6 +452,7 @@ ab.TALENT.update({
 })
 ab.AFTER_PLAYED.update({"Leprechaun": leprechaun, "Brownie": brownie, "Flame Trap": flame_trap,
                         "Pay the Piper": pay_the_piper})
+ab.SPENT_AFTER_PLAYED.add("Flame Trap")  # the trap goes with the minion (both lists)
 ab.AFTER_DESTROYED["Gremlin"] = gremlin_destroyed
 ab.AFTER_DISCARDED["Gremlin"] = gremlin_discarded
 ab.START["Flame Trap"] = flame_trap_start
