@@ -231,8 +231,7 @@ def check_chance(info: GameInfo) -> str:
     _require(draws is not None, f"{info.module}.reference defines no chance_draws(record, players)")
     players = player_counts(info)[-1]
     rules = rules_at(info, players)
-    base = [parse_strategy("random" if "random" in info.strategies else info.default_strategy,
-                           info.strategies)] * players
+    base = [parse_strategy(drawing_strategy(info), info.strategies)] * players
     moved = 0
     for other in info.strategies:
         changed = [parse_strategy(other, info.strategies)] + base[1:]  # seat 0 changes
