@@ -923,15 +923,23 @@ def test_the_card_list_and_what_it_does_not_simulate():
 @pytest.mark.parametrize("jp, en, bits, exact", [
     ("", "Charge\n[When Attacking]\nDeal 3 damage to your opponent's Life.", cat.K_CHARGE, False),  # Lord Alabaster
     ("", "Charge", cat.K_CHARGE, True),
-    ("【相手の夕\nこのミニオンは移動できない。", "[On Your Opponent's Turn]\nThis minion cannot move.", 0, False),
+    # Gadphant's OCR'd text: "on the opponent's turn", when v1 never moves
+    ("【相手の夕\nこのミニオンは移動できない。", "[On Your Opponent's Turn]\nThis minion cannot move.", 0, True),
+    # MachG's: "on your turn", when v1 moves
+    ("【自分の夕\nこのミニオンは移動できない。", "Swoop\n[On Your Turn]\nThis minion cannot move.",
+     cat.K_NO_MOVE | cat.K_SWOOP, True),
+    ("【相手のターン】\nこのミニオンはブロックできない。", "", cat.K_NO_BLOCK, True),
+    ("【自分のターン終了時】\nこのミニオンは移動できない。", "", 0, False),  # a trigger's timing: text
+    ("【破壊時】自分はカードを1枚引く。", "[When Destroyed]\nDraw one card.", 0, False),  # Cobra Mage
     ("【常時】\nこのミニオンはブロックできない。", "[Passive]\nThis minion cannot block.", cat.K_NO_BLOCK, True),
     ("《ベース》\n【配置時】\nカード1枚を引く。\n《ベース》\nこのマナは移動できない。", "", cat.K_NO_MOVE, False),
 ])
 def test_a_cards_restrictions_and_exactness_come_from_what_its_text_says(jp, en, bits, exact):
     """A card with no Japanese text is exact only if its English is keywords alone (17 cards
-    with English abilities were called exact); "cannot move" under another timing than
-    Passive (Gadphant: on the opponent's turn, when v1 never moves) is text, not a lasting
-    restriction; a 《zone》 line starts a new ability, so a restriction after one holds."""
+    with English abilities were called exact); a restriction holds under no timing or Passive,
+    "cannot move" on your turn and "cannot block" on the opponent's (when v1 moves and blocks),
+    and under a trigger's timing stays text; a 《zone》 line starts a new ability, so a
+    restriction after one holds."""
     got_bits, _, got_exact = cat._keywords(jp, en)
     assert (got_bits, got_exact) == (bits, exact)
 

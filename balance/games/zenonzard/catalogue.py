@@ -119,14 +119,16 @@ def _keywords(jp: str, en: str) -> tuple[int, bool, bool]:
     """(keyword bits, unlimited copies, exact) from a card's texts.
 
     A printed keyword is a line of its own: "Swoop" in English, "［飛来］" or "飛来" in
-    Japanese (several may share a line: "［襲撃］［再起］"); "this minion cannot block/move"
-    is a sentence of the Japanese text, read only where it always holds: with no timing
-    line ("【...】") above it in its ability, or under 【常時】 (Passive). Under another
-    timing ("【相手のターン】", on the opponent's turn) it stays text, so the card is not
-    exact rather than restricted for good. Exact: nothing else is left of the Japanese text,
-    or, for a card with none, of the English one (a keyword line alone)."""
+    Japanese (several may share a line: "［襲撃］［再起］"). "This minion cannot block/move" is a
+    sentence of the Japanese text, read under the timing line above it in its ability (a
+    《zone》 line starts another ability): with none or under 【常時】 (Passive) it always
+    holds; under "on your turn" only "cannot move" matters and under "on the opponent's turn"
+    only "cannot block" (v1 moves on its own turn and blocks on the other's), the other one
+    being a sentence that never applies; under any other timing it stays text. Exact: nothing
+    else is left of the Japanese text, or, for a card with none, of the English one (a keyword
+    line alone)."""
     bits, rest = 0, []
-    timing = None  # the timing line the current ability is under; a 《zone》 line starts another
+    timing, held = None, None  # the current timing line; it joins the text unless all under it was read
     for line in _lines(jp):
         words = re.findall(r"［([^］]*)］", line)
         bare = line.strip("［］[] ")
@@ -138,15 +140,28 @@ def _keywords(jp: str, en: str) -> tuple[int, bool, bool]:
             bits |= _PRINTED[bare]
             continue
         if line.startswith("《"):
-            timing = None
-        elif line.startswith("【"):
-            timing = line
-        elif timing in (None, _PASSIVE):
-            if _NO_BLOCK.search(line):
-                bits |= K_NO_BLOCK
-            if _NO_MOVE.search(line):
-                bits |= K_NO_MOVE
+            timing, held = None, None
+            rest.append(line)
+            continue
+        header = re.match(r"【[^】]*(?:】|$)", line)
+        if header is not None:
+            timing = header.group(0)
+            if line[header.end():].strip():  # the ability's text on the timing's own line
+                held = None
+                rest.append(line)
+            else:
+                held = line
+            continue
+        applies = _restrictions_under(timing)
+        said = (K_NO_BLOCK if _NO_BLOCK.search(line) else 0) | (K_NO_MOVE if _NO_MOVE.search(line) else 0)
+        if applies is not None and said:
+            bits |= said & applies  # one that never applies under this timing is read, not kept
             line = _NO_MOVE.sub("", _NO_BLOCK.sub("", line))
+            if not line.strip():
+                continue
+        if held is not None:  # text under the timing line: the line is part of the ability
+            rest.append(held)
+            held = None
         rest.append(line)
     english = _lines(en)
     for line in english:
@@ -158,6 +173,20 @@ def _keywords(jp: str, en: str) -> tuple[int, bool, bool]:
         left = [line for line in english if line.rstrip(".").strip().lower() not in _EN_PRINTED
                 and line.strip().lower() not in _EN_EMPTY]
     return bits, unlimited, not left
+
+
+def _restrictions_under(timing: str | None) -> int | None:
+    """The restriction bits that hold under a timing line (OCR may cut or garble it: "【自分の夕"
+    is "【自分のターン】"), or None where the sentences stay text (a trigger's timing)."""
+    if timing is None or timing == _PASSIVE:
+        return K_NO_BLOCK | K_NO_MOVE
+    if any(word in timing for word in ("終了", "開始", "フェイズ")):  # end or start of a turn, a phase
+        return None
+    if timing.startswith("【自分の"):  # on your turn: moves happen then, blocks never
+        return K_NO_MOVE
+    if timing.startswith("【相手の"):  # on the opponent's turn: blocks happen then, moves never
+        return K_NO_BLOCK
+    return None
 
 
 def _read_tsv(name: str) -> list[dict]:
