@@ -89,3 +89,11 @@ def test_tricksters_2012_brownie_and_hideout_act_and_match(monkeypatch):
                         ((-1 if g.winner is None else g.winner), g.turns, [p.vp for p in g.players]), \
                         (players, strategy, bases, game)
     assert acted["brownie"] > 0 and acted["shield"] > 0, acted
+
+
+def test_a_pixie_the_discard_offers_is_played_as_a_minion_with_an_action_play_open():
+    """They Keep Coming offers a Pixie from the discard pile, where it cannot be played as an
+    action: the baseline plays it as a minion even with an action play open and its action
+    mode wanted (the kernel held it, as it holds one in hand; found by review, seed 5 games
+    5, 8 and 15 of 0-19)."""
+    _check(Rules(players=2, action_plays=2), [("Tricksters", "Zombies")] * 2, "greedy", 5, 20)

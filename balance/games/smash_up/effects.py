@@ -67,7 +67,7 @@ player in turn order after ``me``):
   ``GRANT_ACTION N``
 - ``MARK self stego`` (Armor Stego's mark on the card itself), ``MARK self used`` (a minion's
   once-per-turn use is spent, for ``UNUSED_THIS_TURN``), ``MARK chosen sleep`` (the chosen
-  player cannot play actions until the start of your next turn: Mark of Sleep, 2012), ``MARK
+  player cannot play actions during its own next turn: Mark of Sleep, 2012), ``MARK
   chosen sleep choice`` (you pick: no actions, or no moves; the baseline's ``choosers.sleep_moves``,
   moves for a player with Pirates: the current Mark of Sleep)
 - for an attached action: ``DISCARD self`` (it goes to its owner's discard pile; gone already:

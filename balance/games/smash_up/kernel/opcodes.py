@@ -44,7 +44,8 @@ FOR_BASES_NONE_MINE, FOR_WINNERS, FOR_PLAYERS_HERE, FOR_PLAYERS, FOR_NON_WINNERS
 # ... and a card's loop over the other players in turn order after "me", each the chosen player
 # (F_Z) in turn while "me" stays (Mark of Sleep)
 FOR_OTHERS = 7
-# OP_SLEEP's (I_ARG1): actions only (the 2012 Mark of Sleep), or "me" picks actions or moves
+# OP_SLEEP's (I_ARG1): no actions during the chosen player's own next turn (the 2012 Mark of
+# Sleep: layout.SLEEP_ON_TURN), or "me" picks no actions or no moves until its next turn
 SLEEP_ACTIONS_ONLY, SLEEP_CHOICE = 0, 1
 # OP_PLAY_ACTION's options (I_ARG1 bits): the selected action may go to your hand instead (listed
 # first), and may be declined (listed last: it stays where it is); its rule is the baseline's

@@ -300,7 +300,9 @@ def greedy_minion_move(st, p):
         if best < 0:
             break
         c = cards[best]
-        if defs[cs[c, C_DEF], D_KIND] != K_DUAL or not (action_open and hooks.want(st, p, c)):
+        # (only a Pixie in hand can be played as an action: one from the discard is a minion)
+        dual = defs[cs[c, C_DEF], D_KIND] == K_DUAL
+        if not (dual and kinds[best] == MV_HAND and action_open and hooks.want(st, p, c)):
             ns = card_slots(st, p, kinds[best], c, slots)
             if ns > 0:
                 return kinds[best], c, slots[place(st, p, c, False, slots, ns)]

@@ -65,9 +65,9 @@ class Game:
         self.window = None  # the before-scoring window in progress: {"slot", "used"}
         self.winner = None
         self.capped = False
-        # Mark of Sleep: target player -> (mode, the player who played it, at whose turn's start
-        # it ends): "actions", "moves", or "actions_on_turn" (2012: no actions during the
-        # target's own turn only)
+        # Mark of Sleep: target player -> (mode, the player who played it: the mark ends at the
+        # start of that player's next turn); mode "actions", "moves", or "actions_on_turn"
+        # (2012: no actions, during the target's own turn only)
         self.sleep: dict = {}
         self.base_scores: list = []  # (base name, turn, [vp per seat]) for the report
         self._reset_turn()
