@@ -152,23 +152,23 @@ def check_in_range(chunk, totals: dict) -> None:
     """
     problems = []
 
-    def outside(name, values, low, high, what):  # high None: no upper bound
+    def outside(name, values, low, high, why=""):  # high None: no upper bound
         if values is None:
             return
         bad = values < low if high is None else (values < low) | (values > high)
         if bad.any():
             first = tuple(int(i) for i in np.argwhere(bad)[0])  # (game,) or (game, seat)
-            where = f"game {chunk.first_game + first[0]}" + (f", seat {first[1] + 1}" if len(first) > 1 else "")
+            where = f"game {chunk.first_game + first[0]}" + (f", seat {first[1]}" if len(first) > 1 else "")
             bounds = f"below {low}" if high is None else f"outside {low}..{high}"
-            problems.append(f"{name} {values[first]} ({where}) is {bounds}: {what}")
+            problems.append(f"{name} {values[first]} ({where}) is {bounds}" + (f" ({why})" if why else ""))
 
     outside("a score", chunk.scores, 0, totals["score_hist"].shape[2] - 1,
-            "0 to the engine's max_score (set max_score to the highest score the rules allow)")
+            "the engine's max_score must be the highest score its rules allow")
     outside("a side", chunk.sides, 0, totals["seat_stats"].shape[1] - 1, "an index into the engine's side_names")
     outside("an outcome", chunk.outcome, 0, totals["outcome_stats"].shape[0] - 1,
             "an index into the game's outcomes")
-    outside("a length", chunk.length, 0, None, "a game lasts at least 0")
-    outside("a win share", chunk.win_units, 0, WIN_UNIT, f"0 to WIN_UNIT ({WIN_UNIT})")
+    outside("a length", chunk.length, 0, None)
+    outside("a win share", chunk.win_units, 0, WIN_UNIT, f"a seat's share of one win, in 1/{WIN_UNIT}")
     if problems:
         raise BalanceError("the engine played games its counters cannot hold: " + "; ".join(problems)
                            + " (a defect of the game's engine, not of its rules or options)")
