@@ -194,62 +194,6 @@ def rules(
                                          subsequent_indent="        "))
 
 
-EXIT_CHECK_FAILED = 1
-
-
-@app.command()
-def check(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    only: Annotated[Optional[list[str]], typer.Option(
-        "--only", metavar="<name>", help="Run this check only (repeatable): declaration, rules, levers, reference, "
-        "chunks, replay, chance, wins, metrics. Default: all of them.")] = None,
-    games: Annotated[Optional[int], typer.Option(
-        "--games", metavar="<int>", help="Games for each strategy and player count in the kernel = "
-        "reference check. Default: the reference's CHECK_GAMES, else 30.")] = None,
-) -> None:
-    """Check that a game keeps the contract every command relies on, by playing it.
-
-    For a game's authors (a studio's game installed beside balance, or a built-in one): the
-    rules round-trip and refuse bad keys; every lever is a valid rule change; the kernel plays
-    the same games as the plain-Python reference for every strategy and player count; a run is
-    identical for any chunk size and thread count; a game replays alone; one seat's strategy
-    moves no other seat's chance draws; wins are handed out as the game's kind says; and what
-    `balance compare` measures stays within its bounds. See docs/ADDING_A_GAME.md.
-
-    Exit status: 0 when every check passes, 1 when one fails, 2 for bad input.
-    """
-    from balance.analysis.contract import CHECKS, run_check
-    from balance.core.errors import check_int, one_of
-    from balance.core.registry import get_game
-
-    try:
-        info = get_game(game)
-        for name in only or ():
-            if name not in CHECKS:
-                raise one_of("check", name, list(CHECKS))
-        if games is not None:
-            check_int("--games", games, 1, 100_000)
-    except BalanceError as e:
-        fail(str(e))
-    chosen = [CHECKS[name] for name in CHECKS if not only or name in only]
-    typer.echo(f"Checking {game} ({info.title}): {len(chosen)} check{'s' * (len(chosen) > 1)}")
-    # on a terminal, the running check's line shows what it verifies (a cold compile or a slow
-    # reference takes minutes) until its result replaces it
-    live = sys.stdout.isatty()
-    width = shutil.get_terminal_size().columns - 1
-    failed = 0
-    for item in chosen:
-        if live:
-            typer.echo(f"  ...   {item.name:<12} {item.what}"[:width], nl=False)
-        outcome = run_check(item, info, games)
-        failed += not outcome.passed
-        mark = "ok  " if outcome.passed else "FAIL"
-        typer.echo(("\r\033[K" if live else "") + f"  {mark}  {item.name:<12} {outcome.line} ({outcome.seconds:.1f} s)")
-    typer.echo(f"{len(chosen) - failed} passed, {failed} failed" if failed else f"all {len(chosen)} passed")
-    if failed:
-        raise typer.Exit(EXIT_CHECK_FAILED)
-
-
 def _parse_players(text: Optional[str]) -> Optional[list[int]]:
     if text is None:
         return None
@@ -277,6 +221,84 @@ _whole_games = _integer(lambda value: f"--games {value!r} is not a whole number 
 _whole_seed = _integer(lambda value: f"--seed {value!r} is not a whole number (a seed is 0 or more)")
 _whole_threads = _integer(lambda value: f"--threads {value!r} is not a whole number of threads")
 _whole_batch = _integer(lambda value: f"--batch {value!r} is not a whole number of games")
+
+
+EXIT_CHECK_FAILED = 1
+
+
+@app.command()
+def check(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--only", metavar="<name>", help="Run this check only (repeatable): declaration, rules, levers, "
+        "reference, chunks, replay, chance, wins, metrics. Default: all of them.")] = None,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", parser=_whole_games, metavar="<int>", help="Games for each strategy and player count in "
+        "the kernel = reference check. Default: the reference's CHECK_GAMES, else 30.")] = None,
+) -> None:
+    """Check that a game keeps the contract every command relies on, by playing it.
+
+    For a game's authors (a studio's game installed beside balance, or a built-in one): the
+    declaration and rules are sound; every lever is a valid rule change; the kernel plays the
+    same games as the plain-Python reference for every strategy and player count (and under
+    each lever); a run is identical for any chunk size and thread count; a game replays alone;
+    no seat's strategy moves another seat's chance draws; wins are handed out as the game's
+    kind says; and what `balance compare` measures stays within its bounds. See
+    docs/ADDING_A_GAME.md.
+
+    Exit status: 0 when every check passes, 1 when one fails (a malformed declaration
+    included), 2 for bad input.
+    """
+    from balance.analysis.contract import CHECKS, run_check
+    from balance.core.errors import check_int, one_of
+    from balance.core.registry import game_ids, get_game
+
+    try:
+        for name in only or ():
+            if name not in CHECKS:
+                raise one_of("check", name, list(CHECKS))
+        if games is not None:
+            check_int("--games", games, 1, 100_000)
+            if only and "reference" not in only:
+                raise BalanceError("--games sets the reference check's games, and --only leaves that check "
+                                   "out; add --only reference or drop --games")
+        if game not in game_ids():
+            raise one_of("game", game, game_ids())
+    except BalanceError as e:
+        fail(str(e))
+    try:
+        info = get_game(game)
+    except BalanceError as e:  # registered but malformed: the first check fails
+        typer.echo(f"Checking {game}: the declaration")
+        typer.echo(f"  FAIL  {'declaration':<12} {e}")
+        raise typer.Exit(EXIT_CHECK_FAILED)
+    chosen = [CHECKS[name] for name in CHECKS if not only or name in only]
+    typer.echo(f"Checking {game}, {info.title}: {len(chosen)} check{'s' * (len(chosen) > 1)}")
+    # on a terminal, the running check's line shows what it verifies (a cold compile or a slow
+    # reference takes minutes) until its result replaces it
+    live = sys.stdout.isatty()
+    width = shutil.get_terminal_size().columns - 1
+    failed, seen = 0, {}
+    for item in chosen:
+        if live:
+            typer.echo(f"  ...   {item.name:<12} {item.what}"[:width], nl=False)
+        try:
+            outcome = run_check(item, info, games)
+        except KeyboardInterrupt:
+            if live:
+                typer.echo("")  # end the running check's line
+            typer.echo(f"interrupted during {item.name}: nothing is written by a check", err=True)
+            raise typer.Exit(130)
+        failed += not outcome.passed
+        line = outcome.line
+        if not outcome.passed:  # one fault often fails several checks: print it once
+            line = f"(the same as {seen[line]})" if line in seen else line
+            seen.setdefault(outcome.line, item.name)
+        mark = "ok  " if outcome.passed else "FAIL"
+        typer.echo(("\r\033[K" if live else "") + f"  {mark}  {item.name:<12} {line} ({outcome.seconds:.1f} s)")
+    typer.echo(f"{len(chosen) - failed} passed, {failed} failed" if failed else f"all {len(chosen)} passed")
+    if failed:
+        raise typer.Exit(EXIT_CHECK_FAILED)
 
 
 def _one_count(command: str):

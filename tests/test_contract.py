@@ -124,6 +124,8 @@ def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_ra
     registry.get_game.cache_clear()
     listed = CliRunner().invoke(app, ["games"])
     assert listed.exit_code == 0 and "(unusable: game 'oops'" in listed.output
+    checked = CliRunner().invoke(app, ["check", "oops"])  # a failed check (1), not bad input (2)
+    assert checked.exit_code == 1 and "  FAIL  declaration  game 'oops' (oops_game) is malformed: part" in checked.output
     (package / "report.py").write_text("raise RuntimeError('needs a GPU')\n", encoding="utf-8")
     with pytest.raises(BalanceError, match=r"game 'oops': part oops_game.report fails on import \(RuntimeError"):
         oops.optional_part("report")  # the report's sections, loaded when a report is written

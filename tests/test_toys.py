@@ -42,14 +42,6 @@ def test_the_toy_is_registered_as_a_plug_in_and_named_nowhere_in_balance():
 
 # ---- the game contract (balance.analysis.contract, `balance check GAME`) for every game --------
 
-def _rules(info, players, **overrides):
-    return contract.rules_at(info, players, **overrides)
-
-
-def _counts(info) -> list[int]:
-    return contract.player_counts(info)
-
-
 def _engine(info, rules, specs):
     return contract.engine_for(info, rules, specs)
 
@@ -74,7 +66,7 @@ def test_changing_one_seats_strategy_leaves_the_other_seats_chance_draws(game_id
     """Each game's reference reads, per seat, the chance draws no other seat's strategy may
     move (``chance_draws(record, players)``): the common random numbers that paired
     comparisons of strategies and variants rely on."""
-    assert "draws alone" in contract.check_chance(registry.get_game(game_id))
+    assert "no other seat's draws moved" in contract.check_chance(registry.get_game(game_id))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -144,9 +136,37 @@ def _length_bound_of_one_round(monkeypatch):
         np.array(self.names) == "length", 1.0, original(self, rules)))
 
 
+def _rules_accept_a_fifth_player(monkeypatch):
+    from toys.dice_race.rules import Rules
+
+    original = Rules.validated
+    monkeypatch.setattr(Rules, "validated", lambda self: self if self.players == 5 else original(self))
+
+
+def _rules_write_the_target_one_off_in_to_dict(monkeypatch):
+    from toys.dice_race.rules import Rules
+
+    original = Rules.to_dict
+    monkeypatch.setattr(Rules, "to_dict", lambda self: {**original(self), "target": original(self)["target"] + 1})
+
+
+def _one_game_alone_on_another_seed(monkeypatch):
+    """A game played alone (a chunk of one) draws on the next seed: what a replay would catch."""
+    from toys.dice_race.engine import Engine
+
+    original = Engine.play
+    monkeypatch.setattr(Engine, "play", lambda self, seed, first, n: original(self, seed + (n == 1), first, n))
+
+
 @pytest.mark.parametrize("plant, check, words", [
-    (_cautious_rolls_two_at_first, "reference", r"cautious at 2 players, seed 7 game 10\d: the kernel's \w+ "),
-    (_bold_moves_the_next_seats_dice, "chance", r"seat 0 playing bold moves seat 1's chance draws"),
+    (_rules_accept_a_fifth_player, "declaration", r"the rules accept 5 players, outside the declared 2-4"),
+    (_rules_write_the_target_one_off_in_to_dict, "rules", r"do not survive to_dict\(\) and from_overrides\(\)"),
+    (_one_game_alone_on_another_seed, "replay", r"game 40 played alone differs from game 40 played in a chunk"),
+    (_cautious_rolls_two_at_first, "reference",
+     r"cautious at 2 players under the default rules, seed 7 game 10\d: kernel against reference: "
+     r"(win_units \[.*\] against \[.*\]; )?scores \[\d+, \d+\] against \[\d+, \d+\]"),
+    (_bold_moves_the_next_seats_dice, "chance",
+     r"seat 0 playing bold instead of random \(the other seats play random\) moves seat 1's chance draws"),
     (_later_chunks_on_another_seed, "chunks", r"chunks of 7 on 1 thread changes the \w+ table"),
     (_game_3_loses_its_win, "wins", r"at 2 players, seed 2 game 3: finished, but the win shares do not sum"),
     (_length_bound_of_one_round, "metrics", r"length is \d+ in seed 4 game \d+, outside 0..1"),
@@ -175,7 +195,9 @@ def test_cli_check_runs_the_chosen_checks_and_exits_1_on_a_failure(monkeypatch):
     assert result.exit_code == 0, result.output
     assert re.search(r"^  ok    replay .*\n  ok    wins .*\nall 2 passed$", result.output, re.M), result.output
     for args, words in ((["--only", "nope"], "unknown check 'nope'; allowed: declaration, rules, levers"),
-                        (["--games", "0"], "--games=0 is out of range")):
+                        (["--games", "0"], "--games=0 is out of range"),
+                        (["--games", "abc"], "--games 'abc' is not a whole number of games"),
+                        (["--only", "wins", "--games", "5"], "--games sets the reference check's games")):
         bad = invoke("check", TOY, *args)
         assert bad.exit_code == 2 and words in bad.output, bad.output
     _game_3_loses_its_win(monkeypatch)
@@ -364,8 +386,8 @@ def test_an_engine_whose_max_score_is_too_low_is_stopped_before_it_writes_past_i
 
     engine = _engine(registry.get_game(TOY), Rules.from_overrides({"players": 2}), ["bold"])
     engine.max_score = 12  # dice-race's scores run to target - 1 + 12 = 41
-    with pytest.raises(BalanceError, match=r"a score (1[3-9]|[2-4]\d) \(game \d+, seat [12]\) is "
-                                           r"outside 0\.\.12: 0 to the engine's max_score"):
+    with pytest.raises(BalanceError, match=r"a score (1[3-9]|[2-4]\d) \(game \d+, seat [01]\) is "
+                                           r"outside 0\.\.12 \(the engine's max_score must be the highest"):
         engine.play(1, 0, 500)
 
 
@@ -383,8 +405,8 @@ def test_each_value_a_chunk_cannot_be_counted_with_is_named():
     with pytest.raises(BalanceError) as refused:
         kit.check_in_range(Chunk(100, **bad), totals)
     message = str(refused.value)
-    for words in ("a side 3 (game 101, seat 2) is outside 0..2", "an outcome 2 (game 101) is outside 0..1",
-                  "a length -1 (game 100) is below 0", f"a win share {WIN_UNIT + 1} (game 100, seat 1)"):
+    for words in ("a side 3 (game 101, seat 1) is outside 0..2", "an outcome 2 (game 101) is outside 0..1",
+                  "a length -1 (game 100) is below 0;", f"a win share {WIN_UNIT + 1} (game 100, seat 0)"):
         assert words in message
     assert "a score" not in message
 

@@ -13,11 +13,13 @@ raises ``ContractFailure`` naming the first game, seat or value that breaks the 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from balance.analysis.document import counted
 from balance.core.errors import BalanceError
 from balance.core.game import WIN_UNIT, GameInfo, Kind
 from balance.core.strategy import parse_strategy
@@ -25,6 +27,8 @@ from balance.core.strategy import parse_strategy
 # games per (strategy, player count) in the kernel = reference check; a slow reference names
 # its own (its CHECK_GAMES)
 REFERENCE_GAMES = 30
+# games per strategy in the chance-draws check (each changes one seat, every seat in turn)
+CHANCE_GAMES = 20
 
 
 class ContractFailure(Exception):
@@ -88,7 +92,8 @@ def check_declaration(info: GameInfo) -> str:
         except BalanceError as e:
             _require("players" in str(e), f"{outside} players is refused without naming players: {e}")
             continue
-        raise ContractFailure(f"the rules accept {outside} players, outside the declared {low}-{high}")
+        raise ContractFailure(f"the rules accept {counted(outside, 'player')}, outside the declared "
+                              f"{_span(low, high)}")
     return (f"{_span(low, high)} player{'s' * (high > 1)} declared, the default rules play at "
             f"{_listed(counts)}, refused outside")
 
@@ -98,11 +103,19 @@ def check_rules(info: GameInfo) -> str:
     or strategy parameter is refused in one line."""
     rules_cls = info.part("rules").Rules
     counts = player_counts(info)
+    from balance.analysis.compare import parse_variant
+
     for players in counts:
-        rules = rules_at(info, players)
-        again = rules_cls.from_overrides(rules.to_dict())
-        _require(again == rules, f"at {players} players the rules do not survive to_dict() and "
-                 f"from_overrides(): {rules} came back as {again}")
+        for lever in (None, *info.levers):  # levers too: a key to_dict forgets shows off the defaults
+            overrides = parse_variant(lever.variant).overrides if lever is not None else {}
+            try:
+                rules = rules_at(info, players, **overrides)
+            except BalanceError:
+                continue  # a lever refused at this count: the levers check names it
+            again = rules_cls.from_overrides(rules.to_dict())
+            what = "the default rules" if lever is None else f"lever {lever.name}'s rules"
+            _require(again == rules, f"at {players} players {what} do not survive to_dict() and "
+                     f"from_overrides(): {rules} came back as {again}")
     _refused_in_one_line(lambda: rules_cls.from_overrides({"no_such_rule": 1}), "no_such_rule",
                          "an unknown rules key")
     tunable = next((s for s in info.strategies.values() if s.params), None)
@@ -141,39 +154,46 @@ def check_levers(info: GameInfo) -> str:
             except BalanceError as e:
                 raise ContractFailure(f"lever {lever.variant} is refused at {players} players: {e}") from None
             _require(changed != rulebook, f"lever {lever.variant} leaves the rules at {players} players unchanged")
-    return f"{len(info.levers)} levers, each a valid change at every player count" if info.levers \
+    return f"{counted(len(info.levers), 'lever')}, each a valid change at every player count" if info.levers \
         else "no levers declared"
 
 
 def check_reference(info: GameInfo, games: int | None = None) -> str:
     """The kernel plays the same games as the plain-Python reference, for every strategy at
-    every player count: win shares, scores, sides, outcome and length."""
+    every player count, and under each lever's rules at the largest: win shares, scores,
+    sides, outcome and length."""
     reference = info.part("reference")
     n = games or getattr(reference, "CHECK_GAMES", REFERENCE_GAMES)
     counts = player_counts(info)
-    for players in counts:
-        rules = rules_at(info, players)
+    settings = [(players, "the default rules", rules_at(info, players)) for players in counts]
+    if info.levers:
+        from balance.analysis.compare import parse_variant
+
+        settings += [(counts[-1], f"lever {lever.name}",
+                      rules_at(info, counts[-1], **parse_variant(lever.variant).overrides)) for lever in info.levers]
+    for players, what, rules in settings:
         for name in info.strategies:
             engine = engine_for(info, rules, [name])
             chunk = engine.play(7, 100, n)
             for i in range(n):
                 ref = reference.play_game(rules, engine.strategies, 7, 100 + i)
-                where = f"{name} at {players} players, seed 7 game {100 + i}"
-                _same("win_units", chunk.win_units[i], ref.win_units, where)
+                pairs = [("win_units", chunk.win_units[i], ref.win_units)]
                 if chunk.scores is not None:  # a game with a score
-                    _same("scores", chunk.scores[i], ref.scores, where)
+                    pairs.append(("scores", chunk.scores[i], ref.scores))
                 if chunk.sides is not None:  # a game whose seats play sides
-                    _same("sides", chunk.sides[i], ref.sides, where)
+                    pairs.append(("sides", chunk.sides[i], ref.sides))
                 if hasattr(ref, "outcome"):  # a reference that records them
-                    _same("outcome", [chunk.outcome[i]], [ref.outcome], where)
-                    _same("length", [chunk.length[i]], [ref.length], where)
-    return (f"{n * len(counts) * len(info.strategies):,} games identical ({n} for each of "
-            f"{len(info.strategies)} strategies at {_listed(counts)} players)")
+                    pairs += [("outcome", [chunk.outcome[i]], [ref.outcome]), ("length", [chunk.length[i]], [ref.length])]
+                differ = [f"{field} {_ints(k)} against {_ints(r)}" for field, k, r in pairs if _ints(k) != _ints(r)]
+                _require(not differ, f"{name} at {players} players under {what}, seed 7 game {100 + i}: kernel "
+                         f"against reference: {'; '.join(differ)}")
+    levers = f", and under {counted(len(info.levers), 'lever')} at {counts[-1]}" if info.levers else ""
+    return (f"{n * len(settings) * len(info.strategies):,} games identical ({n} for each of "
+            f"{len(info.strategies)} strategies at {_listed(counts)} players{levers})")
 
 
-def _same(what: str, kernel, reference, where: str) -> None:
-    k, r = [int(x) for x in np.ravel(kernel)], [int(x) for x in np.ravel(reference)]
-    _require(k == r, f"{where}: the kernel's {what} {k} differ from the reference's {r}")
+def _ints(values) -> list[int]:
+    return [int(x) for x in np.ravel(values)]
 
 
 def check_chunks(info: GameInfo) -> str:
@@ -182,8 +202,19 @@ def check_chunks(info: GameInfo) -> str:
 
     counts = player_counts(info)
     settings = ((1000, 1), (7, 1), (7, 2))
-    runs = [simulate(info.id, players=counts, games=150, seed=3, strategies=[info.default_strategy],
-                     chunk_size=chunk, threads=threads) for chunk, threads in settings]
+    # the default strategy, and one that draws from its seat's stream (a draw keyed by chunk
+    # may hide in either)
+    names = list(dict.fromkeys((info.default_strategy, drawing_strategy(info))))
+    for name in names:
+        runs = [simulate(info.id, players=counts, games=150, seed=3, strategies=[name],
+                         chunk_size=chunk, threads=threads) for chunk, threads in settings]
+        first = _same_tables(info, name, counts, settings, runs)
+    return (f"{len(first)} tables identical for chunks of 1000 and 7, on 1 and 2 threads "
+            f"({' and '.join(names)})")
+
+
+def _same_tables(info: GameInfo, name: str, counts: list[int], settings, runs) -> dict:
+    """The first run's tables, once every other run wrote the same (ContractFailure if not)."""
     first = runs[0].tables
     written = set(first)
     missing = {"seats", "outcomes", "lengths", "game_totals"} - written
@@ -194,14 +225,14 @@ def check_chunks(info: GameInfo) -> str:
              f"a game {'with' if info.score else 'without'} a score "
              f"{'wrote' if 'scores' in written else 'did not write'} the scores table")
     for (chunk, threads), other in zip(settings[1:], runs[1:]):
-        setting = f"chunks of {chunk} on {threads} thread{'s' * (threads > 1)}"
+        setting = f"{name} in chunks of {chunk} on {threads} thread{'s' * (threads > 1)}"
         _require(set(other.tables) == set(first), f"{setting} writes the tables {sorted(other.tables)}, "
                  f"chunks of 1000 on 1 thread {sorted(first)}")
         for name, frame in first.items():
             _require(other.tables[name].equals(frame), f"{setting} changes the {name} table "
                      "(a draw keyed by chunk or thread rather than by game number?)")
     _require(first["seats"]["games"].sum() == 150 * sum(counts), "the seats table does not count every game")
-    return f"{len(first)} tables identical for chunks of 1000 and 7, on 1 and 2 threads"
+    return first
 
 
 def check_replay(info: GameInfo) -> str:
@@ -224,34 +255,44 @@ def check_replay(info: GameInfo) -> str:
 
 
 def check_chance(info: GameInfo) -> str:
-    """Changing seat 0's strategy moves no other seat's chance draws (the reference's
-    ``chance_draws(record, players)``): the common random numbers paired comparisons use."""
+    """Changing one seat's strategy moves no other seat's chance draws (the reference's
+    ``chance_draws(record, players)``): the common random numbers paired comparisons use.
+    Every seat is changed in turn (game g changes seat g mod players) to every other strategy,
+    the others playing the drawing strategy."""
     reference = info.part("reference")
     draws = getattr(reference, "chance_draws", None)
     _require(draws is not None, f"{info.module}.reference defines no chance_draws(record, players)")
     players = player_counts(info)[-1]
     rules = rules_at(info, players)
-    base = [parse_strategy(drawing_strategy(info), info.strategies)] * players
+    usual = drawing_strategy(info)
+    base = [parse_strategy(usual, info.strategies)] * players
+    others = [name for name in info.strategies if name != usual]
     moved = 0
-    for other in info.strategies:
-        changed = [parse_strategy(other, info.strategies)] + base[1:]  # seat 0 changes
-        for g in range(20):
+    for other in others:
+        for g in range(CHANCE_GAMES):
+            seat = g % players
+            changed = list(base)
+            changed[seat] = parse_strategy(other, info.strategies)
             before = reference.play_game(rules, base, 5, g)
             after = reference.play_game(rules, changed, 5, g)
             a, b = draws(before, players), draws(after, players)
-            for seat in range(1, players):
-                k = min(len(a[seat]), len(b[seat]))  # the game may end sooner or later
-                _require(k > 0, f"chance_draws gives seat {seat} no draws in game {g}")
-                _require(list(a[seat][:k]) == list(b[seat][:k]),
-                         f"seat 0 playing {other} moves seat {seat}'s chance draws in seed 5 game {g}: "
-                         "a strategy draws from the chance stream, or the draws depend on its moves")
+            for q in range(players):
+                if q == seat:
+                    continue
+                k = min(len(a[q]), len(b[q]))  # the game may end sooner or later
+                _require(k > 0, f"chance_draws gives seat {q} no draws in seed 5 game {g}")
+                first = next((i for i in range(k) if a[q][i] != b[q][i]), None)
+                _require(first is None, f"seat {seat} playing {other} instead of {usual} (the other seats play "
+                         f"{usual}) moves seat {q}'s chance draws in seed 5 game {g}, from draw {first}: a strategy "
+                         "draws from a stream not its seat's, or the draws depend on the moves")
             seen = [(r.scores, r.win_units, getattr(r, "outcome", None), getattr(r, "length", None))
                     for r in (before, after)]
             moved += seen[0] != seen[1]
-    _require(moved > 0, "changing seat 0's strategy never changed a game: the check would be empty")
-    others = f"seat{'s' * (players > 2)} {_span(1, players - 1)}"
-    return (f"{len(info.strategies)} strategies in seat 0 leave {others}'s draws alone "
-            f"({moved} of {20 * len(info.strategies)} games changed)")
+    if not others:
+        return "one strategy: no other to change a seat to"
+    _require(moved > 0, "changing a seat's strategy never changed a game: the check would be empty")
+    return (f"each of {players} seats changed in turn to {', '.join(others)}: no other seat's draws moved "
+            f"({moved} of {CHANCE_GAMES * len(others)} games changed)")
 
 
 def check_wins(info: GameInfo) -> str:
@@ -263,6 +304,7 @@ def check_wins(info: GameInfo) -> str:
 
     capped = info.capped_code
     counts = player_counts(info)
+    capped_seen = 0
     for players in counts:
         engine = engine_for(info, rules_at(info, players), [drawing_strategy(info)])
         chunk = engine.play(2, 0, 300)
@@ -282,12 +324,15 @@ def check_wins(info: GameInfo) -> str:
             shares = [0] + [WIN_UNIT // k for k in range(1, players + 1)]  # a k-way tie: 60/k each
             _first_bad(np.isin(chunk.win_units, shares).all(axis=1), np.arange(300),
                        f"{where} {{}}: a win share that is not {WIN_UNIT}/k")
+        capped_seen += int((chunk.outcome == capped).sum())
         outcomes = engine.all_tables(chunk.totals)["outcomes"]
         _require(outcomes["games"].sum() == 300, f"at {players} players the outcomes table counts "
                  f"{outcomes['games'].sum()} of 300 games")
         _require(outcomes.filter(pl.col("outcome") == CAPPED)["won"].to_list() == [0],
                  f"at {players} players the outcomes table counts wins in capped games")
-    return f"300 games at {_listed(counts)} players hand out the {info.kind.value} results"
+    cap = (f"{counted(capped_seen, 'capped game')} among them" if capped_seen else
+           "no game reached the turn cap, so a capped game's result went unchecked")
+    return f"300 games at {_listed(counts)} players hand out the {info.kind.value} results ({cap})"
 
 
 def _first_bad(ok: np.ndarray, games: np.ndarray, message: str) -> None:
@@ -336,11 +381,12 @@ def _span(low: int, high: int) -> str:
 @dataclass(frozen=True)
 class Check:
     name: str
-    run: Callable[[GameInfo], str]
+    run: Callable[..., str]  # run(info) -> what it verified, or run(info, games) when takes_games
+    takes_games: bool = False
 
     @property
     def what(self) -> str:
-        """The first line of the check's docstring."""
+        """The first paragraph of the check's docstring, in one line."""
         return " ".join(self.run.__doc__.split("\n\n")[0].split())
 
 
@@ -348,7 +394,7 @@ CHECKS = {c.name: c for c in (
     Check("declaration", check_declaration),
     Check("rules", check_rules),
     Check("levers", check_levers),
-    Check("reference", check_reference),
+    Check("reference", check_reference, takes_games=True),
     Check("chunks", check_chunks),
     Check("replay", check_replay),
     Check("chance", check_chance),
@@ -368,15 +414,34 @@ class Outcome:
 def run_check(check: Check, info: GameInfo, games: int | None = None) -> Outcome:
     """Run one check; a failure, or an exception from the game's own code, becomes its line."""
     import time
-    import traceback
 
     start = time.perf_counter()
     try:
-        line = check_reference(info, games) if check.run is check_reference else check.run(info)
+        line = check.run(info, games) if check.takes_games else check.run(info)
         passed = True
     except (ContractFailure, BalanceError) as e:
         line, passed = str(e), False
     except Exception as e:  # the game's code raised: name where, as a test runner would
-        frame = traceback.extract_tb(e.__traceback__)[-1]
-        line, passed = f"raised {type(e).__name__}: {e} (at {frame.filename}:{frame.lineno})", False
+        line, passed = _raised(e, info), False
     return Outcome(check.name, passed, line, time.perf_counter() - start)
+
+
+def _raised(error: Exception, info: GameInfo) -> str:
+    """One line for an exception: its type, its message's first line (a numba typing error
+    runs to forty), and the deepest frame in the game's own package (else the deepest)."""
+    import sys
+    import traceback
+    from pathlib import Path
+
+    frames = traceback.extract_tb(error.__traceback__)
+    module = sys.modules.get(info.module)
+    home = Path(module.__file__).parent if module is not None and getattr(module, "__file__", None) else None
+    own = [f for f in frames if home is not None and Path(f.filename).is_relative_to(home)]
+    frame = (own or frames)[-1]
+    at = f"{frame.filename}:{frame.lineno}"
+    compiled = re.search(r'File "([^"]+)", line (\d+)', str(error))  # numba names the jitted source line
+    if compiled is not None:
+        at = f"{compiled[1]}:{compiled[2]}"
+    lines = str(error).strip().splitlines() or [""]
+    more = f" (and {counted(len(lines) - 1, 'more line')})" if len(lines) > 1 else ""
+    return f"raised {type(error).__name__}: {lines[0]}{more} (at {at})"
