@@ -53,6 +53,27 @@ def test_a_lever_that_changes_nothing_or_is_refused_is_named():
             contract.check_levers(replace(info, levers=(lever,)))
 
 
+def test_a_count_the_default_rules_refuse_must_be_declared_and_a_declared_one_refused(monkeypatch):
+    """explicit_counts names the player counts whose default rules need a rule chosen
+    (avengers-cards at 2); the contract checks skip exactly those, and hold the declaration to
+    what the rules do."""
+    dice = registry.get_game("dice-race")
+    with pytest.raises(contract.ContractFailure, match="explicit_counts declares 3 players, yet the default rules"):
+        contract.check_declaration(replace(dice, explicit_counts=(3,)))
+    rules_cls = dice.part("rules").Rules
+    original = rules_cls.validated
+
+    def refuse_three(self):
+        if self.players == 3:
+            raise BalanceError("players=3 needs a board size")
+        return original(self)
+    monkeypatch.setattr(rules_cls, "validated", refuse_three)
+    with pytest.raises(contract.ContractFailure, match=r"the default rules refuse 3 players \(players=3 needs a "
+                                                       r"board size\); .* explicit_counts"):
+        contract.check_declaration(dice)
+    assert "play at 2, 4" in contract.check_declaration(replace(dice, explicit_counts=(3,)))
+
+
 def test_win_unit_is_declared_once():
     """Kernels, engines and every analysis count a win in the same 1/WIN_UNIT units: no module
     but balance/core/game.py may set its own (a second `WIN_UNIT = 60` would drift unnoticed)."""
@@ -125,7 +146,8 @@ def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_ra
     listed = CliRunner().invoke(app, ["games"])
     assert listed.exit_code == 0 and "(unusable: game 'oops'" in listed.output
     checked = CliRunner().invoke(app, ["check", "oops"])  # a failed check (1), not bad input (2)
-    assert checked.exit_code == 1 and "  FAIL  declaration  game 'oops' (oops_game) is malformed: part" in checked.output
+    assert checked.exit_code == 1
+    assert "  FAIL  declaration  game 'oops' (oops_game) is malformed: part" in checked.output
     (package / "report.py").write_text("raise RuntimeError('needs a GPU')\n", encoding="utf-8")
     with pytest.raises(BalanceError, match=r"game 'oops': part oops_game.report fails on import \(RuntimeError"):
         oops.optional_part("report")  # the report's sections, loaded when a report is written

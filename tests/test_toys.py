@@ -179,6 +179,26 @@ def test_each_check_fails_on_the_fault_it_exists_to_catch_and_names_it(monkeypat
     assert not outcome.passed and re.search(words, outcome.line), outcome.line
 
 
+def test_the_wins_check_says_whether_the_turn_cap_was_reached_and_catches_a_capped_win(monkeypatch):
+    """siege's default games reach its turn cap, dice-race's do not: the line says which, so a
+    capped game's result is not claimed checked where none was played. A capped siege game
+    that hands out the team's win is then named."""
+    from toys.siege.engine import Engine
+
+    assert "no game reached the turn cap" in contract.check_wins(registry.get_game(TOY))
+    siege = registry.get_game("siege")
+    assert re.search(r"\(\d+ capped games? among them\)", contract.check_wins(siege))
+    original = Engine.play
+
+    def play(self, seed, first, n):
+        chunk = original(self, seed, first, n)
+        chunk.win_units[chunk.outcome == siege.capped_code] = WIN_UNIT
+        return chunk
+    monkeypatch.setattr(Engine, "play", play)
+    with pytest.raises(contract.ContractFailure, match=r"seed 2 game \d+: capped, yet it hands out a win"):
+        contract.check_wins(siege)
+
+
 def test_a_game_whose_code_raises_fails_the_check_naming_the_error_and_where(monkeypatch):
     from toys.dice_race.engine import Engine
 
@@ -188,6 +208,22 @@ def test_a_game_whose_code_raises_fails_the_check_naming_the_error_and_where(mon
     outcome = contract.run_check(contract.CHECKS["replay"], registry.get_game(TOY))
     assert not outcome.passed
     assert re.fullmatch(r"raised ZeroDivisionError: planted \(at .*test_toys\.py:\d+\)", outcome.line)
+
+
+def test_an_exception_from_a_game_is_one_line_at_the_line_that_raised_it():
+    """A numba typing error runs to forty lines: the check prints the first, how many more, and
+    the jitted source line numba names; otherwise the deepest frame."""
+    info = registry.get_game(TOY)
+    try:
+        raise TypeError('Failed in nopython mode pipeline\nFile "toys/dice_race/kernel.py", line 30:\n  x = y')
+    except TypeError as e:
+        line = contract._raised(e, info)
+    assert line == ("raised TypeError: Failed in nopython mode pipeline (and 2 more lines) "
+                    "(at toys/dice_race/kernel.py:30)")
+    try:
+        raise KeyError("seat")
+    except KeyError as e:
+        assert re.fullmatch(r"raised KeyError: 'seat' \(at .*test_toys\.py:\d+\)", contract._raised(e, info))
 
 
 def test_cli_check_runs_the_chosen_checks_and_exits_1_on_a_failure(monkeypatch):

@@ -48,19 +48,32 @@ def rules_at(info: GameInfo, players: int, **overrides):
 
 
 def player_counts(info: GameInfo) -> list[int]:
-    """The declared player counts whose default rules validate (avengers-cards' 2 players
-    needs an explicit hand, so it is left out)."""
-    counts = []
-    for n in range(info.players[0], info.players[1] + 1):
+    """The declared player counts but the declaration's ``explicit_counts`` (those need a rule
+    chosen); the default rules must play every one of them."""
+    counts = [n for n in range(info.players[0], info.players[1] + 1) if n not in info.explicit_counts]
+    for n in counts:
         try:
             rules_at(info, n)
         except BalanceError as e:
-            _require("needs an explicit" in str(e), f"the default rules at {n} players are refused "
-                     f"for another reason than an explicit choice they need: {e}")
-            continue
-        counts.append(n)
+            raise ContractFailure(f"the default rules refuse {counted(n, 'player')} ({e}); a count that "
+                                  "needs a rule chosen belongs in the declaration's explicit_counts") from None
     _require(counts, "no player count plays with the default rules")
     return counts
+
+
+def rule_settings(info: GameInfo, players: int) -> list[tuple[str, object]]:
+    """(what, rules) for the default rules at ``players`` and each lever's: rules off their
+    defaults, where a key to_dict forgets or a rule the reference ignores shows. A lever the
+    count refuses is left out (the levers check names it)."""
+    from balance.analysis.compare import parse_variant
+
+    settings = [("the default rules", rules_at(info, players))]
+    for lever in info.levers:
+        try:
+            settings.append((f"lever {lever.name}", rules_at(info, players, **parse_variant(lever.variant).overrides)))
+        except BalanceError:
+            continue
+    return settings
 
 
 def drawing_strategy(info: GameInfo) -> str:
@@ -86,6 +99,12 @@ def check_declaration(info: GameInfo) -> str:
              f"{least} <= smallest <= largest")
     counts = player_counts(info)
     rules_cls = info.part("rules").Rules
+    for n in info.explicit_counts:  # declared to need a rule chosen: the defaults must refuse it
+        try:
+            rules_at(info, n)
+        except BalanceError:
+            continue
+        raise ContractFailure(f"explicit_counts declares {n} players, yet the default rules play it")
     for outside in (low - 1, high + 1):
         try:
             rules_cls.from_overrides({"players": outside})
@@ -103,17 +122,9 @@ def check_rules(info: GameInfo) -> str:
     or strategy parameter is refused in one line."""
     rules_cls = info.part("rules").Rules
     counts = player_counts(info)
-    from balance.analysis.compare import parse_variant
-
     for players in counts:
-        for lever in (None, *info.levers):  # levers too: a key to_dict forgets shows off the defaults
-            overrides = parse_variant(lever.variant).overrides if lever is not None else {}
-            try:
-                rules = rules_at(info, players, **overrides)
-            except BalanceError:
-                continue  # a lever refused at this count: the levers check names it
+        for what, rules in rule_settings(info, players):
             again = rules_cls.from_overrides(rules.to_dict())
-            what = "the default rules" if lever is None else f"lever {lever.name}'s rules"
             _require(again == rules, f"at {players} players {what} do not survive to_dict() and "
                      f"from_overrides(): {rules} came back as {again}")
     _refused_in_one_line(lambda: rules_cls.from_overrides({"no_such_rule": 1}), "no_such_rule",
@@ -165,12 +176,8 @@ def check_reference(info: GameInfo, games: int | None = None) -> str:
     reference = info.part("reference")
     n = games or getattr(reference, "CHECK_GAMES", REFERENCE_GAMES)
     counts = player_counts(info)
-    settings = [(players, "the default rules", rules_at(info, players)) for players in counts]
-    if info.levers:
-        from balance.analysis.compare import parse_variant
-
-        settings += [(counts[-1], f"lever {lever.name}",
-                      rules_at(info, counts[-1], **parse_variant(lever.variant).overrides)) for lever in info.levers]
+    settings = [(players, "the default rules", rules_at(info, players)) for players in counts[:-1]]
+    settings += [(counts[-1], what, rules) for what, rules in rule_settings(info, counts[-1])]
     for players, what, rules in settings:
         for name in info.strategies:
             engine = engine_for(info, rules, [name])
@@ -183,7 +190,8 @@ def check_reference(info: GameInfo, games: int | None = None) -> str:
                 if chunk.sides is not None:  # a game whose seats play sides
                     pairs.append(("sides", chunk.sides[i], ref.sides))
                 if hasattr(ref, "outcome"):  # a reference that records them
-                    pairs += [("outcome", [chunk.outcome[i]], [ref.outcome]), ("length", [chunk.length[i]], [ref.length])]
+                    pairs += [("outcome", [chunk.outcome[i]], [ref.outcome]),
+                              ("length", [chunk.length[i]], [ref.length])]
                 differ = [f"{field} {_ints(k)} against {_ints(r)}" for field, k, r in pairs if _ints(k) != _ints(r)]
                 _require(not differ, f"{name} at {players} players under {what}, seed 7 game {100 + i}: kernel "
                          f"against reference: {'; '.join(differ)}")

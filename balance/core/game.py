@@ -129,7 +129,9 @@ class GameInfo:
     what it denies in words) per mode of restricted play; restrict_seat: which seat, in which
     games, is denied the item (the game's CardStrengthPlan decides it; reports say it);
     restrict_items: how ``--card`` names an item ("a value of the hand"); levers: the rule
-    changes a report proposes to try (Lever).
+    changes a report proposes to try (Lever); explicit_counts: the player counts inside
+    ``players`` that the default rules refuse because a rule must be chosen for them
+    (avengers-cards at 2: a hand), which the contract checks skip.
     """
 
     id: str
@@ -152,6 +154,7 @@ class GameInfo:
     # the item, past participle phrase), e.g. ("swapping {} for its stand-in", "swapped for its stand-in")
     restrict_act: tuple[str, str] = ("removing {}", "removed")
     levers: tuple[Lever, ...] = ()  # rule changes to try, by what they act on (Lever)
+    explicit_counts: tuple[int, ...] = ()  # player counts the default rules refuse (a rule to choose)
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
@@ -280,6 +283,9 @@ class GameInfo:
         if self.restrictable is not None and not self.restrict_items:
             problems.append("restrictable is set but restrict_items does not say how --card names one")
         problems += self._check_levers()
+        if not set(self.explicit_counts) <= set(range(self.players[0], self.players[-1] + 1)):
+            problems.append(f"explicit_counts {self.explicit_counts!r} must be player counts in "
+                            f"players {self.players!r}")
         seen = set(CORE_TABLES)
         for t in self.tables:
             if not isinstance(t, TableSpec):

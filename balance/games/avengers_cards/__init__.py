@@ -9,6 +9,7 @@ GAME = GameInfo(
     module=__name__,
     kind=Kind.COMPETITIVE,
     players=(2, 5),  # the rulebook covers 3..5; 2 only with an explicit hand
+    explicit_counts=(2,),
     default_strategy="greedy",
     restrictable="card",
     restrictable_rule="hand",

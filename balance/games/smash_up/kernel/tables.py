@@ -68,7 +68,7 @@ def _triggers() -> dict[str, int]:
                        (ab.START, TR_START), (ab.END, TR_END)):
         for name in table:
             bits[name] = bits.get(name, 0) | bit
-    for name in ab.SPENT_AFTER_PLAYED & set(ab.AFTER_PLAYED):  # (a test may empty AFTER_PLAYED)
+    for name in ab.SPENT_AFTER_PLAYED & set(ab.AFTER_PLAYED):  # spent by an after-played trigger it has
         bits[name] |= TR_SPENT
     return bits
 
