@@ -1,10 +1,12 @@
 """avengers-cards numbers are unchanged by refactoring: every column recorded in
-tests/data/avengers_golden.json is bit-identical (see tests/golden.py)."""
+tests/data/avengers_golden.json is bit-identical; and every built-in game's games change only
+with its RULES_VERSION (see tests/golden.py)."""
 import json
 
 import pytest
 
-from golden import CONFIGS, GOLDEN, fingerprint
+from balance.core.registry import BUILT_IN, get_game
+from golden import CONFIGS, GOLDEN, RULES_FINGERPRINTS, fingerprint, rules_fingerprint
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -15,3 +17,17 @@ def test_avengers_tables_are_bit_identical_to_the_recorded_run(name):
         assert table in now, f"{name}: table {table} is no longer written"
         changed = [c for c, h in columns.items() if now[table].get(c) != h]
         assert not changed, f"{name}: {table} columns changed: {changed}"
+
+
+@pytest.mark.parametrize("game_id", list(BUILT_IN))
+def test_a_game_whose_games_change_bumps_its_rules_version(game_id):
+    """A run records RULES_VERSION and --resume refuses a run begun under another, so games
+    that change under one version would mix two engines in a resumed run. Each version's
+    fingerprint is recorded once (`python -m tests.golden rules`) and never rewritten."""
+    version = get_game(game_id).rules_version
+    recorded = json.loads(RULES_FINGERPRINTS.read_text(encoding="utf-8"))
+    assert version in recorded, (f"{version} has no recorded fingerprint: record it with "
+                                 "`python -m tests.golden rules`")
+    assert rules_fingerprint(game_id) == recorded[version], (
+        f"{game_id}'s games changed under {version}: bump RULES_VERSION in its rules.py, then "
+        "`python -m tests.golden rules` (if the change was meant)")

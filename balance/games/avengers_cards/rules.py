@@ -16,7 +16,7 @@ import numpy as np
 
 from balance.core.errors import BalanceError, check_int, one_of
 
-RULES_VERSION = "avengers-cards/1"
+RULES_VERSION = "avengers-cards/1"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
 COLOURS = ("Y", "R", "B")
 MAX_CARD = 15  # card values are bits of a small mask and indices of counter arrays
 MAX_PLAYERS = 5  # five heroes in the box

@@ -13,7 +13,7 @@ from balance.core.rulebook import RulesBase
 
 from .catalogue import GENERALS, HEROES, MINION_TO_HIT, RULES_HEROES
 
-RULES_VERSION = "defenders-of-the-realm/1"  # bump when a rule's meaning changes: runs record it
+RULES_VERSION = "defenders-of-the-realm/2"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 SUPPLY_LOSS = ("direct", "any")
 PATROL_TARGETS = ("empty", "no_orc")
