@@ -122,6 +122,8 @@ def test_a_malformed_game_is_refused_with_everything_that_is_missing(monkeypatch
                        ".*lever 'same' needs a key=value setting and a description"
                        ".*lever 'bonus=2' is not a balance.core.game.Lever"):
         bad_levers.check()
+    with pytest.raises(BalanceError, match=r"capped_by \('max_turns', 4\) must be \(rules key, value\) pairs"):
+        replace(registry.get_game("dice-race"), capped_by=("max_turns", 4)).check()
 
 
 def test_a_part_that_fails_on_import_or_an_undescribed_rules_key_is_named_not_raised(tmp_path, monkeypatch):

@@ -199,6 +199,30 @@ def test_the_wins_check_says_whether_the_turn_cap_was_reached_and_catches_a_capp
         contract.check_wins(siege)
 
 
+def test_capped_by_rules_make_the_wins_check_see_capped_games_and_must_cap_some(monkeypatch):
+    """dice-race's default games never reach its cap; declared capped_by rules are played too,
+    so a capped game that hands out a win is caught there. Rules that cap nothing, or that the
+    game refuses, fail the check instead of passing it unexamined."""
+    from toys.dice_race.engine import Engine
+
+    dice = registry.get_game(TOY)
+    line = contract.check_wins(replace(dice, capped_by=(("max_rounds", 1),)))
+    assert re.search(r"and as many under max_rounds=1, hand out .*\([\d,]+ capped games among them\)", line)
+    with pytest.raises(contract.ContractFailure, match=r"capped_by rules \(max_rounds=12\) capped none of 900"):
+        contract.check_wins(replace(dice, capped_by=(("max_rounds", 12),)))
+    with pytest.raises(contract.ContractFailure, match=r"capped_by rules \(max_round=1\) are refused: .*max_round"):
+        contract.check_wins(replace(dice, capped_by=(("max_round", 1),)))
+    original = Engine.play
+
+    def play(self, seed, first, n):
+        chunk = original(self, seed, first, n)
+        chunk.win_units[chunk.outcome == dice.capped_code, 0] = WIN_UNIT
+        return chunk
+    monkeypatch.setattr(Engine, "play", play)
+    with pytest.raises(contract.ContractFailure, match=r"under max_rounds=1, seed 2 game \d+: capped, yet it"):
+        contract.check_wins(replace(dice, capped_by=(("max_rounds", 1),)))
+
+
 def test_a_game_whose_code_raises_fails_the_check_naming_the_error_and_where(monkeypatch):
     from toys.dice_race.engine import Engine
 

@@ -305,42 +305,59 @@ def check_chance(info: GameInfo) -> str:
 
 def check_wins(info: GameInfo) -> str:
     """A finished competitive game hands out one win (a k-way tie WIN_UNIT/k each), a
-    cooperative one the team's result to every seat, and a capped game none."""
+    cooperative one the team's result to every seat, and a capped game none: under the default
+    rules, and under the declaration's ``capped_by`` rules, which must cap some games."""
+    counts = player_counts(info)
+    capped = sum(_wins_hold(info, players, rules_at(info, players), "") for players in counts)
+    played = f"300 games at {_listed(counts)} players"
+    if info.capped_by:
+        setting = ", ".join(f"{key}={value!r}" for key, value in info.capped_by)
+        try:
+            rules = [rules_at(info, players, **dict(info.capped_by)) for players in counts]
+        except BalanceError as e:
+            raise ContractFailure(f"the declaration's capped_by rules ({setting}) are refused: {e}") from None
+        forced = sum(_wins_hold(info, r.players, r, f" under {setting}") for r in rules)
+        _require(forced, f"the declaration's capped_by rules ({setting}) capped none of "
+                 f"{300 * len(counts):,} games")
+        capped += forced
+        played += f", and as many under {setting},"
+    cap = (f"{counted(capped, 'capped game')} among them" if capped else
+           "no game reached the turn cap, so a capped game's result went unchecked; a game with "
+           "a cap declares capped_by")
+    return f"{played} hand out the {info.kind.value} results ({cap})"
+
+
+def _wins_hold(info: GameInfo, players: int, rules, under: str) -> int:
+    """Play 300 games (seed 2) and check every seat's result; the number of capped games."""
     import polars as pl
 
     from balance.core.game import CAPPED
 
     capped = info.capped_code
-    counts = player_counts(info)
-    capped_seen = 0
-    for players in counts:
-        engine = engine_for(info, rules_at(info, players), [drawing_strategy(info)])
-        chunk = engine.play(2, 0, 300)
-        total = chunk.win_units.sum(axis=1)
-        where = f"at {players} players, seed 2 game"
-        _first_bad(total[chunk.outcome == capped] == 0, np.flatnonzero(chunk.outcome == capped),
-                   f"{where} {{}}: capped, yet it hands out a win")
-        if info.cooperative:
-            _first_bad((chunk.win_units == chunk.win_units[:, :1]).all(axis=1), np.arange(300),
-                       f"{where} {{}}: the seats of a cooperative game get different results")
-            _first_bad(np.isin(chunk.win_units, [0, WIN_UNIT]).all(axis=1), np.arange(300),
-                       f"{where} {{}}: a cooperative seat gets neither 0 nor {WIN_UNIT}")
-        else:
-            done = np.flatnonzero(chunk.outcome != capped)
-            _first_bad(total[done] == WIN_UNIT, done, f"{where} {{}}: finished, but the win shares "
-                       f"do not sum to {WIN_UNIT}")
-            shares = [0] + [WIN_UNIT // k for k in range(1, players + 1)]  # a k-way tie: 60/k each
-            _first_bad(np.isin(chunk.win_units, shares).all(axis=1), np.arange(300),
-                       f"{where} {{}}: a win share that is not {WIN_UNIT}/k")
-        capped_seen += int((chunk.outcome == capped).sum())
-        outcomes = engine.all_tables(chunk.totals)["outcomes"]
-        _require(outcomes["games"].sum() == 300, f"at {players} players the outcomes table counts "
-                 f"{outcomes['games'].sum()} of 300 games")
-        _require(outcomes.filter(pl.col("outcome") == CAPPED)["won"].to_list() == [0],
-                 f"at {players} players the outcomes table counts wins in capped games")
-    cap = (f"{counted(capped_seen, 'capped game')} among them" if capped_seen else
-           "no game reached the turn cap, so a capped game's result went unchecked")
-    return f"300 games at {_listed(counts)} players hand out the {info.kind.value} results ({cap})"
+    engine = engine_for(info, rules, [drawing_strategy(info)])
+    chunk = engine.play(2, 0, 300)
+    total = chunk.win_units.sum(axis=1)
+    where = f"at {players} players{under}, seed 2 game"
+    _first_bad(total[chunk.outcome == capped] == 0, np.flatnonzero(chunk.outcome == capped),
+               f"{where} {{}}: capped, yet it hands out a win")
+    if info.cooperative:
+        _first_bad((chunk.win_units == chunk.win_units[:, :1]).all(axis=1), np.arange(300),
+                   f"{where} {{}}: the seats of a cooperative game get different results")
+        _first_bad(np.isin(chunk.win_units, [0, WIN_UNIT]).all(axis=1), np.arange(300),
+                   f"{where} {{}}: a cooperative seat gets neither 0 nor {WIN_UNIT}")
+    else:
+        done = np.flatnonzero(chunk.outcome != capped)
+        _first_bad(total[done] == WIN_UNIT, done, f"{where} {{}}: finished, but the win shares "
+                   f"do not sum to {WIN_UNIT}")
+        shares = [0] + [WIN_UNIT // k for k in range(1, players + 1)]  # a k-way tie: 60/k each
+        _first_bad(np.isin(chunk.win_units, shares).all(axis=1), np.arange(300),
+                   f"{where} {{}}: a win share that is not {WIN_UNIT}/k")
+    outcomes = engine.all_tables(chunk.totals)["outcomes"]
+    _require(outcomes["games"].sum() == 300, f"at {players} players{under} the outcomes table counts "
+             f"{outcomes['games'].sum()} of 300 games")
+    _require(outcomes.filter(pl.col("outcome") == CAPPED)["won"].to_list() == [0],
+             f"at {players} players{under} the outcomes table counts wins in capped games")
+    return int((chunk.outcome == capped).sum())
 
 
 def _first_bad(ok: np.ndarray, games: np.ndarray, message: str) -> None:

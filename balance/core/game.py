@@ -131,7 +131,9 @@ class GameInfo:
     restrict_items: how ``--card`` names an item ("a value of the hand"); levers: the rule
     changes a report proposes to try (Lever); explicit_counts: the player counts inside
     ``players`` that the default rules refuse because a rule must be chosen for them
-    (avengers-cards at 2: a hand), which the contract checks skip.
+    (avengers-cards at 2: a hand), which the contract checks skip; capped_by: rules settings
+    ((key, value) pairs) under which games reach the turn cap, so ``balance check`` can see
+    that a capped game hands out no win where the default rules cap none.
     """
 
     id: str
@@ -155,6 +157,7 @@ class GameInfo:
     restrict_act: tuple[str, str] = ("removing {}", "removed")
     levers: tuple[Lever, ...] = ()  # rule changes to try, by what they act on (Lever)
     explicit_counts: tuple[int, ...] = ()  # player counts the default rules refuse (a rule to choose)
+    capped_by: tuple[tuple[str, object], ...] = ()  # e.g. (("max_turns", 4),): games that reach the cap
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""
@@ -286,6 +289,9 @@ class GameInfo:
         if not set(self.explicit_counts) <= set(range(self.players[0], self.players[-1] + 1)):
             problems.append(f"explicit_counts {self.explicit_counts!r} must be player counts in "
                             f"players {self.players!r}")
+        if not all(isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+                   for pair in self.capped_by):
+            problems.append(f"capped_by {self.capped_by!r} must be (rules key, value) pairs")
         seen = set(CORE_TABLES)
         for t in self.tables:
             if not isinstance(t, TableSpec):

@@ -21,6 +21,7 @@ GAME = GameInfo(
     restrictable=None,
     restrictable_rule=None,
     outcomes=("won", "general in city", "no minions", "no taint", "city overrun", CAPPED),
+    capped_by=(("turn_cap", 4),),  # what `balance check` plays to see a capped game hands out nothing
     score=None,
     length="hero turns",
     side="hero",

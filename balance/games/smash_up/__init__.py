@@ -20,6 +20,7 @@ GAME = GameInfo(
     restrictable="card",
     restrictable_rule=None,  # no rules key lists the cards: the factions' lists are the data
     outcomes=("finished", CAPPED),
+    capped_by=(("max_turns", 6),),  # what `balance check` plays to see a capped game hands out no win
     score="VP",
     length="turns",
     side="faction pair",

@@ -27,6 +27,7 @@ GAME = GameInfo(
     restrict_items="a field minion's id, English or Japanese name (`balance cards zenonzard` lists them)",
     restrict_act=("swapping {} for its stand-in", "swapped for its stand-in"),
     outcomes=("life", "deck-out", CAPPED),
+    capped_by=(("turn_cap", 3),),  # what `balance check` plays to see a capped game hands out no win
     score=None,  # no score: a deck-out loser may have more life than the winner
     length="turns",
     side="deck and Force pair",
