@@ -912,6 +912,13 @@ def test_the_python_api_takes_numpy_numbers_and_one_strategy_text_and_names_a_mi
     same = balance.simulate("avengers-cards", players=[3, 4], games=200, seed=1, strategies=["greedy"])
     assert run.manifest["players"] == [3, 4] and run.tables["seats"].equals(same.tables["seats"])
     json.dumps(run.manifest)  # plain Python numbers throughout
+    # rules overrides too: np.int64(12) is the integer 12, an array a list (it was "not an integer")
+    numbers = balance.simulate("smash-up", players=2, games=20, seed=1,
+                               overrides={"vp_to_win": np.int64(12), "start_vp": np.array([0, 1])})
+    assert numbers.manifest["variant"]["overrides"] == {"vp_to_win": 12, "start_vp": [0, 1]}
+    json.dumps(numbers.manifest)
+    with pytest.raises(BalanceError, match=re.escape("overrides=['vp_to_win', 12]: give a dict of rules keys")):
+        balance.simulate("smash-up", games=10, overrides=["vp_to_win", 12])
     for kwargs, words in [({"players": "3,4"}, "players='3,4' is text; give a count or a list of counts"),
                           ({"players": 2.5}, "players=2.5: give e.g. 4 or [3, 4]"),
                           ({"strategies": 5}, "strategies=5: give e.g. ['random'] (one for every seat)"),

@@ -1,4 +1,6 @@
 """Strategy tuning: the optimiser on a known noisy optimum, determinism, tuned.toml, bad input."""
+import json
+
 import numpy as np
 import polars as pl
 import pytest
@@ -121,6 +123,13 @@ def test_tuned_toml_round_trips_through_parse_strategy(tmp_path):
     assert tweaked.values[2] == 2.0 and tweaked.values[:2] == result.strategy.values[:2]
     assert pl.read_parquet(out / "validation.parquet").equals(result.validation)
     assert "| `greedy` |" in (out / "report.md").read_text()
+
+
+def test_rules_overrides_from_numpy_are_the_numbers_they_hold(tmp_path):
+    """A notebook's overrides read from numpy are written to tune.json as plain numbers (the
+    rules refused np.int64(2) as "not an integer", and JSON could not write it)."""
+    tune(GAME, seed=3, threads=1, out=tmp_path / "t", overrides={"set_bonus": np.int64(2)}, **SMALL)
+    assert json.loads((tmp_path / "t" / "tune.json").read_text(encoding="utf-8"))["rules"]["set_bonus"] == 2
 
 
 def test_tune_can_start_from_tuned_parameters(tmp_path):

@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from balance.core.errors import BalanceError, check_int, plain
+from balance.core.errors import BalanceError, check_int, plain, plain_overrides
 from balance.core.game import WIN_UNIT
 from balance.core.paired import PairedSums
 from balance.core.runner import build_engine
@@ -195,8 +195,9 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
         raise BalanceError(f"strategy {name!r} has no parameters to tune; allowed: {', '.join(tunable)}")
     start = parse_strategy(strategy, catalogue)
     check_int("players", players, *spec.players)
-    refuse_players(overrides or {}, "--set")
-    rules = spec.part("rules").Rules.from_overrides({**(overrides or {}), "players": players})
+    overrides = plain_overrides(overrides)
+    refuse_players(overrides, "--set")
+    rules = spec.part("rules").Rules.from_overrides({**overrides, "players": players})
     if spec.cooperative and not (isinstance(against, str) and against.strip() == "self"):
         raise BalanceError(f"{spec.id} is cooperative: every seat plays for one team, so it is tuned "
                            "in self-play (the team's win rate); drop --against or give 'self'")
@@ -401,7 +402,7 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
         arguments = {"game": game, "strategy": strategy, "players": setup.rules.players, "against": against,
                      "budget": budget, "seed": seed, "population": population,
                      "games_per_candidate": games_per_candidate, "validate_games": validate_games,
-                     "overrides": overrides or {}}
+                     "overrides": plain_overrides(overrides)}
         checkpoint = TuneCheckpointer(Path(out), _request(setup, seed, arguments))
         if resume:
             checkpoint.reopen()

@@ -18,7 +18,7 @@ import polars as pl
 
 from balance import __version__
 from balance.core import interrupts, schema
-from balance.core.errors import BalanceError, as_list, check_int, plain
+from balance.core.errors import BalanceError, as_list, check_int, plain, plain_overrides
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
 from balance.core.variants import load_variant_file, refuse_players
@@ -145,6 +145,7 @@ def simulate(
     if scheduler is not None:
         check_scheduler(scheduler)
 
+    overrides = plain_overrides(overrides)
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
     refuse_players(rule_changes, f"variant file {str(variant)!r}")
     refuse_players(overrides or {}, "--set")

@@ -23,6 +23,16 @@ def check_int(name: str, value, low: int, high: int) -> None:
         raise BalanceError(f"{name}={value!r} is out of range; {allowed}")
 
 
+def plain_overrides(overrides) -> dict:
+    """Rules overrides from Python as ``{key: plain value}`` (a manifest writes them as JSON);
+    None is no override, anything but a dict a BalanceError."""
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, dict):
+        raise BalanceError(f"overrides={overrides!r}: give a dict of rules keys, e.g. {{'vp_to_win': 12}}")
+    return {key: plain(value) for key, value in overrides.items()}
+
+
 def plain(value):
     """A numpy scalar or array as the Python value it holds (``np.int64(4)`` -> 4,
     ``np.array([3, 4])`` -> [3, 4]); anything else unchanged. Python callers pass numbers read

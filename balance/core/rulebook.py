@@ -12,7 +12,7 @@ import dataclasses
 import json
 from typing import ClassVar
 
-from balance.core.errors import one_of
+from balance.core.errors import one_of, plain
 
 
 class RulesBase:
@@ -32,13 +32,14 @@ class RulesBase:
 
     @classmethod
     def from_overrides(cls, overrides: dict):
-        """Build and validate rules from ``{key: value}`` (values as parsed from TOML/CLI);
-        an unknown key is refused naming the allowed ones."""
+        """Build and validate rules from ``{key: value}`` (values as parsed from TOML/CLI, or
+        numpy numbers from Python, taken as the numbers they hold); an unknown key is refused
+        naming the allowed ones."""
         keys = cls.keys()
         for key in overrides:
             if key not in keys:
                 raise one_of("rules key", key, keys)
-        return cls(**{k: cls.coerce(k, v) for k, v in overrides.items()}).validated()
+        return cls(**{k: cls.coerce(k, plain(v)) for k, v in overrides.items()}).validated()
 
     @classmethod
     def coerce(cls, key: str, value):
