@@ -801,3 +801,20 @@ def test_a_probed_kernel_plays_the_same_games_and_counts_every_turn(tmp_path):
     assert probed["setups"] == 40
     assert probed["choices"] >= int(length.sum())  # every turn's Play Cards ends with a greedy choice
     assert 0 < probed["parts_cycles"] < probed["choice_cycles"]
+
+
+def test_the_draft_table_is_the_one_the_committed_study_gives():
+    """A greedy seat drafts (`factions=draft`) by data/draft.json, each faction's and pair's
+    win rate at 2 players in `make report-smash-up`'s run. It had been left behind as the engine
+    and the run changed; the committed table must be what scripts/smash_up_draft_table.py
+    writes from the committed run."""
+    import json
+    from pathlib import Path
+
+    from balance.games.smash_up.draft import TABLE, table_from_run
+
+    made = table_from_run(Path(__file__).resolve().parents[1] / "reports" / "smash-up" / "run")
+    committed = json.loads(TABLE.read_text(encoding="utf-8"))
+    assert (made["factions"], made["pairs"]) == (committed["factions"], committed["pairs"]), (
+        "draft.json is not the committed run's: python scripts/smash_up_draft_table.py reports/smash-up/run")
+    assert made["source"].endswith(committed["source"].split(" (", 1)[1])

@@ -37,3 +37,30 @@ def draft_rates() -> np.ndarray:
 
 def source() -> str:
     return _table()["source"]
+
+
+def table_from_run(run: Path, players: int = 2) -> dict:
+    """The draft table (draft.json's content) from a smash-up run directory whose sides were
+    drawn per game: each faction's and pair's win rate at ``players``, as the run's report
+    computes them (wins over seat-games, pooled over seats). BalanceError for another run."""
+    import polars as pl
+
+    from balance.core.errors import BalanceError
+
+    from .report import analyse
+
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    if manifest.get("game") != "smash-up" or manifest.get("sides") != "drawn":
+        raise BalanceError(f"{run}: not a smash-up run with sides drawn per game")
+    tables = {path.stem: pl.read_parquet(path) for path in run.glob("*.parquet")}
+    a = analyse(tables, manifest, "wilson")
+    factions, pairs = (f.filter(pl.col("players") == players).sort("name") for f in (a.factions, a.pairs))
+    if not factions.height:
+        raise BalanceError(f"{run}: no {players}-player games")
+    return {
+        "source": (f"{run.as_posix()} (strategies {', '.join(manifest['strategies'])}, {manifest['games']:,} "
+                   f"games per player count, seed {manifest['seed']}, rules version "
+                   f"{manifest.get('rules_version')}), {players} players"),
+        "factions": {r["name"]: round(r["rate"], 5) for r in factions.iter_rows(named=True)},
+        "pairs": {r["name"]: round(r["rate"], 5) for r in pairs.iter_rows(named=True)},
+    }
