@@ -49,7 +49,7 @@ registry.get_game.cache_clear()
 @pytest.fixture(scope="session")
 def scripted_games():
     """36 scripted games with the expected state after every villain (vendored from shared/)."""
-    return json.loads((DATA / "avengers-cards" / "scripted_games.json").read_text())["games"]
+    return json.loads((DATA / "avengers-cards" / "scripted_games.json").read_text(encoding="utf-8"))["games"]
 
 
 # The Smash Up kernel compiles for about ten minutes when numba's cache is cold (a fresh clone,

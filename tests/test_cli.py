@@ -60,7 +60,7 @@ def test_small_run_writes_every_file(tmp_path):
     assert names == ["cards.parquet", "game_totals.parquet", "games.parquet", "lengths.parquet",
                      "manifest.json", "outcomes.parquet", "pairs.parquet", "scores.parquet",
                      "seats.parquet", "villains.parquet"]
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == "avengers-cards" and manifest["seed"] == 3 and manifest["games"] == 2000
     assert manifest["runs"][0]["rules"]["set_bonus"] == 2
     assert manifest["runs"][1]["seatings"][0]["strategies"][3]["params"]["samples"] == 4
@@ -107,7 +107,7 @@ def test_per_seat_strategies_and_variant_file(tmp_path):
     assert r.exit_code == 0, r.output
     seats = pl.read_parquet(tmp_path / "r" / "seats.parquet")
     assert seats["strategy"].to_list() == ["random", "lowest", "greedy", "threshold:margin=2"]
-    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["runs"][0]["rules"]["loss_rule"] == "one"
 
 
@@ -456,7 +456,7 @@ def test_existing_output_is_kept_without_force(tmp_path):
     (out / "precious.txt").write_text("keep me")
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out)
     assert r.exit_code == 2 and "--force" in r.output
-    assert (out / "precious.txt").read_text() == "keep me"
+    assert (out / "precious.txt").read_text(encoding="utf-8") == "keep me"
     # --force replaces a balance output, never a directory of the user's own files
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
     assert r.exit_code == 2
@@ -672,7 +672,7 @@ def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_appl
                "--players", 4, "-s", "random", "--games", 3000, "--seed", 1, "--out", out, "-q")
     assert r.exit_code == 0, r.output
     lines = plan_lines("--pilot", out, "--effect", 0.02, "--power", 0.8)
-    planned = plan_from_pilot(json.loads((out / "comparison.json").read_text()), 0.02, 0.8)
+    planned = plan_from_pilot(json.loads((out / "comparison.json").read_text(encoding="utf-8")), 0.02, 0.8)
     assert lines[0] == f"From the pilot {out} (avengers-cards, 4 players, 3,000 games per variant, " \
                        f"{planned['family']} tested rows):"
     assert lines[1].endswith("power 80%,") and lines[2] == f"at Holm's first level 0.05/{planned['family']}:"
@@ -696,7 +696,7 @@ def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_appl
         r = invoke("plan", "--pilot", path)
         assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
     # an edited comparison.json of the right keys but the wrong shapes (these were tracebacks)
-    report = json.loads((out / "comparison.json").read_text())
+    report = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
     for edit, words in (({"results": None}, "results that are not a list of rows"),
                         ({"confidence": 5}, "confidence 5, not a level between 0 and 1"),
                         ({"results": [{**report["results"][0], "games": "x"}]}, "a positive whole number of games"),
@@ -800,7 +800,7 @@ def test_simulate_card_strength_from_the_command_line(tmp_path):
     assert "card strength: every game replayed" in r.output
     table = pl.read_parquet(out / "card_strength.parquet")
     assert set(table["when"]) == {"before-last"} and sorted(table["card"].unique()) == [1, 2, 3, 4, 5, 6]
-    assert json.loads((out / "manifest.json").read_text())["card_strength"] == {"when": "before-last",
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["card_strength"] == {"when": "before-last",
                                                                                 "cards": None}
     r = invoke("simulate", "avengers-cards", "--games", 100, "--when", "before-last", "--out", tmp_path / "x")
     assert r.exit_code == 2 and "--when before-last applies to --card-strength" in r.stderr

@@ -468,7 +468,7 @@ def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer(
     assert seat_lines(report)[0].startswith("Seats under edge: less fair"), seat_lines(report)
     from balance.analysis.compare_report import write_compare_report
 
-    table = write_compare_report(report, tmp_path / "md")["markdown"].read_text()
+    table = write_compare_report(report, tmp_path / "md")["markdown"].read_text(encoding="utf-8")
     assert re.search(r"^\| `seat_distance` \| \d+\.\d\d pp \| \d+\.\d\d pp \| \+\d+\.\d\d pp \|", table, re.M), table
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", edge, "--variant", "default",
                                  "--players", "4", "--games", "10000", "--seed", "0", "-s", "random",
@@ -587,7 +587,7 @@ def test_cli_compare_writes_json_and_report_and_exit_codes(tmp_path):
             "--games", "5000", "--seed", "4", "--quiet"]
     r = runner.invoke(app, args + ["--out", str(out)])
     assert r.exit_code == 0, r.output
-    report = json.loads((out / "comparison.json").read_text())
+    report = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
     assert report["baseline"] == "default" and report["correction"].startswith("Holm")
     assert {"report.md", "report.html"} <= {p.name for p in out.iterdir()}
     # a distance between win rates is in pp, as are its differences; a win rate in %
@@ -608,7 +608,7 @@ def test_cli_compare_writes_json_and_report_and_exit_codes(tmp_path):
                             PLANTED, "--sprt", "--games", "100000", "--batch", "2000",
                             "--out", str(tmp_path / "c4"), "--quiet"])
     assert r.exit_code == 0, r.output
-    sprt = json.loads((tmp_path / "c4" / "comparison.json").read_text())["sprt"]
+    sprt = json.loads((tmp_path / "c4" / "comparison.json").read_text(encoding="utf-8"))["sprt"]
     assert sprt["variants"][0]["decision"] == "H1"
     r = runner.invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant",
                             "x=1", "--out", str(tmp_path / "c5")])
@@ -631,13 +631,14 @@ def test_set_is_the_start_of_every_variant_and_a_variants_own_setting_wins(tmp_p
                             "--variant", "b2:set_bonus=2;tokens_per_colour=4", *common, "-q",
                             "--out", str(tmp_path / "inline")])
     assert r.exit_code == 0, r.output
-    by_set, inline = (json.loads((tmp_path / d / "comparison.json").read_text()) for d in ("set", "inline"))
+    by_set, inline = (json.loads((tmp_path / d / "comparison.json").read_text(encoding="utf-8"))
+                      for d in ("set", "inline"))
     assert by_set["results"] == inline["results"]
     assert [v["rules"] for v in by_set["variants"]] == [v["rules"] for v in inline["variants"]]
     assert by_set["variants"][1]["rules"]["set_bonus"] == 2  # the variant's own setting wins
     assert by_set["common"] == {"set_bonus": 4, "tokens_per_colour": 4} and inline["common"] == {}
     assert "Every variant starts from `set_bonus=4, tokens_per_colour=4` (--set)" in \
-        (tmp_path / "set" / "report.md").read_text()
+        (tmp_path / "set" / "report.md").read_text(encoding="utf-8")
     for bad, words in ((["--set", "colour=2"], "unknown rules key 'colour'"),
                        (["--set", "players=3"], "compare at one player count with --players"),
                        (["--set", "set_bonus"], "'set_bonus' is not KEY=VALUE")):
@@ -761,7 +762,7 @@ def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path
     rate = r"win_share_seat0 \d+\.\d\d% -> \d+\.\d\d% \(difference \+\d+\.\d\d pp, 90% CI \+"
     assert re.search(rate, r.output), r.output
     assert "95%" not in r.output
-    text = (out / "report.md").read_text()
+    text = (out / "report.md").read_text(encoding="utf-8")
     verdict = text[text.index("## Verdict"):text.index("## Setup")]
     assert "simultaneous 90% CI" in verdict and "then Benjamini-Hochberg-adjusted p" in verdict, verdict
     # the intervals are each test's own, the calls adjusted: the verdict and the methods say so
@@ -770,7 +771,7 @@ def test_the_words_name_the_confidence_and_the_correction_actually_used(tmp_path
     assert "Intervals: each row's interval is its own test's" in text and "not adjusted for the" in text
     assert "95%" not in verdict and "Holm" not in verdict
     assert "| 90% CI (unadjusted) |" in text and "Variant minus baseline, 90% intervals" in text
-    report = json.loads((out / "comparison.json").read_text())
+    report = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
     assert report["confidence"] == pytest.approx(0.9) and report["correction"].startswith("Benjamini")
 
 
@@ -853,7 +854,7 @@ def test_cli_explains_mangled_variants_and_warns_on_identical_ones(tmp_path):
     assert r.exit_code == 2 and "unexpected argument(s) 'stray'" in r.output
     r = runner.invoke(app, base + ["--variant", "default", "--out", str(tmp_path / "d")])
     assert r.exit_code == 0 and "warning: variants 'default' and 'default#2' have identical rules" in r.output
-    assert "Warning: variants 'default' and 'default#2'" in (tmp_path / "d" / "report.md").read_text()
+    assert "Warning: variants 'default' and 'default#2'" in (tmp_path / "d" / "report.md").read_text(encoding="utf-8")
 
 
 def test_cli_prints_sequential_decisions(tmp_path):
@@ -864,7 +865,7 @@ def test_cli_prints_sequential_decisions(tmp_path):
     assert "SPRT same: no difference that matters (H0) after 500 games" in r.output
     assert "SPRT seat0: different (H1) after" in r.output
     assert "descriptive" in r.output and "no significant difference" not in r.output
-    page = (tmp_path / "s" / "report.md").read_text()
+    page = (tmp_path / "s" / "report.md").read_text(encoding="utf-8")
     assert "no row is marked significant" in page and "decided after 500 games" in page
 
 

@@ -270,7 +270,7 @@ def test_simulate_report_compare_tune_ladder_and_matchups_or_restrict_run_end_to
     r, text = _cli("simulate", game_id, "--players", players, "--games", 300, "-s", strategy,
                    "--out", run, "-q")
     assert r.exit_code == 0, text
-    manifest = json.loads((run / "manifest.json").read_text())
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
     assert set(manifest["tables"]) >= {"seats", "outcomes", "lengths"}
     assert all((run / f"{name}.parquet").is_file() for name in manifest["tables"])
     r, text = _cli("report", run)

@@ -848,7 +848,7 @@ def test_the_report_part_renders_a_real_run(tmp_path):
 
     simulate("defenders-of-the-realm", players=[1, 2], games=400, strategies=["coordinated"], out=tmp_path / "run")
     write_run_report(tmp_path / "run")
-    text = (tmp_path / "run" / "report.md").read_text()
+    text = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
     for heading in ("## Heroes", "## Generals", "## Why games are lost", "## Combat odds", "## King's Champion"):
         assert heading in text
     assert "**Dice**" in text and (tmp_path / "run" / "figures" / "combat_odds.png").exists()
@@ -878,7 +878,7 @@ def test_compare_measures_each_heros_team_win_rate_on_the_runs_games(tmp_path):
         assert abs(base[f"team_win_{row['name'].replace(' ', '')}"] * games * 2 / 8 - row["won"]) < 1e-9, row
     rates = [base[m] for m in report["sides"]["metrics"]]
     assert report["sides"]["label"] == "heroes" and sum(rates) / 8 == pytest.approx(base["team_win"], abs=1e-12)
-    text = write_compare_report(report, tmp_path)["markdown"].read_text()
+    text = write_compare_report(report, tmp_path)["markdown"].read_text(encoding="utf-8")
     assert "- Heroes under `fewer`: moved most `team_win_" in text
     four = "hero_pool=[\"Paladin\", \"Cleric\", \"Wizard\", \"Dwarf\"]"
     for variants, players in ((["default", four], 2), ([four, "b:" + four + ";minions_per_colour=20"], 4)):
@@ -978,4 +978,4 @@ def test_a_run_without_a_combat_is_reported(tmp_path):
     simulate("defenders-of-the-realm", players=1, games=3, seed=0, strategies=["coordinated"], out=tmp_path / "run")
     assert pl.read_parquet(tmp_path / "run" / "combats.parquet").is_empty()
     write_run_report(tmp_path / "run")
-    assert "No lone hero fought a general in this run" in (tmp_path / "run" / "report.md").read_text()
+    assert "No lone hero fought a general in this run" in (tmp_path / "run" / "report.md").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from golden import CONFIGS, GOLDEN, RULES_FINGERPRINTS, fingerprint, rules_finge
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_avengers_tables_are_bit_identical_to_the_recorded_run(name):
-    recorded = json.loads(GOLDEN.read_text())[name]
+    recorded = json.loads(GOLDEN.read_text(encoding="utf-8"))[name]
     now = fingerprint(name)
     for table, columns in recorded.items():
         assert table in now, f"{name}: table {table} is no longer written"

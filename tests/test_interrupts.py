@@ -135,7 +135,7 @@ def test_a_report_cut_while_drawing_leaves_the_previous_one_whole(tmp_path, monk
     monkeypatch.setattr(report, "build_sections", build)
     r = CliRunner().invoke(cli.app, ["report", str(run)])
     assert r.exit_code == 0, r.output
-    assert (run / "report.md").read_text().startswith("# Balance report")
+    assert (run / "report.md").read_text(encoding="utf-8").startswith("# Balance report")
     assert (run / "figures" / "seat_rates.png").read_bytes().startswith(b"\x89PNG")
     assert not (run / ".report.partial").exists()
 

@@ -52,7 +52,7 @@ def test_cli_writes_the_ladder(tmp_path):
     r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", "random,threshold",
                                  "--players", "4", "--games", "1000", "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
-    html = (out / "ladder.html").read_text()
+    html = (out / "ladder.html").read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") == 2 and "Skill vs luck" in html
 
 
@@ -65,7 +65,7 @@ def test_a_ladder_of_ties_says_nothing_was_tested_and_blames_no_determinism(tmp_
                                  "--games", "300", "--seed", "1", "--set", "tokens_per_colour=0",
                                  "--set", "start_tokens=[0,0,0]", "--threads", "1", "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
-    verdict = (out / "ladder.md").read_text().split("## Balance by skill")[0]
+    verdict = (out / "ladder.md").read_text(encoding="utf-8").split("## Balance by skill")[0]
     assert "4 players: no strategy of the ladder could be tested" in verdict and "seat edges found" not in verdict
     random_line = next(line for line in verdict.splitlines() if "`random` in every seat" in line)
     lowest_line = next(line for line in verdict.splitlines() if "`lowest` in every seat" in line)
@@ -91,7 +91,7 @@ def test_a_cooperative_ladder_names_the_best_strategy_only_when_a_test_separates
     rungs = pl.concat([_team_rungs([40, 200, 30], 1), _team_rungs([96, 100, 90], 2), _team_rungs([0, 0, 0], 3)])
     result = LadderResult(rungs, pl.DataFrame(), ["s0", "s1", "s2"], None, {}, cooperative=True)
     write_ladder(result, tmp_path, "planted")
-    verdict = (tmp_path / "ladder.md").read_text().split("## Balance by skill")[0]
+    verdict = (tmp_path / "ladder.md").read_text(encoding="utf-8").split("## Balance by skill")[0]
     assert ("1 player: the team wins most with `s1` in every seat, 10.00% (95% CI 8.76 to 11.39%), more than "
             "with `s0`, the next, 2.00%") in verdict and "adjusted p < 1e-6" in verdict
     assert "2 players: the two strategies under which the team wins most are not told apart: `s1` 5.00%" in verdict

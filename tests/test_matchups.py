@@ -55,7 +55,7 @@ def test_cli_writes_the_matchup_report(tmp_path):
     assert r.exit_code == 0, r.output
     assert {"matchups.md", "matchups.html", "matrix.parquet"} <= {p.name for p in out.iterdir()}
     assert pl.read_parquet(out / "matrix.parquet").height == 6
-    assert "data:image/png;base64," in (out / "matchups.html").read_text()
+    assert "data:image/png;base64," in (out / "matchups.html").read_text(encoding="utf-8")
 
 
 def test_cell_tests_use_the_observed_spread_and_a_never_winning_strategy_gets_p_0():

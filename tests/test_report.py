@@ -58,7 +58,7 @@ def test_every_file_and_section(mixed):
     assert [p.name for p in paths["figures"]] == ["seat_rates.png", "strategy_seat.png", "matchups.png", "scores.png",
                                                   "card_usage.png", "villains.png"]
     assert all(p.parent == run / "figures" and p.stat().st_size > 1000 for p in paths["figures"])
-    md = paths["markdown"].read_text()
+    md = paths["markdown"].read_text(encoding="utf-8")
     headings = re.findall(r"^## (.+)$", md, flags=re.M)
     assert headings == list(SECTIONS)
     for p in paths["figures"]:
@@ -67,7 +67,7 @@ def test_every_file_and_section(mixed):
 
 def test_html_is_self_contained(mixed):
     _, paths = mixed
-    page = paths["html"].read_text()
+    page = paths["html"].read_text(encoding="utf-8")
     for title in SECTIONS:
         assert re.search(rf"<h2 id=\"[a-z-]+\">{title}</h2>", page), title
     assert page.count("data:image/png;base64,") == len(paths["figures"])
@@ -78,12 +78,12 @@ def test_html_is_self_contained(mixed):
 
 def test_seat_table_matches_the_run(mixed):
     run, paths = mixed
-    md = paths["markdown"].read_text()
+    md = paths["markdown"].read_text(encoding="utf-8")
     rows = md_table(section(md, "Seat fairness"), "players")
     seats = (pl.read_parquet(run / "seats.parquet").group_by("players", "seat")
              .agg(pl.col("games", "win_share", "wins_outright").sum()).sort("players", "seat"))
     assert len(rows) == seats.height == sum(PLAYERS)
-    page = paths["html"].read_text()
+    page = paths["html"].read_text(encoding="utf-8")
     for row, want in zip(rows, seats.iter_rows(named=True)):
         assert (int(row["players"]), int(row["seat"])) == (want["players"], want["seat"])
         assert int(row["games"].replace(",", "")) == want["games"]
@@ -96,7 +96,7 @@ def test_seat_table_matches_the_run(mixed):
 
 def test_verdict_speaks_to_every_player_count(mixed):
     _, paths = mixed
-    verdict = section(paths["markdown"].read_text(), "Verdict")
+    verdict = section(paths["markdown"].read_text(encoding="utf-8"), "Verdict")
     for n in PLAYERS:
         seat_line = re.search(rf"^- {n} players: (.*)$", verdict, flags=re.M).group(1)
         assert "fair" in seat_line and re.search(r"p [<=] ", seat_line)
@@ -110,7 +110,7 @@ def test_one_strategy_has_no_strategy_section(single, tmp_path):
     (out / "figures").mkdir(parents=True)
     (out / "figures" / "strategy_seat.png").write_bytes(b"left by an earlier report")
     paths = write_run_report(single, out_dir=out)
-    md, page = paths["markdown"].read_text(), paths["html"].read_text()
+    md, page = paths["markdown"].read_text(encoding="utf-8"), paths["html"].read_text(encoding="utf-8")
     assert paths["markdown"] == out / "report.md" and not (single / "report.md").exists()
     assert "## Strategies" not in md and ">Strategies</h2>" not in page
     assert "## Verdict" in md and "4 players:" in section(md, "Verdict")
@@ -122,14 +122,14 @@ def test_runs_without_squared_shares_still_report(mixed, tmp_path):
     """Runs written before seats.win_share_sq_sum existed get Wilson intervals, same rates."""
     run, paths = mixed
     observed = "win share with its observed variance"
-    assert observed in section(paths["markdown"].read_text(), "Methods")
+    assert observed in section(paths["markdown"].read_text(encoding="utf-8"), "Methods")
     old = tmp_path / "run"
     shutil.copytree(run, old, ignore=shutil.ignore_patterns("report.*", "figures"))
     pl.read_parquet(run / "seats.parquet").drop("win_share_sq_sum").write_parquet(old / "seats.parquet")
-    md = write_run_report(old)["markdown"].read_text()
+    md = write_run_report(old)["markdown"].read_text(encoding="utf-8")
     assert "Wilson interval on the summed win share" in section(md, "Methods") and observed not in md
     new_rows = md_table(section(md, "Seat fairness"), "players")
-    rows = md_table(section(paths["markdown"].read_text(), "Seat fairness"), "players")
+    rows = md_table(section(paths["markdown"].read_text(encoding="utf-8"), "Seat fairness"), "players")
     assert [r["win rate"] for r in new_rows] == [r["win rate"] for r in rows]
     assert [r["95% CI"] for r in new_rows] != [r["95% CI"] for r in rows]
 
@@ -167,7 +167,7 @@ def test_a_manifest_of_the_wrong_shape_is_a_clear_error(mixed, tmp_path, edit, w
     run, _ = mixed
     broken = tmp_path / "broken"
     shutil.copytree(run, broken)
-    manifest = json.loads((broken / "manifest.json").read_text())
+    manifest = json.loads((broken / "manifest.json").read_text(encoding="utf-8"))
     edit(manifest)
     (broken / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(BalanceError, match=re.escape(words)):
@@ -188,7 +188,7 @@ def test_a_table_column_of_the_wrong_type_and_an_empty_table_list_are_handled(mi
                                            r"\[3, 4\]"):
         write_run_report(broken)
     seats.write_parquet(broken / "seats.parquet")
-    manifest = json.loads((broken / "manifest.json").read_text())
+    manifest = json.loads((broken / "manifest.json").read_text(encoding="utf-8"))
     (broken / "manifest.json").write_text(json.dumps({**manifest, "tables": {}}))  # the seats are read anyway
     assert write_run_report(broken)["markdown"].is_file()
 
@@ -226,7 +226,7 @@ def test_clopper_pearson_on_request(mixed, tmp_path):
     assert np.allclose(villains["success_rate_lo"].to_numpy(), lo)
     assert np.allclose(villains["success_rate_hi"].to_numpy(), hi)
     paths = write_run_report(run, tmp_path / "cp", method="clopper-pearson")
-    assert "Clopper-Pearson exact interval" in paths["markdown"].read_text()
+    assert "Clopper-Pearson exact interval" in paths["markdown"].read_text(encoding="utf-8")
     with pytest.raises(BalanceError, match="unknown interval"):
         write_run_report(run, tmp_path / "x", method="agresti")
 
@@ -237,7 +237,7 @@ def test_mean_score_interval_is_clustered_by_game(mixed):
     from balance.analysis import stats
 
     run, paths = mixed
-    text = section(paths["markdown"].read_text(), "Player count")
+    text = section(paths["markdown"].read_text(encoding="utf-8"), "Player count")
     totals = pl.read_parquet(run / "game_totals.parquet").sort("players")
     for t in totals.iter_rows(named=True):
         n = t["players"]
@@ -327,10 +327,12 @@ def test_every_committed_report_is_what_balance_report_writes_from_its_committed
     root = Path(__file__).parent.parent / "reports" / study
     extra = {key: root / name for key, name in COMMITTED[study].items()}
     md = write_run_report(root / "run", tmp_path / "report", **extra)["markdown"]
-    assert md.read_text() == (root / "report.md").read_text()
+    assert md.read_text(encoding="utf-8") == (root / "report.md").read_text(encoding="utf-8")
     if (root / "variants" / "comparison.json").is_file():
-        write_compare_report(json.loads((root / "variants" / "comparison.json").read_text()), tmp_path / "cmp")
-        assert (tmp_path / "cmp" / "report.md").read_text() == (root / "variants" / "report.md").read_text()
+        compared = json.loads((root / "variants" / "comparison.json").read_text(encoding="utf-8"))
+        write_compare_report(compared, tmp_path / "cmp")
+        assert ((tmp_path / "cmp" / "report.md").read_text(encoding="utf-8")
+                == (root / "variants" / "report.md").read_text(encoding="utf-8"))
 
 
 def test_p_values_near_a_level_are_told_apart():

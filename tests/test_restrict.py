@@ -47,7 +47,7 @@ def test_a_study_whose_games_never_deal_the_card_says_so(game, tmp_path):
     assert pl.read_parquet(out / "restrict.parquet").is_empty()
     assert "no game dealt a card it measures: nothing was measured" in r.output
     verdict = "**no game dealt a card it measures**, so no card is named strong or weak"
-    assert verdict in (out / "restrict.md").read_text()
+    assert verdict in (out / "restrict.md").read_text(encoding="utf-8")
     assert not (out / "figures" / "restrict.png").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]  # nothing left to resume
 
@@ -60,11 +60,11 @@ def test_cli_writes_the_ranking(tmp_path):
     table = pl.read_parquet(out / "restrict.parquet")
     assert sorted(table["card"].to_list()) == [1, 2, 3, 4, 5, 6]
     assert table["difference"].is_sorted()  # most harmful first
-    assert "data:image/png;base64," in (out / "restrict.html").read_text()
+    assert "data:image/png;base64," in (out / "restrict.html").read_text(encoding="utf-8")
     # a card not found says what could have been: the largest detectable change of those cards
     quiet = table.filter((pl.col("p_adjusted") >= 0.05) & ~pl.col("unchanged"))
     assert quiet.height and f"a change of {100 * quiet['detectable'].max():.2f} pp or more in " in \
-        (out / "restrict.md").read_text()
+        (out / "restrict.md").read_text(encoding="utf-8")
 
 
 def test_card_strength_in_a_run_does_not_depend_on_chunks_or_threads_and_matches_restrict():

@@ -171,7 +171,7 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "cannot create" in r.stderr or "not a directory" in r.stderr
-    assert blocker.read_text() == "x"
+    assert blocker.read_text(encoding="utf-8") == "x"
 
 
 def run_cli(out, *extra, env=None):
@@ -197,7 +197,7 @@ def signal_masks(pid):
     lines = []
     for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
         try:
-            status = (task / "status").read_text().splitlines()
+            status = (task / "status").read_text(encoding="utf-8").splitlines()
         except OSError:
             continue
         lines.append(task.name + " " + " ".join(x.replace("\t", "") for x in status

@@ -350,7 +350,7 @@ def test_cli_games_lists_siege():
 def test_cli_report(run_dir, tmp_path):
     result, text = invoke("report", run_dir, "--out", tmp_path / "report")
     assert result.exit_code == 0, text
-    md = (tmp_path / "report" / "report.md").read_text()
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert (tmp_path / "report" / "report.html").is_file()
     assert "team" in md.lower()
 
@@ -360,13 +360,13 @@ def test_cli_compare(tmp_path):
     result, text = invoke("compare", "siege", "--variant", "default", "--variant", "wall=4",
                           "--players", 2, "--games", 2000, "-s", "coordinated", "--out", out, "--threads", 1)
     assert result.exit_code == 0, text
-    report = json.loads((out / "comparison.json").read_text())
+    report = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
     metrics = {r["metric"] for r in report["results"]}
     assert {"team_win", "capped", "length"} <= metrics
     assert not any(m.startswith("win_share_seat") or m == "seat_shift" for m in metrics)
     team = next(r for r in report["results"] if r["metric"] == "team_win")
     assert team["difference"] < 0 and team["significant"]  # a weaker wall loses more games
-    md = (out / "report.md").read_text()
+    md = (out / "report.md").read_text(encoding="utf-8")
     assert "seat_shift" not in md and "no seat test" in md  # no seat words for a team game
 
 
@@ -375,7 +375,7 @@ def test_cli_tune(tmp_path):
     result, text = invoke("tune", "siege", "--strategy", "coordinated", "--players", 2, "--budget", 4000,
                           "--validate-games", 1000, "--out", out, "--threads", 1, "--quiet")
     assert result.exit_code == 0, text
-    tuned = tomllib.loads((out / "tuned.toml").read_text())
+    tuned = tomllib.loads((out / "tuned.toml").read_text(encoding="utf-8"))
     assert tuned["strategy"] == "coordinated"
     assert 0 <= tuned["params"]["repair_below"] <= 1000
     result, text = invoke("tune", "siege", "--players", 2, "--against", "random", "--budget", 1000,

@@ -147,7 +147,7 @@ def test_per_seat_lists_that_play_the_same_games_are_the_same_rules(tmp_path):
         "sixth:extra_cards=[0, 1, 1, 1]", "--variant", "graded:extra_cards=[0, 1, 2, 3]", "--games", "20",
         "--out", str(tmp_path / "cmp"), "-q"])
     assert result.exit_code == 0, result.output
-    warnings = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["warnings"]
+    warnings = json.loads((tmp_path / "cmp" / "comparison.json").read_text(encoding="utf-8"))["warnings"]
     assert any("'sixth' and 'graded' have identical rules" in w for w in warnings), warnings
 
 
@@ -215,7 +215,7 @@ def test_the_cards_played_table_adds_up_and_is_reported(tmp_path):
     assert played.filter(pl.col("card") == "King Rex")["played"].sum() > 0  # a 7-power minion gets played
     result = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
     assert result.exit_code == 0, result.output
-    text = (tmp_path / "report" / "report.md").read_text()
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "## Cards played (a description)" in text and "`King Rex`" in text
 
 
@@ -232,7 +232,7 @@ def test_a_separate_card_strength_run_reaches_the_reports_first_screen(tmp_path)
     result = CliRunner().invoke(app, ["report", str(main), "--card-strength", str(cards),
                                       "--out", str(tmp_path / "report")])
     assert result.exit_code == 0, result.output
-    text = (tmp_path / "report" / "report.md").read_text()
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     verdict = text.split("## Verdict", 1)[1].split("\n## ", 1)[0]
     assert "Card strength was not measured" not in verdict
     assert re.search(r"^- 2 players: the Invader matters most — removing it costs its seat", verdict, re.M), verdict
@@ -250,7 +250,7 @@ def test_card_strength_on_games_that_never_deal_the_card_is_said_so(tmp_path):
     assert pl.read_parquet(run / "card_strength.parquet").is_empty()
     result = CliRunner().invoke(app, ["report", str(run)])
     assert result.exit_code == 0, result.output
-    text = (run / "report.md").read_text()
+    text = (run / "report.md").read_text(encoding="utf-8")
     verdict = text.split("## Verdict", 1)[1].split("\n## ", 1)[0]
     assert "Card strength was measured, but **no game dealt a card it measures**" in verdict
     assert "## Card strength" not in text and not (run / "figures" / "card_strength.png").exists()
@@ -286,7 +286,7 @@ def test_compare_measures_each_factions_win_rate_and_finds_a_weakened_faction(tm
     assert not rows["side_distance"]["significant"], rows["side_distance"]
     from balance.analysis.compare_report import write_compare_report
 
-    text = write_compare_report(report, tmp_path)["markdown"].read_text()
+    text = write_compare_report(report, tmp_path)["markdown"].read_text(encoding="utf-8")
     assert re.search(r"^- Factions under `noInvader`: moved most `win_share_Aliens` 6\d\.\d\d% → .*; "
                      r"\*\*no significant change in fairness\*\*: the factions' distance from their average ",
                      text, re.M), text
@@ -396,18 +396,19 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
 
     study = Path(__file__).parent.parent / "reports" / "smash-up"
     md = write_run_report(study / "run", tmp_path / "report", cards_dir=study / "card-strength")["markdown"]
-    line = next(x for x in md.read_text().splitlines() if x.startswith("- The Aliens win most at 2 players"))
+    line = next(x for x in md.read_text(encoding="utf-8").splitlines()
+                if x.startswith("- The Aliens win most at 2 players"))
     assert "the Invader carries them" in line, line
     command = re.search(r"`(balance compare [^`]+)`", line).group(1)
     assert """'oneInvader:swap=["Aliens: Invader -> Collector"]'""" in command
     args = shlex.split(command)[1:] + ["--games", "300", "--out", str(tmp_path / "cmp"), "-q"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    rows = json.loads((tmp_path / "cmp" / "comparison.json").read_text())["results"]
+    rows = json.loads((tmp_path / "cmp" / "comparison.json").read_text(encoding="utf-8"))["results"]
     assert any(r["metric"] == "win_share_Aliens" for r in rows)
     # the study also found a first-seat edge at every count (smallest p at 3 players): a second
     # line compares the game's seat levers there, and its command runs too
-    lines = md.read_text().splitlines()
+    lines = md.read_text(encoding="utf-8").splitlines()
     seats = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win most"))) + 1]
     assert seats.startswith("- A seat is favoured at 3 players (also at 2 and 4): compare the rulebook "
                             "with the game's seat levers (sixth\\_card: every seat after the first draws a "
@@ -431,7 +432,7 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
         "cards_by_seat:extra_cards=[0, 1, 2, 3]"]
     result = CliRunner().invoke(app, args + ["--games", "300", "--out", str(tmp_path / "seats"), "-q"])
     assert result.exit_code == 0, result.output
-    rows = json.loads((tmp_path / "seats" / "comparison.json").read_text())["results"]
+    rows = json.loads((tmp_path / "seats" / "comparison.json").read_text(encoding="utf-8"))["results"]
     assert {r["variant"] for r in rows if r["metric"] == "seat_distance"} == {"sixth_card", "one_vp", "cards_by_seat"}
 
 
@@ -462,13 +463,13 @@ def test_a_run_dealing_unsupported_cards_says_so(tmp_path, monkeypatch):
     # every card is simulated now (the 2012 list too), so a card is planted as unsupported
     out = tmp_path / "full"
     balance.simulate("smash-up", players=2, games=20, seed=1, overrides={"tricksters": "2012"}, out=out)
-    assert "unsupported" not in json.loads((out / "manifest.json").read_text())["runs"][0]
+    assert "unsupported" not in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["runs"][0]
     monkeypatch.setattr(smash_cards, "NOT_IN_REFERENCE_2012", ("Brownie",))
     r = CliRunner().invoke(app, ["cards", "smash-up", "--unsupported", "--set", "tricksters=2012"])
     assert r.exit_code == 0 and "Tricksters: Brownie" in r.output
     out = tmp_path / "run"
     balance.simulate("smash-up", players=2, games=20, seed=1, overrides={"tricksters": "2012"}, out=out)
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["runs"][0]["unsupported"] == ["Tricksters: Brownie"]
 
 
@@ -730,7 +731,7 @@ def test_a_draft_with_given_sides_is_refused_and_a_drafted_run_is_not_called_cau
     out = tmp_path / "draft"
     balance.simulate("smash-up", players=2, games=30, seed=2, strategies=["random"],
                      overrides={"factions": "draft"}, out=out)
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     tables = {name: pl.read_parquet(out / f"{name}.parquet") for name in ("seats", "pairs", "bases", "outcomes")}
     a = su_report.analyse(tables, manifest, "wilson")
     assert a.drafted and not a.drawn

@@ -537,7 +537,7 @@ def test_cli_simulate_and_report(tmp_path):
                "--set", "max_rounds=5", "--out", out, "--keep-games")
     assert r.exit_code == 0, r.output
     assert "threshold" in r.output and "card" not in r.output
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == TOY and manifest["rules_version"] == "dice-race/2"
     assert set(manifest["tables"]) == {"seats", "scores", "pairs", "game_totals", "outcomes", "lengths"}
     games = pl.read_parquet(out / "games.parquet")
@@ -547,7 +547,7 @@ def test_cli_simulate_and_report(tmp_path):
     assert games["length"].max() == 5
     r = invoke("report", out)
     assert r.exit_code == 0, r.output
-    md = (out / "report.md").read_text()
+    md = (out / "report.md").read_text(encoding="utf-8")
     assert "Dice race (a toy game)" in md and "turn cap" in md.lower() and "seat edge found" in md
     assert "villain" not in md.lower() and "heroes" not in md.lower()
 
@@ -556,7 +556,7 @@ def test_cli_compare_pairs_the_variants_game_by_game(tmp_path):
     r = invoke("compare", TOY, "--variant", "default", "--variant", "target=25", "--players", 3,
                "--games", 400, "-q", "--out", tmp_path / "cmp")
     assert r.exit_code == 0, r.output
-    report = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    report = json.loads((tmp_path / "cmp" / "comparison.json").read_text(encoding="utf-8"))
     rows = {row["metric"]: row for row in report["results"]}
     assert {"win_share_seat2", "capped", "length", "mean_score", "tied_game", "seat_shift"} <= set(rows)
     # the same dice and the same choices until the default game ends: a higher target never
@@ -570,7 +570,7 @@ def test_cli_tune_writes_parameters_the_strategy_reads_back(tmp_path):
     r = invoke("tune", TOY, "--players", 2, "--budget", 400, "--population", 4,
                "--games-per-candidate", 50, "--validate-games", 100, "--out", out, "-q")
     assert r.exit_code == 0, r.output
-    tuned = tomllib.loads((out / "tuned.toml").read_text())
+    tuned = tomllib.loads((out / "tuned.toml").read_text(encoding="utf-8"))
     assert tuned["strategy"] == "threshold"  # the declared default strategy
     assert 0 <= tuned["params"]["behind"] <= 30 and float(tuned["params"]["behind"]).is_integer()
     strategy = parse_strategy(f"threshold:@{out}", registry.get_game(TOY).strategies)
@@ -593,7 +593,7 @@ def test_cli_ladder_reads_what_the_game_declares(tmp_path):
     assert (threshold["p_adjusted"] < 0.05).all()  # the reactive strategy's seat edge
     skill = pl.read_parquet(out / "skill.parquet")
     assert (skill["lo"] > skill["fair"]).all()  # threshold beats cautious players
-    md = (out / "ladder.md").read_text()
+    md = (out / "ladder.md").read_text(encoding="utf-8")
     assert "| seat test p | capped |" in md and "top card" not in md
     assert "heroes" not in md
 
@@ -636,7 +636,7 @@ def test_the_ladder_keeps_avengers_cards_own_columns(tmp_path):
     assert rungs["top_card"].is_not_null().all() and rungs["heroes_success"].is_not_null().all()
     assert (rungs["capped"] == 0).all()
     write_ladder(result, tmp_path, "avengers-cards: balance by skill")
-    md = (tmp_path / "ladder.md").read_text()
+    md = (tmp_path / "ladder.md").read_text(encoding="utf-8")
     assert "| heroes' success | top card | change without it |" in md and "| capped |" not in md
 
 
@@ -675,7 +675,7 @@ def test_the_report_of_a_competitive_game_with_sides_shows_them_and_their_matrix
     run = tmp_path / "run"
     balance.simulate(TOY, players=[2, 3], games=3000, seed=3, strategies=["bold"], out=run)
     paths = write_run_report(run)
-    md = paths["markdown"].read_text()
+    md = paths["markdown"].read_text(encoding="utf-8")
     sides = md.split("\n## Sides\n", 1)[1].split("\n## ", 1)[0]
     assert "`loaded`" in sides and "`standard`" in sides
     assert "Side against side" in sides and "side_matchups.png" in sides

@@ -122,7 +122,7 @@ def test_tuned_toml_round_trips_through_parse_strategy(tmp_path):
     tweaked = parse_strategy(f"greedy:@{out}, w_risk=2", CATALOGUE)
     assert tweaked.values[2] == 2.0 and tweaked.values[:2] == result.strategy.values[:2]
     assert pl.read_parquet(out / "validation.parquet").equals(result.validation)
-    assert "| `greedy` |" in (out / "report.md").read_text()
+    assert "| `greedy` |" in (out / "report.md").read_text(encoding="utf-8")
 
 
 def test_rules_overrides_from_numpy_are_the_numbers_they_hold(tmp_path):
@@ -210,12 +210,13 @@ def test_an_interrupted_tuning_resumes_to_the_uninterrupted_answer(tmp_path):
     whole = tune(GAME, seed=5, threads=2, out=tmp_path / "whole", **SMALL)
     out, partial = tmp_path / "cut", tmp_path / ".cut.partial"
     _interrupted(out, after=1_200)  # 800 games a generation: in the second
-    assert not out.exists() and len(json.loads((partial / "generations.json").read_text())["generations"]) == 1
+    generations = json.loads((partial / "generations.json").read_text(encoding="utf-8"))["generations"]
+    assert not out.exists() and len(generations) == 1
     _interrupted(out, after=2_000, resume=True)  # the 800 resumed count first: in the third
-    assert len(json.loads((partial / "generations.json").read_text())["generations"]) == 2
+    assert len(json.loads((partial / "generations.json").read_text(encoding="utf-8"))["generations"]) == 2
     _interrupted(out, after=3_300, resume=True)  # the search is done (2,400): in validation's second field
-    assert len(json.loads((partial / "generations.json").read_text())["generations"]) == 3
-    assert len(json.loads((partial / "validation.json").read_text())) == 2  # each field of 800 kept
+    assert len(json.loads((partial / "generations.json").read_text(encoding="utf-8"))["generations"]) == 3
+    assert len(json.loads((partial / "validation.json").read_text(encoding="utf-8"))) == 2  # each field of 800 kept
     seen = []
     resumed = tune(GAME, seed=5, threads=1, out=out, resume=True, on_progress=seen.append, **SMALL)
     assert resumed.params == whole.params
@@ -223,7 +224,8 @@ def test_an_interrupted_tuning_resumes_to_the_uninterrupted_answer(tmp_path):
     assert sum(seen) == resumed.plan.total_games  # the bar starts where the tuning stopped
     assert not partial.exists()
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in (tmp_path / "whole").iterdir())
-    assert (out / "tuned.toml").read_text() == (tmp_path / "whole" / "tuned.toml").read_text()
+    assert ((out / "tuned.toml").read_text(encoding="utf-8")
+            == (tmp_path / "whole" / "tuned.toml").read_text(encoding="utf-8"))
 
 
 def test_resume_refuses_another_tuning_and_a_missing_one(tmp_path):
@@ -234,7 +236,7 @@ def test_resume_refuses_another_tuning_and_a_missing_one(tmp_path):
     with pytest.raises(BalanceError, match="differs in seed, generations"):
         tune(GAME, seed=6, out=out, resume=True, **{**SMALL, "budget": 4_000})
     state = tmp_path / ".t.partial" / "generations.json"
-    kept = state.read_text()
+    kept = state.read_text(encoding="utf-8")
     state.write_text(kept[:len(kept) // 2])  # cut mid-write by something other than balance
     with pytest.raises(BalanceError, match="generations.json' is corrupted .* start again with --force"):
         tune(GAME, seed=5, out=out, resume=True, **SMALL)
@@ -317,6 +319,6 @@ def test_a_cooperative_team_is_tuned_and_validated_as_a_whole_team(tmp_path):
     assert row["win_share"] == pytest.approx(team, abs=1e-12)
     assert _seating(result.strategy, [parse_strategy("fighter", info.strategies)] * 2, 1, team=True) == \
         [result.strategy] * 3
-    report = (tmp_path / "t" / "report.md").read_text()
+    report = (tmp_path / "t" / "report.md").read_text(encoding="utf-8")
     assert "plays every one of the 3 seats" in report and "fair share" in report.split("Validation")[1]
     assert "p vs fair" not in report

@@ -18,7 +18,7 @@ from balance.analysis.report import write_run_report
 
 
 def verdict_of(run_dir, tmp_path, **kwargs) -> str:
-    md = write_run_report(run_dir, tmp_path / "report", **kwargs)["markdown"].read_text()
+    md = write_run_report(run_dir, tmp_path / "report", **kwargs)["markdown"].read_text(encoding="utf-8")
     return md.split("\n## Verdict\n", 1)[1].split("\n## ", 1)[0]
 
 
@@ -154,7 +154,7 @@ def test_identical_deterministic_players_are_named_not_called_fair(tmp_path):
     assert "no test possible" in seats and "every game was a 4-way tie" in seats
     assert "every seat scored 0 in every game" in seats and "deterministic" in seats
     assert "no seat edge found" not in seats and not re.search(r"p [<=] ", seats)
-    md = (tmp_path / "report" / "report.md").read_text()
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "no variation: not tested" in md
 
 
@@ -230,7 +230,7 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     assert {first, other} == {"4", "5"} and f"--players {first} " in line, line
     assert f"; at {other} players, the same command with `--players {other}` (" in line, line
     # where the run played the other count on other rules, that count gets its own command
-    manifest = json.loads((two / "manifest.json").read_text())
+    manifest = json.loads((two / "manifest.json").read_text(encoding="utf-8"))
     run = next(r for r in manifest["runs"] if r["players"] == int(other))
     run["rules"]["reward_order"] = "highest_first"  # as if the run had set it there only
     (two / "manifest.json").write_text(json.dumps(manifest))
@@ -303,7 +303,7 @@ def test_a_mix_run_becomes_the_strategy_section_and_says_how_its_mix_differs(tmp
     assert verdict.count("players: strongest `greedy:samples=2`") == 2
     # 3 strategies over 3 seats, then over 4 seats: threshold holds two of the four
     assert "The mix differs by player count" in verdict
-    md = (tmp_path / "report" / "report.md").read_text()
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "## Strategies" in md and "Strategy mix run" in md
 
 
@@ -330,7 +330,8 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     plan = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path / "cmp")])
     assert plan.exit_code == 0 and "games per variant for the same comparison" in plan.output, plan.output
     studies = list((Path(__file__).parent.parent / "reports").glob("*/report.md"))  # 50,000 games or more
-    assert len(studies) == 4 and not any("treat it as a pilot" in report.read_text() for report in studies)
+    assert len(studies) == 4 and not any("treat it as a pilot" in report.read_text(encoding="utf-8")
+                                         for report in studies)
 
 
 # study: (the start of its "try next" line, the settings the study's run made, the levers' target)
@@ -362,7 +363,7 @@ def test_try_next_proposes_the_games_levers_on_the_runs_own_rules_and_runs(study
 
     start, settings, target = LEVER_STUDIES[study]
     md = write_run_report(Path(__file__).parent.parent / "reports" / study / "run", tmp_path / "report")
-    found = next(x for x in md["markdown"].read_text().splitlines() if x.startswith(start))
+    found = next(x for x in md["markdown"].read_text(encoding="utf-8").splitlines() if x.startswith(start))
     args = shlex.split(re.search(r"`(balance compare [^`]+)`", found).group(1))[1:]
     levers = [lever for lever in get_game(study).levers if lever.acts_on == target]
     assert levers and f"at {args[args.index('--players') + 1]} players" in found  # the count the line names
@@ -371,7 +372,7 @@ def test_try_next_proposes_the_games_levers_on_the_runs_own_rules_and_runs(study
         lever.variant for lever in levers]
     result = CliRunner().invoke(app, args + ["--games", "200", "--out", str(tmp_path / "cmp"), "-q"])
     assert result.exit_code == 0, result.output
-    report = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    report = json.loads((tmp_path / "cmp" / "comparison.json").read_text(encoding="utf-8"))
     assert [f"{k}={v}" for k, v in report["common"].items()] == settings
     distance = "seat_distance" if target == "seats" else "team_win"
     assert {r["variant"] for r in report["results"] if r["metric"] == distance} == {lever.name for lever in levers}
@@ -394,7 +395,7 @@ def test_card_strength_from_a_separate_run_is_reported_as_the_runs(tmp_path):
     assert "Card strength was not measured" not in verdict
     assert ("Card strength is from the separate run `cards`: 4,000 games at 4 players, seed 5, with "
             "the same rules, strategies and sides as this run (checked).") in verdict
-    md = (tmp_path / "report" / "report.md").read_text()
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "in the separate run cards (4,000 games at 4 players, seed 5)" in md
     assert (tmp_path / "report" / "figures" / "card_strength.png").is_file()
 
@@ -467,7 +468,7 @@ def test_the_committed_study_ranks_cards_as_balance_restrict_does():
     restrict = pl.read_parquet(study / "restrict" / "restrict.parquet").sort("card")
     assert report["card"].to_list() == restrict["card"].to_list()
     top = restrict.row(int(restrict["difference"].arg_min()), named=True)["card"]
-    verdict = (study / "report.md").read_text().split("\n## Run\n")[0]
+    verdict = (study / "report.md").read_text(encoding="utf-8").split("\n## Run\n")[0]
     assert f"4 players: the {top} matters most" in verdict
     rows = list(report.iter_rows(named=True))
     theirs = dict(zip(restrict["card"].to_list(), restrict["difference"].to_list()))
@@ -530,7 +531,7 @@ def test_a_cooperative_report_speaks_of_the_team_not_of_seats(tmp_path):
     run = toy_run(tmp_path, "siege", "team", players=[1, 2, 3], games=2000, seed=2,
                   strategies=["coordinated"])
     paths = write_run_report(run, tmp_path / "report")
-    md = paths["markdown"].read_text()
+    md = paths["markdown"].read_text(encoding="utf-8")
     verdict = md.split("\n## Verdict\n", 1)[1].split("\n## ", 1)[0]
     for n in (1, 2, 3):
         assert re.search(rf"^- {n} players?: the team wins \*\*[\d.]+% \(95% CI [\d.]+ to [\d.]+%\)\*\* "
@@ -549,7 +550,7 @@ def test_a_cooperative_report_speaks_of_the_team_not_of_seats(tmp_path):
         "+knight`" in composition.split("best", 1)[1].split("worst", 1)[0]
     fixed = toy_run(tmp_path, "siege", "fixed", players=2, games=500, seed=2,
                     strategies=["coordinated"], sides=["healer", "archer"])
-    md = write_run_report(fixed, tmp_path / "fixed-report")["markdown"].read_text()
+    md = write_run_report(fixed, tmp_path / "fixed-report")["markdown"].read_text(encoding="utf-8")
     assert "**Team composition**" not in md and "`healer+archer`" not in md  # names in side order
     assert "`archer+healer`" in md  # one team, fixed by --side: described, not tested
 
@@ -613,10 +614,10 @@ def test_a_clopper_pearson_report_names_its_intervals(tmp_path):
     """The team's lines said "Wilson" whatever --interval chose (the audit's Defenders report at
     --interval clopper-pearson); they now name the interval used."""
     run = toy_run(tmp_path, "siege", "team", players=[1, 2], games=300, seed=2, strategies=["coordinated"])
-    md = write_run_report(run, tmp_path / "cp", method="clopper-pearson")["markdown"].read_text()
+    md = write_run_report(run, tmp_path / "cp", method="clopper-pearson")["markdown"].read_text(encoding="utf-8")
     assert "the team's win rate (Clopper-Pearson interval) is the measure" in md
     assert "with the Clopper-Pearson interval; every seat" in md and "Wilson" not in md
-    md = write_run_report(run, tmp_path / "w")["markdown"].read_text()
+    md = write_run_report(run, tmp_path / "w")["markdown"].read_text(encoding="utf-8")
     assert "the team's win rate (Wilson interval) is the measure" in md
 
 

@@ -900,7 +900,7 @@ def test_compare_measures_each_forces_win_rate_on_the_runs_games(tmp_path):
     won = 1 - base["capped"]
     assert sum(base[f"win_share_{f.name}"] for f in cat.forces()) == pytest.approx(2 * won / 0.4, abs=1e-12)
     assert report["sides"]["label"] == "Forces" and len(report["sides"]["metrics"]) == 10
-    text = write_compare_report(report, tmp_path)["markdown"].read_text()
+    text = write_compare_report(report, tmp_path)["markdown"].read_text(encoding="utf-8")
     assert "- Forces under `over`: moved most `win_share_" in text
 
 
@@ -1166,7 +1166,7 @@ def test_simulate_takes_a_deck_list_file_as_a_side(tmp_path):
                                  "--side", f"deck={deck},forces=Phoenix+Minotaur", "--side", "forces=Siren+Sphinx",
                                  "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["sides"] == [f"deck={deck},forces=Phoenix+Minotaur", "forces=Siren+Sphinx"]
     seatings = manifest["runs"][0]["seatings"][0]["strategies"]
     assert seatings[0]["side"] == f"deck={Path(deck).resolve()},forces=Minotaur+Phoenix"
@@ -1202,6 +1202,6 @@ def test_card_strength_of_a_card_no_seats_deck_holds_is_said_so(tmp_path):
     assert pl.read_parquet(run / "card_strength.parquet").is_empty()
     result = CliRunner().invoke(app, ["report", str(run)])
     assert result.exit_code == 0, result.output
-    text = (run / "report.md").read_text()
+    text = (run / "report.md").read_text(encoding="utf-8")
     assert "Card strength was measured, but **no game dealt a card it measures**" in text
     assert "## Card strength" not in text
