@@ -473,6 +473,23 @@ def test_school_of_wizardry_winner_picks_the_replacement_from_the_top_three():
     assert _names(g.base_deck) == ["The Homeworld", "Rhodes Plaza Mall", "Tortuga"]
 
 
+def test_school_of_wizardry_winner_chooses_which_other_base_goes_back_on_top():
+    """"Returns the others in any order": with two left, which goes on top is the winner's
+    choice. The baseline keeps the order seen (the first seen on top, as above); a script, or
+    a random seat, may put the other on top."""
+    script = Scripted({"School of Wizardry: on top": [lambda opts: _names(opts).index("Rhodes Plaza Mall")]})
+    g = scenario(players=2, bases=["School of Wizardry", "Jungle Oasis", "Tar Pits"],
+                 base_deck=["The Homeworld", "Rhodes Plaza Mall", "Evans City Cemetery", "Tortuga"],
+                 strategies=[script, Greedy()])
+    put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0), put(g, 0, "King Rex", 0)
+    g.score_base(g.slots[0])
+    assert g.slots[0].name == "Evans City Cemetery"
+    assert _names(g.base_deck) == ["The Homeworld", "Tortuga", "Rhodes Plaza Mall"]  # top last
+    assert [(k, _names(o)) for k, o in script.seen if k.startswith("School")] == [
+        ("School of Wizardry", ["Tortuga", "Evans City Cemetery", "Rhodes Plaza Mall"]),
+        ("School of Wizardry: on top", ["Tortuga", "Rhodes Plaza Mall"])]
+
+
 def test_great_library_cemetery_and_rhodes_plaza():
     g = scenario(players=2, bases=["The Great Library", "Evans City Cemetery", "Rhodes Plaza Mall"],
                  base_deck=["Tortuga", "Tortuga", "Tortuga"])

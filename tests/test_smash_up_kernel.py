@@ -75,8 +75,9 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
     """The bases whose abilities are data (data/effects/bases.toml) act in these games, counted
     in the reference: The Mothership returns minions, The Great Library's players draw, Evans
     City Cemetery's winners get a new hand, Factory 436-1337 and Rhodes Plaza Mall give VP,
-    Ninja Dojo's winners destroy, Temple of Goju sends minions to the decks' bottoms, and a
-    minion moves at The Grey Opal, Tortuga and Mushroom Kingdom. The
+    Ninja Dojo's winners destroy, Temple of Goju sends minions to the decks' bottoms, a
+    minion moves at The Grey Opal, Tortuga and Mushroom Kingdom, and School of Wizardry's
+    winner puts the bases it leaves back out of the order seen (a random seat). The
     kernel plays each game alike: base abilities only, 2-4 players, both strategies, four bases
     in play beyond the players' count so that these bases score often, 15 games per cell."""
     counts = {}
@@ -104,6 +105,16 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
     wrap("Temple of Goju", "after_scoring", lambda g, slot, *a: len(slot.minions))
     wrap("Factory 436-1337", "scoring_vp", lambda g, slot, places, gained: sum(gained))
     wrap("Rhodes Plaza Mall", "scoring_vp", lambda g, slot, places, gained: sum(gained))
+    school = ab.BASES["School of Wizardry"]
+    picked = school.after_scoring
+
+    def reordered(g, slot, *args):  # counted when the others go back out of the order seen
+        seen = [id(b) for b in g.base_deck[-3:]]  # the top last
+        out = picked(g, slot, *args)
+        back = [i for i in map(id, g.base_deck) if i in seen]
+        counts["School of Wizardry"] = counts.get("School of Wizardry", 0) + (back != [i for i in seen if i in back])
+        return out
+    monkeypatch.setattr(school, "after_scoring", reordered)
     for name, hook in (("The Grey Opal", "after_scoring"), ("Tortuga", "after_replaced"),
                        ("Mushroom Kingdom", "start_of_turn")):  # a minion moved
         wrap(name, hook, lambda g, *a: [(id(m), id(m.slot)) for m in g.minions()])
@@ -116,7 +127,7 @@ def test_data_bases_act_and_match(bases_only, monkeypatch):
                     _reference(rules, factions, strategy, 17, game), (players, strategy, game)
     assert set(counts) == {"The Mothership", "The Great Library", "Evans City Cemetery", "Factory 436-1337",
                            "Rhodes Plaza Mall", "Ninja Dojo", "Temple of Goju", "The Grey Opal", "Tortuga",
-                           "Mushroom Kingdom"} \
+                           "Mushroom Kingdom", "School of Wizardry"} \
         and all(v > 0 for v in counts.values()), counts
 
 

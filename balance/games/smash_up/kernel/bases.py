@@ -59,11 +59,20 @@ def after_scoring(st, s, winners, nw):
         if (bases[bi, BS_VP0], -bases[bi, BS_BREAK]) > (bases[bb, BS_VP0], -bases[bb, BS_BREAK]):
             best = i
     j = pick(st, p, k, best)
-    for i in range(k - 1, -1, -1):  # the others back, the first seen on top
+    chosen = buf[j]
+    # the others go back "in any order": with two left, which goes on top is the winner's
+    # choice (the baseline keeps the order seen: the first seen on top), as in the reference
+    n = 0
+    for i in range(k):
         if i != j:
-            lst[L_BDECK, ln[L_BDECK]] = buf[i]
-            ln[L_BDECK] += 1
-    return buf[j]
+            buf[n] = buf[i]
+            n += 1
+    if pick(st, p, n, 0) == 1:
+        buf[0], buf[1] = buf[1], buf[0]
+    for i in range(n - 1, -1, -1):  # buf[0] back last, on top
+        lst[L_BDECK, ln[L_BDECK]] = buf[i]
+        ln[L_BDECK] += 1
+    return chosen
 
 
 # ---- the baseline's rules for the bases' MOVE steps (``effects.move_pick``) --------------------

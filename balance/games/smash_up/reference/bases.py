@@ -181,8 +181,13 @@ class SchoolOfWizardry(Base):
         seen = [g.base_deck.pop() for _ in range(min(3, len(g.base_deck)))]
         default = max(range(len(seen)), key=lambda i: (seen[i].vp[0], -seen[i].breakpoint, -i))
         pick = g.choose(p, "School of Wizardry", seen, default)
-        for b in reversed([b for b in seen if b is not pick]):
-            g.base_deck.append(b)  # back on top in the order seen (the first seen on top)
+        others = [b for b in seen if b is not pick]
+        # "returns the others in any order": which goes on top is the winner's choice (the
+        # baseline keeps the order seen, so the first seen goes back on top)
+        if len(others) == 2 and g.choose(p, "School of Wizardry: on top", others, 0) is others[1]:
+            others.reverse()
+        for b in reversed(others):
+            g.base_deck.append(b)  # others[0] last, on top
         return pick
 
 
