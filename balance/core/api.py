@@ -148,8 +148,8 @@ def simulate(
     overrides = plain_overrides(overrides)
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
     refuse_players(rule_changes, f"variant file {str(variant)!r}")
-    refuse_players(overrides or {}, "--set")
-    rule_changes.update(overrides or {})
+    refuse_players(overrides, "--set")
+    rule_changes.update(overrides)
     if players is None:
         players = rules_mod.Rules.players
     counts = [players] if isinstance(players, int) else as_list("players", players, "4 or [3, 4]")
@@ -202,7 +202,7 @@ def simulate(
         "rotate": rotate,
         "strategies": [s.label for s in parsed],
         "variant": {"file": str(variant) if variant is not None else None,
-                    "overrides": dict(overrides or {})},
+                    "overrides": dict(overrides)},
         "runs": [
             {
                 "players": rules.players,
