@@ -81,6 +81,25 @@ def test_rulebook_defeat_lowest_player_loses_one_of_its_tied_majority_colours(fi
 
 
 @pytest.mark.parametrize("fight", FIGHTS)
+def test_a_reward_the_reserve_cannot_pay_in_full_is_paid_colour_by_colour(fight):
+    """The English rules: "if the reserve has none of that colour, that token is not received"
+    (the Russian's "he gets nothing" could be read as the whole reward; the engines do not)."""
+    rules = Rules.from_overrides({"players": 3})
+    beaten, tokens, reserve, _ = fight(rules, "b1-s10", [2, 3, 6], [[1, 1, 1]] * 3, [5, 5, 0], [0, 0, 0])
+    assert beaten and tokens == [[2, 2, 1], [1, 1, 1], [1, 1, 1]] and reserve == [4, 4, 0]
+
+
+@pytest.mark.parametrize("fight", FIGHTS)
+def test_without_cancelling_equal_cards_take_places_in_turn_order_from_the_first_player(fight):
+    """ties_cancel=false leaves equal cards ranked by turn order, from the battle's first player."""
+    rules = Rules.from_overrides({"players": 3, "ties_cancel": False})
+    for first, (winner, second) in ((0, (0, 1)), (1, (1, 0))):
+        beaten, tokens, _, _ = fight(rules, "b1-s7", [4, 4, 6], [[1, 1, 1]] * 3, [12, 12, 12], [0, 0, 0],
+                                     first=first)
+        assert beaten and tokens[winner] == [2, 1, 1] and tokens[second] == [1, 2, 1], first
+
+
+@pytest.mark.parametrize("fight", FIGHTS)
 def test_cancelled_cards_count_for_the_lowest_card_of_a_defeat(fight):
     rules = Rules.from_overrides({"players": 4})
     start = [[1, 2, 1], [1, 1, 3], [2, 1, 1], [1, 1, 1]]

@@ -187,7 +187,9 @@ RULE_DOCS: dict[str, tuple[str, str]] = {
     "tokens_per_colour": (
         f"integer 0..{MAX_TOKENS_PER_COLOUR}, at least the tokens dealt at the start",
         "Victory tokens of each colour (yellow, red, blue) in the box. What is not dealt at the "
-        "start is the reserve that rewards are taken from; a reward the reserve cannot pay is lost."),
+        "start is the reserve that rewards are taken from; a reward token the reserve cannot pay "
+        "is lost, colour by colour (the rest of the reward is still paid: the English rules' "
+        "reading of the original's 'he gets nothing')."),
     "start_tokens": (
         f"[Y, R, B], each 0..{MAX_TOKENS_PER_COLOUR}",
         "Tokens of each colour every player starts with."),
@@ -203,7 +205,8 @@ RULE_DOCS: dict[str, tuple[str, str]] = {
         "true, false",
         "true: cards of a value played by two or more players are discarded and do not count "
         "towards the heroes' total or the rewards (they still count as the lowest card when "
-        "the villain wins). false: every card counts."),
+        "the villain wins). false: every card counts, and equal cards take their places in "
+        "turn order from the battle's first player."),
     "loss_rule": (
         ", ".join(_enum_names(LossRule)),
         "What each player who played the lowest card loses when the villain wins: majority, "
