@@ -274,6 +274,27 @@ def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
                         f"balance simulate avengers-cards --resume {out}\n")
 
 
+def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_path, monkeypatch):
+    """An upgrade that changes the games a seed plays bumps the game's RULES_VERSION
+    (tests/test_golden.py); a run cut before it must not be finished with the other engine's
+    games."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+    from balance.games.avengers_cards import rules
+
+    runner, out = CliRunner(), tmp_path / "run"
+    _cut_after(monkeypatch, 1000)
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--games", "4000", "--chunk-size", "500",
+                                "--threads", "1", "--out", str(out), "-q"])
+    assert r.exit_code == 130 and not out.exists()
+    _cut_after(monkeypatch, None)
+    monkeypatch.setattr(rules, "RULES_VERSION", "avengers-cards/99")
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--resume", str(out), "-q"])
+    assert r.exit_code == 2 and "rules_version (the game's rules changed since" in r.output, r.output
+    assert not out.exists()
+
+
 def test_bad_input_leaves_nothing_to_resume(tmp_path):
     """An analysis that refuses its input keeps no .partial directory: the corrected command
     must not be told that an interrupted one is in the way."""
