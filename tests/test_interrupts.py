@@ -283,7 +283,7 @@ def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_pat
     from balance import cli
     from balance.games.avengers_cards import rules
 
-    runner, out = CliRunner(), tmp_path / "run"
+    runner, out, version = CliRunner(), tmp_path / "run", rules.RULES_VERSION
     _cut_after(monkeypatch, 1000)
     r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--games", "4000", "--chunk-size", "500",
                                 "--threads", "1", "--out", str(out), "-q"])
@@ -293,6 +293,15 @@ def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_pat
     r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--resume", str(out), "-q"])
     assert r.exit_code == 2 and "rules_version (the game's rules changed since" in r.output, r.output
     assert not out.exists()
+    # an analysis too: the runs it finished would be read back as the old engine played them
+    monkeypatch.setattr(rules, "RULES_VERSION", version)
+    ladder = tmp_path / "ladder"
+    _cut_after(monkeypatch, 2500)
+    assert runner.invoke(cli.app, ANALYSES["ladder"][0] + ["--out", str(ladder), "-q"]).exit_code == 130
+    _cut_after(monkeypatch, None)
+    monkeypatch.setattr(rules, "RULES_VERSION", "avengers-cards/99")
+    r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(ladder), "-q"])
+    assert r.exit_code == 2 and "rules_version (the game's rules changed since" in r.output, r.output
 
 
 def test_bad_input_leaves_nothing_to_resume(tmp_path):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from balance.core.checkpoint import Checkpointer, partial_dir, read_request
+from balance.core.checkpoint import KEY_WORDS, Checkpointer, partial_dir, read_request
 from balance.core.errors import BalanceError
 
 
@@ -26,12 +26,15 @@ class StudyCheckpointer(Checkpointer):
 
     state_files = (STATE,)
     state_dirs = ("runs",)
-    key_words: dict = {}  # its keys are its options' own names
+    # its keys are its options' own names, and the game's rules version: the runs it finished
+    # are read back as they are, so an upgrade that changed the games must not continue it
+    key_words = {"rules_version": KEY_WORDS["rules_version"]}
 
     def __init__(self, out: Path, game: str, options: dict):
         """options: the command's options as resolved (JSON values); all must match to resume."""
-        super().__init__(out, {"command": self.command, "game": game, **options})
-        self.keys = ("command", "game", *options)
+        super().__init__(out, {"command": self.command, "game": game, "rules_version": _rules_version(game),
+                               **options})
+        self.keys = ("command", "game", "rules_version", *options)
         self.asked = 0  # simulations asked for so far
 
     def discard_if_empty(self) -> None:
@@ -57,6 +60,16 @@ class StudyCheckpointer(Checkpointer):
             return result
         cut = (partial_dir(run_dir) / "request.json").is_file()  # else never started: start it
         return simulate(game, out=run_dir, resume=cut, force=not cut, on_progress=on_progress, **kwargs)
+
+
+def _rules_version(game: str) -> str | None:
+    """The game's RULES_VERSION; None for a game id the command will refuse itself."""
+    from balance.core.registry import get_game
+
+    try:
+        return get_game(game).rules_version
+    except BalanceError:
+        return None
 
 
 def load_result(run_dir: str | Path):
@@ -90,7 +103,7 @@ def saved_options(command: str, out: Path) -> tuple[str, dict]:
     """(game, options) of the interrupted ``balance COMMAND`` in ``out``, for ``--resume``."""
     request = read_request(Path(out), KINDS[command])
     try:
-        return request["game"], {k: v for k, v in request.items() if k not in ("command", "game")}
+        return request["game"], {k: v for k, v in request.items() if k not in ("command", "game", "rules_version")}
     except (KeyError, TypeError, AttributeError) as e:
         raise BalanceError(f"the interrupted {command} in {str(out)!r} is unreadable ({e}); start "
                            "again with --force") from None
