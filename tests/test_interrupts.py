@@ -278,6 +278,8 @@ def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_pat
     """An upgrade that changes the games a seed plays bumps the game's RULES_VERSION
     (tests/test_golden.py); a run cut before it must not be finished with the other engine's
     games."""
+    import shutil
+
     from typer.testing import CliRunner
 
     from balance import cli
@@ -298,6 +300,8 @@ def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_pat
     ladder = tmp_path / "ladder"
     _cut_after(monkeypatch, 2500)
     assert runner.invoke(cli.app, ANALYSES["ladder"][0] + ["--out", str(ladder), "-q"]).exit_code == 130
+    for cut in (tmp_path / ".ladder.partial" / "runs").glob(".*.partial"):
+        shutil.rmtree(cut)  # as if cut between two runs: the first finished, nothing else begun
     _cut_after(monkeypatch, None)
     monkeypatch.setattr(rules, "RULES_VERSION", "avengers-cards/99")
     r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(ladder), "-q"])
