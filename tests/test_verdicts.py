@@ -423,6 +423,16 @@ def test_a_card_strength_run_unlike_the_main_run_is_a_clear_error(tmp_path):
             write_run_report(main, tmp_path / "r", cards_dir=run)
     with pytest.raises(BalanceError, match="measured card strength itself"):
         write_run_report(tmp_path / "five", tmp_path / "r", cards_dir=tmp_path / "five")
+    # a run of another engine: the games a seed plays changed between the two
+    older = simulate(tmp_path, "older", players=4, games=100, seed=0, strategies=["random"], card_strength=True)
+    manifest = json.loads((older / "manifest.json").read_text(encoding="utf-8"))
+    (older / "manifest.json").write_text(json.dumps({**manifest, "rules_version": "avengers-cards/0"}),
+                                         encoding="utf-8")
+    with pytest.raises(BalanceError, match=r"--card-strength '.*older' was played under rules version "
+                       r"'avengers-cards/0', the main run under 'avengers-cards/1'; allowed: runs of one version"):
+        write_run_report(main, tmp_path / "r", cards_dir=older)
+    with pytest.raises(BalanceError, match=r"--mix '.*older' was played under rules version 'avengers-cards/0'"):
+        write_run_report(main, tmp_path / "r", mix_dir=older)
     # a strategy mix describes its strategies in the game it played: other rules are refused too
     # (the audit's mix at set_bonus=3 beside a main run at 2 passed, under "the same rules unless ...")
     mix = simulate(tmp_path, "mix", players=[4, 5], games=100, seed=0, strategies=["random", "lowest"],

@@ -87,6 +87,7 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         if mix[0]["game"] != manifest["game"]:
             raise BalanceError(f"--mix {str(mix_dir)!r} is a run of {mix[0]['game']!r}, not "
                                f"{manifest['game']!r}")
+        _check_same_version(f"--mix {str(mix_dir)!r}", mix[0], manifest)
         if mix[1]["seats"]["strategy"].n_unique() < 2:
             raise BalanceError(f"--mix {str(mix_dir)!r} has one strategy; allowed: a run of several "
                                "strategies (balance simulate ... -s A -s B -s C --rotate)")
@@ -258,6 +259,7 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
     cards_manifest, cards_tables = load_run(cards_dir)
     if cards_manifest["game"] != manifest["game"]:
         raise BalanceError(f"{where} is a run of {cards_manifest['game']!r}, not {manifest['game']!r}")
+    _check_same_version(where, cards_manifest, manifest)
     if "card_strength" not in cards_tables:
         raise BalanceError(f"{where} measured no card strength; allowed: a run made with "
                            "`balance simulate ... --card-strength`")
@@ -280,6 +282,15 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
             raise BalanceError(f"{where} has {key} {cards_manifest.get(key)!r} where the main run has "
                                f"{manifest.get(key)!r}; allowed: the same")
     return CardRun(cards_dir.name, cards_manifest, cards_tables["card_strength"])
+
+
+def _check_same_version(where: str, other: dict, manifest: dict) -> None:
+    """A separate run (its manifest) was played by the engine of the main run: the same rules
+    version, which a change to the games a seed plays bumps."""
+    if other.get("rules_version") != manifest.get("rules_version"):
+        raise BalanceError(f"{where} was played under rules version {other.get('rules_version')!r}, the main "
+                           f"run under {manifest.get('rules_version')!r}; allowed: runs of one version (the "
+                           "games changed between them: simulate the older again)")
 
 
 def _check_same_rules(where: str, run: dict, main_run: dict) -> None:
