@@ -49,8 +49,6 @@ def fingerprint(name: str) -> dict:
             for table, frame in sorted(tables.items())}
 
 
-
-
 # ---- every built-in game's games, tied to its RULES_VERSION -------------------------------------
 #
 # A run records its game's RULES_VERSION, and `--resume` refuses to continue a run begun under
