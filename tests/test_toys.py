@@ -115,6 +115,20 @@ def _later_chunks_on_another_seed(monkeypatch):
     monkeypatch.setattr(Engine, "play", lambda self, seed, first, n: original(self, seed + (first > 0), first, n))
 
 
+def _worker_threads_on_another_seed(monkeypatch):
+    """Games played on a worker thread use the next seed: a draw keyed by thread. Chunks of 7
+    on 1 thread pass, so the strategy must still be named for the 2-thread setting."""
+    import threading
+
+    from toys.dice_race.engine import Engine
+
+    original = Engine.play
+
+    def play(self, seed, first, n):
+        return original(self, seed + (threading.current_thread() is not threading.main_thread()), first, n)
+    monkeypatch.setattr(Engine, "play", play)
+
+
 def _game_3_loses_its_win(monkeypatch):
     from toys.dice_race.engine import Engine
 
@@ -167,7 +181,8 @@ def _one_game_alone_on_another_seed(monkeypatch):
      r"(win_units \[.*\] against \[.*\]; )?scores \[\d+, \d+\] against \[\d+, \d+\]"),
     (_bold_moves_the_next_seats_dice, "chance",
      r"seat 0 playing bold instead of random \(the other seats play random\) moves seat 1's chance draws"),
-    (_later_chunks_on_another_seed, "chunks", r"chunks of 7 on 1 thread changes the \w+ table"),
+    (_later_chunks_on_another_seed, "chunks", r"threshold in chunks of 7 on 1 thread changes the \w+ table"),
+    (_worker_threads_on_another_seed, "chunks", r"threshold in chunks of 7 on 2 threads changes the \w+ table"),
     (_game_3_loses_its_win, "wins", r"at 2 players, seed 2 game 3: finished, but the win shares do not sum"),
     (_length_bound_of_one_round, "metrics", r"length is \d+ in seed 4 game \d+, outside 0..1"),
 ])

@@ -236,8 +236,8 @@ def _same_tables(info: GameInfo, name: str, counts: list[int], settings, runs) -
         setting = f"{name} in chunks of {chunk} on {threads} thread{'s' * (threads > 1)}"
         _require(set(other.tables) == set(first), f"{setting} writes the tables {sorted(other.tables)}, "
                  f"chunks of 1000 on 1 thread {sorted(first)}")
-        for name, frame in first.items():
-            _require(other.tables[name].equals(frame), f"{setting} changes the {name} table "
+        for table, frame in first.items():
+            _require(other.tables[table].equals(frame), f"{setting} changes the {table} table "
                      "(a draw keyed by chunk or thread rather than by game number?)")
     _require(first["seats"]["games"].sum() == 150 * sum(counts), "the seats table does not count every game")
     return first
