@@ -423,6 +423,18 @@ def test_tar_pits_puts_the_first_minion_destroyed_there_each_turn_on_the_bottom_
     assert g.destroy([c], 0, True) == []  # a new turn: replaced again
 
 
+def test_tar_pits_replaces_the_victim_the_resolving_player_puts_first():
+    """[D19] "the first in the resolving player's order": the destroying player picks which of
+    the victims there goes first (the baseline keeps the order they were chosen in, as above);
+    victims elsewhere are not among the options."""
+    script = Scripted({"Tar Pits: first": [lambda opts: 1]})
+    g = scenario(players=2, bases=["Tar Pits", "Jungle Oasis", "The Homeworld"], strategies=[script, Greedy()])
+    a, b, c = put(g, 1, "Walker", 0), put(g, 1, "Zombie Lord", 0), put(g, 1, "Grave Digger", 1)
+    assert g.destroy([a, c, b], 0, True) == [a, c]
+    assert _names(g.players[1].deck) == ["Zombie Lord"]
+    assert [o for k, o in script.seen if k == "Tar Pits: first"] == [[a, b]]
+
+
 def test_mushroom_kingdom_current_needs_the_biggest_hand_and_moves_an_opponent_out():
     g = scenario(players=2, bases=["Mushroom Kingdom", "Jungle Oasis", "Tar Pits"])
     threat = put(g, 1, "King Rex", 0)

@@ -298,10 +298,11 @@ def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
     """The kernel asks only cards whose D_TRIGGERS bit is set (talents, after a minion is
     played, start and end of turn), so a card missing its bit would never trigger. The bits
     mark the cards smash-up-cards.md gives such abilities, and no other card; TR_SPENT the one
-    whose reaction to a played minion uses it up (§1.10: after its controller's others)."""
+    whose reaction to a played minion uses it up (§1.10: after its controller's others);
+    TR_HERE those reacting to a minion played on their own base (their controller orders them)."""
     from balance.games.smash_up.kernel.names import card_code
     from balance.games.smash_up.kernel.tables import (
-        D_NAME, D_TRIGGERS, TR_AFTER_PLAYED, TR_END, TR_SPENT, TR_START, TR_TALENT, card_tables,
+        D_NAME, D_TRIGGERS, TR_AFTER_PLAYED, TR_END, TR_HERE, TR_SPENT, TR_START, TR_TALENT, card_tables,
     )
 
     defs, _, _, _ = card_tables(Rules().catalogue())
@@ -309,8 +310,8 @@ def test_trigger_bits_mark_exactly_the_cards_with_those_abilities():
     expected = {
         "Archmage": TR_TALENT, "Armor Stego": TR_TALENT, "Enshrouding Mist": TR_TALENT,
         "Hideout": TR_TALENT, "Infiltrate": TR_TALENT, "Ninja Acolyte": TR_TALENT,
-        "Leprechaun": TR_AFTER_PLAYED, "Brownie": TR_AFTER_PLAYED, "Pay the Piper": TR_AFTER_PLAYED,
-        "Flame Trap": TR_AFTER_PLAYED | TR_START | TR_SPENT, "Overrun": TR_START, "Assassin": TR_END,
+        "Leprechaun": TR_AFTER_PLAYED | TR_HERE, "Brownie": TR_AFTER_PLAYED, "Pay the Piper": TR_AFTER_PLAYED | TR_HERE,
+        "Flame Trap": TR_AFTER_PLAYED | TR_START | TR_SPENT | TR_HERE, "Overrun": TR_START, "Assassin": TR_END,
     }
     assert {code: b for code, b in bits.items() if b} == {card_code(n): b for n, b in expected.items()}
 
@@ -378,6 +379,42 @@ def test_what_the_kernel_keeps_per_seat_matches_the_board_after_every_turn(strat
             if stats[1] < turns:  # the game ended before the cap
                 break
     assert seen > 0 and microbots > 0
+
+
+ORDER_SEATINGS = {  # seatings where the order is often open
+    "after played: next": ([("Tricksters", "Dinosaurs"), ("Ninjas", "Zombies")],
+                           [("Pirates", "Robots"), ("Tricksters", "Wizards")]),
+    "Tar Pits: first": ([("Pirates", "Dinosaurs"), ("Robots", "Zombies")],
+                        [("Robots", "Ninjas"), ("Pirates", "Aliens")]),
+    "Zombie Lord: base": ([("Zombies", "Dinosaurs"), ("Ninjas", "Wizards")],
+                          [("Pirates", "Robots"), ("Zombies", "Tricksters")]),
+}
+
+
+@pytest.mark.parametrize("key, games", [("after played: next", 40), ("Tar Pits: first", 60),
+                                        ("Zombie Lord: base", 60)])
+def test_a_random_player_orders_what_the_rules_let_it_and_the_kernel_matches(monkeypatch, key, games):
+    """Orders the rules leave to a player and the baseline fixes: a player's own reactions to
+    a minion played on their base (§1.10, ``abilities.next_reaction``), which victim Tar Pits
+    replaces among several destroyed together [D19], and the order Zombie Lord fills its bases.
+    In these random 2-player games a
+    seat picks another than the baseline's first (counted in the reference), and the kernel
+    plays each game alike (``games`` per seating)."""
+    other_than_first = []
+    choose = Game.choose
+
+    def counting(g, p, k, options, default=0):
+        pick = choose(g, p, k, options, default)
+        if k == key and len(options) > 1:
+            other_than_first.append(pick is not options[0])
+        return pick
+    monkeypatch.setattr(Game, "choose", counting)
+    rules = Rules(players=2)
+    for seats in ORDER_SEATINGS[key]:
+        for game in range(games):
+            assert play_one(rules, seats, ["random"] * 2, 23, game) == \
+                _reference(rules, seats, "random", 23, game), (seats, game)
+    assert any(other_than_first), other_than_first
 
 
 @pytest.mark.slow

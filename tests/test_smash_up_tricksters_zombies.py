@@ -497,6 +497,32 @@ def test_a_players_reactions_that_spend_nothing_come_first_leprechaun_before_fla
     assert trap in g.slots[0].actions and _names(g.players[0].discard) == []
 
 
+def test_a_player_orders_its_own_reactions_flame_trap_before_leprechaun():
+    """§1.10: the order above is the baseline's; the player may resolve the trap first. Then
+    the trap is spent on the minion, and the Leprechaun, with nothing left to destroy, keeps
+    its once-per-turn use [D29]. The choice lists only the cards reacting on that base."""
+    g = scenario(bases=B3, strategies=_seat(0, {"after played: next": [lambda opts: 1]}))
+    trap = attach(g, 0, "Flame Trap", 0)
+    lep = put(g, 0, "Leprechaun", 0)
+    put(g, 0, "Brownie", 1), attach(g, 0, "Pay the Piper", 1)  # elsewhere: not asked
+    deck(g, 0, "Walker")  # the Brownie's draw
+    g.current = 1
+    g.play_minion(1, hand(g, 1, "Armor Stego"), g.slots[0])
+    assert _asked(g, 0, "after played: next") == [[lep, trap]]
+    assert _on(g, 0) == ["Leprechaun"] and _names(g.players[1].discard) == ["Armor Stego"]
+    assert trap not in g.slots[0].actions and _names(g.players[0].discard) == ["Flame Trap"]
+    assert ("leprechaun", lep.card.uid) not in g.flags and _names(g.players[0].hand) == ["Walker"]
+
+
+def test_no_reaction_order_is_asked_for_ones_own_minion_or_a_single_reaction():
+    g = scenario(bases=B3, strategies=_seat(0, {}))
+    attach(g, 0, "Flame Trap", 0), put(g, 0, "Leprechaun", 0), attach(g, 0, "Pay the Piper", 1)
+    g.play_minion(0, hand(g, 0, "Walker"), g.slots[0])  # its own minion: nothing reacts
+    g.current = 1
+    g.play_minion(1, hand(g, 1, "Walker"), g.slots[1])  # one reaction on that base
+    assert _asked(g, 0, "after played: next") == []
+
+
 def test_flame_trap_stays_when_the_minion_cannot_be_destroyed_or_is_protected():  # [D10]
     g = scenario(bases=B3)
     trap = attach(g, 0, "Flame Trap", 0)
@@ -833,6 +859,16 @@ def test_zombie_lord_may_decline_a_base():
     g.play_minion(0, hand(g, 0, "Zombie Lord"), g.slots[0])
     assert _on(g, 1) == [] and _on(g, 2) == ["Tenacious Z"]
     assert [len(o) for o in _asked(g, 0, "Zombie Lord")] == [3, 3]  # two copies and None, twice
+
+
+def test_zombie_lord_fills_its_bases_in_the_order_its_player_picks():
+    """Each base in turn is the player's pick (the baseline's: slot order, as above): with one
+    small minion in the discard pile, the base picked first gets it."""
+    g = scenario(bases=B3, strategies=_seat(0, {"Zombie Lord: base": [lambda opts: 1]}))
+    discard(g, 0, "Tenacious Z")
+    g.play_minion(0, hand(g, 0, "Zombie Lord"), g.slots[0])
+    assert _on(g, 1) == [] and _on(g, 2) == ["Tenacious Z"]
+    assert _asked(g, 0, "Zombie Lord: base") == [[g.slots[1], g.slots[2]]]
 
 
 # ---- 2. Grave Digger ----------------------------------------------------------------------------

@@ -163,7 +163,8 @@ player in turn order after ``me``):
   ``TO_PILE`` moves the chosen; ``RESTACK`` puts the rest back on top, one pick at a time (the
   first picked on top; the baseline keeps the revealed order)
 - ``FOR bases_none_mine`` ... ``NEXT``: the steps between run once per base that had no minion
-  of yours when the loop started (slot order, skipping bases gone since), with that base as the
+  of yours when the loop started, in the order you pick (key ``Zombie Lord: base``; the
+  baseline's: slot order; bases gone since are skipped), with that base as the
   chosen base (``legal=allowed``, ``PLAY_MINION``, ``where=base``); ``FOR bases``: every base in
   play when the loop started; ``FOR others``: the other players in turn order after you, each
   the chosen player in turn (``MARK chosen ...``) while you stay "me"; loops do not nest. In a

@@ -112,7 +112,9 @@ def step(st, d, hook, pc):
             pc += pg[i, I_ARG2] - 1
         elif op == OP_NEXT:  # the next listed base still in play, or player: run the body again
             kind = pg[i - pg[i, I_ARG1], I_ARG1]
-            if kind == FOR_BASES_NONE_MINE or kind == FOR_BASES:
+            if kind == FOR_BASES_NONE_MINE:  # the player picks the next (Zombie Lord's order)
+                s = pick_listed(st, d, p)
+            elif kind == FOR_BASES:
                 s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_NSLOTS])
             else:
                 s = next_listed(fs[d, F_L], fs[d, F_I], tv[T_PLAYERS])
@@ -836,6 +838,28 @@ def players_listed(st, kind, s):
                                    if kind == FOR_NON_WINNERS else has_minion_on(st, q, s)):
             mask |= 1 << o
     return mask
+
+
+@jit
+def pick_listed(st, d, p):
+    """The next base of a FOR bases_none_mine loop, ``p``'s pick among the listed ones not yet
+    taken (the baseline's: the lowest slot, so slot order): the one taken last (``F_I``) leaves
+    the list ``F_L``; -1 when none is left."""
+    fs = st.fs
+    if fs[d, F_I] >= 0:
+        fs[d, F_L] &= ~(1 << fs[d, F_I])
+    n = 0
+    for t in range(st.tv[T_NSLOTS]):
+        n += (fs[d, F_L] >> t) & 1
+    if n == 0:
+        return -1
+    j = pick(st, p, n, 0)
+    for t in range(st.tv[T_NSLOTS]):
+        if (fs[d, F_L] >> t) & 1:
+            if j == 0:
+                return t
+            j -= 1
+    return -1
 
 
 @jit

@@ -52,7 +52,9 @@ PLAY_ON = {
 # at the end of a turn. The kernel asks only such cards (most have none of these), and sorts
 # only them into the §1.7 order, instead of calling every card in play's hook. TR_SPENT: its
 # reaction to a minion played uses the card up, so it comes after its controller's others.
-TR_TALENT, TR_AFTER_PLAYED, TR_START, TR_END, TR_SPENT = 1, 2, 4, 8, 16
+# TR_HERE: it reacts to a minion another player plays on its own base (its controller orders
+# such reactions: ``vm.next_reaction``).
+TR_TALENT, TR_AFTER_PLAYED, TR_START, TR_END, TR_SPENT, TR_HERE = 1, 2, 4, 8, 16, 32
 _KIND = {"minion": K_MINION, "action": K_ACTION, "dual": K_DUAL}
 
 
@@ -70,6 +72,8 @@ def _triggers() -> dict[str, int]:
             bits[name] = bits.get(name, 0) | bit
     for name in ab.SPENT_AFTER_PLAYED & set(ab.AFTER_PLAYED):  # spent by an after-played trigger it has
         bits[name] |= TR_SPENT
+    for name in ab.HERE_AFTER_PLAYED & set(ab.AFTER_PLAYED):
+        bits[name] |= TR_HERE
     return bits
 
 

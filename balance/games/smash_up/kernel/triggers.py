@@ -7,7 +7,7 @@ destroyed minion's own triggers in its owner's turn order — a Nukebot's victim
 level, finished before the level below goes on.
 """
 from balance.core._jit import jit_widened as jit
-from balance.core._jit import stack_empty, stack_zeros
+from balance.core._jit import jit_inline, stack_empty, stack_zeros
 
 from .layout import unpack
 from .baseline import place
@@ -37,9 +37,10 @@ def in_slot(st, m, s):
 
 
 @jit
-def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
+def remove_victims(st, vic, nv, by, level, dcard, dslot, dmicro):
     """One ``destroy`` call's removal: fills ``dcard/dslot/dmicro[level]`` with the minions
-    destroyed, sorted by their owners' turn order; runs the base triggers; returns how many."""
+    destroyed, sorted by their owners' turn order; runs the base triggers; returns how many.
+    ``by``: the resolving player (-1: a base's), who orders the victims at Tar Pits."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     n = tv[T_PLAYERS]
     k = 0
@@ -52,6 +53,8 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
         dcard[level, k], dslot[level, k] = m, s
         dmicro[level, k] = 1 if is_microbot(st, m) else 0
         k += 1
+    if by >= 0:
+        tar_pits_first(st, by, k, level, dcard, dslot, dmicro)
     # the victims, read before removal; now each is removed, replaced or moved
     nd = 0
     for j in range(k):
@@ -72,7 +75,7 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
                 cs[m, C_BUCC] = 1
                 move(st, m, slots[i])
                 continue
-        if bases[ss[s, S_BASE], BS_NAME] == B_TAR_PITS and active(st, s) and ss[s, S_TARPITS] == 0:
+        if tar_pits_open(st, s):
             ss[s, S_TARPITS] = 1
             to_deck_bottom(st, m)
             continue
@@ -96,6 +99,39 @@ def remove_victims(st, vic, nv, level, dcard, dslot, dmicro):
             i -= 1
         dcard[level, i + 1], dslot[level, i + 1], dmicro[level, i + 1] = m, s, micro
     return nd
+
+
+@jit_inline
+def tar_pits_open(st, s):
+    """Slot ``s`` holds Tar Pits, active and unused this turn."""
+    ss = st.ss
+    return st.bases[ss[s, S_BASE], BS_NAME] == B_TAR_PITS and active(st, s) and ss[s, S_TARPITS] == 0
+
+
+@jit
+def tar_pits_first(st, by, k, level, dcard, dslot, dmicro):
+    """``Game._tar_pits_first``: among the ``k`` victims at an unused Tar Pits, ``by`` picks
+    the one replaced [D19]; it moves to the place of the first one there, the others keep
+    their order."""
+    first, n = -1, 0
+    for j in range(k):
+        if tar_pits_open(st, dslot[level, j]):
+            if first < 0:
+                first = j
+            n += 1
+    if n < 2:
+        return
+    chosen = pick(st, by, n, 0)
+    for j in range(first, k):
+        if tar_pits_open(st, dslot[level, j]):
+            if chosen == 0:
+                m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
+                for t in range(j, first, -1):  # the others keep their order
+                    dcard[level, t], dslot[level, t], dmicro[level, t] = \
+                        dcard[level, t - 1], dslot[level, t - 1], dmicro[level, t - 1]
+                dcard[level, first], dslot[level, first], dmicro[level, first] = m, s, micro
+                return
+            chosen -= 1
 
 
 @jit
@@ -148,7 +184,7 @@ def destroy(st, vic, nv, by, action, out):
     the reference's signature has them (the callers checked legality already)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     if rs[R_TRICKSTERS_2012] == 0:
-        return destroy_touched(st, vic, nv, out)
+        return destroy_touched(st, vic, nv, by, out)
     kept = stack_empty(CAP)  # the victims a 2012 Hideout does not shield (``board.touch``)
     k = 0
     for j in range(nv):
@@ -157,13 +193,13 @@ def destroy(st, vic, nv, by, action, out):
                 and touch(st, m):
             kept[k] = m
             k += 1
-    return destroy_touched(st, kept, k, out)
+    return destroy_touched(st, kept, k, by, out)
 
 
 @jit
-def destroy_touched(st, vic, nv, out):
+def destroy_touched(st, vic, nv, by, out):
     """``destroy`` once the victims were touched: the replacements and triggers run as no
-    card's own steps (``T_QUIET``)."""
+    card's own steps (``T_QUIET``); ``by`` orders the victims at Tar Pits."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     tv[T_QUIET] += 1
     dcard = stack_empty((MAX_LEVELS, CAP))
@@ -174,7 +210,7 @@ def destroy_touched(st, vic, nv, out):
     arch = stack_zeros(MAX_LEVELS)
     nuke = stack_empty(CAP)
     arch[0] = archives(st)
-    count[0] = remove_victims(st, vic, nv, 0, dcard, dslot, dmicro)
+    count[0] = remove_victims(st, vic, nv, by, 0, dcard, dslot, dmicro)
     for j in range(count[0]):
         out[j] = dcard[0, j]
     level = 0
@@ -199,7 +235,7 @@ def destroy_touched(st, vic, nv, out):
             if k > 0:
                 level += 1
                 arch[level] = archives(st)
-                count[level] = remove_victims(st, nuke, k, level, dcard, dslot, dmicro)
+                count[level] = remove_victims(st, nuke, k, ctrl, level, dcard, dslot, dmicro)
                 idx[level] = 0
         elif rs[R_MODE] & MODE_CARDS and defs[cs[m, C_DEF], D_PROG + H_AFTER_DESTROYED] >= 0:  # Gremlin
             leaf(st, defs[cs[m, C_DEF], D_PROG + H_AFTER_DESTROYED], cs[m, C_OWNER], s)

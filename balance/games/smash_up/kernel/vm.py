@@ -29,7 +29,8 @@ from .hosts import host_rule
 from .window import chosen, data_specials
 from .stack import greedy_now, minion_moves_now, playable_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
-    BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED, TR_SPENT,
+    BS_PROG, D_HOST, D_PLAYON, D_PROG, D_TRIGGERS, PLAYON_BASE, PLAYON_MINION, PLAYON_OWN, TR_AFTER_PLAYED, TR_HERE,
+    TR_SPENT,
 )
 
 PR_DONE = 99
@@ -70,6 +71,7 @@ def run(st, base):
             elif pc == 1:  # the cards in play once the Homeworld's play (if any) is over
                 fs[d, F_K] = in_play_by_order(st, sc[d], TR_AFTER_PLAYED) if rs[R_MODE] & MODE_CARDS else 0
             elif pc - 2 < fs[d, F_K]:
+                next_reaction(st, d, pc - 2)
                 after_played(st, sc[d, pc - 2], fs[d, F_C])
             else:
                 finish(st, d)
@@ -201,6 +203,41 @@ def in_play_by_order(st, out, trigger):
             i -= 1
         out[i + 1] = x
     return k
+
+
+@jit_inline
+def reacts_here(st, x, m, s):
+    """Card ``x`` reacts to minion ``m`` another player played on ``x``'s own base ``s``."""
+    cs, defs = st.cs, st.defs
+    return (cs[x, C_CTRL] != cs[m, C_CTRL] and (defs[cs[x, C_DEF], D_TRIGGERS] & TR_HERE) != 0
+            and still_in_play(st, x) and cs[x, C_SLOT] == s)
+
+
+@jit
+def next_reaction(st, d, i):
+    """``abilities.next_reaction``: before the after-played step ``i`` of frame ``d`` (the
+    cards ``sc[d, i:F_K]`` left, in the baseline's order), the controller of ``sc[d, i]`` picks
+    which of its cards reacting to the minion played on their base goes next, when it has two
+    or more; the pick moves to place ``i`` and the others keep their order."""
+    cs, fs, sc = st.cs, st.fs, st.sc
+    m, s, k = fs[d, F_C], fs[d, F_S], fs[d, F_K]
+    x = sc[d, i]
+    if not reacts_here(st, x, m, s):
+        return
+    n = 0
+    for j in range(i, k):
+        if cs[sc[d, j], C_CTRL] == cs[x, C_CTRL] and reacts_here(st, sc[d, j], m, s):
+            n += 1
+    chosen = pick(st, cs[x, C_CTRL], n, 0)
+    for j in range(i, k):
+        if cs[sc[d, j], C_CTRL] == cs[x, C_CTRL] and reacts_here(st, sc[d, j], m, s):
+            if chosen == 0:
+                y = sc[d, j]
+                for t in range(j, i, -1):  # the others keep their order
+                    sc[d, t] = sc[d, t - 1]
+                sc[d, i] = y
+                return
+            chosen -= 1
 
 
 @jit_inline

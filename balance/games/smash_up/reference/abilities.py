@@ -10,6 +10,8 @@ Each faction module in ``cards/`` and ``bases.py`` fill these tables, keyed by c
 - ``TALENT[name] = (usable(g, p, x), use(g, p, x), want(g, p, x))``: a talent of a card x in play;
 - ``AFTER_PLAYED[name](g, x, m)``: a card x in play reacting to minion m having been played;
   ``SPENT_AFTER_PLAYED``: the names among them whose reaction uses the card up (Flame Trap);
+  ``HERE_AFTER_PLAYED``: those that react to a minion another player plays on their own base
+  (Leprechaun, Flame Trap, Pay the Piper; not Brownie, which reacts to one played elsewhere);
 - ``AFTER_AFFECTED[name](g, p, m)``: minion m reacting to a card played by p whose own steps
   affected it (``Game.touch``), when that play's own steps end;
 - ``AFTER_DESTROYED[name](g, m, slot)`` / ``AFTER_DISCARDED[name](g, m)``: a minion's own trigger;
@@ -23,7 +25,8 @@ Order of simultaneous triggers (§1.10, [D13]): base abilities first, then playe
 turn order from the current player, each player's own in the order they entered play; after a
 minion is played, a player's reactions that spend nothing come before those that use their card
 up (the baseline's order: Leprechaun before Flame Trap, so the trap is kept when the Leprechaun
-has already destroyed the minion).
+has already destroyed the minion). That order is the baseline's: a player whose cards react to a
+minion another player put on their base picks which of them goes next (``next_reaction``).
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ WANT: dict = {}
 TALENT: dict = {}
 AFTER_PLAYED: dict = {}
 SPENT_AFTER_PLAYED: set = set()
+HERE_AFTER_PLAYED: set = set()
 AFTER_AFFECTED: dict = {}
 AFTER_DESTROYED: dict = {}
 AFTER_DISCARDED: dict = {}
@@ -73,10 +77,37 @@ def after_minion_played(g, m, slot):
     fn = _base_hook(g, slot, "after_played")
     if fn is not None:
         fn(g, slot, m)
-    for x in cards_in_play_by_order(g, SPENT_AFTER_PLAYED):
-        fn = AFTER_PLAYED.get(x.card.name)
-        if fn is not None and _still_in_play(g, x):
-            fn(g, x, m)
+    xs = [x for x in cards_in_play_by_order(g, SPENT_AFTER_PLAYED) if x.card.name in AFTER_PLAYED]
+    while xs:
+        x = xs.pop(next_reaction(g, xs, m, slot))
+        if _still_in_play(g, x):
+            AFTER_PLAYED[x.card.name](g, x, m)
+
+
+def next_reaction(g, xs, m, slot) -> int:
+    """Which of the after-played cards ``xs`` (in the baseline's order) resolves next: a player
+    orders its own reactions (§1.10), so when ``xs[0]`` and one or more other cards of its
+    controller in play react to minion ``m`` another player put on their base ``slot``, that
+    player picks one (default: ``xs[0]``). A reaction whose condition then fails, such as a
+    Leprechaun facing a stronger minion, still counts. Brownie's reaction to a minion played
+    elsewhere keeps its place: two Brownies' draws give the same hand whichever draws first."""
+    def reacts(x):
+        return (x.controller != m.controller and x.card.name in HERE_AFTER_PLAYED
+                and _still_in_play(g, x) and _slot_of(x) is slot)
+
+    if not reacts(xs[0]):
+        return 0
+    mine = [i for i, x in enumerate(xs) if x.controller == xs[0].controller and reacts(x)]
+    pick = g.choose(xs[0].controller, "after played: next", [xs[i] for i in mine], 0)
+    return next(i for i in mine if xs[i] is pick)
+
+
+def _slot_of(x):
+    """The base a card in play is on (an action on a minion: its minion's base)."""
+    from .state import Minion  # noqa: PLC0415
+    if isinstance(x, Minion):
+        return x.slot
+    return x.host.slot if isinstance(x.host, Minion) else x.host
 
 
 def after_affected(g, p, affected):

@@ -352,7 +352,7 @@ class Game:
         victims = [m for m in victims if m in m.slot.minions and m.name != "Warbot"]
         victims = [m for m in victims if self.touch(m, by)]  # a 2012 Hideout shields some
         archives = {p for p in range(self.n) if self.in_play("Microbot Archive", p)}
-        before = [(m, m.slot, self.is_microbot(m)) for m in victims]
+        before = self._tar_pits_first(by, [(m, m.slot, self.is_microbot(m)) for m in victims])
         destroyed = []
         for m, slot, microbot in before:
             if m not in slot.minions:
@@ -384,6 +384,18 @@ class Game:
             ab.after_destroyed(self, m, slot)
         self.plays.pop()
         return [m for m, _, _ in destroyed]
+
+    def _tar_pits_first(self, by, before):
+        """Among victims destroyed together at an unused Tar Pits, the first in the resolving
+        player's order is the one replaced [D19]: ``by`` picks it (default: the first chosen);
+        it takes the place of the first one there and the others keep their order."""
+        tar = [i for i, (m, slot, _) in enumerate(before)
+               if slot.name == "Tar Pits" and self.active(slot) and not slot.tar_pits_used]
+        if by is None or len(tar) < 2:
+            return before
+        first = self.choose(by, "Tar Pits: first", [before[i][0] for i in tar], 0)
+        before.insert(tar[0], before.pop(next(i for i in tar if before[i][0] is first)))
+        return before
 
     def score_discard(self, m):
         """A minion discarded because its base scored (not destroyed, §1.6)."""

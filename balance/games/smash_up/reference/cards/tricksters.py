@@ -453,6 +453,7 @@ ab.TALENT.update({
 ab.AFTER_PLAYED.update({"Leprechaun": leprechaun, "Brownie": brownie, "Flame Trap": flame_trap,
                         "Pay the Piper": pay_the_piper})
 ab.SPENT_AFTER_PLAYED.add("Flame Trap")  # the trap goes with the minion (both lists)
+ab.HERE_AFTER_PLAYED.update({"Leprechaun", "Flame Trap", "Pay the Piper"})
 ab.AFTER_DESTROYED["Gremlin"] = gremlin_destroyed
 ab.AFTER_DISCARDED["Gremlin"] = gremlin_discarded
 ab.START["Flame Trap"] = flame_trap_start

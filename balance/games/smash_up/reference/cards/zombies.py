@@ -63,7 +63,9 @@ def _take_copies(g, p, key, pile, name):
 def zombie_lord(g, m):
     p = m.controller
     listed = [s for s in g.slots if not any(x.controller == p for x in s.minions)]  # fixed now
-    for s in listed:
+    while listed:  # the player picks the order (the baseline's: slot order)
+        s = g.choose(p, "Zombie Lord: base", listed, 0)
+        listed.remove(s)
         if s not in g.slots:
             continue
         options = [c for c in g.players[p].discard
