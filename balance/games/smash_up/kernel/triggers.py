@@ -53,7 +53,7 @@ def remove_victims(st, vic, nv, by, level, dcard, dslot, dmicro):
         dcard[level, k], dslot[level, k] = m, s
         dmicro[level, k] = 1 if is_microbot(st, m) else 0
         k += 1
-    if by >= 0:
+    if by >= 0 and k > 1:  # most destructions have one victim: no order to pick
         tar_pits_first(st, by, k, level, dcard, dslot, dmicro)
     # the victims, read before removal; now each is removed, replaced or moved
     nd = 0

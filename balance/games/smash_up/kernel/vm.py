@@ -71,7 +71,8 @@ def run(st, base):
             elif pc == 1:  # the cards in play once the Homeworld's play (if any) is over
                 fs[d, F_K] = in_play_by_order(st, sc[d], TR_AFTER_PLAYED) if rs[R_MODE] & MODE_CARDS else 0
             elif pc - 2 < fs[d, F_K]:
-                next_reaction(st, d, pc - 2)
+                if fs[d, F_K] - (pc - 2) > 1:  # two or more cards left: an order to pick
+                    next_reaction(st, d, pc - 2)
                 after_played(st, sc[d, pc - 2], fs[d, F_C])
             else:
                 finish(st, d)
