@@ -397,9 +397,8 @@ def test_a_random_player_orders_what_the_rules_let_it_and_the_kernel_matches(mon
     """Orders the rules leave to a player and the baseline fixes: a player's own reactions to
     a minion played on their base (§1.10, ``abilities.next_reaction``), which victim Tar Pits
     replaces among several destroyed together [D19], and the order Zombie Lord fills its bases.
-    In these random 2-player games a
-    seat picks another than the baseline's first (counted in the reference), and the kernel
-    plays each game alike (``games`` per seating)."""
+    In these random 2-player games a seat picks other than the baseline's first option
+    (counted in the reference), and the kernel plays each game alike (``games`` per seating)."""
     other_than_first = []
     choose = Game.choose
 
