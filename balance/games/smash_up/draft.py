@@ -45,14 +45,14 @@ def table_from_run(run: Path, players: int = 2) -> dict:
     computes them (wins over seat-games, pooled over seats). BalanceError for another run."""
     import polars as pl
 
+    from balance.analysis.report import load_run
     from balance.core.errors import BalanceError
 
     from .report import analyse
 
-    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    manifest, tables = load_run(run)
     if manifest.get("game") != "smash-up" or manifest.get("sides") != "drawn":
         raise BalanceError(f"{run}: not a smash-up run with sides drawn per game")
-    tables = {path.stem: pl.read_parquet(path) for path in run.glob("*.parquet")}
     a = analyse(tables, manifest, "wilson")
     factions, pairs = (f.filter(pl.col("players") == players).sort("name") for f in (a.factions, a.pairs))
     if not factions.height:
