@@ -165,6 +165,7 @@ class _Setup:
     field: list[Strategy] | None  # players - 1 strategies; None = self-play
     opponents: list[tuple[str, list[Strategy]]]  # validation fields (label, players - 1 seats)
     plan: TunePlan
+    overrides: dict  # the rules overrides as plain values (``plain_overrides``)
 
 
 def plan(game: str, strategy: str | None = None, players: int | None = None, against: list[str] | str = "self",
@@ -227,7 +228,7 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
     opponents = ([(TEAM_FIELD, [default] * (players - 1))] if spec.cooperative
                  else _opponents(default, field_, catalogue, players))
     tune_plan = TunePlan(population, games_per_candidate, generations, len(opponents), validate_games)
-    return _Setup(spec, rules, spec.part("engine"), start, default, field_, opponents, tune_plan)
+    return _Setup(spec, rules, spec.part("engine"), start, default, field_, opponents, tune_plan, overrides)
 
 
 def _parse_field(against, players: int, catalogue) -> list[Strategy] | None:
@@ -402,7 +403,7 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
         arguments = {"game": game, "strategy": strategy, "players": setup.rules.players, "against": against,
                      "budget": budget, "seed": seed, "population": population,
                      "games_per_candidate": games_per_candidate, "validate_games": validate_games,
-                     "overrides": plain_overrides(overrides)}
+                     "overrides": setup.overrides}
         checkpoint = TuneCheckpointer(Path(out), _request(setup, seed, arguments))
         if resume:
             checkpoint.reopen()
