@@ -113,25 +113,20 @@ def tar_pits_first(st, by, k, level, dcard, dslot, dmicro):
     """``Game._tar_pits_first``: among the ``k`` victims at an unused Tar Pits, ``by`` picks
     the one replaced [D19]; it moves to the place of the first one there, the others keep
     their order."""
-    first, n = -1, 0
+    places = stack_empty(CAP)  # where the victims at Tar Pits are, in order
+    n = 0
     for j in range(k):
         if tar_pits_open(st, dslot[level, j]):
-            if first < 0:
-                first = j
+            places[n] = j
             n += 1
     if n < 2:
         return
-    chosen = pick(st, by, n, 0)
-    for j in range(first, k):
-        if tar_pits_open(st, dslot[level, j]):
-            if chosen == 0:
-                m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
-                for t in range(j, first, -1):  # the others keep their order
-                    dcard[level, t], dslot[level, t], dmicro[level, t] = \
-                        dcard[level, t - 1], dslot[level, t - 1], dmicro[level, t - 1]
-                dcard[level, first], dslot[level, first], dmicro[level, first] = m, s, micro
-                return
-            chosen -= 1
+    first, j = places[0], places[pick(st, by, n, 0)]
+    m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
+    for t in range(j, first, -1):  # the others keep their order
+        dcard[level, t], dslot[level, t], dmicro[level, t] = \
+            dcard[level, t - 1], dslot[level, t - 1], dmicro[level, t - 1]
+    dcard[level, first], dslot[level, first], dmicro[level, first] = m, s, micro
 
 
 @jit

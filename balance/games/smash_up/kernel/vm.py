@@ -222,23 +222,20 @@ def next_reaction(st, d, i):
     or more; the pick moves to place ``i`` and the others keep their order."""
     cs, fs, sc = st.cs, st.fs, st.sc
     m, s, k = fs[d, F_C], fs[d, F_S], fs[d, F_K]
-    x = sc[d, i]
-    if not reacts_here(st, x, m, s):
+    q = cs[sc[d, i], C_CTRL]
+    if not reacts_here(st, sc[d, i], m, s):
         return
+    places = stack_empty(CAP)  # where the controller's reacting cards are, in order
     n = 0
     for j in range(i, k):
-        if cs[sc[d, j], C_CTRL] == cs[x, C_CTRL] and reacts_here(st, sc[d, j], m, s):
+        if cs[sc[d, j], C_CTRL] == q and reacts_here(st, sc[d, j], m, s):
+            places[n] = j
             n += 1
-    chosen = pick(st, cs[x, C_CTRL], n, 0)
-    for j in range(i, k):
-        if cs[sc[d, j], C_CTRL] == cs[x, C_CTRL] and reacts_here(st, sc[d, j], m, s):
-            if chosen == 0:
-                y = sc[d, j]
-                for t in range(j, i, -1):  # the others keep their order
-                    sc[d, t] = sc[d, t - 1]
-                sc[d, i] = y
-                return
-            chosen -= 1
+    j = places[pick(st, q, n, 0)]
+    y = sc[d, j]
+    for t in range(j, i, -1):  # the others keep their order
+        sc[d, t] = sc[d, t - 1]
+    sc[d, i] = y
 
 
 @jit_inline
