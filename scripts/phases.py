@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 PROCEDURES = ("play minion", "after played", "grant now", "play action", "card", "grant action",
-              "window", "offer", "finished")
+              "window", "offer", "look-ahead", "finished")
 MOVES = ("minion from hand", "minion from discard", "Tenacious Z", "action", "talent",
          "They're Coming")
 

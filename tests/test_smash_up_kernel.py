@@ -264,21 +264,27 @@ def test_homeworld_and_cave_of_shinies_act_and_match(monkeypatch):
     home, cave = ab.BASES["The Homeworld"], ab.BASES["Cave of Shinies"]
     after_played, after_destroyed = home.after_played, cave.after_destroyed
 
+    grant_minion = Game.grant_minion
+
+    def counted_grant(g, *a, **k):  # not in Mass Enchantment's look-ahead copies of a game
+        if getattr(g, "in_homeworld", 0) and not g.looking_ahead:
+            count(("The Homeworld", g.rules.homeworld_each_time), 1)
+        return grant_minion(g, *a, **k)
+
     def homeworld(g, slot, m):
-        grants = []
-        grant = g.grant_minion
-        g.grant_minion = lambda *a, **k: (grants.append(a), grant(*a, **k))[1]
+        g.in_homeworld = getattr(g, "in_homeworld", 0) + 1
         try:
             after_played(g, slot, m)
         finally:
-            del g.grant_minion  # the class's method again
-        count(("The Homeworld", g.rules.homeworld_each_time), len(grants))
+            g.in_homeworld -= 1
 
     def shinies(g, slot, m):
         before = g.players[m.card.owner].vp
         after_destroyed(g, slot, m)
-        count(("Cave of Shinies", g.rules.trickster_bases), g.players[m.card.owner].vp - before)
+        if not g.looking_ahead:
+            count(("Cave of Shinies", g.rules.trickster_bases), g.players[m.card.owner].vp - before)
 
+    monkeypatch.setattr(Game, "grant_minion", counted_grant)
     monkeypatch.setattr(home, "after_played", homeworld)
     monkeypatch.setattr(cave, "after_destroyed", shinies)
     seats = [("Ninjas", "Robots"), ("Dinosaurs", "Aliens"), ("Pirates", "Zombies"), ("Wizards", "Tricksters")]

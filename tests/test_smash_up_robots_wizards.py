@@ -372,6 +372,31 @@ def test_mass_enchantment_plays_another_players_action_you_control_back_to_its_o
     assert g.actions_played[0] == 2
 
 
+def test_mass_enchantment_default_plays_the_revealed_action_that_raises_v_most():
+    g = game(players=3)
+    deck(g, 0, *["Zapbot"] * 8)
+    zap = put(g, 0, "Zapbot", 0)  # 2 against seat 1's 3 on Jungle Oasis: +4 takes first place
+    put(g, 1, "Invader", 0)
+    deck(g, 1, "Mystic Studies")  # revealed first, and its default would play: V unchanged
+    deck(g, 2, "Augmentation")
+    g.play_action(0, hand(g, 0, "Mass Enchantment"))
+    assert names(g.players[2].discard) == ["Augmentation"] and names(g.players[1].deck) == ["Mystic Studies"]
+    assert g.power(zap) == 6 and not g.players[0].hand
+
+
+def test_mass_enchantments_look_ahead_leaves_the_game_as_it_was():
+    g = game(players=3, script={"Mass Enchantment": [0]})  # the look-ahead runs, seat 0 ignores it
+    deck(g, 0, *["Zapbot"] * 8)
+    zap = put(g, 0, "Zapbot", 0)
+    put(g, 1, "Invader", 0)
+    deck(g, 1, "Mystic Studies")
+    deck(g, 2, "Augmentation")
+    g.play_action(0, hand(g, 0, "Mass Enchantment"))
+    assert names(g.players[1].discard) == ["Mystic Studies"] and names(g.players[2].deck) == ["Augmentation"]
+    assert g.power(zap) == 2 and names(g.players[0].hand) == ["Zapbot", "Zapbot"]
+    assert not g.looking_ahead and g.actions_played[0] == 2
+
+
 def test_mass_enchantment_default_picks_the_first_revealed_action_its_own_default_would_play():
     g = game(players=3)
     deck(g, 0, *["Zapbot"] * 8)

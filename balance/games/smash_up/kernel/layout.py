@@ -146,10 +146,11 @@ MAX_DEPTH = 63  # nested resolutions (a play inside a play ...); sc[depth] is th
 # (a depth is a bit of the int64 C_TOUCH, so at most 63)
 
 # the procedures a frame runs (``stack`` pushes them, ``vm.run`` executes them); PR_OFFER: a
-# card's offer to play an action at once (``effects.py``'s PLAY_ACTION, ``vm.offer``)
+# card's offer to play an action at once (``effects.py``'s PLAY_ACTION, ``vm.offer``);
+# PR_LOOKAHEAD: Mass Enchantment trying each revealed action on the saved state (``lookahead``)
 PR_PLAY_MINION, PR_AFTER_PLAYED, PR_GRANT_NOW, PR_PLAY_ACTION, PR_CARD, PR_GRANT_ACTION, \
-    PR_WINDOW, PR_OFFER = range(8)
-N_PROCEDURES = 8
+    PR_WINDOW, PR_OFFER, PR_LOOKAHEAD = range(9)
+N_PROCEDURES = 9
 
 # strategies: ``strat`` int64[STRAT_N]: each seat's kernel strategy (RANDOM or GREEDY, a
 # planner plays as GREEDY), then from SW_READY + 2p and SW_DENY + 2p its V weights in percent
@@ -197,6 +198,16 @@ PROBE_ROWS = PB_WANT + 128  # the names: 95 card names
 STATE_FIELDS = ("cs", "lst", "ln", "ss", "ps", "tv", "gr", "defs", "bases", "rs", "states", "strat",
                 "opt", "stats", "fs", "sc", "pg")
 MAX_PROG = 1024  # program rows (``pg``): the assembled data programs of every card list
+
+# The look-ahead's saved state (``lookahead``): ``snap`` int64[SNAP_N] (not unpacked: only
+# ``lookahead`` reads it) is a header, then the arrays a game changes, each list and the stack
+# only as far as they are filled; ``snap_states`` uint64[1 + MAX_PLAYERS] the random streams.
+# The header survives a restore: SN_ACTIVE 1 while a look-ahead runs, SN_I the candidate being
+# tried, from SN_V the V each candidate left (one per other player).
+SN_ACTIVE, SN_I, SN_V = 0, 1, 2
+SNAP_AT = SN_V + MAX_PLAYERS
+SNAP_N = (SNAP_AT + MAX_PLAYERS * DECK * C_N + n_lists(MAX_PLAYERS * DECK) * (1 + CAP) + MAX_SLOTS * S_N
+          + MAX_PLAYERS * P_N + T_N + MAX_GRANTS * 2 + O_N + MAX_DEPTH * (F_N + CAP))
 
 
 @jit_inline

@@ -7,7 +7,7 @@ from balance.core.rng import PyStream
 
 from .board import MODE_BASES, MODE_CARDS, R_N
 from .layout import (F_N, MAX_DEFS, MAX_DEPTH, MAX_PROG, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS,
-                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, PB_WANT, PROBE_ROWS, RANDOM, S_N,
+                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, PB_WANT, PROBE_ROWS, RANDOM, S_N, SNAP_N,
                      STATE_FIELDS, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY, SW_READY)
 from .names import CARD_NAMES
 from .opcodes import I_N
@@ -52,9 +52,11 @@ def state_dtype() -> np.dtype:
               "bases": (N_BASE_DEFS, BS_N), "rs": (R_N,), "states": (1 + MAX_PLAYERS,), "strat": (STRAT_N,),
               "opt": (MAX_OPTIONS, 3), "stats": (O_N,), "fs": (MAX_DEPTH, F_N), "sc": (MAX_DEPTH, CAP),
               "pg": (MAX_PROG, I_N)}
-    # then the probes' counters (``layout.PB_*``), which only a probed build writes (not unpacked)
+    # then the look-ahead's saved state and the probes' counters (``layout.PB_*``), which only a
+    # probed build writes (neither unpacked)
     return np.dtype([(f, np.uint64 if f == "states" else np.int64, shapes[f]) for f in STATE_FIELDS]
-                    + [("probe", np.int64, (PROBE_ROWS, 3))])
+                    + [("snap", np.int64, (SNAP_N,)), ("snap_states", np.uint64, (1 + MAX_PLAYERS,)),
+                       ("probe", np.int64, (PROBE_ROWS, 3))])
 
 
 STATE = state_dtype()

@@ -20,12 +20,13 @@ from .layout import (
     C_CTRL, C_DEF, C_ENTERED, C_OWNER, C_SLOT, C_ZONE, CAP, DONE, F_C, F_I, F_K, F_M, F_P, F_PC,
     F_PROC, F_S, F_X, F_Y, GREEDY, H_ACTION, H_AFTER_PLAYED, H_ATTACH, H_ON_PLAY, H_SPECIAL,
     L_DECK, L_DISC, L_HAND, L_SMIN, L_TRIGGERED, O_PLAYED, PB_STEP, P_ACTIONS_PLAYED, P_MINIONS_PLAYED,
-    N_PROCEDURES, PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_OFFER, PR_PLAY_ACTION, PR_PLAY_MINION,
-    PR_WINDOW, S_BASE,
+    N_PROCEDURES, PR_AFTER_PLAYED, PR_CARD, PR_GRANT_ACTION, PR_GRANT_NOW, PR_LOOKAHEAD, PR_OFFER, PR_PLAY_ACTION,
+    PR_PLAY_MINION, PR_WINDOW, S_BASE,
     T_CURRENT, T_ENTRY, T_IN_PHASE, T_NGRANTS, T_NSLOTS, T_PHASE_MIN, T_PLAYERS, T_SP, T_WINDOW, Z_DECK,
     Z_DISCARD, Z_HAND, Z_NONE,
 )
 from .hosts import host_rule
+from .lookahead import look_ahead
 from .window import chosen, data_specials
 from .stack import greedy_now, minion_moves_now, playable_now, push_base_frame, push_frame, push_move, special_only
 from .tables import (
@@ -107,6 +108,9 @@ def run(st, base):
         elif proc == PR_OFFER:
             offer(st, d)
             finish(st, d)
+        elif proc == PR_LOOKAHEAD:
+            if look_ahead(st, d, pc):
+                finish(st, d)
         if PROBE:  # a step that runs frames of its own (``run`` inside it) counts them too
             probe_add(st.probe, PB_STEP + 5 * (N_PROCEDURES if proc == PR_DONE else proc) + min(pc, 4), t0, 0)
 

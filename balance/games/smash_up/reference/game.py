@@ -70,6 +70,7 @@ class Game:
         # (2012: no actions, during the target's own turn only)
         self.sleep: dict = {}
         self.base_scores: list = []  # (base name, turn, [vp per seat]) for the report
+        self.looking_ahead = False  # a copy on which Mass Enchantment's default tries a card
         self._reset_turn()
 
     # ---- setup ---------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ data/effects/wizards.toml, run by ``kernel.effects``; Sacrifice's default is
 Grant A (Chronomage, Archmage, Time Loop, Winds of Change) is ``stack.grant_action``: in the
 receiver's own Play Cards phase it adds to the extra action plays, anywhere else it is a frame
 (a play at once or lost). Mass Enchantment plays an action at once (``stack.play_action_now``
-from the deck of the card's owner; Mass Enchantment's player controls it).
+from the deck of the card's owner; Mass Enchantment's player controls it); a greedy seat with
+two or more to choose from tries each first (``lookahead``).
 
 "The baseline would play this card" (``ab.want`` in the reference: Mass Enchantment's default,
 Time Loop's and Archmage's wants) must read every faction's ``want``;
@@ -24,9 +25,10 @@ from balance.core._jit import stack_empty
 
 from ..layout import unpack
 from ..board import can_play_actions, is_action_card, pick, top
-from ..layout import C_DEF, CAP, DONE, F_C, F_P, GREEDY, H_ACTION, L_HAND, T_PLAYERS, Z_DECK
+from ..layout import (C_DEF, CAP, DONE, F_C, F_K, F_P, GREEDY, H_ACTION, L_HAND, PR_LOOKAHEAD, SN_ACTIVE, T_PLAYERS,
+                      Z_DECK)
 from ..names import N_ARCHMAGE, N_MASS_ENCHANTMENT, N_SACRIFICE, N_TIME_LOOP
-from ..stack import play_action_now, playable_now, special_only
+from ..stack import play_action_now, playable_now, push_frame, special_only
 from ..tables import D_FACTION, D_NAME
 from ..choosers import own_targets, sacrifice_pick
 from .. import effects
@@ -153,8 +155,14 @@ def mass_enchantment(st, c):
             k += 1
     if k == 0:
         return  # every revealed card simply stays on top
+    if strat[c] == GREEDY and k > 1 and st.snap[SN_ACTIVE] == 0:  # the default: try each
+        d = push_frame(st, PR_LOOKAHEAD, c, -1, -1, 0)
+        fs[d, F_K] = k
+        for i in range(k):
+            sc[d, i] = actions[i]
+        return
     default = 0
-    if strat[c] == GREEDY:
+    if strat[c] == GREEDY:  # one to pick, or inside a look-ahead: the first whose own default says play
         for i in range(k):
             if want_of(st, c, actions[i]):
                 default = i

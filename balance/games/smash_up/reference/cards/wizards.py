@@ -9,10 +9,12 @@ Where the spec leaves the option lists or the baseline open we decide (the kerne
   default the first one whose own default says play, else None.
 - Neophyte: options ``"hand"``, ``"play"`` (only when the card may be played now), None (back on
   top [D27]).
-- Mass Enchantment: the revealed actions in turn order after you (mandatory [D28]); the default
-  is the first one whose own default says play (for you, now), else the first. The spec's
-  "raises V most, else harms you least" would need a look-ahead on a copy of the game, which
-  the kernel does not run; this is the baseline's documented simplification.
+- Mass Enchantment: the revealed actions in turn order after you (mandatory [D28]); the default,
+  as the spec's, is the one whose own default leaves your V highest ("raises V most, else harms
+  you least" is one ranking; ties: the first): each is played on a copy of the game, V read once
+  that play is over. A Mass Enchantment played inside such a look-ahead (possible only with a
+  card list that puts one in another faction) ranks by the first whose own default says play:
+  one level of look-ahead, as the kernel's single saved state.
 - Portal: one yes/no per revealed minion (reveal order); then the rest go back one at a time,
   each pick being the next card from the top (default: revealed order, the first on top).
 - Sacrifice: options are your minions your action can affect, board order (mandatory; a Warbot
@@ -25,8 +27,10 @@ Where the spec leaves the option lists or the baseline open we decide (the kerne
 """
 from __future__ import annotations
 
+from copy import deepcopy
 
 from .. import abilities as ab
+from ..baseline import V
 from ..game import SPECIAL_ONLY
 
 
@@ -81,9 +85,23 @@ def mass_enchantment(g, c, card):
     actions = [x for x in revealed if x is not None and x.is_action and playable_now(g, c, x)]
     if not actions:
         return  # every revealed card simply stays on top
-    default = next((i for i, x in enumerate(actions) if ab.want(g, c, x)), 0)
+    if len(actions) == 1 or g.looking_ahead:
+        default = next((i for i, x in enumerate(actions) if ab.want(g, c, x)), 0)
+    else:
+        after = [v_after_playing(g, c, x) for x in actions]
+        default = after.index(max(after))  # the first of the best
     pick = g.choose(c, "Mass Enchantment", actions, default)
     g.play_action(c, pick, source="deck", controller=c)  # owner unchanged [D28]
+
+
+def v_after_playing(g, c, x) -> int:
+    """``c``'s V once it has played ``x`` (the top card of its owner's deck) as Mass Enchantment
+    does, on a copy of the game: the copy's random streams are copies too, so the game itself
+    draws nothing."""
+    copy = deepcopy(g, {id(g.rules): g.rules, id(g.cat): g.cat})  # read-only: shared
+    copy.looking_ahead = True
+    copy.play_action(c, copy.top(x.owner), source="deck", controller=c)
+    return V(copy, c)
 
 
 def mystic_studies(g, c, card):
