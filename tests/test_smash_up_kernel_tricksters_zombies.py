@@ -6,6 +6,7 @@ import pytest
 
 from balance.games.smash_up.kernel.run import play_one
 from balance.games.smash_up.reference import Game, Greedy, Random
+from balance.games.smash_up.reference import abilities as ab
 from balance.games.smash_up.rules import Rules
 
 N = 10  # games per cell
@@ -97,3 +98,22 @@ def test_a_pixie_the_discard_offers_is_played_as_a_minion_with_an_action_play_op
     mode wanted (the kernel held it, as it holds one in hand; found by review, seed 5 games
     5, 8 and 15 of 0-19)."""
     _check(Rules(players=2, action_plays=2), [("Tricksters", "Zombies")] * 2, "greedy", 5, 20)
+
+
+@pytest.mark.parametrize("strategy, games", [("random", 60), ("greedy", 60)])
+def test_hideouts_search_of_an_empty_deck_rebuilds_it_and_matches(monkeypatch, strategy, games):
+    """The Hideout talent searches the deck, so an empty one is rebuilt from the discard pile
+    first (§1.9), and a candidate only there makes the talent usable: in these 2-player games
+    that happens (counted in the reference: 5 times in 60 random games, twice in 60 greedy
+    ones) and the kernel plays each game alike."""
+    usable, use, want = ab.TALENT["Hideout"]
+    searched = []
+
+    def counting(g, p, x):
+        searched.append(not g.players[p].deck)
+        return use(g, p, x)
+    monkeypatch.setitem(ab.TALENT, "Hideout", (usable, counting, want))
+    rules, seats = Rules(players=2), [("Tricksters", "Wizards"), ("Pirates", "Ninjas")]
+    for game in range(games):
+        assert play_one(rules, seats, [strategy] * 2, 41, game) == _reference(rules, seats, strategy, 41, game), game
+    assert any(searched), len(searched)

@@ -616,6 +616,22 @@ def test_hideout_talent_from_the_deck_shuffles_it_and_the_destroy_is_a_may():
     assert _asked(g, 0, "Hideout:destroy") == [[mate, None]]
 
 
+def test_hideout_talent_searches_an_empty_deck_rebuilt_from_the_discard_pile():  # §1.9
+    g = scenario(bases=B3, strategies=_seat(0, {"Hideout:destroy": [None]}))
+    hide = attach(g, 0, "Hideout", 0)
+    g.players[0].deck.clear()
+    discard(g, 0, "Walker", "Pay the Piper", "Gnome")
+    assert ("talent", hide) in ab.talent_moves(g, 0)  # only the discard pile holds a candidate
+    g.do_move(0, ("talent", hide))
+    assert _names(a.card for a in g.slots[0].actions) == ["Pay the Piper"]
+    assert sorted(_names(g.players[0].deck)) == ["Gnome", "Hideout", "Walker"] and not g.players[0].discard
+    g = scenario(bases=B3)
+    hide = attach(g, 0, "Hideout", 0)
+    g.players[0].deck.clear()
+    discard(g, 0, "Walker", "Gnome")
+    assert ("talent", hide) not in ab.talent_moves(g, 0)  # no candidate anywhere [D21]
+
+
 def test_hideout_swap_is_not_a_play_but_block_the_path_names_its_factions():  # [D21]
     g = scenario(bases=B3)
     hide = attach(g, 0, "Hideout", 0)

@@ -23,12 +23,12 @@ from ..layout import unpack
 from ..baseline import hit, opponent
 from ..board import (
     R_TRICKSTERS_2012, actions_in_play, destroyable, insert, is_minion_card, minion_allowed, pick, power,
-    push, remove, shuffle, track_triggered, vp_now,
+    push, refill, remove, shuffle, track_triggered, vp_now,
 )
 from ..layout import (
     SCRATCH, C_CTRL, C_DEF, C_ENTERED, C_HOST, C_NAMED, C_OWNER, C_SLOT, C_TALENT, C_ZONE, CAP,
     DECK, DONE, F_C, F_P, GREEDY, H_ATTACH, H_SPECIAL, H_TALENT, K_ACTION,
-    L_DECK, L_HAND, L_SACT, L_SMIN, T_PLAYERS, Z_ATTACHED, Z_DECK, Z_HAND,
+    L_DECK, L_DISC, L_HAND, L_SACT, L_SMIN, T_PLAYERS, Z_ATTACHED, Z_DECK, Z_HAND,
 )
 from ..names import (
     N_BLOCK_THE_PATH, N_DISENCHANT, N_ENSHROUDING_MIST, N_FLAME_TRAP, N_GNOME, N_HIDEOUT,
@@ -176,8 +176,9 @@ def mist_want(st, p, x):
 # ---- 9. Hideout -------------------------------------------------------------------------------
 @jit
 def swap_candidates(st, p, out):
-    """Play-on-base action cards in hand (hand order), then in the deck (bottom first); the
-    count, ``out[k:]`` unused. Returns (total, in hand)."""
+    """Play-on-base action cards in hand (hand order), then in the deck (bottom first; an
+    empty deck's are the discard pile's, the deck the search would rebuild, §1.9) into ``out``.
+    Returns (total, in hand)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     k = 0
     for i in range(ln[L_HAND + p]):
@@ -186,8 +187,9 @@ def swap_candidates(st, p, out):
             out[k] = c
             k += 1
     nh = k
-    for i in range(ln[L_DECK + p]):
-        c = lst[L_DECK + p, i]
+    li = L_DECK + p if ln[L_DECK + p] > 0 else L_DISC + p
+    for i in range(ln[li]):
+        c = lst[li, i]
         if defs[cs[c, C_DEF], D_PLAYON] == PLAYON_BASE:
             out[k] = c
             k += 1
@@ -219,6 +221,7 @@ def hideout_usable(st, p, x):
 def hideout_use(st, p, x):
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     s = cs[x, C_SLOT]
+    refill(st, p)  # the search rebuilds an empty deck first (§1.9)
     cand = stack_empty(SCRATCH)
     k, nh = swap_candidates(st, p, cand)
     j = pick(st, p, k, 0)

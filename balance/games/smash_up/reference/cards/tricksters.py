@@ -37,9 +37,10 @@ Choices the spec leaves open, decided here (the kernel mirrors them):
 - Enshrouding Mist: the talent is always usable; the baseline uses it when it holds a minion
   that may be played on that base, and plays the card when it holds a minion. Default host: PLACE
   for the best hand minion (highest printed power, first in hand).
-- Hideout (current): candidates from hand and deck as they are (an empty deck is not refilled
-  for this); the swapped-in card takes Hideout's place (its index and its entry order); the
-  baseline swaps in the first candidate in hand.
+- Hideout (current): candidates from hand, then deck; the talent searches the deck, so an empty
+  one is first rebuilt from the discard pile (§1.9, as Scry), and the talent is usable when only
+  the discard pile holds a candidate. The swapped-in card takes Hideout's place (its index and
+  its entry order); the baseline swaps in the first candidate in hand.
 - Disenchant (2012): the mandatory target when no default one exists is another player's first
   action, else the first action.
 """
@@ -324,9 +325,11 @@ def hideout_host(g, c, card, hosts) -> int:
 
 
 def _swap_candidates(g, p):
+    """("hand" or "deck", card) in hand order, then deck order (bottom first); an empty deck's
+    are the discard pile's, the deck the search would rebuild (§1.9)."""
     pl = g.players[p]
     return ([("hand", c) for c in pl.hand if c.name in PLAY_ON_BASE]
-            + [("deck", c) for c in pl.deck if c.name in PLAY_ON_BASE])
+            + [("deck", c) for c in (pl.deck or pl.discard) if c.name in PLAY_ON_BASE])
 
 
 def _small_theirs(g, p, slot):
@@ -339,6 +342,7 @@ def hideout_usable(g, p, x) -> bool:
 
 def hideout_use(g, p, x):
     slot = x.host
+    g.refill(p)  # the search rebuilds an empty deck first (§1.9)
     options = _swap_candidates(g, p)
     src, card = g.choose(p, "Hideout:swap", options, 0)
     i = slot.actions.index(x)
