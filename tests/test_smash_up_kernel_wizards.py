@@ -73,7 +73,8 @@ def test_mass_enchantments_look_ahead_plays_the_references_games():
 
 def test_the_look_ahead_restores_the_state_it_saved():
     """``lookahead.transfer`` saves what a game changes and puts back exactly that: a finished
-    game's arrays, scribbled over, come back equal (the lists and the stack as far as filled)."""
+    game's arrays, scribbled over, come back equal (the lists as far as filled; the stack is
+    empty once a game is over, and the kernel = reference tests cover it mid-game)."""
     rules = Rules(players=3)
     box, decks = new_state(rules, ["greedy"] * 3)
     st = box[0]

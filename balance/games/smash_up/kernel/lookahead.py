@@ -7,7 +7,8 @@ at last plays the best: the VM is iterative, so trying a card needs no recursion
 
 The frame: ``F_P`` the player, ``F_K`` the candidates (``sc[d, :k]``, turn order). The saved
 state is ``st.snap`` (``layout.SNAP_N``); one level: a Mass Enchantment inside a look-ahead
-(only a card list that puts one in another faction) ranks the simple way (``wizards``).
+(another player's: a card list that puts one in another faction, or the tests' Wizards at
+several seats) ranks the simple way (``cards/wizards.py``), in both engines.
 """
 from balance.core._jit import jit_widened as jit
 

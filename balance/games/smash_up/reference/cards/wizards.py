@@ -12,9 +12,10 @@ Where the spec leaves the option lists or the baseline open we decide (the kerne
 - Mass Enchantment: the revealed actions in turn order after you (mandatory [D28]); the default,
   as the spec's, is the one whose own default leaves your V highest ("raises V most, else harms
   you least" is one ranking; ties: the first): each is played on a copy of the game, V read once
-  that play is over. A Mass Enchantment played inside such a look-ahead (possible only with a
-  card list that puts one in another faction) ranks by the first whose own default says play:
-  one level of look-ahead, as the kernel's single saved state.
+  that play is over. A Mass Enchantment played inside such a look-ahead (another player's: a
+  card list that puts one in another faction, or the tests' Wizards at several seats) ranks by
+  the first whose own default says play: one level of look-ahead, as the kernel's single saved
+  state.
 - Portal: one yes/no per revealed minion (reveal order); then the rest go back one at a time,
   each pick being the next card from the top (default: revealed order, the first on top).
 - Sacrifice: options are your minions your action can affect, board order (mandatory; a Warbot
