@@ -100,12 +100,12 @@ def test_a_pixie_the_discard_offers_is_played_as_a_minion_with_an_action_play_op
     _check(Rules(players=2, action_plays=2), [("Tricksters", "Zombies")] * 2, "greedy", 5, 20)
 
 
-@pytest.mark.parametrize("strategy, games", [("random", 60), ("greedy", 60)])
-def test_hideouts_search_of_an_empty_deck_rebuilds_it_and_matches(monkeypatch, strategy, games):
+@pytest.mark.parametrize("strategy, searches", [("random", 5), ("greedy", 2)])
+def test_hideouts_search_of_an_empty_deck_rebuilds_it_and_matches(monkeypatch, strategy, searches):
     """The Hideout talent searches the deck, so an empty one is rebuilt from the discard pile
-    first (§1.9), and a candidate only there makes the talent usable: in these 2-player games
-    that happens (counted in the reference: 5 times in 60 random games, twice in 60 greedy
-    ones) and the kernel plays each game alike."""
+    first (§1.9), and a candidate only there makes the talent usable: in these 60 2-player
+    games that happens ``searches`` times (counted in the reference; the figures
+    docs/SMASH_UP_EFFECTS.md gives) and the kernel plays each game alike."""
     usable, use, want = ab.TALENT["Hideout"]
     searched = []
 
@@ -114,6 +114,6 @@ def test_hideouts_search_of_an_empty_deck_rebuilds_it_and_matches(monkeypatch, s
         return use(g, p, x)
     monkeypatch.setitem(ab.TALENT, "Hideout", (usable, counting, want))
     rules, seats = Rules(players=2), [("Tricksters", "Wizards"), ("Pirates", "Ninjas")]
-    for game in range(games):
+    for game in range(60):
         assert play_one(rules, seats, [strategy] * 2, 41, game) == _reference(rules, seats, strategy, 41, game), game
-    assert any(searched), len(searched)
+    assert sum(searched) == searches, searched

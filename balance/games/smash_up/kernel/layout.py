@@ -199,15 +199,14 @@ STATE_FIELDS = ("cs", "lst", "ln", "ss", "ps", "tv", "gr", "defs", "bases", "rs"
                 "opt", "stats", "fs", "sc", "pg")
 MAX_PROG = 1024  # program rows (``pg``): the assembled data programs of every card list
 
-# The look-ahead's saved state (``lookahead``): ``snap`` int64[SNAP_N] (not unpacked: only
-# ``lookahead`` reads it) is a header, then the arrays a game changes, each list and the stack
-# only as far as they are filled; ``snap_states`` uint64[1 + MAX_PLAYERS] the random streams.
-# The header survives a restore: SN_ACTIVE 1 while a look-ahead runs, SN_I the candidate being
-# tried, from SN_V the V each candidate left (one per other player).
+# The look-ahead's saved state (``lookahead``): ``snap`` int64 (not unpacked: only ``lookahead``
+# reads it) is a header, then the SNAP_SAVED arrays, each list and the stack only as far as they
+# are filled (``run.state_dtype`` sizes it from their shapes); ``snap_states`` uint64[1 +
+# MAX_PLAYERS] the random streams. The header survives a restore: SN_ACTIVE 1 while a look-ahead
+# runs, SN_I the candidate being tried, from SN_V the V each candidate left (one per other player).
 SN_ACTIVE, SN_I, SN_V = 0, 1, 2
 SNAP_AT = SN_V + MAX_PLAYERS
-SNAP_N = (SNAP_AT + MAX_PLAYERS * DECK * C_N + n_lists(MAX_PLAYERS * DECK) * (1 + CAP) + MAX_SLOTS * S_N
-          + MAX_PLAYERS * P_N + T_N + MAX_GRANTS * 2 + O_N + MAX_DEPTH * (F_N + CAP))
+SNAP_SAVED = ("cs", "ln", "lst", "ss", "ps", "gr", "stats", "tv", "fs", "sc")  # ``lookahead.transfer``'s
 
 
 @jit_inline

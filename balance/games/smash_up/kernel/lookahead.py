@@ -6,7 +6,7 @@ candidate on the stack like any play, reads V once that play is over, restores t
 at last plays the best: the VM is iterative, so trying a card needs no recursion.
 
 The frame: ``F_P`` the player, ``F_K`` the candidates (``sc[d, :k]``, turn order). The saved
-state is ``st.snap`` (``layout.SNAP_N``); one level: a Mass Enchantment inside a look-ahead
+state is ``st.snap`` (``layout.SNAP_SAVED``); one level: a Mass Enchantment inside a look-ahead
 (another player's: a card list that puts one in another faction, or the tests' Wizards at
 several seats) ranks the simple way (``cards/wizards.py``), in both engines.
 """
@@ -44,10 +44,10 @@ def flat(a, snap, k, save):
 
 @jit
 def transfer(st, save):
-    """Save the arrays a game changes into ``st.snap`` (``save``), or restore them, in one order:
-    the lengths before the lists and ``tv`` (the stack's depth) before the stack, so a restore
-    reads each length it needs already restored. The read-only tables are not saved, nor ``opt``
-    (a choice's options, rebuilt by every choice)."""
+    """Save the arrays a game changes (``layout.SNAP_SAVED``) into ``st.snap`` (``save``), or
+    restore them, in one order: the lengths before the lists and ``tv`` (the stack's depth)
+    before the stack, so a restore reads each length it needs already restored. The read-only
+    tables are not saved, nor ``opt`` (a choice's options, rebuilt by every choice)."""
     cs, lst, ln, ss, ps, tv, gr, defs, bases, rs, states, strat, opt, stats, fs, sc, pg = unpack(st)
     snap = st.snap
     k = rows(cs, cs.shape[0], snap, SNAP_AT, save)

@@ -7,8 +7,8 @@ from balance.core.rng import PyStream
 
 from .board import MODE_BASES, MODE_CARDS, R_N
 from .layout import (F_N, MAX_DEFS, MAX_DEPTH, MAX_PROG, C_N, CAP, DECK, GREEDY, MAX_GRANTS, MAX_OPTIONS,
-                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, PB_WANT, PROBE_ROWS, RANDOM, S_N, SNAP_N,
-                     STATE_FIELDS, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY, SW_READY)
+                     MAX_PLAYERS, MAX_SLOTS, N_BASE_DEFS, O_N, P_N, PB_WANT, PROBE_ROWS, RANDOM, S_N, SNAP_AT,
+                     SNAP_SAVED, STATE_FIELDS, T_N, n_lists, BASELINE_DENY, BASELINE_READY, STRAT_N, SW_DENY, SW_READY)
 from .names import CARD_NAMES
 from .opcodes import I_N
 from ..rules import SWITCHES
@@ -55,7 +55,8 @@ def state_dtype() -> np.dtype:
     # then the look-ahead's saved state and the probes' counters (``layout.PB_*``), which only a
     # probed build writes (neither unpacked)
     return np.dtype([(f, np.uint64 if f == "states" else np.int64, shapes[f]) for f in STATE_FIELDS]
-                    + [("snap", np.int64, (SNAP_N,)), ("snap_states", np.uint64, (1 + MAX_PLAYERS,)),
+                    + [("snap", np.int64, (SNAP_AT + sum(int(np.prod(shapes[f])) for f in SNAP_SAVED),)),
+                       ("snap_states", np.uint64, (1 + MAX_PLAYERS,)),
                        ("probe", np.int64, (PROBE_ROWS, 3))])
 
 

@@ -15,7 +15,7 @@ from .board import (
     R_TRICKSTERS_2012,
     MODE_BASES, MODE_CARDS, R_MODE,
     active, can_move, count_named, destroyable, discard_random_others, draw, is_microbot, leave, move, pick, position,
-    to_deck_bottom, to_discard, touch,
+    to_deck_bottom, to_discard, to_front, touch,
 )
 from .layout import (
     C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, H_AFTER_DESTROYED, L_SMIN, P_BASES_USED, P_SLEEP_MODE,
@@ -122,11 +122,9 @@ def tar_pits_first(st, by, k, level, dcard, dslot, dmicro):
     if n < 2:
         return
     first, j = places[0], places[pick(st, by, n, 0)]
-    m, s, micro = dcard[level, j], dslot[level, j], dmicro[level, j]
-    for t in range(j, first, -1):  # the others keep their order
-        dcard[level, t], dslot[level, t], dmicro[level, t] = \
-            dcard[level, t - 1], dslot[level, t - 1], dmicro[level, t - 1]
-    dcard[level, first], dslot[level, first], dmicro[level, first] = m, s, micro
+    to_front(dcard, level, j, first)
+    to_front(dslot, level, j, first)
+    to_front(dmicro, level, j, first)
 
 
 @jit

@@ -13,7 +13,7 @@ from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions,
     count_minion, enter_play, track_triggered,
-    is_action_card, pick, protect, protect_on_attach, push, remove, to_discard, touch, use_grant,
+    is_action_card, pick, protect, protect_on_attach, push, remove, to_discard, to_front, touch, use_grant,
 )
 from .opcodes import PLAY_ALT_HAND, PLAY_MAY
 from .layout import (
@@ -235,11 +235,7 @@ def next_reaction(st, d, i):
         if cs[sc[d, j], C_CTRL] == q and reacts_here(st, sc[d, j], m, s):
             places[n] = j
             n += 1
-    j = places[pick(st, q, n, 0)]
-    y = sc[d, j]
-    for t in range(j, i, -1):  # the others keep their order
-        sc[d, t] = sc[d, t - 1]
-    sc[d, i] = y
+    to_front(sc, d, places[pick(st, q, n, 0)], i)
 
 
 @jit_inline

@@ -93,7 +93,7 @@ def next_reaction(g, xs, m, slot) -> int:
     elsewhere keeps its place: two Brownies' draws give the same hand whichever draws first."""
     def reacts(x):
         return (x.controller != m.controller and x.card.name in HERE_AFTER_PLAYED
-                and _still_in_play(g, x) and _slot_of(x) is slot)
+                and _still_in_play(g, x) and slot_of(x) is slot)
 
     if not reacts(xs[0]):
         return 0
@@ -102,7 +102,7 @@ def next_reaction(g, xs, m, slot) -> int:
     return next(i for i in mine if xs[i] is pick)
 
 
-def _slot_of(x):
+def slot_of(x):
     """The base a card in play is on (an action on a minion: its minion's base)."""
     from .state import Minion  # noqa: PLC0415
     if isinstance(x, Minion):

@@ -365,7 +365,7 @@ class Game:
                     m.buccaneer_used = True
                     self.move(m, dest)
                     continue
-            if slot.name == "Tar Pits" and self.active(slot) and not slot.tar_pits_used:
+            if self._tar_pits_open(slot):
                 slot.tar_pits_used = True
                 self.to_deck_bottom(m)
                 continue
@@ -390,13 +390,16 @@ class Game:
         """Among victims destroyed together at an unused Tar Pits, the first in the resolving
         player's order is the one replaced [D19]: ``by`` picks it (default: the first chosen);
         it takes the place of the first one there and the others keep their order."""
-        tar = [i for i, (m, slot, _) in enumerate(before)
-               if slot.name == "Tar Pits" and self.active(slot) and not slot.tar_pits_used]
+        tar = [i for i, (m, slot, _) in enumerate(before) if self._tar_pits_open(slot)]
         if by is None or len(tar) < 2:
             return before
         first = self.choose(by, "Tar Pits: first", [before[i][0] for i in tar], 0)
         before.insert(tar[0], before.pop(next(i for i in tar if before[i][0] is first)))
         return before
+
+    def _tar_pits_open(self, slot) -> bool:
+        """The slot holds Tar Pits, active and unused this turn."""
+        return slot.name == "Tar Pits" and self.active(slot) and not slot.tar_pits_used
 
     def score_discard(self, m):
         """A minion discarded because its base scored (not destroyed, §1.6)."""

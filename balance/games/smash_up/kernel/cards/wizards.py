@@ -155,15 +155,15 @@ def mass_enchantment(st, c):
             k += 1
     if k == 0:
         return  # every revealed card simply stays on top
-    if strat[c] == GREEDY and k > 1 and st.snap[SN_ACTIVE] == 0:  # the default: try each
-        d = push_frame(st, PR_LOOKAHEAD, c, -1, -1, 0)
-        fs[d, F_K] = k
-        for i in range(k):
-            sc[d, i] = actions[i]
-        return
     default = 0
-    if strat[c] == GREEDY:  # one to pick, or inside a look-ahead: the first whose own default says play
-        for i in range(k):
+    if strat[c] == GREEDY and k > 1:
+        if st.snap[SN_ACTIVE] == 0:  # the default: try each (``lookahead``)
+            d = push_frame(st, PR_LOOKAHEAD, c, -1, -1, 0)
+            fs[d, F_K] = k
+            for i in range(k):
+                sc[d, i] = actions[i]
+            return
+        for i in range(k):  # inside a look-ahead: the first whose own default says play
             if want_of(st, c, actions[i]):
                 default = i
                 break

@@ -92,15 +92,11 @@ def _best_card(cards) -> int | None:
     return max(range(len(cards)), key=lambda i: (cards[i].power, -i))
 
 
-def _base_of(a) -> Slot:
-    return a.host if isinstance(a.host, Slot) else a.host.slot
-
-
 def destroy_action_default(g, p, actions) -> int | None:
     """Another player's action on a base where an opponent outranks you, else another player's
     first action; None when every action is yours."""
     theirs = [i for i, a in enumerate(actions) if a.controller != p]
-    hot = [i for i in theirs if outranked(g, p, _base_of(actions[i]))]
+    hot = [i for i in theirs if outranked(g, p, ab.slot_of(actions[i]))]
     return (hot or theirs or [None])[0]
 
 
