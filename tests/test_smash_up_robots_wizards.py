@@ -397,6 +397,28 @@ def test_mass_enchantments_look_ahead_leaves_the_game_as_it_was():
     assert not g.looking_ahead and g.actions_played[0] == 2
 
 
+def test_a_random_seat_is_spared_mass_enchantments_look_ahead_and_plays_the_same_game(monkeypatch):
+    """The look-ahead only finds a default, which a random seat ignores: no copy is made for one,
+    as the kernel makes none, and its games are those it plays with the look-ahead run."""
+    from balance.games.smash_up.reference import Game  # noqa: PLC0415
+    from balance.games.smash_up.reference.cards import wizards  # noqa: PLC0415
+    tried = []
+    look = wizards.v_after_playing
+    monkeypatch.setattr(wizards, "v_after_playing", lambda *a: tried.append(1) or look(*a))
+
+    class Looking(Random):
+        reads_default = True  # as before: the look-ahead runs and its default goes unread
+
+    seats = [("Wizards", "Ninjas"), ("Ninjas", "Wizards"), ("Wizards", "Pirates"), ("Robots", "Wizards")]
+
+    def outcomes(kind):
+        games = [Game(Rules(players=4), seats, [kind() for _ in seats], 37, i).setup().play() for i in range(6)]
+        return [(g.winner, g.turns, [p.vp for p in g.players]) for g in games]
+    spared = outcomes(Random)
+    assert not tried
+    assert outcomes(Looking) == spared and len(tried) == 25  # look-ahead plays in these 6 games
+
+
 def test_mass_enchantment_default_picks_the_first_revealed_action_its_own_default_would_play():
     g = game(players=3)
     deck(g, 0, *["Zapbot"] * 8)

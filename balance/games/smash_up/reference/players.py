@@ -12,6 +12,7 @@ class Greedy:
     ``weights``: its board value's (``baseline.V``), in percent."""
 
     weights = (200, 100)  # a base ready to score, a rival's VP (rules/smash-up-cards.md §1.11)
+    reads_default = True  # a default that costs work to find (Mass Enchantment's) is worth finding
 
     def pick(self, g, p, key, options, default):
         return default
@@ -28,6 +29,8 @@ class Planner(Greedy):
 class Random:
     """Uniform over the legal options, drawn from the seat's stream (``1 + seat``)."""
 
+    reads_default = False
+
     def pick(self, g, p, key, options, default):
         return g.streams[p].below(len(options))
 
@@ -41,6 +44,7 @@ class Scripted:
         self.script = {k: list(v) for k, v in (script or {}).items()}
         self.fallback = fallback or Greedy()
         self.seen: list = []  # (key, options) of every decision, for tests that inspect them
+        self.reads_default = getattr(self.fallback, "reads_default", True)  # a script never does
 
     def pick(self, g, p, key, options, default):
         self.seen.append((key, list(options)))

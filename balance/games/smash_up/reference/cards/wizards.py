@@ -86,7 +86,9 @@ def mass_enchantment(g, c, card):
     actions = [x for x in revealed if x is not None and x.is_action and playable_now(g, c, x)]
     if not actions:
         return  # every revealed card simply stays on top
-    if len(actions) == 1 or g.looking_ahead:
+    # The look-ahead only finds the default: a seat that ignores it (random) is spared the copies,
+    # as the kernel spares it.
+    if len(actions) == 1 or g.looking_ahead or not getattr(g.strategies[c], "reads_default", True):
         default = next((i for i, x in enumerate(actions) if ab.want(g, c, x)), 0)
     else:
         after = [v_after_playing(g, c, x) for x in actions]
