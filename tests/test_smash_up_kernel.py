@@ -394,15 +394,19 @@ ORDER_SEATINGS = {  # seatings where the order is often open
                         [("Robots", "Ninjas"), ("Pirates", "Aliens")]),
     "Zombie Lord: base": ([("Zombies", "Dinosaurs"), ("Ninjas", "Wizards")],
                           [("Pirates", "Robots"), ("Zombies", "Tricksters")]),
+    "after destroyed: next": ([("Robots", "Tricksters"), ("Pirates", "Dinosaurs")],
+                              [("Pirates", "Robots"), ("Robots", "Dinosaurs")]),
 }
 
 
 @pytest.mark.parametrize("key, games", [("after played: next", 40), ("Tar Pits: first", 60),
-                                        ("Zombie Lord: base", 60)])
+                                        ("Zombie Lord: base", 60), ("after destroyed: next", 40)])
 def test_a_random_player_orders_what_the_rules_let_it_and_the_kernel_matches(monkeypatch, key, games):
     """Orders the rules leave to a player and the baseline fixes: a player's own reactions to
     a minion played on their base (§1.10, ``abilities.next_reaction``), which victim Tar Pits
-    replaces among several destroyed together [D19], and the order Zombie Lord fills its bases.
+    replaces among several destroyed together [D19], the order Zombie Lord fills its bases, and
+    the order of a player's triggers when several of its minions are destroyed together (§1.10,
+    ``Game._next_destroyed``: Microbot Archive's draws, Nukebot, Gremlin).
     In these random 2-player games a seat picks other than the baseline's first option
     (counted in the reference), and the kernel plays each game alike (``games`` per seating)."""
     other_than_first = []

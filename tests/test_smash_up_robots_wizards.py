@@ -62,6 +62,30 @@ def test_nukebots_victims_are_destroyed_together_so_tar_pits_replaces_only_one_o
     assert names(g2.players[0].deck) == ["Nukebot"] and g2.slots[0].minions == [rex]
 
 
+def test_a_player_orders_the_triggers_of_its_minions_destroyed_together():
+    """§1.10: each player orders its own triggers. Seat 1's Nukebot and Microbot Guard (a
+    Microbot, with Microbot Archive in play) are destroyed together: seat 1 picks whose trigger
+    goes first, and only those two are offered (not its Zapbot, which has none). Picked second,
+    the Nukebot destroys seat 0's Walker after the Archive's draw; the baseline keeps the order
+    the victims were chosen in."""
+    def play(script):
+        g = scenario(players=2, bases=list(BASES), strategies=[Greedy(), Scripted(script)])
+        nuke, zap, guard = put(g, 1, "Nukebot", 0), put(g, 1, "Zapbot", 1), put(g, 1, "Microbot Guard", 1)
+        put(g, 1, "Microbot Archive", 2)
+        walker = put(g, 0, "Walker", 0)
+        deck(g, 1, "Warbot")
+        drawn_at = []
+        draw = g.draw
+        g.draw = lambda p, n=1: (drawn_at.append(walker in g.minions()), draw(p, n))[1]
+        g.destroy([nuke, zap, guard], 0, True)
+        asked = [o for k, o in g.strategies[1].seen if k == "after destroyed: next"]
+        assert asked == [[nuke, guard]] and walker not in g.minions()
+        assert names(g.players[1].hand) == ["Warbot"]
+        return drawn_at
+    assert play({}) == [False]  # the baseline: the Nukebot first, then the draw
+    assert play({"after destroyed: next": [lambda opts: 1]}) == [True]  # the Guard's draw first
+
+
 def test_nukebot_does_not_trigger_when_returned_or_discarded_by_scoring():
     g = game()
     nuke = put(g, 0, "Nukebot", 0)

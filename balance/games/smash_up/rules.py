@@ -15,7 +15,7 @@ from balance.core.rulebook import RulesBase
 
 from .catalogue import BASES, TRICKSTER_LISTS, Catalogue, catalogue_for, parse_swap
 
-RULES_VERSION = "smash-up/4"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
+RULES_VERSION = "smash-up/5"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 EDITIONS = TRICKSTER_LISTS  # the same two printings: current (errata) and 2012
 SWITCHES = ("collector_excludes_collectors", "tiger_assassin_any_base", "homeworld_each_time")

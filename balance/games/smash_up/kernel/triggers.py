@@ -128,6 +128,39 @@ def tar_pits_first(st, by, k, level, dcard, dslot, dmicro):
 
 
 @jit
+def has_trigger(st, m, micro, arch):
+    """Whether destroyed minion ``m`` triggers (``destroy_touched``'s cases): a Microbot
+    (``micro``) with its controller's Microbot Archive in play (``arch``: a bit per player),
+    a Nukebot, or a minion with an after-destroyed program (Gremlin)."""
+    cs, defs = st.cs, st.defs
+    d = cs[m, C_DEF]
+    return (micro != 0 and (arch >> cs[m, C_CTRL]) & 1 != 0) or defs[d, D_NAME] == N_NUKEBOT or \
+        ((st.rs[R_MODE] & MODE_CARDS) != 0 and defs[d, D_PROG + H_AFTER_DESTROYED] >= 0)
+
+
+@jit
+def next_destroyed(st, level, j, k, arch, dcard, dslot, dmicro):
+    """``Game._next_destroyed``: each player orders its own triggers (§1.10), so when the owner
+    of the minion at ``j`` (next of the level's ``k``) has two or more destroyed minions with a
+    trigger at ``j:k``, it picks the one whose triggers resolve next; that one moves to ``j``,
+    the others keep their order (default: the first)."""
+    cs = st.cs
+    owner = cs[dcard[level, j], C_OWNER]
+    places = stack_empty(CAP)  # where the owner's minions with a trigger are, in order
+    n = 0
+    for i in range(j, k):
+        if cs[dcard[level, i], C_OWNER] == owner and has_trigger(st, dcard[level, i], dmicro[level, i], arch):
+            places[n] = i
+            n += 1
+    if n < 2:
+        return
+    i = places[pick(st, owner, n, 0)]
+    to_front(dcard, level, i, j)
+    to_front(dslot, level, i, j)
+    to_front(dmicro, level, i, j)
+
+
+@jit
 def leaf(st, i, p, s):
     """Run the leaf program from row ``i`` with ``p`` as "me": a base's after_destroyed (slot
     ``s``'s base, "me" the destroyed minion's owner) or a minion's own after_destroyed or
@@ -212,6 +245,8 @@ def destroy_touched(st, vic, nv, by, out):
             level -= 1
             continue
         j = idx[level]
+        if count[level] - j > 1:  # most destructions have one victim: no order to pick
+            next_destroyed(st, level, j, count[level], arch[level], dcard, dslot, dmicro)
         idx[level] += 1
         m, s = dcard[level, j], dslot[level, j]
         ctrl = cs[m, C_CTRL]

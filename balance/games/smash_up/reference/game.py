@@ -379,12 +379,30 @@ class Game:
         for m, slot, _ in destroyed:
             ab.base_after_destroyed(self, m, slot)
         order = self.turn_order()
-        for m, slot, microbot in sorted(destroyed, key=lambda t: order.index(t[0].card.owner)):
+        pending = sorted(destroyed, key=lambda t: order.index(t[0].card.owner))
+        while pending:
+            m, slot, microbot = pending.pop(self._next_destroyed(pending, archives))
             if microbot and m.controller in archives:
                 self.draw(m.controller)
             ab.after_destroyed(self, m, slot)
         self.plays.pop()
         return [m for m, _, _ in destroyed]
+
+    def _next_destroyed(self, pending, archives) -> int:
+        """Whose triggers resolve next among minions destroyed together: each player orders its
+        own (§1.10), so when the owner of ``pending[0]`` has two or more with a trigger (Microbot
+        Archive's draw, a Nukebot's or a Gremlin's), it picks one (default: the first, the
+        victims' order). A minion without a trigger does nothing, so its place does not matter."""
+        def triggers(t):
+            m, _, microbot = t
+            return (microbot and m.controller in archives) or m.name in ab.AFTER_DESTROYED
+
+        owner = pending[0][0].card.owner
+        mine = [i for i, t in enumerate(pending) if t[0].card.owner == owner and triggers(t)]
+        if len(mine) < 2:
+            return 0
+        pick = self.choose(owner, "after destroyed: next", [pending[i][0] for i in mine], 0)
+        return next(i for i in mine if pending[i][0] is pick)
 
     def _tar_pits_first(self, by, before):
         """Among victims destroyed together at an unused Tar Pits, the first in the resolving
