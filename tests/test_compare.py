@@ -937,3 +937,59 @@ def test_the_python_api_takes_numpy_numbers_and_one_strategy_text_and_names_a_mi
                           ({"variants": both, "sprt": 0.01}, "sprt=0.01; give {'delta'")]:
         with pytest.raises(BalanceError, match=re.escape(words)):
             compare("avengers-cards", games=200, **kwargs)
+
+
+def test_the_python_api_writes_a_comparison_to_out_and_resumes_one_cut_there(tmp_path):
+    """``compare(..., out=DIR)`` writes what ``balance compare --out`` writes, at once when done;
+    a comparison cut between chunks (Ctrl-C: KeyboardInterrupt from the progress callback) keeps
+    its finished chunks beside DIR and, with resume=True, ends with the uncut one's numbers. It
+    refuses to replace an output without force, to resume what the CLI started (and the CLI what
+    it started), and leaves nothing behind for arguments it refuses."""
+    from balance.core.checkpoint import partial_dir
+
+    args = dict(game="avengers-cards", variants=["default", "set_bonus=2"], players=4, games=2000, seed=3,
+                strategies=["greedy"], chunk_size=500)
+    whole = compare(**args, out=tmp_path / "whole")
+    assert whole.out == tmp_path / "whole"
+    written = json.loads((tmp_path / "whole" / "comparison.json").read_text(encoding="utf-8"))
+    assert written["results"] == json.loads(json.dumps(whole.report["results"]))
+    assert (tmp_path / "whole" / "report.md").is_file() and (tmp_path / "whole" / "report.html").is_file()
+    assert compare(**{**args, "games": 1000}).report["results"] != whole.report["results"]  # the games count
+    with pytest.raises(BalanceError, match="exists and is not empty; use --force"):
+        compare(**args, out=tmp_path / "whole")
+    assert compare(**args, out=tmp_path / "whole", force=True).report["results"] == whole.report["results"]
+
+    played = []
+
+    def cut(n):  # Ctrl-C after the second chunk
+        played.append(n)
+        if len(played) == 2:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        compare(**args, out=tmp_path / "cut", on_progress=cut, threads=1)
+    assert not (tmp_path / "cut").exists() and (partial_dir(tmp_path / "cut") / "state.json").is_file()
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "cut")])
+    assert r.exit_code == 2 and "started from the Python API" in r.output, r.output
+    for other in ({"seed": 4}, {"chunk_size": 300}):  # 300: chunks that overlap the kept ones
+        with pytest.raises(BalanceError, match="differs"):
+            compare(**{**args, **other}, out=tmp_path / "cut", resume=True)
+    resumed = []
+    again = compare(**args, out=tmp_path / "cut", resume=True, on_progress=resumed.append)
+    assert resumed[0] == sum(played) and sum(resumed) == 2000 * 2  # the kept chunks count, then the rest
+    assert again.report["results"] == whole.report["results"] and not partial_dir(tmp_path / "cut").exists()
+    assert json.loads((tmp_path / "cut" / "comparison.json").read_text(encoding="utf-8"))["results"] == \
+        written["results"]
+
+    assert CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
+                                    "--games", "1000", "--out", str(tmp_path / "cli"), "-q"]).exit_code == 0
+    with pytest.raises(BalanceError, match="nothing to resume"):
+        compare(**args, out=tmp_path / "cli", resume=True)
+    from balance.analysis.study import KINDS
+    KINDS["compare"](tmp_path / "cli-cut", "avengers-cards", {"variant": args["variants"]}).start(False)  # the CLI's
+    with pytest.raises(BalanceError, match="started by the command line; continue it with balance compare"):
+        compare(**args, out=tmp_path / "cli-cut", resume=True)
+    with pytest.raises(BalanceError, match="give out=DIR too"):
+        compare(**args, resume=True)
+    with pytest.raises(BalanceError, match="give at least two"):
+        compare(**{**args, "variants": ["default"]}, out=tmp_path / "bad")
+    assert not partial_dir(tmp_path / "bad").exists() and not (tmp_path / "bad").exists()

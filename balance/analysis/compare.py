@@ -252,7 +252,8 @@ class Comparison:
 def compare(game: str, variants: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
             strategies=None, alpha: float = 0.05, correction: str = "holm",
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
-            on_progress=None, threads: int | None = None, keep=None, common: dict | None = None) -> Comparison:
+            on_progress=None, threads: int | None = None, keep=None, common: dict | None = None,
+            out: str | Path | None = None, force: bool = False, resume: bool = False) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. common: rule settings every variant starts from
@@ -279,7 +280,18 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     keep: a ``balance.analysis.study`` checkpointer: the sums of every finished chunk (and each
     SPRT's state) are kept in its ``state.json``, and a resumed comparison plays only the
     chunks it lacks, to the same numbers.
+
+    out: write comparison.json and the report (report.md, report.html, its figure) into this
+    directory, as ``balance compare --out`` does, all at once when the comparison is done. A
+    directory that holds other files is refused; a finished output is replaced only with
+    ``force``. Meanwhile the finished chunks are kept in ``.NAME.partial`` beside it, so a
+    comparison cut by Ctrl-C or a crash continues with ``resume=True`` and the same arguments.
     """
+    if out is not None or resume:
+        return _compare_into(out, force, resume, keep, game, variants, dict(
+            players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
+            correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
+            threads=threads, common=common))
     from balance.core.api import MAX_GAMES, MAX_SEED, MAX_THREADS
     from balance.core.runner import DEFAULT_CHUNK
 
@@ -396,6 +408,60 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "any_different": bool(any_different),
     }
     return Comparison(report)
+
+
+def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwargs: dict) -> Comparison:
+    """``compare`` with ``out``: the CLI's way (``cli._run_study``) without its progress bar and
+    signal handling, which belong to a program, not to a library call."""
+    from balance.analysis.compare_report import write_compare_report
+    from balance.analysis.study import API, KINDS
+    from balance.core.checkpoint import read_request
+    from balance.core.output import write_json
+
+    if out is None:
+        raise BalanceError("resume=True continues a comparison written to a directory: give out=DIR too")
+    if keep is not None:
+        raise BalanceError("give out=DIR or keep=CHECKPOINTER, not both (out keeps the work itself)")
+    out = Path(out)
+    # what decides the numbers, as JSON, and chunk_size, which names the kept chunks (threads and
+    # on_progress do neither)
+    request = {name: kwargs[name] for name in ("players", "games", "seed", "strategies", "alpha", "correction",
+                                               "sprt", "batch", "common", "chunk_size")}
+    request = {API: _request_value({"variants": variants, **request})}
+    study = KINDS["compare"](out, game, request)
+    if resume:
+        if API not in read_request(out, KINDS["compare"]):
+            raise BalanceError(f"{str(out)!r} holds a comparison started by the command line; continue it "
+                               f"with balance compare {game} --resume {out}")
+        study.reopen()
+    else:
+        study.start(force)
+    try:
+        result = compare(game, variants, keep=study, **kwargs)
+    except BalanceError:
+        if not resume:
+            study.discard_if_empty()  # bad input: nothing to resume, and the directory would block a retry
+        raise
+
+    def write(directory: Path) -> None:
+        write_json(directory / "comparison.json", result.report)
+        write_compare_report(result.report, directory)
+
+    study.finish(write)
+    result.out = out
+    return result
+
+
+def _request_value(x):
+    """``x`` as a request.json can hold it: numpy numbers and arrays as Python's, anything else
+    that JSON lacks (a value the validation will refuse) as its repr."""
+    if isinstance(x, dict):
+        return {str(k): _request_value(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return [_request_value(v) for v in (x.tolist() if isinstance(x, np.ndarray) else x)]
+    if isinstance(x, np.generic):
+        return x.item()
+    return x if x is None or isinstance(x, (str, int, float, bool)) else repr(x)
 
 
 def _row_units(seat_columns: int, sides: list) -> dict:

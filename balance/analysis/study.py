@@ -19,6 +19,7 @@ from balance.core.errors import BalanceError
 
 
 STATE = "state.json"  # a command's own state, if it keeps any (compare's sums)
+API = "python_api"  # the request key of a study started from the Python API: its arguments
 
 
 class StudyCheckpointer(Checkpointer):
@@ -102,6 +103,9 @@ KINDS = {kind.command: kind for kind in (
 def saved_options(command: str, out: Path) -> tuple[str, dict]:
     """(game, options) of the interrupted ``balance COMMAND`` in ``out``, for ``--resume``."""
     request = read_request(Path(out), KINDS[command])
+    if isinstance(request, dict) and API in request:
+        raise BalanceError(f"{str(out)!r} holds a {command} started from the Python API; continue it there "
+                           f"with the same arguments and out={str(out)!r}, resume=True")
     try:
         return request["game"], {k: v for k, v in request.items() if k not in ("command", "game", "rules_version")}
     except (KeyError, TypeError, AttributeError) as e:
