@@ -715,6 +715,8 @@ def attack_general(st, g, monarch):
     mod0, passes0 = 0, 0
     faces = stack_empty(MAX_FACES)
     for i in range(k_parts):
+        if 0 < i < k_parts - 1 and st.gs[g, GS_SLAIN] == 0:  # two or more still to roll
+            next_roller(st, s, i, k_parts, parts, ncommit, lucks, dice, commits)
         p = parts[i]
         h = hs[p, HS_HERO]
         m = 0
@@ -795,6 +797,25 @@ def attack_general(st, g, monarch):
         serious = st.gs[g, GS_LIFE] <= rr[R_SERIOUS + g]
         st.gs[g, GS_HEAL_FROM] = gv[G_TURN] + (n if serious else 1)
     penalty(st, g, parts, k_parts, monarch)
+
+
+@jit
+def next_roller(st, s, i, k_parts, parts, ncommit, lucks, dice, commits):
+    """``State._next_roller``: the active seat ``s`` picks who of ``parts[i:k_parts]`` rolls
+    next (random: uniform; coordinated: seat order, the first); the pick moves to place ``i``
+    of every participant's array, the others keep their order."""
+    j = i + (pick(st, s, k_parts - i) if st.sid[s] == RANDOM else 0)
+    if j == i:
+        return
+    p, nc, luck, d = parts[j], ncommit[j], lucks[j], dice[j]
+    for t in range(MAX_HAND):
+        row = commits[j, t]
+        for u in range(j, i, -1):
+            commits[u, t] = commits[u - 1, t]
+        commits[i, t] = row
+    for u in range(j, i, -1):
+        parts[u], ncommit[u], lucks[u], dice[u] = parts[u - 1], ncommit[u - 1], lucks[u - 1], dice[u - 1]
+    parts[i], ncommit[i], lucks[i], dice[i] = p, nc, luck, d
 
 
 @jit

@@ -14,7 +14,7 @@ from balance.core.rulebook import RulesBase
 from .catalogue import GENERALS, HEROES, MINION_TO_HIT, RULES_HEROES
 
 # bump when the games a seed plays change: runs record it (tests/test_golden.py)
-RULES_VERSION = "defenders-of-the-realm/2"
+RULES_VERSION = "defenders-of-the-realm/3"
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 SUPPLY_LOSS = ("direct", "any")
 PATROL_TARGETS = ("empty", "no_orc")

@@ -448,6 +448,14 @@ class State:
             self.crystals_left += 1
 
     # ---- combat with a general ---------------------------------------------------------------
+    def _next_roller(self, s: int, g: int, i: int, *lists) -> None:
+        """Who rolls next: the active player picks among the participants still to roll, having
+        seen each result (the spec's combat step 4); the pick moves to place ``i`` of every list
+        (participants, commitments, Battle Lucks, dice), the others keep their order."""
+        j = i + self.policies[s].next_roller(self, s, g, lists[0][i:])
+        for values in lists:
+            values.insert(i, values.pop(j))
+
     def attack_general(self, g: int) -> None:
         c, r, s = self.c, self.r, self.active
         loc = self.loc[s]
@@ -483,7 +491,10 @@ class State:
         pool = 0
         killer = -1
         mods, passes = [], []
-        for i, p in enumerate(parts):
+        for i in range(len(parts)):
+            if 0 < i < len(parts) - 1 and not self.slain[g]:  # two or more still to roll
+                self._next_roller(s, g, i, parts, commits, lucks, dice)
+            p = parts[i]
             h = self.hero[p]
             m = 0
             if h == RANGER and c.colour[loc] == GREEN:

@@ -61,6 +61,9 @@ class RandomPolicy:
     def battle_luck(self, st, seat, g):
         return self.coin()
 
+    def next_roller(self, st, seat, g, waiting):
+        return self.pick(len(waiting))
+
     def discard(self, st, seat):
         return self.pick(len(st.hand[seat]))
 
@@ -427,6 +430,11 @@ class Coordinated:
     # ---- the other decisions ----------------------------------------------------------------
     def commit(self, st, seat, g, eligible):
         return [card for card in eligible if st.c.card_special[card] != SP_BATTLE_LUCK]
+
+    def next_roller(self, st, seat, g, waiting):
+        """The next of the group's heroes to roll against a general: seat order from the active
+        hero (the first of ``waiting``)."""
+        return 0
 
     def battle_luck(self, st, seat, g):
         return True
