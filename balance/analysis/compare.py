@@ -453,14 +453,13 @@ def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwa
 
 
 def _request_value(x):
-    """``x`` as a request.json can hold it: numpy numbers and arrays as Python's, anything else
-    that JSON lacks (a value the validation will refuse) as its repr."""
+    """``x`` as a request.json can hold it: numpy numbers and arrays as Python's (``plain``),
+    anything else that JSON lacks (a value the validation will refuse) as its repr."""
+    x = plain(x)
     if isinstance(x, dict):
         return {str(k): _request_value(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple, np.ndarray)):
-        return [_request_value(v) for v in (x.tolist() if isinstance(x, np.ndarray) else x)]
-    if isinstance(x, np.generic):
-        return x.item()
+    if isinstance(x, (list, tuple)):
+        return [_request_value(v) for v in x]
     return x if x is None or isinstance(x, (str, int, float, bool)) else repr(x)
 
 

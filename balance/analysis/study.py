@@ -103,7 +103,7 @@ KINDS = {kind.command: kind for kind in (
 def saved_options(command: str, out: Path) -> tuple[str, dict]:
     """(game, options) of the interrupted ``balance COMMAND`` in ``out``, for ``--resume``."""
     request = read_request(Path(out), KINDS[command])
-    if isinstance(request, dict) and API in request:
+    if API in request:
         raise BalanceError(f"{str(out)!r} holds a {command} started from the Python API; continue it there "
                            f"with the same arguments and out={str(out)!r}, resume=True")
     try:

@@ -8,6 +8,8 @@
 - awarding a finished game: ``award_by_rank`` (the best rank wins, a k-way tie gives each
   winner WIN_UNIT / k) and ``award_team`` (cooperative: every seat gets the team's result).
 - ``fold_games``: the core counters (balance.core.counters) of a chunk from its per-game arrays.
+- ``to_front``: a player's pick goes first in an order the others keep (an order the rules leave
+  to a player: Smash Up's reactions and triggers, Defenders' group rolls).
 
 A new game's kernel then holds only its rules: it fills win_units, outcome, length and scores
 per game and its engine calls ``fold_games`` once per chunk.
@@ -70,6 +72,16 @@ def draw_distinct(states, s, n_choices, k, pool, out):
         j = i + below(states, s, n_choices - i)
         pool[i], pool[j] = pool[j], pool[i]
         out[i] = pool[i]
+
+
+@jit_inline
+def to_front(a, j, first):
+    """Move ``a[j]`` to ``a[first]`` (first <= j), the ones between one place on. ``a`` may be
+    a row or column view, to move a whole record held across arrays."""
+    x = a[j]
+    for t in range(j, first, -1):
+        a[t] = a[t - 1]
+    a[first] = x
 
 
 @jit

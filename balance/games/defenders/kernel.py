@@ -14,7 +14,7 @@ policy, ``SIDE_STREAM`` (slot 5 here) the team's heroes when drawn.
 import numpy as np
 
 from balance.core._jit import drop_stale_cache, jit_inline, jit_novec, jit_widened as jit, stack_empty
-from balance.core.kit import SIDE_STREAM
+from balance.core.kit import SIDE_STREAM, to_front
 from balance.core.rng import below, game_key, game_stream_key, seed_key
 
 drop_stale_cache(__file__)
@@ -807,15 +807,15 @@ def next_roller(st, s, i, k_parts, parts, ncommit, lucks, dice, commits):
     j = i + (pick(st, s, k_parts - i) if st.sid[s] == RANDOM else 0)
     if j == i:
         return
-    p, nc, luck, d = parts[j], ncommit[j], lucks[j], dice[j]
-    for t in range(MAX_HAND):
-        row = commits[j, t]
-        for u in range(j, i, -1):
-            commits[u, t] = commits[u - 1, t]
-        commits[i, t] = row
-    for u in range(j, i, -1):
-        parts[u], ncommit[u], lucks[u], dice[u] = parts[u - 1], ncommit[u - 1], lucks[u - 1], dice[u - 1]
-    parts[i], ncommit[i], lucks[i], dice[i] = p, nc, luck, d
+    width = 0  # the commitments' rows, as far as any is filled
+    for u in range(i, j + 1):
+        width = max(width, ncommit[u])
+    for t in range(width):
+        to_front(commits[:, t], j, i)
+    to_front(ncommit, j, i)
+    to_front(parts, j, i)
+    to_front(lucks, j, i)
+    to_front(dice, j, i)
 
 
 @jit

@@ -105,16 +105,6 @@ def insert(lst, ln, li, pos, x):
 
 
 @jit_inline
-def to_front(a, row, j, first):
-    """Move ``a[row, j]`` to ``a[row, first]`` (first <= j), the ones between one place on: a
-    player's pick goes first in an order the others keep (reactions, Tar Pits' victims)."""
-    x = a[row, j]
-    for t in range(j, first, -1):
-        a[row, t] = a[row, t - 1]
-    a[row, first] = x
-
-
-@jit_inline
 def insert_sorted(keys, cards, k, key, c):
     """Insert (key, c) into ``keys[:k]``/``cards[:k]``, kept sorted by key, after any equal key
     (insertion sort: the lists are short); returns the new count."""

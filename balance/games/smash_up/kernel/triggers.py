@@ -8,6 +8,7 @@ level, finished before the level below goes on.
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import jit_inline, stack_empty, stack_zeros
+from balance.core.kit import to_front
 
 from .layout import unpack
 from .baseline import place
@@ -15,7 +16,7 @@ from .board import (
     R_TRICKSTERS_2012,
     MODE_BASES, MODE_CARDS, R_MODE,
     active, can_move, count_named, destroyable, discard_random_others, draw, is_microbot, leave, move, pick, position,
-    to_deck_bottom, to_discard, to_front, touch,
+    to_deck_bottom, to_discard, touch,
 )
 from .layout import (
     C_BUCC, C_CTRL, C_DEF, C_OWNER, C_SLOT, CAP, H_AFTER_DESTROYED, L_SMIN, P_BASES_USED, P_SLEEP_MODE,
@@ -122,9 +123,9 @@ def tar_pits_first(st, by, k, level, dcard, dslot, dmicro):
     if n < 2:
         return
     first, j = places[0], places[pick(st, by, n, 0)]
-    to_front(dcard, level, j, first)
-    to_front(dslot, level, j, first)
-    to_front(dmicro, level, j, first)
+    to_front(dcard[level], j, first)
+    to_front(dslot[level], j, first)
+    to_front(dmicro[level], j, first)
 
 
 @jit
@@ -155,9 +156,9 @@ def next_destroyed(st, level, j, k, arch, dcard, dslot, dmicro):
     if n < 2:
         return
     i = places[pick(st, owner, n, 0)]
-    to_front(dcard, level, i, j)
-    to_front(dslot, level, i, j)
-    to_front(dmicro, level, i, j)
+    to_front(dcard[level], i, j)
+    to_front(dslot[level], i, j)
+    to_front(dmicro[level], i, j)
 
 
 @jit

@@ -7,13 +7,14 @@ same call (the pushed frame completes first, exactly as the reference's recursiv
 """
 from balance.core._jit import jit_widened as jit
 from balance.core._jit import PROBE, cycles, jit_inline, probe_add, stack_empty
+from balance.core.kit import to_front
 
 from .layout import unpack
 from . import hooks
 from .board import (
     MODE_BASES, MODE_CARDS, R_MODE, active, add_grant, affectable, attach, brownies, can_play_actions,
     count_minion, enter_play, track_triggered,
-    is_action_card, pick, protect, protect_on_attach, push, remove, to_discard, to_front, touch, use_grant,
+    is_action_card, pick, protect, protect_on_attach, push, remove, to_discard, touch, use_grant,
 )
 from .opcodes import PLAY_ALT_HAND, PLAY_MAY
 from .layout import (
@@ -235,7 +236,7 @@ def next_reaction(st, d, i):
         if cs[sc[d, j], C_CTRL] == q and reacts_here(st, sc[d, j], m, s):
             places[n] = j
             n += 1
-    to_front(sc, d, places[pick(st, q, n, 0)], i)
+    to_front(sc[d], places[pick(st, q, n, 0)], i)
 
 
 @jit_inline
