@@ -54,26 +54,48 @@ def fingerprint(name: str) -> dict:
 # A run records its game's RULES_VERSION, and `--resume` refuses to continue a run begun under
 # another (balance/core/checkpoint.py): that is what keeps a resumed run from mixing games of two
 # engines. It holds only if a change to what the engine plays bumps the version. Each version's
-# fingerprint (a few hundred games of the default and a drawing strategy at every player count)
-# is recorded once in RULES_FINGERPRINTS and never rewritten; test_golden.py fails when the
-# games change under a recorded version.
+# fingerprints are recorded once in RULES_FINGERPRINTS and never rewritten; test_golden.py fails
+# when the games change under a recorded version.
+#
+# Two fingerprints, each over a few hundred games at every player count:
+# - "one strategy": the default strategy at every seat, then the one that draws from its seat's
+#   stream at every seat;
+# - "mixed seats": one seat of each and the others of the other. Some rules are met only when the
+#   strategies mix (Defenders' active hero ordering a group gathered by coordinated heroes, which
+#   random heroes never gather: defenders-of-the-realm/3 kept /2's one-strategy fingerprint), so
+#   a change to those must move a fingerprint too. Versions recorded before session 52 hold only
+#   the first.
 
 RULES_FINGERPRINTS = Path(__file__).parent / "data" / "rules_fingerprints.json"
 FINGERPRINT_GAMES = 200
+FINGERPRINT_KINDS = ("one strategy", "mixed seats")
 
 
-def rules_fingerprint(game_id: str) -> str:
+def _fingerprint_seatings(info, players: int, kind: str) -> list[list[str]]:
+    """The seatings a fingerprint plays at ``players``: lists of strategy texts, one per seat (or
+    one for every seat)."""
+    from balance.analysis.contract import drawing_strategy
+
+    default, drawing = info.default_strategy, drawing_strategy(info)
+    if kind == "one strategy":
+        return [[name] for name in dict.fromkeys((default, drawing))]
+    if default == drawing or players == 1:  # nothing mixes
+        return []
+    return [[drawing] + [default] * (players - 1), [default] + [drawing] * (players - 1)]
+
+
+def rules_fingerprint(game_id: str, kind: str = "one strategy") -> str:
     """sha256 (16 hex digits) of every per-game array (win shares, outcome, length, scores,
     sides and the game's own columns) of FINGERPRINT_GAMES games, seed 7, at each default
-    player count, for the default strategy and the one that draws from its seat's stream."""
-    from balance.analysis.contract import drawing_strategy, engine_for, player_counts, rules_at
+    player count, for each seating of ``kind`` (FINGERPRINT_KINDS)."""
+    from balance.analysis.contract import engine_for, player_counts, rules_at
     from balance.core.registry import get_game
 
     info = get_game(game_id)
     digest = hashlib.sha256()
     for players in player_counts(info):
-        for name in dict.fromkeys((info.default_strategy, drawing_strategy(info))):
-            chunk = engine_for(info, rules_at(info, players), [name]).play(7, 0, FINGERPRINT_GAMES)
+        for seating in _fingerprint_seatings(info, players, kind):
+            chunk = engine_for(info, rules_at(info, players), seating).play(7, 0, FINGERPRINT_GAMES)
             arrays = [chunk.win_units, chunk.outcome, chunk.length, chunk.scores, chunk.sides,
                       *(chunk.columns[key] for key in sorted(chunk.columns))]
             for array in arrays:
@@ -82,18 +104,27 @@ def rules_fingerprint(game_id: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def recorded_fingerprints() -> dict[str, dict[str, str]]:
+    """{version: {kind: fingerprint}} as recorded."""
+    return json.loads(RULES_FINGERPRINTS.read_text(encoding="utf-8")) if RULES_FINGERPRINTS.exists() else {}
+
+
 def record_rules_fingerprints() -> None:
-    """Add each built-in game's current version and fingerprint; a recorded one is never changed."""
+    """Add each built-in game's current version and fingerprints, or a kind its version lacks; a
+    recorded fingerprint is never changed."""
     from balance.core.registry import BUILT_IN, get_game
 
-    recorded = json.loads(RULES_FINGERPRINTS.read_text(encoding="utf-8")) if RULES_FINGERPRINTS.exists() else {}
+    recorded = recorded_fingerprints()
     for game_id in BUILT_IN:
-        version, now = get_game(game_id).rules_version, rules_fingerprint(game_id)
-        if recorded.get(version, now) != now:
-            raise SystemExit(f"{game_id}'s games changed under {version}: bump RULES_VERSION in its "
-                             "rules.py (a recorded version is never rewritten)")
-        print(f"{version}: {now}{'' if version in recorded else ' (new)'}")
-        recorded[version] = now
+        version = get_game(game_id).rules_version
+        kept = recorded.setdefault(version, {})
+        for kind in FINGERPRINT_KINDS:
+            now = rules_fingerprint(game_id, kind)
+            if kept.get(kind, now) != now:
+                raise SystemExit(f"{game_id}'s games changed under {version} ({kind}): bump RULES_VERSION "
+                                 "in its rules.py (a recorded version is never rewritten)")
+            print(f"{version} {kind}: {now}{'' if kind in kept else ' (new)'}")
+            kept[kind] = now
     RULES_FINGERPRINTS.write_text(json.dumps(dict(sorted(recorded.items())), indent=1) + "\n", encoding="utf-8")
 
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from balance.core.registry import BUILT_IN, get_game
-from golden import CONFIGS, GOLDEN, RULES_FINGERPRINTS, fingerprint, rules_fingerprint
+from golden import CONFIGS, FINGERPRINT_KINDS, GOLDEN, fingerprint, recorded_fingerprints, rules_fingerprint
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -19,15 +19,16 @@ def test_avengers_tables_are_bit_identical_to_the_recorded_run(name):
         assert not changed, f"{name}: {table} columns changed: {changed}"
 
 
+@pytest.mark.parametrize("kind", FINGERPRINT_KINDS)
 @pytest.mark.parametrize("game_id", list(BUILT_IN))
-def test_a_game_whose_games_change_bumps_its_rules_version(game_id):
+def test_a_game_whose_games_change_bumps_its_rules_version(game_id, kind):
     """A run records RULES_VERSION and --resume refuses a run begun under another, so games
     that change under one version would mix two engines in a resumed run. Each version's
-    fingerprint is recorded once (`python -m tests.golden rules`) and never rewritten."""
+    fingerprints are recorded once (`python -m tests.golden rules`) and never rewritten."""
     version = get_game(game_id).rules_version
-    recorded = json.loads(RULES_FINGERPRINTS.read_text(encoding="utf-8"))
-    assert version in recorded, (f"{version} has no recorded fingerprint: record it with "
-                                 "`python -m tests.golden rules`")
-    assert rules_fingerprint(game_id) == recorded[version], (
-        f"{game_id}'s games changed under {version}: bump RULES_VERSION in its rules.py, then "
+    recorded = recorded_fingerprints().get(version, {})
+    assert kind in recorded, (f"{version} has no recorded {kind!r} fingerprint: record it with "
+                              "`python -m tests.golden rules`")
+    assert rules_fingerprint(game_id, kind) == recorded[kind], (
+        f"{game_id}'s games changed under {version} ({kind}): bump RULES_VERSION in its rules.py, then "
         "`python -m tests.golden rules` (if the change was meant)")
