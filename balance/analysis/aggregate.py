@@ -132,6 +132,36 @@ def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
     return out.with_columns(p_adjusted=pl.Series(adjusted), detectable_edge=pl.Series(edges))
 
 
+def seat_edges(seats: pl.DataFrame, fairness: pl.DataFrame) -> pl.DataFrame | None:
+    """Which seats win more or less than fair: one row per (players, seat) of every player count
+    ``fairness`` could test, with ``edge`` (the seat's win rate minus the fair rate, both over
+    every game played, capped ones counted as won by no one), ``p_value`` (``stats.mean_test``
+    of the per-game win shares against the fair rate) and ``p_adjusted`` (Holm over every seat
+    of every tested count, so the chance of naming any fair seat is at most alpha).
+
+    The equal-seats chi-square says whether the seats differ; this says which. The seats with
+    the highest and lowest rates are not evidence by themselves: with four fair seats and one
+    weak one, the highest of the four is the luck of the draw. None when the run kept no
+    squared shares (runs written before them): no per-seat variance to test with.
+    """
+    if "win_share_sq_sum" not in seats.columns:
+        return None
+    tested = fairness.filter(~pl.col("constant"))["players"].to_list()
+    pooled = (seats.filter(pl.col("players").is_in(tested))
+              .group_by("players", "seat").agg(pl.col("games", "win_share", "win_share_sq_sum").sum())
+              .sort("players", "seat"))
+    if not pooled.height:
+        return None
+    # fair: 1/n of the wins handed out (fewer than the games when the turn cap stopped some)
+    pooled = pooled.with_columns(fair=pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players"))
+    rows = []
+    for r in pooled.iter_rows(named=True):
+        test = stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], r["fair"])
+        rows.append({"players": r["players"], "seat": r["seat"], "edge": test["mean"], "p_value": test["pvalue"]})
+    out = pl.DataFrame(rows)
+    return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy())))
+
+
 def matchups(pairs: pl.DataFrame, method: str = "wilson", by: str = "strategy") -> pl.DataFrame:
     """Head to head, one row per (players, strategy, opponent): how often a seat of ``strategy``
     outscored a seat of ``opponent`` in the same game, level scores counting half.

@@ -360,6 +360,7 @@ class Analysis:
     sides: pl.DataFrame | None = None  # a competitive game with sides: win rate per side
     side_matchups: pl.DataFrame | None = None  # ... and side against side (pairs by side)
     cards: CardRun | None = None  # card strength from a separate run (--card-strength DIR)
+    seat_edges: pl.DataFrame | None = None  # each seat against fair, Holm over the run's seats
 
 
 def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: dict | None = None,
@@ -385,6 +386,7 @@ def analyse(tables: dict[str, pl.DataFrame], method: str = "wilson", manifest: d
     return Analysis(
         seat_rates=aggregate.seat_rates(seats, method),
         fairness=fairness,
+        seat_edges=aggregate.seat_edges(seats, fairness) if fairness is not None else None,
         player_counts=counts,
         ties_across_counts=ties_across_counts(counts) if counts is not None else None,
         score_summary=aggregate.score_summary(tables["scores"]) if "scores" in tables else None,
@@ -788,7 +790,9 @@ def _no_variation(f: dict, a: Analysis) -> str:
 
 def seat_line(f: dict, a: Analysis) -> tuple:
     """The verdict on one player count's seats: decided by the equal-seats chi-square test with
-    Holm over the run's player counts, or, when no share varied, why no test applies."""
+    Holm over the run's player counts, or, when no share varied, why no test applies. When the
+    seats differ, the seats named as winning more or less than fair are those the per-seat
+    tests find (``aggregate.seat_edges``), not the highest and lowest rates."""
     n = f["players"]
     rates = a.seat_rates.filter(pl.col("players") == n)
     fair = float(rates["fair"][0])  # 1/n of the games that handed out a win
@@ -798,22 +802,51 @@ def seat_line(f: dict, a: Analysis) -> tuple:
     if f["constant"]:
         return (f"{n} players: ", Strong("no test possible"), f" — {_no_variation(f, a)}. Seat "
                 "fairness cannot be judged from these games.")
-    best = rates.row(int(rates["rate"].arg_max()), named=True)
-    worst = rates.row(int(rates["rate"].arg_min()), named=True)
     gap = f"gap {pp(f['gap'])} between seat {f['best_seat']} and seat {f['worst_seat']}"
     if f["p_adjusted"] < ALPHA:
-        return (f"{n} players: ", Strong("seat edge found"), f" — seat {best['seat']} wins most, "
-                f"{rate_ci(best['rate'], best['lo'], best['hi'])}, seat {worst['seat']} least, "
-                f"{rate_ci(worst['rate'], worst['lo'], worst['hi'])}, against the fair {pct(fair)} "
-                f"(equal-seats test, Holm-adjusted {p_phrase(f['p_adjusted'])}); {gap} "
-                f"({LEVEL} CI {ci(f['gap_lo'], f['gap_hi'], ' pp')}).{never_text} Before acting on "
-                "it, confirm with a run on another --seed: the test keeps false alarms to 5% over "
-                "the whole run, not to none.",)
+        return (f"{n} players: ", Strong("seat edge found"), f" (equal-seats test, Holm-adjusted "
+                f"{p_phrase(f['p_adjusted'])}) — {_named_seats(a, rates, n, fair)}; {gap} ({LEVEL} CI "
+                f"{ci(f['gap_lo'], f['gap_hi'], ' pp')}).{never_text} Before acting on it, confirm with a "
+                "run on another --seed: these seat tests keep false alarms to 5% over the run's player "
+                "counts and seats, not to none.",)
     edge = f["detectable_edge"]
     power = (f"; this run detects edges of {pp(edge)} or more with {POWER:.0%} power"
              if not math.isnan(edge) else "; this run is too small to detect any edge reliably")
     return (f"{n} players: ", Strong("no seat edge found"), f" (largest {gap}; equal-seats test, "
             f"Holm-adjusted {p_phrase(f['p_adjusted'])}){power}; fair is {pct(fair)}.{never_text}",)
+
+
+def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
+    """The seats found above and below fair at ``n`` players, highest first, each with its
+    interval and adjusted p; the others said to be not told apart. With no per-seat test (a run
+    without squared shares) or none found, the highest and lowest rates, named as estimates."""
+    by_seat = {r["seat"]: r for r in each_row(rates)}
+
+    def shown(seat: int) -> str:
+        r = by_seat[seat]
+        return rate_ci(r["rate"], r["lo"], r["hi"])
+
+    edges = (a.seat_edges.filter((pl.col("players") == n) & (pl.col("p_adjusted") < ALPHA))
+             .sort("edge", descending=True) if a.seat_edges is not None else None)
+    if edges is None or not edges.height:
+        best = rates.row(int(rates["rate"].arg_max()), named=True)["seat"]
+        worst = rates.row(int(rates["rate"].arg_min()), named=True)["seat"]
+        lead = ("no single seat is told apart from fair (each seat against fair, Holm over the run's seats): "
+                if edges is not None else "")
+        return (f"{lead}the highest rate is seat {best}'s, {shown(best)}, the lowest seat {worst}'s, "
+                f"{shown(worst)}, against the fair {pct(fair)}")
+    named = []
+    for word, side in (("more", edges.filter(pl.col("edge") > 0)), ("less", edges.filter(pl.col("edge") < 0))):
+        if side.height:
+            seats = side["seat"].to_list()
+            named.append(f"seat{'s' if len(seats) > 1 else ''} {and_list(seats)} "
+                         f"win{'' if len(seats) > 1 else 's'} {word}{'' if named else f' than the fair {pct(fair)}'}: "
+                         f"{and_list([shown(seat) for seat in seats])}")
+    rest = rates.height - edges.height
+    others = (f"; the other {rest} are not told apart from fair" if rest > 1 else
+              "; the other is not told apart from fair" if rest == 1 else "")
+    return (f"{'; '.join(named)}{others} (each seat against fair, Holm over the run's seats: largest "
+            f"adjusted {p_phrase(float(edges['p_adjusted'].max()))})")
 
 
 def capped_line(a: Analysis) -> tuple | None:
@@ -1376,9 +1409,14 @@ def _rules_table(runs: list) -> Table:
 def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
     """Seat win rates, the equal-seats test, the gap and the detectable edge."""
     rates, fairness = a.seat_rates, a.fairness
+    edge_p = ({(r["players"], r["seat"]): r["p_adjusted"] for r in each_row(a.seat_edges)}
+              if a.seat_edges is not None else None)
     seat_rows = [[str(r["players"]), str(r["seat"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"]),
-                  pp(r["rate"] - r["fair"], signed=True), count(r["wins_outright"]), count(r["wins_shared"]),
-                  num(r["mean_score"])] for r in each_row(rates)]
+                  pp(r["rate"] - r["fair"], signed=True),
+                  *([] if edge_p is None else [pvalue(edge_p[(r["players"], r["seat"])])
+                                               if (r["players"], r["seat"]) in edge_p else "—"]),
+                  count(r["wins_outright"]), count(r["wins_shared"]), num(r["mean_score"])]
+                 for r in each_row(rates)]
 
     def outcome(f):
         if f["constant"]:
@@ -1396,19 +1434,24 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
               "strategies, with its 95% interval; the dashed line is the fair rate 1/n.",)),
         Figure("seat_rates", figures["seat_rates"],
                "Each seat's win rate minus the fair 1/n, in pp, with 95% intervals; dashed: fair."),
-        Table(["players", "seat", "games", "win rate", f"{LEVEL} CI", "edge (vs fair)", "outright wins",
-               "shared wins", "mean score"], seat_rows, left=2),
+        Table(["players", "seat", "games", "win rate", f"{LEVEL} CI", "edge (vs fair)",
+               *([] if edge_p is None else ["edge Holm p"]), "outright wins", "shared wins", "mean score"],
+              seat_rows, left=2),
         Para(("Test of equal seats: Pearson chi-square of the seat win shares against 1/n each "
-              "(dof = n − 1), Holm-adjusted over the player counts of the run. Gap: the best "
+              "(dof = n − 1), Holm-adjusted over the player counts of the run; it says whether the "
+              "seats differ. Which seats: the edge's Holm p above, a normal test of each seat's "
+              "per-game win shares against fair, Holm over every seat of the counts tested; the "
+              "verdict names a seat only when both find it. Gap: the best "
               "seat's win rate minus the worst seat's. Detectable edge: the smallest edge of one "
               f"seat over or under 1/n that this test, in this Holm family, finds with {POWER:.0%} "
               "power at the 5% level (", Code("stats.detectable_seat_edge"), "; the test's own "
               "power). A player count where no seat's share ever varied is not tested.")),
         Table(["players", "games", "chi-square", "dof", "p", "Holm p", "best seat", "worst seat", "gap",
                f"gap {LEVEL} CI", "detectable edge", "seats"], test_rows, left=1),
-        Para((_interval_statement(a), " The gap's interval is for the two seats picked after "
-              "looking at the data, so it is biased away from 0: read fairness from the test's p, "
-              "and the gap for its size.")),
+        Para((_interval_statement(a), " The gap's two seats are picked after looking at the data: its "
+              "interval holds for them because it holds for every pair of seats at once (Bonferroni), "
+              "but the gap itself is biased away from 0. Read fairness from the test's p, and the gap "
+              "for its size.")),
     ]
     if not comparable:
         blocks.append(Para(("Caution: each seat kept its own strategy (no --rotate), so seat "
@@ -1548,7 +1591,8 @@ def _team_methods(a: Analysis) -> Section:
 
 def length_section(a: Analysis) -> Section:
     """How games ended (each outcome's share) and how long they took, per player count."""
-    table = [[str(r["players"]), Code(r["outcome"]), count(r["games"]), rate_ci(r["share"], r["share_lo"], r["share_hi"]),
+    table = [[str(r["players"]), Code(r["outcome"]), count(r["games"]),
+              rate_ci(r["share"], r["share_lo"], r["share_hi"]),
               "—" if r["games"] == 0 else num(r["length_mean"]),
               "—" if r["games"] < 2 else f"{num(r['length_lo'])} to {num(r['length_hi'])}", count(r["won"])]
              for r in each_row(a.outcomes)]
@@ -1578,9 +1622,11 @@ def methods_section(a: Analysis) -> Section:
             "Wilson." if a.method == "clopper-pearson" else
             "Wilson score interval (Clopper-Pearson with --interval clopper-pearson)."),),
         ("Seat test: Pearson chi-square of equal seat win shares (dof = n − 1); ties make it "
-         "conservative. Seat gap: best minus worst seat, Wald interval with the multinomial "
-         "covariance (the pair is chosen after looking, so it is biased away from 0). A player "
-         "count where no seat's share varied (every game a tie, or one seat always winning) is "
+         "conservative. The seats it finds off fair: a normal test of each seat's per-game win "
+         "shares against fair, Holm over every seat of the run. Seat gap: best minus worst seat, "
+         "Wald interval with the multinomial covariance, simultaneous over every pair of seats by "
+         "Bonferroni, so it holds for the pair chosen after looking (the gap itself is biased away "
+         "from 0). A player count where no seat's share varied (every game a tie, or one seat always winning) is "
          "reported in words and not tested.",),
         (f"Detectable edge: the smallest deviation of one seat's win rate from 1/n that the seat "
          f"test finds with {POWER:.0%} power, at level 5% / (number of player counts tested) — "
