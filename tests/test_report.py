@@ -101,7 +101,7 @@ def test_verdict_speaks_to_every_player_count(mixed):
         seat_line = re.search(rf"^- {n} players: (.*)$", verdict, flags=re.M).group(1)
         assert "fair" in seat_line and re.search(r"p [<=] ", seat_line)
         assert f"fair is {100 / n:.2f}%" in seat_line or f"the fair {100 / n:.2f}%" in seat_line
-    assert verdict.count("players: strongest") == len(PLAYERS)  # strategy lines
+    assert len(re.findall(r"players: (strongest|highest rate) ", verdict)) == len(PLAYERS)  # strategy lines
     assert verdict.count("hardest") == len(PLAYERS)  # villain lines
 
 
@@ -270,10 +270,25 @@ def test_sides_get_win_rates_and_a_side_against_side_matrix():
     assert (robots["lo"], robots["hi"]) == pytest.approx((lo, hi))
 
 
+def test_card_verdict_says_most_only_when_the_top_interval_is_apart():
+    """A costs 5 pp, B 4.5 pp, each +-1 pp: their intervals overlap, so A "matters most by
+    estimate"; with B at 2.5 pp (intervals apart) A "matters most"."""
+    from balance.analysis.report import card_verdict
+
+    def first(b: float) -> str:
+        effects = pl.DataFrame({"card": ["A", "B"], "difference": [-0.05, -b], "lo": [-0.06, -b - 0.01],
+                                "hi": [-0.04, -b + 0.01], "p_adjusted": [1e-9, 1e-8],
+                                "unchanged": [False, False]})
+        return "".join(str(p) for p in card_verdict(effects))
+
+    assert first(0.045).startswith("the A matters most by estimate (its interval overlaps the B's) — removing it")
+    assert first(0.025).startswith("the A matters most — removing it costs its seat 5.00 pp")
+
+
 def test_card_verdict_names_the_largest_helps_counts_the_rest_and_says_what_was_done():
     """Planted effects (the tests already made): A hurts most; B..F help, largest first; G was
-    paired in one game (no test: a null p, as aggregate.card_effects gives). The verdict names A with the game's act, the three
-    largest helps, counts the other two, and says nothing of G."""
+    paired in one game (no test: a null p, as aggregate.card_effects gives). The verdict names A
+    with the game's act, the three largest helps, counts the other two, and says nothing of G."""
     from balance.analysis.report import card_verdict
 
     rows = [("A", -0.05, 1e-9), ("B", 0.04, 1e-8), ("C", 0.03, 1e-7), ("D", 0.02, 1e-6), ("E", 0.015, 1e-4),

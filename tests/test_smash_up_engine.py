@@ -235,7 +235,8 @@ def test_a_separate_card_strength_run_reaches_the_reports_first_screen(tmp_path)
     text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     verdict = text.split("## Verdict", 1)[1].split("\n## ", 1)[0]
     assert "Card strength was not measured" not in verdict
-    assert re.search(r"^- 2 players: the Invader matters most — removing it costs its seat", verdict, re.M), verdict
+    assert re.search(r"^- 2 players: the Invader matters most( by estimate \(its interval overlaps the "
+                     r"Leprechaun's\))? — removing it costs its seat", verdict, re.M), verdict
     assert "Card strength is from the separate run `card-strength`: 600 games at 2 players, seed 1" in verdict
     assert "| Invader |" in text or "`Invader`" in text
 
@@ -364,8 +365,9 @@ def test_try_next_swaps_a_copy_of_the_card_that_carries_the_strongest_found_fact
     hint = su_report.variant_hint(a)
     assert hint["players"] == 2 and hint["item"] == "Microbot Fixer"
     assert hint["variant"] == 'oneMicrobotFixer:swap=["Robots: Microbot Fixer -> Nukebot"]'
-    assert hint["why"].startswith("the Robots win most at 2 players (60.00% against 50.00%) and the "
-                                  "Microbot Fixer carries them (removing it costs 7.00 pp)")
+    assert hint["why"].startswith("the Robots win above their share at 2 players (60.00% against 50.00%, the "
+                                  "largest excess found) and, of their cards, removing the Microbot Fixer costs "
+                                  "them most by estimate (7.00 pp)")
     spec = parse_variant(hint["variant"])
     assert spec.name == "oneMicrobotFixer"
     Rules.from_overrides(spec.overrides).catalogue()  # a swap the rules accept
@@ -397,8 +399,8 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     study = Path(__file__).parent.parent / "reports" / "smash-up"
     md = write_run_report(study / "run", tmp_path / "report", cards_dir=study / "card-strength")["markdown"]
     line = next(x for x in md.read_text(encoding="utf-8").splitlines()
-                if x.startswith("- The Aliens win most at 2 players"))
-    assert "the Invader carries them" in line, line
+                if x.startswith("- The Aliens win above their share at 2 players"))
+    assert "removing the Invader costs them most by estimate" in line, line
     command = re.search(r"`(balance compare [^`]+)`", line).group(1)
     assert """'oneInvader:swap=["Aliens: Invader -> Collector"]'""" in command
     args = shlex.split(command)[1:] + ["--games", "300", "--out", str(tmp_path / "cmp"), "-q"]
@@ -409,7 +411,7 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     # the study also found a first-seat edge at every count (smallest p at 3 players): a second
     # line compares the game's seat levers there, and its command runs too
     lines = md.read_text(encoding="utf-8").splitlines()
-    seats = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win most"))) + 1]
+    seats = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win above their share"))) + 1]
     assert seats.startswith("- A seat is favoured at 3 players (also at 2 and 4): compare the rulebook "
                             "with the game's seat levers (sixth\\_card: every seat after the first draws a "
                             "sixth card"), seats

@@ -609,8 +609,10 @@ def test_a_cooperative_report_speaks_of_the_team_not_of_seats(tmp_path):
     # was drawn at random: the 6 two-hero teams of 2,000 games (about 330 each) must differ
     composition = line(verdict, "2 players: **the team matters**")
     assert "chi-square of equal win rates over 6 teams" in composition
-    assert "`knight+" in composition.split("best", 1)[1].split("worst", 1)[0] or \
-        "+knight`" in composition.split("best", 1)[1].split("worst", 1)[0]
+    top = re.search(r"; (best|highest rate) `([a-z+]+)`", composition)
+    assert top and "knight" in top.group(2), composition
+    # several knight teams win every game: no one team's interval is apart, so none is "best"
+    assert top.group(1) == "highest rate" and "is an estimate, not a ranking" in composition
     fixed = toy_run(tmp_path, "siege", "fixed", players=2, games=500, seed=2,
                     strategies=["coordinated"], sides=["healer", "archer"])
     md = write_run_report(fixed, tmp_path / "fixed-report")["markdown"].read_text(encoding="utf-8")
@@ -743,6 +745,44 @@ def test_the_strongest_and_weakest_strategies_are_tested_against_fair():
     assert "weakest c 10.00%" in four and "below the fair 25.00% (adjusted p < 1e-6)" in four, four
     three = next(t for t in text if t.startswith("3 players"))
     assert three.count("not told apart from the fair 33.33%") == 2, three
+    # 34% and 33% of 10,000: intervals of about +-0.93 pp overlap, so neither is "strongest"
+    assert "highest rate b 33.00%" not in three and "highest rate a 34.00%" in three, three
+    assert "lowest rate b 33.00%" in three and "is an estimate, not a ranking" in three, three
+    assert "is an estimate" not in four  # 40, 25 and 10%: every interval apart
+
+
+def test_a_strategy_whose_copies_always_end_level_is_named_in_the_mix():
+    """Two seats of one deterministic strategy play the same cards and (in avengers-cards)
+    cancel each other: the Avengers 5-player mix gave `threshold` 0.23% and called it the
+    weakest, though its 600,000 seat pairs all ended level. The line now says so; a strategy
+    whose copies sometimes differ (here 1 of 500 pairs) is not named."""
+    from balance.analysis.report import Strategies, strategy_lines, strategy_rates
+
+    seats = pl.DataFrame([{"players": 5, "seat": 0, "strategy": k, "games": 10_000, "win_share": rate * 10_000,
+                           "win_share_sq_sum": rate * 10_000, "score_sum": 0.0}
+                          for k, rate in (("greedy", 0.5), ("threshold", 0.01), ("random", 0.2))])
+    share = pl.DataFrame({"players": [5], "strategy": ["greedy"], "share": [1.0]})
+
+    def text(level: int) -> str:
+        matchups = pl.DataFrame({"players": [5, 5], "strategy": ["threshold", "greedy"],
+                                 "opponent_strategy": ["threshold", "random"], "games": [500, 500],
+                                 "ahead": [0, 300], "level": [level, 0]})
+        lines = strategy_lines(Strategies("run", {}, strategy_rates(seats), seats, matchups, share))
+        return "".join(str(getattr(p, "text", p)) for p in lines[0])
+
+    assert "The seats of threshold ended level with each other in every game they shared" in text(500)
+    assert "ended level" not in text(499)
+
+
+def test_most_and_best_need_an_interval_apart_from_every_other():
+    """`apart`: the row's interval wholly above (or below) every other row's. Rows without an
+    interval are not compared; a single row is apart."""
+    from balance.analysis.report import apart
+
+    rows = pl.DataFrame({"lo": [0.30, 0.20, 0.05, None], "hi": [0.40, 0.29, 0.15, None]})
+    assert apart(rows, 0) and apart(rows, 2, top=False)
+    assert not apart(rows.with_columns(lo=pl.Series([0.28, 0.20, 0.05, None])), 0)
+    assert not apart(rows, 1) and apart(rows.head(1), 0)
 
 
 def test_the_strategy_ends_hold_the_level_where_every_strategy_is_fair():

@@ -616,6 +616,19 @@ def and_list(values) -> str:
     return " and ".join(", ".join(str(v) for v in values).rsplit(", ", 1))
 
 
+def apart(rows: pl.DataFrame, i: int, lo: str = "lo", hi: str = "hi", top: bool = True) -> bool:
+    """Whether row ``i``'s interval lies wholly above (``top``) or below every other row's: the
+    test behind a "most"/"best" or "least"/"worst" that names one of several estimates. Two
+    95% intervals that do not overlap put the estimates at least 1.96 (se1 + se2) apart, at
+    least 1.96 standard errors of their difference whatever their correlation, so each
+    comparison is a test at 5% or less; all must pass. Rows without an interval are not
+    compared."""
+    other = rows.with_row_index("_i").filter((pl.col("_i") != i) & pl.col(lo).is_not_null() & pl.col(hi).is_not_null())
+    if not other.height:
+        return True
+    return bool(rows[lo][i] > other[hi].max()) if top else bool(rows[hi][i] < other[lo].min())
+
+
 def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
     """Plain-words answers first, each decided by the test named in it."""
     if a.team is not None:
@@ -699,16 +712,27 @@ def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
     """One player count's verdict on team composition: chi-square over its teams, Holm over
     the counts; the best and worst team with their intervals."""
     g = teams.filter(pl.col("players") == r["players"])
-    best = g.row(int(g["rate"].arg_max()), named=True)
-    worst = g.row(int(g["rate"].arg_min()), named=True)
+    high, low = int(g["rate"].arg_max()), int(g["rate"].arg_min())
+    best, worst = g.row(high, named=True), g.row(low, named=True)
     found = r["p_adjusted"] < ALPHA
     name, why = _homogeneity(r, "chi-square", "wins")
+    # "best"/"worst" only for a team whose interval is apart from every other team's
+    best_word = "best " if found and apart(g, high, "rate_lo", "rate_hi") else "highest rate "
+    worst_word = "worst " if found and apart(g, low, "rate_lo", "rate_hi", top=False) else "lowest rate "
     return (f"{_players(r['players'])}: ", Strong("the team matters" if found else
                                                 "no difference between teams found"),
             f" ({name} of equal win rates over {r['teams']} teams{why}, Holm-adjusted "
-            f"{p_phrase(r['p_adjusted'])}); best ", Code(best["team"]),
-            f" {rate_ci(best['rate'], best['rate_lo'], best['rate_hi'])}, worst ", Code(worst["team"]),
-            f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}.")
+            f"{p_phrase(r['p_adjusted'])}); {best_word}", Code(best["team"]),
+            f" {rate_ci(best['rate'], best['rate_lo'], best['rate_hi'])}, {worst_word}", Code(worst["team"]),
+            f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}"
+            f"{_apart_note(best_word, worst_word, 'team')}.")
+
+
+def _apart_note(best_word: str, worst_word: str, item: str) -> str:
+    """Why a line says 'highest'/'lowest rate' where it could have said 'best'/'worst'."""
+    if best_word.startswith("highest") or worst_word.startswith("lowest"):
+        return f" (a highest or lowest rate whose interval overlaps another {item}'s is an estimate, not a ranking)"
+    return ""
 
 
 def team_section(a: Analysis) -> Section:
@@ -930,7 +954,13 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     parts: list = []
     if hurts.height:
         top = hurts.row(0, named=True)
-        parts += [f"the {top['card']} matters most — {act.format('it')} costs its seat "
+        # "matters most" only when its interval is apart from every other item's: else its
+        # cost is the largest estimate, not one shown larger than the next item's
+        at = g["card"].to_list().index(top["card"])
+        runner = g.filter(pl.col("card") != top["card"]).row(0, named=True)["card"] if g.height > 1 else ""
+        most = ("matters most" if apart(g, at, top=False) else
+                f"matters most by estimate (its interval overlaps the {runner}'s)")
+        parts += [f"the {top['card']} {most} — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
     costly = hurts.slice(1)  # the other items whose removal costs their seat, largest first
@@ -1052,14 +1082,18 @@ def strategy_lines(s: Strategies) -> list[tuple]:
         return f", {'above' if row['rate'] > 1.0 / n else 'below'} the fair {pct(1.0 / n)} (adjusted {p_phrase(p)})"
 
     for (n,), g in s.rates.group_by("players", maintain_order=True):
-        best = g.row(int(g["rate"].arg_max()), named=True)
-        worst = g.row(int(g["rate"].arg_min()), named=True)
+        high, low = int(g["rate"].arg_max()), int(g["rate"].arg_min())
+        best, worst = g.row(high, named=True), g.row(low, named=True)
         never = " It never won a game." if worst["rate"] == 0 else ""
         fair = f"; fair {pct(1.0 / n)}" if not tested else ""
-        lines.append((f"{n} players: strongest ", Code(best["strategy"]),
-                      f" {rate_ci(best['rate'], best['lo'], best['hi'])}{against(n, best)}; weakest ",
+        # "strongest"/"weakest" only for a strategy whose interval is apart from every other's
+        best_word = "strongest " if apart(g, high) else "highest rate "
+        worst_word = "weakest " if apart(g, low, top=False) else "lowest rate "
+        lines.append((f"{n} players: {best_word}", Code(best["strategy"]),
+                      f" {rate_ci(best['rate'], best['lo'], best['hi'])}{against(n, best)}; {worst_word}",
                       Code(worst["strategy"]),
-                      f" {rate_ci(worst['rate'], worst['lo'], worst['hi'])}{against(n, worst)}{fair}.{never}"))
+                      f" {rate_ci(worst['rate'], worst['lo'], worst['hi'])}{against(n, worst)}{fair}"
+                      f"{_apart_note(best_word, worst_word, 'strategy')}.{never}", *_self_level(s, n)))
     mixes = {n: tuple(sorted(zip(g["strategy"].to_list(), np.round(g["share"].to_numpy(), 6))))
              for (n,), g in s.seat_share.group_by("players", maintain_order=True)}
     if len(set(mixes.values())) > 1:
@@ -1068,6 +1102,21 @@ def strategy_lines(s: Strategies) -> list[tuple]:
         lines.append(("The mix differs by player count (share of the seats each strategy held: "
                       f"{held}), so compare a strategy's rate across player counts with care.",))
     return lines
+
+
+def _self_level(s: Strategies, n: int) -> tuple:
+    """A strategy holding several seats whose seats ended level with each other in every game
+    (a deterministic strategy meeting itself, e.g. two `threshold` seats playing the same
+    cards): its rate measures that meeting, not the strategy against the others."""
+    if s.matchups is None:
+        return ()
+    mirror = s.matchups.filter((pl.col("players") == n) & (pl.col("strategy") == pl.col("opponent_strategy"))
+                               & (pl.col("games") > 0) & (pl.col("level") == pl.col("games")))
+    if not mirror.height:
+        return ()
+    return (" The seats of ", *_code_list(mirror["strategy"].to_list()), " ended level with each other in "
+            "every game they shared: copies of one deterministic strategy meeting themselves, so its rate "
+            "here describes that meeting more than the strategy.")
 
 
 def _restrict_meaning(game: str, mode: str) -> str:

@@ -79,7 +79,7 @@ def variant_hint(a: CardAnalysis) -> dict | None:
     top = found.row(int(found["difference"].abs().arg_max()), named=True)
     players, card = top["players"], top["card"]
     why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
-           else f"the {card} decides most at {players} players")
+           else f"removing the {card} moves its seat's win rate most at {players} players")
     return {"players": players, "item": card, "why": why}
 
 

@@ -202,12 +202,13 @@ def variant_hint(a: SmashAnalysis) -> dict | None:
     card = carrier["card"]
     name = "one" + "".join(ch for ch in card if ch.isalnum())  # "They're Coming..." -> "oneTheyreComing..."
     return {"players": n, "item": card,
-            "why": (f"the {faction} win most at {n} players ({100 * top['rate']:.2f}% against "
-                    f"{100 * top['expected']:.2f}%) and the {card} carries them (removing it costs "
-                    f"{-100 * carrier['difference']:.2f} pp)"),
+            "why": (f"the {faction} win above their share at {n} players ({100 * top['rate']:.2f}% against "
+                    f"{100 * top['expected']:.2f}%, the largest excess found) and, of their cards, removing "
+                    f"the {card} costs them most by estimate ({-100 * carrier['difference']:.2f} pp)"),
             "variant": f'{name}:swap=["{faction}: {card} -> {spare}"]',
             "hint": (f"compare the rulebook with one {card} swapped for one more {spare} (the "
-                     f"{faction} card whose removal costs least), each faction's win rate measured")}
+                     f"{faction} card whose removal does them least harm, by estimate), each faction's "
+                     "win rate measured")}
 
 
 def methods() -> list[tuple]:
