@@ -464,10 +464,56 @@ def test_existing_output_is_kept_without_force(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["precious.txt"]
     (out / "precious.txt").unlink()
     assert invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "-q").exit_code == 0
-    (out / "notes.txt").write_text("a run's own notes go with it")
+    # notes a user added to a run: --force would delete them with it, so it refuses, naming them
+    (out / "notes.txt").write_text("my notes on this run")
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
-    assert r.exit_code == 0 and not (out / "notes.txt").exists() and (out / "manifest.json").is_file()
+    assert r.exit_code == 2 and r.output == (
+        f"error: --out {str(out)!r} also holds what balance did not write (notes.txt), and --force would delete "
+        "it with the rest; move it out, or give a new directory\n")
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "my notes on this run"
+    (out / "notes.txt").unlink()
+    assert invoke("report", out).exit_code == 0  # a report written into the run is balance's
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
+    assert r.exit_code == 0 and (out / "manifest.json").is_file() and not (out / "report.md").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp dirs left
+
+
+def test_force_never_deletes_a_folder_that_merely_holds_a_file_named_like_balances(tmp_path):
+    """--force checked only that a file named manifest.json (or ladder.md, ...) was there: a web
+    app's folder, whose manifest.json is its own, was replaced whole, its source gone (an
+    audit, session 52). The marker must be balance's (a JSON one naming the game, rules and
+    balance versions; a Markdown one beside its table), and nothing else may be there."""
+    app = tmp_path / "webapp"
+    (app / "src").mkdir(parents=True)
+    (app / "manifest.json").write_text('{"name": "my-web-app", "version": "1.0"}')
+    (app / "src" / "app.js").write_text("console.log(1)")
+    r = invoke("simulate", "avengers-cards", "--games", 100, "--out", app, "--force", "-q")
+    assert r.exit_code == 2 and "holds no finished output of simulate, tune or an analysis" in r.output
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "ladder.md").write_text("# my ladder of ideas\n")
+    (notes / "data.csv").write_text("a,b\n")
+    assert invoke("ladder", "avengers-cards", "--ladder", "random,lowest", "--games", 100, "--out", notes,
+                  "--force", "-q").exit_code == 2
+    run = tmp_path / "run"
+    assert invoke("simulate", "avengers-cards", "--games", 100, "--out", run, "-q").exit_code == 0
+    (run / "thesis").mkdir()
+    (run / "thesis" / "draft.tex").write_text("\\section{Results}")
+    r = invoke("compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2", "--games", 100,
+               "--out", run, "--force", "-q")
+    assert r.exit_code == 2 and "(thesis/)" in r.output
+    assert (app / "src" / "app.js").is_file() and (notes / "data.csv").is_file()
+    assert (run / "thesis" / "draft.tex").is_file() and (run / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize("command", OUT_COMMANDS, ids=lambda c: c[0])
+def test_force_replaces_each_commands_own_output(tmp_path, command):
+    """Every file each command writes is one --force knows as balance's, so an output is
+    replaced by the same command again."""
+    out = tmp_path / "out"
+    assert invoke(*command, "--out", out, "-q").exit_code == 0
+    r = invoke(*command, "--out", out, "--force", "-q")
+    assert r.exit_code == 0, r.output
 
 
 def test_force_knows_the_finished_file_of_every_command():

@@ -14,26 +14,83 @@ from balance.core.errors import BalanceError
 
 
 # The file each command's finished output holds (Checkpointer.finished of simulate, tune and
-# the analysis commands): --force replaces a directory only when it holds one of them.
+# the analysis commands): --force replaces a directory only when it holds one of them, written
+# by balance (below), and nothing balance does not write.
 FINISHED_OUTPUTS = ("manifest.json", "tune.json", "comparison.json", "ladder.md", "matchups.md", "restrict.md")
+# Every file balance writes into an output directory besides a run's tables (which its
+# manifest lists) and figures/*.png; .DS_Store is what macOS's Finder leaves in any folder.
+OWN_FILES = frozenset({
+    "manifest.json", "games.parquet", "report.md", "report.html",  # simulate (+ report into the run)
+    "tune.json", "tuned.toml", "history.parquet", "validation.parquet", "convergence.png",  # tune
+    "comparison.json",  # compare (+ report.md, report.html)
+    "ladder.md", "ladder.html", "rungs.parquet", "skill.parquet",
+    "matchups.md", "matchups.html", "matrix.parquet",
+    "restrict.md", "restrict.html", "restrict.parquet",
+    ".DS_Store"})
+# A Markdown marker is balance's when the table written with it is there too.
+_MARKDOWN_WITH = {"ladder.md": "rungs.parquet", "matchups.md": "matrix.parquet", "restrict.md": "restrict.parquet"}
 
 
 def check_target(out: Path, force: bool) -> None:
     """Fail early (before any simulation) if ``out`` cannot be written, or if --force would
-    delete a directory that is not a balance output (a typo like --out ~/Documents)."""
+    delete anything but an earlier output of balance: a typo like --out ~/Documents, a folder
+    that happens to hold a file named manifest.json (a web app's), or a run directory the user
+    added notes to. --force replaces the whole directory, so everything in it must be balance's."""
     _check_own_directory(out)
     if out.exists() and not out.is_dir():
         raise BalanceError(f"--out {str(out)!r} exists and is not a directory")
     if out.is_dir() and any(out.iterdir()):
         if not force:
             raise BalanceError(f"--out {str(out)!r} exists and is not empty; use --force to replace it")
-        if not any((out / name).is_file() for name in FINISHED_OUTPUTS):
+        if not _holds_finished_output(out):
             raise BalanceError(f"--out {str(out)!r} holds no finished output of simulate, tune or an "
-                               f"analysis (none of {', '.join(FINISHED_OUTPUTS)}), and --force replaces only "
-                               "those; give a new directory, or empty this one first")
+                               f"analysis (none of {', '.join(FINISHED_OUTPUTS)} as balance writes it), and "
+                               "--force replaces only those; give a new directory, or empty this one first")
+        strays = _not_written_by_balance(out)
+        if strays:
+            shown = ", ".join(strays[:5]) + (f" and {len(strays) - 5} more" if len(strays) > 5 else "")
+            raise BalanceError(f"--out {str(out)!r} also holds what balance did not write ({shown}), and "
+                               "--force would delete it with the rest; move it out, or give a new directory")
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
+
+
+def _json_object(path: Path) -> dict | None:
+    """The JSON object in ``path``, or None (no file, not JSON, not an object, unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _holds_finished_output(out: Path) -> bool:
+    """A marker balance wrote: a JSON one naming the game, its rules version and balance's
+    version (every manifest, tune.json and comparison.json does), or a Markdown one beside its table."""
+    for name in ("manifest.json", "tune.json", "comparison.json"):
+        data = _json_object(out / name)
+        if data is not None and {"game", "rules_version", "package_version"} <= data.keys():
+            return True
+    return any((out / md).is_file() and (out / table).is_file() for md, table in _MARKDOWN_WITH.items())
+
+
+def _not_written_by_balance(out: Path) -> list[str]:
+    """The entries of ``out`` that no balance command writes (sorted, directories with a '/')."""
+    manifest = _json_object(out / "manifest.json") or {}
+    tables = manifest.get("tables")
+    own = OWN_FILES | ({f"{name}.parquet" for name in tables} if isinstance(tables, dict) else set())
+    strays = []
+    for entry in sorted(out.iterdir()):
+        if entry.is_symlink():
+            strays.append(entry.name)
+        elif entry.is_dir():
+            if entry.name != "figures" or any(f.suffix != ".png" or not f.is_file() or f.is_symlink()
+                                              for f in entry.iterdir()):
+                strays.append(entry.name + "/")
+        elif entry.name not in own:
+            strays.append(entry.name)
+    return strays
 
 
 def _check_own_directory(out: Path) -> None:
