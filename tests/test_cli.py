@@ -234,6 +234,25 @@ def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
     assert all(np.array_equal(a, b) for a, b in zip(read, Rules.from_overrides({}).to_kernel(), strict=True))
 
 
+def test_a_villain_deck_saved_as_utf16_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
+    """Notepad's "Unicode" is UTF-16: the villain deck reader raised a UnicodeDecodeError (a
+    traceback), and compare, which had already begun its study, left a .partial behind whose
+    --resume crashed again (an audit of bad input, session 52)."""
+    from importlib import resources
+
+    deck = resources.files("balance.games.avengers_cards").joinpath("data/villains.json").read_text("utf-8")
+    (tmp_path / "v16.json").write_text(deck, encoding="utf-16")
+    monkeypatch.chdir(tmp_path)
+    r = invoke("simulate", "avengers-cards", "--games", 50, "--set", f"villains={tmp_path / 'v16.json'}", "-q")
+    assert r.exit_code == 2 and r.output.startswith(f"error: villains: cannot read {str(tmp_path / 'v16.json')!r} "
+                                                    "as UTF-8 JSON (")
+    assert r.output.endswith("); save it as UTF-8\n")
+    r = invoke("compare", "avengers-cards", "--variant", "default", "--variant", f"villains={tmp_path / 'v16.json'}",
+               "--games", 50, "--out", tmp_path / "cmp", "-q")
+    assert r.exit_code == 2 and "save it as UTF-8" in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v16.json"]
+
+
 def test_a_rules_key_given_twice_is_refused(tmp_path):
     """The last value won silently, while the command (and a variant's name) showed both."""
     r = invoke("simulate", "avengers-cards", "--set", "set_bonus=2", "--set", "set_bonus=3", "--out", tmp_path / "o")

@@ -105,7 +105,10 @@ def load_villains(spec: str) -> VillainDeck:
         p = Path(spec)
         if not p.is_file():
             raise BalanceError(f"villains: {spec!r} is neither 'default' nor an existing JSON file")
-        text, source = p.read_text("utf-8-sig"), str(p)  # a BOM from a Windows editor is no error
+        try:  # a BOM from a Windows editor is no error; UTF-16 ("Unicode" in Notepad) is
+            text, source = p.read_text("utf-8-sig"), str(p)
+        except (OSError, UnicodeDecodeError) as e:
+            raise BalanceError(f"villains: cannot read {spec!r} as UTF-8 JSON ({e}); save it as UTF-8") from None
     ids, battle, strength, rewards = [], [], [], []
     for c in _villain_cards(text, source):
         places = []

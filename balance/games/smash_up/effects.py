@@ -929,7 +929,7 @@ def _window(source: str, name: str, text, special: bool) -> int:
 def _read(path: Path) -> dict:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise BalanceError(f"cannot read the card effects {str(path)!r}: {e}") from None
 
 
