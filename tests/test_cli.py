@@ -253,6 +253,24 @@ def test_a_villain_deck_saved_as_utf16_is_a_clear_error_and_leaves_nothing(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v16.json"]
 
 
+def test_a_report_blocked_by_what_is_in_its_way_writes_nothing_and_names_it(tmp_path):
+    """The report moved its files in one at a time: with a directory named report.md in the
+    way it wrote report.html and the figures, then failed saying only 'Is a directory'."""
+    run = tmp_path / "run"
+    assert invoke("simulate", "avengers-cards", "--games", 100, "--out", run, "-q").exit_code == 0
+    out = tmp_path / "out"
+    (out / "report.md").mkdir(parents=True)
+    r = invoke("report", run, "--out", out)
+    assert r.exit_code == 2 and r.output == (f"error: cannot write {str(out / 'report.md')!r}: a directory of "
+                                             "that name is in the way; move it\n")
+    assert [p.name for p in out.iterdir()] == ["report.md"]
+    (out / "report.md").rmdir()
+    (out / "figures").write_text("not a folder")
+    r = invoke("report", run, "--out", out)
+    assert r.exit_code == 2 and f"{str(out / 'figures')!r} is a file, where a folder must be" in r.output
+    assert [p.name for p in out.iterdir()] == ["figures"]
+
+
 def test_a_rules_key_given_twice_is_refused(tmp_path):
     """The last value won silently, while the command (and a variant's name) showed both."""
     r = invoke("simulate", "avengers-cards", "--set", "set_bonus=2", "--set", "set_bonus=3", "--out", tmp_path / "o")

@@ -124,14 +124,29 @@ def publish(staged: Path, out: Path, stale=()) -> None:
     run directory): no file is ever half-written, and a signal cannot stop the moving half way."""
     from balance.core.interrupts import deferred
 
+    files = sorted(p for p in staged.rglob("*") if p.is_file())
+    for path in files:  # everything in the way is found before anything moves
+        _check_writable(out, path.relative_to(staged))
     with deferred():
-        for path in sorted(p for p in staged.rglob("*") if p.is_file()):
+        for path in files:
             target = out / path.relative_to(staged)
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
         for path in stale:
             path.unlink(missing_ok=True)
         shutil.rmtree(staged, ignore_errors=True)
+
+
+def _check_writable(out: Path, relative: Path) -> None:
+    """BalanceError naming what stands where ``out / relative`` (a file) must go: a directory
+    of that name, or a file where one of its folders must be."""
+    target = out / relative
+    if target.is_dir():
+        raise BalanceError(f"cannot write {str(target)!r}: a directory of that name is in the way; move it")
+    for folder in list(reversed(relative.parents))[1:]:  # out/figures, ... (not out itself)
+        if (out / folder).exists() and not (out / folder).is_dir():
+            raise BalanceError(f"cannot write {str(target)!r}: {str(out / folder)!r} is a file, where a folder "
+                               "must be; move it")
 
 
 def write_json(path: Path, data: dict) -> None:
