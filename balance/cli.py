@@ -326,8 +326,9 @@ def simulate(
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules override KEY=VALUE, e.g. --set set_bonus=2 --set ties_cancel=false. "
         "Repeatable; wins over --variant.")] = None,
-    variant: Annotated[Optional[Path], typer.Option(
-        help="TOML file of rules overrides (flat keys, e.g. loss_rule = \"one\").")] = None,
+    variant: Annotated[Optional[list[Path]], typer.Option(
+        help="TOML file of rules overrides (flat keys, e.g. loss_rule = \"one\"); one file (several "
+        "variants side by side: balance compare).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Run directory to write. Default: runs/GAME-TIMESTAMP.")] = None,
     rotate: Annotated[bool, typer.Option(
@@ -388,6 +389,10 @@ def simulate(
         fail(f"--when {when} applies to --card-strength; add --card-strength (or drop --when)")
     if card and not card_strength:
         fail("--card names cards to measure with --card-strength; add --card-strength (or drop --card)")
+    if variant and len(variant) > 1:  # click kept the last one and dropped the others silently
+        fail(f"--variant is given {len(variant)} times ({', '.join(map(str, variant))}); a run plays one variant "
+             "file: merge them, give the other settings with --set, or compare them with balance compare")
+    variant = variant[0] if variant else None
     try:
         from balance.core.variants import parse_overrides
 

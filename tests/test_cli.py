@@ -271,6 +271,18 @@ def test_a_report_blocked_by_what_is_in_its_way_writes_nothing_and_names_it(tmp_
     assert [p.name for p in out.iterdir()] == ["figures"]
 
 
+def test_simulate_refuses_a_second_variant_file(tmp_path):
+    """--variant A --variant B played B alone, without a word (click keeps an option's last
+    value); compare takes several, so a user repeats it here too."""
+    (tmp_path / "a.toml").write_text("set_bonus = 2\n")
+    (tmp_path / "b.toml").write_text('loss_rule = "one"\n')
+    r = invoke("simulate", "avengers-cards", "--games", 50, "--variant", tmp_path / "a.toml", "--variant",
+               tmp_path / "b.toml", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output.startswith(
+        f"error: --variant is given 2 times ({tmp_path / 'a.toml'}, {tmp_path / 'b.toml'}); a run plays one variant file")
+    assert not (tmp_path / "o").exists()
+
+
 def test_a_rules_key_given_twice_is_refused(tmp_path):
     """The last value won silently, while the command (and a variant's name) showed both."""
     r = invoke("simulate", "avengers-cards", "--set", "set_bonus=2", "--set", "set_bonus=3", "--out", tmp_path / "o")

@@ -132,6 +132,10 @@ def test_the_rulebook_validates_at_every_player_count_and_round_trips():
     ("mulligan", "yes", "mulligan='yes' is not true or false"),
     ("draw", 2.5, "draw=2.5 is not an integer; allowed: integer 0..10"),
     ("vp", 12, "unknown rules key 'vp'; allowed: players, vp_to_win"),
+    # one number for a per-seat list was a list of one: a head start for seat 0, the favoured seat
+    ("start_vp", 1, "start_vp=1 is one number, but start_vp is a list, one entry per seat from seat 0; "
+                    "e.g. start_vp=[0, 1, 1, 1]"),
+    ("extra_cards", 1, "extra_cards=1 is one number, but extra_cards is a list"),
 ])
 def test_bad_rules_are_one_line_errors(key, value, words):
     with pytest.raises(BalanceError) as e:

@@ -91,6 +91,16 @@ class Rules(RulesBase):
     homeworld_each_time: bool = False
     swap: tuple[str, ...] = ()
 
+    @classmethod
+    def coerce(cls, key: str, value):
+        """A per-seat list given one number is refused: the rulebook's reading of a scalar as a
+        list of one gave seat 0, the first player and already the favoured seat, the VP or card
+        meant as a handicap for the others."""
+        if key in ("start_vp", "extra_cards") and not isinstance(value, (list, tuple)):
+            raise BalanceError(f"{key}={value!r} is one number, but {key} is a list, one entry per seat from "
+                               f"seat 0; e.g. {key}=[0, 1, 1, 1] for every seat after the first")
+        return super().coerce(key, value)
+
     def validated(self) -> "Rules":
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
         check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
