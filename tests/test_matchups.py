@@ -31,6 +31,12 @@ def test_dominance_and_replicator_dynamics_on_known_matrices():
     m = np.array([[0.25, 0.40, 0.50], [0.15, 0.25, 0.30], [0.10, 0.20, 0.25]])
     dominated = dict(_dominated(m, ["a", "b", "c"]).iter_rows())
     assert dominated == {"a": "", "b": "a", "c": "a; b"}
+    # with intervals, "better against one" must be intervals apart: +-0.02 keeps every claim
+    # (b's gaps over c are 0.05, more than 0.04), +-0.03 leaves a over b and c (gaps up to
+    # 0.25) but not b over c; with 5-game intervals (+-0.4) none stands
+    for half, want in ((0.02, {"a": "", "b": "a", "c": "a; b"}), (0.03, {"a": "", "b": "a", "c": "a"}),
+                       (0.4, {"a": "", "b": "", "c": ""})):
+        assert dict(_dominated(m, ["a", "b", "c"], m - half, m + half).iter_rows()) == want, half
     meta = _replicator(m, ["a", "b", "c"])["population_share"].to_numpy()
     assert meta[0] > 0.999
     # rock-paper-scissors: nothing dominated, the even mix is the rest point

@@ -160,6 +160,16 @@ def test_seat_equality_test_matches_scipy_chisquare(players):
         assert dof == players - 1
 
 
+def test_a_win_share_interval_stays_within_0_and_1():
+    """4 wins in 5 games: the normal interval ran to 119.20%; cut to [0, 1] it keeps its lower
+    end, and an interval inside [0, 1] is mean_ci's own."""
+    mean, lo, hi = S.share_ci(4.0, 4.0, 5)
+    assert mean == 0.8 and hi == 1.0 and lo == pytest.approx(S.mean_ci(4.0, 4.0, 5)[1])
+    _, lo, _ = S.share_ci(np.array([1.0]), np.array([1.0]), np.array([5]))
+    assert lo[0] == 0.0
+    assert S.share_ci(300.0, 300.0, 1000) == S.mean_ci(300.0, 300.0, 1000)
+
+
 def test_seat_gap_formula():
     out = S.seat_gap([30, 20, 25, 25], 100)
     assert (out["best"], out["worst"]) == (0, 1)

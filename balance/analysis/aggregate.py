@@ -33,7 +33,7 @@ def share_interval(frame: pl.DataFrame, share: str, sq: str | None, n: str, meth
     s = frame[share].to_numpy().astype(float)
     games = frame[n].to_numpy().astype(float)
     if sq is not None and sq in frame.columns:
-        rate, lo, hi = stats.mean_ci(s, frame[sq].to_numpy().astype(float), games, CONFIDENCE)
+        rate, lo, hi = stats.share_ci(s, frame[sq].to_numpy().astype(float), games, CONFIDENCE)
     else:
         rate = np.divide(s, games, out=np.zeros_like(s), where=games > 0)
         if method == "clopper-pearson" and not np.all(s == np.round(s)):

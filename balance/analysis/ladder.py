@@ -81,7 +81,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
                            on_progress=on_progress)
             mine = run.seats.filter(pl.col("strategy") == label)
             count = int(mine["games"].sum())
-            share, lo, hi = stats.mean_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), count)
+            share, lo, hi = stats.share_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), count)
             # every game an n-way tie: the share is 1/n whatever the skill, so it measures nothing
             tied = bool(aggregate.seat_fairness(run.seats)["all_tied"].all())
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,

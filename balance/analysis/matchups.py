@@ -83,13 +83,14 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
             mine = run.seats.filter(pl.col("strategy") == a)
             n = int(mine["games"].sum())
             total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
-            share, lo, hi = stats.mean_ci(total, total_sq, n)
+            share, lo, hi = stats.share_ci(total, total_sq, n)
             rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
                          "win_share_sum": total, "win_share_sq_sum": total_sq})
     matrix = pl.DataFrame(rows).with_columns(fair=pl.lit(1.0 / players))
     matrix = _significance(matrix, players)
     share = _share_matrix(matrix, labels, players)
-    return MatchupResult(matrix, _dominated(share, labels), _replicator(share, labels), players, labels)
+    lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo", "hi"))
+    return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels)
 
 
 def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
@@ -113,23 +114,27 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)))
 
 
-def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int) -> np.ndarray:
-    """M[i, j]: strategy i's win share against a field of j; the diagonal is the fair 1/n
-    (a strategy against a field of itself is symmetric)."""
+def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int, column: str = "share") -> np.ndarray:
+    """M[i, j]: strategy i's win share (or its interval's ``lo``/``hi``) against a field of j;
+    the diagonal is the fair 1/n (a strategy against a field of itself is symmetric)."""
     m = np.full((len(labels), len(labels)), 1.0 / players)
     for r in matrix.iter_rows(named=True):
-        m[labels.index(r["strategy"]), labels.index(r["field"])] = r["share"]
+        m[labels.index(r["strategy"]), labels.index(r["field"])] = r[column]
     return m
 
 
-def _dominated(m: np.ndarray, labels: list[str]) -> pl.DataFrame:
+def _dominated(m: np.ndarray, labels: list[str], lo: np.ndarray | None = None,
+               hi: np.ndarray | None = None) -> pl.DataFrame:
     """Strategy i is dominated by k when k does at least as well as i against every field of
-    the pool and strictly better against one (point estimates). ``dominated_by``: the labels
-    of those k, joined by "; " (a label's own parameters are joined by commas)."""
+    the pool (point estimates) and better against one: with intervals (``lo``, ``hi``, the
+    shape of ``m``), k's interval wholly above i's there, a test at 5% or less whatever their
+    correlation (report.apart); without, a larger point estimate. ``dominated_by``: the
+    labels of those k, joined by "; " (a label's own parameters are joined by commas)."""
     rows = []
     for i, a in enumerate(labels):
         by = [labels[k] for k in range(len(labels))
-              if k != i and np.all(m[k] >= m[i]) and np.any(m[k] > m[i])]
+              if k != i and np.all(m[k] >= m[i])
+              and (np.any(lo[k] > hi[i]) if lo is not None else np.any(m[k] > m[i]))]
         rows.append({"strategy": a, "dominated_by": "; ".join(by)})  # "; ": a label has commas of its own
     return pl.DataFrame(rows)
 
@@ -190,7 +195,8 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
             Para(("Replicator dynamics over the matrix from an even mix; a strategy's fitness is its "
                   "win share against a field drawn from the population (approximated by the "
                   "one-strategy fields measured above). Dominated: another strategy does at least as "
-                  "well against every field and better against one (point estimates).",)),
+                  "well against every field (point estimates) and better against one, its 95% interval "
+                  "wholly above (a test at 5% or less whatever the correlation).",)),
             Table(["strategy", "population share at rest", "dominated by"],
                   [[Code(r["strategy"]), f"{100 * r['population_share']:.1f}%",
                     next(d["dominated_by"] for d in result.dominated.iter_rows(named=True)

@@ -464,7 +464,7 @@ def _share_ci(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     share = frame["win_share"].to_numpy().astype(float)
     games = frame["games"].to_numpy().astype(float)
     if "win_share_sq_sum" in frame.columns:
-        return stats.mean_ci(share, frame["win_share_sq_sum"].to_numpy().astype(float), games,
+        return stats.share_ci(share, frame["win_share_sq_sum"].to_numpy().astype(float), games,
                              aggregate.CONFIDENCE)
     lo, hi = stats.wilson(share, games, aggregate.CONFIDENCE)
     return share / games, lo, hi

@@ -573,6 +573,14 @@ def _distance_change(x_a: np.ndarray, x_b: np.ndarray, cov: np.ndarray, z_crit: 
             "sd_unpaired": sd_of(np.zeros((players, players)))}
 
 
+def share_ci(total, total_sq, n, confidence=0.95):
+    """``mean_ci`` of a win share (per game in [0, 1]), its interval cut to [0, 1]: the true
+    share lies there, so the cut never loses coverage, and a small run no longer shows an
+    interval such as 40.80 to 119.20%."""
+    mean, lo, hi = mean_ci(total, total_sq, n, confidence)
+    return mean, _out(np.clip(lo, 0.0, 1.0)), _out(np.clip(hi, 0.0, 1.0))
+
+
 def mean_test(total, total_sq, n, value, confidence=0.95) -> dict:
     """Normal test and interval of a per-game mean against a fixed ``value`` (e.g. a win share
     against the fair 1/players): ``paired_mean_test`` on d = x - value, from the sums of x.

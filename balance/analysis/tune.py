@@ -327,9 +327,9 @@ def _validation_table(sums: list[dict], players: int, default_label: str, team: 
         n = m["games"]
         sums = m["sums"]
         t, t2, b, b2, d, d2 = sums.b, sums.b2, sums.a, sums.a2, sums.d, sums.d2
-        share, lo, hi = stats.mean_ci(t, t2, n)
+        share, lo, hi = stats.share_ci(t, t2, n)
         vs_fair = {"pvalue": float("nan")} if team else stats.mean_test(t, t2, n, fair)  # tie-aware variance
-        base, base_lo, base_hi = stats.mean_ci(b, b2, n)
+        base, base_lo, base_hi = stats.share_ci(b, b2, n)
         paired = stats.paired_mean_test(d, d2, n)
         rows.append({"field": m["field"], "games": n, "win_share": share, "lo": lo, "hi": hi,
                      "fair": fair, "p_fair": vs_fair["pvalue"], "default": default_label,
