@@ -1205,3 +1205,26 @@ def test_card_strength_of_a_card_no_seats_deck_holds_is_said_so(tmp_path):
     text = (run / "report.md").read_text(encoding="utf-8")
     assert "Card strength was measured, but **no game dealt a card it measures**" in text
     assert "## Card strength" not in text
+
+
+def test_card_findings_say_which_named_cards_are_simplified():
+    """An audit found the card verdict's named cards and all 92 'changed no game' cards were
+    cards whose text the model leaves out: the verdict now says so. Planted: A (simplified)
+    and B (modelled) found, C (simplified) unchanged, D (modelled) neither."""
+    from types import SimpleNamespace
+
+    from balance.analysis.report import card_verdict
+    from balance.games.zenonzard.report import _simplified_cards
+
+    effects = pl.DataFrame({"card": ["A (a_1)", "B (b_1)", "C (c_1)", "D (d_1)"],
+                            "difference": [-0.05, -0.02, 0.0, 0.001], "lo": [-0.06, -0.03, 0.0, -0.01],
+                            "hi": [-0.04, -0.01, 0.0, 0.012], "p_adjusted": [1e-9, 1e-3, None, 0.9],
+                            "unchanged": [False, False, True, False], "players": [2] * 4})
+    lines = [card_verdict(effects, "card", "swapping {} for its stand-in", "swapped for its stand-in")]
+    a = SimpleNamespace(card_effects=effects, unsupported=["red: A (a_1)", "blue: C (c_1)"])
+    assert _simplified_cards(a, lines) == (
+        "Of the 2 cards found to change their seat's win rate, 1 has text beyond the model, the A named "
+        "above among them: their strength here is that of their cost, colours, BP, DP and keywords, not of "
+        "the printed card. 1 of the 1 cards that changed no game is such cards: as simulated they equal "
+        "their stand-in, so they change nothing by construction.")
+    assert _simplified_cards(SimpleNamespace(card_effects=effects, unsupported=["green: D (d_1)"]), lines) == ""

@@ -26,7 +26,7 @@ import polars as pl
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
                                        p_phrase, pct, pp)
-from balance.analysis.report import LEVEL, card_strength_lines, cards_measured, each_row
+from balance.analysis.report import ALPHA, LEVEL, and_list, card_strength_lines, cards_measured, each_row
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
@@ -164,7 +164,8 @@ def verdict(a: ZenonzardAnalysis) -> list:
               Bullets(ranked_lines(a.pairs, "Force pair", ends=3, where="the Forces section")),
               Para((Strong("Life split"), " (a seat's player life is the total minus its two Forces' "
                     "lives: the pairs grouped by the life they leave, the same test, Holm over the "
-                    "groups)."),),
+                    "groups). Life comes with the pair, so a difference here is the pairs' doing, not the "
+                    "life total's: to measure a life total, change it in a variant and compare."),),
               Bullets(ranked_lines(a.lives, "life split")),
               Para((Strong("Colours"), " (the deck's mana colours, the same test, Holm over the "
                     "colours)."),),
@@ -178,6 +179,9 @@ def verdict(a: ZenonzardAnalysis) -> list:
            "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
            "again; paired test, Holm over every card)." if a.card_effects is not None else ".")
     blocks += [Para((Strong("Cards"), how),), Bullets(cards)]
+    simplified = _simplified_cards(a, cards)
+    if simplified:
+        blocks.append(Para((simplified,)))
     if a.unsupported:
         blocks.append(Para((Strong(f"{len(a.unsupported)} cards in this run's decks have text beyond "
                                    "the simulated card model"), " (played as their cost, colours, BP, DP "
@@ -185,6 +189,33 @@ def verdict(a: ZenonzardAnalysis) -> list:
                             "Cards section lists them and ", Code("balance cards zenonzard --unsupported"),
                             " counts them by set and colour."),))
     return blocks
+
+
+def _simplified_cards(a: ZenonzardAnalysis, lines: list) -> str:
+    """What the card findings owe to cards whose text the model leaves out: their strength is
+    that of their stats alone, and one whose stats equal its stand-in's changes no game by
+    construction. Empty when no measured card is simplified."""
+    if a.card_effects is None or not a.unsupported:
+        return ""
+    simple = {c.split(": ", 1)[-1] for c in a.unsupported}  # "white: Snow Mouse (id)" -> "Snow Mouse (id)"
+    effects = a.card_effects.with_columns(simple=pl.col("card").is_in(list(simple)))
+    found = effects.filter(pl.col("p_adjusted") < ALPHA)
+    unchanged = effects.filter(pl.col("unchanged"))
+    text = " ".join(str(p) for line in lines for p in line)
+    named = [c for c in found.filter(pl.col("simple"))["card"].to_list() if f"the {c}" in text]
+    parts = []
+    if found["simple"].sum():
+        shown = and_list([f"the {n.split(' (')[0]}" for n in named])  # "Ashbringer (id)" -> "the Ashbringer"
+        among = f", {shown} named above among them" if named else ""
+        k = int(found["simple"].sum())
+        parts.append(f"Of the {found.height} cards found to change their seat's win rate, {k} "
+                     f"{'has' if k == 1 else 'have'} text beyond the model{among}: their strength here is "
+                     "that of their cost, colours, BP, DP and keywords, not of the printed card.")
+    if unchanged["simple"].sum():
+        k = int(unchanged["simple"].sum())
+        parts.append(f"{k} of the {unchanged.height} cards that changed no game {'is' if k == 1 else 'are'} "
+                     "such cards: as simulated they equal their stand-in, so they change nothing by construction.")
+    return " ".join(parts)
 
 
 def variant_hint(a: ZenonzardAnalysis) -> dict | None:
