@@ -164,8 +164,8 @@ def verdict(a: ZenonzardAnalysis) -> list:
               Bullets(ranked_lines(a.pairs, "Force pair", ends=3, where="the Forces section")),
               Para((Strong("Life split"), " (a seat's player life is the total minus its two Forces' "
                     "lives: the pairs grouped by the life they leave, the same test, Holm over the "
-                    "groups). Life comes with the pair, so a difference here is the pairs' doing, not the "
-                    "life total's: to measure a life total, change it in a variant and compare."),),
+                    "groups). Life comes with the pair, so a difference here belongs to the pairs, not to "
+                    "the life total: to measure a life total, change it in a variant and compare."),),
               Bullets(ranked_lines(a.lives, "life split")),
               Para((Strong("Colours"), " (the deck's mana colours, the same test, Holm over the "
                     "colours)."),),
