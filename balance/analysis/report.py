@@ -634,7 +634,9 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
     if a.team is not None:
         return _team_verdict(manifest, a)
     blocks = [Para((Strong("Seats."), " Gap: the best seat's win rate minus the worst seat's; "
-                    "edge: one seat's win rate minus the fair 1/n. Every interval is a 95% interval."),),
+                    "edge: one seat's win rate minus the fair 1/n. Every interval on this screen is a 95% "
+                    "interval for its own number, not adjusted for the others (the gap's holds for every "
+                    "pair of seats at once); what is found is decided by the tests' adjusted p-values."),),
               Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
