@@ -43,7 +43,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[Optional[bool], typer.Option("--version", metavar="", callback=_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
 ) -> None:
     """Statistical balance analysis for tabletop games."""
@@ -52,7 +52,8 @@ def main_options(
 @app.command()
 def games(
     tables: Annotated[bool, typer.Option(
-        "--tables", help="Also list the tables a run of each game writes, with their keys and meaning.")] = False,
+        "--tables", metavar="",
+        help="Also list the tables a run of each game writes, with their keys and meaning.")] = False,
 ) -> None:
     """List the games balance can simulate (built in, or installed by other packages through
     the `balance.games` entry point)."""
@@ -114,21 +115,25 @@ def strategies(
 def cards(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     unsupported: Annotated[bool, typer.Option(
-        "--unsupported", help="List only the cards the engine plays without their abilities "
+        "--unsupported", metavar="", help="List only the cards the engine plays without their abilities "
         "(every run that deals one says so); exit status 0 either way.")] = False,
     overrides: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules change KEY=VALUE (e.g. tricksters=2012): the card list they select.")] = None,
 ) -> None:
     """List a game's cards (the columns its card list declares, e.g. faction, card, kind,
     power, copies) and whether the engine simulates each card's ability."""
-    from balance.core.registry import get_game
+    import importlib.util
+
+    from balance.core.registry import game_ids, get_game
     from balance.core.variants import parse_overrides
 
     try:
         info = get_game(game)
         part = info.optional_part("cards")
         if part is None:
-            fail(f"{game} has no card list")
+            with_list = [g for g in game_ids() if importlib.util.find_spec(f"{get_game(g).module}.cards")]
+            fail(f"{game} declares no card list; the games with one: {', '.join(with_list) or 'none'}. "
+                 f"`balance rules {game}` lists what its rules deal (e.g. a hand of cards)")
         rules_obj = info.part("rules").Rules.from_overrides(parse_overrides(overrides or []))
         if unsupported:
             missing = part.unsupported(rules_obj)
@@ -156,7 +161,7 @@ def cards(
 def rules(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     as_json: Annotated[bool, typer.Option(
-        "--json", help="Print the rows as JSON: key, default, allowed, meaning.")] = False,
+        "--json", metavar="", help="Print the rows as JSON: key, default, allowed, meaning.")] = False,
 ) -> None:
     """List a game's rules keys: default (the rulebook), allowed values and meaning.
 
@@ -332,17 +337,17 @@ def simulate(
     out: Annotated[Optional[Path], typer.Option(
         help="Run directory to write. Default: runs/GAME-TIMESTAMP.")] = None,
     rotate: Annotated[bool, typer.Option(
-        "--rotate", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
+        "--rotate", metavar="", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
         "of games, so every strategy plays every seat equally often (at most one strategy per seat).")] = False,
     keep_games: Annotated[bool, typer.Option(
-        "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
+        "--keep-games", metavar="", help="Also write games.parquet: one row per game and seat.")] = False,
     side: Annotated[Optional[list[str]], typer.Option(
         "--side", help="For a game whose seats play as something (a hero, a faction pair; see "
         "`balance games`): the side of every seat (once), of each seat (once per seat), or with "
         "--rotate up to one per seat, rotated over the seats with the strategies. Default: the game "
         "draws each game's sides from a stream of their own.")] = None,
     card_strength: Annotated[bool, typer.Option(
-        "--card-strength", help="Also measure each card's strength causally: play games again "
+        "--card-strength", metavar="", help="Also measure each card's strength causally: play games again "
         "with one seat denied the card (which seat is the game's: `balance games --tables`), "
         "paired with the games as played on the same random streams. Costs up to one extra game "
         "per card and game; writes card_strength.parquet, which `balance report` uses.")] = False,
@@ -353,7 +358,7 @@ def simulate(
         help="With --card-strength: the mode of restricted play, one the game declares "
         "(`balance games --tables` lists them with their meaning).")] = "always",
     force: Annotated[bool, typer.Option(
-        help="Replace --out if it holds an earlier output of balance (never other files), and "
+        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted run there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
@@ -368,8 +373,8 @@ def simulate(
     chunk_size: Annotated[Optional[int], typer.Option(
         help="Games per chunk (memory vs overhead); results do not depend on it. Default: "
         "at least 4 chunks per thread, at most 50,000 games each.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON at the end.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print the manifest as JSON at the end.")] = False,
 ) -> None:
     """Simulate games and write a run directory.
 
@@ -655,11 +660,12 @@ def compare(
         "--set", help="Rules setting KEY=VALUE every variant starts from (a study's conditions: the "
         "settings its run used); a variant's own setting of the key replaces it. Repeatable.")] = None,
     out: Annotated[Optional[Path], typer.Option(
-        help="Directory for comparison.json, report.md, report.html. Default: runs/compare-GAME-TIMESTAMP.")] = None,
+        help="Directory for comparison.json, report.md, report.html. "
+        "Default: under runs/, compare-GAME-TIMESTAMP.")] = None,
     alpha: Annotated[float, typer.Option(help="Significance level (after correction).")] = 0.05,
     correction: Annotated[str, typer.Option(
         help="Multiple-comparison correction over all metrics and variants: holm or bh.")] = "holm",
-    sprt: Annotated[bool, typer.Option("--sprt", help="Sequential mode: play batches until an SPRT "
+    sprt: Annotated[bool, typer.Option("--sprt", metavar="", help="Sequential mode: play batches until an SPRT "
                                         "decides (H0: no difference larger than --delta).")] = False,
     delta: Annotated[float, typer.Option(help="SPRT: smallest difference that matters (metric's scale, "
                                          "0.01 = 1 pp of win rate).")] = 0.01,
@@ -671,16 +677,17 @@ def compare(
     batch: Annotated[Optional[int], typer.Option(parser=_whole_batch, metavar="<int>",
             help="SPRT: games per batch between decisions.")] = None,
     fail_if_different: Annotated[bool, typer.Option(
-        "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
+        "--fail-if-different", metavar="",
+        help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out if it holds an earlier output of balance (never other files), and "
+        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted comparison there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted comparison in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
 ) -> None:
     """Compare rule variants on the same games (common random numbers, paired statistics).
 
@@ -815,14 +822,15 @@ def tune(
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
-        help="Directory for tuned.toml, convergence.png, report.md. Default: runs/tune-GAME-TIMESTAMP.")] = None,
+        help="Directory for tuned.toml, convergence.png, report.md. "
+        "Default: under runs/, tune-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out if it holds an earlier output of balance (never other files), and "
+        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted tuning there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted tuning in this directory (after Ctrl-C, a kill or a crash) from "
         "its last finished generation; options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
 ) -> None:
     """Tune a strategy's parameters (cross-entropy method, common random numbers) to maximise
     its win share against a field, then validate on fresh seeds.
@@ -902,12 +910,12 @@ def restrict(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out if it holds an earlier output of balance (never other files), and "
+        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted restricted-play study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted restricted-play study in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
 ) -> None:
     """Card strength by restricted play: how much a seat loses when it may not play a card.
 
@@ -958,14 +966,15 @@ def matchups(
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
-        help="Directory for matchups.md, matchups.html, matrix.parquet. Default: runs/matchups-GAME-TIMESTAMP.")] = None,
+        help="Directory for matchups.md, matchups.html, matrix.parquet. "
+        "Default: runs/matchups-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out if it holds an earlier output of balance (never other files), and "
+        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted matchup study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted matchup study in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
 ) -> None:
     """Every strategy of a pool against a field of every other, seat-rotated: a win-share
     matrix with intervals, dominated strategies, and the meta-game's replicator dynamics.
@@ -997,7 +1006,8 @@ def ladder(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     ladder_specs: Annotated[Optional[list[str]], typer.Option(
         "--ladder", help="Strategies from weakest to strongest, comma-separated or repeated, e.g. "
-        "random,threshold,greedy,greedy:@runs/tune/tuned.toml; at least two (unless --resume).")] = None,
+        "random,threshold,greedy, then a tuned one as greedy:@DIR (DIR written by balance tune); at least "
+        "two (unless --resume).")] = None,
     players: Annotated[Optional[str], typer.Option(
         help="Player counts, e.g. 3,4,5. Default: the game's default count.")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="<int>",
@@ -1009,12 +1019,12 @@ def ladder(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
     force: Annotated[bool, typer.Option(
-        help="Replace --out if it holds an earlier output of balance (never other files), and "
+        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted ladder there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted ladder in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
 ) -> None:
     """Balance numbers side by side for a ladder of strategies of rising skill, and how often
     skill beats luck: is an imbalance real, or an artefact of naive play?

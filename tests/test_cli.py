@@ -283,6 +283,22 @@ def test_simulate_refuses_a_second_variant_file(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_cards_of_a_game_without_a_card_list_names_the_games_with_one():
+    """'avengers-cards has no card list' left the user to guess which games have one."""
+    r = invoke("cards", "avengers-cards")
+    assert r.exit_code == 2 and r.output == (
+        "error: avengers-cards declares no card list; the games with one: smash-up, zenonzard. "
+        "`balance rules avengers-cards` lists what its rules deal (e.g. a hand of cards)\n")
+
+
+def test_flags_take_no_value_in_help():
+    """typer showed '--quiet -q <bool>', as if it took a value ('--quiet true' is refused)."""
+    for command in ("simulate", "compare", "tune", "restrict", "matchups", "ladder", "report", "games", "rules"):
+        flagged = [line for line in invoke(command, "--help").output.splitlines()
+                   if "<bool>" in line and "--help" not in line]  # --help's own is typer's
+        assert not flagged, (command, flagged)
+
+
 def test_a_rules_key_given_twice_is_refused(tmp_path):
     """The last value won silently, while the command (and a variant's name) showed both."""
     r = invoke("simulate", "avengers-cards", "--set", "set_bonus=2", "--set", "set_bonus=3", "--out", tmp_path / "o")

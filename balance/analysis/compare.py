@@ -313,6 +313,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     if correction not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     if len(variants) < 2:
+        from balance.core.registry import get_game
+
+        get_game(game)  # an unknown game is the error to report, not the variants
         raise BalanceError("give at least two --variant (the first is the baseline), e.g. "
                            f"--variant default --variant KEY=VALUE (`balance rules {game}` lists the keys)")
     chunk_size = chunk_size or DEFAULT_CHUNK
@@ -568,8 +571,11 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     for p in parsed:
         if "players" in p.overrides:
             raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
-        engines.append(build_engine(spec, rules_mod.Rules.from_overrides(
-            {**common, **p.overrides, "players": players}), seats))
+        try:
+            rules = rules_mod.Rules.from_overrides({**common, **p.overrides, "players": players})
+        except BalanceError as e:  # with several variants, say which one is wrong
+            raise BalanceError(f"variant {p.name!r} ({p.source}): {e}") from None
+        engines.append(build_engine(spec, rules, seats))
     return spec, parsed, seats, engines
 
 

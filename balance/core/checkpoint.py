@@ -141,6 +141,9 @@ class Checkpointer:
         path = self.dir / "checkpoint.npz"
         if not path.is_file():
             return state  # interrupted before the first checkpoint: start from zero
+        if not zipfile.is_zipfile(path):  # np.load would try it as a pickle and advise loading it unsafely
+            raise BalanceError(f"the checkpoint {str(path)!r} is corrupted (not the archive balance writes); "
+                               "nothing was changed: start again with --force")
         try:
             with np.load(path) as data:
                 done = {tuple(int(x) for x in row) for row in data["done"]}

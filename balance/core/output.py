@@ -51,6 +51,9 @@ def check_target(out: Path, force: bool) -> None:
             shown = ", ".join(strays[:5]) + (f" and {len(strays) - 5} more" if len(strays) > 5 else "")
             raise BalanceError(f"--out {str(out)!r} also holds what balance did not write ({shown}), and "
                                "--force would delete it with the rest; move it out, or give a new directory")
+    existing = next(q for q in out.absolute().parents if q.exists())
+    if not existing.is_dir():  # else the error named the hidden .NAME.partial beside --out
+        raise BalanceError(f"--out {str(out)!r} cannot be made: {str(existing)!r} is a file, not a folder")
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
