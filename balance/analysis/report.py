@@ -844,8 +844,9 @@ def seat_line(f: dict, a: Analysis) -> tuple:
 
 def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
     """The seats found above and below fair at ``n`` players, highest first, each with its
-    interval and adjusted p; the others said to be not told apart. With no per-seat test (a run
-    without squared shares) or none found, the highest and lowest rates, named as estimates."""
+    interval, and the largest adjusted p among them; the others said to be not told apart. With
+    no per-seat test (a run without squared shares) or none found, the highest and lowest
+    rates, named as estimates."""
     by_seat = {r["seat"]: r for r in each_row(rates)}
 
     def shown(seat: int) -> str:
@@ -959,9 +960,11 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         # "matters most" only when its interval is apart from every other item's: else its
         # cost is the largest estimate, not one shown larger than the next item's
         at = g["card"].to_list().index(top["card"])
-        runner = g.filter(pl.col("card") != top["card"]).row(0, named=True)["card"] if g.height > 1 else ""
-        most = ("matters most" if apart(g, at, top=False) else
-                f"matters most by estimate (its interval overlaps the {runner}'s)")
+        if apart(g, at, top=False):
+            most = "matters most"
+        else:  # name the other whose interval reaches furthest into this one's
+            others = g.filter((pl.col("card") != top["card"]) & pl.col("lo").is_not_null())
+            most = f"matters most by estimate (its interval overlaps the {others.sort('lo')['card'][0]}'s)"
         parts += [f"the {top['card']} {most} — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
