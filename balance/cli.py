@@ -111,6 +111,16 @@ def strategies(
         typer.echo("")
 
 
+def _has_card_list(game_id: str) -> bool:
+    """Whether the game declares a card list (a broken plug-in counts as none, not a traceback)."""
+    from balance.core.registry import get_game
+
+    try:
+        return get_game(game_id).optional_part("cards") is not None
+    except BalanceError:
+        return False
+
+
 @app.command()
 def cards(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
@@ -122,8 +132,6 @@ def cards(
 ) -> None:
     """List a game's cards (the columns its card list declares, e.g. faction, card, kind,
     power, copies) and whether the engine simulates each card's ability."""
-    import importlib.util
-
     from balance.core.registry import game_ids, get_game
     from balance.core.variants import parse_overrides
 
@@ -131,7 +139,7 @@ def cards(
         info = get_game(game)
         part = info.optional_part("cards")
         if part is None:
-            with_list = [g for g in game_ids() if importlib.util.find_spec(f"{get_game(g).module}.cards")]
+            with_list = [g for g in game_ids() if _has_card_list(g)]
             fail(f"{game} declares no card list; the games with one: {', '.join(with_list) or 'none'}. "
                  f"`balance rules {game}` lists what its rules deal (e.g. a hand of cards)")
         rules_obj = info.part("rules").Rules.from_overrides(parse_overrides(overrides or []))

@@ -63,8 +63,9 @@ def fingerprint(name: str) -> dict:
 # - "mixed seats": one seat of each and the others of the other. Some rules are met only when the
 #   strategies mix (Defenders' active hero ordering a group gathered by coordinated heroes, which
 #   random heroes never gather: defenders-of-the-realm/3 kept /2's one-strategy fingerprint), so
-#   a change to those must move a fingerprint too. Versions recorded before session 52 hold only
-#   the first.
+#   a change to those must move a fingerprint too. Versions recorded before the kind (d3426b0)
+#   hold only the first. A game whose default strategy draws (or one seat only) has nothing to
+#   mix: it records no "mixed seats" fingerprint, rather than the hash of nothing.
 
 RULES_FINGERPRINTS = Path(__file__).parent / "data" / "rules_fingerprints.json"
 FINGERPRINT_GAMES = 200
@@ -82,6 +83,16 @@ def _fingerprint_seatings(info, players: int, kind: str) -> list[list[str]]:
     if default == drawing or players == 1:  # nothing mixes
         return []
     return [[drawing] + [default] * (players - 1), [default] + [drawing] * (players - 1)]
+
+
+def fingerprint_kinds(game_id: str) -> list[str]:
+    """The kinds with seatings to play for this game (FINGERPRINT_KINDS, in order)."""
+    from balance.analysis.contract import player_counts
+    from balance.core.registry import get_game
+
+    info = get_game(game_id)
+    return [kind for kind in FINGERPRINT_KINDS
+            if any(_fingerprint_seatings(info, n, kind) for n in player_counts(info))]
 
 
 def rules_fingerprint(game_id: str, kind: str = "one strategy") -> str:
@@ -118,7 +129,7 @@ def record_rules_fingerprints() -> None:
     for game_id in BUILT_IN:
         version = get_game(game_id).rules_version
         kept = recorded.setdefault(version, {})
-        for kind in FINGERPRINT_KINDS:
+        for kind in fingerprint_kinds(game_id):
             now = rules_fingerprint(game_id, kind)
             if kept.get(kind, now) != now:
                 raise SystemExit(f"{game_id}'s games changed under {version} ({kind}): bump RULES_VERSION "

@@ -237,7 +237,7 @@ def test_files_saved_with_a_byte_order_mark_are_read(tmp_path):
 def test_a_villain_deck_saved_as_utf16_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
     """Notepad's "Unicode" is UTF-16: the villain deck reader raised a UnicodeDecodeError (a
     traceback), and compare, which had already begun its study, left a .partial behind whose
-    --resume crashed again (an audit of bad input, session 52)."""
+    --resume crashed again (found by an audit of bad input)."""
     from importlib import resources
 
     deck = resources.files("balance.games.avengers_cards").joinpath("data/villains.json").read_text("utf-8")
@@ -278,8 +278,9 @@ def test_simulate_refuses_a_second_variant_file(tmp_path):
     (tmp_path / "b.toml").write_text('loss_rule = "one"\n')
     r = invoke("simulate", "avengers-cards", "--games", 50, "--variant", tmp_path / "a.toml", "--variant",
                tmp_path / "b.toml", "--out", tmp_path / "o")
-    assert r.exit_code == 2 and r.output.startswith(
-        f"error: --variant is given 2 times ({tmp_path / 'a.toml'}, {tmp_path / 'b.toml'}); a run plays one variant file")
+    given = f"({tmp_path / 'a.toml'}, {tmp_path / 'b.toml'})"
+    assert r.exit_code == 2
+    assert r.output.startswith(f"error: --variant is given 2 times {given}; a run plays one variant file")
     assert not (tmp_path / "o").exists()
 
 
@@ -533,8 +534,8 @@ def test_existing_output_is_kept_without_force(tmp_path):
     (out / "notes.txt").write_text("my notes on this run")
     r = invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "--force", "-q")
     assert r.exit_code == 2 and r.output == (
-        f"error: --out {str(out)!r} also holds what balance did not write (notes.txt), and --force would delete "
-        "it with the rest; move it out, or give a new directory\n")
+        f"error: --out {str(out)!r} also holds what balance did not write (notes.txt); --force replaces only an "
+        "output of balance: move it out, or give a new directory\n")
     assert (out / "notes.txt").read_text(encoding="utf-8") == "my notes on this run"
     (out / "notes.txt").unlink()
     assert invoke("report", out).exit_code == 0  # a report written into the run is balance's
@@ -546,7 +547,7 @@ def test_existing_output_is_kept_without_force(tmp_path):
 def test_force_never_deletes_a_folder_that_merely_holds_a_file_named_like_balances(tmp_path):
     """--force checked only that a file named manifest.json (or ladder.md, ...) was there: a web
     app's folder, whose manifest.json is its own, was replaced whole, its source gone (an
-    audit, session 52). The marker must be balance's (a JSON one naming the game, rules and
+    audit of bad input). The marker must be balance's (a JSON one naming the game, rules and
     balance versions; a Markdown one beside its table), and nothing else may be there."""
     app = tmp_path / "webapp"
     (app / "src").mkdir(parents=True)
@@ -569,6 +570,22 @@ def test_force_never_deletes_a_folder_that_merely_holds_a_file_named_like_balanc
     assert r.exit_code == 2 and "(thesis/)" in r.output
     assert (app / "src" / "app.js").is_file() and (notes / "data.csv").is_file()
     assert (run / "thesis" / "draft.tex").is_file() and (run / "manifest.json").is_file()
+
+
+def test_force_takes_file_manager_litter_and_a_killed_reports_staging_as_balances(tmp_path):
+    """Finder leaves .DS_Store in every folder it opens (figures/ too), and a report killed
+    mid-write leaves .report.partial: neither is the user's, so neither blocks --force."""
+    from balance.core.output import not_replaceable
+
+    out = tmp_path / "run"
+    assert invoke("simulate", "avengers-cards", "--games", 100, "--out", out, "-q").exit_code == 0
+    assert invoke("report", out).exit_code == 0
+    (out / ".DS_Store").write_bytes(b"\0")
+    (out / "figures" / ".DS_Store").write_bytes(b"\0")
+    (out / ".report.partial" / "figures").mkdir(parents=True)
+    assert not_replaceable(out) is None
+    (out / "figures" / "mine.svg").write_text("<svg/>")
+    assert not_replaceable(out).endswith("also holds what balance did not write (figures/)")
 
 
 @pytest.mark.parametrize("command", OUT_COMMANDS, ids=lambda c: c[0])

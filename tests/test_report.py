@@ -283,6 +283,11 @@ def test_card_verdict_says_most_only_when_the_top_interval_is_apart():
 
     assert first(0.045).startswith("the A matters most by estimate (its interval overlaps the B's) — removing it")
     assert first(0.025).startswith("the A matters most — removing it costs its seat 5.00 pp")
+    # an untested-as-found card with a larger estimate: A is the largest cost found, not "by estimate"
+    effects = pl.DataFrame({"card": ["A", "U"], "difference": [-0.05, -0.08], "lo": [-0.06, -0.20],
+                            "hi": [-0.04, 0.04], "p_adjusted": [1e-9, 0.3], "unchanged": [False, False]})
+    assert "".join(str(p) for p in card_verdict(effects)).startswith(
+        "the A costs most of the cards found (the U's estimate is larger, but not found) — removing it")
 
 
 def test_card_verdict_names_the_largest_helps_counts_the_rest_and_says_what_was_done():

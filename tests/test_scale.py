@@ -165,13 +165,35 @@ def test_corrupted_checkpoint_is_a_clear_error_and_destroys_nothing(tmp_path):
         balance.simulate("avengers-cards", out=tmp_path / "other", resume=True, **RUN)
 
 
+def test_a_run_finishing_onto_files_of_the_users_keeps_them_and_stays_resumable(tmp_path):
+    """--force and an empty --out were checked only at the start: a run cut and resumed after
+    the user made --out a folder of their own, or a long run whose old output gained notes
+    meanwhile, replaced it whole when it finished. Now the finished run is not swapped in,
+    the folder is untouched and the run resumes once it is moved (found by a review)."""
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate("avengers-cards", threads=1, chunk_size=2_000, out=out,
+                         on_progress=interrupt_after(3), **RUN)
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(BalanceError, match=r"holds no finished output of simulate, tune or an analysis .*, so the "
+                                           r"finished run was not put in its place; it is kept: move what is in "
+                                           r"the way, then balance simulate avengers-cards --resume "):
+        balance.simulate("avengers-cards", out=out, resume=True, **RUN)
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine" and partial_dir(out).is_dir()
+    (out / "notes.txt").unlink()
+    done = balance.simulate("avengers-cards", out=out, resume=True, **RUN)
+    assert (out / "manifest.json").is_file() and not partial_dir(out).exists() and done.seats.height
+
+
 def test_unwritable_output_is_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     r = subprocess.run([EXE, "simulate", "avengers-cards", "--games", "100", "--out", str(blocker / "run")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr == f"error: --out {str(blocker / 'run')!r} cannot be made: {str(blocker)!r} is a file, not a folder\n"
+    assert r.stderr == (f"error: --out {str(blocker / 'run')!r} cannot be made: {str(blocker)!r} is a file, "
+                        "not a folder\n")
     assert blocker.read_text(encoding="utf-8") == "x"
 
 

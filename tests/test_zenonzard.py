@@ -1225,6 +1225,6 @@ def test_card_findings_say_which_named_cards_are_simplified():
     assert _simplified_cards(a, lines) == (
         "Of the 2 cards found to change their seat's win rate, 1 has text beyond the model, the A named "
         "above among them: their strength here is that of their cost, colours, BP, DP and keywords, not of "
-        "the printed card. 1 of the 1 cards that changed no game is such cards: as simulated they equal "
+        "the printed card. 1 of the 1 cards that changed no game is such a card: as simulated it equals "
         "their stand-in, so they change nothing by construction.")
     assert _simplified_cards(SimpleNamespace(card_effects=effects, unsupported=["green: D (d_1)"]), lines) == ""

@@ -573,10 +573,21 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
             raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
         try:
             rules = rules_mod.Rules.from_overrides({**common, **p.overrides, "players": players})
-        except BalanceError as e:  # with several variants, say which one is wrong
-            raise BalanceError(f"variant {p.name!r} ({p.source}): {e}") from None
+        except BalanceError as e:  # with several variants, say which one is wrong (or --set)
+            raise BalanceError(f"{_blame(rules_mod, common, players, p)}: {e}") from None
         engines.append(build_engine(spec, rules, seats))
     return spec, parsed, seats, engines
+
+
+def _blame(rules_mod, common: dict, players: int, variant) -> str:
+    """Who set the value a variant's rules refused: --set when its settings fail on their own
+    (every variant starts from them), else the variant."""
+    if common:
+        try:
+            rules_mod.Rules.from_overrides({**common, "players": players})
+        except BalanceError:
+            return "--set"
+    return f"variant {variant.name!r} ({variant.source})"
 
 
 def seat_metric_count(metrics, players: int) -> int:

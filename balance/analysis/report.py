@@ -465,7 +465,7 @@ def _share_ci(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     games = frame["games"].to_numpy().astype(float)
     if "win_share_sq_sum" in frame.columns:
         return stats.share_ci(share, frame["win_share_sq_sum"].to_numpy().astype(float), games,
-                             aggregate.CONFIDENCE)
+                              aggregate.CONFIDENCE)
     lo, hi = stats.wilson(share, games, aggregate.CONFIDENCE)
     return share / games, lo, hi
 
@@ -619,13 +619,17 @@ def and_list(values) -> str:
 def apart(rows: pl.DataFrame, i: int, lo: str = "lo", hi: str = "hi", top: bool = True) -> bool:
     """Whether row ``i``'s interval lies wholly above (``top``) or below every other row's: the
     test behind a "most"/"best" or "least"/"worst" that names one of several estimates. Two
-    95% intervals that do not overlap put the estimates at least 1.96 (se1 + se2) apart, at
-    least 1.96 standard errors of their difference whatever their correlation, so each
-    comparison is a test at 5% or less; all must pass. Rows without an interval are not
-    compared."""
+    95% normal (Wald) intervals that do not overlap put the estimates at least 1.96 (se1 + se2)
+    apart, at least 1.96 standard errors of their difference whatever their correlation, so
+    each comparison is a test at 5% or less (about so for Wilson intervals); all must pass,
+    and the claim is false only if some other item truly is ahead, so picking the item after
+    looking does not spoil it. Rows without an interval are not compared; row ``i`` without
+    one, or with no other row to compare, is not apart."""
+    if rows[lo][i] is None or rows[hi][i] is None:
+        return False
     other = rows.with_row_index("_i").filter((pl.col("_i") != i) & pl.col(lo).is_not_null() & pl.col(hi).is_not_null())
-    if not other.height:
-        return True
+    if not other.height:  # alone it is "most" of nothing compared
+        return rows.height == 1
     return bool(rows[lo][i] > other[hi].max()) if top else bool(rows[hi][i] < other[lo].min())
 
 
@@ -721,13 +725,13 @@ def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
     # "best"/"worst" only for a team whose interval is apart from every other team's
     best_word = "best " if found and apart(g, high, "rate_lo", "rate_hi") else "highest rate "
     worst_word = "worst " if found and apart(g, low, "rate_lo", "rate_hi", top=False) else "lowest rate "
+    note = _apart_note(best_word, worst_word, "team") if found else ""  # not found: the line says so
     return (f"{_players(r['players'])}: ", Strong("the team matters" if found else
                                                 "no difference between teams found"),
             f" ({name} of equal win rates over {r['teams']} teams{why}, Holm-adjusted "
             f"{p_phrase(r['p_adjusted'])}); {best_word}", Code(best["team"]),
             f" {rate_ci(best['rate'], best['rate_lo'], best['rate_hi'])}, {worst_word}", Code(worst["team"]),
-            f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}"
-            f"{_apart_note(best_word, worst_word, 'team')}.")
+            f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}{note}.")
 
 
 def _apart_note(best_word: str, worst_word: str, item: str) -> str:
@@ -872,8 +876,8 @@ def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
     rest = rates.height - edges.height
     others = (f"; the other {rest} are not told apart from fair" if rest > 1 else
               "; the other is not told apart from fair" if rest == 1 else "")
-    return (f"{'; '.join(named)}{others} (each seat against fair, Holm over the run's seats: largest "
-            f"adjusted {p_phrase(float(edges['p_adjusted'].max()))})")
+    return (f"{'; '.join(named)} (each seat against fair, Holm over the seats of the player counts tested: "
+            f"adjusted {p_phrase(float(edges['p_adjusted'].max()))} or less){others}")
 
 
 def capped_line(a: Analysis) -> tuple | None:
@@ -948,7 +952,7 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     if g.is_empty():
         return (Strong(f"no game dealt a {item} it measures"), f", so no {item} is named strong or weak "
                 "(give the seats sides or decks that hold it, or play more games).")
-    g = g.sort("difference")
+    g = g.sort("difference").with_row_index("_row")
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
     helps = found.filter(pl.col("difference") > 0).sort("difference", descending=True)
@@ -959,12 +963,14 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         top = hurts.row(0, named=True)
         # "matters most" only when its interval is apart from every other item's: else its
         # cost is the largest estimate, not one shown larger than the next item's
-        at = g["card"].to_list().index(top["card"])
+        at = top["_row"]
+        others = g.filter((pl.col("_row") != at) & pl.col("lo").is_not_null()).sort("lo")
         if apart(g, at, top=False):
             most = "matters most"
-        else:  # name the other whose interval reaches furthest into this one's
-            others = g.filter((pl.col("card") != top["card"]) & pl.col("lo").is_not_null())
-            most = f"matters most by estimate (its interval overlaps the {others.sort('lo')['card'][0]}'s)"
+        elif at == 0:  # the largest cost, its interval reaching into another's (named)
+            most = f"matters most by estimate (its interval overlaps the {others['card'][0]}'s)"
+        else:  # another item's estimate is larger, but its test found nothing
+            most = f"costs most of the {item}s found (the {g['card'][0]}'s estimate is larger, but not found)"
         parts += [f"the {top['card']} {most} — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
@@ -1047,7 +1053,7 @@ def _few(names: list, item: str) -> str:
     return f"any one of {len(names)} other {item}s (the table names them)"
 
 
-_STRATEGY_TEST = ("; the strongest and weakest each tested against the fair 1/n, a z-test on the per-game "
+_STRATEGY_TEST = ("; the two ends each tested against the fair 1/n, a z-test on the per-game "
                   "shares, Holm over every strategy and player count; a rate depends on the opponents this "
                   "mix gave it, so which strategy beats which is the question of ", Code("balance matchups"), ").")
 
@@ -1120,8 +1126,8 @@ def _self_level(s: Strategies, n: int) -> tuple:
     if not mirror.height:
         return ()
     return (" The seats of ", *_code_list(mirror["strategy"].to_list()), " ended level with each other in "
-            "every game they shared: copies of one deterministic strategy meeting themselves, so its rate "
-            "here describes that meeting more than the strategy.")
+            "every game they shared (copies of one strategy that play alike, as deterministic ones do), so "
+            "its rate here describes that meeting more than the strategy.")
 
 
 def _restrict_meaning(game: str, mode: str) -> str:

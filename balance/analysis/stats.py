@@ -283,7 +283,7 @@ def seat_gap(win_shares, games, confidence=0.95) -> dict:
     pairs by Bonferroni (z at 1 - alpha / (n(n-1))). The pair reported is chosen after looking
     (the largest and smallest rates), and only an interval that covers every pair at once
     covers the chosen one at the stated level: the single-pair interval covered an equal-seat
-    gap of 0 in about 2 of 3 runs at 5 seats (tests/test_stats.py). With shared wins the true
+    gap of 0 in 71% of runs at 5 seats (tests/test_stats.py). With shared wins the true
     variance is smaller, so the interval is conservative on that count too. The gap itself is
     still biased upwards (with equal seats it is positive): ask ``seat_equality_test`` whether
     any difference exists, and this how large it can be.

@@ -195,8 +195,13 @@ class Checkpointer:
     def finish(self, write_outputs) -> None:
         """``write_outputs(dir)`` writes the final files; then the run is swapped into place."""
         from balance.core.interrupts import deferred
-        from balance.core.output import swap_into_place
+        from balance.core.output import not_replaceable, swap_into_place
 
+        problem = not_replaceable(self.out)  # asked again: --out may have changed since the start
+        if problem:
+            raise BalanceError(f"{problem}, so the finished {self.noun} was not put in its place; it is kept: "
+                               f"move what is in the way, then balance {self.command} {self.request.get('game', 'GAME')} "
+                               f"--resume {self.out}")
         try:
             write_outputs(self.dir)
             # Cut here, the run would have neither its checkpoint nor its outputs in place.

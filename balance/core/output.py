@@ -17,8 +17,8 @@ from balance.core.errors import BalanceError
 # the analysis commands): --force replaces a directory only when it holds one of them, written
 # by balance (below), and nothing balance does not write.
 FINISHED_OUTPUTS = ("manifest.json", "tune.json", "comparison.json", "ladder.md", "matchups.md", "restrict.md")
-# Every file balance writes into an output directory besides a run's tables (which its
-# manifest lists) and figures/*.png; .DS_Store is what macOS's Finder leaves in any folder.
+# Every entry balance writes into an output directory besides a run's tables (which its
+# manifest lists) and figures/*.png.
 OWN_FILES = frozenset({
     "manifest.json", "games.parquet", "report.md", "report.html",  # simulate (+ report into the run)
     "tune.json", "tuned.toml", "history.parquet", "validation.parquet", "convergence.png",  # tune
@@ -26,7 +26,9 @@ OWN_FILES = frozenset({
     "ladder.md", "ladder.html", "rungs.parquet", "skill.parquet",
     "matchups.md", "matchups.html", "matrix.parquet",
     "restrict.md", "restrict.html", "restrict.parquet",
-    ".DS_Store"})
+    ".report.partial"})  # a report's staging directory, left if the report was killed
+# What file managers leave in any folder they open (macOS Finder, Windows Explorer).
+OS_LITTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 # A Markdown marker is balance's when the table written with it is there too.
 _MARKDOWN_WITH = {"ladder.md": "rungs.parquet", "matchups.md": "matrix.parquet", "restrict.md": "restrict.parquet"}
 
@@ -42,21 +44,38 @@ def check_target(out: Path, force: bool) -> None:
     if out.is_dir() and any(out.iterdir()):
         if not force:
             raise BalanceError(f"--out {str(out)!r} exists and is not empty; use --force to replace it")
-        if not _holds_finished_output(out):
-            raise BalanceError(f"--out {str(out)!r} holds no finished output of simulate, tune or an "
-                               f"analysis (none of {', '.join(FINISHED_OUTPUTS)} as balance writes it), and "
-                               "--force replaces only those; give a new directory, or empty this one first")
-        strays = _not_written_by_balance(out)
-        if strays:
-            shown = ", ".join(strays[:5]) + (f" and {len(strays) - 5} more" if len(strays) > 5 else "")
-            raise BalanceError(f"--out {str(out)!r} also holds what balance did not write ({shown}), and "
-                               "--force would delete it with the rest; move it out, or give a new directory")
+        problem = not_replaceable(out)
+        if problem:
+            raise BalanceError(f"{problem}; --force replaces only an output of balance: "
+                               "move it out, or give a new directory")
     existing = next(q for q in out.absolute().parents if q.exists())
     if not existing.is_dir():  # else the error named the hidden .NAME.partial beside --out
         raise BalanceError(f"--out {str(out)!r} cannot be made: {str(existing)!r} is a file, not a folder")
     parent = _existing_parent(out)
     if not os.access(parent, os.W_OK):
         raise BalanceError(f"cannot write under {str(parent)!r}: permission denied")
+
+
+def not_replaceable(out: Path) -> str | None:
+    """Why replacing ``out`` whole would delete something balance did not write, or None when
+    it is absent, empty, or an output of balance and nothing else. Asked when a run starts
+    with --force and again just before any run (fresh or resumed) swaps its output in: a
+    directory made at --out while the run was cut, or notes added to the old output during a
+    long run, are not deleted either."""
+    if not out.exists() and not out.is_symlink():
+        return None
+    if not out.is_dir() or out.is_symlink():
+        return f"--out {str(out)!r} exists and is not a directory"
+    if not any(e.name not in OS_LITTER for e in out.iterdir()):
+        return None
+    if not _holds_finished_output(out):
+        return (f"--out {str(out)!r} holds no finished output of simulate, tune or an analysis (none of "
+                f"{', '.join(FINISHED_OUTPUTS)} as balance writes it)")
+    strays = _not_written_by_balance(out)
+    if strays:
+        shown = ", ".join(strays[:5]) + (f" and {len(strays) - 5} more" if len(strays) > 5 else "")
+        return f"--out {str(out)!r} also holds what balance did not write ({shown})"
+    return None
 
 
 def _json_object(path: Path) -> dict | None:
@@ -88,10 +107,13 @@ def _not_written_by_balance(out: Path) -> list[str]:
         if entry.is_symlink():
             strays.append(entry.name)
         elif entry.is_dir():
-            if entry.name != "figures" or any(f.suffix != ".png" or not f.is_file() or f.is_symlink()
-                                              for f in entry.iterdir()):
+            if entry.name == ".report.partial":
+                continue
+            if entry.name != "figures" or any(
+                    f.name not in OS_LITTER and (f.suffix != ".png" or not f.is_file() or f.is_symlink())
+                    for f in entry.iterdir()):
                 strays.append(entry.name + "/")
-        elif entry.name not in own:
+        elif entry.name not in own | OS_LITTER:
             strays.append(entry.name)
     return strays
 

@@ -79,7 +79,7 @@ def variant_hint(a: CardAnalysis) -> dict | None:
     top = found.row(int(found["difference"].abs().arg_max()), named=True)
     players, card = top["players"], top["card"]
     why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
-           else f"removing the {card} moves its seat's win rate most at {players} players")
+           else f"removing the {card} moves its seat's win rate most (by estimate) at {players} players")
     return {"players": players, "item": card, "why": why}
 
 
@@ -149,6 +149,7 @@ def villain_lines(villains: pl.DataFrame) -> list[tuple]:
             if len(pairs) == 1:  # two villains: the other one is the easiest
                 versus = (", less than the easiest, " if q < ALPHA else ", not told apart from the other, ")
             parts += ["; "] if len(parts) > 1 else []
+            word = word if q < ALPHA else f"{word} by estimate"  # "hardest" only when told apart from the next
             parts += [f"{word} ", Code(end["villain"]), f" {_villain_facts(end)}{versus}", Code(next_["villain"]),
                       f" {pct(next_['success_rate'])} (adjusted {p_phrase(q)})"]
         lines.append((*parts, "."))

@@ -213,8 +213,9 @@ def _simplified_cards(a: ZenonzardAnalysis, lines: list) -> str:
                      "that of their cost, colours, BP, DP and keywords, not of the printed card.")
     if unchanged["simple"].sum():
         k = int(unchanged["simple"].sum())
-        parts.append(f"{k} of the {unchanged.height} cards that changed no game {'is' if k == 1 else 'are'} "
-                     "such cards: as simulated they equal their stand-in, so they change nothing by construction.")
+        such = "is such a card: as simulated it equals" if k == 1 else "are such cards: as simulated they equal"
+        parts.append(f"{k} of the {unchanged.height} cards that changed no game {such} their stand-in, so "
+                     "they change nothing by construction.")
     return " ".join(parts)
 
 
