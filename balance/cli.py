@@ -30,6 +30,12 @@ app = typer.Typer(
 EXIT_BAD_INPUT = 2
 
 
+def _flag(*names: str, **kwargs):
+    """A typer.Option for an on/off flag: typer 0.29 shows bool options with a `<bool>` value
+    placeholder, as if they took one (`--quiet true` is refused); an empty metavar drops it."""
+    return typer.Option(*names, metavar="", **kwargs)
+
+
 def fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT)
@@ -43,7 +49,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    version: Annotated[Optional[bool], typer.Option("--version", metavar="", callback=_version, is_eager=True,
+    version: Annotated[Optional[bool], _flag("--version", callback=_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
 ) -> None:
     """Statistical balance analysis for tabletop games."""
@@ -51,9 +57,8 @@ def main_options(
 
 @app.command()
 def games(
-    tables: Annotated[bool, typer.Option(
-        "--tables", metavar="",
-        help="Also list the tables a run of each game writes, with their keys and meaning.")] = False,
+    tables: Annotated[bool, _flag(
+        "--tables", help="Also list the tables a run of each game writes, with their keys and meaning.")] = False,
 ) -> None:
     """List the games balance can simulate (built in, or installed by other packages through
     the `balance.games` entry point)."""
@@ -124,8 +129,8 @@ def _has_card_list(game_id: str) -> bool:
 @app.command()
 def cards(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    unsupported: Annotated[bool, typer.Option(
-        "--unsupported", metavar="", help="List only the cards the engine plays without their abilities "
+    unsupported: Annotated[bool, _flag(
+        "--unsupported", help="List only the cards the engine plays without their abilities "
         "(every run that deals one says so); exit status 0 either way.")] = False,
     overrides: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules change KEY=VALUE (e.g. tricksters=2012): the card list they select.")] = None,
@@ -168,8 +173,8 @@ def cards(
 @app.command()
 def rules(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    as_json: Annotated[bool, typer.Option(
-        "--json", metavar="", help="Print the rows as JSON: key, default, allowed, meaning.")] = False,
+    as_json: Annotated[bool, _flag(
+        "--json", help="Print the rows as JSON: key, default, allowed, meaning.")] = False,
 ) -> None:
     """List a game's rules keys: default (the rulebook), allowed values and meaning.
 
@@ -344,18 +349,18 @@ def simulate(
         "variants side by side: balance compare).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Run directory to write. Default: runs/GAME-TIMESTAMP.")] = None,
-    rotate: Annotated[bool, typer.Option(
-        "--rotate", metavar="", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
+    rotate: Annotated[bool, _flag(
+        "--rotate", help="Cycle the --strategy list over the seats and rotate it over equal blocks "
         "of games, so every strategy plays every seat equally often (at most one strategy per seat).")] = False,
-    keep_games: Annotated[bool, typer.Option(
-        "--keep-games", metavar="", help="Also write games.parquet: one row per game and seat.")] = False,
+    keep_games: Annotated[bool, _flag(
+        "--keep-games", help="Also write games.parquet: one row per game and seat.")] = False,
     side: Annotated[Optional[list[str]], typer.Option(
         "--side", help="For a game whose seats play as something (a hero, a faction pair; see "
         "`balance games`): the side of every seat (once), of each seat (once per seat), or with "
         "--rotate up to one per seat, rotated over the seats with the strategies. Default: the game "
         "draws each game's sides from a stream of their own.")] = None,
-    card_strength: Annotated[bool, typer.Option(
-        "--card-strength", metavar="", help="Also measure each card's strength causally: play games again "
+    card_strength: Annotated[bool, _flag(
+        "--card-strength", help="Also measure each card's strength causally: play games again "
         "with one seat denied the card (which seat is the game's: `balance games --tables`), "
         "paired with the games as played on the same random streams. Costs up to one extra game "
         "per card and game; writes card_strength.parquet, which `balance report` uses.")] = False,
@@ -365,8 +370,8 @@ def simulate(
     when: Annotated[str, typer.Option(
         help="With --card-strength: the mode of restricted play, one the game declares "
         "(`balance games --tables` lists them with their meaning).")] = "always",
-    force: Annotated[bool, typer.Option(
-        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
+    force: Annotated[bool, _flag(
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted run there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted run in this directory (after Ctrl-C, a kill or a crash); "
@@ -381,8 +386,8 @@ def simulate(
     chunk_size: Annotated[Optional[int], typer.Option(
         help="Games per chunk (memory vs overhead); results do not depend on it. Default: "
         "at least 4 chunks per thread, at most 50,000 games each.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print the manifest as JSON at the end.")] = False,
+    quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
+    as_json: Annotated[bool, _flag("--json", help="Print the manifest as JSON at the end.")] = False,
 ) -> None:
     """Simulate games and write a run directory.
 
@@ -673,7 +678,7 @@ def compare(
     alpha: Annotated[float, typer.Option(help="Significance level (after correction).")] = 0.05,
     correction: Annotated[str, typer.Option(
         help="Multiple-comparison correction over all metrics and variants: holm or bh.")] = "holm",
-    sprt: Annotated[bool, typer.Option("--sprt", metavar="", help="Sequential mode: play batches until an SPRT "
+    sprt: Annotated[bool, _flag("--sprt", help="Sequential mode: play batches until an SPRT "
                                         "decides (H0: no difference larger than --delta).")] = False,
     delta: Annotated[float, typer.Option(help="SPRT: smallest difference that matters (metric's scale, "
                                          "0.01 = 1 pp of win rate).")] = 0.01,
@@ -684,18 +689,17 @@ def compare(
         "the first (seat 0's win share; a cooperative game: the team's win).")] = None,
     batch: Annotated[Optional[int], typer.Option(parser=_whole_batch, metavar="<int>",
             help="SPRT: games per batch between decisions.")] = None,
-    fail_if_different: Annotated[bool, typer.Option(
-        "--fail-if-different", metavar="",
-        help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
+    fail_if_different: Annotated[bool, _flag(
+        "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
-    force: Annotated[bool, typer.Option(
-        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
+    force: Annotated[bool, _flag(
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted comparison there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted comparison in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Compare rule variants on the same games (common random numbers, paired statistics).
 
@@ -832,13 +836,13 @@ def tune(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for tuned.toml, convergence.png, report.md. "
         "Default: under runs/, tune-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(
-        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
+    force: Annotated[bool, _flag(
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted tuning there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted tuning in this directory (after Ctrl-C, a kill or a crash) from "
         "its last finished generation; options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Tune a strategy's parameters (cross-entropy method, common random numbers) to maximise
     its win share against a field, then validate on fresh seeds.
@@ -917,13 +921,13 @@ def restrict(
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for restrict.md, restrict.html. Default: runs/restrict-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(
-        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
+    force: Annotated[bool, _flag(
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted restricted-play study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted restricted-play study in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Card strength by restricted play: how much a seat loses when it may not play a card.
 
@@ -976,13 +980,13 @@ def matchups(
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for matchups.md, matchups.html, matrix.parquet. "
         "Default: runs/matchups-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(
-        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
+    force: Annotated[bool, _flag(
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted matchup study there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted matchup study in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Every strategy of a pool against a field of every other, seat-rotated: a win-share
     matrix with intervals, dominated strategies, and the meta-game's replicator dynamics.
@@ -1026,13 +1030,13 @@ def ladder(
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for ladder.md, ladder.html. Default: runs/ladder-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option(
-        metavar="", help="Replace --out if it holds an earlier output of balance (never other files), and "
+    force: Annotated[bool, _flag(
+        help="Replace --out if it holds an earlier output of balance (never other files), and "
         "discard an interrupted ladder there.")] = False,
     resume: Annotated[Optional[Path], typer.Option(
         help="Continue the interrupted ladder in this directory (after Ctrl-C, a kill or a crash); "
         "options not given are taken from it, options given must match it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar or summary.")] = False,
+    quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Balance numbers side by side for a ladder of strategies of rising skill, and how often
     skill beats luck: is an imbalance real, or an artefact of naive play?

@@ -219,6 +219,24 @@ def test_a_seat_edge_names_the_seats_off_fair_not_the_highest_rate():
     assert "the other 3 are not told apart from fair" in text and "wins most" not in text
 
 
+def test_seats_that_differ_together_but_none_alone_are_given_as_estimates():
+    """The chi-square pools the seats' evidence, so it can find an edge no single seat's test
+    does. Planted, exact counts of 40,000 one-winner games: seats 0 and 1 at 20.45%, 2 and 3 at
+    19.55%, seat 4 fair. Each seat is about 2.2 standard errors off fair (raw p about 0.02,
+    Holm over 5 seats about 0.1), together a chi-square of 16.2 on 4 dof (p = 0.0028).
+    The line says the seats differ, names no seat as off fair, and gives the highest and
+    lowest rates as estimates."""
+    wins = np.array([8180.0, 8180.0, 7820.0, 7820.0, 8000.0])
+    seats = pl.DataFrame({"players": [5] * 5, "seat": list(range(5)), "strategy": ["x"] * 5, "games": [40_000] * 5,
+                          "win_share": wins, "win_share_sq_sum": wins, "wins_outright": wins, "wins_shared": [0] * 5,
+                          "score_sum": wins, "score_sq_sum": wins})
+    text = seat_verdict(seats)
+    assert text.startswith("5 players: seat edge found (equal-seats test, Holm-adjusted p = 0.00276) — ")
+    assert ("no single seat is told apart from fair (each seat against fair, Holm over the seats of the player "
+            "counts tested): the highest rate is seat 0's, 20.45%") in text, text
+    assert "the lowest seat 2's, 19.55%" in text and "wins more" not in text and "wins less" not in text
+
+
 @pytest.mark.slow
 def test_seats_named_off_fair_hold_the_false_alarm_rate():
     """5 fair seats, 2,000 runs of 5,000 one-winner games (seed fixed; 30 s, hence slow): a run

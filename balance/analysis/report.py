@@ -39,7 +39,7 @@ from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Str
 from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError
 from balance.core.game import CAPPED
-from balance.core.output import publish
+from balance.core.output import REPORT_STAGING, publish
 from balance.core.strategy import deterministic_alike
 from balance.core.variants import setting_text
 
@@ -103,7 +103,7 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
     analysis = analyse(tables, method, manifest, mix, cards)
     # Written beside the run's files, so not swapped in as a whole directory: staged, then
     # each file moved into place (output.publish); a cut leaves the previous report whole.
-    staged = out_dir / ".report.partial"
+    staged = out_dir / REPORT_STAGING
     try:
         shutil.rmtree(staged, ignore_errors=True)  # a report cut before it was published
         figures = draw_figures(analysis, tables.get("scores"), staged / "figures")
@@ -862,7 +862,8 @@ def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
     if edges is None or not edges.height:
         best = rates.row(int(rates["rate"].arg_max()), named=True)["seat"]
         worst = rates.row(int(rates["rate"].arg_min()), named=True)["seat"]
-        lead = ("no single seat is told apart from fair (each seat against fair, Holm over the run's seats): "
+        lead = ("no single seat is told apart from fair (each seat against fair, Holm over the seats of the "
+                "player counts tested): "
                 if edges is not None else "")
         return (f"{lead}the highest rate is seat {best}'s, {shown(best)}, the lowest seat {worst}'s, "
                 f"{shown(worst)}, against the fair {pct(fair)}")

@@ -25,8 +25,10 @@ OWN_FILES = frozenset({
     "comparison.json",  # compare (+ report.md, report.html)
     "ladder.md", "ladder.html", "rungs.parquet", "skill.parquet",
     "matchups.md", "matchups.html", "matrix.parquet",
-    "restrict.md", "restrict.html", "restrict.parquet",
-    ".report.partial"})  # a report's staging directory, left if the report was killed
+    "restrict.md", "restrict.html", "restrict.parquet"})
+# Where a report is staged in the directory it is written to (output.publish); a killed report
+# leaves it behind, and the next report, or --force, clears it.
+REPORT_STAGING = ".report.partial"
 # What file managers leave in any folder they open (macOS Finder, Windows Explorer).
 OS_LITTER = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 # A Markdown marker is balance's when the table written with it is there too.
@@ -107,7 +109,7 @@ def _not_written_by_balance(out: Path) -> list[str]:
         if entry.is_symlink():
             strays.append(entry.name)
         elif entry.is_dir():
-            if entry.name == ".report.partial":
+            if entry.name == REPORT_STAGING:
                 continue
             if entry.name != "figures" or any(
                     f.name not in OS_LITTER and (f.suffix != ".png" or not f.is_file() or f.is_symlink())
