@@ -431,7 +431,7 @@ def simulate(
             if saved["card_strength"] and not card_strength:
                 card_strength, when = True, saved["card_strength"]["when"]
                 card = card or saved["card_strength"].get("cards")
-        out = out or Path("runs") / f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
+        out = out or _default_out("", game)
         n_games = 100_000 if n_games is None else n_games
         total = n_games * (len(counts) if counts else 1)  # denied-card replays not counted
         with _progress(quiet or as_json, total) as advance:
@@ -468,7 +468,18 @@ def _default_players(game: str) -> int:
 
 
 def _default_out(kind: str, game: str) -> Path:
-    return Path("runs") / f"{kind}-{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    """runs/KIND-GAME-TIMESTAMP (runs/GAME-TIMESTAMP for a run). A command started in the same
+    second as another, whose directory or ``.NAME.partial`` is there, gets -2, -3, ...: it
+    must not be refused as the other's "interrupted run", nor offered to --force it away."""
+    from balance.core.checkpoint import partial_dir
+
+    stem = "-".join(part for part in (kind, game, f"{datetime.now():%Y%m%d-%H%M%S}") if part)
+    n = 1
+    while True:
+        out = Path("runs") / (stem if n == 1 else f"{stem}-{n}")
+        if not out.exists() and not partial_dir(out).exists():
+            return out
+        n += 1
 
 
 def _options(ctx: typer.Context, command: str, game: str, names: tuple[str, ...], resume: Optional[Path],

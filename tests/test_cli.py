@@ -1,6 +1,7 @@
 """The balance command: help, a small run, and every bad-input case (exit 2, one line)."""
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -269,6 +270,30 @@ def test_a_report_blocked_by_what_is_in_its_way_writes_nothing_and_names_it(tmp_
     r = invoke("report", run, "--out", out)
     assert r.exit_code == 2 and f"{str(out / 'figures')!r} is a file, where a folder must be" in r.output
     assert [p.name for p in out.iterdir()] == ["figures"]
+
+
+def test_commands_started_in_the_same_second_get_directories_of_their_own(tmp_path, monkeypatch):
+    """The default --out is runs/GAME-TIMESTAMP to the second: a second run started in the same
+    second as another was refused as "an interrupted run" of the first's directory, and offered
+    --force to discard it (a code reading found it)."""
+    from datetime import datetime
+
+    import balance.cli
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime(2026, 12, 7, 5, 30, 0)
+
+    monkeypatch.setattr(balance.cli, "datetime", Frozen)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs" / ".avengers-cards-20261207-053000-2.partial").mkdir(parents=True)  # one still running
+    for _ in range(2):
+        assert invoke("simulate", "avengers-cards", "--games", 20, "-q").exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
+        ".avengers-cards-20261207-053000-2.partial", "avengers-cards-20261207-053000",
+        "avengers-cards-20261207-053000-3"]
+    assert balance.cli._default_out("compare", "zenonzard") == Path("runs/compare-zenonzard-20261207-053000")
 
 
 def test_simulate_refuses_a_second_variant_file(tmp_path):
