@@ -109,12 +109,18 @@ def test_one_strategy_has_no_strategy_section(single, tmp_path):
     out = tmp_path / "elsewhere"
     (out / "figures").mkdir(parents=True)
     (out / "figures" / "strategy_seat.png").write_bytes(b"left by an earlier report")
+    (out / "figures" / "factions.png").write_bytes(b"left by an earlier report of Smash Up")
+    (out / "figures" / "sketch.png").write_bytes(b"the user's own")
     paths = write_run_report(single, out_dir=out)
     md, page = paths["markdown"].read_text(encoding="utf-8"), paths["html"].read_text(encoding="utf-8")
     assert paths["markdown"] == out / "report.md" and not (single / "report.md").exists()
     assert "## Strategies" not in md and ">Strategies</h2>" not in page
     assert "## Verdict" in md and "4 players:" in section(md, "Verdict")
     assert not (out / "figures" / "strategy_seat.png").exists()
+    # another game's figure went too (it sat beside this report as if it were this game's); a
+    # figure no report writes is the user's and stays
+    assert not (out / "figures" / "factions.png").exists()
+    assert (out / "figures" / "sketch.png").read_bytes() == b"the user's own"
     assert page.count("data:image/png;base64,") == len(paths["figures"]) == 4
 
 

@@ -111,9 +111,9 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         title = f"Balance report: {manifest.get('title', manifest['game'])}"
         (staged / "report.md").write_text(to_markdown(title, sections, staged), encoding="utf-8")
         (staged / "report.html").write_text(to_html(title, sections), encoding="utf-8")
-        known = set(FIGURES) | set(getattr(analysis.game_report, "FIGURES", ()))
-        # a figure an earlier report left that this one has no use for (one strategy: no heatmap)
-        publish(staged, out_dir, [out_dir / "figures" / f"{name}.png" for name in known - set(figures)])
+        # a figure an earlier report left that this one has no use for (one strategy: no
+        # heatmap; another game's report written to the same --out)
+        publish(staged, out_dir, [out_dir / "figures" / f"{name}.png" for name in _figure_names() - set(figures)])
     except OSError as e:
         raise BalanceError(f"cannot write the report to {str(out_dir)!r}: {e.strerror or e}") from None
     finally:
@@ -436,6 +436,20 @@ def _composition(teams: pl.DataFrame) -> pl.DataFrame | None:
         return None
     out = pl.DataFrame(rows)
     return out.with_columns(p_adjusted=pl.Series(stats.holm(out["p_value"].to_numpy())))
+
+
+def _figure_names() -> set[str]:
+    """The name of every figure a report writes, of any game installed here (its report part's
+    FIGURES): the figures/ files a report may remove when it has no use for them."""
+    from balance.core.registry import game_ids, get_game
+
+    names = set(FIGURES)
+    for game in game_ids():
+        try:
+            names |= set(getattr(get_game(game).optional_part("report"), "FIGURES", ()))
+        except BalanceError:  # a malformed plugin: its own report says so
+            continue
+    return names
 
 
 def _game_report(game: str | None):
