@@ -814,7 +814,7 @@ def test_sides_are_written_canonically(given, canonical):
 
 
 @pytest.mark.parametrize("given, words", [
-    ("forces=Minotaur+Hydra", "unknown Force 'hydra'; allowed: Siren, Minotaur"),
+    ("forces=Minotaur+Hydra", "unknown Force 'Hydra'; allowed: Siren, Minotaur"),  # as written, not lowered
     ("forces=Siren+Siren", "two different Forces"),
     ("Siren", "two different Forces"),
     ("deck=mono:black", "unknown deck colour 'black'; allowed: white"),
@@ -823,6 +823,8 @@ def test_sides_are_written_canonically(given, canonical):
     ("deck=mono:red,deck=mono:blue", "gives deck twice"),
     ("colour=red", "unknown side part 'colour'; allowed: deck, forces"),
     ("deck=mono:red/flat", "unknown deck curve 'flat'; allowed: low, standard, high"),
+    ("deck=.", "deck='.' is a directory; give a deck list file in it"),  # was "neither ... nor a file"
+    ("drawn,deck=mono:red", "drawn is a whole side"),  # was "unknown Force 'drawn'"
 ])
 def test_bad_sides_are_refused_in_one_line(given, words):
     from balance.games.zenonzard.sides import parse_side

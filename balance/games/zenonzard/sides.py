@@ -67,10 +67,11 @@ class Side:
 
 def _pair(text: str) -> int:
     names = {f.lower(): i for i, f in enumerate(FORCES)}
-    parts = [p.strip().lower() for p in text.split("+")]
-    for p in parts:
+    given = [p.strip() for p in text.split("+")]
+    parts = [p.lower() for p in given]
+    for p, shown in zip(parts, given):
         if p not in names:
-            raise one_of("Force", p, FORCES)
+            raise one_of("Force", shown, FORCES)  # as the user wrote it
     if len(parts) != 2 or parts[0] == parts[1]:
         raise BalanceError(f"forces={text!r}: give two different Forces joined by '+', e.g. Minotaur+Phoenix")
     return PAIRS.index(tuple(sorted(names[p] for p in parts)))
@@ -91,6 +92,9 @@ def _deck(text: str) -> str:
             raise BalanceError(f"deck={text!r}: a duo deck needs two different colours")
         return m.group(0).removesuffix("/standard")
     path = Path(text).expanduser()
+    if path.is_dir():
+        raise BalanceError(f"deck={text!r} is a directory; give a deck list file in it, or a generated deck "
+                           "(mono:COLOUR, duo:COLOUR+COLOUR, reference:COLOUR)")
     if not path.is_file():
         raise BalanceError(f"deck={text!r} is neither a generated deck (mono:COLOUR, duo:COLOUR+COLOUR, "
                            f"reference:COLOUR, each optionally /low or /high; colours {', '.join(COLOURED)}) "
@@ -105,6 +109,9 @@ def read_side(text: str) -> Side:
         return Side(None, None)
     for item in filter(None, (t.strip() for t in text.split(","))):
         key, sep, value = item.partition("=")
+        if not sep and item.lower() == DRAWN:
+            raise BalanceError(f"side {text!r}: {DRAWN} is a whole side (deck and Forces both drawn); give it "
+                               "alone, or leave out the part to draw (deck=DECK alone draws the Forces)")
         if not sep:  # a bare Force pair
             key, value = "forces", item
         key = key.strip().lower()
