@@ -138,6 +138,12 @@ BAD = [
      "error: set_bonus=True is not an integer; allowed: integer 0..100"),
     (["simulate", "avengers-cards", "--set", "set_bonus=101"],
      "error: set_bonus=101 is out of range; allowed: integer 0..100"),
+    (["simulate", "avengers-cards", "--set", "hand=[1.5]"],
+     "error: hand: card value 1.5 is not an integer; allowed: integers 1..15"),
+    (["simulate", "avengers-cards", "--set", "hand=[2,16]"], "error: hand: card value 16 is out of range"),
+    # the allowed keys do not offer players, which --set refuses (--players gives it)
+    (["simulate", "avengers-cards", "--set", "colour=2"],
+     "error: unknown rules key 'colour'; allowed: hand, battles,"),
 ]
 
 

@@ -131,7 +131,7 @@ def test_the_rulebook_validates_at_every_player_count_and_round_trips():
     ("trickster_bases", "old", "unknown trickster_bases edition 'old'"),
     ("mulligan", "yes", "mulligan='yes' is not true or false"),
     ("draw", 2.5, "draw=2.5 is not an integer; allowed: integer 0..10"),
-    ("vp", 12, "unknown rules key 'vp'; allowed: players, vp_to_win"),
+    ("vp", 12, "unknown rules key 'vp'; allowed: vp_to_win"),
     # one number for a per-seat list was a list of one: a head start for seat 0, the favoured seat
     ("start_vp", 1, "start_vp=1 is one number, but start_vp is a list, one entry per seat from seat 0; "
                     "e.g. start_vp=[0, 1, 1, 1]"),

@@ -12,7 +12,14 @@ import dataclasses
 import json
 from typing import ClassVar
 
-from balance.core.errors import one_of, plain
+from balance.core.errors import BalanceError, plain
+
+
+def unknown_key(key: str, keys: list[str]) -> BalanceError:
+    """'unknown rules key' naming the keys a user may set: not players, which every command
+    takes as --players (and refuses in --set or a variant file)."""
+    settable = ", ".join(k for k in keys if k != "players")
+    return BalanceError(f"unknown rules key {key!r}; allowed: {settable} (the player count: --players)")
 
 
 class RulesBase:
@@ -38,7 +45,7 @@ class RulesBase:
         keys = cls.keys()
         for key in overrides:
             if key not in keys:
-                raise one_of("rules key", key, keys)
+                raise unknown_key(key, keys)
         return cls(**{k: cls.coerce(k, plain(v)) for k, v in overrides.items()}).validated()
 
     @classmethod

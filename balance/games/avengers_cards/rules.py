@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from balance.core.errors import BalanceError, check_int, one_of
+from balance.core.rulebook import unknown_key
 
 RULES_VERSION = "avengers-cards/1"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
 COLOURS = ("Y", "R", "B")
@@ -290,7 +291,7 @@ class Rules:
         kwargs = {}
         for key, value in overrides.items():
             if key not in keys:
-                raise one_of("rules key", key, keys)
+                raise unknown_key(key, keys)
             kwargs[key] = _coerce(key, value)
         return cls(**kwargs).validated()
 
@@ -306,7 +307,9 @@ class Rules:
         if not hand:
             raise BalanceError("hand is empty; give at least one card value")
         for v in hand:
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_CARD:
+            if isinstance(v, bool) or not isinstance(v, int):  # 1.5 is in range, but no card
+                raise BalanceError(f"hand: card value {v!r} is not an integer; allowed: integers 1..{MAX_CARD}")
+            if not 1 <= v <= MAX_CARD:
                 raise BalanceError(f"hand: card value {v!r} is out of range; allowed 1..{MAX_CARD}")
         if len(set(hand)) != len(hand):
             raise BalanceError(f"hand {list(hand)} repeats a value; each card value appears once")
