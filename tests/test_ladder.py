@@ -42,6 +42,10 @@ def test_too_few_games_for_the_skill_runs_are_refused_before_any_rung_is_played(
         run_ladder("avengers-cards", ["random", "threshold"], players=[3, 5], games=3,
                    play=lambda *a, **k: played.append(k))
     assert played == []
+    with pytest.raises(BalanceError, match=r"^games=-1 is out of range; allowed: integer 1\.\."):
+        run_ladder("avengers-cards", ["random", "threshold"], players=[3, 5], games=-1,
+                   play=lambda *a, **k: played.append(k))
+    assert played == []
     r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", "random,threshold", "--players", "3,5",
                                  "--games", "3", "--out", str(tmp_path / "l")])
     assert r.exit_code == 2 and list(tmp_path.iterdir()) == []

@@ -52,6 +52,11 @@ def test_bad_pools():
         run_matchups("avengers-cards", ["random", "random"])
     with pytest.raises(BalanceError, match="unknown strategy"):
         run_matchups("avengers-cards", ["random", "clever"])
+    # a negative count is out of range, not "too few to rotate"
+    with pytest.raises(BalanceError, match=r"^games=-1 is out of range; allowed: integer 1\.\."):
+        run_matchups("avengers-cards", ["random", "greedy"], games=-1)
+    with pytest.raises(BalanceError, match="^games=2 is too few to rotate over 4 seats; give at least 4$"):
+        run_matchups("avengers-cards", ["random", "greedy"], games=2)
 
 
 def test_cli_writes_the_matchup_report(tmp_path):

@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from balance.analysis import aggregate, stats
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, check_int
 from balance.core.strategy import deterministic_alike
 
 
@@ -48,7 +48,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     play: what plays each run, with ``balance.core.api.simulate``'s arguments (default: it; the
     CLI passes ``StudyCheckpointer.simulate``, which keeps every finished run for --resume).
     """
-    from balance.core.api import simulate
+    from balance.core.api import MAX_GAMES, simulate
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
 
@@ -61,6 +61,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
                            f"--ladder {','.join(list(spec.strategies)[:3])}")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"the ladder repeats a strategy: {', '.join(labels)}")
+    check_int("games", games, 1, MAX_GAMES)  # -1 is out of range, not "too few to rotate"
     if not spec.cooperative and games < max(players):  # checked before any rung is played
         raise BalanceError(f"games={games} is too few to rotate over {max(players)} seats in the skill "
                            f"runs; give at least {max(players)}")

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from balance.analysis import stats
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, check_int
 from balance.core.game import WIN_UNIT
 
 
@@ -53,7 +53,7 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     play: what plays each run, with ``balance.core.api.simulate``'s arguments (default: it; the
     CLI passes ``StudyCheckpointer.simulate``, which keeps every finished run for --resume).
     """
-    from balance.core.api import simulate
+    from balance.core.api import MAX_GAMES, simulate
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
 
@@ -70,8 +70,9 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
         raise BalanceError("give at least two strategies in --pool, e.g. --pool greedy,threshold,random")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"--pool repeats a strategy: {', '.join(labels)}")
+    check_int("games", games, 1, MAX_GAMES)  # -1 is out of range, not "too few to rotate"
     if games < players:
-        raise BalanceError(f"games={games} is too few to rotate over {players} seats")
+        raise BalanceError(f"games={games} is too few to rotate over {players} seats; give at least {players}")
     rows = []
     for a in labels:
         for b in labels:
