@@ -218,7 +218,7 @@ def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
     variant.write_text('set_bonus = "2"\n')
     r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
     assert r.exit_code == 2
-    assert r.output == "error: set_bonus='2' is not an integer; allowed: integer 0..100\n"
+    assert r.output == f"error: variant file {str(variant)!r}: set_bonus='2' is not an integer; allowed: integer 0..100\n"
     assert not (tmp_path / "o").exists()
 
 
@@ -300,6 +300,19 @@ def test_commands_started_in_the_same_second_get_directories_of_their_own(tmp_pa
         ".avengers-cards-20261207-053000-2.partial", "avengers-cards-20261207-053000",
         "avengers-cards-20261207-053000-3"]
     assert balance.cli._default_out("compare", "zenonzard") == Path("runs/compare-zenonzard-20261207-053000")
+
+
+def test_a_bad_value_in_a_variant_file_names_the_file(tmp_path):
+    """simulate said only 'set_bonus=200 is out of range': with several variant files about, the
+    user could not tell which one held it. A fault of --set's own is not blamed on the file."""
+    (tmp_path / "v.toml").write_text("set_bonus = 200\n")
+    r = invoke("simulate", "avengers-cards", "--games", 50, "--variant", tmp_path / "v.toml", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output == (f"error: variant file {str(tmp_path / 'v.toml')!r}: set_bonus=200 is "
+                                             "out of range; allowed: integer 0..100\n")
+    r = invoke("simulate", "avengers-cards", "--games", 50, "--variant", tmp_path / "v.toml", "--set", "battles=0",
+               "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output.startswith("error: battles=0 is out of range")
+    assert not (tmp_path / "o").exists()
 
 
 def test_simulate_refuses_a_second_variant_file(tmp_path):

@@ -170,7 +170,7 @@ def simulate(
                            "drop --card-strength")
     runs = []
     for n in counts:
-        rules = rules_mod.Rules.from_overrides({**rule_changes, "players": n})
+        rules = _rules(rules_mod.Rules, rule_changes, overrides, variant, n)
         plan = (engine_mod.card_strength_plan(rules, when, games, card_strength_cards)
                 if when else None)
         chosen = _side_indices(engine_mod, rules, sides, spec.side) if sides is not None else None
@@ -292,6 +292,20 @@ def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tu
             raise BalanceError(f"unknown {noun} {given!r}; allowed: {', '.join(names)}")
         out.append((names.index(name), name))
     return out
+
+
+def _rules(rules_cls, changes: dict, overrides: dict, variant, players: int):
+    """The rules of ``changes`` (the variant file's, then --set's) at ``players``. A value that
+    the rules refuse and --set alone would not is the file's: the message names it (a user
+    with several variant files could not tell which one held set_bonus=200). A fault of
+    --set's own is given as --set alone has it."""
+    try:
+        return rules_cls.from_overrides({**changes, "players": players})
+    except BalanceError as e:
+        if variant is None:
+            raise
+        rules_cls.from_overrides({**overrides, "players": players})  # raises --set's own fault
+        raise BalanceError(f"variant file {str(variant)!r}: {e}") from None
 
 
 def _seatings(parsed: list, n: int, rotate: bool, games: int, what: str = "strategies") -> list[tuple[int, int, list]]:
