@@ -68,6 +68,10 @@ def test_variant_specs():
         parse_variant("set_bonus")
     assert parse_variant("start_tokens=2,2,2").overrides == {"start_tokens": [2, 2, 2]}
     assert parse_variant('v:villains="a,b=c.json"').overrides == {"villains": "a,b=c.json"}
+    # an empty name was read as part of the key (unknown rules key ':set_bonus')
+    with pytest.raises(BalanceError, match=r"^variant ':set_bonus=2' has an empty name before ':'; give "
+                                           r"NAME:set_bonus=2, or set_bonus=2 alone"):
+        parse_variant(":set_bonus=2")
 
 
 @pytest.mark.parametrize("spec,message", [

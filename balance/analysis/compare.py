@@ -57,6 +57,9 @@ def parse_variant(spec: str) -> VariantSpec:
     text = spec.strip()
     name = None
     head, sep, rest = text.partition(":")
+    if sep and not head.strip() and "=" in rest:  # read as a key ':hand' before
+        raise BalanceError(f"variant {spec!r} has an empty name before ':'; give NAME:{rest.strip()}, "
+                           f"or {rest.strip()} alone (named by its settings)")
     if sep and head and "=" not in head and "/" not in head and not head.endswith(".toml"):
         name, text = head.strip(), rest.strip()
     if text in ("", "default"):
