@@ -154,6 +154,18 @@ def test_bad_tuned_files_are_refused(tmp_path, text, message):
         parse_strategy(f"greedy:@{tmp_path}", CATALOGUE)
 
 
+def test_a_tuned_directory_with_a_comma_in_its_name_is_read_whole(tmp_path):
+    """'greedy:@runs/a,b' looked for 'runs/a' (the comma ended the path): a path is the longest
+    comma-separated prefix that exists, and what follows it overrides parameters."""
+    folder = tmp_path / "a,b"
+    folder.mkdir()
+    (folder / "tuned.toml").write_text('strategy = "greedy"\n[params]\nw_risk = 3\n')
+    assert parse_strategy(f"greedy:@{folder}", CATALOGUE).values[2] == 3.0
+    assert parse_strategy(f"greedy:@{folder},w_risk=2", CATALOGUE).values[2] == 2.0
+    with pytest.raises(BalanceError, match=f"tuned parameters '{tmp_path / 'a'}' do not exist"):
+        parse_strategy(f"greedy:@{tmp_path / 'a'},c", CATALOGUE)  # nothing exists: the text before the comma
+
+
 def test_missing_tuned_file_is_refused(tmp_path):
     with pytest.raises(BalanceError, match="do not exist"):
         parse_strategy(f"greedy:@{tmp_path / 'nowhere'}", CATALOGUE)

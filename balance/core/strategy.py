@@ -107,8 +107,8 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     values = {p.name: p.default for p in info.params}
     rest = rest.strip()
     if rest.startswith("@"):
-        path, _, rest = rest[1:].partition(",")
-        values.update(load_tuned(path.strip(), info))
+        path, rest = _tuned_path(rest[1:])
+        values.update(load_tuned(path, info))
     given = set()  # a tuned file's values may be overridden once each, not twice in one spec
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, text = item.partition("=")
@@ -126,6 +126,18 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
             raise BalanceError(f"strategy {spec!r}: {key}={text!r} is not a number") from None
         values[key] = by_name[key].check(number, name)
     return Strategy(info, tuple(values[p.name] for p in info.params))
+
+
+def _tuned_path(text: str) -> tuple[str, str]:
+    """``PATH[,param=value...]`` split into PATH and the overrides. A comma may be part of
+    the path (``runs/a,b``, which was cut to 'runs/a'): the longest comma-separated prefix that
+    exists is the path; when none does, the text before the first comma (its error names it)."""
+    parts = text.split(",")
+    for k in range(len(parts), 0, -1):
+        path = ",".join(parts[:k]).strip()
+        if path and Path(path).expanduser().exists():
+            return path, ",".join(parts[k:])
+    return parts[0].strip(), ",".join(parts[1:])
 
 
 TUNED_FILE = "tuned.toml"
