@@ -131,7 +131,8 @@ def test_the_hero_deck_has_the_spec_counts():
     ({"hero_pool": ["Paladin", "Bard"]}, "Bard"),
     ({"hero_pool": ["Paladin", "Paladin", "Cleric", "Rogue"]}, "twice"),
     ({"players": 3, "hero_pool": ["Paladin", "Cleric"]}, "at least 3"),
-    ({"general_to_hit": [4, 3, 4]}, "general_to_hit"),
+    ({"general_to_hit": [4, 3, 4]}, "general_to_hit=[4, 3, 4]: give 4 integers 2..6"),  # a list, as given
+    ({"hero_pool": []}, "hero_pool=[]: give a list of heroes"),
     ({"war_cards": [1, 2, 9]}, "war_cards"),
     ({"wound_check": "never"}, "never"),
     ({"quests": True}, "quests"),

@@ -128,7 +128,8 @@ class Rules(RulesBase):
         """Check every parameter (one-line BalanceError naming the value and what is allowed)."""
         check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
         if not isinstance(self.hero_pool, tuple) or not self.hero_pool:
-            raise BalanceError(f"hero_pool={self.hero_pool!r}: give a list of heroes from {', '.join(HEROES)}")
+            shown = list(self.hero_pool) if isinstance(self.hero_pool, tuple) else self.hero_pool
+            raise BalanceError(f"hero_pool={shown!r}: give a list of heroes from {', '.join(HEROES)}")
         for h in self.hero_pool:
             if h not in HEROES:
                 raise one_of("hero", h, HEROES)
@@ -150,7 +151,8 @@ class Rules(RulesBase):
         for key, n, low, high in (("general_to_hit", 4, 2, 6), ("serious_zone", 4, 0, 6), ("war_cards", 3, 0, 6)):
             value = getattr(self, key)
             if not isinstance(value, tuple) or len(value) != n:
-                raise BalanceError(f"{key}={value!r}: give {n} integers {low}..{high}")
+                shown = list(value) if isinstance(value, tuple) else value  # as the user wrote it: [1, 2]
+                raise BalanceError(f"{key}={shown!r}: give {n} integers {low}..{high}")
             for v in value:
                 check_int(key, v, low, high)
         check_int("late_war_after", self.late_war_after, 1, 4)
