@@ -244,7 +244,7 @@ def test_resume_refuses_what_it_cannot_continue(tmp_path, monkeypatch):
     assert runner.invoke(cli.app, args + ["--out", str(out), "-q"]).exit_code == 130
     _cut_after(monkeypatch, None)
     r = runner.invoke(cli.app, ["ladder", "avengers-cards", "--resume", str(out), "--games", "3000"])
-    assert r.exit_code == 2 and "differs in games (it was: games=2000)" in r.output
+    assert r.exit_code == 2 and "differs in games (it was: games=2000, now 3000)" in r.output
     r = runner.invoke(cli.app, ["compare", "avengers-cards", "--resume", str(out)])
     assert r.exit_code == 2 and "holds an interrupted `balance ladder`, not a comparison" in r.output
     r = runner.invoke(cli.app, ["ladder", "zenonzard", "--resume", str(out)])

@@ -104,7 +104,7 @@ class Checkpointer:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
                 f"{', '.join(self.key_words.get(k, k) for k in differ)} "
-                f"(it was: {', '.join(f'{k}={_short(saved.get(k))}' for k in differ)}); give the "
+                f"(it was: {'; '.join(_difference(k, saved.get(k), now.get(k)) for k in differ)}); give the "
                 "same options (or none: they are taken from it), or start again with --force"
             )
 
@@ -262,6 +262,19 @@ def merge_games(chunk_files: list[Path], target: Path) -> None:
     finally:
         if writer is not None:
             writer.close()
+
+
+def _difference(path: str, was, now) -> str:
+    """The first place where ``was`` and ``now`` (JSON values) differ, as 'PATH=WAS, now NOW':
+    'runs[0].rules.set_bonus=1, now 5', where the whole runs list, cut at 60 characters, showed
+    only the start of the first run's hand."""
+    if isinstance(was, dict) and isinstance(now, dict):
+        key = next(k for k in [*was, *(k for k in now if k not in was)] if was.get(k) != now.get(k))
+        return _difference(f"{path}.{key}", was.get(key), now.get(key))
+    if isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
+        i = next(i for i, (a, b) in enumerate(zip(was, now)) if a != b)
+        return _difference(f"{path}[{i}]", was[i], now[i])
+    return f"{path}={_short(was)}, now {_short(now)}"
 
 
 def _short(value) -> str:
