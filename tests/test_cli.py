@@ -315,6 +315,19 @@ def test_a_bad_value_in_a_variant_file_names_the_file(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_one_side_refused_in_two_seats_says_it_plays_every_seat(tmp_path):
+    """--side Paladin at 2 players said 'a team has each hero at most once; got Paladin,
+    Paladin', though the user gave Paladin once: one --side plays every seat."""
+    r = invoke("simulate", "defenders-of-the-realm", "--players", 2, "--games", 10, "--side", "Paladin",
+               "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output == ("error: a team has each hero at most once; got Paladin, Paladin "
+                                             "(one --side plays every seat: give one --side per seat)\n")
+    r = invoke("simulate", "defenders-of-the-realm", "--players", 2, "--games", 10, "--side", "Paladin",
+               "--side", "Paladin", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output == "error: a team has each hero at most once; got Paladin, Paladin\n"
+    assert not (tmp_path / "o").exists()
+
+
 def test_simulate_refuses_a_second_variant_file(tmp_path):
     """--variant A --variant B played B alone, without a word (click keeps an option's last
     value); compare takes several, so a user repeats it here too."""
