@@ -1084,6 +1084,8 @@ def _check_plan_limits(**given) -> None:
         low, high = PLAN_LIMITS[option]
         if value is None:
             continue
+        if value != value:  # NaN fails every comparison: 'out of range' hid what it is
+            fail(f"--{option} nan is not a number")
         if (low is not None and not value >= low) or (high is not None and not value <= high):
             allowed = f">= {low:g}" if high is None else f"<= {high:,}"
             fail(f"--{option} {value!r} is out of range for planning; allowed: {allowed}")

@@ -922,7 +922,7 @@ PLAN_BAD = [
     # past the ranges plan answers in (these were tracebacks: a division by zero, NaN, overflow)
     (["--effect", "1e-300"], "--effect 1e-300 is out of range for planning; allowed: >= 1e-05"),
     (["--alpha", "1e-17"], "--alpha 1e-17 is out of range for planning; allowed: >= 1e-10"),
-    (["--alpha", "nan"], "--alpha nan is out of range for planning"),
+    (["--alpha", "nan"], "--alpha nan is not a number"),
     (["--sides", "1000000000", "--alpha", "1e-9"],
      "--sides 1000000000 is out of range for planning; allowed: <= 10,000"),
     (["--paired-sd", "1e300"], "--paired-sd 1e+300 is out of range for planning"),
