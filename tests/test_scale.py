@@ -1,5 +1,6 @@
 """Scale and safety: threads, chunks and dask give identical numbers; runs survive Ctrl-C,
 SIGTERM and SIGKILL and resume to the same outputs; bad directories get clear errors."""
+import json
 import os
 import signal
 import subprocess
@@ -163,6 +164,23 @@ def test_corrupted_checkpoint_is_a_clear_error_and_destroys_nothing(tmp_path):
     assert checkpoint.read_bytes() == b"not a checkpoint"
     with pytest.raises(BalanceError, match="nothing to resume"):
         balance.simulate("avengers-cards", out=tmp_path / "other", resume=True, **RUN)
+
+
+def test_a_request_edited_after_its_checkpoint_is_refused(tmp_path):
+    """The options of a resume come from request.json: edited by hand (another seed), the
+    resumed run took the old seed's counts for the new one's and finished a mix of two runs
+    (audit A7). The checkpoint keeps a digest of the request it counts."""
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        balance.simulate("avengers-cards", threads=1, chunk_size=2_000, out=out,
+                         on_progress=interrupt_after(3), **RUN)
+    request = partial_dir(out) / "request.json"
+    edited = json.loads(request.read_text(encoding="utf-8")) | {"seed": 12}
+    request.write_text(json.dumps(edited), encoding="utf-8")
+    with pytest.raises(BalanceError, match=r"request\.json' was changed after the checkpoint beside it was "
+                                           r"written: its counts belong to another request"):
+        balance.simulate("avengers-cards", out=out, resume=True, chunk_size=2_000, **{**RUN, "seed": 12})
+    assert partial_dir(out).is_dir() and not out.exists()
 
 
 def test_a_run_finishing_onto_files_of_the_users_keeps_them_and_stays_resumable(tmp_path):

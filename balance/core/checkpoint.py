@@ -9,6 +9,7 @@ checkpoint lacks. A finished run is assembled there and renamed to ``NAME`` in o
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -125,6 +126,7 @@ class Checkpointer:
         """Replace checkpoint.npz atomically (write a temp file, fsync, rename)."""
         arrays = {f"b{b}__{name}": a for b, t in enumerate(state.totals) for name, a in t.items()}
         arrays["done"] = np.array(sorted(state.done), np.int64).reshape(-1, 2)
+        arrays["request"] = np.array(self.request_digest())
         path = self.dir / "checkpoint.npz"
         tmp = path.with_suffix(".tmp")
         try:
@@ -137,6 +139,13 @@ class Checkpointer:
             raise BalanceError(f"cannot write the checkpoint {str(path)!r}: {e.strerror or e}") from None
         self.last_save = time.monotonic()
 
+    def request_digest(self) -> str:
+        """A digest of what must match to resume (the ``keys`` of the request, as saved), kept
+        in the checkpoint: a request.json edited by hand (another seed, more games) must not
+        take the counts of the games played for the old one."""
+        return hashlib.sha256(json.dumps(as_json({k: self.request.get(k) for k in self.keys}),
+                                         sort_keys=True).encode()).hexdigest()
+
     def load(self, state: RunState) -> RunState:
         path = self.dir / "checkpoint.npz"
         if not path.is_file():
@@ -146,6 +155,11 @@ class Checkpointer:
                                "nothing was changed: start again with --force")
         try:
             with np.load(path) as data:
+                if "request" in data and str(data["request"]) != self.request_digest():  # absent: older
+                    raise BalanceError(
+                        f"{str(self.dir / 'request.json')!r} was changed after the checkpoint beside it was "
+                        "written: its counts belong to another request; nothing was changed: start again "
+                        "with --force")
                 done = {tuple(int(x) for x in row) for row in data["done"]}
                 for b, totals in enumerate(state.totals):
                     for name, array in totals.items():
