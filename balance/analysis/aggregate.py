@@ -52,6 +52,13 @@ def rate(frame: pl.DataFrame, num: str, den: str, name: str, method: str) -> pl.
     return frame.with_columns(**{name: pl.Series(rate), f"{name}_lo": pl.Series(lo), f"{name}_hi": pl.Series(hi)})
 
 
+def _fair_rate() -> pl.Expr:
+    """A seat's fair win rate at its player count, over rows pooled per (players, seat): 1/n of
+    the wins handed out per game, fewer than one a game when the turn cap stopped some (the
+    seats' win shares summed over the seats' games, each game counted once per seat)."""
+    return pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players")
+
+
 def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
     """One row per (players, seat), pooled over strategies: win rate with CI, fair = 1/players
     of the games that handed out a win (all of them unless some hit the turn cap)."""
@@ -61,9 +68,8 @@ def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
                    *([pl.col("win_share_sq_sum").sum()] if "win_share_sq_sum" in seats.columns else []))
               .sort("players", "seat"))
     out = share_interval(pooled, "win_share", "win_share_sq_sum", "games", method)
-    finished = pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players") * pl.col("players")
     return out.with_columns(
-        fair=finished / pl.col("players"),
+        fair=_fair_rate(),
         mean_score=pl.col("score_sum") / pl.col("games"),
     ).select("players", "seat", "games", "rate", "lo", "hi", "fair", "mean_score",
              "wins_outright", "wins_shared")
@@ -152,8 +158,7 @@ def seat_edges(seats: pl.DataFrame, fairness: pl.DataFrame) -> pl.DataFrame | No
               .sort("players", "seat"))
     if not pooled.height:
         return None
-    # fair: 1/n of the wins handed out (fewer than the games when the turn cap stopped some)
-    pooled = pooled.with_columns(fair=pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players"))
+    pooled = pooled.with_columns(fair=_fair_rate())
     rows = []
     for r in pooled.iter_rows(named=True):
         test = stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], r["fair"])
