@@ -218,7 +218,8 @@ def test_a_quoted_number_in_a_variant_file_is_not_an_integer(tmp_path):
     variant.write_text('set_bonus = "2"\n')
     r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
     assert r.exit_code == 2
-    assert r.output == f"error: variant file {str(variant)!r}: set_bonus='2' is not an integer; allowed: integer 0..100\n"
+    assert r.output == (f"error: variant file {str(variant)!r}: set_bonus='2' is not an integer; "
+                        "allowed: integer 0..100\n")
     assert not (tmp_path / "o").exists()
 
 

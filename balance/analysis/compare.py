@@ -565,7 +565,8 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     strategies = [spec.simulate_strategy] if strategies is None else strategies
     seats = [parse_strategy(s, spec.strategies) for s in strategies]
     if len(seats) not in (1, players):
-        raise BalanceError(f"{len(seats)} strategies given for {players} players; give one for every seat or exactly {players}")
+        raise BalanceError(f"{len(seats)} strategies given for {players} players; give one for every seat "
+                           f"or exactly {players}")
     seats = seats * players if len(seats) == 1 else seats
     common = common or {}
     if "players" in common:

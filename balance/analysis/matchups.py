@@ -102,10 +102,10 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     and ``p_adjusted`` (float64, one per row).
 
     Method: ``stats.mean_test`` of the per-game share against 1/players (a one-sample z-test
-    with the observed variance). The sums are counted in 1/60 win units (exact integers for ties of up to 6) so that a cell
-    whose every game gives exactly 1/P has d = 0 exactly (p = 1), and a cell with no spread
-    away from 1/P (a strategy that never wins) has p = 0, not the p = 1 that an interval of
-    zero width gave before.
+    with the observed variance). The sums are counted in 1/60 win units (exact integers for
+    ties of up to 6) so that a cell whose every game gives exactly 1/P has d = 0 exactly
+    (p = 1), and a cell with no spread away from 1/P (a strategy that never wins) has p = 0,
+    not the p = 1 that an interval of zero width gave before.
     """
     n = matrix["games"].to_numpy().astype(np.float64)
     total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)

@@ -213,9 +213,9 @@ class Checkpointer:
 
         problem = not_replaceable(self.out)  # asked again: --out may have changed since the start
         if problem:
+            game = self.request.get("game", "GAME")
             raise BalanceError(f"{problem}, so the finished {self.noun} was not put in its place; it is kept: "
-                               f"move what is in the way, then balance {self.command} {self.request.get('game', 'GAME')} "
-                               f"--resume {self.out}")
+                               f"move what is in the way, then balance {self.command} {game} --resume {self.out}")
         try:
             write_outputs(self.dir)
             # Cut here, the run would have neither its checkpoint nor its outputs in place.

@@ -87,8 +87,9 @@ def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
     """The game's columns of a `balance ladder` rung: (column, heading, frame(players, column));
     with empty tables, the columns and headings alone."""
     if "villains" not in tables:
-        return [("heroes_success", "heroes' success", pl.DataFrame({"players": [], "heroes_success": []},
-                                                                  schema={"players": pl.Int8, "heroes_success": pl.Float64}))]
+        empty = pl.DataFrame({"players": [], "heroes_success": []},
+                             schema={"players": pl.Int8, "heroes_success": pl.Float64})
+        return [("heroes_success", "heroes' success", empty)]
     frame = tables["villains"].group_by("players").agg(
         (pl.col("beaten").sum() / pl.col("fought").sum()).alias("heroes_success"))
     return [("heroes_success", "heroes' success", frame)]

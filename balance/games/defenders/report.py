@@ -48,10 +48,11 @@ class DefendersAnalysis:
     cause) its share of the lost games; top_loss: per player count the commonest cause against
     the next (``leader``); generals: per (players, general) its kill and city rates; threat:
     per player count the general that entered Monarch City most often against the next
-    (``leader``); odds: per general the lone heroes' combats, kills and the kills the exact odds expect (``odds_check``); attack: the plain
-    combats by attack size (``attack_sizes``); champions: the King's Champion score shares;
-    hero_detail: per (players, hero) deaths, slain generals and title share per game; drawn:
-    the team was drawn per game (the hero tests are causal)."""
+    (``leader``); odds: per general the lone heroes' combats, kills and the kills the exact
+    odds expect (``odds_check``); attack: the plain combats by attack size (``attack_sizes``);
+    champions: the King's Champion score shares; hero_detail: per (players, hero) deaths,
+    slain generals and title share per game; drawn: the team was drawn per game (the hero
+    tests are causal)."""
 
     heroes: pl.DataFrame
     swaps: pl.DataFrame

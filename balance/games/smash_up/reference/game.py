@@ -360,7 +360,8 @@ class Game:
                 continue
             if m.name == "Buccaneer" and not m.buccaneer_used and self.sleep.get(m.controller, (None,))[0] != "moves":
                 dests = [s for s in self.slots if self.can_move(m.controller, m, s)]
-                dest = self.choose(m.controller, "Buccaneer", dests + [None], dests.index(place(self, m.controller, m, dests)) if dests else 0)
+                default = dests.index(place(self, m.controller, m, dests)) if dests else 0
+                dest = self.choose(m.controller, "Buccaneer", dests + [None], default)
                 if dest is not None:
                     m.buccaneer_used = True
                     self.move(m, dest)
