@@ -8,6 +8,7 @@ import json
 import math
 import re
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -936,11 +937,75 @@ def test_the_python_api_takes_numpy_numbers_and_one_strategy_text_and_names_a_mi
     both = ["default", "set_bonus=2"]
     for kwargs, words in [({"variants": "default"}, "variants='default' is one text; give a list of at least two"),
                           ({"variants": both, "threads": 0}, "threads=0 is out of range"),
-                          ({"variants": both, "alpha": "0.05"}, "alpha='0.05' is out of range; allowed: a number"),
+                          ({"variants": both, "alpha": "0.05"}, "alpha='0.05' is not a number; allowed: 0 < alpha"),
                           ({"variants": both, "sprt": {"delta": 0.01}}, "sprt={'delta': 0.01}; give {'delta'"),
                           ({"variants": both, "sprt": 0.01}, "sprt=0.01; give {'delta'")]:
         with pytest.raises(BalanceError, match=re.escape(words)):
             compare("avengers-cards", games=200, **kwargs)
+
+
+def test_the_python_api_refuses_what_it_would_misread_and_leaves_nothing_behind(tmp_path, monkeypatch):
+    """An audit of the Python API found calls that ran the wrong study without a word (a set of
+    variants, whose order picks the baseline; card_strength_cards="12" measuring cards 1 and 2;
+    3.7 measuring card 3; a misspelt SPRT key), Python errors from deep inside, and partial
+    directories that blocked the corrected retry. Each is now one BalanceError, before anything
+    is made."""
+    import balance
+    from balance.analysis.report import write_run_report
+    from balance.analysis.tune import tune
+
+    def refused(call, words, *args, **kwargs):
+        with pytest.raises(BalanceError, match=re.escape(words)):
+            call(*args, **kwargs)
+
+    small = {"games": 20, "threads": 1}
+    refused(balance.simulate, "card 3.7 is not a card value", "avengers-cards", card_strength=True,
+            card_strength_cards=[3.7], **small)
+    refused(balance.simulate, "card True is not a card value", "avengers-cards", card_strength=True,
+            card_strength_cards=[True], **small)
+    refused(balance.simulate, "card 12 is not in the hand", "avengers-cards", card_strength=True,
+            card_strength_cards="12", **small)  # one card, not the cards 1 and 2
+    refused(balance.simulate, "card_strength_cards names the cards card strength measures: give card_strength",
+            "avengers-cards", card_strength_cards=[3], **small)
+    refused(balance.simulate, "card_strength=['always']: give True, a mode", "avengers-cards",
+            card_strength=["always"], **small)
+    refused(balance.simulate, "game=['avengers-cards'] is not text", ["avengers-cards"], **small)
+    refused(balance.simulate, "players=[3] is not an integer", "avengers-cards", players=[[3]], **small)
+    refused(balance.simulate, "strategy=None is not text", "avengers-cards", strategies=[None], **small)
+    refused(balance.simulate, "side=None is not text", "smash-up", sides=[None], **small)
+    refused(balance.simulate, "rotate='no' is not True or False", "avengers-cards", rotate="no", **small)
+    refused(balance.simulate, "on_progress=True is not a function", "avengers-cards", on_progress=True,
+            out=tmp_path / "r", **small)
+    refused(balance.simulate, "variant=5 is not a path", "avengers-cards", variant=5, **small)
+    refused(tune, "on_progress=True is not a function", "avengers-cards", budget=4000, on_progress=True,
+            out=tmp_path / "t")
+    refused(balance.load, "load(None): give the run directory", None)
+    refused(balance.load, "run_dir=5 is not a path", 5)
+    refused(write_run_report, "run_dir=None: give the run directory", None)
+    both = ["default", "set_bonus=2"]
+    refused(compare, "variants={'default'}: give a list", "avengers-cards", {"default"}, games=200)
+    refused(compare, "variant=None is not text", "avengers-cards", [None, "set_bonus=2"], games=200)
+    refused(compare, "sprt: unknown key 'metrc'; allowed: delta, alpha, beta, metric", "avengers-cards", both,
+            games=200, sprt={"delta": 0.05, "alpha": 0.05, "beta": 0.2, "metrc": "mean_score"})
+    refused(compare, "batch=100 applies to sprt", "avengers-cards", both, games=200, batch=100)
+    refused(compare, "chunk_size=0 is out of range", "avengers-cards", both, games=200, chunk_size=0)
+    refused(compare, "correction=['holm'] is not text", "avengers-cards", both, games=200, correction=["holm"])
+    refused(compare, "common=['x']: give a dict of rules keys", "avengers-cards", both, games=200, common=["x"])
+    refused(compare, "on_progress=True is not a function", "avengers-cards", both, games=200, on_progress=True,
+            out=tmp_path / "c")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no .NAME.partial blocks a retry
+    # what a notebook holds is read as it means: numpy numbers inside lists, a Path variant, '~'
+    run = balance.simulate("avengers-cards", players=[np.int64(3), np.int64(4)], card_strength=True,
+                           card_strength_cards=[np.int64(3)], out=tmp_path / "np", **small)
+    assert run.manifest["players"] == [3, 4] and run.manifest["card_strength"]["cards"] == [3]
+    (tmp_path / "v.toml").write_text("set_bonus = 2\n")
+    cmp = compare("avengers-cards", ["default", tmp_path / "v.toml"], games=200, threads=1,
+                  common={"set_bonus": np.int64(1), "loss_rule": "one"})
+    assert [v["name"] for v in cmp.report["variants"]] == ["default", "v"]
+    monkeypatch.setenv("HOME", str(tmp_path))
+    home = balance.simulate("avengers-cards", out="~/home-run", **small)
+    assert home.out == tmp_path / "home-run" and (tmp_path / "home-run" / "manifest.json").is_file()
+    assert not Path("~").exists()
 
 
 def test_the_python_api_writes_a_comparison_to_out_and_resumes_one_cut_there(tmp_path):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +33,8 @@ import numpy as np
 from balance.analysis import stats
 from balance.analysis.study import STATE
 from balance.core.checkpoint import as_json
-from balance.core.errors import BalanceError, as_list, check_int, plain
+from balance.core.errors import (BalanceError, as_list, as_path, check_bool, check_callable, check_int, check_text,
+                                 plain, plain_overrides)
 from balance.core.paired import PairedSums
 from balance.core.runner import build_engine
 from balance.core.variants import load_variant_file, parse_setting
@@ -54,7 +56,7 @@ class VariantSpec:
 
 def parse_variant(spec: str) -> VariantSpec:
     """``default`` | ``FILE.toml`` | ``key=value;key=value``, optionally ``name:...``."""
-    text = spec.strip()
+    text = check_text("variant", spec, "'default', 'v.toml' or 'NAME:KEY=VALUE'").strip()
     name = None
     head, sep, rest = text.partition(":")
     if sep and not head.strip() and "=" in rest:  # read as a key ':hand' before
@@ -290,14 +292,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     ``force``. Meanwhile the finished chunks are kept in ``.NAME.partial`` beside it, so a
     comparison cut by Ctrl-C or a crash continues with ``resume=True`` and the same arguments.
     """
-    if out is not None or resume:
-        return _compare_into(out, force, resume, keep, game, variants, dict(
-            players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
-            correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
-            threads=threads, common=common))
     from balance.core.api import MAX_GAMES, MAX_SEED, MAX_THREADS
     from balance.core.runner import DEFAULT_CHUNK
 
+    # every argument checked before anything is made: with out, a .NAME.partial made for a call
+    # whose arguments are then refused would block the corrected retry
     games, seed, threads, chunk_size, batch, players, alpha = map(
         plain, (games, seed, threads, chunk_size, batch, players, alpha))
     check_int("games", games, 2, MAX_GAMES)
@@ -307,22 +306,33 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     if isinstance(variants, str):
         raise BalanceError(f"variants={variants!r} is one text; give a list of at least two, the baseline "
                            f"first, e.g. ['default', 'KEY=VALUE'] (`balance rules {game}` lists the keys)")
+    # a set's order (which variant is the baseline) would change from run to run
+    variants = [str(v) if isinstance(v, PathLike) else v
+                for v in as_list("variants", variants, "['default', 'KEY=VALUE']")]
     strategies = as_list("strategies", strategies, "['NAME'] (one for every seat) or one per seat")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise BalanceError(f"alpha={alpha!r} is not a number; allowed: 0 < alpha < 1")
+    if not 0 < alpha < 1:
         raise BalanceError(f"alpha={alpha!r} is out of range; allowed: a number, 0 < alpha < 1")
-    if sprt is not None and not (isinstance(sprt, dict) and {"delta", "alpha", "beta"} <= set(sprt)):
-        raise BalanceError(f"sprt={sprt!r}; give {{'delta': ..., 'alpha': ..., 'beta': ...}} (and optionally "
-                           "'metric')")
-    if correction not in CORRECTIONS:
+    _check_sprt(sprt, batch)
+    if check_text("correction", correction, "'holm'") not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
+    common = plain_overrides(common, "common")
+    check_callable("on_progress", on_progress)
+    force, resume = check_bool("force", force), check_bool("resume", resume)
     if len(variants) < 2:
         from balance.core.registry import get_game
 
         get_game(game)  # an unknown game is the error to report, not the variants
         raise BalanceError("give at least two --variant (the first is the baseline), e.g. "
                            f"--variant default --variant KEY=VALUE (`balance rules {game}` lists the keys)")
-    chunk_size = chunk_size or DEFAULT_CHUNK
+    chunk_size = DEFAULT_CHUNK if chunk_size is None else chunk_size  # 0 is refused, not replaced
     check_int("chunk_size", chunk_size, 1, 10**8)
+    if out is not None or resume:
+        return _compare_into(as_path("out", out), force, resume, keep, game, variants, dict(
+            players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
+            correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
+            threads=threads, common=common))
     spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
@@ -416,6 +426,24 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     return Comparison(report)
 
 
+SPRT_KEYS = ("delta", "alpha", "beta", "metric")
+
+
+def _check_sprt(sprt, batch) -> None:
+    """The SPRT's settings: a dict of SPRT_KEYS (a misspelt key was dropped without a word, and
+    the test ran on the default metric), and batch only with it (it changes nothing without)."""
+    if sprt is None:
+        if batch is not None:
+            raise BalanceError(f"batch={batch!r} applies to sprt (the sequential mode); give sprt too, or drop batch")
+        return
+    if not (isinstance(sprt, dict) and {"delta", "alpha", "beta"} <= set(sprt)):
+        raise BalanceError(f"sprt={sprt!r}; give {{'delta': ..., 'alpha': ..., 'beta': ...}} (and optionally "
+                           "'metric')")
+    unknown = sorted(str(k) for k in sprt if k not in SPRT_KEYS)
+    if unknown:
+        raise BalanceError(f"sprt: unknown key {unknown[0]!r}; allowed: {', '.join(SPRT_KEYS)}")
+
+
 def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwargs: dict) -> Comparison:
     """``compare`` with ``out``: the CLI's way (``cli._run_study``) without its progress bar and
     signal handling, which belong to a program, not to a library call."""
@@ -444,9 +472,9 @@ def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwa
         study.start(force)
     try:
         result = compare(game, variants, keep=study, **kwargs)
-    except BalanceError:
+    except Exception:  # not a KeyboardInterrupt: the chunks it kept are resumed
         if not resume:
-            study.discard_if_empty()  # bad input: nothing to resume, and the directory would block a retry
+            study.discard_if_empty()  # nothing to resume, and the directory would block a retry
         raise
 
     def write(directory: Path) -> None:

@@ -37,7 +37,7 @@ from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Str
                               diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
 from balance.core.checkpoint import as_json
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, as_path
 from balance.core.game import CAPPED
 from balance.core.output import REPORT_STAGING, publish
 from balance.core.strategy import deterministic_alike
@@ -79,7 +79,10 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
     """
     if method not in stats.PROPORTION_METHODS:
         raise BalanceError(f"unknown interval {method!r}; allowed: {', '.join(stats.PROPORTION_METHODS)}")
-    run_dir = Path(run_dir)
+    run_dir, out_dir = as_path("run_dir", run_dir), as_path("out_dir", out_dir)
+    mix_dir, cards_dir = as_path("mix_dir", mix_dir), as_path("cards_dir", cards_dir)
+    if run_dir is None:
+        raise BalanceError("run_dir=None: give the run directory to report on")
     manifest, tables = load_run(run_dir)
     mix = None
     if mix_dir is not None:

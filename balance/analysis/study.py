@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from balance.core.checkpoint import KEY_WORDS, Checkpointer, partial_dir, read_request
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, as_path
 
 
 STATE = "state.json"  # a command's own state, if it keeps any (compare's sums)
@@ -81,7 +81,9 @@ def load_result(run_dir: str | Path):
     from balance.core.api import RunResult, table_specs
     from balance.core.registry import get_game
 
-    run_dir = Path(run_dir)
+    run_dir = as_path("run_dir", run_dir)
+    if run_dir is None:
+        raise BalanceError("load(None): give the run directory, e.g. balance.load('runs/x')")
     manifest, tables = load_run(run_dir)
     return RunResult(manifest, tables, out=run_dir, declared=tuple(table_specs(get_game(manifest["game"]))))
 

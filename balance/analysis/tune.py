@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from balance.core.errors import BalanceError, check_int, plain, plain_overrides
+from balance.core.errors import BalanceError, as_path, check_bool, check_callable, check_int, plain, plain_overrides
 from balance.core.game import WIN_UNIT
 from balance.core.paired import PairedSums
 from balance.core.runner import build_engine
@@ -393,6 +393,8 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
     check_int("seed", seed, 0, MAX_SEED)
     threads = runner.default_threads() if threads is None else threads
     check_int("threads", threads, 1, MAX_THREADS)
+    check_callable("on_progress", on_progress)
+    force, resume, out = check_bool("force", force), check_bool("resume", resume), as_path("out", out)
     if resume and out is None:
         raise BalanceError("resume needs the tuning's directory (--resume DIR)")
     opt_seq, tune_seq, valid_seq = np.random.SeedSequence(seed).spawn(3)

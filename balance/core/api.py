@@ -18,7 +18,8 @@ import polars as pl
 
 from balance import __version__
 from balance.core import interrupts, schema
-from balance.core.errors import BalanceError, as_list, check_int, plain, plain_overrides
+from balance.core.errors import (BalanceError, as_list, as_path, check_bool, check_callable, check_int, check_text,
+                                 plain, plain_overrides)
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
 from balance.core.variants import load_variant_file, refuse_players
@@ -127,6 +128,19 @@ def simulate(
     if isinstance(players, str):
         raise BalanceError(f"players={players!r} is text; give a count or a list of counts, e.g. 4 or [3, 4]")
     strategies = as_list("strategies", strategies, f"[{spec.simulate_strategy!r}] (one for every seat) or one per seat")
+    sides = as_list("sides", plain(sides), "['NAME'] (one for every seat) or one per seat")
+    keep_games, force, rotate, resume = (check_bool(name, value) for name, value in (
+        ("keep_games", keep_games), ("force", force), ("rotate", rotate), ("resume", resume)))
+    check_callable("on_progress", on_progress)
+    check_callable("on_status", on_status)
+    variant, out = as_path("variant", variant), as_path("out", out)
+    card_strength_cards = as_list("card_strength_cards", plain(card_strength_cards), "[3, 7] or ['Invader']")
+    if card_strength_cards is not None and not card_strength:
+        raise BalanceError("card_strength_cards names the cards card strength measures: give card_strength "
+                           "too (e.g. card_strength=True)")
+    if not (card_strength is None or isinstance(card_strength, (bool, str))):
+        raise BalanceError(f"card_strength={card_strength!r}: give True, a mode of restricted play "
+                           "(e.g. 'always') or None")
     if resume and out is None:
         raise BalanceError("resume needs the run directory (--resume DIR)")
     if chunk_size is None:  # a resumed run keeps its chunking (its checkpoint is per chunk)
@@ -143,7 +157,7 @@ def simulate(
     if scheduler is not None and backend != "dask":
         raise BalanceError("--scheduler needs --backend dask")
     if scheduler is not None:
-        check_scheduler(scheduler)
+        check_scheduler(check_text("scheduler", scheduler, "'tcp://10.0.0.5:8786'"))
 
     overrides = plain_overrides(overrides)
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
@@ -155,6 +169,9 @@ def simulate(
     counts = [players] if isinstance(players, int) else as_list("players", players, "4 or [3, 4]")
     if not counts:
         raise BalanceError("players: give at least one player count")
+    for n in counts:  # before set(), which a list inside the list fails (the range is the rules')
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise BalanceError(f"players={n!r} is not an integer; give a count or a list of counts, e.g. 4 or [3, 4]")
     if len(set(counts)) != len(counts):
         raise BalanceError(f"players {counts} repeats a count")
     strategies = [spec.simulate_strategy] if strategies is None else strategies
@@ -284,6 +301,8 @@ def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tu
     text``, raising BalanceError), (text, text): its Engine takes the texts."""
     if not sides:
         raise BalanceError(f"give at least one --side ({noun}), or none to draw them per game")
+    for given in sides:
+        check_text("side", given, f"one {noun} name for every seat, or one per seat")
     parse = getattr(engine_mod, "parse_side", None)
     if parse is not None:  # an open set of sides (e.g. a deck list file): the game checks each and
         return [(name, name) for name in (parse(rules, given) for given in sides)]  # takes its text

@@ -83,11 +83,15 @@ class Checkpointer:
                     f"it with --resume {self.out} or discard it with --force"
                 )
             shutil.rmtree(self.dir)
+        try:  # made before the directory: a request JSON cannot hold must leave nothing behind
+            request = json.dumps(self.request, indent=2).encode()
+        except (TypeError, ValueError) as e:
+            raise BalanceError(f"the {self.noun}'s settings cannot be saved for --resume ({e})") from None
         try:
             self.dir.mkdir(parents=True)
             for name in self.state_dirs:
                 (self.dir / name).mkdir()
-            write_atomic(self.dir / "request.json", json.dumps(self.request, indent=2).encode())
+            write_atomic(self.dir / "request.json", request)
         except OSError as e:
             raise BalanceError(f"cannot create {str(self.dir)!r}: {e.strerror or e}") from None
 

@@ -1,5 +1,7 @@
 """Domain errors: bad input a user can fix. The CLI turns them into one line and exit code 2."""
+import os
 from collections.abc import Mapping, Set
+from pathlib import Path
 
 
 class BalanceError(ValueError):
@@ -23,21 +25,62 @@ def check_int(name: str, value, low: int, high: int) -> None:
         raise BalanceError(f"{name}={value!r} is out of range; {allowed}")
 
 
-def plain_overrides(overrides) -> dict:
-    """Rules overrides from Python as ``{key: plain value}`` (a manifest writes them as JSON);
-    None is no override, anything but a dict a BalanceError."""
+def plain_overrides(overrides, name: str = "overrides") -> dict:
+    """Rules overrides from Python (the argument ``name``) as ``{key: plain value}`` (a manifest
+    writes them as JSON); None is no override, anything but a dict a BalanceError."""
     if overrides is None:
         return {}
     if not isinstance(overrides, dict):
-        raise BalanceError(f"overrides={overrides!r}: give a dict of rules keys, e.g. {{'vp_to_win': 12}}")
+        raise BalanceError(f"{name}={overrides!r}: give a dict of rules keys, e.g. {{'vp_to_win': 12}}")
     return {key: plain(value) for key, value in overrides.items()}
 
 
 def plain(value):
     """A numpy scalar or array as the Python value it holds (``np.int64(4)`` -> 4,
-    ``np.array([3, 4])`` -> [3, 4]); anything else unchanged. Python callers pass numbers read
-    from numpy or polars, and the checks (and the manifest's JSON) take Python ints."""
-    return value.tolist() if hasattr(value, "tolist") and not isinstance(value, (str, bytes)) else value
+    ``np.array([3, 4])`` -> [3, 4]), inside lists, tuples and dicts too (``list(np.array([3,
+    4]))`` holds numpy ints); anything else unchanged. Python callers pass numbers read from
+    numpy or polars, and the checks (and the manifest's JSON) take Python ints."""
+    if isinstance(value, (str, bytes)):
+        return value
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {key: plain(v) for key, v in value.items()}
+    return value
+
+
+def check_bool(name: str, value) -> bool:
+    """True or False (numpy's too): 'no' and 1 are not, though Python would take them as true."""
+    value = plain(value)
+    if not isinstance(value, bool):
+        raise BalanceError(f"{name}={value!r} is not True or False")
+    return value
+
+
+def check_callable(name: str, value) -> None:
+    """None or something to call (a progress or status callback)."""
+    if value is not None and not callable(value):
+        raise BalanceError(f"{name}={value!r} is not a function; give one (e.g. a lambda) or None")
+
+
+def check_text(name: str, value, example: str) -> str:
+    """A text argument of the Python API (a game id, a strategy, a mode), else one line."""
+    if not isinstance(value, str):
+        raise BalanceError(f"{name}={value!r} is not text; give e.g. {example}")
+    return value
+
+
+def as_path(name: str, value):
+    """A path argument of the Python API (str or os.PathLike) as a Path, ``~`` expanded (a shell
+    expands it on the command line; pathlib does not, and polars does: a run was written to
+    two places), None unchanged; anything else one line."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)) or isinstance(value, bytes):
+        raise BalanceError(f"{name}={value!r} is not a path; give a str or a pathlib.Path")
+    return Path(value).expanduser()
 
 
 def as_list(name: str, value, example: str) -> list | None:

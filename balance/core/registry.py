@@ -39,9 +39,18 @@ def _plugins() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-@lru_cache(maxsize=None)
 def get_game(game_id: str) -> GameInfo:
-    """The checked declaration of ``game_id``; BalanceError for an unknown or malformed game."""
+    """The checked declaration of ``game_id``; BalanceError for an unknown or malformed game,
+    or for a game id that is not text (a list was 'unhashable type' from the cache)."""
+    if not isinstance(game_id, str):
+        raise BalanceError(f"game={game_id!r} is not text; give a game id, e.g. {game_ids()[0]!r} "
+                           "(balance games lists them)")
+    return _declared(game_id)
+
+
+@lru_cache(maxsize=None)
+def _declared(game_id: str) -> GameInfo:
+    """get_game's work, cached: each game is imported and checked once."""
     if game_id in BUILT_IN:
         target = importlib.import_module(BUILT_IN[game_id])
     else:
@@ -60,3 +69,6 @@ def get_game(game_id: str) -> GameInfo:
     if info.id != game_id:
         raise BalanceError(f"game {game_id!r} is registered under that name but declares id {info.id!r}")
     return info.check()
+
+
+get_game.cache_clear = _declared.cache_clear  # a test registering a game starts from a clean cache

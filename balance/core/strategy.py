@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.core.errors import BalanceError, one_of
+from balance.core.errors import BalanceError, check_text, one_of
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def deterministic_alike(manifest: dict) -> str | None:
 def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     """``'name'``, ``'name:param=value,param=value'`` or ``'name:@PATH[,param=value...]'``
     -> a validated ``Strategy``. PATH is a ``tuned.toml`` or a directory holding one."""
-    name, _, rest = spec.strip().partition(":")
+    name, _, rest = check_text("strategy", spec, "'greedy' or 'greedy:samples=4'").strip().partition(":")
     if name not in catalogue:
         raise one_of("strategy", name, catalogue)
     info = catalogue[name]

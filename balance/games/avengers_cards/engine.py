@@ -63,12 +63,13 @@ def card_strength_plan(rules: Rules, when: str, run_games: int,
 
 
 def _card_value(card, hand: list[int]) -> int:
-    """A card as given (a value, or its text from the command line) as its value."""
-    try:
+    """A card as given (a value, or its digits from the command line) as its value; 3.7 and
+    True are not card values (int() made them 3 and 1, and the wrong card was measured)."""
+    if isinstance(card, str) and card.strip().isdigit():
         return int(card)
-    except (TypeError, ValueError):
-        raise BalanceError(f"card {card!r} is not a card value; allowed: "
-                           f"{', '.join(map(str, hand))}") from None
+    if isinstance(card, int) and not isinstance(card, bool):
+        return card
+    raise BalanceError(f"card {card!r} is not a card value; allowed: {', '.join(map(str, hand))}")
 
 
 class Engine(BaseEngine):

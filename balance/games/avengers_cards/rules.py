@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.core.errors import BalanceError, check_int, one_of
+from balance.core.errors import BalanceError, check_int, one_of, plain
 from balance.core.rulebook import unknown_key
 
 RULES_VERSION = "avengers-cards/1"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
@@ -292,7 +292,7 @@ class Rules:
         for key, value in overrides.items():
             if key not in keys:
                 raise unknown_key(key, keys)
-            kwargs[key] = _coerce(key, value)
+            kwargs[key] = _coerce(key, plain(value))  # numpy numbers, also inside a list (hand)
         return cls(**kwargs).validated()
 
     def validated(self) -> "Rules":
