@@ -27,6 +27,13 @@ install: $(STAMP)
 # else `--force`, replacing the last output.
 again = $$(if [ -f $(dir $(1)).$(notdir $(1)).partial/request.json ]; then echo --resume $(1); else echo --force; fi)
 
+# `make report` continues a cut `make report`: REPORT_STARTED is made when it starts and removed
+# when it ends, and a step of it whose output was finished since (scripts/finished.sh) is kept,
+# not played again with --force (the Avengers study alone takes minutes). Run on its own, a
+# target (make report-smash-up) plays every step.
+REPORT_STARTED := reports/.make-report-started
+finished = $(if $(IN_REPORT),sh scripts/finished.sh $(1) $(REPORT_STARTED) ||,)
+
 # -n auto --dist loadgroup: a worker per CPU this process may use, one test at a time per worker
 # in the order tests/conftest.py sets, so the long cold compiles overlap the rest of the suite.
 test: $(STAMP)
@@ -51,16 +58,19 @@ boundscheck: $(STAMP)
 # is a second run, reported as its own section.
 STUDY := reports/avengers-cards
 TUNED := greedy:@$(STUDY)/tuned-greedy
+report: IN_REPORT := 1
 report: $(STAMP)
-	$(BIN)/balance simulate avengers-cards --players 3,4,5 --games 300000 --seed 1 \
-		--strategy $(TUNED) --card-strength --out $(STUDY)/run $(call again,$(STUDY)/run)
-	$(BIN)/balance simulate avengers-cards --players 3,4,5 --games 300000 --seed 1 \
-		--strategy $(TUNED) --strategy threshold --strategy random --rotate \
+	@test -f $(REPORT_STARTED) || touch $(REPORT_STARTED)
+	$(call finished,$(STUDY)/run) $(BIN)/balance simulate avengers-cards --players 3,4,5 --games 300000 \
+		--seed 1 --strategy $(TUNED) --card-strength --out $(STUDY)/run $(call again,$(STUDY)/run)
+	$(call finished,$(STUDY)/mix) $(BIN)/balance simulate avengers-cards --players 3,4,5 --games 300000 \
+		--seed 1 --strategy $(TUNED) --strategy threshold --strategy random --rotate \
 		--out $(STUDY)/mix $(call again,$(STUDY)/mix)
 	$(BIN)/balance report $(STUDY)/run --mix $(STUDY)/mix --out $(STUDY)
-	$(MAKE) report-smash-up
-	$(MAKE) report-zenonzard
-	$(MAKE) report-defenders
+	$(MAKE) report-smash-up IN_REPORT=1
+	$(MAKE) report-zenonzard IN_REPORT=1
+	$(MAKE) report-defenders IN_REPORT=1
+	@rm -f $(REPORT_STARTED)
 
 # Smash Up (issue 11): greedy in every seat, faction pairs drawn per game (so the faction and
 # pair tests are randomised experiments), 2, 3 and 4 players; then card strength in a smaller
@@ -72,10 +82,11 @@ SMASH := reports/smash-up
 SMASH_GAMES ?= 50000
 SMASH_CARD_GAMES ?= 6000
 report-smash-up: $(STAMP)
-	$(BIN)/balance simulate smash-up --players 2,3,4 --games $(SMASH_GAMES) --seed 1 \
-		--strategy greedy --out $(SMASH)/run $(call again,$(SMASH)/run)
-	$(BIN)/balance simulate smash-up --players 2 --games $(SMASH_CARD_GAMES) --seed 1 \
-		--strategy greedy --card-strength --out $(SMASH)/card-strength $(call again,$(SMASH)/card-strength)
+	$(call finished,$(SMASH)/run) $(BIN)/balance simulate smash-up --players 2,3,4 --games $(SMASH_GAMES) \
+		--seed 1 --strategy greedy --out $(SMASH)/run $(call again,$(SMASH)/run)
+	$(call finished,$(SMASH)/card-strength) $(BIN)/balance simulate smash-up --players 2 \
+		--games $(SMASH_CARD_GAMES) --seed 1 --strategy greedy --card-strength --out $(SMASH)/card-strength \
+		$(call again,$(SMASH)/card-strength)
 	$(BIN)/balance report $(SMASH)/run --card-strength $(SMASH)/card-strength --out $(SMASH)
 
 # ZENONZARD (issue 12): the tuned evaluator (`make tune-zenonzard`, committed in
@@ -89,11 +100,11 @@ ZZ_STUDY := --set curves=varied --set deck_pool=72
 ZZ_GAMES ?= 200000
 ZZ_LADDER_GAMES ?= 30000
 report-zenonzard: $(STAMP)
-	$(BIN)/balance simulate zenonzard --games $(ZZ_GAMES) --seed 1 --strategy $(ZZ_TUNED) $(ZZ_STUDY) \
-		--card-strength --out $(ZZ)/run $(call again,$(ZZ)/run)
+	$(call finished,$(ZZ)/run) $(BIN)/balance simulate zenonzard --games $(ZZ_GAMES) --seed 1 \
+		--strategy $(ZZ_TUNED) $(ZZ_STUDY) --card-strength --out $(ZZ)/run $(call again,$(ZZ)/run)
 	$(BIN)/balance report $(ZZ)/run --out $(ZZ)
-	$(BIN)/balance ladder zenonzard --ladder random,aggro,control,evaluator --ladder $(ZZ_TUNED) \
-		--games $(ZZ_LADDER_GAMES) --seed 2 $(ZZ_STUDY) --out $(ZZ)/ladder $(call again,$(ZZ)/ladder)
+	$(call finished,$(ZZ)/ladder) $(BIN)/balance ladder zenonzard --ladder random,aggro,control,evaluator \
+		--ladder $(ZZ_TUNED) --games $(ZZ_LADDER_GAMES) --seed 2 $(ZZ_STUDY) --out $(ZZ)/ladder $(call again,$(ZZ)/ladder)
 
 # ZENONZARD: tune the evaluator's weights by self-play (cross-entropy, common random numbers),
 # on the study's decks, validated on fresh games against every strategy.
@@ -111,10 +122,11 @@ DR_TUNED := coordinated:@$(DR)/tuned-coordinated
 DR_GAMES ?= 200000
 DR_VARIANT_GAMES ?= 100000
 report-defenders: $(STAMP)
-	$(BIN)/balance simulate defenders-of-the-realm --players 1,2,3,4 --games $(DR_GAMES) --seed 1 \
-		--strategy $(DR_TUNED) --out $(DR)/run $(call again,$(DR)/run)
+	$(call finished,$(DR)/run) $(BIN)/balance simulate defenders-of-the-realm --players 1,2,3,4 \
+		--games $(DR_GAMES) --seed 1 --strategy $(DR_TUNED) --out $(DR)/run $(call again,$(DR)/run)
 	$(BIN)/balance report $(DR)/run --out $(DR)
-	$(BIN)/balance compare defenders-of-the-realm --players 4 --strategy $(DR_TUNED) --games $(DR_VARIANT_GAMES) \
+	$(call finished,$(DR)/variants) $(BIN)/balance compare defenders-of-the-realm --players 4 \
+		--strategy $(DR_TUNED) --games $(DR_VARIANT_GAMES) \
 		--seed 2 --variant default --variant "fewer_cards:war_cards=[1, 1, 2]" \
 		--variant "more_cards:war_cards=[2, 2, 3]" --variant "fast_war:late_war_after=2" \
 		--variant "more_minions:minions_per_colour=30" --variant "fewer_minions:minions_per_colour=20" \
