@@ -576,8 +576,10 @@ def main() -> None:
     lines = [
         "# Benchmarks",
         "",
-        "Written by `make bench` (`python scripts/bench.py`); every figure below comes from that",
-        "one run, kernel and reference measured side by side. One core (the kernel is",
+        "Written by `make bench` (`python scripts/bench.py`); each generated section's figures come",
+        "from one run (a game's section rewritten alone, `--only GAME`, gives its own date and",
+        "commit; the hand-written change-by-change section gives each paragraph's command), kernel",
+        "and reference measured side by side. One core (the kernel is",
         "single-threaded here), all counters on, default rules and strategy parameters; the",
         f"kernel plays chunks of {DEFAULT_CHUNK:,} games (the runner's default), median of 3 runs.",
         "",
