@@ -110,7 +110,8 @@ class Checkpointer:
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
                 f"{', '.join(self.key_words.get(k, k) for k in differ)} "
                 f"(it was: {'; '.join(_difference(k, saved.get(k), now.get(k)) for k in differ)}); give the "
-                "same options (or none: they are taken from it), or start again with --force"
+                "same options (on the command line none: they are taken from it; from Python the same "
+                "arguments), or start again with --force (force=True)"
             )
 
     def discard(self) -> None:
