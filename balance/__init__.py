@@ -4,18 +4,25 @@ Heavy modules (numba kernels, polars) load on first use, so importing the packag
 """
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "load", "__version__"]
+# name -> (module, attribute): what a notebook reaches as balance.NAME, each the function the
+# CLI command of that name calls
+_LAZY = {
+    "simulate": ("balance.core.api", "simulate"),
+    "load": ("balance.analysis.study", "load_result"),  # a run directory written before: load("runs/x").seats
+    "compare": ("balance.analysis.compare", "compare"),
+    "tune": ("balance.analysis.tune", "tune"),
+    "report": ("balance.analysis.report", "write_run_report"),
+    "BalanceError": ("balance.core.errors", "BalanceError"),
+}
+__all__ = [*_LAZY, "__version__"]
 
 
 def __getattr__(name):
-    if name == "simulate":
-        from balance.core.api import simulate
+    if name in _LAZY:
+        from importlib import import_module
 
-        return simulate
-    if name == "load":  # a run directory written before: load("runs/x").seats
-        from balance.analysis.study import load_result
-
-        return load_result
+        module, attribute = _LAZY[name]
+        return getattr(import_module(module), attribute)
     raise AttributeError(f"module 'balance' has no attribute {name!r}")
 
 

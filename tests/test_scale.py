@@ -333,3 +333,13 @@ def test_a_written_run_loads_back_from_python_and_prints_in_one_line(tmp_path):
                             f"tables={list(run.tables)}, out={str(tmp_path / 'run')!r})")
     with pytest.raises(BalanceError, match="is not a run directory: missing manifest.json"):
         balance.load(tmp_path)
+    # the other commands' functions are at the top too, as a notebook looks for them
+    from balance.analysis.compare import compare
+    from balance.analysis.report import write_run_report
+    from balance.analysis.tune import tune
+
+    assert (balance.compare, balance.tune, balance.report, balance.BalanceError) == (
+        compare, tune, write_run_report, BalanceError)
+    assert {"compare", "tune", "report", "BalanceError"} <= set(dir(balance))
+    paths = balance.report(tmp_path / "run")
+    assert paths["markdown"] == tmp_path / "run" / "report.md" and paths["markdown"].is_file()
