@@ -44,7 +44,7 @@ def plain(value):
         return value
     if hasattr(value, "tolist"):
         return value.tolist()
-    if isinstance(value, (list, tuple)):
+    if type(value) in (list, tuple):  # not a subclass: a namedtuple is not built from one iterable
         return type(value)(plain(v) for v in value)
     if isinstance(value, dict):
         return {key: plain(v) for key, v in value.items()}
