@@ -252,21 +252,28 @@ def score_distributions(scores_frame: pl.DataFrame, path) -> Path:
     return save(fig, path)
 
 
-def named_rates(frame: pl.DataFrame, path, noun: str) -> Path:
-    """Win rate per name with its interval, one panel per player count, the average seat's
-    rate as a line. frame: (players, name, rate, lo, hi, expected), e.g.
-    ``balance.analysis.sides.tested``."""
+def named_rates(frame: pl.DataFrame, path, reference: str = "average seat", title=None,
+                xlabel: str = "win rate (95% CI)") -> Path:
+    """Win rate per name with its interval, one panel per player count, highest at the top, on
+    one shared axis (so a length means the same in every panel), and the rate each is tested
+    against (``expected``) dashed and named in the legend (``reference``). frame: (players,
+    name, rate, lo, hi, expected), e.g. ``balance.analysis.sides.tested``. title: players ->
+    panel title (default "N players")."""
+    title = title or (lambda players: f"{players} players")
     groups = list(by_players(frame))
-    fig, axes = grid(len(groups), panel_h=max(PANEL_H, 0.22 * frame["name"].n_unique() + 1))
+    fig, axes = grid(len(groups), panel_h=max(PANEL_H, 0.22 * frame["name"].n_unique() + 1), sharex=True,
+                     panel_w=PANEL_W + 0.6)
     for ax, (players, g) in zip(axes, groups):
         g = g.sort("rate")
         y = np.arange(g.height)
         interval(ax, y, g["rate"].to_numpy(), g["lo"].to_numpy(), g["hi"].to_numpy(), horizontal=True)
-        ax.axvline(float(g["expected"][0]), color="grey", linestyle="--", linewidth=1)
+        ax.axvline(float(g["expected"][0]), **FAIR_STYLE, label=reference)
         ax.set_yticks(y, names(g["name"]))
-        ax.set_title(f"{players} players")
-        ax.set_xlabel(f"win rate of the seats holding the {noun}")
+        ax.set_title(title(players))
+        ax.set_xlabel(xlabel)  # short: a long one ran into the next panel's
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # '25%50%75%' ran together on a narrow panel
         percent(ax, "x")
+    legend_outside(axes[-1])
     return save(fig, path)
 
 
@@ -364,12 +371,16 @@ def _rows_by_players(frame: pl.DataFrame, path, rows: list[str], value: str, lo:
     fig, ax = plt.subplots(figsize=(6.0, 0.75 * len(rows) + 1.2))
     palette = sns.color_palette()
     groups = list(by_players(frame))
+    shared = len({reference(players) for players, _ in groups}) == 1  # e.g. a gap's 0
     for i, (players, g) in enumerate(groups):
         colour = palette[i % len(palette)]
         y = np.array([rows.index(s) for s in g["strategy"]]) + (i - (len(groups) - 1) / 2) * 0.15
         interval(ax, y, g[value], g[lo], g[hi], horizontal=True, color=colour,
                   label=f"{players} players")
-        ax.axvline(reference(players), color=colour, linestyle="--", linewidth=1.0)
+        if not shared:  # each count's own line, in its colour
+            ax.axvline(reference(players), color=colour, linestyle="--", linewidth=1.0)
+    if shared and groups:  # once, in grey: in the last count's colour it read as that count's
+        ax.axvline(reference(groups[0][0]), **FAIR_STYLE)
     ax.set_yticks(range(len(rows)), [wrap(s) for s in rows], fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
@@ -414,7 +425,8 @@ def largest_changes(frame: pl.DataFrame, most: int = CARDS_DRAWN) -> pl.DataFram
     return ranked.group_by("players", maintain_order=True).head(most).sort("players")
 
 
-def card_restriction(frame: pl.DataFrame, path) -> Path:
+def card_restriction(frame: pl.DataFrame, path,
+                     xlabel: str = "win-share change of the\nrestricted seat (pp, 95% CI)") -> Path:
     """Win-share change of a seat denied each card (restricted play), in pp with its 95%
     interval, most harmful first; zero dashed. A card whose interval excludes 0 is drawn
     filled, one whose interval includes 0 hollow.
@@ -444,7 +456,7 @@ def card_restriction(frame: pl.DataFrame, path) -> Path:
         ax.set_ylim(g.height - 0.5, -0.5)  # most harmful on top
         if players is not None:
             ax.set_title(f"{players} players")
-        ax.set_xlabel("win-share change of the\nrestricted seat (pp, 95% CI)")
+        ax.set_xlabel(xlabel)  # the game's restricted play: a card removed, or swapped for a stand-in
         points(ax, "x")
     legend_outside(axes[-1], axes)
     return save(fig, path)

@@ -571,7 +571,9 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
     for, so the directory always matches the report.)
     """
     fig_dir.mkdir(parents=True, exist_ok=True)
-    drawn = {"seat_rates": plots.seat_rates(a.seat_rates, fig_dir / "seat_rates.png")}
+    drawn = {}
+    if a.team is None:  # a cooperative game's seats share the team's result: no seat figure
+        drawn["seat_rates"] = plots.seat_rates(a.seat_rates, fig_dir / "seat_rates.png")
     if a.strategies is not None:
         drawn["strategy_seat"] = plots.strategy_seat_heatmap(a.strategies.by_seat, fig_dir / "strategy_seat.png")
         if a.strategies.matchups is not None:
@@ -1509,7 +1511,7 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
                  for f in each_row(fairness)]
     blocks = [
         Para(("Win rate of each seat (a tied win counts 1/k to each of the k winners), pooled over "
-              "strategies, with its 95% interval; the dashed line is the fair rate 1/n.",)),
+              "strategies, with its 95% interval, drawn as its edge over the fair rate 1/n (dashed: 0, fair).",)),
         Figure("seat_rates", figures["seat_rates"],
                "Each seat's win rate minus the fair 1/n, in pp, with 95% intervals; dashed: fair."),
         Table(["players", "seat", "games", "win rate", f"{LEVEL} CI", "edge (vs fair)",

@@ -563,18 +563,20 @@ def convergence_plot(result: TuneResult, path: Path) -> Path:
     ax.plot(gen, h["objective_best"], label="best candidate", alpha=0.7)
     if result.manifest.get("cooperative"):
         ax.set(title="team win rate (every seat the candidate)", xlabel="generation")
-    else:
+    else:  # against itself, a mean near fair is the search's design, not a finding
         ax.axhline(1.0 / result.manifest["players"], label="fair 1/players", **plots.FAIR_STYLE)
-        ax.set(title="win share vs field", xlabel="generation")
+        field = "itself" if result.manifest.get("against") == "self" else "the field"
+        ax.set(title=f"win share vs {field}", xlabel="generation")
     plots.percent(ax)
-    ax.legend(fontsize="x-small")
     for ax, p in zip(axes[1:], info.params):
         mean = h[p.name].to_numpy()
         half = h[f"{p.name}_sd"].to_numpy() * (p.high - p.low)
-        ax.plot(gen, mean)
-        ax.fill_between(gen, np.maximum(mean - half, p.low), np.minimum(mean + half, p.high), alpha=0.25)
-        ax.axhline(p.default, color="0.3", linestyle=":", linewidth=1.0)
+        ax.plot(gen, mean, color="C2", label="sampling mean")
+        ax.fill_between(gen, np.maximum(mean - half, p.low), np.minimum(mean + half, p.high), color="C2", alpha=0.25,
+                        label="±1 sd")
+        ax.axhline(p.default, color="0.3", linestyle=":", linewidth=1.0, label="default")
         ax.set(title=p.name, xlabel="generation")
+    plots.legend_outside(axes[-1], axes)  # beside the panels: inside, it hid the first generations
     return plots.save(fig, path)
 
 

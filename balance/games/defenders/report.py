@@ -18,6 +18,7 @@ from itertools import combinations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 import numpy as np
 import polars as pl
 
@@ -539,7 +540,10 @@ def methods() -> list[tuple]:
 def figures(a: DefendersAnalysis, fig_dir: Path) -> dict[str, Path]:
     drawn = {}
     if a.heroes.height:
-        drawn["heroes"] = plots.named_rates(a.heroes, fig_dir / "heroes.png", "hero")
+        # the team's win rate with the hero, against every game's: a description (the swaps decide)
+        drawn["heroes"] = plots.named_rates(a.heroes, fig_dir / "heroes.png", reference="all games",
+                                            title=lambda players: _heroes(players).rstrip(": "),
+                                            xlabel="team win rate with the hero")
     drawn["generals"] = generals_figure(a.generals, fig_dir / "generals.png")
     drawn["losses"] = losses_figure(a.losses, fig_dir / "losses.png")
     drawn["combat_odds"] = odds_figure(a.attack, fig_dir / "combat_odds.png")
@@ -561,23 +565,28 @@ def generals_figure(generals: pl.DataFrame, path: Path) -> Path:
         ax.set_xticks(x, g["general"].to_list(), rotation=30)
         ax.set_title(_heroes(players).rstrip(": "))
         plots.percent(ax)
+    axes[0][0].set_ylabel("share of games (95% CI)")
     axes[0][0].legend(fontsize="x-small")
     return plots.save(fig, path)
 
 
 def losses_figure(losses: pl.DataFrame, path: Path) -> Path:
-    """Per player count: the share of the lost games each cause ended."""
+    """Per player count: the share of the lost games each cause ended, with its interval; the
+    causes named as the text names them ('no taint' read as a clean board: it is the last
+    crystal placed), the legend beside the bars, not over them."""
     counts = losses["players"].unique().sort().to_list()
-    fig, ax = plt.subplots(figsize=(6.5, 3.2), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7.5, 3.2), layout="constrained")
     width = 0.8 / len(LOSSES)
     for k, cause in enumerate(LOSSES):
         g = losses.filter(pl.col("outcome") == cause).sort("players")
         x = np.array([counts.index(p) for p in g["players"].to_list()]) + (k - (len(LOSSES) - 1) / 2) * width
-        ax.bar(x, g["share"].to_numpy(), width, label=cause)
-    ax.set_xticks(range(len(counts)), [f"{p} heroes" for p in counts])
-    ax.set_ylabel("share of the lost games")
+        share = g["share"].to_numpy()
+        err = np.vstack([share - g["share_lo"].to_numpy(), g["share_hi"].to_numpy() - share])
+        ax.bar(x, share, width, yerr=err, capsize=2, error_kw={"linewidth": 1}, label=LOSS_WORDS[cause])
+    ax.set_xticks(range(len(counts)), [_heroes(p).rstrip(": ") for p in counts])
+    ax.set_ylabel("share of the lost games (95% CI)")
     plots.percent(ax)
-    ax.legend(fontsize="x-small")
+    plots.legend_outside(ax)
     return plots.save(fig, path)
 
 
@@ -597,7 +606,9 @@ def odds_figure(attack: pl.DataFrame, path: Path) -> Path:
                 ax.legend(fontsize="x-small")
                 labelled = True
         ax.set(title=general, xlabel="dice committed")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # a count of dice: no 2.5
         plots.percent(ax)
+    axes[0][0].set_ylabel("kill chance")
     return plots.save(fig, path)
 
 
@@ -629,7 +640,8 @@ def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
                         "one hero holds fewer of the others, so a strong hero makes every other look weak here; the "
                         "swaps above decide).",))]
         if "heroes" in figures:
-            blocks.append(Figure("heroes", figures["heroes"], "Team win rate with each hero"))
+            blocks.append(Figure("heroes", figures["heroes"], "Team win rate with each hero in the team, against "
+                                 "all games (dashed): a description, not a ranking (the swaps above decide)"))
         blocks.append(_presence_table(a.heroes, "hero"))
         if a.pairs.height:
             blocks += [Para(("Hero pairs: both heroes in the team, against the other games (a description, like "

@@ -20,7 +20,6 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
-import seaborn as sns
 
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
@@ -239,7 +238,7 @@ def methods() -> list[tuple]:
 
 
 def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
-    drawn = {"factions": plots.named_rates(a.factions, fig_dir / "factions.png", "faction")}
+    drawn = {"factions": plots.named_rates(a.factions, fig_dir / "factions.png")}
     if a.matchups is not None:
         drawn["faction_matchups"] = plots.matchups(a.matchups, fig_dir / "faction_matchups.png",
                                                    title="row faction outscores column faction")
@@ -251,12 +250,21 @@ def figures(a: SmashAnalysis, fig_dir: Path) -> dict[str, Path]:
 
 
 def bases_figure(frame: pl.DataFrame, path: Path) -> Path:
-    """Share of finished games each base decided, per player count."""
-    fig, ax = plt.subplots(figsize=(8, 0.3 * frame["base"].n_unique() + 1.5), layout="constrained")
-    sns.barplot(frame.to_pandas(), y="base", x="decided_rate", hue="players", orient="h", ax=ax)
-    ax.set_xlabel("share of finished games whose winner took the last VP there")
-    ax.set_ylabel("")
+    """Share of finished games each base decided, with its interval (the bars had none), one
+    colour per player count as in the other figures, the bases in order of their highest share."""
+    order = (frame.group_by("base").agg(pl.col("decided_rate").max())
+             .sort("decided_rate", "base", descending=[True, False])["base"].to_list())
+    fig, ax = plt.subplots(figsize=(8, 0.3 * len(order) + 1.5), layout="constrained")
+    groups = list(plots.by_players(frame))
+    for i, (players, g) in enumerate(groups):
+        y = np.array([order.index(b) for b in g["base"]]) + (i - (len(groups) - 1) / 2) * 0.2
+        plots.interval(ax, y, g["decided_rate"], g["decided_rate_lo"], g["decided_rate_hi"], horizontal=True,
+                       color=f"C{i}", label=f"{players} players")
+    ax.set_yticks(range(len(order)), plots.names(order))
+    ax.invert_yaxis()
+    ax.set_xlabel("share of finished games whose winner took the last VP there (95% CI)")
     plots.percent(ax, "x")
+    plots.legend_outside(ax)
     return plots.save(fig, path)
 
 

@@ -274,26 +274,33 @@ def methods() -> list[tuple]:
 
 
 def figures(a: ZenonzardAnalysis, fig_dir: Path) -> dict[str, Path]:
-    drawn = {"force_pairs": plots.named_rates(a.pairs, fig_dir / "force_pairs.png", "Force pair")}
+    drawn = {"force_pairs": plots.named_rates(a.pairs, fig_dir / "force_pairs.png")}
     if a.matchups.height:
         drawn["colour_matchups"] = plots.matchups(a.matchups, fig_dir / "colour_matchups.png",
                                                   title="row colour's seat wins")
     drawn["curve"] = curve_figure(a.curve, fig_dir / "curve.png")
     if cards_measured(a.card_effects):
-        drawn["card_strength"] = plots.card_restriction(plots.largest_changes(a.card_effects),
-                                                        fig_dir / "card_strength.png")
+        drawn["card_strength"] = plots.card_restriction(
+            plots.largest_changes(a.card_effects), fig_dir / "card_strength.png",
+            xlabel="win-share change of the seat whose\ncopies became the stand-in (pp, 95% CI)")
     return drawn
 
 
 def curve_figure(curve: pl.DataFrame, path: Path) -> Path:
-    """The features' slopes with their intervals, per player count."""
+    """Each feature's slope times its spread, with its interval: the first player's win-rate
+    change for one standard deviation of the feature's difference. The slopes themselves are
+    per unit of different things (1.0 of mean cost, one cheap minion), so on one axis they
+    could not be compared: -5.4 pp per 1.0 of mean cost looked 4.5 times +1.2 pp per cheap
+    minion, while over the differences the decks show they move the rate alike."""
     fig, ax = plt.subplots(figsize=(6, 0.5 * max(curve.height, 1) + 1.5), layout="constrained")
     y = np.arange(curve.height)
-    plots.interval(ax, y, curve["slope"].to_numpy(), curve["lo"].to_numpy(), curve["hi"].to_numpy(), horizontal=True)
-    ax.axvline(0, color="grey", linestyle="--", linewidth=1)
+    spread = curve["spread"].to_numpy()
+    plots.interval(ax, y, curve["slope"].to_numpy() * spread, curve["lo"].to_numpy() * spread,
+                   curve["hi"].to_numpy() * spread, horizontal=True)
+    ax.axvline(0, **plots.FAIR_STYLE)
     ax.set_yticks(y, [FEATURES[f] for f in curve["feature"].to_list()])
-    ax.set_xlabel("first player's win-rate change per unit of feature difference")
-    plots.percent(ax, "x")
+    ax.set_xlabel("first player's win-rate change per SD of the difference (pp, 95% CI)")
+    plots.points(ax, "x")
     return plots.save(fig, path)
 
 
@@ -340,8 +347,11 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
               "opponent's: the slope per unit of difference (e.g. per 1.0 of mean cost), its "
               f"{LEVEL} interval and Holm-adjusted p; spread: the standard deviation of the "
               "difference over the games. An association across randomly dealt decks, not the "
-              "feature's own effect (it comes with the cards that make it).",)),
-        Figure("curve", figures["curve"], "Win-rate slope per curve feature"),
+              "feature's own effect (it comes with the cards that make it). The figure draws each "
+              "slope times its spread, the change for one standard deviation of the difference, so "
+              "that features counted in different units compare.",)),
+        Figure("curve", figures["curve"], "Win-rate change per standard deviation of each curve feature's "
+               "difference"),
         Table(["players", "feature", "games", "spread", "slope", f"{LEVEL} CI", "adjusted p"],
               [[str(r["players"]), FEATURES[r["feature"]], count(r["games"]), num(r["spread"], 2),
                 pp(r["slope"], signed=True), ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
