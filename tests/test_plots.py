@@ -279,12 +279,32 @@ def test_rate_differences_share_one_pp_axis_and_scores_keep_theirs(tmp_path, dra
     win, heroes, score = panels(drawn["d.png"])
     assert_shared([win, heroes], "x")
     assert not win.get_shared_x_axes().joined(win, score)
-    assert win.get_xlabel() == heroes.get_xlabel() == "pp" and score.get_xlabel() == ""
+    unit = "difference (the metric's unit)"
+    assert win.get_xlabel() == heroes.get_xlabel() == "pp" and score.get_xlabel() == unit
     assert pp_tick(win.xaxis, 0.01) == 1
     # without the is_rate column: every metric on its own axis, as the caller gave it
     plots.differences(differences_frame(with_rate=False), tmp_path / "raw.png")
     win, heroes, _ = panels(drawn["raw.png"])
-    assert not win.get_shared_x_axes().joined(win, heroes) and win.get_xlabel() == ""
+    assert not win.get_shared_x_axes().joined(win, heroes) and win.get_xlabel() == unit
+
+
+def test_differences_keep_each_variant_at_one_height_and_drop_a_metric_nothing_moved(tmp_path, drawn):
+    """A metric no variant moved (the capped share of a game that never hits its cap) was an
+    empty panel; a metric one variant lacks (a fairness row left out) drew its rows one place
+    off the other panels'; and the variants ran bottom-up, against the report's order."""
+    frame = differences_frame()
+    capped = pl.DataFrame([{"variant": v, "metric": "capped", "difference": 0.0, "lo": 0.0, "hi": 0.0,
+                            "significant": False, "is_rate": True} for v in ("bonus2", "loss_one")])
+    fewer = frame.filter((pl.col("metric") == "heroes_success") & (pl.col("variant") == "loss_one"))
+    frame = pl.concat([frame.filter(pl.col("metric") != "heroes_success"), fewer, capped])
+    plots.differences(frame, tmp_path / "d.png")
+    shown = panels(drawn["d.png"])
+    assert [ax.get_title() for ax in shown] == ["win_share_seat0", "mean_score", "heroes_success"]
+    for ax in shown:
+        assert [t.get_text() for t in ax.get_yticklabels()] == ["bonus2", "loss_one"]
+        assert ax.get_ylim()[0] > ax.get_ylim()[1]  # inverted: the first variant on top
+    heroes = shown[2]
+    assert heroes.lines[0].get_ydata()[0] == 1  # loss_one at its own height, not at bonus2's
 
 
 def test_a_figures_title_sits_above_its_panels_titles(tmp_path, drawn):

@@ -200,8 +200,11 @@ def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
     spread = max(float(np.nanmax(np.abs(edge))), 0.1)
     # Stacked, not side by side: strategy labels are long and each seat needs a readable cell.
     most_seats = max(players for players, _ in groups)
+    labels_shown = [wrap(s) for s in strategies]
+    # a row as tall as its label: a tuned greedy wraps to five lines, which ran into the next row
+    row = max(0.4, 0.15 * max(label.count("\n") + 1 for label in labels_shown))
     fig, axes = plt.subplots(len(groups), 1, squeeze=False, layout="constrained",
-                             figsize=(0.8 * most_seats + 3.6, (0.4 * len(strategies) + 0.8) * len(groups)))
+                             figsize=(0.8 * most_seats + 3.6, (row * len(strategies) + 0.8) * len(groups)))
     for ax, (players, g) in zip(axes[:, 0], groups):
         rates = np.full((len(strategies), players), np.nan)
         for strategy, seat, rate in g.select("strategy", "seat", "rate").iter_rows():
@@ -210,7 +213,7 @@ def strategy_seat_heatmap(frame: pl.DataFrame, path) -> Path:
         fair = g["fair"][0]
         sns.heatmap(100 * (rates - fair), ax=ax, annot=labels, fmt="", cmap="vlag", vmin=-spread,
                     vmax=spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
-                    xticklabels=list(range(players)), yticklabels=[wrap(s) for s in strategies])
+                    xticklabels=list(range(players)), yticklabels=labels_shown)
         ax.set_title(f"{players} players (fair {100 * fair:.1f}%)")
         ax.set_xlabel("seat")
         ax.tick_params(axis="y", rotation=0)
@@ -319,6 +322,11 @@ def differences(frame: pl.DataFrame, path, level: str = "95%") -> Path:
     that one pp has one length; other metrics (a mean score) keep their own unit and axis.
     Without ``is_rate`` every metric is drawn in its own unit on its own axis.
     """
+    # a metric no variant moved in any game (every difference and interval 0: e.g. the capped
+    # share of a game that never hits its cap) would be an empty panel
+    moved = frame.group_by("metric").agg(
+        ((pl.col("difference") != 0) | (pl.col("lo") != 0) | (pl.col("hi") != 0)).any().alias("moved"))
+    frame = frame.filter(pl.col("metric").is_in(moved.filter(pl.col("moved"))["metric"].to_list()))
     metrics = frame["metric"].unique(maintain_order=True).to_list()
     variants = frame["variant"].unique(maintain_order=True).to_list()
     rate_metrics = (set(frame.filter(pl.col("is_rate"))["metric"].to_list())
@@ -330,17 +338,21 @@ def differences(frame: pl.DataFrame, path, level: str = "95%") -> Path:
     palette = sns.color_palette()
     for ax, metric in zip(axes, metrics):
         g = frame.filter(pl.col("metric") == metric)
-        y = np.arange(g.height)
+        # every panel has a row per variant, in the report's order from the top, so a variant
+        # sits at one height in all of them (a metric some variant lacks leaves its row empty)
+        y = np.array([variants.index(v) for v in g["variant"]])
         colours = [palette[3] if s else palette[0] for s in g["significant"].to_list()]
         for i, (d, lo, hi, c) in enumerate(zip(g["difference"], g["lo"], g["hi"], colours)):
             interval(ax, [y[i]], [d], [lo], [hi], horizontal=True, color=c)
         ax.axvline(0.0, **FAIR_STYLE)
-        ax.set_yticks(y, names(g["variant"]))
-        ax.set_ylim(-0.7, g.height - 0.3)
+        ax.set_yticks(range(len(variants)), names(variants))
+        ax.set_ylim(len(variants) - 0.3, -0.7)  # inverted: the first variant on top
         ax.set_title(metric, fontsize="medium")
         if metric in rate_metrics:
             points(ax, "x")
             ax.set_xlabel("pp")
+        else:
+            ax.set_xlabel("difference (the metric's unit)")
     fig.suptitle(f"variant - baseline ({level} CI; red: significant after correction)", fontsize="medium")
     return save(fig, path)
 

@@ -240,7 +240,8 @@ def villain_section(a: CardAnalysis, figures: dict) -> Section:
 # figures
 
 
-USAGE_ROWS = (("reward_rate", "plays that won tokens"), ("cancel_rate", "plays cancelled by a tie"))
+# (column, y label): each label on short lines, so the two rows' labels do not run into each other
+USAGE_ROWS = (("reward_rate", "plays that\nwon tokens"), ("cancel_rate", "plays cancelled\nby a tie"))
 
 
 def card_usage_figure(frame: pl.DataFrame, path) -> Path:
