@@ -305,6 +305,9 @@ def test_differences_keep_each_variant_at_one_height_and_drop_a_metric_nothing_m
         assert ax.get_ylim()[0] > ax.get_ylim()[1]  # inverted: the first variant on top
     heroes = shown[2]
     assert heroes.lines[0].get_ydata()[0] == 1  # loss_one at its own height, not at bonus2's
+    # variants whose games are all identical: every panel stays (none would be a crash)
+    plots.differences(capped, tmp_path / "same.png")
+    assert [ax.get_title() for ax in panels(drawn["same.png"])] == ["capped"]
 
 
 def test_a_figures_title_sits_above_its_panels_titles(tmp_path, drawn):

@@ -323,10 +323,12 @@ def differences(frame: pl.DataFrame, path, level: str = "95%") -> Path:
     Without ``is_rate`` every metric is drawn in its own unit on its own axis.
     """
     # a metric no variant moved in any game (every difference and interval 0: e.g. the capped
-    # share of a game that never hits its cap) would be an empty panel
+    # share of a game that never hits its cap) would be an empty panel; when no metric moved
+    # (variants that play identical games) every panel stays, each saying so by its zeros
     moved = frame.group_by("metric").agg(
         ((pl.col("difference") != 0) | (pl.col("lo") != 0) | (pl.col("hi") != 0)).any().alias("moved"))
-    frame = frame.filter(pl.col("metric").is_in(moved.filter(pl.col("moved"))["metric"].to_list()))
+    if moved["moved"].any():
+        frame = frame.filter(pl.col("metric").is_in(moved.filter(pl.col("moved"))["metric"].to_list()))
     metrics = frame["metric"].unique(maintain_order=True).to_list()
     variants = frame["variant"].unique(maintain_order=True).to_list()
     rate_metrics = (set(frame.filter(pl.col("is_rate"))["metric"].to_list())
