@@ -318,14 +318,20 @@ def test_a_bad_value_in_a_variant_file_names_the_file(tmp_path):
 
 def test_one_side_refused_in_two_seats_says_it_plays_every_seat(tmp_path):
     """--side Paladin at 2 players said 'a team has each hero at most once; got Paladin,
-    Paladin', though the user gave Paladin once: one --side plays every seat."""
+    Paladin', though the user gave Paladin once: one --side plays every seat. The games say so
+    where they find the repeat (Defenders' heroes in the core's distinct_sides, Smash Up's
+    factions in its engine), and only when every seat has the same side."""
+    hint = " (every seat has it: one --side plays every seat; give one per seat)"
     r = invoke("simulate", "defenders-of-the-realm", "--players", 2, "--games", 10, "--side", "Paladin",
                "--out", tmp_path / "o")
-    assert r.exit_code == 2 and r.output == ("error: a team has each hero at most once; got Paladin, Paladin "
-                                             "(one --side plays every seat: give one --side per seat)\n")
-    r = invoke("simulate", "defenders-of-the-realm", "--players", 2, "--games", 10, "--side", "Paladin",
-               "--side", "Paladin", "--out", tmp_path / "o")
-    assert r.exit_code == 2 and r.output == "error: a team has each hero at most once; got Paladin, Paladin\n"
+    assert r.exit_code == 2 and r.output == f"error: a team has each hero at most once; got Paladin, Paladin{hint}\n"
+    r = invoke("simulate", "defenders-of-the-realm", "--players", 3, "--games", 10, "--side", "Paladin",
+               "--side", "Paladin", "--side", "Cleric", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output == ("error: a team has each hero at most once; got Paladin, Paladin, "
+                                             "Cleric\n")
+    r = invoke("simulate", "smash-up", "--players", 2, "--games", 10, "--side", "Aliens+Ninjas",
+               "--out", tmp_path / "o")
+    assert r.exit_code == 2 and r.output.endswith(f"give pairs with no faction in common{hint}\n")
     assert not (tmp_path / "o").exists()
 
 

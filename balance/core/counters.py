@@ -197,6 +197,14 @@ def holders_win_units(held: np.ndarray, win_units: np.ndarray, codes) -> list[np
     return [np.where((held == c).any(axis=2), units, 0).sum(axis=1) for c in codes]
 
 
+def same_side_hint(sides) -> str:
+    """What to add to a refusal of a side given to two seats when every seat has the same one:
+    the user most likely gave one --side, which plays every seat (the error listed 'Paladin,
+    Paladin' though they wrote Paladin once)."""
+    return " (every seat has it: one --side plays every seat; give one per seat)" if (
+        len(sides) > 1 and len(set(sides)) == 1) else ""
+
+
 def distinct_sides(sides, players: int, names: list[str], noun: str) -> tuple[int, ...] | None:
     """Given sides for a team game whose seats hold different sides (heroes): one index into
     ``names`` per seat, each in range, none twice; a one-line BalanceError naming the problem
@@ -210,7 +218,8 @@ def distinct_sides(sides, players: int, names: list[str], noun: str) -> tuple[in
     if bad:
         raise BalanceError(f"{noun} index {bad[0]} is out of range; allowed: 0..{len(names) - 1} ({', '.join(names)})")
     if len(set(sides)) != len(sides):
-        raise BalanceError(f"a team has each {noun} at most once; got {', '.join(names[s] for s in sides)}")
+        raise BalanceError(f"a team has each {noun} at most once; got {', '.join(names[s] for s in sides)}"
+                           f"{same_side_hint(sides)}")
     return sides
 
 

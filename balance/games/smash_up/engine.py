@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from balance.core import card_trials, kit, schema
-from balance.core.counters import BaseEngine, Chunk
+from balance.core.counters import BaseEngine, Chunk, same_side_hint
 from balance.core.errors import BalanceError, one_of
 from balance.core.strategy import Strategy
 
@@ -125,7 +125,7 @@ class Engine(BaseEngine):
             if twice:
                 raise BalanceError(f"{', '.join(twice)} would play in two seats' pairs "
                                    f"({', '.join(self.side_names[s] for s in sides)}); each "
-                                   "faction has one deck: give pairs with no faction in common")
+                                   f"faction has one deck: give pairs with no faction in common{same_side_hint(sides)}")
         if sides is not None and rules.factions == "draft":
             raise BalanceError("--side fixes every seat's factions, factions=draft drafts them; "
                                "give one or the other")
