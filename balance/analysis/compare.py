@@ -426,7 +426,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     return Comparison(report)
 
 
-SPRT_KEYS = ("delta", "alpha", "beta", "metric")
+SPRT_KEYS = ("delta", "alpha", "beta", "metric")  # the first three required
 
 
 def _check_sprt(sprt, batch) -> None:
@@ -436,7 +436,7 @@ def _check_sprt(sprt, batch) -> None:
         if batch is not None:
             raise BalanceError(f"batch={batch!r} applies to sprt (the sequential mode); give sprt too, or drop batch")
         return
-    if not (isinstance(sprt, dict) and {"delta", "alpha", "beta"} <= set(sprt)):
+    if not (isinstance(sprt, dict) and set(SPRT_KEYS[:3]) <= set(sprt)):
         raise BalanceError(f"sprt={sprt!r}; give {{'delta': ..., 'alpha': ..., 'beta': ...}} (and optionally "
                            "'metric')")
     unknown = sorted(str(k) for k in sprt if k not in SPRT_KEYS)

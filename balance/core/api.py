@@ -134,7 +134,8 @@ def simulate(
     check_callable("on_progress", on_progress)
     check_callable("on_status", on_status)
     variant, out = as_path("variant", variant), as_path("out", out)
-    card_strength_cards = as_list("card_strength_cards", plain(card_strength_cards), "[3, 7] or ['Invader']")
+    card_strength_cards = as_list("card_strength_cards", plain(card_strength_cards),
+                                  f"[CARD, ...] as `balance cards {spec.id}` or its rules name them")
     if card_strength_cards is not None and not card_strength:
         raise BalanceError("card_strength_cards names the cards card strength measures: give card_strength "
                            "too (e.g. card_strength=True)")

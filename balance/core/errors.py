@@ -31,7 +31,8 @@ def plain_overrides(overrides, name: str = "overrides") -> dict:
     if overrides is None:
         return {}
     if not isinstance(overrides, dict):
-        raise BalanceError(f"{name}={overrides!r}: give a dict of rules keys, e.g. {{'vp_to_win': 12}}")
+        raise BalanceError(f"{name}={overrides!r}: give a dict of rules keys, e.g. {{'KEY': 12}} "
+                           "(`balance rules GAME` lists them)")
     return {key: plain(value) for key, value in overrides.items()}
 
 

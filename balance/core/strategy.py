@@ -99,7 +99,8 @@ def deterministic_alike(manifest: dict) -> str | None:
 def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     """``'name'``, ``'name:param=value,param=value'`` or ``'name:@PATH[,param=value...]'``
     -> a validated ``Strategy``. PATH is a ``tuned.toml`` or a directory holding one."""
-    name, _, rest = check_text("strategy", spec, "'greedy' or 'greedy:samples=4'").strip().partition(":")
+    example = next(iter(catalogue), "NAME")
+    name, _, rest = check_text("strategy", spec, f"{example!r} or '{example}:PARAM=VALUE'").strip().partition(":")
     if name not in catalogue:
         raise one_of("strategy", name, catalogue)
     info = catalogue[name]
