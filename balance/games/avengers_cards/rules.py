@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.core.errors import BalanceError, check_int, one_of, plain
-from balance.core.rulebook import unknown_key
+from balance.core.errors import BalanceError, check_int, one_of
+from balance.core.rulebook import RulesBase
 
 RULES_VERSION = "avengers-cards/1"  # bump when the games a seed plays change: runs record it (tests/test_golden.py)
 COLOURS = ("Y", "R", "B")
@@ -245,8 +245,10 @@ def _hand_default() -> str:
 
 
 @dataclass(frozen=True)
-class Rules:
-    """Every rule-variant parameter of the game; defaults are the rulebook."""
+class Rules(RulesBase):
+    """Every rule-variant parameter of the game; defaults are the rulebook. keys and
+    from_overrides are RulesBase's; the hand's by-count default, its coercions and to_dict are
+    this game's."""
 
     players: int = 4
     hand: tuple[int, ...] | None = None  # None: by player count (see _default_hand)
@@ -264,11 +266,9 @@ class Rules:
     villains: str = "default"
     _deck: VillainDeck | None = field(default=None, repr=False, compare=False)
 
-    # ---- construction -------------------------------------------------------------------
-    @classmethod
-    def keys(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]
+    DOCS = RULE_DOCS  # not annotated: a class attribute, not a rules field
 
+    # ---- construction -------------------------------------------------------------------
     @classmethod
     def describe(cls) -> list[dict[str, str]]:
         """Every rules key, in declaration order: rows ``{key, default, allowed, meaning}``.
@@ -285,15 +285,8 @@ class Rules:
         return rows
 
     @classmethod
-    def from_overrides(cls, overrides: dict) -> "Rules":
-        """Build and validate rules from ``{key: value}`` (values as parsed from TOML/CLI)."""
-        keys = cls.keys()
-        kwargs = {}
-        for key, value in overrides.items():
-            if key not in keys:
-                raise unknown_key(key, keys)
-            kwargs[key] = _coerce(key, plain(value))  # numpy numbers, also inside a list (hand)
-        return cls(**kwargs).validated()
+    def coerce(cls, key: str, value):
+        return _coerce(key, value)
 
     def validated(self) -> "Rules":
         """Check every parameter; return a copy with the villain deck loaded."""
