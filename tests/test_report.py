@@ -380,3 +380,36 @@ def test_a_count_of_one_takes_the_singular():
                                                                                  "1,200 games")
     assert (counted(1, "hero", "heroes"), counted(2, "hero", "heroes"), counted(None, "game")) == (
         "1 hero", "2 heroes", "— games")
+
+
+# What README quotes from a committed report: (the README's words, the report, the report's words).
+README_QUOTES = [
+    ("largest gap 0.26 pp between seat 0 and seat 2; equal-seats test, Holm-adjusted p = 0.42); this run "
+     "detects edges of 0.34 pp or more with 90% power", "avengers-cards/report.md",
+     "- 3 players: **no seat edge found** (largest gap 0.26 pp between seat 0 and seat 2; equal-seats test, "
+     "Holm-adjusted p = 0.42); this run detects edges of 0.34 pp or more with 90% power"),
+    ("the 6 matters most — removing it costs its seat 7.15 pp of win rate", "avengers-cards/report.md",
+     "- 4 players: the 6 matters most — removing it costs its seat 7.15 pp of win rate"),
+    ("removing the 1 helps: +1.44 pp", "avengers-cards/report.md", "removing the 1 **helps**: +1.44 pp"),
+    ("The first seat wins 53.67% at 2 players", "smash-up/report.md",
+     "- 2 players: **seat edge found** (equal-seats test, Holm-adjusted p < 1e-6) — seat 0 wins more than "
+     "the fair 50.00%: 53.67%"),
+    ("(37.55% at 3,", "smash-up/report.md", "seat 0 wins more than the fair 33.33%: 37.55%"),
+    ("28.30% at 4)", "smash-up/report.md", "seats 0 and 1 win more than the fair 25.00%: 28.30%"),
+    ("fewer Darkness cards make the heroes fairer (their distance from the team's rate, relative to it, "
+     "18.61% -> 14.59%)", "defenders-of-the-realm/variants/report.md",
+     "**fairer**: the heroes' distance from their average, relative to it, 18.61% → 14.59%"),
+    ("a 20-minion supply makes them less fair (21.84%)", "defenders-of-the-realm/variants/report.md",
+     "**less fair**: the heroes' distance from their average, relative to it, 18.61% → 21.84%"),
+]
+
+
+@pytest.mark.parametrize("readme, report, words", README_QUOTES, ids=[q[0][:30] for q in README_QUOTES])
+def test_what_readme_quotes_from_a_committed_report_is_in_it(readme, report, words):
+    """README quotes the committed reports' verdicts; a regenerated report whose numbers moved
+    must take README with it (it would otherwise promise a result no report shows)."""
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    assert readme in " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    assert words in (root / "reports" / report).read_text(encoding="utf-8")
