@@ -125,13 +125,14 @@ def summarize(names: list[str], sums: PairedSums, scales: np.ndarray, alpha: flo
         rates = [np.array([r[key] for r in rows if r["metric"] in sides]) for key in ("baseline", "value")]
         rows.append(_described("side_imbalance", *rates, relative_spread, n))
         side_cross = _block(cross, range(players, len(columns)))
+        same_sides = not sums.d2[columns[players:]].any()
         if players:  # the sides' average is the seats' (fixed): their distance from it is tested
             test = stats.paired_fairness_test(np.concatenate(rates), side_cross, n, 1 - alpha, target=None)
-            rows.append(_distance_row("side_distance", test, len(sides), n))
+            rows.append(_distance_row("side_distance", test, len(sides), n, same_sides))
         else:  # the team's rate moves with the difficulty: the distance relative to it is tested
             test = stats.paired_relative_fairness_test(np.concatenate(rates), side_cross, n, 1 - alpha)
             if test is not None:  # None: a variant's team won too few games to be relative to
-                rows.append(_distance_row("side_relative_distance", test, len(sides), n))
+                rows.append(_distance_row("side_relative_distance", test, len(sides), n, same_sides))
     if not players:  # a cooperative game: one team result, no seat to shift
         return rows
     return rows + _seat_rows(sums, scales[:players], alpha, rows[:players], _block(cross, range(players)))
@@ -190,7 +191,8 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
         _distance_row("seat_distance", stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha,
-                                                                  target=fair), players, n),
+                                                                  target=fair), players, n,
+                       not sums.d2[:players].any()),
         _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
         _described("seat_imbalance", base, other, lambda rates: np.abs(rates - fair).sum(), n),
     ]
@@ -220,12 +222,14 @@ def _block(cross: np.ndarray, index: range) -> np.ndarray:
     return cross[np.ix_(both, both)]
 
 
-def _distance_row(metric: str, test: dict, k: int, n: int) -> dict:
+def _distance_row(metric: str, test: dict, k: int, n: int, identical: bool) -> dict:
     """A fairness row (``FAIRNESS``) from its ``test`` of k rates (``stats.paired_fairness_test``
     or ``paired_relative_fairness_test``): each variant's root-mean-square distance from fair,
     sqrt(U / k) with U the squared distance less its noise, and whether it changed. The test
     and its interval are on U; the interval is shown on the distance scale at the baseline's
-    U (the same map for both ends, so it excludes 0 exactly when p < alpha)."""
+    U (the same map for both ends, so it excludes 0 exactly when p < alpha). ``identical``:
+    the k rates' per-game values are the same in both arms (their integer sums of squared
+    differences are 0), so pairing removed all the noise."""
 
     def distance(u):
         return math.sqrt(max(u, 0.0) / k)
@@ -235,9 +239,9 @@ def _distance_row(metric: str, test: dict, k: int, n: int) -> dict:
             "value": distance(test["u_b"]), "difference": distance(test["u_b"]) - d_a,
             "lo": distance(test["u_a"] + test["lo"]) - d_a, "hi": distance(test["u_a"] + test["hi"]) - d_a,
             "p_value": test["pvalue"],
-            # identical games leave an sd of rounding error (1e-19), not 0: a reduction of 1e34 "x"
-            "variance_reduction": (math.inf if test["sd"] <= 1e-9 * test["sd_unpaired"]
-                                   else (test["sd_unpaired"] / test["sd"]) ** 2),
+            # identical games leave an sd of rounding error, not 0, whose size depends on the
+            # machine's BLAS (1e-19 and 2e-9 of the unpaired sd were seen): decided exactly instead
+            "variance_reduction": math.inf if identical else (test["sd_unpaired"] / test["sd"]) ** 2,
             # the tested change of U and its standard error, which `balance plan --pilot` scales
             "u_change": test["delta"], "u_se": test["sd"]}
 
