@@ -112,8 +112,16 @@ def test_identical_variants_warn_and_still_run():
                if r["variant"] == "same" and r["metric"] in ("seat_distance", "win_share_seat0")), report["results"]
 
 
-def test_planted_seat_advantage_is_found_and_a_no_op_is_not():
-    report = compare("avengers-cards", ["default", PLANTED, "same:set_bonus=3"], players=4,
+def test_planted_seat_advantage_is_found_and_a_no_op_is_not(shuffled_deck):
+    """Planted: seat 0 starts with an extra token, +1.42 pp of its win rate at 4 players, about
+    13 paired standard errors over 20,000 games (measured), so found whatever the seed. Pairing
+    on common games cuts the variance by about 11x here (the shuffled arm's unpaired-like se is
+    0.37 pp against 0.11): more than 5x is asserted. Nulls: identical rules play identical
+    games (differences exactly 0); the shuffled deck plays other games of the same
+    distribution, so its differences are noise: every one of its tested metrics has raw p >
+    1e-4 (false failure at most 11 x 1e-4, about 0.1%; measured smallest 0.028)."""
+    report = compare("avengers-cards", ["default", PLANTED, "same:set_bonus=3",
+                                        f"shuffled:villains={shuffled_deck}"], players=4,
                      games=20_000, seed=3).report
     seat0 = result(report, "seat0", "win_share_seat0")
     assert seat0["significant"] and seat0["lo"] > 0
@@ -124,6 +132,8 @@ def test_planted_seat_advantage_is_found_and_a_no_op_is_not():
     for r in report["results"]:
         if r["variant"] == "same":  # identical rules: identical games, zero difference
             assert r["difference"] == 0 and not r["significant"]
+        if r["variant"] == "shuffled" and r["p_value"] is not None:
+            assert r["p_value"] > 1e-4, r
     assert report["any_different"]
 
 
@@ -342,7 +352,9 @@ def test_the_sides_fairness_test_holds_its_level_and_finds_a_fairer_variant():
     = 0.071 of the time (false-failure rate < 0.0015 at a true rate <= alpha). Then 200 where
     the strongest side is pulled towards the others (strengths 2, 1, 1, 0.5 -> 1.4, 1, 1,
     0.7): it must be called fairer in at least 90% and less fair in none; and 200 the other
-    way round, called less fair in at least 90% and fairer in none."""
+    way round, called less fair in at least 90% and fairer in none. Measured over 1,000
+    comparisons each way (seed 99): power 100%, no call the wrong way; at a power of even
+    99% the chance of fewer than 180 of 200 is below 1e-20."""
     rng = np.random.default_rng(33)
     reps = 1_000
     hits = sum(side_rows(rng, 4_000, (2, 1, 1, 0.5), (0.5, 1, 1, 2))["side_distance"]["p_value"] < 0.05
@@ -419,7 +431,9 @@ def test_the_cooperative_sides_test_finds_heroes_made_more_equal_and_never_the_w
     heroes are pulled together (strengths 2, 1.2, 1, 0.6 -> 1.6, 1.2, 1, 0.8: relative
     distance 14.2% -> 8.3%) at the same difficulty: called fairer (p < 0.05, distance down)
     in at least 90% and less fair in none; the other way round, less fair in at least 90%
-    and fairer in none. Its interval agrees with its p."""
+    and fairer in none. Measured over 1,000 comparisons each way (seed 99): power 99.9% and
+    100%, no call the wrong way; at a power of even 99% the chance of fewer than 180 of 200
+    is below 1e-20. Its interval agrees with its p."""
     rng = np.random.default_rng(36)
     closer = (1.6, 1.2, 1, 0.8)
     for spread, other in ((HEROES, closer), (closer, HEROES)):
@@ -452,7 +466,12 @@ def test_the_verdict_calls_the_fairer_variant_fairer_and_a_moved_edge_no_fairer(
     """Planted truths on the game (4 players, random play): a baseline that gives seat 0 two
     yellow tokens and a red one at the start (about +5 pp). The rulebook is called fairer; the
     same edge given to seat 1 instead is no fairer and no less fair (the seats moved: seat_shift
-    says so); and the other way round, the edge is called less fair."""
+    says so); and the other way round, the edge is called less fair. Sizes at 10,000 games:
+    the distance from fair drops 2.67 -> 0.56 pp, its change 4.7 standard errors (p 2.8e-6,
+    Holm-adjusted 3.1e-5 over the comparison's tests); moving the edge to seat 1 changes it by
+    +0.37 pp (p = 0.36). On a fresh seed each leg would fail about 1 time in 20: the power at
+    4.7 se against Holm's first level (about z = 3.05) is about 95%, and the null leg is held
+    at 5%."""
     from balance.analysis.compare_report import verdict
 
     def seat_lines(report):
@@ -495,6 +514,13 @@ def test_metric_bounds_hold_on_played_games():
 
 
 def test_sprt_decides_h1_on_a_planted_effect_and_h0_on_an_equivalent_deck(shuffled_deck):
+    """The SPRT on seat 0's win share, delta 1 pp, at compare's alpha / 2m = 0.025 per side and
+    beta 0.05. Planted: seat 0's extra token, +1.42 pp (above delta): H1 well before the
+    400,000-game cap. Null: the shuffled deck, the same distribution of games: H0, its log
+    likelihood ratio at or below the lower bound. On a fresh seed each leg would fail with
+    about the test's own error rates (a wrong H0 under 5%, a wrong H1 about 2 x 0.025 / 0.95,
+    5%: tests/test_stats.py measures both); the slow test_sprt_error_rates_on_the_game
+    measures the false-H1 rate on this deck over 40 seeds."""
     sprt = {"delta": 0.01, "alpha": 0.05, "beta": 0.05, "metric": "win_share_seat0"}
     planted = compare("avengers-cards", ["default", PLANTED], games=400_000, seed=2,
                       sprt=sprt, batch=2_000).report["sprt"]["variants"][0]
@@ -508,7 +534,9 @@ def test_sprt_decides_h1_on_a_planted_effect_and_h0_on_an_equivalent_deck(shuffl
 def test_sprt_variants_stop_when_decided_and_report_their_own_games():
     """A no-op variant (identical rules: every difference 0) accepts H0 at the first batch
     (0.99^n <= beta from n = 299 games); the planted seat edge accepts H1 later; each stops
-    being played there and its rows are summarised at that point; rows are descriptive."""
+    being played there and its rows are summarised at that point; rows are descriptive. The
+    no-op's H0 is certain; the planted edge (+1.42 pp, above delta 1 pp) would miss H1 on a
+    fresh seed with chance under beta, 5%."""
     played = []
     report = compare("avengers-cards", ["default", PLANTED, "same:set_bonus=3"], games=400_000,
                      seed=2, sprt=SPRT_SPEC, batch=500, on_progress=played.append).report
@@ -528,7 +556,9 @@ def test_sprt_variants_stop_when_decided_and_report_their_own_games():
 def test_sprt_any_different_follows_the_decisions_not_the_descriptive_rows():
     """tokens_per_colour=4 changes scores and ties hugely but not seat 0's win rate: the SPRT
     on win_share_seat0 accepts H0, so the comparison is not 'different' although the
-    descriptive tied_game row has a tiny p-value."""
+    descriptive tied_game row has a tiny p-value. Seat 0's true difference is 0 (TIES): on a
+    fresh seed the SPRT would decide H1 with chance about 2 x 0.025 / 0.95, 5% (the slow
+    test_sprt_false_h1_rate_under_the_null measures it on this variant over 1,000 seeds)."""
     report = compare("avengers-cards", ["default", TIES], games=400_000, seed=3, sprt=SPRT_SPEC).report
     assert report["sprt"]["variants"][0]["decision"] == "H0"
     assert result(report, TIES, "tied_game")["p_value"] < 1e-6
@@ -890,7 +920,11 @@ def test_a_comparison_cut_by_a_version_with_other_fairness_columns_is_refused_no
 def test_a_distance_at_the_noise_floor_is_not_read_as_perfectly_fair():
     """The seats' distance has its noise taken out and stops at 0: 150 random games (seats
     spread 23% to 27%) read "distance from fair 0.00 pp → 0.00 pp", as if every seat sat on
-    25%. A 0 now says it is no more than noise; a distance above it carries no such words."""
+    25%. A 0 now says it is no more than noise; a distance above it carries no such words.
+    This checks wording, not a statistic: seed 1 is a case where both arms' noise-free squared
+    distance came out at or below 0 (150 games leave a sampling noise far above the seats' true
+    spread; seeds 0-59 gave such a case in 29 of 60), as the assertion on the
+    two 0.00 pp shows."""
     from balance.analysis.compare_report import verdict
 
     def seat_lines(report):
