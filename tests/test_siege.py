@@ -166,6 +166,11 @@ def test_win_loss_and_capped_all_occur_and_the_outcomes_table_counts_them():
 
 
 def test_strategies_and_sides_matter():
+    """Team win rates over 2,000 games each (measured, seed 2): fighter 92.0% against random
+    25.6% (30 pp asserted; a rate's standard error is at most 1.1 pp), repairing below 10
+    81.3% against never 92.0% (10.7 pp, about 8 standard errors of the difference), a lone
+    knight 32.6% against a lone healer 0% (10 pp asserted): each margin is many standard
+    errors, so a fresh seed keeps the order too."""
     def team_rate(**kw):
         o = balance.simulate("siege", games=2000, seed=2, threads=1, **kw).tables["outcomes"]
         return o["won"].sum() / o["games"].sum()
