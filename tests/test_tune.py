@@ -334,3 +334,20 @@ def test_a_cooperative_team_is_tuned_and_validated_as_a_whole_team(tmp_path):
     report = (tmp_path / "t" / "report.md").read_text(encoding="utf-8")
     assert "plays every one of the 3 seats" in report and "fair share" in report.split("Validation")[1]
     assert "p vs fair" not in report
+
+
+@pytest.mark.parametrize("directory", ["avengers-cards/tuned-greedy", "smash-up/tuned-planner",
+                                       "zenonzard/tuned-evaluator", "defenders-of-the-realm/tuned-coordinated"])
+def test_every_committed_tuning_report_is_what_this_version_writes_from_its_files(directory, tmp_path):
+    """The committed tunings' report.md, written again from their own tune.json and tables
+    (``read_outputs``), must be what is committed: Avengers' still showed unsigned intervals
+    a later version had signed. Smash Up's default planner plays as greedy, so its two fields
+    give the same row, and its report says so; the others' fields differ and say nothing."""
+    from pathlib import Path
+
+    from balance.analysis.tune import read_outputs, report_markdown
+
+    committed = Path(__file__).parent.parent / "reports" / directory
+    written = report_markdown(read_outputs(committed), committed)
+    assert written == (committed / "report.md").read_text(encoding="utf-8")
+    assert ("gave the same figures in every column" in written) == directory.startswith("smash-up"), written

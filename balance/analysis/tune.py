@@ -358,7 +358,7 @@ class TuneResult:
     strategy: Strategy
     history: pl.DataFrame  # one row per generation (see _history_frame)
     validation: pl.DataFrame  # one row per validation field (see _validation_table)
-    plan: TunePlan
+    plan: TunePlan | None  # None: read back from its files (read_outputs)
     manifest: dict
     paths: dict[str, Path] = field(default_factory=dict)
 
@@ -535,6 +535,20 @@ def write_outputs(result: TuneResult, directory: Path) -> dict[str, str]:
             "convergence": "convergence.png", "report": "report.md", "manifest": "tune.json"}
 
 
+def read_outputs(directory: Path) -> TuneResult:
+    """A finished tuning read back from the files ``write_outputs`` wrote (tune.json, the
+    parquet tables): enough to write its report again (no ``plan``: the manifest holds its
+    figures)."""
+    from balance.core.registry import get_game
+
+    directory = Path(directory)
+    manifest = json.loads((directory / "tune.json").read_text(encoding="utf-8"))
+    tuned = manifest["tuned"]
+    strategy = parse_strategy(tuned["label"], get_game(manifest["game"]).strategies)
+    return TuneResult(tuned["params"], strategy, pl.read_parquet(directory / "history.parquet"),
+                      pl.read_parquet(directory / "validation.parquet"), None, manifest)
+
+
 def tuned_toml(result: TuneResult) -> str:
     """The tuned parameters as TOML (read back by ``strategy.load_tuned``)."""
     m = result.manifest
@@ -634,7 +648,26 @@ def _field_validation(result: TuneResult) -> list:
               f"per field, fair share {pct(1 / m['players'])}. The default {m['strategy']} plays "
               "the same games in the same seat, so tuned - default is paired game by game. "
               f"p-values are two-sided z-tests, Holm-adjusted over all {2 * v.height} tests.",)),
-        table]
+        table, *_alike_fields(v)]
+
+
+def _alike_fields(v) -> list:
+    """A sentence for each group of validation fields whose every measured figure is the same:
+    strategies that play alike on these games (Smash Up's default planner is greedy), whose
+    identical rows would otherwise read as a coincidence or a bug."""
+    from balance.analysis.document import Code, Para
+
+    measured = ["win_share", "lo", "hi", "default_win_share", "difference", "difference_lo", "difference_hi"]
+    groups = v.group_by(measured, maintain_order=True).agg("field").filter(pl.col("field").list.len() > 1)
+    out = []
+    for fields in groups["field"].to_list():
+        names = [Code(fields[0])]
+        for i, field_ in enumerate(fields[1:], 1):
+            names += [" and " if i == len(fields) - 1 else ", ", Code(field_)]
+        out.append(Para(("The fields ", *names, " gave the same figures in every column: on these games "
+                         "their strategies play alike, so their rows are one result repeated (Holm counts "
+                         "each repeat, which only makes the tests stricter).")))
+    return out
 
 
 def _team_validation(result: TuneResult) -> list:
