@@ -102,3 +102,17 @@ def test_a_cooperative_ladder_names_the_best_strategy_only_when_a_test_separates
     assert "2 players: the two strategies under which the team wins most are not told apart: `s1` 5.00%" in verdict
     assert "3 players: the team never won, under any strategy of the ladder" in verdict
     assert "Skill vs luck: not measured — in a cooperative game" in verdict and "## Skill vs luck" not in verdict
+
+
+@pytest.mark.parametrize("game", ["avengers-cards", "zenonzard"])
+def test_every_committed_ladder_is_what_this_version_writes_from_its_tables(game, tmp_path):
+    """The committed ladders (`make skill`, `make report-zenonzard`), written again from their
+    own rungs.parquet and skill.parquet (``read_ladder``), must be what is committed: a ladder
+    wording change must regenerate them, as for the reports."""
+    from pathlib import Path
+
+    from balance.analysis.ladder import read_ladder
+
+    committed = Path(__file__).parent.parent / "reports" / game / "ladder"
+    write_ladder(read_ladder(committed, game), tmp_path, f"{game}: balance by skill")
+    assert (tmp_path / "ladder.md").read_text(encoding="utf-8") == (committed / "ladder.md").read_text(encoding="utf-8")

@@ -87,14 +87,31 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             tied = bool(aggregate.seat_fairness(run.seats)["all_tied"].all())
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
                           "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n, "all_tied": tied})
-    part = spec.optional_part("report")
-    headings = {column: heading for column, heading, _ in
-                (part.ladder_measures({}) if part is not None and hasattr(part, "ladder_measures") else [])}
+    headings = _measure_headings(spec)
     skill = pl.DataFrame(skill, schema={"strategy": pl.String, "against": pl.String, "players": pl.Int64,
                                         "games": pl.Int64, "share": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
                                         "fair": pl.Float64, "all_tied": pl.Boolean})
     return LadderResult(pl.concat(rungs), skill, labels, spec.restrictable,
                         headings, spec.cooperative, spec.id)
+
+
+def _measure_headings(spec) -> dict:
+    """The game's own rung columns (its report part's ``ladder_measures``): column -> heading."""
+    part = spec.optional_part("report")
+    return {column: heading for column, heading, _ in
+            (part.ladder_measures({}) if part is not None and hasattr(part, "ladder_measures") else [])}
+
+
+def read_ladder(directory: Path, game: str) -> LadderResult:
+    """A finished ladder of ``game`` read back from the tables ``write_ladder`` wrote
+    (rungs.parquet, skill.parquet; the rungs in ladder order): enough to write it again."""
+    from balance.core.registry import get_game
+
+    spec = get_game(game)
+    rungs = pl.read_parquet(Path(directory) / "rungs.parquet")
+    return LadderResult(rungs, pl.read_parquet(Path(directory) / "skill.parquet"),
+                        list(dict.fromkeys(rungs["strategy"].to_list())), spec.restrictable, _measure_headings(spec),
+                        spec.cooperative, spec.id)
 
 
 def _rung(label: str, run, spec) -> pl.DataFrame:
