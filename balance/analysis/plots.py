@@ -168,7 +168,9 @@ def seat_rates(frame: pl.DataFrame, path) -> Path:
     # separate axes would let one height mean different edges. The edge over fair, in pp on one
     # shared axis, keeps both: a seat's height is its advantage, whatever the player count.
     groups = list(by_players(frame))
-    fig, axes = grid(len(groups), sharey=True)
+    # a lone panel (a 2-player game) gets room for its long y label and its two seats
+    lone = len(groups) == 1
+    fig, axes = grid(len(groups), sharey=True, panel_w=4.2 if lone else PANEL_W, panel_h=3.4 if lone else PANEL_H)
     for ax, (players, g) in zip(axes, groups):
         fair = g["fair"]
         interval(ax, g["seat"], g["rate"] - fair, g["lo"] - fair, g["hi"] - fair,
