@@ -559,7 +559,7 @@ def test_ladder_names_both_files_it_wrote(tmp_path):
 def test_a_player_count_among_the_rules_changes_is_refused(tmp_path, command):
     r = invoke(*command, "--set", "players=3", "--out", tmp_path / "o")
     assert r.exit_code == 2
-    assert r.output == "error: give the player count with --players, not players=3 in --set\n"
+    assert r.output == "error: give the player count with --players (players=), not players=3 in --set (overrides=)\n"
     assert list(tmp_path.iterdir()) == []
 
 
@@ -568,7 +568,7 @@ def test_a_player_count_in_a_variant_file_is_refused(tmp_path):
     variant.write_text("players = 3\n")
     r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
     assert r.exit_code == 2
-    assert r.output == f"error: give the player count with --players, not players=3 in variant file {str(variant)!r}\n"
+    assert r.output == f"error: give the player count with --players (players=), not players=3 in variant file {str(variant)!r}\n"
     assert list(tmp_path.iterdir()) == [variant]
 
 

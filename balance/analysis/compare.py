@@ -602,11 +602,11 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     seats = seats * players if len(seats) == 1 else seats
     common = common or {}
     if "players" in common:
-        raise BalanceError("--set cannot set players; compare at one player count with --players")
+        raise BalanceError("--set (common=) cannot set players; compare at one player count with --players (players=)")
     engines = []
     for p in parsed:
         if "players" in p.overrides:
-            raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players")
+            raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players (players=)")
         try:
             rules = rules_mod.Rules.from_overrides({**common, **p.overrides, "players": players})
         except BalanceError as e:  # with several variants, say which one is wrong (or --set)

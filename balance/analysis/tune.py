@@ -197,7 +197,7 @@ def _setup(game, strategy, players, against, budget, population, games_per_candi
     start = parse_strategy(strategy, catalogue)
     check_int("players", players, *spec.players)
     overrides = plain_overrides(overrides)
-    refuse_players(overrides, "--set")
+    refuse_players(overrides, "--set (overrides=)")
     rules = spec.part("rules").Rules.from_overrides({**overrides, "players": players})
     if spec.cooperative and not (isinstance(against, str) and against.strip() == "self"):
         raise BalanceError(f"{spec.id} is cooperative: every seat plays for one team, so it is tuned "

@@ -163,7 +163,7 @@ def simulate(
     overrides = plain_overrides(overrides)
     rule_changes = dict(load_variant_file(variant)) if variant is not None else {}
     refuse_players(rule_changes, f"variant file {str(variant)!r}")
-    refuse_players(overrides, "--set")
+    refuse_players(overrides, "--set (overrides=)")
     rule_changes.update(overrides)
     if players is None:
         players = rules_mod.Rules.players
@@ -180,7 +180,7 @@ def simulate(
         raise BalanceError("give at least one strategy")
     parsed = [parse_strategy(s, spec.strategies) for s in strategies]
     if sides is not None and spec.side is None:
-        raise BalanceError(f"{spec.id} has no sides: its seats do not play as anything; drop --side")
+        raise BalanceError(f"{spec.id} has no sides: its seats do not play as anything; drop --side (sides=)")
 
     when = "always" if card_strength is True else (card_strength or None)
     if when and spec.restrictable is None:

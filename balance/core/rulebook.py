@@ -19,7 +19,7 @@ def unknown_key(key: str, keys: list[str]) -> BalanceError:
     """'unknown rules key' naming the keys a user may set: not players, which every command
     takes as --players (and refuses in --set or a variant file)."""
     settable = ", ".join(k for k in keys if k != "players")
-    return BalanceError(f"unknown rules key {key!r}; allowed: {settable} (the player count: --players)")
+    return BalanceError(f"unknown rules key {key!r}; allowed: {settable} (the player count: --players, players=)")
 
 
 class RulesBase:
