@@ -568,7 +568,8 @@ def test_a_player_count_in_a_variant_file_is_refused(tmp_path):
     variant.write_text("players = 3\n")
     r = invoke("simulate", "avengers-cards", "--variant", variant, "--out", tmp_path / "o")
     assert r.exit_code == 2
-    assert r.output == f"error: give the player count with --players (players=), not players=3 in variant file {str(variant)!r}\n"
+    assert r.output == (f"error: give the player count with --players (players=), not players=3 in variant file "
+                        f"{str(variant)!r}\n")
     assert list(tmp_path.iterdir()) == [variant]
 
 
@@ -918,7 +919,8 @@ PLAN_BAD = [
     (["--players", ","], "names no player count"),
     (["--players", "3,4,5", "--family", "2"], "--family 2 is below the number of player counts given (3)"),
     (["--family", "0"], "--family 0"),
-    (["--effect", "0.7", "--players", "3"], "--effect 0.7 is out of range for 3 players; allowed: 0 < effect < 0.666667"),
+    (["--effect", "0.7", "--players", "3"],
+     "--effect 0.7 is out of range for 3 players; allowed: 0 < effect < 0.666667"),
     (["--effect", "0"], "--effect 0.0"),
     (["--power", "1.5"], "power=1.5"),
     (["--power", "0.04", "--alpha", "0.05"], "power=0.04 is not above alpha"),

@@ -241,7 +241,8 @@ def test_rules_round_trip_and_bad_input_is_one_line(game_id):
     info = registry.get_game(game_id)
     assert "round-trip" in contract.check_rules(info)  # what manifests store; bad keys in one line
     with pytest.raises(BalanceError,
-                       match=r"unknown rules key 'no_such_rule'; allowed: .*\(the player count: --players, players=\)$"):
+                       match=r"unknown rules key 'no_such_rule'; allowed: .*"
+                             r"\(the player count: --players, players=\)$"):
         info.part("rules").Rules.from_overrides({"no_such_rule": 1})
 
 

@@ -654,7 +654,8 @@ def test_winds_of_change_shuffles_the_hand_in_draws_five_and_grants_an_action():
     w = hand(g, 0, "Winds of Change")
     assert ab.want(g, 0, w)
     g.play_action(0, w)
-    assert len(g.players[0].hand) == 5 and len(g.players[0].deck) == 1 and names(g.players[0].discard) == ["Winds of Change"]
+    assert len(g.players[0].hand) == 5 and len(g.players[0].deck) == 1
+    assert names(g.players[0].discard) == ["Winds of Change"]
     assert g.extra_actions == 1
     assert sorted(names(g.players[0].hand + g.players[0].deck)) == sorted(
         ["Zapbot", "Warbot", "Hoverbot", "Nukebot", "Tech Center", "Microbot Alpha"])

@@ -421,7 +421,8 @@ def test_the_engine_refuses_restricted_play():
     ("bust_face", 7, "bust_face=7 is out of range; allowed: integer 0..6"),
     ("target", True, "target=True is not an integer; allowed: integer 1..200"),
     ("target", "high", "target='high' is not an integer; allowed: integer 1..200"),
-    ("dice", 3, "unknown rules key 'dice'; allowed: target, max_rounds, bust_face (the player count: --players, players=)"),
+    ("dice", 3, "unknown rules key 'dice'; allowed: target, max_rounds, bust_face "
+                "(the player count: --players, players=)"),
 ])
 def test_bad_rules_are_refused_in_one_line(key, value, words):
     from toys.dice_race.rules import Rules

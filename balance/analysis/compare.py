@@ -606,7 +606,8 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     engines = []
     for p in parsed:
         if "players" in p.overrides:
-            raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with --players (players=)")
+            raise BalanceError(f"variant {p.source!r} sets players; compare at one player count with "
+                               "--players (players=)")
         try:
             rules = rules_mod.Rules.from_overrides({**common, **p.overrides, "players": players})
         except BalanceError as e:  # with several variants, say which one is wrong (or --set)

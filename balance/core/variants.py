@@ -49,7 +49,8 @@ def refuse_players(changes: dict, where: str) -> None:
     players=3 without a word, and simulate took players=3 as the count only when --players was
     not given. One way to give it, the option."""
     if "players" in changes:
-        raise BalanceError(f"give the player count with --players (players=), not players={changes['players']!r} in {where}")
+        raise BalanceError(f"give the player count with --players (players=), not "
+                           f"players={changes['players']!r} in {where}")
 
 
 _NOT_TOML = object()
