@@ -41,6 +41,18 @@ def fail(message: str) -> None:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
+def stopped(e: KeyboardInterrupt, kept: str) -> None:
+    """Ctrl-C or SIGTERM ended the command: say what was kept (``kept``: how to continue), or,
+    when the signal came as a finished output was moved in, that it is complete; exit 130 for
+    Ctrl-C, 143 for SIGTERM, as a shell reports them."""
+    from balance.core.interrupts import FinishedThenInterrupted, exit_status
+
+    if isinstance(e, FinishedThenInterrupted):
+        kept = f"the output was already finished: {e.args[0]} is complete, with nothing to resume"
+    typer.echo(f"interrupted: {kept}", err=True)
+    raise typer.Exit(exit_status())
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"balance {__version__}")
@@ -447,10 +459,8 @@ def simulate(
             )
     except BalanceError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished chunks are kept; continue with "
-                   f"balance simulate {game} --resume {out}", err=True)
-        raise typer.Exit(130)
+    except KeyboardInterrupt as e:
+        stopped(e, f"finished chunks are kept; continue with balance simulate {game} --resume {out}")
     if as_json:
         typer.echo(json.dumps({**result.manifest, "out": str(result.out)}, indent=2))
     elif not quiet:
@@ -525,7 +535,7 @@ def _run_study(command: str, game: str, options: dict, out: Path, force: bool, r
     """The shape every analysis command shares: check --out before any work; run with a
     progress bar, keeping finished work in .OUT.partial (``balance.analysis.study``); write the
     outputs there and swap them into --out in one step. BalanceError -> one line, exit 2;
-    Ctrl-C or SIGTERM -> exit 130, the work kept and the command that resumes it printed.
+    Ctrl-C or SIGTERM -> exit 130 or 143, the work kept and the command that resumes it printed.
 
     run(advance, study) returns the result; write(result, directory) writes the outputs."""
     from balance.core.interrupts import interrupting
@@ -548,10 +558,8 @@ def _run_study(command: str, game: str, options: dict, out: Path, force: bool, r
             study.finish(lambda directory: write(result, directory))
     except BalanceError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted: the finished work is kept; continue with balance {command} {game} "
-                   f"--resume {out}", err=True)
-        raise typer.Exit(130)
+    except KeyboardInterrupt as e:
+        stopped(e, f"the finished work is kept; continue with balance {command} {game} --resume {out}")
     return result
 
 
@@ -651,10 +659,8 @@ def report(
             paths = write_run_report(run_dir, out, interval, mix_dir=mix, cards_dir=card_strength)
     except BalanceError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo("interrupted: no file was left half-written; run the command again for the report",
-                   err=True)
-        raise typer.Exit(130)
+    except KeyboardInterrupt as e:
+        stopped(e, "no file was left half-written; run the command again for the report")
     typer.echo(f"wrote {paths['html']} and {paths['markdown']}")
 
 
@@ -898,10 +904,9 @@ def tune(
                               threads, force, resume is not None)
     except BalanceError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted: the finished generations (and validation fields) are kept; continue with "
-                   f"balance tune {game} --resume {out}", err=True)
-        raise typer.Exit(130)
+    except KeyboardInterrupt as e:
+        stopped(e, f"the finished generations (and validation fields) are kept; continue with "
+                   f"balance tune {game} --resume {out}")
     if not quiet:
         typer.echo(f"tuned {result.strategy.label} -> {out / 'tuned.toml'}")
         typer.echo(f"use it as --strategy {result.strategy.name}:@{out / 'tuned.toml'}")

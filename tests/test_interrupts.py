@@ -1,4 +1,5 @@
 """Ctrl-C and SIGTERM during a run: immediate outside deferred blocks, postponed inside them."""
+import json
 import os
 import signal
 
@@ -73,10 +74,11 @@ def test_an_ignored_sigint_stays_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
-def test_sigterm_during_an_analysis_exits_130_and_leaves_its_output_unwritten(tmp_path):
+def test_sigterm_during_an_analysis_exits_143_and_leaves_its_output_unwritten(tmp_path):
     """The CLI's analysis commands (compare, restrict, matchups, ladder) share _run_study: a
     signal while playing or while writing the outputs leaves --out absent and the work in
-    .out.partial (what --resume continues from)."""
+    .out.partial (what --resume continues from). The exit status is the shell's for SIGTERM,
+    143 (128 + 15; Ctrl-C's is 130)."""
     import typer
 
     from balance import cli
@@ -99,7 +101,7 @@ def test_sigterm_during_an_analysis_exits_130_and_leaves_its_output_unwritten(tm
                        {"run": lambda advance, study: 1, "write": write_then_get_killed}):
             with pytest.raises(typer.Exit) as stopped:
                 cli._run_study("ladder", "avengers-cards", {}, tmp_path / "out", True, False, True, 1, **kwargs)
-            assert stopped.value.exit_code == 130
+            assert stopped.value.exit_code == 143
             assert [p.name for p in tmp_path.iterdir()] == [".out.partial"]
             assert (tmp_path / ".out.partial" / "request.json").is_file()
     finally:
@@ -108,7 +110,7 @@ def test_sigterm_during_an_analysis_exits_130_and_leaves_its_output_unwritten(tm
 
 def test_a_report_cut_while_drawing_leaves_the_previous_one_whole(tmp_path, monkeypatch):
     """`balance report` writes beside the run's own files: cut (SIGTERM) after its figures
-    are drawn, it exits 130 and the report already there is untouched, with nothing staged
+    are drawn, it exits 143 and the report already there is untouched, with nothing staged
     left behind; uncut, it replaces it."""
     from typer.testing import CliRunner
 
@@ -130,7 +132,7 @@ def test_a_report_cut_while_drawing_leaves_the_previous_one_whole(tmp_path, monk
 
     monkeypatch.setattr(report, "build_sections", killed)
     r = CliRunner().invoke(cli.app, ["report", str(run)])
-    assert r.exit_code == 130 and "interrupted: no file was left half-written" in r.output
+    assert r.exit_code == 143 and "interrupted: no file was left half-written" in r.output
     assert _files(run) == before and not (run / ".report.partial").exists()
     monkeypatch.setattr(report, "build_sections", build)
     r = CliRunner().invoke(cli.app, ["report", str(run)])
@@ -344,3 +346,120 @@ def test_deferred_blocks_in_other_threads_do_not_hold_back_the_main_thread():
     finally:
         release.set()
         t.join()
+
+
+def test_a_full_disk_at_the_end_keeps_every_chunk_and_resume_finishes(tmp_path, monkeypatch):
+    """polars reports a full disk as its own ComputeError, which went out as a traceback; and
+    the last checkpoint could be seconds old, so --resume played those games again. Now every
+    chunk is saved before the outputs are written: the error is one line, and --resume plays
+    nothing and writes the same tables as an uninterrupted run."""
+    import polars as pl
+    from typer.testing import CliRunner
+
+    from balance import cli
+    from balance.core import output
+
+    args = ["simulate", "avengers-cards", "--games", "4000", "--chunk-size", "1000", "--seed", "3", "-q"]
+    runner = CliRunner()
+    assert runner.invoke(cli.app, args + ["--out", str(tmp_path / "whole")]).exit_code == 0
+    write_tables = output.write_tables
+
+    def full(directory, tables):
+        raise pl.exceptions.ComputeError("parquet: underlying IO error: No space left on device (os error 28)")
+    monkeypatch.setattr(output, "write_tables", full)
+    monkeypatch.setenv("BALANCE_CHECKPOINT_SECONDS", "3600")  # no periodic save: only the final one
+    r = runner.invoke(cli.app, args + ["--out", str(tmp_path / "cut")])
+    assert r.exit_code == 2 and r.output.startswith(f"error: writing {str(tmp_path / 'cut')!r} failed: "), r.output
+    assert "No space left on device" in r.output and "(--resume)" in r.output and "Traceback" not in r.output
+    assert (tmp_path / ".cut.partial" / "checkpoint.npz").is_file() and not (tmp_path / "cut").exists()
+    monkeypatch.setattr(output, "write_tables", write_tables)
+    played = []
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--resume", str(tmp_path / "cut"), "--json"])
+    assert r.exit_code == 0, r.output
+    played.append(json.loads(r.output)["timing"]["games"])
+    assert played == [0]  # every chunk was in the checkpoint
+    for name in ("seats", "cards", "scores"):
+        assert pl.read_parquet(tmp_path / "cut" / f"{name}.parquet").equals(
+            pl.read_parquet(tmp_path / "whole" / f"{name}.parquet"))
+
+
+def test_a_signal_as_the_finished_run_moves_in_says_it_is_complete(tmp_path, monkeypatch):
+    """Ctrl-C while the finished run is renamed into place (a deferred block) is raised when
+    the rename is done: the run is whole, and the message said it was interrupted with chunks
+    to resume ('nothing to resume' followed). Now it says the run is complete."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+    from balance.core import output
+
+    swap = output.swap_into_place
+
+    def swap_and_get_interrupted(done, out):
+        send(signal.SIGINT)  # inside finish's deferred block: noted, raised after it
+        swap(done, out)
+    monkeypatch.setattr(output, "swap_into_place", swap_and_get_interrupted)
+    out = tmp_path / "r"
+    r = CliRunner().invoke(cli.app, ["simulate", "avengers-cards", "--games", "500", "--out", str(out), "-q"])
+    assert r.exit_code == 130
+    assert r.output == f"interrupted: the output was already finished: {out} is complete, with nothing to resume\n"
+    assert (out / "manifest.json").is_file() and not (tmp_path / ".r.partial").exists()
+
+
+def test_a_run_another_live_process_is_writing_is_neither_resumed_nor_forced(tmp_path, monkeypatch):
+    """Two commands on one --out: the second was told the live run was 'interrupted' and
+    offered --resume (a second copy of the same run) or --force (deleting its work). A live
+    owner is named instead; a dead one's run is an interrupted run as before. (The run here is
+    left in .r.partial by a failed write, then given another process as its owner.)"""
+    import subprocess
+    import sys
+
+    from typer.testing import CliRunner
+
+    from balance import cli
+    from balance.core import output
+    from balance.core.checkpoint import OWNER_FILE
+
+    runner, out = CliRunner(), tmp_path / "r"
+    args = ["simulate", "avengers-cards", "--games", "500", "--out", str(out), "-q"]
+    def full(directory, tables):
+        raise OSError(28, "No space left on device")
+    with monkeypatch.context() as m:
+        m.setattr(output, "write_tables", full)
+        assert runner.invoke(cli.app, args).exit_code == 2
+    partial = tmp_path / ".r.partial"
+    assert (partial / OWNER_FILE).read_text() == str(os.getpid())  # the failed run's (this process)
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (partial / OWNER_FILE).write_text(str(live.pid))
+        for extra in ([], ["--force"]):
+            r = runner.invoke(cli.app, args + extra)
+            assert r.exit_code == 2, r.output
+            assert r.output == (f"error: another balance process (pid {live.pid}) is writing {str(out)!r} now; "
+                                f"wait for it to finish, or stop it (kill {live.pid}) and continue its run with "
+                                "--resume\n")
+        r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--resume", str(out)])
+        assert r.exit_code == 2 and f"another balance process (pid {live.pid})" in r.output, r.output
+        assert partial.is_dir()  # its work untouched
+    finally:
+        live.kill()
+        live.wait()
+    r = runner.invoke(cli.app, args)  # the owner has ended: an interrupted run, as before
+    assert r.exit_code == 2 and "an interrupted run of" in r.output and "--force" in r.output
+    assert runner.invoke(cli.app, args + ["--force"]).exit_code == 0 and (out / "manifest.json").is_file()
+
+
+def test_an_out_that_is_a_symbolic_link_is_refused_before_the_run(tmp_path):
+    """The finished output is renamed into place, which replaces a link, not its folder: the run
+    was played whole, then refused, its work not in a checkpoint."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "folder")
+    r = CliRunner().invoke(cli.app, ["simulate", "avengers-cards", "--games", "500", "--out",
+                                     str(tmp_path / "link"), "-q"])
+    assert r.exit_code == 2
+    assert r.output == (f"error: --out {str(tmp_path / 'link')!r} is a symbolic link; give the folder it points "
+                        f"to ({str(tmp_path / 'folder')!r}) or a new one\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "link"]

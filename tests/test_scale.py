@@ -271,7 +271,7 @@ def uninterrupted_run():
                             strategies=["greedy"], keep_games=True, threads=2)
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGKILL, -9), (signal.SIGTERM, 130), (signal.SIGINT, 130)])
+@pytest.mark.parametrize("sig, code", [(signal.SIGKILL, -9), (signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_killed_process_resumes_to_the_uninterrupted_outputs(tmp_path, sig, code, deliverable_signals,
                                                                uninterrupted_run):
     out = tmp_path / "run"

@@ -435,6 +435,9 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
                 else:  # a failure before any chunk (e.g. no scheduler): nothing to resume, and a
                     checkpoint.discard()  # .NAME.partial kept would only block the corrected command
         raise
+    if checkpoint is not None:  # every chunk saved before the outputs are built and written: a full
+        with interrupts.deferred():  # disk or a signal from here on leaves a run --resume only finishes
+            checkpoint.save(state)
 
     info = get_game(manifest["game"])
     per_block = [e.all_tables(t) for e, t in zip(engines, state.totals)]

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.interrupts import FinishedThenInterrupted
 
 # What must match for a checkpoint to be resumed (timing and threads may differ).
 RESUME_KEYS = ("game", "rules_version", "seed", "games", "players", "rotate", "runs", "chunk_size",
@@ -34,8 +35,32 @@ KEY_WORDS = {"runs": "runs (the rules, strategies or sides at a player count: --
 CHECKPOINT_SECONDS = float(os.environ.get("BALANCE_CHECKPOINT_SECONDS", "5"))
 
 
+# In .NAME.partial: the process id of the balance process writing it, so that a second one
+# started on the same --out is told so, not offered to --resume or --force a live run.
+OWNER_FILE = "owner.pid"
+
+
 def partial_dir(out: Path) -> Path:
     return out.parent / f".{out.name}.partial"
+
+
+def live_owner(directory: Path) -> int | None:
+    """The id of another live process that is writing ``directory`` (a ``.NAME.partial``), or
+    None: none recorded, this process, or one that has ended (killed, crashed, or its pid file
+    is older than this feature)."""
+    try:
+        pid = int((directory / OWNER_FILE).read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+    if pid == os.getpid() or pid <= 0:
+        return None
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return None
+    except PermissionError:  # it exists, under another user
+        return pid
+    return pid
 
 
 class RunState:
@@ -76,6 +101,7 @@ class Checkpointer:
         from balance.core.output import check_target
 
         check_target(self.out, force)
+        self._refuse_live()
         if self.dir.exists():
             if not force:
                 raise BalanceError(
@@ -92,8 +118,21 @@ class Checkpointer:
             for name in self.state_dirs:
                 (self.dir / name).mkdir()
             write_atomic(self.dir / "request.json", request)
+            self._claim()
         except OSError as e:
             raise BalanceError(f"cannot create {str(self.dir)!r}: {e.strerror or e}") from None
+
+    def _refuse_live(self) -> None:
+        """Another balance process writing this very ``.NAME.partial`` is not an interrupted
+        run: neither --resume (two copies of one run) nor --force (deleting its work) applies."""
+        pid = live_owner(self.dir)
+        if pid is not None:
+            raise BalanceError(f"another balance process (pid {pid}) is writing {str(self.out)!r} now; wait for "
+                               f"it to finish, or stop it (kill {pid}) and continue its {self.noun} with --resume")
+
+    def _claim(self) -> None:
+        """Record this process as the one writing ``.NAME.partial``."""
+        write_atomic(self.dir / OWNER_FILE, str(os.getpid()).encode("ascii"))
 
     def resume(self, state: RunState) -> RunState:
         """Reopen an interrupted run; checks it is the same run and loads its checkpoint."""
@@ -101,8 +140,10 @@ class Checkpointer:
         return self.load(state)
 
     def reopen(self) -> None:
-        """Check that ``.NAME.partial`` holds an interrupted run of this very request."""
+        """Check that ``.NAME.partial`` holds an interrupted run of this very request, and
+        claim it."""
         saved = read_request(self.out, type(self))
+        self._refuse_live()
         now = as_json(self.request)  # as it was saved: tuples in rules read back as lists
         differ = [k for k in self.keys if saved.get(k) != now.get(k)]
         if differ:
@@ -113,6 +154,10 @@ class Checkpointer:
                 "same options (on the command line none: they are taken from it; from Python the same "
                 "arguments), or start again with --force (force=True)"
             )
+        try:
+            self._claim()
+        except OSError as e:
+            raise BalanceError(f"cannot write in {str(self.dir)!r}: {e.strerror or e}") from None
 
     def discard(self) -> None:
         """Remove ``.NAME.partial`` (a fresh start that failed before keeping any work)."""
@@ -221,11 +266,17 @@ class Checkpointer:
             game = self.request.get("game", "GAME")
             raise BalanceError(f"{problem}, so the finished {self.noun} was not put in its place; it is kept: "
                                f"move what is in the way, then balance {self.command} {game} --resume {self.out}")
+        import polars as pl
+
         try:
             write_outputs(self.dir)
+        except (OSError, pl.exceptions.PolarsError) as e:  # polars reports a full disk as its own error
+            raise BalanceError(f"writing {str(self.out)!r} failed: {getattr(e, 'strerror', None) or e}; the "
+                               f"finished work is kept in {str(self.dir)!r} (--resume)") from None
+        try:
             # Cut here, the run would have neither its checkpoint nor its outputs in place.
             with deferred():
-                for name in (*self.state_files, "request.json"):
+                for name in (*self.state_files, "request.json", OWNER_FILE):
                     (self.dir / name).unlink(missing_ok=True)
                 for name in self.state_dirs:
                     shutil.rmtree(self.dir / name, ignore_errors=True)
@@ -233,6 +284,8 @@ class Checkpointer:
         except OSError as e:
             raise BalanceError(f"writing {str(self.out)!r} failed: {e.strerror or e}; the finished "
                                f"work is kept in {str(self.dir)!r} (--resume)") from None
+        except KeyboardInterrupt:  # the signal came while the output was moved in: it is complete
+            raise FinishedThenInterrupted(str(self.out)) from None
 
 
 def read_request(out: Path, kind: type[Checkpointer] = Checkpointer) -> dict:

@@ -20,10 +20,24 @@ from contextlib import contextmanager
 
 _depth = 0  # how many deferred() blocks the main thread is in
 _pending = False  # a signal came inside one of them
+_received = signal.SIGINT  # the last signal taken: the exit status says which (128 + its number)
+
+
+class FinishedThenInterrupted(KeyboardInterrupt):
+    """A signal came while a finished output was being moved into place (a ``deferred()``
+    block): the move completed, so the output is whole and there is nothing to resume. Its
+    argument is the output's path."""
+
+
+def exit_status() -> int:
+    """The shell's status for a command stopped by the last signal taken: 130 for Ctrl-C
+    (SIGINT), 143 for SIGTERM."""
+    return 128 + int(_received)
 
 
 def _on_signal(signum, frame):
-    global _pending
+    global _pending, _received
+    _received = signum
     if _depth:
         _pending = True
     else:
@@ -58,10 +72,11 @@ def interrupting():
     left alone when it is ignored, as a shell does for background jobs. Only the main thread
     can install handlers; elsewhere this does nothing.
     """
-    global _pending
+    global _pending, _received
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _received = signal.SIGINT  # Python's own Ctrl-C, should one come outside the block
     signals = [signal.SIGTERM]
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signals.append(signal.SIGINT)

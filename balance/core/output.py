@@ -41,6 +41,9 @@ def check_target(out: Path, force: bool) -> None:
     that happens to hold a file named manifest.json (a web app's), or a run directory the user
     added notes to. --force replaces the whole directory, so everything in it must be balance's."""
     _check_own_directory(out)
+    if out.is_symlink():  # the finished output is renamed into place: it would replace the link
+        raise BalanceError(f"--out {str(out)!r} is a symbolic link; give the folder it points to "
+                           f"({str(out.resolve())!r}) or a new one")
     if out.exists() and not out.is_dir():
         raise BalanceError(f"--out {str(out)!r} exists and is not a directory")
     if out.is_dir() and any(out.iterdir()):
