@@ -370,6 +370,25 @@ def test_the_sides_fairness_test_holds_its_level_and_finds_a_fairer_variant():
         assert right >= 180 and wrong == 0, (spread, closer, right, wrong)
 
 
+def test_no_change_in_fairness_is_not_read_as_unchanged(tmp_path):
+    """A designer read "no significant change in fairness: distance 0.46 pp → 0.00 pp (no more
+    than noise)" as "the token fixed it". The line now says what the test leaves open, from its
+    own interval: here anything from a fall to fair to a rise of 0.83 pp (3,000 games); where
+    the test found a change, or the games were identical, it adds nothing."""
+    from balance.analysis.compare_report import _not_unchanged
+
+    token = "later1:extra_tokens=[[0,0,0],[1,0,0],[1,0,0],[1,0,0]]"
+    report = compare("avengers-cards", ["default", token, "same:set_bonus=3", "seat0:extra_tokens=[[2,1,0]]"],
+                     players=4, games=3_000, seed=1, strategies=["greedy"]).report
+    later, same, edge = (result(report, v, "seat_distance") for v in ("later1", "same", "seat0"))
+    assert not later["significant"] and later["baseline"] + later["lo"] == 0 and later["value"] == 0
+    assert _not_unchanged(report, later) == (
+        "; not shown unchanged: anything from a fall to fair (0.46 pp less) to a rise of 0.83 pp fits these "
+        "games (its interval; balance plan --pilot gives the games to tell)")
+    assert edge["significant"] and _not_unchanged(report, edge) == ""
+    assert _not_unchanged(report, same) == ""  # identical games: nothing is open
+
+
 def coop_rows(rng, games, base, strengths, other_base, other_strengths, players=2, keep=0.9):
     """summarize() on synthetic paired games of a cooperative game: each game deals a team of
     ``players`` of the k heroes (uniformly, the same in both variants, as a drawn team is),

@@ -128,9 +128,33 @@ def _fairness(distance: dict) -> str:
             None: "fairness descriptive, at the sequential stop"}[distance["significant"]]
 
 
+def _not_unchanged(report: dict, distance: dict) -> str:
+    """What a fairness test that found no change leaves open, said where a designer reads
+    "no significant change" as "unchanged" (or a fall to "no more than noise" as "fixed"): its
+    interval's changes, from the largest fall (to fair, where it reaches 0) to the largest rise.
+    Not a power figure: the test's sd at a changed variant is not the sd it measured here (the
+    arms' games part more), so a 90%-power reach from it was found to hold only 70 to 85% of
+    the time. Empty for a significant, sequential or noise-free row."""
+    identical = distance.get("variance_reduction") in (float("inf"), "inf")  # "inf" as comparison.json has it
+    if distance["significant"] is not False or identical or not distance["hi"] > distance["lo"]:
+        return ""
+    metric, base = distance["metric"], distance["baseline"]
+
+    def size(x) -> str:  # a change's size, in the unit of the line's differences (pp)
+        return _diff(report, metric, x).lstrip("+")
+
+    fall = ("no fall (it reads fair already)" if base <= 0 else
+            f"a fall to fair ({size(base)} less)" if base + distance["lo"] <= 1e-12
+            else f"a fall of {size(-distance['lo'])}")
+    rise = f"a rise of {size(distance['hi'])}" if distance["hi"] > 0 else "no rise"
+    return (f"; not shown unchanged: anything from {fall} to {rise} fits these games (its interval; "
+            "balance plan --pilot gives the games to tell)")
+
+
 def _distance_words(report: dict, distance: dict) -> tuple:
     """'11.36 pp → 6.96 pp (-4.39 pp, 95% CI ..., Holm-adjusted p ...)' of a distance row (a
-    relative distance in %)."""
+    relative distance in %), with what it leaves open when it found no change
+    (``_not_unchanged``)."""
     metric = distance["metric"]
     test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
             else "")
@@ -142,7 +166,7 @@ def _distance_words(report: dict, distance: dict) -> tuple:
 
     return (f"{shown(distance['baseline'])} → {shown(distance['value'])} "
             f"({_diff(report, metric, distance['difference'])}, unadjusted {level(report)} CI "
-            f"{_interval(report, distance)}{test})",)
+            f"{_interval(report, distance)}{test}){_not_unchanged(report, distance)}",)
 
 
 def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
@@ -228,6 +252,12 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
         moved = len(significant) - len(named)
         parts += [(", and " if named else "") + f"the win rates of {moved} of the {len(sides)} "
                   f"{report['sides']['label']} (the {report['sides']['label']} line and the table)"]
+    first = rows[0]  # the comparison's own question (seat 0's or the team's win rate): said either way
+    if not first["significant"] and first["p_value"] is not None:
+        parts += [f"; but not {_label(first)}: {_value(report, first['metric'], first['baseline'])} → "
+                  f"{_value(report, first['metric'], first['value'])} "
+                  f"({_diff(report, first['metric'], first['difference'])}, {pvalue(first['p_adjusted'])} "
+                  f"adjusted{sensitivity(report, rows)})"]
     return tuple(parts) + (".",)
 
 
