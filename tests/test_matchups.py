@@ -113,3 +113,21 @@ def test_cell_tests_use_the_observed_spread_and_a_never_winning_strategy_gets_p_
     assert p["never"] == 0.0 and p["tie"] == 1.0
     z = (mixed.mean() - 0.25) / (mixed.std(ddof=1) / np.sqrt(mixed.size))
     assert p["mixed"] == pytest.approx(2 * st.norm.sf(abs(z)), rel=1e-9)
+
+
+def test_the_dominance_verdict_names_the_fields_that_decide_it(tmp_path):
+    """A designer read "`greedy` is dominated by `planner`" beside cells whose own tests found
+    nothing, with no test named. The line now says what decides it: at least as good against
+    every field (point estimates), and which fields' intervals lie apart. Here lowest against
+    greedy:samples=2 (4,000 games a cell): greedy's interval is above lowest's against every
+    field, itself and lowest's own (25% by symmetry) included; random's is not above greedy's
+    anywhere. The population line says it is a description, not a test."""
+    from balance.analysis.matchups import write_matchups
+
+    result = run_matchups("avengers-cards", ["greedy:samples=2", "random", "lowest"], players=4, games=4_000, seed=3)
+    md = write_matchups(result, tmp_path, "t")["markdown"].read_text(encoding="utf-8")
+    assert ("- `lowest` is dominated by `greedy:samples=2`: at least as good against every field (point "
+            "estimates), and ahead against `greedy:samples=2`, `random`, `lowest` with the 95% intervals apart "
+            "(a test at 5% or less).") in md, md
+    assert "is dominated by" not in md.replace("`lowest` is dominated by", "")
+    assert "(replicator dynamics on the cells' point estimates: a description, not a test;" in md

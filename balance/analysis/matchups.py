@@ -140,6 +140,21 @@ def _dominated(m: np.ndarray, labels: list[str], lo: np.ndarray | None = None,
     return pl.DataFrame(rows)
 
 
+def _dominance_words(result: MatchupResult, strategy: str, by: str) -> tuple:
+    """Why ``strategy`` is dominated by ``by``, in words: at least as good against every field
+    (point estimates), and against which fields its 95% interval lies wholly above, the test
+    behind the claim (at 5% or less each, whatever the correlation)."""
+    from balance.analysis.document import Code
+
+    labels = result.labels
+    lo, hi = (_share_matrix(result.matrix, labels, result.players, column) for column in ("lo", "hi"))
+    i, k = labels.index(strategy), labels.index(by)
+    apart = [labels[j] for j in range(len(labels)) if lo[k, j] > hi[i, j]]  # as _dominated decides
+    fields = [x for n, field in enumerate(apart) for x in ([", "] if n else []) + [Code(field)]]
+    return (Code(by), ": at least as good against every field (point estimates), and ahead against ", *fields,
+            " with the 95% intervals apart (a test at 5% or less).")
+
+
 def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.DataFrame:
     """Rest point of the discrete replicator dynamics x_i <- x_i f_i / mean f, from the uniform
     mix, with fitness f_i = sum_j x_j M[i, j]: the win share of an i-player whose opponents are
@@ -176,12 +191,15 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
         """'a; b' as separate code spans: `a`, `b` (one span would run the labels together)."""
         return [x for i, label in enumerate(labels.split("; ")) for x in ([", "] if i else []) + [Code(label)]]
 
-    dominated = [(Code(r["strategy"]), " is dominated by ", *codes(r["dominated_by"]))
-                 for r in result.dominated.iter_rows(named=True) if r["dominated_by"]]
+    dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result, r["strategy"], by))
+                 for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
+                 for by in r["dominated_by"].split("; ")]
     sections = [
         Section("Verdict", [Bullets([
             ("A population choosing among the pool settles on: ",
-             *[p for s in survivors for p in (*s, "; ")][:-1], "."),
+             *[p for s in survivors for p in (*s, "; ")][:-1],
+             " (replicator dynamics on the cells' point estimates: a description, not a test; cells "
+             "within their intervals of one another could settle elsewhere)."),
             *(dominated or [("No strategy of the pool is dominated.",)]),
         ])]),
         Section("Matrix", [
