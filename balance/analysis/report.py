@@ -745,9 +745,11 @@ def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
     best_word = "best " if found and apart(g, high, "rate_lo", "rate_hi") else "highest rate "
     worst_word = "worst " if found and apart(g, low, "rate_lo", "rate_hi", top=False) else "lowest rate "
     note = _apart_note(best_word, worst_word, "team") if found else ""  # not found: the line says so
+    won, games = int(g["won"].sum()), int(g["games"].sum())  # how much the test had to go on, said
     return (f"{_players(r['players'])}: ", Strong("the team matters" if found else
                                                 "no difference between teams found"),
-            f" ({name} of equal win rates over {r['teams']} teams{why}, Holm-adjusted "
+            f" ({name} of equal win rates over {r['teams']} teams, {counted(won, 'win')} in "
+            f"{counted(games, 'game')}{why}, Holm-adjusted "
             f"{p_phrase(r['p_adjusted'])}); {best_word}", Code(best["team"]),
             f" {rate_ci(best['rate'], best['rate_lo'], best['rate_hi'])}, {worst_word}", Code(worst["team"]),
             f" {rate_ci(worst['rate'], worst['rate_lo'], worst['rate_hi'])}{note}.")
