@@ -25,9 +25,8 @@ GAME = GameInfo(
     length="turns",
     side="faction pair",
     tables=TABLES,
-    restrict_modes=(("always", "removed from the deck of the seat whose faction it belongs to "
-                     "(every copy)"),),
-    restrict_seat="the seat whose faction pair holds the card, in every game where one does",
+    restrict_modes=(("always", "removed from its deck (every copy)"),),
+    restrict_seat="in every game where a seat's faction pair holds the card, that seat",
     restrict_items="a card name, optionally 'Faction: Card' (`balance cards smash-up` lists them)",
     # handicaps for the seats that play later, the first seat's edge being its head start
     levers=tuple(Lever(name, setting, "seats", what) for name, setting, what in (

@@ -171,7 +171,9 @@ def verdict(a: SmashAnalysis) -> list:
                          "smash-up --unsupported"), " lists them."))
     how = (" (causal: every copy of the card removed from the deck of the seat holding its "
            "faction, the same games played again; paired test, Holm over every card and player "
-           "count)." if a.card_effects is not None else ".")
+           "count). The deck is then smaller by those copies, so a card whose removal helps may only "
+           "show that a thinner deck draws the faction's other cards sooner: swap it for another of "
+           "them in a variant (--set swap, compare) to tell." if a.card_effects is not None else ".")
     return blocks + [Para((Strong("Cards"), how),), Bullets(cards)]
 
 

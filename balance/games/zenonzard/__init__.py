@@ -22,8 +22,8 @@ GAME = GameInfo(
     restrictable="card",
     restrictable_rule=None,  # no rules key lists the cards: the decks are the sides'
     restrict_modes=(("always", "swapped, every copy, for a vanilla stand-in of the same cost and colours "
-                     "(the median BP and DP of its cost, no keyword) in the deck of the seat holding it"),),
-    restrict_seat="each seat whose deck holds the card, in every game where it does (one replay per seat)",
+                     "(the median BP and DP of its cost, no keyword) in its deck"),),
+    restrict_seat="in every game where a seat's deck holds the card, that seat (one replay per seat)",
     restrict_items="a field minion's id, English or Japanese name (`balance cards zenonzard` lists them)",
     restrict_act=("swapping {} for its stand-in", "swapped for its stand-in"),
     outcomes=("life", "deck-out", CAPPED),
