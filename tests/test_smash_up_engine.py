@@ -526,6 +526,8 @@ def test_a_dominant_faction_is_named_and_points_the_right_way():
     assert above["name"].to_list() == ["Ninjas"] and above["difference"][0] > 0.07
     text = _text(ranked_lines(a.factions, "faction"))
     assert text.startswith(f"2 players: {found.height} factions differ from the average seat's 50.00%: Ninjas 6")
+    # the strongest, named as such: its interval lies above every other faction's (about 9 se apart)
+    assert " Strongest: Ninjas (its interval above every other faction's); weakest by estimate: " in text, text
     # a pair called above the average holds Ninjas (one without it is truly a little below);
     # the pairs' verdict line names such a pair first
     above_pairs = a.pairs.filter((pl.col("p_adjusted") < ALPHA) & (pl.col("difference") > 0))

@@ -851,6 +851,20 @@ def side_table(wins) -> pl.DataFrame:
     return tested(rows, pl.DataFrame({"players": [2], "win_share": [0.5]}), "wilson")
 
 
+def test_two_equally_strong_sides_are_found_but_neither_is_called_the_strongest():
+    """Planted: f0 and f1 both win 75% of about 140 seat-games, the rest 50%. Both are found
+    above the average (exact test, Holm), but their intervals overlap, so neither is "the
+    strongest": the line names the higher one by estimate only. The weakest of six equal
+    factions is not ranked either."""
+    from balance.analysis.sides import ranked_lines
+
+    table = side_table(np.rint(SIDE_GAMES * np.array([0.75, 0.75, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5])))
+    line = "".join(str(getattr(p, "text", p)) for p in ranked_lines(table, "faction")[0])
+    assert line.startswith("2 players: 2 factions differ from the average seat's 50.00%: f0 75.00% "), line
+    assert line.endswith(" Strongest by estimate: f0 (its interval overlaps another faction's: not ranked); "
+                         "weakest by estimate: f3 (its interval overlaps another faction's: not ranked)."), line
+
+
 def test_no_side_found_states_what_the_exact_test_would_have_found():
     """"No faction differs ...; this run detects any faction X pp or more from the average with
     90% power": X is the exact binomial test's own figure (exact_power) at the Bonferroni level

@@ -78,7 +78,7 @@ def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where:
                 parts = parts[:ends] + [f"... {len(parts) - 2 * ends} more ({where})"] + parts[-ends:]
             lines.append((f"{players} players: ", Strong(f"{found.height} {noun}s differ" if found.height > 1
                                                        else f"1 {noun} differs"),
-                          f" from {average}: " + "; ".join(parts) + ".",))
+                          f" from {average}: " + "; ".join(parts) + "." + _ends(g, noun),))
             continue
         far = g.row(int(g["difference"].abs().arg_max()), named=True)
         # a row the run cannot test reliably (NaN) leaves no "any" to state (polars' max skips NaN)
@@ -88,6 +88,24 @@ def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where:
         lines.append((f"{players} players: ", Strong(f"no {noun} differs"), f" from {average} (furthest: "
                       f"{_named(far)}){power}.",))
     return lines
+
+
+def _ends(g: pl.DataFrame, noun: str) -> str:
+    """' Strongest: Aliens (its interval above every other faction's); weakest by estimate:
+    Wizards (its interval overlaps another's).': the test against the average says which
+    names are strong, not which is the strongest; a designer asks that, and an interval apart
+    from every other's answers it (``report.apart``: each comparison a test at 5% or less)."""
+    from balance.analysis.report import apart
+
+    if g.height < 3:  # two names: above and below the average already rank them
+        return ""
+    out = []
+    for word, i, top in (("strongest", int(g["rate"].arg_max()), True), ("weakest", int(g["rate"].arg_min()), False)):
+        name = g["name"][i]
+        out.append(f"{word}: {name} (its interval {'above' if top else 'below'} every other {noun}'s)"
+                   if apart(g, i, top=top) else
+                   f"{word} by estimate: {name} (its interval overlaps another {noun}'s: not ranked)")
+    return " " + out[0][0].upper() + out[0][1:] + "; " + out[1] + "."
 
 
 def _named(r: dict) -> str:
