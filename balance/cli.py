@@ -563,31 +563,74 @@ def _run_study(command: str, game: str, options: dict, out: Path, force: bool, r
     return result
 
 
+def _compact(n: float) -> str:
+    """1234 -> '1.2k', 10_000_000 -> '10M': a count short enough for an 80-column bar."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= size:
+            return f"{n / size:.3g}{suffix}"
+    return f"{n:.0f}"
+
+
+# Without a terminal (nohup, a CI log) the bar is replaced by a line now and then: the first
+# after this many seconds (a short run prints nothing), then one every PLAIN_EVERY seconds.
+PLAIN_FIRST, PLAIN_EVERY = 30.0, 60.0
+
+
 def _progress(silent: bool, total: int):
-    """A context giving ``advance(n)``: a rich progress bar on a terminal, else nothing."""
+    """A context giving ``advance(n)``: a rich progress bar on a terminal (80 columns wide at
+    most), a line to stderr now and then without one, or nothing when ``silent``."""
     from contextlib import contextmanager
 
     @contextmanager
     def bar():
-        if silent or not sys.stderr.isatty():
+        if silent:
             yield None
             return
+        if not sys.stderr.isatty():
+            yield _plain_progress(total)
+            return
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
         from rich.text import Text
+
+        class Count(ProgressColumn):
+            def render(self, task):
+                return Text(f"{_compact(task.completed)}/{_compact(task.total)} games")
 
         class Rate(ProgressColumn):
             def render(self, task):
-                return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+                return Text(f"{_compact(task.speed)} games/s" if task.speed else "")
 
-        columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                   Rate(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
+        columns = (TextColumn("simulating"), BarColumn(bar_width=20), Count(), Rate(), TimeElapsedColumn(),
+                   TextColumn("eta"), TimeRemainingColumn())
         with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("games", total=total)
             yield lambda n: progress.advance(task, n)
 
     return bar()
+
+
+def _plain_progress(total: int):
+    """``advance(n)`` printing 'simulating: 12% (1,200,000 of 10,000,000 games), 95,000 games/s,
+    about 0:01:33 left' to stderr after PLAIN_FIRST seconds, then every PLAIN_EVERY."""
+    import time
+    from datetime import timedelta
+
+    start = time.monotonic()
+    state = {"done": 0, "next": start + PLAIN_FIRST}
+
+    def advance(n: int) -> None:
+        state["done"] += n
+        now = time.monotonic()
+        if now < state["next"]:
+            return
+        state["next"] = now + PLAIN_EVERY
+        done, rate = state["done"], state["done"] / max(now - start, 1e-9)
+        left = f", about {timedelta(seconds=round((total - done) / rate))} left" if rate > 0 else ""
+        typer.echo(f"simulating: {100 * done / max(total, 1):.0f}% ({done:,} of {total:,} games), "
+                   f"{rate:,.0f} games/s{left}", err=True)
+    return advance
 
 
 def _print_summary(result) -> None:

@@ -1001,3 +1001,21 @@ def test_simulate_card_strength_from_the_command_line(tmp_path):
     r = invoke("simulate", "avengers-cards", "--games", 100, "--card-strength", "--when", "never",
                "--out", tmp_path / "y")
     assert r.exit_code == 2 and "unknown card-strength mode 'never'; allowed: always, before-last" in r.stderr
+
+
+def test_a_run_without_a_terminal_reports_progress_now_and_then(tmp_path, monkeypatch):
+    """Under nohup or in a CI log a long run printed nothing until its end. Without a terminal
+    it now prints a line after PLAIN_FIRST seconds and every PLAIN_EVERY after (a short run,
+    as every other test here, prints nothing); on a terminal the bar fits 80 columns."""
+    from balance import cli
+
+    monkeypatch.setattr(cli, "PLAIN_FIRST", 0.0)
+    monkeypatch.setattr(cli, "PLAIN_EVERY", 3600.0)
+    r = CliRunner().invoke(app, ["simulate", "avengers-cards", "--games", "3000", "--chunk-size", "1000",
+                                 "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    lines = [x for x in r.output.splitlines() if x.startswith("simulating: ")]
+    assert len(lines) == 1 and re.fullmatch(r"simulating: 33% \(1,000 of 3,000 games\), [\d,]+ games/s, "
+                                            r"about \d:\d\d:\d\d left", lines[0]), r.output
+    assert [cli._compact(n) for n in (999, 1234, 150_000, 10_000_000, 2.5e9)] == ["999", "1.23k", "150k", "10M",
+                                                                                  "2.5G"]
