@@ -227,8 +227,12 @@ def rules(
 def _parse_players(text: Optional[str]) -> Optional[list[int]]:
     if text is None:
         return None
+    items = [x.strip() for x in text.split(",")]
+    if any(items) and not all(items):  # "3,,4" or "3,": a count left out by mistake, not to guess
+        fail(f"--players {text!r} has an empty item between its commas; allowed: a count 2..10 or a comma "
+             "list like 3,4,5")
     try:
-        return [int(x) for x in text.split(",") if x.strip()]
+        return [int(x) for x in items if x]
     except ValueError:
         fail(f"--players {text!r} is not a number or a comma list like 3,4,5")
 

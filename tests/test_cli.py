@@ -917,6 +917,8 @@ PLAN_BAD = [
     (["--players", "11"], "players=11 is out of range; allowed: integer 2..10"),
     (["--players", "x"], "--players 'x'"),
     (["--players", ","], "names no player count"),
+    (["--players", "3,,4"], "--players '3,,4' has an empty item between its commas"),
+    (["--players", "3,"], "--players '3,' has an empty item between its commas"),
     (["--players", "3,4,5", "--family", "2"], "--family 2 is below the number of player counts given (3)"),
     (["--family", "0"], "--family 0"),
     (["--effect", "0.7", "--players", "3"],
