@@ -1021,3 +1021,20 @@ def test_a_run_without_a_terminal_reports_progress_now_and_then(tmp_path, monkey
                                             r"about \d:\d\d:\d\d left", lines[0]), r.output
     assert [cli._compact(n) for n in (999, 1234, 150_000, 10_000_000, 2.5e9)] == ["999", "1.23k", "150k", "10M",
                                                                                   "2.5G"]
+
+
+def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tmp_path):
+    """Every chunk is planned and tracked for --resume before the first game: --games 10^12 in
+    the default chunks of 50,000 spent 30 s and 3.4 GB on that before playing. At most
+    MAX_CHUNKS a player count: a --chunk-size that cuts finer is refused, naming the smallest
+    allowed, and the default chunk grows to keep to it (games are the same in any chunking)."""
+    from balance.core.api import MAX_CHUNKS, default_chunk_size
+
+    r = invoke("simulate", "avengers-cards", "--games", str(2 * MAX_CHUNKS), "--chunk-size", "1",
+               "--out", str(tmp_path / "r"))
+    assert r.exit_code == 2 and r.output == (
+        "error: --chunk-size 1 cuts 2,000,000 games into 2,000,000 chunks; allowed: at most 1,000,000 a player "
+        "count (each is tracked for --resume), so --chunk-size 2 or more, or none\n"), r.output
+    assert not (tmp_path / "r").exists() and not (tmp_path / ".r.partial").exists()
+    assert default_chunk_size(10**6, 2) == 50_000 and default_chunk_size(1000, 2) == 125  # 4 a thread
+    assert default_chunk_size(10**12, 2) == 10**6 and -(-10**12 // default_chunk_size(10**12, 2)) == MAX_CHUNKS

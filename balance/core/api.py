@@ -148,11 +148,12 @@ def simulate(
         chunk_size = _saved_chunk_size(Path(out)) if resume else None
     threads = runner.default_threads() if threads is None else threads
     check_int("threads", threads, 1, MAX_THREADS)
-    # at least CHUNKS_PER_THREAD chunks per thread: every core busy and the progress bar moving
-    # on a slow game (a few hundred games a second with card strength's replays)
-    chunk_size = (min(runner.DEFAULT_CHUNK, max(1, -(-games // (CHUNKS_PER_THREAD * threads))))
-                  if chunk_size is None else chunk_size)
+    chunk_size = default_chunk_size(games, threads) if chunk_size is None else chunk_size
     check_int("chunk_size", chunk_size, 1, 10**8)
+    if -(-games // chunk_size) > MAX_CHUNKS:
+        raise BalanceError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {-(-games // chunk_size):,} "
+                           f"chunks; allowed: at most {MAX_CHUNKS:,} a player count (each is tracked for "
+                           f"--resume), so --chunk-size {-(-games // MAX_CHUNKS):,} or more, or none")
     if backend not in BACKENDS:
         raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
@@ -280,6 +281,19 @@ def _unsupported(cards_part, rules, seatings) -> list[str]:
 
 
 CHUNKS_PER_THREAD = 4  # the default chunk size leaves each thread at least this many chunks
+MAX_CHUNKS = 1_000_000  # chunks a player count at most (a chunk planned and tracked: ~300 bytes)
+
+
+def default_chunk_size(games: int, threads: int) -> int:
+    """At most DEFAULT_CHUNK games, and at least CHUNKS_PER_THREAD chunks per thread (every core
+    busy, the progress bar moving on a slow game: a few hundred games a second with card
+    strength's replays); but no more than MAX_CHUNKS chunks a player count: every chunk is
+    planned and tracked (for --resume) before the first game, so 10^12 games in chunks of
+    50,000 took 30 s and 3.4 GB first. (A chunk's per-game arrays cost about 100 bytes a game,
+    so the chunks grow only as far as that needs.)"""
+    from balance.core.runner import DEFAULT_CHUNK
+
+    return max(min(DEFAULT_CHUNK, max(1, -(-games // (CHUNKS_PER_THREAD * threads)))), -(-games // MAX_CHUNKS))
 
 
 def _engine(spec, rules, seats: list, plan):
