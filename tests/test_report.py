@@ -413,3 +413,20 @@ def test_what_readme_quotes_from_a_committed_report_is_in_it(readme, report, wor
     root = Path(__file__).parent.parent
     assert readme in " ".join((root / "README.md").read_text(encoding="utf-8").split())
     assert words in (root / "reports" / report).read_text(encoding="utf-8")
+
+
+def test_a_report_is_not_written_into_another_runs_directory(tmp_path):
+    """`balance report A --out B`, B another run: B's report.md became A's (a 4-player report
+    in a run of 3 and 5 players) without a word. Refused; its own directory still takes it."""
+    import balance
+    from balance.cli import app
+    from typer.testing import CliRunner
+
+    for name, players in (("a", 4), ("b", 3)):
+        balance.simulate("avengers-cards", players=players, games=300, seed=1, out=tmp_path / name)
+    r = CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "b")])
+    assert r.exit_code == 2 and r.output == (
+        f"error: --out {str(tmp_path / 'b')!r} is another run's directory (it holds a manifest.json); allowed: the "
+        f"run's own ({str(tmp_path / 'a')!r}, no --out) or a directory of the report's own\n"), r.output
+    assert not (tmp_path / "b" / "report.md").exists()
+    assert CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "a")]).exit_code == 0

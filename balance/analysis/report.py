@@ -103,6 +103,10 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         cards = card_run(Path(cards_dir), run_dir, manifest, tables)
         tables = {**tables, "card_strength": cards.table}
     out_dir = run_dir if out_dir is None else Path(out_dir)
+    if out_dir.resolve() != run_dir.resolve() and (out_dir / "manifest.json").is_file():
+        # a report.md there would be read as that run's report (another game, players, seed)
+        raise BalanceError(f"--out {str(out_dir)!r} is another run's directory (it holds a manifest.json); allowed: "
+                           f"the run's own ({str(run_dir)!r}, no --out) or a directory of the report's own")
     analysis = analyse(tables, method, manifest, mix, cards)
     # Written beside the run's files, so not swapped in as a whole directory: staged, then
     # each file moved into place (output.publish); a cut leaves the previous report whole.
