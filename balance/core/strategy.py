@@ -190,4 +190,6 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
 
 
 def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    """A parameter value as a label writes it: 4, 0.25; a huge one as given (1e+308: its
+    integer would print 309 digits)."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
