@@ -33,6 +33,7 @@ sns.set_theme(style="whitegrid")
 DPI = 150  # print quality (issue 9); every figure is written by _save at this resolution
 PANEL_W, PANEL_H = 3.0, 2.6  # inches per facet: a 3-panel figure stays ~1000 px wide
 MAX_COLS = 3  # more player counts wrap onto further rows
+LONE_W = 6.0  # inches at least for a figure of one panel (ticks such as 15% 30% 45% ran together)
 FAIR_STYLE = {"color": "0.3", "linestyle": "--", "linewidth": 1.0}
 
 
@@ -44,6 +45,8 @@ def grid(n: int, panel_h: float = PANEL_H, sharey: bool = False, sharex: bool = 
     """
     cols = min(n, MAX_COLS)
     rows = -(-n // cols)
+    if n == 1:  # one player count: its labels and ticks need the room three panels would share
+        panel_w = max(panel_w, LONE_W)
     fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols, panel_h * rows),
                              sharex=sharex, sharey=sharey, squeeze=False)
     flat = axes.ravel()
@@ -168,9 +171,9 @@ def seat_rates(frame: pl.DataFrame, path) -> Path:
     # separate axes would let one height mean different edges. The edge over fair, in pp on one
     # shared axis, keeps both: a seat's height is its advantage, whatever the player count.
     groups = list(by_players(frame))
-    # a lone panel (a 2-player game) gets room for its long y label and its two seats
+    # a lone panel (a 2-player game) is wider (grid) and taller: its y label is long
     lone = len(groups) == 1
-    fig, axes = grid(len(groups), sharey=True, panel_w=4.2 if lone else PANEL_W, panel_h=3.4 if lone else PANEL_H)
+    fig, axes = grid(len(groups), sharey=True, panel_h=3.4 if lone else PANEL_H)
     for ax, (players, g) in zip(axes, groups):
         fair = g["fair"]
         interval(ax, g["seat"], g["rate"] - fair, g["lo"] - fair, g["hi"] - fair,
