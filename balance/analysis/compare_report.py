@@ -324,7 +324,13 @@ def results_section(report: dict, figure: Path) -> Section:
               pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
               _reduction(r["variance_reduction"])] for r in rows]))
     label = (report.get("sides") or {}).get("label")
-    sides = (f"side_imbalance, the {label}' mean distance from their average, relative to it, "
+    # the run report divides by the games that did deal a side, so its rate differs a little
+    # (a designer saw the Aliens at 65.78% there and 67.80% here, on the same games)
+    sides = (f"A side's win rate here (win_share_NAME) is its seats' win units over the games expected to deal "
+             "it (games x its chance of being dealt), so that it is one number per game and paired game by "
+             "game; `balance report` divides by the games that did deal it, so the two differ by the draw's "
+             "noise, which shrinks as the games grow. "
+             f"side_imbalance, the {label}' mean distance from their average, relative to it, "
              "describes each variant (no test); " + (
                  "side_distance: the root-mean-square distance of the sides from their average "
                  "(noise taken out), tested." if _has_seat_rows(report) else
