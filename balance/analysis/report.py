@@ -906,8 +906,10 @@ def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
     rest = rates.height - edges.height
     others = (f"; the other {rest} are not told apart from fair" if rest > 1 else
               "; the other is not told apart from fair" if rest == 1 else "")
+    worst = float(edges["p_adjusted"].max())  # "p < 1e-6 or less" read oddly: said once, as a bound
+    bound = "each adjusted p < 1e-6" if pvalue(worst).startswith("<") else f"each adjusted p ≤ {pvalue(worst)}"
     return (f"{'; '.join(named)} (each seat against fair, Holm over the seats of the player counts tested: "
-            f"adjusted {p_phrase(float(edges['p_adjusted'].max()))} or less){others}")
+            f"{bound}){others}")
 
 
 def capped_line(a: Analysis) -> tuple | None:
