@@ -1038,3 +1038,20 @@ def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tm
     assert not (tmp_path / "r").exists() and not (tmp_path / ".r.partial").exists()
     assert default_chunk_size(10**6, 2) == 50_000 and default_chunk_size(1000, 2) == 125  # 4 a thread
     assert default_chunk_size(10**12, 2) == 10**6 and -(-10**12 // default_chunk_size(10**12, 2)) == MAX_CHUNKS
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["defenders-of-the-realm", "--side", "Rouge"], "(did you mean 'Rogue'?)"),
+    (["avengers-cards", "--set", "extra_token=1"], "(did you mean 'extra_tokens'?)"),
+    (["avengers-cards", "-s", "greddy"], "(did you mean 'greedy'?)"),
+    (["smash-up", "--players", "2", "--side", "Alien+Robots", "--side", "Ninjas+Wizards"],
+     "(did you mean 'Aliens+Robots'?)"),
+])
+def test_a_near_miss_is_named(args, hint, tmp_path):
+    """A one-letter slip in a hero, a rules key, a strategy or one of 28 faction pairs: the
+    error names the nearest allowed value (difflib, ratio 0.8 or more) after the list; a value
+    near none gets no guess (designer audit)."""
+    r = invoke("simulate", *args, "--games", "10", "--out", str(tmp_path / "r"))
+    assert r.exit_code == 2 and r.output.rstrip("\n").endswith(hint), r.output
+    r = invoke("simulate", "avengers-cards", "-s", "clever", "--games", "10", "--out", str(tmp_path / "r"))
+    assert r.exit_code == 2 and "did you mean" not in r.output, r.output

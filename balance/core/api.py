@@ -19,7 +19,7 @@ import polars as pl
 from balance import __version__
 from balance.core import interrupts, schema
 from balance.core.errors import (BalanceError, as_list, as_path, check_bool, check_callable, check_int, check_text,
-                                 plain, plain_overrides)
+                                 did_you_mean, plain, plain_overrides)
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
 from balance.core.variants import load_variant_file, refuse_players
@@ -323,7 +323,7 @@ def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tu
     for given in sides:
         name = canonical(rules, given)
         if name not in names:
-            raise BalanceError(f"unknown {noun} {given!r}; allowed: {', '.join(names)}")
+            raise BalanceError(f"unknown {noun} {given!r}; allowed: {', '.join(names)}{did_you_mean(given, names)}")
         out.append((names.index(name), name))
     return out
 

@@ -9,9 +9,21 @@ class BalanceError(ValueError):
 
 
 def one_of(kind: str, value: object, allowed) -> BalanceError:
-    """Build the standard 'unknown X' error listing the allowed values."""
-    names = ", ".join(str(a) for a in allowed)
-    return BalanceError(f"unknown {kind} {value!r}; allowed: {names}")
+    """Build the standard 'unknown X' error listing the allowed values (and the nearest,
+    ``did_you_mean``)."""
+    allowed = [str(a) for a in allowed]
+    return BalanceError(f"unknown {kind} {value!r}; allowed: {', '.join(allowed)}{did_you_mean(value, allowed)}")
+
+
+def did_you_mean(value: object, allowed) -> str:
+    """' (did you mean 'Rogue'?)' when one of ``allowed`` is near ``value`` ('Rouge'), else
+    '': a list of 28 faction pairs or 132 cards hides a one-letter slip."""
+    import difflib
+
+    if not isinstance(value, str):
+        return ""
+    near = difflib.get_close_matches(value, [str(a) for a in allowed], n=1, cutoff=0.8)
+    return f" (did you mean {near[0]!r}?)" if near and near[0] != value else ""
 
 
 def check_int(name: str, value, low: int, high: int) -> None:

@@ -12,14 +12,15 @@ import dataclasses
 import json
 from typing import ClassVar
 
-from balance.core.errors import BalanceError, plain
+from balance.core.errors import BalanceError, did_you_mean, plain
 
 
 def unknown_key(key: str, keys: list[str]) -> BalanceError:
     """'unknown rules key' naming the keys a user may set: not players, which every command
     takes as --players (and refuses in --set or a variant file)."""
-    settable = ", ".join(k for k in keys if k != "players")
-    return BalanceError(f"unknown rules key {key!r}; allowed: {settable} (the player count: --players, players=)")
+    settable = [k for k in keys if k != "players"]
+    return BalanceError(f"unknown rules key {key!r}; allowed: {', '.join(settable)} (the player count: --players, "
+                        f"players=){did_you_mean(key, settable)}")
 
 
 class RulesBase:
