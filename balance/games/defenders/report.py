@@ -495,7 +495,8 @@ def _odds_line(odds: pl.DataFrame) -> tuple:
                  "are too few to check")
     return (Strong("no disagreement with the exact odds found"), f" ({combats} of "
             f"{counted(tested.height, 'general')}; smallest adjusted {p_phrase(float(tested['p_adjusted'].min()))}); "
-            f"kills off by {float(checked['detectable'].max()):.1%} or more from what the odds expect, {where}, "
+            f"kills off by {float(checked['detectable'].max()):.1%} or more of what the odds expect (a relative "
+            f"error: 10% is 110 kills where the odds expect 100), {where}, "
             f"would have been found with {POWER:.0%} power{unchecked}.",)
 
 
