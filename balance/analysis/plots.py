@@ -360,7 +360,9 @@ def differences(frame: pl.DataFrame, path, level: str = "95%") -> Path:
             ax.set_xlabel("pp")
         else:
             ax.set_xlabel("difference (the metric's unit)")
-    fig.suptitle(f"variant - baseline ({level} CI; red: significant after correction)", fontsize="medium")
+    # the intervals are each metric's own: one clear of 0 may still fail the corrected test (blue)
+    fig.suptitle(f"variant - baseline (unadjusted {level} CI; red: significant after correction,\n"
+                 "which an interval clear of 0 may not be)", fontsize="medium")
     return save(fig, path)
 
 
