@@ -323,7 +323,7 @@ def test_a_figures_title_sits_above_its_panels_titles(tmp_path, drawn):
     canvas.draw()
     renderer = canvas.get_renderer()
     title = fig.get_suptitle()
-    assert title.startswith("variant - baseline (90% CI")
+    assert title.startswith("variant - baseline (unadjusted 90% CI")
     bottom = next(t for t in fig.texts if t.get_text() == title).get_window_extent(renderer).y0
     assert all(ax.title.get_window_extent(renderer).y1 <= bottom for ax in panels(fig))
 
