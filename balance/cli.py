@@ -41,13 +41,14 @@ def fail(message: str) -> None:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def stopped(e: KeyboardInterrupt, kept: str) -> None:
+def stopped(e: KeyboardInterrupt, kept: str, out: Optional[Path] = None) -> None:
     """Ctrl-C or SIGTERM ended the command: say what was kept (``kept``: how to continue), or,
-    when the signal came as a finished output was moved in, that it is complete; exit 130 for
-    Ctrl-C, 143 for SIGTERM, as a shell reports them."""
+    when the signal came as the command's finished output ``out`` was moved in, that it is
+    complete (an analysis's inner runs are moved in too: those leave it unfinished); exit 130
+    for Ctrl-C, 143 for SIGTERM, as a shell reports them."""
     from balance.core.interrupts import FinishedThenInterrupted, exit_status
 
-    if isinstance(e, FinishedThenInterrupted):
+    if isinstance(e, FinishedThenInterrupted) and out is not None and Path(e.args[0]) == Path(out):
         kept = f"the output was already finished: {e.args[0]} is complete, with nothing to resume"
     typer.echo(f"interrupted: {kept}", err=True)
     raise typer.Exit(exit_status())
@@ -99,7 +100,7 @@ def games(
                 typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")
             if tables and info.restrictable:
                 modes = "; ".join(f"{mode}: {meaning}" for mode, meaning in info.restrict_modes)
-                typer.echo(f"  restricted play: a {info.restrictable} is denied to {info.restrict_seat}; "
+                typer.echo(f"  restricted play: {info.restrict_seat} is denied the {info.restrictable}; "
                            f"--when {modes}; --card takes {info.restrict_items}")
         except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
             typer.echo(f"{game_id:<{width}}(unusable: {e})")
@@ -401,7 +402,7 @@ def simulate(
         "a local cluster of --threads worker processes.")] = None,
     chunk_size: Annotated[Optional[int], typer.Option(
         help="Games per chunk (memory vs overhead); results do not depend on it. Default: "
-        "at least 4 chunks per thread, at most 50,000 games each.")] = None,
+        "at least 4 chunks per thread, at most 50,000 games each (more past 1,000,000 chunks).")] = None,
     quiet: Annotated[bool, _flag("--quiet", "-q", help="No progress bar or summary.")] = False,
     as_json: Annotated[bool, _flag("--json", help="Print the manifest as JSON at the end.")] = False,
 ) -> None:
@@ -464,7 +465,7 @@ def simulate(
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt as e:
-        stopped(e, f"finished chunks are kept; continue with balance simulate {game} --resume {out}")
+        stopped(e, f"finished chunks are kept; continue with balance simulate {game} --resume {out}", out)
     if as_json:
         typer.echo(json.dumps({**result.manifest, "out": str(result.out)}, indent=2))
     elif not quiet:
@@ -563,15 +564,16 @@ def _run_study(command: str, game: str, options: dict, out: Path, force: bool, r
     except BalanceError as e:
         fail(str(e))
     except KeyboardInterrupt as e:
-        stopped(e, f"the finished work is kept; continue with balance {command} {game} --resume {out}")
+        stopped(e, f"the finished work is kept; continue with balance {command} {game} --resume {out}", out)
     return result
 
 
 def _compact(n: float) -> str:
-    """1234 -> '1.2k', 10_000_000 -> '10M': a count short enough for an 80-column bar."""
+    """1234 -> '1.23k', 10_000_000 -> '10M': a count short enough for an 80-column bar (999,600
+    is '1M', not '1e+03k': a value that rounds to 1000 of its unit takes the next)."""
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if n >= size:
-            return f"{n / size:.3g}{suffix}"
+        if float(f"{n:.3g}") >= size:
+            return f"{float(f'{n:.3g}') / size:.3g}{suffix}"
     return f"{n:.0f}"
 
 
@@ -953,7 +955,7 @@ def tune(
         fail(str(e))
     except KeyboardInterrupt as e:
         stopped(e, f"the finished generations (and validation fields) are kept; continue with "
-                   f"balance tune {game} --resume {out}")
+                   f"balance tune {game} --resume {out}", out)
     if not quiet:
         typer.echo(f"tuned {result.strategy.label} -> {out / 'tuned.toml'}")
         typer.echo(f"use it as --strategy {result.strategy.name}:@{out / 'tuned.toml'}")

@@ -408,8 +408,10 @@ def test_a_signal_as_the_finished_run_moves_in_says_it_is_complete(tmp_path, mon
 def test_a_run_another_live_process_is_writing_is_neither_resumed_nor_forced(tmp_path, monkeypatch):
     """Two commands on one --out: the second was told the live run was 'interrupted' and
     offered --resume (a second copy of the same run) or --force (deleting its work). A live
-    owner is named instead; a dead one's run is an interrupted run as before. (The run here is
-    left in .r.partial by a failed write, then given another process as its owner.)"""
+    owner (one holding owner.pid locked) is named instead; an ended one's run is an interrupted
+    run as before, and so is one whose pid a live bystander took since (a pid alone would block
+    the run for good). (The run here is left in .r.partial by a failed write, then given
+    another process as its owner.)"""
     import subprocess
     import sys
 
@@ -428,9 +430,21 @@ def test_a_run_another_live_process_is_writing_is_neither_resumed_nor_forced(tmp
         assert runner.invoke(cli.app, args).exit_code == 2
     partial = tmp_path / ".r.partial"
     assert (partial / OWNER_FILE).read_text() == str(os.getpid())  # the failed run's (this process)
-    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # a live process's pid in the file, unlocked (a pid reused after a crash): not the owner
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        (partial / OWNER_FILE).write_text(str(live.pid))
+        (partial / OWNER_FILE).write_text(str(bystander.pid))
+        r = runner.invoke(cli.app, args)
+        assert r.exit_code == 2 and "an interrupted run of" in r.output, r.output
+    finally:
+        bystander.kill()
+        bystander.wait()
+    # the owner: a process holding owner.pid locked, as a running balance does
+    hold = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); fcntl.flock(fd, fcntl.LOCK_EX); "
+            "os.ftruncate(fd, 0); os.write(fd, str(os.getpid()).encode()); print('held', flush=True); time.sleep(60)")
+    live = subprocess.Popen([sys.executable, "-c", hold, str(partial / OWNER_FILE)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert live.stdout.readline() == "held\n"
         for extra in ([], ["--force"]):
             r = runner.invoke(cli.app, args + extra)
             assert r.exit_code == 2, r.output
@@ -463,3 +477,52 @@ def test_an_out_that_is_a_symbolic_link_is_refused_before_the_run(tmp_path):
     assert r.output == (f"error: --out {str(tmp_path / 'link')!r} is a symbolic link; give the folder it points "
                         f"to ({str(tmp_path / 'folder')!r}) or a new one\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "link"]
+
+
+def test_a_run_that_failed_in_a_notebook_leaves_its_lock_for_the_next_command(tmp_path, monkeypatch):
+    """A run that ends in a process that goes on (a notebook: a failed write, Ctrl-C) drops its
+    lock on owner.pid: a command started elsewhere may continue it (it was refused, with
+    advice to kill the notebook's kernel)."""
+    import subprocess
+    import sys
+
+    import balance
+    from balance.core import output
+    from balance.core.checkpoint import OWNER_FILE
+
+    def full(directory, tables):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(output, "write_tables", full)
+    with pytest.raises(balance.BalanceError, match="No space left on device"):
+        balance.simulate("avengers-cards", games=500, out=tmp_path / "r")
+    probe = ("import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR); "
+             "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')")
+    r = subprocess.run([sys.executable, "-c", probe, str(tmp_path / ".r.partial" / OWNER_FILE)],
+                       capture_output=True, text=True)
+    assert r.stdout == "free\n", r.stderr
+
+
+def test_an_analysis_cut_as_an_inner_run_moves_in_is_not_called_complete(tmp_path, monkeypatch):
+    """ladder, matchups and restrict move each finished simulation into .OUT.partial/runs/: a
+    signal then was reported as "the output was already finished: .../runs/0000 is complete,
+    with nothing to resume", with --out unwritten. Only the command's own output is complete."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+    from balance.core import output
+
+    swap, calls = output.swap_into_place, []
+
+    def swap_and_get_interrupted(done, out):
+        calls.append(out)
+        if len(calls) == 1:  # the first inner run's move
+            send(signal.SIGINT)
+        swap(done, out)
+    monkeypatch.setattr(output, "swap_into_place", swap_and_get_interrupted)
+    out = tmp_path / "l"
+    r = CliRunner().invoke(cli.app, ["ladder", "avengers-cards", "--ladder", "random,greedy", "--games", "60",
+                                     "--players", "4", "--out", str(out), "-q"])
+    assert r.exit_code == 130, r.output
+    assert r.output == (f"interrupted: the finished work is kept; continue with balance ladder avengers-cards "
+                        f"--resume {out}\n"), r.output
+    assert not out.exists() and (tmp_path / ".l.partial").is_dir()

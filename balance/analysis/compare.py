@@ -396,7 +396,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         if keep is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
             with deferred():
                 keep.save_json(STATE, tally.to_json(rules))
+            keep.release()  # a notebook goes on: another command may continue the comparison
         raise
+    if keep is not None:  # every chunk saved before the outputs are written (a full disk there)
+        with deferred():
+            keep.save_json(STATE, tally.to_json(rules))
     played, sums, decisions = tally.played, tally.sums, tally.decisions
 
     rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)

@@ -422,19 +422,24 @@ def tune(game: str, strategy: str | None = None, players: int | None = None, aga
         if checkpoint is not None:
             checkpoint.save_generations(history, rng.bit_generator.state)
 
-    with ThreadPoolExecutor(threads) as pool:
-        optimum = _search(setup, rng, tune_seed, pool, progress, done, keep)
-        tuned = Strategy(setup.start.info, decode(setup.start.info, optimum.x))
-        fields = checkpoint.load_validation() if resume else {}  # label -> a finished field's sums
-        progress(2 * validate_games * len(fields))
-        jobs = {label: pool.submit(_matchup, setup, tuned, label, f, valid_seed, validate_games)
-                for label, f in setup.opponents if label not in fields}
-        for label, job in jobs.items():
-            fields[label] = job.result()
-            if checkpoint is not None:
-                checkpoint.save_validation(fields)
-            progress(2 * validate_games)
-        sums = [fields[label] for label, _ in setup.opponents]
+    try:
+        with ThreadPoolExecutor(threads) as pool:
+            optimum = _search(setup, rng, tune_seed, pool, progress, done, keep)
+            tuned = Strategy(setup.start.info, decode(setup.start.info, optimum.x))
+            fields = checkpoint.load_validation() if resume else {}  # label -> a finished field's sums
+            progress(2 * validate_games * len(fields))
+            jobs = {label: pool.submit(_matchup, setup, tuned, label, f, valid_seed, validate_games)
+                    for label, f in setup.opponents if label not in fields}
+            for label, job in jobs.items():
+                fields[label] = job.result()
+                if checkpoint is not None:
+                    checkpoint.save_validation(fields)
+                progress(2 * validate_games)
+            sums = [fields[label] for label, _ in setup.opponents]
+    except BaseException:
+        if checkpoint is not None:
+            checkpoint.release()  # a notebook goes on: another command may continue the tuning
+        raise
     validation = _validation_table(sums, setup.rules.players, setup.default.label, setup.spec.cooperative)
     history = _history_frame(setup, optimum)
     params = tuned.to_dict()["params"]

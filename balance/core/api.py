@@ -153,7 +153,7 @@ def simulate(
     if -(-games // chunk_size) > MAX_CHUNKS:
         raise BalanceError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {-(-games // chunk_size):,} "
                            f"chunks; allowed: at most {MAX_CHUNKS:,} a player count (each is tracked for "
-                           f"--resume), so --chunk-size {-(-games // MAX_CHUNKS):,} or more, or none")
+                           f"--resume), so --chunk-size (chunk_size=) {-(-games // MAX_CHUNKS):,} or more, or none")
     if backend not in BACKENDS:
         raise BalanceError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
@@ -448,6 +448,7 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
                     checkpoint.save(state)
                 else:  # a failure before any chunk (e.g. no scheduler): nothing to resume, and a
                     checkpoint.discard()  # .NAME.partial kept would only block the corrected command
+                checkpoint.release()  # a notebook goes on: another command may continue the run
         raise
     if checkpoint is not None:  # every chunk saved before the outputs are built and written: a full
         with interrupts.deferred():  # disk or a signal from here on leaves a run --resume only finishes

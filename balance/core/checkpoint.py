@@ -17,6 +17,11 @@ import time
 import zipfile
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: runs are not locked
+    fcntl = None
+
 import numpy as np
 
 from balance.core.errors import BalanceError
@@ -35,9 +40,12 @@ KEY_WORDS = {"runs": "runs (the rules, strategies or sides at a player count: --
 CHECKPOINT_SECONDS = float(os.environ.get("BALANCE_CHECKPOINT_SECONDS", "5"))
 
 
-# In .NAME.partial: the process id of the balance process writing it, so that a second one
-# started on the same --out is told so, not offered to --resume or --force a live run.
+# In .NAME.partial: the process id of the balance process writing it, locked (flock) while it
+# runs, so that a second command on the same --out is told so, not offered to --resume or
+# --force a live run. The kernel drops the lock when the process ends, however it ends: a pid
+# alone could be reused after a crash or a reboot and block the run for good.
 OWNER_FILE = "owner.pid"
+_held: dict[str, int] = {}  # .NAME.partial -> the locked descriptor of its owner.pid, in this process
 
 
 def partial_dir(out: Path) -> Path:
@@ -45,22 +53,51 @@ def partial_dir(out: Path) -> Path:
 
 
 def live_owner(directory: Path) -> int | None:
-    """The id of another live process that is writing ``directory`` (a ``.NAME.partial``), or
-    None: none recorded, this process, or one that has ended (killed, crashed, or its pid file
-    is older than this feature)."""
-    try:
-        pid = int((directory / OWNER_FILE).read_text(encoding="ascii").strip())
-    except (OSError, ValueError):
-        return None
-    if pid == os.getpid() or pid <= 0:
+    """The id of another process holding ``directory``'s owner.pid locked (a live run), else
+    None: none recorded, this process, or one that has ended. 0 when the holder's id cannot
+    be read. Without flock (not POSIX) no run is ever taken for live."""
+    path = directory / OWNER_FILE
+    if str(directory) in _held or fcntl is None or not path.is_file():
         return None
     try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists
-    except ProcessLookupError:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
         return None
-    except PermissionError:  # it exists, under another user
-        return pid
-    return pid
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:  # locked: its owner runs
+        try:
+            return int(os.read(fd, 32).decode("ascii").strip())
+        except ValueError:
+            return 0
+    finally:
+        os.close(fd)  # (closing drops a shared lock this test took)
+    return None
+
+
+def _lock(directory: Path) -> None:
+    """Record this process in ``directory``'s owner.pid and hold it locked until ``_release``
+    or the process's end."""
+    if fcntl is None or str(directory) in _held:
+        return
+    fd = os.open(directory / OWNER_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:  # taken between the check and here: by another command
+        os.close(fd)
+        raise
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode("ascii"))
+    _held[str(directory)] = fd
+
+
+def release(directory: Path) -> None:
+    """Drop this process's lock on ``directory``'s owner.pid: its run has ended here (finished,
+    failed or interrupted) while the process goes on (a notebook), so a later command may
+    continue it."""
+    fd = _held.pop(str(directory), None)
+    if fd is not None:
+        os.close(fd)
 
 
 class RunState:
@@ -108,6 +145,7 @@ class Checkpointer:
                     f"an interrupted {self.noun} of {str(self.out)!r} exists ({self.dir.name}); continue "
                     f"it with --resume {self.out} or discard it with --force"
                 )
+            release(self.dir)  # this process's own, interrupted earlier (a notebook)
             shutil.rmtree(self.dir)
         try:  # made before the directory: a request JSON cannot hold must leave nothing behind
             request = json.dumps(self.request, indent=2).encode()
@@ -127,12 +165,22 @@ class Checkpointer:
         run: neither --resume (two copies of one run) nor --force (deleting its work) applies."""
         pid = live_owner(self.dir)
         if pid is not None:
-            raise BalanceError(f"another balance process (pid {pid}) is writing {str(self.out)!r} now; wait for "
-                               f"it to finish, or stop it (kill {pid}) and continue its {self.noun} with --resume")
+            who = f"another balance process (pid {pid})" if pid else "another balance process"
+            stop = f"stop it (kill {pid})" if pid else "stop it"
+            raise BalanceError(f"{who} is writing {str(self.out)!r} now; wait for it to finish, or {stop} and "
+                               f"continue its {self.noun} with --resume")
 
     def _claim(self) -> None:
-        """Record this process as the one writing ``.NAME.partial``."""
-        write_atomic(self.dir / OWNER_FILE, str(os.getpid()).encode("ascii"))
+        """Record this process as the one writing ``.NAME.partial``, locked while it runs."""
+        try:
+            _lock(self.dir)
+        except BlockingIOError:
+            self._refuse_live()
+            raise BalanceError(f"another balance process is writing {str(self.out)!r} now") from None
+
+    def release(self) -> None:
+        """This process no longer writes ``.NAME.partial`` (``release``)."""
+        release(self.dir)
 
     def resume(self, state: RunState) -> RunState:
         """Reopen an interrupted run; checks it is the same run and loads its checkpoint."""
@@ -161,6 +209,7 @@ class Checkpointer:
 
     def discard(self) -> None:
         """Remove ``.NAME.partial`` (a fresh start that failed before keeping any work)."""
+        self.release()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     # ---- checkpoints ---------------------------------------------------------------------------
@@ -257,7 +306,14 @@ class Checkpointer:
 
     # ---- finishing ---------------------------------------------------------------------------
     def finish(self, write_outputs) -> None:
-        """``write_outputs(dir)`` writes the final files; then the run is swapped into place."""
+        """``write_outputs(dir)`` writes the final files; then the run is swapped into place.
+        Whatever happens, this process no longer holds the run (``release``)."""
+        try:
+            self._finish(write_outputs)
+        finally:
+            self.release()
+
+    def _finish(self, write_outputs) -> None:
         from balance.core.interrupts import deferred
         from balance.core.output import not_replaceable, swap_into_place
 
@@ -270,7 +326,11 @@ class Checkpointer:
 
         try:
             write_outputs(self.dir)
-        except (OSError, pl.exceptions.PolarsError) as e:  # polars reports a full disk as its own error
+        except (OSError, pl.exceptions.PolarsError) as e:
+            # polars reports a full disk as its own error, naming the OS error; any other of its
+            # errors is a fault of ours, not of the disk, and --resume would only meet it again
+            if isinstance(e, pl.exceptions.PolarsError) and "os error" not in str(e).lower():
+                raise
             raise BalanceError(f"writing {str(self.out)!r} failed: {getattr(e, 'strerror', None) or e}; the "
                                f"finished work is kept in {str(self.dir)!r} (--resume)") from None
         try:
@@ -280,6 +340,7 @@ class Checkpointer:
                     (self.dir / name).unlink(missing_ok=True)
                 for name in self.state_dirs:
                     shutil.rmtree(self.dir / name, ignore_errors=True)
+                self.release()
                 swap_into_place(self.dir, self.out)
         except OSError as e:
             raise BalanceError(f"writing {str(self.out)!r} failed: {e.strerror or e}; the finished "
