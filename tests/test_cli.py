@@ -1008,7 +1008,8 @@ def test_simulate_card_strength_from_the_command_line(tmp_path):
 def test_a_run_without_a_terminal_reports_progress_now_and_then(tmp_path, monkeypatch):
     """Under nohup or in a CI log a long run printed nothing until its end. Without a terminal
     it now prints a line after PLAIN_FIRST seconds and every PLAIN_EVERY after (a short run,
-    as every other test here, prints nothing); on a terminal the bar fits 80 columns."""
+    as every other test here, prints nothing). The bar's compact counts are checked here; that
+    it fits 80 columns was seen by hand (`script` with `stty cols 80`: 78 characters)."""
     from balance import cli
 
     monkeypatch.setattr(cli, "PLAIN_FIRST", 0.0)
@@ -1019,8 +1020,8 @@ def test_a_run_without_a_terminal_reports_progress_now_and_then(tmp_path, monkey
     lines = [x for x in r.output.splitlines() if x.startswith("simulating: ")]
     assert len(lines) == 1 and re.fullmatch(r"simulating: 33% \(1,000 of 3,000 games\), [\d,]+ games/s, "
                                             r"about \d:\d\d:\d\d left", lines[0]), r.output
-    assert [cli._compact(n) for n in (999, 1234, 150_000, 10_000_000, 2.5e9)] == ["999", "1.23k", "150k", "10M",
-                                                                                  "2.5G"]
+    assert [cli._compact(n) for n in (999, 1234, 150_000, 999_600, 10_000_000, 2.5e9)] == [
+        "999", "1.23k", "150k", "1M", "10M", "2.5G"]  # 999,600: not '1e+03k'
 
 
 def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tmp_path):
@@ -1034,7 +1035,7 @@ def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tm
                "--out", str(tmp_path / "r"))
     assert r.exit_code == 2 and r.output == (
         "error: --chunk-size 1 cuts 2,000,000 games into 2,000,000 chunks; allowed: at most 1,000,000 a player "
-        "count (each is tracked for --resume), so --chunk-size 2 or more, or none\n"), r.output
+        "count (each is tracked for --resume), so --chunk-size (chunk_size=) 2 or more, or none\n"), r.output
     assert not (tmp_path / "r").exists() and not (tmp_path / ".r.partial").exists()
     assert default_chunk_size(10**6, 2) == 50_000 and default_chunk_size(1000, 2) == 125  # 4 a thread
     assert default_chunk_size(10**12, 2) == 10**6 and -(-10**12 // default_chunk_size(10**12, 2)) == MAX_CHUNKS

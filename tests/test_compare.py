@@ -384,7 +384,11 @@ def test_no_change_in_fairness_is_not_read_as_unchanged(tmp_path):
     assert not later["significant"] and later["baseline"] + later["lo"] == 0 and later["value"] == 0
     assert _not_unchanged(report, later) == (
         "; not shown unchanged: anything from a fall to fair (0.46 pp less) to a rise of 0.83 pp fits these "
-        "games (its interval; balance plan --pilot gives the games to tell)")
+        "games (its unadjusted 95% interval; balance plan --pilot gives the games to tell)")
+    # the interval is the row's own, the verdict Holm's: it may hold no 0 though nothing was found
+    for lo, hi, words in ((0.002, 0.018, "from a rise of 0.20 pp to a rise of 1.80 pp"),
+                          (-0.02, -0.0016, "from a fall of 2.00 pp to a fall of 0.16 pp")):
+        assert words in _not_unchanged(report, {**later, "lo": lo, "hi": hi, "baseline": 0.05})
     assert edge["significant"] and _not_unchanged(report, edge) == ""
     assert _not_unchanged(report, same) == ""  # identical games: nothing is open
 
@@ -1115,3 +1119,18 @@ def test_the_python_api_writes_a_comparison_to_out_and_resumes_one_cut_there(tmp
     with pytest.raises(BalanceError, match="give at least two"):
         compare(**{**args, "variants": ["default"]}, out=tmp_path / "bad")
     assert not partial_dir(tmp_path / "bad").exists() and not (tmp_path / "bad").exists()
+
+
+def test_a_variant_different_elsewhere_says_its_first_metric_did_not_move():
+    """TIES changes how often games tie (6.5% -> 23%) and leaves every seat's expected win rate
+    where it was: the verdict is 'different' (tied_game and more), and it now says that seat
+    0's win rate, the comparison's own question, did not move, with what it could have found
+    (a designer read a change of game length as the answer). Measured at seed 2: seat 0
+    +0.3 pp, Holm-adjusted p 1.00."""
+    from balance.analysis.compare_report import verdict
+
+    report = compare("avengers-cards", ["default", TIES], games=5_000, seed=2).report
+    line = "".join(str(getattr(p, "text", p)) for p in verdict(report).blocks[0].items[0])
+    assert line.startswith(f"{TIES} vs default: different — "), line
+    assert re.search(r"; but not win_share_seat0: [\d.]+% → [\d.]+% \([+-][\d.]+ pp, [\d.]+ adjusted; a change of "
+                     r"[\d.]+ pp in win_share_seat0 would have been found with 90% power\)\.$", line), line

@@ -756,9 +756,9 @@ def test_equal_heroes_under_noise_seldom_beat_one_another():
     games, teams of 4 drawn uniformly, every team winning 5% (binomial), fixed seed. "A beats
     B" is claimed where a swap's Holm-adjusted p (over the run's 28 swaps) is under 5%, so at
     most 5% of fair runs should name any. Tolerance: 5% plus 3 standard errors of a rate over
-    200 runs, 9.6% (false failure about 1 in 700 if the rate were exactly 5%; Fisher's test is
-    conservative: measured 4.5%). Unadjusted p would name a pair in about half the runs
-    (measured 48%): the test tells the two apart."""
+    200 runs, 9.6% (false failure about 1 in 375 if the rate were exactly 5%, the exact binomial
+    tail; Fisher's test is conservative: measured 4.5%). Unadjusted p would name a pair in
+    about half the runs (measured 48%): the test tells the two apart."""
     rng = np.random.default_rng(7)
     runs, named, unadjusted = 200, 0, 0
     for _ in range(runs):

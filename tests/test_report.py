@@ -413,6 +413,8 @@ def test_what_readme_quotes_from_a_committed_report_is_in_it(readme, report, wor
     root = Path(__file__).parent.parent
     assert readme in " ".join((root / "README.md").read_text(encoding="utf-8").split())
     assert words in (root / "reports" / report).read_text(encoding="utf-8")
+    # the two quote the same numbers (a README left behind with its words updated here fails)
+    assert re.findall(r"\d+\.\d+", readme) and all(x in words for x in re.findall(r"\d+\.\d+", readme))
 
 
 def test_a_report_is_not_written_into_another_runs_directory(tmp_path):
@@ -426,7 +428,11 @@ def test_a_report_is_not_written_into_another_runs_directory(tmp_path):
         balance.simulate("avengers-cards", players=players, games=300, seed=1, out=tmp_path / name)
     r = CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "b")])
     assert r.exit_code == 2 and r.output == (
-        f"error: --out {str(tmp_path / 'b')!r} is another run's directory (it holds a manifest.json); allowed: the "
+        f"error: --out {str(tmp_path / 'b')!r} is another output's directory (it holds manifest.json); allowed: the "
         f"run's own ({str(tmp_path / 'a')!r}, no --out) or a directory of the report's own\n"), r.output
     assert not (tmp_path / "b" / "report.md").exists()
+    (tmp_path / "c").mkdir()  # a comparison's, a tuning's too
+    (tmp_path / "c" / "comparison.json").write_text("{}")
+    r = CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "c")])
+    assert r.exit_code == 2 and "(it holds comparison.json)" in r.output, r.output
     assert CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "a")]).exit_code == 0

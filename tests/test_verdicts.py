@@ -246,8 +246,9 @@ def test_seats_named_off_fair_hold_the_false_alarm_rate(runs, most):
     exactly 5%, a binomial of 2,000 exceeds 130 with probability 0.1%); measured at this seed:
     63 runs (3.2%) name a seat; the equal-seats test alone finds an edge in 95 (4.8%). The
     default suite's 300 runs (5 s): at most 8.8%, 5% plus 3 standard errors (false failure
-    0.15% at exactly 5%); it catches a gross fault: seats named on their own unadjusted tests,
-    with neither Holm nor the equal-seats test, would name one in 22% of these runs."""
+    0.26% at exactly 5%, the exact binomial tail); it catches a gross fault: seats named on
+    their own unadjusted tests, with neither Holm nor the equal-seats test, would name one in
+    22% of these runs."""
     from balance.analysis import aggregate
 
     rng = np.random.default_rng(2)

@@ -130,25 +130,26 @@ def _fairness(distance: dict) -> str:
 
 def _not_unchanged(report: dict, distance: dict) -> str:
     """What a fairness test that found no change leaves open, said where a designer reads
-    "no significant change" as "unchanged" (or a fall to "no more than noise" as "fixed"): its
-    interval's changes, from the largest fall (to fair, where it reaches 0) to the largest rise.
-    Not a power figure: the test's sd at a changed variant is not the sd it measured here (the
-    arms' games part more), so a 90%-power reach from it was found to hold only 70 to 85% of
-    the time. Empty for a significant, sequential or noise-free row."""
+    "no significant change" as "unchanged" (or a fall to "no more than noise" as "fixed"): the
+    changes its unadjusted interval holds, from its low end to its high end (a fall to fair
+    where the low end reaches 0). The interval is each row's own and the verdict Holm's, so it
+    may hold no 0 though the test found nothing: it is named unadjusted. Not a power figure:
+    the test's sd at a changed variant is not the sd it measured here (the arms' games part
+    more), so a 90%-power reach from it was found to hold only 70 to 85% of the time. Empty
+    for a significant, sequential or noise-free row."""
     identical = distance.get("variance_reduction") in (float("inf"), "inf")  # "inf" as comparison.json has it
     if distance["significant"] is not False or identical or not distance["hi"] > distance["lo"]:
         return ""
-    metric, base = distance["metric"], distance["baseline"]
+    metric, base, lo, hi = distance["metric"], distance["baseline"], distance["lo"], distance["hi"]
 
-    def size(x) -> str:  # a change's size, in the unit of the line's differences (pp)
-        return _diff(report, metric, x).lstrip("+")
+    def change(x: float) -> str:  # one end of the interval as a change, in pp
+        size = _diff(report, metric, abs(x)).lstrip("+")
+        if x < 0:
+            return f"a fall to fair ({size} less)" if base + x <= 1e-12 else f"a fall of {size}"
+        return f"a rise of {size}" if x > 0 else "no change"
 
-    fall = ("no fall (it reads fair already)" if base <= 0 else
-            f"a fall to fair ({size(base)} less)" if base + distance["lo"] <= 1e-12
-            else f"a fall of {size(-distance['lo'])}")
-    rise = f"a rise of {size(distance['hi'])}" if distance["hi"] > 0 else "no rise"
-    return (f"; not shown unchanged: anything from {fall} to {rise} fits these games (its interval; "
-            "balance plan --pilot gives the games to tell)")
+    return (f"; not shown unchanged: anything from {change(lo)} to {change(hi)} fits these games "
+            f"(its unadjusted {level(report)} interval; balance plan --pilot gives the games to tell)")
 
 
 def _distance_words(report: dict, distance: dict) -> tuple:

@@ -187,10 +187,6 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
                  for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
-    def codes(labels: str) -> list:
-        """'a; b' as separate code spans: `a`, `b` (one span would run the labels together)."""
-        return [x for i, label in enumerate(labels.split("; ")) for x in ([", "] if i else []) + [Code(label)]]
-
     dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result, r["strategy"], by))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
                  for by in r["dominated_by"].split("; ")]

@@ -39,7 +39,7 @@ from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Str
 from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, as_path
 from balance.core.game import CAPPED
-from balance.core.output import REPORT_STAGING, publish
+from balance.core.output import FINISHED_OUTPUTS, REPORT_STAGING, publish
 from balance.core.strategy import deterministic_alike
 from balance.core.variants import setting_text
 
@@ -103,9 +103,10 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
         cards = card_run(Path(cards_dir), run_dir, manifest, tables)
         tables = {**tables, "card_strength": cards.table}
     out_dir = run_dir if out_dir is None else Path(out_dir)
-    if out_dir.resolve() != run_dir.resolve() and (out_dir / "manifest.json").is_file():
-        # a report.md there would be read as that run's report (another game, players, seed)
-        raise BalanceError(f"--out {str(out_dir)!r} is another run's directory (it holds a manifest.json); allowed: "
+    held = [name for name in FINISHED_OUTPUTS if (out_dir / name).is_file()]
+    if out_dir.resolve() != run_dir.resolve() and held:
+        # a report.md there would be read as that output's report (another run, a comparison, a tuning)
+        raise BalanceError(f"--out {str(out_dir)!r} is another output's directory (it holds {held[0]}); allowed: "
                            f"the run's own ({str(run_dir)!r}, no --out) or a directory of the report's own")
     analysis = analyse(tables, method, manifest, mix, cards)
     # Written beside the run's files, so not swapped in as a whole directory: staged, then
