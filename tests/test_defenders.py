@@ -724,7 +724,8 @@ def test_a_planted_strong_hero_is_named_alone_and_a_fair_pool_names_none():
     strong = verdict_text(planted_tables({"Rogue": 0.30}))
     assert ("4 heroes: 1 hero beats others: Rogue beats Cleric, Dwarf, Eagle Rider, Paladin, Ranger, Sorceress, "
             "Wizard (by") in strong
-    assert re.search(r"Wizard \(by [\d.]+ pp( to [\d.]+ pp)?, each Holm-adjusted p (< 1e-6|≤ 0\.0\d+)\)", strong), strong
+    assert re.search(r"Wizard \(by [\d.]+ pp( to [\d.]+ pp)?, each Holm-adjusted p (< 1e-6|≤ 0\.0\d+)\)",
+                     strong), strong
     a = R.analyse(planted_tables({"Rogue": 0.30}), {"sides": "drawn"}, "wilson")
     assert a.heroes.filter((pl.col("name") == "Wizard") & (pl.col("p_adjusted") < 0.05)).height == 1  # displaced
     fair = verdict_text(planted_tables())
