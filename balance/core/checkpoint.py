@@ -45,7 +45,7 @@ CHECKPOINT_SECONDS = float(os.environ.get("BALANCE_CHECKPOINT_SECONDS", "5"))
 # --force a live run. The kernel drops the lock when the process ends, however it ends: a pid
 # alone could be reused after a crash or a reboot and block the run for good.
 OWNER_FILE = "owner.pid"
-_held: dict[str, int] = {}  # .NAME.partial -> the locked descriptor of its owner.pid, in this process
+_held: dict[str, int] = {}  # .NAME.partial (absolute) -> its owner.pid's locked descriptor, in this process
 
 
 def partial_dir(out: Path) -> Path:
@@ -57,7 +57,7 @@ def live_owner(directory: Path) -> int | None:
     None: none recorded, this process, or one that has ended. 0 when the holder's id cannot
     be read. Without flock (not POSIX) no run is ever taken for live."""
     path = directory / OWNER_FILE
-    if str(directory) in _held or fcntl is None or not path.is_file():
+    if os.path.abspath(directory) in _held or fcntl is None or not path.is_file():
         return None
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -76,9 +76,9 @@ def live_owner(directory: Path) -> int | None:
 
 
 def _lock(directory: Path) -> None:
-    """Record this process in ``directory``'s owner.pid and hold it locked until ``_release``
+    """Record this process in ``directory``'s owner.pid and hold it locked until ``release``
     or the process's end."""
-    if fcntl is None or str(directory) in _held:
+    if fcntl is None or os.path.abspath(directory) in _held:
         return
     fd = os.open(directory / OWNER_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -88,14 +88,14 @@ def _lock(directory: Path) -> None:
         raise
     os.ftruncate(fd, 0)
     os.write(fd, str(os.getpid()).encode("ascii"))
-    _held[str(directory)] = fd
+    _held[os.path.abspath(directory)] = fd
 
 
 def release(directory: Path) -> None:
     """Drop this process's lock on ``directory``'s owner.pid: its run has ended here (finished,
     failed or interrupted) while the process goes on (a notebook), so a later command may
     continue it."""
-    fd = _held.pop(str(directory), None)
+    fd = _held.pop(os.path.abspath(directory), None)
     if fd is not None:
         os.close(fd)
 
