@@ -393,14 +393,13 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                 with deferred():  # the batch's end: its decisions and the next batch's start
                     tally.end_batch(n_batch, column, scales[column] if tests else None)
     except BaseException:
-        if keep is not None:  # keep every finished chunk for --resume (Ctrl-C, SIGTERM, errors)
-            with deferred():
-                keep.save_json(STATE, tally.to_json(rules))
+        if keep is not None:
             keep.release()  # a notebook goes on: another command may continue the comparison
         raise
-    if keep is not None:  # every chunk saved before the outputs are written (a full disk there)
-        with deferred():
-            keep.save_json(STATE, tally.to_json(rules))
+    finally:  # every finished chunk kept for --resume: after Ctrl-C, SIGTERM or an error, and before
+        if keep is not None:  # the outputs are written (a full disk there)
+            with deferred():
+                keep.save_json(STATE, tally.to_json(rules))
     played, sums, decisions = tally.played, tally.sums, tally.decisions
 
     rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)

@@ -99,6 +99,16 @@ class Code(str):
     """Inline code: identifiers and values copied from the run (no escaping surprises)."""
 
 
+def code_list(labels, last: str = ", ") -> list:
+    """Labels as separate code spans, ', '-joined (``last`` before the final one, e.g. ' and '):
+    one span would run them together, and a label may hold commas of its own."""
+    labels = list(labels)
+    parts = []
+    for i, label in enumerate(labels):
+        parts += ([last if i == len(labels) - 1 else ", "] if i else []) + [Code(label)]
+    return parts
+
+
 class Strong(str):
     """Emphasis for the words a reader must not miss (significant / fair)."""
 

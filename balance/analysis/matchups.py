@@ -135,24 +135,27 @@ def _dominated(m: np.ndarray, labels: list[str], lo: np.ndarray | None = None,
     for i, a in enumerate(labels):
         by = [labels[k] for k in range(len(labels))
               if k != i and np.all(m[k] >= m[i])
-              and (np.any(lo[k] > hi[i]) if lo is not None else np.any(m[k] > m[i]))]
+              and (np.any(_ahead(lo, hi, k, i)) if lo is not None else np.any(m[k] > m[i]))]
         rows.append({"strategy": a, "dominated_by": "; ".join(by)})  # "; ": a label has commas of its own
     return pl.DataFrame(rows)
 
 
-def _dominance_words(result: MatchupResult, strategy: str, by: str) -> tuple:
-    """Why ``strategy`` is dominated by ``by``, in words: at least as good against every field
-    (point estimates), and against which fields its 95% interval lies wholly above, the test
-    behind the claim (at 5% or less each, whatever the correlation)."""
-    from balance.analysis.document import Code
+def _ahead(lo: np.ndarray, hi: np.ndarray, k: int, i: int) -> np.ndarray:
+    """bool[fields]: where strategy k's interval lies wholly above strategy i's (``lo``, ``hi``
+    the interval matrices), each a test at 5% or less whatever the correlation."""
+    return lo[k] > hi[i]
 
-    labels = result.labels
-    lo, hi = (_share_matrix(result.matrix, labels, result.players, column) for column in ("lo", "hi"))
-    i, k = labels.index(strategy), labels.index(by)
-    apart = [labels[j] for j in range(len(labels)) if lo[k, j] > hi[i, j]]  # as _dominated decides
-    fields = [x for n, field in enumerate(apart) for x in ([", "] if n else []) + [Code(field)]]
-    return (Code(by), ": at least as good against every field (point estimates), and ahead against ", *fields,
-            " with the 95% intervals apart (a test at 5% or less).")
+
+def _dominance_words(labels: list[str], lo: np.ndarray, hi: np.ndarray, strategy: str, by: str) -> tuple:
+    """Why ``strategy`` is dominated by ``by``, in words: at least as good against every field
+    (point estimates), and the fields where its interval lies wholly above (``_ahead``, the test
+    ``_dominated`` decides by)."""
+    from balance.analysis.document import Code, code_list
+
+    ahead = _ahead(lo, hi, labels.index(by), labels.index(strategy))
+    return (Code(by), ": at least as good against every field (point estimates), and ahead against ",
+            *code_list(labels[j] for j in np.flatnonzero(ahead)), " with the 95% intervals apart (a test at 5% or "
+            "less).")
 
 
 def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.DataFrame:
@@ -187,7 +190,8 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
                  for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
-    dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result, r["strategy"], by))
+    lo, hi = (_share_matrix(result.matrix, result.labels, result.players, column) for column in ("lo", "hi"))
+    dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result.labels, lo, hi, r["strategy"], by))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
                  for by in r["dominated_by"].split("; ")]
     sections = [

@@ -33,8 +33,8 @@ import polars as pl
 
 from balance.analysis import aggregate, plots, stats
 from balance.core import schema
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, counted,
-                              diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, code_list, count,
+                              counted, diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
 from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, as_path
@@ -668,7 +668,7 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
               Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
-                            *_code_list(a.run_strategies), "), so these seat numbers and the game's own "
+                            *code_list(a.run_strategies), "), so these seat numbers and the game's own "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
         if not comparable:
@@ -710,7 +710,7 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
                       f"{p_phrase(across['p_value'])}).",))
     # the team's rate is its policy's as much as the game's: a designer read a default policy's
     # 0.10% as the game's difficulty, where a tuned one wins 4%
-    played = (" played by ", *_code_list(a.run_strategies), ": a stronger policy wins more, so these rates "
+    played = (" played by ", *code_list(a.run_strategies), ": a stronger policy wins more, so these rates "
               "measure the game under that play")
     blocks = [Para((Strong("Team"), " (a cooperative game: every seat wins or loses with the team; "
                     "95% intervals;", *played, ")."),), Bullets(lines)]
@@ -821,13 +821,6 @@ def _side_table(frame: pl.DataFrame, what: str) -> Table:
     return Table(["players", "side", "seat-games", what, f"{LEVEL} CI"],
                  [[str(r["players"]), Code(r["side"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"])]
                   for r in each_row(frame)], left=2)
-
-
-def _code_list(labels: list[str]) -> list:
-    parts = []
-    for i, label in enumerate(labels):
-        parts += ([", "] if i else []) + [Code(label)]
-    return parts
 
 
 def _no_variation(f: dict, a: Analysis) -> str:
@@ -1158,7 +1151,7 @@ def _self_level(s: Strategies, n: int) -> tuple:
                                & (pl.col("games") > 0) & (pl.col("level") == pl.col("games")))
     if not mirror.height:
         return ()
-    return (" The seats of ", *_code_list(mirror["strategy"].to_list()), " ended level with each other in "
+    return (" The seats of ", *code_list(mirror["strategy"].to_list()), " ended level with each other in "
             "every game they shared (copies of one strategy that play alike, as deterministic ones do), so "
             "its rate here describes that meeting more than the strategy.")
 

@@ -658,18 +658,15 @@ def _field_validation(result: TuneResult) -> list:
 
 def _alike_fields(v) -> list:
     """A sentence for each group of validation fields whose every measured figure is the same:
-    strategies that play alike on these games (Smash Up's default planner is greedy), whose
+    strategies that play alike on these games (one whose defaults are another's), whose
     identical rows would otherwise read as a coincidence or a bug."""
-    from balance.analysis.document import Code, Para
+    from balance.analysis.document import Para, code_list
 
     measured = ["win_share", "lo", "hi", "default_win_share", "difference", "difference_lo", "difference_hi"]
     groups = v.group_by(measured, maintain_order=True).agg("field").filter(pl.col("field").list.len() > 1)
     out = []
     for fields in groups["field"].to_list():
-        names = [Code(fields[0])]
-        for i, field_ in enumerate(fields[1:], 1):
-            names += [" and " if i == len(fields) - 1 else ", ", Code(field_)]
-        out.append(Para(("The fields ", *names, " gave the same figures in every column: on these games "
+        out.append(Para(("The fields ", *code_list(fields, last=" and "), " gave the same figures in every column: on these games "
                          "their strategies play alike, so their rows are one result repeated (Holm counts "
                          "each repeat, which only makes the tests stricter).")))
     return out

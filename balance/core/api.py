@@ -19,7 +19,7 @@ import polars as pl
 from balance import __version__
 from balance.core import interrupts, schema
 from balance.core.errors import (BalanceError, as_list, as_path, check_bool, check_callable, check_int, check_text,
-                                 did_you_mean, plain, plain_overrides)
+                                 one_of, plain, plain_overrides)
 from balance.core.registry import get_game
 from balance.core.strategy import parse_strategy
 from balance.core.variants import load_variant_file, refuse_players
@@ -150,8 +150,9 @@ def simulate(
     check_int("threads", threads, 1, MAX_THREADS)
     chunk_size = default_chunk_size(games, threads) if chunk_size is None else chunk_size
     check_int("chunk_size", chunk_size, 1, 10**8)
-    if -(-games // chunk_size) > MAX_CHUNKS:
-        raise BalanceError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {-(-games // chunk_size):,} "
+    chunks = -(-games // chunk_size)
+    if chunks > MAX_CHUNKS:
+        raise BalanceError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {chunks:,} "
                            f"chunks; allowed: at most {MAX_CHUNKS:,} a player count (each is tracked for "
                            f"--resume), so --chunk-size (chunk_size=) {-(-games // MAX_CHUNKS):,} or more, or none")
     if backend not in BACKENDS:
@@ -323,7 +324,7 @@ def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tu
     for given in sides:
         name = canonical(rules, given)
         if name not in names:
-            raise BalanceError(f"unknown {noun} {given!r}; allowed: {', '.join(names)}{did_you_mean(given, names)}")
+            raise one_of(noun, given, names)
         out.append((names.index(name), name))
     return out
 
