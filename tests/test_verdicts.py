@@ -623,6 +623,8 @@ def test_a_cooperative_report_speaks_of_the_team_not_of_seats(tmp_path):
         assert re.search(rf"^- {n} players?: the team wins \*\*[\d.]+% \(95% CI [\d.]+ to [\d.]+%\)\*\* "
                          r"of 2,000 games\.$", verdict, flags=re.M), verdict
     assert "seat edge" not in md and "equal-seats" not in verdict
+    # the team's rate is its policy's: the line names the strategy that played
+    assert "95% intervals; played by `coordinated`: a stronger policy wins more" in verdict, verdict
     headings = re.findall(r"^## (.+)$", md, flags=re.M)
     assert "Team" in headings and "Seat fairness" not in headings and "Game length" in headings
     team = md.split("\n## Team\n", 1)[1].split("\n## ", 1)[0]

@@ -326,7 +326,7 @@ def results_section(report: dict, figure: Path) -> Section:
               _reduction(r["variance_reduction"])] for r in rows]))
     label = (report.get("sides") or {}).get("label")
     # the run report divides by the games that did deal a side, so its rate differs a little
-    # (a designer saw the Aliens at 65.78% there and 67.80% here, on the same games)
+    # (a designer saw one side 2 pp apart in the two, on the same games)
     sides = (f"A side's win rate here (win_share_NAME) is its seats' win units over the games expected to deal "
              "it (games x its chance of being dealt), so that it is one number per game and paired game by "
              "game; `balance report` divides by the games that did deal it, so the two differ by the draw's "

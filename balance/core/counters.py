@@ -199,8 +199,8 @@ def holders_win_units(held: np.ndarray, win_units: np.ndarray, codes) -> list[np
 
 def same_side_hint(sides) -> str:
     """What to add to a refusal of a side given to two seats when every seat has the same one:
-    the user most likely gave one --side, which plays every seat (the error listed 'Paladin,
-    Paladin' though they wrote Paladin once)."""
+    the user most likely gave one --side, which plays every seat (the error listed 'X, X'
+    though they wrote X once)."""
     return " (every seat has it: one --side plays every seat; give one per seat)" if (
         len(sides) > 1 and len(set(sides)) == 1) else ""
 

@@ -17,7 +17,7 @@ def one_of(kind: str, value: object, allowed) -> BalanceError:
 
 def did_you_mean(value: object, allowed) -> str:
     """' (did you mean 'Rogue'?)' when one of ``allowed`` is near ``value`` ('Rouge'), else
-    '': a list of 28 faction pairs or 132 cards hides a one-letter slip."""
+    '': a list of dozens of sides or cards hides a one-letter slip."""
     import difflib
 
     if not isinstance(value, str):
