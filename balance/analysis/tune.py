@@ -664,12 +664,10 @@ def _alike_fields(v) -> list:
 
     measured = ["win_share", "lo", "hi", "default_win_share", "difference", "difference_lo", "difference_hi"]
     groups = v.group_by(measured, maintain_order=True).agg("field").filter(pl.col("field").list.len() > 1)
-    out = []
-    for fields in groups["field"].to_list():
-        out.append(Para(("The fields ", *code_list(fields, last=" and "), " gave the same figures in every column: on these games "
-                         "their strategies play alike, so their rows are one result repeated (Holm counts "
-                         "each repeat, which only makes the tests stricter).")))
-    return out
+    return [Para(("The fields ", *code_list(fields, last=" and "), " gave the same figures in every column: on "
+                  "these games their strategies play alike, so their rows are one result repeated (Holm counts "
+                  "each repeat, which only makes the tests stricter)."))
+            for fields in groups["field"].to_list()]
 
 
 def _team_validation(result: TuneResult) -> list:
