@@ -743,7 +743,15 @@ def compare(
         "Default: under runs/, compare-GAME-TIMESTAMP.")] = None,
     alpha: Annotated[float, typer.Option(help="Significance level (after correction).")] = 0.05,
     correction: Annotated[str, typer.Option(
-        help="Multiple-comparison correction over all metrics and variants: holm or bh.")] = "holm",
+        help="Multiple-comparison correction over all metrics and variants (with --primary, over each "
+        "family): holm or bh.")] = "holm",
+    primary: Annotated[Optional[list[str]], typer.Option(
+        help="The question, named before the games are seen: a metric whose rows (every variant's) "
+        "alone decide the verdict and --fail-if-different, corrected as one family; every other row is "
+        "secondary, corrected among themselves. Repeatable. One of the game's compare metrics, "
+        "seat_shift, seat_distance, or the sides' side_distance (competitive) or side_relative_distance "
+        "(cooperative). Default: every tested row in one family, which at dozens of rows costs power "
+        "(docs/COMPARE.md).")] = None,
     sprt: Annotated[bool, _flag("--sprt", help="Sequential mode: play batches until an SPRT "
                                         "decides (H0: no difference larger than --delta).")] = False,
     delta: Annotated[float, typer.Option(help="SPRT: smallest difference that matters (metric's scale, "
@@ -756,7 +764,8 @@ def compare(
     batch: Annotated[Optional[int], typer.Option(parser=_whole_batch, metavar="<int>",
             help="SPRT: games per batch between decisions.")] = None,
     fail_if_different: Annotated[bool, _flag(
-        "--fail-if-different", help="Exit 1 if any difference is significant (for a designer's CI).")] = False,
+        "--fail-if-different", help="Exit 1 if any difference is significant (with --primary: a row of the "
+        "question; for a designer's CI).")] = False,
     threads: Annotated[Optional[int], typer.Option(parser=_whole_threads, metavar="<int>",
             help="Threads. Default: every usable CPU (a CPU quota counts).")] = None,
     force: Annotated[bool, _flag(
@@ -793,7 +802,8 @@ def compare(
              "value with spaces was split by the shell, so quote it, e.g. "
              '--variant "KEY=[1, 2, 3]"')
     o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",
-                                              "correction", "sprt", "delta", "beta", "metric", "batch"), resume, out)
+                                              "correction", "sprt", "delta", "beta", "metric", "batch", "primary"),
+                      resume, out)
     if o["correction"] not in CORRECTION_NAMES:
         fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     sprt_spec = ({"delta": o["delta"], "alpha": o["alpha"], "beta": o["beta"], "metric": o["metric"]}
@@ -806,12 +816,15 @@ def compare(
         given = o[name] is not None and getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
         if given and not o["sprt"]:
             fail(f"--{name} {o[name]} applies to --sprt (the sequential mode); add --sprt (or drop --{name})")
+    if o["primary"] and o["sprt"]:
+        fail(f"--primary {o['primary'][0]} applies to the fixed-size comparison; with --sprt the question is "
+             "--metric (its rows are descriptive): drop one of them")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
                            strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
                            sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study,
-                           common=common)
+                           common=common, primary=o["primary"] or None)
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)
@@ -829,7 +842,8 @@ def compare(
 
 def _print_comparison(report: dict, out: Path) -> None:
     """The verdict in a few lines; rows with ``significant`` None (descriptive, or every row
-    in sequential mode) are never listed as differences."""
+    in sequential mode) are never listed as differences. With --primary, a row outside the
+    question says "(secondary)" after its variant."""
     up_to = "up to " if report.get("sprt") else ""  # sequential: each variant stops at its decision
     common = ", ".join(f"{k}={v}" for k, v in report.get("common", {}).items())
     typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
@@ -844,8 +858,10 @@ def _print_comparison(report: dict, out: Path) -> None:
     distances = {"seat_distance": ("the seats", "from fair", " pp"),
                  "side_distance": (label, "from their average", " pp"),
                  "side_relative_distance": (label, "from their average, relative to it,", "%")}
-    for variant in dict.fromkeys(r["variant"] for r in significant):
-        rows = [r for r in significant if r["variant"] == variant]
+    groups = dict.fromkeys((r["variant"], r.get("family")) for r in significant)
+    for variant, family in sorted(groups, key=lambda g: g[1] == "secondary"):  # stable: the variants' order kept
+        rows = [r for r in significant if r["variant"] == variant and r.get("family") == family]
+        variant += " (secondary)" if family == "secondary" else ""
         for r in sorted((r for r in rows if r["metric"] in distances), key=lambda r: r["metric"] != "seat_distance"):
             who, where, unit = distances[r["metric"]]
             typer.echo(f"  {variant}: {who} {'fairer' if r['difference'] < 0 else 'less fair'}: distance {where} "
@@ -872,9 +888,11 @@ def _print_comparison(report: dict, out: Path) -> None:
     else:  # each variant with nothing significant: what it could have found
         from balance.analysis.compare_report import by_variant, sensitivity
 
+        asked = report.get("primary")
         for variant, rows in by_variant(report).items():
-            if not any(r["significant"] for r in rows):
-                typer.echo(f"  {variant}: no significant difference{sensitivity(report, rows)}")
+            if not any(r["significant"] and r.get("family") != "secondary" for r in rows):
+                where = f" in the question (--primary {', '.join(asked)})" if asked else ""
+                typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
 
 
 @app.command()
@@ -1195,8 +1213,12 @@ def plan(
         "table's sides at once holds 2).")] = 1,
     pilot: Annotated[Optional[Path], typer.Option(
         help="Plan the same `balance compare` from a pilot run of it (its --out directory): the "
-        "games each tested row needs, with the pilot's own noise. Takes --effect, --power and "
-        "--alpha only.")] = None,
+        "games each tested row needs, with the pilot's own noise. Takes --effect, --power, "
+        "--alpha and --primary only.")] = None,
+    primary: Annotated[Optional[list[str]], typer.Option(
+        help="With --pilot: plan the comparison whose question (`balance compare --primary`) is this "
+        "metric, repeatable: only its rows, at alpha / (their number). Default: the pilot's own question, "
+        "else every tested row.")] = None,
 ) -> None:
     """How many games a run needs to detect a given seat edge or variant difference.
 
@@ -1232,7 +1254,9 @@ def plan(
     tested row of a small `balance compare`, the games per variant the same
     comparison needs to find --effect (rate rows) and to find the difference
     the pilot saw, with the per-game noise the pilot measured (common random
-    numbers included), at Holm's first level alpha / (the pilot's tested rows).
+    numbers included), at Holm's first level alpha / (the pilot's tested rows);
+    with --primary (default: the pilot's own), only the question's rows, at
+    alpha / (their number), the family they will be corrected in.
 
     More in docs/POWER.md.
 
@@ -1242,8 +1266,10 @@ def plan(
 
     _check_plan_limits(effect=effect, alpha=alpha, paired_sd=paired_sd, sides=sides, family=family)
     if pilot is not None:
-        _plan_from_pilot(ctx, pilot, effect, power, alpha)
+        _plan_from_pilot(ctx, pilot, effect, power, alpha, primary or None)
         return
+    if primary:
+        fail(f"--primary {primary[0]} plans a comparison's question from a pilot of it; give --pilot DIR too")
     if sides is None and per_seat != 1:
         fail(f"--per-seat {per_seat} says how many of the --sides a seat holds; give --sides too")
     if sides is not None and sides < 2:
@@ -1297,7 +1323,8 @@ def plan(
                    "from a pilot run")
 
 
-def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float) -> None:
+def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float,
+                     primary: Optional[list[str]]) -> None:
     """`balance plan --pilot`: one line per tested row of the pilot comparison."""
     from balance.analysis.document import ci, pp
     from balance.analysis.pilot import load_pilot, plan_from_pilot
@@ -1311,7 +1338,7 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
         fail(f"--effect {effect!r} is out of range; allowed: 0 < effect < 1 (a rate: 0.01 = 1 pp)")
     try:
         report = load_pilot(pilot)
-        planned = plan_from_pilot(report, effect, power, alpha)
+        planned = plan_from_pilot(report, effect, power, alpha, primary)
     except BalanceError as e:
         fail(str(e))
 
@@ -1328,8 +1355,11 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
     head = ("variant", "metric", f"pilot difference ({report['confidence']:.0%} CI)",
             f"for {effect * 100:.3g} pp", "for its own")
     widths = [max(len(str(x)) for x in column) for column in zip(head, *rows)]
+    asked = planned["primary"]
+    rows_planned = (f"the {planned['family']} rows of the question --primary {', '.join(asked)}" if asked
+                    else f"{planned['family']} tested rows")
     typer.echo(f"From the pilot {pilot} ({report['game']}, {report['players']} players, "
-               f"{report['games']:,} games per variant, {planned['family']} tested rows):")
+               f"{report['games']:,} games per variant, {rows_planned}):")
     typer.echo(f"games per variant for the same comparison to find each difference with power "
                f"{power:.0%},\nat Holm's first level {planned['alpha']:g}/{planned['family']}:")
     for row in (head, *rows):

@@ -1134,3 +1134,123 @@ def test_a_variant_different_elsewhere_says_its_first_metric_did_not_move():
     assert line.startswith(f"{TIES} vs default: different — "), line
     assert re.search(r"; but not win_share_seat0: [\d.]+% → [\d.]+% \([+-][\d.]+ pp, [\d.]+ adjusted; a change of "
                      r"[\d.]+ pp in win_share_seat0 would have been found with 90% power\)\.$", line), line
+
+
+def _holm_of(rows):
+    """Holm's adjusted p of ``rows`` taken as one family."""
+    return list(stats.holm(np.array([r["p_value"] for r in rows])))
+
+
+def test_a_primary_question_alone_decides_and_the_other_rows_are_corrected_among_themselves(tmp_path):
+    """--primary names the question: its rows (every variant's) are one Holm family and alone
+    decide the verdict and --fail-if-different; every other tested row is corrected among the
+    other tested rows. TIES changes how often games tie (tied_game +16 pp: found at any seed)
+    but leaves every seat's expected win share as it is (see TIES), so its seat_shift's null
+    holds: a correct implementation calls it different with probability at most 0.05 on a
+    fresh seed. PLANTED moves seat 0 by +1.4 pp (p about 1e-37 at 20,000 games)."""
+    variants = ["default", TIES, PLANTED]
+    report = compare("avengers-cards", variants, games=20_000, seed=3,
+                     primary=["seat_shift", "win_share_seat0"]).report
+    rows = report["results"]
+    tested = [r for r in rows if r["p_value"] is not None]
+    asked = [r for r in tested if r["metric"] in ("seat_shift", "win_share_seat0")]
+    others = [r for r in tested if r not in asked]
+    assert len(asked) == 4 and {r["family"] for r in asked} == {"primary"}
+    assert {r["family"] for r in others} == {"secondary"} and len(others) == len(tested) - 4
+    assert all("family" not in r and r["p_adjusted"] is None for r in rows if r["p_value"] is None)
+    assert [r["p_adjusted"] for r in asked] == pytest.approx(_holm_of(asked), rel=1e-12)
+    assert [r["p_adjusted"] for r in others] == pytest.approx(_holm_of(others), rel=1e-12)
+    assert report["primary"] == ["seat_shift", "win_share_seat0"] and "primary" in report["methods"]
+    ties = [r for r in rows if r["variant"] == TIES]
+    assert not any(r["significant"] for r in ties if r.get("family") == "primary")
+    assert result(report, TIES, "tied_game")["significant"]  # secondary: found, and it decides nothing
+    assert result(report, "seat0", "win_share_seat0")["significant"] and report["any_different"]
+
+    # the designer's CI fails on the question alone: TIES moves no seat, so --primary seat_shift passes
+    base = ["compare", "avengers-cards", "--variant", "default", "--variant", f"ties:{TIES}", "--games", "20000",
+            "--seed", "3", "--fail-if-different"]
+    runner = CliRunner()
+    r = runner.invoke(app, base + ["--out", str(tmp_path / "all"), "-q"])
+    assert r.exit_code == 1, r.output  # one family: tied_game is a difference
+    r = runner.invoke(app, base + ["--out", str(tmp_path / "seats"), "--primary", "seat_shift"])
+    assert r.exit_code == 0, r.output
+    assert "  ties (secondary): tied_game 6.62% -> 22.82%" in r.output
+    assert "  ties: no significant difference in the question (--primary seat_shift)" in r.output
+    text = (tmp_path / "seats" / "report.md").read_text(encoding="utf-8")
+    assert ("- `ties` vs `default`: **no significant difference** in seat\\_shift, the question asked "
+            "(--primary; 20,000 games each); secondary, not the question (corrected among themselves): ") in text
+    assert "Holm-adjusted among the secondary rows p" in text  # the seat line's seat_distance
+    assert "| metric | family | baseline |" in text and "| `tied_game` | secondary |" in text
+    assert "- Primary question (--primary): the rows of seat\\_shift, of every variant," in text
+
+
+def test_a_primary_question_gains_the_power_the_full_family_spends():
+    """One variant, one primary metric: the question's row is tested at alpha itself (its
+    adjusted p is its own), where over the 11 tested rows Holm's first level is alpha / 11; the
+    verdict's power figure (sized at alpha / the family) shrinks by the ratio of the two
+    levels' z + z_power."""
+    args = dict(games=5_000, seed=1)
+    alone = compare("avengers-cards", ["default", PLANTED], primary=["win_share_seat0"], **args).report
+    full = compare("avengers-cards", ["default", PLANTED], **args).report
+    row, row_full = result(alone, "seat0", "win_share_seat0"), result(full, "seat0", "win_share_seat0")
+    assert row["p_value"] == row_full["p_value"] and row["p_adjusted"] == pytest.approx(row["p_value"], rel=1e-12)
+    tested = sum(r["p_value"] is not None for r in full["results"])
+    assert tested == 11
+    from balance.analysis.pilot import detectable_change
+
+    z = st.norm.ppf([1 - 0.05 / 2, 1 - 0.05 / (2 * tested)]) + st.norm.ppf(0.9)
+    assert detectable_change(full, row_full) / detectable_change(alone, row) == pytest.approx(z[1] / z[0], rel=1e-9)
+
+
+@pytest.mark.parametrize("primary,words", [
+    (["seat_gap"], "primary metric 'seat_gap' is a description, with no test to decide it; allowed: "
+                   "win_share_seat0, "),
+    (["win_share_seat9"], "unknown primary metric 'win_share_seat9'; allowed: win_share_seat0, "),
+    (["side_distance"], "unknown primary metric 'side_distance'"),  # avengers-cards has no sides
+    ([], "primary=[] names no metric"),
+    ("win_share_seat0", None),  # one text is one metric
+])
+def test_a_primary_metric_compare_cannot_test_is_refused_by_name(primary, words):
+    if words is None:
+        report = compare("avengers-cards", ["default", PLANTED], games=200, primary=primary).report
+        assert report["primary"] == ["win_share_seat0"]
+        return
+    with pytest.raises(BalanceError, match=re.escape(words)):
+        compare("avengers-cards", ["default", PLANTED], games=200, primary=primary)
+
+
+def test_a_primary_question_is_refused_with_the_sequential_test_and_leaves_nothing(tmp_path):
+    with pytest.raises(BalanceError, match="primary applies to the fixed-size comparison"):
+        compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, primary=["seat_shift"])
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
+                                 "--sprt", "--primary", "seat_shift", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 2 and "--primary seat_shift applies to the fixed-size comparison" in r.output
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
+                                 "--primary", "seat_gap", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 2 and r.output.startswith("error: primary metric 'seat_gap' is a description")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_pilot_plans_the_primary_question_at_its_own_family(tmp_path):
+    """plan --pilot plans the question of the comparison to run: only its rows, at alpha / their
+    number; by default the pilot's own question."""
+    from balance.analysis.pilot import plan_from_pilot
+
+    report = compare("avengers-cards", ["default", TIES, PLANTED], games=3_000, seed=2,
+                     primary=["win_share_seat0"]).report
+    planned = plan_from_pilot(report)
+    assert planned["family"] == 2 and planned["level"] == 0.025 and planned["primary"] == ["win_share_seat0"]
+    assert [(r["variant"], r["metric"]) for r in planned["rows"]] == [(TIES, "win_share_seat0"),
+                                                                      ("seat0", "win_share_seat0")]
+    other = plan_from_pilot(report, primary=["mean_score", "tied_game"])
+    assert other["family"] == 4 and {r["metric"] for r in other["rows"]} == {"mean_score", "tied_game"}
+    with pytest.raises(BalanceError, match="unknown primary metric .a tested row of the pilot. 'seat_gap'"):
+        plan_from_pilot(report, primary=["seat_gap"])
+    with pytest.raises(BalanceError, match="seat_shift is one test over every seat"):
+        plan_from_pilot(report, primary=["seat_shift"])
+    (tmp_path / "comparison.json").write_text(json.dumps(report), encoding="utf-8")
+    r = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "the 2 rows of the question --primary win_share_seat0):" in r.output and "level 0.05/2:" in r.output
+    r = CliRunner().invoke(app, ["plan", "--primary", "seat_shift"])
+    assert r.exit_code == 2 and "give --pilot DIR too" in r.output

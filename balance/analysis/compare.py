@@ -20,6 +20,8 @@ Rows of a comparison, per variant (``results``):
   so a variant that makes the seats noisier (e.g. fewer ties) looks less fair by them even
   when every seat is fair; ``seat_shift`` and ``seat_distance`` are the tests.
 With ``sprt``, each variant plays batches until its sequential test decides and stops there.
+With ``primary``, the rows of the metrics named are the question: corrected as one family,
+they alone decide ``any_different``; the other tested rows are corrected among themselves.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from balance.analysis import stats
 from balance.analysis.study import STATE
 from balance.core.checkpoint import as_json
 from balance.core.errors import (BalanceError, as_list, as_path, check_bool, check_callable, check_int, check_text,
-                                 plain, plain_overrides)
+                                 one_of, plain, plain_overrides)
 from balance.core.paired import PairedSums
 from balance.core.runner import build_engine
 from balance.core.variants import load_variant_file, parse_setting
@@ -262,7 +264,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
             strategies=None, alpha: float = 0.05, correction: str = "holm",
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
             on_progress=None, threads: int | None = None, keep=None, common: dict | None = None,
-            out: str | Path | None = None, force: bool = False, resume: bool = False) -> Comparison:
+            out: str | Path | None = None, force: bool = False, resume: bool = False,
+            primary: list[str] | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. common: rule settings every variant starts from
@@ -282,6 +285,15 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     tests, each two-sided at alpha / m). ``any_different`` is then "some variant accepted
     H1", and the rows are descriptive (``significant`` None): p-values taken at a stopping
     point chosen by the data are not valid tests.
+
+    primary: the metrics (rows) the comparison is about, named before it is played, e.g.
+    ``['win_share_seat0']`` or ``['seat_distance']`` (``tested_metrics``): their rows of every
+    variant are one family, corrected together, and alone decide ``any_different`` (and so
+    ``--fail-if-different``); every other tested row is secondary, corrected among the
+    secondary rows (each row's ``family``). A small family keeps the question's power: over
+    109 rows Holm's first level is alpha / 109, which needs 2.2 times the games alpha does
+    (at 90% power).
+    None: every tested row is one family. Not with ``sprt``, whose metric is the question.
 
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
@@ -319,6 +331,15 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     if not 0 < alpha < 1:
         raise BalanceError(f"alpha={alpha!r} is out of range; allowed: a number, 0 < alpha < 1")
     _check_sprt(sprt, batch)
+    if primary is not None:
+        primary = [check_text("primary", m, "'win_share_seat0'")
+                   for m in as_list("primary", primary, "['win_share_seat0']")]
+        if not primary:
+            raise BalanceError("primary=[] names no metric; give one or more (e.g. ['win_share_seat0']), or "
+                               "None for every row in one family")
+        if sprt is not None:
+            raise BalanceError("primary applies to the fixed-size comparison; with sprt the SPRT's metric is "
+                               "the question (its rows are descriptive): drop one of them")
     if check_text("correction", correction, "'holm'") not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     common = plain_overrides(common, "common")
@@ -336,7 +357,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         return _compare_into(as_path("out", out), force, resume, keep, game, variants, dict(
             players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
             correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
-            threads=threads, common=common))
+            threads=threads, common=common, primary=primary))
     spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
@@ -344,6 +365,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     metric_names, scales = metrics.names, metrics.scales
     seat_columns = seat_metric_count(metrics, players)
     sides = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
+    primary = _check_primary(primary, tested_metrics(metric_names, seat_columns, sides))
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -404,11 +426,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
 
     rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)
             for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
-    _adjust(rows, correction, alpha, sequential=bool(tests))
+    _adjust(rows, correction, alpha, sequential=bool(tests), primary=primary)
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
-    else:
-        any_different = any(r["significant"] for r in rows)
+    else:  # with primary, the question's rows alone
+        any_different = any(r["significant"] for r in rows if r.get("family", "primary") == "primary")
     from balance import __version__
 
     report = {
@@ -423,7 +445,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
         # rates (in pp, as its differences), a "value" as a number
         "units": {**dict(zip(metric_names, metrics.units)), **_row_units(seat_columns, sides)},
-        "methods": methods(players, alpha, sequential=bool(tests)), "results": _jsonable(rows),
+        "methods": methods(players, alpha, sequential=bool(tests), primary=primary), "results": _jsonable(rows),
+        "primary": primary,  # the metrics the comparison is about (None: every tested row, one family)
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
@@ -467,7 +490,7 @@ def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwa
     # what decides the numbers, as JSON, and chunk_size, which names the kept chunks (threads and
     # on_progress do neither)
     request = {name: kwargs[name] for name in ("players", "games", "seed", "strategies", "alpha", "correction",
-                                               "sprt", "batch", "common", "chunk_size")}
+                                               "sprt", "batch", "common", "chunk_size", "primary")}
     request = {API: _request_value({"variants": variants, **request})}
     study = KINDS["compare"](out, game, request)
     if resume:
@@ -662,13 +685,48 @@ def _sprt_report(sprt: dict, metric: str, batch: int, tests: dict, decisions: di
     }
 
 
-def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool) -> None:
+def tested_metrics(names: list[str], seat_columns: int, sides: list[str]) -> list[str]:
+    """The metrics a comparison tests, each a row per variant (what ``primary`` may name): the
+    game's compare metrics ``names``, then seat_shift and seat_distance where seats compete
+    (``seat_columns`` > 0), then the sides' fairness test (side_distance in a competitive game,
+    side_relative_distance in a cooperative one). Not the descriptions (``DESCRIPTIVE``,
+    side_imbalance), which have no test."""
+    seats = ["seat_shift", "seat_distance"] if seat_columns else []
+    fairness = ["side_distance" if seat_columns else "side_relative_distance"] if sides else []
+    return [*names, *seats, *fairness]
+
+
+def _check_primary(primary: list[str] | None, tested: list[str]) -> list[str] | None:
+    """``primary`` (checked texts) as the tested metrics it names, each once; a description or
+    an unknown name is refused with the allowed ones."""
+    if primary is None:
+        return None
+    for m in primary:
+        if m in (*DESCRIPTIVE, "side_imbalance"):
+            raise BalanceError(f"primary metric {m!r} is a description, with no test to decide it; allowed: "
+                               f"{', '.join(tested)}")
+        if m not in tested:
+            raise one_of("primary metric", m, tested)
+    return list(dict.fromkeys(primary))
+
+
+def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool,
+            primary: list[str] | None = None) -> None:
     """Add ``p_adjusted`` and ``significant`` to every row in place: the family is every row
-    with a test (not the descriptive ones, which get None). In sequential mode the rows are
+    with a test (not the descriptive ones, which get None). With ``primary``, two families,
+    each corrected on its own: the rows of the primary metrics (every variant's), and the other
+    tested rows; each tested row then names its ``family``. In sequential mode the rows are
     descriptive too (``significant`` None): they were taken at a data-chosen stopping point."""
-    family = [r for r in rows if r["p_value"] is not None]
+    tested = [r for r in rows if r["p_value"] is not None]
+    if primary is None:
+        families = [tested]
+    else:
+        for r in tested:
+            r["family"] = "primary" if r["metric"] in primary else "secondary"
+        families = [[r for r in tested if r["family"] == name] for name in ("primary", "secondary")]
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
-    for r, p in zip(family, adjust(np.array([r["p_value"] for r in family]))):
+    for r, p in ((r, p) for family in families if family
+                 for r, p in zip(family, adjust(np.array([r["p_value"] for r in family])))):
         r["p_adjusted"] = float(p)
         r["significant"] = None if sequential else bool(p < alpha)
     for r in rows:
@@ -697,7 +755,7 @@ def _identical_rules(names: list[str], engines) -> list[str]:
 CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discovery rate)"}
 
 
-def methods(players: int, alpha: float, sequential: bool) -> dict:
+def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None) -> dict:
     """The methods text of a comparison, one entry per measure (comparison.json ``methods``)."""
     confidence = seat_confidence(alpha, players)
     out = {
@@ -748,6 +806,15 @@ def methods(players: int, alpha: float, sequential: bool) -> dict:
                      "adjusted p is above alpha, which is why the verdict calls such intervals "
                      "unadjusted",
     }
+    if primary:
+        out["primary"] = (
+            f"the rows of {', '.join(primary)}, of every variant, are "
+            "the primary family, corrected together, so the chance that any of them is falsely called "
+            "different is at most alpha; they alone decide the verdict's 'different' and "
+            "--fail-if-different. Every other tested row is secondary, corrected among the secondary "
+            "rows: at most alpha for a false 'different' among them on their own, so at most 2 alpha "
+            "for any claim of the comparison. Such a split is valid only when the question was named "
+            "before the games were seen; chosen after, it would select the rows that happened to move")
     if sequential:
         out["sequential"] = (
             "each variant plays batches until its SPRT decides, then stops; its rows are "

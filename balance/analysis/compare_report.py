@@ -21,9 +21,20 @@ def level(report: dict) -> str:
     return f"{100 * report['confidence']:.4g}%"
 
 
-def _adjusted(report: dict) -> str:
-    """How an adjusted p was adjusted: 'Holm-adjusted' or 'Benjamini-Hochberg-adjusted'."""
-    return report["correction"].split(" ")[0] + "-adjusted"
+def _adjusted(report: dict, r: dict) -> str:
+    """How row ``r``'s adjusted p was adjusted: 'Holm-adjusted' or 'Benjamini-Hochberg-adjusted',
+    '... among the secondary rows' for a row outside a --primary question."""
+    return report["correction"].split(" ")[0] + "-adjusted" + (
+        " among the secondary rows" if r.get("family") == "secondary" else "")
+
+
+def question(report: dict, rows: list[dict]) -> list[dict]:
+    """A variant's rows that are the comparison's question: those of the --primary metrics, in
+    their order, else the first (seat 0's win rate, or the team's)."""
+    primary = report.get("primary")
+    if not primary:
+        return rows[:1]
+    return sorted((r for r in rows if r["metric"] in primary), key=lambda r: primary.index(r["metric"]))
 
 
 def _is_rate(report: dict, metric: str) -> bool:
@@ -157,8 +168,8 @@ def _distance_words(report: dict, distance: dict) -> tuple:
     relative distance in %), with what it leaves open when it found no change
     (``_not_unchanged``)."""
     metric = distance["metric"]
-    test = (f", {_adjusted(report)} {p_phrase(distance['p_adjusted'])}" if distance["p_adjusted"] is not None
-            else "")
+    test = (f", {_adjusted(report, distance)} {p_phrase(distance['p_adjusted'])}"
+            if distance["p_adjusted"] is not None else "")
 
     def shown(x) -> str:
         # the distance has the noise taken out and stops at 0: a 0 means the seats (or sides) spread
@@ -180,7 +191,7 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
             *_distance_words(report, distance),
             f"; {moved} (largest: seat {shift['seat']}, "
             f"{_diff(report, 'seat_shift', shift['difference'])}, unadjusted simultaneous {level(report)} CI "
-            f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report)} "
+            f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report, shift)} "
             f"{p_phrase(shift['p_adjusted'])}).")
 
 
@@ -217,7 +228,7 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     descriptive relative spread."""
     label, names = report["sides"]["label"], report["sides"]["metrics"]
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
-    test = (f", {_adjusted(report)} {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
+    test = (f", {_adjusted(report, moved)} {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
             else ", descriptive at the sequential stop")
     metric = moved["metric"]
     head = (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
@@ -238,43 +249,81 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
 
 
 def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tuple:
-    significant = [r for r in rows if r["significant"]]
-    if not significant:
-        return (Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
-                f" in any metric ({rows[0]['games']:,} games each){sensitivity(report, rows)}.")
+    """A variant's verdict: what differs, and what of the comparison's question (``question``)
+    does not. With --primary the question's rows alone make it "different"; the secondary rows
+    that differ follow, named so."""
+    primary = report.get("primary")
+    asked = question(report, rows)
+    decides = [r for r in rows if r["significant"] and (not primary or r.get("family") == "primary")]
+    found = [r for r in rows if r["significant"] and primary and r.get("family") == "secondary"]
+    games = f"{rows[0]['games']:,} games each"
+    if not decides:
+        where, games = (f"in {', '.join(primary)}, the question asked", f"--primary; {games}") if primary else (
+            "in any metric", games)
+        head = [Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
+                f" {where} ({games}){sensitivity(report, rows)}"]
+        if primary and not asked:
+            head += [f"; {', '.join(primary)} untested here: the team won too few games for it"]
+    else:
+        head = [Code(variant), " vs ", Code(base), ": ", Strong("different"),
+                " in the question asked (--primary)" if primary else "", " — ", *_changes(report, decides)]
+        unmoved = [r for r in asked if not r["significant"] and r["p_value"] is not None]
+        if unmoved:  # the comparison's own question: said either way, with what it could have found
+            sized = _sized_row(report, rows)
+            head += ["; but not " + ", ".join(
+                f"{_label(r)}: {_value(report, r['metric'], r['baseline'])} → "
+                f"{_value(report, r['metric'], r['value'])} ({_diff(report, r['metric'], r['difference'])}, "
+                f"{pvalue(r['p_adjusted'])} adjusted{sensitivity(report, rows) if r is sized else ''})"
+                for r in unmoved)]
+    if found:
+        head += ["; secondary, not the question (corrected among themselves): ", *_changes(report, found)]
+    return tuple(head) + (".",)
+
+
+def _changes(report: dict, significant: list[dict]) -> list:
+    """The significant rows in words, the sides' rows counted (they have a line of their own)."""
     sides = (report.get("sides") or {}).get("metrics", ())
-    named = [r for r in significant if r["metric"] not in sides]  # the sides have a line of their own
-    parts = [Code(variant), " vs ", Code(base), ": ", Strong("different"), " — "]
-    for i, r in enumerate(named):
-        parts += ([", "] if i else []) + [
-            f"{_label(r)} {_value(report, r['metric'], r['baseline'])} → {_value(report, r['metric'], r['value'])} "
-            f"({_diff(report, r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)"]
+    named = [r for r in significant if r["metric"] not in sides]
+    parts = [_rows_words(report, named)] if named else []
     if len(named) < len(significant):
         moved = len(significant) - len(named)
         parts += [(", and " if named else "") + f"the win rates of {moved} of the {len(sides)} "
                   f"{report['sides']['label']} (the {report['sides']['label']} line and the table)"]
-    first = rows[0]  # the comparison's own question (seat 0's or the team's win rate): said either way
-    if not first["significant"] and first["p_value"] is not None:
-        parts += [f"; but not {_label(first)}: {_value(report, first['metric'], first['baseline'])} → "
-                  f"{_value(report, first['metric'], first['value'])} "
-                  f"({_diff(report, first['metric'], first['difference'])}, {pvalue(first['p_adjusted'])} "
-                  f"adjusted{sensitivity(report, rows)})"]
-    return tuple(parts) + (".",)
+    return parts
+
+
+def _rows_words(report: dict, rows: list[dict]) -> str:
+    """'team_win 2.62% → 8.78% (+6.16 pp, < 1e-6 adjusted), ...': rows' changes with adjusted p."""
+    return ", ".join(
+        f"{_label(r)} {_value(report, r['metric'], r['baseline'])} → {_value(report, r['metric'], r['value'])} "
+        f"({_diff(report, r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)" for r in rows)
 
 
 def sensitivity(report: dict, rows: list[dict], power: float = 0.9) -> str:
     """'; a change of 1.20 pp in win_share_seat0 would have been found with 90% power': what a
-    variant's comparison could have found in its first metric (a seat's win rate, or the
-    team's), at Holm's first level over the comparison's tests (``pilot.detectable_change``);
-    empty when its games were identical."""
+    variant's comparison could have found in the first metric of its question (``_sized_row``),
+    at Holm's first level over its family (``pilot.detectable_change``); empty when its games
+    were identical, or when its question has no such metric."""
     from balance.analysis.pilot import detectable_change
 
-    first = rows[0]
+    first = _sized_row(report, rows)
+    if first is None:
+        return ""
     change = detectable_change(report, first, power)
     if change is None:
         return ""
     return (f"; a change of {_diff(report, first['metric'], change).lstrip('+')} in {first['metric']} would "
             f"have been found with {power:.0%} power")
+
+
+def _sized_row(report: dict, rows: list[dict]) -> dict | None:
+    """The row of a variant's question (``question``: the --primary metrics, else a seat's win
+    rate or the team's) whose detectable change ``sensitivity`` gives: the first that is neither
+    seat_shift (an interval simultaneous over the seats) nor a fairness row (tested on U, where a
+    change in pp has no one size); None when there is none."""
+    from balance.analysis.compare import FAIRNESS
+
+    return next((r for r in question(report, rows) if r["metric"] not in (*FAIRNESS, "seat_shift")), None)
 
 
 def _sprt_line(report: dict, base: str, v: dict) -> tuple:
@@ -317,13 +366,14 @@ def results_section(report: dict, figure: Path) -> Section:
     for variant, rows in by_variant(report).items():
         blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]),
                             f" ({rows[0]['games']:,} games)")))
+        family = ["family"] if report.get("primary") else []  # primary or secondary, with --primary
         blocks.append(Table(
-            ["metric", "baseline", "variant", "difference", f"{confidence} CI (unadjusted)", "p", "adjusted p",
-             "significant", "variance reduction"],
-            [[Code(_label(r)), _value(report, r["metric"], r["baseline"]), _value(report, r["metric"], r["value"]),
-              _diff(report, r["metric"], r["difference"]), _interval(report, r),
-              pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
-              _reduction(r["variance_reduction"])] for r in rows]))
+            ["metric", *family, "baseline", "variant", "difference", f"{confidence} CI (unadjusted)", "p",
+             "adjusted p", "significant", "variance reduction"],
+            [[Code(_label(r)), *([r.get("family", "–")] if family else []), _value(report, r["metric"], r["baseline"]),
+              _value(report, r["metric"], r["value"]), _diff(report, r["metric"], r["difference"]),
+              _interval(report, r), pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
+              _reduction(r["variance_reduction"])] for r in rows], left=1 + len(family)))
     label = (report.get("sides") or {}).get("label")
     # the run report divides by the games that did deal a side, so its rate differs a little
     # (a designer saw one side 2 pp apart in the two, on the same games)
@@ -395,13 +445,16 @@ def methods(report: dict) -> Section:
            *([("Side relative distance: ", m["side_relative_distance"], ".")]
              if "side_relative_distance" in m and report.get("sides") else [])]),
         ("Variance reduction: ", m["variance_reduction"], "."),
+        *([("Primary question (--primary): ", m["primary"], ".")] if "primary" in m else []),
         (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
          + (", seat_shift, seat_distance and, with sides, side_distance) of every variant; seat_gap, "
             "seat_imbalance and side_imbalance are not tests. "
             if seats else (", and side_relative_distance) of every variant; side_imbalance is not a test. "
                            if any(r["metric"] == "side_relative_distance" for r in report["results"])
                            else ") of every variant. "))
-         + f"Significant means adjusted p < {report['alpha']}.",),
+         + f"Significant means adjusted p < {report['alpha']}."
+         + (" With --primary, the correction runs over each family on its own (the primary question, above)."
+            if report.get("primary") else ""),),
         *([("Intervals: ", m["intervals"], ".")] if "intervals" in m else []),  # absent before 2026-12
     ]
     if "sequential" in m:

@@ -8,9 +8,10 @@ advance. The games a row needs to find a difference e with power 1 - beta at lev
 n = ((z_{1-a/2} + z_{1-beta}) sd / e)^2 (``stats.games_for_difference`` with that sd).
 
 The level is Holm's first, alpha / m over the m tested rows of the pilot (the comparison to
-be run tests the same rows): a row whose own p is below it is significant whatever the others
-show, so the figures are the games at which each difference is found with at least the power
-asked (Holm can only add to it).
+be run tests the same rows; with --primary, the m rows of its question, their own family): a
+row whose own p is below it is significant whatever the others show, so the figures are the
+games at which each difference is found with at least the power asked (Holm can only add to
+it).
 
 The fairness rows (``compare.FAIRNESS``) are tested on the squared distance U:
 comparison.json keeps their tested change ``u_change`` and its standard error ``u_se``, and
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from balance.analysis import stats
 from balance.analysis.compare import FAIRNESS
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, one_of
 
 # Tested rows planned otherwise: seat_shift is one test over every seat at once, whose seats'
 # own rows (win_share_seat0, ...) are planned one by one.
@@ -81,9 +82,10 @@ def _malformed(report: dict) -> str | None:
     return None
 
 
-def family(report: dict) -> int:
-    """The comparison's tested rows (its Holm family)."""
-    return sum(r.get("p_value") is not None for r in report["results"])
+def family(report: dict, row: dict) -> int:
+    """How many tested rows the Holm family of ``row`` holds: every tested row of the
+    comparison, or with --primary the row's own family (primary or secondary)."""
+    return sum(r.get("p_value") is not None and r.get("family") == row.get("family") for r in report["results"])
 
 
 def row_sd(report: dict, row: dict) -> float:
@@ -106,7 +108,7 @@ def detectable_change(report: dict, row: dict, power: float = 0.9) -> float | No
     if not row["hi"] > row["lo"]:
         return None
     return stats.detectable_from_interval(row["lo"], row["hi"], report["confidence"], power,
-                                          report["alpha"] / family(report))
+                                          report["alpha"] / family(report, row))
 
 
 def _games(effect: float, sd: float, power: float, level: float) -> int | None:
@@ -119,11 +121,14 @@ def _games(effect: float, sd: float, power: float, level: float) -> int | None:
 
 
 def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.9,
-                    alpha: float | None = None) -> dict:
+                    alpha: float | None = None, primary: list[str] | None = None) -> dict:
     """Games per variant for each tested row of the pilot ``report`` (a comparison.json).
 
     effect: a difference in a rate (0.01 = 1 pp) to size the rate rows for (None: none);
-    alpha: the family-wise level planned (default the pilot's). Returns dict(family m, level
+    alpha: the family-wise level planned (default the pilot's); primary: the metrics of the
+    comparison's question (``compare(primary=)``; default the pilot's own, if it had one): only
+    their rows are planned, at alpha / (their count), the family they will be corrected in.
+    Returns dict(family m, level
     alpha / m, rows): one per tested row but seat_shift, with variant, metric, unit, games
     (the pilot's), difference, lo, hi (the pilot's), sd (per game, on the test's scale:
     ``u`` for the fairness rows), for_effect (games to find ``effect``, rate rows only) and
@@ -132,13 +137,23 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     """
     alpha = report.get("alpha", 0.05) if alpha is None else alpha
     stats.check_power_alpha(power, alpha)
-    m = family(report)
+    tested = [r for r in report["results"] if r.get("p_value") is not None]
+    primary = report.get("primary") if primary is None else list(dict.fromkeys(primary))
+    for metric in primary or ():
+        if not any(r["metric"] == metric for r in tested):
+            raise one_of("primary metric (a tested row of the pilot)", metric,
+                         dict.fromkeys(r["metric"] for r in tested))
+    asked = [r for r in tested if r["metric"] in primary] if primary else tested
+    m = len(asked)
     if not m:
         raise BalanceError("the pilot has no tested row to plan from")
+    if all(r["metric"] in SKIPPED for r in asked):
+        raise BalanceError("seat_shift is one test over every seat at once: plan it through its seats' rows "
+                           "(e.g. --primary win_share_seat0)")
     level = alpha / m
     rows = []
-    for r in report["results"]:
-        if r.get("p_value") is None or r["metric"] in SKIPPED:
+    for r in asked:
+        if r["metric"] in SKIPPED:
             continue
         unit = report["units"].get(r["metric"], "value")
         sd = row_sd(report, r)
@@ -150,4 +165,5 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
             "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect and not fairness else None,
             "for_own": _games(own, sd, power, level),
         })
-    return {"family": m, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows}
+    return {"family": m, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows,
+            "primary": primary}
