@@ -117,6 +117,8 @@ tune-zenonzard: $(STAMP)
 # each game's team drawn from the 8 heroes (so the hero tests are randomised experiments).
 # Then the difficulty levers at 4 heroes, each against the rulebook on the same games (common
 # random numbers): Darkness cards per night, the war's pace, the minion supply, starting taint.
+# Its question (--primary): the team's win rate and the heroes' fairness, corrected as their own
+# family; the other rows (length, crystals, each hero's rate, ...) among themselves.
 DR := reports/defenders-of-the-realm
 DR_TUNED := coordinated:@$(DR)/tuned-coordinated
 DR_GAMES ?= 200000
@@ -131,6 +133,7 @@ report-defenders: $(STAMP)
 		--variant "more_cards:war_cards=[2, 2, 3]" --variant "fast_war:late_war_after=2" \
 		--variant "more_minions:minions_per_colour=30" --variant "fewer_minions:minions_per_colour=20" \
 		--variant "clean_start:start_taint=0" --variant "tainted_start:start_taint=3" \
+		--primary team_win --primary side_relative_distance \
 		--out $(DR)/variants $(call again,$(DR)/variants)
 
 # Defenders: tune the coordinated team's weights in self-play for the team's win rate at 4
