@@ -281,9 +281,11 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
 
 
 def _changes(report: dict, significant: list[dict]) -> list:
-    """The significant rows in words, the sides' rows counted (they have a line of their own)."""
+    """The significant rows in words, the sides' rows counted (they have a line of their own),
+    save a side the --primary question names."""
     sides = (report.get("sides") or {}).get("metrics", ())
-    named = [r for r in significant if r["metric"] not in sides]
+    counted = set(sides) - set(report.get("primary") or ())
+    named = [r for r in significant if r["metric"] not in counted]
     parts = [_rows_words(report, named)] if named else []
     if len(named) < len(significant):
         moved = len(significant) - len(named)
