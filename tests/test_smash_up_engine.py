@@ -406,8 +406,14 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     args = shlex.split(command)[1:] + ["--games", "300", "--out", str(tmp_path / "cmp"), "-q"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    rows = json.loads((tmp_path / "cmp" / "comparison.json").read_text(encoding="utf-8"))["results"]
+    compared = json.loads((tmp_path / "cmp" / "comparison.json").read_text(encoding="utf-8"))
+    rows = compared["results"]
     assert any(r["metric"] == "win_share_Aliens" for r in rows)
+    # its question is the Aliens' win rate (--primary), which the verdict names rather than counts
+    assert compared["primary"] == ["win_share_Aliens"] and "the Aliens' win rate tested as the question" in line
+    assert [r["family"] for r in rows if r["metric"] == "win_share_Aliens"] == ["primary"]
+    verdict = (tmp_path / "cmp" / "report.md").read_text(encoding="utf-8").split("## Setup")[0]
+    assert "win\\_share\\_Aliens" in verdict and "of the 8 factions" not in verdict.split("secondary")[0]
     # the study also found a first-seat edge at every count (smallest p at 3 players): a second
     # line compares the game's seat levers there, and its command runs too
     lines = md.read_text(encoding="utf-8").splitlines()
@@ -436,6 +442,8 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     assert result.exit_code == 0, result.output
     rows = json.loads((tmp_path / "seats" / "comparison.json").read_text(encoding="utf-8"))["results"]
     assert {r["variant"] for r in rows if r["metric"] == "seat_distance"} == {"sixth_card", "one_vp", "cards_by_seat"}
+    # a seat lever's question is the seats' fairness test
+    assert {r["metric"] for r in rows if r.get("family") == "primary"} == {"seat_distance"}
 
 
 def _tables_and_manifest(run):

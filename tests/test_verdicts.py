@@ -452,6 +452,8 @@ def test_try_next_proposes_the_games_levers_on_the_runs_own_rules_and_runs(study
     assert [f"{k}={v}" for k, v in report["common"].items()] == settings
     distance = "seat_distance" if target == "seats" else "team_win"
     assert {r["variant"] for r in report["results"] if r["metric"] == distance} == {lever.name for lever in levers}
+    # the proposal names its question: the seats' fairness, or the team's win rate
+    assert report["primary"] == [distance] and args[args.index("--primary") + 1] == distance
 
 
 def test_card_strength_from_a_separate_run_is_reported_as_the_runs(tmp_path):

@@ -1182,7 +1182,7 @@ def _declared(game: str):
 # The levers' name and what their comparison measures, by what they act on
 # (balance.core.game.LEVER_TARGETS)
 _LEVER_WORDS = {"seats": ("seat levers", "the seats' distance from fair tested"),
-                "difficulty": ("difficulty levers", "the team's win rate measured")}
+                "difficulty": ("difficulty levers", "the team's win rate tested")}
 
 
 def _run_settings(game, manifest: dict, run: dict) -> list[str]:
@@ -1248,22 +1248,23 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     items = _run_at(manifest, players)["rules"].get(key) if key else None
     # what the game's levers should act on, when the game proposes nothing of its own
     target = None if found is not None else "difficulty" if a.team is not None else "seats" if edges.height else None
+    primary = ()  # the proposed comparison's question, where the proposal has one (--primary)
     if found is not None and "variant" in found:  # the game's own ready variant
-        variants, hint = [found["variant"]], found["hint"]
+        variants, hint, primary = [found["variant"]], found["hint"], found.get("primary", ())
     elif card is not None and isinstance(items, list) and card in items:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
         hint = f"compare the rulebook with the {key} without the {card}"
     elif _levers(game, target):
-        variants, hint = _lever_proposal(game, target)
+        variants, hint, primary = _lever_proposal(game, target, players)
     else:
         variants = ["mine:KEY=VALUE"]
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
     also = _other_counts(edges, players) if target == "seats" else ()
-    out = [_proposal(manifest, game, players, why, hint, variants, also)]
+    out = [_proposal(manifest, game, players, why, hint, variants, also, primary)]
     if target != "seats" and edge_players is not None and _levers(game, "seats"):
-        variants, hint = _lever_proposal(game, "seats")
+        variants, hint, primary = _lever_proposal(game, "seats", edge_players)
         out.append(_proposal(manifest, game, edge_players, _favoured(edges, edge_players), hint, variants,
-                             _other_counts(edges, edge_players)))
+                             _other_counts(edges, edge_players), primary))
     if manifest["games"] < PILOT_GAMES:  # the commands replay the run's own size
         out.append((f"{'These commands play' if len(out) > 1 else 'The command plays'} this run's "
                     f"{counted(manifest['games'], 'game')}, which may be too few to settle a comparison: "
@@ -1295,25 +1296,38 @@ def _levers(game, target: str | None) -> list:
     return [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
 
 
-def _lever_proposal(game, target: str) -> tuple[list[str], str]:
-    """The variants of the game's levers for ``target`` and the words that propose them."""
+def _lever_proposal(game, target: str, players: int) -> tuple[list[str], str, tuple[str, ...]]:
+    """The variants of the game's levers for ``target``, the words that propose them, and the
+    comparison's question (``--primary``): the seats' fairness test for seat levers, the team's
+    win rate (a cooperative game's first compare metric) for difficulty levers."""
     levers = _levers(game, target)
     noun, measured = _LEVER_WORDS[target]
+    question = ("seat_distance",) if target == "seats" else _first_compare_metric(game, players)
     return ([lever.variant for lever in levers],
             f"compare the rulebook with the game's {noun} ("
-            + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}")
+            + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}", question)
+
+
+def _first_compare_metric(game, players: int) -> tuple[str, ...]:
+    """The game's first `balance compare` metric at ``players`` players under the rulebook (a
+    cooperative game's: the team's win), or nothing where the rulebook needs a choice there."""
+    try:
+        rules = game.part("rules").Rules.from_overrides({"players": players})
+        return (game.part("metrics").compare_metrics([rules], players).names[0],)
+    except BalanceError:
+        return ()
 
 
 def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str],
-              also: list[int] = ()) -> tuple:
+              also: list[int] = (), primary=()) -> tuple:
     """One "try next" bullet: why, what, and the ready command at ``players`` players with the
-    run's strategies, rules (--set), games and seed; then how to run it at the player counts
-    ``also``: the same command with their --players where the run played them with the same
-    strategies and rules, else their own command."""
-    command = _command(manifest, game, players, variants)
+    run's strategies, rules (--set), games and seed, asking ``primary`` (its --primary); then how
+    to run it at the player counts ``also``: the same command with their --players where the
+    run played them with the same strategies and rules, else their own command."""
+    command = _command(manifest, game, players, variants, primary)
     same, own = [], []
     for n in also:
-        other = _command(manifest, game, n, variants)
+        other = _command(manifest, game, n, variants, primary)
         (same if other == command.replace(f" --players {players} ", f" --players {n} ") else own).append((n, other))
     tail = [f"; at {and_list([n for n, _ in same])} players, the same command with "] if same else []
     for i, (n, _) in enumerate(same):
@@ -1323,9 +1337,9 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
             Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")
 
 
-def _command(manifest: dict, game, players: int, variants: list[str]) -> str:
+def _command(manifest: dict, game, players: int, variants: list[str], primary=()) -> str:
     """`balance compare` of ``variants`` against the rulebook at ``players`` players, with the
-    run's strategies, rules (--set), games and seed there."""
+    run's strategies, rules (--set), games and seed there, and ``primary`` its question."""
     run = _run_at(manifest, players)
     variants = _distinct(game, variants, players)
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
@@ -1335,6 +1349,7 @@ def _command(manifest: dict, game, players: int, variants: list[str]) -> str:
     command = " ".join(["balance", "compare", manifest["game"], "--players", str(players), *strategy,
                         *settings, "--variant", "default",
                         *[w for v in variants for w in ("--variant", shlex.quote(v))],
+                        *[w for m in primary for w in ("--primary", m)],
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
     return command
 

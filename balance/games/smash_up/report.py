@@ -207,9 +207,10 @@ def variant_hint(a: SmashAnalysis) -> dict | None:
                     f"{100 * top['expected']:.2f}%, the largest excess found) and, of their cards, removing "
                     f"the {card} costs them most by estimate ({-100 * carrier['difference']:.2f} pp)"),
             "variant": f'{name}:swap=["{faction}: {card} -> {spare}"]',
+            "primary": (f"win_share_{faction}",),  # the comparison's question: the faction's win rate
             "hint": (f"compare the rulebook with one {card} swapped for one more {spare} (the "
-                     f"{faction} card whose removal does them least harm, by estimate), each faction's "
-                     "win rate measured")}
+                     f"{faction} card whose removal does them least harm, by estimate), the {faction}' "
+                     "win rate tested as the question and every faction's measured")}
 
 
 def methods() -> list[tuple]:
