@@ -619,20 +619,27 @@ def _progress(silent: bool, total: int):
 
 def _plain_progress(total: int):
     """``advance(n)`` printing 'simulating: 12% (1,200,000 of 10,000,000 games), 95,000 games/s,
-    about 0:01:33 left' to stderr after PLAIN_FIRST seconds, then every PLAIN_EVERY."""
+    about 0:01:33 left' to stderr after PLAIN_FIRST seconds, then every PLAIN_EVERY. The rate
+    counts the games after the first advance: a resumed run's first is the games it kept, all
+    at once (counted in, it made the rate and the time left look many times better), and a
+    fresh run's first is its first chunk, whose start is not known."""
     import time
     from datetime import timedelta
 
     start = time.monotonic()
-    state = {"done": 0, "next": start + PLAIN_FIRST}
+    state = {"done": 0, "next": start + PLAIN_FIRST, "since": None}  # since: (games, time) of the first advance
 
     def advance(n: int) -> None:
         state["done"] += n
         now = time.monotonic()
-        if now < state["next"]:
+        if state["since"] is None:
+            state["since"] = (state["done"], now)
+            return
+        (base, then), done = state["since"], state["done"]
+        if now < state["next"] or now <= then:
             return
         state["next"] = now + PLAIN_EVERY
-        done, rate = state["done"], state["done"] / max(now - start, 1e-9)
+        rate = (done - base) / (now - then)
         left = f", about {timedelta(seconds=round((total - done) / rate))} left" if rate > 0 else ""
         typer.echo(f"simulating: {100 * done / max(total, 1):.0f}% ({done:,} of {total:,} games), "
                    f"{rate:,.0f} games/s{left}", err=True)

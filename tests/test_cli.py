@@ -1018,10 +1018,29 @@ def test_a_run_without_a_terminal_reports_progress_now_and_then(tmp_path, monkey
                                  "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
     lines = [x for x in r.output.splitlines() if x.startswith("simulating: ")]
-    assert len(lines) == 1 and re.fullmatch(r"simulating: 33% \(1,000 of 3,000 games\), [\d,]+ games/s, "
+    # the first chunk starts the clock: the line comes at the second, with a rate and the time left
+    assert len(lines) == 1 and re.fullmatch(r"simulating: 67% \(2,000 of 3,000 games\), [\d,]+ games/s, "
                                             r"about \d:\d\d:\d\d left", lines[0]), r.output
     assert [cli._compact(n) for n in (999, 1234, 150_000, 999_600, 10_000_000, 2.5e9)] == [
         "999", "1.23k", "150k", "1M", "10M", "2.5G"]  # 999,600: not '1e+03k'
+
+
+def test_a_resumed_runs_progress_rate_leaves_out_the_games_it_kept(monkeypatch, capsys):
+    """A resumed run advances by the games it kept, at once, then plays on: 9,000 kept of
+    10,000, then 500 played in 10 s is 50 games/s with 10 s left (counting the kept games
+    made it 950 games/s and 0:00:01 left)."""
+    import time
+
+    from balance import cli
+
+    monkeypatch.setattr(cli, "PLAIN_FIRST", 0.0)
+    monkeypatch.setattr(cli, "PLAIN_EVERY", 0.0)
+    clock = iter([0.0, 0.0, 10.0])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    advance = cli._plain_progress(10_000)
+    advance(9_000)  # the kept games
+    advance(500)
+    assert capsys.readouterr().err == "simulating: 95% (9,500 of 10,000 games), 50 games/s, about 0:00:10 left\n"
 
 
 def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tmp_path):
