@@ -254,7 +254,22 @@ def _integer(refusal):
 
 _whole_games = _integer(lambda value: f"--games {value!r} is not a whole number of games")
 _whole_seed = _integer(lambda value: f"--seed {value!r} is not a whole number (a seed is 0 or more)")
-_whole_threads = _integer(lambda value: f"--threads {value!r} is not a whole number of threads")
+_whole_thread_count = _integer(lambda value: f"--threads {value!r} is not a whole number of threads")
+
+
+def _whole_threads(value):
+    """--threads: a whole number. More than the CPUs this process may use is allowed (no number
+    depends on it) but said, since it buys nothing: the extra threads take turns on the same
+    CPUs, each holding a chunk in memory."""
+    threads = _whole_thread_count(value)
+    if isinstance(threads, int) and threads > 1:
+        from balance.core.cpus import usable_cpus
+
+        cpus = usable_cpus()
+        if threads > cpus:
+            typer.echo(f"warning: --threads {threads} is more than the {cpus} CPU{'s' * (cpus > 1)} this process "
+                       "may use; the extra threads take turns on them (the same numbers, no faster)", err=True)
+    return threads
 _whole_batch = _integer(lambda value: f"--batch {value!r} is not a whole number of games")
 
 

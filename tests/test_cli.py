@@ -1043,6 +1043,22 @@ def test_a_resumed_runs_progress_rate_leaves_out_the_games_it_kept(monkeypatch, 
     assert capsys.readouterr().err == "simulating: 95% (9,500 of 10,000 games), 50 games/s, about 0:00:10 left\n"
 
 
+def test_more_threads_than_cpus_are_played_with_a_warning(tmp_path, monkeypatch):
+    """--threads above the CPUs this process may use changes no number and buys no speed: said
+    once on stderr, and the run goes on; at or below them, nothing is said."""
+    import balance.core.cpus as cpus
+
+    monkeypatch.setattr(cpus, "usable_cpus", lambda: 2)
+    for threads, out in ((3, "a"), (2, "b")):
+        r = invoke("simulate", "avengers-cards", "--games", 200, "--threads", threads, "--out", tmp_path / out,
+                   "-q")
+        assert r.exit_code == 0, r.output
+        warned = [x for x in r.stderr.splitlines() if x.startswith("warning: --threads")]
+        assert warned == ([] if threads == 2 else [
+            "warning: --threads 3 is more than the 2 CPUs this process may use; the extra threads take turns on "
+            "them (the same numbers, no faster)"]), r.stderr
+
+
 def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tmp_path):
     """Every chunk is planned and tracked for --resume before the first game: --games 10^12 in
     the default chunks of 50,000 spent 30 s and 3.4 GB on that before playing. At most
