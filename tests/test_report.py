@@ -132,6 +132,7 @@ def test_runs_without_squared_shares_still_report(mixed, tmp_path):
     old = tmp_path / "run"
     shutil.copytree(run, old, ignore=shutil.ignore_patterns("report.*", "figures"))
     pl.read_parquet(run / "seats.parquet").drop("win_share_sq_sum").write_parquet(old / "seats.parquet")
+    _undigested(old)  # such a run's manifest kept no SHA-256 of its tables either
     md = write_run_report(old)["markdown"].read_text(encoding="utf-8")
     assert "Wilson interval on the summed win share" in section(md, "Methods") and observed not in md
     new_rows = md_table(section(md, "Seat fairness"), "players")
@@ -180,21 +181,65 @@ def test_a_manifest_of_the_wrong_shape_is_a_clear_error(mixed, tmp_path, edit, w
         write_run_report(broken)
 
 
+def test_a_table_copied_from_another_run_or_edited_is_refused(mixed, tmp_path):
+    """The manifest keeps each table's SHA-256: a table of the same shape from another run
+    (another seed: the same players, rows and columns) read without a word before, and every
+    rate of the report was of other games; now it is refused, naming the file. A run written
+    before the digests (none in its manifest) is still read, and a table whose rows are not
+    the manifest's count is refused there too."""
+    run, _ = mixed
+    other = tmp_path / "other"
+    balance.simulate("avengers-cards", players=PLAYERS, games=600, seed=9,
+                     strategies=["greedy:samples=2", "threshold", "random"], rotate=True, out=other)
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    assert all(re.fullmatch(r"[0-9a-f]{64}", entry["sha256"]) for entry in manifest["tables"].values())
+    broken = tmp_path / "broken"
+    shutil.copytree(run, broken)
+    shutil.copy(other / "villains.parquet", broken / "villains.parquet")
+    assert pl.read_parquet(other / "villains.parquet").shape == pl.read_parquet(run / "villains.parquet").shape
+    with pytest.raises(BalanceError, match=r"villains\.parquet' is not the table `balance simulate` wrote with "
+                                           r"this manifest \(its SHA-256 differs"):
+        write_run_report(broken)
+    for entry in manifest["tables"].values():  # as a run written before the digests
+        del entry["sha256"]
+    (broken / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert write_run_report(broken)["markdown"].is_file()  # its villains are another seed's: nothing tells
+    pl.read_parquet(run / "villains.parquet").head(5).write_parquet(broken / "villains.parquet")
+    rows = manifest["tables"]["villains"]["rows"]
+    with pytest.raises(BalanceError, match=rf"villains\.parquet' has 5 rows, its manifest {rows}: not the table"):
+        write_run_report(broken)
+
+
+def _undigested(run) -> None:
+    """Drop the tables' SHA-256 from the manifest of ``run`` (as a run written before them), so a
+    table edited on purpose reaches the checks behind that one."""
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    for entry in manifest["tables"].values():
+        entry.pop("sha256", None)
+    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
 def test_a_table_column_of_the_wrong_type_and_an_empty_table_list_are_handled(mixed, tmp_path):
     run, _ = mixed
     broken = tmp_path / "broken"
     shutil.copytree(run, broken)
+    _undigested(broken)
     seats = pl.read_parquet(broken / "seats.parquet")
     seats.with_columns(pl.col("win_share").cast(pl.String)).write_parquet(broken / "seats.parquet")
     with pytest.raises(BalanceError, match=r"seats\.parquet' has columns of the wrong type: win_share \(String, "
                                            r"not Float64\)"):
         write_run_report(broken)
     seats.filter(pl.col("players") == seats["players"].min()).write_parquet(broken / "seats.parquet")
+    rows = seats.filter(pl.col("players") == seats["players"].min()).height
+    with pytest.raises(BalanceError, match=rf"seats\.parquet' has {rows} rows, its manifest {seats.height}: "):
+        write_run_report(broken)
+    manifest = json.loads((broken / "manifest.json").read_text(encoding="utf-8"))
+    # a run written before the manifest listed its tables: the players the seats count still tell
+    (broken / "manifest.json").write_text(json.dumps({k: v for k, v in manifest.items() if k != "tables"}))
     with pytest.raises(BalanceError, match=r"seats\.parquet' counts games at \[3\] players, its manifest at "
                                            r"\[3, 4\]"):
         write_run_report(broken)
     seats.write_parquet(broken / "seats.parquet")
-    manifest = json.loads((broken / "manifest.json").read_text(encoding="utf-8"))
     (broken / "manifest.json").write_text(json.dumps({**manifest, "tables": {}}))  # the seats are read anyway
     assert write_run_report(broken)["markdown"].is_file()
 

@@ -182,15 +182,37 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     if missing:
         raise BalanceError(f"{str(run_dir)!r} is not a complete run directory: missing "
                            f"{', '.join(missing)} (write one with `balance simulate ... --out DIR`)")
+    _check_written_with(run_dir, listed if isinstance(listed, dict) else {}, names)
     columns = _declared_columns(manifest["game"])
     tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {}),
                                 may_be_empty=name not in schema.CORE_TABLES) for name in names}
+    for name, table in tables.items():
+        rows = (listed.get(name) or {}).get("rows") if isinstance(listed, dict) else None
+        if isinstance(rows, int) and table.height != rows:
+            raise BalanceError(f"{str(run_dir / f'{name}.parquet')!r} has {table.height:,} rows, its manifest "
+                               f"{rows:,}: not the table `balance simulate` wrote with it (copied from another "
+                               "run, or edited?)")
     counts, seated = ({run["players"] for run in manifest["runs"]},
                       set(tables["seats"]["players"].unique().to_list()))
     if counts != seated:  # tables of another run copied in: every rate would be of the wrong games
         raise BalanceError(f"{str(run_dir / 'seats.parquet')!r} counts games at {sorted(seated)} players, its "
                            f"manifest at {sorted(counts)}; allowed: the tables `balance simulate` wrote with it")
     return manifest, tables
+
+
+def _check_written_with(run_dir: Path, listed: dict, names: list[str]) -> None:
+    """Each table whose manifest entry keeps its SHA-256 (runs written since 2026-12) is the
+    file written with that manifest: a table of the same shape copied from another run (another
+    seed) reads without error, and every rate of the report would be of other games."""
+    from balance.core.output import file_digest
+
+    for name in names:
+        entry = listed.get(name)
+        digest = entry.get("sha256") if isinstance(entry, dict) else None
+        if isinstance(digest, str) and file_digest(run_dir / f"{name}.parquet") != digest:
+            raise BalanceError(f"{str(run_dir / f'{name}.parquet')!r} is not the table `balance simulate` wrote "
+                               "with this manifest (its SHA-256 differs: copied from another run, or edited?); "
+                               "allowed: the run's own tables (simulate again to replace them)")
 
 
 def _malformed_manifest(manifest: dict) -> list[str]:

@@ -480,7 +480,8 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
     result = RunResult(manifest, tables, games=games, declared=tuple(specs_by_name))
     if checkpoint is not None:
         def write_outputs(directory: Path) -> None:
-            output.write_tables(directory, tables)
+            for name, digest in output.write_tables(directory, tables).items():
+                manifest["tables"][name]["sha256"] = digest  # read back only as written
             if keep_games:
                 merge_games([checkpoint.chunk_games_path(t) for t in tasks], directory / "games.parquet")
             output.write_json(directory / "manifest.json", manifest)

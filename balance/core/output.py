@@ -183,9 +183,23 @@ def write_json(path: Path, data: dict) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
 
 
-def write_tables(directory: Path, tables: dict[str, pl.DataFrame]) -> None:
+def write_tables(directory: Path, tables: dict[str, pl.DataFrame]) -> dict[str, str]:
+    """Write each table as NAME.parquet; returns each file's ``file_digest`` (the manifest keeps
+    them, so a table copied in from another run, or edited, is not read as this run's)."""
     for name, table in tables.items():
         table.write_parquet(directory / f"{name}.parquet")
+    return {name: file_digest(directory / f"{name}.parquet") for name in tables}
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of the file at ``path``, in hex."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _existing_parent(path: Path) -> Path:
