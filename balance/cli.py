@@ -500,16 +500,38 @@ def _default_players(game: str) -> int:
 def _default_out(kind: str, game: str) -> Path:
     """runs/KIND-GAME-TIMESTAMP (runs/GAME-TIMESTAMP for a run). A command started in the same
     second as another, whose directory or ``.NAME.partial`` is there, gets -2, -3, ...: it
-    must not be refused as the other's "interrupted run", nor offered to --force it away."""
+    must not be refused as the other's "interrupted run", nor offered to --force it away. The
+    name is reserved by making its ``.NAME.partial``, empty (mkdir is atomic): commands started
+    together, as a script's `&` starts them, each checked before either made it, and took one
+    name. The checkpoint takes an empty one as its own; one left empty is removed at exit."""
+    import atexit
+
     from balance.core.checkpoint import partial_dir
 
     stem = "-".join(part for part in (kind, game, f"{datetime.now():%Y%m%d-%H%M%S}") if part)
     n = 1
     while True:
         out = Path("runs") / (stem if n == 1 else f"{stem}-{n}")
-        if not out.exists() and not partial_dir(out).exists():
-            return out
+        if not out.exists():
+            try:
+                partial_dir(out).mkdir(parents=True)
+            except FileExistsError:  # another command's (running, interrupted, or reserved just now)
+                pass
+            except OSError:  # runs/ cannot be written: the command says so when it starts
+                return out
+            else:
+                atexit.register(_remove_if_empty, partial_dir(out).absolute())
+                return out
         n += 1
+
+
+def _remove_if_empty(directory: Path) -> None:
+    """Remove ``directory`` if it is empty: a name reserved by ``_default_out`` for a command
+    that stopped before its work began (a refused option). Anything in it is kept."""
+    try:
+        directory.rmdir()
+    except OSError:
+        pass
 
 
 def _options(ctx: typer.Context, command: str, game: str, names: tuple[str, ...], resume: Optional[Path],

@@ -301,6 +301,18 @@ def test_commands_started_in_the_same_second_get_directories_of_their_own(tmp_pa
         ".avengers-cards-20261207-053000-2.partial", "avengers-cards-20261207-053000",
         "avengers-cards-20261207-053000-3"]
     assert balance.cli._default_out("compare", "zenonzard") == Path("runs/compare-zenonzard-20261207-053000")
+    # commands started together (a script's `&`) each checked the name before either made it:
+    # now the name is reserved at once (an empty .NAME.partial), the run takes its reservation,
+    # and a reservation nothing took is removed at exit
+    from balance.core.checkpoint import partial_dir
+
+    first, second = (balance.cli._default_out("", "avengers-cards") for _ in range(2))
+    assert (first.name, second.name) == ("avengers-cards-20261207-053000-4", "avengers-cards-20261207-053000-5")
+    assert partial_dir(first).is_dir() and partial_dir(second).is_dir()
+    assert invoke("simulate", "avengers-cards", "--games", 20, "--out", first, "-q").exit_code == 0
+    assert (first / "manifest.json").is_file() and not partial_dir(first).exists()
+    balance.cli._remove_if_empty(partial_dir(second).absolute())
+    assert not partial_dir(second).exists()
 
 
 def test_a_bad_value_in_a_variant_file_names_the_file(tmp_path):

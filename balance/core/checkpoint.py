@@ -139,7 +139,10 @@ class Checkpointer:
 
         check_target(self.out, force)
         self._refuse_live()
-        if self.dir.exists():
+        # an empty .NAME.partial holds nothing to resume: a name the CLI reserved for this command
+        # (cli._default_out), or a run cut before its request was written
+        reserved = self.dir.is_dir() and not self.dir.is_symlink() and not any(self.dir.iterdir())
+        if self.dir.exists() and not reserved:
             if not force:
                 raise BalanceError(
                     f"an interrupted {self.noun} of {str(self.out)!r} exists ({self.dir.name}); continue "
@@ -152,7 +155,7 @@ class Checkpointer:
         except (TypeError, ValueError) as e:
             raise BalanceError(f"the {self.noun}'s settings cannot be saved for --resume ({e})") from None
         try:
-            self.dir.mkdir(parents=True)
+            self.dir.mkdir(parents=True, exist_ok=reserved)
             for name in self.state_dirs:
                 (self.dir / name).mkdir()
             write_atomic(self.dir / "request.json", request)
