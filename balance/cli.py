@@ -359,6 +359,7 @@ def _one_count(command: str):
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     players: Annotated[Optional[str], typer.Option(
         help="Player count, or a comma list (3,4,5) to run each count. Default: the game's default "
@@ -463,7 +464,7 @@ def simulate(
             if saved["card_strength"] and not card_strength:
                 card_strength, when = True, saved["card_strength"]["when"]
                 card = card or saved["card_strength"].get("cards")
-        out = out or _default_out("", game)
+        out = out or _default_out("", game, ctx)
         n_games = 100_000 if n_games is None else n_games
         total = n_games * (len(counts) if counts else 1)  # denied-card replays not counted
         with _progress(quiet or as_json, total) as advance:
@@ -497,21 +498,23 @@ def _default_players(game: str) -> int:
         fail(str(e))
 
 
-def _default_out(kind: str, game: str) -> Path:
+def _default_out(kind: str, game: str, ctx: typer.Context | None = None) -> Path:
     """runs/KIND-GAME-TIMESTAMP (runs/GAME-TIMESTAMP for a run). A command started in the same
     second as another, whose directory or ``.NAME.partial`` is there, gets -2, -3, ...: it
     must not be refused as the other's "interrupted run", nor offered to --force it away. The
     name is reserved by making its ``.NAME.partial``, empty (mkdir is atomic): commands started
     together, as a script's `&` starts them, each checked before either made it, and took one
-    name. The checkpoint takes an empty one as its own; one left empty is removed at exit."""
-    import atexit
-
+    name. The checkpoint takes an empty one as its own; one left empty when the command ends
+    (an option refused before its work began) is removed, with runs/ if it made it (on
+    ``ctx``'s close: the command's end, whatever ends it)."""
     from balance.core.checkpoint import partial_dir
 
     stem = "-".join(part for part in (kind, game, f"{datetime.now():%Y%m%d-%H%M%S}") if part)
+    runs = Path("runs")
+    made = [runs.absolute()] if not runs.exists() else []
     n = 1
     while True:
-        out = Path("runs") / (stem if n == 1 else f"{stem}-{n}")
+        out = runs / (stem if n == 1 else f"{stem}-{n}")
         if not out.exists():
             try:
                 partial_dir(out).mkdir(parents=True)
@@ -520,18 +523,22 @@ def _default_out(kind: str, game: str) -> Path:
             except OSError:  # runs/ cannot be written: the command says so when it starts
                 return out
             else:
-                atexit.register(_remove_if_empty, partial_dir(out).absolute())
+                reserved = [partial_dir(out).absolute(), *made]
+                if ctx is not None:
+                    ctx.call_on_close(lambda: _remove_if_empty(reserved))
                 return out
         n += 1
 
 
-def _remove_if_empty(directory: Path) -> None:
-    """Remove ``directory`` if it is empty: a name reserved by ``_default_out`` for a command
-    that stopped before its work began (a refused option). Anything in it is kept."""
-    try:
-        directory.rmdir()
-    except OSError:
-        pass
+def _remove_if_empty(directories: list[Path]) -> None:
+    """Remove each of ``directories`` that is empty, in order: a name reserved by
+    ``_default_out`` for a command that stopped before its work began (a refused option), then
+    runs/ if it made it. Anything holding a file is kept (an interrupted run's request)."""
+    for directory in directories:
+        try:
+            directory.rmdir()
+        except OSError:
+            pass
 
 
 def _options(ctx: typer.Context, command: str, game: str, names: tuple[str, ...], resume: Optional[Path],
@@ -546,7 +553,7 @@ def _options(ctx: typer.Context, command: str, game: str, names: tuple[str, ...]
             if p.name in names}
     options = {long[name]: ctx.params[name] for name in names}
     if resume is None:
-        return options, out or _default_out(command, game)
+        return options, out or _default_out(command, game, ctx)
     try:
         saved_game, saved = saved_options(command, _resume_dir(resume, out))
     except BalanceError as e:
@@ -942,6 +949,7 @@ def _print_comparison(report: dict, out: Path) -> None:
 
 @app.command()
 def tune(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     strategy: Annotated[Optional[str], typer.Option(
         help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
@@ -1007,7 +1015,7 @@ def tune(
         field = "self" if field is None else field
         budget, seed = 2_000_000 if budget is None else budget, 0 if seed is None else seed
         validate_games = 200_000 if validate_games is None else validate_games
-        out = out or _default_out("tune", game)
+        out = out or _default_out("tune", game, ctx)
         total = tune_plan(game, strategy, players, field, budget, population, games_per_candidate,
                           validate_games, overrides).total_games
         with interrupting(), _progress(quiet, total) as advance:

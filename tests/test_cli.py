@@ -311,7 +311,7 @@ def test_commands_started_in_the_same_second_get_directories_of_their_own(tmp_pa
     assert partial_dir(first).is_dir() and partial_dir(second).is_dir()
     assert invoke("simulate", "avengers-cards", "--games", 20, "--out", first, "-q").exit_code == 0
     assert (first / "manifest.json").is_file() and not partial_dir(first).exists()
-    balance.cli._remove_if_empty(partial_dir(second).absolute())
+    balance.cli._remove_if_empty([partial_dir(second).absolute()])
     assert not partial_dir(second).exists()
 
 
