@@ -128,8 +128,8 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     alpha: the family-wise level planned (default the pilot's); primary: the metrics of the
     comparison's question (``compare(primary=)``; default the pilot's own, if it had one): only
     their rows are planned, at alpha / (their count), the family they will be corrected in.
-    Returns dict(family m, level
-    alpha / m, rows): one per tested row but seat_shift, with variant, metric, unit, games
+    Returns dict(family m, level alpha / m, primary (the question planned, or None), rows):
+    one per tested row (of the question) but seat_shift, with variant, metric, unit, games
     (the pilot's), difference, lo, hi (the pilot's), sd (per game, on the test's scale:
     ``u`` for the fairness rows), for_effect (games to find ``effect``, rate rows only) and
     for_own (games to find the difference the pilot saw); each None where the pilot cannot
