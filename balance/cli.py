@@ -803,6 +803,11 @@ def compare(
         "seat_shift, seat_distance, or the sides' side_distance (competitive) or side_relative_distance "
         "(cooperative). Default: every tested row in one family, which at dozens of rows costs power "
         "(docs/COMPARE.md).")] = None,
+    margin: Annotated[Optional[float], typer.Option(
+        help="The largest change of a rate that does not matter (0.005 = 0.5 pp): each rate row of the "
+        "question (--primary's, else every tested one) is also tested for being within it (two one-sided "
+        "tests, corrected over those rows), so the verdict can say 'unchanged within +-0.5 pp', which "
+        "'no significant difference' does not.")] = None,
     sprt: Annotated[bool, _flag("--sprt", help="Sequential mode: play batches until an SPRT "
                                         "decides (H0: no difference larger than --delta).")] = False,
     delta: Annotated[float, typer.Option(help="SPRT: smallest difference that matters (metric's scale, "
@@ -853,8 +858,8 @@ def compare(
              "value with spaces was split by the shell, so quote it, e.g. "
              '--variant "KEY=[1, 2, 3]"')
     o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",
-                                              "correction", "sprt", "delta", "beta", "metric", "batch", "primary"),
-                      resume, out)
+                                              "correction", "sprt", "delta", "beta", "metric", "batch", "primary",
+                                              "margin"), resume, out)
     if o["correction"] not in CORRECTION_NAMES:
         fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     sprt_spec = ({"delta": o["delta"], "alpha": o["alpha"], "beta": o["beta"], "metric": o["metric"]}
@@ -870,12 +875,15 @@ def compare(
     if o["primary"] and o["sprt"]:
         fail(f"--primary {o['primary'][0]} applies to the fixed-size comparison; with --sprt the question is "
              "--metric (its rows are descriptive): drop one of them")
+    if o["margin"] is not None and o["sprt"]:
+        fail(f"--margin {o['margin']} applies to the fixed-size comparison; with --sprt, --delta is the size that "
+             "matters (H0 accepted: no difference that large): drop one of them")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
                            strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
                            sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study,
-                           common=common, primary=o["primary"] or None)
+                           common=common, primary=o["primary"] or None, margin=o["margin"])
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)
@@ -945,6 +953,9 @@ def _print_comparison(report: dict, out: Path) -> None:
             if not any(r["significant"] and r.get("family") != "secondary" for r in rows):
                 where = f" in the question (--primary {', '.join(asked)})" if asked else ""
                 typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
+            within = [r["metric"] for r in rows if r.get("equivalent")]
+            if within:  # --margin: shown too small to matter
+                typer.echo(f"  {variant}: unchanged within +-{100 * report['margin']:.2f} pp: {', '.join(within)}")
 
 
 @app.command()

@@ -1260,3 +1260,54 @@ def test_a_pilot_plans_the_primary_question_at_its_own_family(tmp_path):
     assert "the 2 rows of the question --primary win_share_seat0):" in r.output and "level 0.05/2:" in r.output
     r = CliRunner().invoke(app, ["plan", "--primary", "seat_shift"])
     assert r.exit_code == 2 and "give --pilot DIR too" in r.output
+
+
+def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_path):
+    """--margin: each rate row of the question is tested for being within +-margin (TOST, Holm
+    over those rows). TIES leaves every seat's win share where it was (see TIES): at 20,000
+    games each seat's se is about 0.23 pp, so within +-2 pp is shown for all four seats unless a
+    seat's estimate strays past 1.39 pp (6 se; about 1e-9 at a fresh seed), while tied_game
+    (+16 pp) is not. PLANTED moves seat 0 by +1.4 pp: within +-0.5 pp it is not shown (its
+    estimate would have to fall 0.9 pp, 8 se, short of the truth), though seats 1 to 3, which
+    it moves by about 0.45 pp each, may be. The rows outside the question (not rates, or
+    secondary) are not tested."""
+    report = compare("avengers-cards", ["default", TIES], games=20_000, seed=3, margin=0.02).report
+    seats = [result(report, TIES, f"win_share_seat{s}") for s in range(4)]
+    assert all(r["equivalent"] for r in seats) and not result(report, TIES, "tied_game")["equivalent"]
+    tested = [r for r in report["results"] if r["p_equivalent"] is not None]
+    assert [r["p_equivalent_adjusted"] for r in tested] == pytest.approx(
+        list(stats.holm(np.array([r["p_equivalent"] for r in tested]))), rel=1e-12)
+    assert all(r["p_equivalent"] is None for r in report["results"]
+               if r["metric"] in ("mean_score", "seat_shift", "seat_distance", "seat_gap"))
+    assert report["margin"] == 0.02 and "equivalence" in report["methods"]
+
+    planted = compare("avengers-cards", ["default", PLANTED], games=20_000, seed=3, margin=0.005,
+                      primary=["win_share_seat0", "mean_score"]).report
+    assert result(planted, "seat0", "win_share_seat0")["equivalent"] is False
+    assert [r["metric"] for r in planted["results"] if r["p_equivalent"] is not None] == ["win_share_seat0"]
+
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", f"ties:{TIES}",
+                                 "--games", "20000", "--seed", "3", "--margin", "0.02", "--out", str(tmp_path / "m")])
+    assert r.exit_code == 0, r.output
+    assert ("  ties: unchanged within +-2.00 pp: win_share_seat0, win_share_seat1, win_share_seat2, "
+            "win_share_seat3, heroes_success") in r.output
+    text = (tmp_path / "m" / "report.md").read_text(encoding="utf-8")
+    assert re.search(r"- Within ±2\.00 pp under `ties`: \*\*unchanged\*\* win\\_share\\_seat0, win\\_share\\_seat1, "
+                     r"win\\_share\\_seat2, win\\_share\\_seat3, heroes\\_success \(two one-sided tests, "
+                     r"Holm-adjusted p < 1e-6\); not shown within it: tied\\_game \(\+16\.20 pp", text), text
+    assert "| within ±2.00 pp: adjusted p |" in text and "- Equivalence (--margin): " in text
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--margin", "0"], "margin=0.0 is out of range; allowed: 0 < margin < 1"),
+    (["--margin", "1.5"], "margin=1.5 is out of range"),
+    (["--margin", "nan"], "margin=nan is not a number"),
+    (["--margin", "0.01", "--sprt"], "--margin 0.01 applies to the fixed-size comparison"),
+])
+def test_a_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, args, words):
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
+                                 "--games", "200", "--out", str(tmp_path / "c"), *args])
+    assert r.exit_code == 2 and words in r.output, r.output
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(BalanceError, match="margin applies to the fixed-size comparison"):
+        compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margin=0.01)

@@ -233,6 +233,38 @@ def test_paired_mean_test_matches_statsmodels(n):
     assert (out["lo"], out["hi"]) == pytest.approx((lo, hi), rel=1e-9)
 
 
+@pytest.mark.parametrize("mean,margin", [(0.1, 0.2), (-0.15, 0.2), (0.3, 0.2), (0.0, 0.05)])
+def test_equivalence_test_matches_statsmodels_ztost(mean, margin):
+    """TOST on a sample's mean against statsmodels' ztost (the same two one-sided z-tests)."""
+    from statsmodels.stats.weightstats import ztost
+
+    x = np.random.default_rng(1).normal(mean, 1.0, 500)
+    se = x.std(ddof=1) / math.sqrt(x.size)
+    assert S.equivalence_test(x.mean(), se, margin) == pytest.approx(ztost(x, -margin, margin)[0], rel=1e-9)
+
+
+def test_equivalence_test_size_at_the_margin_power_inside_and_its_interval():
+    """A true difference at the margin is called within it at most alpha of the time (20,000
+    normal estimates: 0.05 + 4 SE = 0.056 bounds it, false-failure rate 6e-5); one at 0 with the
+    margin 3 se away at 82.4% (Phi(3 - 1.645) twice: within 4 SE); p < alpha exactly when the
+    90% interval lies inside the margin; with no noise, inside or not decides."""
+    rng = np.random.default_rng(11)
+    se, margin, reps = 0.01, 0.03, 20_000
+    at_edge = S.equivalence_test(rng.normal(margin, se, reps), se, margin)
+    rate = float(np.mean(at_edge < 0.05))
+    assert rate <= 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps), rate
+    inside = float(np.mean(S.equivalence_test(rng.normal(0.0, se, reps), se, margin) < 0.05))
+    expected = 2 * st.norm.cdf(3 - st.norm.ppf(0.95)) - 1
+    assert abs(inside - expected) <= 4 * math.sqrt(expected * (1 - expected) / reps), (inside, expected)
+    means = rng.normal(0.0, 0.03, 2_000)
+    p = S.equivalence_test(means, se, margin)
+    z = st.norm.ppf(0.95)
+    assert np.array_equal(p < 0.05, (means - z * se > -margin) & (means + z * se < margin))
+    assert list(S.equivalence_test(np.array([0.01, 0.03, -0.05]), 0.0, margin)) == [0.0, 1.0, 1.0]
+    with pytest.raises(BalanceError, match="margin=0 is out of range"):
+        S.equivalence_test(0.0, se, 0)
+
+
 def test_paired_mean_test_zero_spread():
     same = S.paired_mean_test(0.0, 0.0, 50)
     assert same["pvalue"] == 1.0 and same["z"] == 0.0 and same["sd"] == 0.0

@@ -22,6 +22,8 @@ Rows of a comparison, per variant (``results``):
 With ``sprt``, each variant plays batches until its sequential test decides and stops there.
 With ``primary``, the rows of the metrics named are the question: corrected as one family,
 they alone decide ``any_different``; the other tested rows are corrected among themselves.
+With ``margin``, each rate row of the question is also tested for equivalence: is its change
+within +-margin (``equivalent``, two one-sided tests, corrected over those rows)?
 """
 from __future__ import annotations
 
@@ -265,7 +267,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
             on_progress=None, threads: int | None = None, keep=None, common: dict | None = None,
             out: str | Path | None = None, force: bool = False, resume: bool = False,
-            primary: list[str] | None = None) -> Comparison:
+            primary: list[str] | None = None, margin: float | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. common: rule settings every variant starts from
@@ -294,6 +296,14 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     109 rows Holm's first level is alpha / 109, which needs 2.2 times the games alpha does
     (at 90% power).
     None: every tested row is one family. Not with ``sprt``, whose metric is the question.
+
+    margin: the largest change of a rate that does not matter (0.005 = 0.5 pp). Each rate row of
+    the question (the primary rows, else every tested rate row; not seat_shift's simultaneous
+    interval, nor the fairness rows, which are tested on their square) gets ``p_equivalent``,
+    the TOST p of "its change is within +-margin" (``stats.equivalence_test``), adjusted over
+    those rows by ``correction`` (``p_equivalent_adjusted``), and ``equivalent`` (adjusted p <
+    alpha): a change shown too small to matter, which "no significant difference" is not. Not
+    with ``sprt``.
 
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
@@ -340,6 +350,15 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         if sprt is not None:
             raise BalanceError("primary applies to the fixed-size comparison; with sprt the SPRT's metric is "
                                "the question (its rows are descriptive): drop one of them")
+    margin = plain(margin)
+    if margin is not None:
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or math.isnan(margin):
+            raise BalanceError(f"margin={margin!r} is not a number; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
+        if not 0 < margin < 1:
+            raise BalanceError(f"margin={margin!r} is out of range; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
+        if sprt is not None:
+            raise BalanceError("margin applies to the fixed-size comparison; with sprt, its delta is the size "
+                               "that matters (H0 accepted: no difference that large): drop one of them")
     if check_text("correction", correction, "'holm'") not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     common = plain_overrides(common, "common")
@@ -357,7 +376,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         return _compare_into(as_path("out", out), force, resume, keep, game, variants, dict(
             players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
             correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
-            threads=threads, common=common, primary=primary))
+            threads=threads, common=common, primary=primary, margin=margin))
     spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
@@ -427,6 +446,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)
             for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
     _adjust(rows, correction, alpha, sequential=bool(tests), primary=primary)
+    units = dict(zip(metric_names, metrics.units))
+    if margin is not None:
+        _equivalence(rows, margin, units, correction, alpha)
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
     else:  # with primary, the question's rows alone
@@ -444,9 +466,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "seat_confidence": seat_confidence(alpha, players),
         # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
         # rates (in pp, as its differences), a "value" as a number
-        "units": {**dict(zip(metric_names, metrics.units)), **_row_units(seat_columns, sides)},
-        "methods": methods(players, alpha, sequential=bool(tests), primary=primary), "results": _jsonable(rows),
+        "units": {**units, **_row_units(seat_columns, sides)},
+        "methods": methods(players, alpha, sequential=bool(tests), primary=primary, margin=margin),
+        "results": _jsonable(rows),
         "primary": primary,  # the metrics the comparison is about (None: every tested row, one family)
+        "margin": margin,  # the largest change of a rate that does not matter (None: no equivalence test)
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
@@ -490,7 +514,7 @@ def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwa
     # what decides the numbers, as JSON, and chunk_size, which names the kept chunks (threads and
     # on_progress do neither)
     request = {name: kwargs[name] for name in ("players", "games", "seed", "strategies", "alpha", "correction",
-                                               "sprt", "batch", "common", "chunk_size", "primary")}
+                                               "sprt", "batch", "common", "chunk_size", "primary", "margin")}
     request = {API: _request_value({"variants": variants, **request})}
     study = KINDS["compare"](out, game, request)
     if resume:
@@ -734,6 +758,23 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool,
         r.setdefault("significant", None)
 
 
+def _equivalence(rows: list[dict], margin: float, units: dict, correction: str, alpha: float) -> None:
+    """Add ``p_equivalent``, ``p_equivalent_adjusted`` and ``equivalent`` to every row in place:
+    for each rate row of the question (the primary family's, else every tested row's; a game
+    metric whose unit is "rate"), the TOST p of "its change is within +-margin" from its
+    interval's standard error, adjusted over those rows; None for the others."""
+    asked = [r for r in rows if r["p_value"] is not None and units.get(r["metric"]) == "rate"
+             and r.get("family", "primary") == "primary"]
+    adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
+    p = [float(stats.equivalence_test(r["difference"], stats.se_from_interval(r["lo"], r["hi"], 1 - alpha), margin))
+         for r in asked]
+    for r, raw, adjusted in zip(asked, p, adjust(np.array(p)) if asked else ()):
+        r.update(p_equivalent=raw, p_equivalent_adjusted=float(adjusted), equivalent=bool(adjusted < alpha))
+    for r in rows:
+        for key in ("p_equivalent", "p_equivalent_adjusted", "equivalent"):
+            r.setdefault(key, None)
+
+
 def _renamed(given: list[str], names: list[str]) -> list[str]:
     """A warning for each variant reported under another name than its own (``b`` as ``b#2``):
     a reader looking for the second ``b`` would not find it."""
@@ -755,7 +796,8 @@ def _identical_rules(names: list[str], engines) -> list[str]:
 CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discovery rate)"}
 
 
-def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None) -> dict:
+def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None,
+            margin: float | None = None) -> dict:
     """The methods text of a comparison, one entry per measure (comparison.json ``methods``)."""
     confidence = seat_confidence(alpha, players)
     out = {
@@ -815,6 +857,16 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
             "rows: at most alpha for a false 'different' among them on their own, so at most 2 alpha "
             "for any claim of the comparison. Such a split is valid only when the question was named "
             "before the games were seen; chosen after, it would select the rows that happened to move")
+    if margin is not None:
+        out["equivalence"] = (
+            f"is a change too small to matter: for each rate row of the question (the primary rows, else "
+            f"every tested rate row; not seat_shift, nor the fairness rows), two one-sided tests (TOST, "
+            f"Schuirmann 1987) of 'its change is within +-{100 * margin:.4g} pp' (--margin) from its "
+            f"interval's standard error, adjusted over those rows by the comparison's correction: "
+            f"'unchanged within +-{100 * margin:.4g} pp' where the adjusted p < alpha, so the chance "
+            f"that any row changed by the margin or more is called so is at most alpha. A row that "
+            f"finds no difference is not thereby unchanged; one that finds a difference smaller "
+            f"than the margin is both")
     if sequential:
         out["sequential"] = (
             "each variant plays batches until its SPRT decides, then stops; its rows are "

@@ -88,6 +88,13 @@ def _significant(x) -> str:
     return "–" if x is None else ("yes" if x else "no")
 
 
+def _within(r: dict) -> str:
+    """A row's equivalence test in a cell: 'yes (0.0031)', 'no (0.41)', or '–' (not tested)."""
+    if r.get("p_equivalent_adjusted") is None:
+        return "–"
+    return f"{'yes' if r['equivalent'] else 'no'} ({pvalue(r['p_equivalent_adjusted'])})"
+
+
 def write_compare_report(report: dict, out_dir) -> dict:
     """Write report.md, report.html and figures/*.png for ``report`` into ``out_dir``."""
     out_dir = Path(out_dir)
@@ -209,7 +216,32 @@ def verdict(report: dict) -> Section:
             items.append(_seat_lines(report, variant, rows))
         if report.get("sides"):
             items.append(_side_line(report, variant, rows))
+        if report.get("margin") is not None and not sprt:
+            items.append(_equivalence_line(report, variant, rows))
     return Section("Verdict", [Bullets(items)])
+
+
+def _equivalence_line(report: dict, variant: str, rows: list[dict]) -> tuple:
+    """Which rate rows of the question are shown unchanged within +-margin (TOST, corrected over
+    them), with the largest adjusted p among them, and how many are not shown so (their changes
+    may reach the margin: "no significant difference" does not say unchanged)."""
+    asked = [r for r in rows if r.get("p_equivalent") is not None]
+    within = [r for r in asked if r["equivalent"]]
+    head = (f"Within ±{pp(report['margin'])} under ", Code(variant), ": ")
+    if not asked:
+        return head + ("no rate row of the question to test (--margin applies to rates).",)
+    test = f"two one-sided tests, {_adjusted(report, within[0] if within else asked[0])}"
+    words = []
+    if within:
+        words += [Strong("unchanged"), " " + ", ".join(_label(r) for r in within),
+                  f" ({test} {p_phrase(max(r['p_equivalent_adjusted'] for r in within)).replace('=', '≤')})"]
+    rest = [r for r in asked if not r["equivalent"]]
+    if rest:
+        words += [("; " if within else "") + "not shown within it: " + ", ".join(
+            f"{_label(r)} ({_diff(report, r['metric'], r['difference'])}, unadjusted {level(report)} CI "
+            f"{_interval(report, r)})" for r in rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
+            + ("" if within else f" ({test})")]
+    return head + tuple(words) + (".",)
 
 
 def _fairer(imbalance: dict) -> str:
@@ -369,13 +401,16 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]),
                             f" ({rows[0]['games']:,} games)")))
         family = ["family"] if report.get("primary") else []  # primary or secondary, with --primary
+        within = ([f"within ±{pp(report['margin'])}: adjusted p"]
+                  if report.get("margin") is not None else [])  # the equivalence test, with --margin
         blocks.append(Table(
             ["metric", *family, "baseline", "variant", "difference", f"{confidence} CI (unadjusted)", "p",
-             "adjusted p", "significant", "variance reduction"],
+             "adjusted p", "significant", *within, "variance reduction"],
             [[Code(_label(r)), *([r.get("family", "–")] if family else []), _value(report, r["metric"], r["baseline"]),
               _value(report, r["metric"], r["value"]), _diff(report, r["metric"], r["difference"]),
               _interval(report, r), pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
-              _reduction(r["variance_reduction"])] for r in rows], left=1 + len(family)))
+              *([_within(r)] if within else []), _reduction(r["variance_reduction"])] for r in rows],
+            left=1 + len(family)))
     label = (report.get("sides") or {}).get("label")
     # the run report divides by the games that did deal a side, so its rate differs a little
     # (a designer saw one side 2 pp apart in the two, on the same games)
@@ -448,6 +483,7 @@ def methods(report: dict) -> Section:
              if "side_relative_distance" in m and report.get("sides") else [])]),
         ("Variance reduction: ", m["variance_reduction"], "."),
         *([("Primary question (--primary): ", m["primary"], ".")] if "primary" in m else []),
+        *([("Equivalence (--margin): ", m["equivalence"], ".")] if "equivalence" in m else []),
         (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
          + (", seat_shift, seat_distance and, with sides, side_distance) of every variant; seat_gap, "
             "seat_imbalance and side_imbalance are not tests. "

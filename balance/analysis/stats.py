@@ -454,6 +454,22 @@ def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
     }
 
 
+def equivalence_test(mean, se, margin) -> np.ndarray:
+    """Is a difference within (-margin, +margin)? Two one-sided tests (TOST; Schuirmann 1987,
+    J. Pharmacokin. Biopharm. 15:657) on a normal estimate ``mean`` with standard error ``se``:
+    H0 is |difference| >= margin, and p = max(P(Z > (mean + margin) / se), P(Z < (mean -
+    margin) / se)), so p < alpha exactly when the (1 - 2 alpha) interval mean +- z_{1-alpha} se
+    lies inside the margin. Its size is at most alpha at either edge of the margin (and
+    smaller inside H0). With se = 0: p = 0 if |mean| < margin, else 1. Arrays broadcast;
+    returns the p-values."""
+    mean, se = np.asarray(mean, np.float64), np.asarray(se, np.float64)
+    margin = _check_positive("margin", margin)
+    flat = se == 0
+    safe = np.where(flat, 1.0, se)
+    p = np.maximum(stats.norm.sf((mean + margin) / safe), stats.norm.cdf((mean - margin) / safe))
+    return _out(np.where(flat, np.where(np.abs(mean) < margin, 0.0, 1.0), p))
+
+
 def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:
     """Are the seats (or sides) of variant B nearer fair than those of A, on the same (paired)
     games?
