@@ -270,6 +270,8 @@ def _whole_threads(value):
             typer.echo(f"warning: --threads {threads} is more than the {cpus} CPU{'s' * (cpus > 1)} this process "
                        "may use; the extra threads take turns on them (the same numbers, no faster)", err=True)
     return threads
+
+
 _whole_batch = _integer(lambda value: f"--batch {value!r} is not a whole number of games")
 
 
@@ -518,8 +520,10 @@ def _default_out(kind: str, game: str, ctx: typer.Context | None = None) -> Path
         if not out.exists():
             try:
                 partial_dir(out).mkdir(parents=True)
-            except FileExistsError:  # another command's (running, interrupted, or reserved just now)
-                pass
+            except FileExistsError:
+                if not partial_dir(out).exists():  # runs/ itself is in the way (a dangling link): said at start
+                    return out
+                # else another command's (running, interrupted, or reserved just now): the next name
             except OSError:  # runs/ cannot be written: the command says so when it starts
                 return out
             else:
@@ -624,6 +628,7 @@ def _compact(n: float) -> str:
 # Without a terminal (nohup, a CI log) the bar is replaced by a line now and then: the first
 # after this many seconds (a short run prints nothing), then one every PLAIN_EVERY seconds.
 PLAIN_FIRST, PLAIN_EVERY = 30.0, 60.0
+KEPT_WITHIN = 1.0  # seconds: a first advance this soon is a resumed run's kept games (_plain_progress)
 
 
 def _progress(silent: bool, total: int):
@@ -664,21 +669,23 @@ def _progress(silent: bool, total: int):
 def _plain_progress(total: int):
     """``advance(n)`` printing 'simulating: 12% (1,200,000 of 10,000,000 games), 95,000 games/s,
     about 0:01:33 left' to stderr after PLAIN_FIRST seconds, then every PLAIN_EVERY. The rate
-    counts the games after the first advance: a resumed run's first is the games it kept, all
-    at once (counted in, it made the rate and the time left look many times better), and a
-    fresh run's first is its first chunk, whose start is not known."""
+    is of the games since the start, leaving out a first advance within KEPT_WITHIN seconds of
+    it: a resumed run's kept games, told all at once (counted in, they made the rate and the
+    time left look many times better; no chunk is played that fast in a run long enough to
+    print). Not from the first chunk on: with several threads the first chunks end together."""
     import time
     from datetime import timedelta
 
     start = time.monotonic()
-    state = {"done": 0, "next": start + PLAIN_FIRST, "since": None}  # since: (games, time) of the first advance
+    # since: (games, time) the rate counts from: the start, or after a resumed run's kept games
+    state = {"done": 0, "next": start + PLAIN_FIRST, "since": (0, start), "first": True}
 
     def advance(n: int) -> None:
         state["done"] += n
         now = time.monotonic()
-        if state["since"] is None:
+        if state["first"] and now - start < KEPT_WITHIN:  # the games a resumed run kept, told at once
             state["since"] = (state["done"], now)
-            return
+        state["first"] = False
         (base, then), done = state["since"], state["done"]
         if now < state["next"] or now <= then:
             return
@@ -860,6 +867,7 @@ def compare(
     o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",
                                               "correction", "sprt", "delta", "beta", "metric", "batch", "primary",
                                               "margin"), resume, out)
+    o["primary"] = o["primary"] or None  # not given: None, as a comparison saved before --primary reads
     if o["correction"] not in CORRECTION_NAMES:
         fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     sprt_spec = ({"delta": o["delta"], "alpha": o["alpha"], "beta": o["beta"], "metric": o["metric"]}
@@ -883,7 +891,7 @@ def compare(
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
                            strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
                            sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study,
-                           common=common, primary=o["primary"] or None, margin=o["margin"])
+                           common=common, primary=o["primary"], margin=o["margin"])
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)
@@ -896,6 +904,10 @@ def compare(
     if not quiet:
         _print_comparison(result.report, out)
     if fail_if_different and result.any_different:
+        raise typer.Exit(1)
+    if fail_if_different and result.report.get("untested"):  # a question not answered is not a pass
+        typer.echo("--fail-if-different: the question could not be tested for "
+                   + "; ".join(f"{v} ({', '.join(ms)})" for v, ms in result.report["untested"].items()), err=True)
         raise typer.Exit(1)
 
 
@@ -955,7 +967,7 @@ def _print_comparison(report: dict, out: Path) -> None:
                 typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
             within = [r["metric"] for r in rows if r.get("equivalent")]
             if within:  # --margin: shown too small to matter
-                typer.echo(f"  {variant}: unchanged within +-{100 * report['margin']:.2f} pp: {', '.join(within)}")
+                typer.echo(f"  {variant}: changed by less than +-{100 * report['margin']:.2f} pp: {', '.join(within)}")
 
 
 @app.command()
@@ -1390,7 +1402,7 @@ def plan(
 def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float,
                      primary: Optional[list[str]]) -> None:
     """`balance plan --pilot`: one line per tested row of the pilot comparison."""
-    from balance.analysis.document import ci, pp
+    from balance.analysis.document import ci, counted, pp
     from balance.analysis.pilot import load_pilot, plan_from_pilot
 
     other = [f"--{name.replace('_', '-')}" for name in ("players", "family", "paired_sd", "sides", "per_seat")
@@ -1420,8 +1432,8 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
             f"for {effect * 100:.3g} pp", "for its own")
     widths = [max(len(str(x)) for x in column) for column in zip(head, *rows)]
     asked = planned["primary"]
-    rows_planned = (f"the {planned['family']} rows of the question --primary {', '.join(asked)}" if asked
-                    else f"{planned['family']} tested rows")
+    rows_planned = (f"the {counted(planned['family'], 'row')} of the question --primary {', '.join(asked)}"
+                    if asked else f"{planned['family']} tested rows")
     typer.echo(f"From the pilot {pilot} ({report['game']}, {report['players']} players, "
                f"{report['games']:,} games per variant, {rows_planned}):")
     typer.echo(f"games per variant for the same comparison to find each difference with power "
@@ -1429,6 +1441,12 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
     for row in (head, *rows):
         typer.echo("  " + "  ".join(str(x).ljust(w) if i < 3 else str(x).rjust(w)
                                     for i, (x, w) in enumerate(zip(row, widths))).rstrip())
+    if planned["seat_level"] is not None:
+        typer.echo(f"seat_shift: any seat moving decides it, so each seat at Sidak's 1 - (1 - "
+                   f"{planned['level']:.4g})^(1/{report['players']}) = {planned['seat_level']:.4g}.")
+    if planned["untested"]:
+        typer.echo(f"not planned: {', '.join(planned['untested'])}, which the pilot could not test (a cooperative "
+                   "game's sides go untested when a team wins too few games: a larger pilot).")
     typer.echo(f"for {effect * 100:.3g} pp: a change of --effect in a rate. for its own: the difference the "
                "pilot saw,\nitself uncertain (the fairness rows on the squared distance they test). -: not a "
                "rate, or\nthe pilot saw no difference or no variation to scale. seat_shift is planned through "

@@ -1071,6 +1071,37 @@ def test_more_threads_than_cpus_are_played_with_a_warning(tmp_path, monkeypatch)
             "them (the same numbers, no faster)"]), r.stderr
 
 
+def test_a_default_out_under_a_dangling_runs_link_is_refused_at_once(tmp_path, monkeypatch):
+    """runs/ a symlink to nowhere: the name reservation read its parent's 'file exists' as a
+    name taken and tried -2, -3, ... for ever. Now the command starts and says what is wrong."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").symlink_to(tmp_path / "nowhere")
+    r = invoke("simulate", "avengers-cards", "--games", 20, "-q")
+    assert r.exit_code == 2 and r.output.startswith("error: ") and "runs" in r.output, r.output
+
+
+def test_a_fresh_runs_progress_rate_counts_from_the_start(monkeypatch, capsys):
+    """With several threads the first chunks end together: a rate counted from the first of
+    them read 100,000 games/s where 2,500 were played. The rate counts from the start; only an
+    advance within KEPT_WITHIN of it (a resumed run's kept games) is left out."""
+    import time
+
+    from balance import cli
+
+    monkeypatch.setattr(cli, "PLAIN_FIRST", 0.0)
+    monkeypatch.setattr(cli, "PLAIN_EVERY", 0.0)
+    clock = iter([0.0, 40.0, 40.5, 80.0])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    advance = cli._plain_progress(400_000)
+    advance(50_000)  # two threads' first chunks, 40 s each
+    advance(50_000)
+    advance(100_000)
+    assert capsys.readouterr().err.splitlines() == [
+        "simulating: 12% (50,000 of 400,000 games), 1,250 games/s, about 0:04:40 left",
+        "simulating: 25% (100,000 of 400,000 games), 2,469 games/s, about 0:02:02 left",
+        "simulating: 50% (200,000 of 400,000 games), 2,500 games/s, about 0:01:20 left"]
+
+
 def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tmp_path):
     """Every chunk is planned and tracked for --resume before the first game: --games 10^12 in
     the default chunks of 50,000 spent 30 s and 3.4 GB on that before playing. At most

@@ -1252,8 +1252,12 @@ def test_a_pilot_plans_the_primary_question_at_its_own_family(tmp_path):
     assert other["family"] == 4 and {r["metric"] for r in other["rows"]} == {"mean_score", "tied_game"}
     with pytest.raises(BalanceError, match="unknown primary metric .a tested row of the pilot. 'seat_gap'"):
         plan_from_pilot(report, primary=["seat_gap"])
-    with pytest.raises(BalanceError, match="seat_shift is one test over every seat"):
-        plan_from_pilot(report, primary=["seat_shift"])
+    # seat_shift is decided by its most-moved seat: planned through the seats, at Sidak's level
+    seats = plan_from_pilot(report, primary=["seat_shift"])
+    assert seats["seat_level"] == pytest.approx(1 - (1 - 0.05 / 2) ** (1 / 4), rel=1e-12)
+    assert [r["metric"] for r in seats["rows"]] == [f"seat_shift (seat {k})" for k in range(4)] * 2
+    sized = stats.games_for_difference(0.01, None, 0.9, seats["seat_level"], paired_sd=seats["rows"][0]["sd"])
+    assert seats["rows"][0]["for_effect"] == sized
     (tmp_path / "comparison.json").write_text(json.dumps(report), encoding="utf-8")
     r = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path)])
     assert r.exit_code == 0, r.output
@@ -1289,12 +1293,18 @@ def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_p
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", f"ties:{TIES}",
                                  "--games", "20000", "--seed", "3", "--margin", "0.02", "--out", str(tmp_path / "m")])
     assert r.exit_code == 0, r.output
-    assert ("  ties: unchanged within +-2.00 pp: win_share_seat0, win_share_seat1, win_share_seat2, "
+    assert ("  ties: changed by less than +-2.00 pp: win_share_seat0, win_share_seat1, win_share_seat2, "
             "win_share_seat3, heroes_success") in r.output
     text = (tmp_path / "m" / "report.md").read_text(encoding="utf-8")
-    assert re.search(r"- Within ±2\.00 pp under `ties`: \*\*unchanged\*\* win\\_share\\_seat0, win\\_share\\_seat1, "
-                     r"win\\_share\\_seat2, win\\_share\\_seat3, heroes\\_success \(two one-sided tests, "
-                     r"Holm-adjusted p < 1e-6\); not shown within it: tied\\_game \(\+16\.20 pp", text), text
+    assert re.search(r"- Margin ±2\.00 pp under `ties`: \*\*changed by less than ±2\.00 pp\*\* win\\_share\\_seat0, "
+                     r"win\\_share\\_seat1, win\\_share\\_seat2, win\\_share\\_seat3, heroes\\_success \(two "
+                     r"one-sided tests, Holm-adjusted p < 1e-6\); not shown within it: tied\\_game \(\+16\.20 pp",
+                     text), text
+    # the test's standard error is the data's, whatever --alpha: the same games give the same TOST p
+    other = compare("avengers-cards", ["default", TIES], games=20_000, seed=3, margin=0.02, alpha=0.1).report
+    pairs = [(a["p_equivalent"], b["p_equivalent"]) for a, b in zip(other["results"], report["results"])]
+    assert all((a is None) == (b is None) for a, b in pairs)
+    assert [a for a, _ in pairs if a is not None] == pytest.approx([b for _, b in pairs if b is not None], rel=1e-9)
     assert "| within ±2.00 pp: adjusted p |" in text and "- Equivalence (--margin): " in text
 
 
@@ -1311,3 +1321,89 @@ def test_a_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, 
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(BalanceError, match="margin applies to the fixed-size comparison"):
         compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margin=0.01)
+
+
+def test_a_margin_is_not_shown_by_games_too_few_to_differ():
+    """Twenty games of set_bonus=2 against the rulebook often differ in no game's tie: a normal
+    test with an sd of 0 called every such row within +-0.5 pp (p = 0), while 20,000 games put
+    tied_game's change at +0.56 pp, past it. With no game differing, a row is decided by the
+    chance that none would have if the rate had moved by the margin: (1 - 0.005)^20 = 0.90 at
+    20 games, so nothing is shown; at 20,000 games such a row would be."""
+    report = compare("avengers-cards", ["default", "x:set_bonus=2"], games=20, seed=1, margin=0.005).report
+    flat = [r for r in report["results"] if r["p_equivalent"] is not None and r["hi"] == r["lo"]]
+    assert flat and all(r["p_equivalent"] == pytest.approx(0.995 ** 20, rel=1e-9) for r in flat)
+    assert not any(r["equivalent"] for r in report["results"] if r["equivalent"] is not None)
+
+
+def test_a_question_a_variant_could_not_test_is_named_and_fails_the_designers_ci(tmp_path):
+    """Defenders' heroes' fairness is left out for a variant whose team won too few games: with
+    it as the whole question the verdict said "no significant difference" in it and
+    --fail-if-different passed. Now the variant is "not tested", a warning names it, and
+    --fail-if-different fails (exit 1), saying why."""
+    args = ["compare", "defenders-of-the-realm", "--variant", "default", "--variant",
+            "fewer_minions:minions_per_colour=20", "--games", "2000", "--primary", "side_relative_distance"]
+    r = CliRunner().invoke(app, args + ["--out", str(tmp_path / "d"), "--fail-if-different"])
+    assert r.exit_code == 1, r.output
+    assert ("--fail-if-different: the question could not be tested for fewer_minions "
+            "(side_relative_distance)") in r.output
+    report = json.loads((tmp_path / "d" / "comparison.json").read_text(encoding="utf-8"))
+    assert report["untested"] == {"fewer_minions": ["side_relative_distance"]} and not report["any_different"]
+    assert any("could not test side_relative_distance" in w for w in report["warnings"])
+    text = (tmp_path / "d" / "report.md").read_text(encoding="utf-8")
+    assert ("- `fewer_minions` vs `default`: **not tested**: the question (side\\_relative\\_distance) has no "
+            "row") in text
+    # with the team's win rate too, the question is answered in part, and the rest named
+    report = compare("defenders-of-the-realm", ["default", "fewer_minions:minions_per_colour=20"], games=2000,
+                     primary=["team_win", "side_relative_distance"]).report
+    from balance.analysis.compare_report import verdict
+    from balance.analysis.document import to_markdown
+
+    line = next(x for x in to_markdown("t", [verdict(report)], tmp_path).splitlines() if "vs `default`" in x)
+    assert "side\\_relative\\_distance not tested: its team won too few games" in line, line
+    assert "in team\\_win, side\\_relative\\_distance" not in line
+
+
+def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, monkeypatch):
+    """A comparison saved by the version before --primary and --margin has neither key in its
+    request: `--resume` refused it ("differs in primary (it was: primary=null, now [])"), and the
+    Python API raised StopIteration. Both continue it now, to the numbers an uncut one gives."""
+    from contextlib import contextmanager
+
+    from balance import cli
+    from balance.analysis.study import API
+
+    @contextmanager
+    def cut_at(games):
+        done = []
+
+        def advance(n):
+            done.append(n)
+            if sum(done) >= games:
+                raise KeyboardInterrupt
+        yield advance
+
+    kwargs = dict(games=4000, seed=2, chunk_size=500, threads=1)
+    whole = compare("avengers-cards", ["default", PLANTED], **kwargs).report
+    out = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt), cut_at(3000) as advance:
+        compare("avengers-cards", ["default", PLANTED], out=out, on_progress=advance, **kwargs)
+    request = tmp_path / ".cut.partial" / "request.json"
+    saved = json.loads(request.read_text(encoding="utf-8"))
+    for key in ("primary", "margin"):
+        del saved[API][key]  # as the version before them saved it
+    request.write_text(json.dumps(saved), encoding="utf-8")
+    resumed = compare("avengers-cards", ["default", PLANTED], out=out, resume=True, **kwargs).report
+    assert resumed["results"] == whole["results"]
+
+    monkeypatch.setattr(cli, "_progress", lambda silent, total: cut_at(3000))
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
+                                 "--games", "4000", "--seed", "2", "--out", str(tmp_path / "c"), "-q"])
+    assert r.exit_code == 130, r.output
+    request = tmp_path / ".c.partial" / "request.json"
+    saved = json.loads(request.read_text(encoding="utf-8"))
+    assert saved["primary"] is None and saved["margin"] is None  # not given: None, not []
+    del saved["primary"], saved["margin"]
+    request.write_text(json.dumps(saved), encoding="utf-8")
+    monkeypatch.undo()
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
+    assert r.exit_code == 0, r.output

@@ -151,7 +151,8 @@ def test_a_report_cut_while_drawing_leaves_the_previous_one_whole(tmp_path, monk
 ANALYSES = {
     "compare": (["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
                  "--set", "tokens_per_colour=4", "--games", "6000", "--threads", "2",
-                 "--primary", "seat_distance", "--margin", "0.01"], 7_000),  # kept in the request, resumed
+                 "--primary", "seat_distance", "--primary", "win_share_seat0", "--margin", "0.01"],
+                7_000),  # the question and the margin: kept in the request, resumed
     "compare --sprt": (["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
                         "--variant", "loss_rule=one", "--games", "8000", "--sprt", "--batch", "1000",
                         "--delta", "0.02", "--threads", "2"], 6_000),

@@ -210,6 +210,18 @@ def test_a_table_copied_from_another_run_or_edited_is_refused(mixed, tmp_path):
         write_run_report(broken)
 
 
+def test_a_manifest_table_entry_of_another_shape_is_read_past(mixed, tmp_path):
+    """A hand-edited manifest whose table entry is a name, not the {rows, keys, meaning, sha256}
+    it writes, raised AttributeError: the entry only adds checks, so the table is read without them."""
+    run, _ = mixed
+    broken = tmp_path / "broken"
+    shutil.copytree(run, broken)
+    manifest = json.loads((broken / "manifest.json").read_text(encoding="utf-8"))
+    manifest["tables"]["seats"] = "seats"
+    (broken / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert write_run_report(broken)["markdown"].is_file()
+
+
 def _undigested(run) -> None:
     """Drop the tables' SHA-256 from the manifest of ``run`` (as a run written before them), so a
     table edited on purpose reaches the checks behind that one."""

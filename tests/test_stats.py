@@ -260,7 +260,11 @@ def test_equivalence_test_size_at_the_margin_power_inside_and_its_interval():
     p = S.equivalence_test(means, se, margin)
     z = st.norm.ppf(0.95)
     assert np.array_equal(p < 0.05, (means - z * se > -margin) & (means + z * se < margin))
-    assert list(S.equivalence_test(np.array([0.01, 0.03, -0.05]), 0.0, margin)) == [0.0, 1.0, 1.0]
+    # no noise seen is not no noise: every game alike says within only as far as the games could tell
+    assert list(S.equivalence_test(np.array([0.0, 0.01]), 0.0, margin)) == [1.0, 1.0]
+    assert list(S.equivalence_test(np.array([0.0, 0.0, 0.01]), 0.0, margin, n=[20, 2000, 2000], bound=1.0)) == \
+        pytest.approx([0.97 ** 20, 0.97 ** 2000, 1.0], rel=1e-9)
+    assert float(S.equivalence_test(0.0, 0.0, 0.5, n=3, bound=0.25)) == 0.0  # a margin past any game's change
     with pytest.raises(BalanceError, match="margin=0 is out of range"):
         S.equivalence_test(0.0, se, 0)
 

@@ -293,8 +293,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     variant are one family, corrected together, and alone decide ``any_different`` (and so
     ``--fail-if-different``); every other tested row is secondary, corrected among the
     secondary rows (each row's ``family``). A small family keeps the question's power: over
-    109 rows Holm's first level is alpha / 109, which needs 2.2 times the games alpha does
-    (at 90% power).
+    111 rows Holm's first level is alpha / 111, which needs 2.2 times the games alpha does
+    (at 90% power). A question row a variant could not test (a cooperative game's sides when
+    its team won too few games) is named in ``untested`` and ``warnings``.
     None: every tested row is one family. Not with ``sprt``, whose metric is the question.
 
     margin: the largest change of a rate that does not matter (0.005 = 0.5 pp). Each rate row of
@@ -302,8 +303,9 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     interval, nor the fairness rows, which are tested on their square) gets ``p_equivalent``,
     the TOST p of "its change is within +-margin" (``stats.equivalence_test``), adjusted over
     those rows by ``correction`` (``p_equivalent_adjusted``), and ``equivalent`` (adjusted p <
-    alpha): a change shown too small to matter, which "no significant difference" is not. Not
-    with ``sprt``.
+    alpha): a change shown too small to matter, which "no significant difference" is not. A row
+    whose games never differed is decided by how many games could have (``stats.
+    equivalence_test``'s bound). Not with ``sprt``, nor with a question that has no rate row.
 
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
@@ -385,6 +387,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     seat_columns = seat_metric_count(metrics, players)
     sides = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
     primary = _check_primary(primary, tested_metrics(metric_names, seat_columns, sides))
+    units = dict(zip(metric_names, metrics.units))
+    if margin is not None and primary and not any(units.get(m) == "rate" for m in primary):
+        rates = [m for m in metric_names if units[m] == "rate"]
+        raise BalanceError(f"margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
+                           f"none; add one to primary ({', '.join(rates[:4])}, ...), or drop margin")
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -446,9 +453,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)
             for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
     _adjust(rows, correction, alpha, sequential=bool(tests), primary=primary)
-    units = dict(zip(metric_names, metrics.units))
     if margin is not None:
-        _equivalence(rows, margin, units, correction, alpha)
+        bounds = {name: np.maximum(metrics.bounds(engines[0].rules), metrics.bounds(e.rules))
+                  for name, e in zip(names[1:], engines[1:])}  # a game's largest |difference|, by metric
+        _equivalence(rows, margin, {m: i for i, m in enumerate(metric_names)}, units, bounds, correction, alpha)
+    untested = _untested(rows, primary, names[1:])
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
     else:  # with primary, the question's rows alone
@@ -467,14 +476,19 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
         # rates (in pp, as its differences), a "value" as a number
         "units": {**units, **_row_units(seat_columns, sides)},
-        "methods": methods(players, alpha, sequential=bool(tests), primary=primary, margin=margin),
+        "methods": methods(players, alpha, sequential=bool(tests), primary=primary, margin=margin,
+                           correction=correction),
         "results": _jsonable(rows),
         "primary": primary,  # the metrics the comparison is about (None: every tested row, one family)
         "margin": margin,  # the largest change of a rate that does not matter (None: no equivalence test)
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
-        "warnings": _renamed([p.name for p in parsed], names) + _identical_rules(names, engines),
+        # the question's metrics a variant could not test (its rows absent), by variant
+        "untested": untested,
+        "warnings": _renamed([p.name for p in parsed], names) + _identical_rules(names, engines) + [
+            f"variant {v!r} could not test {', '.join(ms)} of the question: its team won too few games "
+            "for the heroes' rates to be relative to" for v, ms in untested.items()],
         "any_different": bool(any_different),
     }
     return Comparison(report)
@@ -758,21 +772,34 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool,
         r.setdefault("significant", None)
 
 
-def _equivalence(rows: list[dict], margin: float, units: dict, correction: str, alpha: float) -> None:
+def _equivalence(rows: list[dict], margin: float, columns: dict, units: dict, bounds: dict, correction: str,
+                 alpha: float) -> None:
     """Add ``p_equivalent``, ``p_equivalent_adjusted`` and ``equivalent`` to every row in place:
     for each rate row of the question (the primary family's, else every tested row's; a game
     metric whose unit is "rate"), the TOST p of "its change is within +-margin" from its
-    interval's standard error, adjusted over those rows; None for the others."""
+    interval's standard error, adjusted over those rows; None for the others. ``columns``: each
+    game metric's index into ``bounds`` (per variant: float64[k], a game's largest |difference|
+    of each metric), which decides a row whose games never differed."""
     asked = [r for r in rows if r["p_value"] is not None and units.get(r["metric"]) == "rate"
              and r.get("family", "primary") == "primary"]
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
-    p = [float(stats.equivalence_test(r["difference"], stats.se_from_interval(r["lo"], r["hi"], 1 - alpha), margin))
+    p = [float(stats.equivalence_test(r["difference"], stats.se_from_interval(r["lo"], r["hi"], 1 - alpha), margin,
+                                      n=r["games"], bound=bounds[r["variant"]][columns[r["metric"]]]))
          for r in asked]
     for r, raw, adjusted in zip(asked, p, adjust(np.array(p)) if asked else ()):
         r.update(p_equivalent=raw, p_equivalent_adjusted=float(adjusted), equivalent=bool(adjusted < alpha))
     for r in rows:
         for key in ("p_equivalent", "p_equivalent_adjusted", "equivalent"):
             r.setdefault(key, None)
+
+
+def _untested(rows: list[dict], primary: list[str] | None, variants: list[str]) -> dict[str, list[str]]:
+    """The --primary metrics each variant has no row of (a cooperative game's side fairness test
+    is left out when a variant's team won too few games): {variant: [metric, ...]}, only the
+    variants that miss some."""
+    present = {(r["variant"], r["metric"]) for r in rows}
+    missing = {v: [m for m in primary or () if (v, m) not in present] for v in variants}
+    return {v: ms for v, ms in missing.items() if ms}
 
 
 def _renamed(given: list[str], names: list[str]) -> list[str]:
@@ -797,7 +824,7 @@ CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (fa
 
 
 def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None,
-            margin: float | None = None) -> dict:
+            margin: float | None = None, correction: str = "holm") -> dict:
     """The methods text of a comparison, one entry per measure (comparison.json ``methods``)."""
     confidence = seat_confidence(alpha, players)
     out = {
@@ -848,25 +875,32 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
                      "adjusted p is above alpha, which is why the verdict calls such intervals "
                      "unadjusted",
     }
+    # what one family's correction holds: Holm the chance of any false claim, BH their expected share
+    holds = ("the chance that any of them is falsely called {} is at most alpha" if correction == "holm" else
+             "the expected share of false '{}' calls among them is at most alpha")
+    families = 2 + (margin is not None)
     if primary:
         out["primary"] = (
-            f"the rows of {', '.join(primary)}, of every variant, are "
-            "the primary family, corrected together, so the chance that any of them is falsely called "
-            "different is at most alpha; they alone decide the verdict's 'different' and "
-            "--fail-if-different. Every other tested row is secondary, corrected among the secondary "
-            "rows: at most alpha for a false 'different' among them on their own, so at most 2 alpha "
-            "for any claim of the comparison. Such a split is valid only when the question was named "
-            "before the games were seen; chosen after, it would select the rows that happened to move")
+            f"the rows of {', '.join(primary)}, of every variant, are the primary family, corrected "
+            f"together, so {holds.format('different')}; they alone decide the verdict's 'different' "
+            "and --fail-if-different. Every other tested row is secondary, corrected among the "
+            f"secondary rows, so the same holds of them on their own"
+            + (f"; with the equivalence claims, {families} families each held so, the chance of any false "
+               f"claim of the comparison is at most {families} alpha" if correction == "holm" else "")
+            + ". Such a split is valid only when the question was named before the games were seen; "
+            "chosen after, it would select the rows that happened to move")
     if margin is not None:
         out["equivalence"] = (
             f"is a change too small to matter: for each rate row of the question (the primary rows, else "
             f"every tested rate row; not seat_shift, nor the fairness rows), two one-sided tests (TOST, "
             f"Schuirmann 1987) of 'its change is within +-{100 * margin:.4g} pp' (--margin) from its "
             f"interval's standard error, adjusted over those rows by the comparison's correction: "
-            f"'unchanged within +-{100 * margin:.4g} pp' where the adjusted p < alpha, so the chance "
-            f"that any row changed by the margin or more is called so is at most alpha. A row that "
-            f"finds no difference is not thereby unchanged; one that finds a difference smaller "
-            f"than the margin is both")
+            f"'within +-{100 * margin:.4g} pp' where the adjusted p < alpha, so "
+            + holds.format(f"within +-{100 * margin:.4g} pp") + " (of rows that changed by the margin or "
+            "more). A row whose games never differed is decided by the chance that none of them would "
+            "have if the rate had moved by the margin ((1 - margin / largest per-game difference)^games). "
+            "A row that finds no difference is not thereby within the margin; one that finds a "
+            "difference smaller than the margin is both")
     if sequential:
         out["sequential"] = (
             "each variant plays batches until its SPRT decides, then stops; its rows are "

@@ -222,25 +222,31 @@ def verdict(report: dict) -> Section:
 
 
 def _equivalence_line(report: dict, variant: str, rows: list[dict]) -> tuple:
-    """Which rate rows of the question are shown unchanged within +-margin (TOST, corrected over
-    them), with the largest adjusted p among them, and how many are not shown so (their changes
-    may reach the margin: "no significant difference" does not say unchanged)."""
+    """Which rate rows of the question are shown to have changed by less than +-margin (TOST,
+    corrected over them), with the largest adjusted p among them (and which of them also
+    differ: a change found, smaller than the margin), then those not shown so (their changes
+    may reach the margin: "no significant difference" does not say it is small)."""
     asked = [r for r in rows if r.get("p_equivalent") is not None]
     within = [r for r in asked if r["equivalent"]]
-    head = (f"Within ±{pp(report['margin'])} under ", Code(variant), ": ")
+    margin = f"±{pp(report['margin'])}"
+    head = (f"Margin {margin} under ", Code(variant), ": ")
     if not asked:
         return head + ("no rate row of the question to test (--margin applies to rates).",)
-    test = f"two one-sided tests, {_adjusted(report, within[0] if within else asked[0])}"
+    test = f"two one-sided tests, {_adjusted(report, asked[0])}"
     words = []
     if within:
-        words += [Strong("unchanged"), " " + ", ".join(_label(r) for r in within),
-                  f" ({test} {p_phrase(max(r['p_equivalent_adjusted'] for r in within)).replace('=', '≤')})"]
+        moved = [r for r in within if r["significant"]]
+        words += [Strong(f"changed by less than {margin}"), " " + ", ".join(_label(r) for r in within),
+                  f" ({test} {p_phrase(max(r['p_equivalent_adjusted'] for r in within)).replace('=', '≤')}"
+                  + (f"; {', '.join(_label(r) for r in moved)} also found different: a change smaller than "
+                     "the margin" if moved else "") + ")"]
     rest = [r for r in asked if not r["equivalent"]]
     if rest:
         words += [("; " if within else "") + "not shown within it: " + ", ".join(
             f"{_label(r)} ({_diff(report, r['metric'], r['difference'])}, unadjusted {level(report)} CI "
             f"{_interval(report, r)})" for r in rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
-            + ("" if within else f" ({test})")]
+            + ("" if within else f" ({test} {p_phrase(min(r['p_equivalent_adjusted'] for r in rest))} at the "
+                                 "least)")]
     return head + tuple(words) + (".",)
 
 
@@ -288,14 +294,19 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
     asked = question(report, rows)
     decides = [r for r in rows if r["significant"] and (not primary or r.get("family") == "primary")]
     found = [r for r in rows if r["significant"] and primary and r.get("family") == "secondary"]
+    untested = [m for m in primary or () if m not in {r["metric"] for r in rows}]  # the question's rows it lacks
     games = f"{rows[0]['games']:,} games each"
-    if not decides:
-        where, games = (f"in {', '.join(primary)}, the question asked", f"--primary; {games}") if primary else (
+    left = (f"; {', '.join(untested)} not tested: its team won too few games for the heroes' rates to be "
+            "relative to") if untested else ""
+    if primary and not asked:
+        head = [Code(variant), " vs ", Code(base), ": ", Strong("not tested"), f": the question ({', '.join(primary)}) "
+                f"has no row for it ({games}){left}"]
+    elif not decides:
+        tested = [m for m in primary if m not in untested] if primary else []
+        where, games = (f"in {', '.join(tested)}, the question asked", f"--primary; {games}") if primary else (
             "in any metric", games)
         head = [Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
-                f" {where} ({games}){sensitivity(report, rows)}"]
-        if primary and not asked:
-            head += [f"; {', '.join(primary)} untested here: the team won too few games for it"]
+                f" {where} ({games}){sensitivity(report, rows)}{left}"]
     else:
         head = [Code(variant), " vs ", Code(base), ": ", Strong("different"),
                 " in the question asked (--primary)" if primary else "", " — ", *_changes(report, decides)]
@@ -307,6 +318,7 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
                 f"{_value(report, r['metric'], r['value'])} ({_diff(report, r['metric'], r['difference'])}, "
                 f"{pvalue(r['p_adjusted'])} adjusted{sensitivity(report, rows) if r is sized else ''})"
                 for r in unmoved)]
+        head += [left]
     if found:
         head += ["; secondary, not the question (corrected among themselves): ", *_changes(report, found)]
     return tuple(head) + (".",)
@@ -321,7 +333,8 @@ def _changes(report: dict, significant: list[dict]) -> list:
     parts = [_rows_words(report, named)] if named else []
     if len(named) < len(significant):
         moved = len(significant) - len(named)
-        parts += [(", and " if named else "") + f"the win rates of {moved} of the {len(sides)} "
+        other = " other" if len(counted) < len(sides) else ""  # a side the question names is counted apart
+        parts += [(", and " if named else "") + f"the win rates of {moved} of the{other} {len(counted)} "
                   f"{report['sides']['label']} (the {report['sides']['label']} line and the table)"]
     return parts
 
@@ -484,15 +497,15 @@ def methods(report: dict) -> Section:
         ("Variance reduction: ", m["variance_reduction"], "."),
         *([("Primary question (--primary): ", m["primary"], ".")] if "primary" in m else []),
         *([("Equivalence (--margin): ", m["equivalence"], ".")] if "equivalence" in m else []),
-        (f"Multiple comparisons: {report['correction']} over every tested row (each metric"
+        (f"Multiple comparisons: {report['correction']} "
+         + ("within each family (the question's rows, the secondary rows: above) of the tested rows"
+            if report.get("primary") else "over every tested row") + " (each metric"
          + (", seat_shift, seat_distance and, with sides, side_distance) of every variant; seat_gap, "
             "seat_imbalance and side_imbalance are not tests. "
             if seats else (", and side_relative_distance) of every variant; side_imbalance is not a test. "
                            if any(r["metric"] == "side_relative_distance" for r in report["results"])
                            else ") of every variant. "))
-         + f"Significant means adjusted p < {report['alpha']}."
-         + (" With --primary, the correction runs over each family on its own (the primary question, above)."
-            if report.get("primary") else ""),),
+         + f"Significant means adjusted p < {report['alpha']}.",),
         *([("Intervals: ", m["intervals"], ".")] if "intervals" in m else []),  # absent before 2026-12
     ]
     if "sequential" in m:

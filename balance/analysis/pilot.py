@@ -127,9 +127,13 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     effect: a difference in a rate (0.01 = 1 pp) to size the rate rows for (None: none);
     alpha: the family-wise level planned (default the pilot's); primary: the metrics of the
     comparison's question (``compare(primary=)``; default the pilot's own, if it had one): only
-    their rows are planned, at alpha / (their count), the family they will be corrected in.
-    Returns dict(family m, level alpha / m, primary (the question planned, or None), rows):
-    one per tested row (of the question) but seat_shift, with variant, metric, unit, games
+    their rows are planned, at alpha / (their count), the family they will be corrected in; a
+    seat_shift of the question through its seats' rows, each at Sidak's 1 - (1 - alpha / m)^(1 /
+    players), the level at which the most-moved seat decides it. Returns dict(family m, level
+    alpha / m, seat_level (None without seat_shift in the question), primary (the question
+    planned, or None), untested (its metrics the pilot has no row of, e.g. a cooperative
+    game's side test when a team won too few games), rows): one per tested row (of the
+    question) but seat_shift (its seats' rows instead, with a question), with variant, metric, unit, games
     (the pilot's), difference, lo, hi (the pilot's), sd (per game, on the test's scale:
     ``u`` for the fairness rows), for_effect (games to find ``effect``, rate rows only) and
     for_own (games to find the difference the pilot saw); each None where the pilot cannot
@@ -140,30 +144,42 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     tested = [r for r in report["results"] if r.get("p_value") is not None]
     primary = report.get("primary") if primary is None else list(dict.fromkeys(primary))
     for metric in primary or ():
-        if not any(r["metric"] == metric for r in tested):
+        if metric not in report["units"] or metric in ("seat_gap", "seat_imbalance", "side_imbalance"):
             raise one_of("primary metric (a tested row of the pilot)", metric,
                          dict.fromkeys(r["metric"] for r in tested))
+    untested = [m for m in primary or () if not any(r["metric"] == m for r in tested)]
     asked = [r for r in tested if r["metric"] in primary] if primary else tested
     m = len(asked)
     if not m:
-        raise BalanceError("the pilot has no tested row to plan from")
-    if all(r["metric"] in SKIPPED for r in asked):
-        raise BalanceError("seat_shift is one test over every seat at once: plan it through its seats' rows "
-                           "(e.g. --primary win_share_seat0)")
+        raise BalanceError(f"the pilot tested no row of {', '.join(primary or ['any metric'])} to plan from"
+                           + (" (a cooperative game's sides go untested when a team wins too few games: a "
+                              "larger pilot)" if primary else ""))
     level = alpha / m
+    players = int(report["players"])
+    # seat_shift is decided by its most-moved seat at Sidak's per-seat level: planned through its seats
+    seat_level = 1 - (1 - level) ** (1 / players) if primary and "seat_shift" in primary else None
     rows = []
     for r in asked:
-        if r["metric"] in SKIPPED:
-            continue
-        unit = report["units"].get(r["metric"], "value")
-        sd = row_sd(report, r)
-        fairness = r["metric"] in FAIRNESS  # tested on U: sized on its change, and for no --effect
-        own = float(r["u_change"] if fairness else r["difference"])
-        rows.append({
-            "variant": r["variant"], "metric": r["metric"], "unit": unit, "games": int(r["games"]),
-            "difference": r["difference"], "lo": r["lo"], "hi": r["hi"], "sd": sd,
-            "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect and not fairness else None,
-            "for_own": _games(own, sd, power, level),
-        })
-    return {"family": m, "level": level, "alpha": alpha, "power": power, "effect": effect, "rows": rows,
-            "primary": primary}
+        if r["metric"] not in SKIPPED:
+            rows.append(_planned(report, r, r["metric"], level, effect, power))
+        elif seat_level is not None:
+            seats = [s for s in report["results"] if s["variant"] == r["variant"]][:players]  # seat rows lead
+            rows += [_planned(report, s, f"seat_shift (seat {k})", seat_level, effect, power)
+                     for k, s in enumerate(seats)]
+    return {"family": m, "level": level, "seat_level": seat_level, "alpha": alpha, "power": power, "effect": effect,
+            "rows": rows, "primary": primary, "untested": untested}
+
+
+def _planned(report: dict, r: dict, metric: str, level: float, effect: float | None, power: float) -> dict:
+    """A tested row ``r`` of the pilot planned at ``level``, named ``metric``: its pilot
+    figures, per-game sd, and the games to find ``effect`` (a rate row) and its own difference."""
+    unit = report["units"].get(r["metric"], "value")
+    sd = row_sd(report, r)
+    fairness = r["metric"] in FAIRNESS  # tested on U: sized on its change, and for no --effect
+    own = float(r["u_change"] if fairness else r["difference"])
+    return {
+        "variant": r["variant"], "metric": metric, "unit": unit, "games": int(r["games"]),
+        "difference": r["difference"], "lo": r["lo"], "hi": r["hi"], "sd": sd,
+        "for_effect": _games(effect, sd, power, level) if unit == "rate" and effect and not fairness else None,
+        "for_own": _games(own, sd, power, level),
+    }

@@ -187,7 +187,8 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     tables = {name: _read_table(run_dir / f"{name}.parquet", columns.get(name, {}),
                                 may_be_empty=name not in schema.CORE_TABLES) for name in names}
     for name, table in tables.items():
-        rows = (listed.get(name) or {}).get("rows") if isinstance(listed, dict) else None
+        entry = listed.get(name) if isinstance(listed, dict) else None
+        rows = entry.get("rows") if isinstance(entry, dict) else None
         if isinstance(rows, int) and table.height != rows:
             raise BalanceError(f"{str(run_dir / f'{name}.parquet')!r} has {table.height:,} rows, its manifest "
                                f"{rows:,}: not the table `balance simulate` wrote with it (copied from another "
@@ -209,7 +210,11 @@ def _check_written_with(run_dir: Path, listed: dict, names: list[str]) -> None:
     for name in names:
         entry = listed.get(name)
         digest = entry.get("sha256") if isinstance(entry, dict) else None
-        if isinstance(digest, str) and file_digest(run_dir / f"{name}.parquet") != digest:
+        try:
+            written = file_digest(run_dir / f"{name}.parquet") if isinstance(digest, str) else None
+        except OSError as e:
+            raise BalanceError(f"{str(run_dir / f'{name}.parquet')!r} cannot be read: {e.strerror or e}") from None
+        if written is not None and written != digest:
             raise BalanceError(f"{str(run_dir / f'{name}.parquet')!r} is not the table `balance simulate` wrote "
                                "with this manifest (its SHA-256 differs: copied from another run, or edited?); "
                                "allowed: the run's own tables (simulate again to replace them)")
@@ -1371,7 +1376,7 @@ def _command(manifest: dict, game, players: int, variants: list[str], primary=()
     command = " ".join(["balance", "compare", manifest["game"], "--players", str(players), *strategy,
                         *settings, "--variant", "default",
                         *[w for v in variants for w in ("--variant", shlex.quote(v))],
-                        *[w for m in primary for w in ("--primary", m)],
+                        *[w for m in primary for w in ("--primary", shlex.quote(m))],
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])
     return command
 

@@ -454,20 +454,33 @@ def paired_mean_test(sum_d, sum_d2, n, confidence=0.95) -> dict:
     }
 
 
-def equivalence_test(mean, se, margin) -> np.ndarray:
-    """Is a difference within (-margin, +margin)? Two one-sided tests (TOST; Schuirmann 1987,
-    J. Pharmacokin. Biopharm. 15:657) on a normal estimate ``mean`` with standard error ``se``:
-    H0 is |difference| >= margin, and p = max(P(Z > (mean + margin) / se), P(Z < (mean -
-    margin) / se)), so p < alpha exactly when the (1 - 2 alpha) interval mean +- z_{1-alpha} se
-    lies inside the margin. Its size is at most alpha at either edge of the margin (and
-    smaller inside H0). With se = 0: p = 0 if |mean| < margin, else 1. Arrays broadcast;
-    returns the p-values."""
+def equivalence_test(mean, se, margin, n=None, bound=None) -> np.ndarray:
+    """Is a mean paired difference within (-margin, +margin)? Two one-sided tests (TOST;
+    Schuirmann 1987, J. Pharmacokin. Biopharm. 15:657) on a normal estimate ``mean`` with
+    standard error ``se``: H0 is |difference| >= margin, and p = max(P(Z > (mean + margin) /
+    se), P(Z < (mean - margin) / se)), so p < alpha exactly when the (1 - 2 alpha) interval
+    mean +- z_{1-alpha} se lies inside the margin. Its size is at most alpha at either edge of
+    the margin (and smaller inside H0).
+
+    se = 0 (the n paired differences all alike) says nothing by the normal approximation: 20
+    games of two rules that rarely differ often differ in none. When every difference was 0,
+    a game's |difference| is at most ``bound`` (the metric's largest per-game value), so a
+    mean moved by the margin needs at least margin / bound of the games to differ, and
+    p = (1 - margin / bound)^n, the chance that none of n did (0 once margin >= bound).
+    Otherwise (no n or bound, or a constant nonzero difference) p = 1: not shown. Arrays
+    broadcast; returns the p-values."""
     mean, se = np.asarray(mean, np.float64), np.asarray(se, np.float64)
     margin = _check_positive("margin", margin)
     flat = se == 0
     safe = np.where(flat, 1.0, se)
     p = np.maximum(stats.norm.sf((mean + margin) / safe), stats.norm.cdf((mean - margin) / safe))
-    return _out(np.where(flat, np.where(np.abs(mean) < margin, 0.0, 1.0), p))
+    if n is None or bound is None:
+        none_differ = np.ones_like(p)
+    else:  # (1 - margin / bound)^n, as exp(n log1p(-margin / bound)) for large n
+        share = np.minimum(margin / np.asarray(bound, np.float64), 1.0)
+        with np.errstate(divide="ignore"):
+            none_differ = np.exp(np.asarray(n, np.float64) * np.log1p(-share))
+    return _out(np.where(flat, np.where(mean == 0, none_differ, 1.0), p))
 
 
 def paired_fairness_test(means, cross, n, confidence=0.95, target=None) -> dict:

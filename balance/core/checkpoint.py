@@ -196,7 +196,8 @@ class Checkpointer:
         saved = read_request(self.out, type(self))
         self._refuse_live()
         now = as_json(self.request)  # as it was saved: tuples in rules read back as lists
-        differ = [k for k in self.keys if saved.get(k) != now.get(k)]
+        # an option saved as None and one a request saved before it existed lacks are the same
+        differ = [k for k in self.keys if _given(saved.get(k)) != _given(now.get(k))]
         if differ:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
@@ -400,16 +401,27 @@ def merge_games(chunk_files: list[Path], target: Path) -> None:
             writer.close()
 
 
+def _given(value):
+    """A request value with the settings not given (None) left out of its dicts, at any depth: a
+    request saved before an option existed lacks the key that a newer one holds as None."""
+    if isinstance(value, dict):
+        return {k: _given(v) for k, v in value.items() if v is not None}
+    return [_given(v) for v in value] if isinstance(value, list) else value
+
+
 def _difference(path: str, was, now) -> str:
     """The first place where ``was`` and ``now`` (JSON values) differ, as 'PATH=WAS, now NOW':
     'runs[0].rules.set_bonus=1, now 5', where the whole runs list, cut at 60 characters, showed
     only the start of the first run's hand."""
     if isinstance(was, dict) and isinstance(now, dict):
-        key = next(k for k in [*was, *(k for k in now if k not in was)] if was.get(k) != now.get(k))
-        return _difference(f"{path}.{key}", was.get(key), now.get(key))
+        key = next((k for k in [*was, *(k for k in now if k not in was)]
+                    if _given(was.get(k)) != _given(now.get(k))), None)
+        if key is not None:
+            return _difference(f"{path}.{key}", was.get(key), now.get(key))
     if isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
-        i = next(i for i, (a, b) in enumerate(zip(was, now)) if a != b)
-        return _difference(f"{path}[{i}]", was[i], now[i])
+        i = next((i for i, (a, b) in enumerate(zip(was, now)) if _given(a) != _given(b)), None)
+        if i is not None:
+            return _difference(f"{path}[{i}]", was[i], now[i])
     return f"{path}={_short(was)}, now {_short(now)}"
 
 
