@@ -488,7 +488,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         "untested": untested,
         "warnings": _renamed([p.name for p in parsed], names) + _identical_rules(names, engines) + [
             f"variant {v!r} could not test {', '.join(ms)} of the question: its team won too few games "
-            "for the heroes' rates to be relative to" for v, ms in untested.items()],
+            f"for its {metrics.side_label}' rates to be relative to" for v, ms in untested.items()],
         "any_different": bool(any_different),
     }
     return Comparison(report)
@@ -885,8 +885,9 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
             f"together, so {holds.format('different')}; they alone decide the verdict's 'different' "
             "and --fail-if-different. Every other tested row is secondary, corrected among the "
             f"secondary rows, so the same holds of them on their own"
-            + (f"; with the equivalence claims, {families} families each held so, the chance of any false "
-               f"claim of the comparison is at most {families} alpha" if correction == "holm" else "")
+            + (f"; {'with the equivalence claims, three' if margin is not None else 'the two'} families each "
+               f"held so, the chance of any false claim of the comparison is at most {families} alpha"
+               if correction == "holm" else "")
             + ". Such a split is valid only when the question was named before the games were seen; "
             "chosen after, it would select the rows that happened to move")
     if margin is not None:

@@ -296,7 +296,8 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
     found = [r for r in rows if r["significant"] and primary and r.get("family") == "secondary"]
     untested = [m for m in primary or () if m not in {r["metric"] for r in rows}]  # the question's rows it lacks
     games = f"{rows[0]['games']:,} games each"
-    left = (f"; {', '.join(untested)} not tested: its team won too few games for the heroes' rates to be "
+    label = (report.get("sides") or {}).get("label", "sides")
+    left = (f"; {', '.join(untested)} not tested: its team won too few games for its {label}' rates to be "
             "relative to") if untested else ""
     if primary and not asked:
         head = [Code(variant), " vs ", Code(base), ": ", Strong("not tested"), f": the question ({', '.join(primary)}) "
