@@ -813,7 +813,7 @@ def compare(
     margin: Annotated[Optional[float], typer.Option(
         help="The largest change of a rate that does not matter (0.005 = 0.5 pp): each rate row of the "
         "question (--primary's, else every tested one) is also tested for being within it (two one-sided "
-        "tests, corrected over those rows), so the verdict can say 'unchanged within +-0.5 pp', which "
+        "tests, corrected over those rows), so the verdict can say 'changed by less than +-0.5 pp', which "
         "'no significant difference' does not.")] = None,
     sprt: Annotated[bool, _flag("--sprt", help="Sequential mode: play batches until an SPRT "
                                         "decides (H0: no difference larger than --delta).")] = False,
@@ -962,8 +962,11 @@ def _print_comparison(report: dict, out: Path) -> None:
 
         asked = report.get("primary")
         for variant, rows in by_variant(report).items():
-            if not any(r["significant"] and r.get("family") != "secondary" for r in rows):
-                where = f" in the question (--primary {', '.join(asked)})" if asked else ""
+            tested = [m for m in asked or () if m not in report.get("untested", {}).get(variant, ())]
+            if asked and not tested:
+                typer.echo(f"  {variant}: not tested: no row of the question (--primary {', '.join(asked)})")
+            elif not any(r["significant"] and r.get("family") != "secondary" for r in rows):
+                where = f" in the question (--primary {', '.join(tested)})" if asked else ""
                 typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
             within = [r["metric"] for r in rows if r.get("equivalent")]
             if within:  # --margin: shown too small to matter

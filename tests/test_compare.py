@@ -1346,6 +1346,7 @@ def test_a_question_a_variant_could_not_test_is_named_and_fails_the_designers_ci
     assert r.exit_code == 1, r.output
     assert ("--fail-if-different: the question could not be tested for fewer_minions "
             "(side_relative_distance)") in r.output
+    assert "  fewer_minions: not tested: no row of the question (--primary side_relative_distance)" in r.output
     report = json.loads((tmp_path / "d" / "comparison.json").read_text(encoding="utf-8"))
     assert report["untested"] == {"fewer_minions": ["side_relative_distance"]} and not report["any_different"]
     assert any("could not test side_relative_distance" in w for w in report["warnings"])
