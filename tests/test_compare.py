@@ -1289,6 +1289,16 @@ def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_p
                       primary=["win_share_seat0", "mean_score"]).report
     assert result(planted, "seat0", "win_share_seat0")["equivalent"] is False
     assert [r["metric"] for r in planted["results"] if r["p_equivalent"] is not None] == ["win_share_seat0"]
+    # seats 1 to 3 give up about 0.45 pp each to seat 0 (each found at p < 1e-3 at 20,000 games,
+    # se 0.1 pp): within +-1 pp by 4 se and more, and different too, which the line says
+    from balance.analysis.compare_report import verdict
+    from balance.analysis.document import to_markdown
+
+    both = compare("avengers-cards", ["default", PLANTED], games=20_000, seed=3, margin=0.01).report
+    line = next(x for x in to_markdown("t", [verdict(both)], tmp_path).splitlines() if x.startswith("- Margin"))
+    assert re.search(r"\*\*changed by less than ±1\.00 pp\*\* win\\_share\\_seat1, win\\_share\\_seat2, "
+                     r"win\\_share\\_seat3, .*; win\\_share\\_seat1, win\\_share\\_seat2, win\\_share\\_seat3 also found "
+                     r"different: a change smaller than the margin\)", line), line
 
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", f"ties:{TIES}",
                                  "--games", "20000", "--seed", "3", "--margin", "0.02", "--out", str(tmp_path / "m")])
