@@ -1418,3 +1418,21 @@ def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, mo
     monkeypatch.undo()
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
     assert r.exit_code == 0, r.output
+
+
+def test_a_question_found_in_part_names_the_part_not_found(tmp_path):
+    """A question of two metrics, one planted to move and one planted still: TIES raises the tie
+    rate by 16 pp (found at any seed) and leaves seat 0's win share where it was (see TIES). The
+    variant is "different in the question asked" by tied_game, "but not" by win_share_seat0,
+    with the change the comparison could have found there; a correct implementation calls
+    seat 0 different with probability at most 0.05 (the question's Holm family of 2)."""
+    from balance.analysis.compare_report import verdict
+    from balance.analysis.document import to_markdown
+
+    report = compare("avengers-cards", ["default", TIES], games=20_000, seed=3,
+                     primary=["tied_game", "win_share_seat0"]).report
+    line = next(x for x in to_markdown("t", [verdict(report)], tmp_path).splitlines() if "vs `default`" in x)
+    assert re.search(r"\*\*different\*\* in the question asked \(--primary\) — tied\\_game 6\.62% → 22\.82% "
+                     r"\(\+16\.20 pp, < 1e-6 adjusted\); but not win\\_share\\_seat0: [\d.]+% → [\d.]+% "
+                     r"\([+-][\d.]+ pp, [\d.]+ adjusted; a change of [\d.]+ pp in win\\_share\\_seat0 would have "
+                     r"been found with 90% power\)", line), line

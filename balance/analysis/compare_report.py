@@ -366,12 +366,15 @@ def sensitivity(report: dict, rows: list[dict], power: float = 0.9) -> str:
 
 def _sized_row(report: dict, rows: list[dict]) -> dict | None:
     """The row of a variant's question (``question``: the --primary metrics, else a seat's win
-    rate or the team's) whose detectable change ``sensitivity`` gives: the first that is neither
-    seat_shift (an interval simultaneous over the seats) nor a fairness row (tested on U, where a
-    change in pp has no one size); None when there is none."""
+    rate or the team's) whose detectable change ``sensitivity`` gives: the first not found
+    different (else the first) that is neither seat_shift (an interval simultaneous over the
+    seats) nor a fairness row (tested on U, where a change in pp has no one size); None when
+    there is none."""
     from balance.analysis.compare import FAIRNESS
 
-    return next((r for r in question(report, rows) if r["metric"] not in (*FAIRNESS, "seat_shift")), None)
+    eligible = [r for r in question(report, rows) if r["metric"] not in (*FAIRNESS, "seat_shift")]
+    # what could have been found says most where nothing was: the first row the test did not find
+    return next((r for r in eligible if not r["significant"]), eligible[0] if eligible else None)
 
 
 def _sprt_line(report: dict, base: str, v: dict) -> tuple:
