@@ -28,7 +28,7 @@ def _adjusted(report: dict, r: dict) -> str:
         " among the secondary rows" if r.get("family") == "secondary" else "")
 
 
-def question(report: dict, rows: list[dict]) -> list[dict]:
+def _question(report: dict, rows: list[dict]) -> list[dict]:
     """A variant's rows that are the comparison's question: those of the --primary metrics, in
     their order, else the first (seat 0's win rate, or the team's)."""
     primary = report.get("primary")
@@ -287,11 +287,11 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
 
 
 def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tuple:
-    """A variant's verdict: what differs, and what of the comparison's question (``question``)
+    """A variant's verdict: what differs, and what of the comparison's question (``_question``)
     does not. With --primary the question's rows alone make it "different"; the secondary rows
     that differ follow, named so."""
     primary = report.get("primary")
-    asked = question(report, rows)
+    asked = _question(report, rows)
     decides = [r for r in rows if r["significant"] and (not primary or r.get("family") == "primary")]
     found = [r for r in rows if r["significant"] and primary and r.get("family") == "secondary"]
     untested = [m for m in primary or () if m not in {r["metric"] for r in rows}]  # the question's rows it lacks
@@ -303,11 +303,11 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
         head = [Code(variant), " vs ", Code(base), ": ", Strong("not tested"), f": the question ({', '.join(primary)}) "
                 f"has no row for it ({games}){left}"]
     elif not decides:
-        tested = [m for m in primary if m not in untested] if primary else []
-        where, games = (f"in {', '.join(tested)}, the question asked", f"--primary; {games}") if primary else (
-            "in any metric", games)
+        tested = [m for m in primary or () if m not in untested]
+        where = f"in {', '.join(tested)}, the question asked (--primary; {games})" if primary else (
+            f"in any metric ({games})")
         head = [Code(variant), " vs ", Code(base), ": ", Strong("no significant difference"),
-                f" {where} ({games}){sensitivity(report, rows)}{left}"]
+                f" {where}{sensitivity(report, rows)}{left}"]
     else:
         head = [Code(variant), " vs ", Code(base), ": ", Strong("different"),
                 " in the question asked (--primary)" if primary else "", " — ", *_changes(report, decides)]
@@ -341,7 +341,7 @@ def _changes(report: dict, significant: list[dict]) -> list:
 
 
 def _rows_words(report: dict, rows: list[dict]) -> str:
-    """'team_win 2.62% → 8.78% (+6.16 pp, < 1e-6 adjusted), ...': rows' changes with adjusted p."""
+    """'mean_score 9.770 → 10.082 (+0.311, < 1e-6 adjusted), ...': rows' changes with adjusted p."""
     return ", ".join(
         f"{_label(r)} {_value(report, r['metric'], r['baseline'])} → {_value(report, r['metric'], r['value'])} "
         f"({_diff(report, r['metric'], r['difference'])}, {pvalue(r['p_adjusted'])} adjusted)" for r in rows)
@@ -365,14 +365,14 @@ def sensitivity(report: dict, rows: list[dict], power: float = 0.9) -> str:
 
 
 def _sized_row(report: dict, rows: list[dict]) -> dict | None:
-    """The row of a variant's question (``question``: the --primary metrics, else a seat's win
+    """The row of a variant's question (``_question``: the --primary metrics, else a seat's win
     rate or the team's) whose detectable change ``sensitivity`` gives: the first not found
     different (else the first) that is neither seat_shift (an interval simultaneous over the
     seats) nor a fairness row (tested on U, where a change in pp has no one size); None when
     there is none."""
     from balance.analysis.compare import FAIRNESS
 
-    eligible = [r for r in question(report, rows) if r["metric"] not in (*FAIRNESS, "seat_shift")]
+    eligible = [r for r in _question(report, rows) if r["metric"] not in (*FAIRNESS, "seat_shift")]
     # what could have been found says most where nothing was: the first row the test did not find
     return next((r for r in eligible if not r["significant"]), eligible[0] if eligible else None)
 

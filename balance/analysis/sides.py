@@ -91,8 +91,8 @@ def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where:
 
 
 def _ends(g: pl.DataFrame, noun: str) -> str:
-    """' Strongest: Aliens (its interval above every other faction's); weakest by estimate:
-    Wizards (its interval overlaps another's).': the test against the average says which
+    """' Strongest: A (its interval above every other side's); weakest by estimate: B (its
+    interval overlaps another's).': the test against the average says which
     names are strong, not which is the strongest; a designer asks that, and an interval apart
     from every other's answers it (``report.apart``: each comparison a test at 5% or less)."""
     from balance.analysis.report import apart
