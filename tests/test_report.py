@@ -105,6 +105,21 @@ def test_verdict_speaks_to_every_player_count(mixed):
     assert verdict.count("hardest") == len(PLAYERS)  # villain lines
 
 
+def test_seats_say_who_plays_first_as_the_game_declares_it(mixed):
+    """The first-player card passes after each battle, so seat 0 is not 'the first player':
+    the first screen and the seatings say which seat leads which battle, as the game declares;
+    a game not installed here keeps the generic words."""
+    from balance.analysis.report import _seat_order
+
+    _, paths = mixed
+    md = paths["markdown"].read_text(encoding="utf-8")
+    rotation = "seat 0 holds the first-player card in battle 1, seat 1 in battle 2 and seat 2 in battle 3"
+    assert rotation in section(md, "Verdict").split("\n- ")[0]  # the Seats paragraph, before its lines
+    assert f"seats are numbered from 0; {rotation})" in section(md, "Run")
+    assert "seat 0 is the first player" not in md
+    assert _seat_order({"game": "a-game-from-elsewhere"}) == "seat 0 is the first player"
+
+
 def test_one_strategy_has_no_strategy_section(single, tmp_path):
     out = tmp_path / "elsewhere"
     (out / "figures").mkdir(parents=True)

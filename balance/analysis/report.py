@@ -38,7 +38,7 @@ from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Str
                               to_markdown)
 from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, as_path
-from balance.core.game import CAPPED
+from balance.core.game import CAPPED, GameInfo
 from balance.core.output import FINISHED_OUTPUTS, REPORT_STAGING, publish
 from balance.core.strategy import deterministic_alike
 from balance.core.variants import setting_text
@@ -688,10 +688,11 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
     """Plain-words answers first, each decided by the test named in it."""
     if a.team is not None:
         return _team_verdict(manifest, a)
-    blocks = [Para((Strong("Seats."), " Gap: the best seat's win rate minus the worst seat's; "
-                    "edge: one seat's win rate minus the fair 1/n. Every interval on this screen is a 95% "
-                    "interval for its own number, not adjusted for the others (the gap's holds for every "
-                    "pair of seats at once); what is found is decided by the tests' adjusted p-values."),),
+    blocks = [Para((Strong("Seats."), f" Seats are numbered from 0: {_seat_order(manifest)}. Gap: the best "
+                    "seat's win rate minus the worst seat's; edge: one seat's win rate minus the fair 1/n. "
+                    "Every interval on this screen is a 95% interval for its own number, not adjusted for "
+                    "the others (the gap's holds for every pair of seats at once); what is found is decided "
+                    "by the tests' adjusted p-values."),),
               Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
@@ -1206,6 +1207,13 @@ def _declared(game: str):
         return None
 
 
+def _seat_order(manifest: dict) -> str:
+    """Who plays first, as the game declares it ('seat 0 is the first player' for a game not
+    installed here)."""
+    game = _declared(manifest["game"])
+    return game.seat_order if game is not None else GameInfo.seat_order
+
+
 # The levers' name and what their comparison measures, by what they act on
 # (balance.core.game.LEVER_TARGETS)
 _LEVER_WORDS = {"seats": ("seat levers", "the seats' distance from fair tested"),
@@ -1479,7 +1487,7 @@ def run_section(manifest: dict, strategies: Strategies | None = None, cards: Car
         Para((Strong("Strategies"), " (every parameter, defaults included):"),),
         _strategy_table(runs),
         Para((Strong("Seatings:"), " which strategy sat in which seat, per block of games (seats "
-              "are numbered from 0; seat 0 is the first player)."),),
+              f"are numbered from 0; {_seat_order(manifest)})."),),
         _seating_table(runs),
         Para((Strong("Rules"), " per player count (every parameter of the rules):"),),
         _rules_table(runs),

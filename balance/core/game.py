@@ -133,7 +133,9 @@ class GameInfo:
     ``players`` that the default rules refuse because a rule must be chosen for them
     (avengers-cards at 2: a hand), which the contract checks skip; capped_by: rules settings
     ((key, value) pairs) under which games reach the turn cap, so ``balance check`` can see
-    that a capped game hands out no win where the default rules cap none.
+    that a capped game hands out no win where the default rules cap none; seat_order: who
+    plays first, in words, for reports beside the seat numbers (a game whose first player
+    changes during play says so, or a seat's edge reads as the first player's).
     """
 
     id: str
@@ -158,6 +160,7 @@ class GameInfo:
     levers: tuple[Lever, ...] = ()  # rule changes to try, by what they act on (Lever)
     explicit_counts: tuple[int, ...] = ()  # player counts the default rules refuse (a rule to choose)
     capped_by: tuple[tuple[str, object], ...] = ()  # e.g. (("max_turns", 4),): games that reach the cap
+    seat_order: str = "seat 0 is the first player"
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""

@@ -20,4 +20,6 @@ GAME = GameInfo(
     restrict_modes=(("always", "removed from the hand"),
                     ("before-last", "not playable before the last villain of a battle")),
     restrict_items="a value of the hand (`balance rules avengers-cards`: hand)",
+    # the first-player card passes clockwise after each battle (rules, "Seat")
+    seat_order="seat 0 holds the first-player card in battle 1, seat 1 in battle 2 and seat 2 in battle 3",
 )
