@@ -774,6 +774,38 @@ def report(
 CORRECTION_NAMES = ("holm", "bh")
 
 
+def _margins(given) -> tuple[Optional[float], Optional[dict[str, float]]]:
+    """--margin's values -> (the rates' margin, {metric: its own margin}); a comparison saved
+    before METRIC=M existed kept one number, which reads as the rates' margin."""
+    if given is None or isinstance(given, (int, float)):
+        return given, None
+    rate, named = None, {}
+    for item in given:
+        key, sep, text = item.rpartition("=")
+        key = key.strip()
+        if sep and not key:
+            fail(f"--margin {item!r} names no metric; allowed: a number (a rate's margin) or METRIC=NUMBER")
+        try:
+            value = float(text)
+        except ValueError:
+            fail(f"--margin {item!r}: {text.strip()!r} is not a number; allowed: a number (a rate's margin, "
+                 "0.005 = 0.5 pp) or METRIC=NUMBER (length=1)")
+        if not sep and rate is not None:
+            fail(f"--margin gives the rates' margin twice ({rate:g} and {value:g}); give it once")
+        if sep and key in named:
+            fail(f"--margin gives {key}'s margin twice; give it once")
+        if sep:
+            named[key] = value
+        else:
+            rate = value
+    return rate, named or None
+
+
+def _words(values) -> str:
+    """A repeatable option's values as typed: '0.01 length=1'."""
+    return " ".join(map(str, values)) if isinstance(values, list) else str(values)
+
+
 # compare takes one argument; extra ones are what the shell made of an unquoted value with
 # spaces, which compare explains instead of click's bare "unexpected extra arguments".
 @app.command(context_settings={"allow_extra_args": True})
@@ -810,11 +842,12 @@ def compare(
         "seat_shift, seat_distance, or the sides' side_distance (competitive) or side_relative_distance "
         "(cooperative). Default: every tested row in one family, which at dozens of rows costs power "
         "(docs/COMPARE.md).")] = None,
-    margin: Annotated[Optional[float], typer.Option(
-        help="The largest change of a rate that does not matter (0.005 = 0.5 pp): each rate row of the "
-        "question (--primary's, else every tested one) is also tested for being within it (two one-sided "
-        "tests, corrected over those rows), so the verdict can say 'changed by less than +-0.5 pp', which "
-        "'no significant difference' does not.")] = None,
+    margin: Annotated[Optional[list[str]], typer.Option(
+        help="The largest change that does not matter. A number is a rate's (0.005 = 0.5 pp): each rate "
+        "row of the question (--primary's, else every tested one) is also tested for being within it (two "
+        "one-sided tests, corrected over those rows), so the verdict can say 'changed by less than +-0.5 pp', "
+        "which 'no significant difference' does not. METRIC=M gives one metric its own, in its unit "
+        "(length=1: game length within +-1). Repeatable.")] = None,
     sprt: Annotated[bool, _flag("--sprt", help="Sequential mode: play batches until an SPRT "
                                         "decides (H0: no difference larger than --delta).")] = False,
     delta: Annotated[float, typer.Option(help="SPRT: smallest difference that matters (metric's scale, "
@@ -868,6 +901,8 @@ def compare(
                                               "correction", "sprt", "delta", "beta", "metric", "batch", "primary",
                                               "margin"), resume, out)
     o["primary"] = o["primary"] or None  # not given: None, as a comparison saved before --primary reads
+    o["margin"] = o["margin"] or None
+    rate_margin, margins = _margins(o["margin"])
     if o["correction"] not in CORRECTION_NAMES:
         fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
     sprt_spec = ({"delta": o["delta"], "alpha": o["alpha"], "beta": o["beta"], "metric": o["metric"]}
@@ -884,14 +919,14 @@ def compare(
         fail(f"--primary {o['primary'][0]} applies to the fixed-size comparison; with --sprt the question is "
              "--metric (its rows are descriptive): drop one of them")
     if o["margin"] is not None and o["sprt"]:
-        fail(f"--margin {o['margin']} applies to the fixed-size comparison; with --sprt, --delta is the size that "
-             "matters (H0 accepted: no difference that large): drop one of them")
+        fail(f"--margin {_words(o['margin'])} applies to the fixed-size comparison; with --sprt, --delta is the "
+             "size that matters (H0 accepted: no difference that large): drop one of them")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
                            strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
                            sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study,
-                           common=common, primary=o["primary"], margin=o["margin"])
+                           common=common, primary=o["primary"], margin=rate_margin, margins=margins)
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)
@@ -958,7 +993,7 @@ def _print_comparison(report: dict, out: Path) -> None:
             typer.echo(f"  SPRT {v['variant']}: {decision} after {v['games']:,} games (llr {v['llr']:.2f})")
         typer.echo("  (sequential mode: the other rows are descriptive, taken where each test stopped)")
     else:  # each variant with nothing significant: what it could have found
-        from balance.analysis.compare_report import by_variant, sensitivity
+        from balance.analysis.compare_report import by_margin, by_variant, sensitivity
 
         asked = report.get("primary")
         for variant, rows in by_variant(report).items():
@@ -968,9 +1003,11 @@ def _print_comparison(report: dict, out: Path) -> None:
             elif not any(r["significant"] and r.get("family") != "secondary" for r in rows):
                 where = f" in the question (--primary {', '.join(tested)})" if asked else ""
                 typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
-            within = [r["metric"] for r in rows if r.get("equivalent")]
+            within = [r for r in rows if r.get("equivalent")]
             if within:  # --margin: shown too small to matter
-                typer.echo(f"  {variant}: changed by less than +-{100 * report['margin']:.2f} pp: {', '.join(within)}")
+                named = "; by less than ".join(f"{m}: {', '.join(labels)}"
+                                               for m, labels in by_margin(report, within).items())
+                typer.echo(f"  {variant}: changed by less than {named}".replace("±", "+-"))
 
 
 @app.command()

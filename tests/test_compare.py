@@ -1333,6 +1333,71 @@ def test_a_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, 
         compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margin=0.01)
 
 
+def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
+    """--margin METRIC=M: a metric that is not a rate (mean_score, in points) gets its margin in
+    its own unit and joins the rates' equivalence family. set_bonus=2 lowers every seat's mean
+    score by 1.19 points (se 0.005 at 20,000 games, seed 3): within +-1.5 it is shown (adjusted p
+    < 1e-6; it would need to stray 60 se), within +-0.5 it is not (the truth is 0.69 past the
+    margin, 140 se), whatever the seed. The rows keep their own margins, and the verdict says
+    each beside the rows it holds."""
+    from balance.analysis.compare_report import verdict
+    from balance.analysis.document import to_markdown
+
+    bonus = "x:set_bonus=2"
+    report = compare("avengers-cards", ["default", bonus], games=20_000, seed=3, margin=0.02,
+                     margins={"mean_score": 1.5}).report
+    score = result(report, "x", "mean_score")
+    assert score["margin"] == 1.5 and score["equivalent"] and score["significant"]
+    assert result(report, "x", "win_share_seat0")["margin"] == 0.02
+    assert result(report, "x", "score_range")["p_equivalent"] is None  # no margin of its own, not a rate
+    tested = [r for r in report["results"] if r["p_equivalent"] is not None]
+    assert [r["p_equivalent_adjusted"] for r in tested] == pytest.approx(
+        list(stats.holm(np.array([r["p_equivalent"] for r in tested]))), rel=1e-12)  # one family
+    assert report["margins"] == {"mean_score": 1.5} and "mean_score at +-1.5" in report["methods"]["equivalence"]
+    line = next(x for x in to_markdown("t", [verdict(report)], tmp_path).splitlines() if x.startswith("- Margin"))
+    assert line.startswith("- Margins under `x`: **changed by less than ±2.00 pp** win\\_share\\_seat0, ")
+    assert "; **by less than ±1.5** mean\\_score (two one-sided tests" in line, line
+
+    tight = compare("avengers-cards", ["default", bonus], games=20_000, seed=3, primary=["mean_score"],
+                    margins={"mean_score": 0.5}).report
+    assert result(tight, "x", "mean_score")["equivalent"] is False
+    assert [r["metric"] for r in tight["results"] if r["p_equivalent"] is not None] == ["mean_score"]
+    line = next(x for x in to_markdown("t", [verdict(tight)], tmp_path).splitlines() if x.startswith("- Margin"))
+    assert "- Margin ±0.5 under `x`: not shown within it: mean\\_score (-1.188, unadjusted 95% CI" in line, line
+
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", bonus,
+                                 "--games", "20000", "--seed", "3", "--margin", "0.02", "--margin", "mean_score=1.5",
+                                 "--out", str(tmp_path / "m")])
+    assert r.exit_code == 0, r.output
+    assert ("  x: changed by less than +-2.00 pp: win_share_seat0, win_share_seat1, win_share_seat2, win_share_seat3, "
+            "heroes_success, tied_game; by less than +-1.5: mean_score") in r.output
+    text = (tmp_path / "m" / "report.md").read_text(encoding="utf-8")
+    assert "| within its margin: adjusted p |" in text and "| ±1.5: yes (< 1e-6) |" in text
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--margin", "length=1"], "unknown metric of --margin 'length'; allowed: win_share_seat0"),
+    (["--margin", "mean_score=0"], "margin mean_score=0.0 is not a positive number"),
+    (["--margin", "tied_game=1.5"], "margin tied_game=1.5 is out of range; allowed for a rate: 0 < margin < 1"),
+    (["--margin", "mean_score=a"], "--margin 'mean_score=a': 'a' is not a number"),
+    (["--margin", "=1"], "--margin '=1' names no metric"),
+    (["--margin", "0.01", "--margin", "0.02"], "--margin gives the rates' margin twice (0.01 and 0.02)"),
+    (["--margin", "mean_score=1", "--margin", "mean_score=2"], "--margin gives mean_score's margin twice"),
+    (["--margin", "mean_score=1", "--primary", "tied_game"],
+     "margin mean_score=1 names a metric outside the question (--primary tied_game); add --primary mean_score"),
+    (["--margin", "mean_score=1", "--sprt"], "--margin mean_score=1 applies to the fixed-size comparison"),
+])
+def test_a_metric_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, args, words):
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
+                                 "--games", "200", "--out", str(tmp_path / "c"), *args])
+    assert r.exit_code == 2 and words in r.output, r.output
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(BalanceError, match="margins apply to the fixed-size comparison"):
+        compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margins={"mean_score": 1})
+    with pytest.raises(BalanceError, match="is not a mapping of metric to margin"):
+        compare("avengers-cards", ["default", PLANTED], margins=[1.0])
+
+
 def test_a_margin_is_not_shown_by_games_too_few_to_differ():
     """Twenty games of set_bonus=2 against the rulebook often differ in no game's tie: a normal
     test with an sd of 0 called every such row within +-0.5 pp (p = 0), while 20,000 games put
@@ -1418,6 +1483,43 @@ def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, mo
     monkeypatch.undo()
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
     assert r.exit_code == 0, r.output
+
+
+def test_a_comparison_cut_when_margin_was_one_number_resumes_with_it(tmp_path, monkeypatch):
+    """Before METRIC=M, the command line saved --margin as one number; such a comparison resumes
+    with it as the rates' margin, to the numbers an uncut one gives."""
+    from contextlib import contextmanager
+
+    from balance import cli
+
+    @contextmanager
+    def cut(silent, total):
+        done = []
+
+        def advance(n):
+            done.append(n)
+            if sum(done) >= 3000:
+                raise KeyboardInterrupt
+        yield advance
+
+    args = ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED, "--games", "4000",
+            "--seed", "2", "-q"]
+    monkeypatch.setattr(cli, "_progress", cut)
+    r = CliRunner().invoke(app, args + ["--margin", "0.02", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 130, r.output
+    request = tmp_path / ".c.partial" / "request.json"
+    saved = json.loads(request.read_text(encoding="utf-8"))
+    assert saved["margin"] == ["0.02"]
+    saved["margin"] = 0.02  # as the version before METRIC=M saved it
+    request.write_text(json.dumps(saved), encoding="utf-8")
+    monkeypatch.undo()
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, args + ["--margin", "0.02", "--out", str(tmp_path / "whole")])
+    assert r.exit_code == 0, r.output
+    resumed, whole = (json.loads((tmp_path / d / "comparison.json").read_text(encoding="utf-8"))
+                      for d in ("c", "whole"))
+    assert resumed["margin"] == 0.02 and resumed["results"] == whole["results"]
 
 
 def test_a_question_found_in_part_names_the_part_not_found(tmp_path):

@@ -267,7 +267,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
             sprt: dict | None = None, batch: int | None = None, chunk_size: int | None = None,
             on_progress=None, threads: int | None = None, keep=None, common: dict | None = None,
             out: str | Path | None = None, force: bool = False, resume: bool = False,
-            primary: list[str] | None = None, margin: float | None = None) -> Comparison:
+            primary: list[str] | None = None, margin: float | None = None,
+            margins: dict[str, float] | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     variants: specs for ``parse_variant``. common: rule settings every variant starts from
@@ -306,6 +307,12 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     alpha): a change shown too small to matter, which "no significant difference" is not. A row
     whose games never differed is decided by how many games could have (``stats.
     equivalence_test``'s bound). Not with ``sprt``, nor with a question that has no rate row.
+
+    margins: a margin per named metric, in its own unit (``{"length": 1}``: a game length
+    within +-1 of its unit; a rate's as ``margin``), for metrics that are not rates, or a rate
+    whose margin is not ``margin``'s. Each must be one of the game's compare metrics and, with
+    ``primary``, one of the question's. Its rows join the equivalence test above (one family
+    with the rate rows ``margin`` tests), and each tested row carries its ``margin``.
 
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
@@ -361,6 +368,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         if sprt is not None:
             raise BalanceError("margin applies to the fixed-size comparison; with sprt, its delta is the size "
                                "that matters (H0 accepted: no difference that large): drop one of them")
+    margins = _check_margins(margins, sprt)
     if check_text("correction", correction, "'holm'") not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     common = plain_overrides(common, "common")
@@ -378,7 +386,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         return _compare_into(as_path("out", out), force, resume, keep, game, variants, dict(
             players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
             correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
-            threads=threads, common=common, primary=primary, margin=margin))
+            threads=threads, common=common, primary=primary, margin=margin, margins=margins))
     spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
@@ -392,6 +400,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         rates = [m for m in metric_names if units[m] == "rate"]
         raise BalanceError(f"margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
                            f"none; add one to primary ({', '.join(rates[:4])}, ...), or drop margin")
+    _check_margin_metrics(margins, units, primary)
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -453,10 +462,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)
             for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
     _adjust(rows, correction, alpha, sequential=bool(tests), primary=primary)
-    if margin is not None:
+    if margin is not None or margins:
         bounds = {name: np.maximum(metrics.bounds(engines[0].rules), metrics.bounds(e.rules))
                   for name, e in zip(names[1:], engines[1:])}  # a game's largest |difference|, by metric
-        _equivalence(rows, margin, {m: i for i, m in enumerate(metric_names)}, units, bounds, correction, alpha)
+        _equivalence(rows, _row_margins(margin, margins, units), {m: i for i, m in enumerate(metric_names)},
+                     bounds, correction, alpha)
     untested = _untested(rows, primary, names[1:])
     if tests:
         any_different = any(d == "H1" for d in decisions.values())
@@ -477,10 +487,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # rates (in pp, as its differences), a "value" as a number
         "units": {**units, **_row_units(seat_columns, sides)},
         "methods": methods(players, alpha, sequential=bool(tests), primary=primary, margin=margin,
-                           correction=correction),
+                           correction=correction, margins=margins),
         "results": _jsonable(rows),
         "primary": primary,  # the metrics the comparison is about (None: every tested row, one family)
         "margin": margin,  # the largest change of a rate that does not matter (None: no equivalence test)
+        "margins": margins,  # a margin per named metric, in its unit (None: none named)
         # the metrics that are each side's win rate, and what the game calls its sides
         "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
         "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
@@ -528,7 +539,8 @@ def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwa
     # what decides the numbers, as JSON, and chunk_size, which names the kept chunks (threads and
     # on_progress do neither)
     request = {name: kwargs[name] for name in ("players", "games", "seed", "strategies", "alpha", "correction",
-                                               "sprt", "batch", "common", "chunk_size", "primary", "margin")}
+                                               "sprt", "batch", "common", "chunk_size", "primary", "margin",
+                                               "margins")}
     request = {API: _request_value({"variants": variants, **request})}
     study = KINDS["compare"](out, game, request)
     if resume:
@@ -772,24 +784,67 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool,
         r.setdefault("significant", None)
 
 
-def _equivalence(rows: list[dict], margin: float, columns: dict, units: dict, bounds: dict, correction: str,
+def _check_margins(margins, sprt) -> dict[str, float] | None:
+    """``margins`` as {metric: positive finite float}, or None when none is named; which
+    metrics they may name is checked once the game's metrics are known (_check_margin_metrics)."""
+    margins = plain(margins)
+    if not margins:
+        return None
+    if not isinstance(margins, dict) or not all(isinstance(k, str) for k in margins):
+        raise BalanceError(f"margins={margins!r} is not a mapping of metric to margin; allowed e.g. {{'length': 1}}")
+    for metric, value in margins.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+            raise BalanceError(f"margin {metric}={value!r} is not a positive number; allowed: a change in the "
+                               "metric's own unit, > 0 (a rate's < 1: 0.005 = 0.5 pp)")
+    if sprt is not None:
+        raise BalanceError("margins apply to the fixed-size comparison; with sprt, its delta is the size that "
+                           "matters (H0 accepted: no difference that large): drop one of them")
+    return {k: float(v) for k, v in margins.items()}
+
+
+def _check_margin_metrics(margins: dict | None, units: dict, primary: list[str] | None) -> None:
+    """Each metric ``margins`` names is one of the game's compare metrics (``units``: name ->
+    unit), a rate's margin below 1, and, with ``primary``, one of the question's metrics (the
+    equivalence test is of the question's rows)."""
+    for metric, value in (margins or {}).items():
+        if metric not in units:
+            raise one_of("metric of --margin", metric, list(units))
+        if units[metric] == "rate" and value >= 1:
+            raise BalanceError(f"margin {metric}={value:g} is out of range; allowed for a rate: 0 < margin < 1 "
+                               "(0.005 = 0.5 pp)")
+        if primary and metric not in primary:
+            raise BalanceError(f"margin {metric}={value:g} names a metric outside the question (--primary "
+                               f"{', '.join(primary)}); add --primary {metric}, or drop its margin")
+
+
+def _row_margins(margin: float | None, margins: dict | None, units: dict) -> dict[str, float]:
+    """Each metric's margin: its own (``margins``), else ``margin`` for a rate; a metric not
+    here is not tested for equivalence."""
+    out = {m: margin for m, unit in units.items() if unit == "rate" and margin is not None}
+    return out | (margins or {})
+
+
+def _equivalence(rows: list[dict], margins: dict[str, float], columns: dict, bounds: dict, correction: str,
                  alpha: float) -> None:
-    """Add ``p_equivalent``, ``p_equivalent_adjusted`` and ``equivalent`` to every row in place:
-    for each rate row of the question (the primary family's, else every tested row's; a game
-    metric whose unit is "rate"), the TOST p of "its change is within +-margin" from its
-    interval's standard error, adjusted over those rows; None for the others. ``columns``: each
-    game metric's index into ``bounds`` (per variant: float64[k], a game's largest |difference|
-    of each metric), which decides a row whose games never differed."""
-    asked = [r for r in rows if r["p_value"] is not None and units.get(r["metric"]) == "rate"
+    """Add ``margin``, ``p_equivalent``, ``p_equivalent_adjusted`` and ``equivalent`` to every
+    row in place: for each row of the question (the primary family's, else every tested row's)
+    whose metric has a margin (``margins``: a rate's from --margin, others named), the TOST p of
+    "its change is within +-its margin" from its interval's standard error, adjusted over those
+    rows; None for the others. ``columns``: each game metric's index into ``bounds`` (per
+    variant: float64[k], a game's largest |difference| of each metric), which decides a row
+    whose games never differed."""
+    asked = [r for r in rows if r["p_value"] is not None and r["metric"] in margins
              and r.get("family", "primary") == "primary"]
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
-    p = [float(stats.equivalence_test(r["difference"], stats.se_from_interval(r["lo"], r["hi"], 1 - alpha), margin,
-                                      n=r["games"], bound=bounds[r["variant"]][columns[r["metric"]]]))
+    p = [float(stats.equivalence_test(r["difference"], stats.se_from_interval(r["lo"], r["hi"], 1 - alpha),
+                                      margins[r["metric"]], n=r["games"],
+                                      bound=bounds[r["variant"]][columns[r["metric"]]]))
          for r in asked]
     for r, raw, adjusted in zip(asked, p, adjust(np.array(p)) if asked else ()):
-        r.update(p_equivalent=raw, p_equivalent_adjusted=float(adjusted), equivalent=bool(adjusted < alpha))
+        r.update(margin=margins[r["metric"]], p_equivalent=raw, p_equivalent_adjusted=float(adjusted),
+                 equivalent=bool(adjusted < alpha))
     for r in rows:
-        for key in ("p_equivalent", "p_equivalent_adjusted", "equivalent"):
+        for key in ("margin", "p_equivalent", "p_equivalent_adjusted", "equivalent"):
             r.setdefault(key, None)
 
 
@@ -824,7 +879,7 @@ CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (fa
 
 
 def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None,
-            margin: float | None = None, correction: str = "holm") -> dict:
+            margin: float | None = None, correction: str = "holm", margins: dict | None = None) -> dict:
     """The methods text of a comparison, one entry per measure (comparison.json ``methods``)."""
     confidence = seat_confidence(alpha, players)
     out = {
@@ -878,28 +933,31 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
     # what one family's correction holds: Holm the chance of any false claim, BH their expected share
     holds = ("the chance that any of them is falsely called {} is at most alpha" if correction == "holm" else
              "the expected share of false '{}' calls among them is at most alpha")
-    families = 2 + (margin is not None)
+    equivalence = margin is not None or bool(margins)
+    families = 2 + equivalence
     if primary:
         out["primary"] = (
             f"the rows of {', '.join(primary)}, of every variant, are the primary family, corrected "
             f"together, so {holds.format('different')}; they alone decide the verdict's 'different' "
             "and --fail-if-different. Every other tested row is secondary, corrected among the "
             f"secondary rows, so the same holds of them on their own"
-            + (f"; {'with the equivalence claims, three' if margin is not None else 'the two'} families each "
+            + (f"; {'with the equivalence claims, three' if equivalence else 'the two'} families each "
                f"held so, the chance of any false claim of the comparison is at most {families} alpha"
                if correction == "holm" else "")
             + ". Such a split is valid only when the question was named before the games were seen; "
             "chosen after, it would select the rows that happened to move")
-    if margin is not None:
+    if equivalence:
+        given = ([f"every rate row at +-{100 * margin:.4g} pp"] if margin is not None else []) + [
+            f"{m} at +-{v:.4g} (its unit)" for m, v in (margins or {}).items()]
         out["equivalence"] = (
-            f"is a change too small to matter: for each rate row of the question (the primary rows, else "
-            f"every tested rate row; not seat_shift, nor the fairness rows), two one-sided tests (TOST, "
-            f"Schuirmann 1987) of 'its change is within +-{100 * margin:.4g} pp' (--margin) from its "
-            f"interval's standard error, adjusted over those rows by the comparison's correction: "
-            f"'within +-{100 * margin:.4g} pp' where the adjusted p < alpha, so "
-            + holds.format(f"within +-{100 * margin:.4g} pp") + " (of rows that changed by the margin or "
-            "more). A row whose games never differed is decided by the chance that none of them would "
-            "have if the rate had moved by the margin ((1 - margin / largest per-game difference)^games). "
+            "is a change too small to matter: for each row of the question (the primary rows, else every "
+            f"tested row) that has a margin (--margin: {'; '.join(given)}; a metric's own margin before "
+            "the rates'; not seat_shift, nor the fairness rows), two one-sided tests (TOST, Schuirmann "
+            "1987) of 'its change is within +-its margin' from its interval's standard error, adjusted "
+            "over those rows by the comparison's correction: 'within its margin' where the adjusted p < "
+            "alpha, so " + holds.format("within its margin") + " (of rows that changed by their margin "
+            "or more). A row whose games never differed is decided by the chance that none of them would "
+            "have if the metric had moved by the margin ((1 - margin / largest per-game difference)^games). "
             "A row that finds no difference is not thereby within the margin; one that finds a "
             "difference smaller than the margin is both")
     if sequential:

@@ -95,6 +95,35 @@ def _within(r: dict) -> str:
     return f"{'yes' if r['equivalent'] else 'no'} ({pvalue(r['p_equivalent_adjusted'])})"
 
 
+def margin_text(report: dict, r: dict) -> str:
+    """A tested row's margin in its metric's unit: '±0.50 pp' (a rate), '±1' (a length). A row
+    of a comparison written before per-metric margins has the comparison's one margin."""
+    m = r.get("margin", report.get("margin"))
+    return f"±{pp(m)}" if _is_rate(report, r["metric"]) else f"±{m:g}"
+
+
+def one_margin(report: dict, rows: list[dict]) -> str | None:
+    """The margin every equivalence-tested row of ``rows`` shares ('±0.50 pp'), else None (with
+    no tested row: --margin's rate margin when it is the only one given)."""
+    given = {margin_text(report, r) for r in rows if r.get("p_equivalent") is not None}
+    if not given and report.get("margin") is not None and not report.get("margins"):
+        return f"±{pp(report['margin'])}"
+    return given.pop() if len(given) == 1 else None
+
+
+def by_margin(report: dict, rows: list[dict]) -> dict[str, list[str]]:
+    """The labels of ``rows`` grouped by their margin's text, in the rows' order:
+    {'±2.00 pp': ['win_share_seat0', ...], '±0.5': ['mean_score']}."""
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(margin_text(report, r), []).append(_label(r))
+    return out
+
+
+def _has_margin(report: dict) -> bool:
+    return report.get("margin") is not None or bool(report.get("margins"))
+
+
 def write_compare_report(report: dict, out_dir) -> dict:
     """Write report.md, report.html and figures/*.png for ``report`` into ``out_dir``."""
     out_dir = Path(out_dir)
@@ -216,34 +245,39 @@ def verdict(report: dict) -> Section:
             items.append(_seat_lines(report, variant, rows))
         if report.get("sides"):
             items.append(_side_line(report, variant, rows))
-        if report.get("margin") is not None and not sprt:
+        if _has_margin(report) and not sprt:
             items.append(_equivalence_line(report, variant, rows))
     return Section("Verdict", [Bullets(items)])
 
 
 def _equivalence_line(report: dict, variant: str, rows: list[dict]) -> tuple:
-    """Which rate rows of the question are shown to have changed by less than +-margin (TOST,
+    """Which rows of the question are shown to have changed by less than their margin (TOST,
     corrected over them), with the largest adjusted p among them (and which of them also
     differ: a change found, smaller than the margin), then those not shown so (their changes
-    may reach the margin: "no significant difference" does not say it is small)."""
+    may reach the margin: "no significant difference" does not say it is small). One margin is
+    said once; several (a rate's and a length's) are said beside each row."""
     asked = [r for r in rows if r.get("p_equivalent") is not None]
     within = [r for r in asked if r["equivalent"]]
-    margin = f"±{pp(report['margin'])}"
-    head = (f"Margin {margin} under ", Code(variant), ": ")
+    margin = one_margin(report, rows)
+    head = (f"Margin {margin} under " if margin else "Margins under ", Code(variant), ": ")
     if not asked:
-        return head + ("no rate row of the question to test (--margin applies to rates).",)
+        return head + ("no row of the question with a margin to test (--margin applies to rates, and to "
+                       "the metrics it names).",)
     test = f"two one-sided tests, {_adjusted(report, asked[0])}"
+
     words = []
     if within:
         moved = [r for r in within if r["significant"]]
-        words += [Strong(f"changed by less than {margin}"), " " + ", ".join(_label(r) for r in within),
-                  f" ({test} {p_phrase(max(r['p_equivalent_adjusted'] for r in within)).replace('=', '≤')}"
-                  + (f"; {', '.join(_label(r) for r in moved)} also found different: a change smaller than "
-                     "the margin" if moved else "") + ")"]
+        for i, (m, labels) in enumerate(by_margin(report, within).items()):  # "; by less than ±0.5 mean_score"
+            words += ["; " if i else "", Strong(f"{'' if i else 'changed '}by less than {m}"), " " + ", ".join(labels)]
+        words.append(f" ({test} {p_phrase(max(r['p_equivalent_adjusted'] for r in within)).replace('=', '≤')}"
+                     + (f"; {', '.join(_label(r) for r in moved)} also found different: a change smaller than "
+                        "the margin" if moved else "") + ")")
     rest = [r for r in asked if not r["equivalent"]]
     if rest:
-        words += [("; " if within else "") + "not shown within it: " + ", ".join(
-            f"{_label(r)} ({_diff(report, r['metric'], r['difference'])}, unadjusted {level(report)} CI "
+        words += [("; " if within else "") + f"not shown within {'it' if margin else 'its margin'}: " + ", ".join(
+            f"{_label(r)} ({'' if margin else f'margin {margin_text(report, r)}: '}"
+            f"{_diff(report, r['metric'], r['difference'])}, unadjusted {level(report)} CI "
             f"{_interval(report, r)})" for r in rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
             + ("" if within else f" ({test} {p_phrase(min(r['p_equivalent_adjusted'] for r in rest))} at the "
                                  "least)")]
@@ -418,15 +452,17 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Para((Strong(variant), " vs ", Code(report["baseline"]),
                             f" ({rows[0]['games']:,} games)")))
         family = ["family"] if report.get("primary") else []  # primary or secondary, with --primary
-        within = ([f"within ±{pp(report['margin'])}: adjusted p"]
-                  if report.get("margin") is not None else [])  # the equivalence test, with --margin
+        one = one_margin(report, rows)
+        within = ([f"within {one or 'its margin'}: adjusted p"]
+                  if _has_margin(report) else [])  # the equivalence test, with --margin
         blocks.append(Table(
             ["metric", *family, "baseline", "variant", "difference", f"{confidence} CI (unadjusted)", "p",
              "adjusted p", "significant", *within, "variance reduction"],
             [[Code(_label(r)), *([r.get("family", "–")] if family else []), _value(report, r["metric"], r["baseline"]),
               _value(report, r["metric"], r["value"]), _diff(report, r["metric"], r["difference"]),
               _interval(report, r), pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
-              *([_within(r)] if within else []), _reduction(r["variance_reduction"])] for r in rows],
+              *([_within(r) if one or r.get("p_equivalent") is None else f"{margin_text(report, r)}: {_within(r)}"]
+                if within else []), _reduction(r["variance_reduction"])] for r in rows],
             left=1 + len(family)))
     label = (report.get("sides") or {}).get("label")
     # the run report divides by the games that did deal a side, so its rate differs a little
