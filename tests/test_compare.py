@@ -1323,6 +1323,16 @@ def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_p
     (["--margin", "1.5"], "margin=1.5 is out of range"),
     (["--margin", "nan"], "margin=nan is not a number"),
     (["--margin", "0.01", "--sprt"], "--margin 0.01 applies to the fixed-size comparison"),
+    (["--margin", "length=1"], "unknown metric of --margin 'length'; allowed: win_share_seat0"),
+    (["--margin", "mean_score=0"], "margin mean_score=0.0 is not a positive number"),
+    (["--margin", "tied_game=1.5"], "margin tied_game=1.5 is out of range; allowed for a rate: 0 < margin < 1"),
+    (["--margin", "mean_score=a"], "--margin 'mean_score=a': 'a' is not a number"),
+    (["--margin", "=1"], "--margin '=1' names no metric"),
+    (["--margin", "0.01", "--margin", "0.02"], "--margin gives the rates' margin twice (0.01 and 0.02)"),
+    (["--margin", "mean_score=1", "--margin", "mean_score=2"], "--margin gives mean_score's margin twice"),
+    (["--margin", "mean_score=1", "--primary", "tied_game"],
+     "margin mean_score=1 names a metric outside the question (--primary tied_game); add --primary mean_score"),
+    (["--margin", "mean_score=1", "--sprt"], "--margin mean_score=1 applies to the fixed-size comparison"),
 ])
 def test_a_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, args, words):
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
@@ -1331,6 +1341,10 @@ def test_a_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, 
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(BalanceError, match="margin applies to the fixed-size comparison"):
         compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margin=0.01)
+    with pytest.raises(BalanceError, match="margins apply to the fixed-size comparison"):
+        compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margins={"mean_score": 1})
+    with pytest.raises(BalanceError, match="is not a mapping of metric to margin"):
+        compare("avengers-cards", ["default", PLANTED], margins=[1.0])
 
 
 def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
@@ -1373,29 +1387,6 @@ def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
             "heroes_success, tied_game; by less than +-1.5: mean_score") in r.output
     text = (tmp_path / "m" / "report.md").read_text(encoding="utf-8")
     assert "| within its margin: adjusted p |" in text and "| ±1.5: yes (< 1e-6) |" in text
-
-
-@pytest.mark.parametrize("args,words", [
-    (["--margin", "length=1"], "unknown metric of --margin 'length'; allowed: win_share_seat0"),
-    (["--margin", "mean_score=0"], "margin mean_score=0.0 is not a positive number"),
-    (["--margin", "tied_game=1.5"], "margin tied_game=1.5 is out of range; allowed for a rate: 0 < margin < 1"),
-    (["--margin", "mean_score=a"], "--margin 'mean_score=a': 'a' is not a number"),
-    (["--margin", "=1"], "--margin '=1' names no metric"),
-    (["--margin", "0.01", "--margin", "0.02"], "--margin gives the rates' margin twice (0.01 and 0.02)"),
-    (["--margin", "mean_score=1", "--margin", "mean_score=2"], "--margin gives mean_score's margin twice"),
-    (["--margin", "mean_score=1", "--primary", "tied_game"],
-     "margin mean_score=1 names a metric outside the question (--primary tied_game); add --primary mean_score"),
-    (["--margin", "mean_score=1", "--sprt"], "--margin mean_score=1 applies to the fixed-size comparison"),
-])
-def test_a_metric_margin_that_cannot_be_tested_is_refused_and_leaves_nothing(tmp_path, args, words):
-    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED,
-                                 "--games", "200", "--out", str(tmp_path / "c"), *args])
-    assert r.exit_code == 2 and words in r.output, r.output
-    assert list(tmp_path.iterdir()) == []
-    with pytest.raises(BalanceError, match="margins apply to the fixed-size comparison"):
-        compare("avengers-cards", ["default", PLANTED], sprt=SPRT_SPEC, margins={"mean_score": 1})
-    with pytest.raises(BalanceError, match="is not a mapping of metric to margin"):
-        compare("avengers-cards", ["default", PLANTED], margins=[1.0])
 
 
 def test_a_margin_is_not_shown_by_games_too_few_to_differ():
@@ -1442,7 +1433,8 @@ def test_a_question_a_variant_could_not_test_is_named_and_fails_the_designers_ci
 def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, monkeypatch):
     """A comparison saved by the version before --primary and --margin has neither key in its
     request: `--resume` refused it ("differs in primary (it was: primary=null, now [])"), and the
-    Python API raised StopIteration. Both continue it now, to the numbers an uncut one gives."""
+    Python API raised StopIteration. Both continue it now, to the numbers an uncut one gives; so
+    does one whose --margin was saved as one number (before METRIC=M)."""
     from contextlib import contextmanager
 
     from balance import cli
@@ -1484,41 +1476,23 @@ def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, mo
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
     assert r.exit_code == 0, r.output
 
-
-def test_a_comparison_cut_when_margin_was_one_number_resumes_with_it(tmp_path, monkeypatch):
-    """Before METRIC=M, the command line saved --margin as one number; such a comparison resumes
-    with it as the rates' margin, to the numbers an uncut one gives."""
-    from contextlib import contextmanager
-
-    from balance import cli
-
-    @contextmanager
-    def cut(silent, total):
-        done = []
-
-        def advance(n):
-            done.append(n)
-            if sum(done) >= 3000:
-                raise KeyboardInterrupt
-        yield advance
-
+    # before METRIC=M, the command line saved --margin as one number: it resumes as the rates' margin
     args = ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED, "--games", "4000",
-            "--seed", "2", "-q"]
-    monkeypatch.setattr(cli, "_progress", cut)
-    r = CliRunner().invoke(app, args + ["--margin", "0.02", "--out", str(tmp_path / "c")])
+            "--seed", "2", "-q", "--margin", "0.02"]
+    monkeypatch.setattr(cli, "_progress", lambda silent, total: cut_at(3000))
+    r = CliRunner().invoke(app, args + ["--out", str(tmp_path / "m")])
     assert r.exit_code == 130, r.output
-    request = tmp_path / ".c.partial" / "request.json"
+    request = tmp_path / ".m.partial" / "request.json"
     saved = json.loads(request.read_text(encoding="utf-8"))
     assert saved["margin"] == ["0.02"]
-    saved["margin"] = 0.02  # as the version before METRIC=M saved it
+    saved["margin"] = 0.02
     request.write_text(json.dumps(saved), encoding="utf-8")
     monkeypatch.undo()
-    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "m"), "-q"])
     assert r.exit_code == 0, r.output
-    r = CliRunner().invoke(app, args + ["--margin", "0.02", "--out", str(tmp_path / "whole")])
+    r = CliRunner().invoke(app, args + ["--out", str(tmp_path / "whole")])
     assert r.exit_code == 0, r.output
-    resumed, whole = (json.loads((tmp_path / d / "comparison.json").read_text(encoding="utf-8"))
-                      for d in ("c", "whole"))
+    resumed, whole = (json.loads((tmp_path / d / "comparison.json").read_text(encoding="utf-8")) for d in ("m", "whole"))
     assert resumed["margin"] == 0.02 and resumed["results"] == whole["results"]
 
 
