@@ -364,6 +364,25 @@ def test_matchups_heatmap_has_a_colour_bar_in_percent(tmp_path, drawn):
     assert len({ax.collections[0].get_clim() for ax in maps}) == 1
 
 
+def test_matchups_cells_give_their_interval_under_the_rate(tmp_path, drawn):
+    """A cell of few games read as sure as one of many: with lo and hi, each cell gives its
+    rate and, under it, the larger half of its interval in pp (asymmetric Wilson intervals
+    near 0 or 1 are not understated); a cell without games stays empty."""
+    frame = matchup_frame().with_columns(lo=pl.col("rate") - 0.012, hi=pl.col("rate") + 0.031)
+    frame = frame.with_columns(rate=pl.when((pl.col("players") == 4) & (pl.col("strategy") == "random")
+                                            & (pl.col("opponent_strategy") == "greedy")).then(None)
+                               .otherwise(pl.col("rate")))
+    plots.matchups(frame, tmp_path / "m.png")
+    texts = [[t.get_text() for t in ax.texts] for ax in panels(drawn["m.png"])]
+    assert "40.0%\n±3.1" in texts[0] and "70.0%\n±3.1" in texts[1]
+    assert all(t.endswith("±3.1") for t in texts[0]) and len(texts[1]) == len(texts[0]) - 1
+    narrow = matchup_frame().with_columns(lo=pl.col("rate") - 0.0003, hi=pl.col("rate") + 0.0003)
+    plots.matchups(narrow, tmp_path / "n.png")  # many games: a narrow interval is not written ±0.0
+    assert all(t.get_text().endswith("\n±0.03") for ax in panels(drawn["n.png"]) for t in ax.texts)
+    plots.matchups(matchup_frame(), tmp_path / "plain.png")  # no interval given: the rate alone
+    assert all("±" not in t.get_text() for ax in panels(drawn["plain.png"]) for t in ax.texts)
+
+
 # ---- restricted play -------------------------------------------------------------------------
 
 

@@ -179,7 +179,7 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     frame = result.matrix.select(pl.lit(result.players).alias("players"), "strategy",
-                                 pl.col("field").alias("opponent_strategy"), pl.col("share").alias("rate"))
+                                 pl.col("field").alias("opponent_strategy"), pl.col("share").alias("rate"), "lo", "hi")
     figure = plots.matchups(frame, out / "figures" / "matchups.png", centre=1.0 / result.players,
                             title="row's win share vs a field of column")
     result.matrix.write_parquet(out / "matrix.parquet")
@@ -207,7 +207,8 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                   f"every seat), the column strategy in the others; fair share {100 * fair:.2f}%. "
                   "Normal intervals from each game's observed win share; p tests the cell against "
                   "the fair share, Holm-adjusted over the matrix.",)),
-            Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"),
+            Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"
+                   + plots.CELL_INTERVAL),
             Table(["strategy", "field", "games", "win share", "95% CI", "vs fair", "p", "Holm p"], rows, left=2),
         ]),
         Section("Meta-game", [

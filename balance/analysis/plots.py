@@ -285,13 +285,19 @@ def named_rates(frame: pl.DataFrame, path, reference: str = "average seat", titl
     return save(fig, path)
 
 
+# a matchups figure's caption ends with what the second line of each cell is
+CELL_INTERVAL = "; under each rate, ± the larger half of its interval (pp)"
+
+
 def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column") -> Path:
     """Strategy x strategy heatmap per player count, values in %, colours diverging around
     ``centre`` on one scale for every panel, read on a colour bar labelled with ``title``.
 
-    frame: (players, strategy, opponent_strategy, rate); e.g. ``aggregate.matchups`` (how often
-    the row outscored the column in the same game, level = half, centre 50%) or a 1-vs-field
-    matrix (centre: the fair 1/n).
+    frame: (players, strategy, opponent_strategy, rate), and optionally the rate's interval
+    (lo, hi), which each cell then gives under its rate as ±(the larger half-width, pp), so a
+    cell of few games does not read as sure as one of many; e.g. ``aggregate.matchups`` (how
+    often the row outscored the column in the same game, level = half, centre 50%) or a
+    1-vs-field matrix (centre: the fair 1/n).
     """
     groups = list(by_players(frame))
     strategies = sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
@@ -302,9 +308,18 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
                              figsize=(size * len(groups) + 1.2, size * 0.8))
     for ax, (players, g) in zip(axes[0], groups):
         cells = np.full((len(strategies), len(strategies)), np.nan)
-        for a, b, rate in g.select("strategy", "opponent_strategy", "rate").iter_rows():
-            cells[strategies.index(a), strategies.index(b)] = rate
-        labels = np.where(np.isnan(cells), "", np.char.mod("%.1f%%", 100 * np.nan_to_num(cells)))
+        labels = np.full(cells.shape, "", dtype=object)
+        with_interval = "lo" in g.columns and "hi" in g.columns
+        for r in g.iter_rows(named=True):
+            if r["rate"] is None:  # no game between the two: an empty cell
+                continue
+            i, j = strategies.index(r["strategy"]), strategies.index(r["opponent_strategy"])
+            cells[i, j] = r["rate"]
+            if with_interval and r["lo"] is not None and r["hi"] is not None:
+                half = 100 * max(r["hi"] - r["rate"], r["rate"] - r["lo"])
+                labels[i, j] = f"{100 * r['rate']:.1f}%\n±{half:.{1 if half >= 0.095 else 2}f}"  # not ±0.0
+            else:
+                labels[i, j] = f"{100 * r['rate']:.1f}%"
         sns.heatmap(cells, ax=ax, annot=labels, fmt="", cmap="vlag", vmin=centre - spread,
                     vmax=centre + spread, cbar=False, linewidths=0.5, annot_kws={"fontsize": "small"},
                     xticklabels=[wrap(s) for s in strategies], yticklabels=[wrap(s) for s in strategies])

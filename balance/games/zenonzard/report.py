@@ -331,7 +331,7 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
         colour_blocks += [
             Para(("Colour against colour: how often the seat with the row colour beat the seat with the "
                   f"column colour (all seats pooled; a description with {aggregate.INTERVALS}).",)),
-            Figure("colour_matchups", figures["colour_matchups"], "Colour against colour"),
+            Figure("colour_matchups", figures["colour_matchups"], "Colour against colour" + plots.CELL_INTERVAL),
             Table(["colours", "opponent", "games", "win rate", f"{LEVEL} CI"],
                   [[Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]), pct(r["rate"]),
                     ci(r["lo"], r["hi"])] for r in each_row(a.matchups)], left=2)]
