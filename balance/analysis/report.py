@@ -834,7 +834,8 @@ def side_section(a: Analysis, figures: dict) -> Section:
                  pct(r["rate"]), ci(r["lo"], r["hi"])] for r in each_row(a.side_matchups)]
         blocks += [Para(("Side against side: how often a seat of the row side outscored a seat of the "
                          "column side in the same game (level scores count half; 50% is even).",)),
-                   Figure("side_matchups", figures["side_matchups"], "Head to head: row side beats column side" + plots.CELL_INTERVAL),
+                   Figure("side_matchups", figures["side_matchups"],
+                          "Head to head: row side beats column side" + plots.CELL_INTERVAL),
                    Table(["players", "side", "opponent side", "seat pairs", "score", f"{LEVEL} CI"], rows, left=3)]
     return Section("Sides", blocks)
 
@@ -1683,7 +1684,8 @@ def _matchup_blocks(s: Strategies, figures: dict) -> list:
         Para(("Matchups: how often a seat of the row strategy outscored a seat of the column "
               "strategy in the same game (level scores count half; 50% is even), pooled over "
               "every pair of seats holding them.",)),
-        Figure("matchups", figures["matchups"], "Head to head: row strategy beats column strategy" + plots.CELL_INTERVAL),
+        Figure("matchups", figures["matchups"],
+               "Head to head: row strategy beats column strategy" + plots.CELL_INTERVAL),
         Table(["players", "strategy", "opponent", "seat pairs", "ahead", "level", "score",
                f"{LEVEL} CI"], rows, left=3),
     ]

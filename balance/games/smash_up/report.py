@@ -333,7 +333,8 @@ def faction_section(a: SmashAnalysis, figures: dict) -> Section:
                          "(level scores count half; 50% is even). Each cell pools the pairs the two "
                          f"factions were in; a description with {aggregate.INTERVALS}, not tested cell "
                          "by cell.",)),
-                   Figure("faction_matchups", figures["faction_matchups"], "Faction against faction" + plots.CELL_INTERVAL),
+                   Figure("faction_matchups", figures["faction_matchups"],
+                          "Faction against faction" + plots.CELL_INTERVAL),
                    Table(["faction", "opponent", "games", "score", f"{LEVEL} CI"],
                          [[Code(r["strategy"]), Code(r["opponent_strategy"]), count(r["games"]), pct(r["rate"]),
                            ci(r["lo"], r["hi"])] for r in each_row(a.matchups)], left=2)]
