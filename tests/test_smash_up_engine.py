@@ -385,6 +385,59 @@ def test_try_next_swaps_a_copy_of_the_card_that_carries_the_strongest_found_fact
     Rules.from_overrides(parse_variant(hint["variant"]).overrides).catalogue()
 
 
+def test_a_run_with_sides_fixed_per_seat_says_its_seat_gap_is_partly_theirs(tmp_path):
+    """Two faction pairs fixed one per seat (no --rotate): the 2,000 games find seat 1 far ahead
+    (Robots+Tricksters against Aliens+Wizards, about 68%), which is the pairs' doing. The
+    verdict and the seat section say so, naming the pairs; no seat lever is proposed; and the
+    proposed command is said to draw the pairs, which compare cannot fix."""
+    from balance.analysis.report import write_run_report
+
+    out = tmp_path / "fixed"
+    balance.simulate("smash-up", players=2, games=2000, seed=1, strategies=["greedy"], out=out,
+                     sides=["Aliens+Wizards", "Robots+Tricksters"])
+    md = write_run_report(out, tmp_path / "report")["markdown"].read_text(encoding="utf-8")
+    verdict = md.split("## Run")[0]
+    assert "seat edge found" in verdict  # the test's result stands; the caution says what it includes
+    caution = ("each seat kept its own faction pair (no --rotate), so seat differences above include faction "
+               "pair differences (seat 0 Aliens+Wizards, seat 1 Robots+Tricksters).")
+    assert f"**Caution:** {caution}" in verdict
+    assert caution.replace(" above", "") in md.split("## Seat fairness")[1]
+    tried = verdict.split("**What to try next.**")[1]
+    assert "seat levers" not in tried and "sixth\\_card" not in tried
+    assert tried.lstrip().startswith("- Each seat kept its own faction pair, so a seat edge would be partly the "
+                                     "faction pair's (--rotate measures the seats)")
+    assert "compare draws each game's faction pairs (it has no --side), where this run fixed them" in tried
+    rotated = tmp_path / "rotated"  # the same pairs rotated over the seats: the seats are comparable
+    balance.simulate("smash-up", players=2, games=200, seed=1, strategies=["greedy"], out=rotated,
+                     sides=["Aliens+Wizards", "Robots+Tricksters"], rotate=True)
+    assert "Caution" not in write_run_report(rotated, tmp_path / "r2")["markdown"].read_text(encoding="utf-8")
+
+
+def test_a_lever_the_run_already_plays_is_not_proposed(tmp_path):
+    """A run with one_vp's rule already set (--set start_vp=[0, 1]: seat 1 starts with 1 VP,
+    which overshoots: at 20,000 games seat 1 is well ahead) found a seat edge. The proposal
+    compared 'the rulebook' with a one_vp that equals the run's rules (compare then warns of
+    identical rules and reads +0.00 pp); now it leaves that lever out, keeps the others, and
+    calls its baseline this run's rules."""
+    from balance.analysis.report import _distinct, write_run_report
+    from balance.core.registry import get_game
+
+    game = get_game("smash-up")
+    levers = [lever.variant for lever in game.levers if lever.acts_on == "seats"]
+    assert _distinct(game, levers, 2, {"start_vp": [0, 1]}) == [levers[0]]  # one_vp is the run; cards_by_seat
+    assert _distinct(game, levers, 3, {}) == levers  # is sixth_card at 2 players; at 3 all differ
+    out = tmp_path / "vp"
+    balance.simulate("smash-up", players=2, games=20_000, seed=1, strategies=["greedy"], out=out,
+                     overrides={"start_vp": [0, 1]})
+    md = write_run_report(out, tmp_path / "report")["markdown"].read_text(encoding="utf-8")
+    line = next(x for x in md.splitlines() if x.startswith("- A seat is favoured at 2 players"))
+    assert ("compare this run's rules (the rulebook with its --set) with the game's seat levers (sixth\\_card: "
+            "every seat after the first draws a sixth card for its opening hand), ") in line, line
+    args = shlex.split(re.search(r"`(balance compare [^`]+)`", line).group(1))[1:]
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == ["default", levers[0]]
+    assert "--set" in args and args[args.index("--set") + 1] == "start_vp=[0, 1]"
+
+
 def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(tmp_path):
     """`make report`'s Smash Up study, reported again from its committed tables: the Aliens are
     the strongest faction found (67.19% at 2 players against 50%, Holm p < 1e-6) and removing

@@ -290,7 +290,8 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
                                     "proposes one from card strength: simulate --card-strength): "), fair_lines
     planted = {"extra_tokens": [[1, 1, 1]]}
     edge = simulate(tmp_path, "planted", players=4, games=20_000, seed=3, strategies=["random"], overrides=planted)
-    seat_line = "- A seat is favoured at 4 players: compare the rulebook with the game's seat levers (catch\\_up: "
+    seat_line = ("- A seat is favoured at 4 players: compare this run's rules (the rulebook with its --set) with "
+                 "the game's seat levers (catch\\_up: ")
     only = proposals(verdict_of(edge, tmp_path))
     assert len(only) == 1 and only[0].startswith(seat_line), only
     cards = simulate(tmp_path, "cards", players=4, games=4_000, seed=5, strategies=["random"], overrides=planted,
@@ -301,7 +302,7 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     # the same edge at 4 and 5 players: the command at the count with the smaller p, naming the other
     two = simulate(tmp_path, "two", players=[4, 5], games=20_000, seed=3, strategies=["random"], overrides=planted)
     line, = proposals(verdict_of(two, tmp_path))
-    favoured = r"- A seat is favoured at (\d) players \(also at (\d)\): compare the rulebook"
+    favoured = r"- A seat is favoured at (\d) players \(also at (\d)\): compare this run's rules"
     first, other = re.match(favoured, line).groups()
     assert {first, other} == {"4", "5"} and f"--players {first} " in line, line
     assert f"; at {other} players, the same command with `--players {other}` (" in line, line
@@ -342,7 +343,7 @@ def test_try_next_proposes_no_seat_change_where_the_seats_are_not_the_rules_doin
     assert "seat edge found" in line(verdict, "4 players: ")  # greedy's edge, which the caution explains
     only = proposals(verdict)
     assert len(only) == 1 and only[0].startswith("- Each seat kept its own strategy, so a seat edge would be "
-                                                 "partly the strategies' (--rotate measures the seats)"), only
+                                                 "partly the strategy's (--rotate measures the seats)"), only
     tied = simulate(tmp_path, "tied", players=4, games=500, seed=3, strategies=["highest"])
     only = proposals(verdict_of(tied, tmp_path))
     assert len(only) == 1 and only[0].startswith("- No seat could be tested (no seat's win share ever varied)"), only
@@ -412,7 +413,8 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
 
 # study: (the start of its "try next" line, the settings the study's run made, the levers' target)
 LEVER_STUDIES = {
-    "zenonzard": ("- A seat is favoured at 2 players: compare the rulebook with the game's seat levers (",
+    "zenonzard": ("- A seat is favoured at 2 players: compare this run's rules (the rulebook with its --set) with "
+                  "the game's seat levers (",
                   ["deck_pool=72", "curves=varied"], "seats"),
     # at the full table: 4 heroes, as the Makefile's difficulty comparison
     "defenders-of-the-realm": ("- To make the game easier or harder (the team wins 2.54% at 4 players), measure "

@@ -41,7 +41,7 @@ from balance.core.errors import BalanceError, as_path
 from balance.core.game import CAPPED, GameInfo
 from balance.core.output import FINISHED_OUTPUTS, REPORT_STAGING, publish
 from balance.core.strategy import deterministic_alike
-from balance.core.variants import setting_text
+from balance.core.variants import parse_overrides, setting_text
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
 POWER = aggregate.POWER  # the power every detectable edge and difference is sized for
@@ -626,15 +626,14 @@ def draw_figures(a: Analysis, scores: pl.DataFrame, fig_dir: Path) -> dict[str, 
 
 def build_sections(manifest: dict, a: Analysis, figures: dict[str, Path]) -> list[Section]:
     """The report's sections in reading order (Strategies only when there is a comparison)."""
-    comparable = _seats_comparable(manifest, a)
     if a.team is not None:  # cooperative: the team's result replaces the seat sections
-        sections = [verdict_section(manifest, a, comparable), run_section(manifest, a.strategies, a.cards),
+        sections = [verdict_section(manifest, a), run_section(manifest, a.strategies, a.cards),
                     team_section(a)]
     else:
         sections = [
-            verdict_section(manifest, a, comparable),
+            verdict_section(manifest, a),
             run_section(manifest, a.strategies, a.cards),
-            seat_section(a, figures, comparable),
+            seat_section(a, figures, _seat_kept(manifest, a), _sides_held(manifest)),
             player_count_section(a),
             *([side_section(a, figures)] if a.sides is not None else []),
         ]
@@ -651,11 +650,23 @@ def build_sections(manifest: dict, a: Analysis, figures: dict[str, Path]) -> lis
 
 
 def _seats_comparable(manifest: dict, a: Analysis) -> bool:
-    """Seats differ only by position when one strategy fills every seat or --rotate was used.
+    """Seats differ only by position when one strategy and one side (or drawn sides) fill every
+    seat, or --rotate was used. Otherwise a seat gap is a strategy or side gap as well."""
+    return _seat_kept(manifest, a) is None
 
-    Otherwise each seat has its own strategy and a seat gap is a strategy gap as well.
-    """
-    return len(a.run_strategies) == 1 or bool(manifest.get("rotate"))
+
+def _seat_kept(manifest: dict, a: Analysis) -> str | None:
+    """What each seat kept of its own besides its position, in words ('strategy', 'faction
+    pair', 'strategy and faction pair'), so that a seat gap is partly that: None when the seats
+    differ by position alone (--rotate, or one strategy and drawn or equal sides)."""
+    if manifest.get("rotate"):
+        return None
+    sides = manifest.get("sides")
+    kept = ["strategy"] if len(a.run_strategies) > 1 else []
+    if isinstance(sides, list) and len(set(sides)) > 1:  # --side fixed per seat
+        game = _declared(manifest["game"])
+        kept.append(game.side if game is not None and game.side else "side")
+    return " and ".join(kept) or None
 
 
 def each_row(frame: pl.DataFrame):
@@ -684,7 +695,7 @@ def apart(rows: pl.DataFrame, i: int, lo: str = "lo", hi: str = "hi", top: bool 
     return bool(rows[lo][i] > other[hi].max()) if top else bool(rows[hi][i] < other[lo].min())
 
 
-def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
+def verdict_section(manifest: dict, a: Analysis) -> Section:
     """Plain-words answers first, each decided by the test named in it."""
     if a.team is not None:
         return _team_verdict(manifest, a)
@@ -699,9 +710,11 @@ def verdict_section(manifest: dict, a: Analysis, comparable: bool) -> Section:
                             *code_list(a.run_strategies), "), so these seat numbers and the game's own "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
-        if not comparable:
-            blocks.append(Para(("Each seat kept its own strategy (no --rotate), so seat "
-                                "differences above include strategy differences.",)))
+    kept = _seat_kept(manifest, a)
+    if kept:
+        words = (f"ach seat kept its own {kept} (no --rotate), so seat differences above include {kept} "
+                 f"differences{_sides_held(manifest)}.")
+        blocks.append(Para((Strong("Caution:"), " e" + words) if len(a.run_strategies) == 1 else ("E" + words,)))
     blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a, _declared(manifest["game"])))]
     return Section("Verdict", blocks + _verdict_tail(manifest, a))
 
@@ -1272,7 +1285,8 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         players, card = manifest["runs"][0]["players"], None
         why = "no seat edge was found and the game proposes no change of its own"
         if f is not None and not comparable:
-            why = ("each seat kept its own strategy, so a seat edge would be partly the strategies' "
+            kept = _seat_kept(manifest, a)
+            why = (f"each seat kept its own {kept}, so a seat edge would be partly the {kept}'s "
                    "(--rotate measures the seats), and the game proposes no change of its own")
         elif f is not None and f["constant"].all():
             why = ("no seat could be tested (no seat's win share ever varied), and the game proposes no "
@@ -1291,16 +1305,23 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
         hint = f"compare the rulebook with the {key} without the {card}"
     elif _levers(game, target):
-        variants, hint, primary = _lever_proposal(game, target, players)
+        variants, hint, primary = _lever_proposal(game, target, players,
+                                                  _run_common(game, manifest, _run_at(manifest, players)))
     else:
         variants = ["mine:KEY=VALUE"]
         hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
     also = _other_counts(edges, players) if target == "seats" else ()
-    out = [_proposal(manifest, game, players, why, hint, variants, also, primary)]
+    first = _proposal(manifest, game, players, why, hint, variants, also, primary)
+    if first is None:  # the run already plays every lever proposed
+        first = _proposal(manifest, game, players, f"{why} (this run already plays the game's levers for it)",
+                          "compare the rulebook with a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
+    out = [first]
     if target != "seats" and edge_players is not None and _levers(game, "seats"):
-        variants, hint, primary = _lever_proposal(game, "seats", edge_players)
-        out.append(_proposal(manifest, game, edge_players, _favoured(edges, edge_players), hint, variants,
-                             _other_counts(edges, edge_players), primary))
+        variants, hint, primary = _lever_proposal(game, "seats", edge_players,
+                                                  _run_common(game, manifest, _run_at(manifest, edge_players)))
+        second = _proposal(manifest, game, edge_players, _favoured(edges, edge_players), hint, variants,
+                           _other_counts(edges, edge_players), primary)
+        out += [second] if second is not None else []
     if manifest["games"] < PILOT_GAMES:  # the commands replay the run's own size
         out.append((f"{'These commands play' if len(out) > 1 else 'The command plays'} this run's "
                     f"{counted(manifest['games'], 'game')}, which may be too few to settle a comparison: "
@@ -1332,11 +1353,14 @@ def _levers(game, target: str | None) -> list:
     return [lever for lever in (game.levers if game is not None else ()) if lever.acts_on == target]
 
 
-def _lever_proposal(game, target: str, players: int) -> tuple[list[str], str, tuple[str, ...]]:
-    """The variants of the game's levers for ``target``, the words that propose them, and the
-    comparison's question (``--primary``): the seats' fairness test for seat levers, the team's
-    win rate (a cooperative game's first compare metric) for difficulty levers."""
-    levers = _levers(game, target)
+def _lever_proposal(game, target: str, players: int, common: dict) -> tuple[list[str], str, tuple[str, ...]]:
+    """The variants of the game's levers for ``target`` that change the run's rules at
+    ``players`` players (``common``: the run's settings; ``_distinct``), the words that propose
+    them, and the comparison's question (``--primary``): the seats' fairness test for seat
+    levers, the team's win rate (a cooperative game's first compare metric) for difficulty
+    levers."""
+    kept = _distinct(game, [lever.variant for lever in _levers(game, target)], players, common)
+    levers = [lever for lever in _levers(game, target) if lever.variant in kept]
     noun, measured = _LEVER_WORDS[target]
     question = ("seat_distance",) if target == "seats" else _first_compare_metric(game, players)
     return ([lever.variant for lever in levers],
@@ -1355,29 +1379,43 @@ def _first_compare_metric(game, players: int) -> tuple[str, ...]:
 
 
 def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str],
-              also: list[int] = (), primary=()) -> tuple:
+              also: list[int] = (), primary=()) -> tuple | None:
     """One "try next" bullet: why, what, and the ready command at ``players`` players with the
     run's strategies, rules (--set), games and seed, asking ``primary`` (its --primary); then how
     to run it at the player counts ``also``: the same command with their --players where the
-    run played them with the same strategies and rules, else their own command."""
+    run played them with the same strategies and rules, else their own command. None when every
+    variant plays the run's own rules there (a lever the run already uses)."""
     command = _command(manifest, game, players, variants, primary)
+    if command is None:
+        return None
     same, own = [], []
     for n in also:
         other = _command(manifest, game, n, variants, primary)
+        if other is None:
+            continue
         (same if other == command.replace(f" --players {players} ", f" --players {n} ") else own).append((n, other))
     tail = [f"; at {and_list([n for n, _ in same])} players, the same command with "] if same else []
     for i, (n, _) in enumerate(same):
         tail += [" or "] * bool(i) + [Code(f"--players {n}")]
-    extra = [x for n, other in own for x in (f"; at {n} players{_dropped(game, variants, n)}: ", Code(other))]
+    extra = [x for n, other in own for x in (f"; at {n} players{_dropped(manifest, game, variants, n)}: ",
+                                               Code(other))]
+    if _run_settings(game, manifest, _run_at(manifest, players)):  # the baseline is the run's rules
+        hint = hint.replace("compare the rulebook with", "compare this run's rules (the rulebook with its --set) with")
+    sides = manifest.get("sides")
+    drawn = (f"; compare draws each game's {(game.side if game is not None else None) or 'side'}s (it has no "
+             "--side), where this run fixed them" if isinstance(sides, list) else "")
     return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
-            Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"), " lists every rule).")
+            Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"), f" lists every rule{drawn}).")
 
 
-def _command(manifest: dict, game, players: int, variants: list[str], primary=()) -> str:
-    """`balance compare` of ``variants`` against the rulebook at ``players`` players, with the
-    run's strategies, rules (--set), games and seed there, and ``primary`` its question."""
+def _command(manifest: dict, game, players: int, variants: list[str], primary=()) -> str | None:
+    """`balance compare` of ``variants`` against the run's rules at ``players`` players, with
+    the run's strategies, rules (--set), games and seed there, and ``primary`` its question;
+    None when no variant plays other rules than the run's there."""
     run = _run_at(manifest, players)
-    variants = _distinct(game, variants, players)
+    variants = _distinct(game, variants, players, _run_common(game, manifest, run))
+    if not variants:
+        return None
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
     strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
@@ -1390,32 +1428,46 @@ def _command(manifest: dict, game, players: int, variants: list[str], primary=()
     return command
 
 
-def _distinct(game, variants: list[str], players: int) -> list[str]:
-    """``variants`` less those whose rules at ``players`` players equal an earlier one's (a
-    per-seat lever list whose entries differ only past this count), which compare would play
-    as the same games; all of them where the game or a variant cannot be resolved."""
+def _distinct(game, variants: list[str], players: int, common: dict | None = None) -> list[str]:
+    """``variants`` less those whose rules at ``players`` players, each over ``common`` (the
+    run's settings, which the proposed command's --set gives every variant), equal the run's
+    own (a lever the run already plays: compare would find nothing by construction) or an
+    earlier variant's (a per-seat lever list whose entries differ only past this count); all
+    of them where the game or a variant cannot be resolved."""
     if game is None:
         return variants
     from balance.analysis.compare import parse_variant
 
     rules_cls = game.part("rules").Rules
+    common = {**(common or {}), "players": players}
     try:
-        resolved = [rules_cls.from_overrides({**parse_variant(v).overrides, "players": players}) for v in variants]
+        resolved = [rules_cls.from_overrides({**common, **parse_variant(v).overrides, "players": players})
+                    for v in variants]
+        baseline = rules_cls.from_overrides(common)
     except BalanceError:  # e.g. the placeholder KEY=VALUE: nothing to resolve
         return variants
-    return [v for i, v in enumerate(variants) if resolved[i] not in resolved[:i]]
+    return [v for i, v in enumerate(variants) if resolved[i] != baseline and resolved[i] not in resolved[:i]]
 
 
-def _dropped(game, variants: list[str], players: int) -> str:
+def _run_common(game, manifest: dict, run: dict) -> dict:
+    """The run's rules at ``run``'s player count that differ from the rulebook, as --set
+    overrides (what a proposed comparison gives every variant)."""
+    return parse_overrides(_run_settings(game, manifest, run))
+
+
+def _dropped(manifest: dict, game, variants: list[str], players: int) -> str:
     """', where cards_by_seat plays the same rules as another variant': the variants that
     ``_distinct`` leaves out at ``players`` players, or nothing."""
     from balance.analysis.compare import parse_variant
 
-    kept = _distinct(game, variants, players)
-    names = [parse_variant(v).name for v in variants if v not in kept]
-    if not names:
-        return ""
-    return f", where {and_list(names)} {'plays' if len(names) == 1 else 'play'} the same rules as another variant"
+    common = _run_common(game, manifest, _run_at(manifest, players))
+    kept = _distinct(game, variants, players, common)
+    runs = [parse_variant(v).name for v in variants if not _distinct(game, [v], players, common)]
+    names = [parse_variant(v).name for v in variants if v not in kept and parse_variant(v).name not in runs]
+    words = [f"{and_list(runs)} {'plays' if len(runs) == 1 else 'play'} this run's rules"] if runs else []
+    if names:
+        words.append(f"{and_list(names)} {'plays' if len(names) == 1 else 'play'} the same rules as another variant")
+    return f", where {' and '.join(words)}" if words else ""
 
 
 def _value(v, nested: bool = False) -> str:
@@ -1543,8 +1595,10 @@ def _rules_table(runs: list) -> Table:
 
 
 
-def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
-    """Seat win rates, the equal-seats test, the gap and the detectable edge."""
+def seat_section(a: Analysis, figures: dict, kept: str | None = None, held: str = "") -> Section:
+    """Seat win rates, the equal-seats test, the gap and the detectable edge; ``kept``: what
+    each seat kept of its own besides its position (``_seat_kept``), ``held``: the sides it
+    fixed, in words (``_sides_held``)."""
     rates, fairness = a.seat_rates, a.fairness
     edge_p = ({(r["players"], r["seat"]): r["p_adjusted"] for r in each_row(a.seat_edges)}
               if a.seat_edges is not None else None)
@@ -1590,10 +1644,20 @@ def seat_section(a: Analysis, figures: dict, comparable: bool) -> Section:
               "but the gap itself is biased away from 0. Read fairness from the test's p, and the gap "
               "for its size.")),
     ]
-    if not comparable:
-        blocks.append(Para(("Caution: each seat kept its own strategy (no --rotate), so seat "
-                            "differences include strategy differences.",)))
+    if kept:
+        blocks.append(Para((f"Caution: each seat kept its own {kept} (no --rotate), so seat "
+                            f"differences include {kept} differences{held}.",)))
     return Section("Seat fairness", blocks)
+
+
+def _sides_held(manifest: dict) -> str:
+    """' (seat 0 Aliens+Wizards, seat 1 Robots+Tricksters)': the sides a run fixed per seat
+    (--side, cycled over the seats), or nothing."""
+    sides = manifest.get("sides")
+    if not isinstance(sides, list) or len(set(sides)) < 2:
+        return ""
+    most = max(run["players"] for run in manifest["runs"])
+    return " (" + ", ".join(f"seat {i} {sides[i % len(sides)]}" for i in range(most)) + ")"
 
 
 def _interval_statement(a: Analysis) -> str:
