@@ -1405,7 +1405,8 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     drawn = (f"; compare draws each game's {(game.side if game is not None else None) or 'side'}s (it has no "
              "--side), where this run fixed them" if isinstance(sides, list) else "")
     return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
-            Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"), f" lists every rule{drawn}).")
+            Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"),
+            f" lists every rule{drawn}).")
 
 
 def _command(manifest: dict, game, players: int, variants: list[str], primary=()) -> str | None:
