@@ -580,6 +580,15 @@ def test_sprt_variants_stop_when_decided_and_report_their_own_games():
     # the baseline and the undecided variants only: 'same' was not played after its decision
     assert sum(played) == report["games"] + sprt["seat0"]["games"] + sprt["same"]["games"]
     assert report["any_different"]
+    # the verdict's seat lines show no adjusted p (the rows' p-values, taken where the data
+    # chose to stop, are no tests) and say what is descriptive
+    from balance.analysis.compare_report import verdict
+    from balance.analysis.document import to_markdown
+
+    lines = [x for x in to_markdown("t", [verdict(report)], Path(".")).splitlines() if x.startswith("- Seats under")]
+    assert len(lines) == 2 and not any("adjusted p" in x for x in lines), lines
+    assert all("; seat moves descriptive, at the sequential stop (largest: seat " in x and x.endswith(
+        "Šidák over seats).") for x in lines), lines
 
 
 def test_sprt_any_different_follows_the_decisions_not_the_descriptive_rows():

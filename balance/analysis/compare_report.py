@@ -28,6 +28,15 @@ def _adjusted(report: dict, r: dict) -> str:
         " among the secondary rows" if r.get("family") == "secondary" else "")
 
 
+def _test(report: dict, r: dict) -> str:
+    """', Holm-adjusted p = 0.03': row ``r``'s test, for a verdict sentence; nothing for a row
+    without one, and in sequential mode, whose rows are descriptive (a p-value taken where the
+    data chose to stop is not a valid test, so the verdict shows none)."""
+    if r["p_adjusted"] is None or report.get("sprt"):
+        return ""
+    return f", {_adjusted(report, r)} {p_phrase(r['p_adjusted'])}"
+
+
 def _question(report: dict, rows: list[dict]) -> list[dict]:
     """A variant's rows that are the comparison's question: those of the --primary metrics, in
     their order, else the first (seat 0's win rate, or the team's)."""
@@ -204,8 +213,7 @@ def _distance_words(report: dict, distance: dict) -> tuple:
     relative distance in %), with what it leaves open when it found no change
     (``_not_unchanged``)."""
     metric = distance["metric"]
-    test = (f", {_adjusted(report, distance)} {p_phrase(distance['p_adjusted'])}"
-            if distance["p_adjusted"] is not None else "")
+    test = _test(report, distance)
 
     def shown(x) -> str:
         # the distance has the noise taken out and stops at 0: a 0 means the seats (or sides) spread
@@ -222,13 +230,13 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
     test's most-moved seat."""
     shift, distance = _row(rows, "seat_shift"), _row(rows, "seat_distance")
     moved = {True: "a seat moved", False: "no significant move",
-             None: "descriptive, at the sequential stop"}[shift["significant"]]
+             None: "seat moves descriptive, at the sequential stop"}[shift["significant"]]
+    test = _test(report, shift)
     return ("Seats under ", Code(variant), ": ", Strong(_fairness(distance)), ": the seats' distance from fair ",
             *_distance_words(report, distance),
             f"; {moved} (largest: seat {shift['seat']}, "
             f"{_diff(report, 'seat_shift', shift['difference'])}, unadjusted simultaneous {level(report)} CI "
-            f"{_interval(report, shift)}, Šidák over seats, then {_adjusted(report, shift)} "
-            f"{p_phrase(shift['p_adjusted'])}).")
+            f"{_interval(report, shift)}, Šidák over seats{', then' + test[1:] if test else ''}).")
 
 
 def verdict(report: dict) -> Section:
@@ -300,8 +308,7 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     descriptive relative spread."""
     label, names = report["sides"]["label"], report["sides"]["metrics"]
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
-    test = (f", {_adjusted(report, moved)} {p_phrase(moved['p_adjusted'])}" if moved["p_adjusted"] is not None
-            else ", descriptive at the sequential stop")
+    test = _test(report, moved) or ", descriptive at the sequential stop"
     metric = moved["metric"]
     head = (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
             f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
