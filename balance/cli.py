@@ -955,11 +955,9 @@ def _print_comparison(report: dict, out: Path) -> None:
     typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
                f"variant, baseline {report['baseline']!r}{f' (every variant starting from {common})' if common else ''}"
                f" -> {out}")
-    from balance.analysis.compare_report import change_text, level  # imported already: the report is written
+    from balance.analysis.compare_report import change_text, level, split_sides  # imported: the report is written
 
     significant = [r for r in report["results"] if r["significant"]]
-    sides = (report.get("sides") or {}).get("metrics", ())
-    counted = set(sides) - set(report.get("primary") or ())  # a side the question names is printed
     # the fairness tests, in words, seats first
     label = f"the {(report.get('sides') or {}).get('label')}"
     distances = {"seat_distance": ("the seats", "from fair", " pp"),
@@ -974,16 +972,14 @@ def _print_comparison(report: dict, out: Path) -> None:
             typer.echo(f"  {variant}: {who} {'fairer' if r['difference'] < 0 else 'less fair'}: distance {where} "
                        f"{100 * r['baseline']:.2f}{unit} -> {100 * r['value']:.2f}{unit} ({level(report)} CI "
                        f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f} pp, adjusted p = {r['p_adjusted']:.2g})")
-        for r in (r for r in rows if r["metric"] not in counted and r["metric"] not in distances):  # sides: below
+        named, counted = split_sides(report, rows)  # many moved sides: counted, as the report does
+        for r in (r for r in named if r["metric"] not in distances):
             where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
             together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
             typer.echo(f"  {variant}: {r['metric']}{where} {change_text(report, r, together)}, "
                        f"adjusted p = {r['p_adjusted']:.2g})")
-        moved = sum(r["metric"] in counted for r in rows)
-        if moved:
-            label = report["sides"]["label"]
-            typer.echo(f"  {variant}: the win rates of {moved} of the {len(sides)} {label} moved "
-                       f"(report.md: the {label} line)")
+        if counted:
+            typer.echo(f"  {variant}: {counted} moved (report.md: the table names them)")
     sprt = report.get("sprt")
     if sprt:
         for v in sprt["variants"]:

@@ -1398,6 +1398,23 @@ def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
     assert "| within its margin: adjusted p |" in text and "| ±1.5: yes (< 1e-6) |" in text
 
 
+def test_a_few_moved_sides_are_named_and_many_counted_alike_in_print_and_report():
+    """A designer's Wizards swap moved one other faction (the Pirates): the summary printed
+    "1 of the 8 factions", the report "1 of the other 7", and neither named it. Now up to three
+    moved sides are named one by one (a side the question names always is); more are counted,
+    in the same words for both."""
+    from balance.analysis.compare_report import split_sides
+
+    names = ["Aliens", "Pirates", "Robots", "Wizards", "Zombies"]
+    report = {"sides": {"label": "factions", "metrics": [f"win_share_{n}" for n in names]},
+              "primary": ["win_share_Wizards"]}
+    rows = [{"metric": "length"}, {"metric": "win_share_Wizards"}, {"metric": "win_share_Pirates"}]
+    assert split_sides(report, rows) == (rows, "")
+    many = rows + [{"metric": f"win_share_{n}"} for n in ("Aliens", "Robots", "Zombies")]
+    assert split_sides(report, many) == (rows[:2], "the win rates of 4 of the other 4 factions")
+    assert split_sides({**report, "primary": None}, many) == (rows[:1], "the win rates of 5 of the 5 factions")
+
+
 def test_a_margin_is_not_shown_by_games_too_few_to_differ():
     """Twenty games of set_bonus=2 against the rulebook often differ in no game's tie: a normal
     test with an sd of 0 called every such row within +-0.5 pp (p = 0), while 20,000 games put

@@ -366,18 +366,32 @@ def _fixed_line(report: dict, base: str, variant: str, rows: list[dict]) -> tupl
     return tuple(head) + (".",)
 
 
-def _changes(report: dict, significant: list[dict]) -> list:
-    """The significant rows in words, the sides' rows counted (they have a line of their own),
-    save a side the --primary question names."""
+# a variant's significant side rows are named one by one up to this many, else counted
+NAMED_SIDES = 3
+
+
+def split_sides(report: dict, rows: list[dict]) -> tuple[list[dict], str]:
+    """``rows`` (significant ones) -> the rows to name one by one, and words counting the
+    sides' rows left out ('the win rates of 5 of the other 7 factions'; '' when none is): a
+    side's row is named where at most NAMED_SIDES sides moved, or where the --primary question
+    names it; more are counted, so that dozens of moved sides do not bury the other rows. The
+    printed summary and the report say the same."""
     sides = (report.get("sides") or {}).get("metrics", ())
-    counted = set(sides) - set(report.get("primary") or ())
-    named = [r for r in significant if r["metric"] not in counted]
+    counted = set(sides) - set(report.get("primary") or ())  # a side the question names is named
+    moved = [r for r in rows if r["metric"] in counted]
+    if len(moved) <= NAMED_SIDES:
+        return rows, ""
+    other = " other" if len(counted) < len(sides) else ""
+    return ([r for r in rows if r["metric"] not in counted],
+            f"the win rates of {len(moved)} of the{other} {len(counted)} {report['sides']['label']}")
+
+
+def _changes(report: dict, significant: list[dict]) -> list:
+    """The significant rows in words, the sides' rows counted where many moved (``split_sides``)."""
+    named, counted = split_sides(report, significant)
     parts = [_rows_words(report, named)] if named else []
-    if len(named) < len(significant):
-        moved = len(significant) - len(named)
-        other = " other" if len(counted) < len(sides) else ""  # a side the question names is counted apart
-        parts += [(", and " if named else "") + f"the win rates of {moved} of the{other} {len(counted)} "
-                  f"{report['sides']['label']} (the {report['sides']['label']} line and the table)"]
+    if counted:
+        parts += [(", and " if named else "") + f"{counted} (the table names them)"]
     return parts
 
 
