@@ -392,9 +392,15 @@ def test_no_change_in_fairness_is_not_read_as_unchanged(tmp_path):
         "; not shown unchanged: anything from a fall to fair (0.46 pp less) to a rise of 0.83 pp fits these "
         "games (its unadjusted 95% interval; balance plan --pilot gives the games to tell)")
     # the interval is the row's own, the verdict Holm's: it may hold no 0 though nothing was found
+    # (as a designer saw: "no significant change" beside an interval below 0), which it says
     for lo, hi, words in ((0.002, 0.018, "from a rise of 0.20 pp to a rise of 1.80 pp"),
                           (-0.02, -0.0016, "from a fall of 2.00 pp to a fall of 0.16 pp")):
-        assert words in _not_unchanged(report, {**later, "lo": lo, "hi": hi, "baseline": 0.05})
+        text = _not_unchanged(report, {**later, "lo": lo, "hi": hi, "baseline": 0.05})
+        assert words in text and text.endswith("; its unadjusted interval leaves out no change, but the test, "
+                                               "corrected over the comparison's rows, does not find one"), text
+    # an end that rounds to 0.00 pp is no change, not "a fall of 0.00 pp" (-1.6e-05 was)
+    text = _not_unchanged(report, {**later, "lo": -1.6e-05, "hi": 0.0069, "baseline": 0.05})
+    assert "anything from no change to a rise of 0.69 pp" in text and "leaves out" not in text, text
     assert edge["significant"] and _not_unchanged(report, edge) == ""
     assert _not_unchanged(report, same) == ""  # identical games: nothing is open
 

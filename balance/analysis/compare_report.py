@@ -200,12 +200,18 @@ def _not_unchanged(report: dict, distance: dict) -> str:
 
     def change(x: float) -> str:  # one end of the interval as a change, in pp
         size = _diff(report, metric, abs(x)).lstrip("+")
+        if size.startswith("0.00 "):  # "a fall of 0.00 pp" read as a sign the interval does not have
+            return "no change"
         if x < 0:
             return f"a fall to fair ({size} less)" if base + x <= 1e-12 else f"a fall of {size}"
-        return f"a rise of {size}" if x > 0 else "no change"
+        return f"a rise of {size}"
 
+    # the interval is the row's own, the verdict the corrected test's (on the squared distance):
+    # an interval that leaves 0 out beside "no significant change" is said to be no contradiction
+    apart = ("; its unadjusted interval leaves out no change, but the test, corrected over the "
+             "comparison's rows, does not find one" if lo > 0 or hi < 0 else "")
     return (f"; not shown unchanged: anything from {change(lo)} to {change(hi)} fits these games "
-            f"(its unadjusted {level(report)} interval; balance plan --pilot gives the games to tell)")
+            f"(its unadjusted {level(report)} interval; balance plan --pilot gives the games to tell){apart}")
 
 
 def _distance_words(report: dict, distance: dict) -> tuple:
