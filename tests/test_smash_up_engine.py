@@ -440,6 +440,22 @@ def test_a_lever_the_run_already_plays_is_not_proposed(tmp_path):
     assert "--set" in args and args[args.index("--set") + 1] == "start_vp=[0, 1]"
 
 
+def test_the_card_verdicts_swap_example_is_a_variant_of_its_own_and_runs(tmp_path):
+    """The Cards line said to swap a card "in a variant (--set swap, compare)", but --set gives a
+    setting to every variant, the baseline too: the comparison would find nothing. Its example
+    is now a variant of its own, and runs as printed (here on a few games)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "reports" / "smash-up" / "report.md").read_text(encoding="utf-8")
+    command = re.search(r"in a variant of its own to tell \(`(balance compare [^`]+)`\)", text).group(1)
+    assert "--set" not in command
+    r = CliRunner().invoke(app, shlex.split(command)[1:] + ["--games", "100", "--out", str(tmp_path / "x"), "-q"])
+    assert r.exit_code == 0, r.output
+    report = json.loads((tmp_path / "x" / "comparison.json").read_text(encoding="utf-8"))
+    assert report["variants"][1]["overrides"] == {"swap": ["Ninjas: Ninja Acolyte -> Shinobi"]}
+    assert report["common"] == {}
+
+
 def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(tmp_path):
     """`make report`'s Smash Up study, reported again from its committed tables: the Aliens are
     the strongest faction found (67.19% at 2 players against 50%, Holm p < 1e-6) and removing

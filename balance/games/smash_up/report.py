@@ -169,12 +169,16 @@ def verdict(a: SmashAnalysis) -> list:
                          " (not simulated yet): ", ", ".join(a.unsupported), ". Every number in this "
                          "report is for the game with those cards so weakened; ", Code("balance cards "
                          "smash-up --unsupported"), " lists them."))
-    how = (" (causal: every copy of the card removed from the deck of the seat holding its "
-           "faction, the same games played again; paired test, Holm over every card and player "
-           "count). The deck is then smaller by those copies, so a card whose removal helps may only "
-           "show that a thinner deck draws the faction's other cards sooner: swap it for another of "
-           "them in a variant (--set swap, compare) to tell." if a.card_effects is not None else ".")
-    return blocks + [Para((Strong("Cards"), how),), Bullets(cards)]
+    # a swap is a variant of its own: --set would give it to the baseline too
+    how = ((" (causal: every copy of the card removed from the deck of the seat holding its "
+            "faction, the same games played again; paired test, Holm over every card and player "
+            "count). The deck is then smaller by those copies, so a card whose removal helps may only "
+            "show that a thinner deck draws the faction's other cards sooner: swap it for another of "
+            "them in a variant of its own to tell (",
+            Code("balance compare smash-up --variant default "
+                 """--variant 'x:swap=["Ninjas: Ninja Acolyte -> Shinobi"]'"""),
+            ").") if a.card_effects is not None else (".",))
+    return blocks + [Para((Strong("Cards"), *how),), Bullets(cards)]
 
 
 def variant_hint(a: SmashAnalysis) -> dict | None:
