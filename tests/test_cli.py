@@ -1102,6 +1102,44 @@ def test_a_fresh_runs_progress_rate_counts_from_the_start(monkeypatch, capsys):
         "simulating: 50% (200,000 of 400,000 games), 2,500 games/s, about 0:01:20 left"]
 
 
+def test_a_first_runs_progress_rate_leaves_out_the_compiling(monkeypatch, capsys):
+    """A first run compiles its kernels for minutes before it plays: 2,500 games played in 2 s
+    after 180 s of compiling read as 14 games/s, about 0:21 left. The simulation calls
+    advance.start() when play starts (its on_start), and the rate counts from there; a resumed
+    run's kept games, told before it, stay out too."""
+    import time
+
+    from balance import cli
+
+    monkeypatch.setattr(cli, "PLAIN_FIRST", 0.0)
+    monkeypatch.setattr(cli, "PLAIN_EVERY", 0.0)
+    clock = iter([0.0, 180.0, 182.0, 0.0, 0.0, 180.0, 182.0])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    advance = cli._plain_progress(20_000)
+    advance.start()  # compiled: play starts
+    advance(2_500)
+    advance = cli._plain_progress(20_000)
+    advance(10_000)  # a resumed run's kept games
+    advance.start()
+    advance(2_500)
+    assert capsys.readouterr().err.splitlines() == [
+        "simulating: 12% (2,500 of 20,000 games), 1,250 games/s, about 0:00:14 left",
+        "simulating: 62% (12,500 of 20,000 games), 1,250 games/s, about 0:00:06 left"]
+
+
+def test_the_simulation_says_when_play_starts():
+    """simulate() calls on_start once, after compiling and before the first chunk is told (the
+    command line hands it its progress line's start)."""
+    import balance
+
+    told = []
+    balance.simulate("avengers-cards", players=4, games=300, seed=1, chunk_size=100, threads=1,
+                     on_progress=told.append, on_start=lambda: told.append("start"))
+    assert told == ["start", 100, 100, 100]
+    with pytest.raises(BalanceError, match="on_start=1 is not a function"):
+        balance.simulate("avengers-cards", games=20, on_start=1)
+
+
 def test_a_run_of_more_chunks_than_it_can_track_is_refused_or_chunked_coarser(tmp_path):
     """Every chunk is planned and tracked for --resume before the first game: --games 10^12 in
     the default chunks of 50,000 spent 30 s and 3.4 GB on that before playing. At most

@@ -82,6 +82,7 @@ def simulate(
     force: bool = False,
     chunk_size: int | None = None,
     on_progress: Callable[[int], None] | None = None,
+    on_start: Callable[[], None] | None = None,
     rotate: bool = False,
     threads: int | None = None,
     backend: str = "local",
@@ -102,6 +103,9 @@ def simulate(
     overrides / variant: rules changes (``{"set_bonus": 2}`` / a TOML variant file); the
     overrides win. With ``out`` the run directory is written atomically and checkpointed;
     ``resume=True`` continues an interrupted run of the same request in ``out``.
+    on_progress: called with the games each finished chunk adds (a resumed run's kept games
+    first, at once). on_start: called once when play starts, after the kernels are compiled
+    (minutes on a first run), so that a rate counted from there leaves the compiling out.
     threads: local threads (default: every core); backend ``local`` or ``dask`` (at
     ``scheduler``, or a LocalCluster). Results do not depend on threads, chunks or backend.
     card_strength: a mode of restricted play the game declares (GameInfo.restrict_modes, e.g.
@@ -132,6 +136,7 @@ def simulate(
     keep_games, force, rotate, resume = (check_bool(name, value) for name, value in (
         ("keep_games", keep_games), ("force", force), ("rotate", rotate), ("resume", resume)))
     check_callable("on_progress", on_progress)
+    check_callable("on_start", on_start)
     check_callable("on_status", on_status)
     variant, out = as_path("variant", variant), as_path("out", out)
     card_strength_cards = as_list("card_strength_cards", plain(card_strength_cards),
@@ -252,7 +257,7 @@ def simulate(
     execution = {"threads": threads, "backend": backend, "scheduler": scheduler}
     with interrupts.interrupting():  # Ctrl-C and SIGTERM stop the run as KeyboardInterrupt
         return _run(blocks, manifest, None if out is None else Path(out), keep_games, on_progress,
-                    execution, force, resume, on_status)
+                    execution, force, resume, on_status, on_start)
 
 
 # A dask scheduler's address as distributed parses it: a protocol it knows (or none: tcp), a
@@ -397,7 +402,7 @@ def _warm_up(engines: list, on_status) -> float:
 
 
 def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, execution: dict,
-         force: bool, resume: bool, on_status=None) -> RunResult:
+         force: bool, resume: bool, on_status=None, on_start=None) -> RunResult:
     """Play every chunk of every block, folding as they finish; write ``out`` if given."""
     import json
 
@@ -423,6 +428,8 @@ def _run(blocks, manifest, out: Path | None, keep_games: bool, on_progress, exec
         on_progress(sum(t.n for t in tasks if t.key in state.done))
     # Workers of a dask cluster compile or load their own kernels; locally, do it first.
     compile_seconds = _warm_up(engines, on_status) if execution["backend"] == "local" and todo else 0.0
+    if on_start is not None and todo:
+        on_start()  # play starts now: a rate counted from here leaves the compiling out
     started = time.perf_counter()
 
     def on_done(task, chunk):
