@@ -36,7 +36,10 @@ FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field mi
 
 @dataclass
 class ZenonzardAnalysis:
-    """pairs: per (players, Force pair) the seats' win rate against the average seat's
+    """forces: per (players, Force) the win rate of the seats holding it in either slot, against
+    the average seat's (``sides.tested``; both seats may draw the same Force, and such a game
+    gives its two seat-games exactly one win, less spread than the test assumes: conservative);
+    pairs: per (players, Force pair) the seats' win rate against the average seat's
     (``sides.tested``) with the player life it leaves (``player_life``) and its Forces lost
     per game; lives: the same test per player life; colours: per deck colours; matchups:
     colour against colour (rate of the row colour's seat); curves: the test per deck curve
@@ -46,6 +49,7 @@ class ZenonzardAnalysis:
     without their text; card_effects: causal card strength (aggregate.card_effects), None when
     not measured; cards_played: per card the win rate in deck, drawn and played, a description."""
 
+    forces: pl.DataFrame
     pairs: pl.DataFrame
     lives: pl.DataFrame
     colours: pl.DataFrame
@@ -69,6 +73,9 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
     pairs = tested(pair_rows.select("players", name="forces", games="games", win_share="wins"), average, method)
     pairs = pairs.join(pair_rows.select("players", name="forces", player_life="player_life",
                                         lost=pl.col("forces_lost") / pl.col("games")), on=["players", "name"])
+    force_rows = (forces.with_columns(force=pl.col("forces").str.split("+")).explode("force")
+                  .group_by("players", "force").agg(pl.col("games", "wins").sum()))
+    singles = tested(force_rows.select("players", name="force", games="games", win_share="wins"), average, method)
     life_rows = pair_rows.group_by("players", "player_life").agg(pl.col("games", "wins").sum())
     lives = tested(life_rows.select("players", name=pl.format("life {}", "player_life"), games="games",
                                     win_share="wins"), average, method)
@@ -82,7 +89,7 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
         {"colours": "strategy", "opponent_colours": "opponent_strategy", "rate_lo": "lo", "rate_hi": "hi"})
     unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
     return ZenonzardAnalysis(
-        pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
+        singles, pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
         manifest.get("sides") == "drawn", unsupported,
         card_effects=aggregate.card_effects(tables["card_strength"]) if "card_strength" in tables else None,
         cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None)
@@ -155,12 +162,17 @@ def endings(outcomes: pl.DataFrame, method: str) -> pl.DataFrame:
 
 
 def verdict(a: ZenonzardAnalysis) -> list:
-    """The verdict's Forces, Life and Colours blocks."""
+    """The verdict's Forces, Force pairs, Life and Colours blocks."""
     how = ("each seat's Force pair and deck were drawn at random every game, so a difference is "
-           "the pair's (the colour's) doing" if a.drawn else "the sides were given with --side, so "
+           "the {}'s doing" if a.drawn else "the sides were given with --side, so "
            "these describe the seats that held them; draw the sides (no --side) for a causal answer")
-    blocks = [Para((Strong("Force pairs"), f" (the 45 pairs: win rate of the seats holding the pair "
-                    f"against the average seat's; {how}; exact binomial tests, Holm over the pairs)."),),
+    blocks = [Para((Strong("Forces"), f" (the 10 Forces: win rate of the seats holding the Force, in either slot "
+                    f"of their pair, against the average seat's; {how.format('Force')}; exact binomial tests, "
+                    "Holm over the Forces)."),),
+              Bullets(ranked_lines(a.forces, "Force", ends=3, where="the Forces section")),
+              Para((Strong("Force pairs"), f" (the 45 pairs: win rate of the seats holding the pair "
+                    f"against the average seat's; {how.format('pair')}; exact binomial tests, Holm over the "
+                    "pairs)."),),
               Bullets(ranked_lines(a.pairs, "Force pair", ends=3, where="the Forces section")),
               Para((Strong("Life split"), " (a seat's player life is the total minus its two Forces' "
                     "lives: the pairs grouped by the life they leave, the same test, Holm over the "
@@ -316,6 +328,9 @@ def _rate_table(frame: pl.DataFrame, what: str, extra=()) -> Table:
 def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
     pairs = a.pairs.sort("players", "rate", descending=[False, True])
     forces = Section("Forces", [
+        Para(("A Force's win rate is that of the seats whose pair held it, against the average seat's "
+              "(exact binomial test, Holm over the Forces):",)),
+        _rate_table(a.forces.sort("players", "rate", descending=[False, True]), "Force"),
         Para(("A Force pair's win rate is that of the seats that played it, against the average "
               "seat's; player life: the total life minus the pair's two lives (the life split). "
               "Adjusted p: exact binomial test, Holm over the table's rows.",)),
