@@ -364,7 +364,7 @@ def test_try_next_swaps_a_copy_of_the_card_that_carries_the_strongest_found_fact
                             "difference": [-0.07, -0.05, 0.01, -0.20], "p_adjusted": [1e-6, 1e-3, 1.0, 1e-9]})
     a = su_report.SmashAnalysis(factions=factions, pairs=factions, matchups=None, bases=None, unsupported=[],
                                 drawn=True, card_effects=effects)
-    hint = su_report.variant_hint(a)
+    hint, = su_report.variant_hint(a)  # the Wizards, found weakest, have no card measured here
     assert hint["players"] == 2 and hint["item"] == "Microbot Fixer"
     assert hint["variant"] == 'oneMicrobotFixer:swap=["Robots: Microbot Fixer -> Nukebot"]'
     assert hint["why"].startswith("the Robots win above their share at 2 players (60.00% against 50.00%, the "
@@ -378,10 +378,23 @@ def test_try_next_swaps_a_copy_of_the_card_that_carries_the_strongest_found_fact
     for other in (replace(a, card_effects=quiet), replace(a, card_effects=None), replace(a, drawn=False),
                   replace(a, card_effects=alone)):
         assert su_report.variant_hint(other) is None
+    # the weakest faction found (the Wizards, 30% at 2 players) with its cards measured: one copy of
+    # its card whose removal costs least swapped for one more of its carrier, its win rate the question
+    wizards = pl.DataFrame({"players": [2] * 3, "card": ["Summon", "Neophyte", "Archmage"], "faction": ["Wizards"] * 3,
+                            "difference": [-0.06, 0.02, -0.01], "p_adjusted": [1e-6, 0.5, 0.4]})
+    strong, weak = su_report.variant_hint(replace(a, card_effects=pl.concat([effects, wizards])))
+    assert strong == hint and weak["item"] == "Summon" and weak["primary"] == ("win_share_Wizards",)
+    assert weak["variant"] == 'moreSummon:swap=["Wizards: Neophyte -> Summon"]'
+    assert weak["why"].startswith("the Wizards win below their share at 2 players (30.00% against 50.00%, the "
+                                  "largest shortfall found) and, of their cards, removing the Summon costs them "
+                                  "most by estimate (6.00 pp)")
+    Rules.from_overrides(parse_variant(weak["variant"]).overrides).catalogue()
+    alone_weak, = su_report.variant_hint(replace(a, card_effects=wizards))  # no strongest to aim at: the weakest
+    assert alone_weak == weak
     # a card name with an apostrophe makes a variant name of letters alone, still accepted
     zombies = effects.with_columns(faction=pl.lit("Zombies"), card=pl.Series(
         ["Walker", "Zombie Lord", "Grave Digger", "They're Coming To Get You"]))
-    hint = su_report.variant_hint(replace(a, factions=factions.with_columns(
+    hint, = su_report.variant_hint(replace(a, factions=factions.with_columns(
         name=pl.Series(["Zombies", "Aliens", "Wizards", "Ninjas"])), card_effects=zombies))
     assert hint["variant"] == """oneTheyreComingToGetYou:swap=["Zombies: They're Coming To Get You -> Grave Digger"]"""
     Rules.from_overrides(parse_variant(hint["variant"]).overrides).catalogue()
@@ -460,8 +473,9 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     """`make report`'s Smash Up study, reported again from its committed tables: the Aliens are
     the strongest faction found (67.19% at 2 players against 50%, Holm p < 1e-6) and removing
     the Invader costs their seat most (23 pp), so "what to try next" swaps an Invader, and the
-    command it prints runs as printed (here on fewer games) and measures the Aliens. The
-    first seat's edge gets the next line: the game's seat levers, whose command runs too, and
+    command it prints runs as printed (here on fewer games) and measures the Aliens; the next
+    line does the same for the weakest, the Wizards, with one more of their carrier. The
+    first seat's edge gets the line after: the game's seat levers, whose command runs too, and
     the other counts with an edge, where the same command with their --players serves."""
     from pathlib import Path
 
@@ -488,7 +502,16 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     # the study also found a first-seat edge at every count (smallest p at 3 players): a second
     # line compares the game's seat levers there, and its command runs too
     lines = md.read_text(encoding="utf-8").splitlines()
-    seats = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win above their share"))) + 1]
+    # the next line aims at the weakest faction found, the Wizards (33% at 2 players)
+    wizards = lines[lines.index(next(x for x in lines if x.startswith("- The Aliens win above their share"))) + 1]
+    assert wizards.startswith("- The Wizards win below their share at 2 players"), wizards
+    assert "--primary win_share_Wizards" in wizards and "'more" in wizards
+    args = shlex.split(re.search(r"`(balance compare [^`]+)`", wizards).group(1))[1:]
+    result = CliRunner().invoke(app, args + ["--games", "300", "--out", str(tmp_path / "wiz"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "wiz" / "comparison.json").read_text(encoding="utf-8"))["primary"] == [
+        "win_share_Wizards"]
+    seats = lines[lines.index(wizards) + 1]
     assert seats.startswith("- A seat is favoured at 3 players (also at 2 and 4): compare the rulebook "
                             "with the game's seat levers (sixth\\_card: every seat after the first draws a "
                             "sixth card"), seats

@@ -1270,6 +1270,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
              else pl.DataFrame())
     edge_players = int(edges.row(int(edges["p_adjusted"].arg_min()), named=True)["players"]) if edges.height else None
     found = a.game_report.variant_hint(a.game) if a.game is not None else None
+    found, more = (found[0] if found else None, found[1:]) if isinstance(found, list) else (found, [])
     game = _declared(manifest["game"])
     if found is not None:  # the game's most decisive item (e.g. a card whose removal matters)
         players, card, why = found["players"], found["item"], found["why"]
@@ -1316,6 +1317,10 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         first = _proposal(manifest, game, players, f"{why} (this run already plays the game's levers for it)",
                           "compare the rulebook with a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
     out = [first]
+    for hint in more:  # the game's further proposals (each a ready variant: Smash Up's weakest faction)
+        extra = _proposal(manifest, game, hint["players"], hint["why"], hint["hint"], [hint["variant"]], (),
+                          hint.get("primary", ()))
+        out += [extra] if extra is not None else []
     if target != "seats" and edge_players is not None and _levers(game, "seats"):
         variants, hint, primary = _lever_proposal(game, "seats", edge_players,
                                                   _run_common(game, manifest, _run_at(manifest, edge_players)))

@@ -181,21 +181,31 @@ def verdict(a: SmashAnalysis) -> list:
     return blocks + [Para((Strong("Cards"), *how),), Bullets(cards)]
 
 
-def variant_hint(a: SmashAnalysis) -> dict | None:
-    """A deck change aimed at the strongest faction, when the tests found one and found the
-    card that carries it: one copy of that card swapped for one more of the faction's card
-    whose removal costs its seat least (the same causal measure), as a ready ``--variant``
-    (``balance compare`` measures each faction's win rate). None otherwise: with the factions
-    not drawn (their rates are not the factions' doing), without card strength, or when no
-    card of that faction is found to matter."""
+def variant_hint(a: SmashAnalysis) -> list[dict] | None:
+    """Deck changes aimed at the factions the tests found strongest and weakest, each where the
+    card that carries that faction was found too (the card whose removal costs its seat most):
+    the strongest gives up one copy of it for one more of its card whose removal costs least;
+    the weakest gives up one copy of that least card for one more of its carrier. Each is a
+    ready ``--variant`` whose question is that faction's win rate (``balance compare`` measures
+    every faction's). None when neither is found: with the factions not drawn (their rates are
+    not the factions' doing), without card strength, or when no card of the faction is found to
+    matter."""
     if a.card_effects is None or not a.drawn:
         return None
+    hints = [h for h in (_swap_hint(a, strongest=True), _swap_hint(a, strongest=False)) if h is not None]
+    return hints or None
+
+
+def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
+    """The swap for the faction found furthest above (``strongest``) or below its share, at a
+    player count whose cards were measured; None where there is none or its carrier is not found."""
     measured = a.card_effects["players"].unique().to_list()
-    above = a.factions.filter(pl.col("players").is_in(measured) & (pl.col("p_adjusted") < ALPHA)
-                              & (pl.col("rate") > pl.col("expected")))
-    if not above.height:
+    side = (pl.col("rate") > pl.col("expected")) if strongest else (pl.col("rate") < pl.col("expected"))
+    found = a.factions.filter(pl.col("players").is_in(measured) & (pl.col("p_adjusted") < ALPHA) & side)
+    if not found.height:
         return None
-    top = above.row(int((above["rate"] - above["expected"]).arg_max()), named=True)
+    gap = (found["rate"] - found["expected"]).abs()
+    top = found.row(int(gap.arg_max()), named=True)
     n, faction = top["players"], top["name"]
     cards = a.card_effects.filter((pl.col("players") == n) & (pl.col("faction") == faction)).sort("difference")
     if cards.height < 2:  # a run measuring only some cards (--card): nothing to swap between
@@ -203,18 +213,23 @@ def variant_hint(a: SmashAnalysis) -> dict | None:
     carrier = cards.row(0, named=True)
     if carrier["p_adjusted"] >= ALPHA or carrier["difference"] >= 0:
         return None
-    spare = cards.row(cards.height - 1, named=True)["card"]
-    card = carrier["card"]
-    name = "one" + "".join(ch for ch in card if ch.isalnum())  # "They're Coming..." -> "oneTheyreComing..."
-    return {"players": n, "item": card,
-            "why": (f"the {faction} win above their share at {n} players ({100 * top['rate']:.2f}% against "
-                    f"{100 * top['expected']:.2f}%, the largest excess found) and, of their cards, removing "
-                    f"the {card} costs them most by estimate ({-100 * carrier['difference']:.2f} pp)"),
-            "variant": f'{name}:swap=["{faction}: {card} -> {spare}"]',
-            "primary": (f"win_share_{faction}",),  # the comparison's question: the faction's win rate
-            "hint": (f"compare the rulebook with one {card} swapped for one more {spare} (the "
-                     f"{faction} card whose removal does them least harm, by estimate), the {faction}' "
-                     "win rate tested as the question and every faction's measured")}
+    spare, card = cards.row(cards.height - 1, named=True)["card"], carrier["card"]
+    share = (f"{100 * top['rate']:.2f}% against {100 * top['expected']:.2f}%, the largest "
+             f"{'excess' if strongest else 'shortfall'} found")
+    why = (f"the {faction} win {'above' if strongest else 'below'} their share at {n} players ({share}) and, of "
+           f"their cards, removing the {card} costs them most by estimate ({-100 * carrier['difference']:.2f} pp)")
+    least = f"the {faction} card whose removal does them least harm, by estimate"
+    question = f"the {faction}' win rate tested as the question and every faction's measured"
+    if strongest:
+        given, taken = card, spare
+        hint = f"compare the rulebook with one {card} swapped for one more {spare} ({least}), {question}"
+    else:
+        given, taken = spare, card
+        hint = f"compare the rulebook with one {spare} ({least}) swapped for one more {card}, {question}"
+    # "oneInvader": one Invader fewer; "moreArchmage": one Archmage more ("They're" -> "Theyre")
+    name = ("one" if strongest else "more") + "".join(ch for ch in card if ch.isalnum())
+    return {"players": n, "item": card, "why": why, "variant": f'{name}:swap=["{faction}: {given} -> {taken}"]',
+            "primary": (f"win_share_{faction}",), "hint": hint}
 
 
 def methods() -> list[tuple]:
