@@ -1341,6 +1341,10 @@ def plan(
         help="With --pilot: plan the comparison whose question (`balance compare --primary`) is this "
         "metric, repeatable: only its rows, at alpha / (their number). Default: the pilot's own question, "
         "else every tested row.")] = None,
+    margin: Annotated[Optional[list[str]], typer.Option(
+        help="With --pilot: also the games to show each row of the question within this margin (as "
+        "`balance compare --margin`: a number for the rate rows, METRIC=M for one metric in its unit) if "
+        "the variant truly changes nothing there. Repeatable.")] = None,
 ) -> None:
     """How many games a run needs to detect a given seat edge or variant difference.
 
@@ -1378,7 +1382,9 @@ def plan(
     the pilot saw, with the per-game noise the pilot measured (common random
     numbers included), at Holm's first level alpha / (the pilot's tested rows);
     with --primary (default: the pilot's own), only the question's rows, at
-    alpha / (their number), the family they will be corrected in.
+    alpha / (their number), the family they will be corrected in; with
+    --margin, also the games to show each row unchanged within the margin
+    (two one-sided tests, as `balance compare --margin`).
 
     More in docs/POWER.md.
 
@@ -1388,8 +1394,11 @@ def plan(
 
     _check_plan_limits(effect=effect, alpha=alpha, paired_sd=paired_sd, sides=sides, family=family)
     if pilot is not None:
-        _plan_from_pilot(ctx, pilot, effect, power, alpha, primary or None)
+        _plan_from_pilot(ctx, pilot, effect, power, alpha, primary or None, margin or None)
         return
+    if margin:
+        fail(f"--margin {_words(margin)} plans a comparison's equivalence tests from a pilot of it; give --pilot "
+             "DIR too")
     if primary:
         fail(f"--primary {primary[0]} plans a comparison's question from a pilot of it; give --pilot DIR too")
     if sides is None and per_seat != 1:
@@ -1446,7 +1455,7 @@ def plan(
 
 
 def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float,
-                     primary: Optional[list[str]]) -> None:
+                     primary: Optional[list[str]], margin: Optional[list[str]] = None) -> None:
     """`balance plan --pilot`: one line per tested row of the pilot comparison."""
     from balance.analysis.document import ci, counted, pp
     from balance.analysis.pilot import load_pilot, plan_from_pilot
@@ -1460,7 +1469,8 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
         fail(f"--effect {effect!r} is out of range; allowed: 0 < effect < 1 (a rate: 0.01 = 1 pp)")
     try:
         report = load_pilot(pilot)
-        planned = plan_from_pilot(report, effect, power, alpha, primary)
+        rate_margin, margins = _margins(margin)
+        planned = plan_from_pilot(report, effect, power, alpha, primary, rate_margin, margins)
     except BalanceError as e:
         fail(str(e))
 
@@ -1472,10 +1482,18 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
     def games(n):
         return f"{n:,}" if n is not None else "-"
 
-    rows = [(r["variant"], r["metric"], shown(r), games(r["for_effect"]), games(r["for_own"]))
-            for r in planned["rows"]]
+    within = planned["margin_level"] is not None
+
+    def margin_cell(r):
+        if r["margin"] is None:
+            return "-"
+        size = f"{100 * r['margin']:.3g} pp" if r["unit"] == "rate" else f"{r['margin']:g}"
+        return f"{games(r['for_margin'])} (±{size})"
+
+    rows = [(r["variant"], r["metric"], shown(r), games(r["for_effect"]), games(r["for_own"]),
+             *([margin_cell(r)] if within else [])) for r in planned["rows"]]
     head = ("variant", "metric", f"pilot difference ({report['confidence']:.0%} CI)",
-            f"for {effect * 100:.3g} pp", "for its own")
+            f"for {effect * 100:.3g} pp", "for its own", *(["within the margin"] if within else []))
     widths = [max(len(str(x)) for x in column) for column in zip(head, *rows)]
     asked = planned["primary"]
     rows_planned = (f"the {counted(planned['family'], 'row')} of the question --primary {', '.join(asked)}"
@@ -1490,6 +1508,11 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
     if planned["seat_level"] is not None:
         typer.echo(f"seat_shift: any seat moving decides it, so each seat at Sidak's 1 - (1 - "
                    f"{planned['level']:.4g})^(1/{report['players']}) = {planned['seat_level']:.4g}.")
+    if within:
+        typer.echo(f"within the margin: two one-sided tests showing the change smaller than the margin, "
+                   f"if the true change\nis the pilot's, at {planned['alpha']:g}/"
+                   f"{round(planned['alpha'] / planned['margin_level'])} (the rows with a margin); -: the "
+                   "pilot's change reaches\nthe margin, or its games never differed.")
     if planned["untested"]:
         typer.echo(f"not planned: {', '.join(planned['untested'])}, which the pilot could not test (a cooperative "
                    "game's sides go untested when a team wins too few games: a larger pilot).")

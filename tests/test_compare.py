@@ -1421,6 +1421,42 @@ def test_a_few_moved_sides_are_named_and_many_counted_alike_in_print_and_report(
     assert split_sides({**report, "primary": None}, many) == (rows[:1], "the win rates of 5 of the 5 factions")
 
 
+def test_a_pilot_plans_the_games_to_show_a_row_within_its_margin(tmp_path):
+    """plan --pilot --margin: each row of the question with a margin gets the games for two
+    one-sided tests to show it within the margin at the change the pilot saw (the formula is
+    checked by simulation in test_stats), at alpha / (the rows with a margin); a change at the
+    margin (tied_game: +16 pp, TIES) gets none, nor a row without a margin. Margins are refused
+    as compare refuses them."""
+    from balance.analysis.pilot import plan_from_pilot
+
+    report = compare("avengers-cards", ["default", TIES], games=3_000, seed=2).report
+    planned = plan_from_pilot(report, margin=0.01, margins={"mean_score": 2.0})
+    rows = {r["metric"]: r for r in planned["rows"]}
+    assert planned["margin_level"] == 0.05 / 7  # the 6 rate rows and mean_score
+    seat = rows["win_share_seat0"]
+    assert seat["margin"] == 0.01 and seat["for_margin"] == stats.games_for_equivalence(
+        0.01, seat["sd"], 0.9, 0.05 / 7, seat["difference"])
+    assert rows["tied_game"]["margin"] == 0.01 and rows["tied_game"]["for_margin"] is None  # +16 pp
+    assert rows["mean_score"]["margin"] == 2.0 and rows["score_range"]["margin"] is None
+    plain = plan_from_pilot(report)
+    assert plain["margin_level"] is None and all(r["margin"] is r["for_margin"] is None for r in plain["rows"])
+    (tmp_path / "comparison.json").write_text(json.dumps(report), encoding="utf-8")
+    r = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path), "--margin", "0.01"])
+    assert r.exit_code == 0, r.output
+    alone = next(x for x in plan_from_pilot(report, margin=0.01)["rows"] if x["metric"] == "win_share_seat0")
+    line = next(x for x in r.output.splitlines() if "win_share_seat0" in x)
+    assert line.endswith(f"{alone['for_margin']:,} (±1 pp)"), line
+    assert "within the margin" in r.output and "at 0.05/6 (the rows with a margin)" in r.output, r.output
+    for args, words in ((["--margin", "length=1"], "unknown metric of --margin 'length'"),
+                        (["--margin", "mean_score=1", "--primary", "tied_game"],
+                         "margin mean_score=1 names a metric outside the question"),
+                        (["--margin", "0.01", "--primary", "mean_score"], "no planned row has a margin")):
+        r = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path), *args])
+        assert r.exit_code == 2 and words in r.output, (args, r.output)
+    r = CliRunner().invoke(app, ["plan", "--margin", "0.01"])
+    assert r.exit_code == 2 and "--margin 0.01 plans a comparison's equivalence tests from a pilot" in r.output
+
+
 def test_a_margin_is_not_shown_by_games_too_few_to_differ():
     """Twenty games of set_bonus=2 against the rulebook often differ in no game's tie: a normal
     test with an sd of 0 called every such row within +-0.5 pp (p = 0), while 20,000 games put

@@ -269,6 +269,31 @@ def test_equivalence_test_size_at_the_margin_power_inside_and_its_interval():
         S.equivalence_test(0.0, se, 0)
 
 
+@pytest.mark.parametrize("difference", [0.0, 0.004, -0.006])
+def test_games_for_equivalence_give_the_power_asked(difference):
+    """The games planned for two one-sided tests (margin 1 pp, per-game sd 0.3, level 0.05/7,
+    power 90%) show the change within the margin in 90% of 20,000 simulated comparisons of that
+    size whose true change is ``difference`` (the mean of n paired games ~ N(d, sd / sqrt n)):
+    within 4 SE of 0.9 (false-failure rate 6e-5), and one game in ten fewer falls short of it.
+    At d = 0 it is the closed form ((z_{1-a} + z_{(1+power)/2}) sd / margin)^2; a change at or
+    past the margin has no such number."""
+    sd, margin, level, reps = 0.3, 0.01, 0.05 / 7, 20_000
+    n = S.games_for_equivalence(margin, sd, 0.9, level, difference)
+    rng = np.random.default_rng(5)
+
+    def shown(games: int) -> float:
+        se = sd / math.sqrt(games)
+        return float(np.mean(S.equivalence_test(rng.normal(difference, se, reps), se, margin) < level))
+
+    assert abs(shown(n) - 0.9) <= 4 * math.sqrt(0.09 / reps), (n, shown(n))
+    assert shown(int(0.9 * n)) < 0.9 - 4 * math.sqrt(0.09 / reps)
+    if difference == 0:
+        z = st.norm.isf(level) + st.norm.ppf(0.95)
+        assert n == math.ceil((z * sd / margin) ** 2)
+    assert S.games_for_equivalence(margin, sd, 0.9, level, margin) is None
+    assert S.games_for_equivalence(margin, sd, 0.9, level, -1.5 * margin) is None
+
+
 def test_paired_mean_test_zero_spread():
     same = S.paired_mean_test(0.0, 0.0, 50)
     assert same["pvalue"] == 1.0 and same["z"] == 0.0 and same["sd"] == 0.0

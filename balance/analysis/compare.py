@@ -368,7 +368,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         if sprt is not None:
             raise BalanceError("margin applies to the fixed-size comparison; with sprt, its delta is the size "
                                "that matters (H0 accepted: no difference that large): drop one of them")
-    margins = _check_margins(margins, sprt)
+    margins = check_margins(margins, sprt)
     if check_text("correction", correction, "'holm'") not in CORRECTIONS:
         raise BalanceError(f"unknown correction {correction!r}; allowed: {', '.join(CORRECTIONS)}")
     common = plain_overrides(common, "common")
@@ -400,7 +400,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         rates = [m for m in metric_names if units[m] == "rate"]
         raise BalanceError(f"margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
                            f"none; add one to primary ({', '.join(rates[:4])}, ...), or drop margin")
-    _check_margin_metrics(margins, units, primary)
+    check_margin_metrics(margins, units, primary)
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -465,7 +465,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     if margin is not None or margins:
         bounds = {name: np.maximum(metrics.bounds(engines[0].rules), metrics.bounds(e.rules))
                   for name, e in zip(names[1:], engines[1:])}  # a game's largest |difference|, by metric
-        _equivalence(rows, _row_margins(margin, margins, units), {m: i for i, m in enumerate(metric_names)},
+        _equivalence(rows, row_margins(margin, margins, units), {m: i for i, m in enumerate(metric_names)},
                      bounds, correction, alpha)
     untested = _untested(rows, primary, names[1:])
     if tests:
@@ -784,9 +784,9 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool,
         r.setdefault("significant", None)
 
 
-def _check_margins(margins, sprt) -> dict[str, float] | None:
+def check_margins(margins, sprt) -> dict[str, float] | None:
     """``margins`` as {metric: positive finite float}, or None when none is named; which
-    metrics they may name is checked once the game's metrics are known (_check_margin_metrics)."""
+    metrics they may name is checked once the game's metrics are known (check_margin_metrics)."""
     margins = plain(margins)
     if not margins:
         return None
@@ -802,7 +802,7 @@ def _check_margins(margins, sprt) -> dict[str, float] | None:
     return {k: float(v) for k, v in margins.items()}
 
 
-def _check_margin_metrics(margins: dict | None, units: dict, primary: list[str] | None) -> None:
+def check_margin_metrics(margins: dict | None, units: dict, primary: list[str] | None) -> None:
     """Each metric ``margins`` names is one of the game's compare metrics (``units``: name ->
     unit), a rate's margin below 1, and, with ``primary``, one of the question's metrics (the
     equivalence test is of the question's rows)."""
@@ -817,7 +817,7 @@ def _check_margin_metrics(margins: dict | None, units: dict, primary: list[str] 
                                f"{', '.join(primary)}); add --primary {metric}, or drop its margin")
 
 
-def _row_margins(margin: float | None, margins: dict | None, units: dict) -> dict[str, float]:
+def row_margins(margin: float | None, margins: dict | None, units: dict) -> dict[str, float]:
     """Each metric's margin: its own (``margins``), else ``margin`` for a rate; a metric not
     here is not tested for equivalence."""
     out = {m: margin for m, unit in units.items() if unit == "rate" and margin is not None}

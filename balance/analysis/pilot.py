@@ -121,7 +121,8 @@ def _games(effect: float, sd: float, power: float, level: float) -> int | None:
 
 
 def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.9,
-                    alpha: float | None = None, primary: list[str] | None = None) -> dict:
+                    alpha: float | None = None, primary: list[str] | None = None,
+                    margin: float | None = None, margins: dict[str, float] | None = None) -> dict:
     """Games per variant for each tested row of the pilot ``report`` (a comparison.json).
 
     effect: a difference in a rate (0.01 = 1 pp) to size the rate rows for (None: none);
@@ -138,6 +139,14 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     ``u`` for the fairness rows), for_effect (games to find ``effect``, rate rows only) and
     for_own (games to find the difference the pilot saw); each None where the pilot cannot
     say (a row constant in its games, or no difference seen).
+
+    margin, margins: as ``compare``'s (a rate's margin; a margin per named metric, in its
+    unit): each planned row with one (not a fairness row, nor seat_shift's seats) also gets
+    ``margin`` and ``for_margin``, the games for two one-sided tests to show its change within
+    +-margin with ``power`` if the true change is the one the pilot saw
+    (``stats.games_for_equivalence``; None where that reaches the margin), at alpha / (the rows
+    with a margin), Bonferroni over the family the comparison corrects them in (Holm's first
+    level); the result's ``margin_level``.
     """
     alpha = report.get("alpha", 0.05) if alpha is None else alpha
     stats.check_power_alpha(power, alpha)
@@ -166,8 +175,36 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
             seats = [s for s in report["results"] if s["variant"] == r["variant"]][:players]  # seat rows lead
             rows += [_planned(report, s, f"seat_shift (seat {k})", seat_level, effect, power)
                      for k, s in enumerate(seats)]
+    margin_level = _plan_margins(report, rows, margin, margins, power, alpha, primary)
     return {"family": m, "level": level, "seat_level": seat_level, "alpha": alpha, "power": power, "effect": effect,
-            "rows": rows, "primary": primary, "untested": untested}
+            "rows": rows, "primary": primary, "untested": untested, "margin_level": margin_level}
+
+
+def _plan_margins(report: dict, rows: list[dict], margin: float | None, margins: dict | None, power: float,
+                  alpha: float, primary: list[str] | None) -> float | None:
+    """Add ``margin`` and ``for_margin`` to every planned row (None where it has no margin);
+    the level they are planned at, alpha / (the rows with one), or None when none has one.
+    The margins are checked as ``compare`` checks them (against the pilot's metrics)."""
+    from balance.analysis.compare import check_margin_metrics, check_margins, row_margins
+
+    units = {m: u for m, u in report["units"].items() if m not in FAIRNESS and m not in SKIPPED
+             and m not in ("seat_gap", "seat_imbalance", "side_imbalance")}
+    if margin is not None and not 0 < margin < 1:
+        raise BalanceError(f"margin={margin!r} is out of range; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
+    margins = check_margins(margins, None)
+    check_margin_metrics(margins, units, primary)
+    given = row_margins(margin, margins, units)
+    eligible = sum(r["metric"] in given for r in rows)  # seat_shift's seats are named apart: none
+    if (margin is not None or margins) and not eligible:
+        raise BalanceError("no planned row has a margin: --margin M plans the rate rows of the question, "
+                           "METRIC=M the metric it names; the question here has neither")
+    level = alpha / eligible if eligible else None
+    for r in rows:
+        m = given.get(r["metric"])
+        r["margin"] = m
+        r["for_margin"] = (stats.games_for_equivalence(m, r["sd"], power, level, r["difference"])
+                           if m is not None and r["sd"] > 0 and math.isfinite(r["sd"]) else None)
+    return level
 
 
 def _planned(report: dict, r: dict, metric: str, level: float, effect: float | None, power: float) -> dict:

@@ -960,6 +960,34 @@ def games_for_difference(effect, p, power=0.9, alpha=0.05, paired_sd=None) -> in
     return _ceil((za + zb) ** 2 * var / effect**2)
 
 
+def games_for_equivalence(margin, paired_sd, power=0.9, alpha=0.05, difference=0.0) -> int | None:
+    """Games per variant for two one-sided tests at level ``alpha`` (``equivalence_test``) to
+    show a paired difference within +-``margin`` with this power when it truly is
+    ``difference``. Both tests pass when the mean lies in (-margin + z se, margin - z se),
+    z = z_{1-alpha}, whose chance is Phi((margin - d) / se - z) - Phi((-margin - d) / se + z);
+    the se that gives ``power`` is solved for, and n = (paired_sd / se)^2, rounded up. At d = 0
+    this is n = ((z + z_{(1+power)/2}) paired_sd / margin)^2 (Chow, Shao & Wang 2008, §3.2).
+    None when |difference| >= margin: no number of games shows it inside."""
+    margin = _check_positive("margin", margin)
+    paired_sd = _check_positive("paired_sd", paired_sd)
+    power, alpha = check_power_alpha(power, alpha)
+    d = abs(float(difference))
+    if not d < margin:
+        return None
+    z = float(stats.norm.isf(alpha))
+    if d == 0:
+        return _ceil(((z + float(stats.norm.ppf((1 + power) / 2))) * paired_sd / margin) ** 2)
+
+    def shortfall(se: float) -> float:
+        return float(stats.norm.cdf((margin - d) / se - z) - stats.norm.cdf((-margin - d) / se + z)) - power
+
+    from scipy.optimize import brentq
+
+    high = margin / z  # at this se the window is empty: chance 0
+    se = brentq(shortfall, high * 1e-9, high, xtol=high * 1e-12)
+    return _ceil((paired_sd / se) ** 2)
+
+
 def se_from_interval(lo, hi, confidence=0.95):
     """The standard error behind a normal ``confidence`` interval (lo, hi): (hi - lo) /
     (2 z_{(1+confidence)/2}). Arrays broadcast; NaN where the interval is missing."""
