@@ -118,6 +118,12 @@ def test_seats_say_who_plays_first_as_the_game_declares_it(mixed):
     assert f"seats are numbered from 0; {rotation})" in section(md, "Run")
     assert "seat 0 is the first player" not in md
     assert _seat_order({"game": "a-game-from-elsewhere"}) == "seat 0 is the first player"
+    # the card passes each battle: at 2 players seat 0 leads battles 1 and 3, and with 2 battles
+    # there is no battle 3 (a fixed sentence named seat 2 at 2 players)
+    runs = [{"players": 2, "rules": {"battles": 3}}, {"players": 3, "rules": {"battles": 2}}]
+    assert _seat_order({"game": "avengers-cards", "runs": runs}) == (
+        "at 2 players, seat 0 holds the first-player card in battles 1 and 3, seat 1 in battle 2; "
+        "at 3 players, seat 0 holds the first-player card in battle 1, seat 1 in battle 2")
 
 
 def test_one_strategy_has_no_strategy_section(single, tmp_path):

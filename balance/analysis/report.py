@@ -1223,9 +1223,16 @@ def _declared(game: str):
 
 def _seat_order(manifest: dict) -> str:
     """Who plays first, as the game declares it ('seat 0 is the first player' for a game not
-    installed here)."""
+    installed here); a game's function of the players and rules is asked for each player count
+    of the run, and where the counts differ each is named."""
     game = _declared(manifest["game"])
-    return game.seat_order if game is not None else GameInfo.seat_order
+    order = game.seat_order if game is not None else GameInfo.seat_order
+    if isinstance(order, str):
+        return order
+    said = {run["players"]: order(run["players"], run["rules"]) for run in manifest["runs"]}
+    if len(set(said.values())) == 1:
+        return next(iter(said.values()))
+    return "; ".join(f"at {n} players, {words}" for n, words in said.items())
 
 
 # The levers' name and what their comparison measures, by what they act on

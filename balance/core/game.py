@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
@@ -135,8 +136,9 @@ class GameInfo:
     (avengers-cards at 2: a hand), which the contract checks skip; capped_by: rules settings
     ((key, value) pairs) under which games reach the turn cap, so ``balance check`` can see
     that a capped game hands out no win where the default rules cap none; seat_order: who
-    plays first, in words, for reports beside the seat numbers (a game whose first player
-    changes during play says so, or a seat's edge reads as the first player's).
+    plays first, in words, for reports beside the seat numbers, or a function (players, rules
+    as a dict) -> those words: a game whose first player changes during play says so, or a
+    seat's edge reads as the first player's.
     """
 
     id: str
@@ -161,7 +163,7 @@ class GameInfo:
     levers: tuple[Lever, ...] = ()  # rule changes to try, by what they act on (Lever)
     explicit_counts: tuple[int, ...] = ()  # player counts the default rules refuse (a rule to choose)
     capped_by: tuple[tuple[str, object], ...] = ()  # e.g. (("max_turns", 4),): games that reach the cap
-    seat_order: str = "seat 0 is the first player"
+    seat_order: str | Callable[[int, dict], str] = "seat 0 is the first player"
 
     def part(self, name: str) -> ModuleType:
         """One of the game's parts (PARTS): ``rules``, ``strategies``, ``engine``, ...."""

@@ -3,6 +3,23 @@ from balance.core.game import CAPPED, GameInfo, Kind
 
 from .tables import TABLES
 
+def first_players(players: int, battles: int) -> str:
+    """Who holds the first-player card in which battle: it passes clockwise after each battle
+    (rules, "Seat"), from seat 0. 'seat 0 holds the first-player card in battles 1 and 3, seat 1
+    in battle 2' at 2 players."""
+    leads: dict[int, list[int]] = {}
+    for battle in range(battles):
+        leads.setdefault(battle % players, []).append(battle + 1)
+
+    def held(battles: list[int]) -> str:
+        numbers = " and ".join(", ".join(map(str, battles)).rsplit(", ", 1))
+        return f"battle{'s' if len(battles) > 1 else ''} {numbers}"
+
+    first = f"seat 0 holds the first-player card in {held(leads.pop(0))}"
+    rest = [f"seat {seat} in {held(b)}" for seat, b in leads.items()]
+    return first + (", " + ", ".join(rest[:-1]) + (" and " if len(rest) > 1 else "") + rest[-1] if rest else "")
+
+
 GAME = GameInfo(
     id="avengers-cards",
     title="Avengers: Infinity War — the card game",
@@ -20,6 +37,5 @@ GAME = GameInfo(
     restrict_modes=(("always", "removed from the hand"),
                     ("before-last", "not playable before the last villain of a battle")),
     restrict_items="a value of the hand (`balance rules avengers-cards`: hand)",
-    # the first-player card passes clockwise after each battle (rules, "Seat")
-    seat_order="seat 0 holds the first-player card in battle 1, seat 1 in battle 2 and seat 2 in battle 3",
+    seat_order=lambda players, rules: first_players(players, rules.get("battles", 3)),
 )
