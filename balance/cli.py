@@ -811,6 +811,19 @@ def _margins(given) -> tuple[Optional[float], Optional[dict[str, float]]]:
     return rate, named or None
 
 
+def _margin_request(given):
+    """--margin's values in the one form a comparison's request keeps: None; the rates' margin
+    alone as a number (as before METRIC=M existed, so such a comparison resumes with it typed
+    again); else 'RATE' and 'METRIC=M' texts, each number as Python writes it, metrics sorted
+    ('0.020' and '0.02', in either order, are one request)."""
+    if not given:
+        return None
+    rate, named = _margins(given)
+    if not named:
+        return rate
+    return [*([repr(rate)] if rate is not None else []), *(f"{k}={v!r}" for k, v in sorted(named.items()))]
+
+
 def _words(values) -> str:
     """A repeatable option's values as typed: '0.01 length=1'."""
     return " ".join(map(str, values)) if isinstance(values, list) else str(values)
@@ -911,7 +924,8 @@ def compare(
                                               "correction", "sprt", "delta", "beta", "metric", "batch", "primary",
                                               "margin"), resume, out)
     o["primary"] = o["primary"] or None  # not given: None, as a comparison saved before --primary reads
-    o["margin"] = o["margin"] or None
+    typed_margin = o["margin"]
+    o["margin"] = _margin_request(o["margin"])  # one form saved, so that --resume with it typed again matches
     rate_margin, margins = _margins(o["margin"])
     if o["correction"] not in CORRECTION_NAMES:
         fail(f"unknown correction {o['correction']!r}; allowed: {', '.join(CORRECTION_NAMES)}")
@@ -929,7 +943,7 @@ def compare(
         fail(f"--primary {o['primary'][0]} applies to the fixed-size comparison; with --sprt the question is "
              "--metric (its rows are descriptive): drop one of them")
     if o["margin"] is not None and o["sprt"]:
-        fail(f"--margin {_words(o['margin'])} applies to the fixed-size comparison; with --sprt, --delta is the "
+        fail(f"--margin {_words(typed_margin)} applies to the fixed-size comparison; with --sprt, --delta is the "
              "size that matters (H0 accepted: no difference that large): drop one of them")
 
     def run(advance, study):
@@ -1014,6 +1028,10 @@ def _print_comparison(report: dict, out: Path) -> None:
                 named = "; by less than ".join(f"{m}: {', '.join(labels)}"
                                                for m, labels in by_margin(report, within).items())
                 typer.echo(f"  {variant}: changed by less than {named}".replace("±", "+-"))
+            open_ = [r for r in rows if r.get("equivalent") is False]
+            if open_:  # as the report says: "no significant difference" does not make them small
+                named = "; ".join(f"{', '.join(labels)} ({m})" for m, labels in by_margin(report, open_).items())
+                typer.echo(f"  {variant}: not shown within its margin: {named}".replace("±", "+-"))
 
 
 @app.command()
@@ -1488,7 +1506,7 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
         if r["margin"] is None:
             return "-"
         size = f"{100 * r['margin']:.3g} pp" if r["unit"] == "rate" else f"{r['margin']:g}"
-        return f"{games(r['for_margin'])} (±{size})"
+        return f"{games(r['for_margin'])} (+-{size})"
 
     rows = [(r["variant"], r["metric"], shown(r), games(r["for_effect"]), games(r["for_own"]),
              *([margin_cell(r)] if within else [])) for r in planned["rows"]]

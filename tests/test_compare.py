@@ -399,8 +399,9 @@ def test_no_change_in_fairness_is_not_read_as_unchanged(tmp_path):
         assert words in text and text.endswith("; its unadjusted interval leaves out no change, but the test, "
                                                "corrected over the comparison's rows, does not find one"), text
     # an end that rounds to 0.00 pp is no change, not "a fall of 0.00 pp" (-1.6e-05 was)
-    text = _not_unchanged(report, {**later, "lo": -1.6e-05, "hi": 0.0069, "baseline": 0.05})
-    assert "anything from no change to a rise of 0.69 pp" in text and "leaves out" not in text, text
+    for lo in (-1.6e-05, 1.6e-05):  # nor, rounding to no change, is it said to leave no change out
+        text = _not_unchanged(report, {**later, "lo": lo, "hi": 0.0069, "baseline": 0.05})
+        assert "anything from no change to a rise of 0.69 pp" in text and "leaves out" not in text, text
     assert edge["significant"] and _not_unchanged(report, edge) == ""
     assert _not_unchanged(report, same) == ""  # identical games: nothing is open
 
@@ -1320,6 +1321,7 @@ def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_p
     assert r.exit_code == 0, r.output
     assert ("  ties: changed by less than +-2.00 pp: win_share_seat0, win_share_seat1, win_share_seat2, "
             "win_share_seat3, heroes_success") in r.output
+    assert "  ties: not shown within its margin: tied_game (+-2.00 pp)" in r.output, r.output  # as the report
     text = (tmp_path / "m" / "report.md").read_text(encoding="utf-8")
     assert re.search(r"- Margin ±2\.00 pp under `ties`: \*\*changed by less than ±2\.00 pp\*\* win\\_share\\_seat0, "
                      r"win\\_share\\_seat1, win\\_share\\_seat2, win\\_share\\_seat3, heroes\\_success \(two "
@@ -1375,6 +1377,8 @@ def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
     bonus = "x:set_bonus=2"
     report = compare("avengers-cards", ["default", bonus], games=20_000, seed=3, margin=0.02,
                      margins={"mean_score": 1.5}).report
+    named_rate = compare("avengers-cards", ["default", bonus], games=2_000, seed=3, margins={"tied_game": 0.03}).report
+    assert "tied_game at +-3 pp" in named_rate["methods"]["equivalence"]  # a rate's margin in pp
     score = result(report, "x", "mean_score")
     assert score["margin"] == 1.5 and score["equivalent"] and score["significant"]
     assert result(report, "x", "win_share_seat0")["margin"] == 0.02
@@ -1445,7 +1449,7 @@ def test_a_pilot_plans_the_games_to_show_a_row_within_its_margin(tmp_path):
     assert r.exit_code == 0, r.output
     alone = next(x for x in plan_from_pilot(report, margin=0.01)["rows"] if x["metric"] == "win_share_seat0")
     line = next(x for x in r.output.splitlines() if "win_share_seat0" in x)
-    assert line.endswith(f"{alone['for_margin']:,} (±1 pp)"), line
+    assert line.endswith(f"{alone['for_margin']:,} (+-1 pp)"), line
     assert "within the margin" in r.output and "at 0.05/6 (the rows with a margin)" in r.output, r.output
     for args, words in ((["--margin", "length=1"], "unknown metric of --margin 'length'"),
                         (["--margin", "mean_score=1", "--primary", "tied_game"],
@@ -1544,7 +1548,8 @@ def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, mo
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "c"), "-q"])
     assert r.exit_code == 0, r.output
 
-    # before METRIC=M, the command line saved --margin as one number: it resumes as the rates' margin
+    # before METRIC=M, the command line saved --margin as one number: it still does for the rates'
+    # margin alone, so such a comparison resumes, with --margin typed again or not
     args = ["compare", "avengers-cards", "--variant", "default", "--variant", PLANTED, "--games", "4000",
             "--seed", "2", "-q", "--margin", "0.02"]
     monkeypatch.setattr(cli, "_progress", lambda silent, total: cut_at(3000))
@@ -1552,11 +1557,10 @@ def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, mo
     assert r.exit_code == 130, r.output
     request = tmp_path / ".m.partial" / "request.json"
     saved = json.loads(request.read_text(encoding="utf-8"))
-    assert saved["margin"] == ["0.02"]
-    saved["margin"] = 0.02
-    request.write_text(json.dumps(saved), encoding="utf-8")
+    assert saved["margin"] == 0.02  # the rates' margin alone is kept as that version kept it
     monkeypatch.undo()
-    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "m"), "-q"])
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--resume", str(tmp_path / "m"), "-q",
+                                 "--margin", "0.020"])  # typed again, written otherwise: the same request
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, args + ["--out", str(tmp_path / "whole")])
     assert r.exit_code == 0, r.output

@@ -292,6 +292,7 @@ def test_games_for_equivalence_give_the_power_asked(difference):
         assert n == math.ceil((z * sd / margin) ** 2)
     assert S.games_for_equivalence(margin, sd, 0.9, level, margin) is None
     assert S.games_for_equivalence(margin, sd, 0.9, level, -1.5 * margin) is None
+    assert S.games_for_equivalence(margin, sd, 0.9, level, margin * (1 - 1e-11)) is None  # past any games
 
 
 def test_paired_mean_test_zero_spread():

@@ -359,12 +359,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         if sprt is not None:
             raise BalanceError("primary applies to the fixed-size comparison; with sprt the SPRT's metric is "
                                "the question (its rows are descriptive): drop one of them")
-    margin = plain(margin)
+    margin = check_rate_margin(margin)
     if margin is not None:
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or math.isnan(margin):
-            raise BalanceError(f"margin={margin!r} is not a number; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
-        if not 0 < margin < 1:
-            raise BalanceError(f"margin={margin!r} is out of range; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
         if sprt is not None:
             raise BalanceError("margin applies to the fixed-size comparison; with sprt, its delta is the size "
                                "that matters (H0 accepted: no difference that large): drop one of them")
@@ -487,7 +483,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         # rates (in pp, as its differences), a "value" as a number
         "units": {**units, **_row_units(seat_columns, sides)},
         "methods": methods(players, alpha, sequential=bool(tests), primary=primary, margin=margin,
-                           correction=correction, margins=margins),
+                           correction=correction, margins=margins, units=units),
         "results": _jsonable(rows),
         "primary": primary,  # the metrics the comparison is about (None: every tested row, one family)
         "margin": margin,  # the largest change of a rate that does not matter (None: no equivalence test)
@@ -784,6 +780,18 @@ def _adjust(rows: list[dict], correction: str, alpha: float, sequential: bool,
         r.setdefault("significant", None)
 
 
+def check_rate_margin(margin) -> float | None:
+    """``margin`` (the rate rows' equivalence margin) as a float in (0, 1), or None."""
+    margin = plain(margin)
+    if margin is None:
+        return None
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or math.isnan(margin):
+        raise BalanceError(f"margin={margin!r} is not a number; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
+    if not 0 < margin < 1:
+        raise BalanceError(f"margin={margin!r} is out of range; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
+    return float(margin)
+
+
 def check_margins(margins, sprt) -> dict[str, float] | None:
     """``margins`` as {metric: positive finite float}, or None when none is named; which
     metrics they may name is checked once the game's metrics are known (check_margin_metrics)."""
@@ -879,8 +887,10 @@ CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (fa
 
 
 def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None,
-            margin: float | None = None, correction: str = "holm", margins: dict | None = None) -> dict:
-    """The methods text of a comparison, one entry per measure (comparison.json ``methods``)."""
+            margin: float | None = None, correction: str = "holm", margins: dict | None = None,
+            units: dict | None = None) -> dict:
+    """The methods text of a comparison, one entry per measure (comparison.json ``methods``);
+    ``units`` (metric -> unit) words a named rate's margin in pp."""
     confidence = seat_confidence(alpha, players)
     out = {
         "pairing": "common random numbers: every variant plays the same game numbers with the same "
@@ -948,7 +958,8 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
             "chosen after, it would select the rows that happened to move")
     if equivalence:
         given = ([f"every rate row at +-{100 * margin:.4g} pp"] if margin is not None else []) + [
-            f"{m} at +-{v:.4g} (its unit)" for m, v in (margins or {}).items()]
+            f"{m} at +-{100 * v:.4g} pp" if (units or {}).get(m) == "rate" else f"{m} at +-{v:.4g} (its unit)"
+            for m, v in (margins or {}).items()]
         out["equivalence"] = (
             "is a change too small to matter: for each row of the question (the primary rows, else every "
             f"tested row) that has a margin (--margin: {'; '.join(given)}; a metric's own margin before "

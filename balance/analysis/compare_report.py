@@ -208,9 +208,11 @@ def _not_unchanged(report: dict, distance: dict) -> str:
 
     # the interval is the row's own, the verdict the corrected test's (on the squared distance):
     # an interval that leaves 0 out beside "no significant change" is said to be no contradiction
+    # (as its ends read: an end that rounds to no change is not said to leave it out)
+    ends = change(lo), change(hi)
     apart = ("; its unadjusted interval leaves out no change, but the test, corrected over the "
-             "comparison's rows, does not find one" if lo > 0 or hi < 0 else "")
-    return (f"; not shown unchanged: anything from {change(lo)} to {change(hi)} fits these games "
+             "comparison's rows, does not find one" if (lo > 0 or hi < 0) and "no change" not in ends else "")
+    return (f"; not shown unchanged: anything from {ends[0]} to {ends[1]} fits these games "
             f"(its unadjusted {level(report)} interval; balance plan --pilot gives the games to tell){apart}")
 
 

@@ -25,12 +25,14 @@ import math
 from pathlib import Path
 
 from balance.analysis import stats
-from balance.analysis.compare import FAIRNESS
+from balance.analysis.compare import DESCRIPTIVE, FAIRNESS
 from balance.core.errors import BalanceError, one_of
 
 # Tested rows planned otherwise: seat_shift is one test over every seat at once, whose seats'
 # own rows (win_share_seat0, ...) are planned one by one.
 SKIPPED = ("seat_shift",)
+# Rows that describe and test nothing: never planned, nor a question
+UNTESTED = (*DESCRIPTIVE, "side_imbalance")
 
 
 def load_pilot(path: Path) -> dict:
@@ -153,7 +155,7 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     tested = [r for r in report["results"] if r.get("p_value") is not None]
     primary = report.get("primary") if primary is None else list(dict.fromkeys(primary))
     for metric in primary or ():
-        if metric not in report["units"] or metric in ("seat_gap", "seat_imbalance", "side_imbalance"):
+        if metric not in report["units"] or metric in UNTESTED:
             raise one_of("primary metric (a tested row of the pilot)", metric,
                          dict.fromkeys(r["metric"] for r in tested))
     untested = [m for m in primary or () if not any(r["metric"] == m for r in tested)]
@@ -185,12 +187,10 @@ def _plan_margins(report: dict, rows: list[dict], margin: float | None, margins:
     """Add ``margin`` and ``for_margin`` to every planned row (None where it has no margin);
     the level they are planned at, alpha / (the rows with one), or None when none has one.
     The margins are checked as ``compare`` checks them (against the pilot's metrics)."""
-    from balance.analysis.compare import check_margin_metrics, check_margins, row_margins
+    from balance.analysis.compare import check_margin_metrics, check_margins, check_rate_margin, row_margins
 
-    units = {m: u for m, u in report["units"].items() if m not in FAIRNESS and m not in SKIPPED
-             and m not in ("seat_gap", "seat_imbalance", "side_imbalance")}
-    if margin is not None and not 0 < margin < 1:
-        raise BalanceError(f"margin={margin!r} is out of range; allowed: 0 < margin < 1 (a rate: 0.005 = 0.5 pp)")
+    units = {m: u for m, u in report["units"].items() if m not in (*FAIRNESS, *SKIPPED, *UNTESTED)}
+    margin = check_rate_margin(margin)
     margins = check_margins(margins, None)
     check_margin_metrics(margins, units, primary)
     given = row_margins(margin, margins, units)

@@ -967,7 +967,8 @@ def games_for_equivalence(margin, paired_sd, power=0.9, alpha=0.05, difference=0
     z = z_{1-alpha}, whose chance is Phi((margin - d) / se - z) - Phi((-margin - d) / se + z);
     the se that gives ``power`` is solved for, and n = (paired_sd / se)^2, rounded up. At d = 0
     this is n = ((z + z_{(1+power)/2}) paired_sd / margin)^2 (Chow, Shao & Wang 2008, §3.2).
-    None when |difference| >= margin: no number of games shows it inside."""
+    None when |difference| >= margin: no number of games shows it inside (nor when it is so
+    near the margin that more than about 1e18 games would)."""
     margin = _check_positive("margin", margin)
     paired_sd = _check_positive("paired_sd", paired_sd)
     power, alpha = check_power_alpha(power, alpha)
@@ -984,6 +985,8 @@ def games_for_equivalence(margin, paired_sd, power=0.9, alpha=0.05, difference=0
     from scipy.optimize import brentq
 
     high = margin / z  # at this se the window is empty: chance 0
+    if shortfall(high * 1e-9) <= 0:  # a change a hair inside the margin: beyond any practical games
+        return None
     se = brentq(shortfall, high * 1e-9, high, xtol=high * 1e-12)
     return _ceil((paired_sd / se) ** 2)
 
