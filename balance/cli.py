@@ -670,8 +670,8 @@ def _progress(silent: bool, total: int):
 def _plain_progress(total: int):
     """``advance(n)`` printing 'simulating: 12% (1,200,000 of 10,000,000 games), 95,000 games/s,
     about 0:01:33 left' to stderr after PLAIN_FIRST seconds, then every PLAIN_EVERY. The rate
-    is of the games since play started: since ``advance.start()``, which a simulation calls once
-    its kernels are compiled (a first run's compiling, minutes, made 20,000 games read as 14
+    is of the games since play started: since ``advance.start()``, which `balance simulate` calls
+    once its kernels are compiled (a first run's compiling, minutes, made 20,000 games read as 14
     games/s and 21 minutes left), else since the start; in both, leaving out a first advance
     within KEPT_WITHIN seconds of the start: a resumed run's kept games, told all at once
     (counted in, they made the rate and the time left look many times better; no chunk is

@@ -419,8 +419,8 @@ def test_a_run_with_sides_fixed_per_seat_says_its_seat_gap_is_partly_theirs(tmp_
     assert caution.replace(" above", "") in md.split("## Seat fairness")[1]
     tried = verdict.split("**What to try next.**")[1]
     assert "seat levers" not in tried and "sixth\\_card" not in tried
-    assert tried.lstrip().startswith("- Each seat kept its own faction pair, so a seat edge would be partly the "
-                                     "faction pair's (--rotate measures the seats)")
+    assert tried.lstrip().startswith("- Each seat kept its own faction pair, so a seat edge would be partly due "
+                                     "to that faction pair (--rotate measures the seats)")
     assert "compare draws each game's faction pairs (it has no --side), where this run fixed them" in tried
     rotated = tmp_path / "rotated"  # the same pairs rotated over the seats: the seats are comparable
     balance.simulate("smash-up", players=2, games=200, seed=1, strategies=["greedy"], out=rotated,
@@ -447,7 +447,8 @@ def test_a_lever_the_run_already_plays_is_not_proposed(tmp_path):
     md = write_run_report(out, tmp_path / "report")["markdown"].read_text(encoding="utf-8")
     line = next(x for x in md.splitlines() if x.startswith("- A seat is favoured at 2 players"))
     assert ("compare this run's rules (the rulebook with its --set) with the game's seat levers (sixth\\_card: "
-            "every seat after the first draws a sixth card for its opening hand), ") in line, line
+            "every seat after the first draws a sixth card for its opening hand; each worded against the rulebook, "
+            "its setting replacing this run's), ") in line, line
     args = shlex.split(re.search(r"`(balance compare [^`]+)`", line).group(1))[1:]
     assert [args[i + 1] for i, a in enumerate(args) if a == "--variant"] == ["default", levers[0]]
     assert "--set" in args and args[args.index("--set") + 1] == "start_vp=[0, 1]"

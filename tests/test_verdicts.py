@@ -343,7 +343,7 @@ def test_try_next_proposes_no_seat_change_where_the_seats_are_not_the_rules_doin
     assert "seat edge found" in line(verdict, "4 players: ")  # greedy's edge, which the caution explains
     only = proposals(verdict)
     assert len(only) == 1 and only[0].startswith("- Each seat kept its own strategy, so a seat edge would be "
-                                                 "partly the strategy's (--rotate measures the seats)"), only
+                                                 "partly due to that strategy (--rotate measures the seats)"), only
     tied = simulate(tmp_path, "tied", players=4, games=500, seed=3, strategies=["highest"])
     only = proposals(verdict_of(tied, tmp_path))
     assert len(only) == 1 and only[0].startswith("- No seat could be tested (no seat's win share ever varied)"), only

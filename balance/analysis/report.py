@@ -1294,7 +1294,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         why = "no seat edge was found and the game proposes no change of its own"
         if f is not None and not comparable:
             kept = _seat_kept(manifest, a)
-            why = (f"each seat kept its own {kept}, so a seat edge would be partly the {kept}'s "
+            why = (f"each seat kept its own {kept}, so a seat edge would be partly due to that {kept} "
                    "(--rotate measures the seats), and the game proposes no change of its own")
         elif f is not None and f["constant"].all():
             why = ("no seat could be tested (no seat's win share ever varied), and the game proposes no "
@@ -1375,9 +1375,11 @@ def _lever_proposal(game, target: str, players: int, common: dict) -> tuple[list
     levers = [lever for lever in _levers(game, target) if lever.variant in kept]
     noun, measured = _LEVER_WORDS[target]
     question = ("seat_distance",) if target == "seats" else _first_compare_metric(game, players)
+    # with the run's own settings, a lever's words ("24 instead of 12") still name the rulebook's value
+    against = "; each worded against the rulebook, its setting replacing this run's" if common else ""
     return ([lever.variant for lever in levers],
             f"compare the rulebook with the game's {noun} ("
-            + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"), {measured}", question)
+            + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"{against}), {measured}", question)
 
 
 def _first_compare_metric(game, players: int) -> tuple[str, ...]:

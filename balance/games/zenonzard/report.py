@@ -255,13 +255,16 @@ def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
 
 def methods() -> list[tuple]:
     return [
-        ("Force pairs, life splits, colours and (when the run dealt several) mana curves: the seats "
-         "holding one, their wins over their seat-games, against the average seat's wins per "
+        ("Forces, Force pairs, life splits, colours and (when the run dealt several) mana curves: the "
+         "seats holding one, their wins over their seat-games, against the average seat's wins per "
          "seat-game; two-sided exact binomial test (scipy.stats.binomtest), Holm over each table's "
          "rows (a family each, each at 5%: nothing holds the screen's families together). With sides "
          "drawn per game (the default) the pair and the deck are assigned at random, so the "
-         "difference is the pair's or the deck's; a colour's or a curve's is that of the generated "
-         "decks dealt with it, their unmodelled card text included. " + DETECTABLE,),
+         "difference is the pair's or the deck's; a Force's is its own, averaged over the partners "
+         "drawn with it; a colour's or a curve's is that of the generated decks dealt with it, their "
+         "unmodelled card text included. Both seats may draw the same Force (or pair): such a game "
+         "gives its two seat-games exactly one win, less spread than the binomial test assumes, so "
+         "the test is conservative there. " + DETECTABLE,),
         ("Curve features: least squares of the first player's win (0/1) on its deck's feature minus "
          "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over "
          "features and player "
