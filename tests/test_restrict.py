@@ -28,6 +28,30 @@ def test_a_binding_restriction_is_measured_with_an_interval():
     assert row["restricted"] - row["baseline"] == pytest.approx(row["difference"])
 
 
+def test_a_card_held_back_is_said_to_be_held_back_not_removed(tmp_path):
+    """--when before-last keeps the card until a battle's last villain; its verdict said
+    "removing the 1 helps", which the run did not do. The words follow the mode, in restrict's
+    report and in a run report's Cards line; the removal mode still says removing."""
+    from balance import simulate
+    from balance.analysis.report import write_run_report
+
+    r = CliRunner().invoke(app, ["restrict", "avengers-cards", "--players", "4", "--strategy", "lowest", "--card", "1",
+                                 "--when", "before-last", "--games", "2000", "--seed", "1",
+                                 "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    text = next((tmp_path / "r").glob("*.md")).read_text(encoding="utf-8")
+    assert "holding the 1 back until a battle's last villain **helps**" in text and "removing" not in text
+    for when, words, not_words in (("before-last", "back until a battle's last villain", "removing"),
+                                   ("always", "removing", "holding")):
+        run = simulate("avengers-cards", players=4, games=2000, seed=1, strategies=["lowest"], card_strength=when,
+                       card_strength_cards=[1, 6], out=tmp_path / when)
+        verdict = write_run_report(run.out, tmp_path / f"{when}-report")["markdown"].read_text(encoding="utf-8")
+        lines = verdict.splitlines()
+        cards = next(x for x in lines[lines.index(next(x for x in lines if x.startswith("**Cards**"))):]
+                     if x.startswith("- 4 players:"))
+        assert words in cards and not_words not in cards, cards
+
+
 def test_bad_restrictions():
     with pytest.raises(BalanceError, match="card 7 is not in the hand"):
         run_restrict("avengers-cards", players=4, cards=[7], games=100)

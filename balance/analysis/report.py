@@ -1085,7 +1085,8 @@ def card_strength_lines(effects: pl.DataFrame | None, game: str) -> list[tuple]:
         return [("Card strength was not measured in this run: add --card-strength to ", Code("balance simulate"),
                  " (or run ", Code(f"balance restrict {game}"), "). No card is named strong or weak.",)]
     info = get_game(game)
-    words = (info.restrictable, *info.restrict_act)
+    mode = effects["when"][0] if "when" in effects.columns and effects.height else None
+    words = (info.restrictable, *info.act(mode))  # "holding the 3 back ..." where the mode holds it back
     if effects.is_empty():
         return [("Card strength was measured, but ", *card_verdict(effects, *words))]
     return [(f"{n} players: ", *card_verdict(g, *words))

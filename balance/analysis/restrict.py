@@ -93,7 +93,8 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
              pvalue(r["p_value"]), pvalue(r["p_adjusted"])] for r in result.table.iter_rows(named=True)]
     sections = [
         Section("Verdict", [Bullets([
-            (f"{result.players} players, {item} {situation}: ", *card_verdict(result.table, item, *info.restrict_act)),
+            (f"{result.players} players, {item} {situation}: ",
+             *card_verdict(result.table, item, *info.act(result.when))),
         ])]),
         Section(f"{item.capitalize()}s ranked by how much losing them hurts", [
             Para((f"{result.players} players, every seat ", Code(result.strategy),

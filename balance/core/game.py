@@ -160,6 +160,9 @@ class GameInfo:
     # what restricted play does to an item, for verdict sentences: (gerund phrase with {} for
     # the item, past participle phrase), e.g. ("swapping {} for its stand-in", "swapped for its stand-in")
     restrict_act: tuple[str, str] = ("removing {}", "removed")
+    # a mode whose restriction is not the act above: (mode, gerund phrase, past participle phrase),
+    # e.g. ("before-last", "holding {} back until ...", "held back until ...")
+    restrict_mode_acts: tuple[tuple[str, str, str], ...] = ()
     levers: tuple[Lever, ...] = ()  # rule changes to try, by what they act on (Lever)
     explicit_counts: tuple[int, ...] = ()  # player counts the default rules refuse (a rule to choose)
     capped_by: tuple[tuple[str, object], ...] = ()  # e.g. (("max_turns", 4),): games that reach the cap
@@ -208,6 +211,11 @@ class GameInfo:
     @property
     def capped_code(self) -> int:
         return self.outcomes.index(CAPPED)
+
+    def act(self, mode: str | None) -> tuple[str, str]:
+        """What restricted play in ``mode`` does to an item, for verdict sentences: the mode's own
+        act (restrict_mode_acts), else restrict_act."""
+        return next(((gerund, done) for m, gerund, done in self.restrict_mode_acts if m == mode), self.restrict_act)
 
     def restrict_meaning(self, mode: str) -> str:
         """What restricted play in ``mode`` denies a seat, in words ("removed from the hand")."""

@@ -37,5 +37,7 @@ GAME = GameInfo(
     restrict_modes=(("always", "removed from the hand"),
                     ("before-last", "not playable before the last villain of a battle")),
     restrict_items="a value of the hand (`balance rules avengers-cards`: hand)",
+    restrict_mode_acts=(("before-last", "holding {} back until a battle's last villain",
+                         "held back until a battle's last villain"),),
     seat_order=lambda players, rules: first_players(players, rules.get("battles", 3)),
 )
