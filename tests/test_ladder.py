@@ -61,6 +61,23 @@ def test_cli_writes_the_ladder(tmp_path):
     assert html.count("data:image/png;base64,") == 2 and "Skill vs luck" in html
 
 
+def test_skill_vs_luck_names_a_highest_share_only_when_it_is_apart(tmp_path):
+    """The Skill vs luck line named the highest estimate as if ranked. One greedy player among
+    random players (about 47% at 1,000 games, interval +-3 pp) is apart from one threshold player
+    (about 35%): "the highest share". Greedy against itself with one more sample (the same
+    player, nearly) overlaps: "by estimate ... not ranked"."""
+    lines = {}
+    for name, ladder in (("apart", "random,threshold,greedy"), ("close", "random,greedy,greedy:samples=9")):
+        r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", ladder, "--players", "4", "--games", "1000",
+                                     "--seed", "1", "--out", str(tmp_path / name), "-q"])
+        assert r.exit_code == 0, r.output
+        text = (tmp_path / name / "ladder.md").read_text(encoding="utf-8")
+        lines[name] = next(x for x in text.splitlines() if x.startswith("- Skill vs luck, 4 players"))
+    assert lines["apart"].startswith("- Skill vs luck, 4 players, the highest share: one `greedy` player"), lines
+    assert lines["close"].startswith("- Skill vs luck, 4 players, the highest share by estimate (its interval "
+                                     "overlaps another's: not ranked): one `greedy"), lines
+
+
 def test_a_ladder_of_ties_says_nothing_was_tested_and_blames_no_determinism(tmp_path):
     """With no tokens to win every game is a 4-way tie, under random players too. The ladder
     said "seat edges found under no tested strategy" (nothing was tested), gave random's ties

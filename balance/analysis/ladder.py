@@ -192,6 +192,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     from balance.analysis import plots
     from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, counted, p_phrase,
                                            pct, pp, pvalue, to_html, to_markdown)
+    from balance.analysis.report import apart
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -257,8 +258,12 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             verdict.append((f"Skill vs luck, {n[0]} players: not measured — every game was a {n[0]}-way tie, "
                             f"so one player's share is 1/{n[0]} whatever its skill.",))
             continue
-        top = g.filter(~pl.col("all_tied")).sort("share", descending=True).row(0, named=True)
-        verdict.append((f"Skill vs luck, {n[0]} players: one ", Code(top["strategy"]), " player among ",
+        shares = g.filter(~pl.col("all_tied")).sort("share", descending=True)
+        top = shares.row(0, named=True)
+        # "most" only for a share whose interval is above every other's (report.apart), as elsewhere
+        ranked = ("the highest share" if apart(shares, 0) else
+                  "the highest share by estimate (its interval overlaps another's: not ranked)")
+        verdict.append((f"Skill vs luck, {n[0]} players, {ranked}: one ", Code(top["strategy"]), " player among ",
                         Code(top["against"]), f" players wins {pct(top['share'])} "
                         f"(95% CI {ci(top['lo'], top['hi'])}), against {pct(top['fair'])} for pure luck.",))
 
