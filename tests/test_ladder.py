@@ -68,8 +68,8 @@ def test_skill_vs_luck_names_a_highest_share_only_when_it_is_apart(tmp_path):
     player, nearly) overlaps: "by estimate ... not ranked"."""
     lines = {}
     for name, ladder in (("apart", "random,threshold,greedy"), ("close", "random,greedy,greedy:samples=9")):
-        r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", ladder, "--players", "4", "--games", "1000",
-                                     "--seed", "1", "--out", str(tmp_path / name), "-q"])
+        r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", ladder, "--players", "4",
+                                     "--games", "1000", "--seed", "1", "--out", str(tmp_path / name), "-q"])
         assert r.exit_code == 0, r.output
         text = (tmp_path / name / "ladder.md").read_text(encoding="utf-8")
         lines[name] = next(x for x in text.splitlines() if x.startswith("- Skill vs luck, 4 players"))
