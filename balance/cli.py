@@ -974,11 +974,12 @@ def _print_comparison(report: dict, out: Path) -> None:
     """The verdict in a few lines; rows with ``significant`` None (descriptive, or every row
     in sequential mode) are never listed as differences. With --primary, a row outside the
     question says "(secondary)" after its variant."""
-    up_to = "up to " if report.get("sprt") else ""  # sequential: each variant stops at its decision
+    # sequential: each variant stops at its decision, within the cap asked
+    size = (f"up to {report.get('games_requested', report['games']):,} games per variant ({report['games']:,} "
+            "played at most)" if report.get("sprt") else f"{report['games']:,} games per variant")
     common = ", ".join(f"{k}={v}" for k, v in report.get("common", {}).items())
-    typer.echo(f"{report['game']}, {report['players']} players, {up_to}{report['games']:,} games per "
-               f"variant, baseline {report['baseline']!r}{f' (every variant starting from {common})' if common else ''}"
-               f" -> {out}")
+    typer.echo(f"{report['game']}, {report['players']} players, {size}, baseline {report['baseline']!r}"
+               f"{f' (every variant starting from {common})' if common else ''} -> {out}")
     from balance.analysis.compare_report import change_text, level, split_sides  # imported: the report is written
 
     significant = [r for r in report["results"] if r["significant"]]

@@ -944,6 +944,9 @@ def test_cli_prints_sequential_decisions(tmp_path):
     assert r.exit_code == 0, r.output
     assert "SPRT same: no difference that matters (H0) after 500 games" in r.output
     assert "SPRT seat0: different (H1) after" in r.output
+    # the head gives the cap asked, and the games played at most (it gave the latter as the cap)
+    played = json.loads((tmp_path / "s" / "comparison.json").read_text(encoding="utf-8"))["games"]
+    assert f"up to 100,000 games per variant ({played:,} played at most)" in r.output, r.output
     assert "descriptive" in r.output and "no significant difference" not in r.output
     page = (tmp_path / "s" / "report.md").read_text(encoding="utf-8")
     assert "no row is marked significant" in page and "decided after 500 games" in page
