@@ -1040,7 +1040,7 @@ def tune(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     strategy: Annotated[Optional[str], typer.Option(
-        help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
+        "--strategy", "-s", help="Strategy to tune (a spec is the starting point, e.g. greedy:@runs/old). Default: "
         "the game's default strategy (`balance games` names it).")] = None,
     players: Annotated[Optional[int], typer.Option(parser=_one_count("tune"), metavar="<int>",
         help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,

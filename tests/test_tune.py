@@ -302,7 +302,8 @@ def test_cli_tune_writes_a_usable_tuned_toml(tmp_path):
     from balance.cli import app
 
     out = tmp_path / "t"
-    r = CliRunner().invoke(app, ["tune", "avengers-cards", "--strategy", "threshold", "--budget", "20000",
+    # -s, as simulate, compare and restrict take it (tune refused it: "No such option: -s")
+    r = CliRunner().invoke(app, ["tune", "avengers-cards", "-s", "threshold", "--budget", "20000",
                                  "--validate-games", "2000", "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
     assert (out / "tuned.toml").is_file() and (out / "convergence.png").is_file()
