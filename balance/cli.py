@@ -981,6 +981,7 @@ def _print_comparison(report: dict, out: Path) -> None:
     typer.echo(f"{report['game']}, {report['players']} players, {size}, baseline {report['baseline']!r}"
                f"{f' (every variant starting from {common})' if common else ''} -> {out}")
     from balance.analysis.compare_report import change_text, level, split_sides  # imported: the report is written
+    from balance.analysis.document import p_phrase  # as the report writes p: "< 1e-6", not "0"
 
     significant = [r for r in report["results"] if r["significant"]]
     # the fairness tests, in words, seats first
@@ -996,13 +997,13 @@ def _print_comparison(report: dict, out: Path) -> None:
             who, where, unit = distances[r["metric"]]
             typer.echo(f"  {variant}: {who} {'fairer' if r['difference'] < 0 else 'less fair'}: distance {where} "
                        f"{100 * r['baseline']:.2f}{unit} -> {100 * r['value']:.2f}{unit} ({level(report)} CI "
-                       f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f} pp, adjusted p = {r['p_adjusted']:.2g})")
+                       f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f} pp, adjusted {p_phrase(r['p_adjusted'])})")
         named, counted = split_sides(report, rows)  # many moved sides: counted, as the report does
         for r in (r for r in named if r["metric"] not in distances):
             where = f" (seat {r['seat']})" if r.get("seat") is not None else ""
             together = "simultaneous " if r["metric"] == "seat_shift" else ""  # every seat's interval at once
             typer.echo(f"  {variant}: {r['metric']}{where} {change_text(report, r, together)}, "
-                       f"adjusted p = {r['p_adjusted']:.2g})")
+                       f"adjusted {p_phrase(r['p_adjusted'])})")
         if counted:
             typer.echo(f"  {variant}: {counted} moved (report.md: the table names them)")
     sprt = report.get("sprt")
@@ -1024,6 +1025,11 @@ def _print_comparison(report: dict, out: Path) -> None:
             elif not any(r["significant"] and r.get("family") != "secondary" for r in rows):
                 where = f" in the question (--primary {', '.join(tested)})" if asked else ""
                 typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
+            elif asked:  # the question found in part: the rest of it, as the report's "but not"
+                unfound = [r["metric"] for r in rows if r.get("family") == "primary" and r["significant"] is False]
+                if unfound:
+                    typer.echo(f"  {variant}: not found in the question: {', '.join(dict.fromkeys(unfound))}"
+                               f"{sensitivity(report, rows)}")
             within = [r for r in rows if r.get("equivalent")]
             if within:  # --margin: shown too small to matter
                 named = "; by less than ".join(f"{m}: {', '.join(labels)}"

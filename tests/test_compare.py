@@ -1587,3 +1587,13 @@ def test_a_question_found_in_part_names_the_part_not_found(tmp_path):
                      r"\(\+16\.20 pp, < 1e-6 adjusted\); but not win\\_share\\_seat0: [\d.]+% → [\d.]+% "
                      r"\([+-][\d.]+ pp, [\d.]+ adjusted; a change of [\d.]+ pp in win\\_share\\_seat0 would have "
                      r"been found with 90% power\)", line), line
+    # the printed summary says so too (it named the row found and was silent on the other), with
+    # p-values as the report writes them ("< 1e-6", not "adjusted p = 0")
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", f"ties:{TIES}",
+                                 "--games", "20000", "--seed", "3", "--primary", "tied_game", "--primary",
+                                 "win_share_seat0", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    assert "  ties: tied_game 6.62% -> 22.82% (difference +16.20 pp" in r.output and "adjusted p < 1e-6)" in r.output
+    assert re.search(r"  ties: not found in the question: win_share_seat0; a change of [\d.]+ pp in win_share_seat0 "
+                     r"would have been found with 90% power", r.output), r.output
+    assert "adjusted p = 0)" not in r.output
