@@ -1464,6 +1464,22 @@ def test_a_pilot_plans_the_games_to_show_a_row_within_its_margin(tmp_path):
     assert r.exit_code == 2 and "--margin 0.01 plans a comparison's equivalence tests from a pilot" in r.output
 
 
+def test_pairing_that_saved_nothing_is_not_announced_as_a_saving(tmp_path):
+    """'pairing each game with its twin cut the variance ... up to 1.0 times' read as a saving;
+    where the factor is under 1.05 the Results say pairing did not cut it."""
+    from balance.analysis.compare_report import results_section
+    from balance.analysis.document import to_markdown
+
+    report = compare("avengers-cards", ["default", PLANTED], games=2_000, seed=1).report
+    text = to_markdown("t", [results_section(report, tmp_path / "f.png")], tmp_path)
+    assert "cut the variance of seat 0's win-rate difference up to" in text
+    for r in report["results"]:
+        if r["metric"] == "win_share_seat0":
+            r["variance_reduction"] = 1.01
+    text = to_markdown("t", [results_section(report, tmp_path / "f.png")], tmp_path)
+    assert "did not cut the variance of seat 0's win-rate difference here (a factor of 1.01)" in text, text
+
+
 def test_a_margin_is_not_shown_by_games_too_few_to_differ():
     """Twenty games of set_bonus=2 against the rulebook often differ in no game's tie: a normal
     test with an sd of 0 called every such row within +-0.5 pp (p = 0), while 20,000 games put

@@ -520,10 +520,14 @@ def results_section(report: dict, figure: Path) -> Section:
              and r["variance_reduction"] not in (None, "inf")]
     if seat0:
         best = max(r["variance_reduction"] for r in seat0)
+        # a factor near 1 (or below: pairing can add variance) is no saving to announce
         blocks.append(Para((
             f"Common random numbers: pairing each game with its twin cut the variance of seat 0's "
             f"win-rate difference up to {best:,.1f} times, so independent runs would need about "
-            f"{best:,.1f} times as many games for the same precision.",)))
+            f"{best:,.1f} times as many games for the same precision." if best >= 1.05 else
+            f"Common random numbers: pairing each game with its twin did not cut the variance of seat 0's "
+            f"win-rate difference here (a factor of {best:,.2f}): the variants' games part early, so "
+            "independent runs would need about as many games.",)))
     return Section("Results", blocks)
 
 
