@@ -596,6 +596,11 @@ def test_sprt_variants_stop_when_decided_and_report_their_own_games():
     assert len(lines) == 2 and not any("adjusted p" in x for x in lines), lines
     assert all("; seat moves descriptive, at the sequential stop (largest: seat " in x and x.endswith(
         "Šidák over seats).") for x in lines), lines
+    # accepting H1 favours a difference of delta over none; it does not show one "at least" delta
+    text = to_markdown("t", [verdict(report)], Path("."))
+    assert ("`seat0` vs `default`: **different**: the sequential test favours a difference of 1.00 pp in "
+            "win\\_share\\_seat0 over none (decided after") in text, text
+    assert "**no difference that matters**: the sequential test favours none over a difference of 1.00 pp" in text
 
 
 def test_sprt_any_different_follows_the_decisions_not_the_descriptive_rows():

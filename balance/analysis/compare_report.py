@@ -444,11 +444,13 @@ def _sprt_line(report: dict, base: str, v: dict) -> tuple:
     s = report["sprt"]
     # the test is two-sided: delta is a size either way, so it carries no sign
     size = (pp(s["delta"]) if _is_rate(report, s["metric"]) else f"{s['delta']:.3f}") + f" in {s['metric']}"
-    word = {"H1": (Strong("different"), f": a difference of at least {size}"),
-            "H0": (Strong("no difference that matters"), f": none as large as {size}"),
+    # the SPRT weighs a difference of delta against none: it favours one, it bounds neither
+    word = {"H1": (Strong("different"), f": the sequential test favours a difference of {size} over none"),
+            "H0": (Strong("no difference that matters"), f": the sequential test favours none over a difference "
+                   f"of {size}"),
             "continue": (Strong("undecided"), f" about a difference of {size} at the cap")}[v["decision"]]
     return (Code(v["variant"]), " vs ", Code(base), ": ", *word,
-            f" (sequential test, decided after {v['games']:,} games)."
+            f" (decided after {v['games']:,} games)."
             if v["decision"] != "continue" else f" ({v['games']:,} games).")
 
 
@@ -537,7 +539,7 @@ def sprt_section(report: dict, figure: Path) -> Section:
              f"{v['lower']:.2f}", f"{v['upper']:.2f}"] for v in s["variants"]]
     per_side = s.get("alpha_per_side", s["alpha"] / 2)
     return Section("Sequential test", [
-        Para(("SPRT on ", Code(s["metric"]), f": H0 no difference, H1 a difference of at least "
+        Para(("SPRT on ", Code(s["metric"]), f": H0 no difference, H1 a difference of "
               f"{_diff(report, s['metric'], s['delta'])}; false-H1 rate {s['alpha']} over all "
               f"{len(s['variants'])} variant(s) together ({per_side:.4g} per side of each test), "
               f"beta {s['beta']}, decisions after every {s['batch']:,} games; a variant stops "
