@@ -528,8 +528,8 @@ def results_section(report: dict, figure: Path) -> Section:
             f"win-rate difference up to {best:,.1f} times, so independent runs would need about "
             f"{best:,.1f} times as many games for the same precision." if best >= 1.05 else
             f"Common random numbers: pairing each game with its twin did not cut the variance of seat 0's "
-            f"win-rate difference here (a factor of {best:,.2f}): the variants' games part early, so "
-            "independent runs would need about as many games.",)))
+            f"win-rate difference here (a factor of {best:,.2f}): independent runs would need about as "
+            "many games.",)))
     return Section("Results", blocks)
 
 

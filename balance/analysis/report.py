@@ -1325,9 +1325,9 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         first = _proposal(manifest, game, players, f"{why} (this run already plays the game's levers for it)",
                           "compare the rulebook with a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
     out = [first]
-    for hint in more:  # the game's further proposals (each a ready variant: Smash Up's weakest faction)
-        extra = _proposal(manifest, game, hint["players"], hint["why"], hint["hint"], [hint["variant"]], (),
-                          hint.get("primary", ()))
+    for further in more:  # the game's further proposals (each a ready variant: Smash Up's weakest faction)
+        extra = _proposal(manifest, game, further["players"], further["why"], further["hint"], [further["variant"]],
+                          (), further.get("primary", ()))
         out += [extra] if extra is not None else []
     if target != "seats" and edge_players is not None and _levers(game, "seats"):
         variants, hint, primary = _lever_proposal(game, "seats", edge_players,
