@@ -1369,7 +1369,7 @@ def plan(
     margin: Annotated[Optional[list[str]], typer.Option(
         help="With --pilot: also the games to show each row of the question within this margin (as "
         "`balance compare --margin`: a number for the rate rows, METRIC=M for one metric in its unit) if "
-        "the variant truly changes nothing there. Repeatable.")] = None,
+        "the true change is the one the pilot saw. Repeatable.")] = None,
 ) -> None:
     """How many games a run needs to detect a given seat edge or variant difference.
 
