@@ -276,6 +276,13 @@ def test_cli_resume_takes_the_interrupted_tunings_options(tmp_path):
     r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--budget", "9999", "-q"])
     # named by the options that set it (the request keeps the generations --budget buys)
     assert r.exit_code == 2 and "differs in generations (set by --budget, --population and " in r.output, r.output
+    # a tuning whose games per candidate came from its budget: a new --budget changes them, and the
+    # refusal names --budget (it said "differs in games_per_candidate", an option never given)
+    derived = tmp_path / "d"
+    _interrupted(derived, after=1_000, games_per_candidate=None, budget=200_000)
+    r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(derived), "--budget", "400000", "-q"])
+    assert r.exit_code == 2 and ("differs in games_per_candidate (--games-per-candidate, or set by --budget and "
+                                 "--population)") in r.output, r.output
     r = CliRunner().invoke(app, ["tune", "zenonzard", "--resume", str(out), "-q"])
     assert r.exit_code == 2 and f"holds a tuning of {GAME!r}, not 'zenonzard'" in r.output, r.output
     r = CliRunner().invoke(app, ["tune", GAME, "--resume", str(out), "--out", str(tmp_path / "u"), "-q"])

@@ -32,7 +32,10 @@ class TuneCheckpointer(Checkpointer):
     keys = TUNE_KEYS
     key_words = {"rules_version": KEY_WORDS["rules_version"], "rules": "rules (--set)",
                  "start": "start (the strategy to tune: --strategy)", "against": "against (--against)",
-                 "generations": "generations (set by --budget, --population and --games-per-candidate)"}
+                 "generations": "generations (set by --budget, --population and --games-per-candidate)",
+                 # derived from --budget when not given: a changed budget showed here, naming no option
+                 "games_per_candidate": "games_per_candidate (--games-per-candidate, or set by --budget and "
+                                        "--population)"}
     noun, command = "tuning", "tune"
     state_files = (STATE, VALIDATION)
     finished = "tune.json"
