@@ -1588,7 +1588,8 @@ def test_a_comparison_cut_before_primary_and_margin_existed_resumes(tmp_path, mo
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, args + ["--out", str(tmp_path / "whole")])
     assert r.exit_code == 0, r.output
-    resumed, whole = (json.loads((tmp_path / d / "comparison.json").read_text(encoding="utf-8")) for d in ("m", "whole"))
+    resumed, whole = (json.loads((tmp_path / d / "comparison.json").read_text(encoding="utf-8"))
+                      for d in ("m", "whole"))
     assert resumed["margin"] == 0.02 and resumed["results"] == whole["results"]
 
 

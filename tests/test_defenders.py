@@ -903,9 +903,9 @@ def dice_power(per_size: int, runs: int = 400) -> dict:
 
 def test_a_healthy_engines_small_runs_are_not_called_broken():
     """A small run: 3 lone combats a general, each with 6 one-die cards (kill chances 0.10 to
-    0.27), kills drawn at the exact odds. A normal z-test called the dice wrong in 9% of such
-    runs (2,000 runs measured; a designer's 3-hero run read "do not trust this run's combat
-    numbers"): few combats at small chances are no normal sum. The exact test keeps the chance
+    0.27), kills drawn at the exact odds. A normal z-test called the dice wrong in more of such
+    runs than its 5% (a designer's 3-hero run read "do not trust this run's combat numbers"):
+    few combats at small chances are no normal sum. The exact test keeps the chance
     of any general flagged at or below 5% (Holm over 4): over 1,000 runs (fixed seed) at most
     6.6% are flagged, 5% + 3 standard errors (a false failure about 1 in 700 at exactly 5%;
     the discrete test sits below it)."""

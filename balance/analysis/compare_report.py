@@ -380,10 +380,10 @@ NAMED_SIDES = 3
 
 def split_sides(report: dict, rows: list[dict]) -> tuple[list[dict], str]:
     """``rows`` (significant ones) -> the rows to name one by one, and words counting the
-    sides' rows left out ('the win rates of 5 of the other 7 factions'; '' when none is): a
-    side's row is named where at most NAMED_SIDES sides moved, or where the --primary question
-    names it; more are counted, so that dozens of moved sides do not bury the other rows. The
-    printed summary and the report say the same."""
+    sides' rows left out ('the win rates of 5 of the other 7 ' and the game's side label; ''
+    when none is): a side's row is named where at most NAMED_SIDES sides moved, or where the
+    --primary question names it; more are counted, so that dozens of moved sides do not bury
+    the other rows. The printed summary and the report say the same."""
     sides = (report.get("sides") or {}).get("metrics", ())
     counted = set(sides) - set(report.get("primary") or ())  # a side the question names is named
     moved = [r for r in rows if r["metric"] in counted]
@@ -489,7 +489,8 @@ def results_section(report: dict, figure: Path) -> Section:
         blocks.append(Table(
             ["metric", *family, "baseline", "variant", "difference", f"{confidence} CI (unadjusted)", "p",
              "adjusted p", "significant", *within, "variance reduction"],
-            [[Code(_label(r)), *([r.get("family", "–")] if family else []), _value(report, r["metric"], r["baseline"]),
+            [[Code(_label(r)), *([r.get("family", "–")] if family else []),
+              _value(report, r["metric"], r["baseline"]),
               _value(report, r["metric"], r["value"]), _diff(report, r["metric"], r["difference"]),
               _interval(report, r), pvalue(r["p_value"]), pvalue(r["p_adjusted"]), _significant(r["significant"]),
               *([_within(r) if one or r.get("p_equivalent") is None else f"{margin_text(report, r)}: {_within(r)}"]

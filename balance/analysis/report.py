@@ -656,8 +656,8 @@ def _seats_comparable(manifest: dict, a: Analysis) -> bool:
 
 
 def _seat_kept(manifest: dict, a: Analysis) -> str | None:
-    """What each seat kept of its own besides its position, in words ('strategy', 'faction
-    pair', 'strategy and faction pair'), so that a seat gap is partly that: None when the seats
+    """What each seat kept of its own besides its position, in words ('strategy', the game's
+    side noun, or both joined by 'and'), so that a seat gap is partly that: None when the seats
     differ by position alone (--rotate, or one strategy and drawn or equal sides)."""
     if manifest.get("rotate"):
         return None
@@ -1325,7 +1325,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         first = _proposal(manifest, game, players, f"{why} (this run already plays the game's levers for it)",
                           "compare the rulebook with a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
     out = [first]
-    for further in more:  # the game's further proposals (each a ready variant: Smash Up's weakest faction)
+    for further in more:  # the game's further proposals, each a ready variant
         extra = _proposal(manifest, game, further["players"], further["why"], further["hint"], [further["variant"]],
                           (), further.get("primary", ()))
         out += [extra] if extra is not None else []
@@ -1667,7 +1667,7 @@ def seat_section(a: Analysis, figures: dict, kept: str | None = None, held: str 
 
 
 def _sides_held(manifest: dict) -> str:
-    """' (seat 0 Aliens+Wizards, seat 1 Robots+Tricksters)': the sides a run fixed per seat
+    """' (seat 0 A, seat 1 B)': the sides a run fixed per seat
     (--side, cycled over the seats), or nothing."""
     sides = manifest.get("sides")
     if not isinstance(sides, list) or len(set(sides)) < 2:

@@ -229,12 +229,13 @@ def odds_check(combats: pl.DataFrame, reach: bool = True) -> pl.DataFrame:
     p); ``z`` = (kills - expected) / sqrt(variance), for reading); the exact test of the kills
     against their law under the odds, a sum of independent Bernoulli trials (``_kills_law``):
     p = 2 min(P(K <= kills), P(K >= kills)), at most 1, Holm over the generals. (A normal z-test
-    here called a healthy engine broken in 5 of 40 small runs: 3 combats at chances near 0.9
-    are no normal sum.) A disagreement means the engine does not roll the dice the rules say
-    (or odds.py does not). With ``reach``: ``detectable``, the relative error of the expected
-    kills this test finds with POWER at the Bonferroni level ALPHA / generals, and
-    ``detectable_shift``, the log-odds shift of every chance that makes it (``kill_rate_reach``;
-    a figure above DICE_TOO_FEW is reported as too few combats to check)."""
+    here called a healthy engine broken too often in small runs: a few combats at small
+    chances are no normal sum; test_a_healthy_engines_small_runs_are_not_called_broken.) A
+    disagreement means the engine does not roll the dice the rules say (or odds.py does not).
+    With ``reach``: ``detectable``, the relative error of the expected kills this test finds
+    with POWER at the Bonferroni level ALPHA / generals, and ``detectable_shift``, the log-odds
+    shift of every chance that makes it (``kill_rate_reach``; a figure above DICE_TOO_FEW is
+    reported as too few combats to check)."""
     lone = _lone_combats(combats)
     rows = []
     for general in GENERALS:
@@ -547,8 +548,8 @@ def methods() -> list[tuple]:
          "per-die outcomes and a binomial mixture over the curse (odds.py, scipy). The check sums those "
          "chances over the run's combats and tests the kills against their exact law (a sum of "
          "independent Bernoulli trials, by convolution): p = 2 min(P(K <= kills), P(K >= kills)) per "
-         "general, Holm over the four (a normal z-test, which few combats at small chances do not "
-         "support, had called a healthy engine wrong in 9% of small runs). Where it finds nothing, the "
+         "general, Holm over the four (not a normal z-test: few combats at small chances are no normal "
+         "sum, and it called a healthy engine's dice wrong too often). Where it finds nothing, the "
          f"error stated is the one it finds with {POWER:.0%} power at the Bonferroni level: every kill "
          "chance shifted alike on the log-odds scale, the power summed exactly over the kills' law (a "
          "sum of binomials), the error given as the change of the expected kills; a general whose error "
