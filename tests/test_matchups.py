@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 import balance
 from balance.cli import app
 from balance.core.errors import BalanceError
+from balance.analysis import stats
 from balance.analysis.matchups import _dominated, _replicator, run_matchups, split_pool
 
 
@@ -113,6 +114,30 @@ def test_cell_tests_use_the_observed_spread_and_a_never_winning_strategy_gets_p_
     assert p["never"] == 0.0 and p["tie"] == 1.0
     z = (mixed.mean() - 0.25) / (mixed.std(ddof=1) / np.sqrt(mixed.size))
     assert p["mixed"] == pytest.approx(2 * st.norm.sf(abs(z)), rel=1e-9)
+
+
+def test_a_cell_of_fair_ties_only_shows_no_p(tmp_path):
+    """A cell whose every game gave the row strategy exactly the fair share has nothing to
+    test: the report shows "–" for its p and Holm p, and says why, not "p = 1.00" as if a test
+    had run; a never-winning cell (no spread, but away from fair) keeps its p."""
+    from balance.analysis.matchups import MatchupResult, _significance, write_matchups
+
+    cells = {("a", "b"): np.full(400, 0.25), ("b", "a"): np.zeros(400)}
+    rows = []
+    for (a, b), x in cells.items():
+        share, lo, hi = stats.share_ci(x.sum(), (x * x).sum(), x.size)
+        rows.append({"strategy": a, "field": b, "games": x.size, "share": share, "lo": lo, "hi": hi,
+                     "win_share_sum": x.sum(), "win_share_sq_sum": (x * x).sum()})
+    matrix = _significance(pl.DataFrame(rows).with_columns(fair=pl.lit(0.25)), players=4)
+    result = MatchupResult(matrix, _dominated(np.eye(2), ["a", "b"]),
+                           pl.DataFrame({"strategy": ["a", "b"], "population_share": [0.5, 0.5]}), 4, ["a", "b"])
+    md = write_matchups(result, tmp_path, "t")["markdown"].read_text(encoding="utf-8")
+    assert "| `a` | `b` | 400 | 25.00% |" in md and "| –  | –  |" not in md, md
+    row = next(line for line in md.splitlines() if line.startswith("| `a` | `b` |"))
+    assert row.rstrip(" |").endswith("| – | –"), row
+    never = next(line for line in md.splitlines() if line.startswith("| `b` | `a` |"))
+    assert "–" not in never.split("|")[-3] and "< 1e-6" in never, never
+    assert "–: every game of the cell (1 of 2) gave the row strategy exactly the fair share" in md
 
 
 def test_the_dominance_verdict_names_the_fields_that_decide_it(tmp_path):

@@ -364,6 +364,16 @@ def test_matchups_heatmap_has_a_colour_bar_in_percent(tmp_path, drawn):
     assert len({ax.collections[0].get_clim() for ax in maps}) == 1
 
 
+def test_matchups_colour_bar_stays_within_possible_shares(tmp_path, drawn):
+    """Around a fair 25% a cell at 90% makes the symmetric colour scale run from -40%: the
+    colours stay symmetric (65 pp either way), but the bar shows only shares a cell can take."""
+    plots.matchups(matchup_frame(), tmp_path / "m.png", centre=0.25)
+    fig = drawn["m.png"]
+    (bar,) = colour_bars(fig)
+    assert [ax.collections[0].get_clim() for ax in panels(fig)] == [pytest.approx((-0.4, 0.9))] * 2
+    assert bar.get_ylim() == (0.0, pytest.approx(0.9))
+
+
 def test_matchups_cells_give_their_interval_under_the_rate(tmp_path, drawn):
     """A cell of few games read as sure as one of many: with lo and hi, each cell gives its
     rate and, under it, the larger half of its interval in pp (asymmetric Wilson intervals

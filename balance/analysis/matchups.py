@@ -115,6 +115,17 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)))
 
 
+def _no_spread_at_fair(matrix: pl.DataFrame, players: int) -> np.ndarray:
+    """bool[cells]: cells whose every game gave the row strategy exactly 1/players (e.g. every
+    game a tie shared by all), counted in ``_significance``'s exact 1/60 win units. Their test
+    has nothing to test (p = 1 by convention), so the report shows no p for them."""
+    n = matrix["games"].to_numpy().astype(np.float64)
+    total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)
+    total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * WIN_UNIT**2)
+    fair = WIN_UNIT / players
+    return (total == n * fair) & (total_sq == n * fair * fair)
+
+
 def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int, column: str = "share") -> np.ndarray:
     """M[i, j]: strategy i's win share (or its interval's ``lo``/``hi``) against a field of j;
     the diagonal is the fair 1/n (a strategy against a field of itself is symmetric)."""
@@ -184,9 +195,11 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                             title="row's win share vs a field of column")
     result.matrix.write_parquet(out / "matrix.parquet")
     fair = 1.0 / result.players
+    still = _no_spread_at_fair(result.matrix, result.players)
     rows = [[Code(r["strategy"]), Code(r["field"]), f"{r['games']:,}", f"{100 * r['share']:.2f}%",
              ci(r["lo"], r["hi"]), pp(r["share"] - fair, signed=True),
-             pvalue(r["p_value"]), pvalue(r["p_adjusted"])] for r in result.matrix.iter_rows(named=True)]
+             *(["–", "–"] if flat else [pvalue(r["p_value"]), pvalue(r["p_adjusted"])])]
+            for r, flat in zip(result.matrix.iter_rows(named=True), still)]
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
                  for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
@@ -210,6 +223,9 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
             Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"
                    + plots.CELL_INTERVAL),
             Table(["strategy", "field", "games", "win share", "95% CI", "vs fair", "p", "Holm p"], rows, left=2),
+            *([Para((f"–: every game of the cell ({still.sum()} of {len(still)}) gave the row strategy exactly "
+                     "the fair share, so there is no spread to test; the cell stays in the Holm family as "
+                     "p = 1, which only makes the other cells' adjusted p larger.",))] if still.any() else []),
         ]),
         Section("Meta-game", [
             Para(("Replicator dynamics over the matrix from an even mix; a strategy's fitness is its "

@@ -328,6 +328,9 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
         ax.tick_params(axis="y", rotation=0)
         ax.grid(False)
     bar = fig.colorbar(axes[0, 0].collections[0], ax=axes[0].tolist(), label=f"{title} (%)")
+    # The colours stay symmetric about the centre (a gap of d pp is as deep either way), but a
+    # share lies in [0, 1]: the bar shows only the part of the scale a cell can take.
+    bar.ax.set_ylim(max(0.0, centre - spread), min(1.0, centre + spread))
     percent(bar.ax)
     return save(fig, path)
 
