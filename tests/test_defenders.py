@@ -722,23 +722,46 @@ def test_a_planted_strong_hero_is_named_alone_and_a_fair_pool_names_none():
     """A strong Rogue beats every other hero, and no other hero beats another (the presence test
     would have called all seven others weak: a team with one of them holds the Rogue less often)."""
     strong = verdict_text(planted_tables({"Rogue": 0.30}))
-    assert ("4 heroes: 1 hero beats others: Rogue beats Cleric, Dwarf, Eagle Rider, Paladin, Ranger, Sorceress, "
+    assert ("4 players: 1 hero beats others: Rogue beats Cleric, Dwarf, Eagle Rider, Paladin, Ranger, Sorceress, "
             "Wizard (by") in strong
     assert re.search(r"Wizard \(by [\d.]+ pp( to [\d.]+ pp)?, each Holm-adjusted p (< 1e-6|≤ 0\.0\d+)\)",
                      strong), strong
     a = R.analyse(planted_tables({"Rogue": 0.30}), {"sides": "drawn"}, "wilson")
     assert a.heroes.filter((pl.col("name") == "Wizard") & (pl.col("p_adjusted") < 0.05)).height == 1  # displaced
     fair = verdict_text(planted_tables())
-    assert "4 heroes: no hero beats another" in fair
+    assert "4 players: no hero beats another" in fair
     given = verdict_text(planted_tables({"Rogue": 0.30}), sides=["Rogue", "Cleric", "Wizard", "Dwarf"])
     assert "describe the teams that played" in given and "the hero's doing" not in given
+
+
+def test_the_hero_ranking_follows_the_swap_tests(tmp_path):
+    """The ranked table sums the swap tests: a planted strong Rogue ranks first alone (stronger
+    than all 7, weaker than none); the 7 others, told apart by no test, share rank 2=. In a fair
+    pool every hero shares rank 1. The furthest swap of a fair pool is named the way round it
+    reads ("X in place of Y" and the change it makes)."""
+    a = R.analyse(planted_tables({"Rogue": 0.30}), {"sides": "drawn"}, "wilson")
+    ranks = R.ranking(a.swaps)
+    assert ranks.row(0, named=True) | {"mean_swap": 0} == {"players": 4, "hero": "Rogue", "beats": 7, "beaten": 0,
+                                                          "net": 7, "mean_swap": 0, "rank": 1}
+    assert ranks["mean_swap"][0] > 0.2 and (ranks["rank"][1:] == 2).all() and (ranks["net"][1:] == -1).all()
+    figures = {name: tmp_path / f"{name}.png" for name in ("generals", "losses", "combat_odds")}
+    from balance.analysis.document import to_markdown
+
+    md = to_markdown("t", R.sections(a, figures)[:1], tmp_path)
+    assert "| 4 | 1 | `Rogue` | 7 | 0 | +25.00 pp |" in md and "| 4 | 2= | `Wizard` | 0 | 1 | -3.57 pp |" in md, md
+    fair = R.ranking(R.analyse(planted_tables(), {"sides": "drawn"}, "wilson").swaps)
+    assert (fair["rank"] == 1).all() and (fair["net"] == 0).all() and fair.height == 8
+    text = verdict_text(planted_tables({"Rogue": 0.055}))  # +0.5 pp: too small to be found here
+    far = re.search(r"furthest: (\w[\w ]*) in place of (\w[\w ]*) ([+-][\d.]+) pp", text)
+    assert far and "Rogue" in far.groups(), text
+    assert float(far[3]) > 0 if far[1] == "Rogue" else float(far[3]) < 0, text  # the Rogue in: the team wins more
 
 
 def test_a_team_that_never_won_tests_no_hero_and_claims_no_power():
     """With no win at a count there is nothing to tell heroes apart: the line said "by less
     than this run detects (... detectable 0.00 pp with 90% power)", a power no run has."""
     never = verdict_text(planted_tables({hero: 0.0 for hero in cat.RULES_HEROES}))
-    assert "4 heroes: no hero tested: the team never won at this count" in never, never
+    assert "4 players: no hero tested: the team never won at this count" in never, never
     assert "detectable 0.00 pp" not in never and "no hero beats another" not in never
 
 
@@ -829,7 +852,7 @@ def test_the_general_reaching_the_city_most_is_named_only_when_one_leads():
         even = verdict_text(planted_tables(in_city=counts))
         assert "no general reaches Monarch City more often than every other" in even and "most often" not in even
     never = verdict_text(planted_tables(in_city=(0, 0, 0, 0)))
-    assert "4 heroes: no general reached Monarch City." in never and "often" not in never.split("Generals")[1]
+    assert "4 players: no general reached Monarch City." in never and "often" not in never.split("Generals")[1]
 
 
 def test_the_dice_check_agrees_with_exact_kills_and_flags_wrong_ones():
@@ -936,7 +959,7 @@ def test_a_team_that_won_every_game_tests_no_hero():
     """Never losing tells heroes apart no more than never winning: it read "too small to find
     even a hero that wins every game it plays"."""
     always = verdict_text(planted_tables({hero: 1.0 for hero in cat.RULES_HEROES}))
-    assert "4 heroes: no hero tested: the team won every game at this count" in always, always
+    assert "4 players: no hero tested: the team won every game at this count" in always, always
 
 
 def test_a_runs_combats_agree_with_the_exact_odds():

@@ -740,7 +740,7 @@ def _verdict_tail(manifest: dict, a: Analysis) -> list:
 def _team_verdict(manifest: dict, a: Analysis) -> Section:
     """A cooperative game's verdict: the team's win rate per player count and whether it
     differs between counts (chi-square of homogeneity); no seat lines (one shared result)."""
-    lines = [(f"{_players(r['players'])}: the team wins ",
+    lines = [(f"{players_phrase(r['players'])}: the team wins ",
               Strong(rate_ci(r["rate"], r["lo"], r["hi"])), f" of {counted(r['games'], 'game')}.")
              for r in each_row(a.team.rates)]
     across = a.team.across_counts
@@ -796,7 +796,7 @@ def _composition_line(r: dict, teams: pl.DataFrame) -> tuple:
     worst_word = "worst " if found and apart(g, low, "rate_lo", "rate_hi", top=False) else "lowest rate "
     note = _apart_note(best_word, worst_word, "team") if found else ""  # not found: the line says so
     won, games = int(g["won"].sum()), int(g["games"].sum())  # how much the test had to go on, said
-    return (f"{_players(r['players'])}: ", Strong("the team matters" if found else
+    return (f"{players_phrase(r['players'])}: ", Strong("the team matters" if found else
                                                 "no difference between teams found"),
             f" ({name} of equal win rates over {r['teams']} teams, {counted(won, 'win')} in "
             f"{counted(games, 'game')}{why}, Holm-adjusted "
@@ -956,7 +956,7 @@ def capped_line(a: Analysis) -> tuple | None:
     capped = a.outcomes.filter((pl.col("outcome") == CAPPED) & (pl.col("games") > 0))
     if not capped.height:
         return None
-    parts = [f"{rate_ci(r['share'], r['share_lo'], r['share_hi'])} at {_players(r['players'])}"
+    parts = [f"{rate_ci(r['share'], r['share_lo'], r['share_hi'])} at {players_phrase(r['players'])}"
              for r in each_row(capped)]
     effect = (" They count as not won by the team." if a.team is not None else
               " They hand out no win: seat rates count them as lost by every seat, and the seat "
@@ -965,7 +965,8 @@ def capped_line(a: Analysis) -> tuple | None:
             f".{effect} Raise the cap (see ", Code("balance rules"), ") if these games matter.")
 
 
-def _players(n: int) -> str:
+def players_phrase(n: int) -> str:
+    """"1 player", "3 players": a player count in words."""
     return f"{n} player{'s' if n != 1 else ''}"
 
 

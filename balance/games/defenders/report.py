@@ -25,7 +25,7 @@ import polars as pl
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, counted, num,
                                        p_phrase, pct, pp, pvalue)
-from balance.analysis.report import ALPHA, LEVEL, POWER, and_list, each_row
+from balance.analysis.report import ALPHA, LEVEL, POWER, and_list, each_row, players_phrase
 
 from .catalogue import GENERALS
 from .odds import GENERALS as ODDS, kill_probability
@@ -172,6 +172,31 @@ def swaps(teams: pl.DataFrame) -> pl.DataFrame:
     return compared(pl.DataFrame(rows, schema={"players": pl.Int64, "hero": pl.String, "other": pl.String,
                                                "games": pl.Int64, "won": pl.Int64, "other_games": pl.Int64,
                                                "other_won": pl.Int64}))
+
+
+def ranking(swaps: pl.DataFrame) -> pl.DataFrame:
+    """Per (players, hero), the swap tests summed up: ``beats`` (heroes it is found stronger
+    than, Holm-adjusted p < ALPHA), ``beaten`` (heroes found stronger than it), ``net`` (the one
+    minus the other; ``rank`` 1 the highest, equal nets sharing a rank) and ``mean_swap`` (its
+    win-rate difference averaged over the swaps with every other hero, a description). A
+    ranking decided by the tests that decide each pair, not a new test of its own."""
+    rows = []
+    for (players,), g in swaps.group_by("players", maintain_order=True):
+        heroes = sorted(set(g["hero"]) | set(g["other"]))
+        beats, beaten, diffs = ({h: 0 for h in heroes}, {h: 0 for h in heroes}, {h: [] for h in heroes})
+        for r in each_row(g):
+            diffs[r["hero"]].append(r["difference"])
+            diffs[r["other"]].append(-r["difference"])
+            if r["p_adjusted"] < ALPHA:
+                winner, loser = (r["hero"], r["other"]) if r["difference"] > 0 else (r["other"], r["hero"])
+                beats[winner] += 1
+                beaten[loser] += 1
+        rows += [{"players": players, "hero": h, "beats": beats[h], "beaten": beaten[h], "net": beats[h] - beaten[h],
+                  "mean_swap": float(np.mean(diffs[h]))} for h in heroes]
+    out = pl.DataFrame(rows, schema={"players": pl.Int64, "hero": pl.String, "beats": pl.Int64, "beaten": pl.Int64,
+                                     "net": pl.Int64, "mean_swap": pl.Float64})
+    out = out.with_columns(rank=pl.col("net").rank("min", descending=True).over("players").cast(pl.Int64))
+    return out.sort("players", "rank", "mean_swap", descending=[False, False, True])
 
 
 def leader(counts: pl.DataFrame, name: str, n: str) -> pl.DataFrame:
@@ -402,7 +427,7 @@ def _swap_lines(frame: pl.DataFrame) -> list[tuple]:
                      "this run is too small to find even a hero that wins every game it plays")
             lines.append((_heroes(players), Strong("no hero beats another"),
                           f": no swap of one hero for another changed the team's win rate detectably (furthest: "
-                          f"{far['hero']} for {far['other']} {pp(-far['difference'], signed=True)}, adjusted "
+                          f"{far['other']} in place of {far['hero']} {pp(-far['difference'], signed=True)}, adjusted "
                           f"{p_phrase(far['p_adjusted'])}); {power}.",))
             continue
         beats: dict[str, list] = {}
@@ -426,7 +451,8 @@ def _by(found: list) -> str:
 
 
 def _heroes(players: int) -> str:
-    return f"{players} hero{'' if players == 1 else 'es'}: "
+    """A verdict line's head: "2 players: " (a team of as many heroes), as the Team block says it."""
+    return f"{players_phrase(players)}: "
 
 
 def plural(noun: str) -> str:
@@ -568,7 +594,7 @@ def figures(a: DefendersAnalysis, fig_dir: Path) -> dict[str, Path]:
     if a.heroes.height:
         # the team's win rate with the hero, against every game's: a description (the swaps decide)
         drawn["heroes"] = plots.named_rates(a.heroes, fig_dir / "heroes.png", reference="all games",
-                                            title=lambda players: _heroes(players).rstrip(": "),
+                                            title=players_phrase,
                                             xlabel="team win rate with the hero")
     drawn["generals"] = generals_figure(a.generals, fig_dir / "generals.png")
     drawn["losses"] = losses_figure(a.losses, fig_dir / "losses.png")
@@ -589,7 +615,7 @@ def generals_figure(generals: pl.DataFrame, path: Path) -> Path:
         plots.interval(ax, x + 0.12, g["city"].to_numpy(), g["city_lo"].to_numpy(), g["city_hi"].to_numpy(),
                        label="entered Monarch City")
         ax.set_xticks(x, g["general"].to_list(), rotation=30)
-        ax.set_title(_heroes(players).rstrip(": "))
+        ax.set_title(players_phrase(players))
         plots.percent(ax)
     axes[0][0].set_ylabel("share of games (95% CI)")
     axes[0][0].legend(fontsize="x-small")
@@ -609,7 +635,7 @@ def losses_figure(losses: pl.DataFrame, path: Path) -> Path:
         share = g["share"].to_numpy()
         err = np.vstack([share - g["share_lo"].to_numpy(), g["share_hi"].to_numpy() - share])
         ax.bar(x, share, width, yerr=err, capsize=2, error_kw={"linewidth": 1}, label=LOSS_WORDS[cause])
-    ax.set_xticks(range(len(counts)), [_heroes(p).rstrip(": ") for p in counts])
+    ax.set_xticks(range(len(counts)), [players_phrase(p) for p in counts])
     ax.set_ylabel("share of the lost games (95% CI)")
     plots.percent(ax)
     plots.legend_outside(ax)
@@ -638,6 +664,12 @@ def odds_figure(attack: pl.DataFrame, path: Path) -> Path:
     return plots.save(fig, path)
 
 
+def _rank(row: dict, ranks: pl.DataFrame) -> str:
+    """"2" or "2=" when another hero of the count shares the rank."""
+    shared = ranks.filter((pl.col("players") == row["players"]) & (pl.col("rank") == row["rank"])).height > 1
+    return f"{row['rank']}{'=' if shared else ''}"
+
+
 def _presence_table(frame: pl.DataFrame, what: str) -> Table:
     """With the hero (pair) against without: a description, so no p-value is shown. A team
     holding one hero holds fewer of the others, and a test here calls a neutral hero weak when
@@ -652,7 +684,17 @@ def _presence_table(frame: pl.DataFrame, what: str) -> Table:
 def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
     out = []
     if a.heroes.height:
-        blocks = [Para(("Which hero is stronger: for each two heroes, the team's win rate in the games whose team held "
+        ranks = ranking(a.swaps)
+        blocks = [Para(("Heroes ranked by the swap tests below: the heroes each is found stronger than, less those "
+                        "found stronger than it (Holm-adjusted p < "
+                        f"{ALPHA:g}); equal ranks (=) are heroes the tests do not order. Mean swap: the team's "
+                        "win rate with the hero in place of another, less the reverse, averaged over the other "
+                        "heroes (a description).",)),
+                  Table(["heroes", "rank", "hero", "stronger than", "weaker than", "mean swap"],
+                        [[str(r["players"]), _rank(r, ranks), Code(r["hero"]),
+                          str(r["beats"]), str(r["beaten"]), pp(r["mean_swap"], signed=True)]
+                         for r in each_row(ranks)], left=3),
+                  Para(("Which hero is stronger: for each two heroes, the team's win rate in the games whose team held "
                         "the first and not the second, against the reverse (the rest of the team is drawn alike in "
                         "both); Fisher's exact test, Holm over every pair of heroes and player count. Positive: the "
                         "first hero is the better one.",)),
