@@ -1122,7 +1122,10 @@ def tune(
         stopped(e, f"the finished generations (and validation fields) are kept; continue with "
                    f"balance tune {game} --resume {out}", out)
     if not quiet:
+        from balance.analysis.tune import validation_summary
+
         typer.echo(f"tuned {result.strategy.label} -> {out / 'tuned.toml'}")
+        typer.echo(validation_summary(result) + f"; the table: {out / 'report.md'}")
         typer.echo(f"use it as --strategy {result.strategy.name}:@{out / 'tuned.toml'}")
 
 

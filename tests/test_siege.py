@@ -4,6 +4,7 @@ core tables through balance.simulate, determinism, and the analysis commands on 
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 
 import numpy as np
@@ -378,8 +379,12 @@ def test_cli_compare(tmp_path):
 def test_cli_tune(tmp_path):
     out = tmp_path / "tune"
     result, text = invoke("tune", "siege", "--strategy", "coordinated", "--players", 2, "--budget", 4000,
-                          "--validate-games", 1000, "--out", out, "--threads", 1, "--quiet")
+                          "--validate-games", 1000, "--out", out, "--threads", 1)
     assert result.exit_code == 0, text
+    # a team game's validation verdict: the tuned team against the default team, as the report says it
+    assert re.search(r"validation \(1,000 fresh games\): the tuned team wins [\d.]+%, (not shown )?better than "
+                     r"the default coordinated team's [\d.]+% \([+-][\d.]+ pp, 95% CI [+-][\d.]+ to [+-][\d.]+; p",
+                     text), text
     tuned = tomllib.loads((out / "tuned.toml").read_text(encoding="utf-8"))
     assert tuned["strategy"] == "coordinated"
     assert 0 <= tuned["params"]["repair_below"] <= 1000

@@ -311,8 +311,16 @@ def test_cli_tune_writes_a_usable_tuned_toml(tmp_path):
     out = tmp_path / "t"
     # -s, as simulate, compare and restrict take it (tune refused it: "No such option: -s")
     r = CliRunner().invoke(app, ["tune", "avengers-cards", "-s", "threshold", "--budget", "20000",
-                                 "--validate-games", "2000", "--out", str(out), "-q"])
+                                 "--validate-games", "2000", "--out", str(out)])
     assert r.exit_code == 0, r.output
+    # the validation's verdict is printed, not only written (its counts are the table's)
+    v = pl.read_parquet(out / "validation.parquet")
+    worse = int(((v["difference"] < 0) & (v["p_difference_holm"] < 0.05)).sum())
+    assert worse > 0  # here the tuning traded a field away: said, not hidden in the spread
+    assert (f"validation (2,000 fresh games per field): better than the default threshold against "
+            f"{int(v['beats_default'].sum())} of {v.height} fields and worse against {worse} (tuned - default "
+            ) in r.output, r.output
+    assert f"above the fair share against {int(v['beats_field'].sum())} of {v.height} (Holm, alpha 0.05)" in r.output
     assert (out / "tuned.toml").is_file() and (out / "convergence.png").is_file()
     r = CliRunner().invoke(app, ["simulate", "avengers-cards", "--games", "200", "-s",
                                  f"threshold:@{out}", "--out", str(tmp_path / "s"), "-q"])

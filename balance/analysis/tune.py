@@ -631,6 +631,37 @@ def report_markdown(result: TuneResult, directory: Path) -> str:
     return to_markdown(title, sections, directory)
 
 
+def validation_summary(result: TuneResult) -> str:
+    """The validation's verdict in one plain line, as the command prints it: the tuned team
+    against the default's (a cooperative game), or how many fields the tuned strategy beats
+    the default against and is above the fair share against (Holm over every test, as the
+    report's table)."""
+    from balance.analysis.document import p_phrase
+
+    m, v = result.manifest, result.validation
+    default = m["default"]["label"]
+    if m.get("cooperative"):
+        r = v.row(0, named=True)
+        better = "better than" if r["beats_default"] else "not shown better than"
+        return (f"validation ({m['validate_games']:,} fresh games): the tuned team wins {100 * r['win_share']:.2f}%, "
+                f"{better} the default {default} team's {100 * r['default_win_share']:.2f}% "
+                f"({100 * r['difference']:+.2f} pp, 95% CI {100 * r['difference_lo']:+.2f} to "
+                f"{100 * r['difference_hi']:+.2f}; {p_phrase(r['p_difference_holm'])})")
+    low, high = v["difference"].min(), v["difference"].max()
+    spread = f"{100 * low:+.2f} pp" if f"{low:.4f}" == f"{high:.4f}" else f"{100 * low:+.2f} to {100 * high:+.2f} pp"
+    worse = _worse(v)
+    return (f"validation ({m['validate_games']:,} fresh games per field): better than the default {default} "
+            f"against {int(v['beats_default'].sum())} of {v.height} fields{f' and worse against {worse}' if worse else ''}"
+            f" (tuned - default {spread}), above the fair share against {int(v['beats_field'].sum())} of {v.height} "
+            f"(Holm, alpha {ALPHA})")
+
+
+def _worse(v: pl.DataFrame) -> int:
+    """Validation fields against which the tuned strategy is significantly worse than the
+    default (Holm, as ``beats_default`` is decided): a tuning can trade one field for another."""
+    return int(((v["difference"] < 0) & (v["p_difference_holm"] < ALPHA)).sum())
+
+
 def _field_validation(result: TuneResult) -> list:
     """The tuned strategy in one rotated seat against each field, beside the default."""
     from balance.analysis.document import Code, Para, Table, ci, count, pct, pp, pvalue
@@ -646,8 +677,9 @@ def _field_validation(result: TuneResult) -> list:
     return [
         Para((f"Significantly above the fair share against {int(v['beats_field'].sum())} of "
               f"{v.height} fields; significantly better than the default {m['strategy']} on the "
-              f"same games against {int(v['beats_default'].sum())} of {v.height} (Holm, "
-              f"alpha {ALPHA}).",)),
+              f"same games against {int(v['beats_default'].sum())} of {v.height}"
+              + (f" and significantly worse against {_worse(v)}" if _worse(v) else "")
+              + f" (Holm, alpha {ALPHA}).",)),
         Para((f"The tuned strategy holds one seat (rotated over all {m['players']} seats in "
               f"equal blocks) against a field of one strategy; {count(m['validate_games'])} games "
               f"per field, fair share {pct(1 / m['players'])}. The default {m['strategy']} plays "
