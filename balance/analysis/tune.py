@@ -649,9 +649,9 @@ def validation_summary(result: TuneResult) -> str:
                 f"{100 * r['difference_hi']:+.2f}; {p_phrase(r['p_difference_holm'])})")
     low, high = v["difference"].min(), v["difference"].max()
     spread = f"{100 * low:+.2f} pp" if f"{low:.4f}" == f"{high:.4f}" else f"{100 * low:+.2f} to {100 * high:+.2f} pp"
-    worse = _worse(v)
+    worse = f" and worse against {_worse(v)}" if _worse(v) else ""
     return (f"validation ({m['validate_games']:,} fresh games per field): better than the default {default} "
-            f"against {int(v['beats_default'].sum())} of {v.height} fields{f' and worse against {worse}' if worse else ''}"
+            f"against {int(v['beats_default'].sum())} of {v.height} fields{worse}"
             f" (tuned - default {spread}), above the fair share against {int(v['beats_field'].sum())} of {v.height} "
             f"(Holm, alpha {ALPHA})")
 
