@@ -50,6 +50,10 @@ def test_a_card_held_back_is_said_to_be_held_back_not_removed(tmp_path):
         cards = next(x for x in lines[lines.index(next(x for x in lines if x.startswith("**Cards**"))):]
                      if x.startswith("- 4 players:"))
         assert words in cards and not_words not in cards, cards
+        # "what to try next" says what was measured, and that its removal is another question
+        proposal = lines[lines.index("**What to try next.**") + 2]
+        assert words in proposal and "this compares removing it" in proposal if when == "before-last" else \
+            "held back" not in proposal and "this compares removing" not in proposal, proposal
 
 
 def test_bad_restrictions():

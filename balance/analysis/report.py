@@ -1260,6 +1260,16 @@ def _run_settings(game, manifest: dict, run: dict) -> list[str]:
             if k != "players" and k in rulebook and as_json(v) != rulebook[k]]
 
 
+def _removal_differs(game, mode: str | None) -> str:
+    """' (card strength measured it held back until ...; this compares removing it)' when the
+    finding's restricted play (``mode``, the hint's "when") did not remove the item (a mode with
+    its own act, GameInfo.act), since the proposed variant removes it: a related question, not
+    the one measured. Else ''."""
+    if game is None or game.act(mode) == game.restrict_act:
+        return ""
+    return f" (card strength measured it {game.act(mode)[1]}; this compares removing it)"
+
+
 # Below this many games a run's proposed comparison is offered as a pilot for `balance plan`
 PILOT_GAMES = 10_000
 
@@ -1313,7 +1323,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         variants, hint, primary = [found["variant"]], found["hint"], found.get("primary", ())
     elif card is not None and isinstance(items, list) and card in items:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
-        hint = f"compare the rulebook with the {key} without the {card}"
+        hint = f"compare the rulebook with the {key} without the {card}" + _removal_differs(game, found.get("when"))
     elif _levers(game, target):
         variants, hint, primary = _lever_proposal(game, target, players,
                                                   _run_common(game, manifest, _run_at(manifest, players)))

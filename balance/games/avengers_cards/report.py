@@ -71,16 +71,25 @@ def sections(a: CardAnalysis, figures: dict) -> list[Section]:
 
 
 def variant_hint(a: CardAnalysis) -> dict | None:
-    """The decisive card finding for "what to try next": the card whose removal changed its
-    seat's win rate most (found by the Holm-corrected test), or None."""
+    """The decisive card finding for "what to try next": the card whose removal (or holding
+    back, as the run's mode of restricted play did: "when") changed its seat's win rate most
+    (found by the Holm-corrected test), or None."""
     if a.card_effects is None or not a.card_effects.filter(pl.col("p_adjusted") < ALPHA).height:
         return None
+    from . import GAME
+
     found = a.card_effects.filter(pl.col("p_adjusted") < ALPHA)
     top = found.row(int(found["difference"].abs().arg_max()), named=True)
     players, card = top["players"], top["card"]
-    why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
-           else f"removing the {card} moves its seat's win rate most (by estimate) at {players} players")
-    return {"players": players, "item": card, "why": why}
+    mode = top.get("when")
+    if GAME.act(mode) == GAME.restrict_act:  # the card was removed from the hand
+        why = (f"the {card} weakens the seat holding it at {players} players" if top["difference"] > 0
+               else f"removing the {card} moves its seat's win rate most (by estimate) at {players} players")
+    else:  # it was held back, not removed: say what was measured
+        act = GAME.act(mode)[0].format(f"the {card}")
+        why = (f"{act} raises its seat's win rate at {players} players" if top["difference"] > 0
+               else f"{act} moves its seat's win rate most (by estimate) at {players} players")
+    return {"players": players, "item": card, "why": why, "when": mode}
 
 
 def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
