@@ -354,7 +354,7 @@ def check(
 
 
 def _one_count(command: str):
-    """--players of a command that plays one player count (simulate and ladder take a comma list)."""
+    """--players of a command that plays one player count (simulate, compare and ladder take a comma list)."""
     return _integer(lambda value: f"--players {value!r}: {command} takes one player count, a whole number "
                                   "(run it once per count)")
 
@@ -839,10 +839,12 @@ def compare(
         help="A rule variant: 'default' (the rulebook), a TOML file, or inline 'key=value;key=value', "
         "optionally named 'name:...'. Repeat, at least twice (unless --resume); the first is the "
         "baseline.")] = None,
-    players: Annotated[Optional[int], typer.Option(parser=_one_count("compare"), metavar="<int>",
-        help="Player count. Default: the game's default (its rules' players: `balance rules GAME`).")] = None,
+    players: Annotated[Optional[str], typer.Option(
+        help="Player count, or a comma list (2,3,4) to compare at each: every count's rows are then corrected "
+        "together, so the verdict holds for the whole comparison (not with --sprt). Default: the game's "
+        "default (its rules' players: `balance rules GAME`).")] = None,
     n_games: Annotated[int, typer.Option("--games", "-n", parser=_whole_games, metavar="<int>",
-                                         help="Games per variant (the cap with --sprt).")] = 100_000,
+                                         help="Games per variant and player count (the cap with --sprt).")] = 100_000,
     seed: Annotated[int, typer.Option(parser=_whole_seed, metavar="<int>",
             help="Seed shared by every variant (common random numbers).")] = 0,
     strategy: Annotated[Optional[list[str]], typer.Option(
@@ -920,6 +922,9 @@ def compare(
         fail(f"unexpected argument(s) {' '.join(map(repr, ctx.args))}: compare takes one game; a "
              "value with spaces was split by the shell, so quote it, e.g. "
              '--variant "KEY=[1, 2, 3]"')
+    counts = _parse_players(players)
+    # one count as a number, as a comparison saved before several counts reads (and --resume matches)
+    ctx.params["players"] = counts[0] if counts and len(counts) == 1 else counts
     o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",
                                               "correction", "sprt", "delta", "beta", "metric", "batch", "primary",
                                               "margin"), resume, out)
@@ -945,6 +950,9 @@ def compare(
     if o["margin"] is not None and o["sprt"]:
         fail(f"--margin {_words(typed_margin)} applies to the fixed-size comparison; with --sprt, --delta is the "
              "size that matters (H0 accepted: no difference that large): drop one of them")
+    if isinstance(o["players"], list) and o["sprt"]:
+        fail(f"--players {','.join(map(str, o['players']))} names {len(o['players'])} counts, and --sprt decides "
+             "one: run the sequential comparison once per count, or drop --sprt")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
@@ -956,12 +964,17 @@ def compare(
         write_json(directory / "comparison.json", result.report)
         write_compare_report(result.report, directory)
 
+    several = len(o["players"]) if isinstance(o["players"], list) else 1
     result = _run_study("compare", game, o, out, force, resume is not None, quiet,
-                        o["games"] * len(o["variant"] or ()), run, write)
+                        o["games"] * len(o["variant"] or ()) * several, run, write)
     for warning in result.report["warnings"]:  # even with --quiet: the run may not be the one meant
         typer.echo(f"warning: {warning}", err=True)
     if not quiet:
-        _print_comparison(result.report, out)
+        if result.report.get("by_players"):
+            typer.echo(f"{game} at {', '.join(map(str, result.report['players']))} players: every count's rows "
+                       "corrected together")
+        for report in result.report.get("by_players") or [result.report]:
+            _print_comparison(report, out)
     if fail_if_different and result.any_different:
         raise typer.Exit(1)
     if fail_if_different and result.report.get("untested"):  # a question not answered is not a pass

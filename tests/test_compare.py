@@ -1619,3 +1619,89 @@ def test_a_question_found_in_part_names_the_part_not_found(tmp_path):
     assert re.search(r"  ties: not found in the question: win_share_seat0; a change of [\d.]+ pp in win_share_seat0 "
                      r"would have been found with 90% power", r.output), r.output
     assert "adjusted p = 0)" not in r.output
+
+
+# ---- several player counts in one comparison -------------------------------------------------
+
+
+def test_a_comparison_at_several_player_counts_corrects_every_count_together(tmp_path):
+    """--players 3,4: each count plays the games it plays alone (same raw p-values and changes),
+    and the adjusted p-values are Holm over every count's tested rows at once (scipy-free
+    oracle: stats.holm of the concatenation), so the verdict holds for the whole comparison.
+    The planted extra token for seat 0 is found at both counts; the power statement is at the
+    joint family's level (its size is every count's tested rows)."""
+    args = dict(game="avengers-cards", variants=["default", PLANTED], games=3000, seed=5, chunk_size=1000)
+    both = compare(**args, players=[3, 4]).report
+    alone = [compare(**args, players=n).report for n in (3, 4)]
+    assert both["players"] == [3, 4] and [r["players"] for r in both["by_players"]] == [3, 4]
+    rows = [r for report in both["by_players"] for r in report["results"]]
+    single = [r for report in alone for r in report["results"]]
+    for key in ("metric", "difference", "lo", "hi", "p_value"):
+        assert [r[key] for r in rows] == [r[key] for r in single], key
+    tested = [r for r in rows if r["p_value"] is not None]
+    joint = stats.holm(np.array([r["p_value"] for r in tested]))
+    assert [r["p_adjusted"] for r in tested] == pytest.approx(list(joint))
+    separate = [r for r in single if r["p_value"] is not None]
+    assert any(a["p_adjusted"] > b["p_adjusted"] for a, b in zip(tested, separate))  # the larger family tells
+    for report in both["by_players"]:
+        seat0 = next(r for r in report["results"] if r["metric"] == "win_share_seat0")
+        assert seat0["significant"] and seat0["difference"] > 0  # the planted edge, at each count
+        assert report["counts"] == [3, 4] and report["family_sizes"] == {"all": len(tested)}
+        assert "corrected together" in report["methods"]["player_counts"]
+    assert both["any_different"] and all(r["counts"] is None for r in alone)
+    out = compare(**args, players=[3, 4], out=tmp_path / "c")
+    md = (tmp_path / "c" / "report.md").read_text(encoding="utf-8")
+    assert "**3 players**" in md and "## 4 players: results" in md and "corrected together" in md
+    assert {p.name for p in (tmp_path / "c" / "figures").iterdir()} == {"differences-3.png", "differences-4.png"}
+    assert out.report["by_players"][1]["results"] == both["by_players"][1]["results"]
+
+
+def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(tmp_path):
+    """Every count's rules are checked before the first game (2 players needs a hand: refused,
+    nothing played, nothing kept); a repeated count, none, and --sprt with several are refused.
+    A comparison cut in its second count resumes there, to the uncut numbers."""
+    from balance.core.checkpoint import partial_dir
+
+    args = dict(game="avengers-cards", variants=["default", PLANTED], games=2000, seed=3, chunk_size=500)
+    progress = []
+    with pytest.raises(BalanceError, match="players=2 needs an explicit hand"):
+        compare(**args, players=[3, 2], on_progress=progress.append, out=tmp_path / "bad")
+    assert progress == [] and not partial_dir(tmp_path / "bad").exists()
+    for players, words in (([3, 3], "names 3 twice"), ([], "names no player count"), ([3, "4"], "not a whole")):
+        with pytest.raises(BalanceError, match=words):
+            compare(**args, players=players)
+    with pytest.raises(BalanceError, match="sprt decides one player count"):
+        compare(**args, players=[3, 4], sprt=SPRT_SPEC)
+    whole = compare(**args, players=[3, 4]).report
+    played = []
+
+    def cut(n):  # Ctrl-C in the 4-player count: after 4 chunks of 3 players and 2 of 4
+        played.append(n)
+        if len(played) == 6:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        compare(**args, players=[3, 4], out=tmp_path / "cut", on_progress=cut, threads=1)
+    state = json.loads((partial_dir(tmp_path / "cut") / "state.json").read_text(encoding="utf-8"))
+    assert sorted(state["by_players"]) == ["3", "4"] and state["by_players"]["3"]["played"] == 2000
+    resumed = []
+    again = compare(**args, players=[3, 4], out=tmp_path / "cut", resume=True, on_progress=resumed.append)
+    assert sum(resumed) == 2 * 2000 * 2 and resumed[0] == 2000 * 2  # the finished count read back whole
+    assert [r["results"] for r in again.report["by_players"]] == [r["results"] for r in whole["by_players"]]
+
+
+def test_cli_compares_at_several_player_counts(tmp_path):
+    """--players 3,4 prints each count's verdict under one line saying they were corrected
+    together; --sprt with several counts is refused before any game, and plan --pilot on such a
+    comparison says to plan one count."""
+    out = tmp_path / "c"
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--players", "3,4", "--variant", "default",
+                                 "--variant", PLANTED, "--games", "2000", "--seed", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("avengers-cards at 3, 4 players: every count's rows corrected together\n")
+    assert "avengers-cards, 3 players, 2,000 games per variant" in r.output and ", 4 players, 2,000" in r.output
+    assert json.loads((out / "comparison.json").read_text(encoding="utf-8"))["players"] == [3, 4]
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--players", "3,4", "--variant", "default",
+                                 "--variant", PLANTED, "--sprt", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 2 and "--sprt decides one" in r.output and not (tmp_path / "s").exists(), r.output
+    r = CliRunner().invoke(app, ["plan", "--pilot", str(out)])
+    assert r.exit_code == 2 and "several player counts (3, 4)" in r.output, r.output

@@ -271,6 +271,11 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
             margins: dict[str, float] | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
+    players: a count (None: the game's default), or a list of counts: every variant is then
+    played at each (``games`` per variant and count), and ``report`` holds one comparison per
+    count (``by_players``) whose rows are adjusted together, each family spanning the counts
+    (not with ``sprt``).
+
     variants: specs for ``parse_variant``. common: rule settings every variant starts from
     (a study's conditions, the settings its run used: ``--set``); a variant's own setting of
     the same key replaces it. Returns every metric's baseline, variant, paired
@@ -378,16 +383,65 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                            f"--variant default --variant KEY=VALUE (`balance rules {game}` lists the keys)")
     chunk_size = DEFAULT_CHUNK if chunk_size is None else chunk_size  # 0 is refused, not replaced
     check_int("chunk_size", chunk_size, 1, 10**8)
+    counts = _player_counts(players)
+    if len(counts) > 1 and sprt is not None:
+        raise BalanceError(f"sprt decides one player count, and players={counts} names {len(counts)}: run the "
+                           "sequential comparison once per count, or drop sprt")
     if out is not None or resume:
         return _compare_into(as_path("out", out), force, resume, keep, game, variants, dict(
             players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
             correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
             threads=threads, common=common, primary=primary, margin=margin, margins=margins))
+    if len(counts) > 1:
+        return _compare_counts(counts, game, variants, keep, dict(
+            games=games, seed=seed, strategies=strategies, alpha=alpha, correction=correction, sprt=None,
+            batch=batch, chunk_size=chunk_size, on_progress=on_progress, threads=threads, common=common,
+            primary=primary, margin=margin, margins=margins))
+    played = _play(_prepare_count(game, variants, counts[0], games=games, strategies=strategies, sprt=sprt,
+                                  batch=batch, common=common, primary=primary, margin=margin, margins=margins),
+                   keep, seed=seed, alpha=alpha, chunk_size=chunk_size, on_progress=on_progress, threads=threads)
+    _decide([played], correction, alpha, margin, margins)
+    return Comparison(_count_report(played, seed=seed, games=games, alpha=alpha, correction=correction,
+                                    common=common, margin=margin, margins=margins))
+
+
+@dataclass
+class _Played:
+    """One player count of a comparison, played: its setup, its tally and its rows (not yet
+    adjusted: ``_decide`` adjusts the rows of every count of the comparison together)."""
+
+    spec: object
+    parsed: list
+    seats: list
+    engines: list
+    names: list[str]
+    metrics: object
+    sides: list[str]
+    seat_columns: int
+    primary: list[str] | None
+    units: dict
+    tally: "_Tally"
+    tests: dict
+    metric: str | None
+    batch: int
+    games: int  # games per variant (the cap with sprt)
+    sprt: dict | None
+    rows: list[dict]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+
+def _prepare_count(game: str, variants: list[str], players: int | None, *, games, strategies, sprt, batch, common,
+                   primary, margin, margins) -> _Played:
+    """One player count's engines, metrics and empty tally, every setting checked (nothing
+    played: a comparison at several counts checks them all before it plays any)."""
     spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
-    metric_names, scales = metrics.names, metrics.scales
+    metric_names = metrics.names
     seat_columns = seat_metric_count(metrics, players)
     sides = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
     primary = _check_primary(primary, tested_metrics(metric_names, seat_columns, sides))
@@ -397,6 +451,8 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         raise BalanceError(f"margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
                            f"none; add one to primary ({', '.join(rates[:4])}, ...), or drop margin")
     check_margin_metrics(margins, units, primary)
+    from balance.core.api import MAX_GAMES
+
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -410,6 +466,14 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
 
     # what the variants' games add up to so far (and what a checkpoint keeps)
     tally = _Tally(names, fairness_columns(metric_names, seat_columns, sides), tests)
+    return _Played(spec, parsed, seats, engines, names, metrics, sides, seat_columns, primary, units, tally, tests,
+                   metric, batch, games, sprt, [])
+
+
+def _play(c: _Played, keep, *, seed: int, alpha: float, chunk_size: int, on_progress, threads) -> _Played:
+    """Play ``c``'s games (those a checkpoint ``keep`` lacks) and fill its rows."""
+    engines, metrics, tally, tests, games, batch = c.engines, c.metrics, c.tally, c.tests, c.games, c.batch
+    metric_names, scales = metrics.names, metrics.scales
     rules = as_json([e.rules.to_dict() for e in engines])  # as a checkpoint saves them
     if keep is not None and keep.load_json(STATE, lambda data: tally.restore(data, rules), None):
         if on_progress is not None:
@@ -428,7 +492,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     from balance.core.interrupts import deferred
     from balance.core.runner import default_threads
 
-    column = metric_names.index(metric) if tests else None  # the SPRT's metric
+    column = metric_names.index(c.metric) if tests else None  # the SPRT's metric
     try:
         with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
             while tally.played < games and tally.active:
@@ -453,52 +517,147 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
         if keep is not None:  # the outputs are written (a full disk there)
             with deferred():
                 keep.save_json(STATE, tally.to_json(rules))
-    played, sums, decisions = tally.played, tally.sums, tally.decisions
+    c.rows = [{"variant": name, **row} for name, s, m in zip(c.names[1:], tally.sums, tally.moments)
+              for row in summarize(metric_names, s, scales, alpha, c.seat_columns, c.sides, m)]
+    return c
 
-    rows = [{"variant": name, **row} for name, s, m in zip(names[1:], sums, tally.moments)
-            for row in summarize(metric_names, s, scales, alpha, seat_columns, sides, m)]
-    _adjust(rows, correction, alpha, sequential=bool(tests), primary=primary)
-    if margin is not None or margins:
-        bounds = {name: np.maximum(metrics.bounds(engines[0].rules), metrics.bounds(e.rules))
-                  for name, e in zip(names[1:], engines[1:])}  # a game's largest |difference|, by metric
-        _equivalence(rows, row_margins(margin, margins, units), {m: i for i, m in enumerate(metric_names)},
-                     bounds, correction, alpha)
-    untested = _untested(rows, primary, names[1:])
-    if tests:
-        any_different = any(d == "H1" for d in decisions.values())
-    else:  # with primary, the question's rows alone
-        any_different = any(r["significant"] for r in rows if r.get("family", "primary") == "primary")
+
+def _decide(counts: list[_Played], correction: str, alpha: float, margin: float | None,
+            margins: dict | None) -> None:
+    """Adjust the rows of every player count of a comparison together, in place: one family
+    (with a question, one per family) over the counts, so the chance of any false claim holds
+    for the whole comparison; then the equivalence tests, one family over the counts too."""
+    rows = [r for c in counts for r in c.rows]
+    _adjust(rows, correction, alpha, sequential=bool(counts[0].tests), primary=counts[0].primary)
+    if margin is None and not margins:
+        return
+    bound = {}  # (players, variant, metric) -> a game's largest |difference| of the metric
+    for c in counts:
+        names = c.metrics.names
+        for name, e in zip(c.names[1:], c.engines[1:]):
+            largest = np.maximum(c.metrics.bounds(c.engines[0].rules), c.metrics.bounds(e.rules))
+            bound |= {(c.players, name, m): largest[i] for i, m in enumerate(names)}
+    owner = {id(r): c for c in counts for r in c.rows}
+    each = {m: v for c in counts for m, v in row_margins(margin, margins, c.units).items()}  # seat 3 at 4 players
+    _equivalence(rows, each,
+                 lambda r: bound[(owner[id(r)].players, r["variant"], r["metric"])], correction, alpha)
+
+
+def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction: str, common: dict | None,
+                  margin: float | None, margins: dict | None, counts: list[int] | None = None) -> dict:
+    """The comparison.json of one player count (its rows adjusted by ``_decide``); ``counts``:
+    every player count of a comparison that played several (their rows were corrected together)."""
     from balance import __version__
 
-    report = {
+    spec, players, names, tally, metrics = c.spec, c.players, c.names, c.tally, c.metrics
+    rows, primary, units = c.rows, c.primary, c.units
+    untested = _untested(rows, primary, names[1:])
+    if c.tests:
+        any_different = any(d == "H1" for d in tally.decisions.values())
+    else:  # with primary, the question's rows alone
+        any_different = any(r["significant"] for r in rows if r.get("family", "primary") == "primary")
+    return {
         "game": spec.id, "title": spec.title, "rules_version": spec.rules_version,
-        "package_version": __version__, "players": players, "seed": seed, "games": played,
-        "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(seats)],
+        "package_version": __version__, "players": players, "seed": seed, "games": tally.played,
+        "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(c.seats)],
         "baseline": names[0], "common": common or {},
         "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
-                     for n, p, e in zip(names, parsed, engines)],
+                     for n, p, e in zip(names, c.parsed, c.engines)],
         "alpha": alpha, "confidence": 1 - alpha, "correction": CORRECTIONS[correction],
         "seat_confidence": seat_confidence(alpha, players),
         # how each metric reads: a "rate" in % (differences in pp), "pp" a distance between
         # rates (in pp, as its differences), a "value" as a number
-        "units": {**units, **_row_units(seat_columns, sides)},
-        "methods": methods(players, alpha, sequential=bool(tests), primary=primary, margin=margin,
-                           correction=correction, margins=margins, units=units),
+        "units": {**units, **_row_units(c.seat_columns, c.sides)},
+        "methods": methods(players, alpha, sequential=bool(c.tests), primary=primary, margin=margin,
+                           correction=correction, margins=margins, units=units, counts=counts),
         "results": _jsonable(rows),
         "primary": primary,  # the metrics the comparison is about (None: every tested row, one family)
         "margin": margin,  # the largest change of a rate that does not matter (None: no equivalence test)
         "margins": margins,  # a margin per named metric, in its unit (None: none named)
         # the metrics that are each side's win rate, and what the game calls its sides
-        "sides": {"label": metrics.side_label, "metrics": sides} if sides else None,
-        "sprt": _sprt_report(sprt, metric, batch, tests, decisions, names, sums) if tests else None,
+        "sides": {"label": metrics.side_label, "metrics": c.sides} if c.sides else None,
+        "sprt": _sprt_report(c.sprt, c.metric, c.batch, c.tests, tally.decisions, names, tally.sums)
+        if c.tests else None,
         # the question's metrics a variant could not test (its rows absent), by variant
         "untested": untested,
-        "warnings": _renamed([p.name for p in parsed], names) + _identical_rules(names, engines) + [
+        "warnings": _renamed([p.name for p in c.parsed], names) + _identical_rules(names, c.engines) + [
             f"variant {v!r} could not test {', '.join(ms)} of the question: its team won too few games "
             f"for its {metrics.side_label}' rates to be relative to" for v, ms in untested.items()],
         "any_different": bool(any_different),
+        # the player counts whose rows were corrected together with these (None: this count alone)
+        "counts": counts,
     }
-    return Comparison(report)
+
+
+def _player_counts(players) -> list[int | None]:
+    """``players`` as the counts to compare at: [None] (the game's default), [n], or a list of
+    distinct counts in the order given (each checked against the game's range by ``_setup``)."""
+    if players is None or isinstance(players, int):
+        return [players]
+    counts = as_list("players", players, "[2, 3, 4]")
+    if not counts:
+        raise BalanceError("players=[] names no player count; give one (3) or several ([2, 3, 4])")
+    for n in counts:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise BalanceError(f"players={counts!r}: {n!r} is not a whole number; allowed: a count or a list of "
+                               "counts, e.g. [2, 3, 4]")
+    twice = next((n for i, n in enumerate(counts) if n in counts[:i]), None)
+    if twice is not None:
+        raise BalanceError(f"players={counts!r} names {twice} twice; give each player count once")
+    return counts
+
+
+def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwargs: dict) -> Comparison:
+    """A comparison at several player counts: each count played as ``compare`` plays one (its
+    state kept under its count, ``_CountKeep``), then every count's rows adjusted together."""
+    setup = {k: kwargs[k] for k in ("games", "strategies", "sprt", "batch", "common", "primary", "margin", "margins")}
+    prepared = [_prepare_count(game, variants, n, **setup) for n in counts]  # every count checked first
+    shared = keep.load_json(STATE, lambda data: dict(data.get("by_players", {})), {}) if keep is not None else {}
+    played = [_play(c, _CountKeep(keep, c.players, shared) if keep is not None else None, seed=kwargs["seed"],
+                    alpha=kwargs["alpha"], chunk_size=kwargs["chunk_size"], on_progress=kwargs["on_progress"],
+                    threads=kwargs["threads"]) for c in prepared]
+    _decide(played, kwargs["correction"], kwargs["alpha"], kwargs["margin"], kwargs["margins"])
+    options = {k: kwargs[k] for k in ("seed", "games", "alpha", "correction", "common", "margin", "margins")}
+    reports = [_count_report(c, counts=counts, **options) for c in played]
+    tested = [r.get("family") or "all" for c in played for r in c.rows if r["p_value"] is not None]
+    for r in reports:  # each count's power statements are at the level of the family over every count
+        r["family_sizes"] = {name: tested.count(name) for name in dict.fromkeys(tested)}
+    first = reports[0]
+    from balance import __version__
+
+    return Comparison({
+        "game": first["game"], "title": first["title"], "rules_version": first["rules_version"],
+        "package_version": __version__, "players": counts, "seed": first["seed"],
+        "games": first["games_requested"], "baseline": first["baseline"], "common": first["common"],
+        "alpha": first["alpha"], "correction": first["correction"], "primary": first["primary"],
+        "margin": first["margin"], "margins": first["margins"],
+        "by_players": reports,  # one complete comparison per count, in the order given
+        "untested": {f"{v} at {r['players']} players": ms for r in reports for v, ms in r["untested"].items()},
+        "warnings": [f"{r['players']} players: {w}" for r in reports for w in r["warnings"]],
+        "any_different": any(r["any_different"] for r in reports),
+    })
+
+
+class _CountKeep:
+    """One player count's part of a checkpointed comparison at several counts: its tally is
+    kept under its count in the one STATE file (the counts are played one after another, so a
+    resumed comparison reads back the finished counts whole and the cut one where it stopped)."""
+
+    def __init__(self, keep, players: int, shared: dict):
+        self.keep, self.key, self.shared = keep, str(players), shared
+
+    def load_json(self, name: str, read, empty):
+        return read(self.shared[self.key]) if self.key in self.shared else empty
+
+    def save_json(self, name: str, data) -> None:
+        self.shared[self.key] = data
+        self.keep.save_json(name, {"by_players": self.shared})
+
+    def due(self) -> bool:
+        return self.keep.due()
+
+    def release(self) -> None:
+        self.keep.release()
 
 
 SPRT_KEYS = ("delta", "alpha", "beta", "metric")  # the first three required
@@ -832,21 +991,19 @@ def row_margins(margin: float | None, margins: dict | None, units: dict) -> dict
     return out | (margins or {})
 
 
-def _equivalence(rows: list[dict], margins: dict[str, float], columns: dict, bounds: dict, correction: str,
-                 alpha: float) -> None:
+def _equivalence(rows: list[dict], margins: dict[str, float], bound, correction: str, alpha: float) -> None:
     """Add ``margin``, ``p_equivalent``, ``p_equivalent_adjusted`` and ``equivalent`` to every
     row in place: for each row of the question (the primary family's, else every tested row's)
     whose metric has a margin (``margins``: a rate's from --margin, others named), the TOST p of
     "its change is within +-its margin" from its interval's standard error, adjusted over those
-    rows; None for the others. ``columns``: each game metric's index into ``bounds`` (per
-    variant: float64[k], a game's largest |difference| of each metric), which decides a row
-    whose games never differed."""
+    rows; None for the others. ``bound(row)``: a game's largest |difference| of the row's
+    metric for its variant, which decides a row whose games never differed."""
     asked = [r for r in rows if r["p_value"] is not None and r["metric"] in margins
              and r.get("family", "primary") == "primary"]
     adjust = stats.holm if correction == "holm" else stats.benjamini_hochberg
     p = [float(stats.equivalence_test(r["difference"], stats.se_from_interval(r["lo"], r["hi"], 1 - alpha),
                                       margins[r["metric"]], n=r["games"],
-                                      bound=bounds[r["variant"]][columns[r["metric"]]]))
+                                      bound=bound(r)))
          for r in asked]
     for r, raw, adjusted in zip(asked, p, adjust(np.array(p)) if asked else ()):
         r.update(margin=margins[r["metric"]], p_equivalent=raw, p_equivalent_adjusted=float(adjusted),
@@ -888,9 +1045,10 @@ CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (fa
 
 def methods(players: int, alpha: float, sequential: bool, primary: list[str] | None = None,
             margin: float | None = None, correction: str = "holm", margins: dict | None = None,
-            units: dict | None = None) -> dict:
+            units: dict | None = None, counts: list[int] | None = None) -> dict:
     """The methods text of a comparison, one entry per measure (comparison.json ``methods``);
-    ``units`` (metric -> unit) words a named rate's margin in pp."""
+    ``units`` (metric -> unit) words a named rate's margin in pp; ``counts``: the player counts
+    of a comparison at several, whose rows are corrected together."""
     confidence = seat_confidence(alpha, players)
     out = {
         "pairing": "common random numbers: every variant plays the same game numbers with the same "
@@ -971,6 +1129,12 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
             "have if the metric had moved by the margin ((1 - margin / largest per-game difference)^games). "
             "A row that finds no difference is not thereby within the margin; one that finds a "
             "difference smaller than the margin is both")
+    if counts:
+        out["player_counts"] = (
+            f"the comparison played every variant at {', '.join(map(str, counts))} players, each count on the "
+            "same game numbers; the rows of every count are corrected together (each family above spans "
+            "the counts), so what holds of a family holds of the whole comparison, not of one count at a "
+            "time")
     if sequential:
         out["sequential"] = (
             "each variant plays batches until its SPRT decides, then stops; its rows are "

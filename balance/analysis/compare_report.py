@@ -134,17 +134,44 @@ def _has_margin(report: dict) -> bool:
 
 
 def write_compare_report(report: dict, out_dir) -> dict:
-    """Write report.md, report.html and figures/*.png for ``report`` into ``out_dir``."""
+    """Write report.md, report.html and figures/*.png for ``report`` into ``out_dir``; a
+    comparison at several player counts (``by_players``) gets one report of every count."""
     out_dir = Path(out_dir)
     fig_dir = out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
+    counts = report.get("by_players")
+    if counts:
+        figures = [_figures(r, fig_dir, f"-{r['players']}") for r in counts]
+        sections = [counts_verdict(report)]
+        for r, f in zip(counts, figures):
+            sections += [Section(f"{r['players']} players: setup", setup(r).blocks),
+                         Section(f"{r['players']} players: results", results_section(r, f["differences"]).blocks)]
+        sections.append(methods(counts[0]))
+        drawn = [path for f in figures for path in f.values()]
+    else:
+        figures = _figures(report, fig_dir)
+        sections = [verdict(report), setup(report), results_section(report, figures["differences"])]
+        if report.get("sprt"):
+            sections.append(sprt_section(report, figures["sprt"]))
+        sections.append(methods(report))
+        drawn = list(figures.values())
+    title = f"{report['title']}: rule variants compared"
+    md = out_dir / "report.md"
+    page = out_dir / "report.html"
+    md.write_text(to_markdown(title, sections, out_dir), encoding="utf-8")
+    page.write_text(to_html(title, sections), encoding="utf-8")
+    return {"markdown": md, "html": page, "figures": drawn}
+
+
+def _figures(report: dict, fig_dir: Path, suffix: str = "") -> dict[str, Path]:
+    """The differences figure of one comparison (one player count), and its SPRT's."""
     results = pl.DataFrame(report["results"], infer_schema_length=None)
     figures = {"differences": plots.differences(  # rows with an interval (not the descriptions)
         results.filter(pl.col("lo").is_not_null())
         .select("variant", "metric", "difference", "lo", "hi", pl.col("significant").fill_null(False))
         .with_columns(is_rate=pl.col("metric").is_in(
             [m for m, unit in report["units"].items() if unit in RATE_UNITS])),  # as _is_rate
-        fig_dir / "differences.png", level(report))}
+        fig_dir / f"differences{suffix}.png", level(report))}
     sprt = report.get("sprt")
     if sprt:
         history = pl.DataFrame(
@@ -152,18 +179,23 @@ def write_compare_report(report: dict, out_dir) -> dict:
              for v in sprt["variants"] for n, llr in v["history"]],
             schema={"variant": pl.String, "games": pl.Int64, "llr": pl.Float64})
         first = sprt["variants"][0]
-        figures["sprt"] = plots.sprt_trajectories(history, fig_dir / "sprt.png", first["lower"], first["upper"])
+        figures["sprt"] = plots.sprt_trajectories(history, fig_dir / f"sprt{suffix}.png", first["lower"],
+                                                  first["upper"])
+    return figures
 
-    sections = [verdict(report), setup(report), results_section(report, figures["differences"])]
-    if sprt:
-        sections.append(sprt_section(report, figures["sprt"]))
-    sections.append(methods(report))
-    title = f"{report['title']}: rule variants compared"
-    md = out_dir / "report.md"
-    page = out_dir / "report.html"
-    md.write_text(to_markdown(title, sections, out_dir), encoding="utf-8")
-    page.write_text(to_html(title, sections), encoding="utf-8")
-    return {"markdown": md, "html": page, "figures": list(figures.values())}
+
+def counts_verdict(report: dict) -> Section:
+    """The verdict of a comparison at several player counts: each count's, under its count,
+    after a line saying that their rows were corrected together."""
+    counts = report["by_players"]
+    named = [str(r["players"]) for r in counts]
+    blocks = [Para((f"Every variant played at {', '.join(named[:-1])} and {named[-1]} players, each count "
+                    f"on the same game numbers. The rows of every count are corrected together ({report['correction']}"
+                    ", each family spanning the counts), so each claim below holds with the whole comparison's "
+                    "error rate, not one count's.",))]
+    for r in counts:
+        blocks += [Para((Strong(f"{r['players']} players"),)), *verdict(r).blocks]
+    return Section("Verdict", blocks)
 
 
 def by_variant(report: dict) -> dict[str, list[dict]]:
@@ -573,6 +605,7 @@ def methods(report: dict) -> Section:
         ("Variance reduction: ", m["variance_reduction"], "."),
         *([("Primary question (--primary): ", m["primary"], ".")] if "primary" in m else []),
         *([("Equivalence (--margin): ", m["equivalence"], ".")] if "equivalence" in m else []),
+        *([("Player counts: ", m["player_counts"], ".")] if m.get("player_counts") else []),
         (f"Multiple comparisons: {report['correction']} "
          + ("within each family (the question's rows, the secondary rows: above) of the tested rows"
             if report.get("primary") else "over every tested row") + " (each metric"

@@ -46,6 +46,10 @@ def load_pilot(path: Path) -> dict:
                            "`balance compare` wrote (its --out)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BalanceError(f"--pilot {path}: {file.name} cannot be read as a comparison ({e})") from None
+    if isinstance(report, dict) and isinstance(report.get("by_players"), list):
+        counts = ", ".join(str(r.get("players")) for r in report["by_players"] if isinstance(r, dict))
+        raise BalanceError(f"--pilot {path}: a comparison at several player counts ({counts}); plan from a pilot "
+                           "at the one count the comparison is to settle (balance compare --players N --out DIR)")
     if not isinstance(report, dict) or not {"results", "units", "confidence"} <= report.keys():
         raise BalanceError(f"--pilot {path}: {file.name} is not a `balance compare` comparison.json")
     wrong = _malformed(report)
@@ -86,7 +90,11 @@ def _malformed(report: dict) -> str | None:
 
 def family(report: dict, row: dict) -> int:
     """How many tested rows the Holm family of ``row`` holds: every tested row of the
-    comparison, or with --primary the row's own family (primary or secondary)."""
+    comparison, or with --primary the row's own family (primary or secondary); in one player
+    count of a comparison at several, the family over every count (``family_sizes``)."""
+    sizes = report.get("family_sizes")
+    if sizes:
+        return sizes[row.get("family") or "all"]
     return sum(r.get("p_value") is not None and r.get("family") == row.get("family") for r in report["results"])
 
 
