@@ -1423,6 +1423,10 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     tail = [f"; at {and_list([n for n, _ in same])} players, the same command with "] if same else []
     for i, (n, _) in enumerate(same):
         tail += [" or "] * bool(i) + [Code(f"--players {n}")]
+    if same:  # one comparison of them all: each count's rows corrected together
+        counts = sorted([players, *dict(same)])
+        tail += [f", or {and_list(counts)} players in one comparison with ",
+                 Code("--players " + ",".join(map(str, counts))), " (every count corrected together)"]
     extra = [x for n, other in own for x in (f"; at {n} players{_dropped(manifest, game, variants, n)}: ",
                                                Code(other))]
     if _run_settings(game, manifest, _run_at(manifest, players)):  # the baseline is the run's rules
