@@ -1651,7 +1651,11 @@ def test_a_comparison_at_several_player_counts_corrects_every_count_together(tmp
     assert both["any_different"] and all(r["counts"] is None for r in alone)
     out = compare(**args, players=[3, 4], out=tmp_path / "c")
     md = (tmp_path / "c" / "report.md").read_text(encoding="utf-8")
-    assert "**3 players**" in md and "## 4 players: results" in md and "corrected together" in md
+    assert "**3 players**" in md and "## 4 players: results" in md and "corrected together by Holm" in md
+    assert "![Variant minus baseline at 4 players, 95% intervals](figures/differences-4.png)" in md
+    # each count's seat test at its own Sidak level; no pointer to a plan that takes one count only
+    assert "at 3 players, did the variant move" in md and "at 4 players, did the variant move" in md
+    assert "98.30% interval" in md and "98.73% interval" in md and "plan --pilot" not in md
     assert {p.name for p in (tmp_path / "c" / "figures").iterdir()} == {"differences-3.png", "differences-4.png"}
     assert out.report["by_players"][1]["results"] == both["by_players"][1]["results"]
 
@@ -1672,6 +1676,8 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
             compare(**args, players=players)
     with pytest.raises(BalanceError, match="sprt decides one player count"):
         compare(**args, players=[3, 4], sprt=SPRT_SPEC)
+    with pytest.raises(BalanceError, match="^at 3 players: unknown primary metric 'win_share_seat3'"):
+        compare(**args, players=[4, 3], primary=["win_share_seat3"])  # seat 3 plays at 4 players only
     whole = compare(**args, players=[3, 4]).report
     played = []
 
@@ -1683,6 +1689,12 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
         compare(**args, players=[3, 4], out=tmp_path / "cut", on_progress=cut, threads=1)
     state = json.loads((partial_dir(tmp_path / "cut") / "state.json").read_text(encoding="utf-8"))
     assert sorted(state["by_players"]) == ["3", "4"] and state["by_players"]["3"]["played"] == 2000
+    kept = partial_dir(tmp_path / "cut") / "state.json"
+    good = kept.read_text(encoding="utf-8")
+    kept.write_text(json.dumps({"by_players": {"3": {"played": 1}}}), encoding="utf-8")  # damaged by hand
+    with pytest.raises(BalanceError, match="is corrupted"):
+        compare(**args, players=[3, 4], out=tmp_path / "cut", resume=True)
+    kept.write_text(good, encoding="utf-8")
     resumed = []
     again = compare(**args, players=[3, 4], out=tmp_path / "cut", resume=True, on_progress=resumed.append)
     assert sum(resumed) == 2 * 2000 * 2 and resumed[0] == 2000 * 2  # the finished count read back whole
@@ -1703,5 +1715,9 @@ def test_cli_compares_at_several_player_counts(tmp_path):
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--players", "3,4", "--variant", "default",
                                  "--variant", PLANTED, "--sprt", "--out", str(tmp_path / "s")])
     assert r.exit_code == 2 and "--sprt decides one" in r.output and not (tmp_path / "s").exists(), r.output
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--players", "3,4,3", "--variant", "default",
+                                 "--variant", PLANTED])
+    assert r.exit_code == 2 and r.output == ("error: --players '3,4,3' names 3 twice; allowed: a count or a comma "
+                                             "list of distinct counts like 2,3,4\n"), r.output
     r = CliRunner().invoke(app, ["plan", "--pilot", str(out)])
     assert r.exit_code == 2 and "several player counts (3, 4)" in r.output, r.output

@@ -519,8 +519,8 @@ def test_the_committed_studys_try_next_aims_at_the_aliens_and_its_command_runs(t
     # the run played 4 players with the same strategy and rules: the same command serves; at 2
     # players cards_by_seat is sixth_card (a third card for seat 2, which is not there), so
     # that count's command leaves it out
-    assert ("; at 4 players, the same command with `--players 4`, or 3 and 4 players in one comparison with "
-            "`--players 3,4`") in seats, seats
+    assert ("; at 4 players, the same command with `--players 4`, or 3 and 4 players in one comparison, "
+            "every count corrected together, with `--players 3,4`") in seats, seats
     two = re.search(r"; at 2 players, where cards\\_by\\_seat plays the same rules as another variant: "
                     r"`(balance compare [^`]+)`", seats)
     assert two, seats

@@ -306,7 +306,7 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     first, other = re.match(favoured, line).groups()
     assert {first, other} == {"4", "5"} and f"--players {first} " in line, line
     assert f"; at {other} players, the same command with `--players {other}`, or 4 and 5 players in one " \
-        "comparison with `--players 4,5` (every count corrected together) (" in line, line
+        "comparison, every count corrected together, with `--players 4,5` (" in line, line
     # where the run played the other count on other rules, that count gets its own command
     manifest = json.loads((two / "manifest.json").read_text(encoding="utf-8"))
     run = next(r for r in manifest["runs"] if r["players"] == int(other))

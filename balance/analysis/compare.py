@@ -437,6 +437,8 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
                    primary, margin, margins) -> _Played:
     """One player count's engines, metrics and empty tally, every setting checked (nothing
     played: a comparison at several counts checks them all before it plays any)."""
+    from balance.core.api import MAX_GAMES
+
     spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
@@ -451,8 +453,6 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
         raise BalanceError(f"margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
                            f"none; add one to primary ({', '.join(rates[:4])}, ...), or drop margin")
     check_margin_metrics(margins, units, primary)
-    from balance.core.api import MAX_GAMES
-
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -592,7 +592,7 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
 def _player_counts(players) -> list[int | None]:
     """``players`` as the counts to compare at: [None] (the game's default), [n], or a list of
     distinct counts in the order given (each checked against the game's range by ``_setup``)."""
-    if players is None or isinstance(players, int):
+    if not isinstance(players, (list, tuple)):  # a count (or a bad value _setup's check names)
         return [players]
     counts = as_list("players", players, "[2, 3, 4]")
     if not counts:
@@ -611,8 +611,13 @@ def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwa
     """A comparison at several player counts: each count played as ``compare`` plays one (its
     state kept under its count, ``_CountKeep``), then every count's rows adjusted together."""
     setup = {k: kwargs[k] for k in ("games", "strategies", "sprt", "batch", "common", "primary", "margin", "margins")}
-    prepared = [_prepare_count(game, variants, n, **setup) for n in counts]  # every count checked first
-    shared = keep.load_json(STATE, lambda data: dict(data.get("by_players", {})), {}) if keep is not None else {}
+    prepared = []
+    for n in counts:  # every count checked before any is played
+        try:
+            prepared.append(_prepare_count(game, variants, n, **setup))
+        except BalanceError as e:  # a metric or a seat's strategy another count has
+            raise BalanceError(f"at {n} players: {e}") from None
+    shared = keep.load_json(STATE, lambda data: dict(data["by_players"]), {}) if keep is not None else {}
     played = [_play(c, _CountKeep(keep, c.players, shared) if keep is not None else None, seed=kwargs["seed"],
                     alpha=kwargs["alpha"], chunk_size=kwargs["chunk_size"], on_progress=kwargs["on_progress"],
                     threads=kwargs["threads"]) for c in prepared]
@@ -647,7 +652,9 @@ class _CountKeep:
         self.keep, self.key, self.shared = keep, str(players), shared
 
     def load_json(self, name: str, read, empty):
-        return read(self.shared[self.key]) if self.key in self.shared else empty
+        """As ``Checkpointer.load_json`` (a malformed state is called corrupted), of this count's part."""
+        return self.keep.load_json(name, lambda data: read(data["by_players"][self.key])
+                                   if self.key in data["by_players"] else empty, empty)
 
     def save_json(self, name: str, data) -> None:
         self.shared[self.key] = data
@@ -1131,7 +1138,8 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
             "difference smaller than the margin is both")
     if counts:
         out["player_counts"] = (
-            f"the comparison played every variant at {', '.join(map(str, counts))} players, each count on the "
+            f"the comparison played every variant at {', '.join(map(str, counts[:-1]))} and {counts[-1]} players, "
+            "each count on the "
             "same game numbers; the rows of every count are corrected together (each family above spans "
             "the counts), so what holds of a family holds of the whole comparison, not of one count at a "
             "time")

@@ -146,7 +146,7 @@ def write_compare_report(report: dict, out_dir) -> dict:
         for r, f in zip(counts, figures):
             sections += [Section(f"{r['players']} players: setup", setup(r).blocks),
                          Section(f"{r['players']} players: results", results_section(r, f["differences"]).blocks)]
-        sections.append(methods(counts[0]))
+        sections.append(counts_methods(report))
         drawn = [path for f in figures for path in f.values()]
     else:
         figures = _figures(report, fig_dir)
@@ -190,12 +190,24 @@ def counts_verdict(report: dict) -> Section:
     counts = report["by_players"]
     named = [str(r["players"]) for r in counts]
     blocks = [Para((f"Every variant played at {', '.join(named[:-1])} and {named[-1]} players, each count "
-                    f"on the same game numbers. The rows of every count are corrected together ({report['correction']}"
-                    ", each family spanning the counts), so each claim below holds with the whole comparison's "
-                    "error rate, not one count's.",))]
+                    f"on the same game numbers. The rows of every count are corrected together by "
+                    f"{report['correction'].split(' (')[0]}, each family spanning the counts: what a family's "
+                    "correction holds (Methods), it holds over every count, not over one count at a time.",))]
     for r in counts:
         blocks += [Para((Strong(f"{r['players']} players"),)), *verdict(r).blocks]
     return Section("Verdict", blocks)
+
+
+def counts_methods(report: dict) -> Section:
+    """The Methods of a comparison at several player counts: the first count's, with the
+    seat_shift text of every count (its Sidak level depends on the count's seats)."""
+    counts = report["by_players"]
+    first = counts[0]
+    seat_texts = {r["players"]: r["methods"].get("seat_shift") for r in counts}
+    if all(seat_texts.values()):
+        first = {**first, "methods": {**first["methods"], "seat_shift": "; ".join(
+            f"at {n} players, {text}" for n, text in seat_texts.items())}}
+    return methods(first)
 
 
 def by_variant(report: dict) -> dict[str, list[dict]]:
@@ -244,8 +256,9 @@ def _not_unchanged(report: dict, distance: dict) -> str:
     ends = change(lo), change(hi)
     apart = ("; its unadjusted interval leaves out no change, but the test, corrected over the "
              "comparison's rows, does not find one" if (lo > 0 or hi < 0) and "no change" not in ends else "")
+    plan = "" if report.get("counts") else "; balance plan --pilot gives the games to tell"  # one count's plan
     return (f"; not shown unchanged: anything from {ends[0]} to {ends[1]} fits these games "
-            f"(its unadjusted {level(report)} interval; balance plan --pilot gives the games to tell){apart}")
+            f"(its unadjusted {level(report)} interval{plan}){apart}")
 
 
 def _distance_words(report: dict, distance: dict) -> tuple:
@@ -505,7 +518,8 @@ def setup(report: dict) -> Section:
 
 def results_section(report: dict, figure: Path) -> Section:
     confidence = level(report)
-    blocks = [Figure("differences", figure, f"Variant minus baseline, {confidence} intervals")]
+    at = f" at {report['players']} players" if report.get("counts") else ""
+    blocks = [Figure("differences", figure, f"Variant minus baseline{at}, {confidence} intervals")]
     if report.get("sprt"):
         blocks.append(Para((Strong("Descriptive."), " In sequential mode each variant's rows are "
                             "taken where its test stopped. An interval or p-value at a stopping "

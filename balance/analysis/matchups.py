@@ -38,7 +38,7 @@ def split_pool(items: list[str]) -> list[str]:
 @dataclass
 class MatchupResult:
     matrix: pl.DataFrame  # strategy, field, games, share, lo, hi, win_share_sum,
-    # win_share_sq_sum, fair, p_value, p_adjusted
+    # win_share_sq_sum, fair, p_value, p_adjusted, no_spread
     dominated: pl.DataFrame  # strategy, dominated_by
     meta: pl.DataFrame  # strategy, population share at the replicator dynamics' rest point
     players: int
@@ -99,7 +99,8 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
 
     matrix: one row per cell with ``games`` (n), ``win_share_sum`` and ``win_share_sq_sum``
     (sums over the cell's games of the row strategy's share x and of x^2). Adds ``p_value``
-    and ``p_adjusted`` (float64, one per row).
+    and ``p_adjusted`` (float64, one per row) and ``no_spread`` (bool: every game gave exactly
+    the fair share, so the report shows no p).
 
     Method: ``stats.mean_test`` of the per-game share against 1/players (a one-sample z-test
     with the observed variance). The sums are counted in 1/60 win units (exact integers for
@@ -110,20 +111,13 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     n = matrix["games"].to_numpy().astype(np.float64)
     total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)
     total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * WIN_UNIT**2)
-    test = stats.mean_test(total, total_sq, n, WIN_UNIT / players)
-    p = np.asarray(test["pvalue"], dtype=np.float64).reshape(-1)
-    return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)))
-
-
-def _no_spread_at_fair(matrix: pl.DataFrame, players: int) -> np.ndarray:
-    """bool[cells]: cells whose every game gave the row strategy exactly 1/players (e.g. every
-    game a tie shared by all), counted in ``_significance``'s exact 1/60 win units. Their test
-    has nothing to test (p = 1 by convention), so the report shows no p for them."""
-    n = matrix["games"].to_numpy().astype(np.float64)
-    total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)
-    total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * WIN_UNIT**2)
     fair = WIN_UNIT / players
-    return (total == n * fair) & (total_sq == n * fair * fair)
+    test = stats.mean_test(total, total_sq, n, fair)
+    p = np.asarray(test["pvalue"], dtype=np.float64).reshape(-1)
+    # every game exactly the fair share (e.g. a tie shared by all): nothing to test, p = 1 by convention
+    no_spread = (total == n * fair) & (total_sq == n * fair * fair)
+    return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)),
+                               no_spread=pl.Series(no_spread))
 
 
 def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int, column: str = "share") -> np.ndarray:
@@ -195,7 +189,7 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                             title="row's win share vs a field of column")
     result.matrix.write_parquet(out / "matrix.parquet")
     fair = 1.0 / result.players
-    still = _no_spread_at_fair(result.matrix, result.players)
+    still = result.matrix["no_spread"].to_numpy()  # no p to show (_significance)
     rows = [[Code(r["strategy"]), Code(r["field"]), f"{r['games']:,}", f"{100 * r['share']:.2f}%",
              ci(r["lo"], r["hi"]), pp(r["share"] - fair, signed=True),
              *(["–", "–"] if flat else [pvalue(r["p_value"]), pvalue(r["p_adjusted"])])]

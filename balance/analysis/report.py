@@ -1425,8 +1425,8 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
         tail += [" or "] * bool(i) + [Code(f"--players {n}")]
     if same:  # one comparison of them all: each count's rows corrected together
         counts = sorted([players, *dict(same)])
-        tail += [f", or {and_list(counts)} players in one comparison with ",
-                 Code("--players " + ",".join(map(str, counts))), " (every count corrected together)"]
+        tail += [f", or {and_list(counts)} players in one comparison, every count corrected together, with ",
+                 Code("--players " + ",".join(map(str, counts)))]
     extra = [x for n, other in own for x in (f"; at {n} players{_dropped(manifest, game, variants, n)}: ",
                                                Code(other))]
     if _run_settings(game, manifest, _run_at(manifest, players)):  # the baseline is the run's rules

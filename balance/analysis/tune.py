@@ -642,7 +642,7 @@ def validation_summary(result: TuneResult) -> str:
     default = m["default"]["label"]
     if m.get("cooperative"):
         r = v.row(0, named=True)
-        better = "better than" if r["beats_default"] else "not shown better than"
+        better = ("better than" if r["beats_default"] else "worse than" if _worse(v) else "not shown better than")
         return (f"validation ({m['validate_games']:,} fresh games): the tuned team wins {100 * r['win_share']:.2f}%, "
                 f"{better} the default {default} team's {100 * r['default_win_share']:.2f}% "
                 f"({100 * r['difference']:+.2f} pp, 95% CI {100 * r['difference_lo']:+.2f} to "
@@ -713,9 +713,10 @@ def _team_validation(result: TuneResult) -> list:
                   [[Code(result.strategy.label), pct(r["win_share"]), ci(r["lo"], r["hi"]),
                     pct(r["default_win_share"]), pp(r["difference"], signed=True),
                     ci(r["difference_lo"], r["difference_hi"], " pp"), pvalue(r["p_difference_holm"])]])
-    better = "is" if r["beats_default"] else "is not"
+    better = ("is significantly better than" if r["beats_default"] else
+              "is significantly worse than" if _worse(result.validation) else "is not significantly better than")
     return [
-        Para((f"The tuned team {better} significantly better than the default {m['strategy']} team on the same "
+        Para((f"The tuned team {better} the default {m['strategy']} team on the same "
               f"games (paired, alpha {ALPHA}).",)),
         Para((f"A cooperative game: the tuned strategy plays every one of the {m['players']} seats, as does "
               f"the default on the same {count(m['validate_games'])} games, so tuned - default is paired "

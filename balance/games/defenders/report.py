@@ -685,12 +685,15 @@ def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
     out = []
     if a.heroes.height:
         ranks = ranking(a.swaps)
-        blocks = [Para(("Heroes ranked by the swap tests below: the heroes each is found stronger than, less those "
-                        "found stronger than it (Holm-adjusted p < "
-                        f"{ALPHA:g}); equal ranks (=) are heroes the tests do not order. Mean swap: the team's "
-                        "win rate with the hero in place of another, less the reverse, averaged over the other "
-                        "heroes (a description).",)),
-                  Table(["heroes", "rank", "hero", "stronger than", "weaker than", "mean swap"],
+        given = "" if a.drawn else (" The heroes were given with --side, so the tests describe the teams that "
+                                    "played; draw the team (no --side) for a causal ranking.")
+        blocks = [Para(("Heroes ranked by the swap tests below: the number of heroes each is found stronger than, "
+                        f"less the number found stronger than it (Holm-adjusted p < {ALPHA:g}); equal ranks (=) "
+                        "share that net. A rank sums the tests up and is not itself a test: two heroes of "
+                        "different ranks differ only where their own swap row below says so. Mean swap: the "
+                        "team's win rate with the hero in place of another, less the reverse, averaged over the "
+                        "other heroes (a description)." + given,)),
+                  Table(["heroes", "rank", "hero", "found stronger than", "found weaker than", "mean swap"],
                         [[str(r["players"]), _rank(r, ranks), Code(r["hero"]),
                           str(r["beats"]), str(r["beaten"]), pp(r["mean_swap"], signed=True)]
                          for r in each_row(ranks)], left=3),
