@@ -382,8 +382,8 @@ def test_cli_tune(tmp_path):
                           "--validate-games", 1000, "--out", out, "--threads", 1)
     assert result.exit_code == 0, text
     # a team game's validation verdict: the tuned team against the default team, as the report says it
-    assert re.search(r"validation \(1,000 fresh games\): the tuned team wins [\d.]+%, (better|worse|not shown better) than "
-                     r"the default coordinated team's [\d.]+% \([+-][\d.]+ pp, 95% CI [+-][\d.]+ to [+-][\d.]+; p",
+    assert re.search(r"validation \(1,000 fresh games\): the tuned team wins [\d.]+%, "
+                     r"(better|worse|not shown better) than the default coordinated team's [\d.]+% \([+-][\d.]+ pp, 95% CI [+-][\d.]+ to [+-][\d.]+; p",
                      text), text
     tuned = tomllib.loads((out / "tuned.toml").read_text(encoding="utf-8"))
     assert tuned["strategy"] == "coordinated"
