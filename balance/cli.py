@@ -1502,8 +1502,7 @@ def plan(
 def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float,
                      primary: Optional[list[str]], margin: Optional[list[str]] = None) -> None:
     """`balance plan --pilot`: one line per tested row of the pilot comparison."""
-    from balance.analysis.document import ci, counted, pp
-    from balance.analysis.pilot import load_pilot, plan_from_pilot
+    from balance.analysis.pilot import load_pilot, plan_counts, plan_from_pilot
 
     other = [f"--{name.replace('_', '-')}" for name in ("players", "family", "paired_sd", "sides", "per_seat")
              if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") == "COMMANDLINE"]
@@ -1515,9 +1514,28 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
     try:
         report = load_pilot(pilot)
         rate_margin, margins = _margins(margin)
-        planned = plan_from_pilot(report, effect, power, alpha, primary, rate_margin, margins)
+        several = "by_players" in report  # a comparison at several player counts
+        planned = (plan_counts if several else plan_from_pilot)(report, effect, power, alpha, primary, rate_margin,
+                                                                margins)
     except BalanceError as e:
         fail(str(e))
+    if several:
+        counts = [r["players"] for r in report["by_players"]]
+        typer.echo(f"A comparison at {', '.join(map(str, counts))} players corrects every count's rows together: "
+                   f"each count is planned at\nthat family's level ({planned['family']} rows), and one --games "
+                   "serves every count: give the largest any row you need asks.")
+    for part, plan in zip(report["by_players"], planned["by_players"]) if several else [(report, planned)]:
+        _print_plan(pilot, part, plan, effect, power)
+    typer.echo(f"for {effect * 100:.3g} pp: a change of --effect in a rate. for its own: the difference the "
+               "pilot saw,\nitself uncertain (the fairness rows on the squared distance they test). -: not a "
+               "rate, or\nthe pilot saw no difference or no variation to scale. seat_shift is planned through "
+               "its seats'\nrows. More in docs/POWER.md.")
+
+
+def _print_plan(pilot: Path, report: dict, planned: dict, effect: float, power: float) -> None:
+    """The table of ``plan_from_pilot``'s plan of the pilot comparison ``report`` (one count;
+    its family may span several counts: ``plan_counts``)."""
+    from balance.analysis.document import ci, counted, pp
 
     def shown(r):  # a rate's (or distance's) difference in pp, anything else as a value
         if r["unit"] in ("rate", "pp"):
@@ -1541,8 +1559,8 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
             f"for {effect * 100:.3g} pp", "for its own", *(["within the margin"] if within else []))
     widths = [max(len(str(x)) for x in column) for column in zip(head, *rows)]
     asked = planned["primary"]
-    rows_planned = (f"the {counted(planned['family'], 'row')} of the question --primary {', '.join(asked)}"
-                    if asked else f"{planned['family']} tested rows")
+    rows_planned = (f"the {counted(planned['own_family'], 'row')} of the question --primary {', '.join(asked)}"
+                    if asked else f"{planned['own_family']} tested rows")
     typer.echo(f"From the pilot {pilot} ({report['game']}, {report['players']} players, "
                f"{report['games']:,} games per variant, {rows_planned}):")
     typer.echo(f"games per variant for the same comparison to find each difference with power "
@@ -1561,10 +1579,6 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
     if planned["untested"]:
         typer.echo(f"not planned: {', '.join(planned['untested'])}, which the pilot could not test (a cooperative "
                    "game's sides go untested when a team wins too few games: a larger pilot).")
-    typer.echo(f"for {effect * 100:.3g} pp: a change of --effect in a rate. for its own: the difference the "
-               "pilot saw,\nitself uncertain (the fairness rows on the squared distance they test). -: not a "
-               "rate, or\nthe pilot saw no difference or no variation to scale. seat_shift is planned through "
-               "its seats'\nrows. More in docs/POWER.md.")
 
 
 def main() -> None:

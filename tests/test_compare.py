@@ -1653,9 +1653,9 @@ def test_a_comparison_at_several_player_counts_corrects_every_count_together(tmp
     md = (tmp_path / "c" / "report.md").read_text(encoding="utf-8")
     assert "**3 players**" in md and "## 4 players: results" in md and "corrected together by Holm" in md
     assert "![Variant minus baseline at 4 players, 95% intervals](figures/differences-4.png)" in md
-    # each count's seat test at its own Sidak level; no pointer to a plan that takes one count only
+    # each count's seat test at its own Sidak level
     assert "at 3 players, did the variant move" in md and "at 4 players, did the variant move" in md
-    assert "98.30% interval" in md and "98.73% interval" in md and "plan --pilot" not in md
+    assert "98.30% interval" in md and "98.73% interval" in md
     assert {p.name for p in (tmp_path / "c" / "figures").iterdir()} == {"differences-3.png", "differences-4.png"}
     assert out.report["by_players"][1]["results"] == both["by_players"][1]["results"]
 
@@ -1703,8 +1703,8 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
 
 def test_cli_compares_at_several_player_counts(tmp_path):
     """--players 3,4 prints each count's verdict under one line saying they were corrected
-    together; --sprt with several counts is refused before any game, and plan --pilot on such a
-    comparison says to plan one count."""
+    together; --sprt with several counts is refused before any game, and plan --pilot of such a
+    comparison plans each count at the level of the family over both."""
     out = tmp_path / "c"
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--players", "3,4", "--variant", "default",
                                  "--variant", PLANTED, "--games", "2000", "--seed", "3", "--out", str(out)])
@@ -1720,4 +1720,22 @@ def test_cli_compares_at_several_player_counts(tmp_path):
     assert r.exit_code == 2 and r.output == ("error: --players '3,4,3' names 3 twice; allowed: a count or a comma "
                                              "list of distinct counts like 2,3,4\n"), r.output
     r = CliRunner().invoke(app, ["plan", "--pilot", str(out)])
-    assert r.exit_code == 2 and "several player counts (3, 4)" in r.output, r.output
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("A comparison at 3, 4 players corrects every count's rows"), r.output
+    assert r.output.count("at Holm's first level 0.05/21:") == 2, r.output  # 10 rows at 3 players, 11 at 4
+
+
+def test_a_pilot_at_several_counts_plans_each_at_the_joint_familys_level():
+    """plan --pilot of a comparison at 3 and 4 players: each count is planned at alpha / (the
+    question's rows over both counts), which is the one-count plan at alpha x (its rows / all
+    rows); the margin rows likewise over every count's rows with a margin."""
+    from balance.analysis.pilot import plan_counts, plan_from_pilot
+
+    report = compare("avengers-cards", ["default", PLANTED], players=[3, 4], games=2000, seed=3).report
+    planned = plan_counts(report, 0.01, 0.9, None, ["win_share_seat0", "seat_distance"], 0.02)
+    assert planned["family"] == 4 and planned["margin_family"] == 2  # two rows a count; seat 0 has the margin
+    for part, plan in zip(report["by_players"], planned["by_players"]):
+        alone = plan_from_pilot(part, 0.01, 0.9, 0.05 * 2 / 4, ["win_share_seat0", "seat_distance"], 0.02)
+        assert plan["level"] == alone["level"] == 0.05 / 4 and plan["own_family"] == 2
+        assert [r["for_effect"] for r in plan["rows"]] == [r["for_effect"] for r in alone["rows"]]
+        assert plan["margin_level"] == 0.05 / 2 and alone["margin_level"] == 0.05 * 2 / 4 / 1

@@ -256,9 +256,8 @@ def _not_unchanged(report: dict, distance: dict) -> str:
     ends = change(lo), change(hi)
     apart = ("; its unadjusted interval leaves out no change, but the test, corrected over the "
              "comparison's rows, does not find one" if (lo > 0 or hi < 0) and "no change" not in ends else "")
-    plan = "" if report.get("counts") else "; balance plan --pilot gives the games to tell"  # one count's plan
     return (f"; not shown unchanged: anything from {ends[0]} to {ends[1]} fits these games "
-            f"(its unadjusted {level(report)} interval{plan}){apart}")
+            f"(its unadjusted {level(report)} interval; balance plan --pilot gives the games to tell){apart}")
 
 
 def _distance_words(report: dict, distance: dict) -> tuple:

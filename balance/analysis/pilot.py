@@ -46,16 +46,14 @@ def load_pilot(path: Path) -> dict:
                            "`balance compare` wrote (its --out)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BalanceError(f"--pilot {path}: {file.name} cannot be read as a comparison ({e})") from None
-    if isinstance(report, dict) and isinstance(report.get("by_players"), list):
-        counts = ", ".join(str(r.get("players")) for r in report["by_players"] if isinstance(r, dict))
-        raise BalanceError(f"--pilot {path}: a comparison at several player counts ({counts}); plan from a pilot "
-                           "at the one count the comparison is to settle (balance compare --players N --out DIR)")
-    if not isinstance(report, dict) or not {"results", "units", "confidence"} <= report.keys():
-        raise BalanceError(f"--pilot {path}: {file.name} is not a `balance compare` comparison.json")
-    wrong = _malformed(report)
-    if wrong:
-        raise BalanceError(f"--pilot {path}: {file.name} has {wrong} (edited?); give the comparison.json "
-                           "`balance compare` wrote")
+    several = isinstance(report, dict) and "by_players" in report  # a comparison at several player counts
+    for part in (report["by_players"] if several and isinstance(report["by_players"], list) else [report]):
+        if not isinstance(part, dict) or not {"results", "units", "confidence"} <= part.keys():
+            raise BalanceError(f"--pilot {path}: {file.name} is not a `balance compare` comparison.json")
+        wrong = _malformed(part)
+        if wrong:
+            raise BalanceError(f"--pilot {path}: {file.name} has {wrong} (edited?); give the comparison.json "
+                               "`balance compare` wrote")
     return report
 
 
@@ -130,9 +128,27 @@ def _games(effect: float, sd: float, power: float, level: float) -> int | None:
     return stats.games_for_difference(abs(effect), None, power, level, paired_sd=sd)
 
 
+def plan_counts(report: dict, effect: float | None = 0.01, power: float = 0.9, alpha: float | None = None,
+                primary: list[str] | None = None, margin: float | None = None,
+                margins: dict[str, float] | None = None) -> dict:
+    """``plan_from_pilot`` of a pilot at several player counts (``report["by_players"]``): the
+    comparison corrects every count's rows together, so each count is planned at the level of
+    the family over every count (alpha / the rows of the question at all counts; the margins at
+    alpha / the rows with one at all counts). Returns dict(by_players: each count's plan, family,
+    margin_family, alpha, power, effect)."""
+    counts = report["by_players"]
+    alone = [plan_from_pilot(r, effect, power, alpha, primary, margin, margins) for r in counts]
+    family = sum(p["own_family"] for p in alone)
+    with_margin = sum(r["margin"] is not None for p in alone for r in p["rows"]) or None
+    plans = [plan_from_pilot(r, effect, power, alpha, primary, margin, margins, family, with_margin) for r in counts]
+    return {"by_players": plans, "family": family, "margin_family": with_margin, "alpha": plans[0]["alpha"],
+            "power": power, "effect": effect}
+
+
 def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.9,
                     alpha: float | None = None, primary: list[str] | None = None,
-                    margin: float | None = None, margins: dict[str, float] | None = None) -> dict:
+                    margin: float | None = None, margins: dict[str, float] | None = None,
+                    family: int | None = None, margin_family: int | None = None) -> dict:
     """Games per variant for each tested row of the pilot ``report`` (a comparison.json).
 
     effect: a difference in a rate (0.01 = 1 pp) to size the rate rows for (None: none);
@@ -141,11 +157,11 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     their rows are planned, at alpha / (their count), the family they will be corrected in; a
     seat_shift of the question through its seats' rows, each at Sidak's 1 - (1 - alpha / m)^(1 /
     players), the level at which the most-moved seat decides it. Returns dict(family m, level
-    alpha / m, seat_level (None without seat_shift in the question), primary (the question
-    planned, or None), untested (its metrics the pilot has no row of, e.g. a cooperative
-    game's side test when a team won too few games), rows): one per tested row (of the
-    question) but seat_shift (its seats' rows instead, with a question), with variant, metric, unit, games
-    (the pilot's), difference, lo, hi (the pilot's), sd (per game, on the test's scale:
+    alpha / m, own_family (this pilot's rows of it), seat_level (None without seat_shift in the
+    question), primary (the question planned, or None), untested (its metrics the pilot has no
+    row of, e.g. a cooperative game's side test when a team won too few games), rows): one per
+    tested row (of the question) but seat_shift (its seats' rows instead, with a question), with
+    variant, metric, unit, games (the pilot's), difference, lo, hi (the pilot's), sd (per game, on the test's scale:
     ``u`` for the fairness rows), for_effect (games to find ``effect``, rate rows only) and
     for_own (games to find the difference the pilot saw); each None where the pilot cannot
     say (a row constant in its games, or no difference seen).
@@ -157,6 +173,9 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     (``stats.games_for_equivalence``; None where that reaches the margin), at alpha / (the rows
     with a margin), Bonferroni over the family the comparison corrects them in (Holm's first
     level); the result's ``margin_level``.
+
+    family, margin_family: the sizes of those two families when they hold more than this
+    pilot's rows (one count of a comparison at several: ``plan_counts``).
     """
     alpha = report.get("alpha", 0.05) if alpha is None else alpha
     stats.check_power_alpha(power, alpha)
@@ -173,6 +192,7 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
         raise BalanceError(f"the pilot tested no row of {', '.join(primary or ['any metric'])} to plan from"
                            + (" (a cooperative game's sides go untested when a team wins too few games: a "
                               "larger pilot)" if primary else ""))
+    own, m = m, family or m
     level = alpha / m
     players = int(report["players"])
     # seat_shift is decided by its most-moved seat at Sidak's per-seat level: planned through its seats
@@ -185,13 +205,13 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
             seats = [s for s in report["results"] if s["variant"] == r["variant"]][:players]  # seat rows lead
             rows += [_planned(report, s, f"seat_shift (seat {k})", seat_level, effect, power)
                      for k, s in enumerate(seats)]
-    margin_level = _plan_margins(report, rows, margin, margins, power, alpha, primary)
-    return {"family": m, "level": level, "seat_level": seat_level, "alpha": alpha, "power": power, "effect": effect,
-            "rows": rows, "primary": primary, "untested": untested, "margin_level": margin_level}
+    margin_level = _plan_margins(report, rows, margin, margins, power, alpha, primary, margin_family)
+    return {"family": m, "own_family": own, "level": level, "seat_level": seat_level, "alpha": alpha, "power": power,
+            "effect": effect, "rows": rows, "primary": primary, "untested": untested, "margin_level": margin_level}
 
 
 def _plan_margins(report: dict, rows: list[dict], margin: float | None, margins: dict | None, power: float,
-                  alpha: float, primary: list[str] | None) -> float | None:
+                  alpha: float, primary: list[str] | None, family: int | None = None) -> float | None:
     """Add ``margin`` and ``for_margin`` to every planned row (None where it has no margin);
     the level they are planned at, alpha / (the rows with one), or None when none has one.
     The margins are checked as ``compare`` checks them (against the pilot's metrics)."""
@@ -206,7 +226,7 @@ def _plan_margins(report: dict, rows: list[dict], margin: float | None, margins:
     if (margin is not None or margins) and not eligible:
         raise BalanceError("no planned row has a margin: --margin M plans the rate rows of the question, "
                            "METRIC=M the metric it names; the question here has neither")
-    level = alpha / eligible if eligible else None
+    level = alpha / (family or eligible) if eligible else None
     for r in rows:
         m = given.get(r["metric"])
         r["margin"] = m
