@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
-# each study's extra runs, as the Makefile gives them (tests/test_report.py: COMMITTED)
+# each study's extra runs, as the Makefile gives them (tests/test_report.py reads this list)
 STUDIES = {"avengers-cards": {"mix_dir": "mix"}, "smash-up": {"cards_dir": "card-strength"},
            "zenonzard": {}, "defenders-of-the-realm": {}}
 
