@@ -1323,18 +1323,18 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         variants, hint, primary = [found["variant"]], found["hint"], found.get("primary", ())
     elif card is not None and isinstance(items, list) and card in items:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
-        hint = f"compare the rulebook with the {key} without the {card}" + _removal_differs(game, found.get("when"))
+        hint = f"the {key} without the {card}" + _removal_differs(game, found.get("when"))
     elif _levers(game, target):
         variants, hint, primary = _lever_proposal(game, target, players,
                                                   _run_common(game, manifest, _run_at(manifest, players)))
     else:
         variants = ["mine:KEY=VALUE"]
-        hint = "compare the rulebook with a rule change of yours (replace KEY=VALUE)"
+        hint = "a rule change of yours (replace KEY=VALUE)"
     also = _other_counts(edges, players) if target == "seats" else ()
     first = _proposal(manifest, game, players, why, hint, variants, also, primary)
     if first is None:  # the run already plays every lever proposed
         first = _proposal(manifest, game, players, f"{why} (this run already plays the game's levers for it)",
-                          "compare the rulebook with a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
+                          "a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
     out = [first]
     for further in more:  # the game's further proposals, each a ready variant
         extra = _proposal(manifest, game, further["players"], further["why"], further["hint"], [further["variant"]],
@@ -1390,7 +1390,7 @@ def _lever_proposal(game, target: str, players: int, common: dict) -> tuple[list
     # with the run's own settings, a lever's words ("24 instead of 12") still name the rulebook's value
     against = "; each worded against the rulebook, its setting replacing this run's" if common else ""
     return ([lever.variant for lever in levers],
-            f"compare the rulebook with the game's {noun} ("
+            f"the game's {noun} ("
             + "; ".join(f"{lever.name}: {lever.what}" for lever in levers) + f"{against}), {measured}", question)
 
 
@@ -1406,7 +1406,8 @@ def _first_compare_metric(game, players: int) -> tuple[str, ...]:
 
 def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str],
               also: list[int] = (), primary=()) -> tuple | None:
-    """One "try next" bullet: why, what, and the ready command at ``players`` players with the
+    """One "try next" bullet: why, what (``hint``: what the variants change, the object of
+    "compare the rulebook with ..."), and the ready command at ``players`` players with the
     run's strategies, rules (--set), games and seed, asking ``primary`` (its --primary); then how
     to run it at the player counts ``also``: the same command with their --players where the
     run played them with the same strategies and rules, else their own command. None when every
@@ -1429,12 +1430,12 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
                  Code("--players " + ",".join(map(str, counts)))]
     extra = [x for n, other in own for x in (f"; at {n} players{_dropped(manifest, game, variants, n)}: ",
                                                Code(other))]
-    if _run_settings(game, manifest, _run_at(manifest, players)):  # the baseline is the run's rules
-        hint = hint.replace("compare the rulebook with", "compare this run's rules (the rulebook with its --set) with")
+    own = _run_settings(game, manifest, _run_at(manifest, players))  # the command's baseline: the run's rules
+    baseline = "this run's rules (the rulebook with its --set)" if own else "the rulebook"
     sides = manifest.get("sides")
     drawn = (f"; compare draws each game's {(game.side if game is not None else None) or 'side'}s (it has no "
              "--side), where this run fixed them" if isinstance(sides, list) else "")
-    return (f"{why[0].upper()}{why[1:]}: {hint} on the same games (common random numbers): ",
+    return (f"{why[0].upper()}{why[1:]}: compare {baseline} with {hint} on the same games (common random numbers): ",
             Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"),
             f" lists every rule{drawn}).")
 

@@ -44,9 +44,10 @@ PARTS = {
 # (analyse(tables, manifest, method) -> analysis or None, figures(analysis, dir) -> {name: path},
 # verdict(analysis) -> [Para/Bullets blocks], sections(analysis, figures) -> [Section],
 # variant_hint(analysis) -> {"players", "item", "why"} (and optionally a ready "variant" with
-# the "hint" that says what it changes, or the "when" of the restricted play that found the
-# item, which the hint names if it did not remove it) or None, for the report's "try next"; or a list of
-# them, the first as that dict and each further one with a ready "variant" (another line),
+# the "hint" that says what it changes, the object of "compare the rulebook with ...", or the
+# "when" of the restricted play that found the item, which the hint names if it did not remove
+# it) or None, for the report's "try next"; or a list of them, the first as that dict and each
+# further one with a ready "variant" (another line),
 # methods() -> [paragraph parts] for the report's Methods section).
 # cards: a game with a card list (card_list(rules) -> polars frame with a boolean "simulated"
 # column, unsupported(rules) -> ["what: name", ...] the engine plays without their abilities;

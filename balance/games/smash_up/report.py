@@ -222,10 +222,10 @@ def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
     question = f"the {faction}' win rate tested as the question and every faction's measured"
     if strongest:
         given, taken = card, spare
-        hint = f"compare the rulebook with one {card} swapped for one more {spare} ({least}), {question}"
+        hint = f"one {card} swapped for one more {spare} ({least}), {question}"
     else:
         given, taken = spare, card
-        hint = f"compare the rulebook with one {spare} ({least}) swapped for one more {card}, {question}"
+        hint = f"one {spare} ({least}) swapped for one more {card}, {question}"
     # "oneInvader": one Invader fewer; "moreArchmage": one Archmage more ("They're" -> "Theyre")
     name = ("one" if strongest else "more") + "".join(ch for ch in card if ch.isalnum())
     return {"players": n, "item": card, "why": why, "variant": f'{name}:swap=["{faction}: {given} -> {taken}"]',
