@@ -1461,13 +1461,19 @@ def _command(manifest: dict, game, players: int, variants: list[str], primary=()
 
 
 def _distinct(game, variants: list[str], players: int, common: dict | None = None) -> list[str]:
-    """``variants`` less those whose rules at ``players`` players, each over ``common`` (the
-    run's settings, which the proposed command's --set gives every variant), equal the run's
-    own (a lever the run already plays: compare would find nothing by construction) or an
-    earlier variant's (a per-seat lever list whose entries differ only past this count); all
-    of them where the game or a variant cannot be resolved."""
+    """``variants`` less those ``_left_out`` names: the variants a proposed comparison keeps."""
+    return [v for v, why in zip(variants, _left_out(game, variants, players, common)) if why is None]
+
+
+def _left_out(game, variants: list[str], players: int, common: dict | None = None) -> list[str | None]:
+    """Per variant, why a proposed comparison leaves it out at ``players`` players, or None:
+    "run" when its rules there, over ``common`` (the run's settings, which the proposed
+    command's --set gives every variant), equal the run's own (a lever the run already plays:
+    compare would find nothing by construction); "same" when they equal an earlier variant's
+    (a per-seat lever list whose entries differ only past this count). None for all of them
+    where the game or a variant cannot be resolved."""
     if game is None:
-        return variants
+        return [None] * len(variants)
     from balance.analysis.compare import parse_variant
 
     rules_cls = game.part("rules").Rules
@@ -1477,8 +1483,9 @@ def _distinct(game, variants: list[str], players: int, common: dict | None = Non
                     for v in variants]
         baseline = rules_cls.from_overrides(common)
     except BalanceError:  # e.g. the placeholder KEY=VALUE: nothing to resolve
-        return variants
-    return [v for i, v in enumerate(variants) if resolved[i] != baseline and resolved[i] not in resolved[:i]]
+        return [None] * len(variants)
+    return ["run" if rules == baseline else "same" if rules in resolved[:i] else None
+            for i, rules in enumerate(resolved)]
 
 
 def _run_common(game, manifest: dict, run: dict) -> dict:
@@ -1492,10 +1499,9 @@ def _dropped(manifest: dict, game, variants: list[str], players: int) -> str:
     ``_distinct`` leaves out at ``players`` players, or nothing."""
     from balance.analysis.compare import parse_variant
 
-    common = _run_common(game, manifest, _run_at(manifest, players))
-    kept = _distinct(game, variants, players, common)
-    runs = [parse_variant(v).name for v in variants if not _distinct(game, [v], players, common)]
-    names = [parse_variant(v).name for v in variants if v not in kept and parse_variant(v).name not in runs]
+    why = _left_out(game, variants, players, _run_common(game, manifest, _run_at(manifest, players)))
+    runs = [parse_variant(v).name for v, w in zip(variants, why) if w == "run"]
+    names = [parse_variant(v).name for v, w in zip(variants, why) if w == "same"]
     words = [f"{and_list(runs)} {'plays' if len(runs) == 1 else 'play'} this run's rules"] if runs else []
     if names:
         words.append(f"{and_list(names)} {'plays' if len(names) == 1 else 'play'} the same rules as another variant")
