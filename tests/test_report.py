@@ -525,3 +525,24 @@ def test_a_report_is_not_written_into_another_runs_directory(tmp_path):
     r = CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "c")])
     assert r.exit_code == 2 and "(it holds comparison.json)" in r.output, r.output
     assert CliRunner().invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "a")]).exit_code == 0
+
+
+def test_a_long_strategy_label_is_named_briefly_in_the_verdict_and_spelt_out_once():
+    """A tuned strategy's 60-character label filled the strategy lines three times over; the
+    lines name it "greedy:…" and the heading spells it out once. A label that is short, or whose
+    name another label shares (greedy and greedy:samples=...), stays whole: "greedy:…" would
+    not say which one."""
+    from balance.analysis.document import Code
+    from pathlib import Path
+
+    from balance.analysis.report import brief, brief_note
+
+    tuned = "greedy:samples=17,w_reward=2.4432,w_risk=4.3388,w_future=0.7426"
+    labels = [tuned, "random", "threshold:margin=2"]
+    assert [brief(x, labels) for x in labels] == ["greedy:…", "random", "threshold:margin=2"]
+    assert brief_note(labels) == (" ", Code("greedy:…"), " is ", Code(tuned), ".")
+    assert brief(tuned, [tuned, "greedy"]) == tuned and brief_note([tuned, "greedy"]) == ()
+    md = (Path(__file__).parent.parent / "reports" / "avengers-cards" / "report.md").read_text(encoding="utf-8")
+    first = md.split("## Run")[0]
+    assert first.count(f"`{tuned}`") == 1 and first.count(tuned) == 2  # the note, and the command to run
+    assert "strongest `greedy:…` 44.59%" in first

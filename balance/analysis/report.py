@@ -1129,10 +1129,40 @@ _STRATEGY_TEST = ("; the two ends each tested against the fair 1/n, a z-test on 
 
 
 def _strategy_heading(s: Strategies) -> tuple:
+    named = brief_note(_labels(s))
     if s.source == "run":
-        return (Strong("Strategies"), " (win rate per seat played, pooled over seats, 95% CIs", *_STRATEGY_TEST)
+        return (Strong("Strategies"), " (win rate per seat played, pooled over seats, 95% CIs", *_STRATEGY_TEST,
+                *named)
     return (Strong("Strategy mix"), " (from the separate run ", Code(s.source), ", strategies ",
-            "rotated over the seats; win rate per seat played, 95% CIs", *_STRATEGY_TEST)
+            "rotated over the seats; win rate per seat played, 95% CIs", *_STRATEGY_TEST, *named)
+
+
+# A strategy label longer than this (a tuned strategy's parameters) is named "NAME:…" in the
+# verdict's lines, once spelt out beside their heading (brief_note), and in full under Run.
+BRIEF = 32
+
+
+def brief(label: str, labels) -> str:
+    """``label`` as a verdict line names it: "greedy:…" for a label longer than BRIEF characters
+    whose name no other of ``labels`` shares, else the label itself."""
+    name, sep, _ = label.partition(":")
+    if not sep or len(label) <= BRIEF or sum(other.partition(":")[0] == name for other in labels) > 1:
+        return label
+    return f"{name}:…"
+
+
+def brief_note(labels) -> tuple:
+    """' `greedy:…` is `greedy:samples=17,w_reward=2.4432`.' for every label ``brief`` shortens."""
+    parts = []
+    for label in labels:
+        if brief(label, labels) != label:
+            parts += [" ", Code(brief(label, labels)), " is ", Code(label), "."]
+    return tuple(parts)
+
+
+def _labels(s: Strategies) -> list[str]:
+    """The strategy labels of a verdict's strategy lines, in their first order."""
+    return list(dict.fromkeys(s.rates["strategy"].to_list()))
 
 
 def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
@@ -1153,6 +1183,7 @@ def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
 def strategy_lines(s: Strategies) -> list[tuple]:
     lines = []
     tested = _against_fair(s)
+    labels = _labels(s)  # a long one named briefly (brief), spelt out by the heading (_strategy_heading)
 
     def against(n: int, row: dict) -> str:
         p = tested.get((n, row["strategy"]))
@@ -1170,15 +1201,15 @@ def strategy_lines(s: Strategies) -> list[tuple]:
         # "strongest"/"weakest" only for a strategy whose interval is apart from every other's
         best_word = "strongest " if apart(g, high) else "highest rate "
         worst_word = "weakest " if apart(g, low, top=False) else "lowest rate "
-        lines.append((f"{n} players: {best_word}", Code(best["strategy"]),
+        lines.append((f"{n} players: {best_word}", Code(brief(best["strategy"], labels)),
                       f" {rate_ci(best['rate'], best['lo'], best['hi'])}{against(n, best)}; {worst_word}",
-                      Code(worst["strategy"]),
+                      Code(brief(worst["strategy"], labels)),
                       f" {rate_ci(worst['rate'], worst['lo'], worst['hi'])}{against(n, worst)}{fair}"
                       f"{_apart_note(best_word, worst_word, 'strategy')}.{never}", *_self_level(s, n)))
     mixes = {n: tuple(sorted(zip(g["strategy"].to_list(), np.round(g["share"].to_numpy(), 6))))
              for (n,), g in s.seat_share.group_by("players", maintain_order=True)}
     if len(set(mixes.values())) > 1:
-        held = "; ".join(f"at {n} players " + ", ".join(f"{label} {share:.0%}" for label, share in mix)
+        held = "; ".join(f"at {n} players " + ", ".join(f"{brief(label, labels)} {share:.0%}" for label, share in mix)
                          for n, mix in sorted(mixes.items()))
         lines.append(("The mix differs by player count (share of the seats each strategy held: "
                       f"{held}), so compare a strategy's rate across player counts with care.",))
