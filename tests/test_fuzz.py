@@ -180,7 +180,10 @@ def test_valid_variants_are_accepted_and_kept(ov):
     if "hand" in ov:
         assert rules.hand == tuple(ov["hand"])
     assert rules.start_tokens == tuple(ov["start_tokens"])
-    assert rules.extra_tokens == tuple(tuple(e) for e in ov["extra_tokens"])
+    seated = [tuple(e) for e in ov["extra_tokens"]]
+    while seated and not any(seated[-1]):  # a trailing [0, 0, 0] gives no seat anything: dropped
+        seated.pop()
+    assert rules.extra_tokens == tuple(seated)
     assert rules.ties_cancel is (str(ov["ties_cancel"]).lower() == "true")
     assert rules.loss_rule == ov["loss_rule"].lower()
     assert rules.lost_tokens_to == ov["lost_tokens_to"].replace("center", "centre")
@@ -516,8 +519,8 @@ def bad_rule_overrides(draw):
             value[seat][c] = -1
         elif kind == "over":
             value[seat][c] += per_colour - _dealt(ov)[c] + 1
-        elif kind == "entries":
-            value = [[0, 0, 0]] * (n + 1)
+        elif kind == "entries":  # one per seat of the largest table; those past the count are unused
+            value = [[0, 0, 0]] * (MAX_PLAYERS + 1)
         elif kind == "length":
             value[seat] = draw(st.sampled_from([value[seat][:2], value[seat] + [0]]))
         elif kind == "element type":

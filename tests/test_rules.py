@@ -28,7 +28,7 @@ def test_defaults_are_the_rulebook():
     ({"start_tokens": [4, 1, 1]}, ["more than tokens_per_colour=15"]),
     ({"extra_tokens": [[12, 0, 0]]}, ["deal [16, 4, 4]", "tokens_per_colour=15"]),
     ({"extra_tokens": [[1, 0]]}, ["3 numbers"]),
-    ({"extra_tokens": [[0, 0, 0]] * 5}, ["5 entries for 4 players"]),
+    ({"extra_tokens": [[0, 0, 0]] * 6}, ["6 entries", "at most 5"]),
     ({"extra_tokens": 1}, ["list of [Y, R, B] per seat"]),
     ({"loss_rule": "half"}, ["loss_rule", "majority, none, all, one"]),
     ({"ties_cancel": 3}, ["ties_cancel=3"]),
@@ -45,6 +45,18 @@ def test_bad_rules_are_named(overrides, words):
 def test_extra_tokens_go_to_the_named_seats():
     r = Rules.from_overrides({"extra_tokens": [[1, 0, 0], [0, 0, 2]]})
     assert r.start_array().tolist() == [[2, 1, 1], [1, 1, 3], [1, 1, 1], [1, 1, 1]]
+
+
+def test_extra_tokens_past_the_player_count_are_unused_so_one_list_serves_every_count():
+    """A seat lever for the seats that never hold the first-player card (3 and 4, with 3
+    battles) is one list at every count: at 3 players its entries are unused, and the rules
+    equal the rulebook's (a report leaves the lever out there); trailing [0, 0, 0] entries too."""
+    late = [[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 0, 0], [1, 0, 0]]
+    assert Rules.from_overrides({"players": 3, "extra_tokens": late}) == Rules.from_overrides({"players": 3})
+    four = Rules.from_overrides({"players": 4, "extra_tokens": late})
+    assert four.start_array().tolist() == [[1, 1, 1], [1, 1, 1], [1, 1, 1], [2, 1, 1]]
+    assert four.to_dict()["extra_tokens"] == [[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 0, 0]]
+    assert Rules.from_overrides({"extra_tokens": [[1, 0, 0], [0, 0, 0]]}).extra_tokens == ((1, 0, 0),)
 
 
 def test_two_players_with_explicit_hand_is_allowed():

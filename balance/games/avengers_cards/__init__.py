@@ -1,5 +1,5 @@
 """Avengers: Infinity War — the card game (Hobby World, 2019; a reskin of Dungeon Busters)."""
-from balance.core.game import CAPPED, GameInfo, Kind
+from balance.core.game import CAPPED, GameInfo, Kind, Lever
 
 from .tables import TABLES
 
@@ -40,4 +40,14 @@ GAME = GameInfo(
     restrict_mode_acts=(("before-last", "holding {} back until a battle's last villain",
                          "held back until a battle's last villain"),),
     seat_order=lambda players, rules: first_players(players, rules.get("battles", 3)),
+    # handicaps for the seats that lead least: the first-player card passes once per battle, so
+    # with the rulebook's 3 battles seats 3 and 4 never hold it (one list serves every count:
+    # its entries past the count are unused, and a report leaves out a lever that changes nothing)
+    levers=tuple(Lever(name, setting, "seats", what) for name, setting, what in (
+        ("no_lead_token", "extra_tokens=[[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 0, 0], [1, 0, 0]]",
+         "the seats that never hold the first-player card (seats 3 and 4, with 3 battles) start with one "
+         "extra yellow token"),
+        ("later_token", "extra_tokens=[[0, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]]",
+         "every seat after seat 0 starts with one extra yellow token"),
+    )),
 )

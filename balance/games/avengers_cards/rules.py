@@ -198,9 +198,10 @@ RULE_DOCS: dict[str, tuple[str, str]] = {
         f"[Y, R, B], each 0..{MAX_TOKENS_PER_COLOUR}",
         "Tokens of each colour every player starts with."),
     "extra_tokens": (
-        f"list of [Y, R, B] per seat from seat 0, at most one per player, each 0..{MAX_TOKENS_PER_COLOUR}",
+        f"list of up to {MAX_PLAYERS} [Y, R, B], one per seat from seat 0, each 0..{MAX_TOKENS_PER_COLOUR}",
         "Tokens some seats get on top of start_tokens, e.g. to make up for a seat's "
-        "disadvantage; seats not listed get none. Not in the rulebook."),
+        "disadvantage; seats not listed get none, and entries past the player count are unused "
+        "(one list serves every count). Not in the rulebook."),
     "set_bonus": (
         "integer 0..100",
         "Extra points per set of one yellow, one red and one blue token. Final score = tokens "
@@ -319,16 +320,21 @@ class Rules(RulesBase):
             raise BalanceError(f"start_tokens {list(self.start_tokens)} must be 3 numbers (Y, R, B)")
         for n in self.start_tokens:  # the supply itself is checked below, naming both keys
             check_int("start_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
-        if len(self.extra_tokens) > self.players:
+        if len(self.extra_tokens) > MAX_PLAYERS:
             raise BalanceError(
-                f"extra_tokens has {len(self.extra_tokens)} entries for {self.players} players; "
-                "give at most one [Y, R, B] per seat, seat 0 first"
+                f"extra_tokens has {len(self.extra_tokens)} entries; give at most {MAX_PLAYERS}, one "
+                "[Y, R, B] per seat, seat 0 first"
             )
         for extra in self.extra_tokens:
             if len(extra) != 3:
                 raise BalanceError(f"extra_tokens entry {list(extra)} must be 3 numbers (Y, R, B)")
             for n in extra:
                 check_int("extra_tokens", n, 0, MAX_TOKENS_PER_COLOUR)
+        # canonical: entries past the player count (one list serves every count, as a report's
+        # seat levers need) and trailing [0, 0, 0] change no game, so rules playing the same
+        # games compare equal (compare warns of identical variants; a report drops such a lever)
+        if _seated(self.extra_tokens, self.players) != self.extra_tokens:
+            return dataclasses.replace(self, extra_tokens=_seated(self.extra_tokens, self.players)).validated()
         dealt = self.start_array().sum(axis=0)
         if (dealt > self.tokens_per_colour).any():
             raise BalanceError(
@@ -422,6 +428,15 @@ class Rules(RulesBase):
         return cfg, hand, strength, rewards, n_places, decks, self.start_array()
 
 
+
+
+def _seated(extra: tuple, players: int) -> tuple:
+    """extra_tokens as the seats of ``players`` players get them: the entries past the count
+    left out, and trailing [0, 0, 0] entries too (seats not listed get none)."""
+    extra = tuple(extra[:players])
+    while extra and not any(extra[-1]):
+        extra = extra[:-1]
+    return extra
 
 
 def _coerce(key: str, value):
