@@ -531,16 +531,14 @@ def _decide(counts: list[_Played], correction: str, alpha: float, margin: float 
     _adjust(rows, correction, alpha, sequential=bool(counts[0].tests), primary=counts[0].primary)
     if margin is None and not margins:
         return
-    bound = {}  # (players, variant, metric) -> a game's largest |difference| of the metric
+    bound = {}  # id(row) -> a game's largest |difference| of its metric, under its variant's rules or the baseline's
     for c in counts:
-        names = c.metrics.names
-        for name, e in zip(c.names[1:], c.engines[1:]):
-            largest = np.maximum(c.metrics.bounds(c.engines[0].rules), c.metrics.bounds(e.rules))
-            bound |= {(c.players, name, m): largest[i] for i, m in enumerate(names)}
-    owner = {id(r): c for c in counts for r in c.rows}
+        largest = {name: np.maximum(c.metrics.bounds(c.engines[0].rules), c.metrics.bounds(e.rules))
+                   for name, e in zip(c.names[1:], c.engines[1:])}
+        index = {m: i for i, m in enumerate(c.metrics.names)}
+        bound |= {id(r): largest[r["variant"]][index[r["metric"]]] for r in c.rows if r["metric"] in index}
     each = {m: v for c in counts for m, v in row_margins(margin, margins, c.units).items()}  # seat 3 at 4 players
-    _equivalence(rows, each,
-                 lambda r: bound[(owner[id(r)].players, r["variant"], r["metric"])], correction, alpha)
+    _equivalence(rows, each, lambda r: bound[id(r)], correction, alpha)
 
 
 def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction: str, common: dict | None,
@@ -1139,10 +1137,9 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
     if counts:
         out["player_counts"] = (
             f"the comparison played every variant at {', '.join(map(str, counts[:-1]))} and {counts[-1]} players, "
-            "each count on the "
-            "same game numbers; the rows of every count are corrected together (each family above spans "
-            "the counts), so what holds of a family holds of the whole comparison, not of one count at a "
-            "time")
+            "each count on the same game numbers; the rows of every count are corrected together (each "
+            "family above spans the counts), so what holds of a family holds of the whole comparison, not "
+            "of one count at a time")
     if sequential:
         out["sequential"] = (
             "each variant plays batches until its SPRT decides, then stops; its rows are "
