@@ -1043,10 +1043,10 @@ def _print_comparison(report: dict, out: Path) -> None:
                 where = f" in the question (--primary {', '.join(tested)})" if asked else ""
                 typer.echo(f"  {variant}: no significant difference{where}{sensitivity(report, rows)}")
             elif asked:  # the question found in part: the rest of it, as the report's "but not"
-                unfound = [r["metric"] for r in rows if r.get("family") == "primary" and r["significant"] is False]
-                if unfound:
-                    typer.echo(f"  {variant}: not found in the question: {', '.join(dict.fromkeys(unfound))}"
-                               f"{sensitivity(report, rows)}")
+                unfound = [r for r in rows if r.get("family") == "primary" and r["significant"] is False]
+                if unfound:  # what could have been found, said of those rows only (none for a fairness row)
+                    named = ", ".join(dict.fromkeys(r["metric"] for r in unfound))
+                    typer.echo(f"  {variant}: not found in the question: {named}{sensitivity(report, unfound)}")
             within = [r for r in rows if r.get("equivalent")]
             if within:  # --margin: shown too small to matter
                 named = "; by less than ".join(f"{m}: {', '.join(labels)}"
@@ -1055,7 +1055,8 @@ def _print_comparison(report: dict, out: Path) -> None:
             open_ = [r for r in rows if r.get("equivalent") is False]
             if open_:  # as the report says: "no significant difference" does not make them small
                 named = "; ".join(f"{', '.join(labels)} ({m})" for m, labels in by_margin(report, open_).items())
-                typer.echo(f"  {variant}: not shown within its margin: {named}".replace("±", "+-"))
+                typer.echo(f"  {variant}: not shown within its margin: {named} (corrected over every row with a "
+                           "margin: report.md gives each one's adjusted p)".replace("±", "+-"))
 
 
 @app.command()

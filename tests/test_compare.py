@@ -1404,7 +1404,8 @@ def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
     assert result(tight, "x", "mean_score")["equivalent"] is False
     assert [r["metric"] for r in tight["results"] if r["p_equivalent"] is not None] == ["mean_score"]
     line = next(x for x in to_markdown("t", [verdict(tight)], tmp_path).splitlines() if x.startswith("- Margin"))
-    assert "- Margin ±0.5 under `x`: not shown within it: mean\\_score (-1.188, unadjusted 95% CI" in line, line
+    assert "- Margin ±0.5 under `x`: not shown within it (two one-sided tests): mean\\_score (-1.188, unadjusted 95% CI" \
+        in line, line
 
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", bonus,
                                  "--games", "20000", "--seed", "3", "--margin", "0.02", "--margin", "mean_score=1.5",
@@ -1619,6 +1620,22 @@ def test_a_question_found_in_part_names_the_part_not_found(tmp_path):
     assert re.search(r"  ties: not found in the question: win_share_seat0; a change of [\d.]+ pp in win_share_seat0 "
                      r"would have been found with 90% power", r.output), r.output
     assert "adjusted p = 0)" not in r.output
+    # the row not found a fairness row: no power figure of another row (it named tied_game's, found)
+    r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", f"ties:{TIES}",
+                                 "--games", "20000", "--seed", "3", "--primary", "tied_game", "--primary",
+                                 "seat_distance", "-q", "--out", str(tmp_path / "d")])
+    report = json.loads((tmp_path / "d" / "comparison.json").read_text(encoding="utf-8"))
+    seats = next(x for x in report["results"] if x["metric"] == "seat_distance")
+    assert r.exit_code == 0 and seats["significant"] is False, r.output  # planted: seats unmoved
+    import contextlib
+    import io
+
+    from balance.cli import _print_comparison
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):  # the summary -q left out, from the same comparison
+        _print_comparison(report, tmp_path / "d")
+    assert "  ties: not found in the question: seat_distance\n" in printed.getvalue(), printed.getvalue()
 
 
 # ---- several player counts in one comparison -------------------------------------------------
@@ -1739,3 +1756,22 @@ def test_a_pilot_at_several_counts_plans_each_at_the_joint_familys_level():
         assert plan["level"] == alone["level"] == 0.05 / 4 and plan["own_family"] == 2
         assert [r["for_effect"] for r in plan["rows"]] == [r["for_effect"] for r in alone["rows"]]
         assert plan["margin_level"] == 0.05 / 2 and alone["margin_level"] == 0.05 * 2 / 4 / 1
+
+
+def test_a_row_not_shown_within_its_margin_gives_its_adjusted_p_and_why_an_interval_inside_is_not_enough():
+    """A designer read "not shown within it: win_share_seat0 (+0.45 pp, unadjusted 95% CI -0.95 to
+    +1.85 pp)" beside a margin of +-2 pp, an interval wholly inside it: the line now gives each
+    row's adjusted p and says that the tests are corrected over every row with a margin."""
+    from balance.analysis.compare_report import _equivalence_line
+
+    row = {"variant": "v", "metric": "win_share_seat0", "seat": None, "difference": 0.0045, "lo": -0.0095,
+           "hi": 0.0185, "p_value": 0.5, "p_adjusted": 1.0, "significant": False, "margin": 0.02,
+           "p_equivalent": 0.0148, "p_equivalent_adjusted": 0.31, "equivalent": False, "family": None}
+    report = {"units": {"win_share_seat0": "rate"}, "confidence": 0.95, "alpha": 0.05, "margin": 0.02,
+              "correction": "Holm (family-wise error)", "margins": None, "results": [row]}
+    line = "".join(map(str, _equivalence_line(report, "v", [row])))
+    assert ("not shown within it (two one-sided tests): win_share_seat0 (+0.45 pp, unadjusted 95% CI -0.95 to "
+            "+1.85 pp, Holm-adjusted p = 0.31) (an unadjusted interval inside the margin is not enough: the tests "
+            "are corrected over every row with a margin") in line, line
+    wide = {**row, "lo": -0.03, "hi": 0.04}  # an interval reaching past the margin needs no such word
+    assert "inside the margin" not in "".join(map(str, _equivalence_line({**report, "results": [wide]}, "v", [wide])))

@@ -335,13 +335,25 @@ def _equivalence_line(report: dict, variant: str, rows: list[dict]) -> tuple:
                         "the margin" if moved else "") + ")")
     rest = [r for r in asked if not r["equivalent"]]
     if rest:
-        words += [("; " if within else "") + f"not shown within {'it' if margin else 'its margin'}: " + ", ".join(
+        words += [("; " if within else "") + f"not shown within {'it' if margin else 'its margin'}"
+                  + ("" if within else " (two one-sided tests)") + ": " + ", ".join(
             f"{_label(r)} ({'' if margin else f'margin {margin_text(report, r)}: '}"
             f"{_diff(report, r['metric'], r['difference'])}, unadjusted {level(report)} CI "
-            f"{_interval(report, r)})" for r in rest[:5]) + (f" and {len(rest) - 5} more" if len(rest) > 5 else "")
-            + ("" if within else f" ({test} {p_phrase(min(r['p_equivalent_adjusted'] for r in rest))} at the "
-                                 "least)")]
+            f"{_interval(report, r)}, {_adjusted(report, r)} {p_phrase(r['p_equivalent_adjusted'])})"
+            for r in rest[:5])
+            + (f" and {len(rest) - 5} more" if len(rest) > 5 else "") + _inside(report, rest)]
     return head + tuple(words) + (".",)
+
+
+def _inside(report: dict, rest: list[dict]) -> str:
+    """Why a row whose unadjusted interval lies inside its margin is not shown within it: the
+    two one-sided tests are corrected over every row with a margin, so each must pass at a
+    stricter level than the interval's; '' when no such row."""
+    if not any(-r["margin"] < r["lo"] and r["hi"] < r["margin"] for r in rest):
+        return ""
+    return (" (an unadjusted interval inside the margin is not enough: the tests are corrected over every row "
+            f"with a margin, of every variant{' and count' if report.get('counts') else ''}; a question named "
+            "with --primary before the games has fewer rows, and more power)")
 
 
 def _fairer(imbalance: dict) -> str:
