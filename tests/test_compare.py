@@ -1404,8 +1404,8 @@ def test_a_metric_named_with_its_own_margin_is_tested_in_its_unit(tmp_path):
     assert result(tight, "x", "mean_score")["equivalent"] is False
     assert [r["metric"] for r in tight["results"] if r["p_equivalent"] is not None] == ["mean_score"]
     line = next(x for x in to_markdown("t", [verdict(tight)], tmp_path).splitlines() if x.startswith("- Margin"))
-    assert "- Margin ±0.5 under `x`: not shown within it (two one-sided tests): mean\\_score (-1.188, unadjusted 95% CI" \
-        in line, line
+    assert ("- Margin ±0.5 under `x`: not shown within it (two one-sided tests): mean\\_score (-1.188, "
+            "unadjusted 95% CI") in line, line
 
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", bonus,
                                  "--games", "20000", "--seed", "3", "--margin", "0.02", "--margin", "mean_score=1.5",
