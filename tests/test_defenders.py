@@ -1010,7 +1010,9 @@ def test_compare_measures_each_heros_team_win_rate_on_the_runs_games(tmp_path):
     rates = [base[m] for m in report["sides"]["metrics"]]
     assert report["sides"]["label"] == "heroes" and sum(rates) / 8 == pytest.approx(base["team_win"], abs=1e-12)
     text = write_compare_report(report, tmp_path)["markdown"].read_text(encoding="utf-8")
-    assert "- Heroes under `fewer`: moved most `team_win_" in text
+    moved = [r for r in report["results"] if r["metric"] in report["sides"]["metrics"] and r["difference"] != 0]
+    assert ("- Heroes under `fewer`: moved most `team_win_" if moved else  # no win changed: no "most" to name
+            "- Heroes under `fewer`: no change in any of the heroes' rates (each +0.00 pp)") in text, text
     four = "hero_pool=[\"Paladin\", \"Cleric\", \"Wizard\", \"Dwarf\"]"
     for variants, players in ((["default", four], 2), ([four, "b:" + four + ";minions_per_colour=20"], 4)):
         other = compare("defenders-of-the-realm", variants, players=players, games=20, seed=seed).report

@@ -361,7 +361,7 @@ def _fairer(imbalance: dict) -> str:
     d = imbalance["difference"]
     if missing(d):  # a relative spread of sides none of which won
         return "not comparable: no side won"
-    return "fairer" if d < 0 else "less fair" if d > 0 else "as fair"
+    return "fairer" if d < 0 else "less fair" if d > 0 else "unchanged"
 
 
 def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
@@ -374,10 +374,14 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
     test = _test(report, moved) or ", descriptive at the sequential stop"
     metric = moved["metric"]
-    head = (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
-            f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
-            f"({_diff(report, metric, moved['difference'])}, unadjusted {level(report)} CI "
-            f"{_interval(report, moved)}{test}); ")
+    if moved["difference"] == 0:  # no side's rate changed in any game: no "most" to name
+        head = (f"{label.capitalize()} under ", Code(variant), f": no change in any of the {label}' rates "
+                f"(each {_diff(report, metric, 0.0)}); ")
+    else:
+        head = (f"{label.capitalize()} under ", Code(variant), ": moved most ", Code(metric),
+                f" {_value(report, metric, moved['baseline'])} → {_value(report, metric, moved['value'])} "
+                f"({_diff(report, metric, moved['difference'])}, unadjusted {level(report)} CI "
+                f"{_interval(report, moved)}{test}); ")
     distance = next((r for r in rows if r["metric"] in ("side_distance", "side_relative_distance")), None)
     if distance is not None:
         relative = ", relative to it," if distance["metric"] == "side_relative_distance" else ""
@@ -556,7 +560,8 @@ def results_section(report: dict, figure: Path) -> Section:
     label = (report.get("sides") or {}).get("label")
     # the run report divides by the games that did deal a side, so its rate differs a little
     # (a designer saw one side 2 pp apart in the two, on the same games)
-    sides = (f"A side's win rate here (win_share_NAME) is its seats' win units over the games expected to deal "
+    prefix = (report.get("sides") or {}).get("metrics", ["win_share_NAME"])[0].rsplit("_", 1)[0]
+    sides = (f"A side's win rate here ({prefix}_NAME) is its seats' win units over the games expected to deal "
              "it (games x its chance of being dealt), so that it is one number per game and paired game by "
              "game; `balance report` divides by the games that did deal it, so the two differ by the draw's "
              "noise, which shrinks as the games grow. "
