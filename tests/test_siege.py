@@ -383,7 +383,8 @@ def test_cli_tune(tmp_path):
     assert result.exit_code == 0, text
     # a team game's validation verdict: the tuned team against the default team, as the report says it
     assert re.search(r"validation \(1,000 fresh games\): the tuned team wins [\d.]+%, "
-                     r"(better|worse|not shown better) than the default coordinated team's [\d.]+% "
+                     r"(significantly better|significantly worse|not shown better) than the default coordinated "
+                     r"team's [\d.]+% "
                      r"\([+-][\d.]+ pp, 95% CI [+-][\d.]+ to [+-][\d.]+; p",
                      text), text
     tuned = tomllib.loads((out / "tuned.toml").read_text(encoding="utf-8"))

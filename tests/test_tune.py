@@ -317,9 +317,12 @@ def test_cli_tune_writes_a_usable_tuned_toml(tmp_path):
     v = pl.read_parquet(out / "validation.parquet")
     worse = int(((v["difference"] < 0) & (v["p_difference_holm"] < 0.05)).sum())
     assert worse > 0  # here the tuning traded a field away: said, not hidden in the spread
-    assert (f"validation (2,000 fresh games per field): better than the default threshold against "
-            f"{int(v['beats_default'].sum())} of {v.height} fields and worse against {worse} (tuned - default "
-            ) in r.output, r.output
+    assert (f"validation (2,000 fresh games per field): significantly better than the default threshold against "
+            f"{int(v['beats_default'].sum())} of {v.height} fields (") in r.output, r.output
+    # each field named with its paired change, worst first (a spread of estimates read as an interval)
+    first = v.filter(pl.col("difference") < 0).sort("difference").row(0, named=True)
+    assert (f", significantly worse against {worse} ({first['field']} {100 * first['difference']:+.2f} pp"
+            in r.output), r.output
     assert f"above the fair share against {int(v['beats_field'].sum())} of {v.height} (Holm, alpha 0.05)" in r.output
     assert (out / "tuned.toml").is_file() and (out / "convergence.png").is_file()
     r = CliRunner().invoke(app, ["simulate", "avengers-cards", "--games", "200", "-s",

@@ -642,18 +642,28 @@ def validation_summary(result: TuneResult) -> str:
     default = m["default"]["label"]
     if m.get("cooperative"):
         r = v.row(0, named=True)
-        better = ("better than" if r["beats_default"] else "worse than" if _worse(v) else "not shown better than")
+        better = ("significantly better than" if r["beats_default"] else "significantly worse than" if _worse(v)
+                  else "not shown better than")
         return (f"validation ({m['validate_games']:,} fresh games): the tuned team wins {100 * r['win_share']:.2f}%, "
                 f"{better} the default {default} team's {100 * r['default_win_share']:.2f}% "
                 f"({100 * r['difference']:+.2f} pp, 95% CI {100 * r['difference_lo']:+.2f} to "
                 f"{100 * r['difference_hi']:+.2f}; {p_phrase(r['p_difference_holm'])})")
-    low, high = v["difference"].min(), v["difference"].max()
-    spread = f"{100 * low:+.2f} pp" if f"{low:.4f}" == f"{high:.4f}" else f"{100 * low:+.2f} to {100 * high:+.2f} pp"
-    worse = f" and worse against {_worse(v)}" if _worse(v) else ""
-    return (f"validation ({m['validate_games']:,} fresh games per field): better than the default {default} "
-            f"against {int(v['beats_default'].sum())} of {v.height} fields{worse}"
-            f" (tuned - default {spread}), above the fair share against {int(v['beats_field'].sum())} of {v.height} "
-            f"(Holm, alpha {ALPHA})")
+    better = v.filter(pl.col("beats_default")).sort("difference", descending=True)
+    worse = v.filter((pl.col("difference") < 0) & (pl.col("p_difference_holm") < ALPHA)).sort("difference")
+    worse_words = f", significantly worse against {worse.height}{_fields(worse)}" if worse.height else ""
+    return (f"validation ({m['validate_games']:,} fresh games per field): significantly better than the default "
+            f"{default} against {better.height} of {v.height} fields{_fields(better)}{worse_words}; above the "
+            f"fair share against {int(v['beats_field'].sum())} of {v.height} (Holm, alpha {ALPHA})")
+
+
+def _fields(rows: pl.DataFrame, named: int = 3) -> str:
+    """' (random -4.05 pp, greedy -3.13 pp)': the validation fields ``rows`` with tuned - default,
+    the first ``named`` of them ('and 2 more' for the rest); '' for none."""
+    if not rows.height:
+        return ""
+    shown = [f"{r['field']} {100 * r['difference']:+.2f} pp" for r in rows.head(named).iter_rows(named=True)]
+    more = f" and {rows.height - named} more" if rows.height > named else ""
+    return f" ({', '.join(shown)}{more})"
 
 
 def _worse(v: pl.DataFrame) -> int:
