@@ -1693,8 +1693,12 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
             compare(**args, players=players)
     with pytest.raises(BalanceError, match="sprt decides one player count"):
         compare(**args, players=[3, 4], sprt=SPRT_SPEC)
-    with pytest.raises(BalanceError, match="^at 3 players: unknown primary metric 'win_share_seat3'"):
+    with pytest.raises(BalanceError, match="^win_share_seat3 exists at 4 players only, and a comparison at several"):
         compare(**args, players=[4, 3], primary=["win_share_seat3"])  # seat 3 plays at 4 players only
+    with pytest.raises(BalanceError, match="^at 4 players: unknown primary metric 'nonsense'"):
+        compare(**args, players=[4, 3], primary=["nonsense"])  # no count has it: the count's own message
+    with pytest.raises(BalanceError, match="^2 strategies given, one per seat; with several player counts"):
+        compare(**args, players=[3, 4], strategies=["random", "greedy"])
     whole = compare(**args, players=[3, 4]).report
     played = []
 

@@ -609,12 +609,15 @@ def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwa
     """A comparison at several player counts: each count played as ``compare`` plays one (its
     state kept under its count, ``_CountKeep``), then every count's rows adjusted together."""
     setup = {k: kwargs[k] for k in ("games", "strategies", "sprt", "batch", "common", "primary", "margin", "margins")}
+    if kwargs["strategies"] and len(kwargs["strategies"]) > 1:  # seats differ between the counts
+        raise BalanceError(f"{len(kwargs['strategies'])} strategies given, one per seat; with several player counts "
+                           f"({', '.join(map(str, counts))}) give one strategy, which every seat plays")
     prepared = []
     for n in counts:  # every count checked before any is played
         try:
             prepared.append(_prepare_count(game, variants, n, **setup))
-        except BalanceError as e:  # a metric or a seat's strategy another count has
-            raise BalanceError(f"at {n} players: {e}") from None
+        except BalanceError as e:  # a metric another count has, or a count's own rules
+            raise BalanceError(_only_some(game, variants, counts, setup) or f"at {n} players: {e}") from None
     shared = keep.load_json(STATE, lambda data: dict(data["by_players"]), {}) if keep is not None else {}
     played = [_play(c, _CountKeep(keep, c.players, shared) if keep is not None else None, seed=kwargs["seed"],
                     alpha=kwargs["alpha"], chunk_size=kwargs["chunk_size"], on_progress=kwargs["on_progress"],
@@ -639,6 +642,24 @@ def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwa
         "warnings": [f"{r['players']} players: {w}" for r in reports for w in r["warnings"]],
         "any_different": any(r["any_different"] for r in reports),
     })
+
+
+def _only_some(game: str, variants: list[str], counts: list[int], setup: dict) -> str | None:
+    """Why a question cannot be asked of every count, when it names a metric some counts lack
+    (seat 3's win share exists from 4 players), or None."""
+    bare = {**setup, "primary": None, "margin": None, "margins": None}
+    try:
+        have = {n: tested_metrics(c.metrics.names, c.seat_columns, c.sides)
+                for n, c in ((n, _prepare_count(game, variants, n, **bare)) for n in counts)}
+    except BalanceError:  # a count's rules themselves: the caller's message names it
+        return None
+    for m in [*(setup["primary"] or ()), *(setup["margins"] or {})]:
+        at = [n for n in counts if m in have[n]]
+        if at and len(at) < len(counts):
+            return (f"{m} exists at {', '.join(map(str, at))} players only, and a comparison at several counts asks "
+                    f"every count the same question: compare at {', '.join(map(str, at))} players for it, or ask "
+                    "seat_shift or seat_distance, which every count has")
+    return None
 
 
 class _CountKeep:
