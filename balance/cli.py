@@ -230,7 +230,7 @@ def _parse_players(text: Optional[str]) -> Optional[list[int]]:
         return None
     items = [x.strip() for x in text.split(",")]
     if any(items) and not all(items):  # "3,,4" or "3,": a count left out by mistake, not to guess
-        fail(f"--players {text!r} has an empty item between its commas; allowed: a count 2..10 or a comma "
+        fail(f"--players {text!r} has an empty item between its commas; allowed: a count or a comma "
              "list like 3,4,5")
     try:
         return [int(x) for x in items if x]

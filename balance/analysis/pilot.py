@@ -42,6 +42,16 @@ def load_pilot(path: Path) -> dict:
     try:
         report = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        from balance.core.checkpoint import partial_dir
+
+        request = partial_dir(path) / "request.json"
+        if request.is_file():  # a comparison cut before it wrote its outputs
+            try:
+                game = json.loads(request.read_text(encoding="utf-8")).get("game") or "GAME"
+            except (OSError, ValueError, AttributeError):
+                game = "GAME"
+            raise BalanceError(f"--pilot {path}: the comparison there was interrupted before it finished; "
+                               f"finish it with balance compare {game} --resume {path}, then plan from it") from None
         raise BalanceError(f"--pilot {path}: no comparison.json there; give the directory a "
                            "`balance compare` wrote (its --out)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:

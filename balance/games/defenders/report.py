@@ -446,6 +446,8 @@ def _by(found: list) -> str:
     ((other, difference, adjusted p) each): the sizes and the weakest of its tests."""
     low, high = min(d for _, d, _ in found), max(d for _, d, _ in found)
     worst = max(p for *_, p in found)
+    if len(found) == 1:  # one swap: its own p, not a bound over several
+        return f"by {pp(low)}, Holm-adjusted {p_phrase(worst)}"
     test = "each Holm-adjusted p < 1e-6" if worst < 1e-6 else f"each Holm-adjusted p ≤ {pvalue(worst)}"
     return (f"by {pp(low)}" if pp(low) == pp(high) else f"by {pp(low)} to {pp(high)}") + f", {test}"
 
