@@ -760,7 +760,8 @@ def test_described_ranges_and_choices_are_the_validated_ones():
 def test_rules_command_prints_every_key_with_default_and_meaning():
     r = invoke("rules", "avengers-cards")
     assert r.exit_code == 0, r.output
-    blocks = r.output.strip().split("\n\n")  # one block per key, in declaration order
+    keys = r.output.split("\nLevers: ", 1)[0]  # then its levers (the next test)
+    blocks = keys.strip().split("\n\n")  # one block per key, in declaration order
     rows = Rules.describe()
     assert [b.splitlines()[0] for b in blocks] == [row["key"] for row in rows]
     for block, row in zip(blocks, rows):
@@ -772,16 +773,17 @@ def test_rules_command_prints_every_key_with_default_and_meaning():
 
 def test_rules_command_ends_with_the_games_levers():
     """A game that declares levers lists each, by what it acts on, as the --variant a report
-    would propose; a game without any prints none (avengers-cards above ends with its keys)."""
+    would propose; a game without any prints none (the toy dice-race ends with its keys)."""
     from balance.core.registry import get_game
 
-    r = invoke("rules", "defenders-of-the-realm")
-    assert r.exit_code == 0, r.output
-    tail = " ".join(r.output.split("\nLevers: ", 1)[1].split())
-    assert tail.startswith("rule changes the game's designers try") and "difficulty:" in tail
-    for lever in get_game("defenders-of-the-realm").levers:
-        assert f"{lever.variant} {lever.what}" in tail
-    assert "Levers:" not in invoke("rules", "avengers-cards").output
+    for game, target in (("defenders-of-the-realm", "difficulty:"), ("avengers-cards", "seats:")):
+        r = invoke("rules", game)
+        assert r.exit_code == 0, r.output
+        tail = " ".join(r.output.split("\nLevers: ", 1)[1].split())
+        assert tail.startswith("rule changes the game's designers try") and target in tail
+        for lever in get_game(game).levers:
+            assert f"{lever.variant} {lever.what}" in tail
+    assert not get_game("dice-race").levers and "Levers:" not in invoke("rules", "dice-race").output
 
 
 def test_rules_command_json_is_the_described_rows():
