@@ -1782,3 +1782,16 @@ def test_a_row_not_shown_within_its_margin_gives_its_adjusted_p_and_why_an_inter
             "are corrected over every row with a margin") in line, line
     wide = {**row, "lo": -0.03, "hi": 0.04}  # an interval reaching past the margin needs no such word
     assert "inside the margin" not in "".join(map(str, _equivalence_line({**report, "results": [wide]}, "v", [wide])))
+
+
+def test_a_pilot_is_planned_with_its_own_margin_unless_another_is_given():
+    """plan --pilot took the pilot's question (--primary) but not its margin: a designer's pilot
+    with --margin 0.02 was planned with no equivalence column. The pilot's margin is now the
+    default, as its question is; a margin given replaces it."""
+    from balance.analysis.pilot import plan_from_pilot
+
+    report = compare("avengers-cards", ["default", "set_bonus=2"], players=3, games=2000, seed=3,
+                     primary=["win_share_seat0"], margin=0.02).report
+    own = plan_from_pilot(report)
+    assert [r["margin"] for r in own["rows"]] == [0.02] and own["margin_level"] == 0.05
+    assert [r["margin"] for r in plan_from_pilot(report, margin=0.05)["rows"]] == [0.05]

@@ -177,7 +177,7 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     say (a row constant in its games, or no difference seen).
 
     margin, margins: as ``compare``'s (a rate's margin; a margin per named metric, in its
-    unit): each planned row with one (not a fairness row, nor seat_shift's seats) also gets
+    unit; neither given: the pilot's own): each planned row with one (not a fairness row, nor seat_shift's seats) also gets
     ``margin`` and ``for_margin``, the games for two one-sided tests to show its change within
     +-margin with ``power`` if the true change is the one the pilot saw
     (``stats.games_for_equivalence``; None where that reaches the margin), at alpha / (the rows
@@ -191,6 +191,8 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     stats.check_power_alpha(power, alpha)
     tested = [r for r in report["results"] if r.get("p_value") is not None]
     primary = report.get("primary") if primary is None else list(dict.fromkeys(primary))
+    if margin is None and not margins:  # the pilot's own margins, as its own question
+        margin, margins = report.get("margin"), report.get("margins")
     for metric in primary or ():
         if metric not in report["units"] or metric in UNTESTED:
             raise one_of("primary metric (a tested row of the pilot)", metric,
