@@ -177,9 +177,10 @@ def plan_from_pilot(report: dict, effect: float | None = 0.01, power: float = 0.
     say (a row constant in its games, or no difference seen).
 
     margin, margins: as ``compare``'s (a rate's margin; a margin per named metric, in its
-    unit; neither given: the pilot's own): each planned row with one (not a fairness row, nor seat_shift's seats) also gets
-    ``margin`` and ``for_margin``, the games for two one-sided tests to show its change within
-    +-margin with ``power`` if the true change is the one the pilot saw
+    unit; neither given: the pilot's own): each planned row with one (not a fairness row, nor
+    seat_shift's seats) also gets ``margin`` and ``for_margin``, the games for two one-sided
+    tests to show its change within +-margin with ``power`` if the true change is the one the
+    pilot saw
     (``stats.games_for_equivalence``; None where that reaches the margin), at alpha / (the rows
     with a margin), Bonferroni over the family the comparison corrects them in (Holm's first
     level); the result's ``margin_level``.
