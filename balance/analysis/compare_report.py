@@ -374,7 +374,7 @@ def _side_line(report: dict, variant: str, rows: list[dict]) -> tuple:
     moved = max((r for r in rows if r["metric"] in names), key=lambda r: abs(r["difference"]))
     test = _test(report, moved) or ", descriptive at the sequential stop"
     metric = moved["metric"]
-    if moved["difference"] == 0:  # no side's rate changed in any game: no "most" to name
+    if moved["difference"] == 0:  # no side's rate changed at all (every mean difference 0): no "most" to name
         head = (f"{label.capitalize()} under ", Code(variant), f": no change in any of the {label}' rates "
                 f"(each {_diff(report, metric, 0.0)}); ")
     else:
