@@ -364,6 +364,13 @@ def test_matchups_heatmap_has_a_colour_bar_in_percent(tmp_path, drawn):
     assert len({ax.collections[0].get_clim() for ax in maps}) == 1
 
 
+def test_matchups_follow_the_order_given(tmp_path, drawn):
+    """A matchup study's heatmap lists its pool in the table's order (it sorted them by name)."""
+    plots.matchups(matchup_frame(), tmp_path / "m.png", order=["threshold", "greedy", "random"])
+    ax = panels(drawn["m.png"])[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["threshold", "greedy", "random"]
+
+
 def test_matchups_colour_bar_stays_within_possible_shares(tmp_path, drawn):
     """Around a fair 25% a cell at 90% makes the symmetric colour scale run from -40%: the
     colours stay symmetric (65 pp either way), but the bar shows only shares a cell can take."""

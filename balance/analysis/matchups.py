@@ -186,7 +186,7 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     frame = result.matrix.select(pl.lit(result.players).alias("players"), "strategy",
                                  pl.col("field").alias("opponent_strategy"), pl.col("share").alias("rate"), "lo", "hi")
     figure = plots.matchups(frame, out / "figures" / "matchups.png", centre=1.0 / result.players,
-                            title="row's win share vs a field of column")
+                            title="row's win share vs a field of column", order=result.labels)  # the pool's order
     result.matrix.write_parquet(out / "matrix.parquet")
     fair = 1.0 / result.players
     still = result.matrix["no_spread"].to_numpy()  # no p to show (_significance)

@@ -289,7 +289,8 @@ def named_rates(frame: pl.DataFrame, path, reference: str = "average seat", titl
 CELL_INTERVAL = "; under each rate, ± the larger half of its interval (pp)"
 
 
-def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column") -> Path:
+def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row beats column",
+             order: list[str] | None = None) -> Path:
     """Strategy x strategy heatmap per player count, values in %, colours diverging around
     ``centre`` on one scale for every panel, read on a colour bar labelled with ``title``.
 
@@ -297,10 +298,11 @@ def matchups(frame: pl.DataFrame, path, centre: float = 0.5, title: str = "row b
     (lo, hi), which each cell then gives under its rate as ±(the larger half-width, pp), so a
     cell of few games does not read as sure as one of many; e.g. ``aggregate.matchups`` (how
     often the row outscored the column in the same game, level = half, centre 50%) or a
-    1-vs-field matrix (centre: the fair 1/n).
+    1-vs-field matrix (centre: the fair 1/n). order: the strategies' order on both axes (a
+    matchup study's pool, as its table lists them); default alphabetical.
     """
     groups = list(by_players(frame))
-    strategies = sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
+    strategies = order or sorted(set(frame["strategy"].to_list()) | set(frame["opponent_strategy"].to_list()))
     # Every panel has the same centre, so one scale (and one colour bar) serves them all.
     spread = max(float(np.nanmax(np.abs(frame["rate"].to_numpy() - centre))), 1e-3)
     size = 0.9 * len(strategies) + 2.2
