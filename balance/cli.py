@@ -922,11 +922,7 @@ def compare(
         fail(f"unexpected argument(s) {' '.join(map(repr, ctx.args))}: compare takes one game; a "
              "value with spaces was split by the shell, so quote it, e.g. "
              '--variant "KEY=[1, 2, 3]"')
-    counts = _parse_players(players)
-    if counts is not None and (not counts or len(set(counts)) < len(counts)):
-        fail(f"--players {players!r} " + ("names no count" if not counts else
-             f"names {next(n for i, n in enumerate(counts) if n in counts[:i])} twice")
-             + "; allowed: a count or a comma list of distinct counts like 2,3,4")
+    counts = _parse_players(players)  # checked as simulate's are (api.player_counts)
     # one count as a number, as a comparison saved before several counts reads (and --resume matches)
     ctx.params["players"] = counts[0] if counts and len(counts) == 1 else counts
     o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",

@@ -1688,7 +1688,8 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
     with pytest.raises(BalanceError, match="players=2 needs an explicit hand"):
         compare(**args, players=[3, 2], on_progress=progress.append, out=tmp_path / "bad")
     assert progress == [] and not partial_dir(tmp_path / "bad").exists()
-    for players, words in (([3, 3], "names 3 twice"), ([], "names no player count"), ([3, "4"], "not a whole")):
+    for players, words in (([3, 3], r"players \[3, 3\] repeats a count"), ([], "give at least one player count"),
+                           ([3, "4"], "players='4' is not an integer")):  # as simulate says it (api.player_counts)
         with pytest.raises(BalanceError, match=words):
             compare(**args, players=players)
     with pytest.raises(BalanceError, match="sprt decides one player count"):
@@ -1741,8 +1742,7 @@ def test_cli_compares_at_several_player_counts(tmp_path):
     assert r.exit_code == 2 and "--sprt decides one" in r.output and not (tmp_path / "s").exists(), r.output
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--players", "3,4,3", "--variant", "default",
                                  "--variant", PLANTED])
-    assert r.exit_code == 2 and r.output == ("error: --players '3,4,3' names 3 twice; allowed: a count or a comma "
-                                             "list of distinct counts like 2,3,4\n"), r.output
+    assert r.exit_code == 2 and r.output == "error: players [3, 4, 3] repeats a count\n", r.output
     r = CliRunner().invoke(app, ["plan", "--pilot", str(out)])
     assert r.exit_code == 0, r.output
     assert r.output.startswith("A comparison at 3, 4 players corrects every count's rows"), r.output

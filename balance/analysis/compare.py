@@ -588,21 +588,11 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
 
 
 def _player_counts(players) -> list[int | None]:
-    """``players`` as the counts to compare at: [None] (the game's default), [n], or a list of
-    distinct counts in the order given (each checked against the game's range by ``_setup``)."""
-    if not isinstance(players, (list, tuple)):  # a count (or a bad value _setup's check names)
-        return [players]
-    counts = as_list("players", players, "[2, 3, 4]")
-    if not counts:
-        raise BalanceError("players=[] names no player count; give one (3) or several ([2, 3, 4])")
-    for n in counts:
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise BalanceError(f"players={counts!r}: {n!r} is not a whole number; allowed: a count or a list of "
-                               "counts, e.g. [2, 3, 4]")
-    twice = next((n for i, n in enumerate(counts) if n in counts[:i]), None)
-    if twice is not None:
-        raise BalanceError(f"players={counts!r} names {twice} twice; give each player count once")
-    return counts
+    """``players`` as the counts to compare at: [None] (the game's default), or the distinct
+    counts given (``api.player_counts``), each checked against the game's range by ``_setup``."""
+    from balance.core.api import player_counts
+
+    return [None] if players is None else player_counts(players)
 
 
 def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwargs: dict) -> Comparison:

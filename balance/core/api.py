@@ -69,6 +69,20 @@ class RunResult:
                 f"seed={m.get('seed')}, strategies={m.get('strategies')}, tables={list(self.tables)}{where})")
 
 
+def player_counts(players) -> list[int]:
+    """``players`` (a count, or a list of counts: simulate's, compare's) as a list of distinct
+    whole counts, in the order given; each count's range is its rules' to check."""
+    counts = [players] if isinstance(players, int) else as_list("players", players, "4 or [3, 4]")
+    if not counts:
+        raise BalanceError("players: give at least one player count")
+    for n in counts:  # before set(), which a list inside the list fails (the range is the rules')
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise BalanceError(f"players={n!r} is not an integer; give a count or a list of counts, e.g. 4 or [3, 4]")
+    if len(set(counts)) != len(counts):
+        raise BalanceError(f"players {counts} repeats a count")
+    return counts
+
+
 def simulate(
     game: str,
     players: int | Sequence[int] | None = None,
@@ -172,16 +186,7 @@ def simulate(
     refuse_players(rule_changes, f"variant file {str(variant)!r}")
     refuse_players(overrides, "--set (overrides=)")
     rule_changes.update(overrides)
-    if players is None:
-        players = rules_mod.Rules.players
-    counts = [players] if isinstance(players, int) else as_list("players", players, "4 or [3, 4]")
-    if not counts:
-        raise BalanceError("players: give at least one player count")
-    for n in counts:  # before set(), which a list inside the list fails (the range is the rules')
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise BalanceError(f"players={n!r} is not an integer; give a count or a list of counts, e.g. 4 or [3, 4]")
-    if len(set(counts)) != len(counts):
-        raise BalanceError(f"players {counts} repeats a count")
+    counts = player_counts(rules_mod.Rules.players if players is None else players)
     strategies = [spec.simulate_strategy] if strategies is None else strategies
     if not strategies:
         raise BalanceError("give at least one strategy")
