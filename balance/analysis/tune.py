@@ -642,14 +642,14 @@ def validation_summary(result: TuneResult) -> str:
     default = m["default"]["label"]
     if m.get("cooperative"):
         r = v.row(0, named=True)
-        better = ("significantly better than" if r["beats_default"] else "significantly worse than" if _worse(v)
-                  else "not shown better than")
+        better = ("significantly better than" if r["beats_default"] else "significantly worse than"
+                  if _worse(v).height else "not shown better than")
         return (f"validation ({m['validate_games']:,} fresh games): the tuned team wins {100 * r['win_share']:.2f}%, "
                 f"{better} the default {default} team's {100 * r['default_win_share']:.2f}% "
                 f"({100 * r['difference']:+.2f} pp, 95% CI {100 * r['difference_lo']:+.2f} to "
                 f"{100 * r['difference_hi']:+.2f}; {p_phrase(r['p_difference_holm'])})")
     better = v.filter(pl.col("beats_default")).sort("difference", descending=True)
-    worse = v.filter((pl.col("difference") < 0) & (pl.col("p_difference_holm") < ALPHA)).sort("difference")
+    worse = _worse(v)
     worse_words = f", significantly worse against {worse.height}{_fields(worse)}" if worse.height else ""
     return (f"validation ({m['validate_games']:,} fresh games per field): significantly better than the default "
             f"{default} against {better.height} of {v.height} fields{_fields(better)}{worse_words}; above the "
@@ -666,10 +666,11 @@ def _fields(rows: pl.DataFrame, named: int = 3) -> str:
     return f" ({', '.join(shown)}{more})"
 
 
-def _worse(v: pl.DataFrame) -> int:
-    """Validation fields against which the tuned strategy is significantly worse than the
-    default (Holm, as ``beats_default`` is decided): a tuning can trade one field for another."""
-    return int(((v["difference"] < 0) & (v["p_difference_holm"] < ALPHA)).sum())
+def _worse(v: pl.DataFrame) -> pl.DataFrame:
+    """The validation rows (fields) against which the tuned strategy is significantly worse than
+    the default (Holm, as ``beats_default`` is decided), worst first: a tuning can trade one
+    field for another."""
+    return v.filter((pl.col("difference") < 0) & (pl.col("p_difference_holm") < ALPHA)).sort("difference")
 
 
 def _field_validation(result: TuneResult) -> list:
@@ -688,7 +689,7 @@ def _field_validation(result: TuneResult) -> list:
         Para((f"Significantly above the fair share against {int(v['beats_field'].sum())} of "
               f"{v.height} fields; significantly better than the default {m['strategy']} on the "
               f"same games against {int(v['beats_default'].sum())} of {v.height}"
-              + (f" and significantly worse against {_worse(v)}" if _worse(v) else "")
+              + (f" and significantly worse against {_worse(v).height}" if _worse(v).height else "")
               + f" (Holm, alpha {ALPHA}).",)),
         Para((f"The tuned strategy holds one seat (rotated over all {m['players']} seats in "
               f"equal blocks) against a field of one strategy; {count(m['validate_games'])} games "
@@ -724,7 +725,7 @@ def _team_validation(result: TuneResult) -> list:
                     pct(r["default_win_share"]), pp(r["difference"], signed=True),
                     ci(r["difference_lo"], r["difference_hi"], " pp"), pvalue(r["p_difference_holm"])]])
     better = ("is significantly better than" if r["beats_default"] else
-              "is significantly worse than" if _worse(result.validation) else "is not significantly better than")
+              "is significantly worse than" if _worse(result.validation).height else "is not significantly better than")
     return [
         Para((f"The tuned team {better} the default {m['strategy']} team on the same "
               f"games (paired, alpha {ALPHA}).",)),
