@@ -742,7 +742,7 @@ def test_the_hero_ranking_follows_the_swap_tests(tmp_path):
     a = R.analyse(planted_tables({"Rogue": 0.30}), {"sides": "drawn"}, "wilson")
     ranks = R.ranking(a.swaps)
     assert ranks.row(0, named=True) | {"mean_swap": 0} == {"players": 4, "hero": "Rogue", "beats": 7, "beaten": 0,
-                                                          "net": 7, "mean_swap": 0, "rank": 1}
+                                                          "net": 7, "mean_swap": 0, "rank": 1, "shared": False}
     assert ranks["mean_swap"][0] > 0.2 and (ranks["rank"][1:] == 2).all() and (ranks["net"][1:] == -1).all()
     figures = {name: tmp_path / f"{name}.png" for name in ("generals", "losses", "combat_odds")}
     from balance.analysis.document import to_markdown
@@ -750,7 +750,7 @@ def test_the_hero_ranking_follows_the_swap_tests(tmp_path):
     md = to_markdown("t", R.sections(a, figures)[:1], tmp_path)
     assert "| 4 | 1 | `Rogue` | 7 | 0 | +25.00 pp |" in md and "| 4 | 2= | `Wizard` | 0 | 1 | -3.57 pp |" in md, md
     fair = R.ranking(R.analyse(planted_tables(), {"sides": "drawn"}, "wilson").swaps)
-    assert (fair["rank"] == 1).all() and (fair["net"] == 0).all() and fair.height == 8
+    assert (fair["rank"] == 1).all() and fair["shared"].all() and (fair["net"] == 0).all() and fair.height == 8
     text = verdict_text(planted_tables({"Rogue": 0.055}))  # +0.5 pp: too small to be found here
     far = re.search(r"furthest: (\w[\w ]*) in place of (\w[\w ]*) ([+-][\d.]+) pp", text)
     assert far and "Rogue" in far.groups(), text

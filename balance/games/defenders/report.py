@@ -177,7 +177,7 @@ def swaps(teams: pl.DataFrame) -> pl.DataFrame:
 def ranking(swaps: pl.DataFrame) -> pl.DataFrame:
     """Per (players, hero), the swap tests summed up: ``beats`` (heroes it is found stronger
     than, Holm-adjusted p < ALPHA), ``beaten`` (heroes found stronger than it), ``net`` (the one
-    minus the other; ``rank`` 1 the highest, equal nets sharing a rank) and ``mean_swap`` (its
+    minus the other; ``rank`` 1 the highest, equal nets sharing a rank: ``shared``) and ``mean_swap`` (its
     win-rate difference averaged over the swaps with every other hero, a description). A
     ranking decided by the tests that decide each pair, not a new test of its own."""
     rows = []
@@ -196,6 +196,7 @@ def ranking(swaps: pl.DataFrame) -> pl.DataFrame:
     out = pl.DataFrame(rows, schema={"players": pl.Int64, "hero": pl.String, "beats": pl.Int64, "beaten": pl.Int64,
                                      "net": pl.Int64, "mean_swap": pl.Float64})
     out = out.with_columns(rank=pl.col("net").rank("min", descending=True).over("players").cast(pl.Int64))
+    out = out.with_columns(shared=pl.len().over("players", "rank") > 1)  # printed "2=": another hero ranks alike
     return out.sort("players", "rank", "mean_swap", descending=[False, False, True])
 
 
@@ -666,12 +667,6 @@ def odds_figure(attack: pl.DataFrame, path: Path) -> Path:
     return plots.save(fig, path)
 
 
-def _rank(row: dict, ranks: pl.DataFrame) -> str:
-    """"2" or "2=" when another hero of the count shares the rank."""
-    shared = ranks.filter((pl.col("players") == row["players"]) & (pl.col("rank") == row["rank"])).height > 1
-    return f"{row['rank']}{'=' if shared else ''}"
-
-
 def _presence_table(frame: pl.DataFrame, what: str) -> Table:
     """With the hero (pair) against without: a description, so no p-value is shown. A team
     holding one hero holds fewer of the others, and a test here calls a neutral hero weak when
@@ -696,7 +691,7 @@ def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
                         "team's win rate with the hero in place of another, less the reverse, averaged over the "
                         "other heroes (a description)." + given,)),
                   Table(["heroes", "rank", "hero", "found stronger than", "found weaker than", "mean swap"],
-                        [[str(r["players"]), _rank(r, ranks), Code(r["hero"]),
+                        [[str(r["players"]), f"{r['rank']}{'=' if r['shared'] else ''}", Code(r["hero"]),
                           str(r["beats"]), str(r["beaten"]), pp(r["mean_swap"], signed=True)]
                          for r in each_row(ranks)], left=3),
                   Para(("Which hero is stronger: for each two heroes, the team's win rate in the games whose team held "
