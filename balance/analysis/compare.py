@@ -1065,6 +1065,8 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
     """The methods text of a comparison, one entry per measure (comparison.json ``methods``);
     ``units`` (metric -> unit) words a named rate's margin in pp; ``counts``: the player counts
     of a comparison at several, whose rows are corrected together."""
+    from balance.analysis.document import and_list
+
     confidence = seat_confidence(alpha, players)
     out = {
         "pairing": "common random numbers: every variant plays the same game numbers with the same "
@@ -1147,7 +1149,7 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
             "difference smaller than the margin is both")
     if counts:
         out["player_counts"] = (
-            f"the comparison played every variant at {', '.join(map(str, counts[:-1]))} and {counts[-1]} players, "
+            f"the comparison played every variant at {and_list(counts)} players, "
             "each count on the same game numbers; the rows of every count are corrected together (each "
             "family above spans the counts), so what holds of a family holds of the whole comparison, not "
             "of one count at a time")

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from balance.analysis import plots
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, missing,
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, and_list, ci, missing,
                               num, p_phrase, pct, pp, pvalue, to_html, to_markdown)
 
 RATE_UNITS = ("rate", "pp")  # a rate (shown in %) and a distance between rates (in pp)
@@ -188,8 +188,7 @@ def counts_verdict(report: dict) -> Section:
     """The verdict of a comparison at several player counts: each count's, under its count,
     after a line saying that their rows were corrected together."""
     counts = report["by_players"]
-    named = [str(r["players"]) for r in counts]
-    blocks = [Para((f"Every variant played at {', '.join(named[:-1])} and {named[-1]} players, each count "
+    blocks = [Para((f"Every variant played at {and_list(r['players'] for r in counts)} players, each count "
                     f"on the same game numbers. The rows of every count are corrected together by "
                     f"{report['correction'].split(' (')[0]}, each family spanning the counts: what a family's "
                     "correction holds (Methods), it holds over every count, not over one count at a time.",))]

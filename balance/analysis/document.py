@@ -99,6 +99,11 @@ class Code(str):
     """Inline code: identifiers and values copied from the run (no escaping surprises)."""
 
 
+def and_list(values) -> str:
+    """[3, 4, 5] -> '3, 4 and 5' (seats, cards, player counts)."""
+    return " and ".join(", ".join(str(v) for v in values).rsplit(", ", 1))
+
+
 def code_list(labels, last: str = ", ") -> list:
     """Labels as separate code spans, ', '-joined (``last`` before the final one, e.g. ' and '):
     one span would run them together, and a label may hold commas of its own."""

@@ -33,8 +33,8 @@ import polars as pl
 
 from balance.analysis import aggregate, plots, stats
 from balance.core import schema
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, code_list, count,
-                              counted, diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, and_list, ci, code_list,
+                              count, counted, diff_ci, num, p_phrase, pct, pp, pvalue, rate_ci, to_html,
                               to_markdown)
 from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, as_path
@@ -671,11 +671,6 @@ def _seat_kept(manifest: dict, a: Analysis) -> str | None:
 
 def each_row(frame: pl.DataFrame):
     return frame.iter_rows(named=True)
-
-
-def and_list(values) -> str:
-    """[3, 4, 5] -> '3, 4 and 5' (seats, cards, player counts)."""
-    return " and ".join(", ".join(str(v) for v in values).rsplit(", ", 1))
 
 
 def apart(rows: pl.DataFrame, i: int, lo: str = "lo", hi: str = "hi", top: bool = True) -> bool:
