@@ -677,12 +677,11 @@ def test_force_replaces_each_commands_own_output(tmp_path, command):
 
 def test_force_knows_the_finished_file_of_every_command():
     """The outputs --force may replace are those whose finished file a command writes."""
-    from balance.analysis.study import KINDS
-    from balance.analysis.tune_checkpoint import TuneCheckpointer
-    from balance.core.checkpoint import Checkpointer
+    from balance.analysis.study import kinds
     from balance.core.output import FINISHED_OUTPUTS
 
-    written = {kind.finished for kind in (Checkpointer, TuneCheckpointer, *KINDS.values())}
+    written = {kind.finished for kind in kinds().values()}
+    assert set(kinds()) == {"simulate", "tune", "compare", "ladder", "matchups", "restrict"}
     assert written == set(FINISHED_OUTPUTS)
 
 

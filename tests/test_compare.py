@@ -1712,8 +1712,13 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
     state = json.loads((partial_dir(tmp_path / "cut") / "state.json").read_text(encoding="utf-8"))
     assert sorted(state["by_players"]) == ["3", "4"] and state["by_players"]["3"]["played"] == 2000
     r = CliRunner().invoke(app, ["plan", "--pilot", str(tmp_path / "cut")])  # not finished: say how to finish it
-    assert r.exit_code == 2 and ("the comparison there was interrupted before it finished; finish it with balance "
-                                 f"compare avengers-cards --resume {tmp_path / 'cut'}") in r.output, r.output
+    assert r.exit_code == 2 and (f"the comparison {str(tmp_path / 'cut')!r} was interrupted before it finished; "
+                                 f"continue it with balance compare avengers-cards --resume {tmp_path / 'cut'}"
+                                 ) in r.output, r.output
+    r = CliRunner().invoke(app, ["report", str(tmp_path / "cut")])  # not a run: it said "does not exist"
+    assert r.exit_code == 2 and (f"{str(tmp_path / 'cut')!r} holds a comparison (`balance compare`) interrupted "
+                                 "before it finished, not a run (continue it with balance compare avengers-cards "
+                                 f"--resume {tmp_path / 'cut'}); allowed: a run directory") in r.output, r.output
     kept = partial_dir(tmp_path / "cut") / "state.json"
     good = kept.read_text(encoding="utf-8")
     kept.write_text(json.dumps({"by_players": {"3": {"played": 1}}}), encoding="utf-8")  # damaged by hand

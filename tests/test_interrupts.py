@@ -278,6 +278,26 @@ def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
                         f"balance simulate avengers-cards --resume {out}\n")
 
 
+@pytest.mark.parametrize("output, words", [
+    ("defenders-of-the-realm/variants", "holds a comparison (`balance compare`, its comparison.json and report "),
+    ("avengers-cards/ladder", "holds a ladder (`balance ladder`, its report "),
+    ("avengers-cards/tuned-greedy", "holds a tuning (`balance tune`, its tune.json and report ")])
+def test_a_report_of_another_commands_output_says_what_it_holds(output, words):
+    """`balance report` of a comparison, ladder or tuning said it was no run directory, "missing
+    manifest.json", as if the output were damaged: it names what the directory holds and where
+    its report is."""
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    path = Path(__file__).parent.parent / "reports" / output
+    r = CliRunner().invoke(cli.app, ["report", str(path), "--out", "unused"])
+    assert r.exit_code == 2 and r.output.startswith(f"error: {str(path)!r} {words}"), r.output
+    assert "not a run; allowed: a run directory written by `balance simulate ... --out DIR`" in r.output
+
+
 def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_path, monkeypatch):
     """An upgrade that changes the games a seed plays bumps the game's RULES_VERSION
     (tests/test_golden.py); a run cut before it must not be finished with the other engine's

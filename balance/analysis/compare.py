@@ -450,8 +450,8 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
     units = dict(zip(metric_names, metrics.units))
     if margin is not None and primary and not any(units.get(m) == "rate" for m in primary):
         rates = [m for m in metric_names if units[m] == "rate"]
-        raise BalanceError(f"margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
-                           f"none; add one to primary ({', '.join(rates[:4])}, ...), or drop margin")
+        raise BalanceError(f"--margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
+                           f"none; add a rate to --primary ({', '.join(rates[:4])}, ...), or drop --margin")
     check_margin_metrics(margins, units, primary)
     tests, metric = {}, None
     if sprt is not None:

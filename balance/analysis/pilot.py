@@ -42,18 +42,13 @@ def load_pilot(path: Path) -> dict:
     try:
         report = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        from balance.core.checkpoint import partial_dir
+        from balance.analysis.study import held_instead
 
-        request = partial_dir(path) / "request.json"
-        if request.is_file():  # a comparison cut before it wrote its outputs
-            try:
-                game = json.loads(request.read_text(encoding="utf-8")).get("game") or "GAME"
-            except (OSError, ValueError, AttributeError):
-                game = "GAME"
-            raise BalanceError(f"--pilot {path}: the comparison there was interrupted before it finished; "
-                               f"finish it with balance compare {game} --resume {path}, then plan from it") from None
-        raise BalanceError(f"--pilot {path}: no comparison.json there; give the directory a "
-                           "`balance compare` wrote (its --out)") from None
+        allowed = "a directory `balance compare` wrote (its --out)"
+        instead = held_instead(path, "compare", allowed)
+        if instead:  # a comparison cut before it finished, or another command's output
+            raise BalanceError(f"--pilot {path}: {instead}") from None
+        raise BalanceError(f"--pilot {path}: no comparison.json there; allowed: {allowed}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BalanceError(f"--pilot {path}: {file.name} cannot be read as a comparison ({e})") from None
     several = isinstance(report, dict) and "by_players" in report  # a comparison at several player counts

@@ -156,7 +156,11 @@ def load_run(run_dir: Path) -> tuple[dict, dict[str, pl.DataFrame]]:
     its game declares when the game is installed here (the core tables always).
     """
     if not run_dir.is_dir() or not (run_dir / "manifest.json").is_file():
-        _check_not_interrupted(run_dir)
+        from balance.analysis.study import held_instead
+
+        instead = held_instead(run_dir, "simulate", "a run directory written by `balance simulate ... --out DIR`")
+        if instead:
+            raise BalanceError(instead)
     if not run_dir.is_dir():
         raise BalanceError(f"run directory {str(run_dir)!r} does not exist or is not a directory")
     path = run_dir / "manifest.json"
@@ -249,19 +253,6 @@ def _malformed_manifest(manifest: dict) -> list[str]:
         wrong.append("runs[].players/rules/seatings (a list of runs, each with a player count, its "
                      "rules and its seatings: blocks of games, each with a labelled strategy per seat)")
     return wrong
-
-
-def _check_not_interrupted(run_dir: Path) -> None:
-    """A run cut before it finished (Ctrl-C, a crash) is kept beside its directory: say how to
-    finish it, not that the directory is missing."""
-    from balance.core.checkpoint import read_request
-
-    try:
-        request = read_request(run_dir)
-    except BalanceError:
-        return  # no interrupted run there (or another command's)
-    raise BalanceError(f"the run {str(run_dir)!r} was interrupted before it finished; continue it with "
-                       f"balance simulate {request.get('game', 'GAME')} --resume {run_dir}")
 
 
 def _declared_columns(game: str) -> dict[str, dict]:

@@ -12,6 +12,7 @@ would, and its outputs are swapped into ``NAME`` in one step when it is done.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from balance.core.checkpoint import KEY_WORDS, Checkpointer, partial_dir, read_request
@@ -100,6 +101,43 @@ KINDS = {kind.command: kind for kind in (
     _kind("restrict", "restricted-play study", "restrict.md"),
     _kind("compare", "comparison", "comparison.json"),
 )}
+
+
+def kinds() -> dict[str, type[Checkpointer]]:
+    """Every command that writes an output directory (simulate, tune and the analyses): its
+    checkpointer, which names it and the file its finished output holds."""
+    from balance.analysis.tune_checkpoint import TuneCheckpointer
+
+    return {kind.command: kind for kind in (Checkpointer, TuneCheckpointer, *KINDS.values())}
+
+
+def held_instead(path: Path, wanted: str, allowed: str) -> str | None:
+    """Why ``path``, given as the output of ``balance {wanted}``, is not one, in words: it holds
+    that command's output cut before it finished (how to finish it), or another command's output,
+    finished or cut (what it is, then ``allowed``: what to give); None when it holds none of
+    these (the caller says what is missing)."""
+    path = Path(path)
+    by_command = kinds()
+    try:
+        saved = json.loads((partial_dir(path) / "request.json").read_text("utf-8"))
+        command, game = saved.get("command", "simulate"), saved.get("game") or "GAME"
+    except (OSError, ValueError, AttributeError):  # none there, or not a request balance wrote
+        command = None
+    if command in by_command:
+        finish = f"continue it with balance {command} {game} --resume {path}"
+        if command == wanted:
+            return f"the {by_command[command].noun} {str(path)!r} was interrupted before it finished; {finish}"
+        return (f"{str(path)!r} holds a {by_command[command].noun} (`balance {command}`) interrupted before it "
+                f"finished, not a {by_command[wanted].noun} ({finish}); allowed: {allowed}")
+    held = [kind for kind in by_command.values() if kind.command != wanted and (path / kind.finished).is_file()]
+    if not held:
+        return None
+    kind = held[0]
+    report = path / (kind.finished if kind.finished.endswith(".md") else "report.md")
+    what = (f"its report {str(report)!r}" if report.name == kind.finished else
+            f"its {kind.finished}" + (f" and report {str(report)!r}" if report.is_file() else ""))
+    return (f"{str(path)!r} holds a {kind.noun} (`balance {kind.command}`, {what}), not a "
+            f"{by_command[wanted].noun}; allowed: {allowed}")
 
 
 def saved_options(command: str, out: Path) -> tuple[str, dict]:
