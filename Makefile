@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install test test-slow test-all boundscheck report report-smash-up report-zenonzard report-defenders tune \
-	tune-smash-up tune-zenonzard tune-defenders skill bench clean
+	tune-smash-up tune-zenonzard tune-defenders skill skill-smash-up bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || test -n "$(PYTHON)" || { echo "make: balance needs Python >= 3.11;" \
@@ -162,6 +162,13 @@ tune-smash-up: $(STAMP)
 		--budget $(SMASH_TUNE_GAMES) --population 8 --games-per-candidate 2000 --seed 0 \
 		--validate-games 20000 --out $(SMASH)/tuned-planner $(call again,$(SMASH)/tuned-planner)
 SMASH_TUNE_GAMES ?= 160000
+
+# Smash Up: do the faction edges hold under skilled play? The ladder random -> greedy -> tuned
+# planner, factions drawn per game: each rung's factions found, highest and lowest faction.
+skill-smash-up: $(STAMP)
+	$(BIN)/balance ladder smash-up --ladder random,greedy,planner:@$(SMASH)/tuned-planner --players 2,3,4 \
+		--games $(SMASH_LADDER_GAMES) --seed 2 --out $(SMASH)/ladder $(call again,$(SMASH)/ladder)
+SMASH_LADDER_GAMES ?= 10000
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import balance
 from balance.analysis.report import ALPHA
+from balance.analysis.document import p_phrase
 from balance.analysis.sides import ranked_lines
 from balance.cli import app
 from balance.core._jit import CYCLE_COUNTER
@@ -652,6 +653,49 @@ def test_a_fair_game_is_called_fair(players):
     text = _text(ranked_lines(a.factions, "faction"))
     assert f"{players} players: no faction differs from the average seat's" in text
     assert "this run detects any faction" in text
+
+
+def _measures(tables: dict, manifest: dict) -> dict:
+    """smash-up's ladder columns of a rung, as column -> value at the run's one player count."""
+    return {column: frame[column].to_list() for column, _, frame, *_ in su_report.ladder_measures(tables, manifest)}
+
+
+def test_a_ladder_rung_names_the_dominant_faction_and_counts_the_factions_the_report_finds():
+    """The ladder's faction columns are the Factions verdict's test: the planted Ninjas (as in
+    the test above: about 9 standard errors) has the highest rate, found above the average, and
+    "factions found" counts the factions the report calls different. A fair game's rung finds
+    none. A rung of given or drafted factions has no values (the columns are left out), as its
+    rates would describe the seats' choices, not the factions."""
+    drawn = {"sides": "drawn", "runs": [{"rules": {"factions": "drawn"}}]}
+    tables = _synthetic(2, 4000, "Ninjas", 0.5, seed=4)
+    factions = su_report.analyse(tables, drawn, "wilson").factions
+    found = factions.filter(pl.col("p_adjusted") < ALPHA)
+    lowest = factions.row(int(factions["rate"].arg_min()), named=True)
+    m = _measures(tables, drawn)
+    assert re.fullmatch(r"Ninjas \+(\d+\.\d\d) pp, p < 1e-6", m["highest_faction"][0]), m
+    assert float(m["highest_faction"][0].split("+")[1].split(" ")[0]) > 7  # the planted 10 pp, 9 se
+    assert m["lowest_faction"] == [f"{lowest['name']} {100 * lowest['difference']:+.2f} pp, "
+                                   f"{p_phrase(lowest['p_adjusted'])}"] and lowest["difference"] < 0
+    assert m["factions_found"] == [f"{found.height} of 8"] and found.height >= 1
+    fair = _measures(_synthetic(3, 3000, None, 0.0, seed=11), drawn)  # test_a_fair_game_is_called_fair's seed
+    assert fair["factions_found"] == ["0 of 8"] and "p = " in fair["highest_faction"][0]
+    for manifest in ({"sides": ["Aliens+Ninjas"], "runs": []},
+                     {"sides": "drawn", "runs": [{"rules": {"factions": "draft"}}]}):
+        assert all(values == [] for values in _measures(tables, manifest).values()), manifest
+
+
+def test_a_smash_up_ladder_shows_each_rungs_faction_columns(tmp_path):
+    """The columns reach the ladder's table, each rung's from its own run."""
+    from balance.analysis.ladder import run_ladder, write_ladder
+
+    result = run_ladder("smash-up", ["random", "greedy"], players=[2], games=300, seed=3)
+    rungs = result.rungs
+    assert rungs["highest_faction"].is_not_null().all() and rungs["factions_found"].str.ends_with(" of 8").all()
+    write_ladder(result, tmp_path, "t")
+    text = (tmp_path / "ladder.md").read_text(encoding="utf-8")
+    assert "| factions found | highest | lowest |" in text
+    for r in rungs.iter_rows(named=True):
+        assert f"| {r['factions_found']} | {r['highest_faction']} | {r['lowest_faction']} |" in text
 
 
 def test_given_sides_are_not_called_causal():

@@ -17,12 +17,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import polars as pl
 
 from balance.analysis import aggregate, stats
 from balance.core.errors import BalanceError, check_int
 from balance.core.strategy import deterministic_alike
+
+
+class Measure(NamedTuple):
+    """One of a game's own rung columns, as its report part's ``ladder_measures(tables,
+    manifest)`` gives them: a tuple (column, heading, frame[, kind[, note]])."""
+
+    column: str
+    heading: str
+    frame: pl.DataFrame  # players and column (a rate may add column_lo, column_hi: its interval)
+    kind: str = "rate"  # how a cell reads: "rate" (a percentage), "pp" (a signed change), "p", "text"
+    note: str = ""  # what the column means, for the table's legend
+
+
+KINDS = ("rate", "pp", "p", "text")
 
 
 @dataclass
@@ -34,7 +49,7 @@ class LadderResult:
     skill: pl.DataFrame  # strategy, against, players, games, share, lo, hi, fair, all_tied (empty: cooperative)
     labels: list[str]
     restrictable: str | None = "card"  # what restricted play denies (GameInfo), None: not measured
-    measures: dict = None  # the game's own rung columns (ladder_measures): column -> heading
+    measures: dict = None  # the game's own rung columns (ladder_measures): column -> Measure (frame empty)
     cooperative: bool = False  # rungs carry the team's win rate, not seat tests
     game: str | None = None  # the game's id (its declaration words the restricted play)
 
@@ -87,19 +102,29 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             tied = bool(aggregate.seat_fairness(run.seats)["all_tied"].all())
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
                           "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n, "all_tied": tied})
-    headings = _measure_headings(spec)
+    declared = _declared_measures(spec)
     skill = pl.DataFrame(skill, schema={"strategy": pl.String, "against": pl.String, "players": pl.Int64,
                                         "games": pl.Int64, "share": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
                                         "fair": pl.Float64, "all_tied": pl.Boolean})
     return LadderResult(pl.concat(rungs), skill, labels, spec.restrictable,
-                        headings, spec.cooperative, spec.id)
+                        declared, spec.cooperative, spec.id)
 
 
-def _measure_headings(spec) -> dict:
-    """The game's own rung columns (its report part's ``ladder_measures``): column -> heading."""
+def _declared_measures(spec) -> dict[str, Measure]:
+    """The game's own rung columns (its report part's ``ladder_measures``): column -> Measure."""
+    return {m.column: m for m in _measures(spec, {}, {})}
+
+
+def _measures(spec, tables: dict, manifest: dict) -> list[Measure]:
+    """The game's own rung columns from a run's tables and manifest (empty: the columns alone)."""
     part = spec.optional_part("report")
-    return {column: heading for column, heading, _ in
-            (part.ladder_measures({}) if part is not None and hasattr(part, "ladder_measures") else [])}
+    if part is None or not hasattr(part, "ladder_measures"):
+        return []
+    measures = [Measure(*m) for m in part.ladder_measures(tables, manifest)]
+    wrong = [f"{m.column} ({m.kind!r})" for m in measures if m.kind not in KINDS]
+    if wrong:  # the game's declaration is at fault, not the user: say which
+        raise ValueError(f"{spec.id}'s ladder_measures give {', '.join(wrong)}; allowed kinds: {', '.join(KINDS)}")
+    return measures
 
 
 def read_ladder(directory: Path, game: str) -> LadderResult:
@@ -110,7 +135,7 @@ def read_ladder(directory: Path, game: str) -> LadderResult:
     spec = get_game(game)
     rungs = pl.read_parquet(Path(directory) / "rungs.parquet")
     return LadderResult(rungs, pl.read_parquet(Path(directory) / "skill.parquet"),
-                        list(dict.fromkeys(rungs["strategy"].to_list())), spec.restrictable, _measure_headings(spec),
+                        list(dict.fromkeys(rungs["strategy"].to_list())), spec.restrictable, _declared_measures(spec),
                         spec.cooperative, spec.id)
 
 
@@ -140,10 +165,8 @@ def _rung(label: str, run, spec) -> pl.DataFrame:
                .join(rates, on="players")
                .with_columns(team_win=pl.lit(None, pl.Float64), team_win_lo=pl.lit(None, pl.Float64),
                              team_win_hi=pl.lit(None, pl.Float64), team_won=pl.lit(None, pl.Int64)))
-    part = spec.optional_part("report")
-    for column, _, frame in (part.ladder_measures(run.tables) if part is not None and
-                             hasattr(part, "ladder_measures") else []):
-        out = out.join(frame.with_columns(pl.col("players").cast(pl.Int8)), on="players", how="left")
+    for m in _measures(spec, run.tables, run.manifest):
+        out = out.join(m.frame.with_columns(pl.col("players").cast(pl.Int8)), on="players", how="left")
     if run.tables.get("card_strength") is not None:
         effects = aggregate.card_effects(run.card_strength)
         top = (effects.sort(pl.col("difference").abs(), descending=True)
@@ -211,8 +234,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     # measures when its tables gave them, capped games only when there were some
     rungs = result.rungs
     has_top = rungs["top_card"].is_not_null().any()
-    measures = {c: h for c, h in (result.measures or {}).items()
-                if c in rungs.columns and rungs[c].is_not_null().any()}
+    measures = [m for c, m in (result.measures or {}).items() if c in rungs.columns and rungs[c].is_not_null().any()]
+    spans = {m.column: m.kind == "rate" and f"{m.column}_lo" in rungs.columns for m in measures}  # with a CI
     has_capped = bool((rungs["capped"] > 0).any())
     strength = f" or {item} strength" if has_top else ""
     verdict = []
@@ -279,8 +302,11 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                     tested(r, pvalue(r["p_adjusted"]))]
         if has_capped:
             row.append(pct(r["capped"] / max(r["games"] + r["capped"], 1)))
-        for c in measures:  # a measure with {c}_lo and {c}_hi columns shows its interval beside it
-            row += [pct(r[c])] + ([ci(r[f"{c}_lo"], r[f"{c}_hi"])] if f"{c}_lo" in rungs.columns else [])
+        for m in measures:  # a rate with {c}_lo and {c}_hi columns shows its interval beside it
+            c, value = m.column, r[m.column]
+            cell = ("—" if value is None else pct(value) if m.kind == "rate" else pp(value, signed=True)
+                    if m.kind == "pp" else pvalue(value) if m.kind == "p" else str(value))
+            row += [cell] + ([ci(r[f"{c}_lo"], r[f"{c}_hi"]) if value is not None else "—"] if spans[c] else [])
         if has_top:
             row += [tested(r, str(r["top_card"])), tested(r, pp(r["top_card_effect"], signed=True)),
                     tested(r, pvalue(r["top_card_p"]))]
@@ -290,7 +316,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     header = (["strategy", "players", "games"]
               + (["team win rate", "95% CI"] if result.cooperative else ["seat gap", "95% CI", "seat test p"])
               + (["capped"] if has_capped else [])
-              + [h for c, h in measures.items() for h in ([h, "95% CI"] if f"{c}_lo" in rungs.columns else [h])]
+              + [h for m in measures for h in ([m.heading, "95% CI"] if spans[m.column] else [m.heading])]
               + ([f"top {item}", "change without it" if passive == "removed" else f"change {passive}",
                   "its Holm p"] if has_top else []))
     explained = ("Every seat plays the strategy; games: the finished ones (the seat test's); seat "
@@ -300,6 +326,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                  "team won over every game (Wilson 95% interval); ")
     if has_capped:
         explained += "capped: the share of games the turn cap stopped (they hand out no win); "
+    explained += "".join(f"{m.note}; " for m in measures if m.note)  # in the order of the columns
     if has_top:
         mode = get_game(result.game).restrict_meaning("always") if result.game else "denied"
         mode = mode if passive == "removed" else passive  # a swap says what it swaps for

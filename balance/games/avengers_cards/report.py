@@ -92,7 +92,7 @@ def variant_hint(a: CardAnalysis) -> dict | None:
     return {"players": players, "item": card, "why": why, "when": mode}
 
 
-def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
+def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
     """The game's columns of a `balance ladder` rung: (column, heading, frame(players, column));
     with empty tables, the columns and headings alone."""
     if "villains" not in tables:

@@ -58,16 +58,12 @@ def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
     seats = tables["seats"]
     if "bases" not in tables or "side" not in seats.columns or not (seats["side"] != "").any():
         return None
-    seats = seats.filter(pl.col("side") != "")
-    pair_rows = seats.group_by("players", "side").agg(pl.col("games", "win_share").sum())
-    faction_rows = (pair_rows.with_columns(faction=pl.col("side").str.split("+")).explode("faction")
-                    .group_by("players", "faction").agg(pl.col("games", "win_share").sum()))
-    average = seats.group_by("players").agg(pl.col("win_share").sum() / pl.col("games").sum())
+    factions, pairs = side_rates(seats, method)
     unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
     drafted = any(run["rules"].get("factions") == "draft" for run in manifest.get("runs", []))
     return SmashAnalysis(
-        factions=tested(faction_rows.rename({"faction": "name"}), average, method),
-        pairs=tested(pair_rows.rename({"side": "name"}), average, method),
+        factions=factions,
+        pairs=pairs,
         matchups=faction_matchups(tables["pairs"], method) if "pairs" in tables else None,
         bases=base_summary(tables["bases"], tables.get("outcomes"), method),
         unsupported=unsupported,
@@ -76,6 +72,19 @@ def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
         card_effects=card_effects(tables["card_strength"]) if "card_strength" in tables else None,
         cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None,
     )
+
+
+def side_rates(seats: pl.DataFrame, method: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(factions, pairs): per (players, faction or pair) the win rate of the seats holding it
+    against the average seat's (``sides.tested``, Holm over each frame's rows), from a run's
+    seats table (the seats with a side)."""
+    seats = seats.filter(pl.col("side") != "")
+    pair_rows = seats.group_by("players", "side").agg(pl.col("games", "win_share").sum())
+    faction_rows = (pair_rows.with_columns(faction=pl.col("side").str.split("+")).explode("faction")
+                    .group_by("players", "faction").agg(pl.col("games", "win_share").sum()))
+    average = seats.group_by("players").agg(pl.col("win_share").sum() / pl.col("games").sum())
+    return (tested(faction_rows.rename({"faction": "name"}), average, method),
+            tested(pair_rows.rename({"side": "name"}), average, method))
 
 
 def played_summary(played: pl.DataFrame, method: str) -> pl.DataFrame:
@@ -230,6 +239,40 @@ def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
     name = ("one" if strongest else "more") + "".join(ch for ch in card if ch.isalnum())
     return {"players": n, "item": card, "why": why, "variant": f'{name}:swap=["{faction}: {given} -> {taken}"]',
             "primary": (f"win_share_{faction}",), "hint": hint}
+
+
+def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
+    """The game's columns of a `balance ladder` rung, from a run whose factions were drawn for
+    every game (the default: a faction's difference is then its doing): how many factions differ
+    from the average seat (the Factions verdict's test: exact binomial, Holm over every faction
+    and player count of the rung), and the factions of the highest and the lowest win rate, each
+    as "Robots +16.82 pp, p < 1e-6" (its difference from the average seat and adjusted p). With
+    empty tables, or factions not drawn, the columns alone (left out of the ladder: a rung of
+    given or drafted factions says nothing of a faction's own strength)."""
+    columns = ("factions_found", "highest_faction", "lowest_faction")
+    frame = pl.DataFrame(schema={"players": pl.Int8, **{c: pl.String for c in columns}})
+    seats = tables.get("seats")
+    drawn = (manifest.get("sides") == "drawn" and
+             not any(run["rules"].get("factions") == "draft" for run in manifest.get("runs", [])))
+    if drawn and seats is not None and "side" in seats.columns and (seats["side"] != "").any():
+        factions = side_rates(seats, "wilson")[0]
+
+        def named(r):
+            return f"{r['name']} {pp(r['difference'], signed=True)}, {p_phrase(r['p_adjusted'])}"
+        frame = pl.DataFrame([{"players": players, "factions_found": f"{int((g['p_adjusted'] < ALPHA).sum())} of "
+                                                                     f"{g.height}",
+                               "highest_faction": named(g.row(int(g["rate"].arg_max()), named=True)),
+                               "lowest_faction": named(g.row(int(g["rate"].arg_min()), named=True))}
+                              for (players,), g in factions.group_by("players", maintain_order=True)],
+                             schema=frame.schema)
+    note = ("factions found: how many factions' seats win more or less often than the average seat "
+            "(factions drawn at random for every game, so a difference is the faction's doing; exact "
+            "binomial test, Holm over every faction and player count of the rung); highest, lowest: the "
+            "factions of the highest and the lowest win rate by estimate (not a test between factions), "
+            "each with its difference from the average seat and adjusted p")
+    return [("factions_found", "factions found", frame.select("players", "factions_found"), "text", note),
+            ("highest_faction", "highest", frame.select("players", "highest_faction"), "text"),
+            ("lowest_faction", "lowest", frame.select("players", "lowest_faction"), "text")]
 
 
 def methods() -> list[tuple]:

@@ -236,7 +236,7 @@ def variant_hint(a: ZenonzardAnalysis) -> dict | None:
     return None
 
 
-def ladder_measures(tables: dict) -> list[tuple[str, str, pl.DataFrame]]:
+def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
     """The game's columns of a `balance ladder` rung: the first player's win rate (with its
     Wilson interval: first_player_lo, _hi) and the share of games ended by deck-out; with empty
     tables, the columns and headings alone."""
