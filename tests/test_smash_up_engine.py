@@ -694,8 +694,36 @@ def test_a_smash_up_ladder_shows_each_rungs_faction_columns(tmp_path):
     write_ladder(result, tmp_path, "t")
     text = (tmp_path / "ladder.md").read_text(encoding="utf-8")
     assert "| factions found | highest | lowest |" in text
+    assert "- 2 players: **factions differ** from the average seat" in text or "no faction is found" in text
     for r in rungs.iter_rows(named=True):
         assert f"| {r['factions_found']} | {r['highest_faction']} | {r['lowest_faction']} |" in text
+
+
+def _rungs(found: list[int], players: int = 2) -> pl.DataFrame:
+    """A ladder's rungs at one count: strategy s<i> found found[i] of the 8 factions; each
+    rung's highest faction is F<i>."""
+    return pl.DataFrame({"strategy": [f"s{i}" for i in range(len(found))], "players": players,
+                         "factions_found": [f"{k} of 8" for k in found],
+                         "highest_faction": [f"F{i} +3.00 pp, p = 0.01" for i in range(len(found))]})
+
+
+@pytest.mark.parametrize("found, words", [
+    ([7, 8, 7], ("2 players: factions differ from the average seat under every strategy of the ladder (7, 8 and 7 "
+                 "of 8 found; exact binomial tests, Holm over each rung's factions and player counts). Under the "
+                 "ladder's last strategy, the most skilled, the highest by estimate is F2.")),
+    ([0, 2, 3], ("2 players: factions differ from the average seat under s1 and s2 (2 and 3 of 8 found; exact "
+                 "binomial tests, Holm over each rung's factions and player counts); none is found under s0. "
+                 "Under the ladder's last strategy, the most skilled, the highest by estimate is F2.")),
+    ([5, 1, 0], ("2 players: factions differ from the average seat under s0 and s1 (5 and 1 of 8 found; exact "
+                 "binomial tests, Holm over each rung's factions and player counts); none is found under s2: "
+                 "the ladder's last strategy, the most skilled, finds none, so the edges found may be naive play's.")),
+    ([0, 0, 0], ("2 players: no faction is found to differ from the average seat under any strategy of the ladder "
+                 "(exact binomial tests, Holm over each rung's factions and player counts)."))])
+def test_the_ladders_faction_line_says_whether_the_edges_hold_under_the_most_skilled_play(found, words):
+    """Planted rungs: the line names the strategies whose tests found factions, and whether the
+    ladder's last (most skilled) strategy found any; an edge only naive play shows is called so."""
+    lines = su_report.ladder_verdict(_rungs(found), ["s0", "s1", "s2"])
+    assert [_text([line]) for line in lines] == [words]
 
 
 def test_given_sides_are_not_called_causal():

@@ -5,7 +5,8 @@ every seat plays it, at each player count, on the same game numbers: seat fairne
 largest seat gap and the equal-seats test), the share of games the turn cap stopped, and, for
 a game with restricted play (``GameInfo.restrictable``), the item that stands out by
 restricted play (the card whose removal changes its seat's win rate most, paired on the same
-games), and the game's own measures (its report part's ``ladder_measures``). A
+games), and the game's own measures (its report part's ``ladder_measures``, with its verdict
+lines on them from ``ladder_verdict``). A
 designer sees whether an imbalance persists under skilled play or is an artefact of naive
 bots. A rung where no seat's share ever varies (identical deterministic players: every game a
 tie) is named as such, with no test. Skill vs luck: the win share of one player of each
@@ -273,6 +274,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             why = " — identical deterministic players make identical choices, so" if r["deterministic"] else ", so"
             verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what}{why} this rung "
                             f"says nothing about seat fairness{strength} (no test shown).",))
+    part = get_game(result.game).optional_part("report") if result.game else None
+    if part is not None and hasattr(part, "ladder_verdict"):  # the game's lines on its own columns
+        verdict += part.ladder_verdict(result.rungs, result.labels)
     if result.cooperative:
         verdict.append(("Skill vs luck: not measured — in a cooperative game every seat wins or loses with "
                         "the team, so no player beats another.",))

@@ -275,6 +275,43 @@ def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
             ("lowest_faction", "lowest", frame.select("players", "lowest_faction"), "text")]
 
 
+def ladder_verdict(rungs: pl.DataFrame, labels: list[str]) -> list[tuple]:
+    """The ladder's Factions lines, one per player count whose rungs measured the factions
+    (``ladder_measures``): under which strategies some faction is found to differ from the
+    average seat, and how many; then, under the ladder's last strategy (given weakest first:
+    its most skilled), the highest faction by estimate, or that it finds none."""
+    from balance.analysis.document import and_list, code_list
+    from balance.analysis.report import brief
+
+    def codes(names):
+        return code_list([brief(name, labels) for name in names], " and ")
+
+    test = "exact binomial tests, Holm over each rung's factions and player counts"
+    lines = []
+    for (players,), g in rungs.filter(pl.col("factions_found").is_not_null()).group_by("players", maintain_order=True):
+        rows = {r["strategy"]: r for r in g.iter_rows(named=True)}
+        named = [label for label in labels if label in rows]
+        found = {label: int(rows[label]["factions_found"].split(" of ")[0]) for label in named}
+        some, none = [x for x in named if found[x]], [x for x in named if not found[x]]
+        if not some:
+            lines.append((f"{players} players: ", Strong("no faction is found to differ"), " from the average "
+                          f"seat under any strategy of the ladder ({test}).",))
+            continue
+        of = rows[some[0]]["factions_found"].split(" of ")[1]
+        line = [f"{players} players: ", Strong("factions differ"), " from the average seat under ",
+                *(["every strategy of the ladder"] if not none else codes(some)),
+                f" ({and_list(found[x] for x in some)} of {of} found; {test})"]
+        last = named[-1]
+        if none:
+            line += ["; none is found under ", *codes(none)]
+        line += ([f". Under the ladder's last strategy, the most skilled, the highest by estimate is "
+                  f"{rows[last]['highest_faction'].split(' ')[0]}."] if found[last] else
+                 [": the ladder's last strategy, the most skilled, finds none, so the edges found may be naive "
+                  "play's."])
+        lines.append(tuple(line))
+    return lines
+
+
 def methods() -> list[tuple]:
     return [
         ("Factions and faction pairs: the seats holding one, their wins over their seat-games, "
