@@ -121,9 +121,9 @@ def test_a_cooperative_ladder_names_the_best_strategy_only_when_a_test_separates
     assert "Skill vs luck: not measured — in a cooperative game" in verdict and "## Skill vs luck" not in verdict
 
 
-@pytest.mark.parametrize("game", ["avengers-cards", "zenonzard"])
+@pytest.mark.parametrize("game", ["avengers-cards", "zenonzard", "smash-up"])
 def test_every_committed_ladder_is_what_this_version_writes_from_its_tables(game, tmp_path):
-    """The committed ladders (`make skill`, `make report-zenonzard`), written again from their
+    """The committed ladders (`make skill`, `make report-zenonzard`, `make skill-smash-up`), written again from their
     own rungs.parquet and skill.parquet (``read_ladder``), must be what is committed: a ladder
     wording change must regenerate them, as for the reports."""
     from pathlib import Path

@@ -701,19 +701,20 @@ def test_a_smash_up_ladder_shows_each_rungs_faction_columns(tmp_path):
 
 def _rungs(found: list[int], players: int = 2) -> pl.DataFrame:
     """A ladder's rungs at one count: strategy s<i> found found[i] of the 8 factions; each
-    rung's highest faction is F<i>."""
+    rung's highest faction is F<i>, its lowest G<i>."""
     return pl.DataFrame({"strategy": [f"s{i}" for i in range(len(found))], "players": players,
                          "factions_found": [f"{k} of 8" for k in found],
-                         "highest_faction": [f"F{i} +3.00 pp, p = 0.01" for i in range(len(found))]})
+                         "highest_faction": [f"F{i} +3.00 pp, p = 0.01" for i in range(len(found))],
+                         "lowest_faction": [f"G{i} -3.00 pp, p = 0.01" for i in range(len(found))]})
 
 
 @pytest.mark.parametrize("found, words", [
     ([7, 8, 7], ("2 players: factions differ from the average seat under every strategy of the ladder (7, 8 and 7 "
                  "of 8 found; exact binomial tests, Holm over each rung's factions and player counts). Under the "
-                 "ladder's last strategy, the most skilled, the highest by estimate is F2.")),
+                 "ladder's last strategy, the most skilled, the highest by estimate is F2, the lowest G2.")),
     ([0, 2, 3], ("2 players: factions differ from the average seat under s1 and s2 (2 and 3 of 8 found; exact "
                  "binomial tests, Holm over each rung's factions and player counts); none is found under s0. "
-                 "Under the ladder's last strategy, the most skilled, the highest by estimate is F2.")),
+                 "Under the ladder's last strategy, the most skilled, the highest by estimate is F2, the lowest G2.")),
     ([5, 1, 0], ("2 players: factions differ from the average seat under s0 and s1 (5 and 1 of 8 found; exact "
                  "binomial tests, Holm over each rung's factions and player counts); none is found under s2: "
                  "the ladder's last strategy, the most skilled, finds none, so the edges found may be naive play's.")),

@@ -279,7 +279,7 @@ def ladder_verdict(rungs: pl.DataFrame, labels: list[str]) -> list[tuple]:
     """The ladder's Factions lines, one per player count whose rungs measured the factions
     (``ladder_measures``): under which strategies some faction is found to differ from the
     average seat, and how many; then, under the ladder's last strategy (given weakest first:
-    its most skilled), the highest faction by estimate, or that it finds none."""
+    its most skilled), the highest and the lowest faction by estimate, or that it finds none."""
     from balance.analysis.document import and_list, code_list
     from balance.analysis.report import brief
 
@@ -305,7 +305,8 @@ def ladder_verdict(rungs: pl.DataFrame, labels: list[str]) -> list[tuple]:
         if none:
             line += ["; none is found under ", *codes(none)]
         line += ([f". Under the ladder's last strategy, the most skilled, the highest by estimate is "
-                  f"{rows[last]['highest_faction'].split(' ')[0]}."] if found[last] else
+                  f"{rows[last]['highest_faction'].split(' ')[0]}, the lowest "
+                  f"{rows[last]['lowest_faction'].split(' ')[0]}."] if found[last] else
                  [": the ladder's last strategy, the most skilled, finds none, so the edges found may be naive "
                   "play's."])
         lines.append(tuple(line))
