@@ -253,8 +253,10 @@ def simulate(
         # cards None: every card of each player count's hand
         "card_strength": ({"when": when, "cards": list(card_strength_cards) if card_strength_cards else None}
                           if when else None),
-        # the --side list as given (each seat's side is in the seatings), or drawn per game
-        **({"sides": list(sides) if sides is not None else "drawn"} if spec.side is not None else {}),
+        # the --side list as the game spells it (dinosaurs+aliens is Aliens+Dinosaurs: a run given
+        # either is the same run), each seat's side in the seatings; or drawn per game
+        **({"sides": [name for _, name in chosen] if sides is not None else "drawn"} if spec.side is not None
+           else {}),
     }
     blocks = [(_engine(spec, rules, seats, plan), first, n_games)
               for rules, seatings, plan in runs for first, n_games, seats in seatings]

@@ -30,12 +30,16 @@ def side_names(rules: Rules) -> list[str]:
 
 def canonical_side(rules: Rules, name: str) -> str:
     """``Robots+Aliens`` (any order, any case) as its side name ``Aliens+Robots``; a name
-    that is not two known factions is returned as given (the caller lists the allowed ones)."""
+    that is not two known factions is returned as given (the caller lists the allowed ones);
+    one faction twice is refused as such (a list of the 28 pairs would not say why)."""
     parts = [p.strip() for p in name.split("+")]
     known = {f.lower(): f for f in FACTIONS}
     if len(parts) != 2 or not all(p.lower() in known for p in parts):
         return name
     a, b = sorted((known[p.lower()] for p in parts), key=FACTIONS.index)
+    if a == b:
+        raise BalanceError(f"faction pair {name!r} names {a} twice; a pair is two different factions, "
+                           f"e.g. {a}+{FACTIONS[1] if a == FACTIONS[0] else FACTIONS[0]}")
     return f"{a}+{b}"
 
 
