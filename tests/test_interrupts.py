@@ -276,6 +276,16 @@ def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
     assert r.exit_code == 2
     assert r.output == (f"error: the run {str(out)!r} was interrupted before it finished; continue it with "
                         f"balance simulate avengers-cards --resume {out}\n")
+    # resumed with another --games: that alone is named, not the seatings --games splits (it also
+    # named "runs[0].seatings[0].games=4000, now 3000")
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--games", "3000", "--resume", str(out)])
+    assert r.exit_code == 2 and r.output == (
+        f"error: --resume {out}: the interrupted run differs in games (it was: games=4000, now 3000); resume with "
+        "the same options (on the command line, --resume DIR alone: they are read from it), or start again with "
+        "--force (force=True)\n"), r.output
+    # a rule changed at a player count is named by the count, not by its place in a list
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--set", "set_bonus=5", "--resume", str(out)])
+    assert r.exit_code == 2 and "(it was: at 4 players: rules.set_bonus=" in r.output, r.output
 
 
 @pytest.mark.parametrize("output, words", [

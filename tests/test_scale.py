@@ -111,7 +111,7 @@ def test_interrupted_run_resumes_to_identical_outputs(tmp_path, reference_run):
     # a key that is no option's name is told by the options that set it
     with pytest.raises(BalanceError, match=r"differs in runs \(the rules, strategies or sides at a player count: "
                                            r"--set, --variant, -s, --side\) "
-                                           r"\(it was: runs\[0\]\.rules\.set_bonus=3, now 5\);"):
+                                           r"\(it was: at 3 players: rules\.set_bonus=3, now 5\);"):
         balance.simulate("avengers-cards", out=out, resume=True, keep_games=True,
                          **{**RUN, "overrides": {"set_bonus": 5}})
     resumed = balance.simulate("avengers-cards", out=out, resume=True, keep_games=True, threads=1, **RUN)

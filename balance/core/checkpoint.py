@@ -198,13 +198,15 @@ class Checkpointer:
         now = as_json(self.request)  # as it was saved: tuples in rules read back as lists
         # an option saved as None and one a request saved before it existed lacks are the same
         differ = [k for k in self.keys if _given(saved.get(k)) != _given(now.get(k))]
+        if "games" in differ and "runs" in differ and _strip_counts(saved["runs"]) == _strip_counts(now["runs"]):
+            differ.remove("runs")  # each player count's seatings differ only by the --games that split them
         if differ:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
                 f"{', '.join(self.key_words.get(k, k) for k in differ)} "
-                f"(it was: {'; '.join(_difference(k, saved.get(k), now.get(k)) for k in differ)}); give the "
-                "same options (on the command line none: they are taken from it; from Python the same "
-                "arguments), or start again with --force (force=True)"
+                f"(it was: {'; '.join(_difference(k, saved.get(k), now.get(k)) for k in differ)}); resume with "
+                "the same options (on the command line, --resume DIR alone: they are read from it), or start "
+                "again with --force (force=True)"
             )
         try:
             self._claim()
@@ -409,10 +411,23 @@ def _given(value):
     return [_given(v) for v in value] if isinstance(value, list) else value
 
 
+def _strip_counts(runs):
+    """A request's runs without their seatings' game counts (what --games decides)."""
+    if not isinstance(runs, list):
+        return runs
+    return [{**run, "seatings": [{k: v for k, v in seating.items() if k not in ("first_game", "games")}
+                                 for seating in run.get("seatings", [])]} if isinstance(run, dict) else run
+            for run in runs]
+
+
 def _difference(path: str, was, now) -> str:
     """The first place where ``was`` and ``now`` (JSON values) differ, as 'PATH=WAS, now NOW':
-    'runs[0].rules.set_bonus=1, now 5', where the whole runs list, cut at 60 characters, showed
-    only the start of the first run's hand."""
+    'at 4 players: rules.set_bonus=1, now 5', where the whole runs list, cut at 60 characters,
+    showed only the start of the first run's hand (a run's place in the list is its player count)."""
+    if path == "runs" and isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
+        i = next((i for i, (a, b) in enumerate(zip(was, now)) if _given(a) != _given(b)), None)
+        if i is not None and isinstance(was[i], dict) and isinstance(now[i], dict) and "players" in was[i]:
+            return f"at {was[i]['players']} players: " + _difference("", was[i], now[i]).lstrip(".")
     if isinstance(was, dict) and isinstance(now, dict):
         key = next((k for k in [*was, *(k for k in now if k not in was)]
                     if _given(was.get(k)) != _given(now.get(k))), None)
