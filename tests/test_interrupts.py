@@ -6,6 +6,7 @@ import signal
 import pytest
 
 from balance.core.interrupts import deferred, interrupting
+from balance.core.checkpoint import partial_dir
 
 
 @pytest.fixture(autouse=True)
@@ -276,6 +277,8 @@ def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
     assert r.exit_code == 2
     assert r.output == (f"error: the run {str(out)!r} was interrupted before it finished; continue it with "
                         f"balance simulate avengers-cards --resume {out}\n")
+    r = runner.invoke(cli.app, ["report", str(partial_dir(out))])  # the hidden directory itself
+    assert r.exit_code == 2 and r.output.startswith(f"error: the run {str(out)!r} was interrupted"), r.output
     # resumed with another --games: that alone is named, not the seatings --games splits (it also
     # named "runs[0].seatings[0].games=4000, now 3000")
     r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--games", "3000", "--resume", str(out)])

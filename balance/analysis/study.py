@@ -117,6 +117,8 @@ def held_instead(path: Path, wanted: str, allowed: str) -> str | None:
     finished or cut (what it is, then ``allowed``: what to give); None when it holds none of
     these (the caller says what is missing)."""
     path = Path(path)
+    if path.name.startswith(".") and path.name.endswith(".partial") and (path / "request.json").is_file():
+        path = path.parent / path.name[1:-len(".partial")]  # the hidden work directory itself: its output's
     by_command = kinds()
     try:
         saved = json.loads((partial_dir(path) / "request.json").read_text("utf-8"))
