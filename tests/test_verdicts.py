@@ -285,15 +285,15 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     fair = simulate(tmp_path, "fair", players=4, games=20_000, seed=3, strategies=["random"])
     fair_lines = proposals(verdict_of(fair, tmp_path))
     assert not any("seat levers" in x for x in fair_lines)
-    # nothing found and no card strength measured: it says so, and where a proposal would come from
-    assert fair_lines[0].startswith("- No seat edge was found and the game proposes no change of its own (it "
-                                    "proposes one from card strength: simulate --card-strength): "), fair_lines
+    # nothing found and no card strength measured: it says so, and how to measure it
+    assert fair_lines[0].startswith("- No seat edge was found and the game proposes no change of its own: "), fair_lines
+    assert fair_lines[-1].startswith("- Card strength was not measured in this run"), fair_lines
     planted = {"extra_tokens": [[1, 1, 1]]}
     edge = simulate(tmp_path, "planted", players=4, games=20_000, seed=3, strategies=["random"], overrides=planted)
     seat_line = ("- A seat is favoured at 4 players: compare this run's rules (the rulebook with its --set) with "
                  "the game's seat levers (catch\\_up: ")
     only = proposals(verdict_of(edge, tmp_path))
-    assert len(only) == 1 and only[0].startswith(seat_line), only
+    assert len(only) == 2 and only[0].startswith(seat_line) and "Card strength was not measured" in only[1], only
     cards = simulate(tmp_path, "cards", players=4, games=4_000, seed=5, strategies=["random"], overrides=planted,
                      card_strength=True)
     both = proposals(verdict_of(edge, tmp_path, cards_dir=cards))
@@ -301,7 +301,7 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     assert "--variant 'catch_up:extra_tokens=" in both[1]
     # the same edge at 4 and 5 players: the command at the count with the smaller p, naming the other
     two = simulate(tmp_path, "two", players=[4, 5], games=20_000, seed=3, strategies=["random"], overrides=planted)
-    line, = proposals(verdict_of(two, tmp_path))
+    line, _ = proposals(verdict_of(two, tmp_path))  # and the card strength line
     favoured = r"- A seat is favoured at (\d) players \(also at (\d)\): compare this run's rules"
     first, other = re.match(favoured, line).groups()
     assert {first, other} == {"4", "5"} and f"--players {first} " in line, line
@@ -312,7 +312,7 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
     run = next(r for r in manifest["runs"] if r["players"] == int(other))
     run["rules"]["reward_order"] = "highest_first"  # as if the run had set it there only
     (two / "manifest.json").write_text(json.dumps(manifest))
-    line, = proposals(verdict_of(two, tmp_path))
+    line, _ = proposals(verdict_of(two, tmp_path))  # and the card strength line
     own = re.search(rf"; at {other} players: `(balance compare [^`]+)`", line).group(1)
     assert f"--players {other} " in own and "--set reward_order=highest_first" in own, line
     assert "the same command" not in line and "reward_order" not in line.split(own)[0], line
@@ -333,10 +333,11 @@ def test_try_next_proposes_no_seat_change_where_the_seats_are_not_the_rules_doin
     lever = Lever("catch_up", "extra_tokens=[[0,0,0],[1,0,0],[1,0,0],[1,0,0]]", "seats", "the later seats get a token")
     monkeypatch.setattr(report, "_declared", lambda game: replace(get_game(game), levers=(lever,)))
 
-    def proposals(verdict):  # the compare commands proposed (a small run's pilot advice is no proposal)
+    def proposals(verdict):  # the compare commands proposed (a small run's pilot advice is no proposal,
+        # nor the line saying card strength was not measured)
         lines = [x for x in verdict.split("**What to try next.**")[1].splitlines() if x.startswith("- ")]
-        assert "treat it as a pilot" in lines[-1]  # 4,000 and 500 games: under 10,000
-        return lines[:-1]
+        assert "treat it as a pilot" in lines[-2] and "Card strength was not measured" in lines[-1]
+        return lines[:-2]
 
     mixed = simulate(tmp_path, "mixed", players=4, games=4_000, seed=3, strategies=["greedy", "random", "random",
                                                                                      "random"])
@@ -410,6 +411,20 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     studies = list((Path(__file__).parent.parent / "reports").glob("*/report.md"))  # 50,000 games or more
     assert len(studies) == 4 and not any("treat it as a pilot" in report.read_text(encoding="utf-8")
                                          for report in studies)
+
+
+def test_try_next_says_card_strength_was_not_measured_only_when_it_was_not(tmp_path):
+    """A run without card strength got only seat levers (Smash Up: its faction gaps are four
+    times its seat edges, and the game's own proposal comes from card strength). The line saying
+    nothing aimed at a card, and how to measure one, is there without card strength and not with it."""
+    without = verdict_of(simulate(tmp_path / "a", "dominant", players=4, games=300, seed=5, strategies=["random"],
+                                  overrides={"hand": [1, 2, 3, 4, 5, 15]}), tmp_path / "a")
+    line = ("- Card strength was not measured in this run, so nothing above aims at a card: measure it (`balance "
+            "simulate avengers-cards ... --card-strength`")
+    assert line in without, without
+    with_cards = verdict_of(simulate(tmp_path / "b", "dominant", players=4, games=300, seed=5, strategies=["random"],
+                                     overrides={"hand": [1, 2, 3, 4, 5, 15]}, card_strength=True), tmp_path / "b")
+    assert "Card strength was not measured" not in with_cards
 
 
 # study: (the start of its "try next" line, the settings the study's run made, the levers' target)

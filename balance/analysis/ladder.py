@@ -34,11 +34,11 @@ class Measure(NamedTuple):
     column: str
     heading: str
     frame: pl.DataFrame  # players and column (a rate may add column_lo, column_hi: its interval)
-    kind: str = "rate"  # how a cell reads: "rate" (a percentage), "pp" (a signed change), "p", "text"
+    kind: str = "rate"  # how a cell reads: "rate" (a %), "pp" (a size), "change" (a signed pp), "p", "text"
     note: str = ""  # what the column means, for the table's legend
 
 
-KINDS = ("rate", "pp", "p", "text")
+KINDS = ("rate", "pp", "change", "p", "text")
 
 
 @dataclass
@@ -214,8 +214,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
     from balance.core.registry import get_game
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, counted, p_phrase,
-                                           pct, pp, pvalue, to_html, to_markdown)
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, code_list, counted,
+                                           p_phrase, pct, pp, pvalue, to_html, to_markdown)
     from balance.analysis.report import apart
 
     out = Path(out)
@@ -265,9 +265,11 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             verdict.append((f"{n[0]} players: no strategy of the ladder could be tested: no seat's win "
                             "share varied under any of them.",))
         else:
-            verdict.append((f"{n[0]} players: seat edges found under ",
-                            *([Code(", ".join(unfair))] if unfair else ["no tested strategy of the ladder"]),
-                            " (equal-seats test, Holm over the player counts)."))
+            # one code span per label: a label may hold commas of its own (planner:ready=360,deny=76)
+            verdict.append((f"{n[0]} players: seat edges found under ", *code_list(unfair, " and "),
+                            " (equal-seats test, Holm over the player counts).") if unfair else
+                           (f"{n[0]} players: no seat edge found under any tested strategy of the ladder "
+                            "(equal-seats test, Holm over the player counts).",))
         for r in g.filter(pl.col("constant")).iter_rows(named=True):
             what = (f"every game was a {n[0]}-way tie" if r["all_tied"]
                     else "no seat's win share ever varied")
@@ -308,8 +310,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             row.append(pct(r["capped"] / max(r["games"] + r["capped"], 1)))
         for m in measures:  # a rate with {c}_lo and {c}_hi columns shows its interval beside it
             c, value = m.column, r[m.column]
-            cell = ("—" if value is None else pct(value) if m.kind == "rate" else pp(value, signed=True)
-                    if m.kind == "pp" else pvalue(value) if m.kind == "p" else str(value))
+            cell = ("—" if value is None else pct(value) if m.kind == "rate" else pp(value, m.kind == "change")
+                    if m.kind in ("pp", "change") else pvalue(value) if m.kind == "p" else str(value))
             row += [cell] + ([ci(r[f"{c}_lo"], r[f"{c}_hi"]) if value is not None else "—"] if spans[c] else [])
         if has_top:
             row += [tested(r, str(r["top_card"])), tested(r, pp(r["top_card_effect"], signed=True)),

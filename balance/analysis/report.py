@@ -689,8 +689,9 @@ def verdict_section(manifest: dict, a: Analysis) -> Section:
                     "seat's win rate minus the worst seat's; edge: one seat's win rate minus the fair 1/n. "
                     "Every interval on this screen is a 95% interval for its own number, not adjusted for "
                     "the others (the gap's holds for every pair of seats at once); what is found is decided "
-                    "by the tests' adjusted p-values."),),
-              Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
+                    "by the tests' adjusted p-values."),)]
+    # the cautions come before the seat lines they qualify: a seat edge that is a strategy's or a
+    # side's must not be read first as the rules'
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
                             *code_list(a.run_strategies), "), so these seat numbers and the game's own "
@@ -698,9 +699,10 @@ def verdict_section(manifest: dict, a: Analysis) -> Section:
                             "strategy in every seat and give the mix with --mix.")))
     kept = _seat_kept(manifest, a)
     if kept:
-        words = (f"ach seat kept its own {kept} (no --rotate), so seat differences above include {kept} "
+        words = (f"ach seat kept its own {kept} (no --rotate), so the seat differences below include {kept} "
                  f"differences{_sides_held(manifest)}.")
         blocks.append(Para((Strong("Caution:"), " e" + words) if len(a.run_strategies) == 1 else ("E" + words,)))
+    blocks += [Bullets([seat_line(f, a) for f in each_row(a.fairness)])]
     blocks += [Para((Strong("Player count."),)), Bullets(player_count_lines(a, _declared(manifest["game"])))]
     return Section("Verdict", blocks + _verdict_tail(manifest, a))
 
@@ -1328,9 +1330,6 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         elif f is not None and f["constant"].all():
             why = ("no seat could be tested (no seat's win share ever varied), and the game proposes no "
                    "change of its own")
-        if game is not None and game.restrictable and a.cards is None and not manifest.get("card_strength"):
-            # the game's proposals come from card strength, which this report has not seen
-            why += f" (it proposes one from {game.restrictable} strength: simulate --card-strength)"
     key = game.restrictable_rule if game is not None else None  # the rules key listing what was denied
     items = _run_at(manifest, players)["rules"].get(key) if key else None
     # what the game's levers should act on, when the game proposes nothing of its own
@@ -1368,6 +1367,13 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
                     f"{counted(manifest['games'], 'game')}, which may be too few to settle a comparison: "
                     "treat it as a pilot, run it with ", Code("--out DIR"), ", then ", Code("balance plan --pilot DIR"),
                     " gives the games it needs to find the difference it saw.",))
+    if found is None and game is not None and game.restrictable and a.cards is None and not manifest.get(
+            "card_strength"):  # what decides most may be an item this report has not measured
+        item = game.restrictable
+        out.append((f"{item[0].upper()}{item[1:]} strength was not measured in this run, so nothing above aims at "
+                    f"a {item}: measure it (", Code(f"balance simulate {manifest['game']} ... --card-strength"),
+                    ", in a smaller run if need be, given to ", Code("balance report RUN --card-strength DIR"),
+                    f") for the {item}s that matter and, where the game proposes one, a change aimed at them.",))
     return out
 
 

@@ -14,6 +14,7 @@ The generic run report (balance.analysis.report) calls these through the game's 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ import polars as pl
 from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
                                        count, num, p_phrase, pct, pp)
-from balance.analysis.report import ALPHA, LEVEL, card_strength_lines, cards_measured, each_row
+from balance.analysis.report import ALPHA, LEVEL, POWER, card_strength_lines, cards_measured, each_row
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested
 
 FIGURES = ("factions", "faction_matchups", "bases", "card_strength")
@@ -169,7 +170,7 @@ def verdict(a: SmashAnalysis) -> list:
                     f"average seat's, as the run's strategies play it; {how}; exact binomial tests, "
                     "Holm over every faction and player count)."),),
               Bullets(ranked_lines(a.factions, "faction")),
-              Para((Strong("Faction pairs"), " (the 28 pairs; the same test, Holm over every pair and "
+              Para((Strong("Faction pairs"), f" ({_pairs_played(a.pairs)}; the same test, Holm over every pair and "
                     "player count; the three strongest and weakest of those found)."),),
               Bullets(ranked_lines(a.pairs, "pair", ends=3, where="the Factions section"))]
     cards = card_strength_lines(a.card_effects, "smash-up")
@@ -190,13 +191,22 @@ def verdict(a: SmashAnalysis) -> list:
     return blocks + [Para((Strong("Cards"), *how),), Bullets(cards)]
 
 
+def _pairs_played(pairs: pl.DataFrame) -> str:
+    """'the 28 pairs', or 'the 2 pairs played' where --side fixed some."""
+    from .catalogue import FACTIONS
+
+    played, every = pairs["name"].n_unique(), math.comb(len(FACTIONS), 2)
+    return f"the {every} pairs" if played == every else f"the {played} pairs played of {every}"
+
+
 def variant_hint(a: SmashAnalysis) -> list[dict] | None:
     """Deck changes aimed at the factions the tests found strongest and weakest, each where the
     card that carries that faction was found too (the card whose removal costs its seat most):
     the strongest gives up one copy of it for one more of its card whose removal costs least;
     the weakest gives up one copy of that least card for one more of its carrier. Each is a
-    ready ``--variant`` whose question is that faction's win rate (``balance compare`` measures
-    every faction's). None when neither is found: with the factions not drawn (their rates are
+    ready ``--variant`` whose question (--primary) is whether the factions end up nearer their
+    average (``side_distance``) and how that faction's win rate moves (``balance compare``
+    measures every faction's). None when neither is found: with the factions not drawn (their rates are
     not the factions' doing), without card strength, or when no card of the faction is found to
     matter."""
     if a.card_effects is None or not a.drawn:
@@ -227,8 +237,13 @@ def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
              f"{'excess' if strongest else 'shortfall'} found")
     why = (f"the {faction} win {'above' if strongest else 'below'} their share at {n} players ({share}) and, of "
            f"their cards, removing the {card} costs them most by estimate ({-100 * carrier['difference']:.2f} pp)")
-    least = f"the {faction} card whose removal does them least harm, by estimate"
-    question = f"the {faction}' win rate tested as the question and every faction's measured"
+    spare_change = cards.row(cards.height - 1, named=True)["difference"]
+    least = (f"the {faction} card whose removal helps them most, by estimate" if spare_change > 0 else
+             f"the {faction} card whose removal does them least harm, by estimate")
+    # the designer's question is whether the factions end up fairer; the faction's own rate
+    # (whose move is all but certain) is asked beside it, not instead of it
+    question = (f"its question (--primary) the factions' distance from their average and the {faction}' "
+                "win rate, every faction's rate measured")
     if strongest:
         given, taken = card, spare
         hint = f"one {card} swapped for one more {spare} ({least}), {question}"
@@ -238,7 +253,7 @@ def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
     # "oneInvader": one Invader fewer; "moreArchmage": one Archmage more ("They're" -> "Theyre")
     name = ("one" if strongest else "more") + "".join(ch for ch in card if ch.isalnum())
     return {"players": n, "item": card, "why": why, "variant": f'{name}:swap=["{faction}: {given} -> {taken}"]',
-            "primary": (f"win_share_{faction}",), "hint": hint}
+            "primary": ("side_distance", f"win_share_{faction}"), "hint": hint}
 
 
 def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
@@ -250,7 +265,8 @@ def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
     empty tables, or factions not drawn, the columns alone (left out of the ladder: a rung of
     given or drafted factions says nothing of a faction's own strength)."""
     columns = ("factions_found", "highest_faction", "lowest_faction")
-    frame = pl.DataFrame(schema={"players": pl.Int8, **{c: pl.String for c in columns}})
+    frame = pl.DataFrame(schema={"players": pl.Int8, **{c: pl.String for c in columns},
+                                 "faction_detectable": pl.Float64})
     seats = tables.get("seats")
     drawn = (manifest.get("sides") == "drawn" and
              not any(run["rules"].get("factions") == "draft" for run in manifest.get("runs", [])))
@@ -262,29 +278,52 @@ def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
         frame = pl.DataFrame([{"players": players, "factions_found": f"{int((g['p_adjusted'] < ALPHA).sum())} of "
                                                                      f"{g.height}",
                                "highest_faction": named(g.row(int(g["rate"].arg_max()), named=True)),
-                               "lowest_faction": named(g.row(int(g["rate"].arg_min()), named=True))}
+                               "lowest_faction": named(g.row(int(g["rate"].arg_min()), named=True)),
+                               # as the Factions line: NaN (a faction too rare to test) leaves no "any"
+                               "faction_detectable": math.nan if g["detectable"].is_nan().any()
+                               else float(g["detectable"].max())}
                               for (players,), g in factions.group_by("players", maintain_order=True)],
                              schema=frame.schema)
     note = ("factions found: how many factions' seats win more or less often than the average seat "
             "(factions drawn at random for every game, so a difference is the faction's doing; exact "
             "binomial test, Holm over every faction and player count of the rung); highest, lowest: the "
             "factions of the highest and the lowest win rate by estimate (not a test between factions), "
-            "each with its difference from the average seat and adjusted p")
+            "each with its difference from the average seat and adjusted p; detects: a faction this far or "
+            f"more from the average seat is found with {POWER:.0%} power, whichever it is (at Holm's first step)")
     return [("factions_found", "factions found", frame.select("players", "factions_found"), "text", note),
             ("highest_faction", "highest", frame.select("players", "highest_faction"), "text"),
-            ("lowest_faction", "lowest", frame.select("players", "lowest_faction"), "text")]
+            ("lowest_faction", "lowest", frame.select("players", "lowest_faction"), "text"),
+            ("faction_detectable", "detects", frame.select("players", "faction_detectable"), "pp")]
 
 
 def ladder_verdict(rungs: pl.DataFrame, labels: list[str]) -> list[tuple]:
     """The ladder's Factions lines, one per player count whose rungs measured the factions
     (``ladder_measures``): under which strategies some faction is found to differ from the
-    average seat, and how many; then, under the ladder's last strategy (given weakest first:
-    its most skilled), the highest and the lowest faction by estimate, or that it finds none."""
+    average seat, and how many; under which none is, with what those rungs could have found;
+    and the highest and the lowest faction by estimate under the strategies that found some,
+    with the strategies they are so under (a faction on top under every strategy reads so).
+    Nothing here says which strategy plays best: the ladder's Skill vs luck lines measure that."""
     from balance.analysis.document import and_list, code_list
     from balance.analysis.report import brief
 
     def codes(names):
         return code_list([brief(name, labels) for name in names], " and ")
+
+    def under(column, names):  # "Wizards under every strategy" or "Robots under `random`, Aliens under ..."
+        by = {}
+        for name in names:
+            by.setdefault(rows[name][column].split(" ")[0], []).append(name)
+        if len(by) == 1 and len(names) == len(rows):
+            return [f"{next(iter(by))} under every strategy"]
+        parts = []
+        for faction, where in by.items():
+            parts += ([", "] if parts else []) + [f"{faction} under ", *codes(where)]
+        return parts
+
+    def power(names):
+        edge = max(float(rows[name]["faction_detectable"]) for name in names)
+        return (f"{'it' if len(names) == 1 else 'each'} would have found a faction {pp(edge)} or more from the "
+                f"average with {POWER:.0%} power" if not math.isnan(edge) else "too small a run to tell")
 
     test = "exact binomial tests, Holm over each rung's factions and player counts"
     lines = []
@@ -295,20 +334,16 @@ def ladder_verdict(rungs: pl.DataFrame, labels: list[str]) -> list[tuple]:
         some, none = [x for x in named if found[x]], [x for x in named if not found[x]]
         if not some:
             lines.append((f"{players} players: ", Strong("no faction is found to differ"), " from the average "
-                          f"seat under any strategy of the ladder ({test}).",))
+                          f"seat under any strategy of the ladder ({test}); {power(none)}.",))
             continue
         of = rows[some[0]]["factions_found"].split(" of ")[1]
         line = [f"{players} players: ", Strong("factions differ"), " from the average seat under ",
                 *(["every strategy of the ladder"] if not none else codes(some)),
                 f" ({and_list(found[x] for x in some)} of {of} found; {test})"]
-        last = named[-1]
         if none:
-            line += ["; none is found under ", *codes(none)]
-        line += ([f". Under the ladder's last strategy, the most skilled, the highest by estimate is "
-                  f"{rows[last]['highest_faction'].split(' ')[0]}, the lowest "
-                  f"{rows[last]['lowest_faction'].split(' ')[0]}."] if found[last] else
-                 [": the ladder's last strategy, the most skilled, finds none, so the edges found may be naive "
-                  "play's."])
+            line += ["; none is found under ", *codes(none), f" ({power(none)})"]
+        line += [". Highest by estimate: ", *under("highest_faction", some), "; lowest: ",
+                 *under("lowest_faction", some), "."]
         lines.append(tuple(line))
     return lines
 
