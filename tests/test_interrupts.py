@@ -286,6 +286,9 @@ def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
         f"error: --resume {out}: the interrupted run differs in games (it was: games=4000, now 3000); resume with "
         "the same options (on the command line, --resume DIR alone: they are read from it), or start again with "
         "--force (force=True)\n"), r.output
+    # another --players: the players alone, not the runs it makes (at counts the runs share they are alike)
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--players", "3,4", "--resume", str(out)])
+    assert r.exit_code == 2 and "differs in players (it was: players=" in r.output and "runs" not in r.output, r.output
     # a rule changed at a player count is named by the count, not by its place in a list
     r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--set", "set_bonus=5", "--resume", str(out)])
     assert r.exit_code == 2 and "(it was: at 4 players: rules.set_bonus=" in r.output, r.output
@@ -309,6 +312,22 @@ def test_a_report_of_another_commands_output_says_what_it_holds(output, words):
     r = CliRunner().invoke(cli.app, ["report", str(path), "--out", "unused"])
     assert r.exit_code == 2 and r.output.startswith(f"error: {str(path)!r} {words}"), r.output
     assert "not a run; allowed: a run directory written by `balance simulate ... --out DIR`" in r.output
+
+
+def test_a_report_of_a_file_or_of_a_damaged_request_is_one_line(tmp_path):
+    """What ``held_instead`` cannot read is no output of balance: a file given as the run, a
+    request.json whose command is not text (it raised TypeError), or not JSON."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    (tmp_path / "file").write_text("x")
+    for request in ('{"command": ["a"]}', "not json", "[1]"):
+        (tmp_path / ".run.partial").mkdir(exist_ok=True)
+        (tmp_path / ".run.partial" / "request.json").write_text(request)
+        for given in (tmp_path / "run", tmp_path / ".run.partial", tmp_path / "file"):
+            r = CliRunner().invoke(cli.app, ["report", str(given)])
+            assert r.exit_code == 2 and r.output.startswith("error: ") and len(r.output.splitlines()) == 1, r.output
 
 
 def test_a_run_is_not_resumed_across_a_change_of_the_games_rules_version(tmp_path, monkeypatch):

@@ -12,10 +12,9 @@ would, and its outputs are swapped into ``NAME`` in one step when it is done.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from balance.core.checkpoint import KEY_WORDS, Checkpointer, partial_dir, read_request
+from balance.core.checkpoint import KEY_WORDS, Checkpointer, interrupted, partial_dir, read_request
 from balance.core.errors import BalanceError, as_path
 
 
@@ -120,11 +119,7 @@ def held_instead(path: Path, wanted: str, allowed: str) -> str | None:
     if path.name.startswith(".") and path.name.endswith(".partial") and (path / "request.json").is_file():
         path = path.parent / path.name[1:-len(".partial")]  # the hidden work directory itself: its output's
     by_command = kinds()
-    try:
-        saved = json.loads((partial_dir(path) / "request.json").read_text("utf-8"))
-        command, game = saved.get("command", "simulate"), saved.get("game") or "GAME"
-    except (OSError, ValueError, AttributeError):  # none there, or not a request balance wrote
-        command = None
+    command, game = interrupted(path) or (None, None)
     if command in by_command:
         finish = f"continue it with balance {command} {game} --resume {path}"
         if command == wanted:

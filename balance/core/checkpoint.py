@@ -198,8 +198,8 @@ class Checkpointer:
         now = as_json(self.request)  # as it was saved: tuples in rules read back as lists
         # an option saved as None and one a request saved before it existed lacks are the same
         differ = [k for k in self.keys if _given(saved.get(k)) != _given(now.get(k))]
-        if "games" in differ and "runs" in differ and _strip_counts(saved["runs"]) == _strip_counts(now["runs"]):
-            differ.remove("runs")  # each player count's seatings differ only by the --games that split them
+        if "runs" in differ and {"games", "players"} & set(differ) and _same_runs(saved.get("runs"), now.get("runs")):
+            differ.remove("runs")  # the runs differ only by the --games that split them or the --players they are at
         if differ:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
@@ -374,6 +374,18 @@ def read_request(out: Path, kind: type[Checkpointer] = Checkpointer) -> dict:
     return saved
 
 
+def interrupted(out: Path) -> tuple[str, str] | None:
+    """(command, game) of the output ``out`` of any command cut before it finished (the
+    request.json in its .NAME.partial; a run's names no command: simulate), or None when there
+    is none, or it is not a request balance wrote (not JSON, not an object, a command not text)."""
+    try:
+        saved = json.loads((partial_dir(Path(out)) / "request.json").read_text("utf-8"))
+    except (OSError, ValueError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return None
+    command = saved.get("command", "simulate") if isinstance(saved, dict) else None
+    return (command, str(saved.get("game") or "GAME")) if isinstance(command, str) else None
+
+
 def as_json(value):
     """``value`` as JSON reads it back (tuples become lists): what a saved request or state
     is compared with."""
@@ -411,23 +423,28 @@ def _given(value):
     return [_given(v) for v in value] if isinstance(value, list) else value
 
 
-def _strip_counts(runs):
-    """A request's runs without their seatings' game counts (what --games decides)."""
-    if not isinstance(runs, list):
-        return runs
-    return [{**run, "seatings": [{k: v for k, v in seating.items() if k not in ("first_game", "games")}
-                                 for seating in run.get("seatings", [])]} if isinstance(run, dict) else run
-            for run in runs]
+def _same_runs(was, now) -> bool:
+    """Whether two requests' runs (one per player count) are alike at every count both play,
+    but for their seatings' game counts (what --games decides)."""
+    def by_count(runs):
+        return {run.get("players"): _given({**run, "seatings": [
+            {k: v for k, v in seating.items() if k not in ("first_game", "games")}
+            for seating in run.get("seatings", []) if isinstance(seating, dict)]})
+            for run in runs if isinstance(run, dict)} if isinstance(runs, list) else {}
+    was, now = by_count(was), by_count(now)
+    return all(was[n] == now[n] for n in was.keys() & now.keys())
 
 
 def _difference(path: str, was, now) -> str:
     """The first place where ``was`` and ``now`` (JSON values) differ, as 'PATH=WAS, now NOW':
     'at 4 players: rules.set_bonus=1, now 5', where the whole runs list, cut at 60 characters,
     showed only the start of the first run's hand (a run's place in the list is its player count)."""
-    if path == "runs" and isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
-        i = next((i for i, (a, b) in enumerate(zip(was, now)) if _given(a) != _given(b)), None)
-        if i is not None and isinstance(was[i], dict) and isinstance(now[i], dict) and "players" in was[i]:
-            return f"at {was[i]['players']} players: " + _difference("", was[i], now[i]).lstrip(".")
+    if path == "runs" and isinstance(was, list) and isinstance(now, list):  # at the first count both play
+        at = {run.get("players"): run for run in now if isinstance(run, dict)}
+        run = next((r for r in was if isinstance(r, dict) and r.get("players") in at
+                    and _given(r) != _given(at[r["players"]])), None)
+        if run is not None:
+            return f"at {run['players']} players: " + _difference("", run, at[run["players"]]).lstrip(".")
     if isinstance(was, dict) and isinstance(now, dict):
         key = next((k for k in [*was, *(k for k in now if k not in was)]
                     if _given(was.get(k)) != _given(now.get(k))), None)
