@@ -52,6 +52,23 @@ def test_too_few_games_for_the_skill_runs_are_refused_before_any_rung_is_played(
     assert r.exit_code == 2 and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("entry, words", [
+    (("heroes_success", "heroes' success", pl.DataFrame(), "percent"), "heroes_success ('percent'); allowed kinds: "),
+    (("heroes_success", "heroes' success"), "('heroes_success', \"heroes' success\"); allowed: tuples of column, "
+                                            "heading, frame[, kind, note]")])
+def test_a_games_faulty_ladder_column_is_named_before_any_rung_is_played(entry, words, monkeypatch):
+    """A column of an unknown kind was found after the first rung's whole simulation; a tuple
+    too short failed in a bare TypeError."""
+    from balance.games.avengers_cards import report
+
+    monkeypatch.setattr(report, "ladder_measures", lambda tables, manifest: [entry])
+    played = []
+    with pytest.raises(ValueError, match="^avengers-cards's ladder_measures give ") as e:
+        run_ladder("avengers-cards", ["random", "threshold"], players=[4], games=100,
+                   play=lambda *a, **k: played.append(k))
+    assert words in str(e.value) and played == []
+
+
 def test_cli_writes_the_ladder(tmp_path):
     out = tmp_path / "l"
     r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", "random,threshold",

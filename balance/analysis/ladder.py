@@ -82,6 +82,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
         raise BalanceError(f"games={games} is too few to rotate over {max(players)} seats in the skill "
                            f"runs; give at least {max(players)}")
     restricted = spec.restrictable is not None  # the game declares restricted play
+    declared = _declared_measures(spec)  # a fault in the game's declaration, before any rung is played
     rungs, skill = [], []
     for label in labels:
         run = simulate(game, players=players, games=games, seed=seed, strategies=[label],
@@ -103,7 +104,6 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             tied = bool(aggregate.seat_fairness(run.seats)["all_tied"].all())
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
                           "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n, "all_tied": tied})
-    declared = _declared_measures(spec)
     skill = pl.DataFrame(skill, schema={"strategy": pl.String, "against": pl.String, "players": pl.Int64,
                                         "games": pl.Int64, "share": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
                                         "fair": pl.Float64, "all_tied": pl.Boolean})
@@ -121,9 +121,15 @@ def _measures(spec, tables: dict, manifest: dict) -> list[Measure]:
     part = spec.optional_part("report")
     if part is None or not hasattr(part, "ladder_measures"):
         return []
-    measures = [Measure(*m) for m in part.ladder_measures(tables, manifest)]
+    given = list(part.ladder_measures(tables, manifest))
+    # the game's declaration is at fault, not the user: say which entry
+    wrong = [repr(m)[:60] for m in given if not isinstance(m, tuple) or not 3 <= len(m) <= len(Measure._fields)]
+    if wrong:
+        raise ValueError(f"{spec.id}'s ladder_measures give {', '.join(wrong)}; allowed: tuples of "
+                         f"{', '.join(Measure._fields[:3])}[, {', '.join(Measure._fields[3:])}]")
+    measures = [Measure(*m) for m in given]
     wrong = [f"{m.column} ({m.kind!r})" for m in measures if m.kind not in KINDS]
-    if wrong:  # the game's declaration is at fault, not the user: say which
+    if wrong:
         raise ValueError(f"{spec.id}'s ladder_measures give {', '.join(wrong)}; allowed kinds: {', '.join(KINDS)}")
     return measures
 
