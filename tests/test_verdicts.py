@@ -425,6 +425,15 @@ def test_try_next_says_card_strength_was_not_measured_only_when_it_was_not(tmp_p
     with_cards = verdict_of(simulate(tmp_path / "b", "dominant", players=4, games=300, seed=5, strategies=["random"],
                                      overrides={"hand": [1, 2, 3, 4, 5, 15]}, card_strength=True), tmp_path / "b")
     assert "Card strength was not measured" not in with_cards
+    # a game that proposes nothing from its card strength (zenonzard): the line goes by the measuring
+    # alone, in the run itself or in a separate run given to the report
+    runs = {name: tmp_path / f"zz-{name}" for name in ("plain", "cards")}
+    for name, out in runs.items():
+        balance.simulate("zenonzard", games=100, seed=1, out=out, threads=1, card_strength=name == "cards" or None)
+    said = {name: "Card strength was not measured in this run" in verdict_of(out, tmp_path / f"r-{name}")
+            for name, out in runs.items()}
+    separate = verdict_of(runs["plain"], tmp_path / "r-separate", cards_dir=runs["cards"])
+    assert said == {"plain": True, "cards": False} and "Card strength was not measured" not in separate
 
 
 # study: (the start of its "try next" line, the settings the study's run made, the levers' target)

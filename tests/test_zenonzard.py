@@ -1177,8 +1177,8 @@ def test_the_cards_played_table_counts_every_seat_game_of_each_card_once():
 # ---- the command line ----------------------------------------------------------------------------------------
 def test_simulate_takes_a_deck_list_file_as_a_side(tmp_path):
     """`--side deck=FILE,forces=A+B`: the run plays that list (its manifest keeps the canonical
-    side and the list's unsupported cards); a bad list fails in one line naming the file, line
-    and card, with exit code 2 and no run directory."""
+    side, as every game's sides are recorded, and the list's unsupported cards); a bad list
+    fails in one line naming the file, line and card, with exit code 2 and no run directory."""
     import json
 
     from typer.testing import CliRunner
@@ -1192,7 +1192,7 @@ def test_simulate_takes_a_deck_list_file_as_a_side(tmp_path):
                                  "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["sides"] == [f"deck={deck},forces=Phoenix+Minotaur", "forces=Siren+Sphinx"]
+    assert manifest["sides"] == [f"deck={Path(deck).resolve()},forces=Minotaur+Phoenix", "forces=Siren+Sphinx"]
     seatings = manifest["runs"][0]["seatings"][0]["strategies"]
     assert seatings[0]["side"] == f"deck={Path(deck).resolve()},forces=Minotaur+Phoenix"
     decks = pl.read_parquet(out / "decks.parquet")

@@ -694,7 +694,7 @@ def verdict_section(manifest: dict, a: Analysis) -> Section:
     # side's must not be read first as the rules'
     if len(a.run_strategies) > 1:
         blocks.append(Para((Strong("Caution:"), " the seats were played by a mix of strategies (",
-                            *code_list(a.run_strategies), "), so these seat numbers and the game's own "
+                            *code_list(a.run_strategies), "), so the seat numbers below and the game's own "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
     kept = _seat_kept(manifest, a)
@@ -1300,8 +1300,10 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     difficulty), else a placeholder for a rule change of the designer's. When a seat edge was
     found and the first is about something else, a second compares the game's seat levers at
     that edge's player count, naming the other counts with an edge. Each plays the run's rules
-    (--set). Seat edges count only where the seats differ by position alone (one strategy, or
-    --rotate): with each seat kept to its own strategy an edge is partly the strategies'."""
+    (--set). Then, for a small run, that its commands are a pilot; and where the game measures
+    restricted play but this run did not and the game proposed nothing, how to measure it.
+    Seat edges count only where the seats differ by position alone (one strategy, or --rotate):
+    with each seat kept to its own strategy an edge is partly the strategies'."""
     f = a.fairness
     comparable = _seats_comparable(manifest, a)  # else a seat edge is partly its seat's strategy's
     edges = (f.filter(~pl.col("constant") & (pl.col("p_adjusted") < ALPHA)) if f is not None and comparable

@@ -38,8 +38,9 @@ def canonical_side(rules: Rules, name: str) -> str:
         return name
     a, b = sorted((known[p.lower()] for p in parts), key=FACTIONS.index)
     if a == b:
-        raise BalanceError(f"faction pair {name!r} names {a} twice; a pair is two different factions, "
-                           f"e.g. {a}+{FACTIONS[1] if a == FACTIONS[0] else FACTIONS[0]}")
+        other = FACTIONS[1] if a == FACTIONS[0] else FACTIONS[0]
+        raise BalanceError(f"faction pair {name!r} names {a} twice; a pair is two different factions, e.g. "
+                           + "+".join(sorted((a, other), key=FACTIONS.index)))
     return f"{a}+{b}"
 
 
