@@ -292,6 +292,10 @@ def test_a_report_of_a_cut_run_says_how_to_finish_it(tmp_path, monkeypatch):
     # a rule changed at a player count is named by the count, not by its place in a list
     r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--set", "set_bonus=5", "--resume", str(out)])
     assert r.exit_code == 2 and "(it was: at 4 players: rules.set_bonus=" in r.output, r.output
+    # with --games changed too, the rule is still what the runs are said to differ in
+    r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--games", "3000", "--set", "set_bonus=5",
+                                "--resume", str(out)])
+    assert r.exit_code == 2 and "(it was: games=4000, now 3000; at 4 players: rules.set_bonus=" in r.output, r.output
 
 
 @pytest.mark.parametrize("output, words", [

@@ -423,28 +423,34 @@ def _given(value):
     return [_given(v) for v in value] if isinstance(value, list) else value
 
 
+def _runs_by_count(runs) -> dict:
+    """A request's runs (one per player count) by their count, each with its settings not given
+    left out and without its seatings' game counts (what --games decides)."""
+    if not isinstance(runs, list):
+        return {}
+    return {run.get("players"): _given({**run, "seatings": [
+        {k: v for k, v in seating.items() if k not in ("first_game", "games")}
+        for seating in run.get("seatings", []) if isinstance(seating, dict)]})
+        for run in runs if isinstance(run, dict)}
+
+
 def _same_runs(was, now) -> bool:
-    """Whether two requests' runs (one per player count) are alike at every count both play,
-    but for their seatings' game counts (what --games decides)."""
-    def by_count(runs):
-        return {run.get("players"): _given({**run, "seatings": [
-            {k: v for k, v in seating.items() if k not in ("first_game", "games")}
-            for seating in run.get("seatings", []) if isinstance(seating, dict)]})
-            for run in runs if isinstance(run, dict)} if isinstance(runs, list) else {}
-    was, now = by_count(was), by_count(now)
+    """Whether two requests' runs are alike at every player count both play, their game
+    counts aside."""
+    was, now = _runs_by_count(was), _runs_by_count(now)
     return all(was[n] == now[n] for n in was.keys() & now.keys())
 
 
 def _difference(path: str, was, now) -> str:
     """The first place where ``was`` and ``now`` (JSON values) differ, as 'PATH=WAS, now NOW':
     'at 4 players: rules.set_bonus=1, now 5', where the whole runs list, cut at 60 characters,
-    showed only the start of the first run's hand (a run's place in the list is its player count)."""
-    if path == "runs" and isinstance(was, list) and isinstance(now, list):  # at the first count both play
-        at = {run.get("players"): run for run in now if isinstance(run, dict)}
-        run = next((r for r in was if isinstance(r, dict) and r.get("players") in at
-                    and _given(r) != _given(at[r["players"]])), None)
-        if run is not None:
-            return f"at {run['players']} players: " + _difference("", run, at[run["players"]]).lstrip(".")
+    showed only the start of the first run's hand (a run's place in the list is its player count;
+    its seatings' game counts are --games's, named by that key)."""
+    if path == "runs":  # at the first count both play whose run differs beyond its game counts
+        before, after = _runs_by_count(was), _runs_by_count(now)
+        n = next((n for n in before if n in after and before[n] != after[n]), None)
+        if n is not None:
+            return f"at {n} players: " + _difference("", before[n], after[n]).lstrip(".")
     if isinstance(was, dict) and isinstance(now, dict):
         key = next((k for k in [*was, *(k for k in now if k not in was)]
                     if _given(was.get(k)) != _given(now.get(k))), None)
