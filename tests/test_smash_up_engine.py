@@ -723,20 +723,23 @@ def test_a_smash_up_ladder_shows_each_rungs_faction_columns(tmp_path):
     write_ladder(result, tmp_path, "t")
     text = (tmp_path / "ladder.md").read_text(encoding="utf-8")
     assert "| factions found | highest | lowest | detects |" in text
-    assert "- 2 players: **factions differ** from the average seat" in text or "no faction is found" in text
+    # the line follows the rungs' own counts (random finds 5 and greedy 3 of the 8 here, seed 3)
+    differ = rungs["factions_differ"].to_list()
+    assert ("- 2 players: **factions differ** from the average seat under every strategy of the ladder "
+            f"({differ[0]} and {differ[1]} of 8 found;") in text if all(differ) else "none is found under" in text
     for r in rungs.iter_rows(named=True):
         assert (f"| {r['factions_found']} | {r['highest_faction']} | {r['lowest_faction']} | "
                 f"{r['faction_detectable'] * 100:.2f} pp |") in text  # a size, unsigned
 
 
-def _rungs(found: list[int], highest: list[str], lowest: list[str], players: int = 2) -> pl.DataFrame:
+def _rungs(found: list[int], highest: list[str], lowest: list[str], players: int = 2,
+           detects: list[float] | None = None) -> pl.DataFrame:
     """A ladder's rungs at one count: strategy s<i> found found[i] of the 8 factions, the
-    highest and lowest by estimate highest[i] and lowest[i]; each rung detects 4.5 pp."""
+    highest and lowest by estimate highest[i] and lowest[i]; each rung detects detects[i]
+    (default 4.5 pp). The shown cells are left out: the line reads the counts and names."""
     return pl.DataFrame({"strategy": [f"s{i}" for i in range(len(found))], "players": players,
-                         "factions_found": [f"{k} of 8" for k in found],
-                         "highest_faction": [f"{f} +3.00 pp, p = 0.01" for f in highest],
-                         "lowest_faction": [f"{f} -3.00 pp, p = 0.01" for f in lowest],
-                         "faction_detectable": 0.045})
+                         "factions_differ": found, "factions_tested": 8, "highest_name": highest,
+                         "lowest_name": lowest, "faction_detectable": detects or [0.045] * len(found)})
 
 
 TESTS = "exact binomial tests, Holm over each rung's factions and player counts"
@@ -764,6 +767,21 @@ def test_the_ladders_faction_line_names_where_factions_differ_and_which_lead(fou
     (the order a ladder is given in is no measurement)."""
     lines = su_report.ladder_verdict(_rungs(found, highest, lowest), ["s0", "s1", "s2"])
     assert [_text([line]) for line in lines] == [words]
+
+
+def test_the_ladders_faction_line_at_several_counts_without_power_it_cannot_state():
+    """One line per count, each from its own rungs; a rung with a faction too rare to test (NaN)
+    gets no "would have found" claim, wherever it stands among the rungs (max() kept a NaN only
+    when it came first); a ladder written before these columns gets no faction line."""
+    nan = float("nan")
+    for detects in ([nan, 0.03, 0.03], [0.03, 0.03, nan]):
+        rungs = pl.concat([_rungs([0, 0, 0], ["Robots"] * 3, ["Wizards"] * 3, players=2, detects=detects),
+                           _rungs([3, 0, 4], ["Aliens"] * 3, ["Ninjas"] * 3, players=3)])
+        two, three = (_text([line]) for line in su_report.ladder_verdict(rungs, ["s0", "s1", "s2"]))
+        assert two.endswith("; too few games for every faction's test to tell."), two
+        assert three.startswith("3 players: factions differ from the average seat under s0 and s2 (3 and 4 of 8 "
+                                "found;") and "none is found under s1 (it would have found a faction 4.50 pp" in three
+    assert su_report.ladder_verdict(pl.DataFrame({"strategy": ["s0"], "players": [2]}), ["s0"]) == []
 
 
 def test_given_sides_are_not_called_causal():

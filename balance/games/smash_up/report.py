@@ -232,13 +232,13 @@ def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
     carrier = cards.row(0, named=True)
     if carrier["p_adjusted"] >= ALPHA or carrier["difference"] >= 0:
         return None
-    spare, card = cards.row(cards.height - 1, named=True)["card"], carrier["card"]
+    spare_row = cards.row(cards.height - 1, named=True)
+    spare, card = spare_row["card"], carrier["card"]
     share = (f"{100 * top['rate']:.2f}% against {100 * top['expected']:.2f}%, the largest "
              f"{'excess' if strongest else 'shortfall'} found")
     why = (f"the {faction} win {'above' if strongest else 'below'} their share at {n} players ({share}) and, of "
            f"their cards, removing the {card} costs them most by estimate ({-100 * carrier['difference']:.2f} pp)")
-    spare_change = cards.row(cards.height - 1, named=True)["difference"]
-    least = (f"the {faction} card whose removal helps them most, by estimate" if spare_change > 0 else
+    least = (f"the {faction} card whose removal helps them most, by estimate" if spare_row["difference"] > 0 else
              f"the {faction} card whose removal does them least harm, by estimate")
     # the designer's question is whether the factions end up fairer; the faction's own rate
     # (whose move is all but certain) is asked beside it, not instead of it
@@ -260,90 +260,101 @@ def ladder_measures(tables: dict, manifest: dict) -> list[tuple]:
     """The game's columns of a `balance ladder` rung, from a run whose factions were drawn for
     every game (the default: a faction's difference is then its doing): how many factions differ
     from the average seat (the Factions verdict's test: exact binomial, Holm over every faction
-    and player count of the rung), and the factions of the highest and the lowest win rate, each
-    as "Robots +16.82 pp, p < 1e-6" (its difference from the average seat and adjusted p). With
-    empty tables, or factions not drawn, the columns alone (left out of the ladder: a rung of
-    given or drafted factions says nothing of a faction's own strength)."""
-    columns = ("factions_found", "highest_faction", "lowest_faction")
-    frame = pl.DataFrame(schema={"players": pl.Int8, **{c: pl.String for c in columns},
-                                 "faction_detectable": pl.Float64})
+    and player count of the rung), the factions of the highest and the lowest win rate, each as
+    "Robots +16.82 pp, p < 1e-6" (its difference from the average seat and adjusted p), and the
+    difference every faction's test finds with POWER (NaN: a faction too rare to test). The
+    first column's frame also carries what ``ladder_verdict`` reads, unshown: factions_differ,
+    factions_tested (counts), highest_name, lowest_name. With empty tables, or factions not
+    drawn, the columns alone (left out of the ladder: a rung of given or drafted factions says
+    nothing of a faction's own strength)."""
+    schema = {"players": pl.Int8, "factions_found": pl.String, "factions_differ": pl.Int64,
+              "factions_tested": pl.Int64, "highest_faction": pl.String, "highest_name": pl.String,
+              "lowest_faction": pl.String, "lowest_name": pl.String, "faction_detectable": pl.Float64}
+    rows = []
     seats = tables.get("seats")
     drawn = (manifest.get("sides") == "drawn" and
              not any(run["rules"].get("factions") == "draft" for run in manifest.get("runs", [])))
     if drawn and seats is not None and "side" in seats.columns and (seats["side"] != "").any():
-        factions = side_rates(seats, "wilson")[0]
-
-        def named(r):
-            return f"{r['name']} {pp(r['difference'], signed=True)}, {p_phrase(r['p_adjusted'])}"
-        frame = pl.DataFrame([{"players": players, "factions_found": f"{int((g['p_adjusted'] < ALPHA).sum())} of "
-                                                                     f"{g.height}",
-                               "highest_faction": named(g.row(int(g["rate"].arg_max()), named=True)),
-                               "lowest_faction": named(g.row(int(g["rate"].arg_min()), named=True)),
-                               # as the Factions line: NaN (a faction too rare to test) leaves no "any"
-                               "faction_detectable": math.nan if g["detectable"].is_nan().any()
-                               else float(g["detectable"].max())}
-                              for (players,), g in factions.group_by("players", maintain_order=True)],
-                             schema=frame.schema)
+        for (players,), g in side_rates(seats, "wilson")[0].group_by("players", maintain_order=True):
+            differ = int((g["p_adjusted"] < ALPHA).sum())
+            high, low = (g.row(int(i), named=True) for i in (g["rate"].arg_max(), g["rate"].arg_min()))
+            rows.append({"players": players, "factions_found": f"{differ} of {g.height}", "factions_differ": differ,
+                         "factions_tested": g.height, "highest_faction": _faction_cell(high),
+                         "highest_name": high["name"], "lowest_faction": _faction_cell(low), "lowest_name": low["name"],
+                         # as the Factions line: NaN (a faction too rare to test) leaves no "any"
+                         "faction_detectable": math.nan if g["detectable"].is_nan().any()
+                         else float(g["detectable"].max())})
+    frame = pl.DataFrame(rows, schema=schema)
     note = ("factions found: how many factions' seats win more or less often than the average seat "
             "(factions drawn at random for every game, so a difference is the faction's doing; exact "
             "binomial test, Holm over every faction and player count of the rung); highest, lowest: the "
             "factions of the highest and the lowest win rate by estimate (not a test between factions), "
             "each with its difference from the average seat and adjusted p; detects: a faction this far or "
             f"more from the average seat is found with {POWER:.0%} power, whichever it is (at Holm's first step)")
-    return [("factions_found", "factions found", frame.select("players", "factions_found"), "text", note),
+    found = frame.select("players", "factions_found", "factions_differ", "factions_tested", "highest_name",
+                         "lowest_name")
+    return [("factions_found", "factions found", found, "text", note),
             ("highest_faction", "highest", frame.select("players", "highest_faction"), "text"),
             ("lowest_faction", "lowest", frame.select("players", "lowest_faction"), "text"),
             ("faction_detectable", "detects", frame.select("players", "faction_detectable"), "pp")]
 
 
+def _faction_cell(r: dict) -> str:
+    """'Robots +16.82 pp, p < 1e-6': a faction, its difference from the average seat, its adjusted p."""
+    return f"{r['name']} {pp(r['difference'], signed=True)}, {p_phrase(r['p_adjusted'])}"
+
+
 def ladder_verdict(rungs: pl.DataFrame, labels: list[str]) -> list[tuple]:
     """The ladder's Factions lines, one per player count whose rungs measured the factions
-    (``ladder_measures``): under which strategies some faction is found to differ from the
-    average seat, and how many; under which none is, with what those rungs could have found;
-    and the highest and the lowest faction by estimate under the strategies that found some,
-    with the strategies they are so under (a faction on top under every strategy reads so).
-    Nothing here says which strategy plays best: the ladder's Skill vs luck lines measure that."""
+    (``ladder_measures``; none from a ladder written before it): under which strategies some
+    faction is found to differ from the average seat, and how many; under which none is, with
+    what those rungs could have found; and the highest and the lowest faction by estimate under
+    the strategies that found some, with the strategies they are so under (a faction on top
+    under every strategy reads so). Nothing here says which strategy plays best: the ladder's
+    Skill vs luck lines measure that."""
     from balance.analysis.document import and_list, code_list
-    from balance.analysis.report import brief
 
-    def codes(names):
-        return code_list([brief(name, labels) for name in names], " and ")
+    if "factions_differ" not in rungs.columns:
+        return []
 
     def under(column, names):  # "Wizards under every strategy" or "Robots under `random`, Aliens under ..."
         by = {}
         for name in names:
-            by.setdefault(rows[name][column].split(" ")[0], []).append(name)
+            by.setdefault(rows[name][column], []).append(name)
         if len(by) == 1 and len(names) == len(rows):
             return [f"{next(iter(by))} under every strategy"]
         parts = []
         for faction, where in by.items():
-            parts += ([", "] if parts else []) + [f"{faction} under ", *codes(where)]
+            parts += ([", "] if parts else []) + [f"{faction} under ", *code_list(where, " and ")]
         return parts
 
-    def power(names):
-        edge = max(float(rows[name]["faction_detectable"]) for name in names)
-        return (f"{'it' if len(names) == 1 else 'each'} would have found a faction {pp(edge)} or more from the "
-                f"average with {POWER:.0%} power" if not math.isnan(edge) else "too small a run to tell")
+    def power(names):  # a rung whose edge is NaN (a faction too rare to test) leaves no "any" to state
+        edges = [float(rows[name]["faction_detectable"]) for name in names]
+        if any(math.isnan(edge) for edge in edges):
+            return "too few games for every faction's test to tell"
+        return (f"{'it' if len(names) == 1 else 'each'} would have found a faction {pp(max(edges))} or more "
+                f"from the average with {POWER:.0%} power")
 
     test = "exact binomial tests, Holm over each rung's factions and player counts"
     lines = []
-    for (players,), g in rungs.filter(pl.col("factions_found").is_not_null()).group_by("players", maintain_order=True):
+    for (players,), g in rungs.filter(pl.col("factions_differ").is_not_null()).group_by("players",
+                                                                                         maintain_order=True):
         rows = {r["strategy"]: r for r in g.iter_rows(named=True)}
         named = [label for label in labels if label in rows]
-        found = {label: int(rows[label]["factions_found"].split(" of ")[0]) for label in named}
-        some, none = [x for x in named if found[x]], [x for x in named if not found[x]]
+        some = [x for x in named if rows[x]["factions_differ"]]
+        none = [x for x in named if not rows[x]["factions_differ"]]
         if not some:
             lines.append((f"{players} players: ", Strong("no faction is found to differ"), " from the average "
                           f"seat under any strategy of the ladder ({test}); {power(none)}.",))
             continue
-        of = rows[some[0]]["factions_found"].split(" of ")[1]
+        of = and_list(sorted({rows[x]["factions_tested"] for x in some}))
         line = [f"{players} players: ", Strong("factions differ"), " from the average seat under ",
-                *(["every strategy of the ladder"] if not none else codes(some)),
-                f" ({and_list(found[x] for x in some)} of {of} found; {test})"]
+                *(["every strategy of the ladder"] if not none else code_list(some, " and ")),
+                f" ({and_list(rows[x]['factions_differ'] for x in some)} of {of} found; {test})"]
         if none:
-            line += ["; none is found under ", *codes(none), f" ({power(none)})"]
-        line += [". Highest by estimate: ", *under("highest_faction", some), "; lowest: ",
-                 *under("lowest_faction", some), "."]
+            line += ["; none is found under ", *code_list(none, " and "), f" ({power(none)})"]
+        line += [". Highest by estimate: ", *under("highest_name", some), "; lowest: ",
+                 *under("lowest_name", some), "."]
         lines.append(tuple(line))
     return lines
 
