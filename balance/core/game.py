@@ -48,7 +48,10 @@ PARTS = {
 # "when" of the restricted play that found the item, which the hint names if it did not remove
 # it) or None, for the report's "try next"; or a list of them, the first as that dict and each
 # further one with a ready "variant" (another line),
-# methods() -> [paragraph parts] for the report's Methods section).
+# methods() -> [paragraph parts] for the report's Methods section; and, for `balance ladder`,
+# optionally ladder_measures(tables, manifest) -> [(column, heading, frame[, kind[, note]])], the
+# game's rung columns (balance.analysis.ladder.Measure), and ladder_verdict(rungs, labels) ->
+# [line parts], its first-screen lines on them).
 # cards: a game with a card list (card_list(rules) -> polars frame with a boolean "simulated"
 # column, unsupported(rules) -> ["what: name", ...] the engine plays without their abilities;
 # `balance cards` prints them and every run dealing one says so in its manifest and report).
