@@ -192,7 +192,7 @@ def verdict(a: SmashAnalysis) -> list:
 
 
 def _pairs_played(pairs: pl.DataFrame) -> str:
-    """'the 28 pairs', or 'the 2 pairs played' where --side fixed some."""
+    """'the 28 pairs', or 'the 2 pairs played of 28' where --side fixed some."""
     from .catalogue import FACTIONS
 
     played, every = pairs["name"].n_unique(), math.comb(len(FACTIONS), 2)
