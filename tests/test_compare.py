@@ -1696,8 +1696,8 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
         compare(**args, players=[3, 4], sprt=SPRT_SPEC)
     with pytest.raises(BalanceError, match="^win_share_seat3 exists at 4 players only, and a comparison at several"):
         compare(**args, players=[4, 3], primary=["win_share_seat3"])  # seat 3 plays at 4 players only
-    with pytest.raises(BalanceError, match="^at 4 players: unknown primary metric 'nonsense'"):
-        compare(**args, players=[4, 3], primary=["nonsense"])  # no count has it: the count's own message
+    with pytest.raises(BalanceError, match="^at 3 players: unknown primary metric 'nonsense'"):
+        compare(**args, players=[4, 3], primary=["nonsense"])  # no count has it: the first count's own message
     with pytest.raises(BalanceError, match="^2 strategies given, one per seat; with several player counts"):
         compare(**args, players=[3, 4], strategies=["random", "greedy"])
     whole = compare(**args, players=[3, 4]).report
@@ -1726,8 +1726,10 @@ def test_several_player_counts_are_checked_before_any_game_and_resume_where_cut(
         compare(**args, players=[3, 4], out=tmp_path / "cut", resume=True)
     kept.write_text(good, encoding="utf-8")
     resumed = []
-    again = compare(**args, players=[3, 4], out=tmp_path / "cut", resume=True, on_progress=resumed.append)
+    # the counts in another order are the same comparison (it refused them: "differs in players")
+    again = compare(**args, players=[4, 3], out=tmp_path / "cut", resume=True, on_progress=resumed.append)
     assert sum(resumed) == 2 * 2000 * 2 and resumed[0] == 2000 * 2  # the finished count read back whole
+    assert again.report["players"] == [3, 4]
     assert [r["results"] for r in again.report["by_players"]] == [r["results"] for r in whole["by_players"]]
 
 

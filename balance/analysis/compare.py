@@ -384,6 +384,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     chunk_size = DEFAULT_CHUNK if chunk_size is None else chunk_size  # 0 is refused, not replaced
     check_int("chunk_size", chunk_size, 1, 10**8)
     counts = _player_counts(players)
+    players = players if players is None or isinstance(players, int) else counts  # what a resume compares
     if len(counts) > 1 and sprt is not None:
         raise BalanceError(f"sprt decides one player count, and players={counts} names {len(counts)}: run the "
                            "sequential comparison once per count, or drop sprt")
@@ -589,10 +590,11 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
 
 def _player_counts(players) -> list[int | None]:
     """``players`` as the counts to compare at: [None] (the game's default), or the distinct
-    counts given (``api.player_counts``), each checked against the game's range by ``_setup``."""
+    counts given (``api.player_counts``) in rising order, each checked against the game's range by
+    ``_setup``: --players 3,2 is the comparison --players 2,3 is (it resumes it, and reads alike)."""
     from balance.core.api import player_counts
 
-    return [None] if players is None else player_counts(players)
+    return [None] if players is None else sorted(player_counts(players))
 
 
 def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwargs: dict) -> Comparison:
