@@ -443,6 +443,7 @@ def test_a_run_with_sides_fixed_per_seat_says_its_seat_gap_is_partly_theirs(tmp_
     assert f"**Caution:** {caution}" in verdict
     # read before the seat line it qualifies (it came after it)
     assert verdict.index("**Caution:**") < verdict.index("2 players: **seat edge found**")
+    assert "**Faction pairs** (the 2 pairs played of 28;" in verdict  # it said "the 28 pairs"
     assert caution.replace(" the seat differences below", " seat differences") in md.split("## Seat fairness")[1]
     tried = verdict.split("**What to try next.**")[1]
     assert "seat levers" not in tried and "sixth\\_card" not in tried
