@@ -1009,10 +1009,10 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
     if g.is_empty():
         return (Strong(f"no game dealt a {item} it measures"), f", so no {item} is named strong or weak "
                 "(give the seats sides or decks that hold it, or play more games).")
-    g = g.sort("difference").with_row_index("_row")
+    g = g.sort("difference", "card").with_row_index("_row")  # ties in name order, whatever the sort
     found = g.filter(pl.col("p_adjusted") < ALPHA)
     hurts = found.filter(pl.col("difference") < 0)
-    helps = found.filter(pl.col("difference") > 0).sort("difference", descending=True)
+    helps = found.filter(pl.col("difference") > 0).sort("difference", "card", descending=[True, False])
     unchanged = sorted(g.filter(pl.col("unchanged"))["card"].to_list())
     quiet = sorted(g.filter((pl.col("p_adjusted") >= ALPHA) & ~pl.col("unchanged"))["card"].to_list())
     parts: list = []

@@ -70,7 +70,7 @@ def ranked_lines(frame: pl.DataFrame, noun: str, ends: int | None = None, where:
     list every one)."""
     lines = []
     for (players,), g in frame.group_by("players", maintain_order=True):
-        found = g.filter(pl.col("p_adjusted") < ALPHA).sort("difference", descending=True)
+        found = g.filter(pl.col("p_adjusted") < ALPHA).sort("difference", "name", descending=[True, False])
         average = f"the average seat's {pct(float(g['expected'][0]))}"
         if found.height:
             parts = [f"{_named(r)} {'above' if r['difference'] > 0 else 'below'}" for r in each_row(found)]

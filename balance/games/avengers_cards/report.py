@@ -194,7 +194,7 @@ def card_section(a: CardAnalysis, figures: dict) -> Section:
         rows = [[str(r["players"]), str(r["card"]), count(r["games"]), pct(r["unrestricted"]),
                  pct(r["restricted"]), pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
                  pvalue(r["p_value"]), pvalue(r["p_adjusted"]), word(r)]
-                for r in each_row(a.card_effects.sort("players", "difference"))]
+                for r in each_row(a.card_effects.sort("players", "difference", "card"))]
         blocks += [
             Para(("How much a card is worth, measured by taking it away: every game of the run was "
                   f"played again with one seat's card {situation}, the seat rotated over equal "

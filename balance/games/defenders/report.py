@@ -673,7 +673,7 @@ def _presence_table(frame: pl.DataFrame, what: str) -> Table:
     another is strong (tests/test_defenders.py, the planted Rogue); the swaps decide."""
     rows = [[str(r["players"]), Code(r["name"]), count(r["games"]), pct(r["rate"]), ci(r["lo"], r["hi"]),
              count(r["other_games"]), pct(r["other_rate"]), pp(r["difference"], signed=True)]
-            for r in each_row(frame.sort("players", "difference", descending=[False, True]))]
+            for r in each_row(frame.sort("players", "difference", "name", descending=[False, True, False]))]
     return Table(["heroes", what, "games with", "team win rate", f"{LEVEL} CI", "games without", "without",
                   "difference"], rows, left=2)
 
@@ -703,7 +703,7 @@ def sections(a: DefendersAnalysis, figures: dict) -> list[Section]:
                         [[str(r["players"]), Code(r["hero"]), Code(r["other"]), count(r["games"]),
                           pct(r["won"] / r["games"]), count(r["other_games"]), pct(r["other_won"] / r["other_games"]),
                           pp(r["difference"], signed=True), p_phrase(r["p_adjusted"])]
-                         for r in each_row(a.swaps.sort("players", "p_value"))], left=3),
+                         for r in each_row(a.swaps.sort("players", "p_value", "hero", "other"))], left=3),
                   Para(("With each hero in the team, against the games without it (a description: a team holding "
                         "one hero holds fewer of the others, so a strong hero makes every other look weak here; the "
                         "swaps above decide).",))]

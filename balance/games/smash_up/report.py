@@ -151,7 +151,7 @@ def base_summary(bases: pl.DataFrame, outcomes: pl.DataFrame | None, method: str
         turns_mean=pl.Series(mean), turns_lo=pl.Series(lo), turns_hi=pl.Series(hi),
         vp1=pl.Series(out["vp_first"].to_numpy() / per), vp2=pl.Series(out["vp_second"].to_numpy() / per),
         vp3=pl.Series(out["vp_third"].to_numpy() / per),
-    ).sort("players", "decided_rate", descending=[False, True])
+    ).sort("players", "decided_rate", "base", descending=[False, True, False])
 
 
 # --------------------------------------------------------------------------------------------
@@ -226,7 +226,8 @@ def _swap_hint(a: SmashAnalysis, strongest: bool) -> dict | None:
     gap = (found["rate"] - found["expected"]).abs()
     top = found.row(int(gap.arg_max()), named=True)
     n, faction = top["players"], top["name"]
-    cards = a.card_effects.filter((pl.col("players") == n) & (pl.col("faction") == faction)).sort("difference")
+    cards = (a.card_effects.filter((pl.col("players") == n) & (pl.col("faction") == faction))
+             .sort("difference", "card"))  # ties in name order, whatever the sort
     if cards.height < 2:  # a run measuring only some cards (--card): nothing to swap between
         return None
     carrier = cards.row(0, named=True)
@@ -424,7 +425,7 @@ def sections(a: SmashAnalysis, figures: dict) -> list[Section]:
 
 
 def played_section(a: SmashAnalysis) -> Section:
-    frame = a.cards_played.sort("players", "difference", descending=[False, True], nulls_last=True)
+    frame = a.cards_played.sort("players", "difference", "card", descending=[False, True, False], nulls_last=True)
     rows = [[str(r["players"]), Code(r["card"]), r["faction"], count(r["in_deck"]), pct(r["played_share"]),
              pct(r["in_rate"]), pct(r["played_rate"]), ci(r["played_rate_lo"], r["played_rate_hi"]),
              pp(r["difference"], signed=True)] for r in each_row(frame)]
@@ -444,7 +445,7 @@ def card_section(a: SmashAnalysis, figures: dict) -> Section:
     rows = [[str(r["players"]), Code(r["card"]), r["faction"], count(r["games"]), pct(r["unrestricted"]),
              pct(r["restricted"]), pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"),
              p_phrase(r["p_adjusted"])]
-            for r in each_row(a.card_effects.sort("players", "difference"))]
+            for r in each_row(a.card_effects.sort("players", "difference", "card"))]
     return Section("Card strength", [
         Para(("Each card removed (every copy) from the deck of the seat whose faction pair holds "
               "it, in every game where a seat does, the same games played again (common random "
@@ -472,7 +473,7 @@ def faction_section(a: SmashAnalysis, figures: dict) -> Section:
               Figure("factions", figures["factions"], "Win rate by faction"),
               _rate_table(a.factions, "faction"),
               Para(("Faction pairs (the side a seat played):",)),
-              _rate_table(a.pairs.sort("players", "rate", descending=[False, True]), "pair")]
+              _rate_table(a.pairs.sort("players", "rate", "name", descending=[False, True, False]), "pair")]
     if a.matchups is not None and "faction_matchups" in figures:
         blocks += [Para((f"Faction against faction at {MATRIX_PLAYERS} players: how often the seat "
                          "holding the row faction outscored the one holding the column faction "

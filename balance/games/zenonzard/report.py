@@ -329,11 +329,11 @@ def _rate_table(frame: pl.DataFrame, what: str, extra=()) -> Table:
 
 
 def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
-    pairs = a.pairs.sort("players", "rate", descending=[False, True])
+    pairs = a.pairs.sort("players", "rate", "name", descending=[False, True, False])
     forces = Section("Forces", [
         Para(("A Force's win rate is that of the seats whose pair held it, against the average seat's "
               "(exact binomial test, Holm over the Forces):",)),
-        _rate_table(a.forces.sort("players", "rate", descending=[False, True]), "Force"),
+        _rate_table(a.forces.sort("players", "rate", "name", descending=[False, True, False]), "Force"),
         Para(("A Force pair's win rate is that of the seats that played it, against the average "
               "seat's; player life: the total life minus the pair's two lives (the life split). "
               "Adjusted p: exact binomial test, Holm over the table's rows.",)),
@@ -397,7 +397,7 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
 def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
     rows = [[str(r["players"]), Code(r["card"]), count(r["games"]), pct(r["unrestricted"]), pct(r["restricted"]),
              pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
-            for r in each_row(a.card_effects.sort("players", "difference"))]
+            for r in each_row(a.card_effects.sort("players", "difference", "card"))]
     return Section("Card strength", [
         Para(("Each card swapped (every copy) for a vanilla stand-in of its cost and colours in the deck "
               "of the seat holding it, in every game where a seat does, the same games played again (common "
@@ -411,7 +411,7 @@ def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
 
 
 def played_section(a: ZenonzardAnalysis) -> Section:
-    frame = a.cards_played.sort("players", "in_deck", descending=[False, True])
+    frame = a.cards_played.sort("players", "in_deck", "card", descending=[False, True, False])
     rows = [[str(r["players"]), Code(r["card"]), r["colours"], str(r["cost"]), count(r["in_deck"]),
              pct(r["drawn_share"]), pct(r["played_share"]), pct(r["in_rate"]), pct(r["drawn_rate"]),
              pct(r["played_rate"]), ci(r["played_rate_lo"], r["played_rate_hi"])] for r in each_row(frame)]
