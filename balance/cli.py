@@ -1291,10 +1291,10 @@ def ladder(
     Example: balance ladder avengers-cards --ladder random,lowest,threshold,greedy --players 3,4,5
 
     Each rung plays --games at every count with the strategy in every seat, and in a game with
-    restricted play (balance cards GAME) also measures the card that matters most: every game is
-    played again once per card, which takes most of the time (Smash Up at 2 players: about 47
-    replays a game). The order given is what "weakest" and "strongest" mean; Skill vs luck
-    measures how each strategy fares against the first.
+    restricted play also measures the card that matters most: every game is played again once
+    per card (balance cards GAME lists them; dozens of replays a game), which takes most of the
+    time. The order given is what "weakest" and "strongest" mean; Skill vs luck measures how
+    each strategy fares against the first.
     """
     from balance.analysis.ladder import run_ladder, write_ladder
     from balance.analysis.matchups import split_pool

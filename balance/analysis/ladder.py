@@ -271,7 +271,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             verdict.append((f"{n[0]} players: no strategy of the ladder could be tested: no seat's win "
                             "share varied under any of them.",))
         else:
-            # one code span per label: a label may hold commas of its own (planner:ready=360,deny=76)
+            # one code span per label: a label may hold commas of its own (name:a=1,b=2)
             verdict.append((f"{n[0]} players: seat edges found under ", *code_list(unfair, " and "),
                             " (equal-seats test, Holm over the player counts).") if unfair else
                            (f"{n[0]} players: no seat edge found under any tested strategy of the ladder "

@@ -253,8 +253,9 @@ def simulate(
         # cards None: every card of each player count's hand
         "card_strength": ({"when": when, "cards": list(card_strength_cards) if card_strength_cards else None}
                           if when else None),
-        # the --side list as the game spells it (dinosaurs+aliens is Aliens+Dinosaurs: a run given
-        # either is the same run), each seat's side in the seatings; or drawn per game
+        # the --side list as the game spells it (its canonical_side or parse_side: a run given
+        # another spelling of the same sides is the same run), each seat's side in the seatings;
+        # or drawn per game
         **({"sides": [name for _, name in chosen] if sides is not None else "drawn"} if spec.side is not None
            else {}),
     }
