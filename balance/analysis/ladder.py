@@ -72,6 +72,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
 
     spec = get_game(game)
     labels = [parse_strategy(s, spec.strategies).label for s in ladder]
+    given = dict(zip(labels, ladder))  # each run is given the spec itself: a tuned one's @DIR says where it came from
     if len(labels) < 2:
         raise BalanceError("give at least two strategies for a ladder, weakest first, e.g. "
                            f"--ladder {','.join(list(spec.strategies)[:3])}")
@@ -85,7 +86,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     declared = _declared_measures(spec)  # a fault in the game's declaration, before any rung is played
     rungs, skill = [], []
     for label in labels:
-        run = simulate(game, players=players, games=games, seed=seed, strategies=[label],
+        run = simulate(game, players=players, games=games, seed=seed, strategies=[given[label]],
                        overrides=overrides, threads=threads, on_progress=on_progress,
                        card_strength="always" if restricted else None)
         rungs.append(_rung(label, run, spec))
@@ -95,7 +96,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     for label in labels[1:] if not spec.cooperative else []:
         for n in players:
             run = simulate(game, players=n, games=games, seed=seed, overrides=overrides, rotate=True,
-                           strategies=[label] + [weakest] * (n - 1), threads=threads,
+                           strategies=[given[label]] + [given[weakest]] * (n - 1), threads=threads,
                            on_progress=on_progress)
             mine = run.seats.filter(pl.col("strategy") == label)
             count = int(mine["games"].sum())
@@ -187,15 +188,36 @@ def _rung(label: str, run, spec) -> pl.DataFrame:
                                top_card_p=pl.lit(None, pl.Float64))
     measures = [c for c in out.columns if c not in _RUNG_COLUMNS and c != "p_value"]
     deterministic = deterministic_alike(run.manifest) is not None  # why a rung can have no variation
-    return out.with_columns(strategy=pl.lit(label), deterministic=pl.lit(deterministic)).select(
+    tuned = _tuned_players(run.manifest)
+    return out.with_columns(strategy=pl.lit(label), deterministic=pl.lit(deterministic),
+                            tuned_players=pl.lit(tuned, pl.Int64)).select(
         "strategy", "players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_adjusted",
         "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", "team_won", *measures, "top_card",
-        "top_card_effect", "top_card_p", "constant", "all_tied", "deterministic").sort("players")
+        "top_card_effect", "top_card_p", "constant", "all_tied", "deterministic", "tuned_players").sort("players")
 
 
 _RUNG_COLUMNS = {"strategy", "players", "games", "capped", "gap", "gap_lo", "gap_hi", "p_adjusted",
                  "largest_seat_edge", "team_win", "team_win_lo", "team_win_hi", "team_won", "top_card",
-                 "top_card_effect", "top_card_p", "constant", "all_tied", "deterministic"}
+                 "top_card_effect", "top_card_p", "constant", "all_tied", "deterministic", "tuned_players"}
+
+
+def _tuned_players(manifest: dict) -> int | None:
+    """The player count a rung's strategy (one in every seat) was tuned at, when a tuned.toml
+    gave it (``Strategy.tuned``); None otherwise."""
+    tuned = {(s.get("tuned") or {}).get("players") for run in manifest["runs"] for block in run["seatings"]
+             for s in block["strategies"]}
+    return tuned.pop() if len(tuned) == 1 else None
+
+
+def _untuned(rungs: pl.DataFrame) -> list[tuple[str, int, list[int]]]:
+    """(label, the count it was tuned at, the ladder's other counts) for every rung strategy a
+    tuned.toml gave (its ``tuned_players``; a ladder written before that column has none)."""
+    if "tuned_players" not in rungs.columns:
+        return []
+    counts = sorted(set(rungs["players"].to_list()))
+    tuned = rungs.filter(pl.col("tuned_players").is_not_null()).unique("strategy", maintain_order=True)
+    return [(r["strategy"], r["tuned_players"], [n for n in counts if n != r["tuned_players"]])
+            for r in tuned.iter_rows(named=True) if counts != [r["tuned_players"]]]
 
 
 def _team_leaders(rungs: pl.DataFrame) -> dict[int, tuple[dict, dict, float]]:
@@ -220,9 +242,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
     from balance.core.registry import get_game
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, code_list, counted,
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, code_list, counted,
                                            p_phrase, pct, pp, pvalue, to_html, to_markdown)
-    from balance.analysis.report import apart
+    from balance.analysis.report import apart, untuned_line
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -245,7 +267,10 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     spans = {m.column: m.kind == "rate" and f"{m.column}_lo" in rungs.columns for m in measures}  # with a CI
     has_capped = bool((rungs["capped"] > 0).any())
     strength = f" or {item} strength" if has_top else ""
-    verdict = []
+    # a caution comes before the lines it qualifies: a tuned strategy played at counts it was not tuned at
+    plays = "its rungs play" if result.cooperative else "its rungs and skill runs play"
+    verdict = [(Strong("Caution:"), " ", *untuned_line(label, tuned, counts, result.labels, plays))
+               for label, tuned, counts in _untuned(rungs)]
     leaders = _team_leaders(result.rungs) if result.cooperative else None
 
     def rate(r):  # a rung's team win rate in words

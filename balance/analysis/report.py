@@ -697,6 +697,7 @@ def verdict_section(manifest: dict, a: Analysis) -> Section:
                             *code_list(a.run_strategies), "), so the seat numbers below and the game's own "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
+    blocks += [Para((Strong("Caution:"), " ", *line)) for line in untuned_lines(manifest, a.run_strategies)]
     kept = _seat_kept(manifest, a)
     if kept:
         words = (f"ach seat kept its own {kept} (no --rotate), so the seat differences below include {kept} "
@@ -742,7 +743,9 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
     played = (" played by ", *code_list(a.run_strategies), ": a stronger policy wins more, so these rates "
               "measure the game under that play")
     blocks = [Para((Strong("Team"), " (a cooperative game: every seat wins or loses with the team; "
-                    "95% intervals;", *played, ")."),), Bullets(lines)]
+                    "95% intervals;", *played, ")."),),
+              *[Para((Strong("Caution:"), " ", *line)) for line in untuned_lines(manifest, a.run_strategies)],
+              Bullets(lines)]
     if a.team.composition is not None:
         blocks += [Para((Strong("Team composition"), " (the sides of every game were drawn at random, "
                          "so a difference between teams is the teams' doing)."),),
@@ -1146,6 +1149,23 @@ def brief_note(labels) -> tuple:
         if brief(label, labels) != label:
             parts += [" ", Code(brief(label, labels)), " is ", Code(label), "."]
     return tuple(parts)
+
+
+def untuned_lines(manifest: dict, labels) -> list[tuple]:
+    """One sentence for each strategy of the run (its manifest) that a tuned.toml gave and that
+    plays at a player count other than the one it was tuned at (``strategy.untuned_counts``):
+    its weights were not tuned for those tables, so its play there may be weaker."""
+    from balance.core.strategy import untuned_counts
+
+    return [untuned_line(label, tuned, counts, labels) for label, (tuned, counts) in untuned_counts(manifest).items()]
+
+
+def untuned_line(label: str, tuned: int, counts: list[int], labels, plays: str = "it plays") -> tuple:
+    """'`greedy:…` was tuned by `balance tune` at 4 players; at 3 and 5 players it plays those
+    weights untuned, so its play there may be weaker than at 4 players.'"""
+    return (Code(brief(label, labels)), " was tuned by ", Code("balance tune"), f" at {players_phrase(tuned)}; "
+            f"at {and_list(counts)} player{'s' if counts != [1] else ''} {plays} those weights untuned, so its "
+            f"play there may be weaker than at {players_phrase(tuned)}.")
 
 
 def _labels(s: Strategies) -> list[str]:

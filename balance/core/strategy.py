@@ -5,13 +5,14 @@ with defaults, bounds and meaning). Users write ``greedy`` or ``greedy:samples=8
 ``parse_strategy`` checks every name and bound and returns a ``Strategy`` whose ``values``
 line up with the kernel's parameter row. ``greedy:@runs/tuned`` (or ``@runs/tuned/tuned.toml``)
 takes the parameters from a ``balance tune`` result; ``greedy:@runs/tuned,w_risk=2`` overrides
-one of them further.
+one of them further. Such a strategy remembers the player count it was tuned at (``Strategy.tuned``,
+in every manifest), so a report can say where it plays weights that were not tuned for the table.
 """
 from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -58,6 +59,9 @@ class Strategy:
 
     info: StrategyInfo
     values: tuple[float, ...]
+    # where the values came from when a tuned.toml gave them: {"players": the count it was tuned
+    # at, "from": the path as given}; not part of the strategy's identity (equal values play alike)
+    tuned: dict | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -72,12 +76,14 @@ class Strategy:
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "name": self.name,
             "label": self.label,
             "params": {p.name: (int(v) if p.integer else v) for p, v in zip(self.info.params, self.values)},
             "deterministic": self.info.deterministic,
         }
+        # only when tuned: a manifest of a strategy given by its values stays as it was
+        return out | ({"tuned": self.tuned} if self.tuned is not None else {})
 
     def param_row(self, width: int) -> np.ndarray:
         row = np.zeros(width, np.float64)
@@ -96,6 +102,20 @@ def deterministic_alike(manifest: dict) -> str | None:
     return None
 
 
+def untuned_counts(manifest: dict) -> dict[str, tuple[int, list[int]]]:
+    """label -> (the count it was tuned at, the counts of the run it plays untuned) for every
+    strategy of a run (its manifest) that came from a tuned.toml and plays at a player count
+    other than its tuning's: weights tuned for one table size, played at another as they are."""
+    found: dict[str, tuple[int, set[int]]] = {}
+    for run in manifest.get("runs", []):
+        for block in run["seatings"]:
+            for s in block["strategies"]:
+                tuned = (s.get("tuned") or {}).get("players")
+                if isinstance(tuned, int) and run["players"] != tuned:
+                    found.setdefault(s["label"], (tuned, set()))[1].add(run["players"])
+    return {label: (tuned, sorted(counts)) for label, (tuned, counts) in found.items()}
+
+
 def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     """``'name'``, ``'name:param=value,param=value'`` or ``'name:@PATH[,param=value...]'``
     -> a validated ``Strategy``. PATH is a ``tuned.toml`` or a directory holding one."""
@@ -107,9 +127,11 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
     by_name = {p.name: p for p in info.params}
     values = {p.name: p.default for p in info.params}
     rest = rest.strip()
+    tuned = None
     if rest.startswith("@"):
         path, rest = _tuned_path(rest[1:])
-        values.update(load_tuned(path, info))
+        found, tuned = _read_tuned(path, info)
+        values.update(found)
     given = set()  # a tuned file's values may be overridden once each, not twice in one spec
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, text = item.partition("=")
@@ -126,7 +148,7 @@ def parse_strategy(spec: str, catalogue: dict[str, StrategyInfo]) -> Strategy:
         except ValueError:
             raise BalanceError(f"strategy {spec!r}: {key}={text!r} is not a number") from None
         values[key] = by_name[key].check(number, name)
-    return Strategy(info, tuple(values[p.name] for p in info.params))
+    return Strategy(info, tuple(values[p.name] for p in info.params), tuned)
 
 
 def _tuned_path(text: str) -> tuple[str, str]:
@@ -152,6 +174,13 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
     parameters it leaves out keep their defaults. Its strategy must be ``info.name`` and every
     value must pass ``Param.check``.
     """
+    return _read_tuned(path, info)[0]
+
+
+def _read_tuned(path: str | Path, info: StrategyInfo) -> tuple[dict[str, float], dict]:
+    """``load_tuned``'s values, and where they came from (``Strategy.tuned``): the path as given
+    and the player count of the file's [tune] table (left out when the table does not give one,
+    as in a file written by hand)."""
     p = Path(path)
     if p.is_dir():
         p = p / TUNED_FILE
@@ -186,7 +215,10 @@ def load_tuned(path: str | Path, info: StrategyInfo) -> dict[str, float]:
             raise BalanceError(f"{str(p)!r}: {key} is an integer of {len(str(abs(value)))} digits, out of "
                                f"range; allowed {by_name[key].bounds()}")
         values[key] = by_name[key].check(float(value), info.name)
-    return values
+    tune = data.get("tune")
+    players = tune.get("players") if isinstance(tune, dict) else None
+    origin = {"from": str(path)} | ({"players": players} if type(players) is int else {})
+    return values, origin
 
 
 def _fmt(x: float) -> str:
