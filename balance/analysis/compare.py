@@ -579,7 +579,8 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
         if c.tests else None,
         # the question's metrics a variant could not test (its rows absent), by variant
         "untested": untested,
-        "warnings": _renamed([p.name for p in c.parsed], names) + _identical_rules(names, c.engines) + [
+        "warnings": _renamed([p.name for p in c.parsed], names) + _identical_rules(names, c.engines)
+        + _untuned(c.seats, players) + [
             f"variant {v!r} could not test {', '.join(ms)} of the question: its team won too few games "
             f"for its {metrics.side_label}' rates to be relative to" for v, ms in untested.items()],
         "any_different": bool(any_different),
@@ -1056,6 +1057,15 @@ def _identical_rules(names: list[str], engines) -> list[str]:
             out.append(f"variants {names[same]!r} and {names[j]!r} have identical rules: they play "
                        "the same games, so their differences are zero by construction")
     return out
+
+
+def _untuned(seats, players: int) -> list[str]:
+    """A warning for each strategy of the seats that a tuned.toml gave for another player count
+    (``Strategy.tuned``): its weights play here untuned, so the comparison is of weaker play,
+    perhaps, than the tuning's."""
+    tuned = {s.label: s.tuned["players"] for s in seats if (s.tuned or {}).get("players", players) != players}
+    return [f"{label} was tuned by balance tune at {at} players and plays those weights untuned at {players}, so "
+            f"its play here may be weaker than at {at}" for label, at in tuned.items()]
 
 
 CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discovery rate)"}
