@@ -52,6 +52,19 @@ def scripted_games():
     return json.loads((DATA / "avengers-cards" / "scripted_games.json").read_text(encoding="utf-8"))["games"]
 
 
+@pytest.fixture
+def tuned_at(tmp_path):
+    """tuned_at(players, strategy="greedy", params="samples = 3") -> "greedy:@DIR": a tuned.toml
+    as `balance tune` writes it (its [tune] table gives the count it was tuned at), in tmp_path."""
+    def write(players: int, strategy: str = "greedy", params: str = "samples = 3") -> str:
+        directory = tmp_path / f"tuned-{strategy}-{players}"
+        directory.mkdir(exist_ok=True)
+        (directory / "tuned.toml").write_text(f'strategy = "{strategy}"\n[params]\n{params}\n\n[tune]\n'
+                                              f'players = {players}\nagainst = "self"\n', encoding="utf-8")
+        return f"{strategy}:@{directory}"
+    return write
+
+
 # The Smash Up kernel compiles for about ten minutes when numba's cache is cold (a fresh clone,
 # CI); the avengers-cards loops for several more between them. `make test` runs on every core
 # (`-n auto --dist loadgroup`: one test at a time per worker, in this order) and every kernel

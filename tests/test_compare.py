@@ -112,19 +112,17 @@ def test_identical_variants_warn_and_still_run():
                if r["variant"] == "same" and r["metric"] in ("seat_distance", "win_share_seat0")), report["results"]
 
 
-def test_a_strategy_tuned_at_another_count_is_a_warning_at_the_counts_it_was_not_tuned_at(tmp_path):
+def test_a_strategy_tuned_at_another_count_is_a_warning_at_the_counts_it_was_not_tuned_at(tmp_path, tuned_at):
     """A comparison under a strategy tuned at 4 players, played at 3, read as skilled play:
     nothing said its weights were not tuned for 3. Planted: tuned at 4, compared at 3 and 4,
     the warning names 3 only (printed even with --quiet, and first in the verdict)."""
-    (tmp_path / "t").mkdir()
-    (tmp_path / "t" / "tuned.toml").write_text('strategy = "greedy"\n[params]\nsamples = 3\n\n[tune]\nplayers = 4\n',
-                                               encoding="utf-8")
+    tuned = tuned_at(4)
     report = compare("avengers-cards", ["default", "set_bonus=2"], players=[3, 4], games=300, seed=1,
-                     strategies=[f"greedy:@{tmp_path / 't'}"]).report
+                     strategies=[tuned]).report
     assert report["warnings"] == ["3 players: greedy:samples=3 was tuned by balance tune at 4 players and plays "
                                   "those weights untuned at 3, so its play here may be weaker than at 4"]
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
-                                 "--players", "3", "--games", "300", "-s", f"greedy:@{tmp_path / 't'}", "-q",
+                                 "--players", "3", "--games", "300", "-s", tuned, "-q",
                                  "--out", str(tmp_path / "c")])
     assert r.exit_code == 0, r.output
     warning = "greedy:samples=3 was tuned by balance tune at 4 players and plays those weights untuned at 3"

@@ -152,21 +152,18 @@ def test_every_committed_ladder_is_what_this_version_writes_from_its_tables(game
     assert (tmp_path / "ladder.md").read_text(encoding="utf-8") == (committed / "ladder.md").read_text(encoding="utf-8")
 
 
-def test_a_tuned_strategy_played_at_counts_it_was_not_tuned_at_is_named_first(tmp_path):
+def test_a_tuned_strategy_played_at_counts_it_was_not_tuned_at_is_named_first(tmp_path, tuned_at):
     """The Smash Up ladder played the planner tuned at 2 players at 3 and 4 as well and said
     nothing: a strategy's label loses the @DIR its values came from. Planted: tuned at 4, laddered
     at 3 and 4, a caution names 3 before every other line; laddered at 4 alone, none. A ladder
     written before rungs kept the tuned count (no column) says nothing rather than fail."""
     from balance.analysis.ladder import read_ladder
 
-    tuned = tmp_path / "tuned"
-    tuned.mkdir()
-    (tuned / "tuned.toml").write_text('strategy = "greedy"\n[params]\nsamples = 3\n\n[tune]\nplayers = 4\n',
-                                      encoding="utf-8")
+    tuned = tuned_at(4)
     verdicts = {}
     for counts in ("3,4", "4"):
         out = tmp_path / counts
-        r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", f"random,greedy:@{tuned}",
+        r = CliRunner().invoke(app, ["ladder", "avengers-cards", "--ladder", f"random,{tuned}",
                                      "--players", counts, "--games", "200", "--seed", "1", "--out", str(out), "-q"])
         assert r.exit_code == 0, r.output
         verdicts[counts] = (out / "ladder.md").read_text(encoding="utf-8").split("## Balance by skill")[0]

@@ -156,3 +156,20 @@ def test_the_dominance_verdict_names_the_fields_that_decide_it(tmp_path):
             "(a test at 5% or less).") in md, md
     assert "is dominated by" not in md.replace("`lowest` is dominated by", "")
     assert "(replicator dynamics on the cells' point estimates: a description, not a test;" in md
+
+
+def test_a_pool_strategy_tuned_at_another_count_is_named_before_the_verdict(tmp_path, tuned_at):
+    """The pool's labels lose the @DIR a tuned strategy came from, so matchups at 3 players of
+    weights tuned at 4 read as the tuned play. Planted: tuned at 4, at 3 players a caution names
+    it first; tuned at 3, none."""
+    verdicts = {}
+    for at in (4, 3):
+        out = tmp_path / f"m{at}"
+        r = CliRunner().invoke(app, ["matchups", "avengers-cards", "--pool", f"random,{tuned_at(at)}",
+                                     "--players", "3", "--games", "300", "--out", str(out), "-q"])
+        assert r.exit_code == 0, r.output
+        verdicts[at] = (out / "matchups.md").read_text(encoding="utf-8").split("## Verdict\n\n")[1]
+    assert verdicts[4].startswith("- **Caution:** `greedy:samples=3` was tuned by `balance tune` at 4 players; at "
+                                  "3 players it plays those weights untuned, so its play there may be weaker than "
+                                  "at 4 players.\n- A population")
+    assert verdicts[3].startswith("- A population") and "Caution" not in verdicts[3]

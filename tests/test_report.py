@@ -549,25 +549,17 @@ def test_a_long_strategy_label_is_named_briefly_in_the_verdict_and_spelt_out_onc
     assert "strongest `greedy:…` 44.59%" in first
 
 
-def _tuned_at(directory, players: int, strategy: str = "greedy", params: str = "samples = 3") -> str:
-    """A tuned.toml as `balance tune` writes it (its [tune] table gives the count), in ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "tuned.toml").write_text(f'strategy = "{strategy}"\n[params]\n{params}\n\n[tune]\n'
-                                          f'players = {players}\nagainst = "self"\n', encoding="utf-8")
-    return f"{strategy}:@{directory}"
-
-
 @pytest.mark.parametrize("counts, caution", [
     ([3, 4], "**Caution:** `greedy:samples=3` was tuned by `balance tune` at 4 players; at 3 players it plays "
              "those weights untuned, so its play there may be weaker than at 4 players."),
     ([4], None)])
 def test_a_tuned_strategy_played_at_a_count_it_was_not_tuned_at_is_named_before_the_seat_lines(
-        tmp_path, counts, caution):
+        tmp_path, tuned_at, counts, caution):
     """A strategy from a tuned.toml keeps its values and loses its @DIR in the label, so a report
     of it at other player counts than its tuning's (Defenders' team tuned at 4 heroes, reported
     at 1 to 4) read as skilled play everywhere. Planted: tuned at 4 and played at 3 and 4 is
     named, for 3 alone; played at 4 only, nothing is said."""
-    spec = _tuned_at(tmp_path / "tuned", 4)
+    spec = tuned_at(4)
     run = tmp_path / "run"
     balance.simulate("avengers-cards", players=counts, games=200, seed=1, strategies=[spec], out=run)
     manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
@@ -580,13 +572,13 @@ def test_a_tuned_strategy_played_at_a_count_it_was_not_tuned_at_is_named_before_
         assert caution in verdict and verdict.index(caution) < verdict.index("- 3 players:")
 
 
-def test_a_cooperative_teams_tuned_count_is_named_under_the_team_rates(tmp_path):
+def test_a_cooperative_teams_tuned_count_is_named_under_the_team_rates(tmp_path, tuned_at):
     """Defenders' committed team was tuned at 4 heroes and plays 1 to 4: its 0.25% at one hero
     is that policy's, possibly weaker there. The caution follows the Team heading that names the
     policy, before the rates."""
     run = tmp_path / "run"
     balance.simulate("defenders-of-the-realm", players=[2, 3, 4], games=100, seed=1, out=run,
-                     strategies=[_tuned_at(tmp_path / "tuned", 4, "coordinated", "heal_at = 3")])
+                     strategies=[tuned_at(4, "coordinated", "heal_at = 3")])
     verdict = section(write_run_report(run)["markdown"].read_text(encoding="utf-8"), "Verdict")
     caution = ("**Caution:** `coordinated:heal_at=3` was tuned by `balance tune` at 4 players; at 2 and 3 players "
                "it plays those weights untuned, so its play there may be weaker than at 4 players.")

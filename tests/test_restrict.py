@@ -136,3 +136,19 @@ def test_card_strength_input_errors():
         balance.simulate("avengers-cards", players=4, games=100, card_strength="sometimes")
     with pytest.raises(BalanceError, match="too few to deny a card"):
         balance.simulate("avengers-cards", players=4, games=3, card_strength=True)
+
+
+def test_a_strategy_tuned_at_another_count_is_named_before_the_card_verdict(tmp_path, tuned_at):
+    """Restricted play at 3 players under weights tuned at 4 read as the tuned play. Planted:
+    tuned at 4, a caution first; tuned at 3, none."""
+    verdicts = {}
+    for at in (4, 3):
+        out = tmp_path / f"r{at}"
+        r = CliRunner().invoke(app, ["restrict", "avengers-cards", "--players", "3", "--games", "300", "-s",
+                                     tuned_at(at), "--out", str(out), "-q"])
+        assert r.exit_code == 0, r.output
+        verdicts[at] = (out / "restrict.md").read_text(encoding="utf-8").split("## Verdict\n\n")[1]
+    assert verdicts[4].startswith("- **Caution:** `greedy:samples=3` was tuned by `balance tune` at 4 players; at "
+                                  "3 players it plays those weights untuned, so its play there may be weaker than "
+                                  "at 4 players.\n- 3 players, card ")
+    assert verdicts[3].startswith("- 3 players, card ") and "Caution" not in verdicts[3]

@@ -43,6 +43,7 @@ class MatchupResult:
     meta: pl.DataFrame  # strategy, population share at the replicator dynamics' rest point
     players: int
     labels: list[str]
+    tuned: dict | None = None  # label -> the count its tuned.toml was tuned at (Strategy.tuned), where given
 
 
 def run_matchups(game: str, pool: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
@@ -73,13 +74,14 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     check_int("games", games, 1, MAX_GAMES)  # -1 is out of range, not "too few to rotate"
     if games < players:
         raise BalanceError(f"games={games} is too few to rotate over {players} seats; give at least {players}")
+    given = dict(zip(labels, pool))  # each run is given the spec itself: a tuned one's @DIR says where it came from
     rows = []
     for a in labels:
         for b in labels:
             if a == b:
                 continue
             run = simulate(game, players=players, games=games, seed=seed, overrides=overrides,
-                           strategies=[a] + [b] * (players - 1), rotate=True, threads=threads,
+                           strategies=[given[a]] + [given[b]] * (players - 1), rotate=True, threads=threads,
                            on_progress=on_progress)
             mine = run.seats.filter(pl.col("strategy") == a)
             n = int(mine["games"].sum())
@@ -91,7 +93,8 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     matrix = _significance(matrix, players)
     share = _share_matrix(matrix, labels, players)
     lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo", "hi"))
-    return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels)
+    tuned = {s.label: s.tuned["players"] for s in parsed if "players" in (s.tuned or {})}
+    return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels, tuned)
 
 
 def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
@@ -178,8 +181,9 @@ def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.Dat
 def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     """matchups.md, matchups.html (self-contained), figures/matchups.png, matrix.parquet."""
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pp, pvalue,
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, pp, pvalue,
                                   to_html, to_markdown)
+    from balance.analysis.report import untuned_line
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -201,8 +205,12 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result.labels, lo, hi, r["strategy"], by))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
                  for by in r["dominated_by"].split("; ")]
+    # a caution comes before the lines it qualifies: a strategy tuned at another count plays untuned here
+    untuned = [(Strong("Caution:"), " ", *untuned_line(label, at, [result.players], result.labels))
+               for label, at in (result.tuned or {}).items() if at != result.players]
     sections = [
         Section("Verdict", [Bullets([
+            *untuned,
             ("A population choosing among the pool settles on: ",
              *[p for s in survivors for p in (*s, "; ")][:-1],
              " (replicator dynamics on the cells' point estimates: a description, not a test; cells "
