@@ -90,10 +90,12 @@ def games(
             low, high = info.players
             counts = f"{low}" if low == high else f"{low}-{high}"
             # what simulate and compare play unless told (random, a floor) is not always what
-            # tune, ladder and restrict play (the game's default, e.g. its strongest)
+            # tune, ladder and restrict play (the game's default, e.g. its strongest); restrict
+            # only in a game with restricted play
+            others = "tune, ladder and restrict" if info.restrictable else "tune and ladder"
             plays = (f"plays {info.simulate_strategy} without -s" if info.simulate_strategy == info.default_strategy
                      else f"simulate and compare play {info.simulate_strategy} without -s, "
-                          f"tune, ladder and restrict {info.default_strategy}")
+                          f"{others} {info.default_strategy}")
             typer.echo(f"{game_id:<{width}}{info.title} ({info.kind.value}, {counts} players; {plays}{sides})")
             for t in info.tables if tables else ():
                 extra = " (on request)" if t.optional else ""

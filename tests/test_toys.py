@@ -538,8 +538,11 @@ def invoke(*args):
 def test_cli_lists_the_toy_with_its_rules_and_strategies():
     r = invoke("games")
     assert r.exit_code == 0
+    # no restricted play in dice-race: restrict is not named (it refuses the game)
     assert re.search(r"^dice-race\s+Dice race \(a toy game\) \(competitive, 2-4 players; simulate and compare "
-                     r"play random without -s, tune, ladder and restrict threshold; seats play as: dice\)$",
+                     r"play random without -s, tune and ladder threshold; seats play as: dice\)$",
+                     r.output, flags=re.M)
+    assert re.search(r"^smash-up\s+.*tune, ladder and restrict greedy; seats play as: faction pair\)$",
                      r.output, flags=re.M)
     assert re.search(r"^siege\s+.*\(cooperative, 1-4 players; plays \w+ without -s; seats play as: hero\)$",
                      r.output, flags=re.M)
