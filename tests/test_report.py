@@ -583,3 +583,27 @@ def test_a_cooperative_teams_tuned_count_is_named_under_the_team_rates(tmp_path,
     caution = ("**Caution:** `coordinated:heal_at=3` was tuned by `balance tune` at 4 players; at 2 and 3 players "
                "it plays those weights untuned, so its play there may be weaker than at 4 players.")
     assert verdict.index("**Team**") < verdict.index(caution) < verdict.index("- 2 players: the team wins")
+
+
+@pytest.mark.parametrize("a_wins, words", [
+    (150, ("`a` 15.00% (95% CI", "not told apart from the fair 15.00%")),
+    (200, ("strongest `a` 20.00% (95% CI", "above the fair 15.00%", "weakest `b` 10.00% (95% CI",
+           "below the fair 15.00%"))])
+def test_strategies_are_tested_against_the_fair_rate_of_the_finished_games(a_wins, words):
+    """With 40% of games capped (no win handed out), equal strategies were each called "below the
+    fair 25.00%", while the seat lines of the same report said fair is 15%. Planted: 4 seats,
+    1,000 games, 600 finished; strategies a (seats 0, 2) and b (1, 3) win alike, then a twice as
+    often as b. The fair rate is 1/4 of the finished games, as the seats'."""
+    from balance.analysis.report import Strategies, strategy_lines, strategy_rates
+
+    b_wins = 300 - a_wins  # each seat pair shares the 600 finished games' wins: 2 x (a + b) = 600
+    seats = pl.DataFrame({"players": [4] * 4, "seat": [0, 1, 2, 3], "strategy": ["a", "b", "a", "b"],
+                          "games": [1000] * 4, "win_share": [float(a_wins), b_wins, a_wins, b_wins],
+                          "win_share_sq_sum": [float(a_wins), b_wins, a_wins, b_wins], "score_sum": [0.0] * 4})
+    rates = strategy_rates(seats)
+    assert rates["fair"].to_list() == [0.15, 0.15]
+    held = pl.DataFrame({"players": [4, 4], "strategy": ["a", "b"], "games": [2000, 2000], "share": [0.5, 0.5]})
+    line = "".join(str(getattr(part, "text", part)) for part in
+                   strategy_lines(Strategies("run", {}, rates, None, None, held))[0])
+    assert all(w.replace("`", "") in line for w in words), line
+    assert "25.00%" not in line

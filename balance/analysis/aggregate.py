@@ -52,10 +52,11 @@ def rate(frame: pl.DataFrame, num: str, den: str, name: str, method: str) -> pl.
     return frame.with_columns(**{name: pl.Series(rate), f"{name}_lo": pl.Series(lo), f"{name}_hi": pl.Series(hi)})
 
 
-def _fair_rate() -> pl.Expr:
-    """A seat's fair win rate at its player count, over rows pooled per (players, seat): 1/n of
-    the wins handed out per game, fewer than one a game when the turn cap stopped some (the
-    seats' win shares summed over the seats' games, each game counted once per seat)."""
+def fair_rate() -> pl.Expr:
+    """A seat's fair win rate at its player count, over rows pooled per (players, seat) or per
+    (players, strategy[, seat]): 1/n of the wins handed out per game, fewer than one a game
+    when the turn cap stopped some (the rows' win shares summed over their seat-games, each
+    game counted once per seat)."""
     return pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players")
 
 
@@ -69,7 +70,7 @@ def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
               .sort("players", "seat"))
     out = share_interval(pooled, "win_share", "win_share_sq_sum", "games", method)
     return out.with_columns(
-        fair=_fair_rate(),
+        fair=fair_rate(),
         mean_score=pl.col("score_sum") / pl.col("games"),
     ).select("players", "seat", "games", "rate", "lo", "hi", "fair", "mean_score",
              "wins_outright", "wins_shared")
@@ -79,7 +80,7 @@ def strategy_seat(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
     """One row per (players, strategy, seat): win rate with CI."""
     out = share_interval(seats.sort("players", "strategy", "seat"), "win_share",
                           "win_share_sq_sum", "games", method)
-    return out.with_columns(fair=1.0 / pl.col("players"),
+    return out.with_columns(fair=fair_rate(),  # as the seats': a capped game hands out no win
                             mean_score=pl.col("score_sum") / pl.col("games")).select(
         "players", "strategy", "seat", "games", "rate", "lo", "hi", "fair", "mean_score")
 
@@ -158,7 +159,7 @@ def seat_edges(seats: pl.DataFrame, fairness: pl.DataFrame) -> pl.DataFrame | No
               .sort("players", "seat"))
     if not pooled.height:
         return None
-    pooled = pooled.with_columns(fair=_fair_rate())
+    pooled = pooled.with_columns(fair=fair_rate())
     rows = []
     for r in pooled.iter_rows(named=True):
         test = stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], r["fair"])

@@ -521,8 +521,10 @@ def strategy_rates(seats: pl.DataFrame) -> pl.DataFrame:
             *(["win_share_sq_sum"] if "win_share_sq_sum" in seats.columns else [])]
     pooled = seats.group_by("players", "strategy").agg(pl.col(sums).sum()).sort("players", "strategy")
     rate, lo, hi = _share_ci(pooled)
+    # fair as the seats' (aggregate.fair_rate): a game the turn cap stopped hands out no win, so
+    # equal strategies each win 1/n of the finished games, not 1/n of every game
     return pooled.with_columns(rate=pl.Series(rate), lo=pl.Series(lo), hi=pl.Series(hi),
-                               fair=1.0 / pl.col("players"),
+                               fair=aggregate.fair_rate(),
                                mean_score=pl.col("score_sum") / pl.col("games"))
 
 
@@ -950,8 +952,8 @@ def capped_line(a: Analysis) -> tuple | None:
     parts = [f"{rate_ci(r['share'], r['share_lo'], r['share_hi'])} at {players_phrase(r['players'])}"
              for r in each_row(capped)]
     effect = (" They count as not won by the team." if a.team is not None else
-              " They hand out no win: seat rates count them as lost by every seat, and the seat "
-              "tests and the fair rate use only the finished games.")
+              " They hand out no win: seat and strategy rates count them as lost by every seat, and "
+              "the tests and the fair rate (1/n of the finished games) use only the finished games.")
     return ("Games stopped by the turn cap before the rules ended them: ", "; ".join(parts),
             f".{effect} Raise the cap (see ", Code("balance rules"), ") if these games matter.")
 
@@ -1174,7 +1176,8 @@ def _labels(s: Strategies) -> list[str]:
 
 
 def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
-    """Holm-adjusted p of every strategy of every count against the fair 1/n (``stats.mean_test``
+    """Holm-adjusted p of every strategy of every count against the fair rate (1/n of the finished
+    games, ``strategy_rates``' fair; ``stats.mean_test``
     on the pooled seat-games' win shares; seat-games of one strategy in one game are negatively
     correlated, so taking them as independent is conservative). Every strategy is in the family,
     not only the two ends the verdict names: those are picked for being furthest from fair, so
@@ -1183,7 +1186,7 @@ def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
     if "win_share_sq_sum" not in s.rates.columns:
         return {}
     keys = [(r["players"], r["strategy"]) for r in each_row(s.rates)]
-    p = [stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], 1.0 / r["players"])["pvalue"]
+    p = [stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], r["fair"])["pvalue"]
          if r["games"] >= 2 else 1.0 for r in each_row(s.rates)]
     return dict(zip(keys, stats.holm(np.array(p, dtype=float)).tolist()))
 
@@ -1198,14 +1201,14 @@ def strategy_lines(s: Strategies) -> list[tuple]:
         if p is None:
             return ""
         if p >= ALPHA:
-            return f", not told apart from the fair {pct(1.0 / n)} (adjusted {p_phrase(p)})"
-        return f", {'above' if row['rate'] > 1.0 / n else 'below'} the fair {pct(1.0 / n)} (adjusted {p_phrase(p)})"
+            return f", not told apart from the fair {pct(row['fair'])} (adjusted {p_phrase(p)})"
+        return f", {'above' if row['rate'] > row['fair'] else 'below'} the fair {pct(row['fair'])} (adjusted {p_phrase(p)})"
 
     for (n,), g in s.rates.group_by("players", maintain_order=True):
         high, low = int(g["rate"].arg_max()), int(g["rate"].arg_min())
         best, worst = g.row(high, named=True), g.row(low, named=True)
         never = " It never won a game." if worst["rate"] == 0 else ""
-        fair = f"; fair {pct(1.0 / n)}" if not tested else ""
+        fair = f"; fair {pct(best['fair'])}" if not tested else ""
         # "strongest"/"weakest" only for a strategy whose interval is apart from every other's
         best_word = "strongest " if apart(g, high) else "highest rate "
         worst_word = "weakest " if apart(g, low, top=False) else "lowest rate "
