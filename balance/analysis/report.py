@@ -1202,7 +1202,8 @@ def strategy_lines(s: Strategies) -> list[tuple]:
             return ""
         if p >= ALPHA:
             return f", not told apart from the fair {pct(row['fair'])} (adjusted {p_phrase(p)})"
-        return f", {'above' if row['rate'] > row['fair'] else 'below'} the fair {pct(row['fair'])} (adjusted {p_phrase(p)})"
+        side = "above" if row["rate"] > row["fair"] else "below"
+        return f", {side} the fair {pct(row['fair'])} (adjusted {p_phrase(p)})"
 
     for (n,), g in s.rates.group_by("players", maintain_order=True):
         high, low = int(g["rate"].arg_max()), int(g["rate"].arg_min())
