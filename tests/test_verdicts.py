@@ -634,7 +634,7 @@ def test_capped_games_are_named_and_the_seats_are_judged_on_the_finished_ones(tm
     assert "no seat edge found" in line(fair, "2 players: ")
     capped = line(fair, "Games stopped by the turn cap before the rules ended them: ")
     share = float(re.match(r"([\d.]+)%", capped).group(1))
-    assert 1 < share < 90 and "seat tests and the fair rate use only the finished games" in capped
+    assert 1 < share < 90 and "the tests and the fair rate (1/n of the finished games) use only the finished" in capped
     unfair = verdict_of(toy_run(tmp_path, "dice-race", "threshold", players=2, games=3000, seed=4,
                                 strategies=["threshold"], overrides=rules), tmp_path / "b")
     assert "seat edge found" in line(unfair, "2 players: ") and "no seat edge" not in unfair
@@ -790,7 +790,8 @@ def test_the_strongest_and_weakest_strategies_are_tested_against_fair():
     extremes 34% and 33% are "not told apart" from the fair 33.33%."""
     from balance.analysis.report import Strategies, strategy_lines, strategy_rates
 
-    rows = [(4, "a", 0.40), (4, "b", 0.25), (4, "c", 0.10), (3, "a", 0.34), (3, "b", 0.33)]
+    # every count's seat-games hand out one win a game (the fair rate is 1/n of the finished games)
+    rows = [(4, "a", 0.40), (4, "b", 0.25), (4, "c", 0.10), (3, "a", 0.34), (3, "b", 0.33), (3, "c", 0.33)]
     seats = pl.DataFrame([{"players": n, "seat": 0, "strategy": k, "games": 10_000, "win_share": rate * 10_000,
                            "win_share_sq_sum": rate * 10_000, "score_sum": 0.0} for n, k, rate in rows])
     share = pl.DataFrame({"players": [4], "strategy": ["a"], "share": [1.0]})
