@@ -607,3 +607,20 @@ def test_strategies_are_tested_against_the_fair_rate_of_the_finished_games(a_win
                    strategy_lines(Strategies("run", {}, rates, None, None, held))[0])
     assert all(w.replace("`", "") in line for w in words), line
     assert "25.00%" not in line
+
+
+def test_a_rotated_mix_proposes_one_strategy_in_every_seat(mixed, single, tmp_path):
+    """From a rotated mix the proposal was `compare ... -s A -s B -s C`: compare has no --rotate,
+    so it kept each seat to one strategy and its seat rows measured the strategies too (a walk-
+    through found "the seats fairer" that was a strategy gap). Planted: the rotated mix proposes
+    its first strategy alone, and says why; a one-strategy run's proposal says nothing of it."""
+    from balance.analysis.report import write_run_report as write
+
+    md = mixed[1]["markdown"].read_text(encoding="utf-8")
+    proposal = next(x for x in md.split("**What to try next.**")[1].splitlines() if "balance compare" in x)
+    assert " -s greedy:samples=2 --variant default " in proposal and proposal.count(" -s ") == 1, proposal
+    assert proposal.endswith("It plays `greedy:samples=2` in every seat, where this run rotated a mix: compare "
+                             "cannot rotate the seats, and a mix kept to fixed seats would make the seat numbers "
+                             "the strategies' as well.")
+    alone = write(single, out_dir=tmp_path)["markdown"].read_text(encoding="utf-8")
+    assert "rotated a mix" not in alone and " -s random --variant default " in alone

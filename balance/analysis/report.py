@@ -1484,9 +1484,21 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     sides = manifest.get("sides")
     drawn = (f"; compare draws each game's {(game.side if game is not None else None) or 'side'}s (it has no "
              "--side), where this run fixed them" if isinstance(sides, list) else "")
+    mixed = _rotated_mix(manifest, players)
+    one = ((" It plays ", Code(mixed), " in every seat, where this run rotated a mix: compare cannot rotate the "
+            "seats, and a mix kept to fixed seats would make the seat numbers the strategies' as well.")
+           if mixed else ())
     return (f"{why[0].upper()}{why[1:]}: compare {baseline} with {hint} on the same games (common random numbers): ",
             Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"),
-            f" lists every rule{drawn}).")
+            f" lists every rule{drawn}).", *one)
+
+
+def _rotated_mix(manifest: dict, players: int) -> str | None:
+    """The strategy a proposed comparison plays in every seat at ``players`` players when the
+    run rotated several there (--rotate): the first of them; None otherwise (the run's own
+    seating is the command's)."""
+    labels = [s["label"] for s in _run_at(manifest, players)["seatings"][0]["strategies"]]
+    return labels[0] if manifest.get("rotate") and len(set(labels)) > 1 else None
 
 
 def _command(manifest: dict, game, players: int, variants: list[str], primary=()) -> str | None:
@@ -1498,7 +1510,8 @@ def _command(manifest: dict, game, players: int, variants: list[str], primary=()
     if not variants:
         return None
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
-    strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1
+    # one strategy in every seat where the run rotated a mix: compare cannot rotate (_rotated_mix)
+    strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1 or _rotated_mix(manifest, players)
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
     settings = [w for setting in _run_settings(game, manifest, run) for w in ("--set", shlex.quote(setting))]
     command = " ".join(["balance", "compare", manifest["game"], "--players", str(players), *strategy,
