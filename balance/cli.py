@@ -161,7 +161,7 @@ def cards(
         if part is None:
             with_list = [g for g in game_ids() if _has_card_list(g)]
             fail(f"{game} declares no card list; the games with one: {', '.join(with_list) or 'none'}. "
-                 f"`balance rules {game}` lists what its rules deal (e.g. a hand of cards)")
+                 f"`balance rules {game}` lists its rules")
         rules_obj = info.part("rules").Rules.from_overrides(parse_overrides(overrides or []))
         if unsupported:
             missing = part.unsupported(rules_obj)
@@ -1094,9 +1094,9 @@ def tune(
     """Tune a strategy's parameters (cross-entropy method, common random numbers) to maximise
     its win share against a field, then validate on fresh seeds.
 
-    Use the result as --strategy greedy:@DIR/tuned.toml. Each finished generation is kept: after
-    Ctrl-C, a kill or a crash, --resume DIR continues the search and ends with the same parameters
-    as an uninterrupted one.
+    Use the result as --strategy NAME:@DIR, NAME the strategy tuned (e.g. greedy:@DIR, DIR holding
+    its tuned.toml). Each finished generation is kept: after Ctrl-C, a kill or a crash, --resume
+    DIR continues the search and ends with the same parameters as an uninterrupted one.
 
     Example: balance tune avengers-cards --strategy greedy --players 4 --against self --budget 5000000
     """
@@ -1413,10 +1413,10 @@ def plan(
 
     a variant difference, independent runs: games per variant for a
     two-sample test of one seat's win rate when each variant plays its
-    own shuffles.
+    own chance draws (shuffles, dice).
 
     common random numbers: the same for `balance compare`, which plays
-    every variant on the same shuffles and pairs the games; give
+    every variant on the same chance draws and pairs the games; give
     --paired-sd, the SD of the per-game differences from a pilot
     comparison (often many times fewer games).
 

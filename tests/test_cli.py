@@ -365,7 +365,7 @@ def test_cards_of_a_game_without_a_card_list_names_the_games_with_one():
     r = invoke("cards", "avengers-cards")
     assert r.exit_code == 2 and r.output == (
         "error: avengers-cards declares no card list; the games with one: smash-up, zenonzard. "
-        "`balance rules avengers-cards` lists what its rules deal (e.g. a hand of cards)\n")
+        "`balance rules avengers-cards` lists its rules\n")
 
 
 def test_flags_take_no_value_in_help():

@@ -1082,7 +1082,8 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
     confidence = seat_confidence(alpha, players)
     out = {
         "pairing": "common random numbers: every variant plays the same game numbers with the same "
-                   "seed (same shuffles and strategy draws); differences are paired per game",
+                   "seed (the same chance draws, such as shuffles and dice, and strategy draws); differences "
+                   "are paired per game",
         "linear metrics": "mean of the per-game paired difference, normal interval with its observed "
                           "variance; two-sided z-test",
         "seat_shift": f"did the variant move any seat's win rate: for each of the {players} seats the "
