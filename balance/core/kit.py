@@ -12,7 +12,7 @@
   to a player: Smash Up's reactions and triggers, Defenders' group rolls).
 
 A new game's kernel then holds only its rules: it fills win_units, outcome, length and scores
-per game and its engine calls ``fold_games`` once per chunk.
+per game and its engine calls ``fold_chunk`` once per chunk (``fold_games`` on its arrays).
 """
 from __future__ import annotations
 
