@@ -712,3 +712,25 @@ def test_cli_simulate_summary_shows_each_seats_side(tmp_path):
     assert re.search(r"^\s+2\s+1\s+random\s+standard\s+[\d.]+%", r.output, flags=re.M)
     bad = invoke("simulate", TOY, "--games", 500, "--side", "weighted")
     assert bad.exit_code == 2 and "unknown dice 'weighted'; allowed: standard, loaded" in bad.output
+
+
+def test_a_studio_games_distribution_and_version_are_recorded(tmp_path, monkeypatch):
+    """A manifest recorded balance's version only, so a run of a studio's game did not say which
+    release of that game played it. Planted: the toy's entry point as from an installed
+    distribution "dice-studio" 1.2.3 is recorded in the run and in a comparison, and listed in
+    the report's Run table; a built-in game records none (balance's version is its own)."""
+    class Dist:
+        metadata = {"Name": "dice-studio"}
+        version = "1.2.3"
+
+    monkeypatch.setattr(type(registry._plugins()[TOY]), "dist", Dist(), raising=False)
+    run = balance.simulate(TOY, players=2, games=50, seed=1, out=tmp_path / "run")
+    assert run.manifest["game_package"] == {"name": "dice-studio", "version": "1.2.3"}
+    from balance.analysis.report import write_run_report
+
+    md = write_run_report(tmp_path / "run")["markdown"].read_text(encoding="utf-8")
+    assert "| game package (a studio's game) | `dice-studio 1.2.3` |" in md.splitlines()
+    compared = balance.compare(TOY, ["default", "target=25"], players=[2, 3], games=50, seed=1).report
+    assert compared["game_package"] == {"name": "dice-studio", "version": "1.2.3"}
+    assert all(r["game_package"]["version"] == "1.2.3" for r in compared["by_players"])
+    assert "game_package" not in balance.simulate("avengers-cards", players=3, games=20).manifest

@@ -547,6 +547,7 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
     """The comparison.json of one player count (its rows adjusted by ``_decide``); ``counts``:
     every player count of a comparison that played several (their rows were corrected together)."""
     from balance import __version__
+    from balance.core.registry import game_package
 
     spec, players, names, tally, metrics = c.spec, c.players, c.names, c.tally, c.metrics
     rows, primary, units = c.rows, c.primary, c.units
@@ -557,7 +558,8 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
         any_different = any(r["significant"] for r in rows if r.get("family", "primary") == "primary")
     return {
         "game": spec.id, "title": spec.title, "rules_version": spec.rules_version,
-        "package_version": __version__, "players": players, "seed": seed, "games": tally.played,
+        "package_version": __version__, **({"game_package": package} if (package := game_package(spec.id)) else {}),
+        "players": players, "seed": seed, "games": tally.played,
         "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(c.seats)],
         "baseline": names[0], "common": common or {},
         "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
@@ -626,7 +628,8 @@ def _compare_counts(counts: list[int], game: str, variants: list[str], keep, kwa
 
     return Comparison({
         "game": first["game"], "title": first["title"], "rules_version": first["rules_version"],
-        "package_version": __version__, "players": counts, "seed": first["seed"],
+        "package_version": __version__, **({"game_package": first["game_package"]} if "game_package" in first else {}),
+        "players": counts, "seed": first["seed"],
         "games": first["games_requested"], "baseline": first["baseline"], "common": first["common"],
         "alpha": first["alpha"], "correction": first["correction"], "primary": first["primary"],
         "margin": first["margin"], "margins": first["margins"],

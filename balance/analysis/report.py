@@ -1592,7 +1592,7 @@ def _code(v) -> Code | str:
 
 
 # Manifest keys the Run section lays out itself; any other key is listed as JSON after them.
-_RUN_KEYS = {"game", "title", "rules_version", "package_version", "seed", "games", "players",
+_RUN_KEYS = {"game", "title", "rules_version", "package_version", "game_package", "seed", "games", "players",
              "rotate", "variant", "runs", "chunk_size", "keep_games", "timing", "card_strength",
              "tables"}
 
@@ -1616,6 +1616,8 @@ def run_section(manifest: dict, strategies: Strategies | None = None, cards: Car
         ("seats rotated (--rotate)", _value(manifest.get("rotate", False))),
         ("variant file", _value(variant.get("file"))), ("rule overrides", _value(variant.get("overrides"))),
         ("package version", Code(str(manifest.get("package_version", "—")))),
+        *([("game package (a studio's game)", Code(f"{package.get('name')} {package.get('version')}"))]
+          if isinstance(package := manifest.get("game_package"), dict) else []),
         ("rules version", Code(str(manifest.get("rules_version", "—")))),
         ("chunk size", count(manifest["chunk_size"]) if "chunk_size" in manifest else "—"),
         ("per-game rows kept", _value(manifest.get("keep_games", False))),

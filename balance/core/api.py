@@ -20,7 +20,7 @@ from balance import __version__
 from balance.core import interrupts, schema
 from balance.core.errors import (BalanceError, as_list, as_path, check_bool, check_callable, check_int, check_text,
                                  one_of, plain, plain_overrides)
-from balance.core.registry import get_game
+from balance.core.registry import game_package, get_game
 from balance.core.strategy import parse_strategy
 from balance.core.variants import load_variant_file, refuse_players
 
@@ -226,6 +226,7 @@ def simulate(
         "title": spec.title,
         "rules_version": spec.rules_version,
         "package_version": __version__,
+        **({"game_package": package} if (package := game_package(spec.id)) else {}),  # a studio's game
         "seed": seed,
         "games": games,
         "players": counts,

@@ -39,6 +39,16 @@ def _plugins() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+def game_package(game_id: str) -> dict | None:
+    """The distribution a game registered by another package comes from, as a manifest records
+    it beside balance's own version: {"name", "version"}; None for a built-in game (balance's
+    version is its version) or where the entry point names no distribution."""
+    if game_id in BUILT_IN:
+        return None
+    dist = getattr(_plugins().get(game_id), "dist", None)
+    return {"name": dist.metadata["Name"], "version": dist.version} if dist is not None else None
+
+
 def get_game(game_id: str) -> GameInfo:
     """The checked declaration of ``game_id``; BalanceError for an unknown or malformed game,
     or for a game id that is not text (a list was 'unhashable type' from the cache)."""
