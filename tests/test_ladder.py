@@ -176,3 +176,20 @@ def test_a_tuned_strategy_played_at_counts_it_was_not_tuned_at_is_named_first(tm
     old.rungs = old.rungs.drop("tuned_players")
     write_ladder(old, tmp_path / "old", "before the column")
     assert "Caution" not in (tmp_path / "old" / "ladder.md").read_text(encoding="utf-8")
+
+
+def test_skill_vs_luck_in_capped_games_is_against_the_finished_games_share():
+    """Pure luck was 1/n of every game, while a game the turn cap stopped hands out no win: a
+    player as good as the rest "lost to luck" by the capped share. Planted: threshold never 30
+    behind plays as cautious does; at 2 and 3 players, luck is 1/n of the finished games and the
+    equal player's interval covers it (at this seed; 95% intervals)."""
+    ov = {"target": 10, "max_rounds": 3}
+    result = run_ladder("dice-race", ["cautious", "threshold:behind=30"], players=[2, 3], games=4000, seed=1,
+                        overrides=ov)
+    for row in result.skill.iter_rows(named=True):
+        n = row["players"]
+        run = balance.simulate("dice-race", players=n, games=4000, seed=1, overrides=ov, rotate=True,
+                               strategies=["threshold:behind=30"] + ["cautious"] * (n - 1))
+        capped = int(run.tables["outcomes"].filter(pl.col("outcome") == "capped")["games"].sum())
+        assert capped > 0 and row["fair"] == (4000 - capped) / 4000 / n
+        assert row["lo"] < row["fair"] < row["hi"] < 1 / n, row

@@ -102,14 +102,23 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             count = int(mine["games"].sum())
             share, lo, hi = stats.share_ci(mine["win_share"].sum(), mine["win_share_sq_sum"].sum(), count)
             # every game an n-way tie: the share is 1/n whatever the skill, so it measures nothing
-            tied = bool(aggregate.seat_fairness(run.seats)["all_tied"].all())
+            fairness = aggregate.seat_fairness(run.seats).row(0, named=True)
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
-                          "share": share, "lo": lo, "hi": hi, "fair": 1.0 / n, "all_tied": tied})
+                          "share": share, "lo": lo, "hi": hi, "fair": _luck(fairness),
+                          "all_tied": fairness["all_tied"]})
     skill = pl.DataFrame(skill, schema={"strategy": pl.String, "against": pl.String, "players": pl.Int64,
                                         "games": pl.Int64, "share": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
                                         "fair": pl.Float64, "all_tied": pl.Boolean})
     return LadderResult(pl.concat(rungs), skill, labels, spec.restrictable,
                         declared, spec.cooperative, spec.id)
+
+
+def _luck(fairness: dict) -> float:
+    """Pure luck's share of one player at a table (a run's ``aggregate.seat_fairness`` row): 1/n
+    of the games that handed out a win; a game the turn cap stopped hands out none (1/n
+    exactly when none was capped)."""
+    played = fairness["games"] + fairness["capped"]
+    return fairness["games"] / played / fairness["players"] if played else 1.0 / fairness["players"]
 
 
 def _declared_measures(spec) -> dict[str, Measure]:
@@ -373,6 +382,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                       f"{'without it' if passive == 'removed' else passive} — "
                       f"with its Holm-adjusted p over the rung's {item}s; ")
     explained += "a dash: no seat's share varied, nothing to test."
+    # luck is 1/n of the games that handed out a win (_luck): below 1/n where the turn cap stopped some
+    capped_skill = any(abs(r["fair"] - 1.0 / r["players"]) > 1e-12 for r in result.skill.iter_rows(named=True))
     skill_rows = [[Code(r["strategy"]), Code(r["against"]), str(r["players"]), f"{r['games']:,}",
                    pct(r["share"]), ci(r["lo"], r["hi"]), pct(r["fair"])]
                   for r in result.skill.iter_rows(named=True)]
@@ -388,7 +399,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     if result.skill.height:
         sections.append(Section("Skill vs luck", [
             Para(("One player of the strategy, seat-rotated, among players of the ladder's first "
-                  "strategy; pure luck would give 1/n.",)),
+                  "strategy; pure luck would give 1/n" + (
+                      " of the games that handed out a win (the turn cap stopped some, and they hand out none)."
+                      if capped_skill else "."),)),
             Figure("skill_vs_luck", skill_fig, "Win share of one skilled player against weaker players"),
             Table(["strategy", "against", "players", "games", "win share", "95% CI", "luck (1/n)"],
                   skill_rows, left=2),

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from balance.analysis import stats
+from balance.analysis import aggregate, stats
 from balance.core.errors import BalanceError, check_int
 from balance.core.game import WIN_UNIT
 
@@ -87,9 +87,14 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
             n = int(mine["games"].sum())
             total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
             share, lo, hi = stats.share_ci(total, total_sq, n)
+            fairness = aggregate.seat_fairness(run.seats).row(0, named=True)  # finished and capped games
             rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
-                         "win_share_sum": total, "win_share_sq_sum": total_sq})
-    matrix = pl.DataFrame(rows).with_columns(fair=pl.lit(1.0 / players))
+                         "win_share_sum": total, "win_share_sq_sum": total_sq,
+                         "finished": fairness["games"], "capped": fairness["capped"]})
+    # the fair share of a cell: 1/players of its games that handed out a win (a game the turn cap
+    # stopped hands out none), exactly 1/players when none was capped
+    matrix = pl.DataFrame(rows).with_columns(
+        fair=pl.col("finished") / (pl.col("finished") + pl.col("capped")) / players)
     matrix = _significance(matrix, players)
     share = _share_matrix(matrix, labels, players)
     lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo", "hi"))
@@ -98,7 +103,9 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
 
 
 def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
-    """Test each cell's win share against the fair 1/players; Holm-adjusted over the matrix.
+    """Test each cell's win share against its fair share (1/players of the cell's games that
+    handed out a win: ``finished`` of ``finished + capped``; 1/players where none was capped or
+    the matrix has no ``capped`` column); Holm-adjusted over the matrix.
 
     matrix: one row per cell with ``games`` (n), ``win_share_sum`` and ``win_share_sq_sum``
     (sums over the cell's games of the row strategy's share x and of x^2). Adds ``p_value``
@@ -114,7 +121,12 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     n = matrix["games"].to_numpy().astype(np.float64)
     total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)
     total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * WIN_UNIT**2)
-    fair = WIN_UNIT / players
+    # in win units: exactly WIN_UNIT / players for a cell no game of which was capped
+    if "capped" in matrix.columns and (matrix["capped"] > 0).any():
+        finished, capped = (matrix[c].to_numpy().astype(np.float64) for c in ("finished", "capped"))
+        fair = np.where(capped > 0, WIN_UNIT * finished / (finished + capped) / players, WIN_UNIT / players)
+    else:
+        fair = WIN_UNIT / players
     test = stats.mean_test(total, total_sq, n, fair)
     p = np.asarray(test["pvalue"], dtype=np.float64).reshape(-1)
     # every game exactly the fair share (e.g. a tie shared by all): nothing to test, p = 1 by convention
@@ -125,8 +137,13 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
 
 def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int, column: str = "share") -> np.ndarray:
     """M[i, j]: strategy i's win share (or its interval's ``lo``/``hi``) against a field of j;
-    the diagonal is the fair 1/n (a strategy against a field of itself is symmetric)."""
+    the diagonal is the fair share (a strategy against a field of itself is symmetric): 1/n, or
+    where games were capped the mean fair share of row i's cells (``fair``), as near as the
+    matrix tells it."""
     m = np.full((len(labels), len(labels)), 1.0 / players)
+    if "fair" in matrix.columns:
+        for (label,), g in matrix.group_by("strategy"):
+            m[labels.index(label), labels.index(label)] = float(g["fair"].mean())
     for r in matrix.iter_rows(named=True):
         m[labels.index(r["strategy"]), labels.index(r["field"])] = r[column]
     return m
@@ -193,9 +210,12 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                             title="row's win share vs a field of column", order=result.labels)  # the pool's order
     result.matrix.write_parquet(out / "matrix.parquet")
     fair = 1.0 / result.players
+    # a cell's fair share is 1/n of its games that handed out a win (a matrix written before
+    # this column: 1/n)
+    capped = "capped" in result.matrix.columns and bool((result.matrix["capped"] > 0).any())
     still = result.matrix["no_spread"].to_numpy()  # no p to show (_significance)
     rows = [[Code(r["strategy"]), Code(r["field"]), f"{r['games']:,}", f"{100 * r['share']:.2f}%",
-             ci(r["lo"], r["hi"]), pp(r["share"] - fair, signed=True),
+             ci(r["lo"], r["hi"]), pp(r["share"] - r.get("fair", fair), signed=True),
              *(["–", "–"] if flat else [pvalue(r["p_value"]), pvalue(r["p_adjusted"])])]
             for r, flat in zip(result.matrix.iter_rows(named=True), still)]
     meta = result.meta.sort("population_share", descending=True)
@@ -219,7 +239,9 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
         ])]),
         Section("Matrix", [
             Para((f"{result.players} players. Each cell: the row strategy in one seat (rotated over "
-                  f"every seat), the column strategy in the others; fair share {100 * fair:.2f}%. "
+                  f"every seat), the column strategy in the others; fair share {100 * fair:.2f}%"
+                  + (" of the games that handed out a win (the turn cap stopped some, which hand out none; "
+                     "vs fair is against each cell's own)" if capped else "") + ". "
                   "Normal intervals from each game's observed win share; p tests the cell against "
                   "the fair share, Holm-adjusted over the matrix.",)),
             Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"

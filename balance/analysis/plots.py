@@ -443,14 +443,15 @@ def ladder_gaps(frame: pl.DataFrame, path, order: list[str]) -> Path:
 
 def skill_vs_luck(frame: pl.DataFrame, path, order: list[str]) -> Path:
     """Win share of one player of each strategy among players of the weakest, one colour per
-    player count, with each count's 1/n of pure luck dashed.
+    player count, with each count's pure luck dashed (1/n of the games that handed out a win:
+    the frame's ``fair``, averaged over the count's rows, which differ only by capped games).
 
     frame: ``ladder.LadderResult.skill`` (strategy, players, share, lo, hi, fair).
     """
     rungs = [s for s in order if s in set(frame["strategy"])]
     return _rows_by_players(frame, path, rungs, "share", "lo", "hi",
                             "win share vs the weakest (95% CI); dashed: luck 1/n",
-                            lambda players: 1.0 / players)
+                            lambda players: float(frame.filter(pl.col("players") == players)["fair"].mean()))
 
 
 CARDS_DRAWN = 24  # a card-strength figure shows this many largest changes per player count
