@@ -734,3 +734,23 @@ def test_a_studio_games_distribution_and_version_are_recorded(tmp_path, monkeypa
     assert compared["game_package"] == {"name": "dice-studio", "version": "1.2.3"}
     assert all(r["game_package"]["version"] == "1.2.3" for r in compared["by_players"])
     assert "game_package" not in balance.simulate("avengers-cards", players=3, games=20).manifest
+
+
+@pytest.mark.parametrize("strategy", ["cautious", "threshold"])
+def test_a_variant_that_caps_fewer_games_is_not_called_fairer_for_it(strategy):
+    """seat_distance measured the seats from 1/players, while a game the turn cap stops hands out
+    no win: a variant capping 1% of games instead of 69% moved every seat toward 1/2 and read as
+    "fairer" at p ~ 0. Planted, 20,000 games, target 14 in 3 rounds against 5 rounds: under
+    `cautious` the seats are fair in both (each seat its own dice, no one reacts), so no change
+    (a fresh seed would find one 5% of the time); under `threshold` the later seat reacts, so
+    both variants keep a seat edge far from their own average."""
+    report = balance.compare(TOY, ["default", "max_rounds=5"], players=2, games=20_000, seed=1,
+                             strategies=[strategy], common={"target": 14, "max_rounds": 3}).report
+    rows = {r["metric"]: r for r in report["results"]}
+    shares = [rows[f"win_share_seat{s}"]["baseline"] for s in (0, 1)]
+    assert sum(shares) < 0.7 and sum(rows[f"win_share_seat{s}"]["value"] for s in (0, 1)) > 0.95  # the caps
+    distance = rows["seat_distance"]
+    if strategy == "cautious":
+        assert not distance["significant"] and distance["baseline"] < 0.01 and distance["value"] < 0.01, distance
+    else:
+        assert distance["baseline"] > 0.15 and distance["value"] > 0.15, distance

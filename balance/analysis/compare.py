@@ -12,7 +12,8 @@ Rows of a comparison, per variant (``results``):
 - ``seat_shift``: did the variant move any seat's win rate? The largest per-seat |z| of the
   paired win-share differences, Sidak-corrected over the seats; its interval is that seat's;
 - ``seat_distance``: are the seats nearer fair? Their root-mean-square distance from
-  1/players with the noise's share taken out, each variant's, and a paired test of its change
+  1/players (from each variant's own average where the turn cap stopped games: they hand out no
+  win) with the noise's share taken out, each variant's, and a paired test of its change
   (``stats.paired_fairness_test``); ``side_distance`` the same for a competitive game's sides
   (what its seats play as) around their average;
 - ``seat_gap`` (best minus worst seat) and ``seat_imbalance`` (total distance of the seats
@@ -188,6 +189,10 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
     base = sums.a[:players] / scales / n  # float64[players] win rates
     other = sums.b[:players] / scales / n
     fair = 1.0 / players
+    # a game the turn cap stopped hands out no win, so the seats' rates add up to less than 1 and
+    # 1/players is not fair: each variant's own average seat rate is (a variant capping fewer
+    # games is not fairer for it); with no game capped the average is 1/players exactly
+    capped = min(base.sum(), other.sum()) < 1 - 1e-9
 
     return [
         {"metric": "seat_shift", "seat": seat, "games": n, "baseline": float(base[seat]),
@@ -195,10 +200,11 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
         _distance_row("seat_distance", stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha,
-                                                                  target=fair), players, n,
+                                                                  target=None if capped else fair), players, n,
                        not sums.d2[:players].any()),
         _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
-        _described("seat_imbalance", base, other, lambda rates: np.abs(rates - fair).sum(), n),
+        _described("seat_imbalance", base, other,
+                   lambda rates: np.abs(rates - (rates.mean() if capped else fair)).sum(), n),
     ]
 
 
@@ -1096,9 +1102,10 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
                       "correlation) and p = 1 - (1 - p_seat)^players, so p < alpha exactly when "
                       "that interval excludes 0",
         "seat_distance": "are the seats nearer fair: the seats' root-mean-square distance from "
-                         "the fair 1/players, sqrt(U / players) with U = sum of (win rate - "
-                         "1/players)^2 less the part noise adds (unbiased), for baseline and "
-                         "variant; tested on the paired games by the change in U, z = change / "
+                         "the fair 1/players (where the turn cap stopped games, which hand out no "
+                         "win, from each variant's own average seat rate), sqrt(U / players) with "
+                         "U = sum of (win rate - fair)^2 less the part noise adds (unbiased), for "
+                         "baseline and variant; tested on the paired games by the change in U, z = change / "
                          "its standard error (the delta method with the quadratic term, from the "
                          "seats' per-game second moments of both variants; conservative where "
                          "both are near fair), two-sided; its interval is shown on the distance "
@@ -1121,7 +1128,7 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
                     "alone makes it positive, and more so the noisier the seats, so a variant that "
                     "only changes how often games tie moves it with every seat fair; seat_shift "
                     "and seat_distance are the tests",
-        "seat_imbalance": "sum over the seats of |win rate - 1/players|: how far the seats are "
+        "seat_imbalance": "sum over the seats of |win rate - fair| (fair as for seat_distance): how far the seats are "
                           "from fair in total, for baseline and variant; descriptive, and biased "
                           "upward by noise like seat_gap",
         "variance_reduction": "(Var(baseline) + Var(variant)) / Var(paired difference): how many times "
