@@ -193,3 +193,18 @@ def test_skill_vs_luck_in_capped_games_is_against_the_finished_games_share():
         capped = int(run.tables["outcomes"].filter(pl.col("outcome") == "capped")["games"].sum())
         assert capped > 0 and row["fair"] == (4000 - capped) / 4000 / n
         assert row["lo"] < row["fair"] < row["hi"] < 1 / n, row
+
+
+def test_the_ladders_columns_of_words_are_left_aligned():
+    """The rung table right-aligned every column after the players, the faction names and the
+    top card among them, like numbers. Smash Up's committed ladder: its text columns (factions
+    found, highest, lowest) and the top card are left-aligned, its numbers right-aligned."""
+    from pathlib import Path
+
+    md = (Path(__file__).parent.parent / "reports" / "smash-up" / "ladder" / "ladder.md").read_text(encoding="utf-8")
+    lines = md.splitlines()
+    head = next(i for i, x in enumerate(lines) if x.startswith("| strategy | players | games |"))
+    header = [c.strip() for c in lines[head].strip("|").split("|")]
+    rule = dict(zip(header, (c.strip() for c in lines[head + 1].strip("|").split("|"))))
+    assert [h for h, r in rule.items() if r == "---"] == ["strategy", "players", "factions found", "highest",
+                                                          "lowest", "top card"], rule

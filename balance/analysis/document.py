@@ -133,6 +133,11 @@ class Table:
     header: list[str]
     rows: list[list]  # cells: str or Code
     left: int = 1  # the first ``left`` columns are labels (left-aligned); the rest are numbers
+    text: tuple = ()  # further columns (indices) of words, left-aligned among the numbers
+
+    def is_left(self, i: int) -> bool:
+        """Whether column ``i`` is left-aligned: a label or words, not a number."""
+        return i < self.left or i in self.text
 
 
 @dataclass
@@ -184,7 +189,7 @@ def _md_table(table: Table) -> list[str]:
     def row(cells):
         return "| " + " | ".join(_md_inline(c, in_table=True) for c in cells) + " |"
 
-    rule = ["---" if i < table.left else "---:" for i in range(len(table.header))]
+    rule = ["---" if table.is_left(i) else "---:" for i in range(len(table.header))]
     return [row(table.header), "| " + " | ".join(rule) + " |", *(row(r) for r in table.rows)]
 
 
@@ -223,7 +228,7 @@ NUMERIC = ' class="num"'  # right-aligned, tabular figures
 
 def _html_table(table: Table) -> str:
     def cells(tag, values):
-        return "".join(f"<{tag}{'' if i < table.left else NUMERIC}>{_html_inline(v)}</{tag}>"
+        return "".join(f"<{tag}{'' if table.is_left(i) else NUMERIC}>{_html_inline(v)}</{tag}>"
                        for i, v in enumerate(values))
 
     body = "".join(f"<tr>{cells('td', r)}</tr>" for r in table.rows)

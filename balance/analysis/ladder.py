@@ -365,6 +365,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
               + [h for m in measures for h in ([m.heading, "95% CI"] if spans[m.column] else [m.heading])]
               + ([f"top {item}", "change without it" if passive == "removed" else f"change {passive}",
                   "its Holm p"] if has_top else []))
+    # the columns of words among the numbers (the game's "text" measures, the top card's name)
+    words = tuple(i for i, h in enumerate(header) if h in {m.heading for m in measures if m.kind == "text"}
+                  or (has_top and h == f"top {item}"))
     explained = ("Every seat plays the strategy; games: the finished ones (the seat test's); seat "
                  "gap = best minus worst seat win rate with its 95% interval; p: equal-seats "
                  "chi-square, Holm-adjusted over the player counts; " if not result.cooperative else
@@ -393,7 +396,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             Para((explained,)),
             *([Figure("ladder_gaps", gap_fig, "Largest seat gap by strategy and player count (rungs "
                       "where no seat's share varied are left out)")] if gap_fig else []),
-            Table(header, rung_rows, left=2),
+            Table(header, rung_rows, left=2, text=words),
         ]),
     ]
     if result.skill.height:
