@@ -1529,8 +1529,20 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
         typer.echo(f"A comparison at {', '.join(map(str, counts))} players corrects every count's rows together: "
                    f"each count is planned at\nthat family's level ({planned['family']} rows), and one --games "
                    "serves every count: give the largest any row you need asks.")
-    for part, plan in zip(report["by_players"], planned["by_players"]) if several else [(report, planned)]:
+    plans = list(zip(report["by_players"], planned["by_players"])) if several else [(report, planned)]
+    for part, plan in plans:
         _print_plan(pilot, part, plan, effect, power)
+    # one --games for the run: the comparison plays every row on the same games, so the row that
+    # needs most decides (several counts: one --games serves them all)
+    for column, what in (("for_own", "every difference the pilot saw"),
+                         ("for_effect", f"a change of {effect * 100:.3g} pp in every rate"),
+                         ("for_margin", "every row with a margin within it")):
+        needs = [(r[column], r, part["players"]) for part, plan in plans for r in plan["rows"]
+                 if r.get(column) is not None]
+        if needs:
+            n, row, count = max(needs, key=lambda x: x[0])
+            at = f" at {count} players" if several else ""
+            typer.echo(f"one --games to find {what}: {n:,} ({row['variant']} {row['metric']}{at} needs most)")
     typer.echo(f"for {effect * 100:.3g} pp: a change of --effect in a rate. for its own: the difference the "
                "pilot saw,\nitself uncertain (the fairness rows on the squared distance they test). -: not a "
                "rate, or\nthe pilot saw no difference or no variation to scale. seat_shift is planned through "
