@@ -76,6 +76,10 @@ def test_cli_writes_the_ladder(tmp_path):
     assert r.exit_code == 0, r.output
     html = (out / "ladder.html").read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") == 2 and "Skill vs luck" in html
+    # skill runs measure each strategy against the first only: the ready command for the rest
+    md = (out / "ladder.md").read_text(encoding="utf-8")
+    assert ("which strategy of the ladder beats which is the question of `balance matchups avengers-cards "
+            "--pool random,threshold --players 4`.") in md
 
 
 def test_skill_vs_luck_names_a_highest_share_only_when_it_is_apart(tmp_path):

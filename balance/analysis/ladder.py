@@ -16,6 +16,7 @@ best strategy's team win rate is tested against the next).
 """
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -385,6 +386,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                       f"{'without it' if passive == 'removed' else passive} — "
                       f"with its Holm-adjusted p over the rung's {item}s; ")
     explained += "a dash: no seat's share varied, nothing to test."
+    # the ready command for the question the skill runs leave open (every strategy against every other)
+    matchups = (f"balance matchups {result.game or 'GAME'} --pool {shlex.quote(','.join(result.labels))} "
+                f"--players {result.skill['players'][0]}" if result.skill.height else "")
     # luck is 1/n of the games that handed out a win (_luck): below 1/n where the turn cap stopped some
     capped_skill = any(abs(r["fair"] - 1.0 / r["players"]) > 1e-12 for r in result.skill.iter_rows(named=True))
     skill_rows = [[Code(r["strategy"]), Code(r["against"]), str(r["players"]), f"{r['games']:,}",
@@ -404,7 +408,8 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             Para(("One player of the strategy, seat-rotated, among players of the ladder's first "
                   "strategy; pure luck would give 1/n" + (
                       " of the games that handed out a win (the turn cap stopped some, and they hand out none)."
-                      if capped_skill else "."),)),
+                      if capped_skill else ".") + " Each is measured against the first strategy only: which "
+                  "strategy of the ladder beats which is the question of ", Code(matchups), ".")),
             Figure("skill_vs_luck", skill_fig, "Win share of one skilled player against weaker players"),
             Table(["strategy", "against", "players", "games", "win share", "95% CI", "luck (1/n)"],
                   skill_rows, left=2),
