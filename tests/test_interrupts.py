@@ -584,3 +584,29 @@ def test_an_analysis_cut_as_an_inner_run_moves_in_is_not_called_complete(tmp_pat
     assert r.output == (f"interrupted: the finished work is kept; continue with balance ladder avengers-cards "
                         f"--resume {out}\n"), r.output
     assert not out.exists() and (tmp_path / ".l.partial").is_dir()
+
+
+def test_a_cut_run_of_a_tuned_strategy_resumes_bare_or_respelled_and_keeps_where_it_came_from(
+        tmp_path, monkeypatch, tuned_at):
+    """A run of a strategy from a tuned.toml records the file and count it came from. A bare
+    --resume gives the saved labels, which carry no record, and was refused ("differs in runs
+    ... tuned=..., now null"); so was the same file named otherwise (@DIR/tuned.toml for @DIR).
+    Both resume now, and the finished manifest keeps the record (its report's caution)."""
+    from typer.testing import CliRunner
+
+    from balance import cli
+
+    spec = tuned_at(4)
+    runner = CliRunner()
+    for name, again in (("bare", []), ("respelled", ["-s", spec + "/tuned.toml"])):
+        out = tmp_path / name
+        _cut_after(monkeypatch, 1000)
+        r = runner.invoke(cli.app, ["simulate", "avengers-cards", "--players", "3", "--games", "4000", "-s", spec,
+                                    "--chunk-size", "500", "--threads", "1", "--out", str(out), "-q"])
+        assert r.exit_code == 130 and not out.exists()
+        _cut_after(monkeypatch, None)
+        r = runner.invoke(cli.app, ["simulate", "avengers-cards", *again, "--resume", str(out), "-q"])
+        assert r.exit_code == 0, r.output
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        held = manifest["runs"][0]["seatings"][0]["strategies"][0]["tuned"]
+        assert held == {"from": spec.split("@", 1)[1], "players": 4}, held

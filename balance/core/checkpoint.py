@@ -200,6 +200,8 @@ class Checkpointer:
         differ = [k for k in self.keys if _given(saved.get(k)) != _given(now.get(k))]
         if "runs" in differ and {"games", "players"} & set(differ) and _same_runs(saved.get("runs"), now.get("runs")):
             differ.remove("runs")  # the runs differ only by the --games that split them or the --players they are at
+        if not differ:
+            _adopt_origins(saved.get("runs"), self.request.get("runs"))
         if differ:
             raise BalanceError(
                 f"--resume {self.out}: the interrupted {self.noun} differs in "
@@ -248,8 +250,9 @@ class Checkpointer:
         """A digest of what must match to resume (the ``keys`` of the request, as saved), kept
         in the checkpoint: a request.json edited by hand (another seed, more games) must not
         take the counts of the games played for the old one."""
-        return hashlib.sha256(json.dumps(as_json({k: self.request.get(k) for k in self.keys}),
-                                         sort_keys=True).encode()).hexdigest()
+        # without the strategies' tuned records, which a resume may lack (_given) and then adopts
+        asked = _without_origins(as_json({k: self.request.get(k) for k in self.keys}))
+        return hashlib.sha256(json.dumps(asked, sort_keys=True).encode()).hexdigest()
 
     def load(self, state: RunState) -> RunState:
         path = self.dir / "checkpoint.npz"
@@ -417,10 +420,40 @@ def merge_games(chunk_files: list[Path], target: Path) -> None:
 
 def _given(value):
     """A request value with the settings not given (None) left out of its dicts, at any depth: a
-    request saved before an option existed lacks the key that a newer one holds as None."""
+    request saved before an option existed lacks the key that a newer one holds as None. A
+    strategy's ``tuned`` record (the tuned.toml its values came from) is left out too: the values
+    are what a run plays, and a bare --resume gives the labels, which carry no record."""
     if isinstance(value, dict):
-        return {k: _given(v) for k, v in value.items() if v is not None}
+        return {k: _given(v) for k, v in value.items() if v is not None and k != ORIGIN}
     return [_given(v) for v in value] if isinstance(value, list) else value
+
+
+ORIGIN = "tuned"  # a strategy's record of where its values came from (Strategy.tuned)
+
+
+def _without_origins(value):
+    """``value`` (JSON) without the strategies' ``tuned`` records, at any depth."""
+    if isinstance(value, dict):
+        return {k: _without_origins(v) for k, v in value.items() if k != ORIGIN}
+    return [_without_origins(v) for v in value] if isinstance(value, list) else value
+
+
+def _adopt_origins(saved, now) -> None:
+    """Give the strategies of the request ``now`` the ``tuned`` records of the interrupted one
+    (``saved``; both JSON requests' runs) where it kept one: the finished manifest then says
+    where the values came from however the run was resumed (a bare --resume names labels)."""
+    if not isinstance(saved, list) or not isinstance(now, list):
+        return
+    kept = {(run.get("players"), i, s.get("seat")): s[ORIGIN]
+            for run in saved if isinstance(run, dict)
+            for i, block in enumerate(run.get("seatings") or []) if isinstance(block, dict)
+            for s in block.get("strategies") or [] if isinstance(s, dict) and s.get(ORIGIN) is not None}
+    for run in now:
+        for i, block in enumerate(run.get("seatings") or []):
+            for s in block.get("strategies") or []:
+                origin = kept.get((run.get("players"), i, s.get("seat")))
+                if origin is not None:
+                    s[ORIGIN] = origin
 
 
 def _runs_by_count(runs) -> dict:
