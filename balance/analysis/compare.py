@@ -12,8 +12,8 @@ Rows of a comparison, per variant (``results``):
 - ``seat_shift``: did the variant move any seat's win rate? The largest per-seat |z| of the
   paired win-share differences, Sidak-corrected over the seats; its interval is that seat's;
 - ``seat_distance``: are the seats nearer fair? Their root-mean-square distance from
-  1/players (from each variant's own average where the turn cap stopped games: they hand out no
-  win) with the noise's share taken out, each variant's, and a paired test of its change
+  1/players (where the turn cap stopped games, which hand out no win, of their shares of the
+  finished games' wins) with the noise's share taken out, each variant's, and a paired test of its change
   (``stats.paired_fairness_test``); ``side_distance`` the same for a competitive game's sides
   (what its seats play as) around their average;
 - ``seat_gap`` (best minus worst seat) and ``seat_imbalance`` (total distance of the seats
@@ -190,8 +190,10 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
     other = sums.b[:players] / scales / n
     fair = 1.0 / players
     # a game the turn cap stopped hands out no win, so the seats' rates add up to less than 1 and
-    # 1/players is not fair: each variant's own average seat rate is (a variant capping fewer
-    # games is not fairer for it); with no game capped the average is 1/players exactly
+    # neither 1/players nor a distance in points of every game is fair to compare: a variant
+    # finishing more games scales every seat's rate up, its gaps with them. With games capped the
+    # seats are judged by their shares of the finished games' wins (each rate over the seats'
+    # average, over players), so capping fewer games makes the seats neither fairer nor less so
     capped = min(base.sum(), other.sum()) < 1 - 1e-9
 
     return [
@@ -199,13 +201,31 @@ def _seat_rows(sums: PairedSums, scales: np.ndarray, alpha: float, seat_rows: li
          "value": float(other[seat]), "difference": float(np.asarray(test["mean"])[seat]),
          "lo": float(np.asarray(test["lo"])[seat]), "hi": float(np.asarray(test["hi"])[seat]),
          "p_value": p, "variance_reduction": seat_rows[seat]["variance_reduction"]},
-        _distance_row("seat_distance", stats.paired_fairness_test(np.r_[base, other], cross, n, 1 - alpha,
-                                                                  target=None if capped else fair), players, n,
-                       not sums.d2[:players].any()),
+        _distance_row("seat_distance", _seat_fairness_test(np.r_[base, other], cross, n, alpha, capped), players,
+                       n, not sums.d2[:players].any()),
         _described("seat_gap", base, other, lambda rates: rates.max() - rates.min(), n),
         _described("seat_imbalance", base, other,
-                   lambda rates: np.abs(rates - (rates.mean() if capped else fair)).sum(), n),
+                   lambda rates: (np.abs(rates / rates.mean() - 1).sum() / players if capped and rates.mean() > 0
+                                  else np.abs(rates - fair).sum()), n),
     ]
+
+
+def _seat_fairness_test(means: np.ndarray, cross: np.ndarray, n: int, alpha: float, capped: bool) -> dict:
+    """The seat_distance test (``stats.paired_fairness_test`` around 1/players), or where games
+    were capped the same test on the seats' shares of the finished games' wins: the relative
+    test (``stats.paired_relative_fairness_test``, each rate over the seats' average) scaled by
+    1/players, so its distances read in points of those shares. Too few wins for a relative
+    test: the distance around each variant's own average seat rate."""
+    players = means.size // 2
+    if not capped:
+        return stats.paired_fairness_test(means, cross, n, 1 - alpha, target=1.0 / players)
+    test = stats.paired_relative_fairness_test(means, cross, n, 1 - alpha)
+    if test is None:
+        return stats.paired_fairness_test(means, cross, n, 1 - alpha, target=None)
+    # r = rate / average - 1 = players x (share of the finished games' wins) - 1: U scales by 1/P^2
+    scale = 1.0 / players**2
+    return {k: v * scale if k in ("u_a", "u_b", "delta", "lo", "hi", "sd", "sd_unpaired") else v
+            for k, v in test.items()}
 
 
 def fairness_columns(names: list[str], players: int, sides=()) -> list[int]:
@@ -1103,8 +1123,10 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
                       "that interval excludes 0",
         "seat_distance": "are the seats nearer fair: the seats' root-mean-square distance from "
                          "the fair 1/players (where the turn cap stopped games, which hand out no "
-                         "win, from each variant's own average seat rate), sqrt(U / players) with "
-                         "U = sum of (win rate - fair)^2 less the part noise adds (unbiased), for "
+                         "win: of each seat's share of the finished games' wins, its win rate over "
+                         "the seats' average over players, tested as side_relative_distance is), "
+                         "sqrt(U / players) with U = sum of (win rate - fair)^2 less the part noise "
+                         "adds (unbiased), for "
                          "baseline and variant; tested on the paired games by the change in U, z = change / "
                          "its standard error (the delta method with the quadratic term, from the "
                          "seats' per-game second moments of both variants; conservative where "
@@ -1128,7 +1150,7 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
                     "alone makes it positive, and more so the noisier the seats, so a variant that "
                     "only changes how often games tie moves it with every seat fair; seat_shift "
                     "and seat_distance are the tests",
-        "seat_imbalance": "sum over the seats of |win rate - fair| (fair as for seat_distance): how far the seats are "
+        "seat_imbalance": "sum over the seats of |win rate - fair| (as for seat_distance): how far the seats are "
                           "from fair in total, for baseline and variant; descriptive, and biased "
                           "upward by noise like seat_gap",
         "variance_reduction": "(Var(baseline) + Var(variant)) / Var(paired difference): how many times "
