@@ -760,3 +760,28 @@ def test_a_variant_that_caps_fewer_games_is_not_called_fairer_for_it(strategy):
         assert distance["baseline"] == pytest.approx(abs(finished[1] - 0.5), abs=0.005), (distance, finished)
         assert distance["value"] == pytest.approx(abs(finished[3] - 0.5), abs=0.005), (distance, finished)
         assert distance["significant"] and distance["value"] < distance["baseline"] - 0.02, distance
+
+
+def test_a_run_whose_every_game_the_cap_stopped_is_named_as_such(tmp_path):
+    """No game reaches 200 points in 2 rounds: the turn cap stops every game. The report called
+    it "every game was a 2-way tie", the ladder blamed identical deterministic players and gave
+    skill a 0.00% "against 0.00% for pure luck", and matchups named a meta-game of nothing."""
+    from balance.analysis.ladder import run_ladder, write_ladder
+    from balance.analysis.matchups import run_matchups, write_matchups
+    from balance.analysis.report import write_run_report
+
+    rules = {"target": 200, "max_rounds": 2}
+    balance.simulate(TOY, players=2, games=200, seed=1, overrides=rules, strategies=["cautious"], out=tmp_path / "r")
+    verdict = write_run_report(tmp_path / "r")["markdown"].read_text(encoding="utf-8").split("**Player count")[0]
+    assert ("2 players: **no test possible** — the turn cap stopped every game, so no game handed out a win."
+            in verdict) and "tie" not in verdict
+    write_ladder(run_ladder(TOY, ["cautious", "bold"], players=[2], games=200, seed=1, overrides=rules),
+                 tmp_path / "l", "all capped")
+    ladder = (tmp_path / "l" / "ladder.md").read_text(encoding="utf-8").split("## Balance by skill")[0]
+    assert "2 players, `bold` in every seat: the turn cap stopped every game, so this rung" in ladder
+    assert "Skill vs luck, 2 players: not measured — the turn cap stopped every game" in ladder
+    assert "deterministic" not in ladder and "tie" not in ladder
+    write_matchups(run_matchups(TOY, ["cautious", "bold"], players=2, games=200, seed=1, overrides=rules),
+                   tmp_path / "m", "all capped")
+    assert "- The turn cap stopped every game of every cell: no game handed out a win" in \
+        (tmp_path / "m" / "matchups.md").read_text(encoding="utf-8")

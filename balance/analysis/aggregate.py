@@ -109,7 +109,8 @@ def seat_fairness(seats: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:
         # Every finished game hands out exactly one win (a game stopped by the turn cap none), so
         # the shares add up to the finished games: the seats are tested on those.
         games = int(round(float(shares.sum())))
-        all_tied = bool((g["wins_shared"] == games).all() and np.allclose(shares, games / players))
+        # every game a tie shared by all (none when no game finished: the turn cap stopped them all)
+        all_tied = games > 0 and bool((g["wins_shared"] == games).all() and np.allclose(shares, games / players))
         if sq:  # a share's variance is (sum_sq - sum^2 / n) / (n - 1): zero for every seat?
             spread = g["win_share_sq_sum"].to_numpy() - shares**2 / max(games, 1)
             constant = bool(np.all(spread <= 1e-9 * np.maximum(g["win_share_sq_sum"].to_numpy(), 1.0)))

@@ -312,9 +312,11 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
                            (f"{n[0]} players: no seat edge found under any tested strategy of the ladder "
                             "(equal-seats test, Holm over the player counts).",))
         for r in g.filter(pl.col("constant")).iter_rows(named=True):
-            what = (f"every game was a {n[0]}-way tie" if r["all_tied"]
-                    else "no seat's win share ever varied")
-            why = " — identical deterministic players make identical choices, so" if r["deterministic"] else ", so"
+            stopped = r["games"] == 0 and r["capped"] > 0  # no game handed out a win
+            what = ("the turn cap stopped every game" if stopped else f"every game was a {n[0]}-way tie"
+                    if r["all_tied"] else "no seat's win share ever varied")
+            why = (" — identical deterministic players make identical choices, so" if r["deterministic"]
+                   and not stopped else ", so")
             verdict.append((f"{n[0]} players, ", Code(r["strategy"]), f" in every seat: {what}{why} this rung "
                             f"says nothing about seat fairness{strength} (no test shown).",))
     part = get_game(result.game).optional_part("report") if result.game else None
@@ -328,7 +330,11 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
             verdict.append((f"Skill vs luck, {n[0]} players: not measured — every game was a {n[0]}-way tie, "
                             f"so one player's share is 1/{n[0]} whatever its skill.",))
             continue
-        shares = g.filter(~pl.col("all_tied")).sort("share", descending=True)
+        if (g["fair"] == 0).all():  # no game handed out a win: nothing to share
+            verdict.append((f"Skill vs luck, {n[0]} players: not measured — the turn cap stopped every game, "
+                            "so no player could win.",))
+            continue
+        shares = g.filter(~pl.col("all_tied") & (pl.col("fair") > 0)).sort("share", descending=True)
         top = shares.row(0, named=True)
         # "most" only for a share whose interval is above every other's (report.apart), as elsewhere
         ranked = ("the highest share" if apart(shares, 0) else

@@ -141,9 +141,10 @@ def _share_matrix(matrix: pl.DataFrame, labels: list[str], players: int, column:
     where games were capped the mean fair share of row i's cells (``fair``), as near as the
     matrix tells it."""
     m = np.full((len(labels), len(labels)), 1.0 / players)
-    if "fair" in matrix.columns:
+    if "fair" in matrix.columns:  # a strategy whose every game was capped keeps 1/n (a share of 0 has no meta-game)
         for (label,), g in matrix.group_by("strategy"):
-            m[labels.index(label), labels.index(label)] = float(g["fair"].mean())
+            if g["fair"].mean() > 0:
+                m[labels.index(label), labels.index(label)] = float(g["fair"].mean())
     for r in matrix.iter_rows(named=True):
         m[labels.index(r["strategy"]), labels.index(r["field"])] = r[column]
     return m
@@ -228,6 +229,9 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     # a caution comes before the lines it qualifies: a strategy tuned at another count plays untuned here
     untuned = [(Strong("Caution:"), " ", *untuned_line(label, at, [result.players], result.labels))
                for label, at in (result.tuned or {}).items() if at != result.players]
+    if "finished" in result.matrix.columns and not (result.matrix["finished"] > 0).any():  # a degenerate run, named
+        untuned.append(("The turn cap stopped every game of every cell: no game handed out a win, so nothing below "
+                        "measures the strategies (raise the cap: ", Code("balance rules"), ").",))
     sections = [
         Section("Verdict", [Bullets([
             *untuned,

@@ -861,6 +861,8 @@ def _side_table(frame: pl.DataFrame, what: str) -> Table:
 def _no_variation(f: dict, a: Analysis) -> str:
     """Plain words for a player count where no seat's share ever varied."""
     n = f["players"]
+    if f["games"] == 0 and f["capped"]:
+        return "the turn cap stopped every game, so no game handed out a win"
     if f["all_tied"]:
         score = a.constant_scores.get(n)
         what = f"every game was a {n}-way tie" + (f" (every seat scored {score} in every game)"
