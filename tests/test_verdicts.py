@@ -635,6 +635,10 @@ def test_capped_games_are_named_and_the_seats_are_judged_on_the_finished_ones(tm
     capped = line(fair, "Games stopped by the turn cap before the rules ended them: ")
     share = float(re.match(r"([\d.]+)%", capped).group(1))
     assert 1 < share < 90 and "the tests and the fair rate (1/n of the finished games) use only the finished" in capped
+    # the Player count table gives the same fair rate as the verdict (it gave 50.00%)
+    said = re.search(r"fair is ([\d.]+%)", line(fair, "2 players: ")).group(1)
+    table = (tmp_path / "a" / "report" / "report.md").read_text(encoding="utf-8").split("## Player count")[1]
+    assert re.search(rf"^\| 2 \| [\d,]+ \| {re.escape(said)} \|", table, re.M) and said != "50.00%", said
     unfair = verdict_of(toy_run(tmp_path, "dice-race", "threshold", players=2, games=3000, seed=4,
                                 strategies=["threshold"], overrides=rules), tmp_path / "b")
     assert "seat edge found" in line(unfair, "2 players: ") and "no seat edge" not in unfair

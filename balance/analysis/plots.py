@@ -179,7 +179,7 @@ def seat_rates(frame: pl.DataFrame, path) -> Path:
         interval(ax, g["seat"], g["rate"] - fair, g["lo"] - fair, g["hi"] - fair,
                   color=sns.color_palette()[0])
         ax.axhline(0.0, **FAIR_STYLE, label="fair 1/n")
-        ax.set_title(f"{players} players (fair {100 / players:.1f}%)")
+        ax.set_title(f"{players} players (fair {100 * fair[0]:.1f}%)")  # 1/n of the games that handed out a win
         ax.set_xlabel("seat")
         ax.set_xticks(g["seat"].to_list())
         ax.set_xlim(-0.5, players - 0.5)

@@ -1776,10 +1776,12 @@ def _interval_statement(a: Analysis) -> str:
 def player_count_section(a: Analysis) -> Section:
     """One row per player count: seat spread, scores and ties side by side."""
     fairness = {f["players"]: f for f in each_row(a.fairness)}
+    # 1/n of the games that handed out a win, as the verdict's (below 1/n where games were capped)
+    fair = {r["players"]: r["fair"] for r in each_row(a.seat_rates.unique("players", keep="first"))}
     rows = []
     for r in each_row(a.player_counts):
         f = fairness[r["players"]]
-        rows.append([str(r["players"]), count(r["games"]), pct(1.0 / r["players"]), pp(f["gap"]),
+        rows.append([str(r["players"]), count(r["games"]), pct(fair[r["players"]]), pp(f["gap"]),
                      pvalue(f["p_adjusted"]), pp(f["detectable_edge"]), num(r["mean_score"]),
                      f"{num(r['mean_lo'])} to {num(r['mean_hi'])}", num(r["score_sd"]), pct(r["tie_rate"]),
                      ci(r["tie_lo"], r["tie_hi"]), num(r["winners_per_tie"])])
