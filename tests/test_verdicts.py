@@ -970,3 +970,21 @@ def side_power(runs: int = 1000, seed: int = 7) -> tuple[float, float]:
         found.append(np.mean([side_table(rng.binomial(SIDE_GAMES, rates))["p_adjusted"][planted] < ALPHA
                               for _ in range(runs)]))
     return float(found[0]), float(found[1])
+
+
+def test_a_tuned_strategy_of_a_mix_run_only_is_named_where_the_mix_is(tmp_path, tuned_at):
+    """The verdict named strategies tuned at another count from the main run only: a tuned
+    strategy the --mix run alone plays, at 3 players though tuned at 4, went unnamed. Planted:
+    the caution follows the Strategy mix heading, before its lines; a main run of the same
+    tuned strategy names it once, before the seat lines, and the mix does not repeat it."""
+    spec = tuned_at(4)
+    main = simulate(tmp_path, "main", players=[3], games=300, seed=0, strategies=["random"])
+    mix = simulate(tmp_path, "mix", players=[3], games=600, seed=0, strategies=[spec, "random"], rotate=True)
+    verdict = verdict_of(main, tmp_path / "one", mix_dir=mix)
+    caution = ("**Caution:** `greedy:samples=3` was tuned by `balance tune` at 4 players; at 3 players it plays "
+               "those weights untuned, so its play there may be weaker than at 4 players.")
+    assert verdict.count(caution) == 1
+    assert verdict.index("**Strategy mix**") < verdict.index(caution) < verdict.index("- 3 players: strongest")
+    tuned_main = simulate(tmp_path, "tuned-main", players=[3], games=300, seed=0, strategies=[spec])
+    verdict = verdict_of(tuned_main, tmp_path / "two", mix_dir=mix)
+    assert verdict.count(caution) == 1 and verdict.index(caution) < verdict.index("**Strategy mix**")

@@ -40,7 +40,7 @@ from balance.core.checkpoint import as_json
 from balance.core.errors import BalanceError, as_path
 from balance.core.game import CAPPED, GameInfo
 from balance.core.output import FINISHED_OUTPUTS, REPORT_STAGING, publish
-from balance.core.strategy import deterministic_alike
+from balance.core.strategy import deterministic_alike, untuned_counts
 from balance.core.variants import parse_overrides, setting_text
 
 ALPHA = 0.05  # two-sided test level: "found" / "matters" in the report means adjusted p < ALPHA
@@ -724,7 +724,13 @@ def _verdict_tail(manifest: dict, a: Analysis) -> list:
                             _card_run_games(a.cards), ", with the same rules, strategies and sides as "
                             "this run (checked).")))
     if a.strategies is not None:
-        blocks += [Para(_strategy_heading(a.strategies)), Bullets(strategy_lines(a.strategies))]
+        blocks.append(Para(_strategy_heading(a.strategies)))
+        if a.strategies.source != "run":  # a --mix run's tuned strategies the verdict has not named yet
+            named, labels = untuned_counts(manifest), _labels(a.strategies)
+            blocks += [Para((Strong("Caution:"), " ", *untuned_line(label, tuned, counts, labels)))
+                       for label, (tuned, counts) in untuned_counts(a.strategies.manifest).items()
+                       if label not in named]
+        blocks.append(Bullets(strategy_lines(a.strategies)))
     return blocks + [Para((Strong("What to try next."),)), Bullets(try_next(manifest, a))]
 
 
@@ -1159,8 +1165,6 @@ def untuned_lines(manifest: dict, labels) -> list[tuple]:
     """One sentence for each strategy of the run (its manifest) that a tuned.toml gave and that
     plays at a player count other than the one it was tuned at (``strategy.untuned_counts``):
     its weights were not tuned for those tables, so its play there may be weaker."""
-    from balance.core.strategy import untuned_counts
-
     return [untuned_line(label, tuned, counts, labels) for label, (tuned, counts) in untuned_counts(manifest).items()]
 
 
