@@ -1534,15 +1534,20 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
         _print_plan(pilot, part, plan, effect, power)
     # one --games for the run: the comparison plays every row on the same games, so the row that
     # needs most decides (several counts: one --games serves them all)
-    for column, what in (("for_own", "every difference the pilot saw"),
-                         ("for_effect", f"a change of {effect * 100:.3g} pp in every rate"),
-                         ("for_margin", "every row with a margin within it")):
+    # (each row's own power; a row the pilot gave no figure is left out, and the margin line says so)
+    for column, what in (("for_own", "find each difference the pilot saw"),
+                         ("for_effect", f"find a change of {effect * 100:.3g} pp in each rate"),
+                         ("for_margin", "show each row with a margin within it")):
         needs = [(r[column], r, part["players"]) for part, plan in plans for r in plan["rows"]
                  if r.get(column) is not None]
         if needs:
             n, row, count = max(needs, key=lambda x: x[0])
             at = f" at {count} players" if several else ""
-            typer.echo(f"one --games to find {what}: {n:,} ({row['variant']} {row['metric']}{at} needs most)")
+            beyond = sum(r.get("margin") is not None and r[column] is None for _, plan in plans for r in plan["rows"])
+            beyond = (f"; {beyond} more cannot be: the pilot's change reaches their margin"
+                      if column == "for_margin" and beyond else "")
+            typer.echo(f"one --games to {what} with power {power:.0%}: {n:,} ({row['variant']} "
+                       f"{row['metric']}{at} needs most){beyond}")
     typer.echo(f"for {effect * 100:.3g} pp: a change of --effect in a rate. for its own: the difference the "
                "pilot saw,\nitself uncertain (the fairness rows on the squared distance they test). -: not a "
                "rate, or\nthe pilot saw no difference or no variation to scale. seat_shift is planned through "

@@ -892,10 +892,11 @@ def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_appl
                               f"{row['for_own']:,}" if row["for_own"] else "-"], line
     assert len(body) == len(planned["rows"]) and not any(" seat_shift " in line for line in body)
     # one --games for the run: the row that needs most decides (they are played on the same games)
-    for column, what in (("for_own", "every difference the pilot saw"),
-                         ("for_effect", "a change of 2 pp in every rate")):
+    for column, what in (("for_own", "each difference the pilot saw"),
+                         ("for_effect", "a change of 2 pp in each rate")):
         most = max((r for r in planned["rows"] if r[column] is not None), key=lambda r: r[column])
-        assert f"one --games to find {what}: {most[column]:,} (seat0 {most['metric']} needs most)" in lines
+        assert f"one --games to find {what} with power 80%: {most[column]:,} (seat0 {most['metric']} needs most)" \
+            in lines
     for args, words in (([ "--players", 3], "--players cannot be given with it"),
                         (["--sides", 8], "--sides cannot be given with it"),
                         (["--effect", 1.5], "--effect 1.5 is out of range")):

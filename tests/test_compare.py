@@ -119,13 +119,14 @@ def test_a_strategy_tuned_at_another_count_is_a_warning_at_the_counts_it_was_not
     tuned = tuned_at(4)
     report = compare("avengers-cards", ["default", "set_bonus=2"], players=[3, 4], games=300, seed=1,
                      strategies=[tuned]).report
-    assert report["warnings"] == ["3 players: greedy:samples=3 was tuned by balance tune at 4 players and plays "
-                                  "those weights untuned at 3, so its play here may be weaker than at 4"]
+    assert report["warnings"] == ["3 players: greedy:samples=3 was tuned by balance tune at 4 players; at 3 "
+                                  "players it plays those weights untuned, so its play there may be weaker than "
+                                  "at 4 players"]
     r = CliRunner().invoke(app, ["compare", "avengers-cards", "--variant", "default", "--variant", "set_bonus=2",
                                  "--players", "3", "--games", "300", "-s", tuned, "-q",
                                  "--out", str(tmp_path / "c")])
     assert r.exit_code == 0, r.output
-    warning = "greedy:samples=3 was tuned by balance tune at 4 players and plays those weights untuned at 3"
+    warning = "greedy:samples=3 was tuned by balance tune at 4 players; at 3 players it plays those weights untuned"
     assert warning in r.output
     verdict = (tmp_path / "c" / "report.md").read_text(encoding="utf-8").split("## Verdict\n\n")[1]
     assert verdict.startswith(f"- Warning: {warning}")

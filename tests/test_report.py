@@ -624,3 +624,10 @@ def test_a_rotated_mix_proposes_one_strategy_in_every_seat(mixed, single, tmp_pa
                              "the strategies' as well.")
     alone = write(single, out_dir=tmp_path)["markdown"].read_text(encoding="utf-8")
     assert "rotated a mix" not in alone and " -s random --variant default " in alone
+    # the game's default strategy (greedy) where the mix holds it, not the first given (random)
+    balance.simulate("avengers-cards", players=[4], games=400, seed=1, strategies=["random", "greedy:samples=2"],
+                     rotate=True, out=tmp_path / "second")
+    md = write(tmp_path / "second", out_dir=tmp_path / "r2")["markdown"].read_text(encoding="utf-8")
+    proposal = next(x for x in md.split("**What to try next.**")[1].splitlines() if "balance compare" in x)
+    assert " -s greedy:samples=2 --variant default " in proposal and proposal.count(" -s ") == 1, proposal
+    assert "It plays `greedy:samples=2` in every seat" in proposal

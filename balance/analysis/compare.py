@@ -1092,9 +1092,13 @@ def _untuned(seats, players: int) -> list[str]:
     """A warning for each strategy of the seats that a tuned.toml gave for another player count
     (``Strategy.tuned``): its weights play here untuned, so the comparison is of weaker play,
     perhaps, than the tuning's."""
+    from balance.analysis.document import counted
+
     tuned = {s.label: s.tuned["players"] for s in seats if (s.tuned or {}).get("players", players) != players}
-    return [f"{label} was tuned by balance tune at {at} players and plays those weights untuned at {players}, so "
-            f"its play here may be weaker than at {at}" for label, at in tuned.items()]
+    # the words of the reports' caution (report.untuned_line), as plain text: a warning is printed too
+    return [f"{label} was tuned by balance tune at {counted(at, 'player')}; at {counted(players, 'player')} it "
+            f"plays those weights untuned, so its play there may be weaker than at {counted(at, 'player')}"
+            for label, at in tuned.items()]
 
 
 CORRECTIONS = {"holm": "Holm (family-wise error)", "bh": "Benjamini-Hochberg (false discovery rate)"}

@@ -1501,10 +1501,15 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
 
 def _rotated_mix(manifest: dict, players: int) -> str | None:
     """The strategy a proposed comparison plays in every seat at ``players`` players when the
-    run rotated several there (--rotate): the first of them; None otherwise (the run's own
-    seating is the command's)."""
-    labels = [s["label"] for s in _run_at(manifest, players)["seatings"][0]["strategies"]]
-    return labels[0] if manifest.get("rotate") and len(set(labels)) > 1 else None
+    run rotated several there (--rotate): the first of the game's default strategy (its
+    strongest, as a rule, and what tune, ladder and restrict play) among them, else the first
+    given; None otherwise (the run's own seating is the command's)."""
+    held = _run_at(manifest, players)["seatings"][0]["strategies"]
+    if not manifest.get("rotate") or len({s["label"] for s in held}) < 2:
+        return None
+    game = _declared(manifest["game"])
+    default = game.default_strategy if game is not None else None
+    return next((s["label"] for s in held if s["name"] == default), held[0]["label"])
 
 
 def _command(manifest: dict, game, players: int, variants: list[str], primary=()) -> str | None:
@@ -1517,7 +1522,8 @@ def _command(manifest: dict, game, players: int, variants: list[str], primary=()
         return None
     labels = [s["label"] for s in run["seatings"][0]["strategies"]]
     # one strategy in every seat where the run rotated a mix: compare cannot rotate (_rotated_mix)
-    strategy = (["-s", shlex.quote(labels[0])] if len(set(labels)) == 1 or _rotated_mix(manifest, players)
+    mixed = _rotated_mix(manifest, players)
+    strategy = (["-s", shlex.quote(mixed or labels[0])] if len(set(labels)) == 1 or mixed
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
     settings = [w for setting in _run_settings(game, manifest, run) for w in ("--set", shlex.quote(setting))]
     command = " ".join(["balance", "compare", manifest["game"], "--players", str(players), *strategy,
