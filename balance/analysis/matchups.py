@@ -226,15 +226,16 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result.labels, lo, hi, r["strategy"], by))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
                  for by in r["dominated_by"].split("; ")]
-    # a caution comes before the lines it qualifies: a strategy tuned at another count plays untuned here
-    untuned = [(Strong("Caution:"), " ", *untuned_line(label, at, [result.players], result.labels))
-               for label, at in (result.tuned or {}).items() if at != result.players]
-    if "finished" in result.matrix.columns and not (result.matrix["finished"] > 0).any():  # a degenerate run, named
-        untuned.append(("The turn cap stopped every game of every cell: no game handed out a win, so nothing below "
+    # cautions come before the lines they qualify: a strategy tuned at another count plays untuned
+    # here; a run whose every game was capped measures nothing (a degenerate run, named)
+    cautions = [(Strong("Caution:"), " ", *untuned_line(label, at, [result.players], result.labels))
+                for label, at in (result.tuned or {}).items() if at != result.players]
+    if "finished" in result.matrix.columns and not (result.matrix["finished"] > 0).any():
+        cautions.append(("The turn cap stopped every game of every cell: no game handed out a win, so nothing below "
                         "measures the strategies (raise the cap: ", Code("balance rules"), ").",))
     sections = [
         Section("Verdict", [Bullets([
-            *untuned,
+            *cautions,
             ("A population choosing among the pool settles on: ",
              *[p for s in survivors for p in (*s, "; ")][:-1],
              " (replicator dynamics on the cells' point estimates: a description, not a test; cells "
