@@ -219,7 +219,8 @@ def rules(
         typer.echo("")
     if info.levers:  # the game's own suggestions, as a report's "what to try next" gives them
         typer.echo("Levers: rule changes the game's designers try, by what they act on (a report "
-                   "proposes them;\ntry one with `balance compare GAME --variant default --variant NAME:SETTING`):")
+                   "proposes them;\ntry one with `balance compare GAME --variant default --variant NAME`, "
+                   "or NAME:SETTING):")
         for target in dict.fromkeys(lever.acts_on for lever in info.levers):
             typer.echo(f"  {target}:")
             for lever in (lever for lever in info.levers if lever.acts_on == target):

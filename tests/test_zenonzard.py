@@ -1038,8 +1038,28 @@ def test_a_dominant_force_is_named_from_the_pairs_that_hold_it():
     assert above["name"].to_list() == ["Cyclops"] and a.forces.height == 10
     assert a.forces["games"].sum() == 2 * a.pairs["games"].sum() == 2 * 2 * 6_000
     lines = verdict_text(a).splitlines()
-    line = lines[1 + next(i for i, text in enumerate(lines) if text.startswith("Forces"))]
+    first = next(i for i, text in enumerate(lines) if text.startswith("Forces"))
+    # the caution on the Forces v1 plays without their passive comes before the Force line
+    assert lines[first + 1].startswith("Caution: the simulated card model (v1) plays Siren's passive in part")
+    line = lines[first + 2]
     assert line.split("50.00%: ", 1)[1].startswith("Cyclops"), line
+
+
+def test_the_forces_caution_names_exactly_the_passives_the_kernel_leaves_out():
+    """The Forces caution (catalogue.PASSIVE_IN_V1) must name every Force whose passive the
+    kernel never applies, and only those besides Siren, whose passive it applies in part: read
+    from kernel.py, where every applied passive is a force_up(st, s, NAME) test."""
+    import re
+    from pathlib import Path
+
+    from balance.games.zenonzard import catalogue, kernel
+
+    source = Path(kernel.__file__).read_text(encoding="utf-8")
+    applied = set(re.findall(r"force_up\(st, [a-z]+, ([A-Z]+)\)", source))
+    names = {n.upper(): n for n in catalogue.FORCE_NAMES.values()}
+    never = {names[n] for n in names if n not in applied}
+    assert never == {n for n, what in catalogue.PASSIVE_IN_V1.items() if what.startswith("not at all")}
+    assert never == {"Sphinx", "Chiron"} and "SIREN" in applied and "in part" in catalogue.PASSIVE_IN_V1["Siren"]
 
 
 def test_a_fair_game_is_called_fair_and_given_sides_are_not_called_causal():
@@ -1152,7 +1172,8 @@ def test_card_strength_names_a_planted_strong_card_and_leaves_a_vanilla_card_unc
     from balance.games.zenonzard import report as zr
 
     a = zr.analyse(run.tables, run.manifest, "wilson")
-    line = verdict_text(a).split("Cards")[1].splitlines()[1]
+    # the Cards heading, then (a caution on simplified cards, before the lines it qualifies) the line
+    line = next(x for x in verdict_text(a).split("Cards")[1].splitlines()[1:] if not x.startswith("Caution"))
     assert line.startswith(f"2 players: the {strong.name_en} ({strong.id}) matters most — swapping it for its "
                            "stand-in costs its seat"), line
     assert f"swapping the {plain.name_en} ({plain.id}) for its stand-in changed no game at all" in line
@@ -1249,7 +1270,25 @@ def test_card_findings_say_which_named_cards_are_simplified():
     a = SimpleNamespace(card_effects=effects, unsupported=["red: A (a_1)", "blue: C (c_1)"])
     assert _simplified_cards(a, lines) == (
         "Of the 2 cards found to change their seat's win rate, 1 has text beyond the model, the A named "
-        "above among them: their strength here is that of their cost, colours, BP, DP and keywords, not of "
+        "below among them: their strength here is that of their cost, colours, BP, DP and keywords, not of "
         "the printed card. 1 of the 1 cards that changed no game is such a card: as simulated it equals "
         "their stand-in, so they change nothing by construction.")
     assert _simplified_cards(SimpleNamespace(card_effects=effects, unsupported=["green: D (d_1)"]), lines) == ""
+
+
+def test_a_lever_is_a_variant_by_its_name_alone(tmp_path):
+    """`balance rules zenonzard` lists the levers by name (life16:total_life=16); `--variant
+    life16` was refused as "'life16' is not key=value". A lever's name alone is its variant,
+    named as the lever; any other word is still refused."""
+    from typer.testing import CliRunner
+
+    from balance.analysis.compare import compare
+    from balance.cli import app
+
+    report = compare("zenonzard", ["default", "life16"], games=200, seed=1).report
+    assert [v["name"] for v in report["variants"]] == ["default", "life16"]
+    assert report["variants"][1]["overrides"] == {"total_life": 16}
+    r = CliRunner().invoke(app, ["compare", "zenonzard", "--variant", "default", "--variant", "life17",
+                                 "--games", "200", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 2 and "'life17' is not key=value" in r.output
+    assert "--variant NAME`, or NAME:SETTING" in CliRunner().invoke(app, ["rules", "zenonzard"]).output

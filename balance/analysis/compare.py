@@ -59,6 +59,14 @@ class VariantSpec:
     source: str  # what the user wrote
 
 
+def _lever_variant(spec, text):
+    """A lever of the game named alone (``--variant life16``, as ``balance rules GAME`` lists the
+    levers) as its ``NAME:SETTING``; anything else (a file of that name too) as given."""
+    name = text.strip() if isinstance(text, str) else None
+    lever = next((lever for lever in spec.levers if lever.name == name), None)
+    return lever.variant if lever is not None and not Path(name).exists() else text
+
+
 def parse_variant(spec: str) -> VariantSpec:
     """``default`` | ``FILE.toml`` | ``key=value;key=value``, optionally ``name:...``."""
     text = check_text("variant", spec, "'default', 'v.toml' or 'NAME:KEY=VALUE'").strip()
@@ -871,7 +879,7 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
     players = spec.default_players if players is None else players
     low, high = spec.players
     check_int("players", players, low, high)
-    parsed = [parse_variant(v) for v in variants]
+    parsed = [parse_variant(_lever_variant(spec, v)) for v in variants]
     rules_mod = spec.part("rules")
     strategies = [spec.simulate_strategy] if strategies is None else strategies
     seats = [parse_strategy(s, spec.strategies) for s in strategies]

@@ -89,6 +89,14 @@ class Force:
     passive_jp: str
 
 
+# What the v1 card model leaves of a Force's passive where it leaves less than all (the spec's
+# Force table, column "v1"): the kernel acts on the other seven in full (kernel.force_up)
+PASSIVE_IN_V1 = {
+    "Siren": "in part (its mana for a base minion moved to the field, not for Boost)",
+    "Sphinx": "not at all (no minion effect of v1 chooses a target)",
+    "Chiron": "not at all (v1 decks hold no magic cards)",
+}
+
 # forces.tsv's ids in the spec's order, with the English names the spec's table gives
 FORCE_NAMES = {"force_li": "Siren", "force_kai": "Minotaur", "force_so": "Orthrus", "force_sei": "Sphinx",
                "force_e": "Cyclops", "force_kon": "Chimera", "force_chi": "Chiron", "force_sho": "Pegasus",

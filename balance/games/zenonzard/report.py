@@ -169,7 +169,7 @@ def verdict(a: ZenonzardAnalysis) -> list:
     blocks = [Para((Strong("Forces"), f" (the 10 Forces: win rate of the seats holding the Force, in either slot "
                     f"of their pair, against the average seat's; {how.format('Force')}; exact binomial tests, "
                     "Holm over the Forces)."),),
-              Bullets(ranked_lines(a.forces, "Force", ends=3, where="the Forces section")),
+              Bullets([_passives_simplified(), *ranked_lines(a.forces, "Force", ends=3, where="the Forces section")]),
               Para((Strong("Force pairs"), f" (the 45 pairs: win rate of the seats holding the pair "
                     f"against the average seat's; {how.format('pair')}; exact binomial tests, Holm over the "
                     "pairs)."),),
@@ -190,10 +190,11 @@ def verdict(a: ZenonzardAnalysis) -> list:
     how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
            "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
            "again; paired test, Holm over every card)." if a.card_effects is not None else ".")
-    blocks += [Para((Strong("Cards"), how),), Bullets(cards)]
+    blocks.append(Para((Strong("Cards"), how),))
     simplified = _simplified_cards(a, cards)
-    if simplified:
-        blocks.append(Para((simplified,)))
+    if simplified:  # a caution comes before the lines it qualifies
+        blocks.append(Para((Strong("Caution:"), " ", simplified[0].lower() + simplified[1:])))
+    blocks.append(Bullets(cards))
     if a.unsupported:
         blocks.append(Para((Strong(f"{len(a.unsupported)} cards in this run's decks have text beyond "
                                    "the simulated card model"), " (played as their cost, colours, BP, DP "
@@ -201,6 +202,17 @@ def verdict(a: ZenonzardAnalysis) -> list:
                             "Cards section lists them and ", Code("balance cards zenonzard --unsupported"),
                             " counts them by set and colour."),))
     return blocks
+
+
+def _passives_simplified() -> tuple:
+    """The caution before the Force lines: the Forces whose passive the v1 card model leaves
+    without (full) effect, so their rates are those of their life and on-destroy effect."""
+    from .catalogue import PASSIVE_IN_V1
+
+    parts = [f"{name}'s{' passive' * (i == 0)} {what}" for i, (name, what) in enumerate(PASSIVE_IN_V1.items())]
+    return (Strong("Caution:"), f" the simulated card model (v1) plays {and_list(parts)}: those Forces play "
+            "as their life and on-destroy effect, so where they rank owes as much to the model as to the "
+            "printed Force.")
 
 
 def _simplified_cards(a: ZenonzardAnalysis, lines: list) -> str:
@@ -218,7 +230,7 @@ def _simplified_cards(a: ZenonzardAnalysis, lines: list) -> str:
     parts = []
     if found["simple"].sum():
         shown = and_list([f"the {n.split(' (')[0]}" for n in named])  # "Ashbringer (id)" -> "the Ashbringer"
-        among = f", {shown} named above among them" if named else ""
+        among = f", {shown} named below among them" if named else ""
         k = int(found["simple"].sum())
         parts.append(f"Of the {found.height} cards found to change their seat's win rate, {k} "
                      f"{'has' if k == 1 else 'have'} text beyond the model{among}: their strength here is "
