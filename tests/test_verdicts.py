@@ -988,3 +988,31 @@ def test_a_tuned_strategy_of_a_mix_run_only_is_named_where_the_mix_is(tmp_path, 
     tuned_main = simulate(tmp_path, "tuned-main", players=[3], games=300, seed=0, strategies=[spec])
     verdict = verdict_of(tuned_main, tmp_path / "two", mix_dir=mix)
     assert verdict.count(caution) == 1 and verdict.index(caution) < verdict.index("**Strategy mix**")
+
+
+def test_a_second_seed_is_advised_only_where_a_false_alarm_is_plausible():
+    """"Before acting on it, confirm with a run on another --seed" followed p < 1e-6 on 200,000
+    games, where it read as boilerplate. Planted, exact counts: seats at 20.45/20.45/19.55/
+    19.55/20% of 40,000 games (p = 0.00276, a false alarm still plausible) keep the advice; one
+    seat at 25% (p < 1e-6) has none."""
+    close = np.array([8180.0, 8180.0, 7820.0, 7820.0, 8000.0])
+    far = np.array([10000.0, 7500.0, 7500.0, 7500.0, 7500.0])
+    texts = [seat_verdict(pl.DataFrame({"players": [5] * 5, "seat": list(range(5)), "strategy": ["x"] * 5,
+                                        "games": [40_000] * 5, "win_share": w, "win_share_sq_sum": w,
+                                        "wins_outright": w, "wins_shared": [0] * 5, "score_sum": w,
+                                        "score_sq_sum": w})) for w in (close, far)]
+    assert "p = 0.00276" in texts[0] and "Before acting on it, confirm with a run on another --seed" in texts[0]
+    assert "p < 1e-6" in texts[1] and "seat edge found" in texts[1] and "another --seed" not in texts[1]
+
+
+def test_the_seats_paragraph_names_the_one_strategy_that_played(tmp_path):
+    """A designer compared a Force ranking under the tuned strategy with another strategy's and
+    found them apart, while the first screen never said what played. One strategy in every seat
+    is named, with the command that puts strategies side by side; a mix has its own caution."""
+    one = verdict_of(simulate(tmp_path, "one", players=4, games=300, seed=1, strategies=["threshold"]), tmp_path / "a")
+    seats = one.split("\n\n")[0]
+    assert seats.endswith("Every seat played `threshold`: other play may move these numbers (`balance ladder "
+                          "avengers-cards` puts strategies side by side)."), seats
+    mix = verdict_of(simulate(tmp_path, "mix", players=4, games=300, seed=1, strategies=["threshold", "random"],
+                              rotate=True), tmp_path / "b")
+    assert "Every seat played" not in mix and "a mix of strategies" not in mix.split("\n\n")[0]
