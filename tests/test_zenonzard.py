@@ -1292,3 +1292,14 @@ def test_a_lever_is_a_variant_by_its_name_alone(tmp_path):
                                  "--games", "200", "--out", str(tmp_path / "c")])
     assert r.exit_code == 2 and "'life17' is not key=value" in r.output
     assert "--variant NAME`, or NAME:SETTING" in CliRunner().invoke(app, ["rules", "zenonzard"]).output
+
+
+def test_a_game_without_a_score_has_no_score_columns():
+    """ZENONZARD declares no score (a deck-out loser may have more life than the winner); its
+    Player count table showed "mean score 0.00 (0.00 to 0.00), sd 0.00" as if measured."""
+    from pathlib import Path
+
+    md = (Path(__file__).parent.parent / "reports" / "zenonzard" / "report.md").read_text(encoding="utf-8")
+    section = md.split("## Player count")[1].split("\n## ")[0]
+    assert "| players | games | fair rate | seat gap | Holm p | detectable edge | tied games |" in section
+    assert "score" not in section.split("tied games:")[0]

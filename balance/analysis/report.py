@@ -1803,12 +1803,14 @@ def player_count_section(a: Analysis) -> Section:
     fairness = {f["players"]: f for f in each_row(a.fairness)}
     # 1/n of the games that handed out a win, as the verdict's (below 1/n where games were capped)
     fair = {r["players"]: r["fair"] for r in each_row(a.seat_rates.unique("players", keep="first"))}
+    scored = a.score_summary is not None  # a game without a score has no score columns (they read 0.00)
     rows = []
     for r in each_row(a.player_counts):
         f = fairness[r["players"]]
+        score = ([num(r["mean_score"]), f"{num(r['mean_lo'])} to {num(r['mean_hi'])}", num(r["score_sd"])]
+                 if scored else [])
         rows.append([str(r["players"]), count(r["games"]), pct(fair[r["players"]]), pp(f["gap"]),
-                     pvalue(f["p_adjusted"]), pp(f["detectable_edge"]), num(r["mean_score"]),
-                     f"{num(r['mean_lo'])} to {num(r['mean_hi'])}", num(r["score_sd"]), pct(r["tie_rate"]),
+                     pvalue(f["p_adjusted"]), pp(f["detectable_edge"]), *score, pct(r["tie_rate"]),
                      ci(r["tie_lo"], r["tie_hi"]), num(r["winners_per_tie"])])
     ties = a.ties_across_counts
     tie_test = ([Para(("Tie rates across player counts: Pearson chi-square of homogeneity on games "
@@ -1817,14 +1819,15 @@ def player_count_section(a: Analysis) -> Section:
     clustering = ("per game (the seats of one game are one cluster: their scores are correlated)"
                   if a.clustered_scores else "over seat-games treated as independent (this run "
                   "predates the per-game score totals, so the interval may be too narrow)")
+    scores = (f"mean score and its spread over every seat-game, the mean's interval computed {clustering}; "
+              if scored else "")
     return Section("Player count", [
         Para(("The same measures side by side for each player count. Seat gap: best minus worst "
-              "seat; Holm p: the equal-seats test; mean score and its spread over every seat-game, "
-              f"the mean's interval computed {clustering}; tied games: games whose top score was "
+              f"seat; Holm p: the equal-seats test; {scores}tied games: games whose top score was "
               "shared (the win is then split), with the average number of winners sharing it.",)),
         Table(["players", "games", "fair rate", "seat gap", "Holm p", "detectable edge",
-               "mean score", f"{LEVEL} CI", "score sd", "tied games", f"{LEVEL} CI", "winners per tie"],
-              rows, left=1),
+               *(["mean score", f"{LEVEL} CI", "score sd"] if scored else []), "tied games", f"{LEVEL} CI",
+               "winners per tie"], rows, left=1),
         *tie_test,
     ])
 
