@@ -1135,8 +1135,8 @@ def methods(players: int, alpha: float, sequential: bool, primary: list[str] | N
                       "that interval excludes 0",
         "seat_distance": "are the seats nearer fair: the seats' root-mean-square distance from "
                          "the fair 1/players (where the turn cap stopped games, which hand out no "
-                         "win: of each seat's share of the finished games' wins, its win rate over "
-                         "the seats' average over players, tested as side_relative_distance is), "
+                         "win: of each seat's share of the finished games' wins, tested as "
+                         "side_relative_distance is on the rates over their average), "
                          "sqrt(U / players) with U = sum of (win rate - fair)^2 less the part noise "
                          "adds (unbiased), for "
                          "baseline and variant; tested on the paired games by the change in U, z = change / "

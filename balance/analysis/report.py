@@ -1516,9 +1516,9 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
 
 def _rotated_mix(manifest: dict, players: int) -> str | None:
     """The strategy a proposed comparison plays in every seat at ``players`` players when the
-    run rotated several there (--rotate): the first of the game's default strategy (its
-    strongest, as a rule, and what tune, ladder and restrict play) among them, else the first
-    given; None otherwise (the run's own seating is the command's)."""
+    run rotated several there (--rotate): the game's default strategy (its strongest, as a rule,
+    and what tune, ladder and restrict play) where the mix holds it, else the first given; None
+    otherwise (the run's own seating is the command's)."""
     held = _run_at(manifest, players)["seatings"][0]["strategies"]
     if not manifest.get("rotate") or len({s["label"] for s in held}) < 2:
         return None
