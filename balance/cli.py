@@ -102,8 +102,8 @@ def games(
                 typer.echo(f"  {t.name:<14} {t.meaning}{extra} [keys: {', '.join(t.keys)}]")
             if tables and info.restrictable:
                 modes = "; ".join(f"{mode}: {meaning}" for mode, meaning in info.restrict_modes)
-                typer.echo(f"  restricted play: {info.restrict_seat} is denied the {info.restrictable}; "
-                           f"--when {modes}; --card takes {info.restrict_items}")
+                typer.echo(f"  restricted play: {info.restrict_seat} has the {info.restrictable} "
+                           f"{info.restrict_act[1]}; --when {modes}; --card takes {info.restrict_items}")
         except BalanceError as e:  # a broken plug-in is listed with its problem, not a traceback
             typer.echo(f"{game_id:<{width}}(unusable: {e})")
 
@@ -399,7 +399,8 @@ def simulate(
         "draws each game's sides from a stream of their own.")] = None,
     card_strength: Annotated[bool, _flag(
         "--card-strength", help="Also measure each card's strength causally: play games again "
-        "with one seat denied the card (which seat is the game's: `balance games --tables`), "
+        "with one seat denied the card, or given a stand-in for it where the game swaps cards (which "
+        "seat, and what is done, are the game's: `balance games --tables`), "
         "paired with the games as played on the same random streams. Costs up to one extra game "
         "per card and game; writes card_strength.parquet, which `balance report` uses.")] = False,
     card: Annotated[Optional[list[str]], typer.Option(
@@ -715,7 +716,10 @@ def _print_summary(result) -> None:
     typer.echo(f"{m['game']}: {m['games']:,} games per player count, seed {m['seed']}, "
                f"{m['timing']['games_per_second']:,} games/s -> {result.out}")
     if "card_strength" in result.tables:  # a game without restricted play has no such table
-        typer.echo("card strength: every game replayed once per card with one seat denied it "
+        from balance.core.registry import get_game
+
+        done = get_game(m["game"]).restrict_act[1]  # "removed", or what the game does instead
+        typer.echo(f"card strength: every game replayed once per card with it {done} for one seat "
                    f"(card_strength.parquet); `balance report {result.out}` ranks the cards")
     import polars as pl
 

@@ -1303,3 +1303,18 @@ def test_a_game_without_a_score_has_no_score_columns():
     section = md.split("## Player count")[1].split("\n## ")[0]
     assert "| players | games | fair rate | seat gap | Holm p | detectable edge | tied games |" in section
     assert "score" not in section.split("tied games:")[0]
+
+
+def test_card_strength_is_worded_as_the_game_restricts_a_card(tmp_path):
+    """`simulate --card-strength` said every game was replayed "with one seat denied" the card,
+    and `balance games --tables` that the seat "is denied" it, while ZENONZARD swaps the card
+    for a stand-in: both now say what the game does."""
+    from typer.testing import CliRunner
+
+    from balance.cli import app
+
+    r = CliRunner().invoke(app, ["simulate", "zenonzard", "--games", "20", "--card-strength", "--out",
+                                 str(tmp_path / "z")])
+    assert r.exit_code == 0 and "replayed once per card with it swapped for its stand-in for one seat" in r.output
+    listed = CliRunner().invoke(app, ["games", "--tables"]).output
+    assert "has the card swapped for its stand-in; --when always" in listed and "is denied the" not in listed
