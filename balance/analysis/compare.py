@@ -60,7 +60,7 @@ class VariantSpec:
 
 
 def _lever_variant(spec, text):
-    """A lever of the game named alone (``--variant life16``, as ``balance rules GAME`` lists the
+    """A lever of the game named alone (``--variant NAME``, as ``balance rules GAME`` lists the
     levers) as its ``NAME:SETTING``; anything else (a file of that name too) as given."""
     name = text.strip() if isinstance(text, str) else None
     lever = next((lever for lever in spec.levers if lever.name == name), None)

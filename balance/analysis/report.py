@@ -687,8 +687,8 @@ def verdict_section(manifest: dict, a: Analysis) -> Section:
     """Plain-words answers first, each decided by the test named in it."""
     if a.team is not None:
         return _team_verdict(manifest, a)
-    # what played the games: the numbers are the game's under that play (a designer compared a
-    # tuned strategy's Force ranking with another strategy's and found them apart)
+    # what played the games: the numbers are the game's under that play (a designer found a
+    # side ranking under the tuned strategy apart from the same ranking under another)
     label = a.run_strategies[0]
     short = brief(label, a.run_strategies)  # a tuned label is long: spelt out under Run
     played = ((" Every seat played ", Code(short), " (in full under Run)" if short != label else "",
