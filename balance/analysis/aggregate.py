@@ -60,6 +60,14 @@ def fair_rate() -> pl.Expr:
     return pl.col("win_share").sum().over("players") / pl.col("games").sum().over("players")
 
 
+def fair_share(fairness: dict) -> float:
+    """One seat's fair share at a table, from a run's ``seat_fairness`` row: 1/n of the games that
+    handed out a win (a game the turn cap stopped hands out none); 1/n exactly when none was
+    capped (what ``fair_rate`` gives pooled rows)."""
+    played = fairness["games"] + fairness["capped"]
+    return fairness["games"] / played / fairness["players"] if played else 1.0 / fairness["players"]
+
+
 def seat_rates(seats: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:
     """One row per (players, seat), pooled over strategies: win rate with CI, fair = 1/players
     of the games that handed out a win (all of them unless some hit the turn cap)."""

@@ -1103,7 +1103,7 @@ def _untuned(seats, players: int) -> list[str]:
     from balance.analysis.document import counted
 
     tuned = {s.label: s.tuned["players"] for s in seats if (s.tuned or {}).get("players", players) != players}
-    # the words of the reports' caution (report.untuned_line), as plain text: a warning is printed too
+    # the words of the reports' caution (report.untuned_cautions), as plain text: a warning is printed too
     return [f"{label} was tuned by balance tune at {counted(at, 'player')}; at {counted(players, 'player')} it "
             f"plays those weights untuned, so its play there may be weaker than at {counted(at, 'player')}"
             for label, at in tuned.items()]

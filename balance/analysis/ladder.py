@@ -105,21 +105,13 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
             # every game an n-way tie: the share is 1/n whatever the skill, so it measures nothing
             fairness = aggregate.seat_fairness(run.seats).row(0, named=True)
             skill.append({"strategy": label, "against": weakest, "players": n, "games": count,
-                          "share": share, "lo": lo, "hi": hi, "fair": _luck(fairness),
+                          "share": share, "lo": lo, "hi": hi, "fair": aggregate.fair_share(fairness),
                           "all_tied": fairness["all_tied"]})
     skill = pl.DataFrame(skill, schema={"strategy": pl.String, "against": pl.String, "players": pl.Int64,
                                         "games": pl.Int64, "share": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
                                         "fair": pl.Float64, "all_tied": pl.Boolean})
     return LadderResult(pl.concat(rungs), skill, labels, spec.restrictable,
                         declared, spec.cooperative, spec.id)
-
-
-def _luck(fairness: dict) -> float:
-    """Pure luck's share of one player at a table (a run's ``aggregate.seat_fairness`` row): 1/n
-    of the games that handed out a win; a game the turn cap stopped hands out none (1/n
-    exactly when none was capped)."""
-    played = fairness["games"] + fairness["capped"]
-    return fairness["games"] / played / fairness["players"] if played else 1.0 / fairness["players"]
 
 
 def _declared_measures(spec) -> dict[str, Measure]:
@@ -219,15 +211,16 @@ def _tuned_players(manifest: dict) -> int | None:
     return tuned.pop() if len(tuned) == 1 else None
 
 
-def _untuned(rungs: pl.DataFrame) -> list[tuple[str, int, list[int]]]:
-    """(label, the count it was tuned at, the ladder's other counts) for every rung strategy a
-    tuned.toml gave (its ``tuned_players``; a ladder written before that column has none)."""
+def _untuned(rungs: pl.DataFrame) -> dict[str, tuple[int, list[int]]]:
+    """label -> (the count it was tuned at, the ladder's other counts) for every rung strategy a
+    tuned.toml gave (its ``tuned_players``; a ladder written before that column has none), as
+    ``strategy.untuned_counts`` gives them for a run."""
     if "tuned_players" not in rungs.columns:
-        return []
+        return {}
     counts = sorted(set(rungs["players"].to_list()))
     tuned = rungs.filter(pl.col("tuned_players").is_not_null()).unique("strategy", maintain_order=True)
-    return [(r["strategy"], r["tuned_players"], [n for n in counts if n != r["tuned_players"]])
-            for r in tuned.iter_rows(named=True) if counts != [r["tuned_players"]]]
+    return {r["strategy"]: (r["tuned_players"], [n for n in counts if n != r["tuned_players"]])
+            for r in tuned.iter_rows(named=True) if counts != [r["tuned_players"]]}
 
 
 def _team_leaders(rungs: pl.DataFrame) -> dict[int, tuple[dict, dict, float]]:
@@ -252,9 +245,9 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     """ladder.md, ladder.html (self-contained), figures, rungs.parquet and skill.parquet."""
     from balance.core.registry import get_game
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, code_list, counted,
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, code_list, counted,
                                            p_phrase, pct, pp, pvalue, to_html, to_markdown)
-    from balance.analysis.report import apart, untuned_line
+    from balance.analysis.report import apart, untuned_cautions
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -279,8 +272,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     strength = f" or {item} strength" if has_top else ""
     # a caution comes before the lines it qualifies: a tuned strategy played at counts it was not tuned at
     plays = "its rungs play" if result.cooperative else "its rungs and skill runs play"
-    verdict = [(Strong("Caution:"), " ", *untuned_line(label, tuned, counts, result.labels, plays))
-               for label, tuned, counts in _untuned(rungs)]
+    verdict = untuned_cautions(_untuned(rungs), result.labels, plays)
     leaders = _team_leaders(result.rungs) if result.cooperative else None
 
     def rate(r):  # a rung's team win rate in words
@@ -395,7 +387,7 @@ def write_ladder(result: LadderResult, out: Path, title: str) -> dict:
     # the ready command for the question the skill runs leave open (every strategy against every other)
     matchups = (f"balance matchups {result.game or 'GAME'} --pool {shlex.quote(','.join(result.labels))} "
                 f"--players {result.skill['players'][0]}" if result.skill.height else "")
-    # luck is 1/n of the games that handed out a win (_luck): below 1/n where the turn cap stopped some
+    # luck is 1/n of the games that handed out a win (aggregate.fair_share): below 1/n where games were capped
     capped_skill = any(abs(r["fair"] - 1.0 / r["players"]) > 1e-12 for r in result.skill.iter_rows(named=True))
     skill_rows = [[Code(r["strategy"]), Code(r["against"]), str(r["players"]), f"{r['games']:,}",
                    pct(r["share"]), ci(r["lo"], r["hi"]), pct(r["fair"])]

@@ -17,6 +17,7 @@ import polars as pl
 from balance.analysis import aggregate, stats
 from balance.core.errors import BalanceError, check_int
 from balance.core.game import WIN_UNIT
+from balance.core.strategy import untuned_counts
 
 
 def split_pool(items: list[str]) -> list[str]:
@@ -43,7 +44,7 @@ class MatchupResult:
     meta: pl.DataFrame  # strategy, population share at the replicator dynamics' rest point
     players: int
     labels: list[str]
-    tuned: dict | None = None  # label -> the count its tuned.toml was tuned at (Strategy.tuned), where given
+    untuned: dict | None = None  # tuned strategies played at another count (strategy.untuned_counts)
 
 
 def run_matchups(game: str, pool: list[str], players: int | None = None, games: int = 100_000, seed: int = 0,
@@ -75,7 +76,7 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     if games < players:
         raise BalanceError(f"games={games} is too few to rotate over {players} seats; give at least {players}")
     given = dict(zip(labels, pool))  # each run is given the spec itself: a tuned one's @DIR says where it came from
-    rows = []
+    rows, manifests = [], []
     for a in labels:
         for b in labels:
             if a == b:
@@ -83,6 +84,7 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
             run = simulate(game, players=players, games=games, seed=seed, overrides=overrides,
                            strategies=[given[a]] + [given[b]] * (players - 1), rotate=True, threads=threads,
                            on_progress=on_progress)
+            manifests.append(run.manifest)
             mine = run.seats.filter(pl.col("strategy") == a)
             n = int(mine["games"].sum())
             total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
@@ -90,16 +92,14 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
             fairness = aggregate.seat_fairness(run.seats).row(0, named=True)  # finished and capped games
             rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
                          "win_share_sum": total, "win_share_sq_sum": total_sq,
-                         "finished": fairness["games"], "capped": fairness["capped"]})
-    # the fair share of a cell: 1/players of its games that handed out a win (a game the turn cap
-    # stopped hands out none), exactly 1/players when none was capped
-    matrix = pl.DataFrame(rows).with_columns(
-        fair=pl.col("finished") / (pl.col("finished") + pl.col("capped")) / players)
+                         "finished": fairness["games"], "capped": fairness["capped"],
+                         "fair": aggregate.fair_share(fairness)})  # 1/players of the games that handed out a win
+    matrix = pl.DataFrame(rows)
     matrix = _significance(matrix, players)
     share = _share_matrix(matrix, labels, players)
     lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo", "hi"))
-    tuned = {s.label: s.tuned["players"] for s in parsed if "players" in (s.tuned or {})}
-    return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels, tuned)
+    return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels,
+                         untuned_counts(*manifests))
 
 
 def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
@@ -121,10 +121,10 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     n = matrix["games"].to_numpy().astype(np.float64)
     total = np.round(matrix["win_share_sum"].to_numpy() * WIN_UNIT)
     total_sq = np.round(matrix["win_share_sq_sum"].to_numpy() * WIN_UNIT**2)
-    # in win units: exactly WIN_UNIT / players for a cell no game of which was capped
-    if "capped" in matrix.columns and (matrix["capped"] > 0).any():
+    # in win units, formed so that a cell no game of which was capped gets WIN_UNIT / players exactly
+    if "capped" in matrix.columns:
         finished, capped = (matrix[c].to_numpy().astype(np.float64) for c in ("finished", "capped"))
-        fair = np.where(capped > 0, WIN_UNIT * finished / (finished + capped) / players, WIN_UNIT / players)
+        fair = WIN_UNIT * finished / ((finished + capped) * players)
     else:
         fair = WIN_UNIT / players
     test = stats.mean_test(total, total_sq, n, fair)
@@ -199,9 +199,9 @@ def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.Dat
 def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     """matchups.md, matchups.html (self-contained), figures/matchups.png, matrix.parquet."""
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, pp, pvalue,
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pp, pvalue,
                                   to_html, to_markdown)
-    from balance.analysis.report import untuned_line
+    from balance.analysis.report import untuned_cautions
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -228,8 +228,7 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                  for by in r["dominated_by"].split("; ")]
     # cautions come before the lines they qualify: a strategy tuned at another count plays untuned
     # here; a run whose every game was capped measures nothing (a degenerate run, named)
-    cautions = [(Strong("Caution:"), " ", *untuned_line(label, at, [result.players], result.labels))
-                for label, at in (result.tuned or {}).items() if at != result.players]
+    cautions = untuned_cautions(result.untuned or {}, result.labels)
     if "finished" in result.matrix.columns and not (result.matrix["finished"] > 0).any():
         cautions.append(("The turn cap stopped every game of every cell: no game handed out a win, so nothing below "
                         "measures the strategies (raise the cap: ", Code("balance rules"), ").",))

@@ -706,7 +706,7 @@ def verdict_section(manifest: dict, a: Analysis) -> Section:
                             *code_list(a.run_strategies), "), so the seat numbers below and the game's own "
                             "describe that mix, not play at one level. For headline numbers, run one "
                             "strategy in every seat and give the mix with --mix.")))
-    blocks += [Para((Strong("Caution:"), " ", *line)) for line in untuned_lines(manifest, a.run_strategies)]
+    blocks += [Para(line) for line in untuned_cautions(untuned_counts(manifest), a.run_strategies)]
     kept = _seat_kept(manifest, a)
     if kept:
         words = (f"ach seat kept its own {kept} (no --rotate), so the seat differences below include {kept} "
@@ -733,10 +733,9 @@ def _verdict_tail(manifest: dict, a: Analysis) -> list:
     if a.strategies is not None:
         blocks.append(Para(_strategy_heading(a.strategies)))
         if a.strategies.source != "run":  # a --mix run's tuned strategies the verdict has not named yet
-            named, labels = untuned_counts(manifest), _labels(a.strategies)
-            blocks += [Para((Strong("Caution:"), " ", *untuned_line(label, tuned, counts, labels)))
-                       for label, (tuned, counts) in untuned_counts(a.strategies.manifest).items()
-                       if label not in named]
+            named = untuned_counts(manifest)
+            mixed = {k: v for k, v in untuned_counts(a.strategies.manifest).items() if k not in named}
+            blocks += [Para(line) for line in untuned_cautions(mixed, _labels(a.strategies))]
         blocks.append(Bullets(strategy_lines(a.strategies)))
     return blocks + [Para((Strong("What to try next."),)), Bullets(try_next(manifest, a))]
 
@@ -759,7 +758,7 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
               "measure the game under that play")
     blocks = [Para((Strong("Team"), " (a cooperative game: every seat wins or loses with the team; "
                     "95% intervals;", *played, ")."),),
-              *[Para((Strong("Caution:"), " ", *line)) for line in untuned_lines(manifest, a.run_strategies)],
+              *[Para(line) for line in untuned_cautions(untuned_counts(manifest), a.run_strategies)],
               Bullets(lines)]
     if a.team.composition is not None:
         blocks += [Para((Strong("Team composition"), " (the sides of every game were drawn at random, "
@@ -1176,19 +1175,15 @@ def brief_note(labels) -> tuple:
     return tuple(parts)
 
 
-def untuned_lines(manifest: dict, labels) -> list[tuple]:
-    """One sentence for each strategy of the run (its manifest) that a tuned.toml gave and that
-    plays at a player count other than the one it was tuned at (``strategy.untuned_counts``):
-    its weights were not tuned for those tables, so its play there may be weaker."""
-    return [untuned_line(label, tuned, counts, labels) for label, (tuned, counts) in untuned_counts(manifest).items()]
-
-
-def untuned_line(label: str, tuned: int, counts: list[int], labels, plays: str = "it plays") -> tuple:
-    """'`greedy:…` was tuned by `balance tune` at 4 players; at 3 and 5 players it plays those
-    weights untuned, so its play there may be weaker than at 4 players.'"""
-    return (Code(brief(label, labels)), " was tuned by ", Code("balance tune"), f" at {players_phrase(tuned)}; "
-            f"at {and_list(counts)} player{'s' if counts != [1] else ''} {plays} those weights untuned, so its "
-            f"play there may be weaker than at {players_phrase(tuned)}.")
+def untuned_cautions(untuned: dict, labels, plays: str = "it plays") -> list[tuple]:
+    """One caution for each strategy of ``untuned`` (``strategy.untuned_counts``: label -> (the
+    count it was tuned at, the counts it plays untuned)), the words of every output that plays
+    one: 'Caution: `greedy:…` was tuned by `balance tune` at 4 players; at 3 and 5 players it
+    plays those weights untuned, so its play there may be weaker than at 4 players.'"""
+    return [(Strong("Caution:"), " ", Code(brief(label, labels)), " was tuned by ", Code("balance tune"),
+             f" at {players_phrase(tuned)}; at {and_list(counts)} player{'s' if counts != [1] else ''} {plays} "
+             f"those weights untuned, so its play there may be weaker than at {players_phrase(tuned)}.")
+            for label, (tuned, counts) in untuned.items()]
 
 
 def _labels(s: Strategies) -> list[str]:

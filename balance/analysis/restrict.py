@@ -30,7 +30,7 @@ class RestrictResult:
     strategy: str
     when: str
     game: str  # the game id
-    tuned: int | None = None  # the count the strategy's tuned.toml was tuned at (Strategy.tuned), where given
+    untuned: dict | None = None  # the strategy when tuned at another count (strategy.untuned_counts)
 
 
 def run_restrict(game: str, players: int | None = None, strategy: str | None = None, cards: list | None = None,
@@ -67,18 +67,19 @@ def run_restrict(game: str, players: int | None = None, strategy: str | None = N
              .rename({"unrestricted": "baseline"})
              .select("card", "games", "baseline", "restricted", "difference", "lo", "hi",
                      "p_value", "p_adjusted", "unchanged", "detectable"))
-    played = run.manifest["runs"][0]["seatings"][0]["strategies"][0]
-    return RestrictResult(table.sort("difference"), players, played["label"], when, spec.id,
-                          (played.get("tuned") or {}).get("players"))
+    from balance.core.strategy import untuned_counts
+
+    label = run.manifest["runs"][0]["seatings"][0]["strategies"][0]["label"]
+    return RestrictResult(table.sort("difference"), players, label, when, spec.id, untuned_counts(run.manifest))
 
 
 def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     """restrict.md, restrict.html (self-contained), figures/restrict.png, restrict.parquet."""
     from balance.analysis import plots
-    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, pct, pp, pvalue,
+    from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Table, ci, pct, pp, pvalue,
                                   to_html, to_markdown)
     from balance.core.registry import get_game
-    from balance.analysis.report import card_verdict, untuned_line
+    from balance.analysis.report import card_verdict, untuned_cautions
 
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -96,9 +97,7 @@ def write_restrict(result: RestrictResult, out: Path, title: str) -> dict:
     sections = [
         Section("Verdict", [Bullets([
             # a caution comes before the line it qualifies: a strategy tuned at another count plays untuned here
-            *([(Strong("Caution:"), " ", *untuned_line(result.strategy, result.tuned, [result.players],
-                                                       [result.strategy]))]
-              if result.tuned not in (None, result.players) else []),
+            *untuned_cautions(result.untuned or {}, [result.strategy]),
             (f"{result.players} players, {item} {situation}: ",
              *card_verdict(result.table, item, *info.act(result.when))),
         ])]),

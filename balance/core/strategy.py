@@ -102,12 +102,12 @@ def deterministic_alike(manifest: dict) -> str | None:
     return None
 
 
-def untuned_counts(manifest: dict) -> dict[str, tuple[int, list[int]]]:
-    """label -> (the count it was tuned at, the counts of the run it plays untuned) for every
-    strategy of a run (its manifest) that came from a tuned.toml and plays at a player count
+def untuned_counts(*manifests: dict) -> dict[str, tuple[int, list[int]]]:
+    """label -> (the count it was tuned at, the counts of the runs it plays untuned) for every
+    strategy of the runs (their manifests) that came from a tuned.toml and plays at a player count
     other than its tuning's: weights tuned for one table size, played at another as they are."""
     found: dict[str, tuple[int, set[int]]] = {}
-    for run in manifest.get("runs", []):
+    for run in (run for manifest in manifests for run in manifest.get("runs", [])):
         for block in run["seatings"]:
             for s in block["strategies"]:
                 tuned = (s.get("tuned") or {}).get("players")
