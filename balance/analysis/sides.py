@@ -58,6 +58,77 @@ def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFra
                             detectable=pl.Series(edge, dtype=pl.Float64))
 
 
+def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
+                      stratum: str | None = None) -> pl.DataFrame:
+    """As ``tested``, for names that each stand for a sample of generated units (ZENONZARD's
+    colours: the generated decks of the run's pool that have that mana), so that the answer is
+    about the name, not about the units this run happened to generate. The seat-games of one
+    unit share its luck of the draw (a strong deck wins all its games more often); counting
+    them as independent made 12 decks of one colour look like 66,000 independent trials, and
+    another deck seed turned a colour "weakest at p < 1e-6" into no finding.
+
+    rows: (players, name, unit, games, win_share, and the ``stratum`` column if given) seat-games
+    and wins of the seats holding ``name`` with ``unit``; average as for ``tested``.
+
+    Per name with two units or more: the rate is sum(wins) / sum(seat-games) (a ratio estimator
+    over the units); its variance the cluster-robust (CR1) one, sum over units of
+    (w_u - r n_u)^2 / N^2 times G / (G - 1), summed within each stratum when every stratum of the
+    name holds two units or more (the design fixed the strata's units, e.g. every colour on every
+    curve equally often, so the spread between strata is not sampling noise); df = G - S units
+    less strata. Interval r -/+ t(df) se; two-sided t-test of rate = expected; ``detectable``:
+    (t quantile at ALPHA / rows / 2 + t quantile at POWER) * se, at Holm's first step. A name
+    held with one unit keeps ``tested``'s exact binomial test: its claim is about that unit.
+    Holm over every row. Added columns: ``units`` (G) and ``df`` (NaN for a binomial row).
+    """
+    from scipy.stats import t as student
+
+    pooled = rows.group_by("players", "name").agg(pl.col("games", "win_share").sum())
+    out = tested(pooled, average, method).with_columns(units=pl.lit(1, dtype=pl.Int64), df=pl.lit(math.nan))
+    keys = ["players", "name", "unit"] + ([stratum] if stratum else [])
+    units = rows.group_by(keys).agg(pl.col("games", "win_share").sum())
+    spread = {}  # (players, name) -> (G, se, df) for names held with two units or more
+    for (players, name), g in units.group_by("players", "name"):
+        if g.height >= 2:
+            spread[(players, name)] = _clustered_se(g, stratum)
+    family = max(out.height, 1)
+    level = 0.5 + aggregate.CONFIDENCE / 2
+    columns = {c: out[c].to_list() for c in ("lo", "hi", "p_value", "detectable", "units", "df")}
+    for i, r in enumerate(each_row(out)):
+        if (r["players"], r["name"]) not in spread:
+            continue
+        g, se, df = spread[(r["players"], r["name"])]
+        columns["units"][i] = g
+        if not se > 0 or df < 1:  # every unit won at the same rate, or no spread to estimate: keep the binomial row
+            continue
+        half = float(student.ppf(level, df)) * se
+        columns["lo"][i], columns["hi"][i] = max(r["rate"] - half, 0.0), min(r["rate"] + half, 1.0)
+        columns["p_value"][i] = float(2 * student.sf(abs(r["difference"]) / se, df))
+        columns["detectable"][i] = float(student.ppf(1 - ALPHA / family / 2, df) + student.ppf(POWER, df)) * se
+        columns["df"][i] = float(df)
+    p = np.array(columns["p_value"], dtype=float)
+    return out.with_columns(**{c: pl.Series(v, dtype=out.schema[c]) for c, v in columns.items()},
+                            p_adjusted=pl.Series(stats.holm(p) if p.size else p))
+
+
+def _clustered_se(units: pl.DataFrame, stratum: str | None) -> tuple[int, float, int]:
+    """(units, standard error of the name's rate, degrees of freedom) from its units' rows
+    (games, win_share[, stratum]): CR1 within strata where every stratum has two units or more
+    and there are fewer strata than units, else over all the units as one stratum."""
+    groups = [units]
+    if stratum is not None:
+        split = units.partition_by(stratum)
+        if len(split) < units.height and min(s.height for s in split) >= 2:
+            groups = split
+    total = float(units["games"].sum())
+    variance = 0.0
+    for s in groups:
+        n, w = s["games"].to_numpy().astype(float), s["win_share"].to_numpy().astype(float)
+        rate = w.sum() / n.sum() if n.sum() else 0.0
+        variance += len(n) / (len(n) - 1) * float(((w - rate * n) ** 2).sum()) if len(n) > 1 else 0.0
+    se = math.sqrt(variance) / total if total else 0.0
+    return units.height, se, units.height - len(groups)
+
+
 @functools.lru_cache(maxsize=4096)  # the rows of a player count often share their seat-games
 def _detectable(games: int, expected: float, family: int) -> float:
     return detectable_binomial_difference(games, expected, POWER, ALPHA / family)

@@ -11,6 +11,11 @@ seat is the pair's (the colour's) doing. With sides given, the numbers describe 
 held them and say so. The curve features are not assigned on their own (a deck's mean cost
 comes with its cards), so their slopes are associations across randomly dealt decks.
 
+Why the colour and curve tests count decks, not seat-games: a generated pool holds a dozen
+decks of a colour, and every game of one deck shares that deck's luck of the draw. Counted as
+independent seat-games, the committed run's 12 decks a colour gave intervals of -/+0.4 pp where
+the decks' own spread gives -/+1.5 to 3.4 pp, and called every colour different from the average.
+
 The generic run report (balance.analysis.report) calls these through the game's declaration
 (balance.core.game.OPTIONAL_PARTS["report"]).
 """
@@ -27,7 +32,7 @@ from balance.analysis import aggregate, plots, stats
 from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, count, num,
                                        p_phrase, pct, pp)
 from balance.analysis.report import ALPHA, LEVEL, and_list, card_strength_lines, cards_measured, each_row
-from balance.analysis.sides import DETECTABLE, ranked_lines, tested
+from balance.analysis.sides import DETECTABLE, ranked_lines, tested, tested_over_units
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
 FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field minions of cost 1-2",
@@ -45,7 +50,9 @@ class ZenonzardAnalysis:
     colour against colour (rate of the row colour's seat); curves: the test per deck curve
     (low, standard, high; one row when the run had one curve); curve: per feature the win-rate
     slope with its interval and Holm-adjusted p; endings: per outcome its share and mean
-    length; drawn: sides drawn per game (the tests are causal); unsupported: cards played
+    length; drawn: sides drawn per game (the tests are causal); sampled: the drawn decks were
+    generated at random, so the colour and curve tests take the decks as their units
+    (``decks_sampled``; their rows gain ``units`` and ``df``); unsupported: cards played
     without their text; card_effects: causal card strength (aggregate.card_effects), None when
     not measured; cards_played: per card the win rate in deck, drawn and played, a description."""
 
@@ -59,6 +66,7 @@ class ZenonzardAnalysis:
     endings: pl.DataFrame
     drawn: bool
     unsupported: list[str]
+    sampled: bool = False
     card_effects: pl.DataFrame | None = None
     cards_played: pl.DataFrame | None = None
 
@@ -79,10 +87,10 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
     life_rows = pair_rows.group_by("players", "player_life").agg(pl.col("games", "wins").sum())
     lives = tested(life_rows.select("players", name=pl.format("life {}", "player_life"), games="games",
                                     win_share="wins"), average, method)
-    colour_rows = decks.group_by("players", "colours").agg(pl.col("games", "wins").sum())
-    colours = tested(colour_rows.select("players", name="colours", games="games", win_share="wins"), average, method)
-    curve_rows = decks.group_by("players", "curve").agg(pl.col("games", "wins").sum())
-    curves = tested(curve_rows.select("players", name="curve", games="games", win_share="wins"), average, method)
+    by_deck = decks.group_by("players", "colours", "curve", "deck").agg(pl.col("games", "wins").sum())
+    sampled = decks_sampled(manifest)
+    colours = _deck_test(by_deck, "colours", "curve", average, method, sampled)
+    curves = _deck_test(by_deck, "curve", "colours", average, method, sampled)
     cells = (decks.group_by("players", "colours", "opponent_colours").agg(pl.col("games", "wins").sum())
              .sort("colours", "opponent_colours"))
     matchups = aggregate.rate(cells, "wins", "games", "rate", method).rename(
@@ -90,9 +98,28 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
     unsupported = sorted({c for run in manifest.get("runs", []) for c in run.get("unsupported", [])})
     return ZenonzardAnalysis(
         singles, pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
-        manifest.get("sides") == "drawn", unsupported,
+        manifest.get("sides") == "drawn", unsupported, sampled,
         card_effects=aggregate.card_effects(tables["card_strength"]) if "card_strength" in tables else None,
         cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None)
+
+
+def decks_sampled(manifest: dict) -> bool:
+    """Whether the run's drawn decks were generated at random (rules ``decks`` other than
+    ``reference``): then a colour's decks are a sample of the decks the generator deals."""
+    return any(run.get("rules", {}).get("decks", "reference") != "reference" for run in manifest.get("runs", []))
+
+
+def _deck_test(by_deck: pl.DataFrame, name: str, stratum: str, average: pl.DataFrame, method: str,
+               sampled: bool) -> pl.DataFrame:
+    """A colour's (a curve's) seats against the average seat. Generated decks are the units
+    (``sides.tested_over_units``, within the other feature's strata: the pool deals every colour
+    on every curve equally often), so the answer is about the colour, not about the decks this
+    deck seed generated; the fixed reference decks (or one given deck) keep the exact binomial
+    test of the seat-games, a claim about those decks."""
+    rows = by_deck.select("players", stratum, name=name, unit="deck", games="games", win_share="wins")
+    if sampled:
+        return tested_over_units(rows, average, method, stratum)
+    return tested(rows.group_by("players", "name").agg(pl.col("games", "win_share").sum()), average, method)
 
 
 def played_summary(played: pl.DataFrame, method: str) -> pl.DataFrame:
@@ -113,10 +140,16 @@ def curve_slopes(decks: pl.DataFrame) -> pl.DataFrame:
     """Per (players, feature): the change in the first player's win rate per unit of its
     deck's feature minus the opponent deck's. Every game once (the decks table's seat-0 rows,
     one per deck pairing): least squares of the first player's win (0/1) on the feature
-    difference, with an intercept (the seat effect). Games are independent, so the slope's
-    standard error is the heteroscedasticity-robust (HC0) one; two-sided z-test, Holm over the
-    features and player counts. ``spread``: the standard deviation of the difference."""
-    from scipy.stats import norm
+    difference, with an intercept (the seat effect). A feature belongs to a deck, so the decks
+    are the units: the games of one deck share its strength whatever its feature, and counting
+    them as independent (the per-game HC0 error) made the slopes' errors 5.5 times too small
+    on the committed run. The standard error is clustered two ways, by the first player's deck
+    and by the opponent's (Cameron, Gelbach & Miller 2011: the two one-way cluster variances
+    less the one clustered by deck pairing; the larger one-way variance where that sum is not
+    positive), with a t-test on the fewer decks less one degree of freedom; Holm over the
+    features and player counts. ``spread``: the standard deviation of the difference;
+    ``decks``: the fewer of the two sides' decks."""
+    from scipy.stats import t as student
 
     rows = []
     for (players,), g in decks.group_by("players", maintain_order=True):
@@ -134,16 +167,21 @@ def curve_slopes(decks: pl.DataFrame) -> pl.DataFrame:
                 continue
             b = ((x - xm) * (wins - n * wins.sum() / total)).sum() / sxx
             fit = wins.sum() / total + b * (x - xm)
-            # per game residual: a win is 1 - fit, a loss 0 - fit; HC0 sums (x - xm)^2 e^2 over games
-            e2 = wins * (1 - fit) ** 2 + (n - wins) * fit ** 2
-            se = float(np.sqrt(((x - xm) ** 2 * e2).sum()) / sxx)
-            z = b / se if se > 0 else 0.0
-            half = float(norm.ppf(0.5 + aggregate.CONFIDENCE / 2)) * se
+            # a row's score: its games' (x - xm) * residual summed, a win's residual 1 - fit, a loss's 0 - fit
+            score = first.select("deck", "opponent_deck", s=pl.Series((x - xm) * (wins - n * fit)))
+            own, other, both = (float((score.group_by(*by).agg(pl.col("s").sum())["s"] ** 2).sum())
+                                for by in (["deck"], ["opponent_deck"], ["deck", "opponent_deck"]))
+            meat = own + other - both if own + other - both > 0 else max(own, other)
+            se = float(np.sqrt(meat) / sxx)
+            df = min(first["deck"].n_unique(), first["opponent_deck"].n_unique()) - 1
+            if se <= 0 or df < 1:  # one deck a side, or no spread: nothing to measure the slope against
+                continue
+            half = float(student.ppf(0.5 + aggregate.CONFIDENCE / 2, df)) * se
             rows.append({"players": players, "feature": feature, "slope": float(b), "lo": b - half, "hi": b + half,
-                         "p_value": float(2 * norm.sf(abs(z))), "games": int(total),
-                         "spread": float(np.sqrt(sxx / total))})
+                         "p_value": float(2 * student.sf(abs(b) / se, df)), "games": int(total),
+                         "spread": float(np.sqrt(sxx / total)), "decks": df + 1})
     schema = {"players": pl.Int64, "feature": pl.String, "slope": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
-              "p_value": pl.Float64, "games": pl.Int64, "spread": pl.Float64}
+              "p_value": pl.Float64, "games": pl.Int64, "spread": pl.Float64, "decks": pl.Int64}
     out = pl.DataFrame(rows, schema=schema)
     p = out["p_value"].to_numpy()
     return out.with_columns(p_adjusted=pl.Series(stats.holm(p) if p.size else p, dtype=pl.Float64))
@@ -179,12 +217,11 @@ def verdict(a: ZenonzardAnalysis) -> list:
                     "groups). Life comes with the pair, so a difference here belongs to the pairs, not to "
                     "the life total: to measure a life total, change it in a variant and compare."),),
               Bullets(ranked_lines(a.lives, "life split")),
-              Para((Strong("Colours"), " (the deck's mana colours, the same test, Holm over the "
-                    "colours)."),),
+              Para((Strong("Colours"), f" (the deck's mana colours: {_deck_units(a.colours, 'colour', 'curve')})."),),
               Bullets(ranked_lines(a.colours, "colour", ends=4, where="the Colours section"))]
     if a.curves.group_by("players").len()["len"].max() > 1:  # the run dealt decks on several curves
-        blocks += [Para((Strong("Mana curves"), " (the drawn decks' curves: low, standard, high; the same "
-                         "test, Holm over the curves)."),),
+        blocks += [Para((Strong("Mana curves"), " (the drawn decks' curves, low, standard and high: "
+                         f"{_deck_units(a.curves, 'curve', 'colour')})."),),
                    Bullets(ranked_lines(a.curves, "curve"))]
     cards = card_strength_lines(a.card_effects, "zenonzard")
     how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
@@ -202,6 +239,22 @@ def verdict(a: ZenonzardAnalysis) -> list:
                             "Cards section lists them and ", Code("balance cards zenonzard --unsupported"),
                             " counts them by set and colour."),))
     return blocks
+
+
+def _deck_units(frame: pl.DataFrame, noun: str, stratum: str) -> str:
+    """How a colour (curve) line was tested: over its generated decks when the run drew them
+    from a generated pool (a finding is then the colour's, and more decks, not more games,
+    narrow it), else the seat-games' exact test (a claim about the decks played)."""
+    if "units" not in frame.columns or frame.filter(pl.col("units") >= 2).is_empty():
+        return f"the same test, Holm over the {noun}s"
+    units = frame.filter(pl.col("units") >= 2)
+    low, high = units["units"].min(), units["units"].max()
+    within = f", within {stratum}s" if (units["units"] - units["df"] > 1).any() else ""  # df = decks - strata
+    return (f"the seats' win rate against the average seat's, Holm over the {noun}s. The "
+            f"{low if low == high else f'{low} to {high}'} generated decks of each {noun} are a sample of the "
+            "decks the generator deals, and a deck's games share its luck of the draw, so the decks, not the "
+            f"seat-games, are the test's units (a t-test{within}): a finding is the {noun}'s, not this deck "
+            "seed's, and more decks (--set deck_pool=N), not more games, narrow it")
 
 
 def _passives_simplified() -> tuple:
@@ -273,13 +326,26 @@ def methods() -> list[tuple]:
          "rows (a family each, each at 5%: nothing holds the screen's families together). With sides "
          "drawn per game (the default) the pair and the deck are assigned at random, so the "
          "difference is the pair's or the deck's; a Force's is its own, averaged over the partners "
-         "drawn with it; a colour's or a curve's is that of the generated decks dealt with it, their "
+         "drawn with it; a colour's or a curve's is that of the decks dealt with it, their "
          "unmodelled card text included. Both seats may draw the same Force (or pair): such a game "
          "gives its two seat-games exactly one win, less spread than the binomial test assumes, so "
          "the test is conservative there. " + DETECTABLE,),
+        ("Colours and curves of generated decks (rules decks other than reference): a colour's decks "
+         "are a sample of the decks the generator deals, and the games of one deck share its luck of "
+         "the draw, so the decks are the units (balance.analysis.sides.tested_over_units): the rate "
+         "is the seats' wins over their seat-games; its standard error the cluster-robust (CR1) one "
+         "over the decks, within strata of the other feature where each holds two decks or more (the "
+         "pool deals every colour on every curve equally often, so the curves' spread is no sampling "
+         "noise of a colour); a two-sided t-test and t interval on the decks less the strata degrees of "
+         "freedom; Holm over the table's rows. A finding is then the colour's (the curve's) over the "
+         "decks this generator deals, not this deck seed's. Its detectable difference "
+         "is (t at the Bonferroni level + t at the power) times the standard error: more decks "
+         "(--set deck_pool=N), not more games, shrink it. The fixed reference decks keep the exact "
+         "binomial test: a claim about those decks.",),
         ("Curve features: least squares of the first player's win (0/1) on its deck's feature minus "
-         "the opponent deck's, with an intercept; robust (HC0) standard error, two-sided z-test, Holm over "
-         "features and player "
+         "the opponent deck's, with an intercept. A feature belongs to a deck, so the standard error is "
+         "clustered two ways, by each player's deck (Cameron, Gelbach & Miller 2011), with a two-sided "
+         "t-test on the fewer decks less one degree of freedom; Holm over features and player "
          "counts. An association across randomly dealt decks: a feature comes with the cards that "
          "make it, so a slope is not the feature's own effect.",),
         ("Card strength (causal, with --card-strength): restricted play (Jaffe et al., AIIDE 2012) "
@@ -331,6 +397,18 @@ def curve_figure(curve: pl.DataFrame, path: Path) -> Path:
     return plots.save(fig, path)
 
 
+def _test_named(a: ZenonzardAnalysis, noun: str) -> str:
+    if not a.sampled:
+        return "exact binomial test, Holm"
+    return (f"a t-test over each {noun}'s generated decks, with its t interval, Holm over the {noun}s (the decks "
+            "are the units: a deck's games share its luck of the draw)")
+
+
+def _decks_column(a: ZenonzardAnalysis) -> tuple:
+    """The tables' "decks" column (each row's generated decks, its test's units) when sampled."""
+    return (("decks", lambda r: str(r["units"])),) if a.sampled else ()
+
+
 def _rate_table(frame: pl.DataFrame, what: str, extra=()) -> Table:
     heads = ["players", what, *[h for h, _ in extra], "seat-games", "win rate", f"{LEVEL} CI", "average seat",
              "difference", "adjusted p"]
@@ -355,8 +433,8 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
         Para(("By the life the pair leaves (pairs pooled):",)),
         _rate_table(a.lives, "player life")])
     colour_blocks = [Para(("A colour's win rate is that of the seats whose deck had that mana, against the "
-                           "average seat's (exact binomial test, Holm).",)),
-                     _rate_table(a.colours, "colours")]
+                           f"average seat's: {_test_named(a, 'colour')}.",)),
+                     _rate_table(a.colours, "colours", _decks_column(a))]
     if "colour_matchups" in figures:
         colour_blocks += [
             Para(("Colour against colour: how often the seat with the row colour beat the seat with the "
@@ -368,22 +446,23 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
     curve_blocks = []
     if a.curves.group_by("players").len()["len"].max() > 1:
         curve_blocks += [Para(("Win rate by the deck's curve (decks.CURVES: the same 30 field slots a cost lower "
-                               "or higher on average), against the average seat's: exact binomial test, Holm. "
-                               "With sides drawn per game the curve is dealt at random with the deck, and every "
-                               "colour is on every curve, so a difference is the curve's doing.",)),
-                         _rate_table(a.curves, "curve")]
+                               f"or higher on average), against the average seat's: {_test_named(a, 'curve')}. "
+                               "With sides drawn per game the curve is dealt at random with the deck, and "
+                               "every colour is on every curve, so a difference is the curve's doing.",)),
+                         _rate_table(a.curves, "curve", _decks_column(a))]
     curve = Section("Mana curves", curve_blocks + [
         Para(("How the first player's win rate moves with its deck's curve features minus the "
               "opponent's: the slope per unit of difference (e.g. per 1.0 of mean cost), its "
-              f"{LEVEL} interval and Holm-adjusted p; spread: the standard deviation of the "
-              "difference over the games. An association across randomly dealt decks, not the "
+              f"{LEVEL} interval and Holm-adjusted p, the decks as the units (the standard error clustered "
+              "by each player's deck, so decks, not games, set the precision); spread: the standard "
+              "deviation of the difference over the games. An association across randomly dealt decks, not the "
               "feature's own effect (it comes with the cards that make it). The figure draws each "
               "slope times its spread, the change for one standard deviation of the difference, so "
               "that features counted in different units compare.",)),
         Figure("curve", figures["curve"], "Win-rate change per standard deviation of each curve feature's "
                "difference"),
-        Table(["players", "feature", "games", "spread", "slope", f"{LEVEL} CI", "adjusted p"],
-              [[str(r["players"]), FEATURES[r["feature"]], count(r["games"]), num(r["spread"], 2),
+        Table(["players", "feature", "games", "decks", "spread", "slope", f"{LEVEL} CI", "adjusted p"],
+              [[str(r["players"]), FEATURES[r["feature"]], count(r["games"]), str(r["decks"]), num(r["spread"], 2),
                 pp(r["slope"], signed=True), ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
                for r in each_row(a.curve)], left=2)])
     ends = Section("How games end", [
