@@ -356,7 +356,10 @@ def methods() -> list[tuple]:
          "shuffles and strategy draws until the games part. When both seats hold it, each seat is "
          "swapped in a replay of its own. The paired per-game change of that seat's win share gets a "
          "normal interval from its observed variance and a two-sided z-test; Holm over every card. "
-         "Negative: the card is worth more than an average card of its cost.",),
+         "Negative: the card is worth more than an average card of its cost. The change is averaged over "
+         "the run's decks that hold the card and its test counts games, so it speaks for those decks: "
+         "unlike the colour test, it does not take the decks as units (the trials are not kept per deck), "
+         "and in another deck pool a card can matter more or less.",),
         ("Colour against colour, how games end and the played / drawn table: descriptions with "
          f"{aggregate.INTERVALS}.",),
     ]
