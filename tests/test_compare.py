@@ -1369,6 +1369,9 @@ def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_p
     (["--margin", "nan"], "margin=nan is not a number"),
     (["--margin", "0.01", "--sprt"], "--margin 0.01 applies to the fixed-size comparison"),
     (["--margin", "length=1"], "unknown metric of --margin 'length'; allowed: win_share_seat0"),
+    (["--margin", "seat_distance=0.01"], "--margin seat_distance=0.01: seat_distance has no equivalence test (its "
+     "verdict gives the changes that fit instead); to show the seats unchanged, give each seat's win_share_seatK "
+     "a margin: --margin M gives every rate one"),
     (["--margin", "mean_score=0"], "margin mean_score=0.0 is not a positive number"),
     (["--margin", "tied_game=1.5"], "margin tied_game=1.5 is out of range; allowed for a rate: 0 < margin < 1"),
     (["--margin", "mean_score=a"], "--margin 'mean_score=a': 'a' is not a number"),
@@ -1481,6 +1484,7 @@ def test_a_pilot_plans_the_games_to_show_a_row_within_its_margin(tmp_path):
     assert line.endswith(f"{alone['for_margin']:,} (+-1 pp)"), line
     assert "within the margin" in r.output and "at 0.05/6 (the rows with a margin)" in r.output, r.output
     for args, words in ((["--margin", "length=1"], "unknown metric of --margin 'length'"),
+                        (["--margin", "seat_shift=0.01"], "seat_shift has no equivalence test"),
                         (["--margin", "mean_score=1", "--primary", "tied_game"],
                          "margin mean_score=1 names a metric outside the question"),
                         (["--margin", "0.01", "--primary", "mean_score"], "no planned row has a margin")):

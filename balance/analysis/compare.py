@@ -1030,6 +1030,13 @@ def check_margin_metrics(margins: dict | None, units: dict, primary: list[str] |
     unit), a rate's margin below 1, and, with ``primary``, one of the question's metrics (the
     equivalence test is of the question's rows)."""
     for metric, value in (margins or {}).items():
+        if metric in ("seat_shift", *FAIRNESS, *DESCRIPTIVE, "side_imbalance"):
+            # a distance (or the seat that moved most) has no two one-sided test here: the rates it
+            # is made of do, and within their margins every seat (side) is within it too
+            rates = "each seat's win_share_seatK" if metric.startswith("seat") else "each side's win_share_NAME"
+            raise BalanceError(f"--margin {metric}={value:g}: {metric} has no equivalence test (its verdict gives "
+                               f"the changes that fit instead); to show the {metric.split('_')[0]}s unchanged, give "
+                               f"{rates} a margin: --margin M gives every rate one")
         if metric not in units:
             raise one_of("metric of --margin", metric, list(units))
         if units[metric] == "rate" and value >= 1:
