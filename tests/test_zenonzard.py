@@ -62,6 +62,17 @@ def put(g: Game, s: int, c: cat.Card, zone="field", active=True, entered=0) -> U
 
 
 # ---- the card model ------------------------------------------------------------------------------------
+def test_a_reprint_without_an_english_name_takes_its_other_printing_s():
+    """The data leaves 4 reprints without an English name; each takes the one its other
+    printing of the same Japanese name has (the 9+ cost 復讐のドラゴン reads Vengeful Dragon, as
+    its 9 cost printing), and a name no printing translates stays Japanese."""
+    by_id = {c.id: c for c in cards()}
+    assert by_id["colorless_09_02_02r_00"].name_en == by_id["colorless_09_02_ex01_00"].name_en == "Vengeful Dragon"
+    filled = [c for c in cards() if c.name_en and any(d.name == c.name and not d.name_en for d in cards())]
+    assert filled == []  # every printing of a translated name now has it
+    assert sum(not c.name_en for c in cards()) == 138
+
+
 def test_the_list_has_the_spec_counts():
     """rules/zenonzard.md: 1,439 cards (998 field, 202 base, 223 magic, 16 tokens); 287 field
     minions with BP/DP (colorless 110; blue, green, purple, red 30; white 29; yellow 28); six

@@ -204,12 +204,18 @@ def _read_tsv(name: str) -> list[dict]:
 
 @lru_cache(maxsize=None)
 def cards() -> tuple[Card, ...]:
-    """Every card of ``data/cards.tsv`` in file order, as printed."""
+    """Every card of ``data/cards.tsv`` in file order, as printed. A printing the data leaves
+    without an English name takes the one another printing of the same Japanese name has
+    (4 reprints, e.g. the 9+ cost 復讐のドラゴン is the Vengeful Dragon), so reports do not name
+    one card in two languages; no Japanese name has two English ones."""
+    rows = _read_tsv("cards.tsv")
+    english = {r["name_jp"]: r["name_en"] for r in rows if r["name_en"]}
     out = []
-    for r in _read_tsv("cards.tsv"):
+    for r in rows:
         cost, nine_plus, part = _cost(r["cost"])
         bits, unlimited, exact = _keywords(r["ability_jp"], r["ability_en"])
-        out.append(Card(id=r["image_id"], name=r["name_jp"], name_en=r["name_en"], kind=_KINDS[r["card_type"]],
+        name_en = r["name_en"] or english.get(r["name_jp"], "")
+        out.append(Card(id=r["image_id"], name=r["name_jp"], name_en=name_en, kind=_KINDS[r["card_type"]],
                         colours=tuple(r["color"].split("|")), cost=cost, nine_plus=nine_plus, part=part,
                         bp=_int(r["bp"]), dp=_int(r["dp"]), keywords=bits, unlimited=unlimited, exact=exact,
                         pack=r["pack_jp_official"] or "unknown"))
