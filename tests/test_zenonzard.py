@@ -1158,6 +1158,25 @@ def test_the_curve_slope_finds_a_planted_association_and_holds_its_level():
         assert calls <= 9, (decks, calls)
 
 
+def test_the_slopes_deck_clustering_sums_every_pair_of_games_that_share_a_deck():
+    """``_deck_meat`` equals the sum of s_i s_j over every pair of rows sharing a deck, in either
+    seat (mirror rows, one deck both seats, included), computed pair by pair; the two-way sum it
+    replaced (own deck + opponent's deck - both) left the cross term out and is smaller."""
+    from balance.games.zenonzard import report as zr
+
+    first = synthetic(3_000, 6, {}, per_cell=2)["decks"].filter(pl.col("seat") == 0)
+    assert (first["deck"] == first["opponent_deck"]).any()  # mirror rows are in the check
+    score = np.random.default_rng(1).normal(size=first.height)
+    a, b = first["deck"].to_numpy(), first["opponent_deck"].to_numpy()
+    share = ((a[:, None] == a[None]) | (b[:, None] == b[None]) | (a[:, None] == b[None]) | (b[:, None] == a[None]))
+    assert zr._deck_meat(first["deck"], first["opponent_deck"], score) == pytest.approx(score @ share @ score)
+    deck_s = first.select("deck", "opponent_deck", s=pl.Series(score))
+    two_way = sum(float((deck_s.group_by(*by).agg(pl.col("s").sum())["s"] ** 2).sum())
+                  for by in (["deck"], ["opponent_deck"])) - float(
+        (deck_s.group_by("deck", "opponent_deck").agg(pl.col("s").sum())["s"] ** 2).sum())
+    assert two_way != pytest.approx(score @ share @ score)
+
+
 def test_curves_shift_the_field_costs_and_varied_pools_cross_colours_with_curves():
     """decks.CURVES: 30 field slots each, mean field cost low < standard < high; a varied pool
     puts every colour on every curve (deck k: colour k mod 6, curve (k div 6) mod 3)."""
