@@ -1259,6 +1259,25 @@ def test_card_strength_names_a_planted_strong_card_and_leaves_a_vanilla_card_unc
     assert f"swapping the {plain.name_en} ({plain.id}) for its stand-in changed no game at all" in line
 
 
+def test_generated_decks_keep_the_card_trials_per_deck_and_fixed_decks_do_not():
+    """With decks drawn from a generated pool the run also writes card_strength_units: per card
+    and deck of the swapped seat, the same paired games as card_strength per seat, split by
+    deck; with given decks (a fixed list) it writes none, and the per-game test stands."""
+    import balance
+
+    red = next(c for c in pool(Rules()) if c.colours == ("red",))
+    run = balance.simulate("zenonzard", games=600, seed=2, strategies=["random"], card_strength=True,
+                           card_strength_cards=[red.id], overrides={"deck_pool": 24}, threads=1)
+    units, trials = run.tables["card_strength_units"], run.card_strength
+    assert units.height >= 2 and set(units["unit"]) <= {d for d in run.decks["deck"]}
+    for column in ("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum"):
+        assert units[column].sum() == pytest.approx(trials[column].sum())
+    side = "deck=mono:red,forces=Cyclops+Phoenix"
+    fixed = balance.simulate("zenonzard", games=200, seed=2, strategies=["random"], sides=[side, side],
+                             card_strength=True, card_strength_cards=[red.id], threads=1)
+    assert "card_strength_units" not in fixed.tables and fixed.card_strength.height
+
+
 def test_the_cards_played_table_counts_every_seat_game_of_each_card_once():
     """in_deck >= drawn >= played per card; a card of every deck (mirror decks of one list) is
     in every seat-game, and the wins never exceed their games."""

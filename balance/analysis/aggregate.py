@@ -200,9 +200,13 @@ def matchups(pairs: pl.DataFrame, method: str = "wilson", by: str = "strategy") 
         "players", "strategy", "opponent_strategy", "games", "ahead", "level", "rate", "lo", "hi")
 
 
-def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
+def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.DataFrame:
     """Causal card strength: one row per (players, card, when) from a run's ``card_strength``
     table (restricted play, paired game by game), pooled over the denied seats.
+
+    units: the run's ``card_strength_units`` table (card_trials.UNITS_TABLE), written where the
+    cards sit in decks generated at random: then the decks are the test's units
+    (``_over_units``), and a card held by one deck is not tested.
 
     ``difference`` is the mean per-game change of the denied seat's win share (restricted minus
     as played; negative: losing the card hurts), with a normal interval from the observed
@@ -230,11 +234,15 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
         test = stats.paired_mean_test((denied - base)[tested], pooled["diff_sq_sum"].to_numpy()[tested],
                                       games[tested], CONFIDENCE)
         lo[tested], hi[tested], p[tested] = test["lo"], test["hi"], test["pvalue"]
-    adjusted = np.full(len(games), np.nan)
-    adjusted[tested] = stats.holm(p[tested])
     detectable = (stats.detectable_from_interval(lo, hi, CONFIDENCE, POWER, (1 - CONFIDENCE) / max(tested.sum(), 1))
                   if len(games) else np.array([]))
-    return pooled.with_columns(
+    decks = None
+    if units is not None and not units.is_empty():
+        lo, hi, p, detectable, decks = _over_units(pooled, units, mean, lo, hi, p, detectable)
+    adjusted = np.full(len(games), np.nan)
+    tested = ~np.isnan(p)
+    adjusted[tested] = stats.holm(p[tested])
+    out = pooled.with_columns(
         unrestricted=pl.Series(base / games), restricted=pl.Series(denied / games),
         # untested rows get nulls, not NaN: polars orders NaN above every number, so a NaN p would
         # pass a ">= alpha" filter as "no detectable difference"
@@ -244,6 +252,43 @@ def card_effects(trials: pl.DataFrame) -> pl.DataFrame:
         detectable=pl.Series(np.atleast_1d(detectable), dtype=pl.Float64, nan_to_null=True),
     ).select("players", "card", "when", "games", "unrestricted", "restricted", "difference", "lo",
              "hi", "p_value", "p_adjusted", "unchanged", "detectable")
+    return out if decks is None else out.with_columns(decks=pl.Series(decks, dtype=pl.Int64))
+
+
+def _over_units(pooled: pl.DataFrame, units: pl.DataFrame, mean, lo, hi, p, detectable) -> tuple:
+    """(lo, hi, p, detectable, decks) of ``pooled``'s rows (players, card, when) with the decks
+    of ``units`` as the units: a card's change differs from deck to deck (the audit that found
+    it measured the Ashbringer at -4.1, -3.4, -10.1 and -6.2 pp in its 4 decks), and the
+    decks are a sample of what the generator deals, so a card's claim beyond this pool rests
+    on how many decks hold it, not on how many games they played. The mean stays the pooled
+    paired change; its standard error is the cluster-robust one over the decks
+    (``stats.cluster_ratio_se``), a t interval and test on the decks less one degree of freedom,
+    ``detectable`` (t at ALPHA / m / 2 + t at POWER) times it, m the tested rows (Holm's first
+    level). A card held by one deck has no spread to judge it by: untested (NaN). A card whose
+    decks all changed alike (no spread, e.g. no game changed) keeps the per-game row."""
+    from scipy.stats import t as student
+
+    per = units.group_by("players", "card", "when", "unit").agg(
+        pl.col("games").sum(), (pl.col("win_share_restricted") - pl.col("win_share_unrestricted")).sum().alias("d"))
+    spread = {key: (g.height, *stats.cluster_ratio_se(g["games"], g["d"]))
+              for key, g in per.group_by("players", "card", "when")}
+    lo, hi, p, detectable = (np.array(x, float, copy=True) for x in (lo, hi, p, detectable))
+    decks = np.zeros(pooled.height, np.int64)
+    for i, key in enumerate(pooled.select("players", "card", "when").iter_rows()):
+        g, se, df = spread.get(key, (0, math.nan, 0))
+        decks[i] = g
+        if g < 2:
+            lo[i] = hi[i] = p[i] = detectable[i] = math.nan
+        elif se > 0:
+            half = float(student.ppf(0.5 + CONFIDENCE / 2, df)) * se
+            lo[i], hi[i] = mean[i] - half, mean[i] + half
+            p[i] = float(2 * student.sf(abs(mean[i]) / se, df))
+    family = max(int((~np.isnan(p)).sum()), 1)
+    for i, key in enumerate(pooled.select("players", "card", "when").iter_rows()):
+        g, se, df = spread.get(key, (0, math.nan, 0))
+        if g >= 2 and se > 0:
+            detectable[i] = float(student.ppf(1 - (1 - CONFIDENCE) / family / 2, df) + student.ppf(POWER, df)) * se
+    return lo, hi, p, detectable, decks
 
 
 def outcome_shares(outcomes: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:

@@ -178,7 +178,9 @@ def _rung(label: str, run, spec) -> pl.DataFrame:
     for m in _measures(spec, run.tables, run.manifest):
         out = out.join(m.frame.with_columns(pl.col("players").cast(pl.Int8)), on="players", how="left")
     if run.tables.get("card_strength") is not None:
-        effects = aggregate.card_effects(run.card_strength)
+        from balance.core.card_trials import UNITS_TABLE
+
+        effects = aggregate.card_effects(run.card_strength, run.tables.get(UNITS_TABLE))
         top = (effects.sort(pl.col("difference").abs(), descending=True)
                .group_by("players", maintain_order=True)
                .first().select("players", pl.col("card").alias("top_card"),

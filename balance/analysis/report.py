@@ -25,7 +25,7 @@ import json
 import math
 import shlex
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +101,7 @@ def write_run_report(run_dir, out_dir=None, method: str = "wilson", mix_dir=None
     cards = None
     if cards_dir is not None:
         cards = card_run(Path(cards_dir), run_dir, manifest, tables)
-        tables = {**tables, "card_strength": cards.table}
+        tables = {**tables, "card_strength": cards.table, **cards.units}
     out_dir = run_dir if out_dir is None else Path(out_dir)
     held = [name for name in FINISHED_OUTPUTS if (out_dir / name).is_file()]
     if out_dir.resolve() != run_dir.resolve() and held:
@@ -274,6 +274,7 @@ class CardRun:
     name: str  # its directory's name
     manifest: dict
     table: pl.DataFrame  # its card_strength.parquet
+    units: dict = field(default_factory=dict)  # its card_strength_units table, where it wrote one
 
 
 def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> CardRun:
@@ -307,7 +308,10 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
         if cards_manifest.get(key) != manifest.get(key):
             raise BalanceError(f"{where} has {key} {cards_manifest.get(key)!r} where the main run has "
                                f"{manifest.get(key)!r}; allowed: the same")
-    return CardRun(cards_dir.name, cards_manifest, cards_tables["card_strength"])
+    from balance.core.card_trials import UNITS_TABLE
+
+    return CardRun(cards_dir.name, cards_manifest, cards_tables["card_strength"],
+                   {UNITS_TABLE: cards_tables[UNITS_TABLE]} if UNITS_TABLE in cards_tables else {})
 
 
 def _check_same_version(where: str, other: dict, manifest: dict) -> None:

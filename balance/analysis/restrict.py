@@ -63,7 +63,9 @@ def run_restrict(game: str, players: int | None = None, strategy: str | None = N
     run = simulate(game, players=players, games=games, seed=seed, strategies=[strategy],
                    overrides=overrides, chunk_size=chunk_size, on_progress=on_progress,
                    threads=threads, card_strength=when, card_strength_cards=cards)
-    table = (aggregate.card_effects(run.card_strength)
+    from balance.core.card_trials import UNITS_TABLE
+
+    table = (aggregate.card_effects(run.card_strength, run.tables.get(UNITS_TABLE))
              .rename({"unrestricted": "baseline"})
              .select("card", "games", "baseline", "restricted", "difference", "lo", "hi",
                      "p_value", "p_adjusted", "unchanged", "detectable"))

@@ -89,7 +89,8 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
     spread = {}  # (players, name) -> (G, se, df) for names held with two units or more
     for (players, name), g in units.group_by("players", "name"):
         if g.height >= 2:
-            spread[(players, name)] = _clustered_se(g, stratum)
+            se, df = stats.cluster_ratio_se(g["games"], g["win_share"], g[stratum] if stratum else None)
+            spread[(players, name)] = g.height, se, df
     family = max(out.height, 1)
     level = 0.5 + aggregate.CONFIDENCE / 2
     columns = {c: out[c].to_list() for c in ("lo", "hi", "p_value", "detectable", "units", "df")}
@@ -108,25 +109,6 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
     p = np.array(columns["p_value"], dtype=float)
     return out.with_columns(**{c: pl.Series(v, dtype=out.schema[c]) for c, v in columns.items()},
                             p_adjusted=pl.Series(stats.holm(p) if p.size else p))
-
-
-def _clustered_se(units: pl.DataFrame, stratum: str | None) -> tuple[int, float, int]:
-    """(units, standard error of the name's rate, degrees of freedom) from its units' rows
-    (games, win_share[, stratum]): CR1 within strata where every stratum has two units or more
-    and there are fewer strata than units, else over all the units as one stratum."""
-    groups = [units]
-    if stratum is not None:
-        split = units.partition_by(stratum)
-        if len(split) < units.height and min(s.height for s in split) >= 2:
-            groups = split
-    total = float(units["games"].sum())
-    variance = 0.0
-    for s in groups:
-        n, w = s["games"].to_numpy().astype(float), s["win_share"].to_numpy().astype(float)
-        rate = w.sum() / n.sum() if n.sum() else 0.0
-        variance += len(n) / (len(n) - 1) * float(((w - rate * n) ** 2).sum()) if len(n) > 1 else 0.0
-    se = math.sqrt(variance) / total if total else 0.0
-    return units.height, se, units.height - len(groups)
 
 
 @functools.lru_cache(maxsize=4096)  # the rows of a player count often share their seat-games

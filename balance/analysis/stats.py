@@ -363,6 +363,30 @@ def _check_pvalues(pvalues) -> np.ndarray:
     return p
 
 
+def cluster_ratio_se(n, w, strata=None) -> tuple[float, int]:
+    """(standard error, degrees of freedom) of the ratio sum(w) / sum(n) over G units (clusters:
+    generated decks) with n[u] trials and w[u] their total (wins, or summed paired differences):
+    the cluster-robust CR1 variance sum over units of (w_u - r n_u)^2 / N^2 times G / (G - 1),
+    taken within each stratum (r its own ratio) where ``strata`` (a label per unit) puts two
+    units or more in every stratum and is not one per unit, else over all the units;
+    df = G - strata (Cameron & Miller 2015: a t on the clusters' degrees of freedom when they are few).
+    A unit's trials may go any way together: only the units are taken as independent.
+    (nan, 0) for fewer than two units."""
+    n, w = np.asarray(n, float), np.asarray(w, float)
+    if len(n) < 2 or n.sum() <= 0:
+        return math.nan, 0
+    labels = np.zeros(len(n), int) if strata is None else np.unique(np.asarray(strata), return_inverse=True)[1]
+    counts = np.bincount(labels)
+    if not (len(counts) < len(n) and counts.min() >= 2):
+        labels, counts = np.zeros(len(n), int), np.array([len(n)])
+    variance = 0.0
+    for k, size in enumerate(counts):
+        m = labels == k
+        rate = w[m].sum() / n[m].sum() if n[m].sum() else 0.0
+        variance += size / (size - 1) * float(((w[m] - rate * n[m]) ** 2).sum())
+    return math.sqrt(variance) / n.sum(), len(n) - len(counts)
+
+
 def holm(pvalues) -> np.ndarray:
     """Holm step-down adjusted p-values (family-wise error control, any dependence).
 

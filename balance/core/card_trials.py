@@ -74,3 +74,46 @@ def frame(players: int, labels: list[str], cards: list, when: str, trials: np.nd
         "win_share_restricted": t[:, CardTrial.UNITS_RESTRICTED] / WIN_UNIT,
         "diff_sq_sum": t[:, CardTrial.DIFF_SQ] / WIN_UNIT**2,
     }, columns(card_type))
+
+
+# A game whose cards sit in decks drawn from a generated pool (ZENONZARD) also keeps its trials
+# per deck of the denied seat: the decks are a sample of what the generator deals, and a card's
+# effect differs from deck to deck, so aggregate.card_effects takes them as the test's units.
+UNITS_TABLE = "card_strength_units"
+UNIT_KEYS = ("players", "card", "when", "unit")
+UNIT_MEANING = ("simulate --card-strength with decks generated at random: the paired games per card and "
+                "deck of the denied seat (the units of the card test)")
+
+
+def unit_columns(card_type) -> dict:
+    """The ``card_strength_units`` table's columns: per (players, card, when, unit) the paired
+    games and win shares, as ``columns`` has them per seat."""
+    full = columns(card_type)
+    return {"players": pl.Int8, "card": card_type, "when": pl.String, "unit": pl.String,
+            **{k: full[k] for k in ("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum")}}
+
+
+def add_unit_pairs(rows: np.ndarray, unit: np.ndarray, played: np.ndarray, denied: np.ndarray) -> None:
+    """Add paired win units (int[n] each) into ``rows`` int64[units, len(CardTrial)], game g
+    into row ``unit[g]`` (the denied seat's deck)."""
+    played = played.astype(np.int64)
+    denied = denied.astype(np.int64)
+    diff = denied - played
+    for column, values in ((CardTrial.GAMES, np.ones_like(played)), (CardTrial.UNITS_UNRESTRICTED, played),
+                           (CardTrial.UNITS_RESTRICTED, denied), (CardTrial.DIFF_SQ, diff * diff)):
+        np.add.at(rows[:, column], unit, values)
+
+
+def unit_frame(players: int, cards: list, units: list[str], when: str, trials: np.ndarray, card_type) -> pl.DataFrame:
+    """One row per (card, unit) with at least one paired game. trials int64[len(cards),
+    len(units), len(CardTrial)]; units: each unit's name."""
+    card, unit = np.nonzero(trials[..., CardTrial.GAMES])
+    t = trials[card, unit].reshape(len(card), len(CardTrial))
+    return schema.frame({
+        "players": [players] * len(card), "card": [cards[i] for i in card], "when": [when] * len(card),
+        "unit": [units[u] for u in unit],
+        "games": t[:, CardTrial.GAMES],
+        "win_share_unrestricted": t[:, CardTrial.UNITS_UNRESTRICTED] / WIN_UNIT,
+        "win_share_restricted": t[:, CardTrial.UNITS_RESTRICTED] / WIN_UNIT,
+        "diff_sq_sum": t[:, CardTrial.DIFF_SQ] / WIN_UNIT**2,
+    }, unit_columns(card_type))

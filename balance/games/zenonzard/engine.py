@@ -146,12 +146,17 @@ class Engine(BaseEngine):
         if card_strength is not None:  # the plan's cards that these decks hold (indices into self.cards)
             wanted = card_strength.cards or tuple(c.name for c in self.cards)
             self.trials = [self.card_index[n] for n in wanted if n in self.card_index]
+        # decks generated at random are a sample of what the generator deals: the card trials are
+        # then also kept per deck, the units of the card test (card_trials.UNITS_TABLE)
+        self.sampled = self.n_drawn > 0 and rules.decks != "reference"
         self.max_score = 0
         self.max_length = rules.turn_cap or rules.turn_bound
 
     def game_totals(self) -> dict:
         """deck_stats[seat, deck, opponent deck, (games, wins)]; force_stats[seat, pair, (games,
-        wins, Forces lost, life left)]; card_stats[card, kernel.CS_*]; with a plan, card_trials."""
+        wins, Forces lost, life left)]; card_stats[card, kernel.CS_*]; with a plan, card_trials
+        [trial card, seat, CardTrial] and, for generated decks, card_unit_trials[trial card, deck,
+        CardTrial] (by the denied seat's deck)."""
         from .kernel import CS_N
 
         n = len(self.decks)
@@ -160,6 +165,8 @@ class Engine(BaseEngine):
                "card_stats": np.zeros((len(self.cards), CS_N), np.int64)}
         if self.card_strength is not None:
             out["card_trials"] = np.zeros((len(self.trials), 2, len(card_trials.CardTrial)), np.int64)
+            if self.sampled:
+                out["card_unit_trials"] = np.zeros((len(self.trials), n, len(card_trials.CardTrial)), np.int64)
         return out
 
     def play(self, seed: int, first_game: int, n_games: int) -> Chunk:
@@ -182,7 +189,7 @@ class Engine(BaseEngine):
             _add_counts(totals["force_stats"][s], pair_of[:, s], (np.ones(n, np.int64), won[:, s], destroyed[:, s],
                                                                   life[:, s]))
         if self.card_strength is not None:
-            self._play_swapped(state, seed, games, deck_of, won, totals["card_trials"])
+            self._play_swapped(state, seed, games, deck_of, won, totals["card_trials"], totals.get("card_unit_trials"))
         return chunk
 
     @staticmethod
@@ -214,10 +221,11 @@ class Engine(BaseEngine):
         return pool
 
     def _play_swapped(self, state, seed: int, games: np.ndarray, deck_of: np.ndarray, won: np.ndarray,
-                      trials: np.ndarray) -> None:
+                      trials: np.ndarray, by_deck: np.ndarray | None = None) -> None:
         """Replay the chunk's games once per plan card and seat whose deck holds it, that seat's
         copies swapped (``swapped_pool``); add the seat's paired win units into trials
-        int64[len(self.trials), 2, len(CardTrial)]."""
+        int64[len(self.trials), 2, len(CardTrial)] and, given, by_deck int64[len(self.trials),
+        decks, len(CardTrial)] at that seat's deck."""
         from .kernel import CS_N
 
         no_cards = np.zeros((0, CS_N), np.int64)
@@ -230,7 +238,10 @@ class Engine(BaseEngine):
                     continue
                 pool = self.swapped_pool(card) if pool is None else pool
                 winner = self._kernel(state, seed, games[rows], s, pool, no_cards)[0]
-                card_trials.add_pairs(trials[i, s], won[rows, s] * WIN_UNIT, self._won(winner)[:, s] * WIN_UNIT)
+                played, denied = won[rows, s] * WIN_UNIT, self._won(winner)[:, s] * WIN_UNIT
+                card_trials.add_pairs(trials[i, s], played, denied)
+                if by_deck is not None:
+                    card_trials.add_unit_pairs(by_deck[i], deck_of[rows, s], played, denied)
 
     def replay(self, seed: int, games: np.ndarray, card: str | None, seat: int):
         """Games ``games`` int64[n] of the run with ``seed``, with every copy of the field minion
@@ -278,6 +289,10 @@ class Engine(BaseEngine):
             out["card_strength"] = card_trials.frame(
                 p, self.labels(), [card_label(self.cards[i]) for i in self.trials], self.card_strength.when,
                 totals["card_trials"], pl.String)
+            if "card_unit_trials" in totals:
+                out[card_trials.UNITS_TABLE] = card_trials.unit_frame(
+                    p, [card_label(self.cards[i]) for i in self.trials], [d.name for d in self.decks],
+                    self.card_strength.when, totals["card_unit_trials"], pl.String)
         return out
 
     def game_columns(self, chunk: Chunk) -> dict:

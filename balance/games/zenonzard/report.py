@@ -33,6 +33,7 @@ from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Str
                                        p_phrase, pct, pp)
 from balance.analysis.report import ALPHA, LEVEL, and_list, card_strength_lines, cards_measured, each_row
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested, tested_over_units
+from balance.core import card_trials
 
 FIGURES = ("force_pairs", "colour_matchups", "curve", "card_strength")
 FEATURES = {"mean_cost": "mean cost of the field minions", "low_cost": "field minions of cost 1-2",
@@ -99,7 +100,8 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
     return ZenonzardAnalysis(
         singles, pairs, lives, colours, matchups, curves, curve_slopes(decks), endings(tables["outcomes"], method),
         manifest.get("sides") == "drawn", unsupported, sampled,
-        card_effects=aggregate.card_effects(tables["card_strength"]) if "card_strength" in tables else None,
+        card_effects=(aggregate.card_effects(tables["card_strength"], tables.get(card_trials.UNITS_TABLE))
+                      if "card_strength" in tables else None),
         cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None)
 
 
@@ -245,13 +247,16 @@ def verdict(a: ZenonzardAnalysis) -> list:
                          f"{_deck_units(a.curves, 'curve', 'colour')})."),),
                    Bullets(ranked_lines(a.curves, "curve"))]
     cards = card_strength_lines(a.card_effects, "zenonzard")
+    over_decks = a.card_effects is not None and "decks" in a.card_effects.columns
+    test = ("the generated decks that hold a card are its test's units, as for the colours: a t-test over "
+            "them, Holm over every card" if over_decks else "paired test, Holm over every card")
     how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
            "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
-           "again; paired test, Holm over every card)." if a.card_effects is not None else ".")
+           f"again; {test})." if a.card_effects is not None else ".")
     blocks.append(Para((Strong("Cards"), how),))
-    simplified = _simplified_cards(a, cards)
-    if simplified:  # a caution comes before the lines it qualifies
-        blocks.append(Para((Strong("Caution:"), " ", simplified[0].lower() + simplified[1:])))
+    cautions = [c for c in (_one_deck_cards(a), _simplified_cards(a, cards)) if c]
+    for caution in cautions:  # a caution comes before the lines it qualifies
+        blocks.append(Para((Strong("Caution:"), " ", caution[0].lower() + caution[1:])))
     blocks.append(Bullets(cards))
     if a.unsupported:
         blocks.append(Para((Strong(f"{len(a.unsupported)} cards in this run's decks have text beyond "
@@ -287,6 +292,25 @@ def _passives_simplified() -> tuple:
     return (Strong("Caution:"), f" the simulated card model (v1) plays {and_list(parts)}: those Forces play "
             "as their life and on-destroy effect, so where they rank owes as much to the model as to the "
             "printed Force.")
+
+
+def _one_deck_cards(a: ZenonzardAnalysis) -> str:
+    """With the decks as the card test's units: how many decks hold a card, and which cards one
+    deck alone holds (untested: one deck gives no spread to judge a card by). Empty otherwise."""
+    if a.card_effects is None or "decks" not in a.card_effects.columns or a.card_effects.is_empty():
+        return ""
+    decks = a.card_effects["decks"]
+    alone = int((decks == 1).sum())
+    few = int(((decks >= 2) & (decks <= 4)).sum())
+    parts = [f"this pool deals a card in {int(decks.median())} of its decks (median; {int(decks.min())} to "
+             f"{int(decks.max())}), and a card's strength is judged over those decks"]
+    if alone:
+        parts.append(f"{alone} {'card is' if alone == 1 else 'cards are'} held by one deck only and not judged "
+                     "(one deck gives no spread to judge a card by; the tables give their change in it)")
+    if few:
+        parts.append(f"{few} held by 2 to 4 decks can be found only by a change far beyond their decks' spread")
+    return ("; ".join(parts) + ". More decks (--set deck_pool=N, up to 200), not more games, let more cards be "
+            "judged.")
 
 
 def _simplified_cards(a: ZenonzardAnalysis, lines: list) -> str:
@@ -378,10 +402,16 @@ def methods() -> list[tuple]:
          "shuffles and strategy draws until the games part. When both seats hold it, each seat is "
          "swapped in a replay of its own. The paired per-game change of that seat's win share gets a "
          "normal interval from its observed variance and a two-sided z-test; Holm over every card. "
-         "Negative: the card is worth more than an average card of its cost. The change is averaged over "
-         "the run's decks that hold the card and its test counts games, so it speaks for those decks: "
-         "unlike the colour test, it does not take the decks as units (the trials are not kept per deck), "
-         "and in another deck pool a card can matter more or less.",),
+         "Negative: the card is worth more than an average card of its cost. With decks generated at random "
+         "(rules decks other than reference) the trials are also kept per deck of the swapped seat "
+         "(card_strength_units), and the decks that hold a card are its test's units: a card's change "
+         "differs from deck to deck (the Ashbringer's 4 decks of the committed pool measured -3.4 to "
+         "-10.1 pp), and the decks are a sample of what the generator deals, so the claim is the card's, "
+         "not this pool's. The change stays the pooled paired mean; its standard error the cluster-robust "
+         "one over those decks (balance.analysis.stats.cluster_ratio_se), with a t interval and test on "
+         "the decks less one degree of freedom; a card one deck holds is not tested; Holm over the tested "
+         "cards. Fixed decks (reference, or given by --side) keep the per-game test: a claim about those "
+         "decks.",),
         ("Colour against colour, how games end and the played / drawn table: descriptions with "
          f"{aggregate.INTERVALS}.",),
     ]
@@ -511,19 +541,25 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
 
 
 def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
-    rows = [[str(r["players"]), Code(r["card"]), count(r["games"]), pct(r["unrestricted"]), pct(r["restricted"]),
-             pp(r["difference"], signed=True), ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
+    over_decks = "decks" in a.card_effects.columns
+    rows = [[str(r["players"]), Code(r["card"]), *([str(r["decks"])] if over_decks else []), count(r["games"]),
+             pct(r["unrestricted"]), pct(r["restricted"]), pp(r["difference"], signed=True),
+             ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
             for r in each_row(a.card_effects.sort("players", "difference", "card"))]
+    interval = ("the t interval over the decks that hold the card (they are the units: a card's change differs "
+                "from deck to deck, and the decks are a sample of what the generator deals; a card one deck "
+                "holds has none); Holm over every card tested" if over_decks else
+                "normal interval of the paired differences; Holm over every card")
     return Section("Card strength", [
         Para(("Each card swapped (every copy) for a vanilla stand-in of its cost and colours in the deck "
               "of the seat holding it, in every game where a seat does, the same games played again (common "
               "random numbers). Difference: that seat's win rate with the stand-in minus with the card "
-              "(negative: the card is better than an average card of its cost); normal interval of the "
-              "paired differences; Holm over every card. Strongest cards first.",)),
+              f"(negative: the card is better than an average card of its cost); {interval}. Strongest cards "
+              "first.",)),
         Figure("card_strength", figures["card_strength"],
                f"Win-rate change with the stand-in (the {plots.CARDS_DRAWN} largest per player count)"),
-        Table(["players", "card", "games", "with it", "stand-in", "difference", f"{LEVEL} CI", "adjusted p"],
-              rows, left=2)])
+        Table(["players", "card", *(["decks"] if over_decks else []), "games", "with it", "stand-in", "difference",
+               f"{LEVEL} CI", "adjusted p"], rows, left=2)])
 
 
 def played_section(a: ZenonzardAnalysis) -> Section:

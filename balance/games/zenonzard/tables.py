@@ -65,4 +65,6 @@ TABLES = (
     # seat's deck held the card, played again with it swapped for a vanilla stand-in
     TableSpec("card_strength", card_trials.columns(pl.String), card_trials.KEYS,
               card_trials.MEANING, optional=True),
+    TableSpec(card_trials.UNITS_TABLE, card_trials.unit_columns(pl.String), card_trials.UNIT_KEYS,
+              card_trials.UNIT_MEANING, optional=True),
 )
