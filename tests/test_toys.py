@@ -785,3 +785,33 @@ def test_a_run_whose_every_game_the_cap_stopped_is_named_as_such(tmp_path):
                    tmp_path / "m", "all capped")
     assert "- The turn cap stopped every game of every cell: no game handed out a win" in \
         (tmp_path / "m" / "matchups.md").read_text(encoding="utf-8")
+
+
+def test_two_seats_moved_are_judged_by_seat_0_s_own_row():
+    """At 2 players seat_shift (Sidak over two seats, in another place of the correction) and
+    win_share_seat0 test one number: a walkthrough read "different: win_share_seat0 +1.64 pp
+    (0.0153 adjusted)" beside "no significant move (seat 0, +1.64 pp, p = 0.42)". The seats line
+    now gives seat 0's own row. Planted: under `threshold`, 5 rounds instead of 3 cap fewer
+    games, and seat 0's share moves by many standard errors (20,000 games); the line follows the
+    row even where seat_shift is set to disagree."""
+    import copy
+
+    from balance.analysis.compare_report import verdict
+
+    report = balance.compare(TOY, ["default", "max_rounds=5"], players=2, games=20_000, seed=1,
+                             strategies=["threshold"], common={"target": 14, "max_rounds": 3}).report
+    rows = {r["metric"]: r for r in report["results"]}
+    assert rows["win_share_seat0"]["significant"]
+
+    def seats(rep) -> str:
+        text = ["".join(str(getattr(p, "text", p)) for p in item) for item in verdict(rep).blocks[0].items]
+        return next(t for t in text if t.startswith("Seats under"))
+
+    line = seats(report)
+    assert "; seat 0 moved (+" in line and "the win_share_seat0 row, Holm-adjusted p " in line, line
+    assert "with two seats, one seat's move is the other's" in line and "Šidák" not in line
+    disagreeing = copy.deepcopy(report)
+    for r in disagreeing["results"]:
+        if r["metric"] == "seat_shift":
+            r.update(significant=False, p_adjusted=0.42)
+    assert "; seat 0 moved (+" in seats(disagreeing) and "no significant move" not in seats(disagreeing)

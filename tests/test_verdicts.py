@@ -220,6 +220,18 @@ def test_a_seat_edge_names_the_seats_off_fair_not_the_highest_rate():
     assert "the other 3 are not told apart from fair" in text and "wins most" not in text
 
 
+def test_two_seats_found_apart_are_both_named_by_the_test_that_found_them():
+    """At 2 players "the seats differ" and "seat 0 is off fair" are one hypothesis, but the
+    per-seat tests are corrected over every seat of every count, so a walkthrough read "seat edge
+    found (p = 0.0342) — no single seat is told apart from fair" (seat 0's own p 0.17 over 9
+    seats). Planted: seat 0 at 52% of 10,000 one-winner games (4 standard errors): the line
+    names seat 0 above and seat 1 below, by the equal-seats test."""
+    text = seat_verdict(one_winner_seats([0.52, 0.48], 10_000, np.random.default_rng(2)))
+    assert text.startswith("2 players: seat edge found (equal-seats test, Holm-adjusted ")
+    assert "seat 0 wins more than the fair 50.00%: " in text and ", and seat 1 less: " in text, text
+    assert "with two seats, one seat's edge is the other's" in text and "told apart" not in text
+
+
 def test_seats_that_differ_together_but_none_alone_are_given_as_estimates():
     """The chi-square pools the seats' evidence, so it can find an edge no single seat's test
     does. Planted, exact counts of 40,000 one-winner games: seats 0 and 1 at 20.45%, 2 and 3 at

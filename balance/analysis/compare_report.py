@@ -280,12 +280,20 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
     """The seats in words: are they nearer fair (the seat_distance test), and the seat_shift
     test's most-moved seat."""
     shift, distance = _row(rows, "seat_shift"), _row(rows, "seat_distance")
+    head = ("Seats under ", Code(variant), ": ", Strong(_fairness(distance)), ": the seats' distance from fair ",
+            *_distance_words(report, distance))
+    seat0 = next((r for r in rows if r["metric"] == "win_share_seat0"), None)
+    if report.get("players") == 2 and seat0 is not None:
+        # one seat's move is the other's: seat 0's own row answers "did a seat move", and seat_shift's
+        # Sidak over two seats (and another place in the correction) had judged the same number apart
+        moved = {True: "seat 0 moved", False: "seat 0 did not move significantly",
+                 None: "seat 0's move descriptive, at the sequential stop"}[seat0["significant"]]
+        return (*head, f"; {moved} ({_diff(report, 'win_share_seat0', seat0['difference'])}, the win_share_seat0 "
+                f"row{_test(report, seat0)}; with two seats, one seat's move is the other's).")
     moved = {True: "a seat moved", False: "no significant move",
              None: "seat moves descriptive, at the sequential stop"}[shift["significant"]]
     test = _test(report, shift)
-    return ("Seats under ", Code(variant), ": ", Strong(_fairness(distance)), ": the seats' distance from fair ",
-            *_distance_words(report, distance),
-            f"; {moved} (largest: seat {shift['seat']}, "
+    return (*head, f"; {moved} (largest: seat {shift['seat']}, "
             f"{_diff(report, 'seat_shift', shift['difference'])}, unadjusted simultaneous {level(report)} CI "
             f"{_interval(report, shift)}, Šidák over seats{', then' + test[1:] if test else ''}).")
 

@@ -941,6 +941,13 @@ def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
         r = by_seat[seat]
         return rate_ci(r["rate"], r["lo"], r["hi"])
 
+    if n == 2:  # one seat above fair is the other below: the equal-seats test that found the edge decides both
+        best = rates.row(int(rates["rate"].arg_max()), named=True)["seat"]
+        worst = 1 - best
+        return (f"seat {best} wins more than the fair {pct(fair)}: {shown(best)}, and seat {worst} less: "
+                f"{shown(worst)} (with two seats, one seat's edge is the other's, so the test that found the edge "
+                "names both)")
+
     edges = (a.seat_edges.filter((pl.col("players") == n) & (pl.col("p_adjusted") < ALPHA))
              .sort("edge", descending=True) if a.seat_edges is not None else None)
     if edges is None or not edges.height:
