@@ -3,7 +3,8 @@
 Cell (A, B) of the matrix is A's win share when A holds one seat and B every other seat, with
 A's seat rotated over all seats in equal blocks of games (seat effects cancel); the fair
 share is 1/players. Every cell plays the same game numbers with one seed (common random
-numbers). From the matrix: which strategies are dominated, and where the replicator dynamics
+numbers). At 2 players the runs (A, B) and (B, A) play one matchup, so each cell pools both.
+From the matrix: which strategies are dominated, and where the replicator dynamics
 of a population choosing among the pool settles (an evolutionary summary of the meta-game).
 """
 from __future__ import annotations
@@ -76,7 +77,7 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     if games < players:
         raise BalanceError(f"games={games} is too few to rotate over {players} seats; give at least {players}")
     given = dict(zip(labels, pool))  # each run is given the spec itself: a tuned one's @DIR says where it came from
-    rows, manifests = [], []
+    played, manifests = {}, []
     for a in labels:
         for b in labels:
             if a == b:
@@ -85,21 +86,44 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
                            strategies=[given[a]] + [given[b]] * (players - 1), rotate=True, threads=threads,
                            on_progress=on_progress)
             manifests.append(run.manifest)
-            mine = run.seats.filter(pl.col("strategy") == a)
-            n = int(mine["games"].sum())
-            total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
-            share, lo, hi = stats.share_ci(total, total_sq, n)
-            fairness = aggregate.seat_fairness(run.seats).row(0, named=True)  # finished and capped games
-            rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
-                         "win_share_sum": total, "win_share_sq_sum": total_sq,
-                         "finished": fairness["games"], "capped": fairness["capped"],
-                         "fair": aggregate.fair_share(fairness)})  # 1/players of the games that handed out a win
-    matrix = pl.DataFrame(rows)
-    matrix = _significance(matrix, players)
+            played[(a, b)] = run.seats
+    rows = []
+    for (a, b) in played:
+        # at 2 players the runs (a, b) and (b, a) play one matchup: both count for each cell, so the
+        # two cells are one estimate and its complement (separately they had read 47.50% and 50.40%)
+        seats = [played[(a, b)], *([played[(b, a)]] if players == 2 else [])]
+        mine = pl.concat([s.filter(pl.col("strategy") == a) for s in seats])
+        n = int(mine["games"].sum())
+        total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
+        share, lo, hi = stats.share_ci(total, total_sq, n)
+        ends = [aggregate.seat_fairness(s).row(0, named=True) for s in seats]  # finished and capped games
+        fairness = {"games": sum(f["games"] for f in ends), "capped": sum(f["capped"] for f in ends),
+                    "players": players}
+        rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
+                     "win_share_sum": total, "win_share_sq_sum": total_sq,
+                     "finished": fairness["games"], "capped": fairness["capped"],
+                     "fair": aggregate.fair_share(fairness)})  # 1/players of the games that handed out a win
+    matrix = _joint_intervals(_significance(pl.DataFrame(rows), players))
     share = _share_matrix(matrix, labels, players)
-    lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo", "hi"))
+    lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo_joint", "hi_joint"))
     return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels,
                          untuned_counts(*manifests))
+
+
+def joint_level(cells: int) -> float:
+    """The confidence of intervals that hold together over ``cells`` cells (Bonferroni): the
+    level at which two cells' intervals apart is a test at 5% over the whole matrix."""
+    return 1 - (1 - aggregate.CONFIDENCE) / max(cells, 1)
+
+
+def _joint_intervals(matrix: pl.DataFrame) -> pl.DataFrame:
+    """``lo_joint`` and ``hi_joint``: each cell's interval at ``joint_level`` of the matrix, so
+    that "dominated" (intervals apart) is corrected over the matrix as its cells' p-values are
+    (Holm): a claim decided by two 95% intervals had stood beside a Holm p of 0.0504."""
+    _, lo, hi = stats.share_ci(matrix["win_share_sum"].to_numpy(), matrix["win_share_sq_sum"].to_numpy(),
+                               matrix["games"].to_numpy(), joint_level(matrix.height))
+    return matrix.with_columns(lo_joint=pl.Series(np.atleast_1d(lo), dtype=pl.Float64),
+                               hi_joint=pl.Series(np.atleast_1d(hi), dtype=pl.Float64))
 
 
 def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
@@ -172,16 +196,17 @@ def _ahead(lo: np.ndarray, hi: np.ndarray, k: int, i: int) -> np.ndarray:
     return lo[k] > hi[i]
 
 
-def _dominance_words(labels: list[str], lo: np.ndarray, hi: np.ndarray, strategy: str, by: str) -> tuple:
+def _dominance_words(labels: list[str], lo: np.ndarray, hi: np.ndarray, strategy: str, by: str,
+                     level: str) -> tuple:
     """Why ``strategy`` is dominated by ``by``, in words: at least as good against every field
     (point estimates), and the fields where its interval lies wholly above (``_ahead``, the test
-    ``_dominated`` decides by)."""
+    ``_dominated`` decides by), the intervals at the matrix's joint ``level``."""
     from balance.analysis.document import Code, code_list
 
     ahead = _ahead(lo, hi, labels.index(by), labels.index(strategy))
     return (Code(by), ": at least as good against every field (point estimates), and ahead against ",
-            *code_list(labels[j] for j in np.flatnonzero(ahead)), " with the 95% intervals apart (a test at 5% or "
-            "less).")
+            *code_list(labels[j] for j in np.flatnonzero(ahead)), f" with the {level} intervals apart (intervals "
+            "that hold together over the matrix's cells: a test at 5% over the whole matrix).")
 
 
 def _replicator(m: np.ndarray, labels: list[str], steps: int = 20_000) -> pl.DataFrame:
@@ -222,8 +247,11 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
                  for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
-    lo, hi = (_share_matrix(result.matrix, result.labels, result.players, column) for column in ("lo", "hi"))
-    dominated = [(Code(r["strategy"]), " is dominated by ", *_dominance_words(result.labels, lo, hi, r["strategy"], by))
+    joint = result.matrix if "lo_joint" in result.matrix.columns else _joint_intervals(result.matrix)
+    lo, hi = (_share_matrix(joint, result.labels, result.players, column) for column in ("lo_joint", "hi_joint"))
+    level = f"{joint_level(result.matrix.height):.2%}"
+    dominated = [(Code(r["strategy"]), " is dominated by ",
+                  *_dominance_words(result.labels, lo, hi, r["strategy"], by, level))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
                  for by in r["dominated_by"].split("; ")]
     # cautions come before the lines they qualify: a strategy tuned at another count plays untuned
@@ -247,7 +275,10 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                   + (" of the games that handed out a win (the turn cap stopped some, which hand out none; "
                      "vs fair is against each cell's own)" if capped else "") + ". "
                   "Normal intervals from each game's observed win share; p tests the cell against "
-                  "the fair share, Holm-adjusted over the matrix.",)),
+                  "the fair share, Holm-adjusted over the matrix."
+                  + (" With two seats, A against B and B against A are one matchup: each cell pools both runs "
+                     "(twice --games), so a cell and its mirror are one estimate and its complement."
+                     if result.players == 2 else ""),)),
             Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"
                    + plots.CELL_INTERVAL),
             Table(["strategy", "field", "games", "win share", "95% CI", "vs fair", "p", "Holm p"], rows, left=2),
@@ -259,8 +290,9 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
             Para(("Replicator dynamics over the matrix from an even mix; a strategy's fitness is its "
                   "win share against a field drawn from the population (approximated by the "
                   "one-strategy fields measured above). Dominated: another strategy does at least as "
-                  "well against every field (point estimates) and better against one, its 95% interval "
-                  "wholly above (a test at 5% or less whatever the correlation).",)),
+                  "well against every field (point estimates) and better against one, its interval wholly "
+                  f"above at the level {level} at which the matrix's {result.matrix.height} intervals hold "
+                  "together (Bonferroni: a test at 5% over the whole matrix, whatever the correlation).",)),
             Table(["strategy", "population share at rest", "dominated by"],
                   [[Code(r["strategy"]), f"{100 * r['population_share']:.1f}%",
                     next(d["dominated_by"] for d in result.dominated.iter_rows(named=True)
