@@ -257,8 +257,8 @@ def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.
 
 def _over_units(pooled: pl.DataFrame, units: pl.DataFrame, mean, lo, hi, p, detectable) -> tuple:
     """(lo, hi, p, detectable, decks) of ``pooled``'s rows (players, card, when) with the decks
-    of ``units`` as the units: a card's change differs from deck to deck (the audit that found
-    it measured the Ashbringer at -4.1, -3.4, -10.1 and -6.2 pp in its 4 decks), and the
+    of ``units`` as the units: a card's change differs from deck to deck (the committed ZENONZARD
+    run measured the Ashbringer at -4.3, -3.8, -11.0 and -6.4 pp in its 4 decks), and the
     decks are a sample of what the generator deals, so a card's claim beyond this pool rests
     on how many decks hold it, not on how many games they played. The mean stays the pooled
     paired change; its standard error is the cluster-robust one over the decks
