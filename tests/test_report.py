@@ -631,3 +631,39 @@ def test_a_rotated_mix_proposes_one_strategy_in_every_seat(mixed, single, tmp_pa
     proposal = next(x for x in md.split("**What to try next.**")[1].splitlines() if "balance compare" in x)
     assert " -s greedy:samples=2 --variant default " in proposal and proposal.count(" -s ") == 1, proposal
     assert "It plays `greedy:samples=2` in every seat" in proposal
+
+
+def test_a_strategy_holding_several_seats_of_a_game_is_judged_over_games():
+    """A strategy's seat-games in one game are not independent: copies of a deterministic
+    strategy that tie move together. Its interval takes the games as the units, from the seats'
+    squares and the pairs' cross sums; planted by hand: A holds seats 0 and 1 of 1,000 games and
+    ties for the win in 300 of them (0.5 each), wins nothing in the rest. Over games its error is
+    sqrt(2) times the independent seat-games' one (the two move together). Then a real rotated mix
+    (avengers-cards, threshold in two seats): the error equals the one computed game by game from
+    the kept games."""
+    import math
+
+    import balance
+    from balance.analysis.report import strategy_rates
+
+    seats = pl.DataFrame({"players": [4] * 4, "seat": [0, 1, 2, 3], "strategy": ["A", "A", "B", "C"],
+                          "games": [1000] * 4, "win_share": [150.0, 150.0, 350.0, 350.0],
+                          "win_share_sq_sum": [75.0, 75.0, 350.0, 350.0], "score_sum": [0] * 4})
+    pairs = pl.DataFrame({"players": [4, 4], "seat": [0, 1], "strategy": ["A", "A"], "opponent_seat": [1, 0],
+                          "opponent_strategy": ["A", "A"], "games": [1000, 1000],
+                          "win_share_cross_sum": [75.0, 75.0]})
+    rates = {r["strategy"]: r for r in strategy_rates(seats, pairs).iter_rows(named=True)}
+    x_var = (600 * 0.35 ** 2 + 1400 * 0.15 ** 2) / 1999  # the seat-games' variance around 0.15
+    independent = math.sqrt(x_var / 2000)
+    assert rates["A"]["se"] == pytest.approx(math.sqrt(210 / 2000 ** 2 * 1000 / 999), rel=1e-12)
+    assert rates["A"]["se"] / independent == pytest.approx(math.sqrt(2), rel=1e-3)
+    assert rates["B"]["se"] is None and rates["C"]["se"] is None  # one seat a game: seat-games are games
+    run = balance.simulate("avengers-cards", players=4, games=2000, seed=5, rotate=True, keep_games=True,
+                           strategies=["threshold", "threshold", "random", "greedy"], threads=1)
+    per_game = (run.games.filter(pl.col("strategy") == "threshold").group_by("game")
+                .agg(pl.col("win_share").sum().alias("t"), pl.len().alias("k")))
+    t, k = per_game["t"].to_numpy(), per_game["k"].to_numpy()
+    rate = t.sum() / k.sum()
+    direct = math.sqrt(((t - rate * k) ** 2).sum() / k.sum() ** 2 * len(t) / (len(t) - 1))
+    se = strategy_rates(run.seats, run.pairs).filter(pl.col("strategy") == "threshold")["se"][0]
+    assert se == pytest.approx(direct, rel=1e-9)

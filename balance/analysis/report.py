@@ -51,7 +51,7 @@ HELPS_NAMED = 3  # the card verdict names this many items whose restriction help
 REQUIRED_TABLES = ("seats",)  # a report needs at least the seat counters
 MANIFEST_KEYS = ("game", "players", "games", "seed", "runs")
 # Columns added to the format after the first runs were written: a table may lack them.
-OPTIONAL_COLUMNS = {"win_share_sq_sum", "side", "opponent_side"}
+OPTIONAL_COLUMNS = {"win_share_sq_sum", "side", "opponent_side", "win_share_cross_sum"}
 FIGURES = ("seat_rates", "strategy_seat", "matchups", "side_matchups", "scores")
 MAX_MATRIX_SIDES = 12  # more sides than this: no side-against-side matrix (unreadable; a game draws its own)
 SECTIONS = ("Verdict", "Run", "Seat fairness", "Player count", "Strategies", "Scores",
@@ -498,7 +498,8 @@ def _strategies(source: str, manifest: dict, tables: dict, method: str) -> Strat
     held = (seats.group_by("players", "strategy").agg(pl.col("games").sum())
             .with_columns(share=pl.col("games") / pl.col("games").sum().over("players"))
             .sort("players", "strategy"))
-    return Strategies(source, manifest, strategy_rates(seats), aggregate.strategy_seat(seats, method),
+    return Strategies(source, manifest, strategy_rates(seats, tables.get("pairs")),
+                      aggregate.strategy_seat(seats, method),
                       aggregate.matchups(tables["pairs"], method) if "pairs" in tables else None,
                       held)
 
@@ -514,22 +515,63 @@ def _share_ci(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return share / games, lo, hi
 
 
-def strategy_rates(seats: pl.DataFrame) -> pl.DataFrame:
+def strategy_rates(seats: pl.DataFrame, pairs: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per (players, strategy), pooled over seats: win rate per seat-game with CI, mean score.
 
-    A strategy holding two seats of one game has two seat-games there; their win shares are
-    negatively correlated (they cannot both win outright), so treating seat-games as
-    independent overstates the variance: the interval is conservative.
+    A strategy holding k > 1 seats of one game has k seat-games there, and their win shares
+    are not independent: usually negatively correlated (they cannot both win outright), but two
+    copies of a deterministic strategy that tie move together (an audit found 600,000 such
+    pairs level in an Avengers mix). With ``pairs`` holding ``win_share_cross_sum`` the games are
+    the clusters (``_clustered_se``: ``se``, and the interval from it); without (a run written
+    before the column), the seat-games are taken as independent (``se`` null).
     """
     sums = ["games", "win_share", "score_sum",
             *(["win_share_sq_sum"] if "win_share_sq_sum" in seats.columns else [])]
     pooled = seats.group_by("players", "strategy").agg(pl.col(sums).sum()).sort("players", "strategy")
     rate, lo, hi = _share_ci(pooled)
+    from scipy.stats import norm
+
+    se = _clustered_se(pooled, pairs)
+    z = float(norm.ppf(0.5 + aggregate.CONFIDENCE / 2))
+    held = ~np.isnan(se)  # a strategy holding several seats of a game: its interval over games
+    lo = np.where(held, np.clip(rate - z * np.nan_to_num(se), 0.0, 1.0), lo)
+    hi = np.where(held, np.clip(rate + z * np.nan_to_num(se), 0.0, 1.0), hi)
     # fair as the seats' (aggregate.fair_rate): a game the turn cap stopped hands out no win, so
     # equal strategies each win 1/n of the finished games, not 1/n of every game
     return pooled.with_columns(rate=pl.Series(rate), lo=pl.Series(lo), hi=pl.Series(hi),
-                               fair=aggregate.fair_rate(),
+                               se=pl.Series(se, nan_to_null=True, dtype=pl.Float64), fair=aggregate.fair_rate(),
                                mean_score=pl.col("score_sum") / pl.col("games"))
+
+
+def _clustered_se(pooled: pl.DataFrame, pairs: pl.DataFrame | None) -> np.ndarray:
+    """float[rows of ``pooled``]: the standard error of each strategy's rate W / N with the
+    games as clusters, NaN where the strategy holds one seat a game (then seat-games are games)
+    or the tables lack what it needs. A game's total T is the sum of the strategy's k seats'
+    shares; sum over games of T^2 is the seats' sum of squares plus the ordered pairs' cross
+    sums of two seats both held by it (``pairs``' win_share_cross_sum), and k - 1 is those
+    pairs' games over N (k seats a game in every game: the mix rotates one seat list). Then
+    var = (sum T^2 - 2 r k W + r^2 k N) / N^2 times G / (G - 1), G = N / k games."""
+    out = np.full(pooled.height, np.nan)
+    if pairs is None or "win_share_cross_sum" not in pairs.columns or "win_share_sq_sum" not in pooled.columns:
+        return out
+    own = (pairs.filter(pl.col("strategy") == pl.col("opponent_strategy"))
+           .group_by("players", "strategy")
+           .agg(pl.col("games").sum().alias("pair_games"), pl.col("win_share_cross_sum").sum()))
+    joined = pooled.join(own.with_columns(pl.col("players").cast(pooled["players"].dtype)),
+                         on=["players", "strategy"], how="left")
+    for i, r in enumerate(each_row(joined)):
+        if not r["pair_games"] or not r["games"]:
+            continue
+        n, w = float(r["games"]), float(r["win_share"])
+        k = 1.0 + r["pair_games"] / n  # seats a game
+        games = n / k
+        if games < 2:
+            continue
+        rate = w / n
+        total_sq = r["win_share_sq_sum"] + r["win_share_cross_sum"]
+        variance = max(total_sq - 2 * rate * k * w + rate * rate * k * n, 0.0) / n**2 * games / (games - 1)
+        out[i] = math.sqrt(variance)
+    return out
 
 
 def player_counts(seats: pl.DataFrame, fairness: pl.DataFrame,
@@ -1213,9 +1255,19 @@ def _against_fair(s: Strategies) -> dict[tuple[int, str], float]:
     if "win_share_sq_sum" not in s.rates.columns:
         return {}
     keys = [(r["players"], r["strategy"]) for r in each_row(s.rates)]
-    p = [stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], r["fair"])["pvalue"]
+    p = [_cluster_p(r) if r.get("se") is not None else
+         stats.mean_test(r["win_share"], r["win_share_sq_sum"], r["games"], r["fair"])["pvalue"]
          if r["games"] >= 2 else 1.0 for r in each_row(s.rates)]
     return dict(zip(keys, stats.holm(np.array(p, dtype=float)).tolist()))
+
+
+def _cluster_p(r: dict) -> float:
+    """Two-sided z-test of a strategy's rate against fair with its game-clustered ``se``."""
+    from scipy.stats import norm
+
+    if r["se"] <= 0:
+        return 1.0 if r["rate"] == r["fair"] else 0.0
+    return float(2 * norm.sf(abs(r["rate"] - r["fair"]) / r["se"]))
 
 
 def strategy_lines(s: Strategies) -> list[tuple]:
@@ -1981,9 +2033,12 @@ def methods_section(a: Analysis) -> Section:
         ("Tie rates across player counts: Pearson chi-square test of homogeneity on the games "
          "tied and not tied at each count.",),
         *(a.game_report.methods() if a.game is not None else []),
-        ("Strategies: win rate per seat-game pooled over seats, same interval as the seats; "
-         "seat-games of one strategy in the same game are treated as independent (conservative, "
-         "since they compete for one win).",),
+        ("Strategies: win rate per seat-game pooled over seats, same interval as the seats. A strategy "
+         "holding several seats of a game has its seat-games there correlated (usually against each other, "
+         "but copies of a deterministic strategy that tie move together), so its interval and its test "
+         "against fair take the games as the units: the variance of its per-game total over its seats, from "
+         "the seats' squares and the pairs table's cross sums (a run written before those: seat-games as "
+         "independent).",),
         ("Scores: mean with a normal interval from the observed variance "
          + ("of the per-game mean over seats (games are the independent units)"
             if a.clustered_scores else "over seat-games treated as independent")

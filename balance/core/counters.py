@@ -40,6 +40,7 @@ class PairStat(IntEnum):
 
     GAMES = 0
     AHEAD = 1  # games the first scored more than the second (no score: won more)
+    CROSS = 2  # sum of the two seats' win shares multiplied, x WIN_UNIT**2 (their covariance)
 
 
 class OutcomeStat(IntEnum):
@@ -147,6 +148,7 @@ def core_tables(players: int, labels: list[str], side_names: list[str], totals: 
             "players": np.full(len(a), n), "seat": a, "strategy": [labels[i] for i in a],
             "opponent_seat": b, "opponent_strategy": [labels[i] for i in b],
             "games": games, "ahead": ahead, "level": games - ahead - ps[b, t, a, s, PairStat.AHEAD],
+            "win_share_cross_sum": ps[a, s, b, t, PairStat.CROSS] / WIN_UNIT**2,
             "side": [side_names[i] for i in s], "opponent_side": [side_names[i] for i in t],
         }, schema.PAIRS)
     gs = totals["game_scores"]

@@ -121,6 +121,7 @@ def fold_games(win_units, scores, sides, outcome, length, by_score, seat_stats, 
                     mine, theirs = (sc, scores[g, q]) if by_score else (u, win_units[g, q])
                     if mine > theirs:
                         pair_stats[p, s, q, t, PairStat.AHEAD] += 1
+                    pair_stats[p, s, q, t, PairStat.CROSS] += u * win_units[g, q]
         game_scores[0] += 1
         game_scores[1] += total
         game_scores[2] += total * total

@@ -39,6 +39,9 @@ PAIRS = {
     "level": pl.Int64,  # games in which they scored the same
     "side": pl.String,
     "opponent_side": pl.String,
+    # sum over games of the two seats' win shares multiplied: the covariance of seats that one
+    # strategy holds together (a strategy's rate clustered by game, report.strategy_rates)
+    "win_share_cross_sum": pl.Float64,
 }
 
 # One row per player count: the seats' scores summed within each game (T), so the mean

@@ -141,6 +141,10 @@ class Engine(BaseEngine):
         t["score_hist"][:, 0] += score_hist
         t["pair_stats"][:, 0, :, 0, PairStat.GAMES] += n_games * (1 - np.eye(p, dtype=np.int64))
         t["pair_stats"][:, 0, :, 0, PairStat.AHEAD] += ahead
+        units = win_units.astype(np.int64)
+        cross = units.T @ units  # [P, P]: sum over games of the two seats' win units multiplied
+        np.fill_diagonal(cross, 0)
+        t["pair_stats"][:, 0, :, 0, PairStat.CROSS] += cross
         total = scores.sum(axis=1, dtype=np.int64)
         t["game_scores"] += (n_games, total.sum(), (total * total).sum())
         # Every game plays all its fights and the top score wins (shared on a tie): every game

@@ -327,6 +327,7 @@ def tally(rules: Rules, games: list[Game]) -> dict:
                 if q != p:
                     pairs[p, q, PairStat.GAMES] += 1
                     pairs[p, q, PairStat.AHEAD] += g.scores[p] > g.scores[q]
+                    pairs[p, q, PairStat.CROSS] += g.win_units[p] * g.win_units[q]
             if g.win_units[p] > 0:
                 seat[p, SeatStat.WINS_OUTRIGHT if winners == 1 else SeatStat.WINS_SHARED] += 1
             seat[p, SeatStat.SCORE_SUM] += g.scores[p]
