@@ -1391,7 +1391,7 @@ def plan(
     pilot: Annotated[Optional[Path], typer.Option(
         help="Plan the same `balance compare` from a pilot run of it (its --out directory): the "
         "games each tested row needs, with the pilot's own noise. Takes --effect, --power, "
-        "--alpha and --primary only.")] = None,
+        "--alpha, --primary and --margin only.")] = None,
     primary: Annotated[Optional[list[str]], typer.Option(
         help="With --pilot: plan the comparison whose question (`balance compare --primary`) is this "
         "metric, repeatable: only its rows, at alpha / (their number). Default: the pilot's own question, "
@@ -1505,8 +1505,8 @@ def plan(
         for label, games in zip(fair, paired):
             typer.echo(f"    {label}: {games:,} games per variant")
     else:
-        typer.echo("  with common random numbers (balance compare) far fewer: pass --paired-sd "
-                   "from a pilot run")
+        typer.echo("  with common random numbers (balance compare) far fewer: run a small comparison "
+                   "(--out DIR) and plan from it with --pilot DIR, which reads each row's paired sd")
 
 
 def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: float, alpha: float,
@@ -1545,6 +1545,14 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
                          ("for_margin", "show each row with a margin within it")):
         needs = [(r[column], r, part["players"]) for part, plan in plans for r in plan["rows"]
                  if r.get(column) is not None]
+        if column == "for_own":
+            # a row whose pilot interval holds 0 may have no difference at all: the games to find
+            # "it" are noise's figure (a walkthrough's headline came from a +0.06 pp row, 5.6 million)
+            seen = [x for x in needs if x[1]["lo"] > 0 or x[1]["hi"] < 0]
+            if len(seen) < len(needs):
+                typer.echo(f"{len(needs) - len(seen)} of {len(needs)} rows' pilot intervals hold 0 (their difference "
+                           "may be none):\nleft out of the next line; plan them by --effect or --margin")
+            needs = seen
         if needs:
             n, row, count = max(needs, key=lambda x: x[0])
             at = f" at {count} players" if several else ""

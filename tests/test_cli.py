@@ -892,9 +892,14 @@ def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_appl
                               f"{row['for_own']:,}" if row["for_own"] else "-"], line
     assert len(body) == len(planned["rows"]) and not any(" seat_shift " in line for line in body)
     # one --games for the run: the row that needs most decides (they are played on the same games)
-    for column, what in (("for_own", "each difference the pilot saw"),
-                         ("for_effect", "a change of 2 pp in each rate")):
-        most = max((r for r in planned["rows"] if r[column] is not None), key=lambda r: r[column])
+    # ... save the rows whose pilot interval holds 0, which may have no difference to find
+    seen = [r for r in planned["rows"] if r["for_own"] is not None and (r["lo"] > 0 or r["hi"] < 0)]
+    held = sum(r["for_own"] is not None for r in planned["rows"]) - len(seen)
+    assert held > 0 and f"{held} of {held + len(seen)} rows' pilot intervals hold 0 (their difference may be none):" \
+        in lines
+    for column, what, rows in (("for_own", "each difference the pilot saw", seen),
+                               ("for_effect", "a change of 2 pp in each rate", planned["rows"])):
+        most = max((r for r in rows if r[column] is not None), key=lambda r: r[column])
         assert f"one --games to find {what} with power 80%: {most[column]:,} (seat0 {most['metric']} needs most)" \
             in lines
     for args, words in (([ "--players", 3], "--players cannot be given with it"),

@@ -207,3 +207,12 @@ def test_at_two_players_a_cell_and_its_mirror_are_one_estimate():
     assert shares["cautious"] + shares["threshold:behind=5"] == pytest.approx(1.0, abs=1e-12)
     assert joint_level(2) == pytest.approx(0.975)
     assert (m.matrix["hi_joint"] - m.matrix["lo_joint"] > m.matrix["hi"] - m.matrix["lo"]).all()
+
+
+def test_a_pool_of_one_is_refused_with_the_game_s_own_strategies_as_the_example():
+    """The refusal's example named avengers-cards' strategies for every game: a Smash Up
+    designer followed it and met "unknown strategy 'threshold'"."""
+    from balance.core.errors import BalanceError
+
+    with pytest.raises(BalanceError, match=r"e\.g\. --pool random,greedy,planner \(`balance games` lists smash-up's\)"):
+        run_matchups("smash-up", ["greedy"], players=2, games=10)

@@ -548,3 +548,15 @@ def test_the_readmes_count_of_cards_whose_effects_are_data():
     assert (len(names), len(in_data & names)) == (94, 85)
     assert names - in_data == {"King Rex", "Disguise", "Nukebot", "Terraforming", "Buccaneer",
                                "Mass Enchantment", "Broadside", "Sea Dogs", "Tenacious Z"}
+
+
+def test_the_swap_example_plays_as_the_run_played_and_asks_the_faction_s_rate():
+    """The Cards paragraph's swap example had no -s, so it played `random`, not the run's greedy
+    field, and its summary named win_share_seat0, which a swap inside a faction barely moves."""
+    from balance.games.smash_up.report import _swap_example
+
+    manifest = {"runs": [{"players": 3, "seatings": [{"strategies": [{"label": "greedy"}] * 3}]}]}
+    assert _swap_example(manifest) == ("balance compare smash-up --players 3 -s greedy --variant default --variant "
+                                       """'x:swap=["Ninjas: Ninja Acolyte -> Shinobi"]' --primary win_share_Ninjas""")
+    mixed = {"runs": [{"players": 2, "seatings": [{"strategies": [{"label": "greedy"}, {"label": "random"}]}]}]}
+    assert " -s " not in _swap_example(mixed)

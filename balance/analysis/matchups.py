@@ -70,7 +70,8 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     parsed = [parse_strategy(s, spec.strategies) for s in pool]
     labels = [s.label for s in parsed]
     if len(parsed) < 2:
-        raise BalanceError("give at least two strategies in --pool, e.g. --pool greedy,threshold,random")
+        raise BalanceError(f"give at least two strategies in --pool, e.g. --pool {','.join(list(spec.strategies)[:3])} "
+                           f"(`balance games` lists {spec.id}'s)")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"--pool repeats a strategy: {', '.join(labels)}")
     check_int("games", games, 1, MAX_GAMES)  # -1 is out of range, not "too few to rotate"

@@ -41,7 +41,8 @@ class SmashAnalysis:
     them (factions=draft: the tests describe the draft's choices); card_effects: causal card
     strength (aggregate.card_effects with the card's faction), None when not measured;
     cards_played: per (players, card) the win rate in deck and when played (``played_summary``),
-    a description; None for a run without the table."""
+    a description; None for a run without the table; swap_example: a `balance compare` of a card
+    swap with the run's strategy and first player count (``_swap_example``)."""
 
     factions: pl.DataFrame
     pairs: pl.DataFrame
@@ -52,6 +53,7 @@ class SmashAnalysis:
     card_effects: pl.DataFrame | None = None
     drafted: bool = False
     cards_played: pl.DataFrame | None = None
+    swap_example: str = ""
 
 
 def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
@@ -72,7 +74,22 @@ def analyse(tables: dict, manifest: dict, method: str) -> SmashAnalysis | None:
         drafted=drafted,
         card_effects=card_effects(tables["card_strength"]) if "card_strength" in tables else None,
         cards_played=played_summary(tables["cards_played"], method) if "cards_played" in tables else None,
+        swap_example=_swap_example(manifest),
     )
+
+
+def _swap_example(manifest: dict) -> str:
+    """The Cards paragraph's example of a swap compared as a variant, played as the run played
+    (its one strategy, its first player count) and asking the swapped faction's rate: without
+    them it played `random` and named win_share_seat0, which a swap inside a faction barely moves."""
+    import shlex
+
+    runs = manifest.get("runs") or [{}]
+    labels = {s["label"] for s in (runs[0].get("seatings") or [{}])[0].get("strategies", [])}
+    strategy = f" -s {shlex.quote(labels.pop())}" if len(labels) == 1 else ""
+    players = f" --players {runs[0]['players']}" if "players" in runs[0] else ""
+    return (f"balance compare smash-up{players}{strategy} --variant default "
+            """--variant 'x:swap=["Ninjas: Ninja Acolyte -> Shinobi"]' --primary win_share_Ninjas""")
 
 
 def side_rates(seats: pl.DataFrame, method: str) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -185,8 +202,7 @@ def verdict(a: SmashAnalysis) -> list:
             "count). The deck is then smaller by those copies, so a card whose removal helps may only "
             "show that a thinner deck draws the faction's other cards sooner: swap it for another of "
             "them in a variant of its own to tell (",
-            Code("balance compare smash-up --variant default "
-                 """--variant 'x:swap=["Ninjas: Ninja Acolyte -> Shinobi"]'"""),
+            Code(a.swap_example),
             ").") if a.card_effects is not None else (".",))
     return blocks + [Para((Strong("Cards"), *how),), Bullets(cards)]
 
