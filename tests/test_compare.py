@@ -1826,3 +1826,18 @@ def test_a_pilot_is_planned_with_its_own_margin_unless_another_is_given():
     own = plan_from_pilot(report)
     assert [r["margin"] for r in own["rows"]] == [0.02] and own["margin_level"] == 0.05
     assert [r["margin"] for r in plan_from_pilot(report, margin=0.05)["rows"]] == [0.05]
+
+
+def test_a_comparison_of_sides_says_its_side_rates_are_not_the_run_report_s():
+    """A designer checked a faction's baseline rate against the run report's and found them
+    apart (65.56% against 64.47%): compare rates a side over the games expected to deal it, the
+    report over the seat-games that held it. The Setup says so where the game has sides."""
+    from balance.analysis.compare_report import setup
+
+    path = Path(__file__).parent.parent / "reports" / "defenders-of-the-realm" / "variants" / "comparison.json"
+    report = json.loads(path.read_text(encoding="utf-8"))
+    text = "".join(str(getattr(p, "text", p)) for p in setup(report).blocks[0].parts)
+    assert ("The heroes' win rates here are their seats' wins over the games expected to deal them (one number "
+            "per game, so that games pair), not the run report's over the seat-games that held them") in text
+    assert "win rates here are" not in "".join(
+        str(getattr(p, "text", p)) for p in setup({**report, "sides": None}).blocks[0].parts)

@@ -530,10 +530,15 @@ def setup(report: dict) -> Section:
     common = report.get("common") or {}  # absent from comparisons written before --set
     start = ((" Every variant starts from ", Code(", ".join(f"{k}={v}" for k, v in common.items())),
               " (--set); the rules changed below are its own.") if common else ())
+    sides = report.get("sides")
+    # a designer checked a faction's baseline against the run report's and found them apart
+    rated = ((f" The {sides['label']}' win rates here are their seats' wins over the games expected to deal "
+              "them (one number per game, so that games pair), not the run report's over the seat-games that "
+              "held them: the two differ by the luck of the deal.",) if sides else ())
     return Section("Setup", [
         Para((f"{report['game']}, {report['players']} players, {games} games per "
               f"variant, seed {report['seed']}. Strategies: {strategies}. Baseline: ",
-              Code(report["baseline"]), ".", *start)),
+              Code(report["baseline"]), ".", *start, *rated)),
         Table(["variant", "as given", "rules changed"], rows, left=3),
     ])
 
