@@ -224,8 +224,10 @@ def endings(outcomes: pl.DataFrame, method: str) -> pl.DataFrame:
 
 def verdict(a: ZenonzardAnalysis) -> list:
     """The verdict's Forces, Force pairs, Life and Colours blocks."""
+    # the Forces meet this run's decks only: a Force's edge may differ with the decks it plays in
+    pool = " with this run's decks" if a.sampled else ""
     how = ("each seat's Force pair and deck were drawn at random every game, so a difference is "
-           "the {}'s doing" if a.drawn else "the sides were given with --side, so "
+           "the {}'s doing" + pool if a.drawn else "the sides were given with --side, so "
            "these describe the seats that held them; draw the sides (no --side) for a causal answer")
     blocks = [Para((Strong("Forces"), f" (the 10 Forces: win rate of the seats holding the Force, in either slot "
                     f"of their pair, against the average seat's; {how.format('Force')}; exact binomial tests, "
