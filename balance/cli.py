@@ -1549,7 +1549,10 @@ def _plan_from_pilot(ctx: typer.Context, pilot: Path, effect: float, power: floa
             # a row whose pilot interval holds 0 may have no difference at all: the games to find
             # "it" are noise's figure (a walkthrough's headline came from a +0.06 pp row, 5.6 million)
             seen = [x for x in needs if x[1]["lo"] > 0 or x[1]["hi"] < 0]
-            if len(seen) < len(needs):
+            if not seen and needs:
+                typer.echo("no row's pilot interval leaves out 0 (each difference may be none): plan by --effect "
+                           "or --margin")
+            elif len(seen) < len(needs):
                 typer.echo(f"{len(needs) - len(seen)} of {len(needs)} rows' pilot intervals hold 0 (their difference "
                            "may be none):\nleft out of the next line; plan them by --effect or --margin")
             needs = seen

@@ -1370,8 +1370,9 @@ def test_a_margin_shows_rates_unchanged_within_it_and_not_a_planted_change(tmp_p
     (["--margin", "0.01", "--sprt"], "--margin 0.01 applies to the fixed-size comparison"),
     (["--margin", "length=1"], "unknown metric of --margin 'length'; allowed: win_share_seat0"),
     (["--margin", "seat_distance=0.01"], "--margin seat_distance=0.01: seat_distance has no equivalence test (its "
-     "verdict gives the changes that fit instead); to show the seats unchanged, give each seat's win_share_seatK "
-     "a margin: --margin M gives every rate one"),
+     "verdict gives the changes that fit instead); to show the seats unchanged, give each seat's win rate "
+     "(win_share_seatK) a margin: --margin M gives every rate one"),
+    (["--margin", "seat_gap=0.01"], "seat_gap has no equivalence test (it is a description, with no test)"),
     (["--margin", "mean_score=0"], "margin mean_score=0.0 is not a positive number"),
     (["--margin", "tied_game=1.5"], "margin tied_game=1.5 is out of range; allowed for a rate: 0 < margin < 1"),
     (["--margin", "mean_score=a"], "--margin 'mean_score=a': 'a' is not a number"),

@@ -1156,3 +1156,19 @@ def test_a_card_is_judged_over_the_decks_that_hold_it():
     # the pooled change is the same; only its uncertainty is the decks'
     assert all(over[c]["difference"] == per_game[c]["difference"] for c in over)
     assert over["steady"]["hi"] - over["steady"]["lo"] > per_game["steady"]["hi"] - per_game["steady"]["lo"]
+
+
+def test_an_untested_card_is_not_named_the_largest_change():
+    """With the decks as units a card one deck holds is untested (no interval): where no card
+    is found, "largest:" names the largest of the tested cards, not that one (a review's catch),
+    and where one is found beside a larger untested estimate, the line says "not tested"."""
+    from balance.analysis.aggregate import card_effects
+    from balance.analysis.report import card_verdict
+
+    trials, units = card_trial_frames(7, {"lonely": ([-0.09], 2_000), "small": ([0.0, -0.005, 0.005], 2_000)})
+    text = "".join(str(getattr(p, "text", p)) for p in card_verdict(card_effects(trials, units)))
+    assert "(largest: the small, " in text and "largest: the lonely" not in text, text
+    steady = list(-0.03 + np.random.default_rng(5).normal(0, 0.005, 12))
+    trials, units = card_trial_frames(8, {"lonely": ([-0.09], 2_000), "steady": (steady, 2_000)})
+    text = "".join(str(getattr(p, "text", p)) for p in card_verdict(card_effects(trials, units)))
+    assert "the steady costs most of the cards found (the lonely's estimate is larger, but not tested)" in text, text

@@ -1417,3 +1417,16 @@ def test_card_strength_is_worded_as_the_game_restricts_a_card(tmp_path):
     assert r.exit_code == 0 and "replayed once per card with it swapped for its stand-in for one seat" in r.output
     listed = CliRunner().invoke(app, ["games", "--tables"]).output
     assert "has the card swapped for its stand-in; --when always" in listed and "is denied the" not in listed
+
+
+def test_a_run_whose_sides_gave_every_deck_drew_no_generated_deck():
+    """decks_sampled follows the engine: generated decks are a sample only where a seat drew
+    one; with every deck given by --side the colour lines keep the exact test and say so."""
+    from balance.games.zenonzard.report import decks_sampled
+
+    runs = [{"rules": {"decks": "mono"}}]
+    assert decks_sampled({"sides": "drawn", "runs": runs})
+    assert not decks_sampled({"sides": ["deck=mono:red,forces=Siren+Sphinx", "deck=a.txt,forces=Orthrus+Chimera"],
+                              "runs": runs})
+    assert decks_sampled({"sides": ["forces=Siren+Sphinx", "deck=a.txt,forces=Orthrus+Chimera"], "runs": runs})
+    assert not decks_sampled({"sides": "drawn", "runs": [{"rules": {"decks": "reference"}}]})

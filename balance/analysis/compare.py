@@ -487,7 +487,8 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
         rates = [m for m in metric_names if units[m] == "rate"]
         raise BalanceError(f"--margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
                            f"none; add a rate to --primary ({', '.join(rates[:4])}, ...), or drop --margin")
-    check_margin_metrics(margins, units, primary)
+    # the seat and side rows too, so that a margin on one is told why it has none
+    check_margin_metrics(margins, {**units, **_row_units(seat_columns, sides)}, primary)
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -1030,13 +1031,16 @@ def check_margin_metrics(margins: dict | None, units: dict, primary: list[str] |
     unit), a rate's margin below 1, and, with ``primary``, one of the question's metrics (the
     equivalence test is of the question's rows)."""
     for metric, value in (margins or {}).items():
-        if metric in ("seat_shift", *FAIRNESS, *DESCRIPTIVE, "side_imbalance"):
+        if metric in ("seat_shift", *FAIRNESS, *DESCRIPTIVE, "side_imbalance") and metric in units:
             # a distance (or the seat that moved most) has no two one-sided test here: the rates it
             # is made of do, and within their margins every seat (side) is within it too
-            rates = "each seat's win_share_seatK" if metric.startswith("seat") else "each side's win_share_NAME"
-            raise BalanceError(f"--margin {metric}={value:g}: {metric} has no equivalence test (its verdict gives "
-                               f"the changes that fit instead); to show the {metric.split('_')[0]}s unchanged, give "
-                               f"{rates} a margin: --margin M gives every rate one")
+            rates = ("each seat's win rate (win_share_seatK)" if metric.startswith("seat") else
+                     "each side's rate (its row of the comparison)")
+            what = ("its verdict gives the changes that fit instead" if metric in ("seat_shift", *FAIRNESS)
+                    else "it is a description, with no test")
+            raise BalanceError(f"--margin {metric}={value:g}: {metric} has no equivalence test ({what}); to show "
+                               f"the {metric.split('_')[0]}s unchanged, give {rates} a margin: --margin M gives "
+                               "every rate one")
         if metric not in units:
             raise one_of("metric of --margin", metric, list(units))
         if units[metric] == "rate" and value >= 1:

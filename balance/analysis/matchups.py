@@ -3,8 +3,9 @@
 Cell (A, B) of the matrix is A's win share when A holds one seat and B every other seat, with
 A's seat rotated over all seats in equal blocks of games (seat effects cancel); the fair
 share is 1/players. Every cell plays the same game numbers with one seed (common random
-numbers). At 2 players the runs (A, B) and (B, A) play one matchup, so each cell pools both.
-From the matrix: which strategies are dominated, and where the replicator dynamics
+numbers). At 2 players A against a field of B is B against a field of A, and the rotation
+already puts each in both seats: one run per pair gives both cells (one estimate and its
+complement, one hypothesis). From the matrix: which strategies are dominated, and where the replicator dynamics
 of a population choosing among the pool settles (an evolutionary summary of the meta-game).
 """
 from __future__ import annotations
@@ -81,7 +82,9 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     played, manifests = {}, []
     for a in labels:
         for b in labels:
-            if a == b:
+            # at 2 players the run (a, b) is the matchup (b, a) too: the rotation puts each in both seats
+            # (two runs of one matchup had read 47.50% and 50.40% with no game capped)
+            if a == b or (players == 2 and (b, a) in played):
                 continue
             run = simulate(game, players=players, games=games, seed=seed, overrides=overrides,
                            strategies=[given[a]] + [given[b]] * (players - 1), rotate=True, threads=threads,
@@ -89,22 +92,21 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
             manifests.append(run.manifest)
             played[(a, b)] = run.seats
     rows = []
-    for (a, b) in played:
-        # at 2 players the runs (a, b) and (b, a) play one matchup: both count for each cell, so the
-        # two cells are one estimate and its complement (separately they had read 47.50% and 50.40%)
-        seats = [played[(a, b)], *([played[(b, a)]] if players == 2 else [])]
-        mine = pl.concat([s.filter(pl.col("strategy") == a) for s in seats])
-        n = int(mine["games"].sum())
-        total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
-        share, lo, hi = stats.share_ci(total, total_sq, n)
-        ends = [aggregate.seat_fairness(s).row(0, named=True) for s in seats]  # finished and capped games
-        fairness = {"games": sum(f["games"] for f in ends), "capped": sum(f["capped"] for f in ends),
-                    "players": players}
-        rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
-                     "win_share_sum": total, "win_share_sq_sum": total_sq,
-                     "finished": fairness["games"], "capped": fairness["capped"],
-                     "fair": aggregate.fair_share(fairness)})  # 1/players of the games that handed out a win
-    matrix = _joint_intervals(_significance(pl.DataFrame(rows), players))
+    for a in labels:
+        for b in labels:
+            if a == b:
+                continue
+            seats = played[(a, b)] if (a, b) in played else played[(b, a)]
+            mine = seats.filter(pl.col("strategy") == a)
+            n = int(mine["games"].sum())
+            total, total_sq = mine["win_share"].sum(), mine["win_share_sq_sum"].sum()
+            share, lo, hi = stats.share_ci(total, total_sq, n)
+            fairness = aggregate.seat_fairness(seats).row(0, named=True)  # finished and capped games
+            rows.append({"strategy": a, "field": b, "games": n, "share": share, "lo": lo, "hi": hi,
+                         "win_share_sum": total, "win_share_sq_sum": total_sq,
+                         "finished": fairness["games"], "capped": fairness["capped"],
+                         "fair": aggregate.fair_share(fairness)})  # 1/players of the games that handed out a win
+    matrix = _joint_intervals(_significance(pl.DataFrame(rows), players), players)
     share = _share_matrix(matrix, labels, players)
     lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo_joint", "hi_joint"))
     return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels,
@@ -112,17 +114,23 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
 
 
 def joint_level(cells: int) -> float:
-    """The confidence of intervals that hold together over ``cells`` cells (Bonferroni): the
-    level at which two cells' intervals apart is a test at 5% over the whole matrix."""
+    """The confidence of intervals that hold together over ``cells`` questions (Bonferroni):
+    the level at which two cells' intervals apart is a test at 5% over the whole matrix."""
     return 1 - (1 - aggregate.CONFIDENCE) / max(cells, 1)
 
 
-def _joint_intervals(matrix: pl.DataFrame) -> pl.DataFrame:
-    """``lo_joint`` and ``hi_joint``: each cell's interval at ``joint_level`` of the matrix, so
-    that "dominated" (intervals apart) is corrected over the matrix as its cells' p-values are
-    (Holm): a claim decided by two 95% intervals had stood beside a Holm p of 0.0504."""
+def questions(cells: int, players: int) -> int:
+    """The matrix's distinct questions: every cell, save at 2 players, where a cell and its mirror
+    (A against B, B against A) are one estimate and its complement, one question."""
+    return cells // 2 if players == 2 else cells
+
+
+def _joint_intervals(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
+    """``lo_joint`` and ``hi_joint``: each cell's interval at ``joint_level`` of the matrix's
+    questions, so that "dominated" (intervals apart) is corrected over the matrix as its cells'
+    p-values are (Holm): a claim decided by two 95% intervals had stood beside a Holm p of 0.0504."""
     _, lo, hi = stats.share_ci(matrix["win_share_sum"].to_numpy(), matrix["win_share_sq_sum"].to_numpy(),
-                               matrix["games"].to_numpy(), joint_level(matrix.height))
+                               matrix["games"].to_numpy(), joint_level(questions(matrix.height, players)))
     return matrix.with_columns(lo_joint=pl.Series(np.atleast_1d(lo), dtype=pl.Float64),
                                hi_joint=pl.Series(np.atleast_1d(hi), dtype=pl.Float64))
 
@@ -156,7 +164,14 @@ def _significance(matrix: pl.DataFrame, players: int) -> pl.DataFrame:
     p = np.asarray(test["pvalue"], dtype=np.float64).reshape(-1)
     # every game exactly the fair share (e.g. a tie shared by all): nothing to test, p = 1 by convention
     no_spread = (total == n * fair) & (total_sq == n * fair * fair)
-    return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(stats.holm(p)),
+    adjusted = stats.holm(p)
+    if players == 2 and matrix.height:  # a cell and its mirror are one question: Holm over the pairs, once each
+        key = [tuple(sorted(k)) for k in zip(matrix["strategy"], matrix["field"])]
+        first = {k: i for i, k in reversed(list(enumerate(key)))}  # each pair's first cell
+        once = sorted(first.values())
+        held = dict(zip(once, stats.holm(p[once])))
+        adjusted = np.array([held[first[k]] for k in key])
+    return matrix.with_columns(p_value=pl.Series(p), p_adjusted=pl.Series(adjusted),
                                no_spread=pl.Series(no_spread))
 
 
@@ -248,9 +263,10 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
     meta = result.meta.sort("population_share", descending=True)
     survivors = [(Code(r["strategy"]), f" {100 * r['population_share']:.1f}%")
                  for r in meta.iter_rows(named=True) if r["population_share"] > 1e-3]
-    joint = result.matrix if "lo_joint" in result.matrix.columns else _joint_intervals(result.matrix)
+    joint = (result.matrix if "lo_joint" in result.matrix.columns
+             else _joint_intervals(result.matrix, result.players))
     lo, hi = (_share_matrix(joint, result.labels, result.players, column) for column in ("lo_joint", "hi_joint"))
-    level = f"{joint_level(result.matrix.height):.2%}"
+    level = f"{joint_level(questions(result.matrix.height, result.players)):.2%}"
     dominated = [(Code(r["strategy"]), " is dominated by ",
                   *_dominance_words(result.labels, lo, hi, r["strategy"], by, level))
                  for r in result.dominated.iter_rows(named=True) if r["dominated_by"]
@@ -277,8 +293,8 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                      "vs fair is against each cell's own)" if capped else "") + ". "
                   "Normal intervals from each game's observed win share; p tests the cell against "
                   "the fair share, Holm-adjusted over the matrix."
-                  + (" With two seats, A against B and B against A are one matchup: each cell pools both runs "
-                     "(twice --games), so a cell and its mirror are one estimate and its complement."
+                  + (" With two seats, A against a field of B is B against a field of A: one run gives both "
+                     "cells, one estimate and its complement, and Holm counts them as one question."
                      if result.players == 2 else ""),)),
             Figure("matchups", figure, "Row strategy's win share against a field of the column strategy"
                    + plots.CELL_INTERVAL),
@@ -292,8 +308,9 @@ def write_matchups(result: MatchupResult, out: Path, title: str) -> dict:
                   "win share against a field drawn from the population (approximated by the "
                   "one-strategy fields measured above). Dominated: another strategy does at least as "
                   "well against every field (point estimates) and better against one, its interval wholly "
-                  f"above at the level {level} at which the matrix's {result.matrix.height} intervals hold "
-                  "together (Bonferroni: a test at 5% over the whole matrix, whatever the correlation).",)),
+                  f"above at the level {level} at which the matrix's "
+                  f"{questions(result.matrix.height, result.players)} questions' intervals hold together "
+                  "(Bonferroni: a test at 5% over the whole matrix, whatever the correlation).",)),
             Table(["strategy", "population share at rest", "dominated by"],
                   [[Code(r["strategy"]), f"{100 * r['population_share']:.1f}%",
                     next(d["dominated_by"] for d in result.dominated.iter_rows(named=True)

@@ -228,7 +228,7 @@ def _plan_margins(report: dict, rows: list[dict], margin: float | None, margins:
     units = {m: u for m, u in report["units"].items() if m not in (*FAIRNESS, *SKIPPED, *UNTESTED)}
     margin = check_rate_margin(margin)
     margins = check_margins(margins, None)
-    check_margin_metrics(margins, units, primary)
+    check_margin_metrics(margins, report["units"], primary)  # every row: a seat row's margin is told why not
     given = row_margins(margin, margins, units)
     eligible = sum(r["metric"] in given for r in rows)  # seat_shift's seats are named apart: none
     if (margin is not None or margins) and not eligible:

@@ -498,7 +498,8 @@ def _strategies(source: str, manifest: dict, tables: dict, method: str) -> Strat
     held = (seats.group_by("players", "strategy").agg(pl.col("games").sum())
             .with_columns(share=pl.col("games") / pl.col("games").sum().over("players"))
             .sort("players", "strategy"))
-    return Strategies(source, manifest, strategy_rates(seats, tables.get("pairs")),
+    game = _declared(manifest["game"])
+    return Strategies(source, manifest, strategy_rates(seats, tables.get("pairs"), bool(game and game.cooperative)),
                       aggregate.strategy_seat(seats, method),
                       aggregate.matchups(tables["pairs"], method) if "pairs" in tables else None,
                       held)
@@ -515,15 +516,17 @@ def _share_ci(frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return share / games, lo, hi
 
 
-def strategy_rates(seats: pl.DataFrame, pairs: pl.DataFrame | None = None) -> pl.DataFrame:
+def strategy_rates(seats: pl.DataFrame, pairs: pl.DataFrame | None = None, cooperative: bool = False) -> pl.DataFrame:
     """Per (players, strategy), pooled over seats: win rate per seat-game with CI, mean score.
 
     A strategy holding k > 1 seats of one game has k seat-games there, and their win shares
     are not independent: usually negatively correlated (they cannot both win outright), but two
     copies of a deterministic strategy that tie move together (an audit found 600,000 such
     pairs level in an Avengers mix). With ``pairs`` holding ``win_share_cross_sum`` the games are
-    the clusters (``_clustered_se``: ``se``, and the interval from it); without (a run written
-    before the column), the seat-games are taken as independent (``se`` null).
+    the clusters (``_clustered_se``: ``se``, and the interval from it); in a cooperative game
+    every seat has the team's result, so its k seats move as one (no pairs table needed);
+    otherwise (a competitive run written before the column) seat-games are taken as independent
+    (``se`` null).
     """
     sums = ["games", "win_share", "score_sum",
             *(["win_share_sq_sum"] if "win_share_sq_sum" in seats.columns else [])]
@@ -531,7 +534,7 @@ def strategy_rates(seats: pl.DataFrame, pairs: pl.DataFrame | None = None) -> pl
     rate, lo, hi = _share_ci(pooled)
     from scipy.stats import norm
 
-    se = _clustered_se(pooled, pairs)
+    se = _clustered_se(pooled, pairs, seats, cooperative)
     z = float(norm.ppf(0.5 + aggregate.CONFIDENCE / 2))
     held = ~np.isnan(se)  # a strategy holding several seats of a game: its interval over games
     lo = np.where(held, np.clip(rate - z * np.nan_to_num(se), 0.0, 1.0), lo)
@@ -543,15 +546,26 @@ def strategy_rates(seats: pl.DataFrame, pairs: pl.DataFrame | None = None) -> pl
                                mean_score=pl.col("score_sum") / pl.col("games"))
 
 
-def _clustered_se(pooled: pl.DataFrame, pairs: pl.DataFrame | None) -> np.ndarray:
+def _clustered_se(pooled: pl.DataFrame, pairs: pl.DataFrame | None, seats: pl.DataFrame,
+                  cooperative: bool) -> np.ndarray:
     """float[rows of ``pooled``]: the standard error of each strategy's rate W / N with the
     games as clusters, NaN where the strategy holds one seat a game (then seat-games are games)
     or the tables lack what it needs. A game's total T is the sum of the strategy's k seats'
     shares; sum over games of T^2 is the seats' sum of squares plus the ordered pairs' cross
     sums of two seats both held by it (``pairs``' win_share_cross_sum), and k - 1 is those
     pairs' games over N (k seats a game in every game: the mix rotates one seat list). Then
-    var = (sum T^2 - 2 r k W + r^2 k N) / N^2 times G / (G - 1), G = N / k games."""
+    var = (sum T^2 - 2 r k W + r^2 k N) / N^2 times G / (G - 1), G = N / k games. In a
+    cooperative game T = k x (the team's result, every seat's), so sum T^2 = k times the seats'
+    sum of squares, k = N over the count's games."""
     out = np.full(pooled.height, np.nan)
+    if cooperative and "win_share_sq_sum" in pooled.columns:
+        counts = seats.group_by("players").agg(pl.col("games").sum().alias("seat_games"))
+        joined = pooled.join(counts, on="players", how="left")
+        for i, r in enumerate(each_row(joined)):
+            k = r["games"] * r["players"] / r["seat_games"]  # the strategy's seats a game
+            if k > 1 + 1e-9 and r["games"] / k >= 2:
+                out[i] = _game_se(float(r["games"]), float(r["win_share"]), k, k * r["win_share_sq_sum"])
+        return out
     if pairs is None or "win_share_cross_sum" not in pairs.columns or "win_share_sq_sum" not in pooled.columns:
         return out
     own = (pairs.filter(pl.col("strategy") == pl.col("opponent_strategy"))
@@ -567,11 +581,16 @@ def _clustered_se(pooled: pl.DataFrame, pairs: pl.DataFrame | None) -> np.ndarra
         games = n / k
         if games < 2:
             continue
-        rate = w / n
-        total_sq = r["win_share_sq_sum"] + r["win_share_cross_sum"]
-        variance = max(total_sq - 2 * rate * k * w + rate * rate * k * n, 0.0) / n**2 * games / (games - 1)
-        out[i] = math.sqrt(variance)
+        out[i] = _game_se(n, w, k, r["win_share_sq_sum"] + r["win_share_cross_sum"])
     return out
+
+
+def _game_se(n: float, w: float, k: float, total_sq: float) -> float:
+    """The rate w / n's standard error over G = n / k games of k seat-games each, from the sum
+    over games of the squared per-game total (``total_sq``)."""
+    games, rate = n / k, w / n
+    variance = max(total_sq - 2 * rate * k * w + rate * rate * k * n, 0.0) / n**2 * games / (games - 1)
+    return math.sqrt(variance)
 
 
 def player_counts(seats: pl.DataFrame, fairness: pl.DataFrame,
@@ -1106,8 +1125,10 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
             most = "matters most"
         elif at == 0:  # the largest cost, its interval reaching into another's (named)
             most = f"matters most by estimate (its interval overlaps the {others['card'][0]}'s)"
-        else:  # another item's estimate is larger, but its test found nothing
-            most = f"costs most of the {item}s found (the {g['card'][0]}'s estimate is larger, but not found)"
+        else:  # another item's estimate is larger, but its test found nothing (or it had none)
+            larger = g.row(0, named=True)
+            why = "not found" if larger["p_value"] is not None else "not tested"
+            most = f"costs most of the {item}s found (the {larger['card']}'s estimate is larger, but {why})"
         parts += [f"the {top['card']} {most} — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
                   f"Holm-adjusted {p_phrase(top['p_adjusted'])})"]
@@ -1127,7 +1148,9 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
         parts += [f"; {act.format(f'any one of {helps.height - named.height} other {item}s')} also helps, "
                   "by less (the table names them)"]
     if not found.height:
-        top = g.row(int(g["difference"].abs().arg_max()), named=True)
+        # the largest of the tested items: an untested one (a card one deck holds) has no interval to show
+        pool = g.filter(pl.col("p_value").is_not_null()) if g["p_value"].is_not_null().any() else g
+        top = pool.row(int(pool["difference"].abs().arg_max()), named=True)
         none = (f"no {item}'s removal changes its seat's win rate detectably" if passive == "removed" else
                 f"no {item} {passive} changes its seat's win rate detectably")
         parts += [Strong(none), f" (largest: the {top['card']}, {diff_ci(top['difference'], top['lo'], top['hi'])}"
@@ -1191,9 +1214,10 @@ def _few(names: list, item: str) -> str:
     return f"any one of {len(names)} other {item}s (the table names them)"
 
 
-_STRATEGY_TEST = ("; the two ends each tested against the fair 1/n, a z-test on the per-game "
-                  "shares, Holm over every strategy and player count; a rate depends on the opponents this "
-                  "mix gave it, so which strategy beats which is the question of ", Code("balance matchups"), ").")
+_STRATEGY_TEST = ("; the two ends each tested against the fair 1/n, a z-test on the per-game shares (a "
+                  "strategy in several seats: its per-game total), Holm over every strategy and player count; a rate "
+                  "depends on the opponents this mix gave it, so which strategy beats which is the question of ",
+                  Code("balance matchups"), ").")
 
 
 def _strategy_heading(s: Strategies) -> tuple:
@@ -2035,10 +2059,10 @@ def methods_section(a: Analysis) -> Section:
         *(a.game_report.methods() if a.game is not None else []),
         ("Strategies: win rate per seat-game pooled over seats, same interval as the seats. A strategy "
          "holding several seats of a game has its seat-games there correlated (usually against each other, "
-         "but copies of a deterministic strategy that tie move together), so its interval and its test "
-         "against fair take the games as the units: the variance of its per-game total over its seats, from "
-         "the seats' squares and the pairs table's cross sums (a run written before those: seat-games as "
-         "independent).",),
+         "but copies of a deterministic strategy that tie move together; in a cooperative game they share "
+         "the team's result), so its interval and its test against fair take the games as the units: the "
+         "variance of its per-game total over its seats, from the seats' squares and the pairs table's cross "
+         "sums (a competitive run written before those: seat-games as independent).",),
         ("Scores: mean with a normal interval from the observed variance "
          + ("of the per-game mean over seats (games are the independent units)"
             if a.clustered_scores else "over seat-games treated as independent")

@@ -106,8 +106,11 @@ def analyse(tables: dict, manifest: dict, method: str) -> ZenonzardAnalysis | No
 
 
 def decks_sampled(manifest: dict) -> bool:
-    """Whether the run's drawn decks were generated at random (rules ``decks`` other than
-    ``reference``): then a colour's decks are a sample of the decks the generator deals."""
+    """Whether the run drew decks generated at random (sides drawn, rules ``decks`` other than
+    ``reference``; as the engine's ``sampled``): then a colour's decks are a sample of the decks
+    the generator deals. A run whose --side gave every deck drew none."""
+    if manifest.get("sides", "drawn") != "drawn" and all("deck=" in str(s) for s in manifest.get("sides") or []):
+        return False
     return any(run.get("rules", {}).get("decks", "reference") != "reference" for run in manifest.get("runs", []))
 
 
