@@ -217,7 +217,9 @@ def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.
     in fewer than 2 games has no interval and no test (null lo, hi, p_value, p_adjusted).
     ``detectable``: the change this card's test finds with POWER at Holm's first level
     alpha / m over the m tested rows (a card whose own p is below it is found whatever the
-    others show), from its own interval (``stats.detectable_from_interval``).
+    others show), from its own interval (``stats.detectable_from_interval``). With ``units``
+    the interval, test and detectable change are the t ones over the decks (``_over_units``),
+    and the table gains ``decks``.
     """
     pooled = (trials.group_by("players", "card", "when")
               .agg(pl.col("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum").sum())
@@ -266,28 +268,23 @@ def _over_units(pooled: pl.DataFrame, units: pl.DataFrame, mean, lo, hi, p, dete
     ``detectable`` (t at ALPHA / m / 2 + t at POWER) times it, m the tested rows (Holm's first
     level). A card held by one deck has no spread to judge it by: untested (NaN). A card whose
     decks all changed alike (no spread, e.g. no game changed) keeps the per-game row."""
-    from scipy.stats import t as student
-
     per = units.group_by("players", "card", "when", "unit").agg(
         pl.col("games").sum(), (pl.col("win_share_restricted") - pl.col("win_share_unrestricted")).sum().alias("d"))
     spread = {key: (g.height, *stats.cluster_ratio_se(g["games"], g["d"]))
               for key, g in per.group_by("players", "card", "when")}
     lo, hi, p, detectable = (np.array(x, float, copy=True) for x in (lo, hi, p, detectable))
     decks = np.zeros(pooled.height, np.int64)
-    for i, key in enumerate(pooled.select("players", "card", "when").iter_rows()):
-        g, se, df = spread.get(key, (0, math.nan, 0))
-        decks[i] = g
-        if g < 2:
+    keys = list(pooled.select("players", "card", "when").iter_rows())
+    for i, key in enumerate(keys):
+        decks[i] = spread.get(key, (0,))[0]
+        if decks[i] < 2:
             lo[i] = hi[i] = p[i] = detectable[i] = math.nan
-        elif se > 0:
-            half = float(student.ppf(0.5 + CONFIDENCE / 2, df)) * se
-            lo[i], hi[i] = mean[i] - half, mean[i] + half
-            p[i] = float(2 * student.sf(abs(mean[i]) / se, df))
-    family = max(int((~np.isnan(p)).sum()), 1)
-    for i, key in enumerate(pooled.select("players", "card", "when").iter_rows()):
+    family = max(int((~np.isnan(p)).sum()), 1)  # the tested rows, Holm's family
+    for i, key in enumerate(keys):
         g, se, df = spread.get(key, (0, math.nan, 0))
         if g >= 2 and se > 0:
-            detectable[i] = float(student.ppf(1 - (1 - CONFIDENCE) / family / 2, df) + student.ppf(POWER, df)) * se
+            half, p[i], detectable[i] = stats.t_from_se(mean[i], se, df, family, CONFIDENCE, POWER)
+            lo[i], hi[i] = mean[i] - half, mean[i] + half
     return lo, hi, p, detectable, decks
 
 

@@ -995,7 +995,8 @@ def _named_seats(a: Analysis, rates: pl.DataFrame, n: int, fair: float) -> str:
     """The seats found above and below fair at ``n`` players, highest first, each with its
     interval, and the largest adjusted p among them; the others said to be not told apart. With
     no per-seat test (a run without squared shares) or none found, the highest and lowest
-    rates, named as estimates."""
+    rates, named as estimates. At 2 players both seats, by the equal-seats test that found the
+    edge: one seat's edge is the other's."""
     by_seat = {r["seat"]: r for r in each_row(rates)}
 
     def shown(seat: int) -> str:

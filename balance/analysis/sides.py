@@ -80,8 +80,6 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
     held with one unit keeps ``tested``'s exact binomial test: its claim is about that unit.
     Holm over every row. Added columns: ``units`` (G) and ``df`` (NaN for a binomial row).
     """
-    from scipy.stats import t as student
-
     pooled = rows.group_by("players", "name").agg(pl.col("games", "win_share").sum())
     out = tested(pooled, average, method).with_columns(units=pl.lit(1, dtype=pl.Int64), df=pl.lit(math.nan))
     keys = ["players", "name", "unit"] + ([stratum] if stratum else [])
@@ -92,7 +90,6 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
             se, df = stats.cluster_ratio_se(g["games"], g["win_share"], g[stratum] if stratum else None)
             spread[(players, name)] = g.height, se, df
     family = max(out.height, 1)
-    level = 0.5 + aggregate.CONFIDENCE / 2
     columns = {c: out[c].to_list() for c in ("lo", "hi", "p_value", "detectable", "units", "df")}
     for i, r in enumerate(each_row(out)):
         if (r["players"], r["name"]) not in spread:
@@ -101,10 +98,9 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
         columns["units"][i] = g
         if not se > 0 or df < 1:  # every unit won at the same rate, or no spread to estimate: keep the binomial row
             continue
-        half = float(student.ppf(level, df)) * se
+        half, columns["p_value"][i], columns["detectable"][i] = stats.t_from_se(
+            r["difference"], se, df, family, 1 - ALPHA, POWER)
         columns["lo"][i], columns["hi"][i] = max(r["rate"] - half, 0.0), min(r["rate"] + half, 1.0)
-        columns["p_value"][i] = float(2 * student.sf(abs(r["difference"]) / se, df))
-        columns["detectable"][i] = float(student.ppf(1 - ALPHA / family / 2, df) + student.ppf(POWER, df)) * se
         columns["df"][i] = float(df)
     p = np.array(columns["p_value"], dtype=float)
     return out.with_columns(**{c: pl.Series(v, dtype=out.schema[c]) for c, v in columns.items()},

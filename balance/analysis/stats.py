@@ -366,9 +366,10 @@ def _check_pvalues(pvalues) -> np.ndarray:
 def cluster_ratio_se(n, w, strata=None) -> tuple[float, int]:
     """(standard error, degrees of freedom) of the ratio sum(w) / sum(n) over G units (clusters:
     generated decks) with n[u] trials and w[u] their total (wins, or summed paired differences):
-    the cluster-robust CR1 variance sum over units of (w_u - r n_u)^2 / N^2 times G / (G - 1),
-    taken within each stratum (r its own ratio) where ``strata`` (a label per unit) puts two
-    units or more in every stratum and is not one per unit, else over all the units;
+    the cluster-robust CR1 variance sum over units of (w_u - r n_u)^2 / N^2 times G / (G - 1);
+    with ``strata`` (a label per unit) putting two units or more in every stratum, and not one
+    per unit, the stratified form: each stratum's sum around its own ratio times G_s / (G_s - 1),
+    added; else over all the units as one stratum;
     df = G - strata (Cameron & Miller 2015: a t on the clusters' degrees of freedom when they are few).
     A unit's trials may go any way together: only the units are taken as independent.
     (nan, 0) for fewer than two units."""
@@ -385,6 +386,17 @@ def cluster_ratio_se(n, w, strata=None) -> tuple[float, int]:
         rate = w[m].sum() / n[m].sum() if n[m].sum() else 0.0
         variance += size / (size - 1) * float(((w[m] - rate * n[m]) ** 2).sum())
     return math.sqrt(variance) / n.sum(), len(n) - len(counts)
+
+
+def t_from_se(difference: float, se: float, df: int, family: int, confidence: float = 0.95,
+              power: float = 0.9) -> tuple[float, float, float]:
+    """(half-width of the t interval at ``confidence``, two-sided p of ``difference`` / se on
+    ``df`` degrees of freedom, the change found with ``power`` at Holm's first level
+    (1 - confidence) / family): the t test of a cluster-robust mean (``cluster_ratio_se``)."""
+    half = float(stats.t.ppf(0.5 + confidence / 2, df)) * se
+    p = float(2 * stats.t.sf(abs(difference) / se, df))
+    detectable = float(stats.t.ppf(1 - (1 - confidence) / family / 2, df) + stats.t.ppf(power, df)) * se
+    return half, p, detectable
 
 
 def holm(pvalues) -> np.ndarray:
