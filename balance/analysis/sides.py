@@ -65,18 +65,18 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
     about the name, not about the units this run happened to generate. The seat-games of one
     unit share its luck of the draw (a strong deck wins all its games more often); counting
     them as independent made 12 decks of one colour look like 66,000 independent trials, and
-    another deck seed turned a colour "weakest at p < 1e-6" into no finding.
+    with another deck seed the colour called weakest at p < 1e-6 was not found (p = 0.069).
 
     rows: (players, name, unit, games, win_share, and the ``stratum`` column if given) seat-games
     and wins of the seats holding ``name`` with ``unit``; average as for ``tested``.
 
     Per name with two units or more: the rate is sum(wins) / sum(seat-games) (a ratio estimator
-    over the units); its variance the cluster-robust (CR1) one, sum over units of
-    (w_u - r n_u)^2 / N^2 times G / (G - 1), summed within each stratum when every stratum of the
-    name holds two units or more (the design fixed the strata's units, e.g. every colour on every
-    curve equally often, so the spread between strata is not sampling noise); df = G - S units
-    less strata. Interval r -/+ t(df) se; two-sided t-test of rate = expected; ``detectable``:
-    (t quantile at ALPHA / rows / 2 + t quantile at POWER) * se, at Holm's first step. A name
+    over the units); its error the cluster-robust (CR1) one (``stats.cluster_ratio_se``), within
+    the ``stratum`` when every stratum of the name holds two units or more (the design fixed the
+    strata's units, e.g. every colour on every curve equally often, so the spread between strata
+    is not sampling noise); df = units less strata. Interval r -/+ t(df) se; two-sided t-test of
+    rate = expected; ``detectable``: (t at ALPHA / rows / 2 + t at POWER) * se, at Holm's first
+    step (``stats.t_from_se``). A name
     held with one unit keeps ``tested``'s exact binomial test: its claim is about that unit.
     Holm over every row. Added columns: ``units`` (G) and ``df`` (NaN for a binomial row).
     """
