@@ -818,7 +818,7 @@ def test_plan_sizes_the_seat_edge_for_the_report_verdict():
     assert lines[7] == "  a variant difference in a seat's win rate, independent runs:"
     assert lines[8:11] == [f"    {p} players (fair {1 / p:.2%}): {independent[p]:,} games per variant"
                            for p in (3, 4, 5)]
-    assert "pass --paired-sd from a pilot run" in lines[11] and len(lines) == 12
+    assert "plan from it with --pilot DIR, which reads each row's paired sd" in lines[11] and len(lines) == 12
 
 
 def test_plan_family_defaults_to_the_number_of_counts_and_can_be_given():

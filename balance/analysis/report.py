@@ -1128,7 +1128,7 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
             most = f"matters most by estimate (its interval overlaps the {others['card'][0]}'s)"
         else:  # another item's estimate is larger, but its test found nothing (or it had none)
             larger = g.row(0, named=True)
-            why = "not found" if larger["p_value"] is not None else "not tested"
+            why = "not tested" if larger.get("p_value", 0.0) is None else "not found"
             most = f"costs most of the {item}s found (the {larger['card']}'s estimate is larger, but {why})"
         parts += [f"the {top['card']} {most} — {act.format('it')} costs its seat "
                   f"{pp(-top['difference'])} of win rate ({LEVEL} CI {ci(-top['hi'], -top['lo'])[:-1]} pp, "
@@ -1150,7 +1150,8 @@ def card_verdict(g: pl.DataFrame, item: str = "card", act: str = "removing {}", 
                   "by less (the table names them)"]
     if not found.height:
         # the largest of the tested items: an untested one (a card one deck holds) has no interval to show
-        pool = g.filter(pl.col("p_value").is_not_null()) if g["p_value"].is_not_null().any() else g
+        tested = "p_value" in g.columns and g["p_value"].is_not_null().any()
+        pool = g.filter(pl.col("p_value").is_not_null()) if tested else g
         top = pool.row(int(pool["difference"].abs().arg_max()), named=True)
         none = (f"no {item}'s removal changes its seat's win rate detectably" if passive == "removed" else
                 f"no {item} {passive} changes its seat's win rate detectably")
