@@ -1151,8 +1151,8 @@ def test_a_card_is_judged_over_the_decks_that_hold_it():
     over = {r["card"]: r for r in card_effects(trials, units).iter_rows(named=True)}
     assert per_game["patchy"]["p_adjusted"] < ALPHA and over["patchy"]["p_adjusted"] >= ALPHA
     assert over["steady"]["p_adjusted"] < ALPHA and over["steady"]["difference"] < 0
-    assert over["lonely"]["p_value"] is None and over["lonely"]["decks"] == 1 and over["lonely"]["difference"] < 0
-    assert [over[c]["decks"] for c in ("steady", "patchy")] == [12, 2]
+    assert over["lonely"]["p_value"] is None and over["lonely"]["units"] == 1 and over["lonely"]["difference"] < 0
+    assert [over[c]["units"] for c in ("steady", "patchy")] == [12, 2]
     # the pooled change is the same; only its uncertainty is the decks'
     assert all(over[c]["difference"] == per_game[c]["difference"] for c in over)
     assert over["steady"]["hi"] - over["steady"]["lo"] > per_game["steady"]["hi"] - per_game["steady"]["lo"]

@@ -1118,6 +1118,43 @@ def test_equal_colours_of_unequal_generated_decks_are_called_equal():
     assert ("The 12 generated decks of each colour are a sample of the decks the generator deals, and a deck's "
             "games share its luck of the draw, so the decks, not the seat-games, are the test's units") in text
     assert "more decks (--set deck_pool=N), not more games, narrow it" in text
+    # the Forces meet this run's decks only, and say so (the fixed manifest has no generated decks)
+    assert "so a difference is the Force's doing with this run's decks" in text
+    assert "with this run's decks" not in verdict_text(fixed)
+
+
+def test_cards_judged_over_decks_say_how_many_decks_hold_them_and_which_are_not_judged():
+    """Planted card trials over decks: `Steady` costs its seat 3 pp in each of its 6 decks, `Pair`
+    sits in 2 and `Lonely` in 1. The Cards paragraph says the decks are the test's units; the
+    caution before the lines gives the median decks a card is in (2 of 1 to 6), names the one
+    card held by one deck as not judged and the one held by 2 as findable only far beyond its
+    decks' spread. Steady is found (about 8 of its deck-clustered errors out) and named first;
+    Lonely's larger estimate is said to be untested, not found."""
+    from balance.analysis import aggregate
+    from balance.games.zenonzard import report as zr
+
+    rng = np.random.default_rng(3)
+    sums = ["games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum"]
+    trials, units = [], []
+    for card, changes in (("Steady", [-0.03] * 6), ("Pair", [-0.02, 0.01]), ("Lonely", [-0.09])):
+        for k, e in enumerate(changes):
+            d = rng.choice([-1, 0, 1], size=2000, p=[0.1 + max(-e, 0), 0.8 - abs(e), 0.1 + max(e, 0)])
+            row = (2000, 1000.0, 1000.0 + d.sum(), float((d * d).sum()))
+            units.append((2, card, "always", f"mono:red#{k}", *row))
+            trials.append((2, k % 2, "evaluator", card, "always", *row))
+    a = zr.analyse(synthetic(2_000, 11, {}, per_cell=4, deck_sd=0.2), GENERATED, "wilson")
+    a.card_effects = aggregate.card_effects(
+        pl.DataFrame(trials, schema=["players", "seat", "strategy", "card", "when", *sums], orient="row"),
+        pl.DataFrame(units, schema=["players", "card", "when", "unit", *sums], orient="row"))
+    text = verdict_text(a)
+    assert "the generated decks that hold a card are its test's units, as for the colours" in text
+    assert ("Caution: this pool deals a card in 2 of its decks (median; 1 to 6), and a card's strength is judged "
+            "over those decks; 1 card is held by one deck only and not judged") in text, text
+    assert "1 held by 2 to 4 decks can be found only by a change far beyond their decks' spread" in text
+    cards = next(x for x in text.splitlines() if x.startswith("2 players: ") and "stand-in" in x)
+    assert cards.startswith("2 players: the Steady costs most of the cards found (the Lonely's estimate is larger, "
+                            "but not tested) — swapping it for its stand-in costs its seat 3.69 pp"), cards
+    assert "1 of 3 cards change their seat's win rate detectably" in cards
 
 
 def test_a_dominant_colour_of_generated_decks_is_named():

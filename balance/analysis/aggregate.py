@@ -204,9 +204,9 @@ def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.
     """Causal card strength: one row per (players, card, when) from a run's ``card_strength``
     table (restricted play, paired game by game), pooled over the denied seats.
 
-    units: the run's ``card_strength_units`` table (card_trials.UNITS_TABLE), written where the
-    cards sit in decks generated at random: then the decks are the test's units
-    (``_over_units``), and a card held by one deck is not tested.
+    units: the run's ``card_strength_units`` table (card_trials.UNITS_TABLE), written by a game
+    whose cards sit in units drawn from a generated pool (decks): then those are the test's
+    units (``_over_units``), and a card held by one unit is not tested.
 
     ``difference`` is the mean per-game change of the denied seat's win share (restricted minus
     as played; negative: losing the card hurts), with a normal interval from the observed
@@ -218,8 +218,8 @@ def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.
     ``detectable``: the change this card's test finds with POWER at Holm's first level
     alpha / m over the m tested rows (a card whose own p is below it is found whatever the
     others show), from its own interval (``stats.detectable_from_interval``). With ``units``
-    the interval, test and detectable change are the t ones over the decks (``_over_units``),
-    and the table gains ``decks``.
+    the interval, test and detectable change are the t ones over the units (``_over_units``),
+    and the table gains ``units`` (how many held the card).
     """
     pooled = (trials.group_by("players", "card", "when")
               .agg(pl.col("games", "win_share_unrestricted", "win_share_restricted", "diff_sq_sum").sum())
@@ -238,9 +238,9 @@ def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.
         lo[tested], hi[tested], p[tested] = test["lo"], test["hi"], test["pvalue"]
     detectable = (stats.detectable_from_interval(lo, hi, CONFIDENCE, POWER, (1 - CONFIDENCE) / max(tested.sum(), 1))
                   if len(games) else np.array([]))
-    decks = None
+    held = None
     if units is not None and not units.is_empty():
-        lo, hi, p, detectable, decks = _over_units(pooled, units, mean, lo, hi, p, detectable)
+        lo, hi, p, detectable, held = _over_units(pooled, units, mean, lo, hi, p, detectable)
     adjusted = np.full(len(games), np.nan)
     tested = ~np.isnan(p)
     adjusted[tested] = stats.holm(p[tested])
@@ -254,30 +254,29 @@ def card_effects(trials: pl.DataFrame, units: pl.DataFrame | None = None) -> pl.
         detectable=pl.Series(np.atleast_1d(detectable), dtype=pl.Float64, nan_to_null=True),
     ).select("players", "card", "when", "games", "unrestricted", "restricted", "difference", "lo",
              "hi", "p_value", "p_adjusted", "unchanged", "detectable")
-    return out if decks is None else out.with_columns(decks=pl.Series(decks, dtype=pl.Int64))
+    return out if held is None else out.with_columns(units=pl.Series(held, dtype=pl.Int64))
 
 
 def _over_units(pooled: pl.DataFrame, units: pl.DataFrame, mean, lo, hi, p, detectable) -> tuple:
-    """(lo, hi, p, detectable, decks) of ``pooled``'s rows (players, card, when) with the decks
-    of ``units`` as the units: a card's change differs from deck to deck (the committed ZENONZARD
-    run measured the Ashbringer at -4.3, -3.8, -11.0 and -6.4 pp in its 4 decks), and the
-    decks are a sample of what the generator deals, so a card's claim beyond this pool rests
-    on how many decks hold it, not on how many games they played. The mean stays the pooled
-    paired change; its standard error is the cluster-robust one over the decks
-    (``stats.cluster_ratio_se``), a t interval and test on the decks less one degree of freedom,
+    """(lo, hi, p, detectable, units) of ``pooled``'s rows (players, card, when) over the sampled
+    units of ``units`` (a game's generated decks): a card's change differs from unit to unit, and
+    the units are a sample of what the generator deals, so a card's claim beyond this pool rests
+    on how many units hold it, not on how many games they played. The mean stays the pooled
+    paired change; its standard error is the cluster-robust one over the units
+    (``stats.cluster_ratio_se``), a t interval and test on the units less one degree of freedom,
     ``detectable`` (t at ALPHA / m / 2 + t at POWER) times it, m the tested rows (Holm's first
-    level). A card held by one deck has no spread to judge it by: untested (NaN). A card whose
-    decks all changed alike (no spread, e.g. no game changed) keeps the per-game row."""
+    level). A card held by one unit has no spread to judge it by: untested (NaN). A card whose
+    units all changed alike (no spread, e.g. no game changed) keeps the per-game row."""
     per = units.group_by("players", "card", "when", "unit").agg(
         pl.col("games").sum(), (pl.col("win_share_restricted") - pl.col("win_share_unrestricted")).sum().alias("d"))
     spread = {key: (g.height, *stats.cluster_ratio_se(g["games"], g["d"]))
               for key, g in per.group_by("players", "card", "when")}
     lo, hi, p, detectable = (np.array(x, float, copy=True) for x in (lo, hi, p, detectable))
-    decks = np.zeros(pooled.height, np.int64)
+    held = np.zeros(pooled.height, np.int64)
     keys = list(pooled.select("players", "card", "when").iter_rows())
     for i, key in enumerate(keys):
-        decks[i] = spread.get(key, (0,))[0]
-        if decks[i] < 2:
+        held[i] = spread.get(key, (0,))[0]
+        if held[i] < 2:
             lo[i] = hi[i] = p[i] = detectable[i] = math.nan
     family = max(int((~np.isnan(p)).sum()), 1)  # the tested rows, Holm's family
     for i, key in enumerate(keys):
@@ -285,7 +284,7 @@ def _over_units(pooled: pl.DataFrame, units: pl.DataFrame, mean, lo, hi, p, dete
         if g >= 2 and se > 0:
             half, p[i], detectable[i] = stats.t_from_se(mean[i], se, df, family, CONFIDENCE, POWER)
             lo[i], hi[i] = mean[i] - half, mean[i] + half
-    return lo, hi, p, detectable, decks
+    return lo, hi, p, detectable, held
 
 
 def outcome_shares(outcomes: pl.DataFrame, method: str = "wilson") -> pl.DataFrame:

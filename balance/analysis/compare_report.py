@@ -531,7 +531,7 @@ def setup(report: dict) -> Section:
     start = ((" Every variant starts from ", Code(", ".join(f"{k}={v}" for k, v in common.items())),
               " (--set); the rules changed below are its own.") if common else ())
     sides = report.get("sides")
-    # a designer checked a faction's baseline against the run report's and found them apart
+    # a designer checked a side's baseline against the run report's and found them apart
     rated = ((f" The {sides['label']}' win rates here are their seats' wins over the games expected to deal "
               "them (one number per game, so that games pair), not the run report's over the seat-games that "
               "held them: the two differ by the luck of the deal.",) if sides else ())

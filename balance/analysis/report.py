@@ -521,8 +521,8 @@ def strategy_rates(seats: pl.DataFrame, pairs: pl.DataFrame | None = None, coope
 
     A strategy holding k > 1 seats of one game has k seat-games there, and their win shares
     are not independent: usually negatively correlated (they cannot both win outright), but two
-    copies of a deterministic strategy that tie move together (an audit found 600,000 such
-    pairs level in an Avengers mix). With ``pairs`` holding ``win_share_cross_sum`` the games are
+    copies of a deterministic strategy that tie move together (they can end level in every
+    game they share). With ``pairs`` holding ``win_share_cross_sum`` the games are
     the clusters (``_clustered_se``: ``se``, and the interval from it); in a cooperative game
     every seat has the team's result, so its k seats move as one (no pairs table needed);
     otherwise (a competitive run written before the column) seat-games are taken as independent

@@ -60,12 +60,11 @@ def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFra
 
 def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
                       stratum: str | None = None) -> pl.DataFrame:
-    """As ``tested``, for names that each stand for a sample of generated units (ZENONZARD's
-    colours: the generated decks of the run's pool that have that mana), so that the answer is
-    about the name, not about the units this run happened to generate. The seat-games of one
-    unit share its luck of the draw (a strong deck wins all its games more often); counting
-    them as independent made 12 decks of one colour look like 66,000 independent trials, and
-    with another deck seed the colour called weakest at p < 1e-6 was not found (p = 0.069).
+    """As ``tested``, for names that each stand for a sample of generated units (a colour: the
+    generated decks of a run's pool that have that mana), so that the answer is about the name,
+    not about the units this run happened to generate. The seat-games of one unit share its luck
+    of the draw (a strong deck wins all its games more often); counting them as independent
+    made a dozen units look like tens of thousands of independent trials.
 
     rows: (players, name, unit, games, win_share, and the ``stratum`` column if given) seat-games
     and wins of the seats holding ``name`` with ``unit``; average as for ``tested``.

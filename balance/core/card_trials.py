@@ -76,13 +76,13 @@ def frame(players: int, labels: list[str], cards: list, when: str, trials: np.nd
     }, columns(card_type))
 
 
-# A game whose cards sit in decks drawn from a generated pool (ZENONZARD) also keeps its trials
-# per deck of the denied seat: the decks are a sample of what the generator deals, and a card's
-# effect differs from deck to deck, so aggregate.card_effects takes them as the test's units.
+# A game whose cards sit in units drawn from a generated pool (decks) also keeps its trials per
+# unit of the denied seat: the units are a sample of what the generator deals, and a card's
+# effect differs from unit to unit, so aggregate.card_effects takes them as the test's units.
 UNITS_TABLE = "card_strength_units"
 UNIT_KEYS = ("players", "card", "when", "unit")
-UNIT_MEANING = ("simulate --card-strength with decks generated at random: the paired games per card and "
-                "deck of the denied seat (the units of the card test)")
+UNIT_MEANING = ("simulate --card-strength with sampled units (generated decks): the paired games per card "
+                "and unit of the denied seat (the units of the card test)")
 
 
 def unit_columns(card_type) -> dict:
@@ -95,7 +95,7 @@ def unit_columns(card_type) -> dict:
 
 def add_unit_pairs(rows: np.ndarray, unit: np.ndarray, played: np.ndarray, denied: np.ndarray) -> None:
     """Add paired win units (int[n] each) into ``rows`` int64[units, len(CardTrial)], game g
-    into row ``unit[g]`` (the denied seat's deck)."""
+    into row ``unit[g]`` (the denied seat's unit, e.g. its deck)."""
     played = played.astype(np.int64)
     denied = denied.astype(np.int64)
     diff = denied - played

@@ -252,7 +252,7 @@ def verdict(a: ZenonzardAnalysis) -> list:
                          f"{_deck_units(a.curves, 'curve', 'colour')})."),),
                    Bullets(ranked_lines(a.curves, "curve"))]
     cards = card_strength_lines(a.card_effects, "zenonzard")
-    over_decks = a.card_effects is not None and "decks" in a.card_effects.columns
+    over_decks = a.card_effects is not None and "units" in a.card_effects.columns
     test = ("the generated decks that hold a card are its test's units, as for the colours: a t-test over "
             "them, Holm over every card" if over_decks else "paired test, Holm over every card")
     how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
@@ -302,9 +302,9 @@ def _passives_simplified() -> tuple:
 def _one_deck_cards(a: ZenonzardAnalysis) -> str:
     """With the decks as the card test's units: how many decks hold a card, and which cards one
     deck alone holds (untested: one deck gives no spread to judge a card by). Empty otherwise."""
-    if a.card_effects is None or "decks" not in a.card_effects.columns or a.card_effects.is_empty():
+    if a.card_effects is None or "units" not in a.card_effects.columns or a.card_effects.is_empty():
         return ""
-    decks = a.card_effects["decks"]
+    decks = a.card_effects["units"]
     alone = int((decks == 1).sum())
     few = int(((decks >= 2) & (decks <= 4)).sum())
     parts = [f"this pool deals a card in {int(decks.median())} of its decks (median; {int(decks.min())} to "
@@ -546,8 +546,8 @@ def sections(a: ZenonzardAnalysis, figures: dict) -> list[Section]:
 
 
 def card_section(a: ZenonzardAnalysis, figures: dict) -> Section:
-    over_decks = "decks" in a.card_effects.columns
-    rows = [[str(r["players"]), Code(r["card"]), *([str(r["decks"])] if over_decks else []), count(r["games"]),
+    over_decks = "units" in a.card_effects.columns
+    rows = [[str(r["players"]), Code(r["card"]), *([str(r["units"])] if over_decks else []), count(r["games"]),
              pct(r["unrestricted"]), pct(r["restricted"]), pp(r["difference"], signed=True),
              ci(r["lo"], r["hi"], " pp"), p_phrase(r["p_adjusted"])]
             for r in each_row(a.card_effects.sort("players", "difference", "card"))]
