@@ -221,3 +221,50 @@ def test_a_pool_of_one_is_refused_with_the_game_s_own_strategies_as_the_example(
 
     with pytest.raises(BalanceError, match=r"e\.g\. --pool random,greedy,planner \(`balance games` lists smash-up's\)"):
         run_matchups("smash-up", ["greedy"], players=2, games=10)
+
+
+def cells_of(wins: np.ndarray, games: int, labels: list[str]) -> list[dict]:
+    """run_matchups' cell rows from wins[i, j] (one-winner games of strategy i against a field of
+    j, 4 players, nothing capped): what summarise takes."""
+    rows = []
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            if i != j:
+                share, lo, hi = stats.share_ci(wins[i, j], wins[i, j], games)  # a win's square is the win
+                rows.append({"strategy": a, "field": b, "games": games, "share": share, "lo": lo, "hi": hi,
+                             "win_share_sum": float(wins[i, j]), "win_share_sq_sum": float(wins[i, j]),
+                             "finished": games, "capped": 0, "fair": 0.25})
+    return rows
+
+
+def test_the_matchup_verdict_names_a_planted_dominated_strategy_and_only_then(tmp_path):
+    """The verdict's last line through the command's own path (summarise, write_matchups).
+    Planted: three strategies at 4 players, 4,000 games a cell; `a` and `b` win 25% against each
+    other's field and 35% against a field of `c`, which wins 15% against theirs (its own field
+    is 25% by symmetry): 6.5 standard errors of a cell apart, beyond the 99.17% joint intervals,
+    so `c` is dominated by `a` and by `b`, and `a` and `b` by nobody. With every cell at 25% the
+    line says no strategy is dominated, save for false alarms, which the joint intervals hold to
+    5% of matrices (the verdict's "a test at 5% over the whole matrix"; a strategy's own field is
+    exactly fair by symmetry, so a cell whose joint interval clears 25% there is one). Of 200
+    such matrices drawn binomially, at most the 99.9% point of Binomial(200, 0.05), 21, may hold
+    a claim (a false failure 1 time in 1,000 for a matrix test holding its level)."""
+    from scipy.stats import binom
+
+    from balance.analysis.matchups import summarise, write_matchups
+
+    labels, games = ["a", "b", "c"], 4_000
+    rng = np.random.default_rng(12)
+    rates = np.array([[0.25, 0.25, 0.35], [0.25, 0.25, 0.35], [0.15, 0.15, 0.25]])  # [strategy, field]
+    planted = summarise(cells_of(rng.binomial(games, rates), games, labels), labels, 4)
+    md = write_matchups(planted, tmp_path / "planted", "t")["markdown"].read_text(encoding="utf-8")
+    assert "- `c` is dominated by `a`: " in md and "- `c` is dominated by `b`: " in md, md
+    assert "`a` is dominated" not in md and "`b` is dominated" not in md and "No strategy of the pool" not in md
+    alarms, quiet = 0, None
+    for _ in range(200):
+        equal = summarise(cells_of(rng.binomial(games, np.full((3, 3), 0.25)), games, labels), labels, 4)
+        claimed = (equal.dominated["dominated_by"] != "").any()
+        alarms += claimed
+        quiet = quiet if claimed else equal
+    assert alarms <= binom.ppf(0.999, 200, 0.05), alarms
+    md = write_matchups(quiet, tmp_path / "equal", "t")["markdown"].read_text(encoding="utf-8")
+    assert "- No strategy of the pool is dominated." in md, md

@@ -91,6 +91,13 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
                            on_progress=on_progress)
             manifests.append(run.manifest)
             played[(a, b)] = run.seats
+    return summarise(_cells(labels, played), labels, players, untuned_counts(*manifests))
+
+
+def _cells(labels: list[str], played: dict) -> list[dict]:
+    """One row per ordered pair (a, b), a != b: a's win share against a field of b with its
+    interval and sums, the finished and capped games and the fair share, from the runs'
+    seats tables ``played[(a, b)]`` (at 2 players one run serves both orders)."""
     rows = []
     for a in labels:
         for b in labels:
@@ -106,11 +113,18 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
                          "win_share_sum": total, "win_share_sq_sum": total_sq,
                          "finished": fairness["games"], "capped": fairness["capped"],
                          "fair": aggregate.fair_share(fairness)})  # 1/players of the games that handed out a win
-    matrix = _joint_intervals(_significance(pl.DataFrame(rows), players), players)
+    return rows
+
+
+def summarise(cells: list[dict], labels: list[str], players: int, untuned: dict | None = None) -> MatchupResult:
+    """The matrix of ``cells`` (``_cells``' rows) tested, with its dominance and meta-game: each
+    cell against its fair share (Holm), intervals at the matrix's joint level, the strategies
+    dominated by those intervals and the replicator dynamics' rest point."""
+    matrix = _joint_intervals(_significance(pl.DataFrame(cells), players), players)
     share = _share_matrix(matrix, labels, players)
     lo, hi = (_share_matrix(matrix, labels, players, column) for column in ("lo_joint", "hi_joint"))
     return MatchupResult(matrix, _dominated(share, labels, lo, hi), _replicator(share, labels), players, labels,
-                         untuned_counts(*manifests))
+                         untuned)
 
 
 def joint_level(cells: int) -> float:
