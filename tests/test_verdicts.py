@@ -624,6 +624,51 @@ def test_the_tie_rate_line_is_decided_by_a_homogeneity_test():
     assert ties_across_counts(counts([100.0, 300.0]).head(1)) is None  # one player count
 
 
+def seats_with_ties(rates, tie_rate: float, games: int, rng) -> pl.DataFrame:
+    """A seats table of ``games`` games at len(rates) players: each game a tie shared by every
+    seat with chance ``tie_rate``, else one winner drawn with ``rates``."""
+    n = len(rates)
+    tied = rng.binomial(games, tie_rate)
+    outright = rng.multinomial(games - tied, rates).astype(float)
+    share = outright + tied / n
+    return pl.DataFrame({"players": [n] * n, "seat": list(range(n)), "strategy": ["x"] * n, "games": [games] * n,
+                         "win_share": share, "win_share_sq_sum": outright + tied / n**2, "wins_outright": outright,
+                         "wins_shared": [tied] * n, "score_sum": share, "score_sq_sum": share})
+
+
+def count_lines(*tables: pl.DataFrame) -> list[str]:
+    """The verdict's Player count lines of the run whose seats are ``tables`` (one per count)."""
+    from balance.analysis import aggregate
+    from balance.analysis.report import Analysis, player_count_lines, player_counts, ties_across_counts
+
+    seats = pl.concat(tables)
+    fairness = aggregate.seat_fairness(seats)
+    counts = player_counts(seats, fairness)
+    a = Analysis(seat_rates=aggregate.seat_rates(seats), fairness=fairness, player_counts=counts,
+                 ties_across_counts=ties_across_counts(counts), score_summary=None, constant_scores={},
+                 outcomes=None, strategies=None, run_strategies=["x"], deterministic_alike=None,
+                 observed_variance=True, clustered_scores=False)
+    return ["".join(map(str, parts)) for parts in player_count_lines(a)]
+
+
+def test_the_player_count_lines_name_the_counts_with_a_planted_seat_edge_or_tie_rate():
+    """Planted: 3 players fair and 4 players with seat 0 at 30% (20,000 games each: seat 0 is
+    about 16 standard errors off its fair 25%), so the seats line names 4 players and clears 3;
+    with both counts fair it names none. Ties: 10% of games at 3 players against 30% at 4 (about
+    34 standard errors apart) are said to differ; 20% at both are not (the chi-square test at
+    5%: this fixed seed passes, and a fresh one would call equal rates different 1 time in 20)."""
+    rng = np.random.default_rng(5)
+    fair3, fair4 = [1 / 3] * 3, [0.25] * 4
+    found = count_lines(seats_with_ties(fair3, 0.1, 20_000, rng), seats_with_ties([0.3, 0.7 / 3, 0.7 / 3, 0.7 / 3],
+                                                                                  0.3, 20_000, rng))
+    assert found[0] == "Seat edges found at 4 players; none at 3.", found
+    assert found[1].startswith("Games whose win was shared (a tie): ") and "these rates differ between player " \
+        "counts (chi-square test of equal rates, p < 1e-6)." in found[1], found
+    fair = count_lines(seats_with_ties(fair3, 0.2, 20_000, rng), seats_with_ties(fair4, 0.2, 20_000, rng))
+    assert fair[0] == "No seat edge found at 3 and 4 players.", fair
+    assert "these rates do not differ detectably (chi-square test of equal rates, p = " in fair[1], fair
+
+
 # ---- games through the generic interface (the toys of tests/toys, registered in conftest) --
 
 
@@ -774,6 +819,60 @@ def test_the_team_win_rate_across_player_counts_points_the_right_way():
     assert _homogeneity(np.array([5, 0]), np.array([10, 0])) is None  # one group played
     with pytest.raises(BalanceError, match="outside 0..n"):
         _homogeneity(np.array([11, 3]), np.array([10, 10]))
+
+
+def test_the_team_line_across_player_counts_points_the_right_way():
+    """The verdict's sentence on the homogeneity test above. Planted: the team wins 20% at 1
+    hero and 40% at 2 (1,000 games each, about 10 standard errors apart) -> "differs between
+    player counts"; 30% at both -> "does not differ detectably" (a fixed seed; a fresh one would
+    say differs 1 time in 20)."""
+    from balance.analysis.report import team_counts_line
+    from balance.analysis.stats import rate_homogeneity
+
+    rng = np.random.default_rng(3)
+
+    def said(rates) -> str:
+        games = np.array([1000, 1000])
+        return "".join(map(str, team_counts_line(rate_homogeneity(rng.binomial(games, rates), games))))
+
+    assert said([0.2, 0.4]).startswith("The team's win rate differs between player counts (chi-square test of "
+                                       "equal rates, p < 1e-6)")
+    assert said([0.3, 0.3]).startswith("The team's win rate does not differ detectably (chi-square test of equal "
+                                       "rates, p = ")
+
+
+def composition_line(rates, games: int, seed: int) -> str:
+    """The Team composition line of 2-hero teams of four heroes winning at ``rates`` (the six
+    teams in name order), ``games`` games each."""
+    from balance.analysis import aggregate
+    from balance.analysis.report import _composition, _composition_line
+
+    names = ["archer+healer", "archer+knight", "archer+mage", "healer+knight", "healer+mage", "knight+mage"]
+    won = np.random.default_rng(seed).binomial(games, rates)
+    teams = aggregate.rate(pl.DataFrame({"players": [2] * 6, "team": names, "games": [games] * 6, "won": won}),
+                           "won", "games", "rate", "wilson")
+    return "".join(map(str, _composition_line(_composition(teams).row(0, named=True), teams)))
+
+
+def test_the_team_composition_line_names_a_planted_best_team_and_calls_equal_teams_equal():
+    """Planted: one team of six wins 60%, the others 20% (1,000 games each: 25 standard errors
+    apart), so the team matters and that team is the best, its interval apart from every other's.
+    Six teams at 30%, 400 draws: the line says no difference found, with best and worst only the
+    highest and lowest rates, save where the chi-square test at 5% calls a false alarm. Tolerance:
+    at most the 99.9% point of Binomial(400, 0.05), 35 calls (a false failure 1 time in 1,000 for
+    a test holding its level; the first draw at seed 4 is one of the alarms)."""
+    from scipy.stats import binom
+
+    found = composition_line([0.2, 0.2, 0.6, 0.2, 0.2, 0.2], 1000, seed=4)
+    assert found.startswith("2 players: the team matters (chi-square of equal win rates over 6 teams, "), found
+    assert "; best archer+mage 6" in found and "worst " not in found, found
+    lines = [composition_line([0.3] * 6, 1000, seed) for seed in range(400)]
+    alarms = sum(line.startswith("2 players: the team matters") for line in lines)
+    assert alarms <= binom.ppf(0.999, 400, 0.05), alarms
+    equal = next(line for line in lines if not line.startswith("2 players: the team matters"))
+    assert equal.startswith("2 players: no difference between teams found (chi-square of equal win rates over "
+                            "6 teams, "), equal
+    assert "; highest rate " in equal and ", lowest rate " in equal and "best " not in equal, equal
 
 
 def test_every_card_found_costly_is_named_or_counted_in_the_card_verdict():

@@ -811,12 +811,8 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
     lines = [(f"{players_phrase(r['players'])}: the team wins ",
               Strong(rate_ci(r["rate"], r["lo"], r["hi"])), f" of {counted(r['games'], 'game')}.")
              for r in each_row(a.team.rates)]
-    across = a.team.across_counts
-    if across is not None:
-        verdict = "differs between player counts" if across["p_value"] < ALPHA else "does not differ detectably"
-        name, why = _homogeneity(across, "chi-square test", "wins")
-        lines.append(("The team's win rate ", Strong(verdict), f" ({name} of equal rates{why}, "
-                      f"{p_phrase(across['p_value'])}).",))
+    if a.team.across_counts is not None:
+        lines.append(team_counts_line(a.team.across_counts))
     # the team's rate is its policy's as much as the game's: a designer read a default policy's
     # 0.10% as the game's difficulty, where a tuned one wins 4%
     played = (" played by ", *code_list(a.run_strategies), ": a stronger policy wins more, so these rates "
@@ -830,6 +826,14 @@ def _team_verdict(manifest: dict, a: Analysis) -> Section:
                          "so a difference between teams is the teams' doing)."),),
                    Bullets([_composition_line(r, a.team.teams) for r in each_row(a.team.composition)])]
     return Section("Verdict", blocks + _verdict_tail(manifest, a))
+
+
+def team_counts_line(across: dict) -> tuple:
+    """Whether the team's win rate differs between player counts, in words: ``across`` is the
+    homogeneity test of the counts' rates (``stats.rate_homogeneity``)."""
+    verdict = "differs between player counts" if across["p_value"] < ALPHA else "does not differ detectably"
+    name, why = _homogeneity(across, "chi-square test", "wins")
+    return ("The team's win rate ", Strong(verdict), f" ({name} of equal rates{why}, {p_phrase(across['p_value'])}).")
 
 
 # The homogeneity tests' fallback in words (stats.rate_homogeneity), for the methods texts.
