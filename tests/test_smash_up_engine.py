@@ -608,6 +608,13 @@ def test_a_run_dealing_unsupported_cards_says_so(tmp_path, monkeypatch):
     balance.simulate("smash-up", players=2, games=20, seed=1, overrides={"tricksters": "2012"}, out=out)
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["runs"][0]["unsupported"] == ["Tricksters: Brownie"]
+    # and the report's first screen says so before the card lines it qualifies
+    from balance.analysis.report import write_run_report
+
+    md = write_run_report(out, tmp_path / "report")["markdown"].read_text(encoding="utf-8")
+    verdict = md.split("\n## Verdict\n", 1)[1].split("\n## ", 1)[0]
+    assert ("**1 card was played without its abilities** (not simulated yet): Tricksters: Brownie. Every number "
+            "in this report is for the game with that card so weakened;") in verdict, verdict
 
 
 # ---- the report's faction verdicts on planted truths --------------------------------------------

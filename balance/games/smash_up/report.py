@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from balance.analysis import aggregate, plots, stats
-from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci,
+from balance.analysis.document import (Bullets, Code, Figure, Para, Section, Strong, Table, ci, counted,
                                        count, num, p_phrase, pct, pp)
 from balance.analysis.report import ALPHA, LEVEL, POWER, card_strength_lines, cards_measured, each_row
 from balance.analysis.sides import DETECTABLE, ranked_lines, tested
@@ -192,10 +192,12 @@ def verdict(a: SmashAnalysis) -> list:
               Bullets(ranked_lines(a.pairs, "pair", ends=3, where="the Factions section"))]
     cards = card_strength_lines(a.card_effects, "smash-up")
     if a.unsupported:
-        cards.insert(0, (Strong(f"{len(a.unsupported)} cards were played without their abilities"),
+        one = len(a.unsupported) == 1
+        cards.insert(0, (Strong(f"{counted(len(a.unsupported), 'card')} {'was' if one else 'were'} played without "
+                                f"{'its' if one else 'their'} abilities"),
                          " (not simulated yet): ", ", ".join(a.unsupported), ". Every number in this "
-                         "report is for the game with those cards so weakened; ", Code("balance cards "
-                         "smash-up --unsupported"), " lists them."))
+                         f"report is for the game with {'that card' if one else 'those cards'} so weakened; ",
+                         Code("balance cards smash-up --unsupported"), f" lists {'it' if one else 'them'}."))
     # a swap is a variant of its own: --set would give it to the baseline too
     how = ((" (causal: every copy of the card removed from the deck of the seat holding its "
             "faction, the same games played again; paired test, Holm over every card and player "
