@@ -426,3 +426,30 @@ def test_the_hardest_and_easiest_villains_are_tested_against_the_next():
     assert text[2].count("adjusted p") == 1 and "hardest b1-s14" in text[2]
     assert "less than the easiest, b1-s4" in text[2]
     assert text[3].startswith("6 players: only b1-s4 was fought (battle 1, strength 4): beaten in 50.00%"), text[3]
+
+
+@pytest.mark.parametrize("effects, when, said", [
+    # removing the 1 raises its seat's rate most: the 1 weakens its holder
+    ({"1": 0.21, "15": -0.10, "3": 0.01}, "always", "the 1 weakens the seat holding it at 4 players"),
+    # removing the 15 costs most: it moves the rate most, and the line says by estimate only which way
+    ({"1": 0.05, "15": -0.12, "3": 0.01}, "always",
+     "removing the 15 moves its seat's win rate most (by estimate) at 4 players"),
+    # held back, not removed: the line says what was measured
+    ({"1": 0.02, "15": 0.09, "3": 0.01}, "before-last",
+     "holding the 15 back until a battle's last villain raises its seat's win rate at 4 players"),
+    # nothing found: no proposal aims at a card (the 3's +1 pp is not significant)
+    ({"3": 0.01}, "always", None),
+])
+def test_what_to_try_next_aims_at_the_planted_card_and_says_which_way_it_moved(effects, when, said):
+    """The verdict's "what to try next" reason, from card strength frames with a planted largest
+    found change (p 1e-9; the others found too, save the +1 pp at p 0.4): the card named is the
+    one of the largest change, and the words follow its sign and the mode of restricted play."""
+    from balance.games.avengers_cards.report import CardAnalysis, variant_hint
+
+    frame = pl.DataFrame({"players": [4] * len(effects), "card": list(effects), "when": [when] * len(effects),
+                          "difference": list(effects.values()),
+                          "p_adjusted": [0.4 if abs(e) < 0.02 else 1e-9 for e in effects.values()]})
+    hint = variant_hint(CardAnalysis(pl.DataFrame(), frame, pl.DataFrame()))
+    assert (hint and hint["why"]) == said, hint
+    if said:
+        assert hint["item"] == max(effects, key=lambda c: abs(effects[c])) and hint["when"] == when

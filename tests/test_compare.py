@@ -110,6 +110,13 @@ def test_identical_variants_warn_and_still_run():
     # identical games: no paired noise at all, said as such ("inf", not a reduction of 1e34 from rounding)
     assert all(r["variance_reduction"] == "inf" for r in report["results"]
                if r["variant"] == "same" and r["metric"] in ("seat_distance", "win_share_seat0")), report["results"]
+    # identical games are the planted null of the seat lines: no seat moved, the seats no fairer
+    from balance.analysis.compare_report import verdict
+
+    items = ["".join(str(getattr(p, "text", p)) for p in item) for item in verdict(report).blocks[0].items]
+    same = next(t for t in items if t.startswith("Seats under same: "))
+    assert same.startswith("Seats under same: no significant change in fairness") and \
+        "; no significant move (largest: seat " in same, same
 
 
 def test_a_strategy_tuned_at_another_count_is_a_warning_at_the_counts_it_was_not_tuned_at(tmp_path, tuned_at):

@@ -212,3 +212,25 @@ def test_the_ladders_columns_of_words_are_left_aligned():
     rule = dict(zip(header, (c.strip() for c in lines[head + 1].strip("|").split("|"))))
     assert [h for h, r in rule.items() if r == "---"] == ["strategy", "players", "factions found", "highest",
                                                           "lowest", "top card"], rule
+
+
+def test_the_seat_line_names_the_rung_with_a_planted_seat_edge_and_only_it(tmp_path):
+    """dice-race, target 30 in 6 rounds, 3,000 games at seed 4 (the report's planted case,
+    tests/test_verdicts.py): under `bold` every seat rolls the same dice law and waits for no one,
+    so the seats are fair; under `threshold` the later seat reacts to the round's earlier rolls
+    and wins 82% of the finished games, about 20 standard errors from 50%. The ladder names
+    `threshold` and not `bold`; a ladder of `bold` and `random` (which rolls one die or two at
+    random, without looking either) names neither (fair seats pass the test at 5% at this seed;
+    a fresh seed would name a fair rung 1 time in 20)."""
+    result = run_ladder("dice-race", ["bold", "threshold"], players=[2], games=3_000, seed=4,
+                        overrides={"target": 30, "max_rounds": 6})
+    write_ladder(result, tmp_path, "t")
+    text = (tmp_path / "ladder.md").read_text(encoding="utf-8")
+    assert ("- 2 players: seat edges found under `threshold` (equal-seats test, Holm over the player "
+            "counts).") in text, text
+    # random, like bold, rolls without looking at the other seat: a ladder of fair rungs names none
+    fair = run_ladder("dice-race", ["bold", "random"], players=[2], games=3_000, seed=4,
+                      overrides={"target": 30, "max_rounds": 6})
+    write_ladder(fair, tmp_path / "fair", "t")
+    assert "- 2 players: no seat edge found under any tested strategy of the ladder" in \
+        (tmp_path / "fair" / "ladder.md").read_text(encoding="utf-8")

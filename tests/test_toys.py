@@ -815,3 +815,7 @@ def test_two_seats_moved_are_judged_by_seat_0_s_own_row():
         if r["metric"] == "seat_shift":
             r.update(significant=False, p_adjusted=0.42)
     assert "; seat 0 moved (+" in seats(disagreeing) and "no significant move" not in seats(disagreeing)
+    # the planted null: a variant with the baseline's rules plays the same games, so seat 0 cannot move
+    same = balance.compare(TOY, ["default", "same:max_rounds=3"], players=2, games=2_000, seed=1,
+                           strategies=["threshold"], common={"target": 14, "max_rounds": 3}).report
+    assert "; seat 0 did not move significantly (+0.00 pp, the win_share_seat0 row" in seats(same), seats(same)

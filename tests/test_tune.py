@@ -370,3 +370,60 @@ def test_every_committed_tuning_report_is_what_this_version_writes_from_its_file
     written = report_markdown(read_outputs(committed), committed)
     assert written == (committed / "report.md").read_text(encoding="utf-8")
     assert ("gave the same figures in every column" in written) == directory.startswith("smash-up"), written
+
+
+# ---- the validation's verdict on planted truths ------------------------------------------------
+
+
+def planted_validation(tuned_rate: float, games: int, seed: int, team: bool = False):
+    """The validation verdict of a tuned strategy winning ``tuned_rate`` of its games where the
+    default wins 25%, paired game by game (the same uniform draw decides both: the tuned one wins
+    every game the default wins, and more, or fewer): (the validation table, its summary line)."""
+    from types import SimpleNamespace
+
+    from balance.analysis.tune import _validation_table, validation_summary
+    from balance.core.paired import PairedSums
+
+    u = np.random.default_rng(seed).random(games)
+    sums = PairedSums()
+    sums.add((u < 0.25).astype(float), (u < tuned_rate).astype(float))
+    v = _validation_table([{"field": "random", "games": games, "sums": sums}], 4, "greedy", team=team)
+    manifest = {"default": {"label": "greedy"}, "validate_games": games, "cooperative": team}
+    return v, validation_summary(SimpleNamespace(manifest=manifest, validation=v))
+
+
+@pytest.mark.parametrize("team", [False, True])
+def test_the_validation_calls_a_planted_better_or_worse_tuning_so_and_an_identical_one_neither(team):
+    """Planted: the tuned strategy wins 30% or 20% of 10,000 games where the default wins 25%, on
+    the same games (a paired difference of +-5 pp, about 22 standard errors); identical play (25%)
+    has no difference at all. The summary says better, worse, and neither, for a field (against
+    the default in a rotated seat) and for a cooperative team alike."""
+    better, worse, same = (planted_validation(rate, 10_000, 1, team)[1] for rate in (0.30, 0.20, 0.25))
+    if team:
+        assert "significantly better than the default greedy team's" in better and "(+" in better, better
+        assert "significantly worse than the default greedy team's" in worse and "(-" in worse, worse
+        assert "not shown better than the default greedy team's" in same and "+0.00 pp" in same, same
+    else:
+        assert "significantly better than the default greedy against 1 of 1 fields (random +" in better, better
+        assert "significantly worse against 1 (random -" in worse and "against 0 of 1 fields" in worse, worse
+        assert "against 0 of 1 fields;" in same and "worse" not in same, same
+
+
+def test_the_validation_holds_its_level_where_the_tuning_changed_nothing():
+    """The null: tuned and default equally strong (25%), their games independent draws (no pairing
+    to help), 400 validations of 2,000 games. A better or worse call is a false alarm of the
+    paired z-test (Holm over the row's two tests), at most 5% each. Tolerance: the 99.9% point of
+    Binomial(400, 0.05), 35 calls (a false failure 1 time in 1,000 for a test holding its level)."""
+    from scipy.stats import binom
+
+    from balance.analysis.tune import _validation_table
+    from balance.core.paired import PairedSums
+
+    rng = np.random.default_rng(8)
+    alarms = 0
+    for _ in range(400):
+        sums = PairedSums()
+        sums.add((rng.random(2000) < 0.25).astype(float), (rng.random(2000) < 0.25).astype(float))
+        row = _validation_table([{"field": "random", "games": 2000, "sums": sums}], 4, "greedy").row(0, named=True)
+        alarms += row["p_difference_holm"] < 0.05
+    assert alarms <= binom.ppf(0.999, 400, 0.05), alarms
