@@ -730,6 +730,8 @@ def test_a_planted_strong_hero_is_named_alone_and_a_fair_pool_names_none():
     assert a.heroes.filter((pl.col("name") == "Wizard") & (pl.col("p_adjusted") < 0.05)).height == 1  # displaced
     fair = verdict_text(planted_tables())
     assert "4 players: no hero beats another" in fair
+    two = verdict_text(planted_tables({"Rogue": 0.30, "Cleric": 0.30}))  # two strong heroes, each named
+    assert "4 players: 2 heroes beat others: Cleric beats Dwarf, " in two and "; Rogue beats Dwarf, " in two, two
     given = verdict_text(planted_tables({"Rogue": 0.30}), sides=["Rogue", "Cleric", "Wizard", "Dwarf"])
     assert "describe the teams that played" in given and "the hero's doing" not in given
 
@@ -763,6 +765,14 @@ def test_a_team_that_never_won_tests_no_hero_and_claims_no_power():
     never = verdict_text(planted_tables({hero: 0.0 for hero in cat.RULES_HEROES}))
     assert "4 players: no hero tested: the team never won at this count" in never, never
     assert "detectable 0.00 pp" not in never and "no hero beats another" not in never
+
+
+def test_a_run_too_small_for_any_hero_test_says_so_and_claims_no_power():
+    """40 games over 70 teams of 4 (about one game a team at 30%): no swap can be found even for
+    a hero that wins every game it plays, and the line says that rather than a detectable size."""
+    text = "".join(map(str, R._swap_lines(R.swaps(_drawn_teams(np.random.default_rng(1), 40, 4, 0.3)))[0]))
+    assert text.startswith("4 players: no hero beats another: ") and text.endswith(
+        "; this run is too small to find even a hero that wins every game it plays."), text
 
 
 def _drawn_teams(rng, games: int, size: int, rate: float, strong: str = "", by: float = 0.0) -> pl.DataFrame:

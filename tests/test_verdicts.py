@@ -232,6 +232,26 @@ def test_two_seats_found_apart_are_both_named_by_the_test_that_found_them():
     assert "with two seats, one seat's edge is the other's" in text and "told apart" not in text
 
 
+def test_the_seat_line_names_seats_that_never_won_and_runs_too_small_or_without_variation():
+    """The seat line's rarer branches on planted seats: two seats of four that never win (1,000
+    games, the others 50% each: an edge found, and the two named); three games of two players
+    (no edge this run could detect); and games whose every seat ends the same way every time
+    without a tie of all (seats 0 and 1 always share the win, seat 2 never has a share): no test
+    possible, said so."""
+    rng = np.random.default_rng(6)
+    never = seat_verdict(one_winner_seats([0.5, 0.5, 0.0, 0.0], 1_000, rng))
+    assert "seat edge found" in never and never.endswith(" Seats 2 and 3 never won a game."), never
+    tiny = seat_verdict(one_winner_seats([0.5, 0.5], 3, rng))
+    assert "no seat edge found" in tiny, tiny
+    assert "; this run is too small to detect any edge reliably; fair is " in tiny, tiny
+    n = 500
+    same = one_winner_seats([1 / 3] * 3, n, rng).with_columns(
+        win_share=pl.Series([n / 2, n / 2, 0.0]), win_share_sq_sum=pl.Series([n / 4, n / 4, 0.0]),
+        wins_outright=pl.Series([0.0, 0.0, 0.0]), wins_shared=pl.Series([n, n, 0]))
+    assert seat_verdict(same) == ("3 players: no test possible — every game ended the same way for every seat (no "
+                                  "seat's win share ever varied). Seat fairness cannot be judged from these games.")
+
+
 def test_seats_that_differ_together_but_none_alone_are_given_as_estimates():
     """The chi-square pools the seats' evidence, so it can find an edge no single seat's test
     does. Planted, exact counts of 40,000 one-winner games: seats 0 and 1 at 20.45%, 2 and 3 at
@@ -306,6 +326,14 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
                  "the game's seat levers (catch\\_up: ")
     only = proposals(verdict_of(edge, tmp_path))
     assert len(only) == 2 and only[0].startswith(seat_line) and "Card strength was not measured" in only[1], only
+    # a lever whose rule the run already plays is no proposal: with it the only one, the line says so
+    played = Lever("catch_up", "extra_tokens=[[1,1,1]]", "seats", "seat 0 gets a token of each colour")
+    monkeypatch.setattr(report, "_declared", lambda game: replace(get_game(game), levers=(played,)))
+    again = proposals(verdict_of(edge, tmp_path))
+    assert again[0].startswith("- A seat is favoured at 4 players (this run already plays the game's levers for "
+                               "it): compare this run's rules"), again
+    assert "--variant mine:KEY=VALUE " in again[0] and "catch_up" not in again[0], again
+    monkeypatch.setattr(report, "_declared", lambda game: replace(get_game(game), levers=(lever,)))
     cards = simulate(tmp_path, "cards", players=4, games=4_000, seed=5, strategies=["random"], overrides=planted,
                      card_strength=True)
     both = proposals(verdict_of(edge, tmp_path, cards_dir=cards))
@@ -921,6 +949,13 @@ def test_the_strongest_and_weakest_strategies_are_tested_against_fair():
     assert "highest rate b 33.00%" not in three and "highest rate a 34.00%" in three, three
     assert "lowest rate b 33.00%" in three and "is an estimate, not a ranking" in three, three
     assert "is an estimate" not in four  # 40, 25 and 10%: every interval apart
+    # a strategy that never won is said to, beside its test
+    rows = [(4, "a", 0.50), (4, "b", 0.50), (4, "c", 0.0)]
+    seats = pl.DataFrame([{"players": n, "seat": 0, "strategy": k, "games": 10_000, "win_share": rate * 10_000,
+                           "win_share_sq_sum": rate * 10_000, "score_sum": 0.0} for n, k, rate in rows])
+    lines = strategy_lines(Strategies("run", {}, strategy_rates(seats), seats, None, share))
+    never = "".join(str(getattr(p, "text", p)) for p in lines[0])
+    assert "weakest c 0.00%" in never and never.endswith(" It never won a game."), never
 
 
 def test_a_strategy_whose_copies_always_end_level_is_named_in_the_mix():
