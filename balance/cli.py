@@ -861,6 +861,12 @@ def compare(
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Rules setting KEY=VALUE every variant starts from (a study's conditions: the "
         "settings its run used); a variant's own setting of the key replaces it. Repeatable.")] = None,
+    side: Annotated[Optional[list[str]], typer.Option(
+        "--side", help="For a game whose seats play as something (a hero, a faction pair; see `balance "
+        "games`): the side of every seat (once) or of each seat (once per seat), the same in every variant, "
+        "at one player count: does the change help this matchup? The seats' rows then measure each seat "
+        "with its side, and the sides' own rows are left out. Default: each game's sides drawn at random, "
+        "the same in every variant.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         help="Directory for comparison.json, report.md, report.html. "
         "Default: under runs/, compare-GAME-TIMESTAMP.")] = None,
@@ -935,7 +941,8 @@ def compare(
     ctx.params["players"] = counts[0] if counts and len(counts) == 1 else counts
     o, out = _options(ctx, "compare", game, ("variant", "players", "n_games", "seed", "strategy", "set_", "alpha",
                                               "correction", "sprt", "delta", "beta", "metric", "batch", "primary",
-                                              "margin"), resume, out)
+                                              "margin", "side"), resume, out)
+    o["side"] = o["side"] or None  # not given: None, as a comparison saved before --side reads
     o["primary"] = o["primary"] or None  # not given: None, as a comparison saved before --primary reads
     typed_margin = o["margin"]
     o["margin"] = _margin_request(o["margin"])  # one form saved, so that --resume with it typed again matches
@@ -961,12 +968,16 @@ def compare(
     if isinstance(o["players"], list) and o["sprt"]:
         fail(f"--players {','.join(map(str, o['players']))} names {len(o['players'])} counts, and --sprt decides "
              "one: run the sequential comparison once per count, or drop --sprt")
+    if isinstance(o["players"], list) and o["side"]:
+        fail(f"--players {','.join(map(str, o['players']))} names {len(o['players'])} counts, and --side fixes each "
+             "seat's side at one: compare once per count with its sides, or drop --side")
 
     def run(advance, study):
         return run_compare(game, o["variant"] or [], players=o["players"], games=o["games"], seed=o["seed"],
                            strategies=o["strategy"] or None, alpha=o["alpha"], correction=o["correction"],
                            sprt=sprt_spec, batch=o["batch"], on_progress=advance, threads=threads, keep=study,
-                           common=common, primary=o["primary"], margin=rate_margin, margins=margins)
+                           common=common, primary=o["primary"], margin=rate_margin, margins=margins,
+                           sides=o["side"])
 
     def write(result, directory):
         write_json(directory / "comparison.json", result.report)

@@ -1849,3 +1849,60 @@ def test_a_comparison_of_sides_says_its_side_rates_are_not_the_run_report_s():
             "per game, so that games pair), not the run report's over the seat-games that held them") in text
     assert "win rates here are" not in "".join(
         str(getattr(p, "text", p)) for p in setup({**report, "sides": None}).blocks[0].parts)
+
+
+# ---- sides given (--side): one matchup in every variant ----------------------------------------
+
+
+def test_given_sides_play_every_variant_on_the_run_s_own_matchup():
+    """compare --side holds each seat's side fixed in every variant: the baseline's games are
+    the ones `balance simulate --side` plays (siege, a knight and a healer: the same team wins,
+    game for game), the comparison records each seat's side, and a game's sides otherwise read
+    "drawn" (a game without sides has no such field)."""
+    import balance
+
+    report = compare("siege", ["default", "wall=12"], players=2, games=500, seed=1, sides=["knight", "healer"]).report
+    run = balance.simulate("siege", players=2, games=500, seed=1, sides=["knight", "healer"])
+    outcomes = run.tables["outcomes"]
+    won = int(outcomes["won"].sum())
+    assert result(report, "wall=12", "team_win")["baseline"] == won / 500
+    assert report["seat_sides"] == ["knight", "healer"] and [s["side"] for s in report["strategies"]] == [
+        "knight", "healer"]
+    assert compare("siege", ["default", "wall=12"], players=2, games=50, seed=1).report["seat_sides"] == "drawn"
+    assert "seat_sides" not in compare("avengers-cards", ["default", "set_bonus=2"], games=50, seed=1).report
+
+
+def test_given_factions_leave_out_the_faction_rows_and_the_report_says_whose_rows_the_seats_are(tmp_path):
+    """A faction's row estimates its win rate over games that deal it at random (its column
+    scaled by the chance a game does): with the factions given none is dealt at random, so the
+    rows and their fairness test are left out, and each seat's row is its pair's. The report's
+    verdict says so before the seat lines, and its Setup names each seat's pair."""
+    from balance.analysis.compare_report import write_compare_report
+
+    drawn = compare("smash-up", ["default", "vp_to_win=12"], players=2, games=300, seed=1, strategies=["random"])
+    assert {"win_share_Ninjas", "side_distance"} <= {r["metric"] for r in drawn.report["results"]}
+    given = compare("smash-up", ["default", "vp_to_win=12"], players=2, games=300, seed=1, strategies=["random"],
+                    sides=["Ninjas+Pirates", "Robots+Zombies"]).report
+    metrics = {r["metric"] for r in given["results"]}
+    assert not any(m.startswith("win_share_") and not m.startswith("win_share_seat") for m in metrics), metrics
+    assert "side_distance" not in metrics and given["sides"] is None and "win_share_seat0" in metrics
+    write_compare_report(given, tmp_path)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert ("- Sides given (--side), the same in every variant: seat 0 `Ninjas+Pirates`, seat 1 `Robots+Zombies`. "
+            "A seat's rows are its side's in that seat") in md, md
+    assert "Strategies: seat 0: random as Ninjas+Pirates, seat 1: random as Robots+Zombies." in md
+
+
+@pytest.mark.parametrize("args, message", [
+    (["smash-up", "--players", "2,3", "--side", "Ninjas+Pirates"], "--side fixes each seat's side at one"),
+    (["avengers-cards", "--side", "x"], "avengers-cards has no sides"),
+    (["smash-up", "--players", "2", "--side", "Ninjas+Pirates"], "each faction has one deck"),
+    (["smash-up", "--players", "3", "--side", "Ninjas+Pirates", "--side", "Robots+Zombies"],
+     "2 sides given for 3 players"),
+])
+def test_bad_given_sides_are_refused_before_any_game(tmp_path, args, message):
+    out = tmp_path / "c"
+    r = CliRunner().invoke(app, ["compare", *args, "--variant", "default", "--variant", "vp_to_win=12", "-n", "50",
+                                 "--out", str(out), "-q"])
+    assert r.exit_code == 2 and message in r.output, r.output
+    assert not out.exists()

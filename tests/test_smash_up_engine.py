@@ -449,11 +449,16 @@ def test_a_run_with_sides_fixed_per_seat_says_its_seat_gap_is_partly_theirs(tmp_
     assert "seat levers" not in tried and "sixth\\_card" not in tried
     assert tried.lstrip().startswith("- Each seat kept its own faction pair, so a seat edge would be partly due "
                                      "to that faction pair (--rotate measures the seats)")
-    assert "compare draws each game's faction pairs (it has no --side), where this run fixed them" in tried
+    # the proposed comparison plays the run's own matchup (it drew the pairs before compare had --side)
+    assert "--side Aliens+Wizards --side Robots+Tricksters --variant default" in tried, tried
     rotated = tmp_path / "rotated"  # the same pairs rotated over the seats: the seats are comparable
     balance.simulate("smash-up", players=2, games=200, seed=1, strategies=["greedy"], out=rotated,
                      sides=["Aliens+Wizards", "Robots+Tricksters"], rotate=True)
-    assert "Caution" not in write_run_report(rotated, tmp_path / "r2")["markdown"].read_text(encoding="utf-8")
+    md = write_run_report(rotated, tmp_path / "r2")["markdown"].read_text(encoding="utf-8")
+    assert "Caution" not in md
+    # compare cannot rotate: one seating's pairs held fixed would make the seat rows that matchup's, so it draws them
+    assert "--side" not in md.split("**What to try next.**")[1]
+    assert "compare draws each game's faction pairs, where this run rotated the ones it was given" in md
 
 
 def test_a_lever_the_run_already_plays_is_not_proposed(tmp_path):

@@ -302,7 +302,7 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
             on_progress=None, threads: int | None = None, keep=None, common: dict | None = None,
             out: str | Path | None = None, force: bool = False, resume: bool = False,
             primary: list[str] | None = None, margin: float | None = None,
-            margins: dict[str, float] | None = None) -> Comparison:
+            margins: dict[str, float] | None = None, sides: list[str] | None = None) -> Comparison:
     """Compare rule variants (the first is the baseline) on the same games.
 
     players: a count (None: the game's default), or a list of counts: every variant is then
@@ -353,6 +353,12 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     ``primary``, one of the question's. Its rows join the equivalence test above (one family
     with the rate rows ``margin`` tests), and each tested row carries its ``margin``.
 
+    sides: for a game whose seats play as something (a hero, a faction pair): the side of every
+    seat (one) or of each seat (one per seat), the same in every variant, at one player count.
+    The seats' rows then measure each seat with its side (the seats are not rotated), and the
+    sides' own rows and fairness test are left out: they estimate a side's rate over games that
+    deal it at random. None: each game's sides are drawn, the same in every variant.
+
     ``warnings`` lists variants whose rules are identical (their differences are zero by
     construction).
 
@@ -384,6 +390,12 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     variants = [str(v) if isinstance(v, PathLike) else v
                 for v in as_list("variants", variants, "['default', 'KEY=VALUE']")]
     strategies = as_list("strategies", strategies, "['NAME'] (one for every seat) or one per seat")
+    sides = as_list("sides", sides, "['NAME'] (one for every seat) or one per seat")
+    if sides is not None:
+        sides = [check_text("side", side, "one side for every seat, or one per seat") for side in sides]
+        if not sides:
+            raise BalanceError("sides=[] names no side; give one for every seat or one per seat, or None to draw "
+                               "them per game")
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise BalanceError(f"alpha={alpha!r} is not a number; allowed: 0 < alpha < 1")
     if not 0 < alpha < 1:
@@ -422,22 +434,60 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
     if len(counts) > 1 and sprt is not None:
         raise BalanceError(f"sprt decides one player count, and players={counts} names {len(counts)}: run the "
                            "sequential comparison once per count, or drop sprt")
+    if len(counts) > 1 and sides is not None:
+        raise BalanceError(f"sides fix each seat's side at one player count, and players={counts} names "
+                           f"{len(counts)}: compare once per count with its sides, or drop sides")
     if out is not None or resume:
         return _compare_into(as_path("out", out), force, resume, keep, game, variants, dict(
             players=players, games=games, seed=seed, strategies=strategies, alpha=alpha,
             correction=correction, sprt=sprt, batch=batch, chunk_size=chunk_size, on_progress=on_progress,
-            threads=threads, common=common, primary=primary, margin=margin, margins=margins))
+            threads=threads, common=common, primary=primary, margin=margin, margins=margins, sides=sides))
     if len(counts) > 1:
         return _compare_counts(counts, game, variants, keep, dict(
             games=games, seed=seed, strategies=strategies, alpha=alpha, correction=correction, sprt=None,
             batch=batch, chunk_size=chunk_size, on_progress=on_progress, threads=threads, common=common,
             primary=primary, margin=margin, margins=margins))
     played = _play(_prepare_count(game, variants, counts[0], games=games, strategies=strategies, sprt=sprt,
-                                  batch=batch, common=common, primary=primary, margin=margin, margins=margins),
+                                  batch=batch, common=common, primary=primary, margin=margin, margins=margins,
+                                  sides=sides),
                    keep, seed=seed, alpha=alpha, chunk_size=chunk_size, on_progress=on_progress, threads=threads)
     _decide([played], correction, alpha, margin, margins)
     return Comparison(_count_report(played, seed=seed, games=games, alpha=alpha, correction=correction,
                                     common=common, margin=margin, margins=margins))
+
+
+class GivenSides:
+    """A game's compare metrics where every seat's side is given (``sides``): its side rows
+    left out (the last ``side_metrics`` columns). A side's row estimates its win rate over the
+    games that deal it at random (its column scaled by the chance a game does); with the sides
+    given none is dealt at random, and each seat's own row is then its side's rate."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.keep = len(inner.names) - len(getattr(inner, "side_metrics", ()))
+
+    side_metrics: list = []
+
+    def __getattr__(self, name):  # what the game's metrics say besides (side_label, seat_columns)
+        return getattr(self.inner, name)
+
+    @property
+    def names(self) -> list[str]:
+        return self.inner.names[:self.keep]
+
+    @property
+    def units(self) -> list[str]:
+        return list(self.inner.units)[:self.keep]
+
+    @property
+    def scales(self) -> np.ndarray:
+        return self.inner.scales[:self.keep]
+
+    def per_game(self, chunk, rules) -> np.ndarray:
+        return self.inner.per_game(chunk, rules)[:, :self.keep]
+
+    def bounds(self, rules) -> np.ndarray:
+        return self.inner.bounds(rules)[:self.keep]
 
 
 @dataclass
@@ -462,6 +512,7 @@ class _Played:
     games: int  # games per variant (the cap with sprt)
     sprt: dict | None
     rows: list[dict]
+    given_sides: list[str] | None = None  # each seat's side, when given (--side); None: drawn per game
 
     @property
     def players(self) -> int:
@@ -469,26 +520,33 @@ class _Played:
 
 
 def _prepare_count(game: str, variants: list[str], players: int | None, *, games, strategies, sprt, batch, common,
-                   primary, margin, margins) -> _Played:
+                   primary, margin, margins, sides=None) -> _Played:
     """One player count's engines, metrics and empty tally, every setting checked (nothing
     played: a comparison at several counts checks them all before it plays any)."""
     from balance.core.api import MAX_GAMES
 
-    spec, parsed, seats, engines = _setup(game, variants, players, strategies, common)
+    spec, parsed, seats, engines = _setup(game, variants, players, strategies, common, sides)
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
+    given = None
+    if sides is not None:  # each seat's side as the game names it, as the baseline's rules check it
+        from balance.core.api import side_indices
+
+        metrics = GivenSides(metrics)
+        given = [name for _, name in side_indices(spec.part("engine"), engines[0].rules, sides, spec.side)]
+        given = given * players if len(given) == 1 else given
     metric_names = metrics.names
     seat_columns = seat_metric_count(metrics, players)
-    sides = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
-    primary = _check_primary(primary, tested_metrics(metric_names, seat_columns, sides))
+    side_rows = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
+    primary = _check_primary(primary, tested_metrics(metric_names, seat_columns, side_rows))
     units = dict(zip(metric_names, metrics.units))
     if margin is not None and primary and not any(units.get(m) == "rate" for m in primary):
         rates = [m for m in metric_names if units[m] == "rate"]
         raise BalanceError(f"--margin tests the rate rows of the question, and --primary {', '.join(primary)} has "
                            f"none; add a rate to --primary ({', '.join(rates[:4])}, ...), or drop --margin")
     # the seat and side rows too, so that a margin on one is told why it has none
-    check_margin_metrics(margins, {**units, **_row_units(seat_columns, sides)}, primary)
+    check_margin_metrics(margins, {**units, **_row_units(seat_columns, side_rows)}, primary)
     tests, metric = {}, None
     if sprt is not None:
         metric = sprt.get("metric") or metric_names[0]  # seat 0's win share, or the team's win
@@ -501,9 +559,9 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
         batch = games  # one batch: every chunk in parallel
 
     # what the variants' games add up to so far (and what a checkpoint keeps)
-    tally = _Tally(names, fairness_columns(metric_names, seat_columns, sides), tests)
-    return _Played(spec, parsed, seats, engines, names, metrics, sides, seat_columns, primary, units, tally, tests,
-                   metric, batch, games, sprt, [])
+    tally = _Tally(names, fairness_columns(metric_names, seat_columns, side_rows), tests)
+    return _Played(spec, parsed, seats, engines, names, metrics, side_rows, seat_columns, primary, units, tally, tests,
+                   metric, batch, games, sprt, [], given)
 
 
 def _play(c: _Played, keep, *, seed: int, alpha: float, chunk_size: int, on_progress, threads) -> _Played:
@@ -595,7 +653,11 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
         "game": spec.id, "title": spec.title, "rules_version": spec.rules_version,
         "package_version": __version__, **({"game_package": package} if (package := game_package(spec.id)) else {}),
         "players": players, "seed": seed, "games": tally.played,
-        "games_requested": games, "strategies": [{"seat": i, **s.to_dict()} for i, s in enumerate(c.seats)],
+        "games_requested": games,
+        "strategies": [{"seat": i, **s.to_dict(), **({"side": c.given_sides[i]} if c.given_sides else {})}
+                       for i, s in enumerate(c.seats)],
+        # each seat's side when given (the same in every variant); "drawn": per game; absent: the game has none
+        **({"seat_sides": c.given_sides or "drawn"} if c.spec.side is not None else {}),
         "baseline": names[0], "common": common or {},
         "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
                      for n, p, e in zip(names, c.parsed, c.engines)],
@@ -753,6 +815,8 @@ def _compare_into(out, force: bool, resume: bool, keep, game: str, variants, kwa
     request = {name: kwargs[name] for name in ("players", "games", "seed", "strategies", "alpha", "correction",
                                                "sprt", "batch", "common", "chunk_size", "primary", "margin",
                                                "margins")}
+    if kwargs.get("sides") is not None:  # a comparison saved before sides reads as one without them
+        request["sides"] = kwargs["sides"]
     request = {API: _request_value({"variants": variants, **request})}
     study = KINDS["compare"](out, game, request)
     if resume:
@@ -870,9 +934,13 @@ class _Tally:
         return True
 
 
-def _setup(game: str, variants: list[str], players: int | None, strategies, common: dict | None = None):
+def _setup(game: str, variants: list[str], players: int | None, strategies, common: dict | None = None,
+           sides: list[str] | None = None):
     """(game spec, parsed variants, one Strategy per seat, one Engine per variant);
-    players None: the game's default count; common: the settings every variant starts from."""
+    players None: the game's default count; common: the settings every variant starts from;
+    sides: each seat's side (one for every seat, or one per seat), checked against each
+    variant's rules, or None: drawn per game."""
+    from balance.core.api import side_indices
     from balance.core.registry import get_game
     from balance.core.strategy import parse_strategy
 
@@ -888,6 +956,11 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
         raise BalanceError(f"{len(seats)} strategies given for {players} players; give one for every seat "
                            f"or exactly {players}")
     seats = seats * players if len(seats) == 1 else seats
+    if sides is not None and spec.side is None:
+        raise BalanceError(f"{spec.id} has no sides: its seats do not play as anything; drop --side (sides=)")
+    if sides is not None and len(sides) not in (1, players):
+        raise BalanceError(f"{len(sides)} sides given for {players} players; give one for every seat or exactly "
+                           f"{players}")
     common = common or {}
     if "players" in common:
         raise BalanceError("--set (common=) cannot set players; compare at one player count with --players (players=)")
@@ -900,7 +973,16 @@ def _setup(game: str, variants: list[str], players: int | None, strategies, comm
             rules = rules_mod.Rules.from_overrides({**common, **p.overrides, "players": players})
         except BalanceError as e:  # with several variants, say which one is wrong (or --set)
             raise BalanceError(f"{_blame(rules_mod, common, players, p)}: {e}") from None
-        engines.append(build_engine(spec, rules, seats))
+        given = None
+        if sides is not None:  # the same sides in every variant, each checked against its rules
+            try:
+                chosen = side_indices(spec.part("engine"), rules, sides, spec.side)
+            except BalanceError as e:  # the baseline's: the sides themselves; a later variant's: its rules
+                if p is parsed[0]:
+                    raise
+                raise BalanceError(f"variant {p.source!r}: {e}") from None
+            given = tuple(index for index, _ in (chosen * players if len(chosen) == 1 else chosen))
+        engines.append(build_engine(spec, rules, seats, given))
     return spec, parsed, seats, engines
 
 

@@ -300,6 +300,11 @@ def _seat_lines(report: dict, variant: str, rows: list[dict]) -> tuple:
 
 def verdict(report: dict) -> Section:
     items = [("Warning: ", w, ".") for w in report.get("warnings", [])]
+    if isinstance(report.get("seat_sides"), list):  # a caution before the seat lines it qualifies
+        held = [part for i, side in enumerate(report["seat_sides"]) for part in ((", " if i else "") + f"seat {i} ",
+                                                                                Code(side))]
+        items.append(("Sides given (--side), the same in every variant: ", *held, ". A seat's rows are its side's "
+                      "in that seat, so the seats' fairness here is this matchup's, not the seat order's alone.",))
     base = report["baseline"]
     sprt = report.get("sprt")
     decided = {v["variant"]: v for v in (sprt or {}).get("variants", [])}
@@ -522,7 +527,8 @@ def _sprt_line(report: dict, base: str, v: dict) -> tuple:
 
 
 def setup(report: dict) -> Section:
-    strategies = ", ".join(f"seat {s['seat']}: {s['label']}" for s in report["strategies"])
+    strategies = ", ".join(f"seat {s['seat']}: {s['label']}" + (f" as {s['side']}" if "side" in s else "")
+                           for s in report["strategies"])
     rows = [[Code(v["name"]), Code(v["source"]),
              Code(", ".join(f"{k}={v['overrides'][k]}" for k in v["overrides"]) or "(rulebook)")]
             for v in report["variants"]]
@@ -535,10 +541,13 @@ def setup(report: dict) -> Section:
     rated = ((f" The {sides['label']}' win rates here are their seats' wins over the games expected to deal "
               "them (one number per game, so that games pair), not the run report's over the seat-games that "
               "held them: the two differ by the luck of the deal.",) if sides else ())
+    given = ((" Each seat's side was given (--side), the same in every variant: a seat's rows measure the seat "
+              "with its side, and the sides' own rows are left out.",) if isinstance(report.get("seat_sides"), list)
+             else ())
     return Section("Setup", [
         Para((f"{report['game']}, {report['players']} players, {games} games per "
               f"variant, seed {report['seed']}. Strategies: {strategies}. Baseline: ",
-              Code(report["baseline"]), ".", *start, *rated)),
+              Code(report["baseline"]), ".", *start, *rated, *given)),
         Table(["variant", "as given", "rules changed"], rows, left=3),
     ])
 

@@ -1590,16 +1590,18 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
                                                Code(other))]
     own = _run_settings(game, manifest, _run_at(manifest, players))  # the command's baseline: the run's rules
     baseline = "this run's rules (the rulebook with its --set)" if own else "the rulebook"
-    sides = manifest.get("sides")
-    drawn = (f"; compare draws each game's {(game.side if game is not None else None) or 'side'}s (it has no "
-             "--side), where this run fixed them" if isinstance(sides, list) else "")
+    # a run that rotated its given sides: compare cannot rotate, and one seating's sides held fixed would make
+    # the seat rows that matchup's, so the command draws them (a run that kept them per seat gets its --side)
+    noun = (game.side if game is not None else None) or "side"
+    held = (f"; compare draws each game's {noun}s, where this run rotated the ones it was given: it cannot rotate "
+            "the seats" if isinstance(manifest.get("sides"), list) and manifest.get("rotate") else "")
     mixed = _rotated_mix(manifest, players)
     one = ((" It plays ", Code(mixed), " in every seat, where this run rotated a mix: compare cannot rotate the "
             "seats, and a mix kept to fixed seats would make the seat numbers the strategies' as well.")
            if mixed else ())
     return (f"{why[0].upper()}{why[1:]}: compare {baseline} with {hint} on the same games (common random numbers): ",
             Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"),
-            f" lists every rule{drawn}).", *one)
+            f" lists every rule{held}).", *one)
 
 
 def _rotated_mix(manifest: dict, players: int) -> str | None:
@@ -1629,8 +1631,12 @@ def _command(manifest: dict, game, players: int, variants: list[str], primary=()
     strategy = (["-s", shlex.quote(mixed or labels[0])] if len(set(labels)) == 1 or mixed
                 else [w for label in labels for w in ("-s", shlex.quote(label))])
     settings = [w for setting in _run_settings(game, manifest, run) for w in ("--set", shlex.quote(setting))]
+    # the run's sides kept per seat (absent: drawn per game; rotated: drawn, as _proposal says)
+    sides = [s.get("side") for s in run["seatings"][0]["strategies"]]
+    given = [] if None in sides or manifest.get("rotate") else [
+        w for side in (sides[:1] if len(set(sides)) == 1 else sides) for w in ("--side", shlex.quote(side))]
     command = " ".join(["balance", "compare", manifest["game"], "--players", str(players), *strategy,
-                        *settings, "--variant", "default",
+                        *settings, *given, "--variant", "default",
                         *[w for v in variants for w in ("--variant", shlex.quote(v))],
                         *[w for m in primary for w in ("--primary", shlex.quote(m))],
                         "--games", str(manifest["games"]), "--seed", str(manifest["seed"])])

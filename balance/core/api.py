@@ -203,7 +203,7 @@ def simulate(
         rules = _rules(rules_mod.Rules, rule_changes, overrides, variant, n)
         plan = (engine_mod.card_strength_plan(rules, when, games, card_strength_cards)
                 if when else None)
-        chosen = _side_indices(engine_mod, rules, sides, spec.side) if sides is not None else None
+        chosen = side_indices(engine_mod, rules, sides, spec.side) if sides is not None else None
         seated = _seatings(parsed, n, rotate, games)
         if chosen is not None:  # each seating position keeps its side, rotated with its strategy
             side_seats = _seatings(chosen, n, rotate, games, what="sides")
@@ -320,7 +320,7 @@ def _engine(spec, rules, seats: list, plan):
     return build_engine(spec, rules, [s for s, _ in seats], given, plan)
 
 
-def _side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tuple]:
+def side_indices(engine_mod, rules, sides: Sequence[str], noun: str) -> list[tuple]:
     """(index, name) of each given side, checked against the game's choices for these rules;
     for a game whose engine module parses sides itself (``parse_side(rules, text) -> canonical
     text``, raising BalanceError), (text, text): its Engine takes the texts."""
