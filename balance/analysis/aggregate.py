@@ -267,10 +267,13 @@ def _over_units(pooled: pl.DataFrame, units: pl.DataFrame, mean, lo, hi, p, dete
     ``detectable`` (t at ALPHA / m / 2 + t at POWER) times it, m the tested rows (Holm's first
     level). A card held by one unit has no spread to judge it by: untested (NaN). A card whose
     units all changed alike (no spread, e.g. no game changed) keeps the per-game row."""
+    # sorted: the float sums of cluster_ratio_se then run in one order (a group_by's own order changes from
+    # call to call, and with it the last bits of lo, hi and p: restrict.parquet differed between two runs)
     per = units.group_by("players", "card", "when", "unit").agg(
-        pl.col("games").sum(), (pl.col("win_share_restricted") - pl.col("win_share_unrestricted")).sum().alias("d"))
+        pl.col("games").sum(), (pl.col("win_share_restricted") - pl.col("win_share_unrestricted")).sum().alias("d")
+    ).sort("players", "card", "when", "unit")
     spread = {key: (g.height, *stats.cluster_ratio_se(g["games"], g["d"]))
-              for key, g in per.group_by("players", "card", "when")}
+              for key, g in per.group_by("players", "card", "when", maintain_order=True)}
     lo, hi, p, detectable = (np.array(x, float, copy=True) for x in (lo, hi, p, detectable))
     held = np.zeros(pooled.height, np.int64)
     keys = list(pooled.select("players", "card", "when").iter_rows())

@@ -82,9 +82,9 @@ def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
     pooled = rows.group_by("players", "name").agg(pl.col("games", "win_share").sum())
     out = tested(pooled, average, method).with_columns(units=pl.lit(1, dtype=pl.Int64), df=pl.lit(math.nan))
     keys = ["players", "name", "unit"] + ([stratum] if stratum else [])
-    units = rows.group_by(keys).agg(pl.col("games", "win_share").sum())
+    units = rows.group_by(keys).agg(pl.col("games", "win_share").sum()).sort(keys)  # one order of float sums
     spread = {}  # (players, name) -> (G, se, df) for names held with two units or more
-    for (players, name), g in units.group_by("players", "name"):
+    for (players, name), g in units.group_by("players", "name", maintain_order=True):
         if g.height >= 2:
             se, df = stats.cluster_ratio_se(g["games"], g["win_share"], g[stratum] if stratum else None)
             spread[(players, name)] = g.height, se, df
