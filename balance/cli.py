@@ -1509,6 +1509,13 @@ def plan(
                    f"{family} player count{'s' if family > 1 else ''}: level {alpha:g}/{sides * family}):")
         for label, (games, seat_games) in zip(fair, side):
             typer.echo(f"    {label}: {games:,} games (about {seat_games:,} seat-games per side)")
+        crowded = [count for count in counts if count * per_seat > sides]
+        if crowded:  # the sizing holds only where a game may deal a side to two seats at once
+            from balance.analysis.document import and_list
+
+            typer.echo(f"    note: at {and_list(crowded)} players the seats hold {'up to ' if len(crowded) > 1 else ''}"
+                       f"{max(crowded) * per_seat} sides a game, more than the {sides} there are, so some side sits "
+                       "in two seats of one game; a game that deals each side to one seat only cannot be played so")
     typer.echo("  a variant difference in a seat's win rate, independent runs:")
     for label, games in zip(fair, independent):
         typer.echo(f"    {label}: {games:,} games per variant")

@@ -863,6 +863,11 @@ def test_plan_sizes_the_side_verdict_when_given_the_sides():
         assert line == f"    {count} players (fair {1 / count:.2%}): {games:,} games (about {seat_games:,} " \
                        "seat-games per side)"
     assert "side edge" not in " ".join(plan_lines("--effect", 0.02))
+    assert not any("note:" in line for line in lines)  # 4 players x 2 = 8 sides: every one dealt once at most
+    crowded = plan_lines("--effect", 0.02, "--players", "4,5,6", "--sides", 8, "--per-seat", 2)
+    assert ("    note: at 5 and 6 players the seats hold up to 12 sides a game, more than the 8 there are, so some "
+            "side sits in two seats of one game; a game that deals each side to one seat only cannot be played "
+            "so") in crowded
 
 
 def test_plan_from_a_pilot_prints_each_tested_row_and_refuses_what_does_not_apply(tmp_path):
