@@ -316,9 +316,11 @@ def test_the_seat_levers_are_proposed_where_a_seat_edge_is_found_and_only_there(
 
     fair = simulate(tmp_path, "fair", players=4, games=20_000, seed=3, strategies=["random"])
     fair_lines = proposals(verdict_of(fair, tmp_path))
-    assert not any("seat levers" in x for x in fair_lines)
+    assert not any("catch_up" in x for x in fair_lines)
     # nothing found and no card strength measured: it says so, and how to measure it
-    assert fair_lines[0].startswith("- No seat edge was found and the game proposes no change of its own: "), fair_lines
+    # the game has seat levers, held back for want of an edge: said so (a walkthrough read "proposes no change")
+    assert fair_lines[0].startswith("- No seat edge was found, so none of the game's seat levers is proposed, and "
+                                    "the game proposes no other change: "), fair_lines
     assert fair_lines[-1].startswith("- Card strength was not measured in this run"), fair_lines
     planted = {"extra_tokens": [[1, 1, 1]]}
     edge = simulate(tmp_path, "planted", players=4, games=20_000, seed=3, strategies=["random"], overrides=planted)
@@ -393,14 +395,20 @@ def test_try_next_proposes_no_seat_change_where_the_seats_are_not_the_rules_doin
 
 def test_a_run_of_a_one_count_game_is_not_told_to_add_counts():
     """ZENONZARD is a duel: "give --players with several counts (e.g. 3,4,5)" was advice it
-    cannot take. A game of several counts is told the ones it has."""
+    cannot take. A game of several counts is told the ones its rulebook plays as it stands:
+    avengers-cards allows 2 players with a hand of their own, and the example 2,3,4,5 was refused
+    when run (a designer's walkthrough); it now reads 3,4,5, which simulate plays."""
     from types import SimpleNamespace
 
     from balance.analysis.report import player_count_lines
+    from balance.core.registry import get_game
 
-    a = SimpleNamespace(fairness=pl.DataFrame({"players": [2]}))
-    assert player_count_lines(a, SimpleNamespace(players=(2, 2))) == [("The game is played by 2 players only.",)]
-    assert player_count_lines(a, SimpleNamespace(players=(2, 4)))[0][0].endswith("(e.g. 2,3,4) to compare them.")
+    a = SimpleNamespace(fairness=pl.DataFrame({"players": [4]}))
+    assert player_count_lines(a, SimpleNamespace(players=(4, 4))) == [("The game is played by 4 players only.",)]
+    line = player_count_lines(a, get_game("avengers-cards"))[0][0]
+    assert line == "Only 4 players were simulated; give --players with several counts (e.g. 3,4,5) to compare them."
+    balance.simulate("avengers-cards", players=[3, 4, 5], games=20, seed=0)  # the example runs as given
+    assert "(e.g. 1,2,3,4) to compare them." in player_count_lines(a, get_game("siege"))[0][0]
 
 
 def test_without_card_strength_the_report_says_cards_were_not_measured(tmp_path):
@@ -437,6 +445,10 @@ def test_try_next_gives_a_ready_compare_command(tmp_path):
     verdict = verdict_of(run, tmp_path)
     command = re.search(r"`(balance compare [^`]+)`", verdict).group(1)
     assert "--players 4" in command and "-s random" in command
+    # it says what it answers: every hand loses the card, which moves no seat's rate by symmetry (a walkthrough
+    # ran it and read a moved score as the card mattering to a seat)
+    assert "This shows what the game becomes without it, not one seat's loss of it (the card strength above): " \
+        "every seat loses it alike, so no seat's own rate need move." in verdict, verdict
     # it aims at a planted finding: the hand without the 1 or without the 15
     assert re.search(r"--variant 'no(1:hand=\[2,3,4,5,15\]|15:hand=\[1,2,3,4,5\])'", command), command
     # ... on the run's own rules: its hand and reward order, as a shell reads them
@@ -540,9 +552,18 @@ def test_card_strength_from_a_separate_run_is_reported_as_the_runs(tmp_path):
     assert "Card strength was not measured" not in verdict
     assert ("Card strength is from the separate run `cards`: 4,000 games at 4 players, seed 5, with "
             "the same rules, strategies and sides as this run (checked).") in verdict
+    # said under the Cards heading, before the card lines it sources (it came after the Villains)
+    assert verdict.index("**Cards**") < verdict.index("Card strength is from the separate run") < verdict.index(
+        "- 4 players: the 15 matters most") < verdict.index("**Villains**")
     md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "in the separate run cards (4,000 games at 4 players, seed 5)" in md
     assert (tmp_path / "report" / "figures" / "card_strength.png").is_file()
+    # a card-strength run of more counts serves the main run's own (a walkthrough's 3,4,5 run was refused)
+    wide = simulate(tmp_path, "wide", players=[4, 5], games=300, seed=5, strategies=["random"], overrides=rules,
+                    card_strength=True)
+    verdict = verdict_of(main, tmp_path, cards_dir=wide)
+    assert "Card strength is from the separate run `wide`: 300 games at 4 players, seed 5," in verdict, verdict
+    assert "- 5 players:" not in verdict.split("**Cards**")[1].split("**Villains**")[0]
 
 
 def test_a_card_strength_run_unlike_the_main_run_is_a_clear_error(tmp_path):
@@ -554,7 +575,7 @@ def test_a_card_strength_run_unlike_the_main_run_is_a_clear_error(tmp_path):
     cases = {
         "plain": (dict(players=4, strategies=["random"]), "measured no card strength"),
         "five": (dict(players=5, strategies=["random"], card_strength=True),
-                 r"has 5 players; allowed: the main run's player counts \(3 and 4\)"),
+                 r"has 5 players; allowed: a run at one of the main run's player counts \(3 and 4\)"),
         "rules": (dict(players=4, strategies=["random"], card_strength=True, overrides={"loss_rule": "none"}),
                   r"has other rules at 4 players \(loss_rule\); allowed: the main run's rules"),
         "strategy": (dict(players=4, strategies=["lowest"], card_strength=True),
@@ -1326,3 +1347,30 @@ def test_tests_over_units_give_the_same_bits_whatever_order_the_rows_come_in():
         assert card_effects(trials, units.sample(fraction=1.0, shuffle=True, seed=seed)).equals(cards)
         assert over_units(rows.sample(fraction=1.0, shuffle=True, seed=seed)).sort("players", "name").equals(
             colours.sort("players", "name"))
+
+
+def test_try_next_says_a_seat_is_favoured_only_where_a_seat_is_found_above_fair():
+    """The proposal's reason reads 'a seat is favoured' only where a per-seat test found a seat
+    above fair at that count; where the one seat found is below fair (the committed Avengers
+    report's seat 4 at 5 players, -0.23 pp, which a walkthrough read as 'favoured'), 'the seats
+    differ'. Per-seat results as aggregate.seat_edges gives them."""
+    from balance.analysis.report import _favoured
+
+    def reason(edges, p) -> str:
+        seat_edges = pl.DataFrame({"players": [5] * 5, "seat": list(range(5)), "edge": edges, "p_adjusted": p})
+        return _favoured(pl.DataFrame({"players": [5, 4], "p_adjusted": [1e-4, 0.01]}), 5, seat_edges)
+
+    below = reason([0.0005, 0.0006, 0.0005, 0.0007, -0.0023], [1.0, 1.0, 1.0, 1.0, 0.002])
+    assert below == "the seats differ at 5 players (also at 4)", below
+    assert reason([0.01, 0.0, -0.003, -0.003, -0.004], [1e-5, 1.0, 0.5, 0.5, 0.4]).startswith("a seat is favoured")
+
+
+def test_a_run_of_a_variant_file_proposes_its_rules_by_their_name(tmp_path):
+    """A run given a --variant file had its proposals compare "this run's rules (the rulebook with
+    its --set)", though it had no --set (a walkthrough): the file's settings are named as its."""
+    variant = tmp_path / "bonus.toml"
+    variant.write_text("set_bonus = 2\n", encoding="utf-8")
+    run = simulate(tmp_path, "filed", players=4, games=300, seed=0, strategies=["random"], variant=variant)
+    tried = verdict_of(run, tmp_path).split("**What to try next.**")[1]
+    assert "compare this run's rules (its variant file's settings, passed with --set) with " in tried, tried
+    assert "--set set_bonus=2" in tried and "the rulebook with its --set" not in tried

@@ -279,9 +279,9 @@ class CardRun:
 
 def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> CardRun:
     """The separate card-strength run, checked against the main run: the same game, a card
-    strength table, player counts among the main run's, and at each of them the same rules,
-    strategies and sides, so its cards are those of the game the report describes.
-    BalanceError naming the first difference otherwise."""
+    strength table, a player count the main run has (its others are left out), and at each
+    such count the same rules, strategies and sides, so its cards are those of the game the
+    report describes. BalanceError naming the first difference otherwise."""
     where = f"--card-strength {str(cards_dir)!r}"
     cards_manifest, cards_tables = load_run(cards_dir)
     if cards_manifest["game"] != manifest["game"]:
@@ -294,11 +294,15 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
         raise BalanceError(f"{str(run_dir)!r} measured card strength itself; give --card-strength "
                            "only for a run without it")
     main_runs = {run["players"]: run for run in manifest["runs"]}
-    for run in cards_manifest["runs"]:
+    shared = [run for run in cards_manifest["runs"] if run["players"] in main_runs]
+    if not shared:
+        raise BalanceError(f"{where} has {and_list(run['players'] for run in cards_manifest['runs'])} players; "
+                           f"allowed: a run at one of the main run's player counts ({and_list(sorted(main_runs))})")
+    # a card-strength run of more counts serves the main run's (a designer's 3,4,5 run for a run at 5)
+    cards_manifest = {**cards_manifest, "runs": shared}
+    counts = [run["players"] for run in shared]
+    for run in shared:
         n = run["players"]
-        if n not in main_runs:
-            raise BalanceError(f"{where} has {n} players; allowed: the main run's player counts "
-                               f"({and_list(sorted(main_runs))})")
         _check_same_rules(where, run, main_runs[n])
         held, main_held = _strategies_held(run), _strategies_held(main_runs[n])
         if held.keys() != main_held.keys():
@@ -310,8 +314,11 @@ def card_run(cards_dir: Path, run_dir: Path, manifest: dict, tables: dict) -> Ca
                                f"{manifest.get(key)!r}; allowed: the same")
     from balance.core.card_trials import UNITS_TABLE
 
-    return CardRun(cards_dir.name, cards_manifest, cards_tables["card_strength"],
-                   {UNITS_TABLE: cards_tables[UNITS_TABLE]} if UNITS_TABLE in cards_tables else {})
+    def used(table: pl.DataFrame) -> pl.DataFrame:  # its rows at the main run's counts
+        return table.filter(pl.col("players").is_in(counts))
+
+    return CardRun(cards_dir.name, cards_manifest, used(cards_tables["card_strength"]),
+                   {UNITS_TABLE: used(cards_tables[UNITS_TABLE])} if UNITS_TABLE in cards_tables else {})
 
 
 def _check_same_version(where: str, other: dict, manifest: dict) -> None:
@@ -789,12 +796,14 @@ def _verdict_tail(manifest: dict, a: Analysis) -> list:
     capped = capped_line(a)
     if capped is not None:
         blocks += [Para((Strong("Turn cap."),)), Bullets([capped])]
-    if a.game is not None:
-        blocks += a.game_report.verdict(a.game)
-    if a.cards is not None:
-        blocks.append(Para(("Card strength is from the separate run ", Code(a.cards.name), ": ",
-                            _card_run_games(a.cards), ", with the same rules, strategies and sides as "
-                            "this run (checked).")))
+    game_blocks = a.game_report.verdict(a.game) if a.game is not None else []
+    if a.cards is not None:  # said under the game's Cards heading (its lines are that run's), else after them
+        source = Para(("Card strength is from the separate run ", Code(a.cards.name), ": ", _card_run_games(a.cards),
+                       ", with the same rules, strategies and sides as this run (checked)."))
+        heading = next((i for i, b in enumerate(game_blocks) if isinstance(b, Para) and b.parts
+                        and b.parts[0] == Strong("Cards")), len(game_blocks) - 1)
+        game_blocks.insert(heading + 1, source)
+    blocks += game_blocks
     if a.strategies is not None:
         blocks.append(Para(_strategy_heading(a.strategies)))
         if a.strategies.source != "run":  # a --mix run's tuned strategies the verdict has not named yet
@@ -1062,6 +1071,23 @@ def players_phrase(n: int) -> str:
     return f"{n} player{'s' if n != 1 else ''}"
 
 
+def _playable_counts(game, low: int, high: int) -> list[int]:
+    """The counts of ``low``..``high`` the game's rulebook plays as it stands: avengers-cards at 2
+    players needs a hand of its own, so an example of several counts without it (2,3,4,5) was
+    refused when run as given."""
+    if game is None:
+        return list(range(low, high + 1))
+    rules = game.part("rules").Rules
+    playable = []
+    for n in range(low, high + 1):
+        try:
+            rules.from_overrides({"players": n})
+        except BalanceError:
+            continue
+        playable.append(n)
+    return playable or list(range(low, high + 1))
+
+
 def player_count_lines(a: Analysis, game=None) -> list[tuple]:
     """Which player counts have seat edges (the seat tests), and whether ties are more common
     at some counts (chi-square of homogeneity). ``game``: the game's declaration (None when not
@@ -1072,9 +1098,9 @@ def player_count_lines(a: Analysis, game=None) -> list[tuple]:
         low, high = game.players if game is not None else (counts[0], counts[0] + 2)
         if low == high:  # a game of one player count: nothing to compare, nothing to advise
             return [(f"The game is played by {counts[0]} players only.",)]
-        every = ",".join(map(str, range(low, high + 1)))
-        return [(f"Only {counts[0]} players was simulated; give --players with several counts "
-                 f"(e.g. {every}) to compare them.",)]
+        every = ",".join(map(str, _playable_counts(game, low, high)))
+        return [(f"Only {counts[0]} players {'was' if counts[0] == 1 else 'were'} simulated; give --players with "
+                 f"several counts (e.g. {every}) to compare them.",)]
     tested = f.filter(~pl.col("constant"))
     found = tested.filter(pl.col("p_adjusted") < ALPHA)["players"].to_list()
     untested = f.filter(pl.col("constant"))["players"].to_list()
@@ -1449,7 +1475,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         players, card, why = found["players"], found["item"], found["why"]
     elif edge_players is not None:
         players, card = edge_players, None
-        why = _favoured(edges, players)
+        why = _favoured(edges, players, a.seat_edges)
     elif a.team is not None:  # at the full table (the largest count), where the game is usually played
         team = a.team.rates.sort("players").row(-1, named=True)
         players, card = team["players"], None
@@ -1457,7 +1483,9 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
                "measure the change in the team's win rate")
     else:
         players, card = manifest["runs"][0]["players"], None
-        why = "no seat edge was found and the game proposes no change of its own"
+        why = ("no seat edge was found, so none of the game's seat levers is proposed, and the game proposes no "
+               "other change" if _levers(game, "seats") else
+               "no seat edge was found and the game proposes no change of its own")
         if f is not None and not comparable:
             kept = _seat_kept(manifest, a)
             why = (f"each seat kept its own {kept}, so a seat edge would be partly due to that {kept} "
@@ -1470,11 +1498,16 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     # what the game's levers should act on, when the game proposes nothing of its own
     target = None if found is not None else "difficulty" if a.team is not None else "seats" if edges.height else None
     primary = ()  # the proposed comparison's question, where the proposal has one (--primary)
+    note = ""  # what the proposed comparison answers, where it is not what the finding measured
     if found is not None and "variant" in found:  # the game's own ready variant
         variants, hint, primary = [found["variant"]], found["hint"], found.get("primary", ())
     elif card is not None and isinstance(items, list) and card in items:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
-        hint = f"the {key} without the {card}" + _removal_differs(game, found.get("when"))
+        # the rules' list is every seat's: a walkthrough ran this and read "different" (the score moved) as the card
+        # mattering to a seat, though no seat's rate can move when every seat loses the card alike
+        hint = f"the {key} without the {card} for every seat" + _removal_differs(game, found.get("when"))
+        note = ("This shows what the game becomes without it, not one seat's loss of it (the card strength above): "
+                "every seat loses it alike, so no seat's own rate need move.")
     elif _levers(game, target):
         variants, hint, primary = _lever_proposal(game, target, players,
                                                   _run_common(game, manifest, _run_at(manifest, players)))
@@ -1482,7 +1515,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
         variants = ["mine:KEY=VALUE"]
         hint = "a rule change of yours (replace KEY=VALUE)"
     also = _other_counts(edges, players) if target == "seats" else ()
-    first = _proposal(manifest, game, players, why, hint, variants, also, primary)
+    first = _proposal(manifest, game, players, why, hint, variants, also, primary, note)
     if first is None:  # the run already plays every lever proposed
         first = _proposal(manifest, game, players, f"{why} (this run already plays the game's levers for it)",
                           "a rule change of yours (replace KEY=VALUE)", ["mine:KEY=VALUE"])
@@ -1494,7 +1527,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     if target != "seats" and edge_players is not None and _levers(game, "seats"):
         variants, hint, primary = _lever_proposal(game, "seats", edge_players,
                                                   _run_common(game, manifest, _run_at(manifest, edge_players)))
-        second = _proposal(manifest, game, edge_players, _favoured(edges, edge_players), hint, variants,
+        second = _proposal(manifest, game, edge_players, _favoured(edges, edge_players, a.seat_edges), hint, variants,
                            _other_counts(edges, edge_players), primary)
         out += [second] if second is not None else []
     if manifest["games"] < PILOT_GAMES:  # the commands replay the run's own size
@@ -1518,11 +1551,16 @@ def _other_counts(edges: pl.DataFrame, players: int) -> list[int]:
     return sorted(int(n) for n in edges["players"] if int(n) != players)
 
 
-def _favoured(edges: pl.DataFrame, players: int) -> str:
+def _favoured(edges: pl.DataFrame, players: int, seat_edges: pl.DataFrame | None = None) -> str:
     """'a seat is favoured at 3 players (also at 2 and 4)': the count proposed first (the
-    smallest p), then the other counts with a seat edge."""
+    smallest p), then the other counts with a seat edge. Where the per-seat tests found no seat
+    above fair there, only one below (or none alone), 'the seats differ': a walkthrough read 'a
+    seat is favoured' where the one seat found was 0.23 pp below fair."""
     others = _other_counts(edges, players)
-    return f"a seat is favoured at {players} players" + (f" (also at {and_list(others)})" if others else "")
+    above = (seat_edges is None or seat_edges.filter((pl.col("players") == players) & (pl.col("edge") > 0)
+                                                      & (pl.col("p_adjusted") < ALPHA)).height > 0)
+    return (f"{'a seat is favoured' if above else 'the seats differ'} at {players} players"
+            + (f" (also at {and_list(others)})" if others else ""))
 
 
 def _run_at(manifest: dict, players: int) -> dict:
@@ -1563,13 +1601,14 @@ def _first_compare_metric(game, players: int) -> tuple[str, ...]:
 
 
 def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants: list[str],
-              also: list[int] = (), primary=()) -> tuple | None:
+              also: list[int] = (), primary=(), note: str = "") -> tuple | None:
     """One "try next" bullet: why, what (``hint``: what the variants change, the object of
     "compare the rulebook with ..."), and the ready command at ``players`` players with the
     run's strategies, rules (--set), games and seed, asking ``primary`` (its --primary); then how
     to run it at the player counts ``also``: the same command with their --players where the
     run played them with the same strategies and rules, else their own command. None when every
-    variant plays the run's own rules there (a lever the run already uses)."""
+    variant plays the run's own rules there (a lever the run already uses). ``note``: a sentence
+    after the command on what it answers."""
     command = _command(manifest, game, players, variants, primary)
     if command is None:
         return None
@@ -1589,7 +1628,10 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     extra = [x for n, other in own for x in (f"; at {n} players{_dropped(manifest, game, variants, n)}: ",
                                                Code(other))]
     own = _run_settings(game, manifest, _run_at(manifest, players))  # the command's baseline: the run's rules
-    baseline = "this run's rules (the rulebook with its --set)" if own else "the rulebook"
+    variant = manifest.get("variant") or {}  # a run's --variant file: its settings go as --set too
+    filed = ("its variant file's and --set settings" if variant.get("overrides") else "its variant file's settings")
+    baseline = ((f"this run's rules ({filed}, passed with --set)" if variant.get("file") else
+                 "this run's rules (the rulebook with its --set)") if own else "the rulebook")
     # a run that rotated its given sides: compare cannot rotate, and one seating's sides held fixed would make
     # the seat rows that matchup's, so the command draws them (a run that kept them per seat gets its --side)
     noun = (game.side if game is not None else None) or "side"
@@ -1601,7 +1643,7 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
            if mixed else ())
     return (f"{why[0].upper()}{why[1:]}: compare {baseline} with {hint} on the same games (common random numbers): ",
             Code(command), *extra, *tail, " (", Code(f"balance rules {manifest['game']}"),
-            f" lists every rule{held}).", *one)
+            f" lists every rule{held}).", *one, *((" " + note,) if note else ()))
 
 
 def _rotated_mix(manifest: dict, players: int) -> str | None:

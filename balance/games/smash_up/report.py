@@ -199,8 +199,8 @@ def verdict(a: SmashAnalysis) -> list:
                          f"report is for the game with {'that card' if one else 'those cards'} so weakened; ",
                          Code("balance cards smash-up --unsupported"), f" lists {'it' if one else 'them'}."))
     # a swap is a variant of its own: --set would give it to the baseline too
-    how = ((" (causal: every copy of the card removed from the deck of the seat holding its "
-            "faction, the same games played again; paired test, Holm over every card and player "
+    how = ((" (causal, as the run's strategies play the faction: every copy of the card removed from the deck of "
+            "the seat holding its faction, the same games played again; paired test, Holm over every card and player "
             "count). The deck is then smaller by those copies, so a card whose removal helps may only "
             "show that a thinner deck draws the faction's other cards sooner: swap it for another of "
             "them in a variant of its own to tell (",

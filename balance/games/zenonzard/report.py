@@ -255,7 +255,8 @@ def verdict(a: ZenonzardAnalysis) -> list:
     over_decks = a.card_effects is not None and "units" in a.card_effects.columns
     test = ("the generated decks that hold a card are its test's units, as for the colours: a t-test over "
             "them, Holm over every card" if over_decks else "paired test, Holm over every card")
-    how = (" (causal: every copy of the card swapped, in the deck of the seat holding it, for a vanilla "
+    how = (" (causal, as the run's strategies play the deck: every copy of the card swapped, in the deck of the "
+           "seat holding it, for a vanilla "
            "stand-in of the same cost and colours with its cost's median BP and DP; the same games played "
            f"again; {test})." if a.card_effects is not None else ".")
     blocks.append(Para((Strong("Cards"), how),))
