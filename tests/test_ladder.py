@@ -29,7 +29,8 @@ def test_ladder_numbers_match_direct_runs():
 
 
 def test_bad_ladders():
-    with pytest.raises(BalanceError, match="at least two"):
+    with pytest.raises(BalanceError, match="at least two strategies for a ladder, weakest first, e.g. --ladder "
+                       "random,greedy$"):
         run_ladder("avengers-cards", ["random"], players=[4])
     with pytest.raises(BalanceError, match="repeats"):
         run_ladder("avengers-cards", ["random", "random"], players=[4])

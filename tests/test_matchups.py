@@ -219,8 +219,11 @@ def test_a_pool_of_one_is_refused_with_the_game_s_own_strategies_as_the_example(
     designer followed it and met "unknown strategy 'threshold'"."""
     from balance.core.errors import BalanceError
 
-    with pytest.raises(BalanceError, match=r"e\.g\. --pool random,greedy,planner \(`balance games` lists smash-up's\)"):
+    with pytest.raises(BalanceError, match=r"e\.g\. --pool random,greedy \(`balance games` lists smash-up's\)"):
         run_matchups("smash-up", ["greedy"], players=2, games=10)
+    # random and the game's default: avengers-cards' first three were two deterministic strategies whose copies tie
+    with pytest.raises(BalanceError, match=r"e\.g\. --pool random,greedy \("):
+        run_matchups("avengers-cards", ["greedy"], players=4, games=10)
 
 
 def cells_of(wins: np.ndarray, games: int, labels: list[str]) -> list[dict]:

@@ -67,7 +67,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     """
     from balance.core.api import MAX_GAMES, simulate
     from balance.core.registry import get_game
-    from balance.core.strategy import parse_strategy
+    from balance.core.strategy import example_pool, parse_strategy
 
     simulate = play or simulate
 
@@ -76,7 +76,7 @@ def run_ladder(game: str, ladder: list[str], players: list[int], games: int = 10
     given = dict(zip(labels, ladder))  # each run is given the spec itself: a tuned one's @DIR says where it came from
     if len(labels) < 2:
         raise BalanceError("give at least two strategies for a ladder, weakest first, e.g. "
-                           f"--ladder {','.join(list(spec.strategies)[:3])}")
+                           f"--ladder {example_pool(spec.strategies, spec.default_strategy)}")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"the ladder repeats a strategy: {', '.join(labels)}")
     check_int("games", games, 1, MAX_GAMES)  # -1 is out of range, not "too few to rotate"

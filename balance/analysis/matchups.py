@@ -59,7 +59,7 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     """
     from balance.core.api import MAX_GAMES, simulate
     from balance.core.registry import get_game
-    from balance.core.strategy import parse_strategy
+    from balance.core.strategy import example_pool, parse_strategy
 
     simulate = play or simulate
 
@@ -71,8 +71,9 @@ def run_matchups(game: str, pool: list[str], players: int | None = None, games: 
     parsed = [parse_strategy(s, spec.strategies) for s in pool]
     labels = [s.label for s in parsed]
     if len(parsed) < 2:
-        raise BalanceError(f"give at least two strategies in --pool, e.g. --pool {','.join(list(spec.strategies)[:3])} "
-                           f"(`balance games` lists {spec.id}'s)")
+        example = example_pool(spec.strategies, spec.default_strategy)
+        raise BalanceError(f"give at least two strategies in --pool, e.g. --pool {example} (`balance games` lists "
+                           f"{spec.id}'s)")
     if len(set(labels)) != len(labels):
         raise BalanceError(f"--pool repeats a strategy: {', '.join(labels)}")
     check_int("games", games, 1, MAX_GAMES)  # -1 is out of range, not "too few to rotate"

@@ -91,6 +91,15 @@ class Strategy:
         return row
 
 
+def example_pool(catalogue: dict[str, StrategyInfo], default: str) -> str:
+    """Two of a game's strategies for an example --ladder or --pool, weakest first: random and
+    the game's default (its strongest, as a rule), else its first two. The first three had read
+    'random,lowest,highest' for avengers-cards, two deterministic strategies whose copies tie
+    every game there (a walkthrough)."""
+    names = list(dict.fromkeys(n for n in ("random", default) if n in catalogue))
+    return ",".join(names if len(names) == 2 else list(catalogue)[:2])
+
+
 def deterministic_alike(manifest: dict) -> str | None:
     """The label of the one strategy every seat of a run (its manifest) played, when that
     strategy draws nothing at random; else None."""
