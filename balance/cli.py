@@ -1010,8 +1010,11 @@ def _print_comparison(report: dict, out: Path) -> None:
     size = (f"up to {report.get('games_requested', report['games']):,} games per variant ({report['games']:,} "
             "played at most)" if report.get("sprt") else f"{report['games']:,} games per variant")
     common = ", ".join(f"{k}={v}" for k, v in report.get("common", {}).items())
+    given = report.get("seat_sides")  # --side: each seat's, the same in every variant
+    sides = (f", sides given ({', '.join(f'seat {i} {side}' for i, side in enumerate(given))})"
+             if isinstance(given, list) else "")
     typer.echo(f"{report['game']}, {report['players']} players, {size}, baseline {report['baseline']!r}"
-               f"{f' (every variant starting from {common})' if common else ''} -> {out}")
+               f"{f' (every variant starting from {common})' if common else ''}{sides} -> {out}")
     from balance.analysis.compare_report import change_text, level, split_sides  # imported: the report is written
     from balance.analysis.document import p_phrase  # as the report writes p: "< 1e-6", not "0"
 

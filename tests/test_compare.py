@@ -1893,6 +1893,15 @@ def test_given_factions_leave_out_the_faction_rows_and_the_report_says_whose_row
     assert "Strategies: seat 0: random as Ninjas+Pirates, seat 1: random as Robots+Zombies." in md
 
 
+def test_the_command_line_names_the_given_sides_with_its_summary(tmp_path):
+    r = CliRunner().invoke(app, ["compare", "siege", "--players", "2", "--side", "knight", "--side", "healer",
+                                 "--variant", "default", "--variant", "wall=12", "-n", "200", "--out",
+                                 str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    assert "siege, 2 players, 200 games per variant, baseline 'default', sides given (seat 0 knight, seat 1 " \
+        "healer) -> " in r.output, r.output
+
+
 @pytest.mark.parametrize("args, message", [
     (["smash-up", "--players", "2,3", "--side", "Ninjas+Pirates"], "--side fixes each seat's side at one"),
     (["avengers-cards", "--side", "x"], "avengers-cards has no sides"),
