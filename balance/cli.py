@@ -165,8 +165,8 @@ def cards(
         rules_obj = info.part("rules").Rules.from_overrides(parse_overrides(overrides or []))
         if unsupported:
             missing = part.unsupported(rules_obj)
-            typer.echo(f"{len(missing)} {'card is' if len(missing) == 1 else 'cards are'} played without their "
-                       "abilities" + (":" if missing else "."))
+            typer.echo(f"{len(missing)} {'card is' if len(missing) == 1 else 'cards are'} played without "
+                       f"{'its' if len(missing) == 1 else 'their'} abilities" + (":" if missing else "."))
             for name in missing:
                 typer.echo(f"  {name}")
             summary = getattr(part, "unsupported_summary", None)  # e.g. counts by set and colour

@@ -1915,3 +1915,32 @@ def test_bad_given_sides_are_refused_before_any_game(tmp_path, args, message):
                                  "--out", str(out), "-q"])
     assert r.exit_code == 2 and message in r.output, r.output
     assert not out.exists()
+
+
+def test_given_sides_are_worded_for_what_they_fix(tmp_path):
+    """A review's cases. A cooperative game has no seat rows: its given team's rows are the team's
+    (the verdict had spoken of seats and a matchup). A ZENONZARD side of a deck alone leaves its
+    Force pair, the counted side, drawn: the Force rows stand, and the verdict says what is drawn
+    (it had dropped them and called the sides fixed). A side row asked of a comparison whose sides
+    are fixed is refused as left out, not as unknown."""
+    from balance.analysis.compare_report import verdict
+    from balance.core.errors import BalanceError
+
+    def first(report) -> str:
+        return "".join(str(getattr(p, "text", p)) for p in verdict(report).blocks[0].items[0])
+
+    team = compare("siege", ["default", "wall=12"], players=2, games=100, seed=1, sides=["knight", "healer"]).report
+    assert first(team).endswith(". The rows measure this team, and the sides' own rows are left out."), first(team)
+    decks = ["deck=mono:red", "deck=mono:blue"]
+    drawn = compare("zenonzard", ["default", "total_life=14"], games=60, seed=1, strategies=["aggro"],
+                    sides=decks).report
+    assert drawn["seat_sides_fixed"] == [False, False] and drawn["sides"] is not None, drawn["sides"]
+    assert "so the Forces' own rows stand." in first(drawn), first(drawn)
+    half = compare("zenonzard", ["default", "total_life=14"], games=60, seed=1, strategies=["aggro"],
+                   sides=["deck=mono:red,forces=Minotaur+Phoenix", "deck=mono:blue"]).report
+    assert half["sides"] is None and "(what a side leaves out is drawn per game" in first(half), first(half)
+    for asked in ({"primary": ["win_share_Ninjas"]}, {"primary": ["side_distance"]},
+                  {"sprt": {"delta": 0.01, "alpha": 0.05, "beta": 0.05, "metric": "win_share_Ninjas"}}):
+        with pytest.raises(BalanceError, match="is left out with --side"):
+            compare("smash-up", ["default", "vp_to_win=12"], players=2, games=50, seed=1, strategies=["random"],
+                    sides=["Ninjas+Pirates", "Robots+Zombies"], **asked)

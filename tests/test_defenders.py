@@ -768,7 +768,7 @@ def test_a_team_that_never_won_tests_no_hero_and_claims_no_power():
 
 
 def test_a_run_too_small_for_any_hero_test_says_so_and_claims_no_power():
-    """40 games over 70 teams of 4 (about one game a team at 30%): no swap can be found even for
+    """40 games over 70 teams of 4 (about 0.6 games a team, won 30%): no swap can be found even for
     a hero that wins every game it plays, and the line says that rather than a detectable size."""
     text = "".join(map(str, R._swap_lines(R.swaps(_drawn_teams(np.random.default_rng(1), 40, 4, 0.3)))[0]))
     assert text.startswith("4 players: no hero beats another: ") and text.endswith(

@@ -222,7 +222,7 @@ def test_the_seat_line_names_the_rung_with_a_planted_seat_edge_and_only_it(tmp_p
     and wins 82% of the finished games, about 20 standard errors from 50%. The ladder names
     `threshold` and not `bold`; a ladder of `bold` and `random` (which rolls one die or two at
     random, without looking either) names neither (fair seats pass the test at 5% at this seed;
-    a fresh seed would name a fair rung 1 time in 20)."""
+    a fresh seed would name one of the two fair rungs about 1 time in 10)."""
     result = run_ladder("dice-race", ["bold", "threshold"], players=[2], games=3_000, seed=4,
                         overrides={"target": 30, "max_rounds": 6})
     write_ladder(result, tmp_path, "t")

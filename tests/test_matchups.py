@@ -244,7 +244,7 @@ def test_the_matchup_verdict_names_a_planted_dominated_strategy_and_only_then(tm
     """The verdict's last line through the command's own path (summarise, write_matchups).
     Planted: three strategies at 4 players, 4,000 games a cell; `a` and `b` win 25% against each
     other's field and 35% against a field of `c`, which wins 15% against theirs (its own field
-    is 25% by symmetry): 6.5 standard errors of a cell apart, beyond the 99.17% joint intervals,
+    is 25% by symmetry): 11 to 18 standard errors of a cell apart, beyond the 99.17% joint intervals,
     so `c` is dominated by `a` and by `b`, and `a` and `b` by nobody. With every cell at 25% the
     line says no strategy is dominated, save for false alarms, which the joint intervals hold to
     5% of matrices (the verdict's "a test at 5% over the whole matrix"; a strategy's own field is

@@ -702,10 +702,11 @@ def count_lines(*tables: pl.DataFrame) -> list[str]:
 
 def test_the_player_count_lines_name_the_counts_with_a_planted_seat_edge_or_tie_rate():
     """Planted: 3 players fair and 4 players with seat 0 at 30% (20,000 games each: seat 0 is
-    about 16 standard errors off its fair 25%), so the seats line names 4 players and clears 3;
-    with both counts fair it names none. Ties: 10% of games at 3 players against 30% at 4 (about
-    34 standard errors apart) are said to differ; 20% at both are not (the chi-square test at
-    5%: this fixed seed passes, and a fresh one would call equal rates different 1 time in 20)."""
+    about 13 standard errors off its fair 25%, the ties counted), so the seats line names 4
+    players and clears 3; with both counts fair it names none. Ties: 10% of games at 3 players
+    against 30% at 4 (about 50 standard errors apart) are said to differ; 20% at both are not.
+    The fair case passes at this fixed seed; a fresh one would fail it about 1 time in 10 (the
+    seat test at two counts and the tie test, each at 5%)."""
     rng = np.random.default_rng(5)
     fair3, fair4 = [1 / 3] * 3, [0.25] * 4
     found = count_lines(seats_with_ties(fair3, 0.1, 20_000, rng), seats_with_ties([0.3, 0.7 / 3, 0.7 / 3, 0.7 / 3],

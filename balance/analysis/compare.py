@@ -456,6 +456,18 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                                     common=common, margin=margin, margins=margins))
 
 
+def _refuse_side_rows(metrics, primary, margins, sprt) -> None:
+    """A question about the rows ``GivenSides`` leaves out, refused in words that say why (they
+    exist, and read as "unknown" they sent a user to look for a misspelling)."""
+    dropped = set(getattr(metrics, "side_metrics", ())) | {"side_distance", "side_relative_distance"}
+    asked = [*(primary or ()), *(margins or {}), *([sprt.get("metric")] if sprt else [])]
+    wrong = [m for m in asked if m in dropped]
+    if wrong:
+        raise BalanceError(f"{wrong[0]} is left out with --side (sides=): a side's row estimates its rate over games "
+                           "that deal it at random, and here each seat's is given; ask the seats' rows "
+                           "(win_share_seat0, seat_distance, ...), which are the given sides' own")
+
+
 class GivenSides:
     """A game's compare metrics where every seat's side is given (``sides``): its side rows
     left out (the last ``side_metrics`` columns). A side's row estimates its win rate over the
@@ -513,6 +525,7 @@ class _Played:
     sprt: dict | None
     rows: list[dict]
     given_sides: list[str] | None = None  # each seat's side, when given (--side); None: drawn per game
+    fixed_sides: list[bool] | None = None  # per seat, its counted side fixed by the side given
 
     @property
     def players(self) -> int:
@@ -529,13 +542,16 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
     players = len(seats)
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
-    given = None
+    given = fixed = None
     if sides is not None:  # each seat's side as the game names it, as the baseline's rules check it
         from balance.core.api import side_indices
 
-        metrics = GivenSides(metrics)
         given = [name for _, name in side_indices(spec.part("engine"), engines[0].rules, sides, spec.side)]
         given = given * players if len(given) == 1 else given
+        fixed = list(engines[0].fixed_sides)  # a side text may leave the counted side drawn (a deck alone)
+        if any(fixed):  # the side rows assume every seat's side drawn at random
+            _refuse_side_rows(metrics, primary, margins, sprt)
+            metrics = GivenSides(metrics)
     metric_names = metrics.names
     seat_columns = seat_metric_count(metrics, players)
     side_rows = list(getattr(metrics, "side_metrics", ()))  # each side's win rate, if the game has sides
@@ -561,7 +577,7 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
     # what the variants' games add up to so far (and what a checkpoint keeps)
     tally = _Tally(names, fairness_columns(metric_names, seat_columns, side_rows), tests)
     return _Played(spec, parsed, seats, engines, names, metrics, side_rows, seat_columns, primary, units, tally, tests,
-                   metric, batch, games, sprt, [], given)
+                   metric, batch, games, sprt, [], given, fixed)
 
 
 def _play(c: _Played, keep, *, seed: int, alpha: float, chunk_size: int, on_progress, threads) -> _Played:
@@ -658,6 +674,8 @@ def _count_report(c: _Played, *, seed: int, games: int, alpha: float, correction
                        for i, s in enumerate(c.seats)],
         # each seat's side when given (the same in every variant); "drawn": per game; absent: the game has none
         **({"seat_sides": c.given_sides or "drawn"} if c.spec.side is not None else {}),
+        # per seat, whether the side given fixes its counted side (a side may leave a part drawn)
+        **({"seat_sides_fixed": c.fixed_sides} if c.given_sides else {}),
         "baseline": names[0], "common": common or {},
         "variants": [{"name": n, "source": p.source, "overrides": p.overrides, "rules": e.rules.to_dict()}
                      for n, p, e in zip(names, c.parsed, c.engines)],

@@ -303,8 +303,7 @@ def verdict(report: dict) -> Section:
     if isinstance(report.get("seat_sides"), list):  # a caution before the seat lines it qualifies
         held = [part for i, side in enumerate(report["seat_sides"]) for part in ((", " if i else "") + f"seat {i} ",
                                                                                 Code(side))]
-        items.append(("Sides given (--side), the same in every variant: ", *held, ". A seat's rows are its side's "
-                      "in that seat, so the seats' fairness here is this matchup's, not the seat order's alone.",))
+        items.append(("Sides given (--side), the same in every variant: ", *held, ". " + _given_sides_words(report)))
     base = report["baseline"]
     sprt = report.get("sprt")
     decided = {v["variant"]: v for v in (sprt or {}).get("variants", [])}
@@ -526,6 +525,22 @@ def _sprt_line(report: dict, base: str, v: dict) -> tuple:
             if v["decision"] != "continue" else f" ({v['games']:,} games).")
 
 
+def _given_sides_words(report: dict) -> str:
+    """What the rows measure when --side gave the sides: a competitive game's seat rows are
+    their sides' in those seats; a cooperative game's rows this team's; a side that leaves its
+    counted part drawn (a ZENONZARD deck alone: its Force pair drawn) leaves that part to chance."""
+    fixed = report.get("seat_sides_fixed") or [True] * len(report["seat_sides"])
+    team = not any(r["metric"] == "seat_shift" for r in report["results"])
+    if not any(fixed):
+        return (f"What they leave out is drawn per game, the same in every variant, so the "
+                f"{(report.get('sides') or {}).get('label', 'sides')}' own rows stand.")
+    partly = "" if all(fixed) else " (what a side leaves out is drawn per game, the same in every variant)"
+    if team:
+        return f"The rows measure this team{partly}, and the sides' own rows are left out."
+    return (f"A seat's rows are its side's in that seat{partly}, so the seats' fairness here is this matchup's, not "
+            "the seat order's alone; the sides' own rows are left out.")
+
+
 def setup(report: dict) -> Section:
     strategies = ", ".join(f"seat {s['seat']}: {s['label']}" + (f" as {s['side']}" if "side" in s else "")
                            for s in report["strategies"])
@@ -541,9 +556,8 @@ def setup(report: dict) -> Section:
     rated = ((f" The {sides['label']}' win rates here are their seats' wins over the games expected to deal "
               "them (one number per game, so that games pair), not the run report's over the seat-games that "
               "held them: the two differ by the luck of the deal.",) if sides else ())
-    given = ((" Each seat's side was given (--side), the same in every variant: a seat's rows measure the seat "
-              "with its side, and the sides' own rows are left out.",) if isinstance(report.get("seat_sides"), list)
-             else ())
+    given = ((" Each seat's side was given (--side), the same in every variant. " + _given_sides_words(report),)
+             if isinstance(report.get("seat_sides"), list) else ())
     return Section("Setup", [
         Para((f"{report['game']}, {report['players']} players, {games} games per "
               f"variant, seed {report['seed']}. Strategies: {strategies}. Baseline: ",

@@ -1099,8 +1099,8 @@ def player_count_lines(a: Analysis, game=None) -> list[tuple]:
         if low == high:  # a game of one player count: nothing to compare, nothing to advise
             return [(f"The game is played by {counts[0]} players only.",)]
         every = ",".join(map(str, _playable_counts(game, low, high)))
-        return [(f"Only {counts[0]} players {'was' if counts[0] == 1 else 'were'} simulated; give --players with "
-                 f"several counts (e.g. {every}) to compare them.",)]
+        return [(f"Only {counted(counts[0], 'player')} {'was' if counts[0] == 1 else 'were'} simulated; give "
+                 f"--players with several counts (e.g. {every}) to compare them.",)]
     tested = f.filter(~pl.col("constant"))
     found = tested.filter(pl.col("p_adjusted") < ALPHA)["players"].to_list()
     untested = f.filter(pl.col("constant"))["players"].to_list()
@@ -1621,7 +1621,7 @@ def _proposal(manifest: dict, game, players: int, why: str, hint: str, variants:
     tail = [f"; at {and_list([n for n, _ in same])} players, the same command with "] if same else []
     for i, (n, _) in enumerate(same):
         tail += [" or "] * bool(i) + [Code(f"--players {n}")]
-    if same:  # one comparison of them all: each count's rows corrected together
+    if same and " --side " not in command:  # one comparison of them all (compare's --side fixes one count's)
         counts = sorted([players, *dict(same)])
         tail += [f", or {and_list(counts)} players in one comparison, every count corrected together, with ",
                  Code("--players " + ",".join(map(str, counts)))]

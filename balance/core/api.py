@@ -219,8 +219,9 @@ def simulate(
                for rules, seated, _ in runs} if cards_part else {}
     if any(lacking.values()) and on_status is not None:
         names = sorted({c for cs in lacking.values() for c in cs})
-        on_status(f"warning: {len(names)} {'card is' if len(names) == 1 else 'cards are'} played without their "
-                  f"abilities (not simulated yet; `balance cards {spec.id} --unsupported` lists them)")
+        what = ("card is", "its", "it") if len(names) == 1 else ("cards are", "their", "them")
+        on_status(f"warning: {len(names)} {what[0]} played without {what[1]} abilities (not simulated yet; "
+                  f"`balance cards {spec.id} --unsupported` lists {what[2]})")
     manifest = {
         "game": spec.id,
         "title": spec.title,

@@ -242,6 +242,9 @@ class BaseEngine:
     -> str`` (the checked, canonical text) and its Engine takes ``sides`` as those texts; its
     ``side_names`` are then what the counters count (e.g. the Force pair of a deck and pair).
     ``GAME``: the game's declaration (balance.core.game.GameInfo), for its outcomes, kind and score.
+    ``fixed_sides``: per seat, whether its counted side (``Chunk.sides``) is fixed by the sides
+    given rather than drawn per game; a game whose side text may leave that part drawn (a deck
+    given, its Force pair drawn) says so for its engine.
     """
 
     GAME = None
@@ -250,6 +253,10 @@ class BaseEngine:
     side_names: list[str] = [""]
     max_score: int = 0
     max_length: int = 0
+
+    @property
+    def fixed_sides(self) -> tuple[bool, ...]:
+        return (self.given_sides is not None,) * self.rules.players
 
     def labels(self) -> list[str]:
         return [s.label for s in self.strategies]

@@ -131,8 +131,8 @@ def villain_lines(villains: pl.DataFrame) -> list[tuple]:
     greedy: `python scripts/verdict_power.py villains`), so the test takes them as independent
     samples. Where all villains are equal, an end and its neighbour are the closest pair of
     the order, so the test is conservative there: four exchangeable villains of one battle
-    (tests) gave a false 'hardest' or 'easiest' in 4 of 1,000 greedy runs, against the 5% allowed. A count with two villains fought has one
-    test; with one, none."""
+    (tests) gave a false 'hardest' or 'easiest' in 4 of 1,000 greedy runs, against the 5%
+    allowed. A count with two villains fought has one test; with one, none."""
     from balance.analysis import stats
 
     ends, p = [], []

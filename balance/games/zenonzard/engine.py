@@ -152,6 +152,11 @@ class Engine(BaseEngine):
         self.max_score = 0
         self.max_length = rules.turn_cap or rules.turn_bound
 
+    @property
+    def fixed_sides(self) -> tuple[bool, ...]:
+        """Per seat, whether its Force pair (the counted side) was given: a side of a deck alone draws it."""
+        return tuple(bool(p >= 0) for p in self.given_pair)
+
     def game_totals(self) -> dict:
         """deck_stats[seat, deck, opponent deck, (games, wins)]; force_stats[seat, pair, (games,
         wins, Forces lost, life left)]; card_stats[card, kernel.CS_*]; with a plan, card_trials
