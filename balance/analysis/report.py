@@ -1504,7 +1504,7 @@ def try_next(manifest: dict, a: Analysis) -> list[tuple]:
     elif card is not None and isinstance(items, list) and card in items:
         variants = [f"no{card}:{key}=[{','.join(str(c) for c in items if c != card)}]"]
         # the rules' list is every seat's: a walkthrough ran this and read "different" (the score moved) as the card
-        # mattering to a seat, though no seat's rate can move when every seat loses the card alike
+        # mattering to a seat, though every seat losing the card alike need move no seat's rate
         hint = f"the {key} without the {card} for every seat" + _removal_differs(game, found.get("when"))
         note = ("This shows what the game becomes without it, not one seat's loss of it (the card strength above): "
                 "every seat loses it alike, so no seat's own rate need move.")
