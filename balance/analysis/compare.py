@@ -548,7 +548,7 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
 
         given = [name for _, name in side_indices(spec.part("engine"), engines[0].rules, sides, spec.side)]
         given = given * players if len(given) == 1 else given
-        fixed = list(engines[0].fixed_sides)  # a side text may leave the counted side drawn (a deck alone)
+        fixed = list(engines[0].fixed_sides)  # a side text may leave the counted side drawn (one part given)
         if any(fixed):  # the side rows assume every seat's side drawn at random
             _refuse_side_rows(metrics, primary, margins, sprt)
             metrics = GivenSides(metrics)

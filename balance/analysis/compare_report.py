@@ -528,7 +528,7 @@ def _sprt_line(report: dict, base: str, v: dict) -> tuple:
 def _given_sides_words(report: dict) -> str:
     """What the rows measure when --side gave the sides: a competitive game's seat rows are
     their sides' in those seats; a cooperative game's rows this team's; a side that leaves its
-    counted part drawn (a ZENONZARD deck alone: its Force pair drawn) leaves that part to chance."""
+    counted part drawn (the engine's ``fixed_sides``) leaves that part to chance."""
     fixed = report.get("seat_sides_fixed") or [True] * len(report["seat_sides"])
     team = not any(r["metric"] == "seat_shift" for r in report["results"])
     if not any(fixed):

@@ -243,8 +243,8 @@ class BaseEngine:
     ``side_names`` are then what the counters count (e.g. the Force pair of a deck and pair).
     ``GAME``: the game's declaration (balance.core.game.GameInfo), for its outcomes, kind and score.
     ``fixed_sides``: per seat, whether its counted side (``Chunk.sides``) is fixed by the sides
-    given rather than drawn per game; a game whose side text may leave that part drawn (a deck
-    given, its Force pair drawn) says so for its engine.
+    given rather than drawn per game; a game whose side text may leave that part drawn (a side
+    of two parts given one of them) says so for its engine.
     """
 
     GAME = None
