@@ -456,6 +456,12 @@ def compare(game: str, variants: list[str], players: int | None = None, games: i
                                     common=common, margin=margin, margins=margins))
 
 
+def _given_names(engine) -> list[str]:
+    """Each seat's given side as the game names it: the engine keeps an index into its
+    ``side_names``, or, for a game that parses its sides (``parse_side``), the canonical text."""
+    return [side if isinstance(side, str) else engine.side_names[int(side)] for side in engine.given_sides]
+
+
 def _refuse_side_rows(metrics, primary, margins, sprt) -> None:
     """A question about the rows ``GivenSides`` leaves out, refused in words that say why (they
     exist, and read as "unknown" they sent a user to look for a misspelling)."""
@@ -543,11 +549,8 @@ def _prepare_count(game: str, variants: list[str], players: int | None, *, games
     names = _unique_names([p.name for p in parsed])
     metrics = spec.part("metrics").compare_metrics([e.rules for e in engines], players)
     given = fixed = None
-    if sides is not None:  # each seat's side as the game names it, as the baseline's rules check it
-        from balance.core.api import side_indices
-
-        given = [name for _, name in side_indices(spec.part("engine"), engines[0].rules, sides, spec.side)]
-        given = given * players if len(given) == 1 else given
+    if sides is not None:  # each seat's side as the game names it (_setup checked them), read off the baseline's engine
+        given = _given_names(engines[0])
         fixed = list(engines[0].fixed_sides)  # a side text may leave the counted side drawn (one part given)
         if any(fixed):  # the side rows assume every seat's side drawn at random
             _refuse_side_rows(metrics, primary, margins, sprt)
