@@ -1364,6 +1364,10 @@ def test_try_next_says_a_seat_is_favoured_only_where_a_seat_is_found_above_fair(
     below = reason([0.0005, 0.0006, 0.0005, 0.0007, -0.0023], [1.0, 1.0, 1.0, 1.0, 0.002])
     assert below == "the seats differ at 5 players (also at 4)", below
     assert reason([0.01, 0.0, -0.003, -0.003, -0.004], [1e-5, 1.0, 0.5, 0.5, 0.4]).startswith("a seat is favoured")
+    # at two seats the equal-seats test that found the edge names seat 0 above (the seat line's words), whatever
+    # the per-seat tests over every seat of the run say: the reason agrees with it
+    two = pl.DataFrame({"players": [2, 2], "seat": [0, 1], "edge": [0.01, -0.01], "p_adjusted": [0.2, 0.2]})
+    assert _favoured(pl.DataFrame({"players": [2], "p_adjusted": [0.01]}), 2, two) == "a seat is favoured at 2 players"
 
 
 def test_a_run_of_a_variant_file_proposes_its_rules_by_their_name(tmp_path):

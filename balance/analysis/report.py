@@ -1072,9 +1072,9 @@ def players_phrase(n: int) -> str:
 
 
 def _playable_counts(game, low: int, high: int) -> list[int]:
-    """The counts of ``low``..``high`` the game's rulebook plays as it stands: avengers-cards at 2
-    players needs a hand of its own, so an example of several counts without it (2,3,4,5) was
-    refused when run as given."""
+    """The counts of ``low``..``high`` the game's rulebook plays as it stands: a count whose rules
+    need a setting of their own (a hand at 2 players) is left out, or the example of several
+    counts was refused when run as given."""
     if game is None:
         return list(range(low, high + 1))
     rules = game.part("rules").Rules
@@ -1557,8 +1557,9 @@ def _favoured(edges: pl.DataFrame, players: int, seat_edges: pl.DataFrame | None
     above fair there, only one below (or none alone), 'the seats differ': a walkthrough read 'a
     seat is favoured' where the one seat found was 0.23 pp below fair."""
     others = _other_counts(edges, players)
-    above = (seat_edges is None or seat_edges.filter((pl.col("players") == players) & (pl.col("edge") > 0)
-                                                      & (pl.col("p_adjusted") < ALPHA)).height > 0)
+    # at two seats the equal-seats test that found the edge names the seat above (the seat line's _named_seats)
+    above = (players == 2 or seat_edges is None or seat_edges.filter(
+        (pl.col("players") == players) & (pl.col("edge") > 0) & (pl.col("p_adjusted") < ALPHA)).height > 0)
     return (f"{'a seat is favoured' if above else 'the seats differ'} at {players} players"
             + (f" (also at {and_list(others)})" if others else ""))
 
