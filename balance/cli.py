@@ -1527,8 +1527,8 @@ def plan(
         for label, games in zip(fair, paired):
             typer.echo(f"    {label}: {games:,} games per variant")
     else:
-        # how many fewer is the variants' own: a walkthrough's avengers-cards variants cut the variance only
-        # 1.0 to 1.2 times, so "far fewer" promised what a pilot may not find
+        # how many fewer is the variants' own: a walkthrough's variants cut the variance only 1.0 to 1.2 times,
+        # so "far fewer" promised what a pilot may not find
         typer.echo("  with common random numbers (balance compare) fewer, as far as the variants' games stay "
                    "alike: run a small comparison (--out DIR) and plan from it with --pilot DIR, which reads each "
                    "row's paired sd")

@@ -61,7 +61,7 @@ def tested(rows: pl.DataFrame, average: pl.DataFrame, method: str) -> pl.DataFra
 def tested_over_units(rows: pl.DataFrame, average: pl.DataFrame, method: str,
                       stratum: str | None = None) -> pl.DataFrame:
     """As ``tested``, for names that each stand for a sample of generated units (a colour: the
-    generated decks of a run's pool that have that mana), so that the answer is about the name,
+    generated decks of a run's pool of that colour), so that the answer is about the name,
     not about the units this run happened to generate. The seat-games of one unit share its luck
     of the draw (a strong deck wins all its games more often); counting them as independent
     made a dozen units look like tens of thousands of independent trials.

@@ -93,9 +93,8 @@ class Strategy:
 
 def example_pool(catalogue: dict[str, StrategyInfo], default: str) -> str:
     """Two of a game's strategies for an example --ladder or --pool, weakest first: random and
-    the game's default (its strongest, as a rule), else its first two. The first three had read
-    'random,lowest,highest' for avengers-cards, two deterministic strategies whose copies tie
-    every game there (a walkthrough)."""
+    the game's default (its strongest, as a rule), else its first two. A game's first three may
+    be deterministic strategies whose copies tie every game (a walkthrough met such a ladder)."""
     names = list(dict.fromkeys(n for n in ("random", default) if n in catalogue))
     return ",".join(names if len(names) == 2 else list(catalogue)[:2])
 
